@@ -1,0 +1,3 @@
+export function RunToolbar() {
+  return <div className="placeholder">RunToolbar</div>;
+}

@@ -1,0 +1,3 @@
+export function StepDetail() {
+  return <div className="placeholder">StepDetail</div>;
+}

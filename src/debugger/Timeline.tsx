@@ -1,0 +1,3 @@
+export function Timeline() {
+  return <div className="placeholder">Timeline</div>;
+}

@@ -1,0 +1,3 @@
+export function Canvas() {
+  return <div className="placeholder">Canvas</div>;
+}

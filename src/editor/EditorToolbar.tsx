@@ -1,0 +1,3 @@
+export function EditorToolbar() {
+  return <div className="placeholder">EditorToolbar</div>;
+}

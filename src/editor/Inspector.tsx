@@ -1,0 +1,3 @@
+export function Inspector() {
+  return <div className="placeholder">Inspector</div>;
+}

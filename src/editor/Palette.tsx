@@ -1,0 +1,3 @@
+export function Palette() {
+  return <div className="placeholder">Palette</div>;
+}

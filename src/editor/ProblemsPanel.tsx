@@ -1,0 +1,3 @@
+export function ProblemsPanel() {
+  return <div className="placeholder">ProblemsPanel</div>;
+}

@@ -1,0 +1,6 @@
+// The editor's public face, composed by the app shell.
+export { Canvas } from './Canvas.tsx';
+export { Palette } from './Palette.tsx';
+export { EditorToolbar } from './EditorToolbar.tsx';
+export { Inspector } from './Inspector.tsx';
+export { ProblemsPanel } from './ProblemsPanel.tsx';

@@ -1,0 +1,35 @@
+import type { When } from './when.ts';
+
+const OP_WORDS: Record<string, string> = { eq: '=', ne: '≠', gt: '>', gte: '≥', lt: '<', lte: '≤', in: 'in' };
+
+const short = (value: unknown): string => {
+  const text = JSON.stringify(value);
+  return text === undefined ? 'undefined' : text.length > 24 ? `${text.slice(0, 23)}…` : text;
+};
+
+const lastSegment = (path: string) => path.split('.').pop() ?? path;
+
+/** A condition in words, short enough for an edge label: `plan_exhausted = true`, `outcome: error`. */
+export const describeWhen = (when: When | undefined): string => {
+  if (when === undefined || when === 'always') return 'always';
+  if (when === 'otherwise') return 'otherwise';
+  if ('outcome' in when) return `outcome: ${when.outcome}`;
+  if ('path' in when) {
+    const field = lastSegment(when.path);
+    if (when.op === 'exists') return `${field} exists`;
+    if (when.op === 'empty') return `${field} is empty`;
+    return `${field} ${OP_WORDS[when.op]} ${short(when.value)}`;
+  }
+  if ('all' in when) return when.all.map(describeWhen).join(' and ');
+  if ('any' in when) return when.any.map(describeWhen).join(' or ');
+  return `not (${describeWhen(when.not)})`;
+};
+
+/** Every field path a condition reads, for validation and for the inspector. */
+export const pathsOf = (when: When | undefined): string[] => {
+  if (when === undefined || typeof when === 'string' || 'outcome' in when) return [];
+  if ('path' in when) return [when.path];
+  if ('all' in when) return when.all.flatMap(pathsOf);
+  if ('any' in when) return when.any.flatMap(pathsOf);
+  return pathsOf(when.not);
+};

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { RetryPolicy } from '../common.ts';
+import { defineKind } from './types.ts';
+
+export const ActConfig = z.strictObject({
+  /** Without a skill the node runs `plan.actions`. */
+  skill: z.string().min(1).optional(),
+  args: z.record(z.string(), z.unknown()).optional(),
+  retry: RetryPolicy.default({ maxAttempts: 3, retryOn: ['timeout', 'parse_error'] }),
+  maxIter: z.int().min(1).default(5),
+});
+export type ActConfig = z.infer<typeof ActConfig>;
+
+export const act = defineKind({
+  kind: 'act',
+  title: 'Act',
+  seedName: 'execute / ACT',
+  description: 'Runs the plan’s actions in order, each with a local retry.',
+  color: '#f59e0b',
+  icon: '⚡',
+  config: ActConfig,
+  outcomes: ['ok', 'empty', 'error', 'denied'],
+  terminal: false,
+  writes: ['results', 'execution_error'],
+  reads: ['plan', 'approval'],
+  fields: [
+    { key: 'skill', label: 'Own skill', type: 'skill', optional: true, help: 'Leave empty to run the plan’s actions.' },
+    { key: 'retry.maxAttempts', label: 'Max attempts', type: 'number', min: 1, max: 100 },
+    { key: 'retry.retryOn', label: 'Retry on', type: 'multiselect', options: ['timeout', 'parse_error', 'permission_denied', 'error'] },
+    { key: 'retry.backoffMs', label: 'Backoff (ms)', type: 'number', min: 0, optional: true },
+    { key: 'retry.timeoutMs', label: 'Attempt timeout (ms)', type: 'number', min: 1, optional: true },
+    { key: 'maxIter', label: 'Max actions a visit', type: 'number', min: 1 },
+  ],
+  summary: (config) => [
+    config.skill ? `skill: ${config.skill}` : 'runs the plan',
+    `retry ×${config.retry.maxAttempts} on ${config.retry.retryOn.join(', ') || 'nothing'}`,
+  ],
+});

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { defineKind } from './types.ts';
+
+export const ApproveConfig = z.strictObject({
+  prompt: z.string().optional(),
+  /** The decision of a headless run (command line, scenarios). */
+  auto: z.enum(['approve', 'deny']).optional(),
+});
+export type ApproveConfig = z.infer<typeof ApproveConfig>;
+
+export const approve = defineKind({
+  kind: 'approve',
+  title: 'Approve',
+  seedName: 'human confirmation',
+  description: 'Pauses the run until a person approves or denies; approval grants the denied skill once.',
+  color: '#8b5cf6',
+  icon: '✋',
+  config: ApproveConfig,
+  outcomes: ['approved', 'denied'],
+  terminal: false,
+  writes: ['approval'],
+  reads: ['results', 'execution_error', 'recovery'],
+  fields: [
+    { key: 'prompt', label: 'Question', type: 'text', optional: true },
+    { key: 'auto', label: 'Headless decision', type: 'select', options: ['approve', 'deny'], optional: true },
+  ],
+  summary: (config) => [config.auto ? `headless: ${config.auto}` : 'asks a person'],
+});

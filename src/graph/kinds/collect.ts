@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { RetryPolicy } from '../common.ts';
+import { defineKind } from './types.ts';
+
+export const CollectConfig = z.strictObject({
+  skills: z.array(z.string().min(1)).default([]),
+  args: z.record(z.string(), z.unknown()).default({}),
+  retry: RetryPolicy.default({ maxAttempts: 3, retryOn: ['timeout', 'parse_error'] }),
+  maxIter: z.int().min(1).default(5),
+});
+export type CollectConfig = z.infer<typeof CollectConfig>;
+
+export const collect = defineKind({
+  kind: 'collect',
+  title: 'Collect',
+  seedName: 'COLLECT',
+  description: 'Gathers information with read-only skills and appends it to `collected`.',
+  color: '#0ea5e9',
+  icon: '📥',
+  config: CollectConfig,
+  outcomes: ['ok', 'empty', 'error'],
+  terminal: false,
+  writes: ['collected'],
+  reads: ['collected'],
+  fields: [
+    { key: 'skills', label: 'Skills', type: 'skills' },
+    { key: 'args', label: 'Arguments', type: 'json' },
+    { key: 'maxIter', label: 'Max skills a visit', type: 'number', min: 1 },
+    { key: 'retry.maxAttempts', label: 'Max attempts', type: 'number', min: 1, max: 100 },
+    { key: 'retry.retryOn', label: 'Retry on', type: 'multiselect', options: ['timeout', 'parse_error', 'permission_denied', 'error'] },
+  ],
+  summary: (config) => [config.skills.join(', ') || 'no skills', `retry ×${config.retry.maxAttempts}`],
+});

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { Action, RetryPolicy } from '../common.ts';
+import { defineKind } from './types.ts';
+
+export const Plan = z.strictObject({ actions: z.array(Action).default([]) });
+
+export const ReasonConfig = z.strictObject({
+  /** `scripted` walks `plans` by round; `llm` asks an llm skill for the plan as JSON. */
+  planner: z.enum(['scripted', 'llm']).default('scripted'),
+  plans: z.array(Plan).default([]),
+  skill: z.string().min(1).optional(),
+  prompt: z.string().optional(),
+  retry: RetryPolicy.default({ maxAttempts: 3, retryOn: ['timeout', 'parse_error'] }),
+});
+export type ReasonConfig = z.infer<typeof ReasonConfig>;
+
+export const reason = defineKind({
+  kind: 'reason',
+  title: 'Reason',
+  seedName: 'decide / REASON',
+  description: 'Makes the plan: which skills to call with which arguments.',
+  color: '#6d5dfc',
+  icon: '🧠',
+  config: ReasonConfig,
+  outcomes: ['ok', 'repeated', 'error'],
+  terminal: false,
+  writes: ['plan'],
+  reads: ['round', 'recovery', 'plan', 'evaluation', 'failures'],
+  fields: [
+    { key: 'planner', label: 'Planner', type: 'select', options: ['scripted', 'llm'] },
+    { key: 'plans', label: 'Plans by round', type: 'json', help: 'One entry per round; the last repeats. [{"actions":[{"skill":"…","args":{}}]}]' },
+    { key: 'skill', label: 'LLM skill', type: 'skill', optional: true, help: 'Used by the llm planner.' },
+    { key: 'prompt', label: 'Prompt', type: 'text', optional: true },
+    { key: 'retry.maxAttempts', label: 'Max attempts', type: 'number', min: 1, max: 100 },
+    { key: 'retry.retryOn', label: 'Retry on', type: 'multiselect', options: ['timeout', 'parse_error', 'permission_denied', 'error'] },
+  ],
+  summary: (config) =>
+    config.planner === 'llm'
+      ? [`llm planner: ${config.skill ?? 'no skill'}`]
+      : [`${config.plans.length} scripted plan${config.plans.length === 1 ? '' : 's'}`,
+         ...(config.plans[0] ? [config.plans[0].actions.map((a) => a.skill).join(', ') || 'no actions'] : [])],
+});

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { defineKind } from './types.ts';
+
+export const RecoveryRule = z.strictObject({
+  /** An evaluation reason (`empty_result`, `timeout`, …) or `otherwise`. */
+  reason: z.string().min(1),
+  /** What recovery does, e.g. `expand_search_scope`, `fallback_tool`, `request_human_confirmation`. */
+  action: z.string().min(1),
+  /** The skill the next plan uses instead. */
+  skill: z.string().min(1).optional(),
+  /** A rule that costs more than the budget left does not apply. */
+  estTokens: z.int().min(0).optional(),
+});
+export type RecoveryRule = z.infer<typeof RecoveryRule>;
+
+/** A rule with this action hands the run to a person (outcome `needs_human`). */
+export const HUMAN_ACTION = 'request_human_confirmation';
+
+export const RecoverConfig = z.strictObject({ rules: z.array(RecoveryRule).default([]) });
+export type RecoverConfig = z.infer<typeof RecoverConfig>;
+
+export const recover = defineKind({
+  kind: 'recover',
+  title: 'Recover',
+  seedName: 'recover',
+  description: 'Diagnoses why the plan failed and picks a different path for the next round.',
+  color: '#ef4444',
+  icon: '🩹',
+  config: RecoverConfig,
+  outcomes: ['recovered', 'needs_human', 'no_path'],
+  terminal: false,
+  writes: ['recovery', 'failures'],
+  reads: ['evaluation', 'failures', 'tokensUsed'],
+  fields: [
+    { key: 'rules', label: 'Rules', type: 'json', help: '[{"reason":"empty_result","action":"expand_search_scope","skill":"…","estTokens":100}]' },
+  ],
+  summary: (config) =>
+    config.rules.length === 0
+      ? ['no rules']
+      : config.rules.slice(0, 3).map((rule) => `${rule.reason} → ${rule.skill ?? rule.action}`),
+});

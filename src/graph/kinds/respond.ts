@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { defineKind } from './types.ts';
+
+export const RespondConfig = z.strictObject({
+  /** `{{state.x}}` placeholders are filled from the state; without it the response summarises the evidence. */
+  template: z.string().optional(),
+});
+export type RespondConfig = z.infer<typeof RespondConfig>;
+
+export const respond = defineKind({
+  kind: 'respond',
+  title: 'Respond',
+  seedName: 'format response',
+  description: 'Writes the response and ends the run as completed.',
+  color: '#22c55e',
+  icon: '✅',
+  config: RespondConfig,
+  outcomes: [],
+  terminal: true,
+  writes: ['response'],
+  reads: ['results', 'evaluation', 'collected'],
+  fields: [{ key: 'template', label: 'Template', type: 'text', optional: true }],
+  summary: () => ['ends: completed'],
+});

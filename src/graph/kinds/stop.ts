@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { defineKind } from './types.ts';
+
+export const StopConfig = z.strictObject({
+  reason: z.string().regex(/^[a-z][a-z0-9_]*$/, 'a stop reason is a snake_case code').default('stopped'),
+});
+export type StopConfig = z.infer<typeof StopConfig>;
+
+export const stop = defineKind({
+  kind: 'stop',
+  title: 'Stop',
+  seedName: 'forced stop',
+  description: 'Ends the run with its reason: stopping is not losing.',
+  color: '#64748b',
+  icon: '⏹',
+  config: StopConfig,
+  outcomes: [],
+  terminal: true,
+  writes: [],
+  reads: [],
+  fields: [{ key: 'reason', label: 'Stop reason', type: 'text' }],
+  summary: (config) => [`ends: ${config.reason}`],
+});

@@ -1,0 +1,42 @@
+import type { z } from 'zod';
+
+export const NODE_KINDS = ['reason', 'collect', 'act', 'verify', 'recover', 'approve', 'respond', 'stop'] as const;
+export type NodeKind = (typeof NODE_KINDS)[number];
+
+/**
+ * A form field of the inspector, described as data so that the graph layer stays free of React.
+ * `json` fields edit a nested value as JSON text, validated against `schema` of the kind's config.
+ */
+export type InspectorField =
+  | { key: string; label: string; type: 'number'; min?: number; max?: number; optional?: boolean; help?: string }
+  | { key: string; label: string; type: 'text'; optional?: boolean; help?: string }
+  | { key: string; label: string; type: 'select'; options: readonly string[]; optional?: boolean; help?: string }
+  | { key: string; label: string; type: 'multiselect'; options: readonly string[]; help?: string }
+  | { key: string; label: string; type: 'skill'; optional?: boolean; help?: string }
+  | { key: string; label: string; type: 'skills'; help?: string }
+  | { key: string; label: string; type: 'json'; help?: string };
+
+export interface KindDefinition<Schema extends z.ZodType = z.ZodType> {
+  kind: NodeKind;
+  /** The palette name; also the accessible name tests use (SPEC §5). */
+  title: string;
+  /** The name the seed articles use. */
+  seedName: string;
+  description: string;
+  color: string;
+  icon: string;
+  config: Schema;
+  /** The outcomes the node reports; each gets a source handle. Empty for terminal kinds. */
+  outcomes: readonly string[];
+  /** Respond and stop end the run. */
+  terminal: boolean;
+  /** State field groups the node owns and alone may write (context isolation). */
+  writes: readonly string[];
+  /** State fields the node reads, recorded in each trace step. */
+  reads: readonly string[];
+  fields: readonly InspectorField[];
+  /** The key settings shown on the node at a glance. */
+  summary: (config: z.infer<Schema>) => string[];
+}
+
+export const defineKind = <Schema extends z.ZodType>(definition: KindDefinition<Schema>) => definition;

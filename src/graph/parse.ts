@@ -1,0 +1,152 @@
+import type { z } from 'zod';
+import { FORBIDDEN_KEYS } from './common.ts';
+import { NODE_KINDS } from './kinds/types.ts';
+import { migrate } from './migrations.ts';
+import { CURRENT_VERSION, GRAPH_FORMAT, GraphFile } from './schema.ts';
+
+export interface ParseProblem {
+  /** Where in the file, e.g. `nodes[3].config.retry.maxAttempts`; empty for the whole file. */
+  path: string;
+  message: string;
+}
+
+export type ParseResult<T> =
+  | { ok: true; value: T; migratedFrom?: number }
+  | { ok: false; problems: ParseProblem[] };
+
+export type Path = readonly PropertyKey[];
+
+export const formatPath = (path: Path): string =>
+  path
+    .map((key, index) =>
+      typeof key === 'number'
+        ? `[${key}]`
+        : /^[A-Za-z_$][\w$]*$/.test(String(key))
+          ? `${index === 0 ? '' : '.'}${String(key)}`
+          : `[${JSON.stringify(String(key))}]`,
+    )
+    .join('');
+
+/** One line a person reads: `nodes[3].config.retry.maxAttempts: expected a number, got a string`. */
+export const describeProblems = (problems: readonly ParseProblem[]): string =>
+  problems.map((problem) => (problem.path ? `${problem.path}: ${problem.message}` : problem.message)).join('\n');
+
+const typeName = (value: unknown): string => {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (value === undefined) return 'nothing';
+  const type = typeof value;
+  return type === 'object' ? 'an object' : `a${/^[aeiou]/.test(type) ? 'n' : ''} ${type}`;
+};
+
+const EXPECTED: Record<string, string> = {
+  number: 'a number', int: 'a whole number', string: 'text (a string)', boolean: 'true or false',
+  object: 'an object', array: 'an array', record: 'an object',
+};
+
+type Issue = z.core.$ZodIssue;
+
+const ROOT_MISMATCH = new Set(['unrecognized_keys', 'invalid_type', 'invalid_value']);
+
+/**
+ * The branch of a failed union that explains the failure best: one whose shape fits the value,
+ * with the fewest problems. None when no form fits at all.
+ */
+const bestBranch = (branches: Issue[][]): Issue[] | undefined =>
+  branches
+    .filter((branch) => !branch.some((issue) => issue.path.length === 0 && ROOT_MISMATCH.has(issue.code)))
+    .sort((a, b) => a.length - b.length)[0];
+
+const WHEN_FORMS =
+  'expected "always", "otherwise", {"outcome": …}, {"path": …, "op": …, "value": …}, {"all": […]}, {"any": […]} or {"not": …}';
+
+const issueProblems = (issue: Issue, base: Path): ParseProblem[] => {
+  const path = [...base, ...issue.path];
+  switch (issue.code) {
+    case 'invalid_type': {
+      const got = 'input' in issue ? typeName(issue.input) : 'something else';
+      if (got === 'nothing') return [{ path: formatPath(path), message: `required: expected ${EXPECTED[issue.expected] ?? issue.expected}` }];
+      return [{ path: formatPath(path), message: `expected ${EXPECTED[issue.expected] ?? issue.expected}, got ${got}` }];
+    }
+    case 'unrecognized_keys':
+      return issue.keys.map((key) => ({ path: formatPath([...path, key]), message: `unknown key "${key}" is not allowed here` }));
+    case 'invalid_union': {
+      if ('discriminator' in issue && issue.discriminator) {
+        const given = 'input' in issue ? (issue.input as Record<string, unknown> | undefined)?.[issue.discriminator] : undefined;
+        return [{ path: formatPath(path), message: given === undefined ? `required: the ${issue.discriminator} is missing` : `unknown ${issue.discriminator} ${JSON.stringify(given)}${issue.discriminator === 'kind' ? ` (expected one of ${NODE_KINDS.join(', ')})` : ''}` }];
+      }
+      const inCondition = path.some((key) => key === 'when');
+      const branch = bestBranch(issue.errors);
+      if (!branch || branch.length === 0) return [{ path: formatPath(path), message: inCondition ? WHEN_FORMS : issue.message }];
+      return branch.flatMap((inner) => issueProblems(inner, path));
+    }
+    case 'invalid_value':
+      return [{ path: formatPath(path), message: `expected ${issue.values.map((value) => JSON.stringify(value)).join(' or ')}` }];
+    case 'too_small':
+      return [{ path: formatPath(path), message: issue.origin === 'array' ? `needs at least ${issue.minimum} item${Number(issue.minimum) === 1 ? '' : 's'}` : issue.origin === 'string' ? 'must not be empty' : `must be at least ${issue.minimum}` }];
+    case 'too_big':
+      return [{ path: formatPath(path), message: `must be at most ${issue.maximum}` }];
+    default:
+      return [{ path: formatPath(path), message: issue.message }];
+  }
+};
+
+/** Parses any value against a schema and reports every problem with its path. */
+export const parseWith = <S extends z.ZodType>(schema: S, value: unknown, base: Path = []): ParseResult<z.infer<S>> => {
+  const result = schema.safeParse(value, { reportInput: true });
+  if (result.success) return { ok: true, value: result.data };
+  return { ok: false, problems: result.error.issues.flatMap((issue) => issueProblems(issue, base)) };
+};
+
+/** Keys like `__proto__` are refused anywhere in a file: an imported graph is data. */
+export const findForbiddenKeys = (value: unknown, path: PropertyKey[] = []): ParseProblem[] => {
+  if (Array.isArray(value)) return value.flatMap((item, index) => findForbiddenKeys(item, [...path, index]));
+  if (value === null || typeof value !== 'object') return [];
+  return Object.keys(value).flatMap((key) =>
+    FORBIDDEN_KEYS.has(key)
+      ? [{ path: formatPath([...path, key]), message: `the key "${key}" is not allowed anywhere in a file` }]
+      : findForbiddenKeys((value as Record<string, unknown>)[key], [...path, key]),
+  );
+};
+
+export const parseJson = (text: string): ParseResult<unknown> => {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (error) {
+    return { ok: false, problems: [{ path: '', message: `not JSON: ${(error as Error).message}` }] };
+  }
+};
+
+/** Checks the format and version header and migrates older versions; the document itself is parsed after. */
+const readHeader = (value: unknown): ParseResult<Record<string, unknown>> => {
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    return { ok: false, problems: [{ path: '', message: `expected a Loopscope graph (a JSON object), got ${typeName(value)}` }] };
+  const record = value as Record<string, unknown>;
+  if (record.format !== GRAPH_FORMAT)
+    return { ok: false, problems: [{ path: 'format', message: record.format === undefined ? `required: expected "${GRAPH_FORMAT}"` : `expected "${GRAPH_FORMAT}", got ${JSON.stringify(record.format)}` }] };
+  const version = record.version;
+  if (typeof version !== 'number' || !Number.isInteger(version) || version < 0)
+    return { ok: false, problems: [{ path: 'version', message: `expected a version number (this Loopscope reads versions up to ${CURRENT_VERSION}), got ${JSON.stringify(version)}` }] };
+  if (version > CURRENT_VERSION)
+    return { ok: false, problems: [{ path: 'version', message: `version ${version} is newer than this Loopscope supports (it reads versions 0 to ${CURRENT_VERSION}); update Loopscope to open it` }] };
+  return { ok: true, value: record };
+};
+
+/** Untrusted input (a file, a paste, a link) to a graph, or the problems with their paths. */
+export const parseGraph = (input: string | unknown): ParseResult<GraphFile> => {
+  const json = typeof input === 'string' ? parseJson(input) : { ok: true as const, value: input };
+  if (!json.ok) return json;
+  const forbidden = findForbiddenKeys(json.value);
+  if (forbidden.length > 0) return { ok: false, problems: forbidden };
+  const header = readHeader(json.value);
+  if (!header.ok) return header;
+  const from = header.value.version as number;
+  const migrated = migrate(header.value);
+  if (!migrated.ok) return migrated;
+  const parsed = parseWith(GraphFile, migrated.value);
+  if (!parsed.ok) return parsed;
+  return from < CURRENT_VERSION ? { ...parsed, migratedFrom: from } : parsed;
+};
+
+/** The file a graph is saved as: stable key order, two-space indent, a final newline. */
+export const serializeGraph = (graph: GraphFile): string => `${JSON.stringify(graph, null, 2)}\n`;

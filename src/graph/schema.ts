@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { Position } from './common.ts';
+import { KINDS, type NodeKind } from './kinds/index.ts';
+import { Skill } from './skills.ts';
+import { When } from './when.ts';
+
+export const GRAPH_FORMAT = 'loopscope/graph';
+export const CURRENT_VERSION = 1;
+
+const Id = z.string().regex(/^[A-Za-z_][\w-]*$/, 'an id is letters, digits, _ or -, starting with a letter or _');
+
+const nodeSchema = <K extends NodeKind, C extends z.ZodType>(kind: K, config: C) =>
+  z.strictObject({
+    id: Id,
+    kind: z.literal(kind),
+    label: z.string().optional(),
+    description: z.string().optional(),
+    position: Position.default({ x: 0, y: 0 }),
+    config: config.default({} as never),
+  });
+
+export const GraphNode = z.discriminatedUnion('kind', [
+  nodeSchema('reason', KINDS.reason.config),
+  nodeSchema('collect', KINDS.collect.config),
+  nodeSchema('act', KINDS.act.config),
+  nodeSchema('verify', KINDS.verify.config),
+  nodeSchema('recover', KINDS.recover.config),
+  nodeSchema('approve', KINDS.approve.config),
+  nodeSchema('respond', KINDS.respond.config),
+  nodeSchema('stop', KINDS.stop.config),
+]);
+export type GraphNode = z.infer<typeof GraphNode>;
+export type NodeOfKind<K extends NodeKind> = Extract<GraphNode, { kind: K }>;
+
+export const GraphEdge = z.strictObject({
+  id: Id,
+  source: z.string().min(1),
+  target: z.string().min(1),
+  when: When.optional(),
+  label: z.string().optional(),
+});
+export type GraphEdge = z.infer<typeof GraphEdge>;
+
+export const Limits = z.strictObject({
+  maxRounds: z.int().min(1).default(5),
+  maxSteps: z.int().min(1).default(50),
+  tokenBudget: z.int().min(0).optional(),
+});
+export type Limits = z.infer<typeof Limits>;
+
+export const PERMISSION_MODES = ['read-only', 'workspace', 'full'] as const;
+export const Permissions = z.strictObject({ mode: z.enum(PERMISSION_MODES).default('read-only') });
+export type PermissionMode = (typeof PERMISSION_MODES)[number];
+
+const StateObject = z.record(z.string(), z.unknown());
+
+export const ScenarioExpect = z.strictObject({
+  stopReason: z.string().optional(),
+  rounds: z.int().min(0).optional(),
+  steps: z.int().min(0).optional(),
+  tokensUsed: z.int().min(0).optional(),
+  attempts: z.record(z.string(), z.int().min(0)).optional(),
+  visits: z.record(z.string(), z.int().min(0)).optional(),
+  path: z.array(z.string()).optional(),
+  /** Each `path` must hold `value` in the final state. */
+  state: z.array(z.strictObject({ path: z.string(), value: z.unknown() })).optional(),
+});
+
+export const Scenario = z.strictObject({
+  name: z.string().min(1),
+  description: z.string().optional(),
+  seed: z.int().optional(),
+  /** Merged over the graph's skills: a partial skill keeps the graph's other settings. */
+  skills: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
+  state: StateObject.optional(),
+  expect: ScenarioExpect,
+});
+export type Scenario = z.infer<typeof Scenario>;
+
+export const GraphFile = z.strictObject({
+  format: z.literal(GRAPH_FORMAT),
+  version: z.literal(CURRENT_VERSION),
+  name: z.string().min(1),
+  description: z.string().optional(),
+  entry: z.string(),
+  limits: Limits.default({ maxRounds: 5, maxSteps: 50 }),
+  permissions: Permissions.default({ mode: 'read-only' }),
+  state: StateObject.default({}),
+  skills: z.record(Id, Skill).default({}),
+  nodes: z.array(GraphNode),
+  edges: z.array(GraphEdge).default([]),
+  scenarios: z.array(Scenario).default([]),
+});
+export type GraphFile = z.infer<typeof GraphFile>;
+/** What a person may write: every defaulted field optional. */
+export type GraphFileInput = z.input<typeof GraphFile>;

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { CallOutcome } from './common.ts';
+
+export const ACCESS_LEVELS = ['read', 'write', 'exec'] as const;
+export const Access = z.enum(ACCESS_LEVELS);
+export type Access = z.infer<typeof Access>;
+
+export const MockEntry = z.strictObject({
+  outcome: CallOutcome,
+  records: z.array(z.unknown()).optional(),
+  tokens: z.int().min(0).optional(),
+  error: z.string().optional(),
+  delayMs: z.int().min(0).optional(),
+});
+export type MockEntry = z.infer<typeof MockEntry>;
+
+const skillBase = {
+  access: Access.default('read'),
+  /** The default token cost of each attempt. */
+  tokens: z.int().min(0).optional(),
+  description: z.string().optional(),
+};
+
+export const MockSkill = z.strictObject({
+  type: z.literal('mock'),
+  ...skillBase,
+  /** One entry per attempt, the last repeating. */
+  script: z.array(MockEntry).min(1, 'a mock skill needs at least one script entry'),
+});
+
+export const HttpSkill = z.strictObject({
+  type: z.literal('http'),
+  ...skillBase,
+  url: z.string().min(1),
+  method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']).default('GET'),
+  headers: z.record(z.string(), z.string()).optional(),
+  body: z.string().optional(),
+  timeoutMs: z.int().min(1).default(10000),
+  recordsPath: z.string().optional(),
+});
+
+export const LlmSkill = z.strictObject({
+  type: z.literal('llm'),
+  ...skillBase,
+  baseUrl: z.string().min(1),
+  model: z.string().min(1),
+  /** The name of the key; the key itself never lives in the file. */
+  apiKeyName: z.string().optional(),
+  temperature: z.number().min(0).max(2).optional(),
+  timeoutMs: z.int().min(1).default(60000),
+});
+
+export const Skill = z.discriminatedUnion('type', [MockSkill, HttpSkill, LlmSkill]);
+export type Skill = z.infer<typeof Skill>;
+export type MockSkill = z.infer<typeof MockSkill>;
+export type HttpSkill = z.infer<typeof HttpSkill>;
+export type LlmSkill = z.infer<typeof LlmSkill>;

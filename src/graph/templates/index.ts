@@ -1,0 +1,27 @@
+import type { GraphFile } from '../schema.ts';
+import { parseGraph, describeProblems } from '../parse.ts';
+import blank from './blank.json';
+import graphEngineer from './graph-engineer.json';
+import securityclaw from './securityclaw.json';
+
+export interface Template {
+  id: string;
+  title: string;
+  summary: string;
+  graph: () => GraphFile;
+}
+
+const fromJson = (id: string, json: unknown) => () => {
+  const result = parseGraph(json);
+  if (!result.ok) throw new Error(`built-in template ${id} is not a valid graph:\n${describeProblems(result.problems)}`);
+  return result.value;
+};
+
+export const TEMPLATES: readonly Template[] = [
+  { id: 'securityclaw', title: 'SecurityClaw triage', summary: 'decide → execute → evaluate → respond, or recover and re-plan, or stop', graph: fromJson('securityclaw', securityclaw) },
+  { id: 'graph-engineer', title: 'Graph Engineer', summary: 'COLLECT → REASON → ACT → VERIFY, VERIFY looping back to REASON', graph: fromJson('graph-engineer', graphEngineer) },
+  { id: 'blank', title: 'Blank', summary: 'an empty canvas', graph: fromJson('blank', blank) },
+];
+
+export const DEFAULT_TEMPLATE_ID = 'securityclaw';
+export const findTemplate = (id: string): Template | undefined => TEMPLATES.find((template) => template.id === id);

@@ -1,0 +1,150 @@
+import { pathsOf } from './describe.ts';
+import { HUMAN_ACTION } from './kinds/recover.ts';
+import { edgesInTryOrder, isTerminal, knownPaths, outcomesOf, reachableFrom } from './model.ts';
+import type { GraphFile, GraphNode, PermissionMode } from './schema.ts';
+import type { Access } from './skills.ts';
+import type { When } from './when.ts';
+
+export const PROBLEM_CODES = [
+  'no_entry', 'duplicate_id', 'unknown_node', 'unknown_skill', 'unreachable', 'dead_end',
+  'unrouted_outcome', 'unknown_path', 'permission_conflict',
+] as const;
+export type ProblemCode = (typeof PROBLEM_CODES)[number];
+
+export interface Problem {
+  code: ProblemCode;
+  severity: 'error' | 'warning';
+  message: string;
+  nodeId?: string;
+  edgeId?: string;
+  /** Where in the file, as parse problems name it. */
+  path?: string;
+}
+
+const ACCESS_ALLOWED: Record<PermissionMode, readonly Access[]> = {
+  'read-only': ['read'],
+  workspace: ['read', 'write'],
+  full: ['read', 'write', 'exec'],
+};
+
+export const accessAllowed = (mode: PermissionMode, access: Access): boolean => ACCESS_ALLOWED[mode].includes(access);
+
+/** Every skill name a node refers to, with where it does so. */
+const skillReferences = (node: GraphNode): { skill: string; where: string }[] => {
+  switch (node.kind) {
+    case 'reason':
+      return [
+        ...node.config.plans.flatMap((plan, p) => plan.actions.map((action, a) => ({ skill: action.skill, where: `config.plans[${p}].actions[${a}].skill` }))),
+        ...(node.config.skill ? [{ skill: node.config.skill, where: 'config.skill' }] : []),
+      ];
+    case 'collect':
+      return node.config.skills.map((skill, index) => ({ skill, where: `config.skills[${index}]` }));
+    case 'act':
+      return node.config.skill ? [{ skill: node.config.skill, where: 'config.skill' }] : [];
+    case 'recover':
+      return node.config.rules.flatMap((rule, index) => (rule.skill ? [{ skill: rule.skill, where: `config.rules[${index}].skill` }] : []));
+    default:
+      return [];
+  }
+};
+
+const coversEverything = (when: When | undefined) => when === undefined || when === 'always' || when === 'otherwise';
+
+export const validateGraph = (graph: GraphFile): Problem[] => {
+  const problems: Problem[] = [];
+  const nodeIds = new Set(graph.nodes.map((node) => node.id));
+
+  if (!graph.entry) {
+    problems.push({ code: 'no_entry', severity: 'error', message: 'The graph has no entry node: choose where a run starts.', path: 'entry' });
+  } else if (!nodeIds.has(graph.entry)) {
+    problems.push({ code: 'no_entry', severity: 'error', message: `The entry "${graph.entry}" is not a node of this graph.`, path: 'entry' });
+  }
+
+  const seen = new Set<string>();
+  graph.nodes.forEach((node, index) => {
+    if (seen.has(node.id)) problems.push({ code: 'duplicate_id', severity: 'error', message: `Two nodes are called "${node.id}"; ids must be unique.`, nodeId: node.id, path: `nodes[${index}].id` });
+    seen.add(node.id);
+  });
+  const seenEdges = new Set<string>();
+  graph.edges.forEach((edge, index) => {
+    if (seenEdges.has(edge.id)) problems.push({ code: 'duplicate_id', severity: 'error', message: `Two edges are called "${edge.id}"; ids must be unique.`, edgeId: edge.id, path: `edges[${index}].id` });
+    seenEdges.add(edge.id);
+    for (const end of ['source', 'target'] as const) {
+      if (!nodeIds.has(edge[end]))
+        problems.push({ code: 'unknown_node', severity: 'error', message: `Edge ${edge.id} ${end === 'source' ? 'starts at' : 'leads to'} "${edge[end]}", which is not a node.`, edgeId: edge.id, path: `edges[${index}].${end}` });
+    }
+  });
+
+  graph.nodes.forEach((node, index) => {
+    for (const reference of skillReferences(node)) {
+      if (!(reference.skill in graph.skills))
+        problems.push({ code: 'unknown_skill', severity: 'error', message: `${node.id} uses the skill "${reference.skill}", which the graph does not define.`, nodeId: node.id, path: `nodes[${index}].${reference.where}` });
+    }
+  });
+  graph.scenarios.forEach((scenario, index) => {
+    for (const skill of Object.keys(scenario.skills ?? {})) {
+      if (!(skill in graph.skills))
+        problems.push({ code: 'unknown_skill', severity: 'error', message: `Scenario "${scenario.name}" overrides the skill "${skill}", which the graph does not define.`, path: `scenarios[${index}].skills.${skill}` });
+    }
+  });
+
+  if (nodeIds.has(graph.entry)) {
+    const reachable = reachableFrom(graph, graph.entry);
+    for (const node of graph.nodes) {
+      if (!reachable.has(node.id))
+        problems.push({ code: 'unreachable', severity: 'warning', message: `No path from the entry "${graph.entry}" reaches ${node.id}: it never runs.`, nodeId: node.id });
+    }
+  }
+
+  for (const node of graph.nodes) {
+    if (isTerminal(node)) continue;
+    const outgoing = edgesInTryOrder(graph, node.id);
+    if (outgoing.length === 0) {
+      problems.push({ code: 'dead_end', severity: 'error', message: `${node.id} has no way out: add an edge, or end the path with a Respond or Stop node.`, nodeId: node.id });
+      continue;
+    }
+    if (outgoing.some((edge) => coversEverything(edge.when))) continue;
+    const routed = new Set(outgoing.flatMap((edge) => (edge.when && typeof edge.when === 'object' && 'outcome' in edge.when ? [edge.when.outcome] : [])));
+    const hasPathConditions = outgoing.some((edge) => pathsOf(edge.when).length > 0);
+    for (const outcome of outcomesOf(node)) {
+      if (routed.has(outcome)) continue;
+      const hint = outcome === 'empty' ? ' An empty result would stop the run instead of entering recovery.' : '';
+      problems.push({
+        code: 'unrouted_outcome',
+        severity: 'warning',
+        message: `${node.id} can end with "${outcome}" but no edge takes that outcome and there is no "otherwise"${hasPathConditions ? ' (its field conditions may not cover it)' : ''}: the run would stop with no_route.${hint}`,
+        nodeId: node.id,
+      });
+    }
+  }
+
+  const paths = new Set(knownPaths(graph));
+  graph.edges.forEach((edge, index) => {
+    for (const path of pathsOf(edge.when)) {
+      const [group] = path.split('.');
+      const known = paths.has(path) || (paths.has(group) && !knownPaths(graph).some((candidate) => candidate.startsWith(`${group}.`)));
+      if (!known)
+        problems.push({ code: 'unknown_path', severity: 'error', message: `Edge ${edge.id} reads "${path}", which no node of this graph writes and the initial state does not hold.`, edgeId: edge.id, path: `edges[${index}].when` });
+    }
+  });
+
+  const hasApproval = graph.nodes.some((node) => node.kind === 'approve') ||
+    graph.nodes.some((node) => node.kind === 'recover' && node.config.rules.some((rule) => rule.action === HUMAN_ACTION));
+  graph.nodes.forEach((node) => {
+    for (const reference of skillReferences(node)) {
+      const skill = graph.skills[reference.skill];
+      if (!skill || accessAllowed(graph.permissions.mode, skill.access)) continue;
+      problems.push({
+        code: 'permission_conflict',
+        severity: node.kind === 'collect' || !hasApproval ? 'error' : 'warning',
+        message: `${node.id} uses "${reference.skill}", which needs ${skill.access} access, but the graph runs ${graph.permissions.mode}: every call will be denied${hasApproval && node.kind !== 'collect' ? ' unless a person approves it' : ''}.${node.kind === 'collect' ? ' Collect nodes may only read.' : ''}`,
+        nodeId: node.id,
+      });
+    }
+  });
+
+  return problems;
+};
+
+export const hasErrors = (problems: readonly Problem[]) => problems.some((problem) => problem.severity === 'error');
+

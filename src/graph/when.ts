@@ -1,0 +1,31 @@
+import { z } from 'zod';
+
+export const OPS = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'exists', 'empty'] as const;
+export type Op = (typeof OPS)[number];
+
+export type When =
+  | 'always'
+  | 'otherwise'
+  | { outcome: string }
+  | { path: string; op: Op; value?: unknown }
+  | { all: When[] }
+  | { any: When[] }
+  | { not: When };
+
+const PATH = /^[A-Za-z_$][\w$]*(\.[\w$]+)*$/;
+
+export const When: z.ZodType<When> = z.lazy(() =>
+  z.union([
+    z.literal('always'),
+    z.literal('otherwise'),
+    z.strictObject({ outcome: z.string().min(1) }),
+    z.strictObject({
+      path: z.string().regex(PATH, 'a path is field names joined by dots, like evaluation.plan_exhausted'),
+      op: z.enum(OPS),
+      value: z.unknown().optional(),
+    }),
+    z.strictObject({ all: z.array(When).min(1) }),
+    z.strictObject({ any: z.array(When).min(1) }),
+    z.strictObject({ not: When }),
+  ]),
+);

@@ -1,0 +1,96 @@
+import { describeProblems, findTemplate, parseGraph, serializeGraph, validateGraph, DEFAULT_TEMPLATE_ID, type GraphFile, type Problem } from '../graph/index.ts';
+import type { SliceCreator } from './types.ts';
+
+const HISTORY_LIMIT = 200;
+
+export interface Selection {
+  nodes: string[];
+  edges: string[];
+}
+
+export interface GraphSlice {
+  graph: GraphFile;
+  /** Problems of the current graph, recomputed on every change. */
+  problems: Problem[];
+  selection: Selection;
+  past: GraphFile[];
+  future: GraphFile[];
+  /** Consecutive edits with the same key (a drag, typing in one field) undo as one. */
+  lastEditKey: string | null;
+  /** The last import's failure, shown as an alert; the graph stays as it was. */
+  importError: string | null;
+  /** Replaces the graph by an edit; undoable. */
+  edit: (update: (graph: GraphFile) => GraphFile, key?: string) => void;
+  /** Opens another document (template, import); undoable, and clears the selection. */
+  load: (graph: GraphFile) => void;
+  /** Parses untrusted text; on failure the graph stays and `importError` names the problem. */
+  importText: (text: string, source?: string) => boolean;
+  exportText: () => string;
+  openTemplate: (id: string) => boolean;
+  select: (selection: Partial<Selection>) => void;
+  undo: () => void;
+  redo: () => void;
+  dismissImportError: () => void;
+}
+
+const initialGraph = () => (findTemplate(DEFAULT_TEMPLATE_ID) ?? findTemplate('blank'))!.graph();
+
+export const createGraphSlice: SliceCreator<GraphSlice> = (set, get) => {
+  const graph = initialGraph();
+  const replace = (next: GraphFile, key: string | null) => {
+    const { graph: current, past, lastEditKey } = get();
+    if (next === current) return;
+    const coalesce = key !== null && key === lastEditKey;
+    set({
+      graph: next,
+      problems: validateGraph(next),
+      past: coalesce ? past : [...past, current].slice(-HISTORY_LIMIT),
+      future: [],
+      lastEditKey: key,
+    });
+  };
+  return {
+    graph,
+    problems: validateGraph(graph),
+    selection: { nodes: [], edges: [] },
+    past: [],
+    future: [],
+    lastEditKey: null,
+    importError: null,
+    edit: (update, key) => replace(update(get().graph), key ?? null),
+    load: (next) => {
+      replace(next, null);
+      set({ selection: { nodes: [], edges: [] }, importError: null });
+    },
+    importText: (text, source = 'the file') => {
+      const result = parseGraph(text);
+      if (!result.ok) {
+        set({ importError: `Could not open ${source}: ${describeProblems(result.problems)}` });
+        return false;
+      }
+      get().load(result.value);
+      return true;
+    },
+    exportText: () => serializeGraph(get().graph),
+    openTemplate: (id) => {
+      const template = findTemplate(id);
+      if (!template) return false;
+      get().load(template.graph());
+      return true;
+    },
+    select: (selection) => set((state) => ({ selection: { ...state.selection, ...selection } })),
+    undo: () => {
+      const { past, graph: current, future } = get();
+      const previous = past[past.length - 1];
+      if (!previous) return;
+      set({ graph: previous, problems: validateGraph(previous), past: past.slice(0, -1), future: [current, ...future], lastEditKey: null });
+    },
+    redo: () => {
+      const { past, graph: current, future } = get();
+      const next = future[0];
+      if (!next) return;
+      set({ graph: next, problems: validateGraph(next), past: [...past, current], future: future.slice(1), lastEditKey: null });
+    },
+    dismissImportError: () => set({ importError: null }),
+  };
+};
