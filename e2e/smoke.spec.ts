@@ -1,0 +1,57 @@
+import { expect, test, type Page } from '@playwright/test';
+
+const PALETTE_ITEMS = ['Reason', 'Collect', 'Act', 'Verify', 'Recover', 'Approve', 'Respond', 'Stop'];
+
+/** Console errors and uncaught exceptions of a page, collected from the first navigation on. */
+const collectErrors = (page: Page) => {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  return errors;
+};
+
+const canvasNode = (page: Page, label: string) =>
+  page.locator('.react-flow__node').filter({ hasText: label });
+
+test('opens on the SecurityClaw template with its nodes and the palette', async ({ page }) => {
+  const errors = collectErrors(page);
+  await page.goto('/');
+
+  await expect(page.getByRole('heading', { name: 'SecurityClaw triage' })).toBeVisible();
+  for (const label of ['Decide', 'Execute skill', 'Evaluate', 'Recover', 'Format response', 'Forced stop'])
+    await expect(canvasNode(page, label)).toBeVisible();
+  await expect(page.locator('.react-flow__node')).toHaveCount(6);
+
+  const palette = page.getByRole('complementary', { name: 'Palette' });
+  for (const name of PALETTE_ITEMS)
+    await expect(palette.getByRole('button', { name: new RegExp(`\\b${name}\\b`) }).first()).toBeVisible();
+
+  for (const name of ['Run', 'Step', 'Reset', 'Export JSON', 'Undo', 'Redo', 'Auto layout'])
+    await expect(page.getByRole('button', { name, exact: true })).toBeVisible();
+  await expect(page.getByLabel('Import JSON')).toBeAttached();
+
+  expect(errors).toEqual([]);
+});
+
+test('?template=graph-engineer opens the Graph Engineer template', async ({ page }) => {
+  const errors = collectErrors(page);
+  await page.goto('/?template=graph-engineer');
+
+  await expect(page.getByRole('heading', { name: 'Graph Engineer' })).toBeVisible();
+  for (const label of ['Collect', 'Reason', 'Act', 'Verify', 'Report'])
+    await expect(canvasNode(page, label).first()).toBeVisible();
+  await expect(page.locator('.react-flow__node')).toHaveCount(5);
+  expect(errors).toEqual([]);
+});
+
+test('?template=blank opens an empty canvas', async ({ page }) => {
+  const errors = collectErrors(page);
+  await page.goto('/?template=blank');
+
+  await expect(page.getByRole('heading', { name: 'Untitled graph' })).toBeVisible();
+  await expect(page.locator('.react-flow')).toBeVisible();
+  await expect(page.locator('.react-flow__node')).toHaveCount(0);
+  expect(errors).toEqual([]);
+});

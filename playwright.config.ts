@@ -1,0 +1,58 @@
+import { defineConfig, devices } from '@playwright/test';
+
+// scripts/e2e.mjs sets these; several engineers run the suite at once, each on a port and build folder of their own.
+const port = Number(process.env.E2E_PORT ?? 4173);
+const outDir = process.env.E2E_OUT ?? 'dist';
+const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const inCi = Boolean(process.env.CI);
+
+export default defineConfig({
+  testDir: 'e2e',
+  // Per-run folders, so that parallel runs do not overwrite each other's results.
+  outputDir: `test-results/${port}`,
+  fullyParallel: true,
+  forbidOnly: inCi,
+  // The machine has 2 cores, shared with the preview server.
+  workers: 2,
+  retries: inCi ? 1 : 0,
+  reporter: 'list',
+  timeout: 30_000,
+  expect: { timeout: 5_000 },
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    actionTimeout: 10_000,
+    navigationTimeout: 15_000,
+  },
+  projects: [
+    {
+      name: 'chromium',
+      use: {
+        ...devices['Desktop Chrome'],
+        viewport: { width: 1400, height: 900 },
+        launchOptions: {
+          executablePath,
+          args: [
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-dev-shm-usage',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+            '--no-first-run',
+            '--disable-quic',
+          ],
+        },
+      },
+    },
+  ],
+  webServer: {
+    command: `npx vite preview --outDir ${JSON.stringify(outDir)} --port ${port} --strictPort --host 127.0.0.1`,
+    url: `http://127.0.0.1:${port}`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+  },
+});
