@@ -16,7 +16,8 @@ const nodeSchema = <K extends NodeKind, C extends z.ZodType>(kind: K, config: C)
     label: z.string().optional(),
     description: z.string().optional(),
     position: Position.default({ x: 0, y: 0 }),
-    config: config.default({} as never),
+    // prefault, not default: zod 4 returns a default as is, and a node without config needs its kind's defaults.
+    config: config.prefault({} as never),
   });
 
 export const GraphNode = z.discriminatedUnion('kind', [

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { parseGraph, serializeGraph } from '../parse.ts';
+import { validateGraph } from '../validate.ts';
+import { DEFAULT_TEMPLATE_ID, TEMPLATES, findTemplate } from './index.ts';
+import blank from './blank.json';
+import graphEngineer from './graph-engineer.json';
+import securityclaw from './securityclaw.json';
+
+const RAW: Record<string, unknown> = { securityclaw, 'graph-engineer': graphEngineer, blank };
+
+describe('built-in templates', () => {
+  it('lists every template file once, with the default among them', () => {
+    expect(TEMPLATES.map((template) => template.id).sort()).toEqual(Object.keys(RAW).sort());
+    expect(findTemplate(DEFAULT_TEMPLATE_ID)?.graph().name).toBe('SecurityClaw triage');
+    expect(findTemplate('graph-engineer')?.graph().name).toBe('Graph Engineer');
+    expect(findTemplate('no-such-template')).toBeUndefined();
+  });
+
+  for (const template of TEMPLATES) {
+    describe(template.id, () => {
+      it('parses from its file', () => {
+        const parsed = parseGraph(RAW[template.id]);
+        expect(parsed.ok ? [] : parsed.problems).toEqual([]);
+        expect(parsed.ok && parsed.value).toEqual(template.graph());
+      });
+
+      it('serialises and parses back to the same document', () => {
+        const graph = template.graph();
+        const text = serializeGraph(graph);
+        expect(text.endsWith('}\n')).toBe(true);
+        const again = parseGraph(text);
+        if (!again.ok) throw new Error(JSON.stringify(again.problems));
+        expect(again.value).toEqual(graph);
+        expect(serializeGraph(again.value)).toBe(text);
+      });
+
+      it('gives a fresh document each time, so edits never leak into the template', () => {
+        const pristine = serializeGraph(template.graph());
+        const edited = template.graph();
+        edited.name = 'changed';
+        edited.nodes.push(edited.nodes[0]);
+        edited.skills.added = { type: 'mock', access: 'read', script: [{ outcome: 'ok' }] };
+        expect(serializeGraph(template.graph())).toBe(pristine);
+      });
+    });
+  }
+
+  it('SecurityClaw and Graph Engineer validate without a single problem', () => {
+    expect(validateGraph(findTemplate('securityclaw')!.graph())).toEqual([]);
+    expect(validateGraph(findTemplate('graph-engineer')!.graph())).toEqual([]);
+  });
+
+  it('the blank template has only one problem: no entry yet', () => {
+    expect(validateGraph(findTemplate('blank')!.graph()).map((problem) => problem.code)).toEqual(['no_entry']);
+  });
+
+  it('SecurityClaw keeps the seed loop: decide → execute → evaluate, recover back to decide, a forced stop', () => {
+    const graph = findTemplate('securityclaw')!.graph();
+    expect(graph.entry).toBe('decide');
+    expect(graph.nodes.map((node) => `${node.id}:${node.kind}`)).toEqual([
+      'decide:reason', 'execute:act', 'evaluate:verify', 'recover:recover', 'answer:respond', 'halt:stop',
+    ]);
+    expect(graph.edges.map((edge) => `${edge.source}→${edge.target}`)).toEqual([
+      'decide→execute', 'execute→evaluate', 'evaluate→answer', 'evaluate→recover', 'evaluate→decide', 'recover→decide', 'recover→halt',
+    ]);
+    const execute = graph.nodes.find((node) => node.id === 'execute');
+    expect(execute?.kind === 'act' && execute.config.retry).toEqual({ maxAttempts: 3, retryOn: ['timeout', 'parse_error'] });
+  });
+});
