@@ -20,10 +20,14 @@ export const describeWhen = (when: When | undefined): string => {
     if (when.op === 'empty') return `${field} is empty`;
     return `${field} ${OP_WORDS[when.op]} ${short(when.value)}`;
   }
-  if ('all' in when) return when.all.map(describeWhen).join(' and ');
-  if ('any' in when) return when.any.map(describeWhen).join(' or ');
+  if ('all' in when) return when.all.map(describeOperand).join(' and ');
+  if ('any' in when) return when.any.map(describeOperand).join(' or ');
   return `not (${describeWhen(when.not)})`;
 };
+
+/** A group inside a group keeps its parentheses: `(a or b) and c` must not read as `a or b and c`. */
+const describeOperand = (when: When): string =>
+  typeof when === 'object' && ('all' in when || 'any' in when) ? `(${describeWhen(when)})` : describeWhen(when);
 
 /** Every field path a condition reads, for validation and for the inspector. */
 export const pathsOf = (when: When | undefined): string[] => {

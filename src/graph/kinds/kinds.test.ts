@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { KINDS, KIND_LIST, NODE_KINDS, kindDefinition } from './index.ts';
+
+/** SPEC §1: the field groups each kind owns and the outcomes it reports. */
+const SPEC = {
+  reason: { writes: ['plan'], outcomes: ['ok', 'repeated', 'error'], title: 'Reason' },
+  collect: { writes: ['collected'], outcomes: ['ok', 'empty', 'error'], title: 'Collect' },
+  act: { writes: ['results', 'execution_error'], outcomes: ['ok', 'empty', 'error', 'denied'], title: 'Act' },
+  verify: { writes: ['evaluation'], outcomes: ['sufficient', 'exhausted', 'continue'], title: 'Verify' },
+  recover: { writes: ['recovery', 'failures'], outcomes: ['recovered', 'needs_human', 'no_path'], title: 'Recover' },
+  approve: { writes: ['approval'], outcomes: ['approved', 'denied'], title: 'Approve' },
+  respond: { writes: ['response'], outcomes: [], title: 'Respond' },
+  stop: { writes: [], outcomes: [], title: 'Stop' },
+} as const;
+
+describe('node kinds', () => {
+  it('are registered once each, in palette order', () => {
+    expect(KIND_LIST.map((definition) => definition.kind)).toEqual([...NODE_KINDS]);
+    expect(Object.keys(KINDS)).toEqual([...NODE_KINDS]);
+  });
+
+  for (const kind of NODE_KINDS) {
+    it(`${kind}: SPEC title, outcomes and owned fields; defaults parse; summary reads`, () => {
+      const definition = kindDefinition(kind);
+      expect({ writes: definition.writes, outcomes: definition.outcomes, title: definition.title }).toEqual(SPEC[kind]);
+      expect(definition.terminal).toBe(SPEC[kind].outcomes.length === 0);
+      const config = definition.config.parse({}) as Record<string, unknown>;
+      expect(definition.summary(config).length).toBeGreaterThan(0);
+      expect(definition.summary(config).every((line) => typeof line === 'string' && line.length > 0)).toBe(true);
+      // An inspector field edits a config key: a required one must be there in the defaults.
+      for (const field of definition.fields) {
+        if ('optional' in field && field.optional) continue;
+        expect(Object.keys(config)).toContain(field.key.split('.')[0]);
+      }
+    });
+  }
+
+  it('defaults follow the SPEC: retry 3 on timeout and parse_error, minRecords 1, stop reason stopped', () => {
+    expect(KINDS.act.config.parse({}).retry).toEqual({ maxAttempts: 3, retryOn: ['timeout', 'parse_error'] });
+    expect(KINDS.verify.config.parse({})).toEqual({ minRecords: 1 });
+    expect(KINDS.stop.config.parse({})).toEqual({ reason: 'stopped' });
+    expect(KINDS.stop.config.safeParse({ reason: 'Not Snake' }).success).toBe(false);
+  });
+
+  it('never let two kinds own the same field group (context isolation)', () => {
+    const owners = KIND_LIST.flatMap((definition) => definition.writes);
+    expect(new Set(owners).size).toBe(owners.length);
+  });
+});

@@ -1,0 +1,162 @@
+import { describe, expect, it } from 'vitest';
+import {
+  addNode, checkNodeId, connect, createNode, duplicateNodes, moveEdge, moveNodes, nextEdgeId, nextNodeId,
+  removeEdges, removeNodes, renameNode, updateEdge, updateNode,
+} from './ops.ts';
+import { parseGraph, serializeGraph } from './parse.ts';
+import type { GraphFile } from './schema.ts';
+import { findTemplate } from './templates/index.ts';
+import { validateGraph } from './validate.ts';
+
+const securityclaw = (): GraphFile => findTemplate('securityclaw')!.graph();
+const blank = (): GraphFile => findTemplate('blank')!.graph();
+const wiring = (graph: GraphFile) => graph.edges.map((edge) => `${edge.id}:${edge.source}→${edge.target}`);
+
+/** Every edit must leave its input as it was: undo keeps the old documents. */
+const unchanged = (graph: GraphFile, edit: (graph: GraphFile) => unknown) => {
+  const before = serializeGraph(graph);
+  edit(graph);
+  expect(serializeGraph(graph)).toBe(before);
+};
+
+describe('creating and adding nodes', () => {
+  it('createNode gives a node of the kind with its default config and a free id', () => {
+    const graph = securityclaw();
+    const node = createNode(graph, 'act', { x: 10, y: 20 });
+    expect(node).toEqual({ id: 'act', kind: 'act', label: 'Act', position: { x: 10, y: 20 }, config: { retry: { maxAttempts: 3, retryOn: ['timeout', 'parse_error'] }, maxIter: 5 } });
+    const withAct = addNode(graph, node);
+    expect(createNode(withAct, 'act', { x: 0, y: 0 }).id).toBe('act_2');
+    expect(nextNodeId(addNode(withAct, createNode(withAct, 'act', { x: 0, y: 0 })), 'act')).toBe('act_3');
+    expect(createNode(graph, 'recover', { x: 0, y: 0 }).id).toBe('recover_2');
+  });
+
+  it('a created node of every kind passes the file schema', () => {
+    let graph = blank();
+    for (const kind of ['reason', 'collect', 'act', 'verify', 'recover', 'approve', 'respond', 'stop'] as const)
+      graph = addNode(graph, createNode(graph, kind, { x: 0, y: 0 }));
+    const again = parseGraph(serializeGraph(graph));
+    expect(again.ok ? again.value : again.problems).toEqual(graph);
+  });
+
+  it('the first node of an empty graph becomes its entry; later ones do not', () => {
+    const graph = blank();
+    const first = addNode(graph, createNode(graph, 'reason', { x: 0, y: 0 }));
+    expect(first.entry).toBe('reason');
+    expect(validateGraph(first).map((problem) => problem.code)).toEqual(['dead_end']);
+    const second = addNode(first, createNode(first, 'act', { x: 0, y: 0 }));
+    expect(second.entry).toBe('reason');
+    expect(addNode(securityclaw(), createNode(securityclaw(), 'stop', { x: 0, y: 0 })).entry).toBe('decide');
+    unchanged(graph, (g) => addNode(g, createNode(g, 'act', { x: 0, y: 0 })));
+  });
+});
+
+describe('editing nodes', () => {
+  it('updateNode and moveNodes touch only the named nodes', () => {
+    const graph = securityclaw();
+    const labelled = updateNode(graph, 'answer', (node) => ({ ...node, label: 'Reply' }));
+    expect(labelled.nodes.map((node) => node.label)).toEqual(['Decide', 'Execute skill', 'Evaluate', 'Recover', 'Reply', 'Forced stop']);
+    const moved = moveNodes(graph, { halt: { x: 1, y: 2 } });
+    expect(moved.nodes.find((node) => node.id === 'halt')?.position).toEqual({ x: 1, y: 2 });
+    expect(moved.nodes.find((node) => node.id === 'answer')?.position).toEqual({ x: 860, y: 0 });
+    unchanged(graph, (g) => moveNodes(updateNode(g, 'answer', (node) => ({ ...node, label: 'x' })), { halt: { x: 1, y: 2 } }));
+  });
+
+  it('checkNodeId refuses bad and taken ids but accepts the node’s own', () => {
+    const graph = securityclaw();
+    expect(checkNodeId(graph, 'triage')).toBeNull();
+    expect(checkNodeId(graph, 'decide')).toBe('"decide" is taken');
+    expect(checkNodeId(graph, 'decide', 'decide')).toBeNull();
+    expect(checkNodeId(graph, '2nd')).toMatch(/^an id is letters/);
+    expect(checkNodeId(graph, 'has space')).toMatch(/^an id is letters/);
+  });
+
+  it('renameNode renames the node, its edges and the entry', () => {
+    const graph = securityclaw();
+    const renamed = renameNode(graph, 'decide', 'plan');
+    expect(renamed.entry).toBe('plan');
+    expect(renamed.nodes[0].id).toBe('plan');
+    expect(wiring(renamed)).toEqual(['e1:plan→execute', 'e2:execute→evaluate', 'e3:evaluate→answer', 'e4:evaluate→recover', 'e5:evaluate→plan', 'e6:recover→plan', 'e7:recover→halt']);
+    expect(validateGraph(renamed)).toEqual([]);
+    expect(renameNode(graph, 'decide', 'decide')).toBe(graph);
+    unchanged(graph, (g) => renameNode(g, 'decide', 'plan'));
+  });
+
+  it('removeNodes drops the nodes with every edge touching them, and the entry if it went', () => {
+    const graph = securityclaw();
+    const withoutRecover = removeNodes(graph, ['recover']);
+    expect(withoutRecover.nodes.map((node) => node.id)).toEqual(['decide', 'execute', 'evaluate', 'answer', 'halt']);
+    expect(wiring(withoutRecover)).toEqual(['e1:decide→execute', 'e2:execute→evaluate', 'e3:evaluate→answer', 'e5:evaluate→decide']);
+    expect(withoutRecover.entry).toBe('decide');
+    const withoutEntry = removeNodes(graph, ['decide', 'halt']);
+    expect(withoutEntry.entry).toBe('');
+    expect(wiring(withoutEntry)).toEqual(['e2:execute→evaluate', 'e3:evaluate→answer', 'e4:evaluate→recover']);
+    unchanged(graph, (g) => removeNodes(g, ['recover']));
+  });
+});
+
+describe('editing edges', () => {
+  it('connect adds an edge with a fresh id, a condition from an outcome handle, and no duplicates', () => {
+    const graph = securityclaw();
+    const plain = connect(graph, 'answer', 'halt');
+    expect(plain.edges.at(-1)).toEqual({ id: 'e8', source: 'answer', target: 'halt' });
+    const onOutcome = connect(plain, 'recover', 'halt', 'needs_human');
+    expect(onOutcome.edges.at(-1)).toEqual({ id: 'e9', source: 'recover', target: 'halt', when: { outcome: 'needs_human' } });
+    expect(connect(onOutcome, 'recover', 'halt', 'needs_human')).toBe(onOutcome);
+    expect(connect(graph, 'decide', 'execute')).toBe(graph);
+    expect(connect(graph, 'decide', 'execute', 'error').edges).toHaveLength(8);
+    unchanged(graph, (g) => connect(g, 'answer', 'halt'));
+  });
+
+  it('nextEdgeId skips ids in use', () => {
+    const graph = securityclaw();
+    const taken = updateEdge(graph, 'e1', (edge) => ({ ...edge, id: 'e8' }));
+    expect(nextEdgeId(taken)).toBe('e9');
+    expect(nextEdgeId(blank())).toBe('e1');
+  });
+
+  it('updateEdge and removeEdges touch only the named edges', () => {
+    const graph = securityclaw();
+    const relabelled = updateEdge(graph, 'e5', (edge) => ({ ...edge, label: 'try again' }));
+    expect(relabelled.edges.map((edge) => edge.label)).toEqual([undefined, undefined, undefined, undefined, 'try again', undefined, undefined]);
+    expect(wiring(removeEdges(graph, ['e3', 'e7']))).toEqual(['e1:decide→execute', 'e2:execute→evaluate', 'e4:evaluate→recover', 'e5:evaluate→decide', 'e6:recover→decide']);
+    unchanged(graph, (g) => removeEdges(updateEdge(g, 'e5', (edge) => ({ ...edge, label: 'x' })), ['e3']));
+  });
+
+  it('moveEdge swaps an edge with its neighbour among the same source’s edges only', () => {
+    const graph = securityclaw();
+    const order = (g: GraphFile) => g.edges.map((edge) => edge.id);
+    expect(order(moveEdge(graph, 'e4', -1))).toEqual(['e1', 'e2', 'e4', 'e3', 'e5', 'e6', 'e7']);
+    expect(order(moveEdge(graph, 'e3', 1))).toEqual(['e1', 'e2', 'e4', 'e3', 'e5', 'e6', 'e7']);
+    // e3 is the first of evaluate's edges: moving it up stays within its source and changes nothing.
+    expect(moveEdge(graph, 'e3', -1)).toBe(graph);
+    expect(moveEdge(graph, 'e5', 1)).toBe(graph);
+    expect(moveEdge(graph, 'nope', 1)).toBe(graph);
+    const spread = { ...graph, edges: [graph.edges[5], graph.edges[0], graph.edges[6]] };
+    expect(order(moveEdge(spread, 'e7', -1))).toEqual(['e7', 'e1', 'e6']);
+    unchanged(graph, (g) => moveEdge(g, 'e4', -1));
+  });
+});
+
+describe('duplicateNodes', () => {
+  it('copies nodes with fresh ids and offset positions, and only the edges among them', () => {
+    const graph = securityclaw();
+    const picked = graph.nodes.filter((node) => node.id === 'recover' || node.id === 'halt');
+    const { graph: next, ids } = duplicateNodes(graph, picked, graph.edges);
+    expect(ids).toEqual(['recover_2', 'halt_2']);
+    expect(next.nodes.slice(-2).map((node) => [node.id, node.position])).toEqual([
+      ['recover_2', { x: 600, y: 300 }], ['halt_2', { x: 900, y: 300 }],
+    ]);
+    expect(wiring(next).slice(7)).toEqual(['e8:recover_2→halt_2']);
+    expect(next.edges.at(-1)?.when).toBe('otherwise');
+    expect(next.nodes.at(-2)?.config).toEqual(picked[0].config);
+    expect(next.nodes.at(-2)?.config).not.toBe(picked[0].config);
+    unchanged(graph, (g) => duplicateNodes(g, picked, g.edges));
+  });
+
+  it('copies of copies count up instead of stacking suffixes', () => {
+    const graph = securityclaw();
+    const once = duplicateNodes(graph, [graph.nodes[0]], [], { x: 0, y: 0 }).graph;
+    const twice = duplicateNodes(once, [once.nodes.at(-1)!], []);
+    expect(twice.ids).toEqual(['decide_3']);
+  });
+});

@@ -1,0 +1,230 @@
+import { describe, expect, it } from 'vitest';
+import type { GraphFile } from './schema.ts';
+import { findTemplate } from './templates/index.ts';
+import { PROBLEM_CODES, accessAllowed, hasErrors, validateGraph, type Problem, type ProblemCode } from './validate.ts';
+
+const securityclaw = (): GraphFile => findTemplate('securityclaw')!.graph();
+
+const mutated = (mutate: (graph: GraphFile) => void): GraphFile => {
+  const graph = securityclaw();
+  mutate(graph);
+  return graph;
+};
+
+const withCode = (graph: GraphFile, code: ProblemCode): Problem[] => validateGraph(graph).filter((problem) => problem.code === code);
+
+const node = (graph: GraphFile, id: string) => {
+  const found = graph.nodes.find((candidate) => candidate.id === id);
+  if (!found) throw new Error(`no node ${id}`);
+  return found;
+};
+
+describe('validateGraph', () => {
+  it('knows exactly the SPEC codes', () => {
+    expect([...PROBLEM_CODES]).toEqual([
+      'no_entry', 'duplicate_id', 'unknown_node', 'unknown_skill', 'unreachable', 'dead_end',
+      'unrouted_outcome', 'unknown_path', 'permission_conflict',
+    ]);
+  });
+
+  it('finds nothing wrong with SecurityClaw, the base of every case below', () => {
+    expect(validateGraph(securityclaw())).toEqual([]);
+  });
+
+  describe('no_entry', () => {
+    it('an empty entry', () => {
+      expect(withCode(mutated((g) => { g.entry = ''; }), 'no_entry')).toMatchObject([{ severity: 'error', path: 'entry' }]);
+    });
+    it('an entry that names no node', () => {
+      const [problem] = withCode(mutated((g) => { g.entry = 'start'; }), 'no_entry');
+      expect(problem).toMatchObject({ severity: 'error', path: 'entry' });
+      expect(problem.message).toContain('"start"');
+    });
+    it('not when the entry is a node, even another one', () => {
+      expect(withCode(mutated((g) => { g.entry = 'execute'; }), 'no_entry')).toEqual([]);
+    });
+  });
+
+  describe('duplicate_id', () => {
+    it('two nodes with one id, pointing at the second', () => {
+      const graph = mutated((g) => { g.nodes.push({ ...node(g, 'answer'), label: 'again' }); });
+      expect(withCode(graph, 'duplicate_id')).toMatchObject([{ severity: 'error', nodeId: 'answer', path: 'nodes[6].id' }]);
+    });
+    it('two edges with one id', () => {
+      const graph = mutated((g) => { g.edges[6] = { ...g.edges[6], id: 'e1' }; });
+      expect(withCode(graph, 'duplicate_id')).toMatchObject([{ severity: 'error', edgeId: 'e1', path: 'edges[6].id' }]);
+    });
+    it('not when a node and an edge share a name', () => {
+      expect(withCode(mutated((g) => { g.edges[0].id = 'decide'; }), 'duplicate_id')).toEqual([]);
+    });
+  });
+
+  describe('unknown_node', () => {
+    it('an edge from or to a node that does not exist, naming the end', () => {
+      const graph = mutated((g) => { g.edges[1].target = 'judge'; g.edges[0].source = 'plan'; });
+      expect(withCode(graph, 'unknown_node').map((problem) => problem.path)).toEqual(['edges[0].source', 'edges[1].target']);
+    });
+    it('not once the node exists', () => {
+      const graph = mutated((g) => { g.edges[1].target = 'answer'; });
+      expect(withCode(graph, 'unknown_node')).toEqual([]);
+    });
+  });
+
+  describe('unknown_skill', () => {
+    it('a plan action, a recovery rule and a collect skill that name undefined skills', () => {
+      const graph = mutated((g) => {
+        const decide = node(g, 'decide');
+        if (decide.kind === 'reason') decide.config.plans[0].actions[0].skill = 'search_siem';
+        const recover = node(g, 'recover');
+        if (recover.kind === 'recover') recover.config.rules[1].skill = 'ask_oracle';
+        g.nodes.push({ id: 'gather', kind: 'collect', position: { x: 0, y: 0 }, config: { skills: ['read_wiki'], args: {}, retry: { maxAttempts: 3, retryOn: ['timeout'] }, maxIter: 5 } });
+      });
+      expect(withCode(graph, 'unknown_skill').map((problem) => [problem.nodeId, problem.path])).toEqual([
+        ['decide', 'nodes[0].config.plans[0].actions[0].skill'],
+        ['recover', 'nodes[3].config.rules[1].skill'],
+        ['gather', 'nodes[6].config.skills[0]'],
+      ]);
+    });
+    it('an act node’s own skill and a scenario override', () => {
+      const graph = mutated((g) => {
+        const execute = node(g, 'execute');
+        if (execute.kind === 'act') execute.config.skill = 'nope';
+        g.scenarios.push({ name: 's', skills: { ghost: { script: [] } }, expect: {} });
+      });
+      expect(withCode(graph, 'unknown_skill').map((problem) => problem.path)).toEqual(['nodes[1].config.skill', 'scenarios[0].skills.ghost']);
+    });
+    it('not for skills the graph defines', () => {
+      const graph = mutated((g) => {
+        const execute = node(g, 'execute');
+        if (execute.kind === 'act') execute.config.skill = 'fallback_lookup';
+        g.scenarios.push({ name: 's', skills: { search_events: { script: [{ outcome: 'ok' }] } }, expect: {} });
+      });
+      expect(withCode(graph, 'unknown_skill')).toEqual([]);
+    });
+  });
+
+  describe('unreachable', () => {
+    it('a node no path from the entry reaches, as a warning', () => {
+      const graph = mutated((g) => { g.edges = g.edges.filter((edge) => edge.id !== 'e7'); g.edges.push({ id: 'e7', source: 'recover', target: 'decide', when: 'otherwise' }); });
+      expect(withCode(graph, 'unreachable')).toMatchObject([{ severity: 'warning', nodeId: 'halt' }]);
+    });
+    it('everything downstream of a cut edge', () => {
+      const graph = mutated((g) => { g.edges = g.edges.filter((edge) => edge.id !== 'e2'); });
+      expect(withCode(graph, 'unreachable').map((problem) => problem.nodeId)).toEqual(['evaluate', 'recover', 'answer', 'halt']);
+    });
+    it('not for a node reached only through a loop back', () => {
+      const graph = mutated((g) => { g.entry = 'execute'; });
+      expect(withCode(graph, 'unreachable')).toEqual([]);
+    });
+  });
+
+  describe('dead_end', () => {
+    it('a non-terminal node with no edge out', () => {
+      const graph = mutated((g) => { g.edges = g.edges.filter((edge) => edge.source !== 'recover'); });
+      expect(withCode(graph, 'dead_end')).toMatchObject([{ severity: 'error', nodeId: 'recover' }]);
+    });
+    it('not for Respond and Stop, which end the run', () => {
+      const graph = mutated((g) => { g.edges.push({ id: 'e8', source: 'decide', target: 'answer', when: { outcome: 'error' } }); });
+      expect(withCode(graph, 'dead_end')).toEqual([]);
+      expect(withCode(securityclaw(), 'dead_end')).toEqual([]);
+    });
+  });
+
+  describe('unrouted_outcome', () => {
+    it('an outcome with no edge and no otherwise: the empty result treated as success', () => {
+      const graph = mutated((g) => {
+        g.edges = g.edges.filter((edge) => edge.source !== 'execute');
+        g.edges.push({ id: 'ok', source: 'execute', target: 'evaluate', when: { outcome: 'ok' } });
+      });
+      const problems = withCode(graph, 'unrouted_outcome');
+      expect(problems.map((problem) => problem.message.match(/"(\w+)"/)?.[1])).toEqual(['empty', 'error', 'denied']);
+      expect(problems.every((problem) => problem.nodeId === 'execute' && problem.severity === 'warning')).toBe(true);
+      expect(problems[0].message).toContain('An empty result would stop the run instead of entering recovery.');
+    });
+    it('says when field conditions might cover an outcome', () => {
+      const graph = mutated((g) => { g.edges = g.edges.filter((edge) => edge.id !== 'e5'); });
+      const problems = withCode(graph, 'unrouted_outcome');
+      expect(problems.map((problem) => problem.message.match(/"(\w+)"/)?.[1])).toEqual(['exhausted', 'continue']);
+      expect(problems[0].message).toContain('its field conditions may not cover it');
+    });
+    it('not when every outcome has an edge, or an otherwise or unconditional edge catches the rest', () => {
+      const routed = mutated((g) => {
+        g.edges = g.edges.filter((edge) => edge.source !== 'recover');
+        g.edges.push(
+          { id: 'r1', source: 'recover', target: 'decide', when: { outcome: 'recovered' } },
+          { id: 'r2', source: 'recover', target: 'halt', when: { outcome: 'needs_human' } },
+          { id: 'r3', source: 'recover', target: 'halt', when: { outcome: 'no_path' } },
+        );
+      });
+      expect(withCode(routed, 'unrouted_outcome')).toEqual([]);
+      expect(withCode(securityclaw(), 'unrouted_outcome')).toEqual([]);
+    });
+  });
+
+  describe('unknown_path', () => {
+    it('a condition reading a field no node writes', () => {
+      const graph = mutated((g) => { g.edges[3].when = { path: 'evaluation.is_done', op: 'eq', value: true }; });
+      expect(withCode(graph, 'unknown_path')).toMatchObject([{ severity: 'error', edgeId: 'e4', path: 'edges[3].when' }]);
+    });
+    it('a field group of a kind the graph does not have, inside all/any/not', () => {
+      const graph = mutated((g) => {
+        g.edges[3].when = { all: [{ path: 'evaluation.plan_exhausted', op: 'eq', value: true }, { not: { path: 'approval.decision', op: 'eq', value: 'denied' } }] };
+      });
+      const [problem] = withCode(graph, 'unknown_path');
+      expect(problem.message).toContain('"approval.decision"');
+    });
+    it('not for runtime fields, initial state, node-written fields, or inside free-form groups', () => {
+      const graph = mutated((g) => {
+        g.edges[3].when = {
+          any: [
+            { path: 'round', op: 'gte', value: 3 }, { path: 'tokensUsed', op: 'gt', value: 100 },
+            { path: 'question', op: 'exists' }, { path: 'results', op: 'empty' }, { path: 'results.0.records', op: 'exists' },
+            { path: 'recovery.skill', op: 'eq', value: 'fallback_lookup' }, { path: 'evaluation.plan_exhausted', op: 'eq', value: true },
+          ],
+        };
+      });
+      expect(withCode(graph, 'unknown_path')).toEqual([]);
+    });
+  });
+
+  describe('permission_conflict', () => {
+    it('a write skill in a read-only graph is an error when no one can approve it', () => {
+      const graph = mutated((g) => { g.skills.query_alternative_source = { ...g.skills.query_alternative_source, access: 'write' }; });
+      const [problem] = withCode(graph, 'permission_conflict');
+      expect(problem).toMatchObject({ severity: 'error', nodeId: 'recover' });
+      expect(problem.message).toContain('needs write access, but the graph runs read-only');
+    });
+    it('only a warning when an Approve node can grant it, but always an error for Collect', () => {
+      const graph = mutated((g) => {
+        g.skills.search_events = { ...g.skills.search_events, access: 'exec' };
+        g.nodes.push({ id: 'ask', kind: 'approve', position: { x: 0, y: 0 }, config: {} });
+        g.nodes.push({ id: 'gather', kind: 'collect', position: { x: 0, y: 0 }, config: { skills: ['search_events'], args: {}, retry: { maxAttempts: 3, retryOn: ['timeout'] }, maxIter: 5 } });
+      });
+      expect(withCode(graph, 'permission_conflict').map((problem) => [problem.nodeId, problem.severity])).toEqual([
+        ['decide', 'warning'], ['gather', 'error'],
+      ]);
+    });
+    it('not when the permission mode allows the access', () => {
+      const graph = mutated((g) => {
+        g.skills.search_events = { ...g.skills.search_events, access: 'write' };
+        g.permissions.mode = 'workspace';
+      });
+      expect(withCode(graph, 'permission_conflict')).toEqual([]);
+    });
+  });
+
+  it('accessAllowed follows read-only ⊂ workspace ⊂ full', () => {
+    expect(accessAllowed('read-only', 'read')).toBe(true);
+    expect(accessAllowed('read-only', 'write')).toBe(false);
+    expect(accessAllowed('workspace', 'write')).toBe(true);
+    expect(accessAllowed('workspace', 'exec')).toBe(false);
+    expect(accessAllowed('full', 'exec')).toBe(true);
+  });
+
+  it('hasErrors ignores warnings', () => {
+    const unreachableOnly = mutated((g) => { g.nodes.push({ id: 'spare', kind: 'stop', position: { x: 0, y: 0 }, config: { reason: 'stopped' } }); });
+    expect(validateGraph(unreachableOnly).map((problem) => problem.code)).toEqual(['unreachable']);
+    expect(hasErrors(validateGraph(unreachableOnly))).toBe(false);
+    expect(hasErrors(validateGraph(mutated((g) => { g.entry = ''; })))).toBe(true);
+  });
+});
