@@ -2,7 +2,7 @@
  * The contract between the runtime and whoever drives it (the debugger's store slice, the command
  * line). The runtime implements it; nothing here renders.
  */
-import type { GraphFile } from '../graph/index.ts';
+import type { GraphFile, MockEntry } from '../graph/index.ts';
 import type { StopReason, Trace, TraceStep } from './trace.ts';
 
 export type RunStatus = 'idle' | 'running' | 'paused' | 'awaiting_approval' | 'stopped';
@@ -37,6 +37,32 @@ export interface RunOptions {
   shouldPauseAfter?: (step: TraceStep) => boolean;
   /** A delay between steps, for animated runs. */
   stepDelayMs?: number;
+  /** Injected in tests; the global fetch otherwise. */
+  fetch?: typeof fetch;
+  /** Where the command line's llm keys come from (`process.env`). */
+  env?: Record<string, string | undefined>;
+  /** Leaves `stateBefore` out of the steps, for long runs. */
+  compact?: boolean;
+  /** Continue an earlier run from one of its steps, with changes: see ForkOptions. */
+  fork?: ForkOptions;
+}
+
+/**
+ * A fork re-runs `fromTrace`'s graph with the same seed up to and including step `atStep`
+ * (approvals answered as the trace answered them), then applies the edits, and the new
+ * controller continues from there. Mock skills replay exactly; http and llm skills are called
+ * again. The fork's trace holds the re-run steps 1..atStep followed by the new ones, and
+ * `forkedFrom` says where it branched. The re-run must take the same path as the trace, or the
+ * fork stops with `error` (the graph changed since the trace was made).
+ */
+export interface ForkOptions {
+  fromTrace: Trace;
+  /** The last step kept, 0 to fork before the first step. */
+  atStep: number;
+  /** State fields replaced before the next step (shallow: a field is replaced as a whole). */
+  state?: Record<string, unknown>;
+  /** Served as these skills' next attempt results before their scripts (or real calls) go on. */
+  nextResults?: Record<string, MockEntry[]>;
 }
 
 export interface RunController {
@@ -54,6 +80,8 @@ export interface RunController {
   stop(): void;
   /** Answers a pending approval; the run continues with `step()` or `run()`. */
   decide(decision: 'approved' | 'denied'): void;
+  /** Settles when the controller can step: at once, or after a fork's re-run. */
+  readonly ready?: Promise<void>;
 }
 
 export type CreateController = (graph: GraphFile, options?: RunOptions) => RunController;

@@ -97,4 +97,6 @@ export interface Trace {
   /** A sentence explaining the stop. */
   stopExplain?: string;
   scenario?: string;
+  /** Set on a forked run: the step of the original run it continues from. */
+  forkedFrom?: { step: number; edited: string[]; overridden: string[] };
 }

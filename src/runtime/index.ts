@@ -1,0 +1,10 @@
+/**
+ * The runtime's public face. The store loads it with `await import('../runtime/index.ts')`, so
+ * LangGraph reaches the browser only when a run starts.
+ */
+export * from './trace.ts';
+export * from './controller.ts';
+export { createController, runGraph, type HeadlessOptions } from './run.ts';
+export { applyScenario, checkScenario, runScenario, ScenarioError, type ScenarioResult } from './scenario.ts';
+export { evaluateWhen, chooseEdge } from './conditions.ts';
+export { Engine, type EngineOptions } from './engine.ts';

@@ -1,0 +1,26 @@
+import type { NodeKind } from '../../graph/index.ts';
+import { executeAct } from './act.ts';
+import { executeApprove } from './approve.ts';
+import { executeCollect } from './collect.ts';
+import { executeReason } from './reason.ts';
+import { executeRecover } from './recover.ts';
+import { executeRespond } from './respond.ts';
+import { executeStop } from './stop.ts';
+import type { Executor } from './types.ts';
+import { executeVerify } from './verify.ts';
+
+export * from './types.ts';
+export { deniedAction } from './approve.ts';
+export { planSignature } from './reason.ts';
+
+/** The one place node kinds get their behaviour. */
+export const EXECUTORS: { [K in NodeKind]: Executor<K> } = {
+  reason: executeReason,
+  collect: executeCollect,
+  act: executeAct,
+  verify: executeVerify,
+  recover: executeRecover,
+  approve: executeApprove,
+  respond: executeRespond,
+  stop: executeStop,
+};

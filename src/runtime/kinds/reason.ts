@@ -1,0 +1,71 @@
+import { parseWith, type Action } from '../../graph/index.ts';
+import { Plan } from '../../graph/kinds/reason.ts';
+import type { SkillResult } from '../../skills/index.ts';
+import { asRecord, type Executor } from './types.ts';
+
+const stableJson = (value: unknown): string =>
+  Array.isArray(value) ? `[${value.map(stableJson).join(',')}]`
+    : asRecord(value) ? `{${Object.keys(value as object).sort().map((key) => `${JSON.stringify(key)}:${stableJson((value as Record<string, unknown>)[key])}`).join(',')}}`
+      : JSON.stringify(value) ?? 'null';
+
+export const planSignature = (actions: readonly Action[]): string =>
+  actions.map((action) => `${action.skill}(${stableJson(action.args)})`).join(' → ') || '(no actions)';
+
+/** The llm planner's answer must be a plan as JSON; anything else is a parse error, retried locally. */
+const asPlan = (result: SkillResult): SkillResult => {
+  if (result.outcome !== 'ok') return result;
+  let value: unknown;
+  try {
+    value = JSON.parse(result.text ?? '');
+  } catch {
+    return { ...result, outcome: 'parse_error', records: [], error: 'the planner did not answer with JSON' };
+  }
+  const plan = parseWith(Plan, value);
+  if (!plan.ok) return { ...result, outcome: 'parse_error', records: [], error: `not a plan: ${plan.problems.map((problem) => `${problem.path || 'plan'}: ${problem.message}`).join('; ')}` };
+  return { ...result, records: [plan.value] };
+};
+
+/**
+ * The scripted planner walks `plans` by round (a loop back that stays inside one round takes the
+ * node's next plan, so that a VERIFY → REASON loop can widen its scope); a recovery since the
+ * last plan overrides the script: recovery changes the path.
+ */
+export const executeReason: Executor<'reason'> = async (context) => {
+  const { node, state, lastWritten } = context;
+  const previous = asRecord(state.plan);
+  const previousActions = (Array.isArray(previous?.actions) ? previous.actions : []) as Action[];
+  const recovery = asRecord(state.recovery);
+  const recoveredSincePlan = (lastWritten.recovery ?? -1) > (lastWritten.plan ?? -1) && typeof recovery?.skill === 'string';
+  let actions: Action[];
+  let source: string;
+  const attempts = [];
+  if (recoveredSincePlan) {
+    const failed = asRecord(state.execution_error)?.skill;
+    const basis = previousActions.find((action) => action.skill === failed) ?? previousActions[0];
+    actions = [{ skill: recovery?.skill as string, args: basis?.args ?? {} }];
+    source = `recovery chose ${recovery?.skill as string} (${String(recovery?.action)} for ${String(recovery?.reason)}), with the previous action's args`;
+  } else if (node.config.planner === 'llm') {
+    if (!node.config.skill) return { outcome: 'error', writes: {}, attempts: [], note: 'the llm planner has no skill' };
+    const prompt = `${node.config.prompt ?? 'Plan the next actions.'}\nAnswer with JSON {"actions":[{"skill":"…","args":{}}]}.\nState: ${JSON.stringify(state)}`;
+    const run = await context.runAction({ skill: node.config.skill, args: { prompt } }, node.config.retry, 0, asPlan);
+    attempts.push(...run.attempts);
+    if (run.budgetStop) return { outcome: null, writes: {}, attempts, note: run.budgetStop.explain, budgetStop: run.budgetStop };
+    if (run.outcome !== 'ok') return { outcome: 'error', writes: {}, attempts, note: `the llm planner failed: ${run.outcome}${run.error ? ` (${run.error})` : ''}` };
+    actions = (run.records[0] as { actions: Action[] }).actions;
+    source = `the llm ${node.config.skill} planned it`;
+  } else {
+    const plans = node.config.plans;
+    if (plans.length === 0) return { outcome: 'error', writes: {}, attempts: [], note: 'no scripted plans' };
+    const index = Math.min(Math.max(context.round - 1, context.visits), plans.length - 1);
+    actions = plans[index].actions;
+    source = `scripted plan ${index + 1} of ${plans.length}${index === plans.length - 1 && plans.length <= Math.max(context.round - 1, context.visits) ? ' (the last repeats)' : ''}`;
+  }
+  const signature = planSignature(actions);
+  const repeated = !recoveredSincePlan && previous?.signature === signature;
+  const newEvidence = ['failures', 'collected'].some((field) => (lastWritten[field] ?? -1) > (lastWritten.plan ?? -1));
+  const blindRetry = repeated && !newEvidence;
+  const note = repeated
+    ? `the same plan as last time with no recovery in between${blindRetry ? ' and no new evidence: a blind retry' : ''} (${source})`
+    : `${source}: ${signature}`;
+  return { outcome: repeated ? 'repeated' : 'ok', writes: { plan: { actions, signature, repeated } }, attempts, note, ...(blindRetry ? { blindRetry } : {}) };
+};

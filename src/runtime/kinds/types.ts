@@ -1,0 +1,45 @@
+import type { Action, GraphFile, NodeKind, NodeOfKind, RetryPolicy } from '../../graph/index.ts';
+import type { ActionRun, Interpret } from '../retry.ts';
+import type { Attempt, Guard, StopReason } from '../trace.ts';
+
+export interface NodeContext<K extends NodeKind = NodeKind> {
+  node: NodeOfKind<K>;
+  graph: GraphFile;
+  /** The state before the node; a node returns its writes instead of changing it. */
+  state: Readonly<Record<string, unknown>>;
+  round: number;
+  /** How many times this node ran before. */
+  visits: number;
+  /** The step at which each field group was last written (0: initial state), to tell what happened since. */
+  lastWritten: Readonly<Record<string, number>>;
+  runAction: (action: Action, policy: RetryPolicy, index: number, interpret?: Interpret) => Promise<ActionRun>;
+  /** Tokens left under the budget; null without one. */
+  budgetLeft: () => number | null;
+  /** The person's answer when an approve node runs interactively; undefined when headless. */
+  decision?: 'approved' | 'denied';
+  grant: (skill: string) => void;
+}
+
+export interface NodeResult {
+  outcome: string | null;
+  writes: Record<string, unknown>;
+  attempts: Attempt[];
+  /** What the node concluded, in a sentence. */
+  note: string;
+  blindRetry?: boolean;
+  /** Terminal kinds end the run. */
+  stop?: { reason: StopReason; explain: string };
+  /** The budget ran out inside the node, before a retry attempt. */
+  budgetStop?: Guard | null;
+}
+
+export type Executor<K extends NodeKind> = (context: NodeContext<K>) => Promise<NodeResult>;
+
+export const asRecord = (value: unknown): Record<string, unknown> | undefined =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+
+/** The `results` entry of one action, as FIELD_SHAPES describes it. */
+export const resultOf = (run: ActionRun) => ({
+  skill: run.skill, args: run.args, outcome: run.outcome, records: run.records,
+  ...(run.error ? { error: run.error } : {}), attempts: run.attempts.length,
+});

@@ -1,0 +1,99 @@
+/**
+ * The action level: one action, tried up to `maxAttempts` times in place. A retry never re-plans,
+ * never re-runs other actions and never moves `round` or `steps`; every attempt is recorded with
+ * a sentence saying why it was or was not followed by another.
+ */
+import { accessAllowed, type Action, type CallOutcome, type Limits, type PermissionMode, type RetryPolicy } from '../graph/index.ts';
+import type { SkillContext, SkillResult, SkillRunner } from '../skills/index.ts';
+import { budgetCheck } from './guards.ts';
+import type { Attempt, Guard } from './trace.ts';
+
+export interface ActionEnv {
+  runner: (skill: string) => SkillRunner | undefined;
+  mode: PermissionMode;
+  /** Uses up a one-time grant from an approval; true when there was one. */
+  consumeGrant: (skill: string) => boolean;
+  tokensUsed: () => number;
+  charge: (tokens: number) => void;
+  limits: Limits;
+  /** Waits (or simulates waiting) between attempts. */
+  wait: (ms: number) => Promise<void>;
+  context: Omit<SkillContext, 'attempt' | 'timeoutMs'>;
+}
+
+export interface ActionRun {
+  skill: string;
+  args: Record<string, unknown>;
+  outcome: CallOutcome;
+  records: unknown[];
+  error?: string;
+  attempts: Attempt[];
+  /** The permission check refused the action. */
+  denied: boolean;
+  /** The budget ran out before an attempt: the run must stop. */
+  budgetStop: Guard | null;
+  /** The llm's text of the successful attempt. */
+  text?: string;
+}
+
+/** Turns a raw skill answer into the attempt's outcome, e.g. a planner rejecting text that is not a plan. */
+export type Interpret = (result: SkillResult) => SkillResult;
+
+const retriable = (policy: RetryPolicy, outcome: CallOutcome) => (policy.retryOn as readonly CallOutcome[]).includes(outcome);
+
+const retrySentence = (outcome: CallOutcome, n: number, policy: RetryPolicy): string => {
+  if (outcome === 'ok') return 'ok: nothing to retry';
+  if (outcome === 'empty') return 'empty is never retried: an empty result is a signal for recovery, not a failure to repeat';
+  if (!retriable(policy, outcome)) return `${outcome} is not in retryOn [${policy.retryOn.join(', ')}]: not retried`;
+  if (n >= policy.maxAttempts) return `${outcome} is in retryOn but the attempts are used up (${n} of ${policy.maxAttempts})`;
+  return `${outcome} is in retryOn (attempt ${n} of ${policy.maxAttempts}): retrying in place`;
+};
+
+const permissionSentence = (mode: PermissionMode, skill: string, access: string) =>
+  `permission check: ${mode} does not allow ${access} access (${skill}); a denial is not retried`;
+
+export const runAction = async (action: Action, policy: RetryPolicy, env: ActionEnv, actionIndex: number, interpret: Interpret = (result) => result): Promise<ActionRun> => {
+  const attempts: Attempt[] = [];
+  const run: ActionRun = { skill: action.skill, args: action.args, outcome: 'error', records: [], attempts, denied: false, budgetStop: null };
+  const runner = env.runner(action.skill);
+  if (!runner) {
+    run.error = `unknown skill "${action.skill}"`;
+    attempts.push({ n: 1, skill: action.skill, outcome: 'error', tokens: 0, error: run.error, action: actionIndex, retry: 'an unknown skill is not retried' });
+    return run;
+  }
+  for (let n = 1; n <= policy.maxAttempts; n += 1) {
+    const budget = budgetCheck(env.tokensUsed(), env.limits);
+    if (!budget.passed) {
+      const previous = attempts.at(-1);
+      if (previous) previous.retry = `${previous.retry ?? ''}; stopped before attempt ${n}: ${budget.explain}, the budget is used up`;
+      run.budgetStop = { reason: 'budget_exhausted', explain: `${budget.explain} before attempt ${n} of ${action.skill}: the budget is used up` };
+      return run;
+    }
+    if (n > 1 && policy.backoffMs) await env.wait(policy.backoffMs * 2 ** (n - 2));
+    if (!accessAllowed(env.mode, runner.access) && !env.consumeGrant(action.skill)) {
+      run.outcome = 'permission_denied';
+      run.denied = true;
+      run.error = `${env.mode} mode does not allow ${runner.access} access`;
+      attempts.push({ n, skill: action.skill, outcome: 'permission_denied', tokens: 0, error: run.error, action: actionIndex, durationMs: 0, retry: permissionSentence(env.mode, action.skill, runner.access) });
+      return run;
+    }
+    const result = interpret(await runner.call(action.args, { ...env.context, attempt: n, timeoutMs: policy.timeoutMs }));
+    env.charge(result.tokens);
+    const attempt: Attempt = {
+      n, skill: action.skill, outcome: result.outcome, tokens: result.tokens, records: result.records.length,
+      durationMs: result.durationMs ?? 0, action: actionIndex, retry: retrySentence(result.outcome, n, policy),
+      ...(result.error ? { error: result.error } : {}),
+    };
+    attempts.push(attempt);
+    run.outcome = result.outcome;
+    run.records = result.records;
+    run.error = result.error;
+    run.text = result.text;
+    const retried = retriable(policy, result.outcome) && n < policy.maxAttempts;
+    if (!retried) break;
+  }
+  if (run.error === undefined) delete run.error;
+  return run;
+};
+
+export const isFailure = (outcome: CallOutcome) => outcome !== 'ok' && outcome !== 'empty';

@@ -1,0 +1,26 @@
+import type { GraphFile, Skill } from '../graph/index.ts';
+import { createHttpSkill } from './http.ts';
+import { createLlmSkill } from './llm.ts';
+import { createMockSkill } from './mock.ts';
+import type { SkillRunner } from './types.ts';
+
+export * from './types.ts';
+export { createMockSkill, resultOfEntry } from './mock.ts';
+export { createHttpSkill } from './http.ts';
+export { createLlmSkill } from './llm.ts';
+export { fillTemplate, readPath } from './template.ts';
+
+export const createSkill = (name: string, skill: Skill): SkillRunner => {
+  switch (skill.type) {
+    case 'mock':
+      return createMockSkill(name, skill);
+    case 'http':
+      return createHttpSkill(name, skill);
+    case 'llm':
+      return createLlmSkill(name, skill);
+  }
+};
+
+/** One runner per skill of the graph, each with its own script position. */
+export const createSkills = (graph: GraphFile): Map<string, SkillRunner> =>
+  new Map(Object.entries(graph.skills).map(([name, skill]) => [name, createSkill(name, skill)]));

@@ -1,0 +1,42 @@
+/**
+ * One interface every skill type implements. A skill knows how to make one attempt; retries,
+ * permissions and the budget are the runtime's business (src/runtime/retry.ts).
+ */
+import type { Access, CallOutcome } from '../graph/index.ts';
+
+export interface SkillContext {
+  /** The 1-based attempt of this call inside its action. */
+  attempt: number;
+  /** The state the action runs against, for `{{state.x}}` placeholders. */
+  state: Readonly<Record<string, unknown>>;
+  /** The run's seed, passed on to skills that accept one (llm). */
+  seed: number;
+  /** The per-attempt limit of the action's retry policy, if any. */
+  timeoutMs?: number;
+  /** Keys for llm skills by `apiKeyName`; never logged, never written to a trace. */
+  secrets?: Readonly<Record<string, string>>;
+  /** Injected in tests; the global fetch otherwise. */
+  fetch?: typeof fetch;
+  /** The CLI's environment, where an llm key may come from. */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+export interface SkillResult {
+  outcome: CallOutcome;
+  records: unknown[];
+  tokens: number;
+  error?: string;
+  /** Time the attempt took; simulated by mock skills so that runs replay exactly. */
+  durationMs?: number;
+  /** The raw text an llm answered, for planners that parse it. */
+  text?: string;
+}
+
+export interface SkillRunner {
+  readonly name: string;
+  readonly access: Access;
+  call(args: Record<string, unknown>, context: SkillContext): Promise<SkillResult>;
+}
+
+/** Outcome of a finished call from its records: an empty result is not a success. */
+export const outcomeOfRecords = (records: readonly unknown[]): CallOutcome => (records.length > 0 ? 'ok' : 'empty');
