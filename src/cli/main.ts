@@ -1,0 +1,152 @@
+/**
+ * `loopscope validate | run | test`. Exit codes: 0 fine, 1 problems (validation errors, failed
+ * scenarios), 2 not a graph (or a usage mistake). A bad file always gets a message naming the
+ * path inside it, never a stack trace.
+ */
+import { readFile } from 'node:fs/promises';
+import { describeProblems, hasErrors, parseGraph, validateGraph, type GraphFile } from '../graph/index.ts';
+import { applyScenario, runGraph, runScenario, ScenarioError } from '../runtime/index.ts';
+import { formatTimeline } from './timeline.ts';
+
+export interface Output {
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+const processOutput: Output = {
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+};
+
+export const USAGE = `Usage:
+  loopscope validate FILE                                   check a graph (exit 1 on errors, 2 if not a graph)
+  loopscope run FILE [--json] [--seed N] [--scenario NAME]  run it headless and print the timeline (or the trace)
+  loopscope test FILE…                                      run the files' scenarios (exit 1 if any fails)
+  loopscope --help`;
+
+class Refusal extends Error {}
+
+const loadGraph = async (file: string): Promise<GraphFile> => {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new Refusal(`${file}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  const parsed = parseGraph(text);
+  if (!parsed.ok) throw new Refusal(`${file} is not a valid Loopscope graph:\n${describeProblems(parsed.problems).replace(/^/gm, '  ')}`);
+  return parsed.value;
+};
+
+const validate = async (files: string[], io: Output): Promise<number> => {
+  if (files.length !== 1) throw new Refusal('validate takes one FILE');
+  const graph = await loadGraph(files[0]);
+  const problems = validateGraph(graph);
+  for (const problem of problems) {
+    const where = problem.path ?? (problem.nodeId ? `node ${problem.nodeId}` : problem.edgeId ? `edge ${problem.edgeId}` : '');
+    io.out(`${problem.severity.padEnd(7)} ${problem.code.padEnd(18)} ${problem.message}${where ? ` (${where})` : ''}`);
+  }
+  const errors = problems.filter((problem) => problem.severity === 'error').length;
+  io.out(errors > 0 ? `${files[0]}: ${errors} error(s), ${problems.length - errors} warning(s)` : `${files[0]}: valid${problems.length ? ` with ${problems.length} warning(s)` : ''}`);
+  return hasErrors(problems) ? 1 : 0;
+};
+
+const readFlags = (args: string[]) => {
+  const files: string[] = [];
+  const flags: { json: boolean; seed?: number; scenario?: string } = { json: false };
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index];
+    if (arg === '--json') flags.json = true;
+    else if (arg === '--seed') {
+      const seed = Number(args[++index]);
+      if (!Number.isInteger(seed)) throw new Refusal('--seed needs a whole number');
+      flags.seed = seed;
+    } else if (arg === '--scenario') {
+      flags.scenario = args[++index];
+      if (!flags.scenario) throw new Refusal('--scenario needs a NAME');
+    } else if (arg.startsWith('--')) throw new Refusal(`unknown option ${arg}`);
+    else files.push(arg);
+  }
+  return { files, flags };
+};
+
+const run = async (args: string[], io: Output): Promise<number> => {
+  const { files, flags } = readFlags(args);
+  if (files.length !== 1) throw new Refusal('run takes one FILE');
+  let graph = await loadGraph(files[0]);
+  let seed = flags.seed;
+  if (flags.scenario !== undefined) {
+    const scenario = graph.scenarios.find((candidate) => candidate.name === flags.scenario);
+    if (!scenario) throw new Refusal(`${files[0]} has no scenario "${flags.scenario}" (it has: ${graph.scenarios.map((candidate) => `"${candidate.name}"`).join(', ') || 'none'})`);
+    graph = applyScenario(graph, scenario);
+    seed ??= scenario.seed;
+  }
+  const trace = await runGraph(graph, { seed, env: process.env, compact: !flags.json });
+  const named = flags.scenario === undefined ? trace : { ...trace, scenario: flags.scenario };
+  if (flags.json) io.out(JSON.stringify(named, null, 2));
+  else for (const line of formatTimeline(named)) io.out(line);
+  return 0;
+};
+
+const test = async (files: string[], io: Output): Promise<number> => {
+  if (files.length === 0) throw new Refusal('test takes at least one FILE');
+  let passed = 0;
+  let failed = 0;
+  let unreadable = 0;
+  for (const file of files) {
+    let graph: GraphFile;
+    try {
+      graph = await loadGraph(file);
+    } catch (error) {
+      if (!(error instanceof Refusal)) throw error;
+      io.err(error.message);
+      unreadable += 1;
+      continue;
+    }
+    io.out(`${file} (${graph.name}): ${graph.scenarios.length} scenario(s)`);
+    for (const scenario of graph.scenarios) {
+      const { failures, trace } = await runScenario(graph, scenario, { env: process.env, compact: true });
+      if (failures.length === 0) {
+        passed += 1;
+        io.out(`  ✓ ${scenario.name} (${trace.stopReason}, ${trace.steps.length} steps)`);
+      } else {
+        failed += 1;
+        io.out(`  ✗ ${scenario.name}`);
+        for (const failure of failures) io.out(`      ${failure}`);
+      }
+    }
+  }
+  io.out(`${passed} passed, ${failed} failed`);
+  if (unreadable > 0) return 2;
+  return failed > 0 ? 1 : 0;
+};
+
+export const main = async (argv: string[], io: Output = processOutput): Promise<number> => {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'validate':
+        return await validate(rest, io);
+      case 'run':
+        return await run(rest, io);
+      case 'test':
+        return await test(rest, io);
+      case '--help':
+      case '-h':
+      case 'help':
+        io.out(USAGE);
+        return 0;
+      default:
+        io.err(command ? `unknown command "${command}"` : 'no command given');
+        io.err(USAGE);
+        return 2;
+    }
+  } catch (error) {
+    if (error instanceof Refusal || error instanceof ScenarioError) {
+      io.err(error.message);
+      return 2;
+    }
+    io.err(`loopscope failed: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+};

@@ -1,0 +1,36 @@
+/** The readable timeline of a trace for a terminal: a reader can tell why each edge was taken. */
+import type { Attempt, Trace, TraceStep } from '../runtime/index.ts';
+
+const attemptLine = (attempt: Attempt) =>
+  `      attempt ${attempt.n} ${attempt.skill}: ${attempt.outcome}` +
+  `${attempt.records === undefined ? '' : `, ${attempt.records} record(s)`}, ${attempt.tokens} token(s)` +
+  `${attempt.error ? ` — ${attempt.error}` : ''}`;
+
+const stepLines = (step: TraceStep): string[] => {
+  const lines = [`  ${String(step.step).padStart(2)}. ${step.node} (${step.kind}) → ${step.guard && step.outcome === null ? 'not run' : (step.outcome ?? 'done')}`];
+  if (step.guards?.length) lines.push(`      guards: ${step.guards.map((guard) => `${guard.explain}${guard.passed ? '' : ' ✗'}`).join(' · ')}`);
+  if (step.note) lines.push(`      ${step.note}`);
+  if (step.blindRetry) lines.push('      ! blind retry: the same plan with no new evidence');
+  for (const attempt of step.attempts) {
+    lines.push(attemptLine(attempt));
+    if (attempt.retry) lines.push(`          ↳ ${attempt.retry}`);
+  }
+  for (const edge of step.edges) lines.push(`      ${edge.matched ? '✓' : edge.skipped ? '·' : '✗'} ${edge.id} → ${edge.target ?? '?'}: ${edge.explain}`);
+  if (step.guard) lines.push(`      ■ guard ${step.guard.reason}: ${step.guard.explain}`);
+  return lines;
+};
+
+export const formatTimeline = (trace: Trace): string[] => {
+  const lines = [`${trace.graph} — seed ${trace.seed}${trace.scenario ? `, scenario "${trace.scenario}"` : ''}`];
+  let round = 0;
+  for (const step of trace.steps) {
+    if (step.round !== round) {
+      round = step.round;
+      lines.push(`── round ${round} ──`);
+    }
+    lines.push(...stepLines(step));
+  }
+  lines.push(`Stopped: ${trace.stopReason ?? 'not stopped'}${trace.stopExplain ? ` — ${trace.stopExplain}` : ''}`);
+  lines.push(`${trace.steps.length} step(s), ${trace.rounds} round(s), ${trace.tokensUsed} token(s)`);
+  return lines;
+};
