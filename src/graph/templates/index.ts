@@ -1,5 +1,6 @@
 import type { GraphFile } from '../schema.ts';
 import { parseGraph, describeProblems } from '../parse.ts';
+import approvalGate from './approval-gate.json';
 import blank from './blank.json';
 import graphEngineer from './graph-engineer.json';
 import securityclaw from './securityclaw.json';
@@ -20,6 +21,7 @@ const fromJson = (id: string, json: unknown) => () => {
 export const TEMPLATES: readonly Template[] = [
   { id: 'securityclaw', title: 'SecurityClaw triage', summary: 'decide → execute → evaluate → respond, or recover and re-plan, or stop', graph: fromJson('securityclaw', securityclaw) },
   { id: 'graph-engineer', title: 'Graph Engineer', summary: 'COLLECT → REASON → ACT → VERIFY, VERIFY looping back to REASON', graph: fromJson('graph-engineer', graphEngineer) },
+  { id: 'approval-gate', title: 'Approval gate', summary: 'a write denied in read-only mode → a person approves it once, or denies and the run stops', graph: fromJson('approval-gate', approvalGate) },
   { id: 'blank', title: 'Blank', summary: 'an empty canvas', graph: fromJson('blank', blank) },
 ];
 
