@@ -30,7 +30,9 @@ export const FIELD_SHAPES: Record<string, readonly string[]> = {
 export const knownPaths = (graph: GraphFile): string[] => {
   const groups = new Set<string>([...RUNTIME_FIELDS, ...Object.keys(graph.state)]);
   for (const node of graph.nodes) for (const field of kindDefinition(node.kind).writes) groups.add(field);
-  return [...groups].flatMap((group) => [group, ...(FIELD_SHAPES[group] ?? []).map((inner) => `${group}.${inner}`)]);
+  // Own keys only: a state field named like an Object method (`toString`) has no known shape.
+  const shapeOf = (group: string) => (Object.hasOwn(FIELD_SHAPES, group) ? FIELD_SHAPES[group] : []);
+  return [...groups].flatMap((group) => [group, ...shapeOf(group).map((inner) => `${group}.${inner}`)]);
 };
 
 /** Nodes reachable from the entry by following edges. */

@@ -89,7 +89,7 @@ describe('validateGraph', () => {
       const graph = mutated((g) => {
         const execute = node(g, 'execute');
         if (execute.kind === 'act') execute.config.skill = 'nope';
-        g.scenarios.push({ name: 's', skills: { ghost: { script: [] } }, expect: {} });
+        g.scenarios = [{ name: 's', skills: { ghost: { script: [] } }, expect: {} }];
       });
       expect(withCode(graph, 'unknown_skill').map((problem) => problem.path)).toEqual(['nodes[1].config.skill', 'scenarios[0].skills.ghost']);
     });
@@ -97,10 +97,20 @@ describe('validateGraph', () => {
       const graph = mutated((g) => {
         const execute = node(g, 'execute');
         if (execute.kind === 'act') execute.config.skill = 'fallback_lookup';
-        g.scenarios.push({ name: 's', skills: { search_events: { script: [{ outcome: 'ok' }] } }, expect: {} });
+        g.scenarios = [{ name: 's', skills: { search_events: { script: [{ outcome: 'ok' }] } }, expect: {} }];
       });
       expect(withCode(graph, 'unknown_skill')).toEqual([]);
     });
+  });
+
+  it('a skill or state field named like an Object method is not taken as defined', () => {
+    const graph = mutated((g) => {
+      const decide = node(g, 'decide');
+      if (decide.kind === 'reason') decide.config.plans[0].actions[0].skill = 'toString';
+      g.state = { hasOwnProperty: 'mine' };
+      g.edges[3].when = { path: 'hasOwnProperty', op: 'exists' };
+    });
+    expect(validateGraph(graph).map((problem) => `${problem.code} ${problem.path}`)).toEqual(['unknown_skill nodes[0].config.plans[0].actions[0].skill']);
   });
 
   describe('unreachable', () => {
@@ -157,6 +167,19 @@ describe('validateGraph', () => {
         );
       });
       expect(withCode(routed, 'unrouted_outcome')).toEqual([]);
+      const anyOf = mutated((g) => {
+        g.edges = g.edges.filter((edge) => edge.source !== 'recover');
+        g.edges.push(
+          { id: 'r1', source: 'recover', target: 'decide', when: { outcome: 'recovered' } },
+          { id: 'r2', source: 'recover', target: 'halt', when: { any: [{ outcome: 'needs_human' }, { outcome: 'no_path' }] } },
+        );
+      });
+      expect(withCode(anyOf, 'unrouted_outcome')).toEqual([]);
+      const allOf = mutated((g) => {
+        g.edges = g.edges.filter((edge) => edge.id !== 'e7');
+        g.edges.push({ id: 'r2', source: 'recover', target: 'halt', when: { all: [{ outcome: 'no_path' }, { path: 'round', op: 'gt', value: 2 }] } });
+      });
+      expect(withCode(allOf, 'unrouted_outcome').map((problem) => problem.message.match(/"(\w+)"/)?.[1])).toEqual(['needs_human', 'no_path']);
       expect(withCode(securityclaw(), 'unrouted_outcome')).toEqual([]);
     });
   });

@@ -48,6 +48,17 @@ const skillReferences = (node: GraphNode): { skill: string; where: string }[] =>
   }
 };
 
+/** Own keys only: `toString` or `constructor` is not a skill just because every object has one. */
+const definesSkill = (graph: GraphFile, name: string) => Object.hasOwn(graph.skills, name);
+
+/** Outcomes an edge surely takes: `{outcome}`, or any branch of an `any` that does. */
+const routedOutcomes = (when: When | undefined): string[] => {
+  if (when === undefined || typeof when === 'string') return [];
+  if ('outcome' in when) return [when.outcome];
+  if ('any' in when) return when.any.flatMap(routedOutcomes);
+  return [];
+};
+
 const coversEverything = (when: When | undefined) => when === undefined || when === 'always' || when === 'otherwise';
 
 export const validateGraph = (graph: GraphFile): Problem[] => {
@@ -77,13 +88,13 @@ export const validateGraph = (graph: GraphFile): Problem[] => {
 
   graph.nodes.forEach((node, index) => {
     for (const reference of skillReferences(node)) {
-      if (!(reference.skill in graph.skills))
+      if (!definesSkill(graph, reference.skill))
         problems.push({ code: 'unknown_skill', severity: 'error', message: `${node.id} uses the skill "${reference.skill}", which the graph does not define.`, nodeId: node.id, path: `nodes[${index}].${reference.where}` });
     }
   });
   graph.scenarios.forEach((scenario, index) => {
     for (const skill of Object.keys(scenario.skills ?? {})) {
-      if (!(skill in graph.skills))
+      if (!definesSkill(graph, skill))
         problems.push({ code: 'unknown_skill', severity: 'error', message: `Scenario "${scenario.name}" overrides the skill "${skill}", which the graph does not define.`, path: `scenarios[${index}].skills.${skill}` });
     }
   });
@@ -104,7 +115,7 @@ export const validateGraph = (graph: GraphFile): Problem[] => {
       continue;
     }
     if (outgoing.some((edge) => coversEverything(edge.when))) continue;
-    const routed = new Set(outgoing.flatMap((edge) => (edge.when && typeof edge.when === 'object' && 'outcome' in edge.when ? [edge.when.outcome] : [])));
+    const routed = new Set(outgoing.flatMap((edge) => routedOutcomes(edge.when)));
     const hasPathConditions = outgoing.some((edge) => pathsOf(edge.when).length > 0);
     for (const outcome of outcomesOf(node)) {
       if (routed.has(outcome)) continue;
@@ -132,7 +143,7 @@ export const validateGraph = (graph: GraphFile): Problem[] => {
     graph.nodes.some((node) => node.kind === 'recover' && node.config.rules.some((rule) => rule.action === HUMAN_ACTION));
   graph.nodes.forEach((node) => {
     for (const reference of skillReferences(node)) {
-      const skill = graph.skills[reference.skill];
+      const skill = definesSkill(graph, reference.skill) ? graph.skills[reference.skill] : undefined;
       if (!skill || accessAllowed(graph.permissions.mode, skill.access)) continue;
       problems.push({
         code: 'permission_conflict',
