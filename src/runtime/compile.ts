@@ -6,6 +6,7 @@
  * Only `@langchain/langgraph/web` is imported: it is the entry that runs in the browser too.
  */
 import { Annotation, END, START, StateGraph } from '@langchain/langgraph/web';
+import { reachableFrom } from '../graph/index.ts';
 import type { Engine } from './engine.ts';
 
 const Channels = Annotation.Root({
@@ -16,10 +17,13 @@ const Channels = Annotation.Root({
 
 /**
  * Graph ids become `node_<index>_<id>`: a node may be called `plan` or `steps`, which LangGraph
- * would refuse as a name shared with a state channel.
+ * would refuse as a name shared with a state channel. Only nodes reachable from the entry are
+ * compiled: LangGraph refuses unreachable ones, and they can never run.
  */
-export const internalNames = (engine: Engine): Map<string, string> =>
-  new Map(engine.graph.nodes.map((node, index) => [node.id, `node_${index}_${node.id}`]));
+export const internalNames = (engine: Engine): Map<string, string> => {
+  const reachable = reachableFrom(engine.graph, engine.graph.entry);
+  return new Map(engine.graph.nodes.flatMap((node, index) => (reachable.has(node.id) ? [[node.id, `node_${index}_${node.id}`] as const] : [])));
+};
 
 /** Every executed node is one superstep, plus the guard's step that may stop the run. */
 export const recursionLimitOf = (engine: Engine) => engine.graph.limits.maxSteps + 2;
@@ -27,8 +31,9 @@ export const recursionLimitOf = (engine: Engine) => engine.graph.limits.maxSteps
 export const compileToStateGraph = (engine: Engine) => {
   const names = internalNames(engine);
   const route = () => (engine.next !== null && names.has(engine.next) ? (names.get(engine.next) as string) : END);
+  const nodes = engine.graph.nodes.filter((node) => names.has(node.id));
   const builder = new StateGraph(Channels).addNode(
-    engine.graph.nodes.map((node): [string, () => Promise<{ agent: Record<string, unknown>; steps: number }>] => [
+    nodes.map((node): [string, () => Promise<{ agent: Record<string, unknown>; steps: number }>] => [
       names.get(node.id) as string,
       async () => {
         if (engine.next !== node.id) throw new Error(`LangGraph routed to ${node.id} but the engine expects ${engine.next}`);
@@ -38,7 +43,7 @@ export const compileToStateGraph = (engine: Engine) => {
       },
     ]),
   );
-  for (const node of engine.graph.nodes) {
+  for (const node of nodes) {
     const targets = [...new Set(engine.graph.edges.filter((edge) => edge.source === node.id && names.has(edge.target)).map((edge) => names.get(edge.target) as string))];
     builder.addConditionalEdges(names.get(node.id) as string, route, [...targets, END]);
   }

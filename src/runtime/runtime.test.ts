@@ -1,0 +1,244 @@
+import { describe, expect, it } from 'vitest';
+import { findTemplate, type GraphFile } from '../graph/index.ts';
+import { FIXTURES } from './fixtures/index.ts';
+import { runGraph } from './index.ts';
+import { executedNodes, nodeOf, withoutTimings } from './testing.ts';
+
+const securityclaw = () => (findTemplate('securityclaw') as { graph: () => GraphFile }).graph();
+const both = ['langgraph', 'engine'] as const;
+
+describe('action level: local retry', () => {
+  it('a timeout is retried in place: only the current action, round and steps unchanged, no re-plan', async () => {
+    const trace = await runGraph(FIXTURES.twoActions());
+    const act = trace.steps.find((step) => step.node === 'act');
+    expect(act?.attempts.map((attempt) => [attempt.skill, attempt.n, attempt.outcome, attempt.action])).toEqual([
+      ['flaky', 1, 'timeout', 0], ['flaky', 2, 'ok', 0], ['steady', 1, 'ok', 1],
+    ]);
+    expect(act?.attempts[0].retry).toBe('timeout is in retryOn (attempt 1 of 3): retrying in place');
+    expect(act?.round).toBe(1);
+    expect(act?.stateBefore?.steps).toBe(1);
+    expect(trace.steps.find((step) => step.node === 'check')?.stateBefore?.steps).toBe(2);
+    expect(executedNodes(trace)).toEqual(['plan', 'act', 'check', 'done']);
+    expect(trace.finalState.results).toEqual([
+      { skill: 'flaky', args: { q: 'a b' }, outcome: 'ok', records: [{ n: 1 }], attempts: 2 },
+      { skill: 'steady', args: {}, outcome: 'ok', records: [{ n: 2 }], attempts: 1 },
+    ]);
+    expect(trace.tokensUsed).toBe(25);
+  });
+
+  it('a timeout not in retryOn is not retried, and the fatal action stops the rest', async () => {
+    const graph = FIXTURES.twoActions();
+    nodeOf(graph, 'act', 'act').config.retry.retryOn = ['parse_error'];
+    const trace = await runGraph(graph);
+    const act = trace.steps.find((step) => step.node === 'act');
+    expect(act?.outcome).toBe('error');
+    expect(act?.attempts.map((attempt) => attempt.skill)).toEqual(['flaky']);
+    expect(act?.attempts[0].retry).toBe('timeout is not in retryOn [parse_error]: not retried');
+    expect(act?.writes.execution_error).toEqual({ outcome: 'timeout', skill: 'flaky', message: 'timeout' });
+    expect(trace.steps.find((step) => step.node === 'check')?.writes.evaluation).toMatchObject({ reason: 'timeout', plan_exhausted: true });
+  });
+
+  it('parse errors exhaust the retries and the failure reaches evaluate', async () => {
+    const graph = securityclaw();
+    graph.skills.search_events = { type: 'mock', access: 'read', tokens: 10, script: [{ outcome: 'parse_error' }] };
+    const trace = await runGraph(graph);
+    const execute = trace.steps[1];
+    expect(execute.attempts.map((attempt) => attempt.outcome)).toEqual(['parse_error', 'parse_error', 'parse_error']);
+    expect(execute.attempts[2].retry).toBe('parse_error is in retryOn but the attempts are used up (3 of 3)');
+    expect(trace.steps[2].writes.evaluation).toMatchObject({ reason: 'parse_error', plan_exhausted: true, evidence_sufficient: false });
+    expect(trace.steps[2].fired?.id).toBe('e4');
+  });
+
+  it('a per-attempt timeout turns a slow mock answer into a timeout, on the simulated clock', async () => {
+    const graph = FIXTURES.twoActions();
+    graph.skills.steady = { type: 'mock', access: 'read', script: [{ outcome: 'ok', records: [{}], delayMs: 5000 }, { outcome: 'ok', records: [{}] }] };
+    nodeOf(graph, 'act', 'act').config.retry.timeoutMs = 1000;
+    const started = Date.now();
+    const trace = await runGraph(graph);
+    expect(Date.now() - started).toBeLessThan(4000);
+    const attempts = trace.steps[1].attempts.filter((attempt) => attempt.skill === 'steady');
+    expect(attempts.map((attempt) => attempt.outcome)).toEqual(['timeout', 'ok']);
+    expect(attempts[0].error).toBe('no answer within 1000 ms (took 5000 ms)');
+  });
+});
+
+describe('task level: recovery and routing', () => {
+  it('an empty result enters recovery and the next round plans the recovery skill', async () => {
+    const trace = await runGraph(securityclaw());
+    expect(trace.steps[2].writes.evaluation).toMatchObject({ reason: 'empty_result', plan_exhausted: true });
+    expect(trace.steps[3].writes.recovery).toEqual({ action: 'expand_search_scope', skill: 'query_alternative_source', reason: 'empty_result' });
+    const replan = trace.steps[4];
+    expect(replan.round).toBe(2);
+    expect((replan.writes.plan as { actions: unknown[] }).actions).toEqual([{ skill: 'query_alternative_source', args: { q: 'login_failed src=10.0.0.5', window: '24h' } }]);
+    expect(trace.stopReason).toBe('completed');
+    expect(trace.rounds).toBe(2);
+  });
+
+  it('no matching rule → no_path → the stop node reason no_recovery_path', async () => {
+    const graph = securityclaw();
+    graph.skills.search_events = { type: 'mock', access: 'read', script: [{ outcome: 'error', error: 'boom' }] };
+    const trace = await runGraph(graph);
+    expect(trace.steps[3].outcome).toBe('no_path');
+    expect(trace.stopReason).toBe('no_recovery_path');
+    expect(trace.steps.at(-1)?.stop?.reason).toBe('no_recovery_path');
+  });
+
+  it('a rule whose estTokens exceed the budget left is skipped, and the explain says so', async () => {
+    const graph = securityclaw();
+    nodeOf(graph, 'recover', 'recover').config.rules.push({ reason: 'otherwise', action: 'broaden_evidence', skill: 'fallback_lookup', estTokens: 10 });
+    graph.skills.search_events = { type: 'mock', access: 'read', tokens: 1900, script: [{ outcome: 'empty' }] };
+    const trace = await runGraph(graph);
+    const recover = trace.steps[3];
+    expect(recover.writes.recovery).toEqual({ action: 'broaden_evidence', skill: 'fallback_lookup', reason: 'empty_result' });
+    expect(recover.note).toContain('needs ~150 tokens but only 100 are left, so it does not apply');
+  });
+
+  it('request_human_confirmation gives needs_human', async () => {
+    const graph = securityclaw();
+    nodeOf(graph, 'recover', 'recover').config.rules = [{ reason: 'empty_result', action: 'request_human_confirmation' }];
+    const trace = await runGraph(graph);
+    expect(trace.steps[3].outcome).toBe('needs_human');
+  });
+
+  it('no edge matches → no_route, with every edge explained', async () => {
+    const graph = securityclaw();
+    graph.edges = graph.edges.filter((edge) => edge.id !== 'e5' && edge.id !== 'e4');
+    const trace = await runGraph(graph);
+    expect(trace.stopReason).toBe('no_route');
+    const last = trace.steps.at(-1);
+    expect(last?.node).toBe('evaluate');
+    expect(last?.fired).toBeNull();
+    expect(last?.edges).toEqual([{ id: 'e3', target: 'answer', matched: false, explain: 'outcome is "exhausted", not "sufficient"' }]);
+  });
+
+  it('a repeated plan with no recovery and no new evidence is a blind retry', async () => {
+    const graph = FIXTURES.twoActions();
+    graph.skills.flaky = { type: 'mock', access: 'read', script: [{ outcome: 'ok', records: [{}] }] };
+    graph.skills.steady = { type: 'mock', access: 'read', script: [{ outcome: 'empty' }] };
+    nodeOf(graph, 'check', 'verify').config.minRecords = 2;
+    const trace = await runGraph(graph);
+    const plans = trace.steps.filter((step) => step.node === 'plan' && !step.guard);
+    expect(plans.map((step) => step.outcome)).toEqual(['ok', 'repeated', 'repeated']);
+    expect(plans[1].blindRetry).toBe(true);
+    expect(trace.stopReason).toBe('max_rounds');
+  });
+
+  it('an exception inside a node stops the run with error, never a crash', async () => {
+    const graph = FIXTURES.twoActions();
+    nodeOf(graph, 'done', 'respond').config.template = '{{state.x}}';
+    graph.state = { x: 1n as unknown as number };
+    const trace = await runGraph(graph, { executor: 'engine' });
+    expect(trace.stopReason).toBe('error');
+    expect(trace.stopExplain).toMatch(/^done failed: /);
+    expect(trace.steps.at(-1)?.stop?.reason).toBe('error');
+  });
+});
+
+describe('system level: guards', () => {
+  for (const executor of both) {
+    it(`max rounds forces a stop (${executor})`, async () => {
+      const graph = securityclaw();
+      graph.skills.search_events = { type: 'mock', access: 'read', script: [{ outcome: 'empty' }] };
+      graph.skills.query_alternative_source = { type: 'mock', access: 'read', script: [{ outcome: 'empty' }] };
+      const trace = await runGraph(graph, { executor });
+      expect(trace.stopReason).toBe('max_rounds');
+      expect(trace.rounds).toBe(5);
+      const last = trace.steps.at(-1);
+      expect(last?.guard).toEqual({ reason: 'max_rounds', explain: 'round 6 would exceed maxRounds 5' });
+      expect(last?.fired).toBeNull();
+      expect(last?.guards?.map((guard) => guard.explain)).toEqual(['round 6/5']);
+      expect(trace.finalState.round).toBe(5);
+    });
+  }
+
+  it('max steps forces a stop', async () => {
+    const graph = FIXTURES.loop();
+    graph.limits.maxSteps = 7;
+    const trace = await runGraph(graph);
+    expect(trace.stopReason).toBe('max_steps');
+    expect(trace.finalState.steps).toBe(7);
+    expect(trace.steps.at(-1)?.guard?.explain).toBe('steps 7 reached maxSteps 7');
+    expect(trace.steps.at(-1)?.guards?.map((guard) => guard.passed)).toEqual([true, false]);
+  });
+
+  it('the budget running out between nodes stops before the next node', async () => {
+    const graph = FIXTURES.twoActions();
+    graph.limits.tokenBudget = 25;
+    nodeOf(graph, 'check', 'verify').config.minRecords = 5;
+    const trace = await runGraph(graph);
+    expect(trace.stopReason).toBe('budget_exhausted');
+    expect(trace.steps.at(-1)?.guard?.explain).toBe('tokens used 25 reached the budget of 25');
+    expect(trace.steps.at(-1)?.node).toBe('check');
+  });
+
+  it('the budget is checked before each retry attempt', async () => {
+    const graph = FIXTURES.twoActions();
+    graph.limits.tokenBudget = 10;
+    const trace = await runGraph(graph);
+    const act = trace.steps.at(-1);
+    expect(act?.node).toBe('act');
+    expect(act?.attempts).toHaveLength(1);
+    expect(act?.guard?.reason).toBe('budget_exhausted');
+    expect(act?.guard?.explain).toBe('tokens 10/10 before attempt 2 of flaky: the budget is used up');
+    expect(act?.fired).toBeNull();
+    expect(trace.stopReason).toBe('budget_exhausted');
+  });
+});
+
+describe('permissions', () => {
+  it('a write skill in read-only mode is denied; headless auto approve grants it once', async () => {
+    const graph = (findTemplate('approval-gate') as { graph: () => GraphFile }).graph();
+    const trace = await runGraph(graph);
+    expect(trace.steps.map((step) => `${step.node}:${step.outcome}`)).toEqual(['draft:ok', 'apply:denied', 'ask:approved', 'apply:ok', 'done:null']);
+    expect(trace.steps[1].attempts[0]).toMatchObject({ outcome: 'permission_denied', tokens: 0 });
+    expect(trace.finalState.approval).toEqual({ decision: 'approved', skill: 'open_ticket', by: 'auto' });
+    expect(trace.finalState.response).toEqual({ text: 'Ticket opened for: 10.0.0.5 brute-forcing the admin login' });
+  });
+
+  it('the grant is used up: a second call of the skill is denied again', async () => {
+    const graph = (findTemplate('approval-gate') as { graph: () => GraphFile }).graph();
+    const draft = nodeOf(graph, 'draft', 'reason');
+    draft.config.plans[0].actions.push({ skill: 'open_ticket', args: { title: 'again' } });
+    const trace = await runGraph(graph);
+    expect(trace.steps[3].attempts.map((attempt) => attempt.outcome)).toEqual(['ok', 'permission_denied']);
+  });
+
+  it('headless without auto denies', async () => {
+    const graph = (findTemplate('approval-gate') as { graph: () => GraphFile }).graph();
+    delete nodeOf(graph, 'ask', 'approve').config.auto;
+    const trace = await runGraph(graph);
+    expect(trace.stopReason).toBe('denied');
+    expect(trace.finalState.approval).toEqual({ decision: 'denied', skill: 'open_ticket', by: 'default (headless, no auto)' });
+  });
+});
+
+describe('determinism and the trace format', () => {
+  it('one seed gives one trace, through LangGraph and through the engine alike', async () => {
+    const first = await runGraph(securityclaw(), { seed: 7 });
+    const second = await runGraph(securityclaw(), { seed: 7 });
+    const engine = await runGraph(securityclaw(), { seed: 7, executor: 'engine' });
+    expect(withoutTimings(second)).toEqual(withoutTimings(first));
+    expect(withoutTimings(engine)).toEqual(withoutTimings(first));
+    expect(first.seed).toBe(7);
+  });
+
+  it('has every SPEC §2 field', async () => {
+    const trace = await runGraph(securityclaw());
+    expect(Object.keys(trace)).toEqual(expect.arrayContaining(['format', 'version', 'graph', 'seed', 'stopReason', 'rounds', 'tokensUsed', 'finalState', 'steps']));
+    expect(trace).toMatchObject({ format: 'loopscope/trace', version: 1, graph: 'SecurityClaw triage', stopReason: 'completed', rounds: 2, tokensUsed: 350 });
+    expect(trace.steps[1]).toMatchObject({
+      step: 2, round: 1, node: 'execute', kind: 'act', outcome: 'empty', reads: ['plan', 'approval'],
+      edges: [{ id: 'e2', target: 'evaluate', matched: true, explain: 'always' }],
+      fired: { id: 'e2', target: 'evaluate', reason: 'always' }, guard: null,
+    });
+    expect(trace.steps[1].attempts.map((attempt) => [attempt.n, attempt.skill, attempt.outcome, attempt.tokens])).toEqual([[1, 'search_events', 'timeout', 100], [2, 'search_events', 'empty', 100]]);
+    expect(Object.keys(trace.steps[1].writes)).toEqual(['results', 'execution_error']);
+    expect(typeof trace.steps[1].durationMs).toBe('number');
+  });
+
+  it('each kind writes only its own fields', async () => {
+    const trace = await runGraph(securityclaw());
+    const owned: Record<string, string[]> = { reason: ['plan'], act: ['results', 'execution_error'], verify: ['evaluation'], recover: ['recovery', 'failures'], respond: ['response'] };
+    for (const step of trace.steps) for (const field of Object.keys(step.writes)) expect(owned[step.kind]).toContain(field);
+  });
+});

@@ -1,0 +1,14 @@
+/** Helpers for the runtime's tests: fixture graphs edited in place, traces compared without timings. */
+import type { GraphFile, GraphNode } from '../graph/index.ts';
+import type { Trace } from './trace.ts';
+
+export const withoutTimings = (trace: Trace): unknown =>
+  JSON.parse(JSON.stringify(trace, (key, value: unknown) => (key === 'durationMs' ? undefined : value)));
+
+export const nodeOf = <K extends GraphNode['kind']>(graph: GraphFile, id: string, kind: K): Extract<GraphNode, { kind: K }> => {
+  const node = graph.nodes.find((candidate) => candidate.id === id);
+  if (!node || node.kind !== kind) throw new Error(`no ${kind} node ${id}`);
+  return node as Extract<GraphNode, { kind: K }>;
+};
+
+export const executedNodes = (trace: Trace) => trace.steps.filter((step) => !step.guard || step.outcome !== null || step.attempts.length > 0).map((step) => step.node);
