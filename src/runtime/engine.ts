@@ -79,9 +79,9 @@ export class Engine {
     this.decision = decision;
   }
 
-  /** Ends the run from outside (a person pressing Stop). */
-  halt(reason: StopReason, explain: string) {
-    if (this.stop) return;
+  /** Ends the run from outside (a person pressing Stop); `overrule` replaces a stop already reached. */
+  halt(reason: StopReason, explain: string, overrule = false) {
+    if (this.stop && !overrule) return;
     this.stop = { reason, explain };
     this.next = null;
   }

@@ -26,7 +26,7 @@ const replayFork = async (engine: Engine, fork: ForkOptions) => {
     if (advance.type === 'stopped') break;
     const expected = original[advance.step.step - 1];
     if (expected && expected.node !== advance.step.node) {
-      engine.halt('error', `the fork's re-run went to ${advance.step.node} at step ${advance.step.step}, the trace went to ${expected.node}: the graph changed since that run`);
+      engine.halt('error', `the fork's re-run went to ${advance.step.node} at step ${advance.step.step}, the trace went to ${expected.node}: the graph changed since that run`, true);
       return;
     }
   }
