@@ -5,6 +5,6 @@
 export * from './trace.ts';
 export * from './controller.ts';
 export { createController, runGraph, type HeadlessOptions } from './run.ts';
-export { applyScenario, checkScenario, runScenario, ScenarioError, type ScenarioResult } from './scenario.ts';
+export { applyScenario, checkScenario, nodeRan, runScenario, ScenarioError, type ScenarioResult } from './scenario.ts';
 export { evaluateWhen, chooseEdge } from './conditions.ts';
 export { Engine, type EngineOptions } from './engine.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findTemplate, type GraphFile } from '../graph/index.ts';
 import { FIXTURES } from './fixtures/index.ts';
-import { runGraph } from './index.ts';
+import { nodeRan, runGraph } from './index.ts';
 import { executedNodes, nodeOf, withoutTimings } from './testing.ts';
 
 const securityclaw = () => (findTemplate('securityclaw') as { graph: () => GraphFile }).graph();
@@ -117,7 +117,7 @@ describe('task level: recovery and routing', () => {
     graph.skills.steady = { type: 'mock', access: 'read', script: [{ outcome: 'empty' }] };
     nodeOf(graph, 'check', 'verify').config.minRecords = 2;
     const trace = await runGraph(graph);
-    const plans = trace.steps.filter((step) => step.node === 'plan' && !step.guard);
+    const plans = trace.steps.filter((step) => step.node === 'plan' && nodeRan(step));
     expect(plans.map((step) => step.outcome)).toEqual(['ok', 'repeated', 'repeated']);
     expect(plans[1].blindRetry).toBe(true);
     expect(trace.stopReason).toBe('max_rounds');

@@ -2,7 +2,7 @@
 import { describeProblems, parseWith, Skill, type GraphFile, type Scenario } from '../graph/index.ts';
 import { readPath } from '../skills/index.ts';
 import { runGraph, type HeadlessOptions } from './run.ts';
-import type { Trace } from './trace.ts';
+import type { Trace, TraceStep } from './trace.ts';
 
 export class ScenarioError extends Error {}
 
@@ -17,8 +17,13 @@ export const applyScenario = (graph: GraphFile, scenario: Scenario): GraphFile =
   return { ...graph, skills, state: { ...graph.state, ...scenario.state } };
 };
 
-/** Steps that ran a node (a step a guard stopped did not). */
-const executed = (trace: Trace) => trace.steps.filter((step) => !(step.guard && step.outcome === null && step.attempts.length === 0 && Object.keys(step.writes).length === 0));
+/**
+ * Whether the step's node ran: a guard before the node stops it with no attempt made, while the
+ * budget running out before a retry stops a node that did run.
+ */
+export const nodeRan = (step: TraceStep) => !(step.guard && step.attempts.length === 0);
+
+const executed = (trace: Trace) => trace.steps.filter(nodeRan);
 
 const count = (values: string[], key: string) => values.filter((value) => value === key).length;
 

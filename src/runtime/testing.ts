@@ -1,5 +1,6 @@
 /** Helpers for the runtime's tests: fixture graphs edited in place, traces compared without timings. */
 import type { GraphFile, GraphNode } from '../graph/index.ts';
+import { nodeRan } from './scenario.ts';
 import type { Trace } from './trace.ts';
 
 export const withoutTimings = (trace: Trace): unknown =>
@@ -11,4 +12,4 @@ export const nodeOf = <K extends GraphNode['kind']>(graph: GraphFile, id: string
   return node as Extract<GraphNode, { kind: K }>;
 };
 
-export const executedNodes = (trace: Trace) => trace.steps.filter((step) => !step.guard || step.outcome !== null || step.attempts.length > 0).map((step) => step.node);
+export const executedNodes = (trace: Trace) => trace.steps.filter(nodeRan).map((step) => step.node);
