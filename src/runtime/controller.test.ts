@@ -122,7 +122,7 @@ describe('forks', () => {
     expect(fork.trace.steps.map((step) => step.node)).toEqual(['decide', 'execute', 'evaluate', 'answer']);
     expect(fork.trace.steps[1].attempts.map((attempt) => attempt.outcome)).toEqual(['ok']);
     expect(fork.trace.forkedFrom).toEqual({ step: 1, edited: [], overridden: ['search_events'] });
-    expect(withoutTimings({ ...fork.trace, steps: fork.trace.steps.slice(0, 1) })).toMatchObject({ steps: withoutTimings(original).steps.slice(0, 1) });
+    expect(withoutTimings(fork.trace.steps[0])).toEqual(withoutTimings(original.steps[0]));
   });
 
   it('continues with an edited state: the edit changes the route', async () => {

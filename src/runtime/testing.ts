@@ -3,8 +3,9 @@ import type { GraphFile, GraphNode } from '../graph/index.ts';
 import { nodeRan } from './scenario.ts';
 import type { Trace } from './trace.ts';
 
-export const withoutTimings = (trace: Trace): unknown =>
-  JSON.parse(JSON.stringify(trace, (key, value: unknown) => (key === 'durationMs' ? undefined : value)));
+/** A trace (or a step) without the only fields allowed to differ between two runs of one seed. */
+export const withoutTimings = (value: unknown): unknown =>
+  JSON.parse(JSON.stringify(value, (key, inner: unknown) => (key === 'durationMs' ? undefined : inner)));
 
 export const nodeOf = <K extends GraphNode['kind']>(graph: GraphFile, id: string, kind: K): Extract<GraphNode, { kind: K }> => {
   const node = graph.nodes.find((candidate) => candidate.id === id);
