@@ -3,8 +3,8 @@ import { Engine, type EngineOptions } from './engine.ts';
 import type { ForkOptions, PendingApproval, RunController, RunEvent, RunOptions, RunStatus } from './controller.ts';
 import type { Trace, TraceStep } from './trace.ts';
 
-/** A long run hands the event loop back this often, so the page keeps painting. */
-const YIELD_EVERY_STEPS = 8;
+/** A long run hands the event loop back after this much work, so the page keeps painting and clicks get through. */
+const YIELD_AFTER_MS = 12;
 
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
@@ -135,7 +135,7 @@ class Controller implements RunController {
     this.running = true;
     this.pauseRequested = false;
     this.setStatus('running');
-    let sinceYield = 0;
+    let lastYield = performance.now();
     try {
       while (!this.engine.stopped) {
         if (this.pauseRequested) break;
@@ -148,11 +148,10 @@ class Controller implements RunController {
         const step = await this.advanceOnce();
         if (!step) break;
         if (this.options.shouldPauseAfter?.(step)) break;
-        sinceYield += 1;
         if (this.options.stepDelayMs) await new Promise((resolve) => setTimeout(resolve, this.options.stepDelayMs));
-        else if (sinceYield >= YIELD_EVERY_STEPS) {
-          sinceYield = 0;
+        else if (performance.now() - lastYield > YIELD_AFTER_MS) {
           await nextTask();
+          lastYield = performance.now();
         }
       }
     } finally {
