@@ -242,3 +242,39 @@ describe('determinism and the trace format', () => {
     for (const step of trace.steps) for (const field of Object.keys(step.writes)) expect(owned[step.kind]).toContain(field);
   });
 });
+
+describe('the llm planner', () => {
+  const llmGraph = (): GraphFile => {
+    const graph = securityclaw();
+    graph.skills.planner = { type: 'llm', access: 'read', baseUrl: 'http://llm.test/v1', model: 'tiny', apiKeyName: 'PLANNER_KEY', timeoutMs: 1000 };
+    const decide = nodeOf(graph, 'decide', 'reason');
+    decide.config.planner = 'llm';
+    decide.config.skill = 'planner';
+    return graph;
+  };
+  const answers = (texts: string[]) => {
+    const bodies = [...texts];
+    return (async () => new Response(JSON.stringify({ choices: [{ message: { content: bodies.shift() ?? texts.at(-1) } }], usage: { total_tokens: 30 } }))) as unknown as typeof fetch;
+  };
+
+  it('output that is not a plan is a parse_error, retried locally; usage feeds the budget; the key never reaches the trace', async () => {
+    const plan = JSON.stringify({ actions: [{ skill: 'fallback_lookup', args: { ip: '10.0.0.5' } }] });
+    const trace = await runGraph(llmGraph(), { fetch: answers(['Sure! Here is the plan:', '{"actions": "nope"}', plan]), secrets: { PLANNER_KEY: 'sk-very-secret' } });
+    const decide = trace.steps[0];
+    expect(decide.attempts.map((attempt) => attempt.outcome)).toEqual(['parse_error', 'parse_error', 'ok']);
+    expect(decide.attempts[1].error).toBe('not a plan: actions: expected an array, got a string');
+    expect(decide.writes.plan).toMatchObject({ actions: [{ skill: 'fallback_lookup', args: { ip: '10.0.0.5' } }] });
+    expect(trace.stopReason).toBe('completed');
+    expect(trace.tokensUsed).toBe(90 + 50);
+    expect(JSON.stringify(trace)).not.toContain('sk-very-secret');
+  });
+
+  it('a planner that keeps failing ends the node with error', async () => {
+    const graph = llmGraph();
+    graph.edges.push({ id: 'e8', source: 'decide', target: 'halt', when: { outcome: 'error' } });
+    graph.edges = [...graph.edges.filter((edge) => edge.id === 'e8'), ...graph.edges.filter((edge) => edge.id !== 'e8')];
+    const trace = await runGraph(graph, { fetch: answers(['no']), secrets: { PLANNER_KEY: 'k' } });
+    expect(trace.steps[0]).toMatchObject({ outcome: 'error', fired: { id: 'e8' } });
+    expect(trace.steps[0].attempts).toHaveLength(3);
+  });
+});
