@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { describeProblems, hasErrors, parseGraph, validateGraph, type GraphFile } from '../graph/index.ts';
-import { applyScenario, runGraph, runScenario, ScenarioError } from '../runtime/index.ts';
+import { runGraph, runScenario, ScenarioError } from '../runtime/index.ts';
 import { formatTimeline } from './timeline.ts';
 
 export interface Output {
@@ -73,18 +73,10 @@ const readFlags = (args: string[]) => {
 const run = async (args: string[], io: Output): Promise<number> => {
   const { files, flags } = readFlags(args);
   if (files.length !== 1) throw new Refusal('run takes one FILE');
-  let graph = await loadGraph(files[0]);
-  let seed = flags.seed;
-  if (flags.scenario !== undefined) {
-    const scenario = graph.scenarios.find((candidate) => candidate.name === flags.scenario);
-    if (!scenario) throw new Refusal(`${files[0]} has no scenario "${flags.scenario}" (it has: ${graph.scenarios.map((candidate) => `"${candidate.name}"`).join(', ') || 'none'})`);
-    graph = applyScenario(graph, scenario);
-    seed ??= scenario.seed;
-  }
-  const trace = await runGraph(graph, { seed, env: process.env, compact: !flags.json });
-  const named = flags.scenario === undefined ? trace : { ...trace, scenario: flags.scenario };
-  if (flags.json) io.out(JSON.stringify(named, null, 2));
-  else for (const line of formatTimeline(named)) io.out(line);
+  const graph = await loadGraph(files[0]);
+  const trace = await runGraph(graph, { seed: flags.seed, scenario: flags.scenario, env: process.env, compact: !flags.json });
+  if (flags.json) io.out(JSON.stringify(trace, null, 2));
+  else for (const line of formatTimeline(trace)) io.out(line);
   return 0;
 };
 

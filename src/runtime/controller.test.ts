@@ -81,6 +81,33 @@ describe('createController', () => {
   });
 });
 
+it('Stop pressed while a node waits on a skill: the node finishes, the run stops as user_stopped', async () => {
+  const graph = FIXTURES.twoActions();
+  graph.skills.flaky = { type: 'http', access: 'read', url: 'http://slow.test/', method: 'GET', timeoutMs: 5000 };
+  let answer: (response: Response) => void = () => {};
+  const fetch = (() => new Promise<Response>((resolve) => {
+    answer = resolve;
+  })) as unknown as typeof globalThis.fetch;
+  const controller = createController(graph, { fetch });
+  const running = controller.run();
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  controller.stop();
+  answer(new Response('[{"ok":true}]'));
+  await running;
+  expect(controller.trace.stopReason).toBe('user_stopped');
+  expect(controller.trace.steps.map((step) => step.node)).toEqual(['plan', 'act']);
+  expect(controller.trace.steps[1].stop?.reason).toBe('user_stopped');
+});
+
+describe('a named scenario', () => {
+  it('applies its skills, seed and name', async () => {
+    const controller = createController(template('securityclaw'), { scenario: 'timeout triggers local retry' });
+    await controller.run();
+    expect(controller.trace).toMatchObject({ scenario: 'timeout triggers local retry', stopReason: 'completed', rounds: 1 });
+    expect(() => createController(template('securityclaw'), { scenario: 'nope' })).toThrow('the graph has no scenario "nope"');
+  });
+});
+
 describe('approvals', () => {
   it('permission denied → awaiting approval → approved grants the skill once', async () => {
     const controller = createController(template('approval-gate'));

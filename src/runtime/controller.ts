@@ -25,7 +25,7 @@ export type RunEvent =
 
 export interface RunOptions {
   seed?: number;
-  /** Overrides of skills and state, as a scenario gives them. */
+  /** The name of one of the graph's scenarios: its skills and state are applied (and its seed, unless `seed` is given). */
   scenario?: string;
   /** Secrets for llm skills, by `apiKeyName`; kept in memory only. */
   secrets?: Record<string, string>;

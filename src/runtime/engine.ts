@@ -22,6 +22,8 @@ export interface EngineOptions {
   headless?: boolean;
   /** Leaves `stateBefore` out of the steps, for long runs. */
   compact?: boolean;
+  /** The scenario the graph was prepared for, named in the trace. */
+  scenario?: string;
 }
 
 export type Advance =
@@ -86,11 +88,13 @@ export class Engine {
     this.next = null;
   }
 
+  /** A snapshot: later steps do not change a trace already taken. */
   trace(): Trace {
     return {
       format: TRACE_FORMAT, version: TRACE_VERSION, graph: this.graph.name, seed: this.seed,
       stopReason: this.stop?.reason ?? null, rounds: this.roundsRan, tokensUsed: this.tokensUsed,
-      finalState: this.state, steps: this.steps, ...(this.stop ? { stopExplain: this.stop.explain } : {}),
+      finalState: this.state, steps: [...this.steps], ...(this.stop ? { stopExplain: this.stop.explain } : {}),
+      ...(this.options.scenario === undefined ? {} : { scenario: this.options.scenario }),
     };
   }
 
@@ -131,8 +135,9 @@ export class Engine {
   }
 
   private finish(step: TraceStep, reason: StopReason, explain: string): Advance {
-    step.stop = { reason, explain };
-    this.stop = { reason, explain };
+    // A person may have pressed Stop while the node ran: their stop stands.
+    this.stop ??= { reason, explain };
+    step.stop = this.stop;
     this.next = null;
     this.steps.push(step);
     return { type: 'step', step };
@@ -199,6 +204,9 @@ export class Engine {
     step.edges = choice.edges;
     step.fired = choice.fired;
     if (!choice.fired) return this.finish(step, 'no_route', `no edge of ${node.id} matched outcome ${JSON.stringify(result.outcome)}`);
+    // The narrowing from the start of advance() does not know the node awaited: Stop may have come meanwhile.
+    const stoppedMeanwhile = this.stop as Engine['stop'];
+    if (stoppedMeanwhile) return this.finish(step, stoppedMeanwhile.reason, stoppedMeanwhile.explain);
     this.next = choice.fired.target;
     this.steps.push(step);
     return { type: 'step', step };

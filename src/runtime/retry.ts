@@ -32,8 +32,6 @@ export interface ActionRun {
   denied: boolean;
   /** The budget ran out before an attempt: the run must stop. */
   budgetStop: Guard | null;
-  /** The llm's text of the successful attempt. */
-  text?: string;
 }
 
 /** Turns a raw skill answer into the attempt's outcome, e.g. a planner rejecting text that is not a plan. */
@@ -88,7 +86,6 @@ export const runAction = async (action: Action, policy: RetryPolicy, env: Action
     run.outcome = result.outcome;
     run.records = result.records;
     run.error = result.error;
-    run.text = result.text;
     const retried = retriable(policy, result.outcome) && n < policy.maxAttempts;
     if (!retried) break;
   }

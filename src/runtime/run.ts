@@ -1,4 +1,5 @@
 import type { GraphFile } from '../graph/index.ts';
+import { withNamedScenario } from './apply-scenario.ts';
 import { Engine, type EngineOptions } from './engine.ts';
 import type { ForkOptions, PendingApproval, RunController, RunEvent, RunOptions, RunStatus } from './controller.ts';
 import type { Trace, TraceStep } from './trace.ts';
@@ -8,9 +9,15 @@ const YIELD_AFTER_MS = 12;
 
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
-const engineOptions = (options: RunOptions, headless: boolean): EngineOptions => ({
-  seed: options.seed, secrets: options.secrets, now: options.now, fetch: options.fetch, env: options.env, compact: options.compact, headless,
-});
+/** The engine for these options: a named scenario applied, the scenario's seed unless one is given. */
+const createEngine = (graph: GraphFile, options: RunOptions, headless: boolean): Engine => {
+  const chosen = withNamedScenario(graph, options.scenario, options.seed);
+  const engineOptions: EngineOptions = {
+    seed: chosen.seed, secrets: options.secrets, now: options.now, fetch: options.fetch, env: options.env,
+    compact: options.compact, scenario: options.scenario, headless,
+  };
+  return new Engine(chosen.graph, engineOptions);
+};
 
 /** Re-runs the original steps with the same seed, then applies the fork's edits. */
 const replayFork = async (engine: Engine, fork: ForkOptions) => {
@@ -49,7 +56,7 @@ class Controller implements RunController {
 
   constructor(graph: GraphFile, options: RunOptions) {
     this.options = options;
-    this.engine = new Engine(graph, engineOptions(options, false));
+    this.engine = createEngine(graph, options, false);
     this.ready = options.fork ? this.forkFrom(options.fork) : Promise.resolve();
   }
 
@@ -178,7 +185,10 @@ class Controller implements RunController {
   }
 }
 
-/** A run the debugger drives step by step (see controller.ts for the contract and forks). */
+/**
+ * A run the debugger drives step by step (see controller.ts for the contract and forks).
+ * Throws ScenarioError when `options.scenario` names no scenario of the graph.
+ */
 export const createController = (graph: GraphFile, options: RunOptions = {}): RunController => new Controller(graph, options);
 
 export interface HeadlessOptions extends RunOptions {
@@ -188,7 +198,7 @@ export interface HeadlessOptions extends RunOptions {
 
 /** A run to its end with no person: approvals take `config.auto` (none: denied). */
 export const runGraph = async (graph: GraphFile, options: HeadlessOptions = {}): Promise<Trace> => {
-  const engine = new Engine(graph, engineOptions(options, true));
+  const engine = createEngine(graph, options, true);
   if ((options.executor ?? 'langgraph') === 'langgraph') {
     const { runThroughLangGraph } = await import('./compile.ts');
     await runThroughLangGraph(engine);

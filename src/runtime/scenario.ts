@@ -1,21 +1,10 @@
 /** Scenarios (SPEC §4): overrides of a graph, and the expectations its trace must meet. */
-import { describeProblems, parseWith, Skill, type GraphFile, type Scenario } from '../graph/index.ts';
+import type { GraphFile, Scenario } from '../graph/index.ts';
 import { readPath } from '../skills/index.ts';
 import { runGraph, type HeadlessOptions } from './run.ts';
+export { applyScenario, ScenarioError } from './apply-scenario.ts';
+import { applyScenario } from './apply-scenario.ts';
 import type { Trace, TraceStep } from './trace.ts';
-
-export class ScenarioError extends Error {}
-
-/** The graph as the scenario runs it: each partial skill merged over the graph's and re-validated. */
-export const applyScenario = (graph: GraphFile, scenario: Scenario): GraphFile => {
-  const skills = { ...graph.skills };
-  for (const [name, override] of Object.entries(scenario.skills ?? {})) {
-    const merged = parseWith(Skill, { ...graph.skills[name], ...override }, ['skills', name]);
-    if (!merged.ok) throw new ScenarioError(`scenario "${scenario.name}": ${describeProblems(merged.problems)}`);
-    skills[name] = merged.value;
-  }
-  return { ...graph, skills, state: { ...graph.state, ...scenario.state } };
-};
 
 /**
  * Whether the step's node ran: a guard before the node stops it with no attempt made, while the

@@ -11,7 +11,6 @@ import { executeVerify } from './verify.ts';
 
 export * from './types.ts';
 export { deniedAction } from './approve.ts';
-export { planSignature } from './reason.ts';
 
 /** The one place node kinds get their behaviour. */
 export const EXECUTORS: { [K in NodeKind]: Executor<K> } = {

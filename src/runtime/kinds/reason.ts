@@ -8,7 +8,7 @@ const stableJson = (value: unknown): string =>
     : asRecord(value) ? `{${Object.keys(value as object).sort().map((key) => `${JSON.stringify(key)}:${stableJson((value as Record<string, unknown>)[key])}`).join(',')}}`
       : JSON.stringify(value) ?? 'null';
 
-export const planSignature = (actions: readonly Action[]): string =>
+const planSignature = (actions: readonly Action[]): string =>
   actions.map((action) => `${action.skill}(${stableJson(action.args)})`).join(' → ') || '(no actions)';
 
 /** The llm planner's answer must be a plan as JSON; anything else is a parse error, retried locally. */
