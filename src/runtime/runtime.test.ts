@@ -171,6 +171,15 @@ describe('system level: guards', () => {
     expect(trace.steps.at(-1)?.node).toBe('check');
   });
 
+  it('a round a guard stops before its first node does not count', async () => {
+    const graph = FIXTURES.twoActions();
+    graph.limits.tokenBudget = 0;
+    const trace = await runGraph(graph);
+    expect(trace).toMatchObject({ stopReason: 'budget_exhausted', rounds: 0, tokensUsed: 0 });
+    expect(trace.steps).toHaveLength(1);
+    expect(trace.steps[0].guards?.map((guard) => guard.explain)).toEqual(['round 1/3', 'steps 0/20', 'tokens 0/0']);
+  });
+
   it('the budget is checked before each retry attempt', async () => {
     const graph = FIXTURES.twoActions();
     graph.limits.tokenBudget = 10;
@@ -182,6 +191,29 @@ describe('system level: guards', () => {
     expect(act?.guard?.explain).toBe('tokens 10/10 before attempt 2 of flaky: the budget is used up');
     expect(act?.fired).toBeNull();
     expect(trace.stopReason).toBe('budget_exhausted');
+  });
+});
+
+describe('inner loops', () => {
+  it('act runs at most maxIter actions a visit and says how many it left', async () => {
+    const graph = FIXTURES.twoActions();
+    nodeOf(graph, 'plan', 'reason').config.plans[0].actions.push({ skill: 'steady', args: { third: true } });
+    nodeOf(graph, 'act', 'act').config.maxIter = 2;
+    const trace = await runGraph(graph);
+    expect((trace.steps[1].writes.results as unknown[]).length).toBe(2);
+    expect(trace.steps[1].note).toBe('2 action(s) returned 2 record(s) (1 over maxIter 2 not run)');
+  });
+
+  it('collect appends to collected; a failing skill gives error and stops the rest', async () => {
+    const graph = (findTemplate('graph-engineer') as { graph: () => GraphFile }).graph();
+    const ok = await runGraph(graph);
+    expect(ok.steps[0]).toMatchObject({ node: 'gather', outcome: 'ok', writes: { collected: [{ line: "error: cannot find module 'left-pad'" }, { file: 'package.json' }, { file: 'package-lock.json' }] } });
+    graph.skills.read_logs = { type: 'mock', access: 'read', script: [{ outcome: 'error', error: 'no logs' }] };
+    graph.edges.push({ id: 'g0', source: 'gather', target: 'report', when: { outcome: 'error' } });
+    graph.edges = [graph.edges.at(-1) as (typeof graph.edges)[number], ...graph.edges.slice(0, -1)];
+    const failed = await runGraph(graph);
+    expect(failed.steps[0]).toMatchObject({ outcome: 'error', writes: { collected: [] } });
+    expect(failed.steps[0].attempts.map((attempt) => attempt.skill)).toEqual(['read_logs']);
   });
 });
 

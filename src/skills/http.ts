@@ -24,6 +24,14 @@ export const fetchWithTimeout = async (
   }
 };
 
+const hostOf = (url: string) => {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+};
+
 export const failureOfStatus = (status: number): SkillResult['outcome'] => (status === 401 || status === 403 ? 'permission_denied' : 'error');
 
 export const createHttpSkill = (name: string, skill: HttpSkill): SkillRunner => ({
@@ -47,7 +55,7 @@ export const createHttpSkill = (name: string, skill: HttpSkill): SkillRunner => 
       return fail('error', `network failure: ${(error as Error).message}`);
     }
     if (response === 'timeout') return fail('timeout', `no answer within ${timeoutMs} ms`);
-    if (!response.ok) return fail(failureOfStatus(response.status), `HTTP ${response.status} from ${new URL(url).host}`);
+    if (!response.ok) return fail(failureOfStatus(response.status), `HTTP ${response.status} from ${hostOf(url)}`);
     let body: unknown;
     try {
       body = JSON.parse(await response.text());
