@@ -3,6 +3,8 @@ import { CURRENT_VERSION } from './schema.ts';
 import { describeProblems, findForbiddenKeys, formatPath, parseGraph, parseWith, serializeGraph, type ParseProblem } from './parse.ts';
 import { RetryPolicy } from './common.ts';
 import { findTemplate } from './templates/index.ts';
+import { validateGraph } from './validate.ts';
+import specExample from './fixtures/spec-example.json';
 
 /** A SecurityClaw document as plain JSON, to break in one place. */
 const securityclaw = (): Record<string, any> => JSON.parse(serializeGraph(findTemplate('securityclaw')!.graph()));
@@ -214,5 +216,21 @@ describe('helpers', () => {
     const graph = findTemplate('blank')!.graph();
     expect(serializeGraph(graph)).toBe(`${JSON.stringify(graph, null, 2)}\n`);
     expect(serializeGraph(graph).split('\n')[1]).toBe('  "format": "loopscope/graph",');
+  });
+});
+
+describe('the SPEC §1 example file', () => {
+  it('parses, keeps its values, and only warns that recover can end with needs_human unrouted', () => {
+    const result = parseGraph(specExample);
+    if (!result.ok) throw new Error(describeProblems(result.problems));
+    expect(result.value.limits).toEqual({ maxRounds: 5, maxSteps: 50, tokenBudget: 5000 });
+    expect(result.value.skills.search_logs).toMatchObject({ type: 'mock', access: 'read', tokens: 100 });
+    expect(result.value.edges.map((edge) => edge.when ?? 'always')).toEqual([
+      'always', 'always', { outcome: 'sufficient' }, { path: 'evaluation.plan_exhausted', op: 'eq', value: true },
+      'otherwise', { outcome: 'recovered' }, { outcome: 'no_path' },
+    ]);
+    const problems = validateGraph(result.value);
+    expect(problems.map((problem) => [problem.code, problem.severity, problem.nodeId])).toEqual([['unrouted_outcome', 'warning', 'recover']]);
+    expect(problems[0].message).toContain('"needs_human"');
   });
 });
