@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findTemplate, type GraphFile } from '../graph/index.ts';
 import { FIXTURES } from './fixtures/index.ts';
-import { createController, runGraph, type RunEvent } from './index.ts';
+import { createController, runGraph, stateAfterStep, type RunEvent } from './index.ts';
 import { withoutTimings } from './testing.ts';
 
 const template = (id: string) => (findTemplate(id) as { graph: () => GraphFile }).graph();
@@ -162,6 +162,13 @@ describe('forks', () => {
     expect(step?.writes.recovery).toMatchObject({ reason: 'coverage_low', action: 'broaden_evidence' });
   });
 
+  it('re-runs with the original seed and scenario', async () => {
+    const original = await runGraph(template('securityclaw'), { seed: 11, scenario: 'empty result enters recovery' });
+    const fork = createController(template('securityclaw'), { fork: { fromTrace: original, atStep: 4 } });
+    await fork.run();
+    expect(withoutTimings({ ...fork.trace, forkedFrom: undefined })).toEqual(withoutTimings(original));
+  });
+
   it('answers approvals in the re-run as the trace did', async () => {
     const interactive = createController(template('approval-gate'));
     await interactive.run();
@@ -181,5 +188,16 @@ describe('forks', () => {
     await fork.ready;
     expect(fork.trace.stopReason).toBe('error');
     expect(fork.trace.stopExplain).toContain('the graph changed since that run');
+  });
+});
+
+describe('the state after any step', () => {
+  it('comes from the trace, with or without stateBefore on every step', async () => {
+    const full = await runGraph(template('securityclaw'));
+    expect(stateAfterStep(full, 0)).toEqual({ question: 'failed logins from 10.0.0.5?', round: 1, steps: 0, tokensUsed: 0 });
+    expect(stateAfterStep(full, 2)).toMatchObject({ steps: 2, tokensUsed: 200, results: [{ skill: 'search_events', outcome: 'empty' }] });
+    expect(stateAfterStep(full, full.steps.length)).toBe(full.finalState);
+    const sparse = { ...full, steps: full.steps.map((step, index) => (index === 0 ? step : { ...step, stateBefore: undefined })) };
+    for (let step = 0; step <= full.steps.length; step += 1) expect(stateAfterStep(sparse, step)).toEqual(stateAfterStep(full, step));
   });
 });

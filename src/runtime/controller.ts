@@ -1,6 +1,13 @@
 /**
  * The contract between the runtime and whoever drives it (the debugger's store slice, the command
- * line). The runtime implements it; nothing here renders.
+ * line). The runtime implements it (`createController` in run.ts); nothing here renders.
+ *
+ * Status: `idle` → (`step()` → `paused`) | (`run()` → `running` → `paused` at a breakpoint or
+ * pause(), `awaiting_approval` at an approve node, `stopped` at the end). `decide()` answers an
+ * approval and leaves the run `paused`: call `step()` or `run()` to go on. An interactive run
+ * always asks a person at an approve node; headless runs (`runGraph`, scenarios, the command line)
+ * take the node's `config.auto`, and without one they deny (the safe default; the graph routes
+ * `denied`). `trace` is a snapshot taken when read.
  */
 import type { GraphFile, MockEntry } from '../graph/index.ts';
 import type { StopReason, Trace, TraceStep } from './trace.ts';
@@ -48,7 +55,7 @@ export interface RunOptions {
 }
 
 /**
- * A fork re-runs `fromTrace`'s graph with the same seed up to and including step `atStep`
+ * A fork re-runs `fromTrace`'s graph with its seed and scenario (unless the options give others) up to and including step `atStep`
  * (approvals answered as the trace answered them), then applies the edits, and the new
  * controller continues from there. Mock skills replay exactly; http and llm skills are called
  * again. The fork's trace holds the re-run steps 1..atStep followed by the new ones, and

@@ -7,4 +7,5 @@ export * from './controller.ts';
 export { createController, runGraph, type HeadlessOptions } from './run.ts';
 export { applyScenario, checkScenario, nodeRan, runScenario, ScenarioError, type ScenarioResult } from './scenario.ts';
 export { evaluateWhen, chooseEdge } from './conditions.ts';
+export { stateAfterStep } from './states.ts';
 export { Engine, type EngineOptions } from './engine.ts';

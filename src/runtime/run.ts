@@ -11,10 +11,12 @@ const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /** The engine for these options: a named scenario applied, the scenario's seed unless one is given. */
 const createEngine = (graph: GraphFile, options: RunOptions, headless: boolean): Engine => {
-  const chosen = withNamedScenario(graph, options.scenario, options.seed);
+  // A fork re-runs the original as it ran: its seed and its scenario, unless the options say otherwise.
+  const scenario = options.scenario ?? options.fork?.fromTrace.scenario;
+  const chosen = withNamedScenario(graph, scenario, options.seed ?? options.fork?.fromTrace.seed);
   const engineOptions: EngineOptions = {
     seed: chosen.seed, secrets: options.secrets, now: options.now, fetch: options.fetch, env: options.env,
-    compact: options.compact, scenario: options.scenario, headless,
+    compact: options.compact, scenario, headless,
   };
   return new Engine(chosen.graph, engineOptions);
 };
