@@ -4,6 +4,9 @@
  * LangGraph is the executor; the engine (engine.ts) makes the decisions, so a run through
  * LangGraph and a run stepped by the debugger give the same trace.
  * Only `@langchain/langgraph/web` is imported: it is the entry that runs in the browser too.
+ * No checkpointer: the engine holds the state and the trace, and a MemorySaver would keep every
+ * superstep's checkpoint of a long run. Pauses and approvals are the engine's own (the debugger's
+ * controller steps the engine), since a dynamic `interrupt()` does not work in the browser.
  */
 import { Annotation, END, START, StateGraph } from '@langchain/langgraph/web';
 import { reachableFrom } from '../graph/index.ts';
