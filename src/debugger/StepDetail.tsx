@@ -1,3 +1,156 @@
+import { useState } from 'react';
+import { kindDefinition } from '../graph/index.ts';
+import type { TraceStep } from '../runtime/trace.ts';
+import { useApp } from '../store/index.ts';
+import { diffStates, stateAfter, type Change } from './analysis.ts';
+import { ApprovalPrompt } from './ApprovalPrompt.tsx';
+import { BreakpointsPanel } from './BreakpointsPanel.tsx';
+import { ForkEditor } from './ForkEditor.tsx';
+import { nodeLabel, useActiveRun, useSelectedStep } from './hooks.ts';
+
+/** What each stop reason means, for people who did not write the runtime. */
+const STOP_SENTENCES: Record<string, string> = {
+  completed: 'The run reached a respond node: it answered.',
+  max_rounds: 'The run used all its rounds without an answer; the system-level bound stopped it.',
+  max_steps: 'The run reached its step limit; the system-level bound stopped it.',
+  budget_exhausted: 'The token budget ran out; the system-level bound stopped it.',
+  no_route: 'No edge of the last node matched its result, so the run had nowhere to go.',
+  no_recovery_path: 'Recovery found no other path, so the graph stopped honestly instead of guessing.',
+  denied: 'A person (or the approval rule) denied the action, so the run stopped.',
+  user_stopped: 'A person stopped the run.',
+  error: 'The run failed with an error.',
+};
+
+const json = (value: unknown) => (value === undefined ? '—' : JSON.stringify(value));
+
+function StatusBanner() {
+  const run = useActiveRun();
+  const status = useApp((state) => state.runStatus);
+  const pausedBy = useApp((state) => state.pausedBy);
+  const live = useApp((state) => state.activeRunId !== null && state.activeRunId === state.liveRunId);
+  const reason = run?.trace.stopReason;
+  const text = reason
+    ? null
+    : !run ? 'No run yet.'
+      : live && status === 'running' ? 'Running…'
+        : live && status === 'awaiting_approval' ? 'Waiting for a person to approve or deny.'
+          : live && pausedBy ? `Paused by ${pausedBy}.`
+            : 'Paused.';
+  return (
+    <div role="status" className={`stop-banner${reason ? ` stopped stop-${reason === 'completed' ? 'ok' : 'halt'}` : ''}`}>
+      {reason ? (
+        <>
+          <strong>Stopped: <code>{reason}</code></strong>
+          <span> {STOP_SENTENCES[reason] ?? `A stop node ended the run with "${reason}".`}</span>
+          {run?.trace.stopExplain && <span className="muted"> ({run.trace.stopExplain})</span>}
+        </>
+      ) : text}
+    </div>
+  );
+}
+
+function Diff({ changes }: { changes: Change[] }) {
+  if (changes.length === 0) return <p className="muted">No state change.</p>;
+  return (
+    <table className="diff" aria-label="State changes">
+      <thead><tr><th>Field</th><th>Before</th><th>After</th></tr></thead>
+      <tbody>
+        {changes.map((change) => (
+          <tr key={change.key} className={`diff-${change.type}`}>
+            <th scope="row"><span className="diff-mark">{change.type === 'added' ? '+' : change.type === 'removed' ? '−' : '~'}</span> {change.key}</th>
+            <td><code>{change.type === 'added' ? '—' : json(change.before)}</code></td>
+            <td><code>{change.type === 'removed' ? '—' : json(change.after)}</code></td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function StepView({ step, label }: { step: TraceStep; label: string }) {
+  const [forking, setForking] = useState(false);
+  const after = stateAfter(step);
+  const kind = kindDefinition(step.kind);
+  return (
+    <div className="step-view">
+      <h3>
+        <span aria-hidden="true">{kind.icon} </span>Step {step.step} · {label} <span className="muted">({step.kind}, round {step.round})</span>
+      </h3>
+      <p>
+        Outcome: <code>{step.outcome ?? 'none'}</code>
+        {step.fired && <> · fired <strong className="fired-edge">{step.fired.id}</strong> → {step.fired.target} <span className="muted">({step.fired.reason})</span></>}
+      </p>
+      {step.note && <p className="muted">{step.note}</p>}
+      {step.blindRetry && <p className="warn"><span aria-hidden="true">⚠ </span>blind retry: this plan repeats the last round's, with no new evidence.</p>}
+      {step.guard && <p className="warn">Guard stopped the run: <code>{step.guard.reason}</code> ({step.guard.explain})</p>}
+
+      <h4>Guards</h4>
+      <ul className="checks" aria-label="Guard checks">
+        {(step.guards ?? []).map((guard) => (
+          <li key={guard.name} className={guard.passed ? 'pass' : 'fail'}>{guard.passed ? '✓' : '✗'} {guard.explain}</li>
+        ))}
+        {!step.guards?.length && <li className="muted">not recorded</li>}
+      </ul>
+
+      {step.attempts.length > 0 && (
+        <>
+          <h4>Attempts</h4>
+          <table className="attempts" aria-label="Attempts">
+            <thead><tr><th>n</th><th>skill</th><th>outcome</th><th>error</th><th>tokens</th><th>ms</th></tr></thead>
+            <tbody>
+              {step.attempts.map((attempt) => (
+                <tr key={`${attempt.action ?? 0}-${attempt.n}`} title={attempt.retry}>
+                  <td>{attempt.n}</td><td>{attempt.skill}</td><td className={`outcome-${attempt.outcome}`}>{attempt.outcome}</td>
+                  <td>{attempt.error ?? ''}</td><td>{attempt.tokens}</td><td>{attempt.durationMs ?? ''}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+
+      <h4>Edges tried</h4>
+      <ul className="checks" aria-label="Edges tried">
+        {step.edges.map((edge) => (
+          <li key={edge.id} className={edge.skipped ? 'skipped' : edge.matched ? 'pass' : 'fail'}>
+            {edge.skipped ? 'skipped' : edge.matched ? '✓' : '✗'} {edge.id}{edge.target ? ` → ${edge.target}` : ''}: {edge.explain}
+          </li>
+        ))}
+        {step.edges.length === 0 && <li className="muted">none (the run stopped here)</li>}
+      </ul>
+
+      <h4>Read</h4>
+      <p>{step.reads.length ? step.reads.map((field) => <code key={field} className="field">{field}</code>) : <span className="muted">nothing</span>}</p>
+      <h4>State before → after</h4>
+      {step.stateBefore && after ? <Diff changes={diffStates(step.stateBefore, after)} /> : <pre className="json">{JSON.stringify(step.writes, null, 2)}</pre>}
+
+      {step.stateBefore && (
+        <button type="button" onClick={() => setForking((open) => !open)} aria-expanded={forking}>Fork from here</button>
+      )}
+      {forking && step.stateBefore && <ForkEditor step={step} onDone={() => setForking(false)} />}
+    </div>
+  );
+}
+
 export function StepDetail() {
-  return <div className="placeholder">StepDetail</div>;
+  const run = useActiveRun();
+  const step = useSelectedStep();
+  const graph = useApp((state) => state.graph);
+  const runError = useApp((state) => state.runError);
+  const traceWarning = useApp((state) => state.traceWarning);
+  const dismiss = useApp((state) => state.dismissRunMessages);
+  return (
+    <section className="step-detail" aria-label="Step detail">
+      <h2>Step detail</h2>
+      <StatusBanner />
+      {(runError || traceWarning) && (
+        <div role="alert" className="run-alert">
+          {runError ?? traceWarning} <button type="button" onClick={dismiss}>Dismiss</button>
+        </div>
+      )}
+      <ApprovalPrompt />
+      {step ? <StepView key={`${run?.id}-${step.step}`} step={step} label={nodeLabel(run?.graph ?? graph, step.node)} /> : <p className="muted">Select a step in the timeline.</p>}
+      <BreakpointsPanel />
+    </section>
+  );
 }

@@ -1,3 +1,185 @@
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { kindDefinition } from '../graph/index.ts';
+import type { Attempt, TraceStep } from '../runtime/trace.ts';
+import { useApp } from '../store/index.ts';
+import { rowOffsets, timelineRows, visibleRange, whereRunsPart, type TimelineRow } from './analysis.ts';
+import { nodeLabel, useActiveRun } from './hooks.ts';
+import { TraceFiles } from './TraceFiles.tsx';
+
+export const ROW_HEIGHT = 26;
+/** Below this many rows every row is in the DOM (and countable); above it only the visible ones. */
+export const VIRTUALISE_ABOVE = 300;
+
+function AttemptLine({ attempt }: { attempt: Attempt }) {
+  const failed = attempt.outcome !== 'ok' && attempt.outcome !== 'empty';
+  return (
+    <div className={`tl-attempt${failed ? ' failed' : ''}`} style={{ height: ROW_HEIGHT }}>
+      <span className="tl-attempt-n">attempt {attempt.n}</span>
+      <span>{attempt.skill}</span>
+      <span className={`tl-outcome outcome-${attempt.outcome}`}>{attempt.outcome}</span>
+      {attempt.error && <span className="tl-error" title={attempt.error}>{attempt.error}</span>}
+      <span className="tl-num">{attempt.tokens} tok</span>
+      {attempt.durationMs !== undefined && <span className="tl-num">{attempt.durationMs} ms</span>}
+    </div>
+  );
+}
+
+function StepItem({ step, label, selected, onSelect, index, total }: { step: TraceStep; label: string; selected: boolean; onSelect: () => void; index: number; total: number }) {
+  const kind = kindDefinition(step.kind);
+  return (
+    <div
+      role="listitem"
+      className={`tl-step${selected ? ' selected' : ''}${step.guard ? ' guarded' : ''}`}
+      aria-current={selected ? 'step' : undefined}
+      aria-posinset={index}
+      aria-setsize={total}
+      tabIndex={selected ? 0 : -1}
+      data-step={step.step}
+      onClick={onSelect}
+    >
+      <div className="tl-step-line" style={{ height: ROW_HEIGHT }}>
+        <span className="tl-num">#{step.step}</span>
+        <span aria-hidden="true" style={{ color: kind.color }}>{kind.icon}</span>
+        <span className="tl-label">{label}</span>
+        {step.outcome && <span className={`tl-outcome outcome-${step.outcome}`}>{step.outcome}</span>}
+        {step.blindRetry && <span className="tl-warn"><span aria-hidden="true">⚠ </span>blind retry</span>}
+        {step.fired && (
+          <span className="tl-fired" title={step.fired.reason}>
+            → {step.fired.id} <span className="tl-reason">({step.fired.reason})</span>
+          </span>
+        )}
+        {step.guard && <span className="tl-guard">guard: {step.guard.reason}</span>}
+      </div>
+      {step.attempts.length > 0 && (
+        <div role="group" aria-label={`Attempts of step ${step.step}`} className="tl-attempts">
+          {step.attempts.map((attempt) => <AttemptLine key={`${attempt.action ?? 0}-${attempt.n}`} attempt={attempt} />)}
+        </div>
+      )}
+    </div>
+  );
+}
+
+function RowView({ row, stepLabel, selected, onSelect, index, total }: { row: TimelineRow; stepLabel: (id: string) => string; selected: number | null; onSelect: (step: number) => void; index: number; total: number }) {
+  if (row.type === 'round')
+    return (
+      <div className="tl-round" style={{ height: ROW_HEIGHT }}>
+        Round {row.round}
+        {row.blindRetry && <span className="tl-warn"><span aria-hidden="true">⚠ </span>blind retry: the same plan as the last round, no new evidence</span>}
+      </div>
+    );
+  if (row.type === 'stop')
+    return (
+      <div className="tl-stop" style={{ height: ROW_HEIGHT }}>
+        <span aria-hidden="true">■ </span>Stopped: <code>{row.reason}</code> <span className="tl-reason">{row.explain}</span>
+      </div>
+    );
+  return <StepItem step={row.step} label={stepLabel(row.step.node)} selected={selected === row.step.step} onSelect={() => onSelect(row.step.step)} index={index} total={total} />;
+}
+
+function RunPicker() {
+  const runs = useApp((state) => state.runs);
+  const activeRunId = useApp((state) => state.activeRunId);
+  const selectRun = useApp((state) => state.selectRun);
+  const active = runs.find((run) => run.id === activeRunId);
+  const parent = active?.forkOf ? runs.find((run) => run.id === active.forkOf?.run) : undefined;
+  const parting = active && parent ? whereRunsPart(parent, active) : null;
+  if (runs.length === 0) return null;
+  return (
+    <>
+      <label className="run-field">
+        Shown run
+        <select value={activeRunId ?? ''} onChange={(event) => selectRun(Number(event.target.value))}>
+          {runs.map((run) => <option key={run.id} value={run.id}>{run.label}</option>)}
+        </select>
+      </label>
+      {active && parent && (
+        <p className="tl-parting">{parting ? parting.sentence : `${active.label} takes the same edges as ${parent.label.toLowerCase()}`}</p>
+      )}
+    </>
+  );
+}
+
 export function Timeline() {
-  return <div className="placeholder">Timeline</div>;
+  const run = useActiveRun();
+  const graph = useApp((state) => state.graph);
+  const selected = useApp((state) => state.selectedStep);
+  const selectStep = useApp((state) => state.selectStep);
+  const status = useApp((state) => state.runStatus);
+  const scroller = useRef<HTMLDivElement>(null);
+  const [scrollTop, setScrollTop] = useState(0);
+  const [viewport, setViewport] = useState(400);
+
+  const rows = useMemo(() => (run ? timelineRows(run.trace, run.stepCount) : []), [run]);
+  const offsets = useMemo(() => rowOffsets(rows), [rows]);
+  const stepRows = useMemo(() => {
+    const map = new Map<number, number>();
+    rows.forEach((row, index) => {
+      if (row.type === 'step') map.set(row.step.step, index);
+    });
+    return map;
+  }, [rows]);
+  const stepCount = run?.stepCount ?? 0;
+  const virtual = rows.length > VIRTUALISE_ABOVE;
+  const range = virtual ? visibleRange(offsets, ROW_HEIGHT, scrollTop, viewport) : { start: 0, end: rows.length };
+
+  useEffect(() => {
+    const element = scroller.current;
+    if (!element) return;
+    const observer = new ResizeObserver(() => setViewport(element.clientHeight));
+    observer.observe(element);
+    setViewport(element.clientHeight);
+    return () => observer.disconnect();
+  }, []);
+
+  // Keeps the selected step in view (during a live run it is the latest one).
+  useEffect(() => {
+    const element = scroller.current;
+    const index = selected === null ? undefined : stepRows.get(selected);
+    if (!element || index === undefined) return;
+    const top = offsets[index] * ROW_HEIGHT;
+    const bottom = offsets[index + 1] * ROW_HEIGHT;
+    const end = status === 'stopped' && selected === stepCount ? offsets[offsets.length - 1] * ROW_HEIGHT : bottom;
+    if (top < element.scrollTop) element.scrollTop = top;
+    else if (end > element.scrollTop + element.clientHeight) element.scrollTop = end - element.clientHeight;
+    if (element.contains(document.activeElement) && document.activeElement !== element)
+      element.querySelector<HTMLElement>(`[data-step="${selected}"]`)?.focus({ preventScroll: true });
+  }, [selected, stepRows, offsets, status, stepCount]);
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (stepCount === 0) return;
+    const current = selected ?? 0;
+    const next =
+      event.key === 'ArrowDown' ? Math.min(stepCount, current + 1)
+        : event.key === 'ArrowUp' ? Math.max(1, current - 1)
+          : event.key === 'Home' ? 1
+            : event.key === 'End' ? stepCount
+              : null;
+    if (next === null) return;
+    event.preventDefault();
+    selectStep(next);
+  };
+
+  const total = offsets[offsets.length - 1] * ROW_HEIGHT;
+  return (
+    <section className="timeline" aria-label="Timeline panel">
+      <div className="timeline-head">
+        <h2>Timeline</h2>
+        <RunPicker />
+        <TraceFiles />
+      </div>
+      <div className="timeline-scroll" ref={scroller} onScroll={(event) => setScrollTop(event.currentTarget.scrollTop)}>
+        {rows.length === 0 && <p className="muted">No run yet: press Run or Step, or import a trace.</p>}
+        <div role="list" aria-label="Timeline" className="timeline-list" style={{ height: total }} onKeyDown={onKeyDown} tabIndex={selected === null && stepCount > 0 ? 0 : undefined}>
+          {rows.slice(range.start, range.end).map((row, offset) => {
+            const index = range.start + offset;
+            return (
+              <div key={row.type === 'step' ? `s${row.step.step}` : row.type === 'round' ? `r${index}` : 'stop'} className="tl-row" style={{ top: offsets[index] * ROW_HEIGHT, height: row.height * ROW_HEIGHT }}>
+                <RowView row={row} stepLabel={(id) => nodeLabel(run?.graph ?? graph, id)} selected={selected} onSelect={selectStep} index={row.type === 'step' ? row.step.step : 0} total={stepCount} />
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </section>
+  );
 }

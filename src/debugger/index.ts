@@ -1,4 +1,8 @@
 // The debugger's public face, composed by the app shell.
+import './debugger.css';
+
 export { RunToolbar } from './RunToolbar.tsx';
 export { Timeline } from './Timeline.tsx';
 export { StepDetail } from './StepDetail.tsx';
+export { BreakpointsPanel } from './BreakpointsPanel.tsx';
+export { Gauges } from './Gauges.tsx';

@@ -1,3 +1,6 @@
+import type { GraphFile, MockEntry } from '../graph/index.ts';
+import type { PendingApproval, RunController, RunOptions, RunStatus } from '../runtime/controller.ts';
+import type { Trace, TraceStep } from '../runtime/trace.ts';
 import type { SliceCreator } from './types.ts';
 
 /**
@@ -17,18 +20,372 @@ export interface CanvasOverlay {
   edgeVisits: Record<string, number>;
 }
 
+/** A breakpoint on the run's numbers rather than on one node or edge. */
+export type BreakCondition =
+  | { type: 'tokens_percent'; percent: number }
+  | { type: 'round'; round: number }
+  | { type: 'attempt_failed' };
+
+export interface Breakpoints {
+  nodes: string[];
+  edges: string[];
+  conditions: BreakCondition[];
+}
+
+export interface RunRecord {
+  id: number;
+  label: string;
+  /** The graph as it ran (scenario applied), so a fork re-runs exactly that. */
+  graph: GraphFile;
+  trace: Trace;
+  /** The trace's steps array grows in place during a live run; this count is what changes. */
+  stepCount: number;
+  forkOf?: { run: number; step: number };
+  imported?: boolean;
+}
+
+export interface ForkEdits {
+  state?: Record<string, unknown>;
+  nextResults?: Record<string, MockEntry[]>;
+}
+
 export interface RunSlice {
   overlay: CanvasOverlay | null;
-  breakpoints: { nodes: string[]; edges: string[] };
+  breakpoints: Breakpoints;
   toggleNodeBreakpoint: (id: string) => void;
   toggleEdgeBreakpoint: (id: string) => void;
+  addCondition: (condition: BreakCondition) => void;
+  removeCondition: (index: number) => void;
+
+  runs: RunRecord[];
+  activeRunId: number | null;
+  /** The live controller's run; only it can be stepped. */
+  liveRunId: number | null;
+  selectedStep: number | null;
+  runStatus: RunStatus;
+  pendingApproval: PendingApproval | null;
+  /** Which breakpoint paused the run, in words. */
+  pausedBy: string | null;
+  runError: string | null;
+  /** E.g. an imported trace made on another graph. */
+  traceWarning: string | null;
+  seed: number;
+  speedMs: number;
+  scenario: string | null;
+
+  setSeed: (seed: number) => void;
+  setSpeed: (ms: number) => void;
+  setScenario: (name: string | null) => void;
+  /** Starts a fresh run to its end (or a breakpoint, an approval, Pause). */
+  run: () => Promise<void>;
+  /** Runs one node; starts a fresh run when none can go on. */
+  step: () => Promise<void>;
+  /** Runs to the start of the next round. */
+  stepRound: () => Promise<void>;
+  continueRun: () => Promise<void>;
+  pause: () => void;
+  reset: () => void;
+  decide: (decision: 'approved' | 'denied') => Promise<void>;
+  selectStep: (step: number | null) => void;
+  selectRun: (id: number) => void;
+  /** Re-runs the active run up to `atStep`, applies the edits and continues as a new run. */
+  fork: (atStep: number, edits: ForkEdits) => Promise<void>;
+  /** Shows a finished trace as a run, with no skill called. */
+  loadTrace: (trace: Trace) => void;
+  dismissRunMessages: () => void;
 }
 
 const toggle = (list: string[], id: string) => (list.includes(id) ? list.filter((item) => item !== id) : [...list, id]);
 
-export const createRunSlice: SliceCreator<RunSlice> = (set) => ({
-  overlay: null,
-  breakpoints: { nodes: [], edges: [] },
-  toggleNodeBreakpoint: (id) => set((state) => ({ breakpoints: { ...state.breakpoints, nodes: toggle(state.breakpoints.nodes, id) } })),
-  toggleEdgeBreakpoint: (id) => set((state) => ({ breakpoints: { ...state.breakpoints, edges: toggle(state.breakpoints.edges, id) } })),
-});
+/** A guard that stopped a step before its node ran leaves no attempt: the node did not run. */
+export const nodeRan = (step: TraceStep) => !(step.guard && step.attempts.length === 0);
+
+export const visitCounts = (steps: readonly TraceStep[]) => {
+  const nodeVisits: Record<string, number> = {};
+  const edgeVisits: Record<string, number> = {};
+  for (const step of steps) {
+    if (nodeRan(step)) nodeVisits[step.node] = (nodeVisits[step.node] ?? 0) + 1;
+    if (step.fired) edgeVisits[step.fired.id] = (edgeVisits[step.fired.id] ?? 0) + 1;
+  }
+  return { nodeVisits, edgeVisits };
+};
+
+export const overlayFor = (steps: readonly TraceStep[], stepNumber: number | null): CanvasOverlay => {
+  const step = stepNumber === null ? undefined : steps[stepNumber - 1];
+  const triedEdges: Record<string, string> = {};
+  for (const edge of step?.edges ?? []) if (!edge.matched && !edge.skipped) triedEdges[edge.id] = edge.explain;
+  return {
+    currentNode: step?.node ?? null,
+    firedEdge: step?.fired?.id ?? null,
+    firedReason: step?.fired?.reason ?? null,
+    triedEdges,
+    ...visitCounts(steps),
+  };
+};
+
+const FAILED_OUTCOMES = new Set(['timeout', 'parse_error', 'permission_denied', 'error']);
+
+export const describeCondition = (condition: BreakCondition): string => {
+  switch (condition.type) {
+    case 'tokens_percent':
+      return `tokens pass ${condition.percent}% of the budget`;
+    case 'round':
+      return `round reaches ${condition.round}`;
+    case 'attempt_failed':
+      return 'an attempt fails';
+  }
+};
+
+/** The round the node would run in: entering the entry again starts the next one. */
+const roundOf = (graph: GraphFile, nodeId: string, state: Record<string, unknown>) => {
+  const round = Number(state.round ?? 1);
+  return nodeId === graph.entry && Number(state.steps ?? 0) > 0 ? round + 1 : round;
+};
+
+/** Why the run should pause before `nodeId` runs, or null. */
+export const pauseBeforeReason = (breakpoints: Breakpoints, graph: GraphFile, nodeId: string, state: Record<string, unknown>): string | null => {
+  if (breakpoints.nodes.includes(nodeId)) return `breakpoint on node ${nodeId}: paused before it runs`;
+  for (const condition of breakpoints.conditions)
+    if (condition.type === 'round' && nodeId === graph.entry && roundOf(graph, nodeId, state) === condition.round)
+      return `condition "${describeCondition(condition)}": paused before round ${condition.round} starts`;
+  return null;
+};
+
+/** Why the run should pause after this step, or null; `previous` is the step before it. */
+export const pauseAfterReason = (breakpoints: Breakpoints, graph: GraphFile, step: TraceStep, previous: TraceStep | undefined): string | null => {
+  if (step.fired && breakpoints.edges.includes(step.fired.id)) return `breakpoint on edge ${step.fired.id}: it fired (${step.fired.reason})`;
+  for (const condition of breakpoints.conditions) {
+    if (condition.type === 'attempt_failed') {
+      const failed = step.attempts.find((attempt) => FAILED_OUTCOMES.has(attempt.outcome));
+      if (failed) return `condition "${describeCondition(condition)}": attempt ${failed.n} of ${failed.skill} was ${failed.outcome}`;
+    }
+    if (condition.type === 'tokens_percent' && graph.limits.tokenBudget !== undefined) {
+      const threshold = (graph.limits.tokenBudget * condition.percent) / 100;
+      const before = previous?.tokensUsed ?? Number(step.stateBefore?.tokensUsed ?? 0);
+      const after = step.tokensUsed ?? before;
+      if (before < threshold && after >= threshold)
+        return `condition "${describeCondition(condition)}": tokens ${after}/${graph.limits.tokenBudget}`;
+    }
+  }
+  return null;
+};
+
+type Runtime = typeof import('../runtime/index.ts');
+let runtimeModule: Promise<Runtime> | null = null;
+// Loaded on the first run, so LangGraph stays out of the first screen's bundle.
+const loadRuntime = () => (runtimeModule ??= import('../runtime/index.ts'));
+
+const MAX_RUNS = 12;
+
+export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
+  let controller: RunController | null = null;
+  let unsubscribe: (() => void) | null = null;
+  /** Set by Step round: pause before the entry starts the next round. */
+  let untilNextRound = false;
+
+  const updateRun = (id: number, change: Partial<RunRecord>) =>
+    set((state) => ({ runs: state.runs.map((run) => (run.id === id ? { ...run, ...change } : run)) }));
+
+  const showStep = (stepNumber: number | null) => {
+    const run = get().runs.find((candidate) => candidate.id === get().activeRunId);
+    set({ selectedStep: stepNumber, overlay: run ? overlayFor(run.trace.steps, stepNumber) : null });
+  };
+
+  /** Copies the live controller's progress into its run record and follows the last step. */
+  const syncLive = () => {
+    if (!controller || get().liveRunId === null) return;
+    const id = get().liveRunId as number;
+    const trace = controller.trace;
+    updateRun(id, { trace, stepCount: trace.steps.length });
+    set({ runStatus: controller.status, pendingApproval: controller.pendingApproval, activeRunId: id });
+    showStep(trace.steps.length > 0 ? trace.steps.length : null);
+  };
+
+  const detach = () => {
+    unsubscribe?.();
+    unsubscribe = null;
+    controller?.stop();
+    controller = null;
+  };
+
+  const addRun = (record: Omit<RunRecord, 'id'>) => {
+    const id = (get().runs.at(-1)?.id ?? 0) + 1;
+    set((state) => ({ runs: [...state.runs, { ...record, id }].slice(-MAX_RUNS), activeRunId: id }));
+    return id;
+  };
+
+  const attach = async (graph: GraphFile, seed: number, extra: Partial<RunOptions>, label: (id: number) => string, forkOf?: RunRecord['forkOf']) => {
+    const runtime = await loadRuntime();
+    detach();
+    const options: RunOptions = {
+      seed,
+      ...extra,
+      get stepDelayMs() {
+        return get().speedMs;
+      },
+      shouldPauseBefore: (nodeId, state) => {
+        if (untilNextRound && nodeId === graph.entry && Number(state.steps ?? 0) > 0) {
+          set({ pausedBy: `Step round: paused before round ${roundOf(graph, nodeId, state)} starts` });
+          return true;
+        }
+        const reason = pauseBeforeReason(get().breakpoints, graph, nodeId, state);
+        if (reason) set({ pausedBy: reason });
+        return reason !== null;
+      },
+      shouldPauseAfter: (step) => {
+        const steps = controller?.trace.steps ?? [];
+        const reason = pauseAfterReason(get().breakpoints, graph, step, steps[step.step - 2]);
+        if (reason) set({ pausedBy: reason });
+        return reason !== null;
+      },
+    };
+    const created = runtime.createController(graph, options);
+    controller = created;
+    const id = addRun({ label: '', graph, trace: created.trace, stepCount: 0, forkOf });
+    updateRun(id, { label: label(id) });
+    set({ liveRunId: id, runError: null, pausedBy: null, pendingApproval: null });
+    unsubscribe = created.subscribe((event) => {
+      if (controller !== created) return;
+      // Steps arrive many to a task during a fast run; one store update per event keeps the timeline live.
+      if (event.type === 'step' || event.type === 'stopped' || event.type === 'approval' || event.type === 'status') syncLive();
+    });
+    await created.ready;
+    syncLive();
+    return created;
+  };
+
+  const freshGraph = async () => {
+    const { graph, scenario } = get();
+    const chosen = scenario === null ? undefined : graph.scenarios.find((candidate) => candidate.name === scenario);
+    if (!chosen) return { graph, seed: get().seed };
+    const runtime = await loadRuntime();
+    return { graph: runtime.applyScenario(graph, chosen), seed: chosen.seed ?? get().seed };
+  };
+
+  const startFresh = async () => {
+    try {
+      const { graph, seed } = await freshGraph();
+      return await attach(graph, seed, {}, (id) => `Run ${id}`);
+    } catch (error) {
+      set({ runError: error instanceof Error ? error.message : String(error) });
+      return null;
+    }
+  };
+
+  /** The controller that can go on, or a fresh one. */
+  const goOn = async () => (controller && controller.status !== 'stopped' ? controller : startFresh());
+
+  const guarded = async (work: () => Promise<unknown>) => {
+    try {
+      await work();
+    } catch (error) {
+      set({ runError: error instanceof Error ? error.message : String(error) });
+    }
+    syncLive();
+  };
+
+  return {
+    overlay: null,
+    breakpoints: { nodes: [], edges: [], conditions: [] },
+    toggleNodeBreakpoint: (id) => set((state) => ({ breakpoints: { ...state.breakpoints, nodes: toggle(state.breakpoints.nodes, id) } })),
+    toggleEdgeBreakpoint: (id) => set((state) => ({ breakpoints: { ...state.breakpoints, edges: toggle(state.breakpoints.edges, id) } })),
+    addCondition: (condition) =>
+      set((state) => ({ breakpoints: { ...state.breakpoints, conditions: [...state.breakpoints.conditions, condition] } })),
+    removeCondition: (index) =>
+      set((state) => ({ breakpoints: { ...state.breakpoints, conditions: state.breakpoints.conditions.filter((_, at) => at !== index) } })),
+
+    runs: [],
+    activeRunId: null,
+    liveRunId: null,
+    selectedStep: null,
+    runStatus: 'idle',
+    pendingApproval: null,
+    pausedBy: null,
+    runError: null,
+    traceWarning: null,
+    seed: 1,
+    speedMs: 0,
+    scenario: null,
+
+    setSeed: (seed) => set({ seed }),
+    setSpeed: (speedMs) => set({ speedMs }),
+    setScenario: (scenario) => set({ scenario }),
+    run: () =>
+      guarded(async () => {
+        const created = await startFresh();
+        set({ pausedBy: null });
+        await created?.run();
+      }),
+    step: () =>
+      guarded(async () => {
+        const live = await goOn();
+        set({ pausedBy: null });
+        await live?.step();
+      }),
+    stepRound: () =>
+      guarded(async () => {
+        const live = await goOn();
+        set({ pausedBy: null });
+        untilNextRound = true;
+        try {
+          await live?.run();
+        } finally {
+          untilNextRound = false;
+        }
+      }),
+    continueRun: () =>
+      guarded(async () => {
+        set({ pausedBy: null });
+        await controller?.run();
+      }),
+    pause: () => controller?.pause(),
+    reset: () => {
+      detach();
+      set({ runs: [], activeRunId: null, liveRunId: null, selectedStep: null, overlay: null, runStatus: 'idle', pendingApproval: null, pausedBy: null, runError: null, traceWarning: null });
+    },
+    decide: (decision) =>
+      guarded(async () => {
+        if (!controller) return;
+        controller.decide(decision);
+        set({ pausedBy: null });
+        await controller.run();
+      }),
+    selectStep: (step) => showStep(step),
+    selectRun: (id) => {
+      const run = get().runs.find((candidate) => candidate.id === id);
+      if (!run) return;
+      set({ activeRunId: id });
+      showStep(run.stepCount > 0 ? run.stepCount : null);
+    },
+    fork: (atStep, edits) =>
+      guarded(async () => {
+        const from = get().runs.find((candidate) => candidate.id === get().activeRunId);
+        if (!from) return;
+        const created = await attach(
+          from.graph,
+          from.trace.seed,
+          { fork: { fromTrace: from.trace, atStep, state: edits.state, nextResults: edits.nextResults } },
+          (id) => `Run ${id} (fork of run ${from.id} at step ${atStep + 1})`,
+          { run: from.id, step: atStep + 1 },
+        );
+        await created.run();
+      }),
+    loadTrace: (trace) => {
+      detach();
+      const graph = get().graph;
+      addRun({ label: '', graph, trace, stepCount: trace.steps.length, imported: true });
+      const id = get().activeRunId as number;
+      updateRun(id, { label: `Run ${id} (imported)` });
+      set({
+        liveRunId: null,
+        runStatus: 'stopped',
+        pendingApproval: null,
+        pausedBy: null,
+        runError: null,
+        traceWarning: trace.graph === graph.name ? null : `This trace was made on "${trace.graph}", but the open graph is "${graph.name}": the canvas may not match it.`,
+      });
+      showStep(trace.steps.length > 0 ? trace.steps.length : null);
+    },
+    dismissRunMessages: () => set({ runError: null, traceWarning: null }),
+  };
+};

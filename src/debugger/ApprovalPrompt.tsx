@@ -1,0 +1,24 @@
+import { useApp } from '../store/index.ts';
+
+/** Shown while the run waits at an approve node: what would run, and why it was refused. */
+export function ApprovalPrompt() {
+  const pending = useApp((state) => state.pendingApproval);
+  const status = useApp((state) => state.runStatus);
+  const decide = useApp((state) => state.decide);
+  if (!pending || status !== 'awaiting_approval') return null;
+  return (
+    <div role="dialog" aria-label="Approval" className="approval">
+      <h3>Approval needed at {pending.node}</h3>
+      <p>{pending.prompt}</p>
+      <dl>
+        {pending.skill && (<><dt>Skill</dt><dd><code>{pending.skill}</code></dd></>)}
+        {pending.args && (<><dt>Arguments</dt><dd><code>{JSON.stringify(pending.args)}</code></dd></>)}
+        {pending.reason && (<><dt>Why it was denied</dt><dd>{pending.reason}</dd></>)}
+      </dl>
+      <div className="approval-buttons">
+        <button type="button" className="approve" onClick={() => void decide('approved')}>Approve</button>
+        <button type="button" className="deny" onClick={() => void decide('denied')}>Deny</button>
+      </div>
+    </div>
+  );
+}

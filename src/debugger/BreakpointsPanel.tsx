@@ -1,0 +1,74 @@
+import { useState } from 'react';
+import { useApp } from '../store/index.ts';
+import { describeCondition, type BreakCondition } from '../store/runSlice.ts';
+
+type ConditionType = BreakCondition['type'];
+
+const CONDITION_CHOICES: { type: ConditionType; label: string }[] = [
+  { type: 'tokens_percent', label: 'tokens pass N% of the budget' },
+  { type: 'round', label: 'round reaches N' },
+  { type: 'attempt_failed', label: 'an attempt fails' },
+];
+
+/** Breakpoints set on the canvas or here, and conditions on the run's numbers. */
+export function BreakpointsPanel() {
+  const breakpoints = useApp((state) => state.breakpoints);
+  const nodes = useApp((state) => state.graph.nodes);
+  const toggleNode = useApp((state) => state.toggleNodeBreakpoint);
+  const toggleEdge = useApp((state) => state.toggleEdgeBreakpoint);
+  const addCondition = useApp((state) => state.addCondition);
+  const removeCondition = useApp((state) => state.removeCondition);
+  const [node, setNode] = useState('');
+  const [type, setType] = useState<ConditionType>('tokens_percent');
+  const [amount, setAmount] = useState(80);
+
+  const add = () => {
+    if (type === 'attempt_failed') addCondition({ type });
+    else if (type === 'round') addCondition({ type, round: Math.max(1, Math.round(amount)) });
+    else addCondition({ type, percent: Math.min(100, Math.max(1, amount)) });
+  };
+  const empty = breakpoints.nodes.length + breakpoints.edges.length + breakpoints.conditions.length === 0;
+
+  return (
+    <section className="breakpoints" aria-label="Breakpoints">
+      <h3>Breakpoints</h3>
+      <ul>
+        {breakpoints.nodes.map((id) => (
+          <li key={`n-${id}`}>● before node <code>{id}</code> runs <button type="button" aria-label={`Remove breakpoint on node ${id}`} onClick={() => toggleNode(id)}>✕</button></li>
+        ))}
+        {breakpoints.edges.map((id) => (
+          <li key={`e-${id}`}>● when edge <code>{id}</code> fires <button type="button" aria-label={`Remove breakpoint on edge ${id}`} onClick={() => toggleEdge(id)}>✕</button></li>
+        ))}
+        {breakpoints.conditions.map((condition, index) => (
+          <li key={`c-${index}`}>● when {describeCondition(condition)} <button type="button" aria-label={`Remove condition ${describeCondition(condition)}`} onClick={() => removeCondition(index)}>✕</button></li>
+        ))}
+        {empty && <li className="muted">None. Set one on a node or edge of the canvas, or below.</li>}
+      </ul>
+      <div className="bp-add">
+        <label>
+          Node
+          <select value={node} onChange={(event) => setNode(event.target.value)}>
+            <option value="">(choose)</option>
+            {nodes.map((candidate) => <option key={candidate.id} value={candidate.id}>{candidate.label ?? candidate.id}</option>)}
+          </select>
+        </label>
+        <button type="button" disabled={!node || breakpoints.nodes.includes(node)} onClick={() => toggleNode(node)}>Break before node</button>
+      </div>
+      <div className="bp-add">
+        <label>
+          Condition
+          <select value={type} onChange={(event) => setType(event.target.value as ConditionType)}>
+            {CONDITION_CHOICES.map((choice) => <option key={choice.type} value={choice.type}>{choice.label}</option>)}
+          </select>
+        </label>
+        {type !== 'attempt_failed' && (
+          <label>
+            N
+            <input type="number" className="bp-amount" value={amount} min={1} onChange={(event) => setAmount(Number(event.target.value))} />
+          </label>
+        )}
+        <button type="button" onClick={add}>Add condition</button>
+      </div>
+    </section>
+  );
+}

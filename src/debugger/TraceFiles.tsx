@@ -1,0 +1,55 @@
+import { useState, type ChangeEvent } from 'react';
+import { describeProblems } from '../graph/index.ts';
+import { useApp } from '../store/index.ts';
+import { useActiveRun } from './hooks.ts';
+import { parseTrace } from './traceSchema.ts';
+
+const fileName = (graph: string, runId: number) => `${graph.replace(/[^\w-]+/g, '-').toLowerCase()}-run-${runId}.trace.json`;
+
+/** Export trace (the SPEC §2 JSON of the shown run) and Import trace (replayed with no skill called). */
+export function TraceFiles() {
+  const run = useActiveRun();
+  const loadTrace = useApp((state) => state.loadTrace);
+  const status = useApp((state) => state.runStatus);
+  const [importError, setImportError] = useState<string | null>(null);
+
+  const exportTrace = () => {
+    if (!run) return;
+    const blob = new Blob([`${JSON.stringify(run.trace, null, 2)}\n`], { type: 'application/json' });
+    const url = URL.createObjectURL(blob);
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = fileName(run.trace.graph, run.id);
+    link.click();
+    URL.revokeObjectURL(url);
+  };
+
+  const importTrace = async (event: ChangeEvent<HTMLInputElement>) => {
+    const input = event.currentTarget;
+    const file = input.files?.[0];
+    if (!file) return;
+    const parsed = parseTrace(await file.text());
+    input.value = '';
+    if (!parsed.ok) {
+      setImportError(`Could not import ${file.name}: ${describeProblems(parsed.problems)}`);
+      return;
+    }
+    setImportError(null);
+    loadTrace(parsed.value);
+  };
+
+  return (
+    <span className="trace-files">
+      <button type="button" onClick={exportTrace} disabled={!run || status === 'running'}>Export trace</button>
+      <label className="file-button">
+        Import trace
+        <input type="file" accept=".json,application/json" aria-label="Import trace" onChange={(event) => void importTrace(event)} />
+      </label>
+      {importError && (
+        <span role="alert" className="trace-error">
+          {importError} <button type="button" onClick={() => setImportError(null)}>Dismiss</button>
+        </span>
+      )}
+    </span>
+  );
+}

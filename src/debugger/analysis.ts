@@ -1,0 +1,97 @@
+/** Pure views of traces for the debugger's panels: state diffs, where two runs part, the timeline rows. */
+import type { Trace, TraceStep } from '../runtime/trace.ts';
+
+export type Change =
+  | { key: string; type: 'added'; after: unknown }
+  | { key: string; type: 'removed'; before: unknown }
+  | { key: string; type: 'changed'; before: unknown; after: unknown };
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** The top-level keys that differ between two states, in key order. */
+export const diffStates = (before: Record<string, unknown>, after: Record<string, unknown>): Change[] => {
+  const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
+  const changes: Change[] = [];
+  for (const key of keys) {
+    const had = Object.hasOwn(before, key);
+    const has = Object.hasOwn(after, key);
+    if (!had) changes.push({ key, type: 'added', after: after[key] });
+    else if (!has) changes.push({ key, type: 'removed', before: before[key] });
+    else if (!same(before[key], after[key])) changes.push({ key, type: 'changed', before: before[key], after: after[key] });
+  }
+  return changes;
+};
+
+/** The state as the step left it: what it read, with its writes laid over. */
+export const stateAfter = (step: TraceStep): Record<string, unknown> | null =>
+  step.stateBefore ? { ...step.stateBefore, ...step.writes, ...(step.tokensUsed === undefined ? {} : { tokensUsed: step.tokensUsed }) } : null;
+
+const firedWords = (step: TraceStep | undefined) =>
+  !step ? 'nothing (the run had ended)' : step.fired ? `${step.fired.id} (${step.fired.reason})` : step.stop ? `no edge (stopped: ${step.stop.reason})` : 'no edge';
+
+export interface Parting {
+  step: number;
+  sentence: string;
+}
+
+/** The first step whose fired edge differs between two runs, named; null when they never part. */
+export const whereRunsPart = (a: { label: string; trace: Trace }, b: { label: string; trace: Trace }): Parting | null => {
+  const length = Math.max(a.trace.steps.length, b.trace.steps.length);
+  for (let index = 0; index < length; index += 1) {
+    const left = a.trace.steps[index];
+    const right = b.trace.steps[index];
+    if (left?.node === right?.node && left?.fired?.id === right?.fired?.id && left?.stop?.reason === right?.stop?.reason) continue;
+    return { step: index + 1, sentence: `Runs part at step ${index + 1}: ${a.label.toLowerCase()} took ${firedWords(left)}, ${b.label.toLowerCase()} took ${firedWords(right)}` };
+  }
+  return null;
+};
+
+export type TimelineRow =
+  | { type: 'round'; round: number; blindRetry: boolean; height: number }
+  | { type: 'step'; step: TraceStep; height: number }
+  | { type: 'stop'; reason: string; explain: string; height: number };
+
+/** Rounds as headers, steps under them (each one row plus a row per attempt), the stop at the end. */
+export const timelineRows = (trace: Trace, stepCount = trace.steps.length): TimelineRow[] => {
+  const rows: TimelineRow[] = [];
+  let round = -1;
+  for (const step of trace.steps.slice(0, stepCount)) {
+    if (step.round !== round) {
+      round = step.round;
+      rows.push({ type: 'round', round, blindRetry: false, height: 1 });
+    }
+    if (step.blindRetry) {
+      const header = rows.findLast((row) => row.type === 'round');
+      if (header?.type === 'round') header.blindRetry = true;
+    }
+    rows.push({ type: 'step', step, height: 1 + step.attempts.length });
+  }
+  if (trace.stopReason && stepCount === trace.steps.length)
+    rows.push({ type: 'stop', reason: trace.stopReason, explain: trace.stopExplain ?? '', height: 1 });
+  return rows;
+};
+
+/** Where each row starts, in row units; the last entry is the total. */
+export const rowOffsets = (rows: readonly { height: number }[]): number[] => {
+  const offsets = [0];
+  for (const row of rows) offsets.push(offsets[offsets.length - 1] + row.height);
+  return offsets;
+};
+
+/** The rows to render for a viewport (in pixels), with a margin of `overscan` rows either side. */
+export const visibleRange = (offsets: readonly number[], rowHeight: number, scrollTop: number, viewport: number, overscan = 5) => {
+  const count = offsets.length - 1;
+  const top = scrollTop / rowHeight;
+  const bottom = (scrollTop + viewport) / rowHeight;
+  // The last row starting at or above the viewport's top.
+  let low = 0;
+  let high = count - 1;
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (offsets[middle] <= top) low = middle;
+    else high = middle - 1;
+  }
+  let end = low;
+  while (end < count && offsets[end] < bottom) end += 1;
+  return { start: Math.max(0, low - overscan), end: Math.min(count, end + overscan) };
+};

@@ -1,0 +1,163 @@
+import { describe, expect, it } from 'vitest';
+import { findTemplate } from '../graph/index.ts';
+import type { TraceStep } from '../runtime/trace.ts';
+import { useApp } from './index.ts';
+import { overlayFor, pauseAfterReason, pauseBeforeReason, visitCounts, type Breakpoints } from './runSlice.ts';
+
+const securityclaw = () => findTemplate('securityclaw')!.graph();
+
+const step = (fields: Partial<TraceStep>): TraceStep => ({
+  step: 1, round: 1, node: 'decide', kind: 'reason', outcome: 'ok', attempts: [], reads: [], writes: {}, edges: [], fired: null, guard: null, durationMs: 0, ...fields,
+});
+
+const none: Breakpoints = { nodes: [], edges: [], conditions: [] };
+
+const freshStore = () => {
+  useApp.getState().reset();
+  useApp.setState({ breakpoints: none, seed: 1, scenario: null, speedMs: 0 });
+  useApp.getState().load(securityclaw());
+};
+
+describe('overlay of a step', () => {
+  const steps = [
+    step({ step: 1, node: 'evaluate', kind: 'verify', edges: [
+      { id: 'e3', matched: false, explain: 'outcome is sufficient (was exhausted)' },
+      { id: 'e4', matched: true, explain: 'evaluation.plan_exhausted eq true (was true)' },
+      { id: 'e5', matched: false, skipped: true, explain: 'otherwise' },
+    ], fired: { id: 'e4', target: 'recover', reason: 'evaluation.plan_exhausted eq true (was true)' } }),
+    step({ step: 2, node: 'recover', kind: 'recover', fired: { id: 'e6', target: 'decide', reason: 'outcome is recovered' } }),
+    step({ step: 3, node: 'evaluate', kind: 'verify', fired: { id: 'e4', target: 'recover', reason: 'again' } }),
+    step({ step: 4, node: 'decide', guard: { reason: 'max_rounds', explain: 'round 6 would exceed maxRounds 5' } }),
+  ];
+
+  it('names the current node, the fired edge with its reason and the edges tried and not taken', () => {
+    const overlay = overlayFor(steps, 1);
+    expect(overlay.currentNode).toBe('evaluate');
+    expect(overlay.firedEdge).toBe('e4');
+    expect(overlay.firedReason).toBe('evaluation.plan_exhausted eq true (was true)');
+    expect(overlay.triedEdges).toEqual({ e3: 'outcome is sufficient (was exhausted)' });
+  });
+
+  it('counts visits over the whole run, leaving out a node a guard stopped before it ran', () => {
+    expect(visitCounts(steps)).toEqual({ nodeVisits: { evaluate: 2, recover: 1 }, edgeVisits: { e4: 2, e6: 1 } });
+    expect(overlayFor(steps, null).currentNode).toBeNull();
+  });
+});
+
+describe('breakpoints', () => {
+  const graph = securityclaw();
+
+  it('pauses before a node with a breakpoint and before the entry starts round N', () => {
+    expect(pauseBeforeReason({ ...none, nodes: ['recover'] }, graph, 'recover', {})).toMatch(/node recover/);
+    expect(pauseBeforeReason({ ...none, nodes: ['recover'] }, graph, 'evaluate', {})).toBeNull();
+    const round3 = { ...none, conditions: [{ type: 'round' as const, round: 3 }] };
+    expect(pauseBeforeReason(round3, graph, 'decide', { round: 2, steps: 9 })).toMatch(/round 3/);
+    expect(pauseBeforeReason(round3, graph, 'decide', { round: 1, steps: 4 })).toBeNull();
+    expect(pauseBeforeReason(round3, graph, 'execute', { round: 3, steps: 10 })).toBeNull();
+  });
+
+  it('pauses after an edge fires, an attempt fails, or tokens cross a share of the budget once', () => {
+    const fired = step({ fired: { id: 'e4', target: 'recover', reason: 'why' } });
+    expect(pauseAfterReason({ ...none, edges: ['e4'] }, graph, fired, undefined)).toMatch(/edge e4/);
+    expect(pauseAfterReason({ ...none, edges: ['e3'] }, graph, fired, undefined)).toBeNull();
+
+    const failing = step({ attempts: [{ n: 1, skill: 'search_events', outcome: 'timeout', tokens: 100 }, { n: 2, skill: 'search_events', outcome: 'empty', tokens: 100 }] });
+    expect(pauseAfterReason({ ...none, conditions: [{ type: 'attempt_failed' }] }, graph, failing, undefined)).toMatch(/attempt 1 of search_events was timeout/);
+    expect(pauseAfterReason({ ...none, conditions: [{ type: 'attempt_failed' }] }, graph, step({ attempts: [{ n: 1, skill: 's', outcome: 'empty', tokens: 0 }] }), undefined)).toBeNull();
+
+    // The budget is 2000: 80% is 1600.
+    const tokens = { ...none, conditions: [{ type: 'tokens_percent' as const, percent: 80 }] };
+    expect(pauseAfterReason(tokens, graph, step({ tokensUsed: 1700 }), step({ tokensUsed: 1500 }))).toMatch(/1700\/2000/);
+    expect(pauseAfterReason(tokens, graph, step({ tokensUsed: 1800 }), step({ tokensUsed: 1700 }))).toBeNull();
+  });
+});
+
+describe('driving the runtime from the store', () => {
+  it('Step runs one node at a time and the overlay follows the latest step', async () => {
+    freshStore();
+    await useApp.getState().step();
+    await useApp.getState().step();
+    const state = useApp.getState();
+    expect(state.runs).toHaveLength(1);
+    expect(state.runs[0].stepCount).toBe(2);
+    expect(state.selectedStep).toBe(2);
+    expect(state.overlay?.currentNode).toBe('execute');
+    expect(state.overlay?.firedEdge).toBe('e2');
+    expect(state.runStatus).toBe('paused');
+  });
+
+  it('Run goes to the end; selecting a past step travels back', async () => {
+    freshStore();
+    await useApp.getState().run();
+    let state = useApp.getState();
+    expect(state.runStatus).toBe('stopped');
+    expect(state.runs[0].trace.stopReason).toBe('completed');
+    expect(state.runs[0].trace.steps.map((item) => item.node)).toEqual(['decide', 'execute', 'evaluate', 'recover', 'decide', 'execute', 'evaluate', 'answer']);
+    expect(state.overlay?.nodeVisits).toMatchObject({ decide: 2, execute: 2, recover: 1, answer: 1 });
+    state.selectStep(2);
+    state = useApp.getState();
+    expect(state.overlay?.currentNode).toBe('execute');
+  });
+
+  it('a breakpoint on recover pauses before it and says so; Continue goes on', async () => {
+    freshStore();
+    useApp.getState().toggleNodeBreakpoint('recover');
+    await useApp.getState().run();
+    let state = useApp.getState();
+    expect(state.runStatus).toBe('paused');
+    expect(state.runs[0].stepCount).toBe(3);
+    expect(state.pausedBy).toMatch(/node recover/);
+    await state.continueRun();
+    state = useApp.getState();
+    expect(state.runs[0].trace.stopReason).toBe('completed');
+  });
+
+  it('Step round stops before the next round starts', async () => {
+    freshStore();
+    await useApp.getState().stepRound();
+    const state = useApp.getState();
+    expect(state.runs[0].stepCount).toBe(4);
+    expect(state.pausedBy).toMatch(/round 2/);
+  });
+
+  it('a fork with an edited skill result takes another edge, and both runs are kept', async () => {
+    freshStore();
+    await useApp.getState().run();
+    await useApp.getState().fork(1, { nextResults: { search_events: [{ outcome: 'ok', records: [{ ip: '10.0.0.5' }] }] } });
+    const state = useApp.getState();
+    expect(state.runs.map((run) => run.label)).toEqual(['Run 1', 'Run 2 (fork of run 1 at step 2)']);
+    const forked = state.runs[1].trace;
+    expect(forked.stopReason).toBe('completed');
+    expect(forked.steps.map((item) => item.node)).toEqual(['decide', 'execute', 'evaluate', 'answer']);
+    expect(forked.steps[2].fired?.id).toBe('e3');
+    expect(state.activeRunId).toBe(2);
+  });
+
+  it('a scenario runs its overrides: max rounds stops the loop', async () => {
+    freshStore();
+    useApp.getState().setScenario('max rounds stops a loop that keeps failing');
+    await useApp.getState().run();
+    expect(useApp.getState().runs[0].trace.stopReason).toBe('max_rounds');
+  });
+
+  it('an approval waits for a person, and Approve lets the run finish', async () => {
+    freshStore();
+    useApp.getState().load(findTemplate('approval-gate')!.graph());
+    await useApp.getState().run();
+    let state = useApp.getState();
+    expect(state.runStatus).toBe('awaiting_approval');
+    expect(state.pendingApproval?.skill).toBe('open_ticket');
+    await state.decide('approved');
+    state = useApp.getState();
+    expect(state.runs[0].trace.stopReason).toBe('completed');
+  });
+
+  it('an imported trace of another graph is shown with a warning', () => {
+    freshStore();
+    useApp.getState().loadTrace({ format: 'loopscope/trace', version: 1, graph: 'Other', seed: 1, stopReason: 'completed', rounds: 1, tokensUsed: 0, finalState: {}, steps: [step({})] });
+    const state = useApp.getState();
+    expect(state.runs[0].imported).toBe(true);
+    expect(state.traceWarning).toMatch(/"Other"/);
+    expect(state.overlay?.currentNode).toBe('decide');
+  });
+});
