@@ -108,7 +108,7 @@ export class Engine {
     const queue = this.overrides.get(skill);
     if (!queue?.length) return real;
     const defaultTokens = this.graph.skills[skill]?.tokens;
-    return { ...real, call: async (_args, context) => resultOfEntry(queue.shift() as MockEntry, defaultTokens, context) };
+    return { ...real, simulated: true, call: async (_args, context) => resultOfEntry(queue.shift() as MockEntry, defaultTokens, context) };
   }
 
   private actionEnv(): ActionEnv {
@@ -126,9 +126,9 @@ export class Engine {
         this.tokensUsed += tokens;
       },
       limits: this.graph.limits,
-      // Waits are simulated: a backoff moves the run's clock, not the page's.
-      wait: async (ms) => {
-        this.simulatedMs += ms;
+      wait: async (ms, simulated) => {
+        if (simulated) this.simulatedMs += ms;
+        else await new Promise((resolve) => setTimeout(resolve, ms));
       },
       context: { state: this.state, seed: this.seed, secrets: this.options.secrets, fetch: this.options.fetch, env: this.options.env },
     };
@@ -188,14 +188,13 @@ export class Engine {
       const message = error instanceof Error ? error.message : String(error);
       return this.finish({ ...base, note: `the node threw: ${message}`, tokensUsed: this.tokensUsed }, 'error', `${node.id} failed: ${message}`);
     }
-    const simulated = result.attempts.reduce((sum, attempt) => sum + (attempt.durationMs ?? 0), this.simulatedMs);
     const writes = structuredClone(result.writes);
     this.visits.set(node.id, visits + 1);
     for (const key of Object.keys(writes)) this.lastWritten[key] = stepNumber;
     this.state = { ...this.state, ...writes, steps: (this.state.steps as number) + 1, tokensUsed: this.tokensUsed };
     const step: TraceStep = {
       ...base, outcome: result.outcome, attempts: result.attempts, writes, note: result.note, tokensUsed: this.tokensUsed,
-      durationMs: Math.max(0, this.now() - started) + simulated,
+      durationMs: Math.max(0, this.now() - started) + this.simulatedMs,
       ...(result.blindRetry ? { blindRetry: true } : {}),
     };
     if (result.budgetStop) return this.finish({ ...step, guard: result.budgetStop }, 'budget_exhausted', result.budgetStop.explain);

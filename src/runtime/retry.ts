@@ -16,8 +16,8 @@ export interface ActionEnv {
   tokensUsed: () => number;
   charge: (tokens: number) => void;
   limits: Limits;
-  /** Waits (or simulates waiting) between attempts. */
-  wait: (ms: number) => Promise<void>;
+  /** Lets time pass: on the run's simulated clock for simulated skills, really for the others. */
+  wait: (ms: number, simulated: boolean) => Promise<void>;
   context: Omit<SkillContext, 'attempt' | 'timeoutMs'>;
 }
 
@@ -67,7 +67,7 @@ export const runAction = async (action: Action, policy: RetryPolicy, env: Action
       run.budgetStop = { reason: 'budget_exhausted', explain: `${budget.explain} before attempt ${n} of ${action.skill}: the budget is used up` };
       return run;
     }
-    if (n > 1 && policy.backoffMs) await env.wait(policy.backoffMs * 2 ** (n - 2));
+    if (n > 1 && policy.backoffMs) await env.wait(policy.backoffMs * 2 ** (n - 2), runner.simulated === true);
     if (!accessAllowed(env.mode, runner.access) && !env.consumeGrant(action.skill)) {
       run.outcome = 'permission_denied';
       run.denied = true;
@@ -77,6 +77,7 @@ export const runAction = async (action: Action, policy: RetryPolicy, env: Action
     }
     const result = interpret(await runner.call(action.args, { ...env.context, attempt: n, timeoutMs: policy.timeoutMs }));
     env.charge(result.tokens);
+    if (runner.simulated) await env.wait(result.durationMs ?? 0, true);
     const attempt: Attempt = {
       n, skill: action.skill, outcome: result.outcome, tokens: result.tokens, records: result.records.length,
       durationMs: result.durationMs ?? 0, action: actionIndex, retry: retrySentence(result.outcome, n, policy),

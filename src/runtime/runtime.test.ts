@@ -310,3 +310,15 @@ describe('the llm planner', () => {
     expect(trace.steps[0].attempts).toHaveLength(3);
   });
 });
+
+describe('the clock', () => {
+  it('mock delays and backoff move the run’s clock, so durationMs shows them without waiting', async () => {
+    const graph = FIXTURES.twoActions();
+    nodeOf(graph, 'act', 'act').config.retry.backoffMs = 1000;
+    const started = Date.now();
+    const trace = await runGraph(graph, { now: () => 0 });
+    expect(Date.now() - started).toBeLessThan(900);
+    expect(trace.steps[1].durationMs).toBe(40 + 1000);
+    expect(trace.steps[1].attempts[0].durationMs).toBe(40);
+  });
+});

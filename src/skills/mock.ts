@@ -26,6 +26,7 @@ export const createMockSkill = (name: string, skill: MockSkill): SkillRunner => 
   return {
     name,
     access: skill.access,
+    simulated: true,
     call: async (_args, context) => resultOfEntry(nextEntry(), skill.tokens, context),
   };
 };

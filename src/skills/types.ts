@@ -35,6 +35,8 @@ export interface SkillResult {
 export interface SkillRunner {
   readonly name: string;
   readonly access: Access;
+  /** Its durations are reported, not waited (mock): the run's clock moves instead of the page's. */
+  readonly simulated?: boolean;
   call(args: Record<string, unknown>, context: SkillContext): Promise<SkillResult>;
 }
 
