@@ -20,6 +20,14 @@ describe('createController', () => {
     expect(controller.trace.steps).toHaveLength(2);
   });
 
+  it('a second step() while one is in flight does nothing', async () => {
+    const controller = createController(template('securityclaw'));
+    const [first, second] = await Promise.all([controller.step(), controller.step()]);
+    expect(first?.node).toBe('decide');
+    expect(second).toBeNull();
+    expect(controller.trace.steps).toHaveLength(1);
+  });
+
   it('runs to the end with plain events in order, and gives the same trace as a headless run', async () => {
     const controller = createController(template('securityclaw'), { seed: 3 });
     const events: RunEvent[] = [];

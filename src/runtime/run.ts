@@ -132,10 +132,16 @@ class Controller implements RunController {
 
   async step() {
     await this.ready;
+    // One node at a time: a second Step pressed while one is in flight does nothing.
     if (this.engine.stopped || this.pending || this.running) return null;
-    const step = await this.advanceOnce();
-    if (!this.engine.stopped && !this.pending) this.setStatus('paused');
-    return step;
+    this.running = true;
+    try {
+      const step = await this.advanceOnce();
+      if (!this.engine.stopped && !this.pending) this.setStatus('paused');
+      return step;
+    } finally {
+      this.running = false;
+    }
   }
 
   async run() {
