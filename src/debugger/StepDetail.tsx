@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import { kindDefinition } from '../graph/index.ts';
-import type { TraceStep } from '../runtime/trace.ts';
+import type { Trace, TraceStep } from '../runtime/trace.ts';
 import { useApp } from '../store/index.ts';
-import { diffStates, stateAfter, type Change } from './analysis.ts';
+import { stateAfterStep } from '../runtime/states.ts';
+import { diffStates, type Change } from './analysis.ts';
 import { ApprovalPrompt } from './ApprovalPrompt.tsx';
 import { BreakpointsPanel } from './BreakpointsPanel.tsx';
 import { ForkEditor } from './ForkEditor.tsx';
@@ -67,9 +68,18 @@ function Diff({ changes }: { changes: Change[] }) {
   );
 }
 
-function StepView({ step, label }: { step: TraceStep; label: string }) {
+/** The state the step left, from the trace alone; a compact trace may not hold it. */
+const stateAfter = (trace: Trace, step: TraceStep) => {
+  try {
+    return stateAfterStep(trace, step.step);
+  } catch {
+    return null;
+  }
+};
+
+function StepView({ step, label, trace }: { step: TraceStep; label: string; trace: Trace }) {
   const [forking, setForking] = useState(false);
-  const after = stateAfter(step);
+  const after = stateAfter(trace, step);
   const kind = kindDefinition(step.kind);
   return (
     <div className="step-view">
@@ -135,7 +145,6 @@ function StepView({ step, label }: { step: TraceStep; label: string }) {
 export function StepDetail() {
   const run = useActiveRun();
   const step = useSelectedStep();
-  const graph = useApp((state) => state.graph);
   const runError = useApp((state) => state.runError);
   const traceWarning = useApp((state) => state.traceWarning);
   const dismiss = useApp((state) => state.dismissRunMessages);
@@ -149,7 +158,7 @@ export function StepDetail() {
         </div>
       )}
       <ApprovalPrompt />
-      {step ? <StepView key={`${run?.id}-${step.step}`} step={step} label={nodeLabel(run?.graph ?? graph, step.node)} /> : <p className="muted">Select a step in the timeline.</p>}
+      {run && step ? <StepView key={`${run.id}-${step.step}`} step={step} trace={run.trace} label={nodeLabel(run.graph, step.node)} /> : <p className="muted">Select a step in the timeline.</p>}
       <BreakpointsPanel />
     </section>
   );

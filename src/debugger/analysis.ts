@@ -22,10 +22,6 @@ export const diffStates = (before: Record<string, unknown>, after: Record<string
   return changes;
 };
 
-/** The state as the step left it: what it read, with its writes laid over. */
-export const stateAfter = (step: TraceStep): Record<string, unknown> | null =>
-  step.stateBefore ? { ...step.stateBefore, ...step.writes, ...(step.tokensUsed === undefined ? {} : { tokensUsed: step.tokensUsed }) } : null;
-
 const firedWords = (step: TraceStep | undefined) =>
   !step ? 'nothing (the run had ended)' : step.fired ? `${step.fired.id} (${step.fired.reason})` : step.stop ? `no edge (stopped: ${step.stop.reason})` : 'no edge';
 

@@ -35,7 +35,7 @@ export interface Breakpoints {
 export interface RunRecord {
   id: number;
   label: string;
-  /** The graph as it ran (scenario applied), so a fork re-runs exactly that. */
+  /** The graph as it ran, so a fork re-runs exactly that (the runtime re-applies the trace's scenario). */
   graph: GraphFile;
   trace: Trace;
   /** The trace's steps array grows in place during a live run; this count is what changes. */
@@ -254,18 +254,11 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
     return created;
   };
 
-  const freshGraph = async () => {
-    const { graph, scenario } = get();
-    const chosen = scenario === null ? undefined : graph.scenarios.find((candidate) => candidate.name === scenario);
-    if (!chosen) return { graph, seed: get().seed };
-    const runtime = await loadRuntime();
-    return { graph: runtime.applyScenario(graph, chosen), seed: chosen.seed ?? get().seed };
-  };
-
   const startFresh = async () => {
     try {
-      const { graph, seed } = await freshGraph();
-      return await attach(graph, seed, {}, (id) => `Run ${id}`);
+      const { graph, scenario, seed } = get();
+      // The runtime applies the named scenario and records it in the trace, as the command line does.
+      return await attach(graph, seed, scenario === null ? {} : { scenario }, (id) => `Run ${id}`);
     } catch (error) {
       set({ runError: error instanceof Error ? error.message : String(error) });
       return null;

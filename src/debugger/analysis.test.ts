@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import type { Trace, TraceStep } from '../runtime/trace.ts';
+import { diffStates, rowOffsets, timelineRows, visibleRange, whereRunsPart } from './analysis.ts';
+
+const step = (fields: Partial<TraceStep>): TraceStep => ({
+  step: 1, round: 1, node: 'decide', kind: 'reason', outcome: 'ok', attempts: [], reads: [], writes: {}, edges: [], fired: null, guard: null, durationMs: 0, ...fields,
+});
+
+const trace = (steps: TraceStep[], extra: Partial<Trace> = {}): Trace => ({
+  format: 'loopscope/trace', version: 1, graph: 'G', seed: 1, stopReason: 'completed', rounds: 1, tokensUsed: 0, finalState: {}, steps, ...extra,
+});
+
+describe('diffStates', () => {
+  it('lists added, changed and removed keys with their values, and leaves equal ones out', () => {
+    expect(diffStates({ a: 1, b: { x: 1 }, gone: true, same: [1] }, { a: 2, b: { x: 1 }, fresh: 'y', same: [1] })).toEqual([
+      { key: 'a', type: 'changed', before: 1, after: 2 },
+      { key: 'fresh', type: 'added', after: 'y' },
+      { key: 'gone', type: 'removed', before: true },
+    ]);
+  });
+});
+
+describe('whereRunsPart', () => {
+  const evaluate = (id: string, reason: string) => step({ node: 'evaluate', fired: { id, target: 'x', reason } });
+  const one = { label: 'Run 1', trace: trace([step({}), step({ step: 2 }), evaluate('e4', 'evaluation.plan_exhausted eq true (was true)')]) };
+  const two = { label: 'Run 2', trace: trace([step({}), step({ step: 2 }), evaluate('e3', 'outcome is sufficient')]) };
+
+  it('names the first step whose fired edge differs, with both edges and their reasons', () => {
+    expect(whereRunsPart(one, two)).toEqual({
+      step: 3,
+      sentence: 'Runs part at step 3: run 1 took e4 (evaluation.plan_exhausted eq true (was true)), run 2 took e3 (outcome is sufficient)',
+    });
+  });
+
+  it('is null for runs that take the same edges, and names a run that ended earlier', () => {
+    expect(whereRunsPart(one, one)).toBeNull();
+    const shorter = { label: 'Run 3', trace: trace(one.trace.steps.slice(0, 2)) };
+    expect(whereRunsPart(one, shorter)?.sentence).toBe('Runs part at step 3: run 1 took e4 (evaluation.plan_exhausted eq true (was true)), run 3 took nothing (the run had ended)');
+  });
+});
+
+describe('timeline rows and windowing', () => {
+  const attempts = [{ n: 1, skill: 's', outcome: 'timeout' as const, tokens: 1 }, { n: 2, skill: 's', outcome: 'empty' as const, tokens: 1 }];
+  const rows = timelineRows(trace([step({}), step({ step: 2, attempts }), step({ step: 3, round: 2, blindRetry: true })], { stopReason: 'max_rounds', stopExplain: 'why' }));
+
+  it('groups steps under round headers, gives each attempt a row, marks blind retries and ends with the stop', () => {
+    expect(rows.map((row) => `${row.type}:${row.height}`)).toEqual(['round:1', 'step:1', 'step:3', 'round:1', 'step:1', 'stop:1']);
+    expect(rows[3]).toMatchObject({ type: 'round', round: 2, blindRetry: true });
+    expect(rows[5]).toMatchObject({ reason: 'max_rounds', explain: 'why' });
+    expect(rowOffsets(rows)).toEqual([0, 1, 2, 5, 6, 7, 8]);
+  });
+
+  it('renders only the rows in the viewport plus the overscan, even for 10,000 steps', () => {
+    const big = timelineRows(trace(Array.from({ length: 10_000 }, (_, index) => step({ step: index + 1, round: Math.floor(index / 4) + 1 }))));
+    const offsets = rowOffsets(big);
+    expect(big).toHaveLength(12_501);
+    const range = visibleRange(offsets, 20, 100_000, 400, 5);
+    // Row 5000 starts at 100,000 px; 20 rows fit in 400 px.
+    expect(range).toEqual({ start: 4995, end: 5025 });
+    expect(visibleRange(offsets, 20, 0, 400, 5)).toEqual({ start: 0, end: 25 });
+    expect(visibleRange(offsets, 20, offsets[offsets.length - 1] * 20 - 400, 400, 5).end).toBe(big.length);
+  });
+
+  it('finds the row under the top when rows are taller than one unit', () => {
+    // Rows start at 0, 1, 2, 5, 6, 7: 3.5 falls inside the three-unit step row.
+    expect(visibleRange(rowOffsets(rows), 10, 35, 10, 0)).toEqual({ start: 2, end: 3 });
+  });
+});

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { findTemplate } from '../graph/index.ts';
+import { runGraph } from '../runtime/index.ts';
+import { parseTrace } from './traceSchema.ts';
+
+describe('parseTrace', () => {
+  it('accepts a trace the runtime made, unchanged', async () => {
+    const trace = await runGraph(findTemplate('securityclaw')!.graph(), { seed: 1, executor: 'engine' });
+    const parsed = parseTrace(JSON.stringify(trace));
+    expect(parsed.ok && parsed.value).toEqual(JSON.parse(JSON.stringify(trace)));
+  });
+
+  it('names the path that failed', () => {
+    const bad = { format: 'loopscope/trace', version: 1, graph: 'G', seed: 1, stopReason: null, rounds: 0, tokensUsed: 0, finalState: {},
+      steps: [{ step: 1, round: 1, node: 'a', kind: 'wizard', outcome: null, attempts: [], reads: [], writes: {}, edges: [], fired: null, guard: null, durationMs: 0 }] };
+    const parsed = parseTrace(JSON.stringify(bad));
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok) expect(parsed.problems.map((problem) => problem.path)).toEqual(['steps[0].kind']);
+  });
+
+  it('refuses text that is not JSON, another format, unknown keys, steps out of order and forbidden keys', () => {
+    expect(parseTrace('{').ok).toBe(false);
+    const header = { format: 'loopscope/trace', version: 1, graph: 'G', seed: 1, stopReason: null, rounds: 0, tokensUsed: 0, finalState: {}, steps: [] };
+    expect(parseTrace(JSON.stringify({ ...header, format: 'loopscope/graph' })).ok).toBe(false);
+    expect(parseTrace(JSON.stringify({ ...header, extra: 1 })).ok).toBe(false);
+    expect(parseTrace('{"__proto__": {}}').ok).toBe(false);
+    const step = { step: 2, round: 1, node: 'a', kind: 'reason', outcome: null, attempts: [], reads: [], writes: {}, edges: [], fired: null, guard: null, durationMs: 0 };
+    const parsed = parseTrace(JSON.stringify({ ...header, steps: [step] }));
+    expect(!parsed.ok && parsed.problems[0].path).toBe('steps[0].step');
+    expect(parseTrace(JSON.stringify(header)).ok).toBe(true);
+  });
+});
