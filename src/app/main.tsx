@@ -2,12 +2,17 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
 import { openInitialGraph } from './startup.ts';
+import { startPersistence } from '../store/persistence.ts';
 import './styles.css';
 
-openInitialGraph(new URL(window.location.href));
+const url = new URL(window.location.href);
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+// The autosave is read before the first render, so the first screen is the restored graph.
+void startPersistence(url).finally(() => {
+  openInitialGraph(url);
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+});
