@@ -268,6 +268,13 @@ describe('determinism and the trace format', () => {
     expect(typeof trace.steps[1].durationMs).toBe('number');
   });
 
+  it('respond without a template answers the question with the evidence, a record a line', async () => {
+    const trace = await runGraph(securityclaw());
+    expect(trace.finalState.response).toEqual({
+      text: 'failed logins from 10.0.0.5? — 2 record(s) of evidence:\n- ip=10.0.0.5 user=admin event=login_failed count=42\n- ip=10.0.0.5 user=root event=login_failed count=7',
+    });
+  });
+
   it('each kind writes only its own fields', async () => {
     const trace = await runGraph(securityclaw());
     const owned: Record<string, string[]> = { reason: ['plan'], act: ['results', 'execution_error'], verify: ['evaluation'], recover: ['recovery', 'failures'], respond: ['response'] };
