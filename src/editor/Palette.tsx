@@ -1,3 +1,40 @@
+import { useReactFlow } from '@xyflow/react';
+import { KIND_LIST, type NodeKind } from '../graph/index.ts';
+import { addNodeAt, KIND_DRAG_TYPE } from './Canvas.tsx';
+
+/** Kinds to drag onto the canvas; Enter, Space or a click adds one at the centre of the view. */
 export function Palette() {
-  return <div className="placeholder">Palette</div>;
+  const { screenToFlowPosition } = useReactFlow();
+  const addAtCentre = (kind: NodeKind) => {
+    const pane = document.querySelector('.canvas .react-flow')?.getBoundingClientRect();
+    const centre = pane ? screenToFlowPosition({ x: pane.left + pane.width / 2, y: pane.top + pane.height / 2 }) : { x: 0, y: 0 };
+    // Centred on the point rather than hanging from it.
+    addNodeAt(kind, { x: Math.round(centre.x - 110), y: Math.round(centre.y - 60) });
+  };
+  return (
+    <div className="palette">
+      <h2 className="panel-title">Palette</h2>
+      <ul className="palette-list">
+        {KIND_LIST.map((definition) => (
+          <li key={definition.kind}>
+            <button
+              type="button"
+              className="palette-item"
+              draggable
+              style={{ '--kind-color': definition.color } as React.CSSProperties}
+              title={`${definition.seedName}: ${definition.description} Drag onto the canvas, or press Enter to add.`}
+              onDragStart={(event) => {
+                event.dataTransfer.setData(KIND_DRAG_TYPE, definition.kind);
+                event.dataTransfer.effectAllowed = 'move';
+              }}
+              onClick={() => addAtCentre(definition.kind)}
+            >
+              <span className="palette-icon" aria-hidden="true">{definition.icon}</span>
+              <span>{definition.title}</span>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
 }

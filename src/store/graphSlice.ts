@@ -19,6 +19,10 @@ export interface GraphSlice {
   lastEditKey: string | null;
   /** The last import's failure, shown as an alert; the graph stays as it was. */
   importError: string | null;
+  /** Grows each time another document is opened, so the canvas can fit its view to it. */
+  documentVersion: number;
+  /** `past.length` when the document was opened: more history than that means unsaved changes. */
+  historyMark: number;
   /** Replaces the graph by an edit; undoable. */
   edit: (update: (graph: GraphFile) => GraphFile, key?: string) => void;
   /** Opens another document (template, import); undoable, and clears the selection. */
@@ -32,6 +36,9 @@ export interface GraphSlice {
   redo: () => void;
   dismissImportError: () => void;
 }
+
+/** Whether the open document has edits since it was opened. */
+export const hasUnsavedChanges = (state: Pick<GraphSlice, 'past' | 'historyMark'>) => state.past.length > state.historyMark;
 
 const initialGraph = () => (findTemplate(DEFAULT_TEMPLATE_ID) ?? findTemplate('blank'))!.graph();
 
@@ -57,10 +64,12 @@ export const createGraphSlice: SliceCreator<GraphSlice> = (set, get) => {
     future: [],
     lastEditKey: null,
     importError: null,
+    documentVersion: 0,
+    historyMark: 0,
     edit: (update, key) => replace(update(get().graph), key ?? null),
     load: (next) => {
       replace(next, null);
-      set({ selection: { nodes: [], edges: [] }, importError: null });
+      set((state) => ({ selection: { nodes: [], edges: [] }, importError: null, documentVersion: state.documentVersion + 1, historyMark: state.past.length }));
     },
     importText: (text, source = 'the file') => {
       const result = parseGraph(text);

@@ -1,0 +1,137 @@
+/** Our graph document as React Flow nodes and edges. React Flow stays at this edge: the store's graph is the truth. */
+import { MarkerType, type Edge, type Node } from '@xyflow/react';
+import { describeWhen, kindDefinition, type GraphEdge, type GraphFile, type GraphNode, type KindDefinition } from '../graph/index.ts';
+import type { CanvasOverlay } from '../store/index.ts';
+
+/** The source handle of edges whose condition is not a plain outcome. */
+export const GENERAL_HANDLE = 'out';
+
+export interface AgentNodeData extends Record<string, unknown> {
+  node: GraphNode;
+  definition: KindDefinition;
+  summary: string[];
+  isEntry: boolean;
+  visits: number;
+  breakpoint: boolean;
+}
+
+export interface ConditionEdgeData extends Record<string, unknown> {
+  label: string;
+  backEdge: boolean;
+  fired: boolean;
+  firedReason: string | null;
+  /** Why the edge was tried and not taken at the selected step. */
+  notTaken: string | null;
+  visits: number;
+  breakpoint: boolean;
+}
+
+export type AgentFlowNode = Node<AgentNodeData, 'agent'>;
+export type ConditionFlowEdge = Edge<ConditionEdgeData, 'condition'>;
+
+export interface FlowExtras {
+  overlay: CanvasOverlay | null;
+  selectedNodes: readonly string[];
+  selectedEdges: readonly string[];
+  nodeBreakpoints: readonly string[];
+  edgeBreakpoints: readonly string[];
+}
+
+export const NO_EXTRAS: FlowExtras = { overlay: null, selectedNodes: [], selectedEdges: [], nodeBreakpoints: [], edgeBreakpoints: [] };
+
+/** The outcome handle an edge leaves from: its own outcome's, or the general one. */
+export const sourceHandleOf = (edge: GraphEdge, source: GraphNode | undefined): string | null => {
+  if (!source || kindDefinition(source.kind).terminal) return null;
+  const when = edge.when;
+  if (typeof when === 'object' && 'outcome' in when && kindDefinition(source.kind).outcomes.includes(when.outcome)) return when.outcome;
+  return GENERAL_HANDLE;
+};
+
+/**
+ * Edges that close a loop: back edges of a depth-first search from the entry (then from any node
+ * it did not reach), tried in file order so the answer is stable.
+ */
+export const findBackEdges = (graph: GraphFile): Set<string> => {
+  const outgoing = new Map<string, GraphEdge[]>();
+  for (const edge of graph.edges) outgoing.set(edge.source, [...(outgoing.get(edge.source) ?? []), edge]);
+  const state = new Map<string, 'open' | 'done'>();
+  const back = new Set<string>();
+  const visit = (start: string) => {
+    // Iterative, so that a long chain of nodes does not overflow the call stack.
+    const stack: { id: string; next: number }[] = [{ id: start, next: 0 }];
+    state.set(start, 'open');
+    while (stack.length > 0) {
+      const frame = stack[stack.length - 1];
+      const edges = outgoing.get(frame.id) ?? [];
+      if (frame.next >= edges.length) {
+        state.set(frame.id, 'done');
+        stack.pop();
+        continue;
+      }
+      const edge = edges[frame.next++];
+      const seen = state.get(edge.target);
+      if (seen === 'open') back.add(edge.id);
+      else if (seen === undefined) {
+        state.set(edge.target, 'open');
+        stack.push({ id: edge.target, next: 0 });
+      }
+    }
+  };
+  const ids = new Set(graph.nodes.map((node) => node.id));
+  if (ids.has(graph.entry)) visit(graph.entry);
+  for (const node of graph.nodes) if (!state.has(node.id)) visit(node.id);
+  return back;
+};
+
+export const toFlowNodes = (graph: GraphFile, extras: FlowExtras = NO_EXTRAS): AgentFlowNode[] =>
+  graph.nodes.map((node) => {
+    const definition = kindDefinition(node.kind);
+    const overlay = extras.overlay;
+    return {
+      id: node.id,
+      type: 'agent',
+      position: node.position,
+      selected: extras.selectedNodes.includes(node.id),
+      // `current` comes only from the run overlay (SPEC §5).
+      className: overlay?.currentNode === node.id ? 'current' : undefined,
+      data: {
+        node,
+        definition,
+        summary: definition.summary(node.config),
+        isEntry: node.id === graph.entry,
+        visits: overlay?.nodeVisits[node.id] ?? 0,
+        breakpoint: extras.nodeBreakpoints.includes(node.id),
+      },
+    };
+  });
+
+export const toFlowEdges = (graph: GraphFile, extras: FlowExtras = NO_EXTRAS): ConditionFlowEdge[] => {
+  const back = findBackEdges(graph);
+  const nodes = new Map(graph.nodes.map((node) => [node.id, node]));
+  const overlay = extras.overlay;
+  return graph.edges.map((edge) => {
+    const fired = overlay?.firedEdge === edge.id;
+    const classes = [back.has(edge.id) ? 'back-edge' : 'forward-edge', fired ? 'fired' : ''].filter(Boolean).join(' ');
+    return {
+      id: edge.id,
+      type: 'condition',
+      source: edge.source,
+      target: edge.target,
+      sourceHandle: sourceHandleOf(edge, nodes.get(edge.source)),
+      selected: extras.selectedEdges.includes(edge.id),
+      className: classes,
+      animated: fired,
+      markerEnd: { type: MarkerType.ArrowClosed, width: 18, height: 18 },
+      reconnectable: true,
+      data: {
+        label: describeWhen(edge.when),
+        backEdge: back.has(edge.id),
+        fired,
+        firedReason: fired ? overlay.firedReason : null,
+        notTaken: overlay?.triedEdges[edge.id] ?? null,
+        visits: overlay?.edgeVisits[edge.id] ?? 0,
+        breakpoint: extras.edgeBreakpoints.includes(edge.id),
+      },
+    };
+  });
+};

@@ -1,0 +1,63 @@
+import { memo } from 'react';
+import { Handle, Position, type NodeProps } from '@xyflow/react';
+import { useApp } from '../../store/index.ts';
+import { GENERAL_HANDLE, type AgentFlowNode } from '../flowAdapter.ts';
+
+/** One component for every kind: the kind registry gives it colour, icon, outcomes and summary. */
+function AgentNodeView({ id, data, selected }: NodeProps<AgentFlowNode>) {
+  const toggleNodeBreakpoint = useApp((state) => state.toggleNodeBreakpoint);
+  const { node, definition, summary, isEntry, visits, breakpoint } = data;
+  return (
+    <div
+      className={`agent-node${selected ? ' is-selected' : ''}${breakpoint ? ' has-breakpoint' : ''}`}
+      style={{ '--kind-color': definition.color } as React.CSSProperties}
+      data-kind={node.kind}
+    >
+      <Handle type="target" position={Position.Left} className="target-handle" />
+      <div className="agent-node-head">
+        <span className="agent-node-icon" aria-hidden="true">{definition.icon}</span>
+        <span className="agent-node-label">{node.label ?? node.id}</span>
+        {visits > 0 && <span className="heat-badge" title={`ran ${visits} times in this run`}>×{visits}</span>}
+        <button
+          type="button"
+          className={`breakpoint-toggle nodrag${breakpoint ? ' on' : ''}`}
+          aria-label={`Toggle breakpoint on ${id}`}
+          aria-pressed={breakpoint}
+          title={breakpoint ? 'Remove breakpoint' : 'Pause before this node runs'}
+          onClick={(event) => {
+            event.stopPropagation();
+            toggleNodeBreakpoint(id);
+          }}
+        />
+      </div>
+      <div className="agent-node-kind">
+        {definition.title.toLowerCase()}
+        {node.label && node.label !== node.id ? ` · ${id}` : ''}
+        {isEntry && <span className="entry-badge">entry</span>}
+      </div>
+      {summary.length > 0 && (
+        <ul className="agent-node-summary">
+          {summary.map((line) => (
+            <li key={line}>{line}</li>
+          ))}
+        </ul>
+      )}
+      {!definition.terminal && (
+        <ul className="agent-node-outcomes">
+          {definition.outcomes.map((outcome) => (
+            <li key={outcome} className="outcome-row">
+              {outcome}
+              <Handle type="source" position={Position.Right} id={outcome} className="outcome-handle" title={`outcome ${outcome}`} />
+            </li>
+          ))}
+          <li className="outcome-row general">
+            condition
+            <Handle type="source" position={Position.Right} id={GENERAL_HANDLE} className="general-handle" title="edge with a condition or always" />
+          </li>
+        </ul>
+      )}
+    </div>
+  );
+}
+
+export const AgentNode = memo(AgentNodeView);

@@ -1,0 +1,94 @@
+import { useEffect } from 'react';
+import { removeEdges, removeNodes } from '../graph/index.ts';
+import { useApp } from '../store/index.ts';
+import { classifyClipboardText, copyNodes, pasteNodes, type NodeClip } from './clipboard.ts';
+
+/** Keys typed into a form belong to the form, not to the canvas. */
+export const isTyping = (target: EventTarget | null) => {
+  if (!(target instanceof HTMLElement)) return false;
+  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
+};
+
+export type ShortcutAction = 'undo' | 'redo' | 'copy' | 'paste' | 'duplicate' | null;
+
+export const shortcutOf = (event: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'shiftKey' | 'altKey'>): ShortcutAction => {
+  if (!(event.ctrlKey || event.metaKey) || event.altKey) return null;
+  const key = event.key.toLowerCase();
+  if (key === 'z') return event.shiftKey ? 'redo' : 'undo';
+  if (key === 'y' && !event.shiftKey) return 'redo';
+  if (key === 'c' && !event.shiftKey) return 'copy';
+  if (key === 'v' && !event.shiftKey) return 'paste';
+  if (key === 'd' && !event.shiftKey) return 'duplicate';
+  return null;
+};
+
+/** Undo, redo, copy, paste and duplicate on the whole window, except while typing. */
+export const useEditorShortcuts = () => {
+  useEffect(() => {
+    let clip: NodeClip | null = null;
+    let pastes = 0;
+    const placeCopies = (from: NodeClip, times: number) => {
+      const { edit, select } = useApp.getState();
+      let ids: string[] = [];
+      edit((graph) => {
+        const pasted = pasteNodes(graph, from, times);
+        ids = pasted.ids;
+        return pasted.graph;
+      });
+      select({ nodes: ids, edges: [] });
+    };
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (isTyping(event.target)) return;
+      const action = shortcutOf(event);
+      if (!action) return;
+      const state = useApp.getState();
+      if (action === 'undo') state.undo();
+      if (action === 'redo') state.redo();
+      if (action === 'copy') {
+        const copied = copyNodes(state.graph, state.selection.nodes);
+        if (!copied) return;
+        clip = copied;
+        pastes = 0;
+        // The system clipboard is a bonus (another tab, another app); the copy above is what pastes here.
+        void navigator.clipboard?.writeText(JSON.stringify(copied, null, 2)).catch(() => undefined);
+      }
+      if (action === 'paste') {
+        // The browser's paste event follows; it imports a graph document if that is what the clipboard holds.
+        if (!clip) return;
+        pastes += 1;
+        placeCopies(clip, pastes);
+      }
+      if (action === 'duplicate') {
+        const copied = copyNodes(state.graph, state.selection.nodes);
+        if (copied) placeCopies(copied, 1);
+      }
+      event.preventDefault();
+    };
+    const onPaste = (event: ClipboardEvent) => {
+      if (isTyping(event.target)) return;
+      const text = event.clipboardData?.getData('text/plain') ?? '';
+      const found = classifyClipboardText(text);
+      if (found.type === 'graph') {
+        event.preventDefault();
+        useApp.getState().importText(found.text, 'the pasted text');
+      } else if (found.type === 'nodes' && !clip) {
+        event.preventDefault();
+        placeCopies(found.clip, 1);
+      }
+    };
+    window.addEventListener('keydown', onKeyDown);
+    window.addEventListener('paste', onPaste);
+    return () => {
+      window.removeEventListener('keydown', onKeyDown);
+      window.removeEventListener('paste', onPaste);
+    };
+  }, []);
+};
+
+/** Removes nodes (with their edges) and edges as one undoable edit. */
+export const deleteElements = (nodeIds: readonly string[], edgeIds: readonly string[]) => {
+  if (nodeIds.length === 0 && edgeIds.length === 0) return;
+  const { edit, select } = useApp.getState();
+  edit((graph) => removeEdges(removeNodes(graph, nodeIds), edgeIds));
+  select({ nodes: [], edges: [] });
+};
