@@ -17,6 +17,8 @@ const parseText = <T,>(text: string, schema: z.ZodType<T>): ParseResult<T> => {
 const editedFields = (before: Record<string, unknown>, after: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(after).filter(([key, value]) => JSON.stringify(before[key]) !== JSON.stringify(value)));
 
+const replayWords = (step: number) => (step === 1 ? '' : step === 2 ? 'Step 1 is re-run as it was. ' : `Steps 1–${step - 1} are re-run as they were. `);
+
 /**
  * "Fork from here" on step N: steps 1..N-1 are re-run as they were, then step N runs again with
  * the edited state and/or a skill's next result, and the run goes on as a new branch.
@@ -56,7 +58,7 @@ export function ForkEditor({ step, onDone }: { step: TraceStep; onDone: () => vo
         void fork(step.step - 1, edits);
       }}
     >
-      <p className="muted">Steps 1–{step.step - 1} are re-run as they were; step {step.step} runs again with your changes and the run goes on as a new branch.</p>
+      <p className="muted">{replayWords(step.step)}Step {step.step} runs again with your changes and the run goes on as a new branch.</p>
       <label className="stack">
         State at step {step.step} (JSON)
         <textarea rows={8} spellCheck={false} value={stateText} onChange={(event) => setStateText(event.target.value)} aria-invalid={!stateResult.ok} />

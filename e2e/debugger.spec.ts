@@ -1,0 +1,233 @@
+import { execFileSync } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { expect, test, type Page } from '@playwright/test';
+
+/** Console errors and uncaught exceptions of a page, collected from the first navigation on. */
+const collectErrors = (page: Page) => {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  return errors;
+};
+
+const timeline = (page: Page) => page.getByRole('list', { name: 'Timeline' });
+const steps = (page: Page) => timeline(page).getByRole('listitem');
+const detail = (page: Page) => page.getByRole('region', { name: 'Step detail' });
+const stopStatus = (page: Page) => page.getByRole('status');
+const stepHeading = (page: Page) => detail(page).getByRole('heading', { name: /^Step \d+ ·/ });
+const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true });
+const canvasNode = (page: Page, id: string) => page.locator(`.react-flow__node[data-id="${id}"]`);
+const canvasEdge = (page: Page, id: string) => page.locator(`.react-flow__edge[data-id="${id}"]`);
+
+/** Steps once and checks what the step detail and the canvas say about the new step. */
+const stepAndCheck = async (page: Page, expected: { step: number; node: string; label: string; fired?: string; reason?: string }) => {
+  await button(page, 'Step').click();
+  await expect(steps(page)).toHaveCount(expected.step);
+  await expect(stepHeading(page)).toContainText(`Step ${expected.step} · ${expected.label}`);
+  await expect(canvasNode(page, expected.node)).toHaveClass(/\bcurrent\b/);
+  if (expected.fired) {
+    await expect(detail(page).locator('.fired-edge')).toHaveText(expected.fired);
+    await expect(canvasEdge(page, expected.fired)).toHaveClass(/\bfired\b/);
+  }
+  if (expected.reason) await expect(detail(page).getByRole('list', { name: 'Edges tried' })).toContainText(`✓ ${expected.fired}`);
+  if (expected.reason) await expect(detail(page)).toContainText(expected.reason);
+};
+
+/** Drops the fields allowed to differ between two runs of one seed. */
+const withoutTimings = (value: unknown): unknown => {
+  if (Array.isArray(value)) return value.map(withoutTimings);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).filter(([key]) => key !== 'durationMs').map(([key, item]) => [key, withoutTimings(item)]));
+};
+
+test('SecurityClaw recovery path, step by step: local retry, recovery, a new source next round', async ({ page }) => {
+  const errors = collectErrors(page);
+  await page.goto('/');
+  await expect(stopStatus(page)).toHaveText('No run yet.');
+
+  await stepAndCheck(page, { step: 1, node: 'decide', label: 'Decide', fired: 'e1', reason: 'always' });
+  await stepAndCheck(page, { step: 2, node: 'execute', label: 'Execute skill', fired: 'e2' });
+  // The local retries sit inside the execute step: the timeout, then the empty result.
+  const attempts = steps(page).nth(1).getByRole('group', { name: 'Attempts of step 2' });
+  await expect(attempts).toContainText('attempt 1');
+  await expect(attempts).toContainText('timeout');
+  await expect(attempts).toContainText('SIEM did not answer within 5s');
+  await expect(attempts).toContainText('attempt 2');
+  await expect(attempts).toContainText('empty');
+  await expect(detail(page).getByRole('table', { name: 'Attempts' }).getByRole('row')).toHaveCount(3);
+  await expect(page.getByRole('meter', { name: 'Steps' })).toHaveAttribute('value', '2');
+
+  await stepAndCheck(page, { step: 3, node: 'evaluate', label: 'Evaluate', fired: 'e4', reason: 'evaluation.plan_exhausted eq true (was true)' });
+  await expect(detail(page).getByRole('list', { name: 'Edges tried' })).toContainText('✗ e3 → answer');
+  await expect(detail(page).getByRole('list', { name: 'Guard checks' })).toContainText('tokens 200/2000');
+  await stepAndCheck(page, { step: 4, node: 'recover', label: 'Recover', fired: 'e6' });
+  await expect(detail(page).getByRole('table', { name: 'State changes' })).toContainText('query_alternative_source');
+
+  await stepAndCheck(page, { step: 5, node: 'decide', label: 'Decide', fired: 'e1' });
+  // Recovery changed the path: the new plan uses the other source.
+  await expect(detail(page).getByRole('table', { name: 'State changes' }).getByRole('row', { name: /plan/ })).toContainText('query_alternative_source');
+  await expect(timeline(page)).toContainText('Round 2');
+  await stepAndCheck(page, { step: 6, node: 'execute', label: 'Execute skill', fired: 'e2' });
+  await expect(steps(page).nth(5).getByRole('group', { name: 'Attempts of step 6' })).toContainText('query_alternative_source');
+  await stepAndCheck(page, { step: 7, node: 'evaluate', label: 'Evaluate', fired: 'e3', reason: 'outcome is "sufficient"' });
+  await expect(page.getByRole('meter', { name: 'Rounds' })).toHaveAttribute('value', '2');
+  await button(page, 'Step').click();
+  await expect(steps(page)).toHaveCount(8);
+  await expect(stopStatus(page)).toContainText('completed');
+  await expect(timeline(page)).toContainText('Stopped: completed');
+  expect(errors).toEqual([]);
+});
+
+test('a breakpoint on recover pauses the run before it and says which one', async ({ page }) => {
+  await page.goto('/');
+  const breakpoints = page.getByRole('region', { name: 'Breakpoints' });
+  await breakpoints.getByLabel('Node').selectOption('recover');
+  await breakpoints.getByRole('button', { name: 'Break before node' }).click();
+  await expect(breakpoints).toContainText('before node recover runs');
+
+  await button(page, 'Run').click();
+  await expect(stopStatus(page)).toContainText('Paused by breakpoint on node recover');
+  await expect(steps(page)).toHaveCount(3);
+  await expect(button(page, 'Continue')).toBeEnabled();
+  await button(page, 'Continue').click();
+  await expect(stopStatus(page)).toContainText('completed');
+  await expect(steps(page)).toHaveCount(8);
+
+  await breakpoints.getByRole('button', { name: 'Remove breakpoint on node recover' }).click();
+  await expect(breakpoints).not.toContainText('before node recover runs');
+});
+
+test('a condition breakpoint: an attempt fails', async ({ page }) => {
+  await page.goto('/');
+  const breakpoints = page.getByRole('region', { name: 'Breakpoints' });
+  await breakpoints.getByLabel('Condition').selectOption('attempt_failed');
+  await breakpoints.getByRole('button', { name: 'Add condition' }).click();
+  await button(page, 'Run').click();
+  await expect(stopStatus(page)).toContainText('attempt 1 of search_events was timeout');
+  await expect(steps(page)).toHaveCount(2);
+});
+
+test('time travel: after the run, selecting step 2 shows execute as current; arrow keys move between steps', async ({ page }) => {
+  await page.goto('/');
+  await button(page, 'Run').click();
+  await expect(stopStatus(page)).toContainText('completed');
+  await steps(page).nth(1).click();
+  await expect(canvasNode(page, 'execute')).toHaveClass(/\bcurrent\b/);
+  await expect(canvasNode(page, 'answer')).not.toHaveClass(/\bcurrent\b/);
+  await expect(stepHeading(page)).toContainText('Step 2 · Execute skill');
+  await expect(steps(page).nth(1)).toHaveAttribute('aria-current', 'step');
+
+  await page.keyboard.press('ArrowDown');
+  await expect(stepHeading(page)).toContainText('Step 3 · Evaluate');
+  await page.keyboard.press('End');
+  await expect(stepHeading(page)).toContainText('Step 8 · Format response');
+  await page.keyboard.press('Home');
+  await expect(stepHeading(page)).toContainText('Step 1 · Decide');
+  await page.keyboard.press('ArrowUp');
+  await expect(stepHeading(page)).toContainText('Step 1 · Decide');
+});
+
+test('fork from step 2 with search_events returning records: evaluate takes e3, both runs kept', async ({ page }) => {
+  await page.goto('/');
+  await button(page, 'Run').click();
+  await expect(stopStatus(page)).toContainText('completed');
+  await steps(page).nth(1).click();
+  await detail(page).getByRole('button', { name: 'Fork from here' }).click();
+  const form = detail(page).getByRole('form', { name: 'Fork from step 2' });
+
+  // Bad JSON is shown inline and nothing can be applied.
+  await form.getByLabel('State at step 2 (JSON)').fill('{ "question": ');
+  await expect(form.getByRole('alert')).toContainText('not JSON');
+  await expect(form.getByRole('button', { name: 'Fork and continue' })).toBeDisabled();
+  await form.getByLabel('State at step 2 (JSON)').fill('[1]');
+  await expect(form.getByRole('alert')).toContainText('expected');
+  await form.getByLabel('State at step 2 (JSON)').fill('{"question": "failed logins from 10.0.0.5?", "round": 1, "steps": 1, "tokensUsed": 0}');
+
+  await form.getByRole('combobox', { name: /^Skill/ }).selectOption('search_events');
+  await form.getByRole('combobox', { name: /^Outcome/ }).selectOption('ok');
+  await form.getByLabel('Records (JSON)').fill('[{"ip": "10.0.0.5", "event": "login_failed"}]');
+  await form.getByRole('button', { name: 'Fork and continue' }).click();
+
+  const picker = page.getByLabel('Shown run');
+  await expect(picker.locator('option')).toHaveText(['Run 1', 'Run 2 (fork of run 1 at step 2)']);
+  await expect(steps(page)).toHaveCount(4);
+  await expect(stopStatus(page)).toContainText('completed');
+  await expect(page.locator('.tl-parting')).toHaveText(
+    'Runs part at step 3: run 1 took e4 (evaluation.plan_exhausted eq true (was true)), run 2 took e3 (outcome is "sufficient")',
+  );
+  await steps(page).nth(2).click();
+  await expect(detail(page).locator('.fired-edge')).toHaveText('e3');
+  await expect(canvasEdge(page, 'e3')).toHaveClass(/\bfired\b/);
+
+  await picker.selectOption({ label: 'Run 1' });
+  await expect(steps(page)).toHaveCount(8);
+});
+
+test('an approval: the prompt names the pending action; Approve lets it run, Deny stops', async ({ page }) => {
+  await page.goto('/?template=approval-gate');
+  await button(page, 'Run').click();
+  const dialog = page.getByRole('dialog', { name: 'Approval' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText('open_ticket');
+  await expect(dialog).toContainText('Block 10.0.0.5');
+  await expect(dialog).toContainText('refused by the permission check');
+  await dialog.getByRole('button', { name: 'Approve' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(stopStatus(page)).toContainText('completed');
+
+  await button(page, 'Run').click();
+  await page.getByRole('dialog', { name: 'Approval' }).getByRole('button', { name: 'Deny' }).click();
+  await expect(stopStatus(page)).toContainText('denied');
+});
+
+test('max_rounds is named on screen, with the rounds gauge at its limit', async ({ page }) => {
+  await page.goto('/');
+  await page.getByLabel('Scenario').selectOption('max rounds stops a loop that keeps failing');
+  await button(page, 'Run').click();
+  await expect(stopStatus(page)).toContainText('max_rounds');
+  await expect(stopStatus(page)).toContainText('used all its rounds');
+  await expect(page.getByRole('meter', { name: 'Rounds' })).toHaveAttribute('value', '5');
+});
+
+test('a blind retry is marked in the timeline', async ({ page }) => {
+  await page.goto('/?template=graph-engineer');
+  await page.getByLabel('Scenario').selectOption('max steps bounds a VERIFY loop that never suffices');
+  await button(page, 'Run').click();
+  await expect(stopStatus(page)).toContainText('max_steps');
+  await expect(steps(page).filter({ hasText: 'blind retry' }).first()).toBeVisible();
+});
+
+test('trace export equals the command line run, and importing it shows the same timeline', async ({ page }, testInfo) => {
+  await page.goto('/');
+  await button(page, 'Run').click();
+  await expect(stopStatus(page)).toContainText('completed');
+  const shown = await steps(page).allInnerTexts();
+
+  const [download] = await Promise.all([page.waitForEvent('download'), button(page, 'Export trace').click()]);
+  const exportedPath = testInfo.outputPath('exported.trace.json');
+  await download.saveAs(exportedPath);
+  const exported = JSON.parse(await readFile(exportedPath, 'utf8'));
+  const cli = JSON.parse(execFileSync('npx', ['loopscope', 'run', 'src/graph/templates/securityclaw.json', '--json', '--seed', '1'], { encoding: 'utf8' }));
+  expect(withoutTimings(exported)).toEqual(withoutTimings(cli));
+
+  await button(page, 'Reset').click();
+  await expect(steps(page)).toHaveCount(0);
+  await page.getByLabel('Import trace').setInputFiles(exportedPath);
+  await expect(page.getByLabel('Shown run').locator('option')).toHaveText(['Run 1 (imported)']);
+  expect(await steps(page).allInnerTexts()).toEqual(shown);
+  await expect(stopStatus(page)).toContainText('completed');
+  await steps(page).nth(1).click();
+  await expect(canvasNode(page, 'execute')).toHaveClass(/\bcurrent\b/);
+
+  // A trace of another graph is shown with a warning; a broken one is refused with its path.
+  const other = testInfo.outputPath('other.trace.json');
+  await writeFile(other, JSON.stringify({ ...exported, graph: 'Another graph' }));
+  await page.getByLabel('Import trace').setInputFiles(other);
+  await expect(page.getByRole('alert').filter({ hasText: 'made on "Another graph"' })).toBeVisible();
+  const broken = testInfo.outputPath('broken.trace.json');
+  await writeFile(broken, JSON.stringify({ ...exported, steps: [{ ...exported.steps[0], kind: 'wizard' }] }));
+  await page.getByLabel('Import trace').setInputFiles(broken);
+  await expect(page.getByRole('alert').filter({ hasText: 'steps[0].kind' })).toBeVisible();
+});
