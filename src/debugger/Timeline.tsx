@@ -93,7 +93,7 @@ function RunPicker() {
         </select>
       </label>
       {active && parent && (
-        <p className="tl-parting">{parting ? parting.sentence : `${active.label} takes the same edges as ${parent.label.toLowerCase()}`}</p>
+        <p className="tl-parting">{parting ? parting.sentence : `Run ${active.id} takes the same edges as run ${parent.id}`}</p>
       )}
     </>
   );

@@ -22,8 +22,8 @@ describe('diffStates', () => {
 
 describe('whereRunsPart', () => {
   const evaluate = (id: string, reason: string) => step({ node: 'evaluate', fired: { id, target: 'x', reason } });
-  const one = { label: 'Run 1', trace: trace([step({}), step({ step: 2 }), evaluate('e4', 'evaluation.plan_exhausted eq true (was true)')]) };
-  const two = { label: 'Run 2', trace: trace([step({}), step({ step: 2 }), evaluate('e3', 'outcome is sufficient')]) };
+  const one = { id: 1, trace: trace([step({}), step({ step: 2 }), evaluate('e4', 'evaluation.plan_exhausted eq true (was true)')]) };
+  const two = { id: 2, trace: trace([step({}), step({ step: 2 }), evaluate('e3', 'outcome is sufficient')]) };
 
   it('names the first step whose fired edge differs, with both edges and their reasons', () => {
     expect(whereRunsPart(one, two)).toEqual({
@@ -34,7 +34,7 @@ describe('whereRunsPart', () => {
 
   it('is null for runs that take the same edges, and names a run that ended earlier', () => {
     expect(whereRunsPart(one, one)).toBeNull();
-    const shorter = { label: 'Run 3', trace: trace(one.trace.steps.slice(0, 2)) };
+    const shorter = { id: 3, trace: trace(one.trace.steps.slice(0, 2)) };
     expect(whereRunsPart(one, shorter)?.sentence).toBe('Runs part at step 3: run 1 took e4 (evaluation.plan_exhausted eq true (was true)), run 3 took nothing (the run had ended)');
   });
 });

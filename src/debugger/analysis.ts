@@ -31,13 +31,13 @@ export interface Parting {
 }
 
 /** The first step whose fired edge differs between two runs, named; null when they never part. */
-export const whereRunsPart = (a: { label: string; trace: Trace }, b: { label: string; trace: Trace }): Parting | null => {
+export const whereRunsPart = (a: { id: number; trace: Trace }, b: { id: number; trace: Trace }): Parting | null => {
   const length = Math.max(a.trace.steps.length, b.trace.steps.length);
   for (let index = 0; index < length; index += 1) {
     const left = a.trace.steps[index];
     const right = b.trace.steps[index];
     if (left?.node === right?.node && left?.fired?.id === right?.fired?.id && left?.stop?.reason === right?.stop?.reason) continue;
-    return { step: index + 1, sentence: `Runs part at step ${index + 1}: ${a.label.toLowerCase()} took ${firedWords(left)}, ${b.label.toLowerCase()} took ${firedWords(right)}` };
+    return { step: index + 1, sentence: `Runs part at step ${index + 1}: run ${a.id} took ${firedWords(left)}, run ${b.id} took ${firedWords(right)}` };
   }
   return null;
 };
