@@ -9,7 +9,7 @@ export function Palette() {
     const pane = document.querySelector('.canvas .react-flow')?.getBoundingClientRect();
     const centre = pane ? screenToFlowPosition({ x: pane.left + pane.width / 2, y: pane.top + pane.height / 2 }) : { x: 0, y: 0 };
     // Centred on the point rather than hanging from it.
-    addNodeAt(kind, { x: Math.round(centre.x - 110), y: Math.round(centre.y - 60) });
+    addNodeAt(kind, { x: Math.round(centre.x - 100), y: Math.round(centre.y - 60) });
   };
   return (
     <div className="palette">

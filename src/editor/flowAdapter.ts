@@ -17,6 +17,8 @@ export interface AgentNodeData extends Record<string, unknown> {
 
 export interface ConditionEdgeData extends Record<string, unknown> {
   label: string;
+  /** The edge's own note (`label` in the file), shown under its condition. */
+  note: string | null;
   backEdge: boolean;
   fired: boolean;
   firedReason: string | null;
@@ -125,6 +127,7 @@ export const toFlowEdges = (graph: GraphFile, extras: FlowExtras = NO_EXTRAS): C
       reconnectable: true,
       data: {
         label: describeWhen(edge.when),
+        note: edge.label ?? null,
         backEdge: back.has(edge.id),
         fired,
         firedReason: fired ? overlay.firedReason : null,

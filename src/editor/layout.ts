@@ -10,7 +10,7 @@ export interface NodeSize {
 export type Positions = Record<string, Position>;
 
 /** A guess for nodes the canvas has not measured yet (e.g. in the worker's tests). */
-export const DEFAULT_SIZE: NodeSize = { width: 220, height: 160 };
+export const DEFAULT_SIZE: NodeSize = { width: 200, height: 160 };
 
 /**
  * A layered left-to-right layout. Loop-back edges are left out of the ranking, so that a loop
@@ -18,7 +18,7 @@ export const DEFAULT_SIZE: NodeSize = { width: 220, height: 160 };
  */
 export const layoutGraph = (graph: GraphFile, sizes: Record<string, NodeSize> = {}): Positions => {
   const layered = new dagre.graphlib.Graph({ multigraph: true });
-  layered.setGraph({ rankdir: 'LR', nodesep: 50, ranksep: 110, marginx: 20, marginy: 20 });
+  layered.setGraph({ rankdir: 'LR', nodesep: 50, ranksep: 170, marginx: 20, marginy: 20 });
   layered.setDefaultEdgeLabel(() => ({}));
   for (const node of graph.nodes) layered.setNode(node.id, { ...(sizes[node.id] ?? DEFAULT_SIZE) });
   const back = findBackEdges(graph);

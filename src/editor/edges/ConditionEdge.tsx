@@ -31,6 +31,7 @@ function ConditionEdgeView({ id, sourceX, sourceY, targetX, targetY, sourcePosit
         >
           {data?.breakpoint && <span className="breakpoint-dot" aria-label="breakpoint" />}
           <span className="edge-condition">{data?.label}</span>
+          {data?.note && <span className="edge-note">{data.note}</span>}
           {data?.fired && data.firedReason && <span className="edge-reason">{data.firedReason}</span>}
           {data?.notTaken && <span className="edge-why">✗ {data.notTaken}</span>}
           {data && data.visits > 0 && <span className="heat-badge">×{data.visits}</span>}

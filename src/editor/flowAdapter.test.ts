@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { connect, findTemplate, type GraphFile } from '../graph/index.ts';
+import { findBackEdges, GENERAL_HANDLE, toFlowEdges, toFlowNodes } from './flowAdapter.ts';
+
+const securityclaw = () => findTemplate('securityclaw')!.graph();
+
+describe('toFlowNodes', () => {
+  it('gives each node its kind, summary and entry mark', () => {
+    const nodes = toFlowNodes(securityclaw());
+    const decide = nodes.find((node) => node.id === 'decide')!;
+    expect(decide.type).toBe('agent');
+    expect(decide.data.isEntry).toBe(true);
+    expect(decide.data.definition.outcomes).toEqual(['ok', 'repeated', 'error']);
+    expect(nodes.find((node) => node.id === 'execute')!.data.summary.join(' ')).toContain('retry ×3');
+    expect(nodes.filter((node) => node.data.isEntry)).toHaveLength(1);
+  });
+
+  it('marks the current node and heat only from the overlay', () => {
+    const graph = securityclaw();
+    expect(toFlowNodes(graph).some((node) => node.className === 'current')).toBe(false);
+    const overlay = { currentNode: 'evaluate', firedEdge: 'e5', firedReason: 'otherwise', triedEdges: { e3: 'outcome is exhausted' }, nodeVisits: { decide: 3 }, edgeVisits: { e5: 2 } };
+    const extras = { overlay, selectedNodes: ['answer'], selectedEdges: [], nodeBreakpoints: ['recover'], edgeBreakpoints: ['e4'] };
+    const nodes = toFlowNodes(graph, extras);
+    expect(nodes.filter((node) => node.className === 'current').map((node) => node.id)).toEqual(['evaluate']);
+    expect(nodes.find((node) => node.id === 'decide')!.data.visits).toBe(3);
+    expect(nodes.find((node) => node.id === 'recover')!.data.breakpoint).toBe(true);
+    expect(nodes.find((node) => node.id === 'answer')!.selected).toBe(true);
+    const edges = toFlowEdges(graph, extras);
+    const fired = edges.filter((edge) => edge.className?.includes('fired'));
+    expect(fired.map((edge) => edge.id)).toEqual(['e5']);
+    expect(fired[0].data!.firedReason).toBe('otherwise');
+    expect(fired[0].data!.visits).toBe(2);
+    expect(edges.find((edge) => edge.id === 'e3')!.data!.notTaken).toBe('outcome is exhausted');
+    expect(edges.find((edge) => edge.id === 'e4')!.data!.breakpoint).toBe(true);
+  });
+});
+
+describe('toFlowEdges', () => {
+  it('labels edges in words and leaves from the outcome handle', () => {
+    const edges = toFlowEdges(securityclaw());
+    const byId = Object.fromEntries(edges.map((edge) => [edge.id, edge]));
+    expect(byId.e3.sourceHandle).toBe('sufficient');
+    expect(byId.e3.data!.label).toBe('outcome: sufficient');
+    expect(byId.e4.sourceHandle).toBe(GENERAL_HANDLE);
+    expect(byId.e4.data!.label).toBe('plan_exhausted = true');
+    expect(byId.e5.data!.label).toBe('otherwise');
+    expect(byId.e1.data!.label).toBe('always');
+    expect(byId.e6.sourceHandle).toBe('recovered');
+  });
+
+  it('keeps edges from different outcomes to one target apart', () => {
+    let graph = securityclaw();
+    graph = connect(graph, 'execute', 'recover', 'empty');
+    graph = connect(graph, 'execute', 'recover', 'error');
+    const toRecover = toFlowEdges(graph).filter((edge) => edge.source === 'execute' && edge.target === 'recover');
+    expect(toRecover.map((edge) => edge.sourceHandle)).toEqual(['empty', 'error']);
+    expect(toRecover.map((edge) => edge.data!.label)).toEqual(['outcome: empty', 'outcome: error']);
+  });
+
+  it('an outcome the kind does not have falls back to the general handle', () => {
+    const graph = securityclaw();
+    graph.edges[0] = { ...graph.edges[0], when: { outcome: 'not_an_outcome' } };
+    expect(toFlowEdges(graph)[0].sourceHandle).toBe(GENERAL_HANDLE);
+  });
+});
+
+describe('findBackEdges', () => {
+  it('finds the loops of SecurityClaw: re-plan and recovered', () => {
+    expect([...findBackEdges(securityclaw())].sort()).toEqual(['e5', 'e6']);
+    expect(toFlowEdges(securityclaw()).filter((edge) => edge.data!.backEdge).map((edge) => edge.className)).toEqual(['back-edge', 'back-edge']);
+  });
+
+  it('finds the Graph Engineer loop back to reason and nothing on a chain', () => {
+    const graph = findTemplate('graph-engineer')!.graph();
+    const back = findBackEdges(graph);
+    expect(back.size).toBe(1);
+    const edge = graph.edges.find((candidate) => back.has(candidate.id))!;
+    expect(edge.target).toBe('think');
+    const chain: GraphFile = { ...graph, edges: graph.edges.filter((candidate) => !back.has(candidate.id)) };
+    expect(findBackEdges(chain).size).toBe(0);
+  });
+
+  it('counts a self-loop and survives a long chain', () => {
+    const graph = securityclaw();
+    expect(findBackEdges(connect(graph, 'execute', 'execute', 'error')).size).toBe(3);
+    const long: GraphFile = {
+      ...graph,
+      entry: 'n0',
+      nodes: Array.from({ length: 20000 }, (_, index) => ({ ...graph.nodes[1], id: `n${index}` })),
+      edges: Array.from({ length: 19999 }, (_, index) => ({ id: `e${index}`, source: `n${index}`, target: `n${index + 1}` })),
+    };
+    expect(findBackEdges(long).size).toBe(0);
+  });
+});

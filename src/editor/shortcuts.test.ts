@@ -1,0 +1,32 @@
+// @vitest-environment happy-dom
+import { describe, expect, it } from 'vitest';
+import { isTyping, shortcutOf } from './shortcuts.ts';
+
+const key = (key: string, mods: Partial<Record<'ctrlKey' | 'metaKey' | 'shiftKey' | 'altKey', boolean>> = {}) => ({ key, ctrlKey: false, metaKey: false, shiftKey: false, altKey: false, ...mods });
+
+describe('shortcutOf', () => {
+  it('maps Ctrl and Cmd chords', () => {
+    expect(shortcutOf(key('z', { ctrlKey: true }))).toBe('undo');
+    expect(shortcutOf(key('Z', { metaKey: true, shiftKey: true }))).toBe('redo');
+    expect(shortcutOf(key('y', { ctrlKey: true }))).toBe('redo');
+    expect(shortcutOf(key('c', { metaKey: true }))).toBe('copy');
+    expect(shortcutOf(key('v', { ctrlKey: true }))).toBe('paste');
+    expect(shortcutOf(key('d', { ctrlKey: true }))).toBe('duplicate');
+  });
+
+  it('ignores plain keys and Alt chords', () => {
+    expect(shortcutOf(key('z'))).toBeNull();
+    expect(shortcutOf(key('z', { ctrlKey: true, altKey: true }))).toBeNull();
+    expect(shortcutOf(key('q', { ctrlKey: true }))).toBeNull();
+  });
+});
+
+describe('isTyping', () => {
+  it('is true in form fields and editable text only', () => {
+    expect(isTyping(document.createElement('input'))).toBe(true);
+    expect(isTyping(document.createElement('textarea'))).toBe(true);
+    expect(isTyping(document.createElement('select'))).toBe(true);
+    expect(isTyping(document.createElement('div'))).toBe(false);
+    expect(isTyping(null)).toBe(false);
+  });
+});
