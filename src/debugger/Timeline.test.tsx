@@ -1,0 +1,90 @@
+// @vitest-environment happy-dom
+import { act } from 'react';
+import { createRoot } from 'react-dom/client';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Trace, TraceStep } from '../runtime/trace.ts';
+import { useApp } from '../store/index.ts';
+import { ROW_HEIGHT, Timeline } from './Timeline.tsx';
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+const syntheticTrace = (count: number): Trace => ({
+  format: 'loopscope/trace', version: 1, graph: 'SecurityClaw triage', seed: 1, stopReason: 'max_steps', rounds: Math.ceil(count / 4), tokensUsed: 0, finalState: {},
+  steps: Array.from({ length: count }, (_, index): TraceStep => ({
+    step: index + 1, round: Math.floor(index / 4) + 1, node: 'execute', kind: 'act', outcome: 'ok',
+    attempts: index % 4 === 1 ? [{ n: 1, skill: 'search_events', outcome: 'timeout', tokens: 1 }, { n: 2, skill: 'search_events', outcome: 'ok', tokens: 1 }] : [],
+    reads: [], writes: {}, edges: [], fired: { id: 'e2', target: 'evaluate', reason: 'always' }, guard: null, durationMs: 0,
+    ...(index === 8 ? { blindRetry: true } : {}),
+  })),
+});
+
+const mount = () => {
+  const container = document.createElement('div');
+  document.body.append(container);
+  const root = createRoot(container);
+  act(() => root.render(<Timeline />));
+  return { container, unmount: () => act(() => root.unmount()) };
+};
+
+const items = (container: HTMLElement) => container.querySelectorAll('[role="list"][aria-label="Timeline"] [role="listitem"]');
+
+afterEach(() => {
+  act(() => useApp.getState().reset());
+  document.body.innerHTML = '';
+});
+
+describe('Timeline', () => {
+  it('shows every step of a short run as a list item, attempts nested in theirs, rounds and blind retries marked', () => {
+    act(() => useApp.getState().loadTrace(syntheticTrace(12)));
+    const { container, unmount } = mount();
+    expect(items(container)).toHaveLength(12);
+    expect(items(container)[1].querySelector('[role="group"]')?.textContent).toContain('timeout');
+    expect(container.textContent).toContain('Round 3');
+    expect(container.textContent).toContain('blind retry');
+    expect(container.textContent).toContain('Stopped: max_steps');
+    unmount();
+  });
+
+  it('renders a window of a 10,000-step run and moves it on scroll', () => {
+    act(() => useApp.getState().loadTrace(syntheticTrace(10_000)));
+    act(() => useApp.getState().selectStep(1));
+    const { container, unmount } = mount();
+    const rendered = items(container);
+    expect(rendered.length).toBeGreaterThan(0);
+    expect(rendered.length).toBeLessThan(100);
+    expect(rendered[0].getAttribute('aria-setsize')).toBe('10000');
+
+    const scroller = container.querySelector('.timeline-scroll') as HTMLElement;
+    act(() => {
+      scroller.scrollTop = 5000 * ROW_HEIGHT;
+      scroller.dispatchEvent(new Event('scroll'));
+    });
+    const steps = [...items(container)].map((item) => Number(item.getAttribute('data-step')));
+    // 5,000 rows down, past round headers and attempt rows: about step 2,860.
+    expect(Math.min(...steps)).toBeGreaterThan(2800);
+    expect(Math.max(...steps)).toBeLessThan(2900);
+    expect(steps.length).toBeLessThan(100);
+    unmount();
+  });
+
+  it('arrow keys, Home and End move the selection between steps', () => {
+    act(() => useApp.getState().loadTrace(syntheticTrace(12)));
+    act(() => useApp.getState().selectStep(5));
+    const { container, unmount } = mount();
+    const list = container.querySelector('[role="list"]') as HTMLElement;
+    const press = (key: string) => act(() => {
+      list.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
+    });
+    press('ArrowDown');
+    expect(useApp.getState().selectedStep).toBe(6);
+    press('ArrowUp');
+    press('ArrowUp');
+    expect(useApp.getState().selectedStep).toBe(4);
+    press('End');
+    expect(useApp.getState().selectedStep).toBe(12);
+    press('Home');
+    expect(useApp.getState().selectedStep).toBe(1);
+    expect(container.querySelector('[aria-current="step"]')?.getAttribute('data-step')).toBe('1');
+    unmount();
+  });
+});
