@@ -1,3 +1,33 @@
+import { nodeById } from '../graph/index.ts';
+import { useApp } from '../store/index.ts';
+import { EdgeInspector } from './inspector/EdgeInspector.tsx';
+import { GraphInspector } from './inspector/GraphInspector.tsx';
+import { NodeInspector } from './inspector/NodeInspector.tsx';
+import './inspector.css';
+
+/** The settings of what is selected: one node, one edge, or (nothing selected) the graph itself. */
 export function Inspector() {
-  return <div className="placeholder">Inspector</div>;
+  const graph = useApp((state) => state.graph);
+  const selection = useApp((state) => state.selection);
+  const node = selection.nodes.length === 1 ? nodeById(graph, selection.nodes[0]) : undefined;
+  const edge = !node && selection.edges.length === 1 ? graph.edges.find((candidate) => candidate.id === selection.edges[0]) : undefined;
+  const many = selection.nodes.length + selection.edges.length > 1;
+
+  return (
+    <section className="inspector" aria-label="Inspector">
+      <h2>Inspector</h2>
+      {node ? (
+        // Keyed by id: a half-typed draft of one node must not carry over to another.
+        <NodeInspector key={node.id} node={node} />
+      ) : edge ? (
+        <EdgeInspector key={edge.id} edge={edge} />
+      ) : many ? (
+        <p className="field-help">
+          {selection.nodes.length} nodes and {selection.edges.length} edges selected. Select one to edit it.
+        </p>
+      ) : (
+        <GraphInspector />
+      )}
+    </section>
+  );
 }

@@ -1,3 +1,70 @@
+import { useReactFlow } from '@xyflow/react';
+import type { Problem } from '../graph/index.ts';
+import { useApp } from '../store/index.ts';
+import { useAutosave } from '../store/persistence.ts';
+import './inspector.css';
+
+const FOCUS_MS = 400;
+
+function AutosaveAlert() {
+  const error = useAutosave((state) => state.error);
+  if (!error) return null;
+  return (
+    <div role="alert" className="autosave-alert">
+      {error}
+      <button type="button" onClick={() => useAutosave.setState({ error: null })}>
+        Dismiss
+      </button>
+    </div>
+  );
+}
+
+/** The live validation of the graph; a problem leads to its node or edge. */
 export function ProblemsPanel() {
-  return <div className="placeholder">ProblemsPanel</div>;
+  const problems = useApp((state) => state.problems);
+  const edges = useApp((state) => state.graph.edges);
+  const select = useApp((state) => state.select);
+  const { fitView } = useReactFlow();
+  const errors = problems.filter((problem) => problem.severity === 'error').length;
+
+  const reveal = (problem: Problem) => {
+    const edge = problem.edgeId ? edges.find((candidate) => candidate.id === problem.edgeId) : undefined;
+    if (edge) {
+      select({ nodes: [], edges: [edge.id] });
+      void fitView({ nodes: [{ id: edge.source }, { id: edge.target }], duration: FOCUS_MS, maxZoom: 1.2 });
+    } else if (problem.nodeId) {
+      select({ nodes: [problem.nodeId], edges: [] });
+      void fitView({ nodes: [{ id: problem.nodeId }], duration: FOCUS_MS, maxZoom: 1.2 });
+    }
+  };
+
+  return (
+    <section className="problems" aria-label="Problems">
+      <AutosaveAlert />
+      <h2>
+        Problems <span className="count">({problems.length})</span>
+      </h2>
+      {problems.length === 0 ? (
+        <p className="field-help">No problems: every outcome is routed and every node is reachable.</p>
+      ) : (
+        <>
+          <p className="field-help">
+            {errors} error{errors === 1 ? '' : 's'}, {problems.length - errors} warning{problems.length - errors === 1 ? '' : 's'}
+          </p>
+          <ul className="problem-list">
+            {problems.map((problem, index) => (
+              <li key={`${problem.code}:${problem.nodeId ?? ''}:${problem.edgeId ?? ''}:${index}`}>
+                <button type="button" className={`problem problem-${problem.severity}`} disabled={!problem.nodeId && !problem.edgeId} onClick={() => reveal(problem)}>
+                  <span className="problem-icon" role="img" aria-label={problem.severity}>
+                    {problem.severity === 'error' ? '✖' : '⚠'}
+                  </span>
+                  <code>{problem.code}</code> <span>{problem.message}</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </section>
+  );
 }

@@ -1,0 +1,31 @@
+import { GraphFile, Limits, PERMISSION_MODES, type GraphFile as GraphDocument } from '../../graph/index.ts';
+import { useApp } from '../../store/index.ts';
+import { applyAt, JsonField, NumberField, SelectField, TextField, type Apply } from './fields.tsx';
+import { SkillsEditor } from './SkillsEditor.tsx';
+
+export function GraphInspector() {
+  const graph = useApp((state) => state.graph);
+  const edit = useApp((state) => state.edit);
+  const commit = (key: string) => (next: GraphDocument) => edit(() => next, `graph:${key}`);
+  // Graph settings are checked against the whole file schema, so the document stays a valid file.
+  const set = (key: string): Apply<unknown> => (value) => applyAt(GraphFile, graph as unknown as Record<string, unknown>, key, value, commit(key));
+  const setLimit = (key: keyof typeof Limits.shape): Apply<number | undefined> => (value) => set(`limits.${key}`)(value);
+
+  return (
+    <div className="inspector-body">
+      <p className="inspector-kind">Graph settings</p>
+      <TextField label="Name" value={graph.name} optional={false} apply={set('name')} />
+      <TextField label="Description" value={graph.description} multiline apply={set('description')} />
+      <SelectField label="Entry" value={graph.entry || undefined} options={graph.nodes.map((node) => node.id)} apply={(value) => set('entry')(value ?? '')} help="Runs start here; entering it again starts a new round." />
+      <section className="inspector-section" aria-label="Limits">
+        <h3>Limits</h3>
+        <NumberField label="Max rounds" value={graph.limits.maxRounds} apply={setLimit('maxRounds')} />
+        <NumberField label="Max steps" value={graph.limits.maxSteps} apply={setLimit('maxSteps')} />
+        <NumberField label="Token budget" value={graph.limits.tokenBudget} optional apply={setLimit('tokenBudget')} placeholder="unlimited" help="Empty means unlimited." />
+      </section>
+      <SelectField label="Permission mode" value={graph.permissions.mode} options={PERMISSION_MODES} apply={set('permissions.mode')} help="read-only allows read skills; workspace also write; full also exec." />
+      <JsonField label="Initial state (JSON)" value={graph.state} apply={(value) => set('state')(value ?? {})} optional />
+      <SkillsEditor />
+    </div>
+  );
+}

@@ -1,0 +1,108 @@
+import {
+  checkNodeId, getAt, kindDefinition, renameNode, updateNode,
+  type GraphNode, type InspectorField, type RecoveryRule,
+} from '../../graph/index.ts';
+import { useApp } from '../../store/index.ts';
+import { applyAt, CheckboxesField, DraftField, JsonField, NumberField, SelectField, TextField, type Apply, type Parsed } from './fields.tsx';
+import { PlansEditor, RecoverRulesEditor } from './ListEditors.tsx';
+
+/** Settings whose friendly list editor comes first, with the JSON field kept as a fallback. */
+const LIST_EDITORS: Record<string, (props: { value: unknown; skills: readonly string[]; apply: Apply<unknown> }) => React.ReactNode> = {
+  'recover:rules': ({ value, skills, apply }) => <RecoverRulesEditor rules={value as RecoveryRule[]} skills={skills} apply={apply} />,
+  'reason:plans': ({ value, skills, apply }) => <PlansEditor plans={value as { actions: [] }[]} skills={skills} apply={apply} />,
+};
+
+function ConfigField({ field, node, skills, apply }: { field: InspectorField; node: GraphNode; skills: readonly string[]; apply: Apply<unknown> }) {
+  const value = getAt(node.config, field.key);
+  const common = { label: field.label, help: field.help, apply };
+  switch (field.type) {
+    case 'number':
+      return <NumberField {...common} value={value as number | undefined} optional={field.optional} />;
+    case 'text':
+      return <TextField {...common} value={value as string | undefined} optional={field.optional ?? false} />;
+    case 'select':
+      return <SelectField {...common} value={value as string | undefined} options={field.options} optional={field.optional} />;
+    case 'multiselect':
+      return <CheckboxesField {...common} value={(value as string[] | undefined) ?? []} options={field.options} />;
+    case 'skill':
+      return <SelectField {...common} value={value as string | undefined} options={skills} optional={field.optional} />;
+    case 'skills':
+      return <CheckboxesField {...common} value={(value as string[] | undefined) ?? []} options={skills} />;
+    case 'json': {
+      const listEditor = LIST_EDITORS[`${node.kind}:${field.key}`];
+      if (!listEditor) return <JsonField {...common} label={`${field.label} (JSON)`} value={value} optional />;
+      return (
+        <div className="field">
+          <span className="field-title">{field.label}</span>
+          {listEditor({ value: value ?? [], skills, apply })}
+          <details>
+            <summary>Edit {field.label.toLowerCase()} as JSON</summary>
+            <JsonField {...common} label={`${field.label} (JSON)`} value={value} optional />
+          </details>
+        </div>
+      );
+    }
+  }
+}
+
+export function NodeInspector({ node }: { node: GraphNode }) {
+  const graph = useApp((state) => state.graph);
+  const edit = useApp((state) => state.edit);
+  const select = useApp((state) => state.select);
+  const definition = kindDefinition(node.kind);
+  const skills = Object.keys(graph.skills);
+  const isEntry = graph.entry === node.id;
+
+  const setNode = (key: string, update: (node: GraphNode) => GraphNode) => edit((current) => updateNode(current, node.id, update), `node:${node.id}:${key}`);
+  const setConfig = (key: string): Apply<unknown> => (value) =>
+    // The whole config is re-checked against the kind's schema, so no field can make it invalid.
+    applyAt(definition.config, node.config as Record<string, unknown>, key, value, (config) => setNode(`config.${key}`, (current) => ({ ...current, config }) as GraphNode));
+  const setText = (key: 'label' | 'description'): Apply<string | undefined> => (value) => {
+    setNode(key, (current) => {
+      const next = { ...current, [key]: value };
+      if (value === undefined) delete next[key];
+      return next;
+    });
+    return null;
+  };
+  const rename: Apply<string> = (to) => {
+    const problem = checkNodeId(graph, to, node.id);
+    if (problem) return problem;
+    edit((current) => renameNode(current, node.id, to));
+    select({ nodes: [to], edges: [] });
+    return null;
+  };
+  const parseId = (text: string): Parsed<string> => {
+    const problem = checkNodeId(graph, text, node.id);
+    return problem ? { ok: false, message: problem } : { ok: true, value: text };
+  };
+
+  return (
+    <div className="inspector-body">
+      <p className="inspector-kind">
+        <span aria-hidden="true">{definition.icon}</span> {definition.title} node <span className="muted">({definition.seedName})</span>
+      </p>
+      <p className="field-help">{definition.description}</p>
+      <DraftField label="Id" value={node.id} parse={parseId} apply={rename} commitOnBlur help="Renaming updates its edges and the entry. Press Enter to apply." />
+      <TextField label="Label" value={node.label} apply={setText('label')} />
+      <TextField label="Description" value={node.description} apply={setText('description')} multiline />
+      <div className="field">
+        {isEntry ? (
+          <p className="entry-badge">This node is the entry: runs start here.</p>
+        ) : (
+          <button type="button" onClick={() => edit((current) => ({ ...current, entry: node.id }))}>
+            Set as entry
+          </button>
+        )}
+      </div>
+      {definition.fields.length > 0 ? (
+        <section className="inspector-section" aria-label={`${definition.title} settings`}>
+          <h3>Settings</h3>
+          {definition.fields.map((field) => (
+            <ConfigField key={field.key} field={field} node={node} skills={skills} apply={setConfig(field.key)} />
+          ))}
+        </section>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,160 @@
+import { useState } from 'react';
+import {
+  CALL_OUTCOMES, checkSkillName, HttpSkill, LlmSkill, MockSkill, newSkill, nextSkillName, removeSkill, renameSkill, setSkill, skillUsers, ACCESS_LEVELS,
+  type MockEntry, type Skill,
+} from '../../graph/index.ts';
+import { useApp } from '../../store/index.ts';
+import { getSecret, secretKeyOf, setSecret } from '../../store/secrets.ts';
+import { applyAt, DraftField, JsonField, NumberField, SelectField, TextField, type Apply, type Parsed } from './fields.tsx';
+
+const SKILL_TYPES: readonly Skill['type'][] = ['mock', 'http', 'llm'];
+const SCHEMAS = { mock: MockSkill, http: HttpSkill, llm: LlmSkill } as const;
+
+function ApiKeyField({ name, skill }: { name: string; skill: Skill & { type: 'llm' } }) {
+  const key = secretKeyOf(name, skill.apiKeyName);
+  const [value, setValue] = useState(() => getSecret(key) ?? '');
+  const id = `api-key-${name}`;
+  return (
+    <div className="field">
+      <label htmlFor={id}>API key</label>
+      <input
+        id={id}
+        type="password"
+        autoComplete="off"
+        value={value}
+        onChange={(event) => {
+          setValue(event.target.value);
+          setSecret(key, event.target.value);
+        }}
+      />
+      <p className="field-help">Kept in memory only: never saved, exported or logged. A reload forgets it.</p>
+    </div>
+  );
+}
+
+function MockScript({ script, apply }: { script: readonly MockEntry[]; apply: Apply<unknown> }) {
+  const setEntry = (index: number, key: keyof MockEntry, value: unknown) => {
+    const entry: Record<string, unknown> = { ...script[index], [key]: value };
+    if (value === undefined) delete entry[key];
+    return apply(script.map((existing, at) => (at === index ? entry : existing)));
+  };
+  return (
+    <ol className="list-editor" aria-label="Script">
+      {script.map((entry, index) => (
+        <li key={index} className="list-item">
+          <span className="field-title">Attempt {index + 1}{index === script.length - 1 ? ' and after' : ''}</span>
+          <SelectField label="Outcome" value={entry.outcome} options={CALL_OUTCOMES} apply={(value) => setEntry(index, 'outcome', value)} />
+          <JsonField label="Records (JSON)" value={entry.records} optional apply={(value) => setEntry(index, 'records', value)} />
+          <NumberField label="Tokens" value={entry.tokens} optional apply={(value) => setEntry(index, 'tokens', value)} />
+          <TextField label="Error message" value={entry.error} apply={(value) => setEntry(index, 'error', value)} />
+          <NumberField label="Delay (ms)" value={entry.delayMs} optional apply={(value) => setEntry(index, 'delayMs', value)} />
+          {script.length > 1 ? (
+            <button type="button" onClick={() => apply(script.filter((_, at) => at !== index))}>
+              Remove attempt {index + 1}
+            </button>
+          ) : null}
+        </li>
+      ))}
+      <li>
+        <button type="button" onClick={() => apply([...script, { outcome: 'ok', records: [{}] }])}>
+          Add script entry
+        </button>
+      </li>
+    </ol>
+  );
+}
+
+function SkillSettings({ name, skill, apply }: { name: string; skill: Skill; apply: (key: string) => Apply<unknown> }) {
+  switch (skill.type) {
+    case 'mock':
+      return <MockScript script={skill.script} apply={apply('script')} />;
+    case 'http':
+      return (
+        <>
+          <TextField label="URL" value={skill.url} optional={false} apply={apply('url')} help="{{args.x}} and {{state.x}} are filled in." />
+          <SelectField label="Method" value={skill.method} options={HttpSkill.shape.method.unwrap().options} apply={apply('method')} />
+          <JsonField label="Headers (JSON)" value={skill.headers} optional apply={apply('headers')} />
+          <TextField label="Body" value={skill.body} multiline apply={apply('body')} />
+          <NumberField label="Timeout (ms)" value={skill.timeoutMs} apply={apply('timeoutMs')} />
+          <TextField label="Records path" value={skill.recordsPath} apply={apply('recordsPath')} help="Where the records array is in the answer; empty: the answer itself." />
+        </>
+      );
+    case 'llm':
+      return (
+        <>
+          <TextField label="Base URL" value={skill.baseUrl} optional={false} apply={apply('baseUrl')} help="An OpenAI-compatible endpoint, e.g. http://localhost:11434/v1" />
+          <TextField label="Model" value={skill.model} optional={false} apply={apply('model')} />
+          <TextField label="API key name" value={skill.apiKeyName} apply={apply('apiKeyName')} help="The command line reads the key from this environment variable." />
+          <ApiKeyField name={name} skill={skill} />
+          <NumberField label="Temperature" value={skill.temperature} optional apply={apply('temperature')} />
+          <NumberField label="Timeout (ms)" value={skill.timeoutMs} apply={apply('timeoutMs')} />
+        </>
+      );
+  }
+}
+
+function SkillItem({ name, skill }: { name: string; skill: Skill }) {
+  const graph = useApp((state) => state.graph);
+  const edit = useApp((state) => state.edit);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const users = skillUsers(graph, name);
+  const apply = (key: string): Apply<unknown> => (value) =>
+    applyAt(SCHEMAS[skill.type], skill as Record<string, unknown>, key, value, (next) => edit((current) => setSkill(current, name, next as Skill), `skill:${name}:${key}`));
+  const parseName = (text: string): Parsed<string> => {
+    const problem = checkSkillName(graph, text, name);
+    return problem ? { ok: false, message: problem } : { ok: true, value: text };
+  };
+  const remove = () => edit((current) => removeSkill(current, name));
+
+  return (
+    <li className="skill-item">
+      <details>
+        <summary>
+          <strong>{name}</strong> <span className="muted">{skill.type}, {skill.access}</span>
+        </summary>
+        <DraftField label="Skill name" value={name} parse={parseName} commitOnBlur apply={(to) => {
+          edit((current) => renameSkill(current, name, to));
+          return null;
+        }} help="Renaming updates the nodes that use it. Press Enter to apply." />
+        <SelectField label="Type" value={skill.type} options={SKILL_TYPES} apply={(type) => {
+          edit((current) => setSkill(current, name, { ...newSkill(type as Skill['type']), access: skill.access }));
+          return null;
+        }} />
+        <SelectField label="Access" value={skill.access} options={ACCESS_LEVELS} apply={apply('access')} />
+        <NumberField label="Tokens per attempt" value={skill.tokens} optional apply={apply('tokens')} />
+        <SkillSettings name={name} skill={skill} apply={apply} />
+        {confirmDelete ? (
+          <div role="alert" className="confirm">
+            <p>
+              {name} is used by {users.join(', ')}; deleting it leaves them with an unknown skill.
+            </p>
+            <button type="button" onClick={remove}>Delete anyway</button>
+            <button type="button" onClick={() => setConfirmDelete(false)}>Keep it</button>
+          </div>
+        ) : (
+          <button type="button" onClick={() => (users.length > 0 ? setConfirmDelete(true) : remove())}>
+            Delete skill {name}
+          </button>
+        )}
+      </details>
+    </li>
+  );
+}
+
+export function SkillsEditor() {
+  const skills = useApp((state) => state.graph.skills);
+  const edit = useApp((state) => state.edit);
+  return (
+    <section className="inspector-section" aria-label="Skills">
+      <h3>Skills</h3>
+      <ul className="skill-list">
+        {Object.entries(skills).map(([name, skill]) => (
+          <SkillItem key={name} name={name} skill={skill} />
+        ))}
+      </ul>
+      <button type="button" onClick={() => edit((current) => setSkill(current, nextSkillName(current), newSkill('mock')))}>
+        Add skill
+      </button>
+    </section>
+  );
+}

@@ -1,0 +1,90 @@
+/** Pure edits the inspector needs beyond ops.ts: dotted config keys and skills. */
+import { FORBIDDEN_KEYS } from './common.ts';
+import type { GraphFile } from './schema.ts';
+import type { Skill } from './skills.ts';
+
+type Json = Record<string, unknown>;
+
+/** Reads `retry.maxAttempts` style keys from a config object. */
+export const getAt = (value: unknown, key: string): unknown =>
+  key.split('.').reduce<unknown>((current, part) => (current !== null && typeof current === 'object' ? (current as Json)[part] : undefined), value);
+
+/** A copy of `value` with the dotted key set; `undefined` removes the key, so optional settings can be cleared. */
+export const setAt = (value: Json, key: string, next: unknown): Json => {
+  const [head, ...rest] = key.split('.');
+  if (FORBIDDEN_KEYS.has(head)) throw new Error(`the key "${head}" is not allowed`);
+  const copy: Json = { ...value };
+  const child = rest.length === 0 ? next : setAt((copy[head] as Json | undefined) ?? {}, rest.join('.'), next);
+  if (child === undefined) delete copy[head];
+  else copy[head] = child;
+  return copy;
+};
+
+/** Where a skill is named: node ids whose config mentions it (own skill, skill lists, plans, recovery rules). */
+export const skillUsers = (graph: GraphFile, skill: string): string[] =>
+  graph.nodes.filter((node) => mentions(node.config, skill)).map((node) => node.id);
+
+const mentions = (value: unknown, skill: string): boolean => {
+  if (Array.isArray(value)) return value.some((item) => mentions(item, skill));
+  if (value === null || typeof value !== 'object') return false;
+  return Object.entries(value).some(([key, item]) =>
+    (key === 'skill' && item === skill) || (key === 'skills' && Array.isArray(item) && item.includes(skill)) || (key !== 'args' && mentions(item, skill)),
+  );
+};
+
+const renameIn = (value: unknown, from: string, to: string): unknown => {
+  if (Array.isArray(value)) return value.map((item) => renameIn(item, from, to));
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => {
+      if (key === 'skill' && item === from) return [key, to];
+      if (key === 'skills' && Array.isArray(item)) return [key, item.map((name) => (name === from ? to : name))];
+      if (key === 'args') return [key, item];
+      return [key, renameIn(item, from, to)];
+    }),
+  );
+};
+
+/** A skill name that is free, or the reason it is not. */
+export const checkSkillName = (graph: GraphFile, name: string, current?: string): string | null => {
+  if (!/^[A-Za-z_][\w-]*$/.test(name)) return 'a skill name is letters, digits, _ or -, starting with a letter or _';
+  if (name !== current && Object.hasOwn(graph.skills, name)) return `"${name}" is taken`;
+  return null;
+};
+
+/** Renames a skill and every node setting that names it, keeping the skills' order. */
+export const renameSkill = (graph: GraphFile, from: string, to: string): GraphFile => {
+  if (from === to || !Object.hasOwn(graph.skills, from)) return graph;
+  return {
+    ...graph,
+    skills: Object.fromEntries(Object.entries(graph.skills).map(([name, skill]) => [name === from ? to : name, skill])),
+    nodes: graph.nodes.map((node) => ({ ...node, config: renameIn(node.config, from, to) }) as typeof node),
+  };
+};
+
+export const setSkill = (graph: GraphFile, name: string, skill: Skill): GraphFile => ({ ...graph, skills: { ...graph.skills, [name]: skill } });
+
+/** Removes a skill; nodes that name it keep the name, and validation reports `unknown_skill`. */
+export const removeSkill = (graph: GraphFile, name: string): GraphFile => ({
+  ...graph,
+  skills: Object.fromEntries(Object.entries(graph.skills).filter(([key]) => key !== name)),
+});
+
+export const nextSkillName = (graph: GraphFile): string => {
+  for (let n = 1; ; n += 1) if (!Object.hasOwn(graph.skills, `skill_${n}`)) return `skill_${n}`;
+};
+
+export const newSkill = (type: Skill['type']): Skill => {
+  switch (type) {
+    case 'mock':
+      return { type, access: 'read', script: [{ outcome: 'ok', records: [{}] }] };
+    case 'http':
+      return { type, access: 'read', url: 'https://example.com/search?q={{args.q}}', method: 'GET', timeoutMs: 10000 };
+    case 'llm':
+      return { type, access: 'read', baseUrl: 'http://localhost:11434/v1', model: 'llama3.1', timeoutMs: 60000 };
+  }
+};
+
+// The inspector's rule editor offers these; the graph index does not re-export the kinds' modules.
+export { EVALUATION_REASONS } from './kinds/verify.ts';
+export { HUMAN_ACTION, type RecoveryRule } from './kinds/recover.ts';
