@@ -10,3 +10,4 @@ export * from './templates/index.ts';
 export * from './validate.ts';
 export * from './when.ts';
 export * from './ops.ts';
+export * from './inspectorOps.ts';
