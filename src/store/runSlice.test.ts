@@ -133,6 +133,43 @@ describe('driving the runtime from the store', () => {
     expect(state.activeRunId).toBe(2);
   });
 
+  it('a fork with an edited state re-runs the step on it', async () => {
+    freshStore();
+    await useApp.getState().run();
+    const records = [{ ip: '10.0.0.5', event: 'login_failed' }];
+    await useApp.getState().fork(2, { state: { results: [{ skill: 'search_events', args: {}, outcome: 'ok', records, attempts: 1 }] } });
+    const forked = useApp.getState().runs[1].trace;
+    expect(forked.forkedFrom).toEqual({ step: 2, edited: ['results'], overridden: [] });
+    expect(forked.steps[2]).toMatchObject({ node: 'evaluate', outcome: 'sufficient', fired: { id: 'e3' } });
+    expect(forked.stopReason).toBe('completed');
+  });
+
+  it('Pause stops a slow run between steps; Continue finishes it', async () => {
+    freshStore();
+    useApp.getState().setSpeed(30);
+    const running = useApp.getState().run();
+    while ((useApp.getState().runs[0]?.stepCount ?? 0) < 1) await new Promise((resolve) => setTimeout(resolve, 5));
+    useApp.getState().pause();
+    await running;
+    let state = useApp.getState();
+    expect(state.runStatus).toBe('paused');
+    expect(state.runs[0].stepCount).toBeGreaterThan(0);
+    expect(state.runs[0].stepCount).toBeLessThan(8);
+    await state.continueRun();
+    state = useApp.getState();
+    expect(state.runs[0].trace.stopReason).toBe('completed');
+  });
+
+  it('Reset forgets the runs and the overlay', async () => {
+    freshStore();
+    await useApp.getState().run();
+    useApp.getState().reset();
+    const state = useApp.getState();
+    expect(state.runs).toEqual([]);
+    expect(state.overlay).toBeNull();
+    expect(state.runStatus).toBe('idle');
+  });
+
   it('a scenario runs its overrides: max rounds stops the loop', async () => {
     freshStore();
     useApp.getState().setScenario('max rounds stops a loop that keeps failing');

@@ -1,6 +1,7 @@
 import type { GraphFile, MockEntry } from '../graph/index.ts';
 import type { PendingApproval, RunController, RunOptions, RunStatus } from '../runtime/controller.ts';
 import type { Trace, TraceStep } from '../runtime/trace.ts';
+import { getSecret, secretKeyOf } from './secrets.ts';
 import type { SliceCreator } from './types.ts';
 
 /**
@@ -177,6 +178,17 @@ const loadRuntime = () => (runtimeModule ??= import('../runtime/index.ts'));
 
 const MAX_RUNS = 12;
 
+/** The keys typed for this graph's llm skills, read at run time: they stay out of the store. */
+const secretsFor = (graph: GraphFile) => {
+  const secrets: Record<string, string> = {};
+  for (const [name, skill] of Object.entries(graph.skills)) {
+    if (skill.type !== 'llm' || !skill.apiKeyName) continue;
+    const key = getSecret(secretKeyOf(name, skill.apiKeyName));
+    if (key) secrets[skill.apiKeyName] = key;
+  }
+  return secrets;
+};
+
 export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
   let controller: RunController | null = null;
   let unsubscribe: (() => void) | null = null;
@@ -219,6 +231,7 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
     detach();
     const options: RunOptions = {
       seed,
+      secrets: secretsFor(graph),
       ...extra,
       get stepDelayMs() {
         return get().speedMs;
