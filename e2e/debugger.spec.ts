@@ -231,3 +231,51 @@ test('trace export equals the command line run, and importing it shows the same 
   await page.getByLabel('Import trace').setInputFiles(broken);
   await expect(page.getByRole('alert').filter({ hasText: 'steps[0].kind' })).toBeVisible();
 });
+
+test('Pause stops a slow run mid-way and the page keeps answering; Continue finishes it', async ({ page }) => {
+  await page.goto('/');
+  await page.getByLabel('Speed').selectOption({ label: 'Slow (600 ms a step)' });
+  await button(page, 'Run').click();
+  await expect(steps(page)).toHaveCount(2);
+  await button(page, 'Pause').click();
+  await expect(stopStatus(page)).toHaveText('Paused.');
+  const paused = await steps(page).count();
+  expect(paused).toBeLessThan(8);
+  await page.waitForTimeout(800);
+  await expect(steps(page)).toHaveCount(paused);
+  await page.getByLabel('Speed').selectOption({ label: 'Instant' });
+  await button(page, 'Continue').click();
+  await expect(stopStatus(page)).toContainText('completed');
+});
+
+test('a 10,000-step trace imports and scrolls, rendering only the visible steps', async ({ page }, testInfo) => {
+  const count = 10_000;
+  const trace = {
+    format: 'loopscope/trace', version: 1, graph: 'SecurityClaw triage', seed: 1, stopReason: 'max_steps', rounds: count / 4, tokensUsed: 0, finalState: {},
+    steps: Array.from({ length: count }, (_, index) => ({
+      step: index + 1, round: Math.floor(index / 4) + 1, node: ['decide', 'execute', 'evaluate', 'recover'][index % 4], kind: ['reason', 'act', 'verify', 'recover'][index % 4],
+      outcome: 'ok', attempts: [], reads: [], writes: {}, edges: [], fired: { id: ['e1', 'e2', 'e4', 'e6'][index % 4], target: 'x', reason: 'synthetic' }, guard: null, durationMs: 0,
+    })),
+  };
+  const file = testInfo.outputPath('long.trace.json');
+  await writeFile(file, JSON.stringify(trace));
+  await page.goto('/');
+  await page.getByLabel('Import trace').setInputFiles(file);
+  await expect(stopStatus(page)).toContainText('max_steps');
+  // The last step is selected: it is in view, and only a window of steps is in the DOM.
+  const stepItem = (step: number) => timeline(page).locator(`[data-step="${step}"]`);
+  await expect(stepItem(count)).toBeVisible();
+  expect(await steps(page).count()).toBeLessThan(80);
+
+  await stepItem(count).click();
+  await page.keyboard.press('Home');
+  await expect(stepItem(count)).toHaveCount(0);
+  await expect(stepItem(1)).toBeVisible();
+  await expect(stepHeading(page)).toContainText('Step 1 · Decide');
+  const started = Date.now();
+  const scroller = page.locator('.timeline-scroll');
+  for (let index = 0; index < 20; index += 1) await scroller.evaluate((element, top) => element.scrollTo(0, top), index * 5000);
+  expect(Date.now() - started).toBeLessThan(3000);
+  await expect(steps(page).first()).toBeVisible();
+  expect(await steps(page).count()).toBeLessThan(80);
+});
