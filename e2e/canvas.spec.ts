@@ -1,0 +1,103 @@
+import { readFileSync } from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+import { parseGraph } from '../src/graph/parse.ts';
+
+const TEMPLATE = readFileSync(new URL('../src/graph/templates/securityclaw.json', import.meta.url), 'utf8');
+
+const canvasNode = (page: Page, label: string) =>
+  page.locator('.react-flow__node').filter({ has: page.locator('.agent-node-label').getByText(label, { exact: true }) });
+
+/** A document as the app reads it: defaults filled in, so two files that mean the same compare equal. */
+const parsed = (text: string) => {
+  const result = parseGraph(text);
+  if (!result.ok) throw new Error(JSON.stringify(result.problems));
+  return result.value;
+};
+const edgeLabel = (page: Page, text: string) => page.locator('.edge-label').filter({ hasText: text });
+
+const exportGraph = async (page: Page) => {
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export JSON', exact: true }).click();
+  const file = await download;
+  return { name: file.suggestedFilename(), text: readFileSync((await file.path())!, 'utf8') };
+};
+
+const importText = (page: Page, name: string, text: string) =>
+  page.getByLabel('Import JSON').setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(text) });
+
+test('SecurityClaw: nodes by label, edges labelled in words, loop-backs drawn apart', async ({ page }) => {
+  await page.goto('/');
+  for (const label of ['Decide', 'Execute skill', 'Evaluate', 'Recover', 'Format response', 'Forced stop'])
+    await expect(canvasNode(page, label)).toBeVisible();
+  await expect(edgeLabel(page, 'plan_exhausted = true')).toBeVisible();
+  await expect(edgeLabel(page, 'outcome: recovered')).toBeVisible();
+  await expect(edgeLabel(page, 'otherwise')).toHaveCount(2);
+  await expect(page.locator('.react-flow__edge.back-edge')).toHaveCount(2);
+  await expect(canvasNode(page, 'Decide').getByText('entry')).toBeVisible();
+  // One source handle per outcome, none on terminal kinds.
+  await expect(canvasNode(page, 'Evaluate').locator('.react-flow__handle.source')).toHaveCount(4);
+  await expect(canvasNode(page, 'Format response').locator('.react-flow__handle.source')).toHaveCount(0);
+  await expect(page.locator('.react-flow__edge.fired, .react-flow__node.current')).toHaveCount(0);
+});
+
+test('Export JSON downloads the template unchanged', async ({ page }) => {
+  await page.goto('/');
+  const { name, text } = await exportGraph(page);
+  expect(name).toBe('securityclaw-triage.json');
+  expect(parsed(text)).toEqual(parsed(TEMPLATE));
+});
+
+test('import a file, then a broken one: the alert names the path and the graph stays', async ({ page }) => {
+  await page.goto('/');
+  const renamed = { ...JSON.parse(TEMPLATE), name: 'Imported triage' };
+  renamed.nodes[0].label = 'Plan it';
+  await importText(page, 'imported.json', JSON.stringify(renamed));
+  await expect(page.getByRole('heading', { name: 'Imported triage' })).toBeVisible();
+  await expect(canvasNode(page, 'Plan it')).toBeVisible();
+
+  const broken = structuredClone(renamed);
+  broken.nodes[1].config.retry.maxAttempts = 'three';
+  await importText(page, 'broken.json', JSON.stringify(broken));
+  await expect(page.getByRole('alert')).toContainText('nodes[1].config.retry.maxAttempts');
+  await expect(page.getByRole('alert')).toContainText('broken.json');
+  await expect(page.getByRole('heading', { name: 'Imported triage' })).toBeVisible();
+  await expect(canvasNode(page, 'Plan it')).toBeVisible();
+  expect(parsed((await exportGraph(page)).text)).toEqual(parsed(JSON.stringify(renamed)));
+});
+
+test('?template=graph-engineer opens that template', async ({ page }) => {
+  await page.goto('/?template=graph-engineer');
+  await expect(page.getByRole('heading', { name: 'Graph Engineer' })).toBeVisible();
+  await expect(page.locator('.react-flow__node')).toHaveCount(5);
+  await expect(edgeLabel(page, 'retry with a wider scope')).toBeVisible();
+  await expect(page.locator('.react-flow__edge.back-edge')).toHaveCount(1);
+});
+
+test('a run marks the current node and the fired edge; breakpoints toggle on the canvas', async ({ page }) => {
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'completed' }).first()).toBeVisible();
+  await expect(page.locator('.react-flow__node.current')).toHaveCount(1);
+  await expect(page.locator('.react-flow__node.current')).toContainText('Format response');
+  await expect(canvasNode(page, 'Decide').locator('.heat-badge')).toHaveText(/×\d/);
+
+  await page.getByRole('button', { name: 'Toggle breakpoint on recover' }).click();
+  await expect(page.getByRole('button', { name: 'Toggle breakpoint on recover' })).toHaveAttribute('aria-pressed', 'true');
+  await page.getByRole('button', { name: 'Toggle breakpoint on edge e4' }).click({ force: true });
+  await expect(edgeLabel(page, 'plan_exhausted = true').locator('.breakpoint-dot')).toBeVisible();
+});
+
+test('Auto layout moves nodes left to right in one undoable step', async ({ page }) => {
+  await page.goto('/');
+  const before = JSON.parse((await exportGraph(page)).text);
+  await page.getByRole('button', { name: 'Auto layout', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Undo', exact: true })).toBeEnabled();
+  const after = JSON.parse((await exportGraph(page)).text);
+  const x = (graph: typeof after, id: string) => graph.nodes.find((node: { id: string }) => node.id === id).position.x;
+  expect(x(after, 'decide')).toBeLessThan(x(after, 'execute'));
+  expect(x(after, 'evaluate')).toBeLessThan(x(after, 'recover'));
+  expect(after.nodes.map((node: { position: unknown }) => node.position)).not.toEqual(before.nodes.map((node: { position: unknown }) => node.position));
+  await page.getByRole('button', { name: 'Undo', exact: true }).click();
+  expect(JSON.parse((await exportGraph(page)).text)).toEqual(before);
+  await expect(page.getByRole('button', { name: 'Undo', exact: true })).toBeDisabled();
+});
