@@ -36,6 +36,8 @@ export const addNodeAt = (kind: NodeKind, position: Position) => {
   select({ nodes: [id], edges: [] });
 };
 
+const FIT_OPTIONS = { padding: 0.15, maxZoom: 1.2 };
+
 type Size = { width: number; height: number };
 
 export function Canvas() {
@@ -46,6 +48,8 @@ export function Canvas() {
   const documentVersion = useApp((state) => state.documentVersion);
   const { screenToFlowPosition, fitView } = useReactFlow();
   const [measured, setMeasured] = useState<Record<string, Size>>({});
+  // Fitting an empty canvas would zoom onto the first node dropped on it.
+  const [fitOnOpen] = useState(() => graph.nodes.length > 0);
   // Each drag is its own undo step, however many moves it makes.
   const dragSession = useRef(0);
   useEditorShortcuts();
@@ -63,7 +67,7 @@ export function Canvas() {
   useEffect(() => {
     if (documentVersion === 0) return;
     // The new document's nodes are measured on the next frames; fitting before that sees nothing.
-    const timer = setTimeout(() => void fitView({ padding: 0.15, duration: 200 }), 60);
+    const timer = setTimeout(() => void fitView({ ...FIT_OPTIONS, duration: 200 }), 60);
     return () => clearTimeout(timer);
   }, [documentVersion, fitView]);
 
@@ -163,8 +167,8 @@ export function Canvas() {
         deleteKeyCode={['Backspace', 'Delete']}
         multiSelectionKeyCode={['Shift', 'Meta', 'Control']}
         selectionKeyCode="Shift"
-        fitView
-        fitViewOptions={{ padding: 0.15 }}
+        fitView={fitOnOpen}
+        fitViewOptions={FIT_OPTIONS}
         minZoom={0.1}
         proOptions={{ hideAttribution: true }}
       >

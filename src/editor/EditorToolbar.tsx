@@ -32,7 +32,7 @@ export function EditorToolbar() {
       const positions = await layoutInWorker({ graph, sizes });
       // Edits made while the worker ran are kept: only the positions change.
       useApp.getState().edit((current) => moveNodes(current, positions));
-      setTimeout(() => void fitView({ padding: 0.15, duration: 200 }), 30);
+      setTimeout(() => void fitView({ padding: 0.15, maxZoom: 1.2, duration: 200 }), 30);
     } finally {
       setBusy(false);
     }
