@@ -9,6 +9,8 @@ import { TraceFiles } from './TraceFiles.tsx';
 export const ROW_HEIGHT = 26;
 /** Below this many rows every row is in the DOM (and countable); above it only the visible ones. */
 export const VIRTUALISE_ABOVE = 300;
+/** Scrolling re-renders only when the top moves by this many rows; the overscan covers the rest. */
+const SCROLL_STRIDE = 4;
 
 function AttemptLine({ attempt }: { attempt: Attempt }) {
   const failed = attempt.outcome !== 'ok' && attempt.outcome !== 'empty';
@@ -106,7 +108,7 @@ export function Timeline() {
   const selectStep = useApp((state) => state.selectStep);
   const status = useApp((state) => state.runStatus);
   const scroller = useRef<HTMLDivElement>(null);
-  const [scrollTop, setScrollTop] = useState(0);
+  const [strideTop, setStrideTop] = useState(0);
   const [viewport, setViewport] = useState(400);
 
   const rows = useMemo(() => (run ? timelineRows(run.trace, run.stepCount) : []), [run]);
@@ -120,7 +122,7 @@ export function Timeline() {
   }, [rows]);
   const stepCount = run?.stepCount ?? 0;
   const virtual = rows.length > VIRTUALISE_ABOVE;
-  const range = virtual ? visibleRange(offsets, ROW_HEIGHT, scrollTop, viewport) : { start: 0, end: rows.length };
+  const range = virtual ? visibleRange(offsets, ROW_HEIGHT, strideTop * ROW_HEIGHT, viewport + SCROLL_STRIDE * ROW_HEIGHT) : { start: 0, end: rows.length };
 
   useEffect(() => {
     const element = scroller.current;
@@ -167,7 +169,7 @@ export function Timeline() {
         <RunPicker />
         <TraceFiles />
       </div>
-      <div className="timeline-scroll" ref={scroller} onScroll={(event) => setScrollTop(event.currentTarget.scrollTop)}>
+      <div className="timeline-scroll" ref={scroller} onScroll={(event) => setStrideTop(Math.floor(event.currentTarget.scrollTop / ROW_HEIGHT / SCROLL_STRIDE) * SCROLL_STRIDE)}>
         {rows.length === 0 && <p className="muted">No run yet: press Run or Step, or import a trace.</p>}
         <div role="list" aria-label="Timeline" className="timeline-list" style={{ height: total }} onKeyDown={onKeyDown} tabIndex={selected === null && stepCount > 0 ? 0 : undefined}>
           {rows.slice(range.start, range.end).map((row, offset) => {
