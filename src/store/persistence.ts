@@ -22,12 +22,14 @@ const request = <T>(req: IDBRequest<T>) =>
 
 export const indexedDbStorage = (factory: IDBFactory | undefined = globalThis.indexedDB): GraphStorage => {
   let opening: Promise<IDBDatabase> | null = null;
+  // Kept once open, so a save on `pagehide` starts its transaction before the page goes away.
+  let opened: IDBDatabase | null = null;
   const open = () => {
     if (!factory) return Promise.reject(new Error('IndexedDB is not available in this browser'));
     opening ??= new Promise<IDBDatabase>((resolve, reject) => {
       const req = factory.open(DB_NAME, 1);
       req.onupgradeneeded = () => req.result.createObjectStore(STORE_NAME);
-      req.onsuccess = () => resolve(req.result);
+      req.onsuccess = () => resolve((opened = req.result));
       req.onerror = () => reject(req.error ?? new Error('could not open IndexedDB'));
       req.onblocked = () => reject(new Error('IndexedDB is blocked by another tab'));
     });
@@ -35,21 +37,29 @@ export const indexedDbStorage = (factory: IDBFactory | undefined = globalThis.in
     opening.catch(() => (opening = null));
     return opening;
   };
+  const put = (db: IDBDatabase, text: string) => {
+    const tx = db.transaction(STORE_NAME, 'readwrite');
+    tx.objectStore(STORE_NAME).put(text, AUTOSAVE_KEY);
+    const done = new Promise<void>((resolve, reject) => {
+      tx.oncomplete = () => resolve();
+      tx.onerror = () => reject(tx.error ?? new Error('the write failed'));
+      tx.onabort = () => reject(tx.error ?? new Error('the write was aborted'));
+    });
+    tx.commit?.();
+    return done;
+  };
   return {
     read: async () => {
       const db = await open();
       const value = await request(db.transaction(STORE_NAME, 'readonly').objectStore(STORE_NAME).get(AUTOSAVE_KEY));
       return value === undefined ? undefined : String(value);
     },
-    write: async (text) => {
-      const db = await open();
-      const tx = db.transaction(STORE_NAME, 'readwrite');
-      tx.objectStore(STORE_NAME).put(text, AUTOSAVE_KEY);
-      await new Promise<void>((resolve, reject) => {
-        tx.oncomplete = () => resolve();
-        tx.onerror = () => reject(tx.error ?? new Error('the write failed'));
-        tx.onabort = () => reject(tx.error ?? new Error('the write was aborted'));
-      });
+    write: (text) => {
+      try {
+        return opened ? put(opened, text) : open().then((db) => put(db, text));
+      } catch (error) {
+        return Promise.reject(error);
+      }
     },
   };
 };
