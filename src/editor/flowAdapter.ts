@@ -124,7 +124,8 @@ export const toFlowEdges = (graph: GraphFile, extras: FlowExtras = NO_EXTRAS): C
       className: classes,
       animated: fired,
       markerEnd: { type: MarkerType.ArrowClosed, width: 18, height: 18 },
-      reconnectable: true,
+      // Only the target end: a source end's anchor would sit on the outcome handle and swallow new connections from it.
+      reconnectable: 'target',
       data: {
         label: describeWhen(edge.when),
         note: edge.label ?? null,
