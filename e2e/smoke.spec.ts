@@ -13,7 +13,7 @@ const collectErrors = (page: Page) => {
 };
 
 const canvasNode = (page: Page, label: string) =>
-  page.locator('.react-flow__node').filter({ hasText: label });
+  page.locator('.react-flow__node').filter({ has: page.locator('.agent-node-label').getByText(label, { exact: true }) });
 
 test('opens on the SecurityClaw template with its nodes and the palette', async ({ page }) => {
   const errors = collectErrors(page);
@@ -26,7 +26,7 @@ test('opens on the SecurityClaw template with its nodes and the palette', async 
 
   const palette = page.getByRole('complementary', { name: 'Palette' });
   for (const name of PALETTE_ITEMS)
-    await expect(palette.getByRole('button', { name: new RegExp(`\\b${name}\\b`) }).first()).toBeVisible();
+    await expect(palette.getByRole('button', { name, exact: true })).toBeVisible();
 
   for (const name of ['Run', 'Step', 'Reset', 'Export JSON', 'Undo', 'Redo', 'Auto layout'])
     await expect(page.getByRole('button', { name, exact: true })).toBeVisible();
@@ -41,7 +41,7 @@ test('?template=graph-engineer opens the Graph Engineer template', async ({ page
 
   await expect(page.getByRole('heading', { name: 'Graph Engineer' })).toBeVisible();
   for (const label of ['Collect', 'Reason', 'Act', 'Verify', 'Report'])
-    await expect(canvasNode(page, label).first()).toBeVisible();
+    await expect(canvasNode(page, label)).toBeVisible();
   await expect(page.locator('.react-flow__node')).toHaveCount(5);
   expect(errors).toEqual([]);
 });
@@ -53,5 +53,16 @@ test('?template=blank opens an empty canvas', async ({ page }) => {
   await expect(page.getByRole('heading', { name: 'Untitled graph' })).toBeVisible();
   await expect(page.locator('.react-flow')).toBeVisible();
   await expect(page.locator('.react-flow__node')).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
+
+test('Run on the example graph completes with mock skills, no key asked', async ({ page }) => {
+  const errors = collectErrors(page);
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'completed' })).toBeVisible();
+  // decide → execute → evaluate → recover → decide → execute → evaluate → answer
+  await expect(page.getByRole('list', { name: 'Timeline' }).getByRole('listitem')).toHaveCount(8);
+  await expect(page.getByRole('dialog')).toHaveCount(0);
   expect(errors).toEqual([]);
 });
