@@ -52,13 +52,17 @@ export const checkSkillName = (graph: GraphFile, name: string, current?: string)
   return null;
 };
 
-/** Renames a skill and every node setting that names it, keeping the skills' order. */
+const renameKey = <T,>(record: Record<string, T>, from: string, to: string) =>
+  Object.fromEntries(Object.entries(record).map(([name, value]) => [name === from ? to : name, value]));
+
+/** Renames a skill, every node setting and every scenario override that names it, keeping the order. */
 export const renameSkill = (graph: GraphFile, from: string, to: string): GraphFile => {
   if (from === to || !Object.hasOwn(graph.skills, from)) return graph;
   return {
     ...graph,
-    skills: Object.fromEntries(Object.entries(graph.skills).map(([name, skill]) => [name === from ? to : name, skill])),
+    skills: renameKey(graph.skills, from, to),
     nodes: graph.nodes.map((node) => ({ ...node, config: renameIn(node.config, from, to) }) as typeof node),
+    scenarios: graph.scenarios.map((scenario) => (scenario.skills ? { ...scenario, skills: renameKey(scenario.skills, from, to) } : scenario)),
   };
 };
 
