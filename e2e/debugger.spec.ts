@@ -109,6 +109,52 @@ test('a condition breakpoint: an attempt fails', async ({ page }) => {
   await expect(steps(page)).toHaveCount(2);
 });
 
+test('an edge breakpoint pauses when it fires; a round condition pauses before the round starts', async ({ page }) => {
+  await page.goto('/');
+  const breakpoints = page.getByRole('region', { name: 'Breakpoints' });
+  await breakpoints.getByLabel('Edge').selectOption('e4');
+  await breakpoints.getByRole('button', { name: 'Break when edge fires' }).click();
+  await breakpoints.getByLabel('Condition').selectOption('round');
+  await breakpoints.getByLabel('N', { exact: true }).fill('2');
+  await breakpoints.getByRole('button', { name: 'Add condition' }).click();
+  await expect(breakpoints).toContainText('when round reaches 2');
+
+  await button(page, 'Run').click();
+  await expect(stopStatus(page)).toContainText('breakpoint on edge e4: it fired');
+  await expect(steps(page)).toHaveCount(3);
+  await button(page, 'Continue').click();
+  await expect(stopStatus(page)).toContainText('paused before round 2 starts');
+  await expect(steps(page)).toHaveCount(4);
+  await button(page, 'Continue').click();
+  await expect(stopStatus(page)).toContainText('completed');
+});
+
+test('Step round runs to the start of the next round', async ({ page }) => {
+  await page.goto('/');
+  await button(page, 'Step round').click();
+  await expect(steps(page)).toHaveCount(4);
+  await expect(stopStatus(page)).toContainText('paused before round 2 starts');
+  await button(page, 'Step round').click();
+  await expect(stopStatus(page)).toContainText('completed');
+});
+
+test('fork from step 3 with an edited state: evaluate finds the records', async ({ page }) => {
+  await page.goto('/');
+  await button(page, 'Run').click();
+  await expect(stopStatus(page)).toContainText('completed');
+  await steps(page).nth(2).click();
+  await detail(page).getByRole('button', { name: 'Fork from here' }).click();
+  const form = detail(page).getByRole('form', { name: 'Fork from step 3' });
+  const editor = form.getByLabel('State at step 3 (JSON)');
+  const state = JSON.parse(await editor.inputValue());
+  state.results = [{ skill: 'search_events', args: {}, outcome: 'ok', records: [{ ip: '10.0.0.5' }], attempts: 1 }];
+  await editor.fill(JSON.stringify(state));
+  await form.getByRole('button', { name: 'Fork and continue' }).click();
+  await expect(page.getByLabel('Shown run').locator('option')).toHaveText(['Run 1', 'Run 2 (fork of run 1 at step 3)']);
+  await expect(steps(page)).toHaveCount(4);
+  await expect(page.locator('.tl-parting')).toContainText('Runs part at step 3: run 1 took e4');
+});
+
 test('time travel: after the run, selecting step 2 shows execute as current; arrow keys move between steps', async ({ page }) => {
   await page.goto('/');
   await button(page, 'Run').click();

@@ -14,11 +14,13 @@ const CONDITION_CHOICES: { type: ConditionType; label: string }[] = [
 export function BreakpointsPanel() {
   const breakpoints = useApp((state) => state.breakpoints);
   const nodes = useApp((state) => state.graph.nodes);
+  const edges = useApp((state) => state.graph.edges);
   const toggleNode = useApp((state) => state.toggleNodeBreakpoint);
   const toggleEdge = useApp((state) => state.toggleEdgeBreakpoint);
   const addCondition = useApp((state) => state.addCondition);
   const removeCondition = useApp((state) => state.removeCondition);
   const [node, setNode] = useState('');
+  const [edge, setEdge] = useState('');
   const [type, setType] = useState<ConditionType>('tokens_percent');
   const [amount, setAmount] = useState(80);
 
@@ -53,6 +55,16 @@ export function BreakpointsPanel() {
           </select>
         </label>
         <button type="button" disabled={!node || breakpoints.nodes.includes(node)} onClick={() => toggleNode(node)}>Break before node</button>
+      </div>
+      <div className="bp-add">
+        <label>
+          Edge
+          <select value={edge} onChange={(event) => setEdge(event.target.value)}>
+            <option value="">(choose)</option>
+            {edges.map((candidate) => <option key={candidate.id} value={candidate.id}>{candidate.id}: {candidate.source} → {candidate.target}</option>)}
+          </select>
+        </label>
+        <button type="button" disabled={!edge || breakpoints.edges.includes(edge)} onClick={() => toggleEdge(edge)}>Break when edge fires</button>
       </div>
       <div className="bp-add">
         <label>
