@@ -33,7 +33,7 @@ function ConditionEdgeView({ id, sourceX, sourceY, targetX, targetY, sourcePosit
           <span className="edge-condition">{data?.label}</span>
           {data?.note && <span className="edge-note">{data.note}</span>}
           {data?.fired && data.firedReason && <span className="edge-reason">{data.firedReason}</span>}
-          {data?.notTaken && <span className="edge-why">✗ {data.notTaken}</span>}
+          {data?.notTaken && <span className="edge-why" aria-label={`not taken: ${data.notTaken}`}>✗</span>}
           {data && data.visits > 0 && <span className="heat-badge">×{data.visits}</span>}
           <button
             type="button"
