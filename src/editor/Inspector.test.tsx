@@ -1,0 +1,309 @@
+// @vitest-environment happy-dom
+import { act } from 'react';
+import { createRoot } from 'react-dom/client';
+import { ReactFlowProvider } from '@xyflow/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { findTemplate, serializeGraph, validateGraph, type GraphFile, type When } from '../graph/index.ts';
+import { useApp } from '../store/index.ts';
+import { getSecret } from '../store/secrets.ts';
+import { Inspector } from './Inspector.tsx';
+import { ProblemsPanel } from './ProblemsPanel.tsx';
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+let unmount: () => void = () => {};
+afterEach(() => unmount());
+
+const mount = (element: React.ReactNode) => {
+  const container = document.createElement('div');
+  document.body.append(container);
+  const root = createRoot(container);
+  act(() => root.render(<ReactFlowProvider>{element}</ReactFlowProvider>));
+  unmount = () => {
+    act(() => root.unmount());
+    container.remove();
+  };
+  return container;
+};
+
+const open = (graph: GraphFile, selection: { nodes?: string[]; edges?: string[] } = {}) => {
+  useApp.setState({ graph, problems: validateGraph(graph), past: [], future: [], lastEditKey: null, selection: { nodes: selection.nodes ?? [], edges: selection.edges ?? [] } });
+};
+
+const template = () => findTemplate('securityclaw')!.graph();
+const graph = () => useApp.getState().graph;
+const node = (id: string) => graph().nodes.find((candidate) => candidate.id === id)!;
+const edge = (id: string) => graph().edges.find((candidate) => candidate.id === id)!;
+
+/** The form control a visible label names; with several, the nth. */
+const field = (container: HTMLElement, label: string, nth = 0) => {
+  const labels = [...container.querySelectorAll('label')].filter((element) => element.textContent?.trim() === label);
+  const target = labels[nth];
+  if (!target) throw new Error(`no field labelled "${label}"`);
+  const control = target.htmlFor ? container.querySelector(`[id="${target.htmlFor}"]`) : target.querySelector('input');
+  return control as HTMLInputElement & HTMLSelectElement & HTMLTextAreaElement;
+};
+
+const type = (control: HTMLInputElement | HTMLTextAreaElement, value: string) =>
+  act(() => {
+    const prototype = control instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
+    Object.getOwnPropertyDescriptor(prototype, 'value')!.set!.call(control, value);
+    control.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+const choose = (control: HTMLSelectElement, value: string) =>
+  act(() => {
+    control.value = value;
+    control.dispatchEvent(new Event('change', { bubbles: true }));
+  });
+const press = (control: HTMLElement, key: string) => act(() => control.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true })));
+const click = (container: HTMLElement, name: string) => {
+  const button = [...container.querySelectorAll('button')].find((candidate) => candidate.textContent?.trim() === name);
+  if (!button) throw new Error(`no button "${name}"`);
+  act(() => button.click());
+};
+const errorOf = (control: HTMLElement) => document.getElementById(control.getAttribute('aria-describedby') ?? '')?.textContent;
+
+beforeEach(() => open(template()));
+
+describe('node inspector', () => {
+  it('renames a node with its edges and the entry; a taken or invalid id is shown and not applied', () => {
+    open(template(), { nodes: ['decide'] });
+    const container = mount(<Inspector />);
+    const id = field(container, 'Id');
+
+    type(id, 'execute');
+    press(id, 'Enter');
+    expect(id.getAttribute('aria-invalid')).toBe('true');
+    expect(errorOf(id)).toBe('"execute" is taken');
+    type(id, '1st');
+    press(id, 'Enter');
+    expect(errorOf(id)).toMatch(/starting with a letter/);
+    expect(graph().entry).toBe('decide');
+
+    type(id, 'plan_next');
+    press(id, 'Enter');
+    expect(graph().entry).toBe('plan_next');
+    expect(graph().nodes.some((candidate) => candidate.id === 'decide')).toBe(false);
+    expect(graph().edges.filter((candidate) => candidate.source === 'plan_next' || candidate.target === 'plan_next').length).toBe(
+      template().edges.filter((candidate) => candidate.source === 'decide' || candidate.target === 'decide').length,
+    );
+    expect(useApp.getState().selection.nodes).toEqual(['plan_next']);
+  });
+
+  it('applies a valid number, shows a bad one inline and leaves the graph as it was', () => {
+    open(template(), { nodes: ['execute'] });
+    const container = mount(<Inspector />);
+    const attempts = field(container, 'Max attempts');
+
+    type(attempts, '4');
+    expect(node('execute').config).toMatchObject({ retry: { maxAttempts: 4 } });
+    const before = graph();
+
+    type(attempts, '0');
+    expect(attempts.getAttribute('aria-invalid')).toBe('true');
+    expect(errorOf(attempts)).toBe('retry.maxAttempts: must be at least 1');
+    type(attempts, '2.5');
+    expect(errorOf(attempts)).toMatch(/^retry\.maxAttempts: /);
+    type(attempts, 'lots');
+    expect(errorOf(attempts)).toBe('"lots" is not a number');
+    expect(graph()).toBe(before);
+
+    type(attempts, '6');
+    expect(attempts.getAttribute('aria-invalid')).toBeNull();
+    expect(node('execute').config).toMatchObject({ retry: { maxAttempts: 6 } });
+  });
+
+  it('typing in one field undoes as one step', () => {
+    open(template(), { nodes: ['execute'] });
+    const container = mount(<Inspector />);
+    const label = field(container, 'Label');
+    for (const text of ['R', 'Ru', 'Run']) type(label, text);
+    expect(node('execute').label).toBe('Run');
+    act(() => useApp.getState().undo());
+    expect(node('execute').label).toBe(template().nodes.find((candidate) => candidate.id === 'execute')!.label);
+    expect(label.value).toBe(node('execute').label);
+  });
+
+  it('refuses JSON that does not parse or does not fit the schema, with the path', () => {
+    open(template(), { nodes: ['recover'] });
+    const container = mount(<Inspector />);
+    const before = graph();
+    const rules = field(container, 'Rules (JSON)');
+    type(rules, '[{"reason": ');
+    expect(errorOf(rules)).toMatch(/^not JSON/);
+    type(rules, '[{"reason": "timeout"}]');
+    expect(errorOf(rules)).toMatch(/^rules\[0\]\.action: /);
+    expect(graph()).toBe(before);
+  });
+
+  it('sets the entry from the node', () => {
+    open(template(), { nodes: ['execute'] });
+    const container = mount(<Inspector />);
+    click(container, 'Set as entry');
+    expect(graph().entry).toBe('execute');
+    expect(container.textContent).toContain('This node is the entry');
+  });
+});
+
+describe('recover rule editor', () => {
+  it('edits, adds and removes rules', () => {
+    open(template(), { nodes: ['recover'] });
+    const container = mount(<Inspector />);
+    const rulesOf = () => (node('recover').config as { rules: { reason: string; action: string; skill?: string; estTokens?: number }[] }).rules;
+    const count = rulesOf().length;
+
+    choose(field(container, 'When the reason is', 0), 'otherwise');
+    expect(rulesOf()[0].reason).toBe('otherwise');
+    choose(field(container, 'Switch to skill', 0), '');
+    expect(rulesOf()[0].skill).toBeUndefined();
+    type(field(container, 'Estimated tokens', 0), '-3');
+    expect(rulesOf()[0].estTokens).not.toBe(-3);
+    type(field(container, 'Recovery action', 0), 'ask_a_person');
+    expect(rulesOf()[0].action).toBe('ask_a_person');
+
+    click(container, 'Add rule');
+    expect(rulesOf()).toHaveLength(count + 1);
+    click(container, 'Remove rule 1');
+    expect(rulesOf()).toHaveLength(count);
+    expect(rulesOf()[0].action).not.toBe('ask_a_person');
+  });
+});
+
+describe('plans editor', () => {
+  it('changes an action’s skill and arguments and adds a round', () => {
+    open(template(), { nodes: ['decide'] });
+    const container = mount(<Inspector />);
+    const plans = () => (node('decide').config as { plans: { actions: { skill: string; args: Record<string, unknown> }[] }[] }).plans;
+    const rounds = plans().length;
+    choose(field(container, '1st action’s skill', 0), 'fallback_lookup');
+    expect(plans()[0].actions[0].skill).toBe('fallback_lookup');
+    type(field(container, 'Arguments (JSON)', 0), '{"q": "10.0.0.9"}');
+    expect(plans()[0].actions[0].args).toEqual({ q: '10.0.0.9' });
+    click(container, 'Add round');
+    expect(plans()).toHaveLength(rounds + 1);
+  });
+});
+
+describe('condition editor', () => {
+  const whenOf = () => edge('e3').when;
+
+  it('produces every when form', () => {
+    open(template(), { edges: ['e3'] });
+    const container = mount(<Inspector />);
+    const form = () => field(container, 'Fires when');
+
+    choose(form(), 'otherwise');
+    expect(whenOf()).toBe('otherwise');
+    choose(form(), 'always');
+    expect(whenOf()).toBeUndefined();
+    expect(Object.hasOwn(edge('e3'), 'when')).toBe(false);
+
+    choose(form(), 'outcome');
+    expect(whenOf()).toEqual({ outcome: 'sufficient' });
+    choose(field(container, 'Outcome'), 'exhausted');
+    expect(whenOf()).toEqual({ outcome: 'exhausted' });
+
+    choose(form(), 'field');
+    type(field(container, 'Field path'), 'evaluation.reason');
+    choose(field(container, 'Operator'), 'eq');
+    type(field(container, 'Value'), 'timeout');
+    expect(whenOf()).toEqual({ path: 'evaluation.reason', op: 'eq', value: 'timeout' });
+    type(field(container, 'Value'), '3');
+    expect(whenOf()).toEqual({ path: 'evaluation.reason', op: 'eq', value: 3 });
+    choose(field(container, 'Operator'), 'exists');
+    expect(whenOf()).toEqual({ path: 'evaluation.reason', op: 'exists' });
+
+    choose(form(), 'not');
+    expect(whenOf()).toEqual({ not: { path: 'evaluation.reason', op: 'exists' } });
+
+    choose(form(), 'any');
+    expect(whenOf()).toEqual({ any: [{ not: { path: 'evaluation.reason', op: 'exists' } }] });
+    choose(form(), 'always');
+    choose(form(), 'all');
+    expect(whenOf()).toEqual({ all: ['always'] });
+    click(container, 'Add condition');
+    choose(field(container, 'Condition', 1), 'outcome');
+    expect(whenOf()).toEqual({ all: ['always', { outcome: 'sufficient' }] });
+    choose(field(container, 'Condition', 0), 'any');
+    expect(whenOf()).toEqual({ all: [{ any: ['always'] }, { outcome: 'sufficient' }] });
+    click(container, 'Remove condition 2');
+    expect(whenOf()).toEqual({ all: [{ any: ['always'] }] });
+  });
+
+  it('shows a bad path or a bad list inline and keeps the condition', () => {
+    open(template(), { edges: ['e4'] });
+    const container = mount(<Inspector />);
+    const before: When | undefined = edge('e4').when;
+    const path = field(container, 'Field path');
+    type(path, 'evaluation..x');
+    expect(path.getAttribute('aria-invalid')).toBe('true');
+    expect(errorOf(path)).toMatch(/field names joined by dots/);
+    choose(field(container, 'Operator'), 'in');
+    type(field(container, 'Value'), 'timeout');
+    expect(errorOf(field(container, 'Value'))).toMatch(/in needs a list/);
+    expect(edge('e4').when).toEqual({ ...(before as object), op: 'in', value: [true] });
+  });
+
+  it('moves an edge among its siblings and says where it is tried', () => {
+    open(template(), { edges: ['e3'] });
+    const container = mount(<Inspector />);
+    expect(container.textContent).toContain('Tried 1st of 3');
+    click(container, 'Try later');
+    expect(container.textContent).toContain('Tried 2nd of 3');
+    expect(graph().edges.filter((candidate) => candidate.source === 'evaluate').map((candidate) => candidate.id)).toEqual(['e4', 'e3', 'e5']);
+  });
+});
+
+describe('graph settings and skills', () => {
+  it('edits limits, where empty means unlimited, and refuses bad initial state', () => {
+    const container = mount(<Inspector />);
+    type(field(container, 'Token budget'), '');
+    expect(graph().limits.tokenBudget).toBeUndefined();
+    type(field(container, 'Max rounds'), '0');
+    expect(graph().limits.maxRounds).toBe(template().limits.maxRounds);
+    const state = field(container, 'Initial state (JSON)');
+    type(state, '[1, 2]');
+    expect(errorOf(state)).toMatch(/^state: /);
+    expect(graph().state).toEqual(template().state);
+  });
+
+  it('renames a skill, warns before deleting one in use, and keeps an API key out of the graph', () => {
+    const container = mount(<Inspector />);
+    const first = Object.keys(template().skills)[0];
+    type(field(container, 'Skill name', 0), 'events');
+    press(field(container, 'Skill name', 0), 'Enter');
+    expect(Object.keys(graph().skills)[0]).toBe('events');
+
+    click(container, 'Delete skill events');
+    expect(container.querySelector('[role="alert"]')?.textContent).toMatch(/events is used by/);
+    expect(graph().skills.events).toBeDefined();
+    click(container, 'Delete anyway');
+    expect(graph().skills.events).toBeUndefined();
+    expect(first).not.toBe('events');
+
+    click(container, 'Add skill');
+    const added = Object.keys(graph().skills).at(-1)!;
+    choose(field(container, 'Type', Object.keys(graph().skills).length - 1), 'llm');
+    expect(graph().skills[added].type).toBe('llm');
+    type(field(container, 'API key name'), 'OPENAI_API_KEY');
+    type(field(container, 'API key'), 'sk-test-secret');
+    expect(getSecret('OPENAI_API_KEY')).toBe('sk-test-secret');
+    expect(serializeGraph(graph())).not.toContain('sk-test-secret');
+  });
+});
+
+describe('problems panel', () => {
+  it('lists problems with a count and selects the node of a clicked one', () => {
+    const broken = template();
+    open({ ...broken, edges: broken.edges.filter((candidate) => candidate.id !== 'e7') });
+    const container = mount(<ProblemsPanel />);
+    const heading = container.querySelector('h2')!;
+    const count = useApp.getState().problems.length;
+    expect(count).toBeGreaterThan(0);
+    expect(heading.textContent).toBe(`Problems (${count})`);
+    const problem = [...container.querySelectorAll('button')].find((button) => button.textContent?.includes('unrouted_outcome'))!;
+    expect(problem.querySelector('[role="img"]')?.getAttribute('aria-label')).toBe('warning');
+    act(() => problem.click());
+    expect(useApp.getState().selection).toEqual({ nodes: ['recover'], edges: [] });
+  });
+});
