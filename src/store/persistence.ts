@@ -71,7 +71,7 @@ const reasonOf = (error: unknown) => (error instanceof Error ? error.message : S
 const fail = (what: string) => useAutosave.setState({ error: `Autosave failed: ${what}. Your graph is kept in memory.` });
 
 /** A link that names its own graph wins over the autosave. */
-export const urlOpensGraph = (url: URL) => url.searchParams.has('template') || url.hash.startsWith('#graph=');
+export const urlOpensGraph = (url: URL) => url.searchParams.has('template') || new URLSearchParams(url.hash.replace(/^#/, '')).has('graph');
 
 const withTimeout = <T>(promise: Promise<T>, ms: number) =>
   Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the browser storage did not answer')), ms))]);
