@@ -81,6 +81,14 @@ test('a run marks the current node and the fired edge; breakpoints toggle on the
   await expect(page.locator('.react-flow__node.current')).toContainText('Format response');
   await expect(canvasNode(page, 'Decide').locator('.heat-badge')).toHaveText(/×\d/);
 
+  // Step 3 is Evaluate: e4 fired with its reason beside it, e3 was tried first and says why not on hover.
+  await page.getByRole('list', { name: 'Timeline' }).getByRole('listitem').nth(2).click();
+  await expect(page.locator('.react-flow__node.current')).toContainText('Evaluate');
+  await expect(page.locator('.react-flow__edge.fired')).toHaveCount(1);
+  await expect(page.locator('.react-flow__edge.fired')).toHaveAttribute('data-id', 'e4');
+  await expect(edgeLabel(page, 'plan_exhausted = true')).toContainText('evaluation.plan_exhausted eq true (was true)');
+  await expect(edgeLabel(page, 'outcome: sufficient')).toHaveAttribute('title', /^not taken: /);
+
   await page.getByRole('button', { name: 'Toggle breakpoint on recover' }).click();
   await expect(page.getByRole('button', { name: 'Toggle breakpoint on recover' })).toHaveAttribute('aria-pressed', 'true');
   await page.getByRole('button', { name: 'Toggle breakpoint on edge e4' }).click({ force: true });
