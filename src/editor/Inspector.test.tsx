@@ -179,6 +179,8 @@ describe('plans editor', () => {
     expect(plans()[0].actions[0].skill).toBe('fallback_lookup');
     type(field(container, 'Arguments (JSON)', 0), '{"q": "10.0.0.9"}');
     expect(plans()[0].actions[0].args).toEqual({ q: '10.0.0.9' });
+    // What was typed stays as typed rather than being reformatted under the cursor.
+    expect(field(container, 'Arguments (JSON)', 0).value).toBe('{"q": "10.0.0.9"}');
     click(container, 'Add round');
     expect(plans()).toHaveLength(rounds + 1);
   });

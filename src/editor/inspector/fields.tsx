@@ -11,14 +11,17 @@ export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
  * Text being typed, kept apart from the graph: a bad draft stays on screen with its error and
  * never reaches the graph. When the graph changes from elsewhere (undo, another field), the draft follows.
  */
-const useDraft = (committed: string) => {
+const useDraft = (committed: string, sameValue: (draft: string, committed: string) => boolean) => {
   const [draft, setDraft] = useState(committed);
   const [error, setError] = useState<string | null>(null);
   const [seen, setSeen] = useState(committed);
   if (committed !== seen) {
     setSeen(committed);
-    setDraft(committed);
-    setError(null);
+    // The draft that just produced this value stays as typed (no reformatting under the cursor).
+    if (!sameValue(draft, committed)) {
+      setDraft(committed);
+      setError(null);
+    }
   }
   return { draft, setDraft, error, setError };
 };
@@ -58,7 +61,11 @@ interface DraftFieldProps<T> {
 
 export function DraftField<T>({ label, value, parse, apply, help, multiline, commitOnBlur, list, inputMode, placeholder }: DraftFieldProps<T>) {
   const id = useId();
-  const { draft, setDraft, error, setError } = useDraft(value);
+  const { draft, setDraft, error, setError } = useDraft(value, (text, committed) => {
+    const typed = parse(text);
+    const saved = parse(committed);
+    return typed.ok && saved.ok && JSON.stringify(typed.value) === JSON.stringify(saved.value);
+  });
   const attempt = (text: string, commit: boolean) => {
     const parsed = parse(text);
     if (!parsed.ok) return setError(parsed.message);
