@@ -232,7 +232,8 @@ test('max_rounds is named on screen, with the rounds gauge at its limit', async 
   await page.goto('/');
   await page.getByLabel('Scenario').selectOption('max rounds stops a loop that keeps failing');
   await button(page, 'Run').click();
-  await expect(stopStatus(page)).toContainText('max_rounds');
+  // 21 steps: give a loaded machine time.
+  await expect(stopStatus(page)).toContainText('max_rounds', { timeout: 15_000 });
   await expect(stopStatus(page)).toContainText('used all its rounds');
   await expect(page.getByRole('meter', { name: 'Rounds' })).toHaveAttribute('value', '5');
 });
@@ -241,7 +242,7 @@ test('a blind retry is marked in the timeline', async ({ page }) => {
   await page.goto('/?template=graph-engineer');
   await page.getByLabel('Scenario').selectOption('max steps bounds a VERIFY loop that never suffices');
   await button(page, 'Run').click();
-  await expect(stopStatus(page)).toContainText('max_steps');
+  await expect(stopStatus(page)).toContainText('max_steps', { timeout: 15_000 });
   await expect(steps(page).filter({ hasText: 'blind retry' }).first()).toBeVisible();
 });
 

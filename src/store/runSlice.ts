@@ -177,6 +177,7 @@ let runtimeModule: Promise<Runtime> | null = null;
 const loadRuntime = () => (runtimeModule ??= import('../runtime/index.ts'));
 
 const MAX_RUNS = 12;
+const LIVE_REDRAW_MS = 60;
 
 /** The keys typed for this graph's llm skills, read at run time: they stay out of the store. */
 const secretsFor = (graph: GraphFile) => {
@@ -213,7 +214,16 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
     showStep(trace.steps.length > 0 ? trace.steps.length : null);
   };
 
+  let pendingSync: ReturnType<typeof setTimeout> | null = null;
+  const flushLive = () => {
+    if (pendingSync !== null) clearTimeout(pendingSync);
+    pendingSync = null;
+    syncLive();
+  };
+
   const detach = () => {
+    if (pendingSync !== null) clearTimeout(pendingSync);
+    pendingSync = null;
     unsubscribe?.();
     unsubscribe = null;
     controller?.stop();
@@ -259,8 +269,12 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
     set({ liveRunId: id, runError: null, pausedBy: null, pendingApproval: null });
     unsubscribe = created.subscribe((event) => {
       if (controller !== created) return;
-      // Steps arrive many to a task during a fast run; one store update per event keeps the timeline live.
-      if (event.type === 'step' || event.type === 'stopped' || event.type === 'approval' || event.type === 'status') syncLive();
+      // An instant run makes steps faster than the page can draw them: draw at most every LIVE_REDRAW_MS.
+      if (event.type === 'step' && created.status === 'running' && get().speedMs === 0) {
+        pendingSync ??= setTimeout(flushLive, LIVE_REDRAW_MS);
+        return;
+      }
+      flushLive();
     });
     await created.ready;
     syncLive();
