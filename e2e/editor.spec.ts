@@ -129,6 +129,11 @@ test('undo and redo of add, move, connect and delete', async ({ page }) => {
   await page.keyboard.press('Control+Shift+z');
   await expect(page.locator('.react-flow__edge')).toHaveCount(1);
   expect((await exportGraph(page)).edges).toEqual([{ id: 'e1', source: 'act', target: 'verify', when: { outcome: 'error' } }]);
+  await page.locator('.edge-label').filter({ hasText: 'outcome: error' }).click();
+  await page.keyboard.press('Backspace');
+  await expect(page.locator('.react-flow__edge')).toHaveCount(0);
+  await undo.click();
+  await expect(page.locator('.react-flow__edge')).toHaveCount(1);
 
   // Deleting a node removes its edges; undo brings both back.
   await flowNode(page, 'act').locator('.agent-node-label').click();

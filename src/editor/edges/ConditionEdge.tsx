@@ -28,6 +28,12 @@ function ConditionEdgeView({ id, sourceX, sourceY, targetX, targetY, sourcePosit
           style={{ transform: `translate(-50%, -50%) translate(${labelX}px, ${labelY}px)` }}
           title={title}
           data-edge-id={id}
+          // The label is the easiest part of an edge to hit; clicking it selects the edge, shift adds to the selection.
+          onClick={(event) => {
+            const { selection, select } = useApp.getState();
+            if (event.shiftKey) select({ edges: [...new Set([...selection.edges, id])] });
+            else select({ nodes: [], edges: [id] });
+          }}
         >
           {data?.breakpoint && <span className="breakpoint-dot" aria-label="breakpoint" />}
           <span className="edge-condition">{data?.label}</span>
