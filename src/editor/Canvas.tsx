@@ -36,6 +36,8 @@ export const addNodeAt = (kind: NodeKind, position: Position) => {
   select({ nodes: [id], edges: [] });
 };
 
+const LARGE_GRAPH = 200;
+
 const FIT_OPTIONS = { padding: 0.15, maxZoom: 1.2 };
 
 type Size = { width: number; height: number };
@@ -164,6 +166,8 @@ export function Canvas() {
         onNodeDragStart={() => {
           dragSession.current += 1;
         }}
+        // Past a few hundred nodes, drawing only what is in view keeps dragging and panning smooth.
+        onlyRenderVisibleElements={graph.nodes.length > LARGE_GRAPH}
         deleteKeyCode={['Backspace', 'Delete']}
         multiSelectionKeyCode={['Shift', 'Meta', 'Control']}
         selectionKeyCode="Shift"
