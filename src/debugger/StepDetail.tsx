@@ -130,7 +130,7 @@ function StepView({ step, label, trace }: { step: TraceStep; label: string; trac
       </ul>
 
       <h4>Read</h4>
-      <p>{step.reads.length ? step.reads.map((field) => <code key={field} className="field">{field}</code>) : <span className="muted">nothing</span>}</p>
+      <p>{step.reads.length ? <code>{step.reads.join(', ')}</code> : <span className="muted">nothing</span>}</p>
       <h4>State before → after</h4>
       {step.stateBefore && after ? <Diff changes={diffStates(step.stateBefore, after)} /> : <pre className="json">{JSON.stringify(step.writes, null, 2)}</pre>}
 
