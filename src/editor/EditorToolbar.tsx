@@ -49,9 +49,8 @@ export function EditorToolbar() {
   };
 
   const share = async () => {
-    const { graph, exportText } = useApp.getState();
-    const url = await shareUrl(graph, window.location.href, () => exportText());
-    window.history.replaceState(null, '', url);
+    // Not written into this tab's address: a reload would then reopen the shared copy over later edits.
+    const url = await shareUrl(useApp.getState().exportText(), `${window.location.origin}${window.location.pathname}`);
     void navigator.clipboard?.writeText(url).catch(() => undefined);
     setDialog({ type: 'share', url });
   };

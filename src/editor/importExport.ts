@@ -94,9 +94,9 @@ export const decodeShareFragment = async (hash: string): Promise<ParseResult<Gra
   return parseGraph(text);
 };
 
-export const shareUrl = async (graph: GraphFile, base: string, serialize: (graph: GraphFile) => string) => {
+export const shareUrl = async (documentText: string, base: string) => {
   const url = new URL(base);
-  url.hash = await encodeShareFragment(serialize(graph));
+  url.hash = await encodeShareFragment(documentText);
   return url.toString();
 };
 
