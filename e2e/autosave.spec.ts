@@ -19,12 +19,28 @@ const writeAutosave = (page: Page, value: string) =>
     value,
   );
 
+const readAutosave = (page: Page) =>
+  page.evaluate(
+    () =>
+      new Promise<string | undefined>((resolve, reject) => {
+        const open = indexedDB.open('loopscope', 1);
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const get = open.result.transaction('graphs', 'readonly').objectStore('graphs').get('autosave');
+          get.onsuccess = () => resolve(get.result as string | undefined);
+          get.onerror = () => reject(get.error);
+        };
+      }),
+  );
+
 test('an edit survives a reload', async ({ page }) => {
   await page.goto('/');
   await canvasNode(page, 'execute').click();
   const label = page.getByRole('region', { name: 'Inspector' }).getByLabel('Label');
   await label.fill('Run the search');
   await expect(canvasNode(page, 'execute')).toContainText('Run the search');
+  // The save is debounced; a reload right away relies on the pagehide flush, which the unit tests pin.
+  await expect.poll(() => readAutosave(page)).toContain('Run the search');
 
   await page.reload();
   await expect(canvasNode(page, 'execute')).toContainText('Run the search');
@@ -45,7 +61,9 @@ test('damaged autosave data is reported and the app still works', async ({ page 
   await canvasNode(page, 'decide').click();
   await page.getByRole('region', { name: 'Inspector' }).getByLabel('Label').fill('Plan the search');
   await expect(canvasNode(page, 'decide')).toContainText('Plan the search');
-  await page.waitForTimeout(600);
+  await expect(page.getByRole('alert')).toContainText('the saved graph is damaged');
+  await page.getByRole('button', { name: 'Dismiss' }).click();
+  await expect(page.getByRole('alert')).toHaveCount(0);
   await page.reload();
   await expect(canvasNode(page, 'decide')).toContainText('Plan the search');
   await expect(page.getByRole('alert')).toHaveCount(0);

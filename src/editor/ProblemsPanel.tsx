@@ -7,12 +7,16 @@ import './inspector.css';
 const FOCUS_MS = 400;
 
 function AutosaveAlert() {
-  const error = useAutosave((state) => state.error);
-  if (!error) return null;
+  const { error, restoreError } = useAutosave();
+  if (!error && !restoreError) return null;
   return (
     <div role="alert" className="autosave-alert">
-      {error}
-      <button type="button" onClick={() => useAutosave.setState({ error: null })}>
+      <div>
+        {[restoreError, error].filter(Boolean).map((text) => (
+          <p key={text}>{text}</p>
+        ))}
+      </div>
+      <button type="button" onClick={() => useAutosave.setState({ error: null, restoreError: null })}>
         Dismiss
       </button>
     </div>

@@ -30,7 +30,7 @@ const renameGraph = (name: string) => useApp.getState().edit((graph) => ({ ...gr
 beforeEach(() => {
   vi.useFakeTimers();
   useApp.setState({ graph: template('securityclaw'), past: [], future: [] });
-  useAutosave.setState({ error: null });
+  useAutosave.setState({ error: null, restoreError: null });
 });
 afterEach(() => vi.useRealTimers());
 
@@ -41,20 +41,20 @@ describe('restoreAutosave', () => {
     expect(await restoreAutosave(storage)).toBe(true);
     expect(useApp.getState().graph).toEqual(saved);
     expect(useApp.getState().past).toEqual([]);
-    expect(useAutosave.getState().error).toBeNull();
+    expect(useAutosave.getState().restoreError).toBeNull();
   });
 
   it('keeps the current graph and says so when the saved data is damaged', async () => {
     const before = useApp.getState().graph;
     expect(await restoreAutosave(fakeStorage('{"format":"loopscope/graph","version":1,"name":"x","entry":"a","nodes":[{"id":"a","kind":"nope"}]}').storage)).toBe(false);
     expect(useApp.getState().graph).toBe(before);
-    expect(useAutosave.getState().error).toMatch(/^Autosave failed: the saved graph is damaged.*nodes\[0\]\.kind.*Your graph is kept in memory\.$/);
+    expect(useAutosave.getState().restoreError).toMatch(/^Autosave failed: the saved graph is damaged.*nodes\[0\]\.kind.*Your graph is kept in memory\.$/);
   });
 
   it('reports storage that cannot be read', async () => {
     const storage: GraphStorage = { read: () => Promise.reject(new Error('IndexedDB is not available')), write: async () => {} };
     expect(await restoreAutosave(storage)).toBe(false);
-    expect(useAutosave.getState().error).toContain('IndexedDB is not available');
+    expect(useAutosave.getState().restoreError).toContain('IndexedDB is not available');
   });
 
   it('gives up on storage that never answers', async () => {
@@ -62,7 +62,7 @@ describe('restoreAutosave', () => {
     const restoring = restoreAutosave(storage, 1000);
     await vi.advanceTimersByTimeAsync(1000);
     expect(await restoring).toBe(false);
-    expect(useAutosave.getState().error).toContain('did not answer');
+    expect(useAutosave.getState().restoreError).toContain('did not answer');
   });
 });
 
@@ -108,6 +108,17 @@ describe('startAutosave', () => {
     renameGraph('Smaller');
     await vi.advanceTimersByTimeAsync(300);
     expect(useAutosave.getState().error).toBeNull();
+    stop();
+  });
+
+  it('keeps telling that the saved graph was lost after later saves work', async () => {
+    await restoreAutosave(fakeStorage('{oops').storage);
+    const fake = fakeStorage();
+    const stop = startAutosave(fake.storage, { target: fakeWindow().target });
+    renameGraph('Next');
+    await vi.advanceTimersByTimeAsync(300);
+    expect(fake.saved).toHaveLength(1);
+    expect(useAutosave.getState().restoreError).toMatch(/damaged.*not JSON/);
     stop();
   });
 

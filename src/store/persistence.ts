@@ -64,11 +64,16 @@ export const indexedDbStorage = (factory: IDBFactory | undefined = globalThis.in
   };
 };
 
-/** The autosave's health, shown to the person; the graph itself never depends on it. */
-export const useAutosave = create<{ error: string | null }>()(() => ({ error: null }));
+/**
+ * The autosave's health, shown to the person; the graph itself never depends on it.
+ * A failed write clears once a write works; a lost restore stays until dismissed.
+ */
+export const useAutosave = create<{ error: string | null; restoreError: string | null }>()(() => ({ error: null, restoreError: null }));
 
 const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error)) || 'unknown error';
-const fail = (what: string) => useAutosave.setState({ error: `Autosave failed: ${what}. Your graph is kept in memory.` });
+const message = (what: string) => `Autosave failed: ${what}. Your graph is kept in memory.`;
+const fail = (what: string) => useAutosave.setState({ error: message(what) });
+const failRestore = (what: string) => useAutosave.setState({ restoreError: message(what) });
 
 /** A link that names its own graph wins over the autosave. */
 export const urlOpensGraph = (url: URL) => url.searchParams.has('template') || new URLSearchParams(url.hash.replace(/^#/, '')).has('graph');
@@ -82,13 +87,13 @@ export const restoreAutosave = async (storage: GraphStorage, timeoutMs = RESTORE
   try {
     text = await withTimeout(storage.read(), timeoutMs);
   } catch (error) {
-    fail(`could not read the saved graph (${reasonOf(error)})`);
+    failRestore(`could not read the saved graph (${reasonOf(error)})`);
     return false;
   }
   if (text === undefined) return false;
   const parsed = parseGraph(text);
   if (!parsed.ok) {
-    fail(`the saved graph is damaged and was not opened (${describeProblems(parsed.problems).split('\n')[0]})`);
+    failRestore(`the saved graph is damaged and was not opened (${describeProblems(parsed.problems).split('\n')[0]})`);
     return false;
   }
   const graph: GraphFile = parsed.value;
