@@ -27,7 +27,10 @@ function ApiKeyField({ name, skill }: { name: string; skill: Skill & { type: 'll
           setSecret(key, event.target.value);
         }}
       />
-      <p className="field-help">Kept in memory only: never saved, exported or logged. A reload forgets it.</p>
+      <p className="field-help">
+        {skill.apiKeyName ? '' : 'Runs send the key only to a skill with an API key name. '}
+        Kept in memory only: never saved, exported or logged. A reload forgets it.
+      </p>
     </div>
   );
 }
@@ -85,7 +88,8 @@ function SkillSettings({ name, skill, apply }: { name: string; skill: Skill; app
           <TextField label="Base URL" value={skill.baseUrl} optional={false} apply={apply('baseUrl')} help="An OpenAI-compatible endpoint, e.g. http://localhost:11434/v1" />
           <TextField label="Model" value={skill.model} optional={false} apply={apply('model')} />
           <TextField label="API key name" value={skill.apiKeyName} apply={apply('apiKeyName')} help="The command line reads the key from this environment variable." />
-          <ApiKeyField name={name} skill={skill} />
+          {/* Keyed by where the key is kept: renaming the key name shows the key kept under the new name. */}
+          <ApiKeyField key={secretKeyOf(name, skill.apiKeyName)} name={name} skill={skill} />
           <NumberField label="Temperature" value={skill.temperature} optional apply={apply('temperature')} />
           <NumberField label="Timeout (ms)" value={skill.timeoutMs} apply={apply('timeoutMs')} />
         </>
