@@ -1,5 +1,4 @@
 import { useApp } from '../store/index.ts';
-import { nodeRan } from '../store/runSlice.ts';
 import { useActiveRun } from './hooks.ts';
 
 function Gauge({ name, value, limit }: { name: string; value: number; limit: number | undefined }) {
@@ -21,11 +20,11 @@ export function Gauges() {
   const run = useActiveRun();
   const selected = useApp((state) => state.selectedStep);
   const limits = useApp((state) => (run ? run.graph.limits : state.graph.limits));
-  const upTo = run ? run.trace.steps.slice(0, selected ?? run.stepCount) : [];
-  const last = upTo.at(-1);
-  const rounds = last?.round ?? 0;
-  const steps = upTo.filter(nodeRan).length;
-  const tokens = last?.tokensUsed ?? 0;
+  const after = useApp((state) => state.stateAfterSelected);
+  const step = run && selected !== null ? run.trace.steps[selected - 1] : undefined;
+  const rounds = step?.round ?? 0;
+  const steps = Number(after?.steps ?? 0);
+  const tokens = Number(after?.tokensUsed ?? step?.tokensUsed ?? 0);
   return (
     <span className="gauges">
       <Gauge name="Rounds" value={rounds} limit={limits.maxRounds} />

@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import { kindDefinition } from '../graph/index.ts';
-import type { Trace, TraceStep } from '../runtime/trace.ts';
+import type { TraceStep } from '../runtime/trace.ts';
 import { useApp } from '../store/index.ts';
-import { stateAfterStep } from '../runtime/states.ts';
 import { diffStates, type Change } from './analysis.ts';
 import { ApprovalPrompt } from './ApprovalPrompt.tsx';
 import { BreakpointsPanel } from './BreakpointsPanel.tsx';
@@ -68,18 +67,9 @@ function Diff({ changes }: { changes: Change[] }) {
   );
 }
 
-/** The state the step left, from the trace alone; a compact trace may not hold it. */
-const stateAfter = (trace: Trace, step: TraceStep) => {
-  try {
-    return stateAfterStep(trace, step.step);
-  } catch {
-    return null;
-  }
-};
-
-function StepView({ step, label, trace }: { step: TraceStep; label: string; trace: Trace }) {
+function StepView({ step, label }: { step: TraceStep; label: string }) {
   const [forking, setForking] = useState(false);
-  const after = stateAfter(trace, step);
+  const after = useApp((state) => state.stateAfterSelected);
   const kind = kindDefinition(step.kind);
   return (
     <div className="step-view">
@@ -158,7 +148,7 @@ export function StepDetail() {
         </div>
       )}
       <ApprovalPrompt />
-      {run && step ? <StepView key={`${run.id}-${step.step}`} step={step} trace={run.trace} label={nodeLabel(run.graph, step.node)} /> : <p className="muted">Select a step in the timeline.</p>}
+      {run && step ? <StepView key={`${run.id}-${step.step}`} step={step} label={nodeLabel(run.graph, step.node)} /> : <p className="muted">Select a step in the timeline.</p>}
       <BreakpointsPanel />
     </section>
   );

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { findTemplate } from '../graph/index.ts';
+import { nodeRan } from '../runtime/index.ts';
 import type { TraceStep } from '../runtime/trace.ts';
 import { useApp } from './index.ts';
 import { overlayFor, pauseAfterReason, pauseBeforeReason, visitCounts, type Breakpoints } from './runSlice.ts';
@@ -31,7 +32,7 @@ describe('overlay of a step', () => {
   ];
 
   it('names the current node, the fired edge with its reason and the edges tried and not taken', () => {
-    const overlay = overlayFor(steps, 1);
+    const overlay = overlayFor(steps, 1, nodeRan);
     expect(overlay.currentNode).toBe('evaluate');
     expect(overlay.firedEdge).toBe('e4');
     expect(overlay.firedReason).toBe('evaluation.plan_exhausted eq true (was true)');
@@ -39,8 +40,8 @@ describe('overlay of a step', () => {
   });
 
   it('counts visits over the whole run, leaving out a node a guard stopped before it ran', () => {
-    expect(visitCounts(steps)).toEqual({ nodeVisits: { evaluate: 2, recover: 1 }, edgeVisits: { e4: 2, e6: 1 } });
-    expect(overlayFor(steps, null).currentNode).toBeNull();
+    expect(visitCounts(steps, nodeRan)).toEqual({ nodeVisits: { evaluate: 2, recover: 1 }, edgeVisits: { e4: 2, e6: 1 } });
+    expect(overlayFor(steps, null, nodeRan).currentNode).toBeNull();
   });
 });
 
@@ -97,6 +98,7 @@ describe('driving the runtime from the store', () => {
     state.selectStep(2);
     state = useApp.getState();
     expect(state.overlay?.currentNode).toBe('execute');
+    expect(state.stateAfterSelected).toMatchObject({ steps: 2, tokensUsed: 200, results: [{ skill: 'search_events', outcome: 'empty' }] });
   });
 
   it('a breakpoint on recover pauses before it and says so; Continue goes on', async () => {
@@ -189,12 +191,12 @@ describe('driving the runtime from the store', () => {
     expect(state.runs[0].trace.stopReason).toBe('completed');
   });
 
-  it('an imported trace of another graph is shown with a warning', () => {
+  it('an imported trace of another graph is shown with a warning', async () => {
     freshStore();
     useApp.getState().loadTrace({ format: 'loopscope/trace', version: 1, graph: 'Other', seed: 1, stopReason: 'completed', rounds: 1, tokensUsed: 0, finalState: {}, steps: [step({})] });
     const state = useApp.getState();
     expect(state.runs[0].imported).toBe(true);
     expect(state.traceWarning).toMatch(/"Other"/);
-    expect(state.overlay?.currentNode).toBe('decide');
+    await expect.poll(() => useApp.getState().overlay?.currentNode).toBe('decide');
   });
 });

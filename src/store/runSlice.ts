@@ -63,6 +63,8 @@ export interface RunSlice {
   /** The live controller's run; only it can be stepped. */
   liveRunId: number | null;
   selectedStep: number | null;
+  /** The state as the selected step left it (time travel). */
+  stateAfterSelected: Record<string, unknown> | null;
   runStatus: RunStatus;
   pendingApproval: PendingApproval | null;
   /** Which breakpoint paused the run, in words. */
@@ -98,10 +100,10 @@ export interface RunSlice {
 
 const toggle = (list: string[], id: string) => (list.includes(id) ? list.filter((item) => item !== id) : [...list, id]);
 
-/** A guard that stopped a step before its node ran leaves no attempt: the node did not run. */
-export const nodeRan = (step: TraceStep) => !(step.guard && step.attempts.length === 0);
+/** Whether the step's node ran (a guard may stop a step before it): the runtime's `nodeRan`. */
+type Ran = (step: TraceStep) => boolean;
 
-export const visitCounts = (steps: readonly TraceStep[]) => {
+export const visitCounts = (steps: readonly TraceStep[], nodeRan: Ran) => {
   const nodeVisits: Record<string, number> = {};
   const edgeVisits: Record<string, number> = {};
   for (const step of steps) {
@@ -111,7 +113,7 @@ export const visitCounts = (steps: readonly TraceStep[]) => {
   return { nodeVisits, edgeVisits };
 };
 
-export const overlayFor = (steps: readonly TraceStep[], stepNumber: number | null): CanvasOverlay => {
+export const overlayFor = (steps: readonly TraceStep[], stepNumber: number | null, nodeRan: Ran): CanvasOverlay => {
   const step = stepNumber === null ? undefined : steps[stepNumber - 1];
   const triedEdges: Record<string, string> = {};
   for (const edge of step?.edges ?? []) if (!edge.matched && !edge.skipped) triedEdges[edge.id] = edge.explain;
@@ -120,7 +122,7 @@ export const overlayFor = (steps: readonly TraceStep[], stepNumber: number | nul
     firedEdge: step?.fired?.id ?? null,
     firedReason: step?.fired?.reason ?? null,
     triedEdges,
-    ...visitCounts(steps),
+    ...visitCounts(steps, nodeRan),
   };
 };
 
@@ -173,8 +175,22 @@ export const pauseAfterReason = (breakpoints: Breakpoints, graph: GraphFile, ste
 
 type Runtime = typeof import('../runtime/index.ts');
 let runtimeModule: Promise<Runtime> | null = null;
-// Loaded on the first run, so LangGraph stays out of the first screen's bundle.
-const loadRuntime = () => (runtimeModule ??= import('../runtime/index.ts'));
+let loadedRuntime: Runtime | null = null;
+// Loaded on the first run or trace, so the runtime and LangGraph stay out of the first screen's bundle.
+const loadRuntime = () =>
+  (runtimeModule ??= import('../runtime/index.ts').then((module) => {
+    loadedRuntime = module;
+    return module;
+  }));
+
+/** The state a step left, from the trace; a compact trace may not hold it. */
+const stateAfter = (runtime: Runtime, trace: Trace, stepNumber: number) => {
+  try {
+    return runtime.stateAfterStep(trace, stepNumber);
+  } catch {
+    return null;
+  }
+};
 
 const MAX_RUNS = 12;
 const LIVE_REDRAW_MS = 60;
@@ -199,9 +215,19 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
   const updateRun = (id: number, change: Partial<RunRecord>) =>
     set((state) => ({ runs: state.runs.map((run) => (run.id === id ? { ...run, ...change } : run)) }));
 
+  const paintStep = (runtime: Runtime) => {
+    const { selectedStep, runs, activeRunId } = get();
+    const run = runs.find((candidate) => candidate.id === activeRunId);
+    set({
+      overlay: run ? overlayFor(run.trace.steps, selectedStep, runtime.nodeRan) : null,
+      stateAfterSelected: run && selectedStep !== null ? stateAfter(runtime, run.trace, selectedStep) : null,
+    });
+  };
+
   const showStep = (stepNumber: number | null) => {
-    const run = get().runs.find((candidate) => candidate.id === get().activeRunId);
-    set({ selectedStep: stepNumber, overlay: run ? overlayFor(run.trace.steps, stepNumber) : null });
+    set({ selectedStep: stepNumber });
+    if (loadedRuntime) paintStep(loadedRuntime);
+    else void loadRuntime().then(paintStep);
   };
 
   /** Copies the live controller's progress into its run record and follows the last step. */
@@ -318,6 +344,7 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
     activeRunId: null,
     liveRunId: null,
     selectedStep: null,
+    stateAfterSelected: null,
     runStatus: 'idle',
     pendingApproval: null,
     pausedBy: null,
@@ -361,7 +388,7 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
     pause: () => controller?.pause(),
     reset: () => {
       detach();
-      set({ runs: [], activeRunId: null, liveRunId: null, selectedStep: null, overlay: null, runStatus: 'idle', pendingApproval: null, pausedBy: null, runError: null, traceWarning: null });
+      set({ runs: [], activeRunId: null, liveRunId: null, selectedStep: null, stateAfterSelected: null, overlay: null, runStatus: 'idle', pendingApproval: null, pausedBy: null, runError: null, traceWarning: null });
     },
     decide: (decision) =>
       guarded(async () => {
