@@ -177,7 +177,7 @@ export function Canvas() {
         proOptions={{ hideAttribution: true }}
       >
         <Background gap={20} />
-        <MiniMap pannable zoomable nodeColor={(node) => kindDefinition((node as AgentFlowNode).data.node.kind).color} ariaLabel="Minimap" />
+        <MiniMap pannable zoomable style={{ width: 150, height: 100 }} nodeColor={(node) => kindDefinition((node as AgentFlowNode).data.node.kind).color} ariaLabel="Minimap" />
         <Controls />
       </ReactFlow>
     </div>
