@@ -30,7 +30,7 @@ describe('layoutGraph', () => {
     expect(x('recover')).toBeLessThan(x('halt'));
   });
 
-  it('lays out 500 nodes: every node placed, none overlapping, forward edges go right', () => {
+  it('lays out 500 nodes: every node placed, none overlapping, forward edges go right', { timeout: 30_000 }, () => {
     const graph = generated(500);
     const positions = layoutGraph(graph);
     expect(Object.keys(positions)).toHaveLength(500);
