@@ -87,6 +87,16 @@ describe('driving the runtime from the store', () => {
     expect(state.runStatus).toBe('paused');
   });
 
+  it('Step after an edit of the graph starts a new run on it', async () => {
+    freshStore();
+    await useApp.getState().step();
+    useApp.getState().edit((graph) => ({ ...graph, name: 'Edited' }));
+    await useApp.getState().step();
+    const state = useApp.getState();
+    expect(state.runs.map((run) => run.stepCount)).toEqual([1, 1]);
+    expect(state.runs[1].trace.graph).toBe('Edited');
+  });
+
   it('Run goes to the end; selecting a past step travels back', async () => {
     freshStore();
     await useApp.getState().run();

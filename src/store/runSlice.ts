@@ -318,8 +318,11 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
     }
   };
 
-  /** The controller that can go on, or a fresh one. */
-  const goOn = async () => (controller && controller.status !== 'stopped' ? controller : startFresh());
+  /** The controller that can go on, or a fresh one; an edited graph starts afresh rather than stepping a stale run. */
+  const goOn = async () => {
+    const live = get().runs.find((run) => run.id === get().liveRunId);
+    return controller && controller.status !== 'stopped' && live?.graph === get().graph ? controller : startFresh();
+  };
 
   const guarded = async (work: () => Promise<unknown>) => {
     try {
