@@ -109,3 +109,11 @@ test('Auto layout moves nodes left to right in one undoable step', async ({ page
   expect(JSON.parse((await exportGraph(page)).text)).toEqual(before);
   await expect(page.getByRole('button', { name: 'Undo', exact: true })).toBeDisabled();
 });
+
+test('problems of the validation panel are marked on their node', async ({ page }) => {
+  await page.goto('/?template=blank');
+  await page.getByRole('button', { name: 'Act', exact: true }).press('Enter');
+  const act = page.locator('.react-flow__node').filter({ has: page.locator('.agent-node-label').getByText('Act', { exact: true }) });
+  await expect(act.getByRole('img', { name: /^error: act has no way out/ })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Problems' })).toContainText('dead_end');
+});

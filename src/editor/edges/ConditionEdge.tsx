@@ -1,6 +1,8 @@
 import { memo } from 'react';
 import { BaseEdge, EdgeLabelRenderer, getBezierPath, type EdgeProps } from '@xyflow/react';
 import { useApp } from '../../store/index.ts';
+import { selectProblemsByElement } from '../../store/problemsByElement.ts';
+import { ProblemMark } from '../ProblemMark.tsx';
 import type { ConditionFlowEdge } from '../flowAdapter.ts';
 
 /** How far below its ends a loop-back edge is routed, so it does not run through the nodes it skips. */
@@ -14,6 +16,7 @@ const loopPath = (sx: number, sy: number, tx: number, ty: number): [string, numb
 
 function ConditionEdgeView({ id, sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition, data, markerEnd, selected }: EdgeProps<ConditionFlowEdge>) {
   const toggleEdgeBreakpoint = useApp((state) => state.toggleEdgeBreakpoint);
+  const problems = useApp((state) => selectProblemsByElement(state).edges[id]);
   const goesBack = data?.backEdge && targetX < sourceX + 40;
   const [path, labelX, labelY] = goesBack
     ? loopPath(sourceX, sourceY, targetX, targetY)
@@ -36,6 +39,7 @@ function ConditionEdgeView({ id, sourceX, sourceY, targetX, targetY, sourcePosit
           }}
         >
           {data?.breakpoint && <span className="breakpoint-dot" aria-label="breakpoint" />}
+          {problems && <ProblemMark problems={problems} />}
           <span className="edge-condition">{data?.label}</span>
           {data?.note && <span className="edge-note">{data.note}</span>}
           {data?.fired && data.firedReason && <span className="edge-reason">{data.firedReason}</span>}

@@ -1,15 +1,18 @@
 import { memo } from 'react';
 import { Handle, Position, type NodeProps } from '@xyflow/react';
 import { useApp } from '../../store/index.ts';
+import { selectProblemsByElement } from '../../store/problemsByElement.ts';
+import { ProblemMark } from '../ProblemMark.tsx';
 import { GENERAL_HANDLE, type AgentFlowNode } from '../flowAdapter.ts';
 
 /** One component for every kind: the kind registry gives it colour, icon, outcomes and summary. */
 function AgentNodeView({ id, data, selected }: NodeProps<AgentFlowNode>) {
   const toggleNodeBreakpoint = useApp((state) => state.toggleNodeBreakpoint);
+  const problems = useApp((state) => selectProblemsByElement(state).nodes[id]);
   const { node, definition, summary, isEntry, visits, breakpoint } = data;
   return (
     <div
-      className={`agent-node${selected ? ' is-selected' : ''}${breakpoint ? ' has-breakpoint' : ''}`}
+      className={`agent-node${selected ? ' is-selected' : ''}${breakpoint ? ' has-breakpoint' : ''}${problems ? ` has-${problems.severity}` : ''}`}
       style={{ '--kind-color': definition.color } as React.CSSProperties}
       data-kind={node.kind}
     >
@@ -17,6 +20,7 @@ function AgentNodeView({ id, data, selected }: NodeProps<AgentFlowNode>) {
       <div className="agent-node-head">
         <span className="agent-node-icon" aria-hidden="true">{definition.icon}</span>
         <span className="agent-node-label">{node.label ?? node.id}</span>
+        {problems && <ProblemMark problems={problems} />}
         {visits > 0 && <span className="heat-badge" title={`ran ${visits} times in this run`}>×{visits}</span>}
         <button
           type="button"
