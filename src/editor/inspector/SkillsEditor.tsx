@@ -39,6 +39,8 @@ function MockScript({ script, apply }: { script: readonly MockEntry[]; apply: Ap
   const setEntry = (index: number, key: keyof MockEntry, value: unknown) => {
     const entry: Record<string, unknown> = { ...script[index], [key]: value };
     if (value === undefined) delete entry[key];
+    // Records left over from an ok entry would make an "empty" result count as evidence.
+    if (key === 'outcome' && value === 'empty') delete entry.records;
     return apply(script.map((existing, at) => (at === index ? entry : existing)));
   };
   return (

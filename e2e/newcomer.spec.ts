@@ -1,0 +1,142 @@
+import { expect, test, type Locator, type Page } from '@playwright/test';
+
+// Wide enough that the palette, a six-node canvas and the inspector all fit without scrolling.
+test.use({ viewport: { width: 1800, height: 1000 } });
+
+const inspector = (page: Page) => page.getByRole('region', { name: 'Inspector' });
+const flowNode = (page: Page, id: string) => page.locator(`.react-flow__node[data-id="${id}"]`);
+const pane = (page: Page) => page.locator('.react-flow__pane');
+const timelineSteps = (page: Page) => page.getByRole('list', { name: 'Timeline' }).getByRole('listitem');
+
+const dropKind = async (page: Page, title: string, x: number, y: number) => {
+  await page.getByRole('complementary', { name: 'Palette' }).getByRole('button', { name: title, exact: true }).dragTo(pane(page), { targetPosition: { x, y } });
+};
+
+/** Drags from an outcome handle (or `out`, the general one) onto another node, as a person draws an edge. */
+const connectHandles = async (page: Page, source: string, handle: string, target: string) => {
+  const from = (await flowNode(page, source).locator(`.react-flow__handle.source[data-handleid="${handle}"]`).boundingBox())!;
+  const to = (await flowNode(page, target).locator('.react-flow__handle.target').boundingBox())!;
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(to.x + to.width / 2 - 20, to.y + to.height / 2, { steps: 8 });
+  await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 4 });
+  await page.mouse.up();
+};
+
+/** A skill of the graph settings, opened; a new skill starts as skill_N and is renamed here. */
+const openSkill = async (page: Page, name: string): Promise<Locator> => {
+  const item = inspector(page).getByRole('region', { name: 'Skills' }).getByRole('listitem').filter({ hasText: name });
+  const nameField = item.getByLabel('Skill name');
+  if (!(await nameField.isVisible())) await item.getByText(name, { exact: true }).click();
+  await expect(nameField).toBeVisible();
+  return item;
+};
+
+const addMockSkill = async (page: Page, name: string, setScript: (skill: Locator) => Promise<void>) => {
+  const skills = inspector(page).getByRole('region', { name: 'Skills' });
+  const before = await skills.getByRole('listitem').filter({ hasText: /^skill_\d+/ }).count();
+  await skills.getByRole('button', { name: 'Add skill', exact: true }).click();
+  const placeholder = `skill_${before + 1}`;
+  const fresh = await openSkill(page, placeholder);
+  await fresh.getByLabel('Skill name').fill(name);
+  await fresh.getByLabel('Skill name').press('Enter');
+  const skill = await openSkill(page, name);
+  await setScript(skill);
+};
+
+/** Selects an edge by clicking its label on the canvas, as a person would. */
+const selectEdge = async (page: Page, source: string, target: string) => {
+  const id = await page.getByRole('group', { name: `Edge from ${source} to ${target}` }).getAttribute('data-id');
+  await page.locator(`.edge-label[data-edge-id="${id}"]`).click();
+  await expect(inspector(page)).toContainText(`${source} → ${target}`);
+};
+
+test('a newcomer builds a recovery loop from a blank canvas with the palette, handles and inspector, and it runs', async ({ page }) => {
+  test.setTimeout(40_000);
+  await page.goto('/?template=blank');
+  await expect(page.locator('.react-flow__node')).toHaveCount(0);
+
+  // Two mock skills in the graph settings: the usual source finds nothing, the alternative finds records.
+  await expect(inspector(page)).toContainText('Graph settings');
+  await addMockSkill(page, 'search_logs', async (skill) => {
+    await skill.getByLabel('Outcome', { exact: true }).selectOption('empty');
+    // The new skill's placeholder record goes, or the "empty" result would count as evidence.
+    await expect(skill.getByLabel('Records (JSON)')).toHaveValue('');
+  });
+  await addMockSkill(page, 'search_archive', async (skill) => {
+    await skill.getByLabel('Records (JSON)').fill('[{"ip": "10.0.0.5"}]');
+  });
+  await expect(inspector(page).getByRole('region', { name: 'Skills' })).toContainText('search_archive');
+
+  // Away from the pane's edges, where a connection being drawn pans the view.
+  await dropKind(page, 'Reason', 120, 40);
+  await dropKind(page, 'Act', 370, 40);
+  await dropKind(page, 'Verify', 620, 40);
+  await dropKind(page, 'Respond', 870, 40);
+  await dropKind(page, 'Recover', 620, 290);
+  // The last one with the keyboard: focus the palette item and press Enter.
+  await page.getByRole('complementary', { name: 'Palette' }).getByRole('button', { name: 'Stop', exact: true }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.locator('.react-flow__node')).toHaveCount(6);
+  await expect(flowNode(page, 'reason')).toContainText('entry');
+  // The keyboard-added node lands in the middle of the view; move it out of the edges' way.
+  const stopBox = (await flowNode(page, 'stop').locator('.agent-node-label').boundingBox())!;
+  const respondBox = (await flowNode(page, 'respond').boundingBox())!;
+  await page.mouse.move(stopBox.x + 5, stopBox.y + 5);
+  await page.mouse.down();
+  await page.mouse.move(stopBox.x + 60, stopBox.y + 60, { steps: 6 });
+  await page.mouse.move(respondBox.x + 180, respondBox.y + 300, { steps: 6 });
+  await page.mouse.up();
+  await expect.poll(async () => (await flowNode(page, 'stop').boundingBox())!.y).toBeGreaterThan(respondBox.y + 200);
+
+  await connectHandles(page, 'reason', 'out', 'act');
+  await connectHandles(page, 'act', 'out', 'verify');
+  await connectHandles(page, 'verify', 'sufficient', 'respond');
+  await connectHandles(page, 'verify', 'exhausted', 'recover');
+  await connectHandles(page, 'verify', 'out', 'reason');
+  await connectHandles(page, 'recover', 'recovered', 'reason');
+  await connectHandles(page, 'recover', 'out', 'stop');
+  await expect(page.locator('.react-flow__edge')).toHaveCount(7);
+
+  // The conditions that are not an outcome: "otherwise" for the fallbacks, set in the condition editor.
+  for (const [source, target] of [['verify', 'reason'], ['recover', 'stop']]) {
+    await selectEdge(page, source, target);
+    await inspector(page).getByLabel('Fires when').selectOption({ label: 'otherwise (no other edge matched)' });
+    await expect(inspector(page)).toContainText('An otherwise edge is always tried last.');
+  }
+
+  // The planner's first round uses the usual source.
+  await flowNode(page, 'reason').locator('.agent-node-label').click();
+  const plans = inspector(page).getByRole('group', { name: 'Plans by round' });
+  await plans.getByRole('button', { name: 'Add round', exact: true }).click();
+  await plans.getByLabel('1st action’s skill').selectOption('search_logs');
+  await plans.getByLabel('Arguments (JSON)').fill('{"q": "10.0.0.5"}');
+  await expect(flowNode(page, 'reason')).toContainText('search_logs');
+
+  // An empty result recovers by switching to the alternative source.
+  await flowNode(page, 'recover').locator('.agent-node-label').click();
+  const rules = inspector(page).getByRole('group', { name: 'Recovery rules' });
+  await rules.getByRole('button', { name: 'Add rule', exact: true }).click();
+  await expect(rules.getByLabel('When the reason is')).toHaveValue('empty_result');
+  await rules.getByLabel('Switch to skill').selectOption('search_archive');
+
+  const problems = page.getByRole('region', { name: 'Problems' });
+  await expect(problems).toContainText('Problems (0)');
+
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByRole('status')).toContainText('completed');
+
+  const steps = timelineSteps(page);
+  await expect(steps).toHaveCount(8);
+  const labels = ['Reason', 'Act', 'Verify', 'Recover', 'Reason', 'Act', 'Verify', 'Respond'];
+  for (const [index, label] of labels.entries()) await expect(steps.nth(index).locator('.tl-label')).toHaveText(label);
+  await expect(steps.nth(1).getByRole('group', { name: 'Attempts of step 2' })).toContainText('search_logs');
+  await expect(steps.nth(1).getByRole('group', { name: 'Attempts of step 2' })).toContainText('empty');
+  await expect(steps.nth(3)).toContainText('recovered');
+  await expect(page.getByRole('list', { name: 'Timeline' })).toContainText('Round 2');
+  // Round 2's act step used the alternative skill, and found records.
+  const roundTwoAttempts = steps.nth(5).getByRole('group', { name: 'Attempts of step 6' });
+  await expect(roundTwoAttempts).toContainText('search_archive');
+  await expect(roundTwoAttempts).not.toContainText('search_logs');
+  await expect(roundTwoAttempts).toContainText('ok');
+});
