@@ -1,5 +1,6 @@
 import { useReactFlow } from '@xyflow/react';
-import { KIND_LIST, type NodeKind } from '../graph/index.ts';
+import { freePosition, KIND_LIST, type NodeKind } from '../graph/index.ts';
+import { useApp } from '../store/index.ts';
 import { addNodeAt, KIND_DRAG_TYPE } from './Canvas.tsx';
 
 /** Kinds to drag onto the canvas; Enter, Space or a click adds one at the centre of the view. */
@@ -8,8 +9,8 @@ export function Palette() {
   const addAtCentre = (kind: NodeKind) => {
     const pane = document.querySelector('.canvas .react-flow')?.getBoundingClientRect();
     const centre = pane ? screenToFlowPosition({ x: pane.left + pane.width / 2, y: pane.top + pane.height / 2 }) : { x: 0, y: 0 };
-    // Centred on the point rather than hanging from it.
-    addNodeAt(kind, { x: Math.round(centre.x - 100), y: Math.round(centre.y - 60) });
+    // Centred on the point rather than hanging from it, and clear of the nodes already there.
+    addNodeAt(kind, freePosition(useApp.getState().graph, { x: Math.round(centre.x - 100), y: Math.round(centre.y - 60) }));
   };
   return (
     <div className="palette">

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  addNode, checkNodeId, connect, createNode, duplicateNodes, moveEdge, moveNodes, nextEdgeId, nextNodeId,
+  addNode, checkNodeId, connect, createNode, duplicateNodes, freePosition, moveEdge, moveNodes, nextEdgeId, nextNodeId,
   removeEdges, removeNodes, renameNode, updateEdge, updateNode,
 } from './ops.ts';
 import { parseGraph, serializeGraph } from './parse.ts';
@@ -158,5 +158,16 @@ describe('duplicateNodes', () => {
     const once = duplicateNodes(graph, [graph.nodes[0]], [], { x: 0, y: 0 }).graph;
     const twice = duplicateNodes(once, [once.nodes.at(-1)!], []);
     expect(twice.ids).toEqual(['decide_3']);
+  });
+});
+
+describe('freePosition', () => {
+  it('keeps a free spot and moves below the nodes standing on a taken one', () => {
+    const graph = securityclaw();
+    const decide = graph.nodes.find((node) => node.id === 'decide')!.position;
+    expect(freePosition(graph, { x: decide.x - 1000, y: decide.y })).toEqual({ x: decide.x - 1000, y: decide.y });
+    const placed = freePosition(graph, { x: decide.x + 10, y: decide.y + 10 });
+    expect(placed.x).toBe(decide.x + 10);
+    expect(graph.nodes.every((node) => Math.abs(node.position.x - placed.x) >= 220 || Math.abs(node.position.y - placed.y) >= 150)).toBe(true);
   });
 });

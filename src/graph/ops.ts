@@ -21,6 +21,18 @@ export const nextEdgeId = (graph: GraphFile): string => {
 export const createNode = (graph: GraphFile, kind: NodeKind, position: Position): GraphNode =>
   ({ id: nextNodeId(graph, kind), kind, label: KINDS[kind].title, position, config: KINDS[kind].config.parse({}) }) as GraphNode;
 
+/** Roughly a node's footprint on the canvas, for placing new nodes where none stands. */
+const NODE_FOOTPRINT = { width: 220, height: 150 };
+
+/** The position itself when no node stands there, else the first free spot below it. */
+export const freePosition = (graph: GraphFile, position: Position): Position => {
+  const taken = (y: number) =>
+    graph.nodes.some((node) => Math.abs(node.position.x - position.x) < NODE_FOOTPRINT.width && Math.abs(node.position.y - y) < NODE_FOOTPRINT.height);
+  let y = position.y;
+  while (taken(y)) y += NODE_FOOTPRINT.height;
+  return { x: position.x, y };
+};
+
 export const addNode = (graph: GraphFile, node: GraphNode): GraphFile => ({
   ...graph,
   nodes: [...graph.nodes, node],

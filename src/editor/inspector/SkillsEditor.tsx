@@ -99,7 +99,15 @@ function SkillSettings({ name, skill, apply }: { name: string; skill: Skill; app
   }
 }
 
-function SkillItem({ name, skill }: { name: string; skill: Skill }) {
+interface SkillItemProps {
+  name: string;
+  skill: Skill;
+  open: boolean;
+  onToggle: (open: boolean) => void;
+  onRenamed: (to: string) => void;
+}
+
+function SkillItem({ name, skill, open, onToggle, onRenamed }: SkillItemProps) {
   const graph = useApp((state) => state.graph);
   const edit = useApp((state) => state.edit);
   const [confirmDelete, setConfirmDelete] = useState(false);
@@ -114,12 +122,13 @@ function SkillItem({ name, skill }: { name: string; skill: Skill }) {
 
   return (
     <li className="skill-item">
-      <details>
+      <details open={open} onToggle={(event) => onToggle(event.currentTarget.open)}>
         <summary>
           <strong>{name}</strong> <span className="muted">{skill.type}, {skill.access}</span>
         </summary>
         <DraftField label="Skill name" value={name} parse={parseName} commitOnBlur apply={(to) => {
           edit((current) => renameSkill(current, name, to));
+          onRenamed(to);
           return null;
         }} help="Renaming updates the nodes that use it. Press Enter to apply." />
         <SelectField label="Type" value={skill.type} options={SKILL_TYPES} apply={(type) => {
@@ -150,12 +159,29 @@ function SkillItem({ name, skill }: { name: string; skill: Skill }) {
 export function SkillsEditor() {
   const skills = useApp((state) => state.graph.skills);
   const edit = useApp((state) => state.edit);
+  // Kept here rather than in each item: an item is keyed by its name, so a rename remounts it.
+  const [openNames, setOpenNames] = useState<ReadonlySet<string>>(new Set());
+  const setOpen = (name: string, open: boolean) =>
+    setOpenNames((names) => {
+      if (names.has(name) === open) return names;
+      const next = new Set(names);
+      if (open) next.add(name);
+      else next.delete(name);
+      return next;
+    });
   return (
     <section className="inspector-section" aria-label="Skills">
       <h3>Skills</h3>
       <ul className="skill-list">
         {Object.entries(skills).map(([name, skill]) => (
-          <SkillItem key={name} name={name} skill={skill} />
+          <SkillItem
+            key={name}
+            name={name}
+            skill={skill}
+            open={openNames.has(name)}
+            onToggle={(open) => setOpen(name, open)}
+            onRenamed={(to) => setOpen(to, true)}
+          />
         ))}
       </ul>
       <button type="button" onClick={() => edit((current) => setSkill(current, nextSkillName(current), newSkill('mock')))}>
