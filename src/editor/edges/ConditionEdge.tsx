@@ -42,7 +42,7 @@ function ConditionEdgeView({ id, sourceX, sourceY, targetX, targetY, sourcePosit
           {problems && <ProblemMark problems={problems} />}
           <span className="edge-condition">{data?.label}</span>
           {data?.note && <span className="edge-note">{data.note}</span>}
-          {data?.fired && data.firedReason && <span className="edge-reason">{data.firedReason}</span>}
+          {data?.fired && data.firedReason && data.firedReason !== data.label && <span className="edge-reason">{data.firedReason}</span>}
           {data?.notTaken && <span className="edge-why" aria-label={`not taken: ${data.notTaken}`}>✗</span>}
           {data && data.visits > 0 && <span className="heat-badge">×{data.visits}</span>}
           <button
