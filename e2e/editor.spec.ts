@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { parseGraph } from '../src/graph/parse.ts';
+import { connectHandles, dropKind, flowNode } from './helpers.ts';
 
 const TEMPLATE = readFileSync(new URL('../src/graph/templates/securityclaw.json', import.meta.url), 'utf8');
 
@@ -13,28 +14,10 @@ const parsedOk = (text: string) => {
   return result.value;
 };
 
-const flowNode = (page: Page, id: string) => page.locator(`.react-flow__node[data-id="${id}"]`);
-const pane = (page: Page) => page.locator('.react-flow__pane');
-
 const exportGraph = async (page: Page) => {
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export JSON', exact: true }).click();
   return parsedOk(readFileSync((await (await download).path())!, 'utf8'));
-};
-
-const dropKind = async (page: Page, title: string, x: number, y: number) => {
-  await page.getByRole('complementary', { name: 'Palette' }).getByRole('button', { name: title, exact: true }).dragTo(pane(page), { targetPosition: { x, y } });
-};
-
-/** Drags from a node's source handle (an outcome, or `out` for a general edge) onto another node's target handle. */
-const connectHandles = async (page: Page, source: string, handle: string, target: string) => {
-  const from = (await flowNode(page, source).locator(`.react-flow__handle.source[data-handleid="${handle}"]`).boundingBox())!;
-  const to = (await flowNode(page, target).locator('.react-flow__handle.target').boundingBox())!;
-  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(to.x + to.width / 2 - 20, to.y + to.height / 2, { steps: 8 });
-  await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 4 });
-  await page.mouse.up();
 };
 
 /** Edges as kinds and conditions, so a graph drawn with other ids compares with the template. */

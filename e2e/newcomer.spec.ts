@@ -1,27 +1,11 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { connectHandles, dropKind, flowNode } from './helpers.ts';
 
 // Wide enough that the palette, a six-node canvas and the inspector all fit without scrolling.
 test.use({ viewport: { width: 1800, height: 1000 } });
 
 const inspector = (page: Page) => page.getByRole('region', { name: 'Inspector' });
-const flowNode = (page: Page, id: string) => page.locator(`.react-flow__node[data-id="${id}"]`);
-const pane = (page: Page) => page.locator('.react-flow__pane');
 const timelineSteps = (page: Page) => page.getByRole('list', { name: 'Timeline' }).getByRole('listitem');
-
-const dropKind = async (page: Page, title: string, x: number, y: number) => {
-  await page.getByRole('complementary', { name: 'Palette' }).getByRole('button', { name: title, exact: true }).dragTo(pane(page), { targetPosition: { x, y } });
-};
-
-/** Drags from an outcome handle (or `out`, the general one) onto another node, as a person draws an edge. */
-const connectHandles = async (page: Page, source: string, handle: string, target: string) => {
-  const from = (await flowNode(page, source).locator(`.react-flow__handle.source[data-handleid="${handle}"]`).boundingBox())!;
-  const to = (await flowNode(page, target).locator('.react-flow__handle.target').boundingBox())!;
-  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(to.x + to.width / 2 - 20, to.y + to.height / 2, { steps: 8 });
-  await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 4 });
-  await page.mouse.up();
-};
 
 /** A skill of the graph settings, opened; a new skill starts as skill_N and is renamed here. */
 const openSkill = async (page: Page, name: string): Promise<Locator> => {

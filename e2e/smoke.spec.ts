@@ -1,16 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
+import { collectErrors } from './helpers.ts';
 
 const PALETTE_ITEMS = ['Reason', 'Collect', 'Act', 'Verify', 'Recover', 'Approve', 'Respond', 'Stop'];
-
-/** Console errors and uncaught exceptions of a page, collected from the first navigation on. */
-const collectErrors = (page: Page) => {
-  const errors: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
-  page.on('pageerror', (error) => errors.push(error.message));
-  return errors;
-};
 
 const canvasNode = (page: Page, label: string) =>
   page.locator('.react-flow__node').filter({ has: page.locator('.agent-node-label').getByText(label, { exact: true }) });

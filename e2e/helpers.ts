@@ -1,0 +1,30 @@
+import type { Page } from '@playwright/test';
+
+/** Console errors and uncaught exceptions of a page, collected from the first navigation on. */
+export const collectErrors = (page: Page) => {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  return errors;
+};
+
+export const flowNode = (page: Page, id: string) => page.locator(`.react-flow__node[data-id="${id}"]`);
+export const pane = (page: Page) => page.locator('.react-flow__pane');
+
+/** Drags a palette item onto the canvas at a point of the pane. */
+export const dropKind = async (page: Page, title: string, x: number, y: number) => {
+  await page.getByRole('complementary', { name: 'Palette' }).getByRole('button', { name: title, exact: true }).dragTo(pane(page), { targetPosition: { x, y } });
+};
+
+/** Drags from a node's source handle (an outcome, or `out` for a general edge) onto another node's target handle. */
+export const connectHandles = async (page: Page, source: string, handle: string, target: string) => {
+  const from = (await flowNode(page, source).locator(`.react-flow__handle.source[data-handleid="${handle}"]`).boundingBox())!;
+  const to = (await flowNode(page, target).locator('.react-flow__handle.target').boundingBox())!;
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(to.x + to.width / 2 - 20, to.y + to.height / 2, { steps: 8 });
+  await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 4 });
+  await page.mouse.up();
+};
