@@ -2,7 +2,7 @@ import { useState, type ChangeEvent } from 'react';
 import { describeProblems } from '../graph/index.ts';
 import { useApp } from '../store/index.ts';
 import { useActiveRun } from './hooks.ts';
-import { parseTrace } from './traceSchema.ts';
+import { parseTrace } from '../runtime/trace.ts';
 
 const fileName = (graph: string, runId: number) => `${graph.replace(/[^\w-]+/g, '-').toLowerCase()}-run-${runId}.trace.json`;
 

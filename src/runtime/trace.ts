@@ -1,102 +1,123 @@
 /**
  * The trace of one run (SPEC §2). Plain data, serialisable, never rendered here. The field names
- * of SPEC §2 are fixed; extra fields are optional additions.
+ * of SPEC §2 are fixed; extra fields are optional additions. Defined once as zod schemas, since an
+ * imported trace is untrusted input, with the types inferred from them.
  */
-import type { CallOutcome, NodeKind } from '../graph/index.ts';
+import { z } from 'zod';
+import { CallOutcome, findForbiddenKeys, NODE_KINDS, parseJson, parseWith, type ParseResult } from '../graph/index.ts';
 
 export const TRACE_FORMAT = 'loopscope/trace';
 export const TRACE_VERSION = 1;
 
-export type StopReason =
-  | 'completed' | 'max_rounds' | 'max_steps' | 'budget_exhausted' | 'no_route' | 'denied' | 'user_stopped' | 'error'
-  | (string & {});
+/** `completed`, `max_rounds`, `max_steps`, `budget_exhausted`, `no_route`, `denied`, `user_stopped`, `error`, or a stop node's reason. */
+export const StopReason = z.string();
+export type StopReason = z.infer<typeof StopReason>;
+
+const State = z.record(z.string(), z.unknown());
+const Count = z.number().int().min(0);
 
 /** One try of one skill call inside a node: the action level. */
-export interface Attempt {
-  n: number;
-  skill: string;
-  outcome: CallOutcome;
-  tokens: number;
-  error?: string;
-  records?: number;
-  durationMs?: number;
+export const Attempt = z.strictObject({
+  n: z.number().int().min(1),
+  skill: z.string(),
+  outcome: CallOutcome,
+  tokens: z.number().min(0),
+  error: z.string().optional(),
+  records: Count.optional(),
+  durationMs: z.number().min(0).optional(),
   /** Why this attempt was (not) followed by another: `timeout is in retryOn (attempt 1 of 3)`. */
-  retry?: string;
+  retry: z.string().optional(),
   /** Index of the action in the plan this attempt belongs to. */
-  action?: number;
-}
+  action: Count.optional(),
+});
+export type Attempt = z.infer<typeof Attempt>;
 
 /** One edge condition tried after a node ran: the task level. */
-export interface EdgeCheck {
-  id: string;
-  target?: string;
-  matched: boolean;
+export const EdgeCheck = z.strictObject({
+  id: z.string(),
+  target: z.string().optional(),
+  matched: z.boolean(),
   /** With the values read: `evaluation.plan_exhausted eq true (was true)`. */
-  explain: string;
+  explain: z.string(),
   /** True when the edge was not tried because an earlier one fired. */
-  skipped?: boolean;
-}
+  skipped: z.boolean().optional(),
+});
+export type EdgeCheck = z.infer<typeof EdgeCheck>;
 
-export interface Fired {
-  id: string;
-  target: string;
-  reason: string;
-}
+export const Fired = z.strictObject({ id: z.string(), target: z.string(), reason: z.string() });
+export type Fired = z.infer<typeof Fired>;
 
 /** A system-level check before a node: round, steps, budget. */
-export interface GuardCheck {
-  name: 'max_rounds' | 'max_steps' | 'budget_exhausted';
-  value: number;
-  limit: number | null;
-  passed: boolean;
-  explain: string;
-}
+export const GuardCheck = z.strictObject({
+  name: z.enum(['max_rounds', 'max_steps', 'budget_exhausted']),
+  value: z.number(),
+  limit: z.number().nullable(),
+  passed: z.boolean(),
+  explain: z.string(),
+});
+export type GuardCheck = z.infer<typeof GuardCheck>;
 
-export interface Guard {
-  reason: StopReason;
-  explain: string;
-}
+export const Guard = z.strictObject({ reason: StopReason, explain: z.string() });
+export type Guard = z.infer<typeof Guard>;
 
-export interface TraceStep {
-  step: number;
-  round: number;
-  node: string;
-  kind: NodeKind;
-  outcome: string | null;
-  attempts: Attempt[];
-  reads: string[];
+export const TraceStep = z.strictObject({
+  step: z.number().int().min(1),
+  round: Count,
+  node: z.string(),
+  kind: z.enum(NODE_KINDS),
+  outcome: z.string().nullable(),
+  attempts: z.array(Attempt),
+  reads: z.array(z.string()),
   /** The fields this node wrote, with their new values. */
-  writes: Record<string, unknown>;
-  edges: EdgeCheck[];
-  fired: Fired | null;
-  guard: Guard | null;
-  durationMs: number;
+  writes: State,
+  edges: z.array(EdgeCheck),
+  fired: Fired.nullable(),
+  guard: Guard.nullable(),
+  durationMs: z.number().min(0),
   /** The guard checks that ran before the node, with their numbers. */
-  guards?: GuardCheck[];
+  guards: z.array(GuardCheck).optional(),
   /** What the node concluded, in a sentence: `zero records: an empty result is not a success`. */
-  note?: string;
-  tokensUsed?: number;
+  note: z.string().optional(),
+  tokensUsed: z.number().min(0).optional(),
   /** The state before the node ran (absent in compact traces). */
-  stateBefore?: Record<string, unknown>;
+  stateBefore: State.optional(),
   /** Set when the node repeats the last round's plan with no new evidence (a blind retry). */
-  blindRetry?: boolean;
+  blindRetry: z.boolean().optional(),
   /** Set on the terminal step: the run's stop. */
-  stop?: { reason: StopReason; explain: string };
-}
+  stop: Guard.optional(),
+});
+export type TraceStep = z.infer<typeof TraceStep>;
 
-export interface Trace {
-  format: typeof TRACE_FORMAT;
-  version: typeof TRACE_VERSION;
-  graph: string;
-  seed: number;
-  stopReason: StopReason | null;
-  rounds: number;
-  tokensUsed: number;
-  finalState: Record<string, unknown>;
-  steps: TraceStep[];
-  /** A sentence explaining the stop. */
-  stopExplain?: string;
-  scenario?: string;
-  /** Set on a forked run: the step of the original run it continues from. */
-  forkedFrom?: { step: number; edited: string[]; overridden: string[] };
-}
+export const Trace = z
+  .strictObject({
+    format: z.literal(TRACE_FORMAT),
+    version: z.literal(TRACE_VERSION),
+    graph: z.string(),
+    seed: z.number().int(),
+    stopReason: StopReason.nullable(),
+    rounds: Count,
+    tokensUsed: z.number().min(0),
+    finalState: State,
+    steps: z.array(TraceStep),
+    /** A sentence explaining the stop. */
+    stopExplain: z.string().optional(),
+    scenario: z.string().optional(),
+    /** Set on a forked run: the step of the original run it continues from. */
+    forkedFrom: z.strictObject({ step: Count, edited: z.array(z.string()), overridden: z.array(z.string()) }).optional(),
+  })
+  .check((context) => {
+    context.value.steps.forEach((step, index) => {
+      if (step.step !== index + 1)
+        context.issues.push({ code: 'custom', input: step.step, path: ['steps', index, 'step'], message: `expected step ${index + 1}, got ${step.step}: steps must be numbered in order` });
+    });
+  });
+export type Trace = z.infer<typeof Trace>;
+
+/** Untrusted text to a trace, or the problems with the paths that failed. */
+export const parseTrace = (text: string): ParseResult<Trace> => {
+  const json = parseJson(text);
+  if (!json.ok) return json;
+  const forbidden = findForbiddenKeys(json.value);
+  if (forbidden.length > 0) return { ok: false, problems: forbidden };
+  return parseWith(Trace, json.value);
+};

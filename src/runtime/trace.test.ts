@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findTemplate } from '../graph/index.ts';
-import { runGraph } from '../runtime/index.ts';
-import { parseTrace } from './traceSchema.ts';
+import { runGraph } from './index.ts';
+import { parseTrace } from './trace.ts';
 
 describe('parseTrace', () => {
   it('accepts a trace the runtime made, unchanged', async () => {
