@@ -14,7 +14,6 @@ export const RetryPolicy = z.strictObject({
   timeoutMs: z.int().min(1).optional(),
 });
 export type RetryPolicy = z.infer<typeof RetryPolicy>;
-export const defaultRetry = (): RetryPolicy => RetryPolicy.parse({});
 
 export const Action = z.strictObject({
   skill: z.string().min(1),
