@@ -129,19 +129,19 @@ test('Step round runs to the start of the next round', async ({ page }) => {
   await expect(stopStatus(page)).toContainText('completed');
 });
 
-test('fork from step 3 with an edited state: evaluate finds the records', async ({ page }) => {
+test('fork from step 2 with an edited state: evaluate finds the records', async ({ page }) => {
   await page.goto('/');
   await button(page, 'Run').click();
   await expect(stopStatus(page)).toContainText('completed');
-  await steps(page).nth(2).click();
+  await steps(page).nth(1).click();
   await detail(page).getByRole('button', { name: 'Fork from here' }).click();
-  const form = detail(page).getByRole('form', { name: 'Fork from step 3' });
-  const editor = form.getByLabel('State at step 3 (JSON)');
+  const form = detail(page).getByRole('form', { name: 'Fork from step 2' });
+  const editor = form.getByLabel('State after step 2 (JSON)');
   const state = JSON.parse(await editor.inputValue());
   state.results = [{ skill: 'search_events', args: {}, outcome: 'ok', records: [{ ip: '10.0.0.5' }], attempts: 1 }];
   await editor.fill(JSON.stringify(state));
   await form.getByRole('button', { name: 'Fork and continue' }).click();
-  await expect(page.getByLabel('Shown run').locator('option')).toHaveText(['Run 1', 'Run 2 (fork of run 1 at step 3)']);
+  await expect(page.getByLabel('Shown run').locator('option')).toHaveText(['Run 1', 'Run 2 (fork of run 1 at step 2)']);
   await expect(steps(page)).toHaveCount(4);
   await expect(page.locator('.tl-parting')).toContainText('Runs part at step 3: run 1 took e4');
 });
@@ -166,21 +166,25 @@ test('time travel: after the run, selecting step 2 shows execute as current; arr
   await expect(stepHeading(page)).toContainText('Step 1 · Decide');
 });
 
-test('fork from step 2 with search_events returning records: evaluate takes e3, both runs kept', async ({ page }) => {
+test('fork from step 1 with search_events returning records: evaluate takes e3, both runs kept', async ({ page }) => {
   await page.goto('/');
   await button(page, 'Run').click();
   await expect(stopStatus(page)).toContainText('completed');
-  await steps(page).nth(1).click();
+  await steps(page).nth(0).click();
   await detail(page).getByRole('button', { name: 'Fork from here' }).click();
-  const form = detail(page).getByRole('form', { name: 'Fork from step 2' });
+  const form = detail(page).getByRole('form', { name: 'Fork from step 1' });
 
-  // Bad JSON is shown inline and nothing can be applied.
-  await form.getByLabel('State at step 2 (JSON)').fill('{ "question": ');
+  // Bad JSON, and state that does not fit its schema, is shown inline with its path and nothing can be applied.
+  const editor = form.getByLabel('State after step 1 (JSON)');
+  await editor.fill('{ "question": ');
   await expect(form.getByRole('alert')).toContainText('not JSON');
   await expect(form.getByRole('button', { name: 'Fork and continue' })).toBeDisabled();
-  await form.getByLabel('State at step 2 (JSON)').fill('[1]');
+  await editor.fill('[1]');
   await expect(form.getByRole('alert')).toContainText('expected');
-  await form.getByLabel('State at step 2 (JSON)').fill('{"question": "failed logins from 10.0.0.5?", "round": 1, "steps": 1, "tokensUsed": 0}');
+  await editor.fill('{"round": "two"}');
+  await expect(form.getByRole('alert')).toContainText('round: expected a number, got a string');
+  await expect(form.getByRole('button', { name: 'Fork and continue' })).toBeDisabled();
+  await editor.fill('{"question": "failed logins from 10.0.0.5?", "round": 1, "steps": 1, "tokensUsed": 0}');
 
   await form.getByRole('combobox', { name: /^Skill/ }).selectOption('search_events');
   await form.getByRole('combobox', { name: /^Outcome/ }).selectOption('ok');
@@ -188,7 +192,7 @@ test('fork from step 2 with search_events returning records: evaluate takes e3, 
   await form.getByRole('button', { name: 'Fork and continue' }).click();
 
   const picker = page.getByLabel('Shown run');
-  await expect(picker.locator('option')).toHaveText(['Run 1', 'Run 2 (fork of run 1 at step 2)']);
+  await expect(picker.locator('option')).toHaveText(['Run 1', 'Run 2 (fork of run 1 at step 1)']);
   await expect(steps(page)).toHaveCount(4);
   await expect(stopStatus(page)).toContainText('completed');
   await expect(page.locator('.tl-parting')).toHaveText(

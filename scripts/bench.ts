@@ -4,7 +4,7 @@
  * verdicts: timings belong here, never in unit tests.
  */
 import { FIXTURES } from '../src/runtime/fixtures/index.ts';
-import { createController, Engine, runGraph } from '../src/runtime/index.ts';
+import { createController, runGraph } from '../src/runtime/index.ts';
 
 const STEPS = Number(process.env.BENCH_STEPS ?? 3000);
 const REPEAT = 3;
@@ -40,14 +40,8 @@ const rows: Row[] = [
     for (let step = 0; step < STEPS; step += 1) state = await Promise.resolve({ ...structuredClone(state), steps: step + 1 });
     return state.steps as number;
   }),
-  await measure('engine, compact steps', async () => {
-    const engine = new Engine(graph(), { headless: true, compact: true });
-    while (!engine.stopped) await engine.advance();
-    return engine.steps.length;
-  }),
-  await measure('engine, with stateBefore', async () => (await runGraph(graph(), { executor: 'engine' })).steps.length),
   await measure('LangGraph StateGraph executor', async () => (await runGraph(graph(), { compact: true })).steps.length),
-  await measure('controller.run() (yields every 12 ms)', async () => {
+  await measure('controller.run() (yields every 8 ms)', async () => {
     const controller = createController(graph(), { compact: true });
     await controller.run();
     return controller.trace.steps.length;

@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { describeProblems, hasErrors, parseGraph, validateGraph, type GraphFile } from '../graph/index.ts';
-import { runGraph, runScenario, ScenarioError } from '../runtime/index.ts';
+import { ScenarioError } from '../runtime/apply-scenario.ts';
 import { formatTimeline } from './timeline.ts';
 
 export interface Output {
@@ -25,6 +25,9 @@ export const USAGE = `Usage:
   loopscope --help`;
 
 class Refusal extends Error {}
+
+/** The runtime brings LangGraph: loaded only by the commands that run a graph, so `validate` starts fast. */
+const loadRuntime = () => import('../runtime/index.ts');
 
 const loadGraph = async (file: string): Promise<GraphFile> => {
   let text: string;
@@ -74,7 +77,8 @@ const run = async (args: string[], io: Output): Promise<number> => {
   const { files, flags } = readFlags(args);
   if (files.length !== 1) throw new Refusal('run takes one FILE');
   const graph = await loadGraph(files[0]);
-  const trace = await runGraph(graph, { seed: flags.seed, scenario: flags.scenario, env: process.env, compact: !flags.json });
+  const { runGraph } = await loadRuntime();
+  const trace = await runGraph(graph, { seed: flags.seed, scenario: flags.scenario, env: process.env, compact: true });
   if (flags.json) io.out(JSON.stringify(trace, null, 2));
   else for (const line of formatTimeline(trace)) io.out(line);
   return 0;
@@ -82,6 +86,7 @@ const run = async (args: string[], io: Output): Promise<number> => {
 
 const test = async (files: string[], io: Output): Promise<number> => {
   if (files.length === 0) throw new Refusal('test takes at least one FILE');
+  const { runScenario } = await loadRuntime();
   let passed = 0;
   let failed = 0;
   let unreadable = 0;

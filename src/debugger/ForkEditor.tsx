@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { z } from 'zod';
-import { CALL_OUTCOMES, describeProblems, MockEntry, parseJson, parseWith, type ParseResult } from '../graph/index.ts';
+import { CALL_OUTCOMES, describeProblems, MockEntry, parseJson, parseStateEdit, parseWith, type ParseResult } from '../graph/index.ts';
 import type { TraceStep } from '../runtime/trace.ts';
 import { useApp } from '../store/index.ts';
 import type { ForkEdits } from '../store/runSlice.ts';
@@ -17,23 +17,26 @@ const parseText = <T,>(text: string, schema: z.ZodType<T>): ParseResult<T> => {
 const editedFields = (before: Record<string, unknown>, after: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(after).filter(([key, value]) => JSON.stringify(before[key]) !== JSON.stringify(value)));
 
-const replayWords = (step: number) => (step === 1 ? '' : step === 2 ? 'Step 1 is re-run as it was. ' : `Steps 1–${step - 1} are re-run as they were. `);
+const keptWords = (step: number) => (step === 1 ? 'Step 1 is kept as it ran' : `Steps 1–${step} are kept as they ran`);
 
 /**
- * "Fork from here" on step N: steps 1..N-1 are re-run as they were, then step N runs again with
- * the edited state and/or a skill's next result, and the run goes on as a new branch.
+ * "Fork from here" on step N: the run's checkpoint after step N, edited, becomes a new branch.
+ * Steps 1..N are not run again (no skill is called again); step N's edge is chosen again on the
+ * edited state, and the branch goes on from there. An edit that does not fit the state schema is
+ * refused here, with the path, before anything runs.
  */
-export function ForkEditor({ step, onDone }: { step: TraceStep; onDone: () => void }) {
+export function ForkEditor({ step, state, onDone }: { step: TraceStep; state: Record<string, unknown>; onDone: () => void }) {
   const run = useActiveRun();
-  const fork = useApp((state) => state.fork);
+  const fork = useApp((store) => store.fork);
   const skills = Object.keys(run?.graph.skills ?? {});
-  const before = step.stateBefore ?? {};
-  const [stateText, setStateText] = useState(() => JSON.stringify(before, null, 2));
+  const [stateText, setStateText] = useState(() => JSON.stringify(state, null, 2));
   const [skill, setSkill] = useState('');
   const [outcome, setOutcome] = useState<string>('ok');
   const [recordsText, setRecordsText] = useState('[{}]');
 
-  const stateResult = parseText(stateText, StateObject);
+  const parsed = parseText(stateText, StateObject);
+  const changes = parsed.ok ? editedFields(state, parsed.value) : {};
+  const stateResult = parsed.ok ? parseStateEdit(changes) : parsed;
   const entryResult: ParseResult<MockEntry> | null = skill
     ? (() => {
         const records = parseJson(recordsText);
@@ -41,7 +44,7 @@ export function ForkEditor({ step, onDone }: { step: TraceStep; onDone: () => vo
       })()
     : null;
   const edits: ForkEdits = {
-    ...(stateResult.ok && Object.keys(editedFields(before, stateResult.value)).length > 0 ? { state: editedFields(before, stateResult.value) } : {}),
+    ...(stateResult.ok && Object.keys(changes).length > 0 ? { state: changes } : {}),
     ...(entryResult?.ok ? { nextResults: { [skill]: [entryResult.value] } } : {}),
   };
   const valid = stateResult.ok && (entryResult === null || entryResult.ok);
@@ -55,12 +58,15 @@ export function ForkEditor({ step, onDone }: { step: TraceStep; onDone: () => vo
         event.preventDefault();
         if (!valid || !changed) return;
         onDone();
-        void fork(step.step - 1, edits);
+        void fork(step.step, edits);
       }}
     >
-      <p className="muted">{replayWords(step.step)}Step {step.step} runs again with your changes and the run goes on as a new branch.</p>
+      <p className="muted">
+        {keptWords(step.step)}: no skill is called again. The new branch starts from the state below, with your changes, as if step {step.step} had
+        written them: its edge is chosen again, and the run goes on.
+      </p>
       <label className="stack">
-        State at step {step.step} (JSON)
+        State after step {step.step} (JSON)
         <textarea rows={8} spellCheck={false} value={stateText} onChange={(event) => setStateText(event.target.value)} aria-invalid={!stateResult.ok} />
       </label>
       {!stateResult.ok && <p role="alert" className="error">State: {describeProblems(stateResult.problems)}</p>}

@@ -11,3 +11,4 @@ export * from './validate.ts';
 export * from './when.ts';
 export * from './ops.ts';
 export * from './inspectorOps.ts';
+export * from './state.ts';

@@ -8,4 +8,6 @@ export { createController, runGraph, type HeadlessOptions } from './run.ts';
 export { applyScenario, checkScenario, nodeRan, runScenario, ScenarioError, type ScenarioResult } from './scenario.ts';
 export { evaluateWhen, chooseEdge } from './conditions.ts';
 export { stateAfterStep } from './states.ts';
-export { Engine, type EngineOptions } from './engine.ts';
+export { buildStateGraph, nodeNames, type LoopscopeConfig } from './compile.ts';
+export { RetainingSaver, DEFAULT_RETENTION, type RetentionPolicy } from './checkpointer.ts';
+export { initialValues, agentState, type RunValues, type RunLedger } from './state.ts';

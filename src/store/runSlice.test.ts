@@ -108,7 +108,9 @@ describe('driving the runtime from the store', () => {
     state.selectStep(2);
     state = useApp.getState();
     expect(state.overlay?.currentNode).toBe('execute');
-    expect(state.stateAfterSelected).toMatchObject({ steps: 2, tokensUsed: 200, results: [{ skill: 'search_events', outcome: 'empty' }] });
+    // Read from step 2's checkpoint.
+    await expect.poll(() => useApp.getState().stateAfterSelected).toMatchObject({ steps: 2, tokensUsed: 200, results: [{ skill: 'search_events', outcome: 'empty' }] });
+    expect(useApp.getState().stateBeforeSelected).toMatchObject({ steps: 1, tokensUsed: 0 });
   });
 
   it('a breakpoint on recover pauses before it and says so; Continue goes on', async () => {
@@ -137,7 +139,7 @@ describe('driving the runtime from the store', () => {
     await useApp.getState().run();
     await useApp.getState().fork(1, { nextResults: { search_events: [{ outcome: 'ok', records: [{ ip: '10.0.0.5' }] }] } });
     const state = useApp.getState();
-    expect(state.runs.map((run) => run.label)).toEqual(['Run 1', 'Run 2 (fork of run 1 at step 2)']);
+    expect(state.runs.map((run) => run.label)).toEqual(['Run 1', 'Run 2 (fork of run 1 at step 1)']);
     const forked = state.runs[1].trace;
     expect(forked.stopReason).toBe('completed');
     expect(forked.steps.map((item) => item.node)).toEqual(['decide', 'execute', 'evaluate', 'answer']);
