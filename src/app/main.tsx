@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
 import { openInitialGraph } from './startup.ts';
 import { startPersistence } from '../store/persistence.ts';
+import { startRunSessions } from '../store/runSessions.ts';
 import './styles.css';
 
 const url = new URL(window.location.href);
@@ -15,4 +16,6 @@ void startPersistence(url).finally(() => {
       <App />
     </StrictMode>,
   );
+  // The runs of the last session come back over the restored graph, and are kept as they go on.
+  void startRunSessions(url);
 });

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { kindDefinition } from '../graph/index.ts';
 import type { Attempt, TraceStep } from '../runtime/trace.ts';
 import { useApp } from '../store/index.ts';
+import { useRunSessions } from '../store/runSessions.ts';
 import { rowOffsets, timelineRows, visibleRange, whereRunsPart, type TimelineRow } from './analysis.ts';
 import { nodeLabel, useActiveRun } from './hooks.ts';
 import { TraceFiles } from './TraceFiles.tsx';
@@ -76,6 +77,17 @@ function RowView({ row, stepLabel, selected, onSelect, index, total }: { row: Ti
       </div>
     );
   return <StepItem step={row.step} label={stepLabel(row.step.node)} selected={selected === row.step.step} onSelect={() => onSelect(row.step.step)} index={index} total={total} />;
+}
+
+/** When the stored runs could not be read or written: the runs on screen are unaffected. */
+function SessionAlert() {
+  const error = useRunSessions((state) => state.error);
+  if (!error) return null;
+  return (
+    <span role="alert" className="trace-error">
+      {error} <button type="button" onClick={() => useRunSessions.setState({ error: null })}>Dismiss</button>
+    </span>
+  );
 }
 
 function RunPicker() {
@@ -168,6 +180,7 @@ export function Timeline() {
         <h2>Timeline</h2>
         <RunPicker />
         <TraceFiles />
+        <SessionAlert />
       </div>
       <div className="timeline-scroll" ref={scroller} onScroll={(event) => setStrideTop(Math.floor(event.currentTarget.scrollTop / ROW_HEIGHT / SCROLL_STRIDE) * SCROLL_STRIDE)}>
         {rows.length === 0 && <p className="muted">No run yet: press Run or Step, or import a trace.</p>}
