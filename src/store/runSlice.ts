@@ -290,8 +290,8 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
     if (!controller || id === null) return;
     const trace = controller.trace;
     updateRun(id, { trace, stepCount: trace.steps.length });
-    set({ runStatus: controller.status, pendingApproval: controller.pendingApproval });
-    if (get().activeRunId === id) showStep(trace.steps.length > 0 ? trace.steps.length : null);
+    set({ runStatus: controller.status, pendingApproval: controller.pendingApproval, activeRunId: id });
+    showStep(trace.steps.length > 0 ? trace.steps.length : null);
   };
 
   let pendingSync: ReturnType<typeof setTimeout> | null = null;
