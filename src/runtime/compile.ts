@@ -13,8 +13,8 @@ import { reachableFrom, type GraphFile } from '../graph/index.ts';
 import { channelNames, type RunValues } from './state.ts';
 import { executeNode, realRunners, routeAfter, type RunDeps } from './step.ts';
 
-/** What a caller passes in `config.configurable.loopscope`. */
-export interface LoopscopeConfig extends RunDeps {
+/** What a caller passes in `config.configurable.loopscope` (attempts come back on the `custom` stream). */
+export interface LoopscopeConfig extends Omit<RunDeps, 'onAttempt'> {
   /**
    * Asked before every node, before its guards: a reason pauses the run there (an interrupt) and
    * resuming runs the node. Used for Pause, condition breakpoints and animated runs.
@@ -69,13 +69,8 @@ export const buildStateGraph = (graph: GraphFile) => {
         const pause = await loopscope.beforeNode?.(node.id, run);
         if (pause) throw new NodeInterrupt(pause);
         const writer = config.writer;
-        return executeNode(graph, node, run, real, {
-          ...loopscope,
-          onAttempt: (attempt, where) => {
-            writer?.({ type: 'attempt', ...where, attempt });
-            loopscope.onAttempt?.(attempt, where);
-          },
-        });
+        // Each attempt goes out on the `custom` stream as it ends: LangGraph's retries would hide them.
+        return executeNode(graph, node, run, real, { ...loopscope, onAttempt: writer && ((attempt, where) => writer({ type: 'attempt', ...where, attempt })) });
       },
     ]),
   );

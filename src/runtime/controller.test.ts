@@ -20,6 +20,18 @@ describe('createController', () => {
     expect(controller.trace.steps).toHaveLength(2);
   });
 
+  it('tells each attempt as it ends (LangGraph’s custom stream), before the step it belongs to', async () => {
+    const controller = createController(template('securityclaw'));
+    const events: string[] = [];
+    controller.subscribe((event) => {
+      if (event.type === 'attempt') events.push(`attempt ${event.step}:${event.node} ${event.attempt.n} ${event.attempt.outcome}`);
+      if (event.type === 'step') events.push(`step ${event.step.step}:${event.step.node}`);
+    });
+    await controller.step();
+    await controller.step();
+    expect(events).toEqual(['step 1:decide', 'attempt 2:execute 1 timeout', 'attempt 2:execute 2 empty', 'step 2:execute']);
+  });
+
   it('a second step() while one is in flight does nothing', async () => {
     const controller = createController(template('securityclaw'));
     const [first, second] = await Promise.all([controller.step(), controller.step()]);

@@ -281,7 +281,6 @@ class Controller implements RunController {
   private hooks(): LoopscopeConfig {
     return {
       now: this.options.now, fetch: this.options.fetch, secrets: this.options.secrets, env: this.options.env,
-      onAttempt: (attempt, where) => this.emit({ type: 'attempt', ...where, attempt }),
       beforeNode: (node, values) => this.beforeNode(node, values),
     };
   }
@@ -345,7 +344,11 @@ class Controller implements RunController {
         interruptBefore: mode === 'step' ? '*' : this.interruptNodes(),
       }) as never);
       for await (const [kind, chunk] of stream as unknown as AsyncIterable<[string, Record<string, unknown>]>) {
-        if (kind !== 'updates') continue;
+        if (kind === 'custom') {
+          const event = chunk as { type?: string } & Omit<Extract<RunEvent, { type: 'attempt' }>, 'type'>;
+          if (event.type === 'attempt') this.emit({ type: 'attempt', node: event.node, step: event.step, attempt: event.attempt });
+          continue;
+        }
         for (const [name, update] of Object.entries(chunk)) {
           if (name === '__interrupt__') {
             paused ||= Array.isArray(update) && update.length > 0;

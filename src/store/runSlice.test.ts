@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { findTemplate } from '../graph/index.ts';
 import { nodeRan } from '../runtime/index.ts';
 import type { TraceStep } from '../runtime/trace.ts';
@@ -172,6 +172,33 @@ describe('driving the runtime from the store', () => {
     await state.continueRun();
     state = useApp.getState();
     expect(state.runs[0].trace.stopReason).toBe('completed');
+  });
+
+  it('the attempts of a node in flight show before its step is done', async () => {
+    freshStore();
+    const graph = securityclaw();
+    graph.skills.search_events = { type: 'http', access: 'read', method: 'GET', timeoutMs: 60_000, url: 'http://siem.test/' };
+    graph.nodes = graph.nodes.map((node) => (node.id === 'execute' && node.kind === 'act' ? { ...node, config: { ...node.config, retry: { maxAttempts: 3, retryOn: ['error'] } } } : node));
+    useApp.getState().load(graph);
+    let answer: (response: Response) => void = () => {};
+    let calls = 0;
+    const realFetch = globalThis.fetch;
+    onTestFinished(() => {
+      globalThis.fetch = realFetch;
+    });
+    globalThis.fetch = (async () => {
+      calls += 1;
+      if (calls === 1) throw new Error('connection refused');
+      return new Promise<Response>((resolve) => {
+        answer = resolve;
+      });
+    }) as typeof fetch;
+    const running = useApp.getState().run();
+    await expect.poll(() => useApp.getState().inFlight).toMatchObject({ step: 2, node: 'execute', attempts: [{ n: 1, outcome: 'error' }] });
+    answer(new Response('[{"ip": "10.0.0.5"}]'));
+    await running;
+    expect(useApp.getState().inFlight).toBeNull();
+    expect(useApp.getState().runs[0].trace.steps[1].attempts.map((attempt) => attempt.outcome)).toEqual(['error', 'ok']);
   });
 
   it('Reset forgets the runs and the overlay', async () => {

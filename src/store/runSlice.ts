@@ -1,6 +1,6 @@
 import type { GraphFile } from '../graph/index.ts';
 import type { ForkEdits, JournalEntry, PendingApproval, RunController, RunOptions, RunStatus } from '../runtime/controller.ts';
-import type { Trace, TraceStep } from '../runtime/trace.ts';
+import type { Attempt, Trace, TraceStep } from '../runtime/trace.ts';
 import { getSecret, secretKeyOf } from './secrets.ts';
 import type { SliceCreator } from './types.ts';
 
@@ -69,6 +69,8 @@ export interface RunSlice {
   /** The state before the selected step: the step before it left it. */
   stateBeforeSelected: Record<string, unknown> | null;
   runStatus: RunStatus;
+  /** The node running now in the live run, with its attempts so far (they come before its step). */
+  inFlight: { step: number; node: string; attempts: Attempt[] } | null;
   pendingApproval: PendingApproval | null;
   /** Which breakpoint paused the run, in words. */
   pausedBy: string | null;
@@ -246,6 +248,8 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
   let untilNextRound = false;
   /** Each selection reads its states asynchronously; only the latest one is shown. */
   let selection = 0;
+  /** The attempts of the node in flight, shown with the next redraw. */
+  let inFlight: RunSlice['inFlight'] = null;
 
   const updateRun = (id: number, change: Partial<RunRecord>) =>
     set((state) => ({ runs: state.runs.map((run) => (run.id === id ? { ...run, ...change } : run)) }));
@@ -290,7 +294,7 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
     if (!controller || id === null) return;
     const trace = controller.trace;
     updateRun(id, { trace, stepCount: trace.steps.length });
-    set({ runStatus: controller.status, pendingApproval: controller.pendingApproval, activeRunId: id });
+    set({ runStatus: controller.status, pendingApproval: controller.pendingApproval, activeRunId: id, inFlight: controller.status === 'running' ? inFlight : null });
     showStep(trace.steps.length > 0 ? trace.steps.length : null);
   };
 
@@ -351,9 +355,15 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
     controller = created;
     controllers.set(id, created);
     set({ liveRunId: id, runError: null, pausedBy: null, pendingApproval: created.pendingApproval, runStatus: created.status });
+    inFlight = null;
     unsubscribe = created.subscribe((event) => {
       if (controller !== created) return;
-      if (event.type === 'attempt') return;
+      if (event.type === 'attempt') {
+        inFlight = inFlight?.step === event.step ? { ...inFlight, attempts: [...inFlight.attempts, event.attempt] } : { step: event.step, node: event.node, attempts: [event.attempt] };
+        pendingSync ??= setTimeout(flushLive, LIVE_REDRAW_MS);
+        return;
+      }
+      if (event.type === 'step' && inFlight?.step === event.step.step) inFlight = null;
       // An instant run makes steps faster than the page can draw them: draw at most every LIVE_REDRAW_MS.
       if (event.type === 'step' && created.status === 'running' && get().speedMs === 0) {
         pendingSync ??= setTimeout(flushLive, LIVE_REDRAW_MS);
@@ -427,6 +437,7 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
     stateAfterSelected: null,
     stateBeforeSelected: null,
     runStatus: 'idle',
+    inFlight: null,
     pendingApproval: null,
     pausedBy: null,
     runError: null,
