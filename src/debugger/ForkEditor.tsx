@@ -36,7 +36,7 @@ export function ForkEditor({ step, state, onDone }: { step: TraceStep; state: Re
 
   const parsed = parseText(stateText, StateObject);
   const changes = parsed.ok ? editedFields(state, parsed.value) : {};
-  const stateResult = parsed.ok ? parseStateEdit(changes) : parsed;
+  const stateResult = parsed.ok ? parseStateEdit(changes, run?.graph) : parsed;
   const entryResult: ParseResult<MockEntry> | null = skill
     ? (() => {
         const records = parseJson(recordsText);

@@ -15,6 +15,13 @@ describe('the state schema', () => {
     expect(parseStateEdit(edit)).toEqual({ ok: true, value: edit });
   });
 
+  it('given the graph, refuses a field its run does not have', () => {
+    const graph = { state: { question: 'q' }, nodes: [{ kind: 'verify' as const }] };
+    expect(parseStateEdit({ question: 'other', evaluation: { evidence_sufficient: true, plan_exhausted: false, reason: 'r', reasoning: '' } }, graph).ok).toBe(true);
+    const parsed = parseStateEdit({ plan: { actions: [], signature: '', repeated: false } }, graph);
+    expect(parsed.ok === false && parsed.problems[0]).toEqual({ path: 'plan', message: 'this graph\'s state has no field "plan" (it has question, round, steps, tokensUsed, evaluation)' });
+  });
+
   it('refuses an edit that does not fit, naming each path', () => {
     const parsed = parseStateEdit({
       round: 'two', steps: -1, execution_error: { outcome: 'exploded', skill: 's', message: 'm' },

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { FORBIDDEN_KEYS } from './common.ts';
 import { KIND_LIST } from './kinds/index.ts';
 import { formatPath, parseWith, type ParseProblem, type ParseResult } from './parse.ts';
+import type { NodeKind } from './kinds/types.ts';
 
 /** The fields the runtime itself keeps (SPEC §1, State). */
 export const RUNTIME_STATE = {
@@ -27,15 +28,33 @@ export const STATE_FIELDS: Readonly<Record<string, z.ZodType>> = Object.freeze({
  */
 export const RESERVED_STATE_KEYS = ['_run', '_step'] as const;
 
+/** What of a graph decides its state's fields. */
+interface StateShape {
+  state: Record<string, unknown>;
+  nodes: readonly { kind: NodeKind }[];
+}
+
+/** The fields a run of this graph has: its initial state, the runtime's, and those of the kinds it uses. */
+export const stateFieldsOf = (graph: StateShape): string[] => {
+  const kinds = new Set(graph.nodes.map((node) => node.kind));
+  return [...new Set([...Object.keys(graph.state), ...Object.keys(RUNTIME_STATE), ...KIND_LIST.filter((kind) => kinds.has(kind.kind)).flatMap((kind) => kind.writes)])];
+};
+
 /**
  * A person's edit of state fields, checked field by field: typed fields against their schema,
- * the graph's own fields (the initial state) as any JSON. Problems name the path that failed.
+ * the graph's own fields (the initial state) as any JSON, and, given the graph, only fields its
+ * run has. Problems name the path that failed.
  */
-export const parseStateEdit = (edit: Record<string, unknown>): ParseResult<Record<string, unknown>> => {
+export const parseStateEdit = (edit: Record<string, unknown>, graph?: StateShape): ParseResult<Record<string, unknown>> => {
   const problems: ParseProblem[] = [];
+  const fields = graph && stateFieldsOf(graph);
   for (const [key, value] of Object.entries(edit)) {
     if ((RESERVED_STATE_KEYS as readonly string[]).includes(key) || FORBIDDEN_KEYS.has(key)) {
       problems.push({ path: formatPath([key]), message: `"${key}" is kept by the runtime and cannot be edited` });
+      continue;
+    }
+    if (fields && !fields.includes(key)) {
+      problems.push({ path: formatPath([key]), message: `this graph's state has no field "${key}" (it has ${fields.join(', ')})` });
       continue;
     }
     const schema = Object.hasOwn(STATE_FIELDS, key) ? STATE_FIELDS[key] : undefined;

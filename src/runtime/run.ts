@@ -475,7 +475,7 @@ class Controller implements RunController {
 
   async fork(atStep: number, edits: ForkEdits): Promise<RunController> {
     const graph = this.session.graph;
-    const edited = parseStateEdit(edits.state ?? {});
+    const edited = parseStateEdit(edits.state ?? {}, graph);
     if (!edited.ok) throw new Error(`the edited state does not fit: ${describeProblems(edited.problems)}`);
     const base = this.valuesAt(atStep);
     if (!base) throw new Error(`the state after step ${atStep} was not kept`);

@@ -7,7 +7,7 @@
  * the trace step of the node that ran last.
  */
 import { z } from 'zod';
-import { KIND_LIST, MockEntry, RESERVED_STATE_KEYS, RUNTIME_FIELDS, type GraphFile } from '../graph/index.ts';
+import { MockEntry, RESERVED_STATE_KEYS, stateFieldsOf, type GraphFile } from '../graph/index.ts';
 import { TraceStep } from './trace.ts';
 
 export const RUN_CHANNEL = '_run';
@@ -44,16 +44,12 @@ export type RunLedger = z.infer<typeof RunLedger>;
 /** All channel values of a run: the agent state plus `_run` and `_step`. */
 export type RunValues = Record<string, unknown> & { _run: RunLedger; _step: TraceStep | null };
 
-/** The channels of a graph's run, in a stable order. */
-export const channelNames = (graph: GraphFile): string[] => [
-  ...new Set([
-    ...Object.keys(graph.state),
-    ...RUNTIME_FIELDS,
-    ...KIND_LIST.flatMap((kind) => kind.writes),
-    RUN_CHANNEL,
-    STEP_CHANNEL,
-  ]),
-];
+/**
+ * The channels of a graph's run, in a stable order: the state fields its run has (a channel for a
+ * kind the graph does not use would only cost LangGraph an empty read at every step), then the
+ * ledger and the step record.
+ */
+export const channelNames = (graph: GraphFile): string[] => [...stateFieldsOf(graph), RUN_CHANNEL, STEP_CHANNEL];
 
 /** A graph whose initial state uses a runtime channel's name cannot run: the field would be shadowed. */
 export const reservedStateKey = (graph: GraphFile): string | undefined =>

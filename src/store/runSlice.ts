@@ -210,7 +210,7 @@ export interface SavedRuns {
 }
 
 const MAX_RUNS = 12;
-const LIVE_REDRAW_MS = 60;
+const LIVE_REDRAW_MS = 250;
 
 /** The keys typed for this graph's llm skills, read at run time: they stay out of the store. */
 const secretsFor = (graph: GraphFile) => {
