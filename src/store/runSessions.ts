@@ -12,7 +12,7 @@ import { Trace } from '../runtime/trace.ts';
 import { RunValuesSchema } from '../runtime/state.ts';
 import type { JournalEntry } from '../runtime/controller.ts';
 import { useApp } from './index.ts';
-import { journalLength, savedRuns, type SavedRun, type SavedRuns } from './runSlice.ts';
+import { journalLength, savedRuns, warmUpRuntime, type SavedRun, type SavedRuns } from './runSlice.ts';
 import { urlOpensGraph } from './persistence.ts';
 
 export const RUNS_DB_NAME = 'loopscope-runs';
@@ -234,8 +234,12 @@ export const startRunSessionSaving = (storage: RunSessionStorage, { key = SESSIO
   };
 };
 
-/** Startup: the last session comes back (when the page shows the autosaved graph), then is kept as it changes. */
+/**
+ * Startup: the last session comes back (when the page shows the autosaved graph), then is kept as
+ * it changes; the runtime loads meanwhile, so the first Run does not wait for LangGraph.
+ */
 export const startRunSessions = async (url: URL, storage: RunSessionStorage = indexedDbRunStorage()) => {
+  warmUpRuntime();
   await restoreRunSession(storage, url);
   return startRunSessionSaving(storage);
 };

@@ -194,6 +194,9 @@ const loadRuntime = () =>
     return module;
   }));
 
+/** Loads the runtime (and LangGraph) ahead of the first Run, once the first screen is up. */
+export const warmUpRuntime = () => void loadRuntime();
+
 /** A run as a session store keeps it: the record and, unless it was imported, the journal it continues from. */
 export interface SavedRun extends Omit<RunRecord, 'trace' | 'stepCount'> {
   /** Only for an imported trace; a run's trace is rebuilt from its journal. */
