@@ -111,6 +111,7 @@ describe('driving the runtime from the store', () => {
     // Read from step 2's checkpoint.
     await expect.poll(() => useApp.getState().stateAfterSelected).toMatchObject({ steps: 2, tokensUsed: 200, results: [{ skill: 'search_events', outcome: 'empty' }] });
     expect(useApp.getState().stateBeforeSelected).toMatchObject({ steps: 1, tokensUsed: 0 });
+    expect(await useApp.getState().readRunState(state.runs[0].id, 4)).toMatchObject({ steps: 4, recovery: { skill: 'query_alternative_source' } });
   });
 
   it('a breakpoint on recover pauses before it and says so; Continue goes on', async () => {

@@ -104,6 +104,8 @@ export interface RunSlice {
   fork: (atStep: number, edits: ForkEdits) => Promise<void>;
   /** Puts runs recorded earlier (after a reload) back on screen; the live one continues from its last checkpoint. */
   restoreRuns: (saved: SavedRuns) => Promise<void>;
+  /** The state a run had after `step` (0: before its first): from its checkpoint, or replayed from an imported trace. */
+  readRunState: (runId: number, step: number) => Promise<Record<string, unknown> | null>;
   /** Shows a finished trace as a run, with no skill called. */
   loadTrace: (trace: Trace) => void;
   dismissRunMessages: () => void;
@@ -268,11 +270,15 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
     }
   };
 
-  /** The states around the selected step: from the run's checkpoints, or replayed from an imported trace. */
-  const readStates = async (runtime: Runtime, run: RunRecord, stepNumber: number) => {
+  /** A run's state after a step: from its checkpoints, or replayed from an imported trace. */
+  const stateOf = async (runtime: Runtime, run: RunRecord, stepNumber: number) => {
     const source = controllers.get(run.id);
-    if (!source) return { after: stateFromTrace(runtime, run, stepNumber), before: stepNumber > 0 ? stateFromTrace(runtime, run, stepNumber - 1) : null };
-    const [after, before] = await Promise.all([source.stateAt(stepNumber), stepNumber > 0 ? source.stateAt(stepNumber - 1) : null]);
+    return source ? source.stateAt(stepNumber) : stateFromTrace(runtime, run, stepNumber);
+  };
+
+  /** The states around the selected step. */
+  const readStates = async (runtime: Runtime, run: RunRecord, stepNumber: number) => {
+    const [after, before] = await Promise.all([stateOf(runtime, run, stepNumber), stepNumber > 0 ? stateOf(runtime, run, stepNumber - 1) : null]);
     return { after, before };
   };
 
@@ -546,6 +552,10 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
         traceWarning: trace.graph === graph.name ? null : `This trace was made on "${trace.graph}", but the open graph is "${graph.name}": the canvas may not match it.`,
       });
       showStep(trace.steps.length > 0 ? trace.steps.length : null);
+    },
+    readRunState: async (runId, step) => {
+      const run = get().runs.find((candidate) => candidate.id === runId);
+      return run ? stateOf(await loadRuntime(), run, step) : null;
     },
     dismissRunMessages: () => set({ runError: null, traceWarning: null }),
   };
