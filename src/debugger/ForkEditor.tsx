@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { z } from 'zod';
-import { CALL_OUTCOMES, describeProblems, MockEntry, parseJson, parseStateEdit, parseWith, type ParseResult } from '../graph/index.ts';
+import { CALL_OUTCOMES, describeProblems, kindDefinition, MockEntry, parseJson, parseStateEdit, parseWith, type ParseResult } from '../graph/index.ts';
 import type { TraceStep } from '../runtime/trace.ts';
 import { useApp } from '../store/index.ts';
 import type { ForkEdits } from '../store/runSlice.ts';
@@ -33,6 +33,9 @@ export function ForkEditor({ step, state, onDone }: { step: TraceStep; state: Re
   const [skill, setSkill] = useState('');
   const [outcome, setOutcome] = useState<string>('ok');
   const [recordsText, setRecordsText] = useState('[{}]');
+  // Edges may route on the step's outcome: it can be changed too, among its kind's outcomes.
+  const outcomes = step.outcome === null ? [] : kindDefinition(step.kind).outcomes;
+  const [stepOutcome, setStepOutcome] = useState(step.outcome ?? '');
 
   const parsed = parseText(stateText, StateObject);
   const changes = parsed.ok ? editedFields(state, parsed.value) : {};
@@ -46,9 +49,10 @@ export function ForkEditor({ step, state, onDone }: { step: TraceStep; state: Re
   const edits: ForkEdits = {
     ...(stateResult.ok && Object.keys(changes).length > 0 ? { state: changes } : {}),
     ...(entryResult?.ok ? { nextResults: { [skill]: [entryResult.value] } } : {}),
+    ...(stepOutcome !== (step.outcome ?? '') ? { outcome: stepOutcome } : {}),
   };
   const valid = stateResult.ok && (entryResult === null || entryResult.ok);
-  const changed = edits.state !== undefined || edits.nextResults !== undefined;
+  const changed = edits.state !== undefined || edits.nextResults !== undefined || edits.outcome !== undefined;
 
   return (
     <form
@@ -70,6 +74,14 @@ export function ForkEditor({ step, state, onDone }: { step: TraceStep; state: Re
         <textarea rows={8} spellCheck={false} value={stateText} onChange={(event) => setStateText(event.target.value)} aria-invalid={!stateResult.ok} />
       </label>
       {!stateResult.ok && <p role="alert" className="error">State: {describeProblems(stateResult.problems)}</p>}
+      {outcomes.length > 0 && (
+        <label>
+          Outcome of step {step.step}
+          <select value={stepOutcome} onChange={(event) => setStepOutcome(event.target.value)}>
+            {outcomes.map((name) => <option key={name} value={name}>{name}</option>)}
+          </select>
+        </label>
+      )}
       <fieldset>
         <legend>A skill's next result</legend>
         <label>

@@ -179,6 +179,17 @@ describe('forks', () => {
     expect(next).toMatchObject({ step: 4, node: 'decide', round: 2 });
   });
 
+  it('with another outcome for the step route on it', async () => {
+    const original = createController(template('securityclaw'));
+    await original.run();
+    const fork = await original.fork(3, { outcome: 'sufficient' });
+    expect(fork.trace.steps[2]).toMatchObject({ outcome: 'sufficient', fired: { id: 'e3', target: 'answer' } });
+    expect(fork.trace.forkedFrom).toEqual({ step: 3, edited: ['outcome'], overridden: [] });
+    await fork.run();
+    expect(fork.trace.steps.map((step) => step.node)).toEqual(['decide', 'execute', 'evaluate', 'answer']);
+    await expect(original.fork(3, { outcome: 'approved' })).rejects.toThrow('"approved" is not an outcome of step 3 (a verify node has sufficient, exhausted, continue)');
+  });
+
   it('without edits continue exactly as the original, with its seed and scenario', async () => {
     const original = await runGraph(template('securityclaw'), { seed: 11, scenario: 'empty result enters recovery' });
     const interactive = createController(template('securityclaw'), { seed: 11, scenario: 'empty result enters recovery' });

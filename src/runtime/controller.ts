@@ -90,6 +90,8 @@ export interface ForkEdits {
   state?: Record<string, unknown>;
   /** Served as these skills' next attempt results before their scripts (or real calls) go on. */
   nextResults?: Record<string, MockEntry[]>;
+  /** Another of its kind's outcomes for the step forked from: the edges that route on the outcome read it. */
+  outcome?: string;
 }
 
 export interface RunController {

@@ -486,10 +486,17 @@ class Controller implements RunController {
     for (const [skill, entries] of Object.entries(edits.nextResults ?? {})) overrides[skill] = [...entries, ...(overrides[skill] ?? [])];
     const liftStop = base._run.stop && LIFTED_BY_A_FORK.has(base._run.stop.reason);
     const run = { ...base._run, overrides, decision: null, ...(liftStop ? { stop: null } : {}) };
+    const outcomeChanged = edits.outcome !== undefined && edits.outcome !== run.outcome;
+    if (outcomeChanged) {
+      const outcomes = from ? kindDefinition(from.kind).outcomes : [];
+      if (!from || !outcomes.includes(edits.outcome as string))
+        throw new Error(`"${edits.outcome}" is not an outcome of step ${atStep}${from ? ` (a ${from.kind} node has ${outcomes.join(', ') || 'none'})` : ''}`);
+      run.outcome = edits.outcome as string;
+    }
     let step = from;
     if (from && !run.stop && !kindDefinition(from.kind).terminal) {
       const route = routeAfter(graph, from.node, run.outcome, agentState({ ...base, ...edited.value }));
-      step = { ...from, edges: route.edges, fired: route.fired };
+      step = { ...from, outcome: run.outcome, edges: route.edges, fired: route.fired };
       delete step.stop;
       delete step.stateBefore;
       if (route.stop) {
@@ -505,7 +512,7 @@ class Controller implements RunController {
     const start: Start = {
       values, steps: steps as TraceStep[], journal: [...prefix, { step: atStep, update: patch }],
       seed: atStep === 0 ? { input: values } : { values, asNode: this.nodeName((from as TraceStep).node) },
-      forkedFrom: { step: atStep, edited: Object.keys(edited.value), overridden: Object.keys(edits.nextResults ?? {}) },
+      forkedFrom: { step: atStep, edited: [...Object.keys(edited.value), ...(outcomeChanged ? ['outcome'] : [])], overridden: Object.keys(edits.nextResults ?? {}) },
     };
     return new Controller(this.session, { ...this.options, journal: undefined, forkedFrom: undefined }, this.scenario, start);
   }
