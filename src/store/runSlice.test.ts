@@ -165,9 +165,12 @@ describe('driving the runtime from the store', () => {
     const running = useApp.getState().run();
     while ((useApp.getState().runs[0]?.stepCount ?? 0) < 1) await new Promise((resolve) => setTimeout(resolve, 5));
     useApp.getState().pause();
+    // The page answers at once; the run stops when the node in flight is done.
+    expect(useApp.getState().pauseAsked).toBe(true);
     await running;
     let state = useApp.getState();
     expect(state.runStatus).toBe('paused');
+    expect(state.pauseAsked).toBe(false);
     expect(state.runs[0].stepCount).toBeGreaterThan(0);
     expect(state.runs[0].stepCount).toBeLessThan(8);
     await state.continueRun();

@@ -74,6 +74,8 @@ export interface RunSlice {
   pendingApproval: PendingApproval | null;
   /** Which breakpoint paused the run, in words. */
   pausedBy: string | null;
+  /** Pause was pressed and the node in flight is finishing: the page answers at once, the run at the next step. */
+  pauseAsked: boolean;
   runError: string | null;
   /** E.g. an imported trace made on another graph. */
   traceWarning: string | null;
@@ -303,7 +305,8 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
     if (!controller || id === null) return;
     const trace = controller.trace;
     updateRun(id, { trace, stepCount: trace.steps.length });
-    set({ runStatus: controller.status, pendingApproval: controller.pendingApproval, activeRunId: id, inFlight: controller.status === 'running' ? inFlight : null });
+    const running = controller.status === 'running';
+    set({ runStatus: controller.status, pendingApproval: controller.pendingApproval, activeRunId: id, inFlight: running ? inFlight : null, ...(running ? {} : { pauseAsked: false }) });
     showStep(trace.steps.length > 0 ? trace.steps.length : null);
   };
 
@@ -449,6 +452,7 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
     inFlight: null,
     pendingApproval: null,
     pausedBy: null,
+    pauseAsked: false,
     runError: null,
     traceWarning: null,
     seed: 1,
@@ -482,7 +486,11 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
         }
       }),
     continueRun: () => guarded(continueLive),
-    pause: () => controller?.pause(),
+    pause: () => {
+      if (!controller || get().runStatus !== 'running') return;
+      controller.pause();
+      set({ pauseAsked: true });
+    },
     reset: () => {
       release();
       controllers.clear();
