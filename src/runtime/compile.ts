@@ -8,6 +8,7 @@
  * the browser, on the command line, and in a standalone LangGraph server.
  * Only `@langchain/langgraph/web` is imported: it is the entry that runs in the browser too.
  */
+import { Runnable } from '@langchain/core/runnables';
 import { Annotation, END, NodeInterrupt, START, StateGraph, type LangGraphRunnableConfig } from '@langchain/langgraph/web';
 import { reachableFrom, type GraphFile } from '../graph/index.ts';
 import { channelNames, type RunValues } from './state.ts';
@@ -50,6 +51,24 @@ export const nodeNames = (graph: GraphFile): Map<string, string> => {
   return names;
 };
 
+/**
+ * A conditional edge's choice as a runnable that LangChain does not trace: LangGraph would wrap a
+ * bare function in a traced lambda, paying for a run tree at every step for a pure choice.
+ */
+class RoutePath extends Runnable<Record<string, unknown>, string> {
+  lc_namespace = ['loopscope', 'route'];
+  private readonly choose: (values: Record<string, unknown>) => string;
+
+  constructor(choose: (values: Record<string, unknown>) => string) {
+    super();
+    this.choose = choose;
+  }
+
+  async invoke(values: Record<string, unknown>) {
+    return this.choose(values);
+  }
+}
+
 const channelsOf = (graph: GraphFile) => Annotation.Root(Object.fromEntries(channelNames(graph).map((name) => [name, Annotation<unknown>()])));
 
 /**
@@ -83,7 +102,7 @@ export const buildStateGraph = (graph: GraphFile) => {
       const target = routeAfter(graph, node.id, run._run.outcome, values).fired?.target;
       return (target !== undefined && names.get(target)) || END;
     };
-    builder.addConditionalEdges(source as never, route, [...targets, END] as never);
+    builder.addConditionalEdges(source as never, new RoutePath(route) as never, [...targets, END] as never);
   }
   const entry = names.get(graph.entry);
   if (entry) builder.addEdge(START, entry as never);
