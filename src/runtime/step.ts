@@ -119,7 +119,9 @@ export const executeNode = async (graph: GraphFile, node: GraphNode, values: Run
     return { _run: { ...run, step: stepNumber, outcome: null, stop }, _step: guarded };
   }
 
-  const state = { ...agentState(values), round };
+  // The node's own copy of the state: the executor reads it, then the edge choice reads it with the writes applied.
+  const state = agentState(values);
+  state.round = round;
   const ledger: CallLedger = { scripts: { ...run.scripts }, grants: { ...run.grants }, overrides: { ...run.overrides }, tokensUsed: tokensBefore, simulatedMs: 0 };
   const onAttempt = deps.onAttempt && ((attempt: Attempt) => deps.onAttempt?.(attempt, { node: node.id, step: stepNumber }));
   const env = actionEnv(graph, real, ledger, run, state, deps, onAttempt);
@@ -160,7 +162,7 @@ export const executeNode = async (graph: GraphFile, node: GraphNode, values: Run
   const stopped = (stop: Stop, recorded: TraceStep) => ({ ...update, _run: { ...ran, stop }, _step: { ...recorded, stop } });
   if (result.budgetStop) return stopped({ reason: 'budget_exhausted', explain: result.budgetStop.explain }, { ...step, guard: result.budgetStop });
   if (result.stop) return stopped(result.stop, step);
-  const route = routeAfter(graph, node.id, result.outcome, { ...state, ...update });
+  const route = routeAfter(graph, node.id, result.outcome, Object.assign(state, update));
   step.edges = route.edges;
   step.fired = route.fired;
   // A missing target is the next node's failure, not this step's: its step keeps the edge that fired.
