@@ -39,11 +39,12 @@ describe('the compiled LangGraph StateGraph', () => {
     expect(out('recover')).toEqual(['__end__', 'decide', 'halt']);
   });
 
-  it('does the work: each node streams its writes, the runtime fields, the ledger and its trace step', async () => {
+  it('does the work: each node streams its writes, the runtime fields that changed, the ledger and its trace step', async () => {
     const updates = await streamUpdates(FIXTURES.twoActions(), 't', new RetainingSaver(), initialValues(FIXTURES.twoActions(), 1));
     expect(updates.map(([name]) => name)).toEqual(['n_plan', 'act', 'check', 'done']);
     const [, act] = updates[1];
-    expect(Object.keys(act).sort()).toEqual(['_run', '_step', 'execution_error', 'results', 'round', 'steps', 'tokensUsed']);
+    expect(Object.keys(act).sort()).toEqual(['_run', '_step', 'execution_error', 'results', 'steps', 'tokensUsed']);
+    expect(Object.keys(updates[2][1]).sort()).toEqual(['_run', '_step', 'evaluation', 'steps']);
     expect((act._step as TraceStep).attempts.map((attempt) => attempt.outcome)).toEqual(['timeout', 'ok', 'ok']);
     expect(act._run).toMatchObject({ step: 2, scripts: { flaky: 2, steady: 1 }, visits: { plan: 1, act: 1 }, outcome: 'ok', stop: null });
     expect(updates[3][1]._run).toMatchObject({ stop: { reason: 'completed' } });

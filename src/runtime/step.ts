@@ -152,7 +152,10 @@ export const executeNode = async (graph: GraphFile, node: GraphNode, values: Run
   const { writes } = result;
   const lastWritten = { ...run.lastWritten };
   for (const key of Object.keys(writes)) lastWritten[key] = stepNumber;
-  const update = { ...writes, round, steps: (values.steps as number) + 1, tokensUsed: ledger.tokensUsed };
+  // Only what changed goes to LangGraph: every channel written costs it a version and a write.
+  const update: Record<string, unknown> = { ...writes, steps: (values.steps as number) + 1 };
+  if (round !== currentRound) update.round = round;
+  if (ledger.tokensUsed !== tokensBefore) update.tokensUsed = ledger.tokensUsed;
   const step: TraceStep = {
     ...base, outcome: result.outcome, attempts: result.attempts, writes, note: result.note, tokensUsed: ledger.tokensUsed,
     durationMs: Math.max(0, now() - started) + ledger.simulatedMs,
