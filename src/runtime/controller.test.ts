@@ -81,6 +81,21 @@ describe('createController', () => {
     expect(long.trace.steps.length).toBeLessThan(graph.limits.maxSteps);
   });
 
+  it('a Run longer than one LangGraph stream call goes on in the next, missing no step and no condition', async () => {
+    const graph = FIXTURES.loop();
+    graph.limits.maxSteps = 1100;
+    const long = createController(graph, { compact: true, shouldPauseAfter: (step) => step.step === 1000 });
+    await long.run();
+    expect(long.status).toBe('paused');
+    expect(long.trace.steps).toHaveLength(1000);
+    await long.run();
+    const { steps } = long.trace;
+    expect(long.trace.stopReason).toBe('max_steps');
+    expect(steps.map((step) => step.step)).toEqual(steps.map((_, index) => index + 1));
+    expect(steps.slice(1, -1).every((step, index) => step.node === (index % 2 === 0 ? 'act' : 'check'))).toBe(true);
+    expect(long.trace.finalState.steps).toBe(1100);
+  }, 60_000);
+
   it('stop() ends the run with user_stopped', async () => {
     const controller = createController(template('securityclaw'));
     await controller.step();

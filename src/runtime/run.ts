@@ -23,6 +23,14 @@ import { TRACE_FORMAT, TRACE_VERSION, type Trace, type TraceStep } from './trace
 /** A long run hands the event loop back after this much work, so the page keeps painting and clicks get through. */
 const YIELD_AFTER_MS = 8;
 
+/**
+ * A Run goes on in a fresh LangGraph stream call after this many nodes: one stream call holds on
+ * to a little of every superstep it ran until it ends (LangGraph 1.7), which over a long run is
+ * memory without bound.
+ */
+const NODES_PER_CALL = 1000;
+const NEXT_CALL = 'next stream call';
+
 /** A macrotask: setImmediate where there is one (Node), a message otherwise (browsers clamp timers). */
 const nextTask = (): Promise<void> => {
   if (typeof setImmediate === 'function') return new Promise((resolve) => setImmediate(resolve));
@@ -130,7 +138,10 @@ class Controller implements RunController {
   private passedAt = -1;
   private lastYield = 0;
   private mode: 'step' | 'run' = 'step';
+  /** Nodes run in the current stream call. */
   private nodesThisCall = 0;
+  /** The next node is the first of a person's Run or Continue. */
+  private firstOfRun = false;
   /** Every LangGraph call of this run, in order: a stop or decision reaches the checkpointer after the node in flight. */
   private work: Promise<unknown> = Promise.resolve();
 
@@ -293,9 +304,11 @@ class Controller implements RunController {
       await nextTask();
       this.lastYield = performance.now();
     }
-    const first = this.nodesThisCall === 0;
-    this.nodesThisCall += 1;
     if (this.mode !== 'run') return null;
+    if (this.nodesThisCall >= NODES_PER_CALL) return NEXT_CALL;
+    this.nodesThisCall += 1;
+    const first = this.firstOfRun;
+    this.firstOfRun = false;
     if (!first && this.options.stepDelayMs) await new Promise((resolve) => setTimeout(resolve, this.options.stepDelayMs));
     if (this.values._run.stop) return 'stopped';
     if (this.pauseRequested) {
@@ -329,12 +342,12 @@ class Controller implements RunController {
     return [...new Set(ids)].map((id) => this.nodeName(id));
   }
 
-  /** One LangGraph stream call; resolves with how many nodes ran and whether a hook paused it. */
-  private async drive(mode: 'step' | 'run'): Promise<{ ran: number; paused: boolean }> {
+  /** One LangGraph stream call; resolves with how many nodes ran and why it stopped short (a hook's reason), if it did. */
+  private async drive(mode: 'step' | 'run'): Promise<{ ran: number; pausedFor: string | null }> {
     this.mode = mode;
     this.nodesThisCall = 0;
     let ran = 0;
-    let paused = false;
+    let pausedFor: string | null = null;
     await this.enqueue(async () => {
       const input = await this.ensureThread();
       const stream = await this.session.compiled.stream(input, this.config({
@@ -351,7 +364,8 @@ class Controller implements RunController {
         }
         for (const [name, update] of Object.entries(chunk)) {
           if (name === '__interrupt__') {
-            paused ||= Array.isArray(update) && update.length > 0;
+            const reason = Array.isArray(update) ? (update[0] as { value?: unknown } | undefined)?.value : undefined;
+            if (typeof reason === 'string') pausedFor = reason;
             continue;
           }
           ran += 1;
@@ -362,7 +376,7 @@ class Controller implements RunController {
       const message = error instanceof Error ? error.message : String(error);
       this.apply({ _run: { ...this.values._run, stop: { reason: 'error', explain: `the LangGraph executor failed: ${message}` } } });
     });
-    return { ran, paused };
+    return { ran, pausedFor };
   }
 
   private takeStep(update: Record<string, unknown>) {
@@ -413,11 +427,16 @@ class Controller implements RunController {
     if (this.running || this.values._run.stop || this.pending) return;
     this.running = true;
     this.pauseRequested = false;
+    this.firstOfRun = true;
     this.setStatus('running');
     try {
-      for (let call = 0; call < 3; call += 1) {
-        const { ran, paused } = await this.drive('run');
-        if (ran > 0 || paused || this.values._run.stop || this.awaitedApproval() || this.isBreakpoint(this.next)) break;
+      // A fresh thread, or one whose state was just edited, stops before its first node once: go on past it.
+      for (let idle = 0; idle < 3; ) {
+        const { ran, pausedFor } = await this.drive('run');
+        if (this.values._run.stop) break;
+        if (pausedFor === NEXT_CALL) continue;
+        if (ran > 0 || pausedFor || this.awaitedApproval() || this.isBreakpoint(this.next)) break;
+        idle += 1;
       }
     } finally {
       this.running = false;
