@@ -149,27 +149,30 @@ export const executeNode = async (graph: GraphFile, node: GraphNode, values: Run
       _step: { ...base, note: `the node threw: ${message}`, tokensUsed: ledger.tokensUsed, stop },
     };
   }
-  const { writes } = result;
+  const { writes, outcome } = result;
+  const durationMs = Math.max(0, now() - started) + ledger.simulatedMs;
   const lastWritten = { ...run.lastWritten };
   for (const key of Object.keys(writes)) lastWritten[key] = stepNumber;
   // Only what changed goes to LangGraph: every channel written costs it a version and a write.
   const update: Record<string, unknown> = { ...writes, steps: (values.steps as number) + 1 };
   if (round !== currentRound) update.round = round;
   if (ledger.tokensUsed !== tokensBefore) update.tokensUsed = ledger.tokensUsed;
+  let stop: Stop | null = result.budgetStop ? { reason: 'budget_exhausted', explain: result.budgetStop.explain } : (result.stop ?? null);
+  const route = stop ? null : routeAfter(graph, node.id, outcome, Object.assign(state, update));
+  stop ??= route?.stop ?? null;
+  // Built in one go, in the trace's field order (a step is the largest object a run makes per node).
   const step: TraceStep = {
-    ...base, outcome: result.outcome, attempts: result.attempts, writes, note: result.note, tokensUsed: ledger.tokensUsed,
-    durationMs: Math.max(0, now() - started) + ledger.simulatedMs,
-    ...(result.blindRetry ? { blindRetry: true } : {}),
+    step: stepNumber, round, node: node.id, kind: node.kind, outcome, attempts: result.attempts, reads: base.reads, writes,
+    edges: route?.edges ?? [], fired: route?.fired ?? null, guard: result.budgetStop ?? null, durationMs, guards: guards.checks,
+    note: result.note, tokensUsed: ledger.tokensUsed,
   };
-  const ran = { ...run, ...spent, step: stepNumber, visits: { ...run.visits, [node.id]: visits + 1 }, lastWritten, outcome: result.outcome };
-  const stopped = (stop: Stop, recorded: TraceStep) => ({ ...update, _run: { ...ran, stop }, _step: { ...recorded, stop } });
-  if (result.budgetStop) return stopped({ reason: 'budget_exhausted', explain: result.budgetStop.explain }, { ...step, guard: result.budgetStop });
-  if (result.stop) return stopped(result.stop, step);
-  const route = routeAfter(graph, node.id, result.outcome, Object.assign(state, update));
-  step.edges = route.edges;
-  step.fired = route.fired;
+  if (result.blindRetry) step.blindRetry = true;
   // A missing target is the next node's failure, not this step's: its step keeps the edge that fired.
-  if (route.stop?.reason === 'error') return { ...update, _run: { ...ran, stop: route.stop }, _step: step };
-  if (route.stop) return stopped(route.stop, step);
-  return { ...update, _run: ran, _step: step };
+  if (stop && route?.stop?.reason !== 'error') step.stop = stop;
+  const ran: RunLedger = {
+    ...run, ...spent, step: stepNumber, visits: { ...run.visits, [node.id]: visits + 1 }, lastWritten, outcome, stop,
+  };
+  update._run = ran;
+  update._step = step;
+  return update;
 };
