@@ -22,7 +22,7 @@ const fakeStorage = () => {
       return { header: copy(header), journals: byRun };
     },
     write: async (key, header, appends, dropped) => {
-      for (const run of dropped) for (const id of [...journals.keys()]) if (id.startsWith(`${key}/${run}/`)) journals.delete(id);
+      for (const run of dropped) for (const id of journals.keys()) if (id.startsWith(`${key}/${run}/`)) journals.delete(id);
       for (const { run, from, entries } of appends) entries.forEach((entry, index) => journals.set(`${key}/${run}/${from + index}`, copy(entry)));
       headers.set(key, copy(header));
     },
