@@ -146,6 +146,22 @@ test('fork from step 2 with an edited state: evaluate finds the records', async 
   await expect(page.locator('.tl-parting')).toContainText('Runs part at step 3: run 1 took e4');
 });
 
+test('fork from step 3 with another outcome: evaluate routes on it, and the steps before are kept', async ({ page }) => {
+  await page.goto('/');
+  await button(page, 'Run').click();
+  await expect(stopStatus(page)).toContainText('completed');
+  await steps(page).nth(2).click();
+  await detail(page).getByRole('button', { name: 'Fork from here' }).click();
+  const form = detail(page).getByRole('form', { name: 'Fork from step 3' });
+  await form.getByLabel("Step 3's outcome (edges may route on it)").selectOption('sufficient');
+  await form.getByRole('button', { name: 'Fork and continue' }).click();
+  await expect(page.getByLabel('Shown run').locator('option')).toHaveText(['Run 1', 'Run 2 (fork of run 1 at step 3)']);
+  await expect(stopStatus(page)).toContainText('completed');
+  await expect(steps(page)).toHaveCount(4);
+  await expect(page.locator('.tl-parting')).toContainText('Runs part at step 3: run 1 took e4');
+  await expect(page.locator('.tl-parting')).toContainText('run 2 took e3');
+});
+
 test('time travel: after the run, selecting step 2 shows execute as current; arrow keys move between steps', async ({ page }) => {
   await page.goto('/');
   await button(page, 'Run').click();

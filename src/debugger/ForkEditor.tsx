@@ -76,7 +76,7 @@ export function ForkEditor({ step, state, onDone }: { step: TraceStep; state: Re
       {!stateResult.ok && <p role="alert" className="error">State: {describeProblems(stateResult.problems)}</p>}
       {outcomes.length > 0 && (
         <label>
-          Outcome of step {step.step}
+          Step {step.step}'s outcome (edges may route on it)
           <select value={stepOutcome} onChange={(event) => setStepOutcome(event.target.value)}>
             {outcomes.map((name) => <option key={name} value={name}>{name}</option>)}
           </select>
