@@ -8,26 +8,35 @@ import { restoreRunSession, startRunSessionSaving, useRunSessions, type RunSessi
 /** An in-memory store that copies what it keeps, as IndexedDB's structured clone does. */
 const fakeStorage = () => {
   const headers = new Map<string, unknown>();
+  /** By `session/run/seq`, the body at seq -1. */
   const journals = new Map<string, unknown>();
   const copy = <T,>(value: T): T => JSON.parse(JSON.stringify(value));
+  const seqOf = (id: string) => Number(id.split('/')[2]);
+  const written = { bodies: 0 };
   const storage: RunSessionStorage = {
     read: async (key) => {
       const header = headers.get(key) as { runs: { id: number }[] } | undefined;
       if (!header) return undefined;
+      const bodies = new Map<number, unknown>();
       const byRun = new Map<number, unknown[]>();
       for (const run of header.runs) {
-        const entries = [...journals.entries()].filter(([id]) => id.startsWith(`${key}/${run.id}/`)).sort(([a], [b]) => Number(a.split('/')[2]) - Number(b.split('/')[2]));
-        byRun.set(run.id, entries.map(([, entry]) => copy(entry)));
+        const entries = [...journals.entries()].filter(([id]) => id.startsWith(`${key}/${run.id}/`)).sort(([a], [b]) => seqOf(a) - seqOf(b));
+        bodies.set(run.id, copy(entries.find(([id]) => seqOf(id) === -1)?.[1]));
+        byRun.set(run.id, entries.filter(([id]) => seqOf(id) >= 0).map(([, entry]) => copy(entry)));
       }
-      return { header: copy(header), journals: byRun };
+      return { header: copy(header), bodies, journals: byRun };
     },
-    write: async (key, header, appends, dropped) => {
+    write: async (key, { header, bodies, appends, dropped }) => {
       for (const run of dropped) for (const id of journals.keys()) if (id.startsWith(`${key}/${run}/`)) journals.delete(id);
+      for (const { run, body } of bodies) {
+        written.bodies += 1;
+        journals.set(`${key}/${run}/-1`, copy(body));
+      }
       for (const { run, from, entries } of appends) entries.forEach((entry, index) => journals.set(`${key}/${run}/${from + index}`, copy(entry)));
       headers.set(key, copy(header));
     },
   };
-  return { storage, headers, journals };
+  return { storage, headers, journals, written };
 };
 
 const securityclaw = () => findTemplate('securityclaw')!.graph();
@@ -45,11 +54,15 @@ afterEach(() => stopSaving());
 
 describe('the run session in storage', () => {
   it('a reload shows the same runs and Step continues from the last checkpoint to the same end', async () => {
-    const { storage } = fakeStorage();
+    const { storage, written } = fakeStorage();
     const saving = startRunSessionSaving(storage, { delayMs: 1, target });
     stopSaving = saving.stop;
-    for (let step = 0; step < 3; step += 1) await useApp.getState().step();
-    await saving.flush();
+    for (let step = 0; step < 3; step += 1) {
+      await useApp.getState().step();
+      await saving.flush();
+    }
+    // The graph is stored once with its run; each step appends to the journal.
+    expect(written.bodies).toBe(1);
     const before = useApp.getState().runs[0];
     saving.stop();
 
@@ -95,8 +108,9 @@ describe('the run session in storage', () => {
   });
 
   it('a damaged session is not shown, and says why', async () => {
-    const { storage, headers } = fakeStorage();
-    headers.set('autosave', { version: 1, runs: [{ id: 1, label: 'Run 1', graph: {}, journalLength: 0 }], activeRunId: 1, liveRunId: 1, selectedStep: null });
+    const { storage, headers, journals } = fakeStorage();
+    headers.set('autosave', { version: 1, runs: [{ id: 1, label: 'Run 1', journalLength: 0 }], activeRunId: 1, liveRunId: 1, selectedStep: null });
+    journals.set('autosave/1/-1', { graph: {} });
     expect(await restoreRunSession(storage, url)).toBe(false);
     expect(useRunSessions.getState().error).toMatch(/damaged.*runs\[0\]\.graph/);
     expect(useApp.getState().runs).toEqual([]);

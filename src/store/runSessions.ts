@@ -22,15 +22,17 @@ const SAVE_DELAY_MS = 50;
 
 const Id = z.int().min(1);
 
+/** What of a run never changes once it is on screen, stored once: its graph, and an imported trace. */
+const RunBody = z.strictObject({ graph: z.unknown(), trace: Trace.optional() });
+type RunBody = z.infer<typeof RunBody>;
+
 const SavedRunHeader = z.strictObject({
   id: Id,
   label: z.string(),
-  graph: z.unknown(),
   forkOf: z.strictObject({ run: Id, step: z.int().min(0) }).optional(),
   imported: z.boolean().optional(),
   seed: z.int().optional(),
   scenario: z.string().optional(),
-  trace: Trace.optional(),
   forkedFrom: z.strictObject({ step: z.int().min(0), edited: z.array(z.string()), overridden: z.array(z.string()) }).optional(),
   /** How many journal entries the run has in the journal store. */
   journalLength: z.int().min(0),
@@ -47,11 +49,24 @@ type SessionHeader = z.infer<typeof SessionHeader>;
 
 const JournalEntrySchema = z.strictObject({ step: z.int().min(0), update: z.record(z.string(), z.unknown()) });
 
+export interface StoredSession {
+  header: unknown;
+  bodies: Map<number, unknown>;
+  journals: Map<number, unknown[]>;
+}
+
+/** What one write stores: the header, the bodies of runs new on screen, journal entries appended, the runs gone. */
+export interface SessionChanges {
+  header: SessionHeader;
+  bodies: { run: number; body: RunBody }[];
+  appends: { run: number; from: number; entries: readonly JournalEntry[] }[];
+  dropped: number[];
+}
+
 /** Where sessions live: IndexedDB in the browser, a fake in tests (happy-dom has no IndexedDB). */
 export interface RunSessionStorage {
-  read: (key: string) => Promise<{ header: unknown; journals: Map<number, unknown[]> } | undefined>;
-  /** Writes the header, appends journal entries from `from` on, and forgets the runs no longer shown. */
-  write: (key: string, header: SessionHeader, appends: { run: number; from: number; entries: readonly JournalEntry[] }[], dropped: number[]) => Promise<void>;
+  read: (key: string) => Promise<StoredSession | undefined>;
+  write: (key: string, changes: SessionChanges) => Promise<void>;
 }
 
 const request = <T>(req: IDBRequest<T>) =>
@@ -62,6 +77,8 @@ const request = <T>(req: IDBRequest<T>) =>
 
 const HEADERS = 'sessions';
 const JOURNALS = 'journal';
+/** A run's body sits before its journal entries, in the same key range. */
+const BODY = -1;
 
 export const indexedDbRunStorage = (factory: IDBFactory | undefined = globalThis.indexedDB): RunSessionStorage => {
   let opening: Promise<IDBDatabase> | null = null;
@@ -81,7 +98,7 @@ export const indexedDbRunStorage = (factory: IDBFactory | undefined = globalThis
     opening.catch(() => (opening = null));
     return opening;
   };
-  const runRange = (key: string, run: number) => IDBKeyRange.bound([key, run, 0], [key, run, Number.MAX_SAFE_INTEGER]);
+  const runRange = (key: string, run: number, from = BODY) => IDBKeyRange.bound([key, run, from], [key, run, Number.MAX_SAFE_INTEGER]);
   return {
     read: async (key) => {
       const db = await open();
@@ -89,18 +106,21 @@ export const indexedDbRunStorage = (factory: IDBFactory | undefined = globalThis
       const header = await request(tx.objectStore(HEADERS).get(key));
       if (header === undefined) return undefined;
       const journals = new Map<number, unknown[]>();
+      const bodies = new Map<number, unknown>();
       const runs = (header as { runs?: { id?: unknown }[] }).runs ?? [];
       for (const run of Array.isArray(runs) ? runs : []) {
         if (typeof run?.id !== 'number') continue;
-        journals.set(run.id, await request(tx.objectStore(JOURNALS).getAll(runRange(key, run.id))));
+        bodies.set(run.id, await request(tx.objectStore(JOURNALS).get([key, run.id, BODY])));
+        journals.set(run.id, await request(tx.objectStore(JOURNALS).getAll(runRange(key, run.id, 0))));
       }
-      return { header, journals };
+      return { header, bodies, journals };
     },
-    write: async (key, header, appends, dropped) => {
+    write: async (key, { header, bodies, appends, dropped }) => {
       const db = await open();
       const tx = db.transaction([HEADERS, JOURNALS], 'readwrite');
       const journals = tx.objectStore(JOURNALS);
       for (const run of dropped) journals.delete(runRange(key, run));
+      for (const { run, body } of bodies) journals.put(body, [key, run, BODY]);
       for (const { run, from, entries } of appends) entries.forEach((entry, index) => journals.put(entry, [key, run, from + index]));
       tx.objectStore(HEADERS).put(header, key);
       await new Promise<void>((resolve, reject) => {
@@ -114,15 +134,18 @@ export const indexedDbRunStorage = (factory: IDBFactory | undefined = globalThis
 };
 
 /** A stored session read back: untrusted, so every part is parsed, and a part that fails is named. */
-export const parseSession = (stored: { header: unknown; journals: Map<number, unknown[]> }): { ok: true; value: SavedRuns } | { ok: false; problems: ParseProblem[] } => {
+export const parseSession = (stored: StoredSession): { ok: true; value: SavedRuns } | { ok: false; problems: ParseProblem[] } => {
   const header = parseWith(SessionHeader, stored.header);
   if (!header.ok) return header;
   const runs: SavedRun[] = [];
-  for (const [index, { journalLength: length, graph: graphValue, ...record }] of header.value.runs.entries()) {
-    const graph = parseGraph(graphValue);
+  for (const [index, { journalLength: length, ...record }] of header.value.runs.entries()) {
+    const body = parseWith(RunBody, stored.bodies.get(record.id), ['runs', index]);
+    if (!body.ok) return body;
+    const graph = parseGraph(body.value.graph);
     if (!graph.ok) return { ok: false, problems: graph.problems.map((problem) => ({ ...problem, path: `runs[${index}].graph${problem.path ? `.${problem.path}` : ''}` })) };
     if (record.imported) {
-      runs.push({ ...record, graph: graph.value });
+      if (!body.value.trace) return { ok: false, problems: [{ path: `runs[${index}].trace`, message: 'an imported run has no trace' }] };
+      runs.push({ ...record, graph: graph.value, trace: body.value.trace });
       continue;
     }
     const journal = parseWith(z.array(JournalEntrySchema), stored.journals.get(record.id) ?? [], ['runs', index, 'journal']);
@@ -143,7 +166,7 @@ const reasonOf = (error: unknown) => (error instanceof Error ? error.message : S
 /** Puts the stored session back on screen, unless the page opened another graph by its address. */
 export const restoreRunSession = async (storage: RunSessionStorage, url: URL, key = SESSION_KEY): Promise<boolean> => {
   if (urlOpensGraph(url)) return false;
-  let stored: Awaited<ReturnType<RunSessionStorage['read']>>;
+  let stored: StoredSession | undefined;
   try {
     stored = await storage.read(key);
   } catch (error) {
@@ -167,6 +190,7 @@ export const restoreRunSession = async (storage: RunSessionStorage, url: URL, ke
  */
 export const startRunSessionSaving = (storage: RunSessionStorage, { key = SESSION_KEY, delayMs = SAVE_DELAY_MS, target = window as Pick<Window, 'addEventListener' | 'removeEventListener'> } = {}) => {
   /** Entries stored per run. */
+  /** Journal entries stored per run; a run in it has its body stored. */
   const stored = new Map<number, number>();
   for (const run of useApp.getState().runs) stored.set(run.id, journalLength(run.id));
   let writing: Promise<void> | null = null;
@@ -186,12 +210,13 @@ export const startRunSessionSaving = (storage: RunSessionStorage, { key = SESSIO
       const from = stored.get(run.id) ?? 0;
       return run.journal && run.journal.length > from ? [{ run: run.id, from, entries: run.journal.slice(from) }] : [];
     });
+    const bodies = snapshot.runs.filter((run) => !stored.has(run.id)).map(({ id, graph, trace }) => ({ run: id, body: { graph, ...(trace ? { trace } : {}) } }));
     const header: SessionHeader = {
       version: 1,
-      runs: snapshot.runs.map(({ journal, ...record }) => ({ ...record, journalLength: journal?.length ?? 0 })),
+      runs: snapshot.runs.map(({ journal, graph: _graph, trace: _trace, ...record }) => ({ ...record, journalLength: journal?.length ?? 0 })),
       activeRunId: snapshot.activeRunId, liveRunId: snapshot.liveRunId, selectedStep: snapshot.selectedStep,
     };
-    writing = storage.write(key, header, appends, dropped);
+    writing = storage.write(key, { header, bodies, appends, dropped });
     try {
       await writing;
       for (const id of dropped) stored.delete(id);
