@@ -49,7 +49,7 @@ export function Canvas() {
   const breakpoints = useApp((state) => state.breakpoints);
   const documentVersion = useApp((state) => state.documentVersion);
   const { screenToFlowPosition, fitView } = useReactFlow();
-  const [measured, setMeasured] = useState<Record<string, Size>>({});
+  const [measured, setMeasured] = useState<ReadonlyMap<string, Size>>(() => new Map());
   // Fitting an empty canvas would zoom onto the first node dropped on it.
   const [fitOnOpen] = useState(() => graph.nodes.length > 0);
   // Each drag is its own undo step, however many moves it makes.
@@ -61,7 +61,11 @@ export function Canvas() {
     [overlay, selection, breakpoints],
   );
   const nodes = useMemo(
-    () => toFlowNodes(graph, extras).map((node) => (measured[node.id] ? { ...node, measured: measured[node.id] } : node)),
+    () =>
+      toFlowNodes(graph, extras).map((node) => {
+        const size = measured.get(node.id);
+        return size ? { ...node, measured: size } : node;
+      }),
     [graph, extras, measured],
   );
   const edges = useMemo(() => toFlowEdges(graph, extras), [graph, extras]);
@@ -74,21 +78,21 @@ export function Canvas() {
   }, [documentVersion, fitView]);
 
   const onNodesChange = useCallback((changes: NodeChange<AgentFlowNode>[]) => {
-    const sizes: Record<string, Size> = {};
-    const positions: Record<string, Position> = {};
+    const sizes = new Map<string, Size>();
+    const positions = new Map<string, Position>();
     let selectionChanged = false;
     const selected = new Set(useApp.getState().selection.nodes);
     for (const change of changes) {
-      if (change.type === 'dimensions' && change.dimensions) sizes[change.id] = change.dimensions;
-      if (change.type === 'position' && change.position) positions[change.id] = { x: Math.round(change.position.x), y: Math.round(change.position.y) };
+      if (change.type === 'dimensions' && change.dimensions) sizes.set(change.id, change.dimensions);
+      if (change.type === 'position' && change.position) positions.set(change.id, { x: Math.round(change.position.x), y: Math.round(change.position.y) });
       if (change.type === 'select') {
         selectionChanged = true;
         if (change.selected) selected.add(change.id);
         else selected.delete(change.id);
       }
     }
-    if (Object.keys(sizes).length > 0) setMeasured((previous) => ({ ...previous, ...sizes }));
-    const moved = Object.keys(positions);
+    if (sizes.size > 0) setMeasured((previous) => new Map([...previous, ...sizes]));
+    const moved = [...positions.keys()];
     if (moved.length > 0) useApp.getState().edit((current) => moveNodes(current, positions), `move:${moved.sort().join(',')}:${dragSession.current}`);
     if (selectionChanged) useApp.getState().select({ nodes: [...selected] });
   }, []);

@@ -28,7 +28,7 @@ export function EditorToolbar() {
     setBusy(true);
     try {
       const { graph } = useApp.getState();
-      const sizes = Object.fromEntries(getNodes().flatMap((node) => (node.measured?.width && node.measured.height ? [[node.id, { width: node.measured.width, height: node.measured.height }]] : [])));
+      const sizes = new Map(getNodes().flatMap((node) => (node.measured?.width && node.measured.height ? [[node.id, { width: node.measured.width, height: node.measured.height }] as const] : [])));
       const positions = await layoutInWorker({ graph, sizes });
       // Edits made while the worker ran are kept: only the positions change.
       useApp.getState().edit((current) => moveNodes(current, positions));

@@ -1,4 +1,4 @@
-import { duplicateNodes, GraphEdge, GraphNode, GRAPH_FORMAT, parseJson, parseWith, type GraphFile } from '../graph/index.ts';
+import { duplicateNodes, GraphEdge, GraphNode, GRAPH_FORMAT, parseUntrusted, readJson, type GraphFile } from '../graph/index.ts';
 import { z } from 'zod';
 
 /** What Ctrl/Cmd+C takes: nodes and the edges among them. */
@@ -28,12 +28,12 @@ export type ClipboardText = { type: 'nodes'; clip: NodeClip } | { type: 'graph';
 
 /** Tells copied nodes from a whole graph document; anything else is left to the browser. */
 export const classifyClipboardText = (text: string): ClipboardText => {
-  const parsed = parseJson(text);
+  const parsed = readJson(text);
   if (!parsed.ok || typeof parsed.value !== 'object' || parsed.value === null) return { type: 'other' };
   const format = (parsed.value as { format?: unknown }).format;
   if (format === GRAPH_FORMAT) return { type: 'graph', text };
   if (format === CLIP_FORMAT) {
-    const clip = parseWith(NodeClipSchema, parsed.value);
+    const clip = parseUntrusted(NodeClipSchema, parsed.value);
     if (clip.ok) return { type: 'nodes', clip: clip.value as NodeClip };
   }
   return { type: 'other' };

@@ -2,7 +2,7 @@ import { pathsOf } from './describe.ts';
 import { HUMAN_ACTION } from './kinds/recover.ts';
 import { edgesInTryOrder, isTerminal, knownPaths, outcomesOf, reachableFrom } from './model.ts';
 import type { GraphFile, GraphNode, PermissionMode } from './schema.ts';
-import type { Access } from './skills.ts';
+import { effectiveAccess, type Access } from './skills.ts';
 import type { When } from './when.ts';
 
 export const PROBLEM_CODES = [
@@ -144,11 +144,11 @@ export const validateGraph = (graph: GraphFile): Problem[] => {
   graph.nodes.forEach((node) => {
     for (const reference of skillReferences(node)) {
       const skill = definesSkill(graph, reference.skill) ? graph.skills[reference.skill] : undefined;
-      if (!skill || accessAllowed(graph.permissions.mode, skill.access)) continue;
+      if (!skill || accessAllowed(graph.permissions.mode, effectiveAccess(skill))) continue;
       problems.push({
         code: 'permission_conflict',
         severity: node.kind === 'collect' || !hasApproval ? 'error' : 'warning',
-        message: `${node.id} uses "${reference.skill}", which needs ${skill.access} access, but the graph runs ${graph.permissions.mode}: every call will be denied${hasApproval && node.kind !== 'collect' ? ' unless a person approves it' : ''}.${node.kind === 'collect' ? ' Collect nodes may only read.' : ''}`,
+        message: `${node.id} uses "${reference.skill}", which needs ${effectiveAccess(skill)} access, but the graph runs ${graph.permissions.mode}: every call will be denied${hasApproval && node.kind !== 'collect' ? ' unless a person approves it' : ''}.${node.kind === 'collect' ? ' Collect nodes may only read.' : ''}`,
         nodeId: node.id,
       });
     }

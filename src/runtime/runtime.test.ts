@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findTemplate, type GraphFile } from '../graph/index.ts';
 import { FIXTURES } from './fixtures/index.ts';
+import { boundKeys } from '../skills/index.ts';
 import { nodeRan, runGraph } from './index.ts';
 import { executedNodes, nodeOf, withoutTimings } from './testing.ts';
 
@@ -283,6 +284,7 @@ describe('determinism and the trace format', () => {
 });
 
 describe('the llm planner', () => {
+  const PLANNER_ORIGIN = 'http://llm.test';
   const llmGraph = (): GraphFile => {
     const graph = securityclaw();
     graph.skills.planner = { type: 'llm', access: 'read', baseUrl: 'http://llm.test/v1', model: 'tiny', apiKeyName: 'PLANNER_KEY', timeoutMs: 1000 };
@@ -298,7 +300,7 @@ describe('the llm planner', () => {
 
   it('output that is not a plan is a parse_error, retried locally; usage feeds the budget; the key never reaches the trace', async () => {
     const plan = JSON.stringify({ actions: [{ skill: 'fallback_lookup', args: { ip: '10.0.0.5' } }] });
-    const trace = await runGraph(llmGraph(), { fetch: answers(['Sure! Here is the plan:', '{"actions": "nope"}', plan]), secrets: { PLANNER_KEY: 'sk-very-secret' } });
+    const trace = await runGraph(llmGraph(), { fetch: answers(['Sure! Here is the plan:', '{"actions": "nope"}', plan]), keys: boundKeys([{ name: 'PLANNER_KEY', origin: PLANNER_ORIGIN, key: 'sk-very-secret' }]) });
     const decide = trace.steps[0];
     expect(decide.attempts.map((attempt) => attempt.outcome)).toEqual(['parse_error', 'parse_error', 'ok']);
     expect(decide.attempts[1].error).toBe('not a plan: actions: expected an array, got a string');
@@ -312,7 +314,7 @@ describe('the llm planner', () => {
     const graph = llmGraph();
     graph.edges.push({ id: 'e8', source: 'decide', target: 'halt', when: { outcome: 'error' } });
     graph.edges = [...graph.edges.filter((edge) => edge.id === 'e8'), ...graph.edges.filter((edge) => edge.id !== 'e8')];
-    const trace = await runGraph(graph, { fetch: answers(['no']), secrets: { PLANNER_KEY: 'k' } });
+    const trace = await runGraph(graph, { fetch: answers(['no']), keys: boundKeys([{ name: 'PLANNER_KEY', origin: PLANNER_ORIGIN, key: 'k' }]) });
     expect(trace.steps[0]).toMatchObject({ outcome: 'error', fired: { id: 'e8' } });
     expect(trace.steps[0].attempts).toHaveLength(3);
   });
