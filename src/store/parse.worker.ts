@@ -1,0 +1,5 @@
+import { parseRequest, type ParseRequest } from './offThread.ts';
+
+self.onmessage = (event: MessageEvent<ParseRequest>) => {
+  self.postMessage(parseRequest(event.data));
+};
