@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './test.ts';
 import { collectErrors } from './helpers.ts';
 
 const timeline = (page: Page) => page.getByRole('list', { name: 'Timeline' });

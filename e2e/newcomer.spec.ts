@@ -1,4 +1,4 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from './test.ts';
 import { connectHandles, dropKind, flowNode } from './helpers.ts';
 
 // Wide enough that the palette, a six-node canvas and the inspector all fit without scrolling.

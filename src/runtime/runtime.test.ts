@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { findTemplate, type GraphFile } from '../graph/index.ts';
+import { findTemplate, SKILL_LIMITS, type GraphFile } from '../graph/index.ts';
 import { FIXTURES } from './fixtures/index.ts';
 import { boundKeys } from '../skills/index.ts';
 import { nodeRan, runGraph } from './index.ts';
+import { backoffBefore } from './retry.ts';
 import { executedNodes, nodeOf, withoutTimings } from './testing.ts';
 
 const securityclaw = () => (findTemplate('securityclaw') as { graph: () => GraphFile }).graph();
@@ -329,5 +330,13 @@ describe('the clock', () => {
     expect(Date.now() - started).toBeLessThan(900);
     expect(trace.steps[1].durationMs).toBe(40 + 1000);
     expect(trace.steps[1].attempts[0].durationMs).toBe(40);
+  });
+});
+
+describe('backoff', () => {
+  it('doubles from backoffMs and stops at the cap, so backoffMs 1e9 cannot stall a run', () => {
+    expect([2, 3, 4].map((n) => backoffBefore(n, 100))).toEqual([100, 200, 400]);
+    expect(backoffBefore(2, 1e9)).toBe(SKILL_LIMITS.maxBackoffMs);
+    expect(backoffBefore(100, 1)).toBe(SKILL_LIMITS.maxBackoffMs);
   });
 });
