@@ -267,6 +267,9 @@ describe('graph settings and skills', () => {
     type(state, '[1, 2]');
     expect(errorOf(state)).toMatch(/^state: /);
     expect(graph().state).toEqual(template().state);
+    type(state, '{"question": "x", "__proto__": {"polluted": true}}');
+    expect(errorOf(state)).toBe('__proto__: the key "__proto__" is not allowed anywhere in a file');
+    expect(graph().state).toEqual(template().state);
   });
 
   it('renames a skill, warns before deleting one in use, and keeps an API key out of the graph', () => {

@@ -34,4 +34,14 @@ describe('copy and paste of nodes', () => {
     expect(classifyClipboardText('hello')).toEqual({ type: 'other' });
     expect(classifyClipboardText('{"format":"loopscope/nodes","nodes":[{"id":1}],"edges":[]}')).toEqual({ type: 'other' });
   });
+
+  it('pastes no copied nodes that carry a key reaching a prototype, or that nest too deep', () => {
+    const clip = JSON.parse(JSON.stringify(copyNodes(securityclaw(), ['execute'])!));
+    const poisoned = JSON.stringify(clip).replace('"config":{', '"config":{"args":{"__proto__":{"polluted":true}},');
+    expect(poisoned).toContain('__proto__');
+    expect(classifyClipboardText(poisoned)).toEqual({ type: 'other' });
+    clip.nodes[0].config.args = { deep: JSON.parse(`${'['.repeat(100)}${']'.repeat(100)}`) };
+    expect(classifyClipboardText(JSON.stringify(clip))).toEqual({ type: 'other' });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
 });
