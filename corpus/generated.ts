@@ -33,7 +33,7 @@ export const GENERATED: readonly GeneratedCase[] = [
   {
     name: 'nodes-20k.json',
     text: () => JSON.stringify(graph({ nodes: Array.from({ length: 20_000 }, (_, index) => ({ id: `n${index}`, kind: 'stop' })) })),
-    answer: { why: '20k nodes froze the page for minutes (issue 13, #5)', validate: { exit: 2, says: 'nodes: has too many items: at most 2000' } },
+    answer: { why: '20k nodes froze the page for minutes (issue 13, #5)', validate: { exit: 2, says: 'nodes: has too many items: at most 1000' } },
   },
   {
     name: 'edges-100k.json',

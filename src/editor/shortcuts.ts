@@ -75,6 +75,9 @@ export const useEditorShortcuts = () => {
       } else if (found.type === 'nodes' && !clip) {
         event.preventDefault();
         placeCopies(found.clip, 1);
+      } else if (found.type === 'refused') {
+        event.preventDefault();
+        useApp.getState().importParsed({ ok: false, problems: found.problems }, 'the pasted nodes');
       }
     };
     window.addEventListener('keydown', onKeyDown);

@@ -10,8 +10,9 @@ export const LIMITS = {
   depth: 64,
   /** Items of one array, or keys of one object. */
   items: 20_000,
-  nodes: 2_000,
-  edges: 10_000,
+  /** Far past any agent graph; what the canvas can open without the page stalling for seconds. */
+  nodes: 1_000,
+  edges: 5_000,
   /** Entries of one mock script; each is one attempt. */
   scriptEntries: 1_000,
   /** Records of one mock answer. */
