@@ -28,3 +28,9 @@ export const connectHandles = async (page: Page, source: string, handle: string,
   await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 4 });
   await page.mouse.up();
 };
+
+/** Opens a graph document through the Import JSON file input and waits until it is on screen. */
+export const openGraph = async (page: Page, document: { name: string; [key: string]: unknown }) => {
+  await page.getByLabel('Import JSON').setInputFiles({ name: 'graph.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(document)) });
+  await page.getByRole('heading', { name: document.name, exact: true }).waitFor();
+};
