@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from './test.ts';
 import { parseGraph } from '../src/graph/parse.ts';
-import { connectHandles, dropKind, flowNode, openGraph } from './helpers.ts';
+import { connectHandles, dropKind, flowNode, openGraph, SIX_NODES } from './helpers.ts';
 
 const TEMPLATE = readFileSync(new URL('../src/graph/templates/securityclaw.json', import.meta.url), 'utf8');
 
@@ -37,18 +37,7 @@ const pasteJson = async (page: Page, text: string) => {
   await dialog.getByRole('button', { name: 'Open' }).click();
 };
 
-/** SecurityClaw's six kinds as a palette would drop them, with no edges yet. */
-const SIX_NODES = {
-  format: 'loopscope/graph', version: 1, name: 'Six nodes', entry: 'reason',
-  nodes: [
-    { id: 'reason', kind: 'reason', label: 'Reason', position: { x: 0, y: 0 } },
-    { id: 'act', kind: 'act', label: 'Act', position: { x: 250, y: 0 } },
-    { id: 'verify', kind: 'verify', label: 'Verify', position: { x: 500, y: 0 } },
-    { id: 'respond', kind: 'respond', label: 'Respond', position: { x: 750, y: 0 } },
-    { id: 'recover', kind: 'recover', label: 'Recover', position: { x: 500, y: 250 } },
-    { id: 'stop', kind: 'stop', label: 'Stop', position: { x: 750, y: 250 } },
-  ],
-};
+const SIX_UNCONNECTED = { format: 'loopscope/graph', version: 1, name: 'Six nodes', entry: 'reason', nodes: SIX_NODES };
 
 test('drag palette items onto a blank canvas: the first dropped becomes the entry', async ({ page }) => {
   await page.goto('/?template=blank');
@@ -64,7 +53,7 @@ test('drag palette items onto a blank canvas: the first dropped becomes the entr
 test('connect outcome handles into SecurityClaw, completing the other conditions by import', async ({ page }) => {
   page.on('dialog', (dialog) => void dialog.accept());
   await page.goto('/?template=blank');
-  await openGraph(page, SIX_NODES);
+  await openGraph(page, SIX_UNCONNECTED);
 
   await connectHandles(page, 'reason', 'out', 'act');
   await connectHandles(page, 'act', 'out', 'verify');
@@ -122,7 +111,7 @@ test('undo and redo of add and move', async ({ page }) => {
 
 test('undo and redo of connect and delete, from the keyboard too; a field keeps its own undo', async ({ page }) => {
   await page.goto('/?template=blank');
-  await openGraph(page, { ...SIX_NODES, name: 'Two nodes', entry: 'act', nodes: SIX_NODES.nodes.filter((node) => node.id === 'act' || node.id === 'verify') });
+  await openGraph(page, { ...SIX_UNCONNECTED, name: 'Two nodes', entry: 'act', nodes: SIX_NODES.filter((node) => node.id === 'act' || node.id === 'verify') });
   const undo = page.getByRole('button', { name: 'Undo', exact: true });
 
   await connectHandles(page, 'act', 'error', 'verify');
@@ -174,18 +163,17 @@ test('copy, paste and duplicate nodes with their inner edges', async ({ page }) 
   await expect(page.locator('.react-flow__node')).toHaveCount(10);
 });
 
-const brokenTemplate = () => {
+/** SecurityClaw open, with a copy of it broken at nodes[1].config.retry.maxAttempts. */
+const openWithBrokenCopy = async (page: Page) => {
+  page.on('dialog', (dialog) => void dialog.accept());
+  await page.goto('/');
   const broken = JSON.parse(TEMPLATE);
   broken.nodes[1].config.retry.maxAttempts = 'three';
-  return broken;
+  return { original: await exportGraph(page), broken, alert: page.getByRole('alert') };
 };
 
 test('bad input from the file input and the paste dialog shows the problem and keeps the graph', async ({ page }) => {
-  page.on('dialog', (dialog) => void dialog.accept());
-  await page.goto('/');
-  const original = await exportGraph(page);
-  const broken = brokenTemplate();
-  const alert = page.getByRole('alert');
+  const { original, broken, alert } = await openWithBrokenCopy(page);
 
   await page.getByLabel('Import JSON').setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{ not json') });
   await expect(alert).toContainText('not JSON');
@@ -200,11 +188,7 @@ test('bad input from the file input and the paste dialog shows the problem and k
 });
 
 test('bad input dropped or pasted on the canvas, or in a share link, shows the problem and keeps the graph', async ({ page }) => {
-  page.on('dialog', (dialog) => void dialog.accept());
-  await page.goto('/');
-  const original = await exportGraph(page);
-  const broken = brokenTemplate();
-  const alert = page.getByRole('alert');
+  const { original, broken, alert } = await openWithBrokenCopy(page);
 
   // A file dropped on the canvas.
   const dropped = await page.evaluateHandle((text) => {

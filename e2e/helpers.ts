@@ -34,3 +34,13 @@ export const openGraph = async (page: Page, document: { name: string; [key: stri
   await page.getByLabel('Import JSON').setInputFiles({ name: 'graph.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(document)) });
   await page.getByRole('heading', { name: document.name, exact: true }).waitFor();
 };
+
+/** SecurityClaw's six kinds, placed as a palette would drop them, with no edges: where building journeys start. */
+export const SIX_NODES = [
+  { id: 'reason', kind: 'reason', label: 'Reason', position: { x: 0, y: 0 } },
+  { id: 'act', kind: 'act', label: 'Act', position: { x: 250, y: 0 } },
+  { id: 'verify', kind: 'verify', label: 'Verify', position: { x: 500, y: 0 } },
+  { id: 'respond', kind: 'respond', label: 'Respond', position: { x: 750, y: 0 } },
+  { id: 'recover', kind: 'recover', label: 'Recover', position: { x: 500, y: 250 } },
+  { id: 'stop', kind: 'stop', label: 'Stop', position: { x: 750, y: 250 } },
+];

@@ -3,7 +3,7 @@
  * short journeys: each starts from where the one before it left the graph, opened from a file.
  */
 import { expect, test, type Locator, type Page } from './test.ts';
-import { connectHandles, dropKind, flowNode, openGraph } from './helpers.ts';
+import { connectHandles, dropKind, flowNode, openGraph, SIX_NODES } from './helpers.ts';
 
 // Wide enough that the palette, a six-node canvas and the inspector all fit without scrolling.
 test.use({ viewport: { width: 1800, height: 1000 } });
@@ -44,14 +44,6 @@ const SKILLS = {
   search_logs: { type: 'mock', script: [{ outcome: 'empty' }] },
   search_archive: { type: 'mock', script: [{ outcome: 'ok', records: [{ ip: '10.0.0.5' }] }] },
 };
-const NODES = [
-  { id: 'reason', kind: 'reason', label: 'Reason', position: { x: 0, y: 0 } },
-  { id: 'act', kind: 'act', label: 'Act', position: { x: 250, y: 0 } },
-  { id: 'verify', kind: 'verify', label: 'Verify', position: { x: 500, y: 0 } },
-  { id: 'respond', kind: 'respond', label: 'Respond', position: { x: 750, y: 0 } },
-  { id: 'recover', kind: 'recover', label: 'Recover', position: { x: 500, y: 250 } },
-  { id: 'stop', kind: 'stop', label: 'Stop', position: { x: 750, y: 250 } },
-];
 const EDGES = [
   { id: 'e1', source: 'reason', target: 'act' },
   { id: 'e2', source: 'act', target: 'verify' },
@@ -63,7 +55,7 @@ const EDGES = [
 ];
 const stage = (name: string, parts: { skills?: boolean; nodes?: boolean; edges?: boolean }) => ({
   format: 'loopscope/graph', version: 1, name, entry: parts.nodes ? 'reason' : '',
-  skills: parts.skills ? SKILLS : {}, nodes: parts.nodes ? NODES : [], edges: parts.edges ? EDGES : [],
+  skills: parts.skills ? SKILLS : {}, nodes: parts.nodes ? SIX_NODES : [], edges: parts.edges ? EDGES : [],
 });
 
 test('a newcomer adds two mock skills in the graph settings: one finds nothing, one finds records', async ({ page }) => {

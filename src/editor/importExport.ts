@@ -1,5 +1,5 @@
 /** Getting graphs in and out: files, Mermaid text for docs, and share links. */
-import { decodeText, describeWhen, describeProblems, LIMITS, validateGraph, type GraphFile, type ParseResult } from '../graph/index.ts';
+import { decodeText, describeWhen, describeProblems, LIMITS, readAtMost, validateGraph, type GraphFile, type ParseResult } from '../graph/index.ts';
 import { useApp } from '../store/index.ts';
 import { parseOffThread } from '../store/offThread.ts';
 import { findBackEdges } from './flowAdapter.ts';
@@ -108,31 +108,9 @@ const fromBase64Url = (text: string): Uint8Array => {
 const pipe = async (bytes: Uint8Array, stream: CompressionStream | DecompressionStream) =>
   new Uint8Array(await new Response(new Blob([bytes as BlobPart]).stream().pipeThrough(stream)).arrayBuffer());
 
-class TooLarge extends Error {}
-
-/** Inflates a link's graph, giving up as soon as it grows past what a file may be: a small link must not inflate to gigabytes. */
-const inflate = async (bytes: Uint8Array, limit: number): Promise<Uint8Array> => {
-  const reader = new Blob([bytes as BlobPart]).stream().pipeThrough(new DecompressionStream('deflate-raw')).getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      void reader.cancel();
-      throw new TooLarge();
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
-};
+/** Inflates a link's graph, giving up (null) as soon as it grows past what a file may be: a small link must not inflate to gigabytes. */
+const inflate = (bytes: Uint8Array, limit: number) =>
+  readAtMost(new Blob([bytes as BlobPart]).stream().pipeThrough(new DecompressionStream('deflate-raw')), limit);
 
 /** The URL fragment carrying a graph: `graph=` + deflate-raw + base64url. */
 export const encodeShareFragment = async (text: string) =>
@@ -147,10 +125,11 @@ export const decodeShareFragment = async (hash: string): Promise<ParseResult<Gra
   let text: string;
   try {
     // UTF-8 takes at most 3 bytes for each character JSON text may have.
-    text = new TextDecoder('utf-8', { fatal: true }).decode(await inflate(fromBase64Url(fragment), LIMITS.textChars * 3));
-  } catch (error) {
-    const message = error instanceof TooLarge ? 'the link inflates to more than a graph may hold; it was not opened' : 'the link is damaged: its graph could not be decompressed';
-    return { ok: false, problems: [{ path: '', message }] };
+    const bytes = await inflate(fromBase64Url(fragment), LIMITS.textChars * 3);
+    if (!bytes) return { ok: false, problems: [{ path: '', message: 'the link inflates to more than a graph may hold; it was not opened' }] };
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return { ok: false, problems: [{ path: '', message: 'the link is damaged: its graph could not be decompressed' }] };
   }
   return parseOffThread({ kind: 'graph', text });
 };

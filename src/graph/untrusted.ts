@@ -97,3 +97,30 @@ export const readJson = (text: string, limits: InputLimits = LIMITS): ParseResul
   const problems = checkValue(value, limits);
   return problems.length > 0 ? { ok: false, problems } : { ok: true, value };
 };
+
+/**
+ * All of a stream's bytes, or null as soon as they pass `limit` (the rest is not read): an answer
+ * or a link that inflates cannot grow without bound in memory.
+ */
+export const readAtMost = async (stream: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array | null> => {
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      void reader.cancel().catch(() => undefined);
+      return null;
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+};

@@ -2,7 +2,7 @@
  * One exchange with a service, bounded: the whole answer (headers and body) must arrive within
  * the time limit, and the body within a size limit. Whatever a file asks, the limit is clamped.
  */
-import { SKILL_LIMITS } from '../graph/index.ts';
+import { readAtMost, SKILL_LIMITS } from '../graph/index.ts';
 import type { SkillResult } from './types.ts';
 
 export type Exchange =
@@ -22,26 +22,8 @@ const tooLarge = `the answer is larger than ${SKILL_LIMITS.maxAnswerBytes / 1_00
 /** The body as text, or null once it passes the size limit (the rest is not read). */
 const readBody = async (response: Response): Promise<string | null> => {
   if (!response.body) return response.text();
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > SKILL_LIMITS.maxAnswerBytes) {
-      void reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return new TextDecoder().decode(bytes);
+  const bytes = await readAtMost(response.body, SKILL_LIMITS.maxAnswerBytes);
+  return bytes && new TextDecoder().decode(bytes);
 };
 
 export const exchange = async (fetchImpl: typeof fetch, url: string, init: RequestInit, timeoutMs: number): Promise<Exchange> => {
