@@ -12,8 +12,12 @@ const RUNS = { numRuns: 100 };
 const replaceSomewhere = (document: unknown, pick: number, value: unknown): unknown => {
   const places: { parent: Record<string, unknown> | unknown[]; key: string | number }[] = [];
   const walk = (node: unknown) => {
-    if (Array.isArray(node)) node.forEach((item, index) => (places.push({ parent: node, key: index }), walk(item)));
-    else if (node !== null && typeof node === 'object') for (const [key, item] of Object.entries(node)) (places.push({ parent: node as Record<string, unknown>, key }), walk(item));
+    if (node === null || typeof node !== 'object') return;
+    const entries: [string | number, unknown][] = Array.isArray(node) ? node.map((item, index) => [index, item]) : Object.entries(node);
+    for (const [key, item] of entries) {
+      places.push({ parent: node as Record<string, unknown>, key });
+      walk(item);
+    }
   };
   const copy = structuredClone(document);
   walk(copy);
