@@ -59,19 +59,33 @@ test('SecurityClaw round 1, step by step: a local retry, an exhausted plan, reco
   expect(errors).toEqual([]);
 });
 
-test('SecurityClaw round 2, step by step: recovery changed the plan, the new source suffices, completed', async ({ page }) => {
-  const errors = collectErrors(page);
+/** SecurityClaw run to the start of round 2 with Step round, then stepped `more` times unchecked. */
+const atRoundTwo = async (page: Page, more = 0) => {
   await page.goto('/');
   await button(page, 'Step round').click();
   await expect(steps(page)).toHaveCount(4);
   await expect(stopStatus(page)).toContainText('paused before round 2 starts');
+  for (let step = 5; step < 5 + more; step += 1) {
+    await button(page, 'Step').click();
+    await expect(steps(page)).toHaveCount(step);
+  }
+};
 
+test('SecurityClaw round 2, step by step: recovery changed the plan to the other source', async ({ page }) => {
+  const errors = collectErrors(page);
+  await atRoundTwo(page);
   await stepAndCheck(page, { step: 5, node: 'decide', label: 'Decide', fired: 'e1' });
   // Recovery changed the path: the new plan uses the other source.
   await expect(detail(page).getByRole('table', { name: 'State changes' }).getByRole('row', { name: /plan/ })).toContainText('query_alternative_source');
   await expect(timeline(page)).toContainText('Round 2');
   await stepAndCheck(page, { step: 6, node: 'execute', label: 'Execute skill', fired: 'e2' });
   await expect(steps(page).nth(5).getByRole('group', { name: 'Attempts of step 6' })).toContainText('query_alternative_source');
+  expect(errors).toEqual([]);
+});
+
+test('SecurityClaw round 2, step by step: the other source suffices and the run completes', async ({ page }) => {
+  const errors = collectErrors(page);
+  await atRoundTwo(page, 2);
   await stepAndCheck(page, { step: 7, node: 'evaluate', label: 'Evaluate', fired: 'e3', reason: 'outcome is "sufficient"' });
   await expect(page.getByRole('meter', { name: 'Rounds' })).toHaveAttribute('value', '2');
   await button(page, 'Step').click();

@@ -53,9 +53,12 @@ const EDGES = [
   { id: 'e6', source: 'recover', target: 'reason', when: { outcome: 'recovered' } },
   { id: 'e7', source: 'recover', target: 'stop', when: 'otherwise' },
 ];
-const stage = (name: string, parts: { skills?: boolean; nodes?: boolean; edges?: boolean }) => ({
+/** The forward path: plan, act, judge, answer. */
+const FORWARD = EDGES.slice(0, 3);
+
+const stage = (name: string, parts: { skills?: boolean; nodes?: boolean; edges?: typeof EDGES }) => ({
   format: 'loopscope/graph', version: 1, name, entry: parts.nodes ? 'reason' : '',
-  skills: parts.skills ? SKILLS : {}, nodes: parts.nodes ? SIX_NODES : [], edges: parts.edges ? EDGES : [],
+  skills: parts.skills ? SKILLS : {}, nodes: parts.nodes ? SIX_NODES : [], edges: parts.edges ?? [],
 });
 
 test('a newcomer adds two mock skills in the graph settings: one finds nothing, one finds records', async ({ page }) => {
@@ -95,12 +98,19 @@ test('a newcomer drops six nodes from the palette, the last with the keyboard, n
   }
 });
 
-test('a newcomer connects outcome handles and makes the fallbacks "otherwise" in the condition editor', async ({ page }) => {
+test('a newcomer connects the forward path from the general and the outcome handles', async ({ page }) => {
   await page.goto('/?template=blank');
-  await openGraph(page, stage('Loop to connect', { skills: true, nodes: true }));
+  await openGraph(page, stage('Path to connect', { skills: true, nodes: true }));
   await connectHandles(page, 'reason', 'out', 'act');
   await connectHandles(page, 'act', 'out', 'verify');
   await connectHandles(page, 'verify', 'sufficient', 'respond');
+  await expect(page.locator('.react-flow__edge')).toHaveCount(3);
+  await expect(page.locator('.edge-label').filter({ hasText: 'outcome: sufficient' })).toBeVisible();
+});
+
+test('a newcomer connects the recovery loop and makes the fallbacks "otherwise" in the condition editor', async ({ page }) => {
+  await page.goto('/?template=blank');
+  await openGraph(page, stage('Loop to connect', { skills: true, nodes: true, edges: FORWARD }));
   await connectHandles(page, 'verify', 'exhausted', 'recover');
   await connectHandles(page, 'verify', 'out', 'reason');
   await connectHandles(page, 'recover', 'recovered', 'reason');
@@ -115,7 +125,7 @@ test('a newcomer connects outcome handles and makes the fallbacks "otherwise" in
 
 test('a newcomer plans the first round and a recovery rule in the inspector, and the loop runs to completed', async ({ page }) => {
   await page.goto('/?template=blank');
-  await openGraph(page, stage('Loop to run', { skills: true, nodes: true, edges: true }));
+  await openGraph(page, stage('Loop to run', { skills: true, nodes: true, edges: EDGES }));
 
   // The planner's first round uses the usual source.
   await flowNode(page, 'reason').locator('.agent-node-label').click();
