@@ -1,8 +1,6 @@
+import './jitless.ts';
 import { z } from 'zod';
 import { LIMITS } from './limits.ts';
-
-// No `new Function` fast paths: the page's CSP allows no eval, and zod's probe for it would be reported as a violation.
-z.config({ jitless: true });
 
 /** Keys that would reach an object's prototype when a parsed file is spread or assigned. */
 export const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);

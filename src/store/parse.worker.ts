@@ -1,3 +1,4 @@
+import '../graph/jitless.ts';
 import { parseRequest, type ParseRequest } from './offThread.ts';
 
 self.onmessage = (event: MessageEvent<ParseRequest>) => {
