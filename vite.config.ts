@@ -53,6 +53,8 @@ export default defineConfig(({ command }) => {
     test: {
       include: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
       environment: 'node',
+      // A budget, not a wait: some tests parse megabytes of hostile input, and the machine may be busy.
+      testTimeout: 30_000,
     },
   };
 });
