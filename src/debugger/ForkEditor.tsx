@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { z } from 'zod';
-import { CALL_OUTCOMES, describeProblems, kindDefinition, MockEntry, parseJson, parseStateEdit, parseWith, type ParseResult } from '../graph/index.ts';
+import { CALL_OUTCOMES, describeProblems, kindDefinition, MockEntry, own, parseStateEdit, parseUntrusted, readJson, type ParseResult } from '../graph/index.ts';
 import type { TraceStep } from '../runtime/trace.ts';
 import { useApp } from '../store/index.ts';
 import type { ForkEdits } from '../store/runSlice.ts';
@@ -8,14 +8,9 @@ import { useActiveRun } from './hooks.ts';
 
 const StateObject = z.record(z.string(), z.unknown());
 
-const parseText = <T,>(text: string, schema: z.ZodType<T>): ParseResult<T> => {
-  const json = parseJson(text);
-  return json.ok ? parseWith(schema, json.value) : json;
-};
-
 /** The top-level fields whose value the person changed: a fork replaces only those. */
 const editedFields = (before: Record<string, unknown>, after: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(after).filter(([key, value]) => JSON.stringify(before[key]) !== JSON.stringify(value)));
+  Object.fromEntries(Object.entries(after).filter(([key, value]) => JSON.stringify(own(before, key)) !== JSON.stringify(value)));
 
 const keptWords = (step: number) => (step === 1 ? 'Step 1 is kept as it ran' : `Steps 1–${step} are kept as they ran`);
 
@@ -37,13 +32,13 @@ export function ForkEditor({ step, state, onDone }: { step: TraceStep; state: Re
   const outcomes = step.outcome === null ? [] : kindDefinition(step.kind).outcomes;
   const [stepOutcome, setStepOutcome] = useState(step.outcome ?? '');
 
-  const parsed = parseText(stateText, StateObject);
+  const parsed = parseUntrusted(StateObject, stateText);
   const changes = parsed.ok ? editedFields(state, parsed.value) : {};
   const stateResult = parsed.ok ? parseStateEdit(changes, run?.graph) : parsed;
   const entryResult: ParseResult<MockEntry> | null = skill
     ? (() => {
-        const records = parseJson(recordsText);
-        return records.ok ? parseWith(MockEntry, { outcome, records: records.value }) : records;
+        const records = readJson(recordsText);
+        return records.ok ? parseUntrusted(MockEntry, { outcome, records: records.value }) : records;
       })()
     : null;
   const edits: ForkEdits = {

@@ -6,7 +6,8 @@
 import { z } from 'zod';
 import { FORBIDDEN_KEYS } from './common.ts';
 import { KIND_LIST } from './kinds/index.ts';
-import { formatPath, parseWith, type ParseProblem, type ParseResult } from './parse.ts';
+import { parseWith } from './parse.ts';
+import { formatPath, type ParseProblem, type ParseResult } from './problems.ts';
 import type { NodeKind } from './kinds/types.ts';
 
 /** The fields the runtime itself keeps (SPEC §1, State). */

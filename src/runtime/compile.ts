@@ -11,7 +11,7 @@
 import { Runnable } from '@langchain/core/runnables';
 import { Annotation, END, NodeInterrupt, START, StateGraph, type LangGraphRunnableConfig } from '@langchain/langgraph/web';
 import { reachableFrom, type GraphFile } from '../graph/index.ts';
-import { channelNames, type RunValues } from './state.ts';
+import { channelCodec, channelNames, type RunValues } from './state.ts';
 import { executeNode, realRunners, routeAfter, type RunDeps } from './step.ts';
 
 /** What a caller passes in `config.configurable.loopscope` (attempts come back on the `custom` stream). */
@@ -31,7 +31,8 @@ const LANGGRAPH_NAMES = [START, END, '__interrupt__'];
 
 /**
  * LangGraph node names: the graph's node ids, prefixed `n_` only where an id collides with a
- * state channel (a node called `plan`). Only nodes reachable from the entry are compiled:
+ * state channel (a node called `plan`) or with a name every object has (`toString`: LangGraph looks
+ * its channels up with `in` on a plain object). Only nodes reachable from the entry are compiled:
  * LangGraph refuses unreachable ones, and they can never run.
  */
 export const nodeNames = (graph: GraphFile): Map<string, string> => {
@@ -41,7 +42,7 @@ export const nodeNames = (graph: GraphFile): Map<string, string> => {
   for (const node of graph.nodes) {
     if (!reachable.has(node.id)) continue;
     let name = node.id;
-    if (channelNames(graph).includes(name) || LANGGRAPH_NAMES.includes(name)) {
+    if (channelNames(graph).includes(name) || LANGGRAPH_NAMES.includes(name) || name in Object.prototype) {
       do name = `n_${name}`;
       while (taken.has(name));
       taken.add(name);
@@ -69,7 +70,10 @@ class RoutePath extends Runnable<Record<string, unknown>, string> {
   }
 }
 
-const channelsOf = (graph: GraphFile) => Annotation.Root(Object.fromEntries(channelNames(graph).map((name) => [name, Annotation<unknown>()])));
+const channelsOf = (graph: GraphFile) => {
+  const { channel } = channelCodec(graph);
+  return Annotation.Root(Object.fromEntries(channelNames(graph).map((name) => [channel(name), Annotation<unknown>()])));
+};
 
 /**
  * The StateGraph of a graph file, not yet compiled (compile it with a checkpointer to pause,
@@ -77,6 +81,7 @@ const channelsOf = (graph: GraphFile) => Annotation.Root(Object.fromEntries(chan
  */
 export const buildStateGraph = (graph: GraphFile) => {
   const names = nodeNames(graph);
+  const codec = channelCodec(graph);
   const real = realRunners(graph);
   const nodes = graph.nodes.filter((node) => names.has(node.id));
   const builder = new StateGraph(channelsOf(graph)).addNode(
@@ -84,12 +89,12 @@ export const buildStateGraph = (graph: GraphFile) => {
       names.get(node.id) as string,
       async (values: Record<string, unknown>, config: LangGraphRunnableConfig) => {
         const loopscope = configOf(config);
-        const run = values as RunValues;
+        const run = codec.fromChannels(values) as RunValues;
         const pause = await loopscope.beforeNode?.(node.id, run);
         if (pause) throw new NodeInterrupt(pause);
         const writer = config.writer;
         // Each attempt goes out on the `custom` stream as it ends: LangGraph's retries would hide them.
-        return executeNode(graph, node, run, real, { ...loopscope, onAttempt: writer && ((attempt, where) => writer({ type: 'attempt', ...where, attempt })) });
+        return codec.toChannels(await executeNode(graph, node, run, real, { ...loopscope, onAttempt: writer && ((attempt, where) => writer({ type: 'attempt', ...where, attempt })) }));
       },
     ]),
   );
@@ -97,14 +102,14 @@ export const buildStateGraph = (graph: GraphFile) => {
     const source = names.get(node.id) as string;
     const targets = [...new Set(graph.edges.filter((edge) => edge.source === node.id && names.has(edge.target)).map((edge) => names.get(edge.target) as string))];
     const route = (values: Record<string, unknown>) => {
-      const run = values as RunValues;
+      const run = codec.fromChannels(values) as RunValues;
       if (run._run.stop) return END;
-      const target = routeAfter(graph, node.id, run._run.outcome, values).fired?.target;
+      const target = routeAfter(graph, node.id, run._run.outcome, run).fired?.target;
       return (target !== undefined && names.get(target)) || END;
     };
     builder.addConditionalEdges(source as never, new RoutePath(route) as never, [...targets, END] as never);
   }
   const entry = names.get(graph.entry);
   if (entry) builder.addEdge(START, entry as never);
-  return { builder, names };
+  return { builder, names, codec };
 };

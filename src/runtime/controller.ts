@@ -13,6 +13,7 @@
  * take the node's `config.auto`, and without one they deny (the safe default; the graph routes
  * `denied`). `trace` is a snapshot taken when read.
  */
+import type { KeyRing } from '../skills/index.ts';
 import type { GraphFile, MockEntry } from '../graph/index.ts';
 import type { RetentionPolicy } from './checkpointer.ts';
 import type { Attempt, StopReason, Trace, TraceStep } from './trace.ts';
@@ -52,8 +53,8 @@ export interface RunOptions {
   seed?: number;
   /** The name of one of the graph's scenarios: its skills and state are applied (and its seed, unless `seed` is given). */
   scenario?: string;
-  /** Secrets for llm skills, by `apiKeyName`; kept in memory only. */
-  secrets?: Record<string, string>;
+  /** Keys for llm skills, by `apiKeyName` and the origin each was given for; kept in memory only. */
+  keys?: KeyRing;
   /** Injected for exact replays. */
   now?: () => number;
   /** The nodes to pause before (node breakpoints, LangGraph interrupts); read at every Run or Continue. */
@@ -66,8 +67,6 @@ export interface RunOptions {
   stepDelayMs?: number;
   /** Injected in tests; the global fetch otherwise. */
   fetch?: typeof fetch;
-  /** Where the command line's llm keys come from (`process.env`). */
-  env?: Record<string, string | undefined>;
   /** Leaves `stateBefore` out of the steps (the state of any step is read from its checkpoint instead). */
   compact?: boolean;
   /** Approvals take `config.auto` instead of waiting for a person. */

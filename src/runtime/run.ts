@@ -9,14 +9,14 @@
  * forks from, so the steps before it are never run again.
  */
 import type { CompiledStateGraph } from '@langchain/langgraph/web';
-import { kindDefinition, nodeById, parseStateEdit, describeProblems, type GraphFile } from '../graph/index.ts';
+import { kindDefinition, nodeById, own, parseStateEdit, describeProblems, type GraphFile } from '../graph/index.ts';
 import { withNamedScenario } from './apply-scenario.ts';
 import { RetainingSaver } from './checkpointer.ts';
 import { buildStateGraph, type LoopscopeConfig } from './compile.ts';
 import type { ForkEdits, JournalEntry, PendingApproval, RunController, RunEvent, RunOptions, RunStatus } from './controller.ts';
 import { deniedAction } from './kinds/index.ts';
 import { checkGuards } from './guards.ts';
-import { agentState, channelNames, initialValues, reservedStateKey, type RunValues, type Stop } from './state.ts';
+import { agentState, channelNames, initialValues, type ChannelCodec, reservedStateKey, type RunValues, type Stop } from './state.ts';
 import { routeAfter } from './step.ts';
 import { TRACE_FORMAT, TRACE_VERSION, type Trace, type TraceStep } from './trace.ts';
 
@@ -59,15 +59,16 @@ interface Session {
   readonly compiled: Compiled;
   saver: RetainingSaver;
   names: Map<string, string>;
+  codec: ChannelCodec;
   threads: number;
 }
 
 const createSession = (graph: GraphFile, options: RunOptions): Session => {
-  const { builder, names } = buildStateGraph(graph);
+  const { builder, names, codec } = buildStateGraph(graph);
   const saver = new RetainingSaver(options.retention);
   let compiled: Compiled | undefined;
   return {
-    graph, saver, names, threads: 0,
+    graph, saver, names, codec, threads: 0,
     // Compiled when first driven: a graph with no entry to start from never reaches LangGraph.
     get compiled() {
       return (compiled ??= builder.compile({ checkpointer: saver }) as unknown as Compiled);
@@ -286,12 +287,12 @@ class Controller implements RunController {
 
   /** Writes these channels as they are when the write's turn comes (a node in flight may have moved them on). */
   private syncCheckpoint(keys: readonly string[]) {
-    void this.enqueue(() => this.session.compiled.updateState(this.config(), Object.fromEntries(keys.map((key) => [key, this.values[key]])), this.asNode()));
+    void this.enqueue(() => this.session.compiled.updateState(this.config(), this.session.codec.toChannels(Object.fromEntries(keys.map((key) => [key, this.values[key]]))), this.asNode()));
   }
 
   private hooks(): LoopscopeConfig {
     return {
-      now: this.options.now, fetch: this.options.fetch, secrets: this.options.secrets, env: this.options.env,
+      now: this.options.now, fetch: this.options.fetch, keys: this.options.keys,
       beforeNode: (node, values) => this.beforeNode(node, values),
     };
   }
@@ -324,12 +325,12 @@ class Controller implements RunController {
     return 'breakpoint';
   }
 
-  private async ensureThread(): Promise<RunValues | null> {
+  private async ensureThread(): Promise<Record<string, unknown> | null> {
     const seed = this.seed;
     this.seed = null;
     if (!seed) return null;
-    if ('input' in seed) return seed.input;
-    await this.session.compiled.updateState(this.config(), seed.values, seed.asNode);
+    if ('input' in seed) return this.session.codec.toChannels(seed.input);
+    await this.session.compiled.updateState(this.config(), this.session.codec.toChannels(seed.values), seed.asNode);
     return null;
   }
 
@@ -369,7 +370,7 @@ class Controller implements RunController {
             continue;
           }
           ran += 1;
-          this.takeStep(update as Record<string, unknown>);
+          this.takeStep(this.session.codec.fromChannels(update as Record<string, unknown>));
         }
       }
     }).catch((error: unknown) => {
@@ -472,7 +473,10 @@ class Controller implements RunController {
     if (step === this.values._run.step) return this.values;
     if (step > this.values._run.step || step < 0) return null;
     const names = channelNames(this.session.graph);
-    const fromCheckpoint = (values: Record<string, unknown>) => Object.fromEntries(names.filter((name) => name in values).map((name) => [name, values[name]]));
+    const fromCheckpoint = (channels: Record<string, unknown>) => {
+      const values = this.session.codec.fromChannels(channels);
+      return Object.fromEntries(names.filter((name) => Object.hasOwn(values, name)).map((name) => [name, values[name]]));
+    };
     let base: Record<string, unknown> | undefined;
     for (const checkpoint of this.session.saver.kept(this.threadId)) {
       const at = (checkpoint.channel_values._run as RunValues['_run'] | undefined)?.step;
@@ -502,7 +506,7 @@ class Controller implements RunController {
     if (atStep > 0 && !from) throw new Error(`run has no step ${atStep}`);
     if (from && from.guard && from.attempts.length === 0) throw new Error(`step ${atStep} did not run its node (a guard stopped the run before it): fork from the step before`);
     const overrides = { ...base._run.overrides };
-    for (const [skill, entries] of Object.entries(edits.nextResults ?? {})) overrides[skill] = [...entries, ...(overrides[skill] ?? [])];
+    for (const [skill, entries] of Object.entries(edits.nextResults ?? {})) overrides[skill] = [...entries, ...(own(overrides, skill) ?? [])];
     const liftStop = base._run.stop && LIFTED_BY_A_FORK.has(base._run.stop.reason);
     const run = { ...base._run, overrides, decision: null, ...(liftStop ? { stop: null } : {}) };
     const outcomeChanged = edits.outcome !== undefined && edits.outcome !== run.outcome;

@@ -77,3 +77,29 @@ export const agentState = (values: Readonly<Record<string, unknown>>): Record<st
 
 /** Channel values checked as a whole (a journal read back from storage is untrusted). */
 export const RunValuesSchema = z.looseObject({ _run: RunLedger, _step: TraceStep.nullable() });
+
+/**
+ * How values cross into LangGraph and back. LangGraph keeps its channels in plain objects, where a
+ * field named like a member of every object (`toString`, `valueOf`) finds the inherited member
+ * instead of its channel: such fields travel under an alias. A graph without one pays nothing.
+ */
+export interface ChannelCodec {
+  toChannels: (values: Record<string, unknown>) => Record<string, unknown>;
+  fromChannels: (values: Record<string, unknown>) => Record<string, unknown>;
+  /** The LangGraph channel of a field. */
+  channel: (field: string) => string;
+}
+
+const ALIAS = '~';
+const needsAlias = (field: string) => field in Object.prototype;
+
+export const channelCodec = (graph: GraphFile): ChannelCodec => {
+  if (!channelNames(graph).some(needsAlias)) return { toChannels: (values) => values, fromChannels: (values) => values, channel: (field) => field };
+  const channel = (field: string) => (needsAlias(field) ? `${ALIAS}${field}` : field);
+  const field = (name: string) => (name.startsWith(ALIAS) && needsAlias(name.slice(ALIAS.length)) ? name.slice(ALIAS.length) : name);
+  return {
+    channel,
+    toChannels: (values) => Object.fromEntries(Object.entries(values).map(([key, value]) => [channel(key), value])),
+    fromChannels: (values) => Object.fromEntries(Object.entries(values).map(([key, value]) => [field(key), value])),
+  };
+};

@@ -4,8 +4,8 @@
  * runtime fields, the ledger `_run` and the trace step `_step`); it changes nothing it is given.
  * Skill calls are its only effects, with the ledger deciding what a mock or a fork's override serves.
  */
-import { kindDefinition, nodeById, type GraphFile, type GraphNode, type MockEntry, type Skill } from '../graph/index.ts';
-import { createSkill, resultOfEntry, type SkillRunner } from '../skills/index.ts';
+import { kindDefinition, nodeById, own, type GraphFile, type GraphNode, type MockEntry, type Skill } from '../graph/index.ts';
+import { createSkill, resultOfEntry, type KeyRing, type SkillRunner } from '../skills/index.ts';
 import { chooseEdge, type EdgeChoice } from './conditions.ts';
 import { checkGuards } from './guards.ts';
 import { EXECUTORS, type NodeContext, type NodeResult } from './kinds/index.ts';
@@ -17,9 +17,8 @@ import type { Attempt, TraceStep } from './trace.ts';
 export interface RunDeps {
   now?: () => number;
   fetch?: typeof fetch;
-  /** Keys for llm skills by `apiKeyName`; kept in memory only. */
-  secrets?: Record<string, string>;
-  env?: Record<string, string | undefined>;
+  /** Keys for llm skills, each bound to the origin it was given for; kept in memory only. */
+  keys?: KeyRing;
   /** Told about every attempt as it ends (the `custom` stream), so attempts show while the node runs. */
   onAttempt?: (attempt: Attempt, where: { node: string; step: number }) => void;
 }
@@ -41,7 +40,7 @@ interface CallLedger {
 
 /** A mock skill or a fork's override, served from the ledger's positions instead of a closure. */
 const scriptedRunner = (name: string, skill: Skill, ledger: CallLedger): SkillRunner | undefined => {
-  const queue = ledger.overrides[name];
+  const queue = own(ledger.overrides, name);
   if (queue?.length)
     return {
       name, access: skill.access, simulated: true,
@@ -54,7 +53,7 @@ const scriptedRunner = (name: string, skill: Skill, ledger: CallLedger): SkillRu
   return {
     name, access: skill.access, simulated: true,
     call: async (_args, context) => {
-      const served = ledger.scripts[name] ?? 0;
+      const served = own(ledger.scripts, name) ?? 0;
       ledger.scripts[name] = served + 1;
       return resultOfEntry(skill.script[Math.min(served, skill.script.length - 1)], skill.tokens, context);
     },
@@ -65,12 +64,12 @@ const actionEnv = (
   graph: GraphFile, real: RealRunners, ledger: CallLedger, run: RunLedger, state: Record<string, unknown>, deps: RunDeps, onAttempt?: (attempt: Attempt) => void,
 ): ActionEnv => ({
   runner: (skill) => {
-    const definition = Object.hasOwn(graph.skills, skill) ? graph.skills[skill] : undefined;
+    const definition = own(graph.skills, skill);
     return definition ? (scriptedRunner(skill, definition, ledger) ?? real.get(skill)) : undefined;
   },
   mode: graph.permissions.mode,
   consumeGrant: (skill) => {
-    const left = ledger.grants[skill] ?? 0;
+    const left = own(ledger.grants, skill) ?? 0;
     if (left === 0) return false;
     ledger.grants[skill] = left - 1;
     return true;
@@ -84,7 +83,7 @@ const actionEnv = (
     if (simulated) ledger.simulatedMs += ms;
     else await new Promise((resolve) => setTimeout(resolve, ms));
   },
-  context: { state, seed: run.seed, secrets: deps.secrets, fetch: deps.fetch, env: deps.env },
+  context: { state, seed: run.seed, keys: deps.keys, fetch: deps.fetch },
   onAttempt,
 });
 
@@ -125,14 +124,14 @@ export const executeNode = async (graph: GraphFile, node: GraphNode, values: Run
   const ledger: CallLedger = { scripts: { ...run.scripts }, grants: { ...run.grants }, overrides: { ...run.overrides }, tokensUsed: tokensBefore, simulatedMs: 0 };
   const onAttempt = deps.onAttempt && ((attempt: Attempt) => deps.onAttempt?.(attempt, { node: node.id, step: stepNumber }));
   const env = actionEnv(graph, real, ledger, run, state, deps, onAttempt);
-  const visits = run.visits[node.id] ?? 0;
+  const visits = own(run.visits, node.id) ?? 0;
   const context: NodeContext = {
     node, graph, state, round, visits, lastWritten: run.lastWritten,
     runAction: (action, policy, index, interpret) => runAction(action, policy, env, index, interpret),
     budgetLeft: () => (graph.limits.tokenBudget === undefined ? null : Math.max(0, graph.limits.tokenBudget - ledger.tokensUsed)),
     decision: run.decision ?? undefined,
     grant: (skill) => {
-      ledger.grants[skill] = (ledger.grants[skill] ?? 0) + 1;
+      ledger.grants[skill] = (own(ledger.grants, skill) ?? 0) + 1;
     },
   };
   const started = now();

@@ -2,6 +2,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { findTemplate } from '../graph/index.ts';
 import { nodeRan } from '../runtime/index.ts';
 import type { TraceStep } from '../runtime/trace.ts';
+import { useHostRequest } from './hosts.ts';
 import { useApp } from './index.ts';
 import { overlayFor, pauseAfterReason, pauseBeforeReason, visitCounts, type Breakpoints } from './runSlice.ts';
 
@@ -190,6 +191,8 @@ describe('driving the runtime from the store', () => {
     onTestFinished(() => {
       globalThis.fetch = realFetch;
     });
+    // The run contacts siem.test: the person allows it when asked.
+    onTestFinished(useHostRequest.subscribe(({ request }) => request?.answer(true)));
     globalThis.fetch = (async () => {
       calls += 1;
       if (calls === 1) throw new Error('connection refused');

@@ -1,7 +1,7 @@
 import type { GraphFile } from '../graph/index.ts';
 import type { ForkEdits, JournalEntry, PendingApproval, RunController, RunOptions, RunStatus } from '../runtime/controller.ts';
 import type { Attempt, Trace, TraceStep } from '../runtime/trace.ts';
-import { getSecret, secretKeyOf } from './secrets.ts';
+import { networkAskedOnFirstRequest, networkFor, type RunNetwork } from './hosts.ts';
 import type { SliceCreator } from './types.ts';
 
 /**
@@ -119,8 +119,9 @@ const toggle = (list: string[], id: string) => (list.includes(id) ? list.filter(
 type Ran = (step: TraceStep) => boolean;
 
 export const visitCounts = (steps: readonly TraceStep[], nodeRan: Ran) => {
-  const nodeVisits: Record<string, number> = {};
-  const edgeVisits: Record<string, number> = {};
+  // Null prototypes: a node may be called `toString`.
+  const nodeVisits: Record<string, number> = Object.create(null);
+  const edgeVisits: Record<string, number> = Object.create(null);
   for (const step of steps) {
     if (nodeRan(step)) nodeVisits[step.node] = (nodeVisits[step.node] ?? 0) + 1;
     if (step.fired) edgeVisits[step.fired.id] = (edgeVisits[step.fired.id] ?? 0) + 1;
@@ -130,7 +131,7 @@ export const visitCounts = (steps: readonly TraceStep[], nodeRan: Ran) => {
 
 export const overlayFor = (steps: readonly TraceStep[], stepNumber: number | null, nodeRan: Ran): CanvasOverlay => {
   const step = stepNumber === null ? undefined : steps[stepNumber - 1];
-  const triedEdges: Record<string, string> = {};
+  const triedEdges: Record<string, string> = Object.create(null);
   for (const edge of step?.edges ?? []) if (!edge.matched && !edge.skipped) triedEdges[edge.id] = edge.explain;
   return {
     currentNode: step?.node ?? null,
@@ -218,17 +219,6 @@ export interface SavedRuns {
 
 const MAX_RUNS = 12;
 const LIVE_REDRAW_MS = 250;
-
-/** The keys typed for this graph's llm skills, read at run time: they stay out of the store. */
-const secretsFor = (graph: GraphFile) => {
-  const secrets: Record<string, string> = {};
-  for (const [name, skill] of Object.entries(graph.skills)) {
-    if (skill.type !== 'llm' || !skill.apiKeyName) continue;
-    const key = getSecret(secretKeyOf(name, skill.apiKeyName));
-    if (key) secrets[skill.apiKeyName] = key;
-  }
-  return secrets;
-};
 
 /** The controllers of the runs on screen (imported traces have none), by run id. */
 const controllers = new Map<number, RunController>();
@@ -335,9 +325,9 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
     return id;
   };
 
-  /** What every controller of this store is told: breakpoints, speed, keys. */
-  const controlOptions = (graph: GraphFile): RunOptions => ({
-    secrets: secretsFor(graph),
+  /** What every controller of this store is told: breakpoints, speed, and the hosts and keys it may use. */
+  const controlOptions = (graph: GraphFile, network: RunNetwork): RunOptions => ({
+    ...network,
     compact: true,
     get stepDelayMs() {
       return get().speedMs;
@@ -390,9 +380,14 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
   const startFresh = async () => {
     try {
       const { graph, scenario, seed } = get();
+      const network = await networkFor(graph, get().documentVersion);
+      if (!network) {
+        set({ runError: 'Not run: it would contact hosts that were not allowed.' });
+        return null;
+      }
       const runtime = await loadRuntime();
       // The runtime applies the named scenario and records it in the trace, as the command line does.
-      const created = runtime.createController(graph, { ...controlOptions(graph), seed, ...(scenario === null ? {} : { scenario }) });
+      const created = runtime.createController(graph, { ...controlOptions(graph, network), seed, ...(scenario === null ? {} : { scenario }) });
       const id = addRun({ label: '', graph, trace: created.trace, stepCount: 0, seed, ...(scenario === null ? {} : { scenario }) });
       updateRun(id, { label: `Run ${id}` });
       return attach(id, created);
@@ -533,7 +528,7 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
         // The graph on screen is the one the run ran on: keep them one object, so Step goes on with the run.
         const ranOn = sameGraph(record.graph) ? graph : record.graph;
         if (journal) {
-          const restored = runtime.createController(ranOn, { ...controlOptions(ranOn), seed: record.seed, scenario: record.scenario, journal, forkedFrom });
+          const restored = runtime.createController(ranOn, { ...controlOptions(ranOn, networkAskedOnFirstRequest(ranOn, get().documentVersion)), seed: record.seed, scenario: record.scenario, journal, forkedFrom });
           controllers.set(record.id, restored);
           const shown = restored.trace;
           runs.push({ ...record, graph: ranOn, trace: shown, stepCount: shown.steps.length });
