@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './test.ts';
 import { securityclawAnswers, securityclawOver, startCountingService, type CountingService } from '../src/runtime/countingService.ts';
-import { collectErrors } from './helpers.ts';
+import { allowHosts, collectErrors } from './helpers.ts';
 
 const timeline = (page: Page) => page.getByRole('list', { name: 'Timeline' });
 const steps = (page: Page) => timeline(page).getByRole('listitem');
@@ -54,6 +54,7 @@ test('SecurityClaw over HTTP: fork step 3 with an edited evaluation, reload mid-
   await expect(page.getByRole('heading', { name: 'SecurityClaw over HTTP' })).toBeVisible();
 
   await button(page, 'Run').click();
+  await allowHosts(page);
   await expect(page.getByRole('status')).toContainText('completed');
   await expect(steps(page)).toHaveCount(8);
   expect(service.calls.map((call) => call.split('?')[0])).toEqual(['/siem', '/archive']);
@@ -92,6 +93,8 @@ test('SecurityClaw over HTTP: fork step 3 with an edited evaluation, reload mid-
   expect(await steps(page).allInnerTexts()).toEqual(shown);
   await expect(button(page, 'Continue')).toBeEnabled();
   await button(page, 'Continue').click();
+  // A reload forgets what was allowed: the restored run asks again before its first request.
+  await allowHosts(page);
   await expect(page.getByRole('status')).toContainText('completed');
   await expect(steps(page)).toHaveCount(11);
 

@@ -60,3 +60,6 @@ export const SIX_NODES = [
   { id: 'recover', kind: 'recover', label: 'Recover', position: { x: 500, y: 250 } },
   { id: 'stop', kind: 'stop', label: 'Stop', position: { x: 750, y: 250 } },
 ];
+
+/** Answers yes to the question a run asks before it contacts other hosts. */
+export const allowHosts = (page: Page) => page.getByRole('dialog', { name: 'Allow network access' }).getByRole('button', { name: 'Allow and run' }).click();
