@@ -351,6 +351,8 @@ test('Pause stops a slow run mid-way and the page keeps answering; Continue fini
   await page.getByRole('list', { name: 'Timeline' }).getByRole('listitem').first().click();
   await expect(stepHeading(page)).toContainText('Step 1 · Decide');
   await page.getByLabel('Speed').selectOption({ label: 'Instant' });
+  // Time flows again: LangGraph itself waits on timers between supersteps.
+  await page.clock.resume();
   await button(page, 'Continue').click();
   await expect(stopStatus(page)).toContainText('completed');
 });
