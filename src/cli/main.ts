@@ -24,6 +24,7 @@ export const USAGE = `Usage:
   loopscope validate FILE                                   check a graph (exit 1 on errors, 2 if not a graph)
   loopscope run FILE [--json] [--seed N] [--scenario NAME]  run it headless and print the timeline (or the trace)
   loopscope test FILE…                                      run the files' scenarios (exit 1 if any fails)
+  loopscope export FILE --langgraph DIR                     write a LangGraph.js project that the LangGraph server runs
   loopscope --help
 
   --key NAME   lets llm skills send the environment variable NAME as their API key (repeatable);
@@ -147,6 +148,24 @@ const test = async (args: string[], io: Output): Promise<number> => {
   return failed > 0 ? 1 : 0;
 };
 
+const exportProject = async (args: string[], io: Output): Promise<number> => {
+  const at = args.indexOf('--langgraph');
+  const dir = at >= 0 ? args[at + 1] : undefined;
+  const files = args.filter((_, index) => index !== at && index !== at + 1);
+  if (!dir || dir.startsWith('--')) throw new Refusal('export needs --langgraph DIR');
+  const unknown = files.find((arg) => arg.startsWith('--'));
+  if (unknown) throw new Refusal(`unknown option ${unknown}`);
+  if (files.length !== 1) throw new Refusal('export takes one FILE');
+  const graph = await loadGraph(files[0]);
+  const { cannotExport, exportLangGraph } = await import('./export.ts');
+  const refused = cannotExport(graph);
+  if (refused) throw new Refusal(`${files[0]} cannot be exported: ${refused}`);
+  const project = await exportLangGraph(graph, dir);
+  io.out(`${files[0]} → ${project.dir} (LangGraph graph "${project.graphId}"): ${project.files.join(', ')}`);
+  io.out(`  cd ${project.dir} && npm install && npx langgraphjs dev --host 127.0.0.1 --no-browser`);
+  return 0;
+};
+
 export const main = async (argv: string[], terminal: Output = processOutput): Promise<number> => {
   const io: Output = { out: (line) => terminal.out(printable(line)), err: (line) => terminal.err(printable(line)) };
   const [command, ...rest] = argv;
@@ -158,6 +177,8 @@ export const main = async (argv: string[], terminal: Output = processOutput): Pr
         return await run(rest, io);
       case 'test':
         return await test(rest, io);
+      case 'export':
+        return await exportProject(rest, io);
       case '--help':
       case '-h':
       case 'help':

@@ -11,7 +11,7 @@
 import { Runnable } from '@langchain/core/runnables';
 import { Annotation, END, NodeInterrupt, START, StateGraph, type LangGraphRunnableConfig } from '@langchain/langgraph/web';
 import { reachableFrom, type GraphFile } from '../graph/index.ts';
-import { channelCodec, channelNames, type RunValues } from './state.ts';
+import { channelCodec, channelNames, initialValues, type RunValues } from './state.ts';
 import { executeNode, realRunners, routeAfter, type RunDeps } from './step.ts';
 
 /** What a caller passes in `config.configurable.loopscope` (attempts come back on the `custom` stream). */
@@ -23,8 +23,25 @@ export interface LoopscopeConfig extends Omit<RunDeps, 'onAttempt'> {
   beforeNode?: (node: string, values: RunValues) => string | null | Promise<string | null>;
 }
 
-const configOf = (config: LangGraphRunnableConfig | undefined): LoopscopeConfig =>
-  (config?.configurable?.loopscope as LoopscopeConfig | undefined) ?? {};
+const configOf = (config: LangGraphRunnableConfig | undefined, defaults: LoopscopeConfig): LoopscopeConfig => ({
+  ...defaults,
+  ...(config?.configurable?.loopscope as LoopscopeConfig | undefined),
+});
+
+/** LangGraph counts supersteps: one per node, and a run stops by its guards after `maxSteps` nodes. */
+export const recursionLimitOf = (graph: GraphFile): number => graph.limits.maxSteps * 2 + 10;
+
+/**
+ * The values a node runs on. A run started from outside Loopscope (a LangGraph server's client
+ * sending `{question: …}`, or nothing) has no ledger yet: it starts from the graph's initial values
+ * with the input over them, the seed from `configurable.seed`, and the first node writes them all.
+ */
+const startingValues = (graph: GraphFile, values: Record<string, unknown>, config: LangGraphRunnableConfig | undefined): { run: RunValues; fresh: boolean } => {
+  if (values._run) return { run: values as RunValues, fresh: false };
+  const seed = config?.configurable?.seed;
+  const given = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
+  return { run: { ...initialValues(graph, Number.isInteger(seed) ? (seed as number) : 1), ...given } as RunValues, fresh: true };
+};
 
 /** LangGraph's own names a node may not take. */
 const LANGGRAPH_NAMES = [START, END, '__interrupt__'];
@@ -79,7 +96,7 @@ const channelsOf = (graph: GraphFile) => {
  * The StateGraph of a graph file, not yet compiled (compile it with a checkpointer to pause,
  * time-travel and fork). Start a run with `initialValues(graph, seed)` as the input.
  */
-export const buildStateGraph = (graph: GraphFile) => {
+export const buildStateGraph = (graph: GraphFile, defaults: LoopscopeConfig = {}) => {
   const names = nodeNames(graph);
   const codec = channelCodec(graph);
   const real = realRunners(graph);
@@ -88,13 +105,14 @@ export const buildStateGraph = (graph: GraphFile) => {
     nodes.map((node): [string, (values: Record<string, unknown>, config: LangGraphRunnableConfig) => Promise<Record<string, unknown>>] => [
       names.get(node.id) as string,
       async (values: Record<string, unknown>, config: LangGraphRunnableConfig) => {
-        const loopscope = configOf(config);
-        const run = codec.fromChannels(values) as RunValues;
+        const loopscope = configOf(config, defaults);
+        const { run, fresh } = startingValues(graph, codec.fromChannels(values), config);
         const pause = await loopscope.beforeNode?.(node.id, run);
         if (pause) throw new NodeInterrupt(pause);
         const writer = config.writer;
         // Each attempt goes out on the `custom` stream as it ends: LangGraph's retries would hide them.
-        return codec.toChannels(await executeNode(graph, node, run, real, { ...loopscope, onAttempt: writer && ((attempt, where) => writer({ type: 'attempt', ...where, attempt })) }));
+        const update = await executeNode(graph, node, run, real, { ...loopscope, onAttempt: writer && ((attempt, where) => writer({ type: 'attempt', ...where, attempt })) });
+        return codec.toChannels(fresh ? { ...run, ...update } : update);
       },
     ]),
   );
@@ -103,7 +121,7 @@ export const buildStateGraph = (graph: GraphFile) => {
     const targets = [...new Set(graph.edges.filter((edge) => edge.source === node.id && names.has(edge.target)).map((edge) => names.get(edge.target) as string))];
     const route = (values: Record<string, unknown>) => {
       const run = codec.fromChannels(values) as RunValues;
-      if (run._run.stop) return END;
+      if (!run._run || run._run.stop) return END;
       const target = routeAfter(graph, node.id, run._run.outcome, run).fired?.target;
       return (target !== undefined && names.get(target)) || END;
     };

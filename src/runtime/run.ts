@@ -12,7 +12,7 @@ import type { CompiledStateGraph } from '@langchain/langgraph/web';
 import { kindDefinition, nodeById, own, parseStateEdit, describeProblems, type GraphFile } from '../graph/index.ts';
 import { withNamedScenario } from './apply-scenario.ts';
 import { RetainingSaver } from './checkpointer.ts';
-import { buildStateGraph, type LoopscopeConfig } from './compile.ts';
+import { buildStateGraph, recursionLimitOf, type LoopscopeConfig } from './compile.ts';
 import type { ForkEdits, JournalEntry, PendingApproval, RunController, RunEvent, RunOptions, RunStatus } from './controller.ts';
 import { deniedAction } from './kinds/index.ts';
 import { checkGuards } from './guards.ts';
@@ -354,7 +354,7 @@ class Controller implements RunController {
       const stream = await this.session.compiled.stream(input, this.config({
         configurable: { thread_id: this.threadId, loopscope: this.hooks() },
         streamMode: ['updates', 'custom'],
-        recursionLimit: this.session.graph.limits.maxSteps * 2 + 10,
+        recursionLimit: recursionLimitOf(this.session.graph),
         interruptBefore: mode === 'step' ? '*' : this.interruptNodes(),
       }) as never);
       for await (const [kind, chunk] of stream as unknown as AsyncIterable<[string, Record<string, unknown>]>) {

@@ -1,0 +1,111 @@
+import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseGraph, TEMPLATES, type GraphFile } from '../graph/index.ts';
+import { FIXTURES } from '../runtime/fixtures/index.ts';
+import { agentState, nodeNames, runGraph } from '../runtime/index.ts';
+import { cannotExport, exportLangGraph, graphIdOf } from './export.ts';
+import { main } from './main.ts';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const graphFixture = async (name: string) => {
+  const parsed = parseGraph(await readFile(join(root, 'src/graph/fixtures', `${name}.json`), 'utf8'));
+  if (!parsed.ok) throw new Error(name);
+  return parsed.value;
+};
+
+type Exported = (file: unknown, env?: Record<string, string>) => {
+  stream: (input: unknown, options: unknown) => Promise<AsyncIterable<[string, Record<string, unknown>]>>;
+};
+
+let dir: string;
+let exportedGraph: Exported;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'loopscope-export-'));
+  // The project's imports of LangGraph resolve to Loopscope's own copy, as `loopscope serve` does it.
+  await symlink(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  const securityclaw = TEMPLATES.find((template) => template.id === 'securityclaw')?.graph() as GraphFile;
+  await exportLangGraph(securityclaw, dir);
+  ({ exportedGraph } = (await import(join(dir, 'src/loopscope-runtime.js'))) as { exportedGraph: Exported });
+});
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** The nodes the exported graph's in-process stream visits, and the agent state it ends with. */
+const streamExported = async (graph: GraphFile, seed: number) => {
+  const compiled = exportedGraph(JSON.parse(JSON.stringify(graph)));
+  const names = new Map([...nodeNames(graph)].map(([id, name]) => [name, id]));
+  const path: string[] = [];
+  let last: Record<string, unknown> = {};
+  for await (const [mode, chunk] of await compiled.stream({}, { streamMode: ['updates', 'values'], configurable: { seed } })) {
+    if (mode === 'values') last = chunk;
+    else path.push(...Object.keys(chunk).map((name) => names.get(name) ?? name));
+  }
+  return { path, state: agentState(last) };
+};
+
+const startable = [
+  ...TEMPLATES.filter((template) => cannotExport(template.graph()) === null).map((template) => [`template ${template.id}`, template.graph] as const),
+  ['fixture two-actions', FIXTURES.twoActions] as const,
+  ['fixture loop', FIXTURES.loop] as const,
+  ['fixture securityclaw-v0', () => graphFixture('securityclaw-v0')] as const,
+  ['fixture spec-example', () => graphFixture('spec-example')] as const,
+];
+
+describe('loopscope export --langgraph', () => {
+  it('writes the project: langgraph.json naming ./src/graph.ts:graph, pinned dependencies, the graph as data, no key', async () => {
+    const langgraph = JSON.parse(await readFile(join(dir, 'langgraph.json'), 'utf8'));
+    expect(langgraph.graphs).toEqual({ 'securityclaw-triage': './src/graph.ts:graph' });
+    const pkg = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8'));
+    const own = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
+    expect(pkg.dependencies['@langchain/langgraph']).toBe(own.dependencies['@langchain/langgraph']);
+    expect(pkg.devDependencies['@langchain/langgraph-cli']).toBe('1.5.1');
+    for (const version of [...Object.values(pkg.dependencies), ...Object.values(pkg.devDependencies)]) expect(version).toMatch(/^\d+\.\d+\.\d+$/);
+    const graphTs = await readFile(join(dir, 'src/graph.ts'), 'utf8');
+    expect(graphTs).toContain('export const graph = exportedGraph(');
+    expect(graphTs).not.toContain('SecurityClaw');
+    expect(parseGraph(await readFile(join(dir, 'src/graph.json'), 'utf8')).ok).toBe(true);
+  });
+
+  it.each(startable)('%s: the exported graph visits the nodes `loopscope run` does, for the same seed, and ends in the same state', async (_, load) => {
+    const graph = await load();
+    for (const seed of [7]) {
+      const trace = await runGraph(graph, { seed, compact: true });
+      const exported = await streamExported(graph, seed);
+      expect(exported.path).toEqual(trace.steps.map((step) => step.node));
+      expect(exported.state).toEqual(trace.finalState);
+    }
+  });
+
+  it('names each llm key in .env.example, never a value', async () => {
+    const graph = TEMPLATES.find((template) => template.id === 'securityclaw')?.graph() as GraphFile;
+    graph.skills.think = { type: 'llm', access: 'read', baseUrl: 'https://llm.example.com/v1', model: 'm', apiKeyName: 'OPENAI_API_KEY' } as never;
+    const other = await mkdtemp(join(tmpdir(), 'loopscope-export-'));
+    try {
+      process.env.OPENAI_API_KEY = 'sk-never-exported';
+      await exportLangGraph(graph, other);
+      const example = await readFile(join(other, '.env.example'), 'utf8');
+      expect(example).toContain('OPENAI_API_KEY=\n');
+      expect(example).toContain('https://llm.example.com');
+      for (const name of ['.env', '.env.example', 'src/graph.json', 'src/graph.ts', 'package.json']) expect(await readFile(join(other, name), 'utf8')).not.toContain('sk-never');
+    } finally {
+      delete process.env.OPENAI_API_KEY;
+      await rm(other, { recursive: true, force: true });
+    }
+  });
+
+  it('a graph with nothing to start from is refused with exit 2; a bad option or a missing DIR says so', async () => {
+    const out: string[] = [];
+    const cli = (...argv: string[]) => main(argv, { out: (line) => out.push(line), err: (line) => out.push(line) });
+    expect(await cli('export', join(root, 'src/graph/templates/blank.json'), '--langgraph', join(dir, 'blank'))).toBe(2);
+    expect(out.join('\n')).toContain('cannot be exported: the graph\'s entry');
+    expect(await cli('export', join(root, 'src/graph/templates/blank.json'))).toBe(2);
+    expect(out.at(-1)).toBe('export needs --langgraph DIR');
+    expect(graphIdOf({ name: ' Über  Graph! ' } as GraphFile)).toBe('ber-graph');
+  });
+});

@@ -1,0 +1,134 @@
+/**
+ * `loopscope export FILE --langgraph DIR`: a LangGraph.js project that `langgraphjs dev` (the
+ * LangGraph server) runs. The project holds Loopscope's runtime bundled into one module
+ * (`src/loopscope-runtime.js`, built here from src/runtime/exported.ts by esbuild), the graph file
+ * as JSON data (`src/graph.json`), and a fixed `src/graph.ts` that reads the one with the other:
+ * nothing is generated from strings in the file. LangGraph, LangChain core and zod stay outside the
+ * bundle, pinned in the project's package.json to the versions Loopscope runs on, so the server's
+ * LangGraph and the graph's are one copy.
+ */
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { contactedHosts, nodeById, type GraphFile } from '../graph/index.ts';
+import { reservedStateKey } from '../runtime/state.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Packages the bundle imports rather than carries (the server must share LangGraph's classes with the graph). */
+const SHARED = ['@langchain/core', '@langchain/langgraph', 'zod'] as const;
+/** The server and its client, for the project's own `npm install`. */
+const SERVER = ['@langchain/langgraph-cli', '@langchain/langgraph-sdk'] as const;
+
+export const RUNTIME_MODULE = 'src/loopscope-runtime.js';
+
+/** The graph id the server knows the graph by: the graph's name in lower-case words joined by `-`. */
+export const graphIdOf = (graph: GraphFile): string => graph.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'graph';
+
+const pinnedVersions = async (names: readonly string[]): Promise<Record<string, string>> => {
+  const own = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+  return Object.fromEntries(names.map((name) => {
+    const version = own.dependencies[name];
+    if (!version) throw new Error(`Loopscope's package.json does not pin ${name}`);
+    return [name, version];
+  }));
+};
+
+let bundled: Promise<string> | undefined;
+
+/** Loopscope's runtime as one ES module for Node (built once per process: it is the same for every graph). */
+export const bundleRuntime = (): Promise<string> =>
+  (bundled ??= build({
+    entryPoints: [join(ROOT, 'src/runtime/exported.ts')],
+    bundle: true, format: 'esm', platform: 'node', target: 'node20', write: false, legalComments: 'none',
+    external: SHARED.flatMap((name) => [name, `${name}/*`]),
+    banner: { js: '// Loopscope runtime, bundled by `loopscope export`: the same executor as the app and `loopscope run`.' },
+  }).then((result) => result.outputFiles[0].text));
+
+const GRAPH_TS = `/**
+ * The Loopscope graph in src/graph.json, compiled to a LangGraph StateGraph by Loopscope's runtime
+ * (src/loopscope-runtime.js). Keys for llm skills come from the environment (.env, see .env.example).
+ */
+import { readFileSync } from 'node:fs';
+import { exportedGraph } from './loopscope-runtime.js';
+
+const file: unknown = JSON.parse(readFileSync(new URL('./graph.json', import.meta.url), 'utf8'));
+
+export const graph = exportedGraph(file, process.env);
+`;
+
+const RUNTIME_TYPES = `import type { CompiledStateGraph } from '@langchain/langgraph';
+
+/** Compiles a Loopscope graph file (format loopscope/graph) into the StateGraph Loopscope runs. */
+export declare const exportedGraph: (file: unknown, env?: Readonly<Record<string, string | undefined>>) => CompiledStateGraph<Record<string, unknown>, Record<string, unknown>, string>;
+`;
+
+const envExample = (graph: GraphFile): string => {
+  const hosts = contactedHosts(graph).filter((host) => host.keyNames.length > 0);
+  const lines = ['# API keys for the graph\'s llm skills: copy to .env and fill in. .env is never committed.'];
+  for (const name of [...new Set(hosts.flatMap((host) => host.keyNames))].sort())
+    lines.push(`# sent to ${hosts.filter((host) => host.keyNames.includes(name)).map((host) => host.address).join(', ')}`, `${name}=`);
+  return `${lines.join('\n')}\n`;
+};
+
+const readme = (graph: GraphFile, id: string) => `# ${id}
+
+A LangGraph.js project exported by Loopscope from the graph "${graph.name}" (\`src/graph.json\`).
+
+\`\`\`sh
+npm install
+cp .env.example .env          # then fill in the keys it names, if any
+npx langgraphjs dev --host 127.0.0.1 --port 2024 --no-browser
+\`\`\`
+
+The server serves the graph as \`${id}\`. A run starts from the graph's initial state; send
+\`{"question": …}\` (any state field) as input to change it, and \`config.configurable.seed\` to
+choose the seed. Each checkpoint holds the whole run: the agent state, the ledger \`_run\`, and
+\`_step\`, the trace step of the node that ran last (what Loopscope's timeline shows). Attempts go
+out on the \`custom\` stream. Open Loopscope and use "Connect to a LangGraph server" to watch it.
+`;
+
+/** Why a graph cannot become a LangGraph project (LangGraph refuses a graph with nothing to start from), or null. */
+export const cannotExport = (graph: GraphFile): string | null => {
+  if (!nodeById(graph, graph.entry)) return `the graph's entry "${graph.entry}" is not one of its nodes: a LangGraph graph needs a node to start from`;
+  const reserved = reservedStateKey(graph);
+  return reserved ? `the state field "${reserved}" is kept by the runtime: rename it` : null;
+};
+
+export interface ExportedProject {
+  dir: string;
+  graphId: string;
+  files: string[];
+}
+
+/** Writes the project into `dir` (created when missing; files of the same names are replaced). */
+export const exportLangGraph = async (graph: GraphFile, dir: string): Promise<ExportedProject> => {
+  const graphId = graphIdOf(graph);
+  const files: Record<string, string> = {
+    'langgraph.json': `${JSON.stringify({ node_version: '20', graphs: { [graphId]: './src/graph.ts:graph' }, dependencies: ['.'], env: '.env' }, null, 2)}\n`,
+    'package.json': `${JSON.stringify({
+      name: graphId, version: '0.1.0', private: true, type: 'module',
+      description: `"${graph.name}", exported by Loopscope`,
+      scripts: { dev: 'langgraphjs dev --host 127.0.0.1 --no-browser' },
+      dependencies: await pinnedVersions(SHARED),
+      devDependencies: await pinnedVersions(SERVER),
+    }, null, 2)}\n`,
+    '.env.example': envExample(graph),
+    // The dev server reads .env when langgraph.json names it: an empty one, for the person to fill.
+    '.env': '',
+    '.gitignore': 'node_modules\n.env\n.langgraph_api\n',
+    'README.md': readme(graph, graphId),
+    'src/graph.json': `${JSON.stringify(graph, null, 2)}\n`,
+    'src/graph.ts': GRAPH_TS,
+    [RUNTIME_MODULE]: await bundleRuntime(),
+    'src/loopscope-runtime.d.ts': RUNTIME_TYPES,
+  };
+  await mkdir(join(dir, 'src'), { recursive: true });
+  for (const [name, text] of Object.entries(files)) {
+    // An existing .env holds the person's keys: never overwritten.
+    if (name === '.env') await writeFile(join(dir, name), text, { flag: 'a' });
+    else await writeFile(join(dir, name), text);
+  }
+  return { dir, graphId, files: Object.keys(files) };
+};

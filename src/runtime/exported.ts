@@ -1,0 +1,30 @@
+/**
+ * The entry of the runtime copy bundled into a LangGraph export (cli/export.ts): the exported
+ * project's `src/graph.ts` hands it the graph file, read as JSON data, and the environment. The
+ * StateGraph is the one the app and the command line run, so a LangGraph server runs the graph
+ * exactly as Loopscope does, and its checkpoints carry the same `_run` ledger and `_step` trace step.
+ */
+import { contactedHosts, describeProblems, parseGraph } from '../graph/index.ts';
+import type { KeyRing } from '../skills/index.ts';
+import { buildStateGraph, recursionLimitOf } from './compile.ts';
+
+/**
+ * Keys for the graph's llm skills from the server's environment (its `.env`): a key name the graph
+ * itself declares is sent to that skill's origin, as `--key NAME` allows on the command line; the
+ * person chose it by writing it into the project's `.env`.
+ */
+const environmentKeyRing = (declared: ReadonlySet<string>, env: Readonly<Record<string, string | undefined>>): KeyRing => (name) => {
+  if (!declared.has(name)) return { refused: `${name} is not an apiKeyName of this graph` };
+  const key = env[name];
+  return key ? { key } : { refused: `set ${name} in the project's .env (see .env.example)` };
+};
+
+/** The compiled graph a LangGraph server serves; a file that is not a valid graph is refused with the path that failed. */
+export const exportedGraph = (file: unknown, env: Readonly<Record<string, string | undefined>> = {}) => {
+  const parsed = parseGraph(file);
+  if (!parsed.ok) throw new Error(`graph.json is not a valid Loopscope graph:\n${describeProblems(parsed.problems)}`);
+  const graph = parsed.value;
+  const declared = new Set(contactedHosts(graph).flatMap((host) => host.keyNames));
+  const { builder } = buildStateGraph(graph, { keys: environmentKeyRing(declared, env) });
+  return builder.compile().withConfig({ recursionLimit: recursionLimitOf(graph) });
+};
