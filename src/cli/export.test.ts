@@ -107,5 +107,11 @@ describe('loopscope export --langgraph', () => {
     expect(await cli('export', join(root, 'src/graph/templates/blank.json'))).toBe(2);
     expect(out.at(-1)).toBe('export needs --langgraph DIR');
     expect(graphIdOf({ name: ' Über  Graph! ' } as GraphFile)).toBe('ber-graph');
+    expect(await cli('serve')).toBe(2);
+    expect(out.at(-1)).toBe('serve takes at least one FILE');
+    expect(await cli('serve', 'x.json', '--port', 'http')).toBe(2);
+    expect(out.at(-1)).toBe('--port needs a port number (1-65535)');
+    expect(await cli('serve', join(root, 'src/graph/templates/blank.json'))).toBe(2);
+    expect(out.at(-1)).toContain('cannot be served: the graph\'s entry');
   });
 });

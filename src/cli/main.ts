@@ -25,6 +25,7 @@ export const USAGE = `Usage:
   loopscope run FILE [--json] [--seed N] [--scenario NAME]  run it headless and print the timeline (or the trace)
   loopscope test FILE…                                      run the files' scenarios (exit 1 if any fails)
   loopscope export FILE --langgraph DIR                     write a LangGraph.js project that the LangGraph server runs
+  loopscope serve FILE… [--port N] [--dir DIR]              serve the files on a LangGraph dev server at 127.0.0.1 (Ctrl-C stops it)
   loopscope --help
 
   --key NAME   lets llm skills send the environment variable NAME as their API key (repeatable);
@@ -166,6 +167,52 @@ const exportProject = async (args: string[], io: Output): Promise<number> => {
   return 0;
 };
 
+const serve = async (args: string[], io: Output): Promise<number> => {
+  const files: string[] = [];
+  let port: number | undefined;
+  let dir: string | undefined;
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index];
+    if (arg === '--port') {
+      port = Number(args[++index]);
+      if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Refusal('--port needs a port number (1-65535)');
+    } else if (arg === '--dir') {
+      dir = args[++index];
+      if (!dir) throw new Refusal('--dir needs a folder');
+    } else if (arg.startsWith('--')) throw new Refusal(`unknown option ${arg}`);
+    else files.push(arg);
+  }
+  if (files.length === 0) throw new Refusal('serve takes at least one FILE');
+  const { cannotExport } = await import('./export.ts');
+  const graphs: GraphFile[] = [];
+  for (const file of files) {
+    const graph = await loadGraph(file);
+    const refused = cannotExport(graph);
+    if (refused) throw new Refusal(`${file} cannot be served: ${refused}`);
+    announceHosts(graph, io);
+    graphs.push(graph);
+  }
+  const { serveGraphs } = await import('./serve.ts');
+  io.err('starting the LangGraph dev server…');
+  const served = await serveGraphs(graphs, { port, dir });
+  io.out(`LangGraph server: ${served.url}`);
+  served.graphIds.forEach((id, index) => io.out(`  graph ${id}  (${files[index]})`));
+  io.out(`In Loopscope: Connect to a LangGraph server → ${served.url}   ·   Ctrl-C stops the server`);
+  const signals = ['SIGINT', 'SIGTERM'] as const;
+  const stopped = await new Promise<'signal' | number | null>((done) => {
+    for (const signal of signals) process.once(signal, () => done('signal'));
+    void served.exited.then(done);
+  });
+  for (const signal of signals) process.removeAllListeners(signal);
+  await served.stop();
+  if (stopped === 'signal') {
+    io.err('the LangGraph server stopped');
+    return 0;
+  }
+  io.err(`the LangGraph server exited on its own (code ${stopped})`);
+  return 1;
+};
+
 export const main = async (argv: string[], terminal: Output = processOutput): Promise<number> => {
   const io: Output = { out: (line) => terminal.out(printable(line)), err: (line) => terminal.err(printable(line)) };
   const [command, ...rest] = argv;
@@ -179,6 +226,8 @@ export const main = async (argv: string[], terminal: Output = processOutput): Pr
         return await test(rest, io);
       case 'export':
         return await exportProject(rest, io);
+      case 'serve':
+        return await serve(rest, io);
       case '--help':
       case '-h':
       case 'help':

@@ -1,0 +1,123 @@
+/**
+ * `loopscope serve FILE…`: the files exported as LangGraph projects (export.ts) side by side in one
+ * folder, served by the LangGraph dev server (`langgraphjs dev` of @langchain/langgraph-cli, which
+ * Loopscope depends on) on 127.0.0.1. The projects import LangGraph from Loopscope's own
+ * node_modules (linked into the folder), so nothing is installed and nothing is fetched. The server
+ * is Loopscope's child process, stopped by its own PID.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { GraphFile } from '../graph/index.ts';
+import { exportLangGraph, graphIdOf } from './export.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const LANGGRAPH_CLI = join(ROOT, 'node_modules/@langchain/langgraph-cli/dist/cli/cli.mjs');
+export const HOST = '127.0.0.1';
+
+/** A port nobody listens on now, chosen by the system. */
+export const freePort = (): Promise<number> =>
+  new Promise((done, fail) => {
+    const probe = createServer();
+    probe.once('error', fail);
+    probe.listen(0, HOST, () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? done(address.port) : fail(new Error('no port'))));
+    });
+  });
+
+export interface Served {
+  url: string;
+  dir: string;
+  /** Graph ids the server knows, one per file, in the files' order. */
+  graphIds: string[];
+  /** The server's PID. */
+  pid: number;
+  /** Resolves when the server process ends, with its exit code. */
+  exited: Promise<number | null>;
+  /** Stops the server (by its PID) and removes the folder when serve made it. */
+  stop: () => Promise<void>;
+}
+
+export interface ServeOptions {
+  port?: number;
+  /** Where the projects go; a fresh temporary folder (removed on stop) when not given. */
+  dir?: string;
+  /** Lines the server writes (its log), for a caller that shows them. */
+  onLog?: (line: string) => void;
+  /** How long to wait for the server to answer, in ms. */
+  startTimeoutMs?: number;
+}
+
+/** Writes one project per graph into `dir` and a langgraph.json serving them all. */
+const writeProjects = async (graphs: readonly GraphFile[], dir: string): Promise<string[]> => {
+  const ids: string[] = [];
+  for (const graph of graphs) {
+    const base = graphIdOf(graph);
+    let id = base;
+    for (let n = 2; ids.includes(id); n += 1) id = `${base}-${n}`;
+    ids.push(id);
+    await exportLangGraph(graph, join(dir, id));
+  }
+  const config = { node_version: '20', graphs: Object.fromEntries(ids.map((id) => [id, `./${id}/src/graph.ts:graph`])), dependencies: ['.'] };
+  await writeFile(join(dir, 'langgraph.json'), `${JSON.stringify(config, null, 2)}\n`);
+  await writeFile(join(dir, 'package.json'), `${JSON.stringify({ name: 'loopscope-serve', private: true, type: 'module' }, null, 2)}\n`);
+  await rm(join(dir, 'node_modules'), { force: true });
+  await symlink(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  return ids;
+};
+
+const answers = async (url: string): Promise<boolean> => {
+  try {
+    return (await fetch(`${url}/ok`)).ok;
+  } catch {
+    return false;
+  }
+};
+
+const stopProcess = (child: ChildProcess, exited: Promise<unknown>) => {
+  if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+  return exited;
+};
+
+export const serveGraphs = async (graphs: readonly GraphFile[], options: ServeOptions = {}): Promise<Served> => {
+  const ownDir = options.dir === undefined;
+  const dir = ownDir ? await mkdtemp(join(tmpdir(), 'loopscope-serve-')) : resolve(options.dir as string);
+  if (!ownDir) await mkdir(dir, { recursive: true });
+  const graphIds = await writeProjects(graphs, dir);
+  const port = options.port ?? (await freePort());
+  const url = `http://${HOST}:${port}`;
+  const child = spawn(process.execPath, [LANGGRAPH_CLI, 'dev', '--host', HOST, '--port', String(port), '--no-browser', '--no-reload', '--config', join(dir, 'langgraph.json')], {
+    cwd: dir, env: { ...process.env, LANGGRAPH_CLI_NO_ANALYTICS: '1' }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const log: string[] = [];
+  for (const stream of [child.stdout, child.stderr])
+    stream?.setEncoding('utf8').on('data', (text: string) => {
+      for (const line of text.split('\n').filter(Boolean)) {
+        log.push(line);
+        if (log.length > 200) log.shift();
+        options.onLog?.(line);
+      }
+    });
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  const stop = async () => {
+    await stopProcess(child, exited);
+    if (ownDir) await rm(dir, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + (options.startTimeoutMs ?? 120_000);
+  let ended = false;
+  void exited.then(() => (ended = true));
+  while (!(await answers(url))) {
+    if (ended || Date.now() > deadline) {
+      await stop();
+      // eslint-disable-next-line no-control-regex
+      const tail = log.slice(-15).join('\n').replace(/\u001b\[[0-9;]*m/g, '');
+      throw new Error(`the LangGraph server did not start on ${url}${ended ? ' (it exited)' : ''}:\n${tail}`);
+    }
+    await new Promise((done) => setTimeout(done, 250));
+  }
+  return { url, dir, graphIds, pid: child.pid as number, exited, stop };
+};
