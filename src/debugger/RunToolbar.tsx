@@ -1,6 +1,10 @@
+import { lazy, Suspense, useState } from 'react';
 import { useApp } from '../store/index.ts';
 import { Gauges } from './Gauges.tsx';
 import { HostConsent } from './HostConsent.tsx';
+
+// The server panel brings the LangGraph SDK: loaded when the person asks for it.
+const ServerPanel = lazy(() => import('./ServerPanel.tsx').then((module) => ({ default: module.ServerPanel })));
 
 const SPEEDS = [
   { ms: 0, label: 'Instant' },
@@ -20,6 +24,7 @@ export function RunToolbar() {
   const hasRuns = useApp((state) => state.runs.length > 0);
   const pauseAsked = useApp((state) => state.pauseAsked);
   const actions = useApp.getState();
+  const [serverOpen, setServerOpen] = useState(false);
 
   const running = status === 'running';
   const canGoOn = liveRunId !== null && status === 'paused';
@@ -64,6 +69,12 @@ export function RunToolbar() {
       )}
       <span className="run-state" aria-live="polite">{running && pauseAsked ? 'Pausing…' : STATUS_WORDS[status]}</span>
       <Gauges />
+      <button type="button" onClick={() => setServerOpen((open) => !open)} aria-expanded={serverOpen}>Connect to a LangGraph server</button>
+      {serverOpen && (
+        <Suspense fallback={null}>
+          <ServerPanel onClose={() => setServerOpen(false)} />
+        </Suspense>
+      )}
       <HostConsent />
     </div>
   );

@@ -96,13 +96,20 @@ const channelsOf = (graph: GraphFile) => {
  * The StateGraph of a graph file, not yet compiled (compile it with a checkpointer to pause,
  * time-travel and fork). Start a run with `initialValues(graph, seed)` as the input.
  */
-export const buildStateGraph = (graph: GraphFile, defaults: LoopscopeConfig = {}) => {
+/**
+ * The graph file travels with its entry node's metadata under this key when `describe` is set (a
+ * LangGraph server's graph description, `GET /assistants/{id}/graph`, shows it): a debugger attached
+ * to the server draws the graph from it, conditions and all.
+ */
+export const GRAPH_METADATA_KEY = 'loopscope_graph';
+
+export const buildStateGraph = (graph: GraphFile, defaults: LoopscopeConfig = {}, { describe = false } = {}) => {
   const names = nodeNames(graph);
   const codec = channelCodec(graph);
   const real = realRunners(graph);
   const nodes = graph.nodes.filter((node) => names.has(node.id));
   const builder = new StateGraph(channelsOf(graph)).addNode(
-    nodes.map((node): [string, (values: Record<string, unknown>, config: LangGraphRunnableConfig) => Promise<Record<string, unknown>>] => [
+    nodes.map((node): [string, (values: Record<string, unknown>, config: LangGraphRunnableConfig) => Promise<Record<string, unknown>>, { metadata?: Record<string, unknown> }] => [
       names.get(node.id) as string,
       async (values: Record<string, unknown>, config: LangGraphRunnableConfig) => {
         const loopscope = configOf(config, defaults);
@@ -114,6 +121,7 @@ export const buildStateGraph = (graph: GraphFile, defaults: LoopscopeConfig = {}
         const update = await executeNode(graph, node, run, real, { ...loopscope, onAttempt: writer && ((attempt, where) => writer({ type: 'attempt', ...where, attempt })) });
         return codec.toChannels(fresh ? { ...run, ...update } : update);
       },
+      describe && node.id === graph.entry ? { metadata: { [GRAPH_METADATA_KEY]: graph } } : {},
     ]),
   );
   for (const node of nodes) {

@@ -25,6 +25,6 @@ export const exportedGraph = (file: unknown, env: Readonly<Record<string, string
   if (!parsed.ok) throw new Error(`graph.json is not a valid Loopscope graph:\n${describeProblems(parsed.problems)}`);
   const graph = parsed.value;
   const declared = new Set(contactedHosts(graph).flatMap((host) => host.keyNames));
-  const { builder } = buildStateGraph(graph, { keys: environmentKeyRing(declared, env) });
+  const { builder } = buildStateGraph(graph, { keys: environmentKeyRing(declared, env) }, { describe: true });
   return builder.compile().withConfig({ recursionLimit: recursionLimitOf(graph) });
 };

@@ -44,6 +44,8 @@ export interface RunRecord {
   /** The run and step this one was forked from: the runs form a tree. */
   forkOf?: { run: number; step: number };
   imported?: boolean;
+  /** A LangGraph server thread it shows (`url thread`): that thread's later reads replace it in place. */
+  server?: string;
   /** The seed and scenario it was started with, to restore it after a reload. */
   seed?: number;
   scenario?: string;
@@ -108,8 +110,11 @@ export interface RunSlice {
   restoreRuns: (saved: SavedRuns) => Promise<void>;
   /** The state a run had after `step` (0: before its first): from its checkpoint, or replayed from an imported trace. */
   readRunState: (runId: number, step: number) => Promise<Record<string, unknown> | null>;
-  /** Shows a finished trace as a run, with no skill called. */
-  loadTrace: (trace: Trace) => void;
+  /**
+   * Shows a finished trace as a run, with no skill called. With `server`, the trace of a LangGraph
+   * server thread: a later read of the same thread (it goes on, it was forked) replaces that run.
+   */
+  loadTrace: (trace: Trace, server?: { key: string; label: string; status?: RunStatus }) => void;
   dismissRunMessages: () => void;
 }
 
@@ -540,15 +545,21 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
       else set({ runStatus: runs.some((run) => run.id === saved.activeRunId) ? 'stopped' : 'idle' });
       showStep(saved.selectedStep);
     },
-    loadTrace: (trace) => {
+    loadTrace: (trace, server) => {
       release();
       const graph = get().graph;
-      addRun({ label: '', graph, trace, stepCount: trace.steps.length, imported: true });
-      const id = get().activeRunId as number;
-      updateRun(id, { label: `Run ${id} (imported)` });
+      const shown = server && get().runs.find((run) => run.server === server.key);
+      if (shown) {
+        updateRun(shown.id, { trace, stepCount: trace.steps.length, graph });
+        set({ activeRunId: shown.id });
+      } else {
+        addRun({ label: '', graph, trace, stepCount: trace.steps.length, imported: true, ...(server ? { server: server.key } : {}) });
+        const id = get().activeRunId as number;
+        updateRun(id, { label: server ? `Run ${id} (${server.label})` : `Run ${id} (imported)` });
+      }
       set({
         liveRunId: null,
-        runStatus: 'stopped',
+        runStatus: server?.status ?? 'stopped',
         pendingApproval: null,
         pausedBy: null,
         runError: null,
