@@ -198,7 +198,9 @@ export const openThread = async (threadId: string) => {
     return;
   }
   const next = read.head.next;
-  useServer.setState({ thread: { id: threadId, next, busy: false, truncated: read.branch.missing !== null } });
+  // A run in flight stays busy until its stream ends (streamRun says so).
+  const busy = useServer.getState().thread?.id === threadId && useServer.getState().thread?.busy === true;
+  useServer.setState({ thread: { id: threadId, next, busy, truncated: read.branch.missing !== null } });
   useApp.getState().loadTrace(trace, { key: threadKey(threadId), label: `thread ${threadId.slice(0, 8)}`, status: next.length > 0 ? 'paused' : 'stopped' });
 };
 
@@ -228,6 +230,8 @@ const streamRun = async (input: Record<string, unknown> | null, interruptBefore?
       if (chunk.event === 'updates') await openThread(threadId);
     }
   });
+  const thread = useServer.getState().thread;
+  if (thread?.id === threadId) useServer.setState({ thread: { ...thread, busy: false } });
   await openThread(threadId);
   await refreshThreads();
 };
@@ -238,8 +242,9 @@ export const startRun = async () => {
   await streamRun({});
 };
 
-/** Runs one node of the open thread (a new thread when none is open). */
+/** Runs one node of the open thread (a new thread when none is open, or the open one has ended). */
 export const stepOnServer = async () => {
+  if (useServer.getState().thread?.next.length === 0) useServer.setState({ thread: null });
   const before = useServer.getState().thread;
   const steps = () => useApp.getState().runs.find((run) => run.server === threadKey(useServer.getState().thread?.id ?? ''))?.trace.steps.length ?? 0;
   const count = before ? steps() : 0;

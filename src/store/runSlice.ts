@@ -565,7 +565,9 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
         runError: null,
         traceWarning: trace.graph === graph.name ? null : `This trace was made on "${trace.graph}", but the open graph is "${graph.name}": the canvas may not match it.`,
       });
-      showStep(trace.steps.length > 0 ? trace.steps.length : null);
+      // A server thread read again with nothing new keeps the step the person is looking at.
+      const kept = shown && shown.trace.steps.length === trace.steps.length ? get().selectedStep : null;
+      showStep(kept ?? (trace.steps.length > 0 ? trace.steps.length : null));
     },
     readRunState: async (runId, step) => {
       const run = get().runs.find((candidate) => candidate.id === runId);
