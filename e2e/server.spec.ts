@@ -17,7 +17,7 @@ test.describe.configure({ mode: 'serial' });
 test.beforeAll(async () => {
   test.setTimeout(180_000);
   const port = process.env.E2E_SERVER_PORT ? ['--port', process.env.E2E_SERVER_PORT] : [];
-  server = spawn(process.execPath, ['bin/loopscope.mjs', 'serve', 'src/graph/templates/securityclaw.json', ...port], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  server = spawn(process.execPath, ['bin/loopscope.mjs', 'serve', 'src/graph/templates/securityclaw.json', 'src/graph/templates/approval-gate.json', ...port], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   const child = server;
   let output = '';
   url = await new Promise<string>((resolve, reject) => {
@@ -54,7 +54,8 @@ test('connect to a LangGraph server, run SecurityClaw there, read its steps and 
   await panel(page).getByLabel('Server URL').fill(url);
   await button(page, 'Connect').click();
   await expect(panel(page)).toContainText(`Connected to ${url}`);
-  await expect(panel(page).getByLabel('Server graph')).toHaveValue('securityclaw-triage');
+  await expect(panel(page)).toContainText(`Connected to ${url}`);
+  await panel(page).getByLabel('Server graph').selectOption('securityclaw-triage');
   // The export carries its graph file: the canvas draws SecurityClaw with its conditions.
   await expect(page.getByRole('heading', { name: 'SecurityClaw triage' })).toBeVisible();
 
@@ -89,5 +90,33 @@ test('connect to a LangGraph server, run SecurityClaw there, read its steps and 
   await expect(steps(page).nth(3)).toContainText('Format response');
   await expect(page.getByRole('status')).toContainText('completed');
   await expect(panel(page).getByRole('list', { name: 'Threads' }).getByRole('listitem')).toHaveCount(2);
+  expect(errors).toEqual([]);
+});
+
+test('a run on the server waits before an approve node; Approve on server lets it go on, Deny stops it', async ({ page }) => {
+  test.setTimeout(120_000);
+  const errors = collectErrors(page);
+  await page.goto('/?template=blank');
+  await page.getByRole('button', { name: 'Connect to a LangGraph server' }).click();
+  await panel(page).getByLabel('Server URL').fill(url);
+  await button(page, 'Connect').click();
+  await panel(page).getByLabel('Server graph').selectOption('approval-gate');
+  await expect(page.getByRole('heading', { name: 'Approval gate' })).toBeVisible();
+
+  await button(page, 'New run on server').click();
+  await expect(panel(page)).toContainText('paused before ask');
+  await expect(steps(page)).toHaveCount(2);
+  await button(page, 'Approve on server').click();
+  await expect(panel(page)).toContainText('ended');
+  await expect(steps(page)).toHaveCount(5);
+  await expect(steps(page).nth(2)).toContainText('approved');
+  await expect(page.getByRole('status')).toContainText('completed');
+
+  await button(page, 'New run on server').click();
+  await expect(panel(page)).toContainText('paused before ask');
+  await button(page, 'Deny on server').click();
+  await expect(panel(page)).toContainText('ended');
+  await expect(steps(page)).toHaveCount(4);
+  await expect(page.getByRole('status')).not.toContainText('completed');
   expect(errors).toEqual([]);
 });

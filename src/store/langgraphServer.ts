@@ -105,7 +105,10 @@ export const connect = async (text: string) => {
   if (!graphs) return;
   client = api;
   useServer.setState({ url: address.origin, graphs, error: null });
-  if (graphs[0]) await selectGraph(graphs[0].graphId);
+  // The graph on the canvas, when the server has it (the person exported it from here); else the first.
+  const open = useApp.getState().graph.name;
+  const first = graphs.find((graph) => graph.loopscope?.name === open) ?? graphs[0];
+  if (first) await selectGraph(first.graphId);
 };
 
 export const disconnect = () => {
@@ -213,10 +216,16 @@ const plainTrace = (graph: ServerGraph, chain: readonly CheckpointState[]): Trac
  * Runs the graph on a thread (a new one when none is open) and follows it live: each node's
  * update redraws the run. `interruptBefore` stops it before nodes (`"*"`: Step, one node).
  */
-const streamRun = async (input: Record<string, unknown> | null, interruptBefore?: '*' | string[]) => {
+/** `answered`: the LangGraph name of the approve node a person just answered. */
+const streamRun = async (input: Record<string, unknown> | null, stepping = false, answered?: string) => {
   const graph = selectedGraph();
   if (!client || !graph) return;
   const api = client;
+  const { nodeNames } = await import('../runtime/index.ts');
+  // A run waits before an approve node for a person, as it does here (one just answered goes on).
+  const names = graph.loopscope ? nodeNames(graph.loopscope) : new Map<string, string>();
+  const approvals = (graph.loopscope?.nodes ?? []).filter((node) => node.kind === 'approve' && names.has(node.id)).map((node) => names.get(node.id) as string).filter((name) => name !== answered);
+  const interruptBefore = stepping ? '*' : approvals.length ? approvals : undefined;
   const current = useServer.getState().thread;
   const threadId = current?.id ?? (await attempt(() => api.threads.create({ metadata: { created_by: 'loopscope' } })))?.thread_id;
   if (!threadId) return;
@@ -250,7 +259,7 @@ export const stepOnServer = async () => {
   const count = before ? steps() : 0;
   // A fresh thread stops before its first node once: go on past it, as the local Step does.
   for (let call = 0; call < 3; call += 1) {
-    await streamRun(call === 0 && !before ? {} : null, '*');
+    await streamRun(call === 0 && !before ? {} : null, true);
     if (steps() > count || (useServer.getState().thread?.next.length ?? 0) === 0) break;
   }
 };
@@ -265,8 +274,9 @@ export const decideOnServer = async (decision: 'approved' | 'denied') => {
   const api = client;
   const state = await attempt(() => api.threads.getState<Record<string, unknown>>(thread.id));
   if (!state) return;
-  await attempt(() => api.threads.updateState(thread.id, { values: { _run: { ...(state.values._run as object), decision } } }));
-  await streamRun(null);
+  const updated = await attempt(() => api.threads.updateState(thread.id, { values: { _run: { ...(state.values._run as object), decision } } }));
+  if (updated === undefined) return;
+  await streamRun(null, false, thread.next[0]);
 };
 
 /**
