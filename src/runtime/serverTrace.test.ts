@@ -1,4 +1,4 @@
-import { MemorySaver } from '@langchain/langgraph/web';
+import { Annotation, END, MemorySaver, START, StateGraph } from '@langchain/langgraph/web';
 import { describe, expect, it } from 'vitest';
 import { findTemplate, type GraphFile } from '../graph/index.ts';
 import { buildStateGraph } from './compile.ts';
@@ -9,7 +9,7 @@ import type { Trace } from './trace.ts';
 const securityclaw = () => (findTemplate('securityclaw') as { graph: () => GraphFile }).graph();
 
 /** A thread's history as the LangGraph server's API gives it (newest first), from an in-process checkpointer. */
-const history = async (compiled: ReturnType<ReturnType<typeof buildStateGraph>['builder']['compile']>, thread: string): Promise<CheckpointState[]> => {
+const history = async (compiled: { getStateHistory: ReturnType<ReturnType<typeof buildStateGraph>['builder']['compile']>['getStateHistory'] }, thread: string): Promise<CheckpointState[]> => {
   const states: CheckpointState[] = [];
   for await (const snapshot of compiled.getStateHistory({ configurable: { thread_id: thread } }))
     states.push({
@@ -52,5 +52,20 @@ describe('a server thread read back as a trace', () => {
     expect(trace.stopReason).toBe('completed');
     const page = states.slice(0, 2);
     expect(branchOf(page[0], page).missing).toBe(states[2].checkpoint.checkpoint_id);
+  });
+
+  it('reads a graph that is not a Loopscope export from its checkpoints: which node ran, what it changed', async () => {
+    const State = Annotation.Root({ n: Annotation<number>(), log: Annotation<string[]>({ reducer: (a, b) => a.concat(b), default: () => [] }) });
+    const plain = new StateGraph(State)
+      .addNode('a', async (state) => ({ n: state.n + 1, log: ['a'] }))
+      .addNode('b', async (state) => ({ n: state.n * 2, log: ['b'] }))
+      .addEdge(START, 'a').addConditionalEdges('a', (state) => (state.n < 3 ? 'a' : 'b'), ['a', 'b']).addEdge('b', END)
+      .compile({ checkpointer: new MemorySaver() });
+    await plain.invoke({ n: 1 }, { configurable: { thread_id: 'p' } });
+    const states = await history(plain as never, 'p');
+    const trace = traceFromBranch('plain', branchOf(states[0], states).chain);
+    expect(trace.steps.map((step) => step.node)).toEqual(['a', 'a', 'b']);
+    expect(trace.steps[2].writes).toEqual({ n: 6, log: ['a', 'a', 'b'] });
+    expect(trace).toMatchObject({ stopReason: 'completed', finalState: { n: 6 } });
   });
 });

@@ -35,7 +35,7 @@ export const branchOf = (head: CheckpointState, fetched: readonly CheckpointStat
     const found = byId.get(parent);
     if (!found) return { chain, missing: parent };
     // A run's first step needs nothing older: the checkpoints before it hold only the input.
-    if (((current.values._step as TraceStep | null | undefined)?.step ?? 0) <= 1 && !(found.values._step as TraceStep | null | undefined)) return { chain, missing: null };
+    if (isLoopscopeState(current.values) && ((current.values._step as TraceStep | null | undefined)?.step ?? 0) <= 1 && !found.values._step) return { chain, missing: null };
     chain.push(found);
     current = found;
   }
@@ -47,20 +47,47 @@ export const branchOf = (head: CheckpointState, fetched: readonly CheckpointStat
  * trace, since a server is another program's word.
  */
 export const traceFromBranch = (graphName: string, chain: readonly CheckpointState[]): Trace => {
+  const values = chain[0]?.values ?? {};
+  if (!isLoopscopeState(values)) return checked({
+    format: TRACE_FORMAT, version: TRACE_VERSION, graph: graphName, seed: 0, stopReason: chain[0]?.next.length ? null : 'completed',
+    rounds: 1, tokensUsed: 0, finalState: values, steps: plainSteps(chain),
+  });
   const byStep = new Map<number, TraceStep>();
   for (const state of chain) {
     const step = state.values._step as TraceStep | null | undefined;
     if (step && !byStep.has(step.step)) byStep.set(step.step, step);
   }
   const steps = [...byStep.values()].sort((a, b) => a.step - b.step);
-  const values = chain[0]?.values ?? {};
   const run = values._run as { seed?: number; roundsRan?: number; stop?: { reason: string; explain: string } | null } | undefined;
-  const trace = {
+  return checked({
     format: TRACE_FORMAT, version: TRACE_VERSION, graph: graphName, seed: run?.seed ?? 1,
     stopReason: run?.stop?.reason ?? null, rounds: run?.roundsRan ?? 0, tokensUsed: Number(values.tokensUsed ?? 0),
     finalState: agentState(values), steps, ...(run?.stop ? { stopExplain: run.stop.explain } : {}),
-  };
+  });
+};
+
+const checked = (trace: unknown): Trace => {
   const parsed = parseUntrusted(Trace, trace);
-  if (!parsed.ok) throw new Error(`the server's checkpoints are not a Loopscope run: ${describeProblems(parsed.problems)}`);
+  if (!parsed.ok) throw new Error(`the server's thread does not read as a trace: ${describeProblems(parsed.problems)}`);
   return parsed.value;
+};
+
+/**
+ * The steps of a graph that is not a Loopscope export, from what its checkpoints give: each
+ * checkpoint's `next` names the nodes that ran to make the one after it, and the fields that
+ * changed between the two are their writes.
+ */
+export const plainSteps = (chain: readonly CheckpointState[]): TraceStep[] => {
+  const steps: TraceStep[] = [];
+  for (let index = chain.length - 1; index > 0; index -= 1) {
+    const before = chain[index];
+    const after = chain[index - 1];
+    const writes = Object.fromEntries(Object.entries(after.values).filter(([key, value]) => JSON.stringify(value) !== JSON.stringify(before.values[key])));
+    for (const node of before.next.filter((name) => !name.startsWith('__')))
+      steps.push({
+        step: steps.length + 1, round: 1, node, kind: 'act', outcome: null, attempts: [], reads: [], writes, edges: [], fired: null, guard: null, durationMs: 0,
+        note: 'a graph that is not a Loopscope export: the server tells which node ran and what changed',
+      });
+  }
+  return steps;
 };

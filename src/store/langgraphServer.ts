@@ -10,7 +10,7 @@ import { originOf, parseGraph, type GraphFile } from '../graph/index.ts';
 import type { CheckpointState } from '../runtime/serverTrace.ts';
 import type { Trace, TraceStep } from '../runtime/trace.ts';
 import { fetchOnlyTo } from './hosts.ts';
-import { useApp } from './index.ts';
+import { hasUnsavedChanges, useApp } from './index.ts';
 
 type Sdk = typeof import('@langchain/langgraph-sdk');
 type Client = InstanceType<Sdk['Client']>;
@@ -87,8 +87,11 @@ const describeGraph = async (api: Client, assistantId: string, graphId: string):
   };
 };
 
+/** Asked before the server's graph replaces one with unsaved changes on the canvas (Undo brings it back). */
+export type MayReplace = () => boolean;
+
 /** Connects to the server at `text` and lists its graphs. */
-export const connect = async (text: string) => {
+export const connect = async (text: string, mayReplace: MayReplace = () => true) => {
   const address = serverOrigin(text);
   if ('error' in address) {
     useServer.setState({ error: address.error });
@@ -108,7 +111,7 @@ export const connect = async (text: string) => {
   // The graph on the canvas, when the server has it (the person exported it from here); else the first.
   const open = useApp.getState().graph.name;
   const first = graphs.find((graph) => graph.loopscope?.name === open) ?? graphs[0];
-  if (first) await selectGraph(first.graphId);
+  if (first) await selectGraph(first.graphId, mayReplace);
 };
 
 export const disconnect = () => {
@@ -130,13 +133,13 @@ export const refreshThreads = async () => {
 };
 
 /** Shows the graph on the canvas (as a new document) and lists its threads. */
-export const selectGraph = async (graphId: string) => {
+export const selectGraph = async (graphId: string, mayReplace: MayReplace = () => true) => {
   useServer.setState({ graphId, threads: [], thread: null });
   const graph = selectedGraph();
   if (!graph) return;
   const app = useApp.getState();
   const file = graph.loopscope ?? drawnGraph(graph);
-  if (JSON.stringify(app.graph) !== JSON.stringify(file)) app.load(file);
+  if (JSON.stringify(app.graph) !== JSON.stringify(file) && (!hasUnsavedChanges(app) || mayReplace())) app.load(file);
   await refreshThreads();
 };
 
@@ -156,12 +159,6 @@ export const drawnGraph = (graph: ServerGraph): GraphFile => {
 
 const threadKey = (threadId: string) => `${useServer.getState().url} ${threadId}`;
 
-/** A non-Loopscope thread's steps, from what the checkpoints say: which node wrote, in order. */
-const plainSteps = (chain: readonly CheckpointState[]): TraceStep[] =>
-  [...chain].reverse().flatMap((state) => Object.keys(((state as { metadata?: { writes?: Record<string, unknown> | null } }).metadata?.writes) ?? {}))
-    .filter((node) => node !== '__start__' && node !== '__input__')
-    .map((node, index) => ({ step: index + 1, round: 1, node, kind: 'act', outcome: null, attempts: [], reads: [], writes: {}, edges: [], fired: null, guard: null, durationMs: 0, note: 'a step of a graph that is not a Loopscope export: the server gives which node ran' }));
-
 /**
  * Reads the thread's current branch a page of history at a time (newest first), until the run's
  * first step, and shows it as a run on the canvas.
@@ -170,7 +167,7 @@ export const openThread = async (threadId: string) => {
   const graph = selectedGraph();
   if (!client || !graph) return;
   const api = client;
-  const { branchOf, isLoopscopeState, traceFromBranch } = await import('../runtime/index.ts');
+  const { branchOf, traceFromBranch } = await import('../runtime/index.ts');
   useServer.setState({ error: null });
   const read = await attempt(async () => {
     const fetched: CheckpointState[] = [];
@@ -187,7 +184,7 @@ export const openThread = async (threadId: string) => {
       pages += 1;
       branch = branchOf(head, fetched);
     }
-    return { head, branch, loopscope: isLoopscopeState(head.values) };
+    return { head, branch };
   });
   if (!read) {
     if (read === null) useServer.setState({ error: `thread ${threadId} has no checkpoints yet` });
@@ -195,7 +192,7 @@ export const openThread = async (threadId: string) => {
   }
   let trace: Trace;
   try {
-    trace = read.loopscope ? traceFromBranch(graph.loopscope?.name ?? graph.graphId, read.branch.chain) : plainTrace(graph, read.branch.chain);
+    trace = traceFromBranch(graph.loopscope?.name ?? graph.graphId, read.branch.chain);
   } catch (error) {
     useServer.setState({ error: messageOf(error) });
     return;
@@ -206,11 +203,6 @@ export const openThread = async (threadId: string) => {
   useServer.setState({ thread: { id: threadId, next, busy, truncated: read.branch.missing !== null } });
   useApp.getState().loadTrace(trace, { key: threadKey(threadId), label: `thread ${threadId.slice(0, 8)}`, status: next.length > 0 ? 'paused' : 'stopped' });
 };
-
-const plainTrace = (graph: ServerGraph, chain: readonly CheckpointState[]): Trace => ({
-  format: 'loopscope/trace', version: 1, graph: graph.graphId, seed: 0, stopReason: chain[0]?.next.length ? null : 'completed', rounds: 1, tokensUsed: 0,
-  finalState: chain[0]?.values ?? {}, steps: plainSteps(chain),
-});
 
 /**
  * Runs the graph on a thread (a new one when none is open) and follows it live: each node's
