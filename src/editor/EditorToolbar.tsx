@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useReactFlow } from '@xyflow/react';
 import { findTemplate, moveNodes, TEMPLATES } from '../graph/index.ts';
 import { hasUnsavedChanges, useApp } from '../store/index.ts';
@@ -37,6 +37,14 @@ export function EditorToolbar() {
       setBusy(false);
     }
   };
+
+  // A document opened without positions of its own (a LangGraph server's graph) is laid out once, as Auto layout would.
+  const layoutAsked = useApp((state) => state.layoutAsked);
+  useEffect(() => {
+    if (!layoutAsked) return;
+    useApp.setState({ layoutAsked: false });
+    void autoLayout();
+  }, [layoutAsked]);
 
   const openTemplate = (id: string) => {
     if (!id || !confirmDrop()) return;

@@ -25,8 +25,10 @@ export interface GraphSlice {
   historyMark: number;
   /** Replaces the graph by an edit; undoable. */
   edit: (update: (graph: GraphFile) => GraphFile, key?: string) => void;
-  /** Opens another document (template, import); undoable, and clears the selection. */
-  load: (graph: GraphFile) => void;
+  /** Opens another document (template, import); undoable, and clears the selection. `layout`: its positions are to be laid out. */
+  load: (graph: GraphFile, options?: { layout?: boolean }) => void;
+  /** A document opened with no positions of its own (a server's graph) waits for the editor's Auto layout. */
+  layoutAsked: boolean;
   /** Parses untrusted text; on failure the graph stays and `importError` names the problem. */
   importText: (text: string, source?: string) => boolean;
   /** Opens what a parse (maybe off the main thread) gave, as `importText` does. */
@@ -69,10 +71,11 @@ export const createGraphSlice: SliceCreator<GraphSlice> = (set, get) => {
     documentVersion: 0,
     historyMark: 0,
     edit: (update, key) => replace(update(get().graph), key ?? null),
-    load: (next) => {
+    load: (next, options) => {
       replace(next, null);
-      set((state) => ({ selection: { nodes: [], edges: [] }, importError: null, documentVersion: state.documentVersion + 1, historyMark: state.past.length }));
+      set((state) => ({ selection: { nodes: [], edges: [] }, importError: null, documentVersion: state.documentVersion + 1, historyMark: state.past.length, layoutAsked: options?.layout === true }));
     },
+    layoutAsked: false,
     importText: (text, source) => get().importParsed(parseGraph(text), source),
     importParsed: (result, source = 'the file') => {
       if (!result.ok) {

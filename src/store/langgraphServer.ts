@@ -139,13 +139,13 @@ export const selectGraph = async (graphId: string, mayReplace: MayReplace = () =
   if (!graph) return;
   const app = useApp.getState();
   const file = graph.loopscope ?? drawnGraph(graph);
-  if (JSON.stringify(app.graph) !== JSON.stringify(file) && (!hasUnsavedChanges(app) || mayReplace())) app.load(file);
+  if (JSON.stringify(app.graph) !== JSON.stringify(file) && (!hasUnsavedChanges(app) || mayReplace())) app.load(file, { layout: graph.loopscope === null });
   await refreshThreads();
 };
 
 /**
  * A graph the server describes but Loopscope did not make: its nodes and edges drawn from the
- * server's description (laid out by the canvas's Auto layout), with no configuration to run here.
+ * server's description (opened with a request for the editor's Auto layout), with no configuration to run here.
  */
 export const drawnGraph = (graph: ServerGraph): GraphFile => {
   const parsed = parseGraph({
