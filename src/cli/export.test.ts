@@ -8,6 +8,7 @@ import { FIXTURES } from '../runtime/fixtures/index.ts';
 import { agentState, nodeNames, runGraph } from '../runtime/index.ts';
 import { cannotExport, exportLangGraph, graphIdOf } from './export.ts';
 import { main } from './main.ts';
+import { serverEnvironment } from './serve.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const graphFixture = async (name: string) => {
@@ -97,6 +98,14 @@ describe('loopscope export --langgraph', () => {
       delete process.env.OPENAI_API_KEY;
       await rm(other, { recursive: true, force: true });
     }
+  });
+
+  it('serve keeps a graph\'s key variables from the server unless --key allows them', () => {
+    const graph = TEMPLATES.find((template) => template.id === 'securityclaw')?.graph() as GraphFile;
+    graph.skills.think = { type: 'llm', access: 'read', baseUrl: 'https://llm.example.com/v1', model: 'm', apiKeyName: 'OPENAI_API_KEY' } as never;
+    const env = { PATH: '/bin', OPENAI_API_KEY: 'sk-x' };
+    expect(serverEnvironment([graph], env)).toEqual({ PATH: '/bin', LANGGRAPH_CLI_NO_ANALYTICS: '1' });
+    expect(serverEnvironment([graph], env, new Set(['OPENAI_API_KEY']))).toMatchObject({ OPENAI_API_KEY: 'sk-x' });
   });
 
   it('a graph with nothing to start from is refused with exit 2; a bad option or a missing DIR says so', async () => {

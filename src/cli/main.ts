@@ -25,11 +25,11 @@ export const USAGE = `Usage:
   loopscope run FILE [--json] [--seed N] [--scenario NAME]  run it headless and print the timeline (or the trace)
   loopscope test FILE…                                      run the files' scenarios (exit 1 if any fails)
   loopscope export FILE --langgraph DIR                     write a LangGraph.js project that the LangGraph server runs
-  loopscope serve FILE… [--port N] [--dir DIR]              serve the files on a LangGraph dev server at 127.0.0.1 (Ctrl-C stops it)
+  loopscope serve FILE… [--port N] [--dir DIR] [--key NAME] serve the files on a LangGraph dev server at 127.0.0.1 (Ctrl-C stops it)
   loopscope --help
 
   --key NAME   lets llm skills send the environment variable NAME as their API key (repeatable);
-               without it no variable is sent, whatever the file names`;
+               without it no variable is sent (serve: none reaches the server), whatever the file names`;
 
 class Refusal extends Error {}
 
@@ -171,6 +171,7 @@ const serve = async (args: string[], io: Output): Promise<number> => {
   const files: string[] = [];
   let port: number | undefined;
   let dir: string | undefined;
+  const keys = new Set<string>();
   for (let index = 0; index < args.length; index += 1) {
     const arg = args[index];
     if (arg === '--port') {
@@ -179,6 +180,10 @@ const serve = async (args: string[], io: Output): Promise<number> => {
     } else if (arg === '--dir') {
       dir = args[++index];
       if (!dir) throw new Refusal('--dir needs a folder');
+    } else if (arg === '--key') {
+      const name = args[++index];
+      if (!name || !KEY_NAME.test(name)) throw new Refusal('--key needs the NAME of an environment variable');
+      keys.add(name);
     } else if (arg.startsWith('--')) throw new Refusal(`unknown option ${arg}`);
     else files.push(arg);
   }
@@ -194,7 +199,7 @@ const serve = async (args: string[], io: Output): Promise<number> => {
   }
   const { serveGraphs } = await import('./serve.ts');
   io.err('starting the LangGraph dev server…');
-  const served = await serveGraphs(graphs, { port, dir });
+  const served = await serveGraphs(graphs, { port, dir, keys });
   io.out(`LangGraph server: ${served.url}`);
   served.graphIds.forEach((id, index) => io.out(`  graph ${id}  (${files[index]})`));
   io.out(`In Loopscope: Connect to a LangGraph server → ${served.url}   ·   Ctrl-C stops the server`);

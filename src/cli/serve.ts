@@ -11,7 +11,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { GraphFile } from '../graph/index.ts';
+import { contactedHosts, type GraphFile } from '../graph/index.ts';
 import { exportLangGraph, graphIdOf } from './export.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -50,7 +50,18 @@ export interface ServeOptions {
   onLog?: (line: string) => void;
   /** How long to wait for the server to answer, in ms. */
   startTimeoutMs?: number;
+  /** Key names (`--key NAME`) the server may read from the environment; other apiKeyNames of the graphs are kept from it. */
+  keys?: ReadonlySet<string>;
 }
+
+/**
+ * The server's environment: this one, minus every variable a graph names as an apiKeyName that the
+ * person did not allow with `--key` (as `loopscope run` sends none without it).
+ */
+export const serverEnvironment = (graphs: readonly GraphFile[], env: NodeJS.ProcessEnv, keys: ReadonlySet<string> = new Set()): NodeJS.ProcessEnv => {
+  const declared = new Set(graphs.flatMap((graph) => contactedHosts(graph).flatMap((host) => host.keyNames)));
+  return { ...Object.fromEntries(Object.entries(env).filter(([name]) => !declared.has(name) || keys.has(name))), LANGGRAPH_CLI_NO_ANALYTICS: '1' };
+};
 
 /** Writes one project per graph into `dir` and a langgraph.json serving them all. */
 const writeProjects = async (graphs: readonly GraphFile[], dir: string): Promise<string[]> => {
@@ -91,7 +102,7 @@ export const serveGraphs = async (graphs: readonly GraphFile[], options: ServeOp
   const port = options.port ?? (await freePort());
   const url = `http://${HOST}:${port}`;
   const child = spawn(process.execPath, [LANGGRAPH_CLI, 'dev', '--host', HOST, '--port', String(port), '--no-browser', '--no-reload', '--config', join(dir, 'langgraph.json')], {
-    cwd: dir, env: { ...process.env, LANGGRAPH_CLI_NO_ANALYTICS: '1' }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: dir, env: serverEnvironment(graphs, process.env, options.keys), stdio: ['ignore', 'pipe', 'pipe'],
   });
   const log: string[] = [];
   for (const stream of [child.stdout, child.stderr])
