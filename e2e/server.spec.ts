@@ -46,16 +46,20 @@ const detail = (page: Page) => page.getByRole('region', { name: 'Step detail' })
 const panel = (page: Page) => page.getByRole('dialog', { name: 'LangGraph server' });
 const button = (page: Page, name: string) => panel(page).getByRole('button', { name, exact: true });
 
-test('connect to a LangGraph server, run SecurityClaw there, read its steps and why, step a thread, fork it', async ({ page }) => {
-  test.setTimeout(120_000);
-  const errors = collectErrors(page);
+/** From a blank canvas: Connect to a LangGraph server → the URL → Connect → the graph. */
+const attach = async (page: Page, graphId: string) => {
   await page.goto('/?template=blank');
   await page.getByRole('button', { name: 'Connect to a LangGraph server' }).click();
   await panel(page).getByLabel('Server URL').fill(url);
   await button(page, 'Connect').click();
   await expect(panel(page)).toContainText(`Connected to ${url}`);
-  await expect(panel(page)).toContainText(`Connected to ${url}`);
-  await panel(page).getByLabel('Server graph').selectOption('securityclaw-triage');
+  await panel(page).getByLabel('Server graph').selectOption(graphId);
+};
+
+test('connect to a LangGraph server, run SecurityClaw there, read its steps and why, step a thread, fork it', async ({ page }) => {
+  test.setTimeout(120_000);
+  const errors = collectErrors(page);
+  await attach(page, 'securityclaw-triage');
   // The export carries its graph file: the canvas draws SecurityClaw with its conditions.
   await expect(page.getByRole('heading', { name: 'SecurityClaw triage' })).toBeVisible();
 
@@ -96,11 +100,7 @@ test('connect to a LangGraph server, run SecurityClaw there, read its steps and 
 test('a run on the server waits before an approve node; Approve on server lets it go on, Deny stops it', async ({ page }) => {
   test.setTimeout(120_000);
   const errors = collectErrors(page);
-  await page.goto('/?template=blank');
-  await page.getByRole('button', { name: 'Connect to a LangGraph server' }).click();
-  await panel(page).getByLabel('Server URL').fill(url);
-  await button(page, 'Connect').click();
-  await panel(page).getByLabel('Server graph').selectOption('approval-gate');
+  await attach(page, 'approval-gate');
   await expect(page.getByRole('heading', { name: 'Approval gate' })).toBeVisible();
 
   await button(page, 'New run on server').click();
