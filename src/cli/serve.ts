@@ -116,7 +116,8 @@ export const serveGraphs = async (graphs: readonly GraphFile[], options: ServeOp
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
   const stop = async () => {
     await stopProcess(child, exited);
-    if (ownDir) await rm(dir, { recursive: true, force: true });
+    // The server's worker may still be writing its state (.langgraph_api) as it goes: removal retries.
+    if (ownDir) await rm(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   };
   const deadline = Date.now() + (options.startTimeoutMs ?? 120_000);
   let ended = false;
