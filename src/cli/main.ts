@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { describeProblems, hasErrors, parseGraph, validateGraph, type GraphFile } from '../graph/index.ts';
 import { runGraph, runScenario, ScenarioError } from '../runtime/index.ts';
+import { report, REPORTERS, tally, type CaseReport, type FileReport, type ReporterName } from './reporters.ts';
 import { formatTimeline } from './timeline.ts';
 
 export interface Output {
@@ -21,7 +22,7 @@ const processOutput: Output = {
 export const USAGE = `Usage:
   loopscope validate FILE                                   check a graph (exit 1 on errors, 2 if not a graph)
   loopscope run FILE [--json] [--seed N] [--scenario NAME]  run it headless and print the timeline (or the trace)
-  loopscope test FILE…                                      run the files' scenarios (exit 1 if any fails)
+  loopscope test FILE… [--reporter text|junit|tap]         run the files' scenarios (exit 1 if any fails or a file has none)
   loopscope --help`;
 
 class Refusal extends Error {}
@@ -80,37 +81,59 @@ const run = async (args: string[], io: Output): Promise<number> => {
   return 0;
 };
 
-const test = async (files: string[], io: Output): Promise<number> => {
-  if (files.length === 0) throw new Refusal('test takes at least one FILE');
-  let passed = 0;
-  let failed = 0;
-  let unreadable = 0;
-  for (const file of files) {
-    let graph: GraphFile;
-    try {
-      graph = await loadGraph(file);
-    } catch (error) {
-      if (!(error instanceof Refusal)) throw error;
-      io.err(error.message);
-      unreadable += 1;
-      continue;
-    }
-    io.out(`${file} (${graph.name}): ${graph.scenarios.length} scenario(s)`);
-    for (const scenario of graph.scenarios) {
-      const { failures, trace } = await runScenario(graph, scenario, { env: process.env, compact: true });
-      if (failures.length === 0) {
-        passed += 1;
-        io.out(`  ✓ ${scenario.name} (${trace.stopReason}, ${trace.steps.length} steps)`);
-      } else {
-        failed += 1;
-        io.out(`  ✗ ${scenario.name}`);
-        for (const failure of failures) io.out(`      ${failure}`);
-      }
-    }
+const readReporter = (args: string[]): { files: string[]; reporter: ReporterName } => {
+  const files: string[] = [];
+  let reporter: ReporterName = 'text';
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index];
+    if (arg === '--reporter' || arg.startsWith('--reporter=')) {
+      const name = arg === '--reporter' ? args[++index] : arg.slice('--reporter='.length);
+      if (!(REPORTERS as readonly string[]).includes(name ?? '')) throw new Refusal(`--reporter needs one of ${REPORTERS.join(', ')}${name ? `, got "${name}"` : ''}`);
+      reporter = name as ReporterName;
+    } else if (arg.startsWith('--')) throw new Refusal(`unknown option ${arg}`);
+    else files.push(arg);
   }
-  io.out(`${passed} passed, ${failed} failed`);
-  if (unreadable > 0) return 2;
-  return failed > 0 ? 1 : 0;
+  return { files, reporter };
+};
+
+const testCase = async (graph: GraphFile, scenario: GraphFile['scenarios'][number]): Promise<CaseReport> => {
+  const started = performance.now();
+  try {
+    const { failures, trace, divergence } = await runScenario(graph, scenario, { env: process.env, compact: true });
+    return { name: scenario.name, failures, stopReason: trace.stopReason, steps: trace.steps.length, divergence, durationMs: performance.now() - started };
+  } catch (error) {
+    // One scenario that cannot run is that scenario's failure; the others still run.
+    if (!(error instanceof ScenarioError)) throw error;
+    return { name: scenario.name, failures: [], error: error.message, stopReason: null, steps: 0, divergence: null, durationMs: performance.now() - started };
+  }
+};
+
+const testFile = async (file: string): Promise<FileReport> => {
+  let graph: GraphFile;
+  try {
+    graph = await loadGraph(file);
+  } catch (error) {
+    if (!(error instanceof Refusal)) throw error;
+    return { file, problem: { kind: 'unreadable', message: error.message }, cases: [] };
+  }
+  if (graph.scenarios.length === 0)
+    return { file, graph: graph.name, problem: { kind: 'no_scenarios', message: `${file} (${graph.name}): no scenario to run; add "scenarios" to the graph, or save a run as a scenario in the app` }, cases: [] };
+  const cases: CaseReport[] = [];
+  for (const scenario of graph.scenarios) cases.push(await testCase(graph, scenario));
+  return { file, graph: graph.name, cases };
+};
+
+/** Exit 2 when a file is not a graph, else 1 when a scenario failed or a file had none, else 0. */
+const test = async (args: string[], io: Output): Promise<number> => {
+  const { files, reporter } = readReporter(args);
+  if (files.length === 0) throw new Refusal('test takes at least one FILE');
+  const reports: FileReport[] = [];
+  for (const file of files) reports.push(await testFile(file));
+  for (const line of report(reporter, reports)) io.out(line);
+  // Machine-readable output stays parseable: what went wrong with a file also goes to stderr, for people.
+  if (reporter !== 'text') for (const file of reports) if (file.problem) io.err(file.problem.message);
+  if (reports.some((file) => file.problem?.kind === 'unreadable')) return 2;
+  return tally(reports).failed > 0 || reports.some((file) => file.problem) ? 1 : 0;
 };
 
 export const main = async (argv: string[], io: Output = processOutput): Promise<number> => {
