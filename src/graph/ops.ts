@@ -1,7 +1,7 @@
 /** Pure edits of a graph document. Each returns a new document and never mutates its input. */
 import { KINDS, type NodeKind } from './kinds/index.ts';
 import type { Position } from './common.ts';
-import type { GraphEdge, GraphFile, GraphNode } from './schema.ts';
+import type { GraphEdge, GraphFile, GraphNode, Scenario } from './schema.ts';
 import type { When } from './when.ts';
 
 const uniqueId = (base: string, taken: ReadonlySet<string>): string => {
@@ -134,3 +134,12 @@ export const duplicateNodes = (graph: GraphFile, nodes: readonly GraphNode[], ed
   }
   return { graph: next, ids: copies.map((node) => node.id) };
 };
+
+/** Saves a scenario: one of the same name is replaced where it stands, a new one goes last. */
+export const saveScenario = (graph: GraphFile, scenario: Scenario): GraphFile => {
+  const at = graph.scenarios.findIndex((candidate) => candidate.name === scenario.name);
+  return { ...graph, scenarios: at === -1 ? [...graph.scenarios, scenario] : graph.scenarios.map((candidate, index) => (index === at ? scenario : candidate)) };
+};
+
+/** Removes the scenario of that name. */
+export const removeScenario = (graph: GraphFile, name: string): GraphFile => ({ ...graph, scenarios: graph.scenarios.filter((scenario) => scenario.name !== name) });

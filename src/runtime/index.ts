@@ -7,6 +7,7 @@ export * from './controller.ts';
 export { createController, runGraph, type HeadlessOptions } from './run.ts';
 export { applyScenario, checkScenario, firstDivergence, nodeRan, runScenario, ScenarioError, type ExpectationFailure, type ScenarioResult } from './scenario.ts';
 export { refusedRealSkill } from './apply-scenario.ts';
+export { scenarioFromRun, type ScenarioDraft } from './record-scenario.ts';
 export { evaluateWhen, chooseEdge } from './conditions.ts';
 export { stateAfterStep } from './states.ts';
 export { Engine, type EngineOptions } from './engine.ts';

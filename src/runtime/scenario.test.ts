@@ -94,7 +94,7 @@ describe('expectations', () => {
     ]);
     const messages = failures.map((failure) => failure.message);
     expect(messages).toContain('stopReason: expected "max_rounds", got "completed" (parts at step 8: the run stopped at answer (step 8): completed)');
-    expect(messages).toContain('path: expected ["decide","execute","evaluate","answer"], got ["decide","execute","evaluate","recover","decide","execute","evaluate","answer"] (parts at step 3: evaluate (step 3) took e4 to recover (evaluation.plan_exhausted eq true (was true)); expected answer)');
+    expect(messages).toContain('path: expected ["decide","execute","evaluate","answer"], got ["decide","execute","evaluate","recover","decide","execute","evaluate","answer"] (parts at step 3: evaluate (step 3) took e4 to recover (evaluation.plan_exhausted eq true (was true)), not toward answer: e3 did not match, outcome is "exhausted", not "sufficient")');
     expect(messages).toContain('tokensUsed: expected at most 300, got 350 (parts at step 6: execute (step 6) brought the tokens past 300)');
     expect(messages).toContain('attempts.execute: expected 2, got 3 (parts at step 6: execute (step 6) went past 2 attempt(s): query_alternative_source ok)');
     expect(messages).toContain('fired: expected e7 to fire, got no firing (edges fired: e1, e2, e4, e6, e3) (parts at step 4: recover (step 4) took e6 to decide (outcome is "recovered"), not e7: e7 was not tried, an earlier edge fired)');

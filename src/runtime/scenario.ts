@@ -106,7 +106,7 @@ const checkPath = (expected: string[]): Check => (facts) => {
     parts >= path.length ? { at: facts.last, detail: `${facts.stopped()} after ${path.length} node(s); expected ${expected[parts]} next` }
       : parts >= expected.length ? { at: decision, detail: `expected the run to end after ${expected.at(-1) ?? 'no node'}, but ${decision ? facts.wentOn(decision) : 'it went on'}` }
         : parts === 0 ? { at: decision, detail: `the run started at ${path[0]}, expected ${expected[0]}` }
-          : { at: decision, detail: `${decision ? facts.wentOn(decision) : 'the run went on'}; expected ${expected[parts]}` };
+          : { at: decision, detail: decision ? facts.missedTurnWords(decision, expected[parts]) : `expected ${expected[parts]}` };
   return [failure('path', expected, path, located)];
 };
 
