@@ -94,8 +94,8 @@ export const toFlowNodes = (graph: GraphFile, extras: FlowExtras = NO_EXTRAS): A
       type: 'agent',
       position: node.position,
       selected: extras.selectedNodes.includes(node.id),
-      // `current` comes only from the run overlay (SPEC §5).
-      className: overlay?.currentNode === node.id ? 'current' : undefined,
+      // `current` comes only from the run overlay (SPEC §5); `parted` marks where two compared runs part.
+      className: [overlay?.currentNode === node.id ? 'current' : '', overlay?.parting?.nodes.includes(node.id) ? 'parted' : ''].filter(Boolean).join(' ') || undefined,
       data: {
         node,
         definition,
@@ -113,7 +113,11 @@ export const toFlowEdges = (graph: GraphFile, extras: FlowExtras = NO_EXTRAS): C
   const overlay = extras.overlay;
   return graph.edges.map((edge) => {
     const fired = overlay?.firedEdge === edge.id;
-    const classes = [back.has(edge.id) ? 'back-edge' : 'forward-edge', fired ? 'fired' : ''].filter(Boolean).join(' ');
+    const parting = overlay?.parting;
+    const classes = [
+      back.has(edge.id) ? 'back-edge' : 'forward-edge', fired ? 'fired' : '',
+      parting?.leftEdge === edge.id ? 'parted-left' : '', parting?.rightEdge === edge.id ? 'parted-right' : '',
+    ].filter(Boolean).join(' ');
     return {
       id: edge.id,
       type: 'condition',
