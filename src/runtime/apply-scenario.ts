@@ -8,12 +8,14 @@ export const refusedRealSkill = (scenario: string, name: string, type: string) =
 
 /**
  * The skill as the scenario runs it. A partial override is merged over the graph's skill; one
- * that changes the type (an http skill pinned as a mock) replaces it, keeping its access, so that
- * the permission check still sees what the real skill would need.
+ * that makes a real skill a mock (a `type` of its own, or just a `script`) replaces it, keeping
+ * its access (what the permission check sees) and its token cost.
  */
 const overriddenSkill = (scenario: Scenario, name: string, base: Skill | undefined, override: Record<string, unknown>): Skill => {
-  const replaces = base !== undefined && override.type !== undefined && override.type !== base.type;
-  const merged = parseWith(Skill, replaces ? { access: base.access, ...override } : { ...base, ...override }, ['skills', name]);
+  const type = override.type ?? (base && base.type !== 'mock' && 'script' in override ? 'mock' : undefined);
+  const replaces = base !== undefined && type !== undefined && type !== base.type;
+  const kept = base && { access: base.access, ...(base.tokens === undefined ? {} : { tokens: base.tokens }) };
+  const merged = parseWith(Skill, replaces ? { ...kept, ...override, type } : { ...base, ...override }, ['skills', name]);
   if (!merged.ok) throw new ScenarioError(`scenario "${scenario.name}": ${describeProblems(merged.problems)}`);
   return merged.value;
 };

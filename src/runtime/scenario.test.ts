@@ -56,7 +56,10 @@ describe('a scenario never calls a real skill', () => {
     const graph = withHttp();
     graph.skills.search_events = { ...graph.skills.search_events, access: 'write' } as GraphFile['skills'][string];
     const scenario: Scenario = { name: 'pinned', skills: { search_events: { type: 'mock', script: [{ outcome: 'ok', records: [{ ip: '10.0.0.5' }] }] } }, expect: {} };
-    expect(applyScenario(graph, scenario).skills.search_events).toEqual({ type: 'mock', access: 'write', script: [{ outcome: 'ok', records: [{ ip: '10.0.0.5' }] }] });
+    expect(applyScenario(graph, scenario).skills.search_events).toEqual({ type: 'mock', access: 'write', tokens: 5, script: [{ outcome: 'ok', records: [{ ip: '10.0.0.5' }] }] });
+    // A script alone is a mock too: an override need not repeat the type.
+    expect(applyScenario(graph, { name: 's', skills: { search_events: { script: [{ outcome: 'empty' }] } }, expect: {} }).skills.search_events)
+      .toEqual({ type: 'mock', access: 'write', tokens: 5, script: [{ outcome: 'empty' }] });
     graph.permissions.mode = 'workspace';
     const result = await runScenario(graph, { ...scenario, expect: { path: ['decide', 'execute', 'evaluate', 'answer'] } }, { fetch: noNetwork });
     expect(result.failures).toEqual([]);
