@@ -22,6 +22,20 @@ describe('scenarios', () => {
     expect((findTemplate('approval-gate') as { graph: () => GraphFile }).graph().scenarios.length).toBeGreaterThanOrEqual(1);
   });
 
+  it('SecurityClaw pins every test the seeds list, and tells the three failures apart', async () => {
+    const graph = securityclaw();
+    const byName = (name: string) => graph.scenarios.find((scenario) => scenario.name === name) as Scenario;
+    const seedTests = {
+      timeout: 'told apart: a timeout that never clears recovers by the fallback tool',
+      parse: 'parse errors exhaust retries and reach evaluate',
+      empty: 'empty result enters recovery',
+    };
+    for (const name of ['timeout triggers local retry', "recovery changes the next round's path", 'max rounds stops a loop that keeps failing', ...Object.values(seedTests)])
+      expect(byName(name), name).toBeDefined();
+    const reasons = await Promise.all(Object.values(seedTests).map(async (name) => (await runScenario(graph, byName(name))).trace.finalState.failures));
+    expect(reasons.map((failures) => (failures as { reason: string }[])[0].reason)).toEqual(['timeout', 'parse_error', 'empty_result']);
+  });
+
   it('merges a partial skill over the graph’s and keeps its other settings', () => {
     const graph = applyScenario(securityclaw(), { name: 's', skills: { search_events: { script: [{ outcome: 'error' }] } }, state: { question: 'other' }, expect: {} });
     expect(graph.skills.search_events).toMatchObject({ type: 'mock', access: 'read', tokens: 100, script: [{ outcome: 'error' }] });
