@@ -221,7 +221,7 @@ test('an approval: the prompt names the pending action; Approve lets it run, Den
 
 test('max_rounds is named on screen, with the rounds gauge at its limit', async ({ page }) => {
   await page.goto('/');
-  await page.getByLabel('Scenario').selectOption('max rounds stops a loop that keeps failing');
+  await page.getByLabel('Scenario', { exact: true }).selectOption('max rounds stops a loop that keeps failing');
   await button(page, 'Run').click();
   // 21 steps: give a loaded machine time.
   await expect(stopStatus(page)).toContainText('max_rounds', { timeout: 15_000 });
@@ -231,7 +231,7 @@ test('max_rounds is named on screen, with the rounds gauge at its limit', async 
 
 test('a blind retry is marked in the timeline', async ({ page }) => {
   await page.goto('/?template=graph-engineer');
-  await page.getByLabel('Scenario').selectOption('max steps bounds a VERIFY loop that never suffices');
+  await page.getByLabel('Scenario', { exact: true }).selectOption('max steps bounds a VERIFY loop that never suffices');
   await button(page, 'Run').click();
   await expect(stopStatus(page)).toContainText('max_steps', { timeout: 15_000 });
   await expect(steps(page).filter({ hasText: 'blind retry' }).first()).toBeVisible();
