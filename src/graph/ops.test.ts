@@ -70,9 +70,12 @@ describe('editing nodes', () => {
     expect(checkNodeId(graph, 'has space')).toMatch(/^an id is letters/);
   });
 
-  it('renameNode renames the node, its edges and the entry', () => {
+  it('renameNode renames the node, its edges, the entry and the scenarios that name it', () => {
     const graph = securityclaw();
     const renamed = renameNode(graph, 'decide', 'plan');
+    const timeout = renamed.scenarios.find((scenario) => scenario.name === 'timeout triggers local retry')!;
+    expect(timeout.expect).toMatchObject({ attempts: { execute: 2, plan: 0 }, visits: { plan: 1, recover: 0 }, path: ['plan', 'execute', 'evaluate', 'answer'] });
+    expect(renamed.scenarios.find((scenario) => scenario.name === "recovery changes the next round's path")!.expect.pathIncludes).toEqual(['recover', 'plan', 'execute', 'evaluate', 'answer']);
     expect(renamed.entry).toBe('plan');
     expect(renamed.nodes[0].id).toBe('plan');
     expect(wiring(renamed)).toEqual(['e1:plan→execute', 'e2:execute→evaluate', 'e3:evaluate→answer', 'e4:evaluate→recover', 'e5:evaluate→plan', 'e6:recover→plan', 'e7:recover→halt']);

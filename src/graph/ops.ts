@@ -67,12 +67,25 @@ export const checkNodeId = (graph: GraphFile, id: string, current?: string): str
   return null;
 };
 
-/** Renames a node and everything that names it: its edges and the entry. */
+/** The record with one key renamed, keeping the order. */
+export const renameKey = <T>(record: Record<string, T>, from: string, to: string) =>
+  Object.fromEntries(Object.entries(record).map(([key, value]) => [key === from ? to : key, value]));
+
+/** A scenario's expectations with one node id replaced, so that a rename does not break the tests that name it. */
+const renameInScenario = (scenario: Scenario, from: string, to: string): Scenario => {
+  const { expect } = scenario;
+  const swap = (ids: string[] | undefined) => ids?.map((id) => (id === from ? to : id));
+  const renamed = { ...expect, path: swap(expect.path), pathIncludes: swap(expect.pathIncludes), attempts: expect.attempts && renameKey(expect.attempts, from, to), visits: expect.visits && renameKey(expect.visits, from, to) };
+  return { ...scenario, expect: Object.fromEntries(Object.entries(renamed).filter(([, value]) => value !== undefined)) };
+};
+
+/** Renames a node and everything that names it: its edges, the entry and the scenarios' expectations. */
 export const renameNode = (graph: GraphFile, from: string, to: string): GraphFile => {
   if (from === to) return graph;
   return {
     ...graph,
     entry: graph.entry === from ? to : graph.entry,
+    scenarios: graph.scenarios.map((scenario) => renameInScenario(scenario, from, to)),
     nodes: graph.nodes.map((node) => (node.id === from ? { ...node, id: to } : node)),
     edges: graph.edges.map((edge) => ({
       ...edge,
