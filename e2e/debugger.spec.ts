@@ -34,6 +34,8 @@ const withoutTimings = (value: unknown): unknown => {
 };
 
 test('SecurityClaw recovery path, step by step: local retry, recovery, a new source next round', async ({ page }) => {
+  // Eight steps, each checked on the timeline, the step detail and the canvas: past 30 s on a loaded machine.
+  test.slow();
   const errors = collectErrors(page);
   await page.goto('/');
   await expect(stopStatus(page)).toHaveText('No run yet.');
@@ -221,7 +223,7 @@ test('an approval: the prompt names the pending action; Approve lets it run, Den
 
 test('max_rounds is named on screen, with the rounds gauge at its limit', async ({ page }) => {
   await page.goto('/');
-  await page.getByLabel('Scenario', { exact: true }).selectOption('max rounds stops a loop that keeps failing');
+  await page.getByRole('combobox', { name: /^Scenario/ }).selectOption('max rounds stops a loop that keeps failing');
   await button(page, 'Run').click();
   // 21 steps: give a loaded machine time.
   await expect(stopStatus(page)).toContainText('max_rounds', { timeout: 15_000 });
@@ -231,7 +233,7 @@ test('max_rounds is named on screen, with the rounds gauge at its limit', async 
 
 test('a blind retry is marked in the timeline', async ({ page }) => {
   await page.goto('/?template=graph-engineer');
-  await page.getByLabel('Scenario', { exact: true }).selectOption('max steps bounds a VERIFY loop that never suffices');
+  await page.getByRole('combobox', { name: /^Scenario/ }).selectOption('max steps bounds a VERIFY loop that never suffices');
   await button(page, 'Run').click();
   await expect(stopStatus(page)).toContainText('max_steps', { timeout: 15_000 });
   await expect(steps(page).filter({ hasText: 'blind retry' }).first()).toBeVisible();

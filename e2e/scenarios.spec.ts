@@ -165,7 +165,8 @@ test('Undo takes a saved scenario back; the templates’ scenarios all pass in t
   const count = await items.count();
   expect(count).toBeGreaterThanOrEqual(8);
   await button(page, 'Run all scenarios').click();
-  await expect(scenarios(page)).toContainText(`${count} passed, 0 failed`);
+  // Each scenario is a whole run through LangGraph: give a loaded machine time.
+  await expect(scenarios(page)).toContainText(`${count} passed, 0 failed`, { timeout: 30_000 });
 
   await button(page, 'Run').click();
   await expect(page.getByRole('status')).toContainText('completed');
