@@ -34,7 +34,8 @@ afterEach(() => {
 const items = () => [...container.querySelectorAll('[aria-label="Scenario list"] > li')].map((item) => item.querySelector('.scenario-status')?.textContent);
 const buttonNamed = (name: string) => [...container.querySelectorAll('button')].find((button) => button.textContent === name) as HTMLButtonElement | undefined;
 
-describe('ScenariosPanel', () => {
+// Scenarios are whole runs through LangGraph, loaded on first use: room for a loaded machine.
+describe('ScenariosPanel', { timeout: 30_000 }, () => {
   it('lists the scenarios as not run; Save as scenario and Compare runs wait for runs', () => {
     expect(container.querySelector('section')?.getAttribute('aria-label')).toBe('Scenarios');
     expect(items()).toEqual(['not run', 'not run']);

@@ -4,6 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Trace, TraceStep } from '../runtime/trace.ts';
 import { useApp } from '../store/index.ts';
+import { loadRuntime } from '../store/runSlice.ts';
 import { ROW_HEIGHT, Timeline } from './Timeline.tsx';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -28,7 +29,9 @@ const mount = () => {
 
 const items = (container: HTMLElement) => container.querySelectorAll('[role="list"][aria-label="Timeline"] [role="listitem"]');
 
-afterEach(() => {
+afterEach(async () => {
+  // Showing a trace loads the runtime lazily: let that finish before the environment goes.
+  await loadRuntime();
   act(() => useApp.getState().reset());
   document.body.innerHTML = '';
 });

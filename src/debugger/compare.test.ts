@@ -7,7 +7,8 @@ const securityclaw = () => findTemplate('securityclaw')!.graph();
 const flipped = (graph: GraphFile) => updateEdge(graph, 'e4', (edge) => ({ ...edge, when: { path: 'evaluation.plan_exhausted', op: 'eq', value: false } }));
 const cell = (step: { step: number; node: string; fired: { id: string } | null } | null) => (step ? `${step.step}:${step.node}${step.fired ? `>${step.fired.id}` : ''}` : '—');
 
-describe('comparing two runs', () => {
+// Whole runs through LangGraph, loaded on first use: room for a loaded machine.
+describe('comparing two runs', { timeout: 30_000 }, () => {
   it('two graph versions: the paths aligned, the parting step with the edge each took, state and attempts there', async () => {
     const left = { id: 1, trace: await runGraph(securityclaw()) };
     const right = { id: 2, trace: await runGraph(flipped(securityclaw())) };

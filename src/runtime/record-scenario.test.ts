@@ -34,7 +34,8 @@ const httpService = () => server({
   '/archive': [json({ hits: [{ ip: '10.0.0.5', count: 42 }] })],
 });
 
-describe('save a run as a scenario', () => {
+// Whole runs through LangGraph, loaded on first use: room for a loaded machine.
+describe('save a run as a scenario', { timeout: 30_000 }, () => {
   it('pins the path, stop, rounds, attempts and each real skill’s results; the scenario replays offline and passes', async () => {
     const service = httpService();
     const graph = httpGraph();

@@ -5,7 +5,8 @@ import { applyScenario, checkScenario, firstDivergence, refusedRealSkill, runGra
 const securityclaw = () => (findTemplate('securityclaw') as { graph: () => GraphFile }).graph();
 const expectOnly = (expect: Scenario['expect']): Scenario => ({ name: 'probe', expect });
 
-describe('scenarios', () => {
+// Whole runs through LangGraph, loaded on first use: room for a loaded machine.
+describe('scenarios', { timeout: 30_000 }, () => {
   for (const template of TEMPLATES) {
     for (const scenario of template.graph().scenarios) {
       it(`${template.id}: ${scenario.name}`, async () => {
@@ -49,7 +50,7 @@ describe('scenarios', () => {
   });
 });
 
-describe('a scenario never calls a real skill', () => {
+describe('a scenario never calls a real skill', { timeout: 30_000 }, () => {
   const withHttp = () => {
     const graph = securityclaw();
     graph.skills.search_events = { type: 'http', access: 'read', url: 'http://127.0.0.1:9/search?q={{args.q}}', method: 'POST', timeoutMs: 1000, tokens: 5 };
@@ -95,7 +96,7 @@ describe('a scenario never calls a real skill', () => {
   });
 });
 
-describe('expectations', () => {
+describe('expectations', { timeout: 30_000 }, () => {
   const defaultTrace = () => runGraph(securityclaw());
 
   it('each failure names the expectation, expected against actual, and the step where the run parts from it', async () => {

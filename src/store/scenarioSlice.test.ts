@@ -14,7 +14,8 @@ beforeEach(() => {
   app().load(securityclaw());
 });
 
-describe('scenarios in the app', () => {
+// Scenarios are whole runs through LangGraph, loaded on first use: room for a loaded machine.
+describe('scenarios in the app', { timeout: 30_000 }, () => {
   it('runs every scenario of the graph, never a real skill, and keeps each result', async () => {
     await app().runScenarios();
     const results = app().scenarioResults;
