@@ -1,6 +1,8 @@
+import '../graph/jitless.ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
+import { ErrorBoundary } from './ErrorBoundary.tsx';
 import { openInitialGraph } from './startup.ts';
 import { startPersistence } from '../store/persistence.ts';
 import './styles.css';
@@ -12,7 +14,9 @@ void startPersistence(url).finally(() => {
   openInitialGraph(url);
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
-      <App />
+      <ErrorBoundary>
+        <App />
+      </ErrorBoundary>
     </StrictMode>,
   );
 });

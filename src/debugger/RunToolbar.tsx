@@ -1,5 +1,6 @@
 import { useApp } from '../store/index.ts';
 import { Gauges } from './Gauges.tsx';
+import { HostConsent } from './HostConsent.tsx';
 
 const SPEEDS = [
   { ms: 0, label: 'Instant' },
@@ -62,6 +63,7 @@ export function RunToolbar() {
       )}
       <span className="run-state" aria-live="polite">{STATUS_WORDS[status]}</span>
       <Gauges />
+      <HostConsent />
     </div>
   );
 }

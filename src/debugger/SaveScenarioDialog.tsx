@@ -1,13 +1,14 @@
 import { useEffect, useRef, useState } from 'react';
-import { describeProblems, parseJson, parseWith, Scenario } from '../graph/index.ts';
+import { describeProblems, parseWith, readJson, Scenario } from '../graph/index.ts';
 import type { ScenarioDraft } from '../runtime/index.ts';
 import { useApp } from '../store/index.ts';
 
 /** The draft as the person edits it: everything but the name, which has a field of its own. */
 const draftText = (scenario: Scenario) => JSON.stringify({ ...scenario, name: undefined }, null, 2);
 
+/** The typed draft is input like a file: read within the input limits, prototype keys refused. */
 const parseDraft = (name: string, text: string) => {
-  const json = parseJson(text);
+  const json = readJson(text);
   if (!json.ok) return json;
   if (typeof json.value !== 'object' || json.value === null || Array.isArray(json.value))
     return { ok: false as const, problems: [{ path: '', message: 'expected an object: {"skills": …, "expect": …}' }] };

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { act } from 'react';
 import { createRoot } from 'react-dom/client';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Trace, TraceStep } from '../runtime/trace.ts';
 import { useApp } from '../store/index.ts';
 import { loadRuntime } from '../store/runSlice.ts';
@@ -29,9 +29,12 @@ const mount = () => {
 
 const items = (container: HTMLElement) => container.querySelectorAll('[role="list"][aria-label="Timeline"] [role="listitem"]');
 
-afterEach(async () => {
-  // Showing a trace loads the runtime lazily: let that finish before the environment goes.
-  await loadRuntime();
+// The store loads the runtime lazily when a step is shown; loaded through the store first, that
+// import settles at once instead of after the test file has ended (on a loaded machine it took
+// longer than the tests).
+beforeAll(() => loadRuntime());
+
+afterEach(() => {
   act(() => useApp.getState().reset());
   document.body.innerHTML = '';
 });

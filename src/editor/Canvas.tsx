@@ -10,7 +10,7 @@ import {
   type NodeChange,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { addNode, connect, createNode, kindDefinition, moveNodes, NODE_KINDS, updateEdge, type NodeKind, type Position } from '../graph/index.ts';
+import { addNode, connect, createNode, kindDefinition, moveNodes, NODE_KINDS, updateEdge, type GraphFile, type NodeKind, type Position } from '../graph/index.ts';
 import { useApp } from '../store/index.ts';
 import { edgeTypes } from './edges/index.ts';
 import { GENERAL_HANDLE, toFlowEdges, toFlowNodes, type AgentFlowNode, type ConditionFlowEdge } from './flowAdapter.ts';
@@ -40,6 +40,13 @@ const LARGE_GRAPH = 200;
 
 const FIT_OPTIONS = { padding: 0.15, maxZoom: 1.2 };
 
+/**
+ * Fit a small graph whole. A large one opens on its entry at full size: fitting every node would
+ * draw them all at once and freeze the page; the minimap and panning show the rest.
+ */
+const fitOptionsFor = (graph: GraphFile) =>
+  graph.nodes.length <= LARGE_GRAPH ? FIT_OPTIONS : { ...FIT_OPTIONS, maxZoom: 1, minZoom: 1, nodes: [{ id: graph.entry || graph.nodes[0].id }] };
+
 type Size = { width: number; height: number };
 
 export function Canvas() {
@@ -49,9 +56,10 @@ export function Canvas() {
   const breakpoints = useApp((state) => state.breakpoints);
   const documentVersion = useApp((state) => state.documentVersion);
   const { screenToFlowPosition, fitView } = useReactFlow();
-  const [measured, setMeasured] = useState<Record<string, Size>>({});
+  const [measured, setMeasured] = useState<ReadonlyMap<string, Size>>(() => new Map());
   // Fitting an empty canvas would zoom onto the first node dropped on it.
   const [fitOnOpen] = useState(() => graph.nodes.length > 0);
+  const [firstFit] = useState(() => fitOptionsFor(graph));
   // Each drag is its own undo step, however many moves it makes.
   const dragSession = useRef(0);
   useEditorShortcuts();
@@ -61,7 +69,11 @@ export function Canvas() {
     [overlay, selection, breakpoints],
   );
   const nodes = useMemo(
-    () => toFlowNodes(graph, extras).map((node) => (measured[node.id] ? { ...node, measured: measured[node.id] } : node)),
+    () =>
+      toFlowNodes(graph, extras).map((node) => {
+        const size = measured.get(node.id);
+        return size ? { ...node, measured: size } : node;
+      }),
     [graph, extras, measured],
   );
   const edges = useMemo(() => toFlowEdges(graph, extras), [graph, extras]);
@@ -69,26 +81,26 @@ export function Canvas() {
   useEffect(() => {
     if (documentVersion === 0) return;
     // The new document's nodes are measured on the next frames; fitting before that sees nothing.
-    const timer = setTimeout(() => void fitView({ ...FIT_OPTIONS, duration: 200 }), 60);
+    const timer = setTimeout(() => void fitView({ ...fitOptionsFor(useApp.getState().graph), duration: 200 }), 60);
     return () => clearTimeout(timer);
   }, [documentVersion, fitView]);
 
   const onNodesChange = useCallback((changes: NodeChange<AgentFlowNode>[]) => {
-    const sizes: Record<string, Size> = {};
-    const positions: Record<string, Position> = {};
+    const sizes = new Map<string, Size>();
+    const positions = new Map<string, Position>();
     let selectionChanged = false;
     const selected = new Set(useApp.getState().selection.nodes);
     for (const change of changes) {
-      if (change.type === 'dimensions' && change.dimensions) sizes[change.id] = change.dimensions;
-      if (change.type === 'position' && change.position) positions[change.id] = { x: Math.round(change.position.x), y: Math.round(change.position.y) };
+      if (change.type === 'dimensions' && change.dimensions) sizes.set(change.id, change.dimensions);
+      if (change.type === 'position' && change.position) positions.set(change.id, { x: Math.round(change.position.x), y: Math.round(change.position.y) });
       if (change.type === 'select') {
         selectionChanged = true;
         if (change.selected) selected.add(change.id);
         else selected.delete(change.id);
       }
     }
-    if (Object.keys(sizes).length > 0) setMeasured((previous) => ({ ...previous, ...sizes }));
-    const moved = Object.keys(positions);
+    if (sizes.size > 0) setMeasured((previous) => new Map([...previous, ...sizes]));
+    const moved = [...positions.keys()];
     if (moved.length > 0) useApp.getState().edit((current) => moveNodes(current, positions), `move:${moved.sort().join(',')}:${dragSession.current}`);
     if (selectionChanged) useApp.getState().select({ nodes: [...selected] });
   }, []);
@@ -172,7 +184,7 @@ export function Canvas() {
         multiSelectionKeyCode={['Shift', 'Meta', 'Control']}
         selectionKeyCode="Shift"
         fitView={fitOnOpen}
-        fitViewOptions={FIT_OPTIONS}
+        fitViewOptions={firstFit}
         minZoom={0.1}
         proOptions={{ hideAttribution: true }}
       >

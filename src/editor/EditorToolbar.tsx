@@ -3,7 +3,7 @@ import { useReactFlow } from '@xyflow/react';
 import { findTemplate, moveNodes, TEMPLATES } from '../graph/index.ts';
 import { hasUnsavedChanges, useApp } from '../store/index.ts';
 import { layoutInWorker } from './layout.ts';
-import { downloadText, exportFileName, importFile, shareUrl, slugOf, toMermaid } from './importExport.ts';
+import { downloadText, exportFileName, importFile, importGraphText, shareUrl, slugOf, toMermaid } from './importExport.ts';
 
 const confirmDrop = () => !hasUnsavedChanges(useApp.getState()) || window.confirm('Drop the unsaved changes of this graph? (Undo brings them back.)');
 
@@ -28,7 +28,7 @@ export function EditorToolbar() {
     setBusy(true);
     try {
       const { graph } = useApp.getState();
-      const sizes = Object.fromEntries(getNodes().flatMap((node) => (node.measured?.width && node.measured.height ? [[node.id, { width: node.measured.width, height: node.measured.height }]] : [])));
+      const sizes = new Map(getNodes().flatMap((node) => (node.measured?.width && node.measured.height ? [[node.id, { width: node.measured.width, height: node.measured.height }] as const] : [])));
       const positions = await layoutInWorker({ graph, sizes });
       // Edits made while the worker ran are kept: only the positions change.
       useApp.getState().edit((current) => moveNodes(current, positions));
@@ -118,7 +118,7 @@ function ToolbarDialog({ dialog, onClose }: { dialog: NonNullable<Dialog>; onClo
             onSubmit={(event) => {
               event.preventDefault();
               if (!confirmDrop()) return;
-              if (useApp.getState().importText(text, 'the pasted JSON')) onClose();
+              void importGraphText(text, 'the pasted JSON').then((opened) => opened && onClose());
             }}
           >
             <textarea aria-label="Graph JSON" value={text} onChange={(event) => setText(event.target.value)} rows={14} autoFocus />

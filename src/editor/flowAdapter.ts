@@ -1,6 +1,6 @@
 /** Our graph document as React Flow nodes and edges. React Flow stays at this edge: the store's graph is the truth. */
 import { MarkerType, type Edge, type Node } from '@xyflow/react';
-import { describeWhen, kindDefinition, type GraphEdge, type GraphFile, type GraphNode, type KindDefinition } from '../graph/index.ts';
+import { describeWhen, kindDefinition, own, type GraphEdge, type GraphFile, type GraphNode, type KindDefinition } from '../graph/index.ts';
 import type { CanvasOverlay } from '../store/index.ts';
 
 /** The source handle of edges whose condition is not a plain outcome. */
@@ -55,7 +55,11 @@ export const sourceHandleOf = (edge: GraphEdge, source: GraphNode | undefined): 
  */
 export const findBackEdges = (graph: GraphFile): Set<string> => {
   const outgoing = new Map<string, GraphEdge[]>();
-  for (const edge of graph.edges) outgoing.set(edge.source, [...(outgoing.get(edge.source) ?? []), edge]);
+  for (const edge of graph.edges) {
+    const list = outgoing.get(edge.source);
+    if (list) list.push(edge);
+    else outgoing.set(edge.source, [edge]);
+  }
   const state = new Map<string, 'open' | 'done'>();
   const back = new Set<string>();
   const visit = (start: string) => {
@@ -85,32 +89,38 @@ export const findBackEdges = (graph: GraphFile): Set<string> => {
   return back;
 };
 
-export const toFlowNodes = (graph: GraphFile, extras: FlowExtras = NO_EXTRAS): AgentFlowNode[] =>
-  graph.nodes.map((node) => {
+export const toFlowNodes = (graph: GraphFile, extras: FlowExtras = NO_EXTRAS): AgentFlowNode[] => {
+  const selected = new Set(extras.selectedNodes);
+  const breakpoints = new Set(extras.nodeBreakpoints);
+  const overlay = extras.overlay;
+  const parted = new Set(overlay?.parting?.nodes);
+  return graph.nodes.map((node) => {
     const definition = kindDefinition(node.kind);
-    const overlay = extras.overlay;
     return {
       id: node.id,
       type: 'agent',
       position: node.position,
-      selected: extras.selectedNodes.includes(node.id),
+      selected: selected.has(node.id),
       // `current` comes only from the run overlay (SPEC §5); `parted` marks where two compared runs part.
-      className: [overlay?.currentNode === node.id ? 'current' : '', overlay?.parting?.nodes.includes(node.id) ? 'parted' : ''].filter(Boolean).join(' ') || undefined,
+      className: [overlay?.currentNode === node.id ? 'current' : '', parted.has(node.id) ? 'parted' : ''].filter(Boolean).join(' ') || undefined,
       data: {
         node,
         definition,
         summary: definition.summary(node.config),
         isEntry: node.id === graph.entry,
-        visits: overlay?.nodeVisits[node.id] ?? 0,
-        breakpoint: extras.nodeBreakpoints.includes(node.id),
+        visits: own(overlay?.nodeVisits, node.id) ?? 0,
+        breakpoint: breakpoints.has(node.id),
       },
     };
   });
+};
 
 export const toFlowEdges = (graph: GraphFile, extras: FlowExtras = NO_EXTRAS): ConditionFlowEdge[] => {
   const back = findBackEdges(graph);
   const nodes = new Map(graph.nodes.map((node) => [node.id, node]));
   const overlay = extras.overlay;
+  const selected = new Set(extras.selectedEdges);
+  const breakpoints = new Set(extras.edgeBreakpoints);
   return graph.edges.map((edge) => {
     const fired = overlay?.firedEdge === edge.id;
     const parting = overlay?.parting;
@@ -124,7 +134,7 @@ export const toFlowEdges = (graph: GraphFile, extras: FlowExtras = NO_EXTRAS): C
       source: edge.source,
       target: edge.target,
       sourceHandle: sourceHandleOf(edge, nodes.get(edge.source)),
-      selected: extras.selectedEdges.includes(edge.id),
+      selected: selected.has(edge.id),
       className: classes,
       animated: fired,
       markerEnd: { type: MarkerType.ArrowClosed, width: 18, height: 18 },
@@ -136,9 +146,9 @@ export const toFlowEdges = (graph: GraphFile, extras: FlowExtras = NO_EXTRAS): C
         backEdge: back.has(edge.id),
         fired,
         firedReason: fired ? overlay.firedReason : null,
-        notTaken: overlay?.triedEdges[edge.id] ?? null,
-        visits: overlay?.edgeVisits[edge.id] ?? 0,
-        breakpoint: extras.edgeBreakpoints.includes(edge.id),
+        notTaken: own(overlay?.triedEdges, edge.id) ?? null,
+        visits: own(overlay?.edgeVisits, edge.id) ?? 0,
+        breakpoint: breakpoints.has(edge.id),
       },
     };
   });

@@ -22,7 +22,7 @@ describe('layoutGraph', () => {
   it('places SecurityClaw left to right with loop-backs pointing back', () => {
     const graph = findTemplate('securityclaw')!.graph();
     const positions = layoutGraph(graph);
-    const x = (id: string) => positions[id].x;
+    const x = (id: string) => positions.get(id)!.x;
     expect(x('decide')).toBeLessThan(x('execute'));
     expect(x('execute')).toBeLessThan(x('evaluate'));
     expect(x('evaluate')).toBeLessThan(x('answer'));
@@ -33,23 +33,37 @@ describe('layoutGraph', () => {
   it('lays out 500 nodes: every node placed, none overlapping, forward edges go right', { timeout: 30_000 }, () => {
     const graph = generated(500);
     const positions = layoutGraph(graph);
-    expect(Object.keys(positions)).toHaveLength(500);
-    for (const position of Object.values(positions)) {
+    expect(positions.size).toBe(500);
+    for (const position of positions.values()) {
       expect(Number.isFinite(position.x)).toBe(true);
       expect(Number.isFinite(position.y)).toBe(true);
     }
     const back = findBackEdges(graph);
     expect(back.size).toBeGreaterThan(0);
-    for (const edge of graph.edges) if (!back.has(edge.id)) expect(positions[edge.target].x).toBeGreaterThan(positions[edge.source].x);
-    const sorted = Object.values(positions).sort((a, b) => a.x - b.x || a.y - b.y);
+    for (const edge of graph.edges) if (!back.has(edge.id)) expect(positions.get(edge.target)!.x).toBeGreaterThan(positions.get(edge.source)!.x);
+    const sorted = [...positions.values()].sort((a, b) => a.x - b.x || a.y - b.y);
     for (let i = 0; i < sorted.length; i += 1)
       for (let j = i + 1; j < sorted.length && sorted[j].x - sorted[i].x < DEFAULT_SIZE.width; j += 1) expect(overlaps(sorted[i], sorted[j])).toBe(false);
   });
 
   it('uses measured sizes so tall nodes do not overlap', () => {
     const graph = findTemplate('securityclaw')!.graph();
-    const sizes = Object.fromEntries(graph.nodes.map((node) => [node.id, { width: 200, height: 400 }]));
+    const sizes = new Map(graph.nodes.map((node) => [node.id, { width: 200, height: 400 }]));
     const positions = layoutGraph(graph, sizes);
-    expect(Math.abs(positions.answer.y - positions.recover.y)).toBeGreaterThanOrEqual(400);
+    expect(Math.abs(positions.get('answer')!.y - positions.get('recover')!.y)).toBeGreaterThanOrEqual(400);
+  });
+
+  it('lays out ids that are names of Object methods', () => {
+    const graph: GraphFile = {
+      ...findTemplate('blank')!.graph(),
+      entry: 'toString',
+      nodes: [
+        { id: 'toString', kind: 'reason', position: { x: 0, y: 0 }, config: { planner: 'scripted', plans: [], retry: { maxAttempts: 3, retryOn: ['timeout'] } } },
+        { id: 'hasOwnProperty', kind: 'stop', position: { x: 0, y: 0 }, config: { reason: 'stopped' } },
+      ],
+      edges: [{ id: 'valueOf', source: 'toString', target: 'hasOwnProperty' }],
+    };
+    const positions = layoutGraph(graph);
+    expect(positions.get('toString')!.x).toBeLessThan(positions.get('hasOwnProperty')!.x);
   });
 });

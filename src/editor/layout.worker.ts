@@ -1,3 +1,4 @@
+import '../graph/jitless.ts';
 import { layoutGraph, type LayoutRequest } from './layout.ts';
 
 self.onmessage = (event: MessageEvent<LayoutRequest>) => {

@@ -1,4 +1,4 @@
-import { describeProblems, parseWith, Skill, type GraphFile, type Scenario } from '../graph/index.ts';
+import { describeProblems, own, parseWith, Skill, type GraphFile, type Scenario } from '../graph/index.ts';
 
 export class ScenarioError extends Error {}
 
@@ -26,14 +26,15 @@ const overriddenSkill = (scenario: Scenario, name: string, base: Skill | undefin
  * called: every attempt of it is an `error` attempt that says so.
  */
 export const applyScenario = (graph: GraphFile, scenario: Scenario): GraphFile => {
-  const skills: GraphFile['skills'] = {};
-  for (const name of new Set([...Object.keys(graph.skills), ...Object.keys(scenario.skills ?? {})])) {
-    const base = graph.skills[name] as Skill | undefined;
-    const override = scenario.skills?.[name];
+  const names = new Set([...Object.keys(graph.skills), ...Object.keys(scenario.skills ?? {})]);
+  // Built from entries: a name is data, and an assignment by name could reach the prototype.
+  const skills: GraphFile['skills'] = Object.fromEntries([...names].map((name) => {
+    const base = own(graph.skills, name);
+    const override = own(scenario.skills, name);
     const skill = override ? overriddenSkill(scenario, name, base, override) : (base as Skill);
-    skills[name] = skill.type === 'mock' ? skill
-      : { type: 'mock', access: skill.access, tokens: 0, script: [{ outcome: 'error', error: refusedRealSkill(scenario.name, name, skill.type) }] };
-  }
+    return [name, skill.type === 'mock' ? skill
+      : { type: 'mock', access: skill.access, tokens: 0, script: [{ outcome: 'error', error: refusedRealSkill(scenario.name, name, skill.type) }] }];
+  }));
   return { ...graph, skills, state: { ...graph.state, ...scenario.state } };
 };
 

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { findTemplate, serializeGraph, updateNode, type GraphFile } from '../graph/index.ts';
 import { useApp } from './index.ts';
 import { restoreAutosave, startAutosave, startPersistence, useAutosave, type GraphStorage } from './persistence.ts';
-import { setSecret } from './secrets.ts';
+import { setKey } from './secrets.ts';
 
 const fakeStorage = (initial?: string) => {
   const saved: string[] = [];
@@ -123,7 +123,7 @@ describe('startAutosave', () => {
   });
 
   it('never stores an API key', async () => {
-    setSecret('OPENAI_API_KEY', 'sk-secret-123');
+    setKey('OPENAI_API_KEY', 'https://api.openai.com', 'sk-secret-123');
     const fake = fakeStorage();
     const stop = startAutosave(fake.storage, { target: fakeWindow().target });
     renameGraph('With key');

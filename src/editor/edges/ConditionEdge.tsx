@@ -16,7 +16,7 @@ const loopPath = (sx: number, sy: number, tx: number, ty: number): [string, numb
 
 function ConditionEdgeView({ id, sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition, data, markerEnd, selected }: EdgeProps<ConditionFlowEdge>) {
   const toggleEdgeBreakpoint = useApp((state) => state.toggleEdgeBreakpoint);
-  const problems = useApp((state) => selectProblemsByElement(state).edges[id]);
+  const problems = useApp((state) => selectProblemsByElement(state).edges.get(id));
   const goesBack = data?.backEdge && targetX < sourceX + 40;
   const [path, labelX, labelY] = goesBack
     ? loopPath(sourceX, sourceY, targetX, targetY)
