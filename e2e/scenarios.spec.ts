@@ -1,53 +1,33 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { promisify } from 'node:util';
-import { expect, test, type Page } from '@playwright/test';
-import { collectErrors } from './helpers.ts';
-
-/** The ports of this suite's own services; each test takes the first one free. */
-const SERVICE_PORTS = [4342, 4343, 4344, 4345, 4346, 4347, 4348, 4349];
-
-interface Service {
-  port: number;
-  requests: string[];
-  close: () => Promise<void>;
-}
+import { collectErrors, service, servicePort } from './helpers.ts';
+import { expect, test, type Page } from './test.ts';
 
 /**
  * A local SIEM: /search answers HTML first (a parse error, retried in place), then no events (an
- * empty result, which recovery handles); /archive answers the events. It allows the page's
- * origin, and counts every request, so the test can tell that a scenario never called it.
+ * empty result, which recovery handles); /archive answers the events. It counts every request, so
+ * the test can tell that a scenario never called it.
  */
-const startService = async (): Promise<Service> => {
-  const requests: string[] = [];
+const startSiem = async (port: number) => {
   let searches = 0;
-  const server: Server = createServer((request, response) => {
-    requests.push(request.url ?? '');
-    const headers = { 'access-control-allow-origin': '*', 'content-type': 'application/json' };
-    if (request.url?.startsWith('/search')) {
+  const siem = await service(port, (_method, url, _headers, respond) => {
+    if (url.startsWith('/search')) {
       searches += 1;
-      response.writeHead(200, headers).end(searches === 1 ? '<html>SIEM is busy</html>' : '[]');
-    } else if (request.url?.startsWith('/archive')) {
-      response.writeHead(200, headers).end(JSON.stringify({ hits: [{ ip: '10.0.0.5', user: 'admin', count: 42 }] }));
-    } else response.writeHead(404, headers).end('{}');
+      respond(200, searches === 1 ? '<html>SIEM is busy</html>' : '[]');
+    } else if (url.startsWith('/archive')) respond(200, JSON.stringify({ hits: [{ ip: '10.0.0.5', user: 'admin', count: 42 }] }));
+    else respond(404, '{}');
   });
-  for (const port of SERVICE_PORTS) {
-    const listening = await new Promise<boolean>((resolve) => {
-      server.once('error', () => resolve(false));
-      server.listen(port, '127.0.0.1', () => resolve(true));
-    });
-    if (listening) return { port, requests, close: () => new Promise((resolve) => server.close(() => resolve())) };
-  }
-  throw new Error(`no free port among ${SERVICE_PORTS.join(', ')}`);
+  // A preflight is not a call of the skill.
+  return { ...siem, calls: () => siem.requests.filter((request) => request.method !== 'OPTIONS').map((request) => request.url.split('?')[0]) };
 };
 
 /** SecurityClaw whose two searches are http skills of the local service, with no scenario yet. */
-const graphFor = (port: number) => {
+const graphFor = (base: string) => {
   const graph = JSON.parse(readFileSync('src/graph/templates/securityclaw.json', 'utf8'));
   graph.name = 'SecurityClaw on a local SIEM';
-  graph.skills.search_events = { type: 'http', access: 'read', tokens: 100, url: `http://127.0.0.1:${port}/search?q={{args.q}}`, timeoutMs: 5000 };
-  graph.skills.query_alternative_source = { type: 'http', access: 'read', tokens: 150, url: `http://127.0.0.1:${port}/archive?q={{args.q}}`, recordsPath: 'hits', timeoutMs: 5000 };
+  graph.skills.search_events = { type: 'http', access: 'read', tokens: 100, url: `${base}/search?q={{args.q}}`, timeoutMs: 5000 };
+  graph.skills.query_alternative_source = { type: 'http', access: 'read', tokens: 150, url: `${base}/archive?q={{args.q}}`, recordsPath: 'hits', timeoutMs: 5000 };
   graph.scenarios = [];
   return JSON.stringify(graph);
 };
@@ -64,17 +44,22 @@ test('a real run against a local service becomes a scenario; a changed condition
   // It starts the command line too (npx and tsx), which takes seconds on a loaded machine.
   test.slow();
   const errors = collectErrors(page);
-  const service = await startService();
+  const siem = await startSiem(servicePort(testInfo.parallelIndex, 0));
   try {
     await page.goto('/?template=blank');
-    await page.getByLabel('Import JSON').setInputFiles({ name: 'local-siem.json', mimeType: 'application/json', buffer: Buffer.from(graphFor(service.port)) });
+    await page.getByLabel('Import JSON').setInputFiles({ name: 'local-siem.json', mimeType: 'application/json', buffer: Buffer.from(graphFor(siem.url)) });
     await expect(page.getByRole('heading', { name: 'SecurityClaw on a local SIEM' })).toBeVisible();
     await expect(scenarios(page)).toContainText('No scenario yet');
 
     // A real run: the service answers HTML, then nothing, and the archive answers.
     await button(page, 'Run').click();
+    // The person allows the host first: nothing is sent before.
+    const consent = page.getByRole('dialog', { name: 'Allow network access' });
+    await expect(consent).toContainText(siem.url);
+    expect(siem.calls()).toEqual([]);
+    await consent.getByRole('button', { name: 'Allow and run' }).click();
     await expect(page.getByRole('status')).toContainText('completed');
-    expect(service.requests.map((url) => url.split('?')[0])).toEqual(['/search', '/search', '/archive']);
+    expect(siem.calls()).toEqual(['/search', '/search', '/archive']);
 
     // Save as scenario: the draft pins the run and its http results as mock scripts; the person trims it.
     await button(page, 'Save as scenario').click();
@@ -115,7 +100,7 @@ test('a real run against a local service becomes a scenario; a changed condition
     await expect(item).toContainText('Parts from the run at step 3: evaluate (step 3) took e5 to decide (otherwise: no other edge matched), not toward recover: e4 did not match, evaluation.plan_exhausted eq false (was true)');
     await item.getByText(/^\d+ expectations? failed$/).click();
     await expect(item.getByRole('list', { name: `Failed expectations of ${SAVED}` })).toContainText('path: expected ["decide","execute","evaluate","recover"');
-    expect(service.requests).toHaveLength(3);
+    expect(siem.calls()).toHaveLength(3);
 
     // The failure opens in the debugger at that step.
     await item.getByRole('button', { name: 'Open at step 3' }).click();
@@ -149,10 +134,10 @@ test('a real run against a local service becomes a scenario; a changed condition
     expect(xml).toContain(`<testcase name="${SAVED}"`);
     expect(xml).toMatch(/<failure message="\d+ expectation\(s\) failed \(the run parts from it at step 3\): /);
     expect(xml).toContain('path: expected [&quot;decide&quot;,&quot;execute&quot;,&quot;evaluate&quot;,&quot;recover&quot;');
-    expect(service.requests).toHaveLength(3);
+    expect(siem.calls()).toHaveLength(3);
     expect(errors).toEqual([]);
   } finally {
-    await service.close();
+    await siem.close();
   }
 });
 
