@@ -15,7 +15,7 @@ let unmount = () => {};
 beforeEach(() => {
   act(() => {
     app().reset();
-    useApp.setState({ scenarioResults: {}, scenarioSources: {}, comparison: null });
+    useApp.setState({ scenarioResults: new Map(), scenarioSources: new Map(), comparison: null });
     const graph = findTemplate('securityclaw')!.graph();
     app().load({ ...graph, scenarios: graph.scenarios.slice(0, 2) });
   });

@@ -26,7 +26,7 @@ const comparedWith = (runs: { id: number }[], source: number | undefined, own: n
 
 function Failure({ name, result }: { name: string; result: ScenarioRunResult }) {
   const runs = useApp((state) => state.runs);
-  const source = useApp((state) => state.scenarioSources[name]);
+  const source = useApp((state) => state.scenarioSources.get(name));
   const openScenarioRun = useApp((state) => state.openScenarioRun);
   const compareRuns = useApp((state) => state.compareRuns);
   if (result.status === 'error') return <p className="error">{result.error}</p>;
@@ -63,7 +63,7 @@ function Failure({ name, result }: { name: string; result: ScenarioRunResult }) 
 
 function ScenarioItem({ scenario }: { scenario: Scenario }) {
   const result = useApp((state) => {
-    const found = state.scenarioResults[scenario.name];
+    const found = state.scenarioResults.get(scenario.name);
     return found && found.documentVersion === state.documentVersion ? found : undefined;
   });
   const running = useApp((state) => state.scenariosRunning.includes(scenario.name));
@@ -115,7 +115,7 @@ export function ScenariosPanel() {
   const shownRun = useActiveRun();
   const [saving, setSaving] = useState<{ runId: number; draft: ScenarioDraft } | null>(null);
 
-  const current = scenarios.map((scenario) => results[scenario.name]).filter((result) => result?.documentVersion === documentVersion);
+  const current = scenarios.map((scenario) => results.get(scenario.name)).filter((result) => result?.documentVersion === documentVersion);
   const passed = current.filter((result) => result?.status === 'passed').length;
   const failed = current.length - passed;
   const shownIsRunning = shownRun !== undefined && shownRun.id === liveRunId && runStatus === 'running';

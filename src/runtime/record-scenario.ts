@@ -86,8 +86,9 @@ export const scenarioFromRun = (graph: GraphFile, trace: Trace, taken: readonly 
   if (trace.stopReason === null) notes.push('The run has not stopped: the scenario pins what it did so far, with no stop reason.');
 
   const ran = trace.steps.filter(nodeRan);
-  const attemptsByNode: Record<string, number> = {};
-  for (const step of ran) if (step.attempts.length > 0) attemptsByNode[step.node] = (attemptsByNode[step.node] ?? 0) + step.attempts.length;
+  // A Map: a trace may come from a file, and its node names are never object keys until written out.
+  const attemptsByNode = new Map<string, number>();
+  for (const step of ran) if (step.attempts.length > 0) attemptsByNode.set(step.node, (attemptsByNode.get(step.node) ?? 0) + step.attempts.length);
   const outcome = trace.stopReason ?? 'unfinished';
   const scenario: Scenario = {
     name: unique(`${trace.scenario ?? trace.graph}: ${outcome} in ${trace.rounds} round(s)`, taken),
@@ -98,7 +99,7 @@ export const scenarioFromRun = (graph: GraphFile, trace: Trace, taken: readonly 
     expect: {
       ...(trace.stopReason === null ? {} : { stopReason: trace.stopReason }),
       rounds: trace.rounds,
-      ...(Object.keys(attemptsByNode).length > 0 ? { attempts: attemptsByNode } : {}),
+      ...(attemptsByNode.size > 0 ? { attempts: Object.fromEntries(attemptsByNode) } : {}),
       path: ran.map((step) => step.node),
     },
   };

@@ -10,7 +10,7 @@ const flipRecoveryCondition = () => app().edit((graph) => updateEdge(graph, 'e4'
 
 beforeEach(() => {
   app().reset();
-  useApp.setState({ scenarioResults: {}, scenarioSources: {}, comparison: null, seed: 1, scenario: null, speedMs: 0 });
+  useApp.setState({ scenarioResults: new Map(), scenarioSources: new Map(), comparison: null, seed: 1, scenario: null, speedMs: 0 });
   app().load(securityclaw());
 });
 
@@ -19,8 +19,8 @@ describe('scenarios in the app', { timeout: 30_000 }, () => {
   it('runs every scenario of the graph, never a real skill, and keeps each result', async () => {
     await app().runScenarios();
     const results = app().scenarioResults;
-    expect(Object.keys(results)).toEqual(securityclaw().scenarios.map((scenario) => scenario.name));
-    expect(Object.values(results).map((result) => result.status)).toEqual(securityclaw().scenarios.map(() => 'passed'));
+    expect([...results.keys()]).toEqual(securityclaw().scenarios.map((scenario) => scenario.name));
+    expect([...results.values()].map((result) => result.status)).toEqual(securityclaw().scenarios.map(() => 'passed'));
     expect(app().scenariosRunning).toEqual([]);
   });
 
@@ -28,7 +28,7 @@ describe('scenarios in the app', { timeout: 30_000 }, () => {
     flipRecoveryCondition();
     const name = 'default run: local retry, then recovery changes the source';
     await app().runScenarios([name]);
-    const result = app().scenarioResults[name];
+    const result = app().scenarioResults.get(name);
     expect(result).toMatchObject({ status: 'failed', divergence: 3 });
     const id = app().openScenarioRun(name);
     expect(app().activeRunId).toBe(id);
@@ -47,9 +47,9 @@ describe('scenarios in the app', { timeout: 30_000 }, () => {
     const before = app().graph.scenarios.length;
     app().saveScenario({ ...draft!.scenario, name: 'pinned run' }, runId);
     expect(app().graph.scenarios.at(-1)?.name).toBe('pinned run');
-    expect(app().scenarioSources).toEqual({ 'pinned run': runId });
+    expect(app().scenarioSources).toEqual(new Map([['pinned run', runId]]));
     await app().runScenarios(['pinned run']);
-    expect(app().scenarioResults['pinned run'].status).toBe('passed');
+    expect(app().scenarioResults.get('pinned run')?.status).toBe('passed');
     app().undo();
     expect(app().graph.scenarios).toHaveLength(before);
     app().redo();

@@ -30,12 +30,13 @@ export interface RunPair {
   right: number;
 }
 
+/** By scenario name. A Map, because a name is the person's text ("constructor" included), never an object key. */
 export interface ScenarioSlice {
-  scenarioResults: Record<string, ScenarioRunResult>;
+  scenarioResults: ReadonlyMap<string, ScenarioRunResult>;
   /** The scenarios being run now, in order; empty when none. */
   scenariosRunning: string[];
   /** The run each scenario was saved from in this session: what its failure is compared with. */
-  scenarioSources: Record<string, number>;
+  scenarioSources: ReadonlyMap<string, number>;
   comparison: RunPair | null;
   /** Runs these scenarios of the open graph (all of them when no names are given), one after another. */
   runScenarios: (names?: string[]) => Promise<void>;
@@ -67,9 +68,9 @@ const runOne = async (runtime: Runtime, graph: GraphFile, documentVersion: numbe
 };
 
 export const createScenarioSlice: SliceCreator<ScenarioSlice> = (set, get) => ({
-  scenarioResults: {},
+  scenarioResults: new Map(),
   scenariosRunning: [],
-  scenarioSources: {},
+  scenarioSources: new Map(),
   comparison: null,
 
   runScenarios: async (names) => {
@@ -81,7 +82,7 @@ export const createScenarioSlice: SliceCreator<ScenarioSlice> = (set, get) => ({
       const runtime = await loadRuntime();
       for (const scenario of chosen) {
         const result = await runOne(runtime, graph, documentVersion, scenario);
-        set((state) => ({ scenarioResults: { ...state.scenarioResults, [scenario.name]: result }, scenariosRunning: state.scenariosRunning.filter((name) => name !== scenario.name) }));
+        set((state) => ({ scenarioResults: new Map(state.scenarioResults).set(scenario.name, result), scenariosRunning: state.scenariosRunning.filter((name) => name !== scenario.name) }));
         await nextTask();
       }
     } finally {
@@ -90,12 +91,12 @@ export const createScenarioSlice: SliceCreator<ScenarioSlice> = (set, get) => ({
   },
 
   openScenarioRun: (name) => {
-    const result = get().scenarioResults[name];
+    const result = get().scenarioResults.get(name);
     if (!result?.trace) return null;
     const shown = result.runId !== undefined && get().runs.some((run) => run.id === result.runId);
     const id = shown ? (result.runId as number) : get().loadTrace(result.trace, { label: `scenario "${name}" (${result.status})`, graph: result.graph });
     if (shown) get().selectRun(id);
-    set((state) => ({ scenarioResults: { ...state.scenarioResults, [name]: { ...result, runId: id } } }));
+    set((state) => ({ scenarioResults: new Map(state.scenarioResults).set(name, { ...result, runId: id }) }));
     get().selectStep(result.divergence ?? result.trace.steps.length);
     return id;
   },
@@ -111,9 +112,9 @@ export const createScenarioSlice: SliceCreator<ScenarioSlice> = (set, get) => ({
     get().edit((graph) => saveScenario(graph, scenario));
     set((state) => {
       // A result of the scenario's earlier version says nothing about this one.
-      const scenarioResults = { ...state.scenarioResults };
-      delete scenarioResults[scenario.name];
-      return { scenarioResults, scenarioSources: fromRun === undefined ? state.scenarioSources : { ...state.scenarioSources, [scenario.name]: fromRun } };
+      const scenarioResults = new Map(state.scenarioResults);
+      scenarioResults.delete(scenario.name);
+      return { scenarioResults, scenarioSources: fromRun === undefined ? state.scenarioSources : new Map(state.scenarioSources).set(scenario.name, fromRun) };
     });
   },
 
