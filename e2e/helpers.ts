@@ -90,3 +90,6 @@ export const service = async (port: number, answer: (method: string, url: string
     }),
   };
 };
+
+/** Answers yes to the question a run asks before it contacts other hosts. */
+export const allowHosts = (page: Page) => page.getByRole('dialog', { name: 'Allow network access' }).getByRole('button', { name: 'Allow and run' }).click();

@@ -5,6 +5,7 @@ import { App } from './App.tsx';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
 import { openInitialGraph } from './startup.ts';
 import { startPersistence } from '../store/persistence.ts';
+import { startRunSessions } from '../store/runSessions.ts';
 import './styles.css';
 
 const url = new URL(window.location.href);
@@ -19,4 +20,6 @@ void startPersistence(url).finally(() => {
       </ErrorBoundary>
     </StrictMode>,
   );
+  // The runs of the last session come back over the restored graph, and are kept as they go on.
+  void startRunSessions(url);
 });

@@ -74,7 +74,9 @@ describe('loopscope run', () => {
     expect(result.code).toBe(0);
     const trace = JSON.parse(result.out);
     expect(trace).toMatchObject({ format: 'loopscope/trace', seed: 5, stopReason: 'completed', rounds: 1, scenario: 'timeout triggers local retry' });
-    expect(trace.steps[0].stateBefore).toBeDefined();
+    // Each step carries its writes, not a copy of the whole state before it.
+    expect(trace.steps[0].writes.plan).toBeDefined();
+    expect(trace.steps[0].stateBefore).toBeUndefined();
   });
 
   it('a guard stop shows its numbers; exit 0 for any stop reason', async () => {

@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { contactedHosts, decodeText, describeProblems, hasErrors, parseGraph, validateGraph, type GraphFile } from '../graph/index.ts';
-import { runGraph, runScenario, ScenarioError } from '../runtime/index.ts';
+import { ScenarioError } from '../runtime/apply-scenario.ts';
 import { environmentKeys, KEY_NAME } from './keys.ts';
 import { report, REPORTERS, tally, type CaseReport, type FileReport, type ReporterName } from './reporters.ts';
 import { printable } from './terminal.ts';
@@ -31,6 +31,9 @@ export const USAGE = `Usage:
                without it no variable is sent, whatever the file names`;
 
 class Refusal extends Error {}
+
+/** The runtime brings LangGraph: loaded only by the commands that run a graph, so `validate` starts fast. */
+const loadRuntime = () => import('../runtime/index.ts');
 
 const loadGraph = async (file: string): Promise<GraphFile> => {
   let bytes: Uint8Array;
@@ -96,7 +99,8 @@ const run = async (args: string[], io: Output): Promise<number> => {
   if (files.length !== 1) throw new Refusal('run takes one FILE');
   const graph = await loadGraph(files[0]);
   announceHosts(graph, io);
-  const trace = await runGraph(graph, { seed: flags.seed, scenario: flags.scenario, keys: environmentKeys(process.env, flags.keys), compact: !flags.json });
+  const { runGraph } = await loadRuntime();
+  const trace = await runGraph(graph, { seed: flags.seed, scenario: flags.scenario, keys: environmentKeys(process.env, flags.keys), compact: true });
   if (flags.json) io.out(JSON.stringify(trace, null, 2));
   else for (const line of formatTimeline(trace)) io.out(line);
   return 0;
@@ -107,6 +111,7 @@ const run = async (args: string[], io: Output): Promise<number> => {
 const testCase = async (graph: GraphFile, scenario: GraphFile['scenarios'][number]): Promise<CaseReport> => {
   const started = performance.now();
   try {
+    const { runScenario } = await loadRuntime();
     const { failures, trace, divergence } = await runScenario(graph, scenario, { compact: true });
     return { name: scenario.name, failures, stopReason: trace.stopReason, steps: trace.steps.length, divergence, durationMs: performance.now() - started };
   } catch (error) {

@@ -18,6 +18,7 @@ export function RunToolbar() {
   const scenario = useApp((state) => state.scenario);
   const scenarios = useApp((state) => state.graph.scenarios);
   const hasRuns = useApp((state) => state.runs.length > 0);
+  const pauseAsked = useApp((state) => state.pauseAsked);
   const actions = useApp.getState();
 
   const running = status === 'running';
@@ -29,7 +30,7 @@ export function RunToolbar() {
       <button type="button" onClick={() => void actions.run()} disabled={busy} title="Run the graph from the start"><span aria-hidden="true">▶ </span>Run</button>
       <button type="button" onClick={() => void actions.step()} disabled={busy} title="Run one node">Step</button>
       <button type="button" onClick={() => void actions.stepRound()} disabled={busy} title="Run to the start of the next round">Step round</button>
-      <button type="button" onClick={() => actions.pause()} disabled={!running}>Pause</button>
+      <button type="button" onClick={() => actions.pause()} disabled={!running || pauseAsked}>Pause</button>
       <button type="button" onClick={() => void actions.continueRun()} disabled={!canGoOn}>Continue</button>
       <button type="button" onClick={() => actions.reset()} disabled={!hasRuns || running}>Reset</button>
       <label className="run-field">
@@ -61,7 +62,7 @@ export function RunToolbar() {
           </select>
         </label>
       )}
-      <span className="run-state" aria-live="polite">{STATUS_WORDS[status]}</span>
+      <span className="run-state" aria-live="polite">{running && pauseAsked ? 'Pausing…' : STATUS_WORDS[status]}</span>
       <Gauges />
       <HostConsent />
     </div>

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { kindDefinition, own } from '../graph/index.ts';
-import type { TraceStep } from '../runtime/trace.ts';
+import { nodeRan, type TraceStep } from '../runtime/trace.ts';
 import { useApp } from '../store/index.ts';
 import { diffStates, type Change } from './analysis.ts';
 import { ApprovalPrompt } from './ApprovalPrompt.tsx';
@@ -67,9 +67,11 @@ function Diff({ changes }: { changes: Change[] }) {
   );
 }
 
-function StepView({ step, label }: { step: TraceStep; label: string }) {
+function StepView({ step, label, forkable }: { step: TraceStep; label: string; forkable: boolean }) {
   const [forking, setForking] = useState(false);
+  // Both read from the run's checkpoints: the state the step before left, and the state this step left.
   const after = useApp((state) => state.stateAfterSelected);
+  const before = useApp((state) => state.stateBeforeSelected);
   const kind = kindDefinition(step.kind);
   return (
     <div className="step-view">
@@ -122,12 +124,12 @@ function StepView({ step, label }: { step: TraceStep; label: string }) {
       <h4>Read</h4>
       <p>{step.reads.length ? <code>{step.reads.join(', ')}</code> : <span className="muted">nothing</span>}</p>
       <h4>State before → after</h4>
-      {step.stateBefore && after ? <Diff changes={diffStates(step.stateBefore, after)} /> : <pre className="json">{JSON.stringify(step.writes, null, 2)}</pre>}
+      {before && after ? <Diff changes={diffStates(before, after)} /> : <pre className="json">{JSON.stringify(step.writes, null, 2)}</pre>}
 
-      {step.stateBefore && (
+      {forkable && after && (
         <button type="button" onClick={() => setForking((open) => !open)} aria-expanded={forking}>Fork from here</button>
       )}
-      {forking && step.stateBefore && <ForkEditor step={step} onDone={() => setForking(false)} />}
+      {forking && forkable && after && <ForkEditor step={step} state={after} onDone={() => setForking(false)} />}
     </div>
   );
 }
@@ -148,7 +150,9 @@ export function StepDetail() {
         </div>
       )}
       <ApprovalPrompt />
-      {run && step ? <StepView key={`${run.id}-${step.step}`} step={step} label={nodeLabel(run.graph, step.node)} /> : <p className="muted">Select a step in the timeline.</p>}
+      {run && step ? (
+        <StepView key={`${run.id}-${step.step}`} step={step} label={nodeLabel(run.graph, step.node)} forkable={!run.imported && nodeRan(step)} />
+      ) : <p className="muted">Select a step in the timeline.</p>}
       <BreakpointsPanel />
     </section>
   );

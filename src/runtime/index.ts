@@ -10,4 +10,6 @@ export { refusedRealSkill } from './apply-scenario.ts';
 export { scenarioFromRun, type ScenarioDraft } from './record-scenario.ts';
 export { evaluateWhen, chooseEdge } from './conditions.ts';
 export { stateAfterStep } from './states.ts';
-export { Engine, type EngineOptions } from './engine.ts';
+export { buildStateGraph, nodeNames, type LoopscopeConfig } from './compile.ts';
+export { RetainingSaver, DEFAULT_RETENTION, type RetentionPolicy } from './checkpointer.ts';
+export { initialValues, agentState, type RunValues, type RunLedger } from './state.ts';

@@ -101,9 +101,11 @@ describe('save a run as a scenario', { timeout: 30_000 }, () => {
     // A permission refusal is not a call: the script holds only the call that ran.
     expect(scenario.skills?.open_ticket).toEqual({ type: 'mock', script: [{ outcome: 'ok', records: [{ ticket: 'SEC-1042', status: 'open' }], tokens: 80 }] });
 
-    const forked = createController(template('securityclaw'), { fork: { fromTrace: await runGraph(template('securityclaw')), atStep: 2, state: { question: 'other' } } });
+    const original = createController(template('securityclaw'), { headless: true });
+    await original.run();
+    const forked = await original.fork(2, { state: { question: 'other' } });
     await forked.run();
-    expect(scenarioFromRun(template('securityclaw'), forked.trace).notes).toContain('This run is a fork with the state edited at step 3 (question): a scenario starts from the initial state, so it does not make that edit.');
+    expect(scenarioFromRun(template('securityclaw'), forked.trace).notes).toContain('This run is a fork with the state after step 2 edited (question): a scenario starts from the initial state, so it does not make that edit.');
 
     const old: Trace = JSON.parse(JSON.stringify(await runGraph(template('securityclaw')), (key, value: unknown) => (key === 'returned' || key === 'text' ? undefined : value)));
     const fromOld = scenarioFromRun(template('securityclaw'), old);

@@ -76,7 +76,7 @@ export const scenarioFromRun = (graph: GraphFile, trace: Trace, taken: readonly 
 
   const original = trace.scenario === undefined ? undefined : graph.scenarios.find((scenario) => scenario.name === trace.scenario);
   if (trace.forkedFrom && trace.forkedFrom.edited.length > 0)
-    notes.push(`This run is a fork with the state edited at step ${trace.forkedFrom.step + 1} (${trace.forkedFrom.edited.join(', ')}): a scenario starts from the initial state, so it does not make that edit.`);
+    notes.push(`This run is a fork with the state after step ${trace.forkedFrom.step} edited (${trace.forkedFrom.edited.join(', ')}): a scenario starts from the initial state, so it does not make that edit.`);
   for (const step of trace.steps.filter((candidate) => candidate.kind === 'approve' && nodeRan(candidate))) {
     const node = graph.nodes.find((candidate) => candidate.id === step.node);
     const auto = node?.kind === 'approve' ? (node.config.auto === 'approve' ? 'approved' : 'denied') : undefined;

@@ -4,13 +4,9 @@ import { readPath } from '../skills/index.ts';
 import { runGraph, type HeadlessOptions } from './run.ts';
 export { applyScenario, ScenarioError } from './apply-scenario.ts';
 import { applyScenario } from './apply-scenario.ts';
-import type { Trace, TraceStep } from './trace.ts';
+import { nodeRan, type Trace, type TraceStep } from './trace.ts';
 
-/**
- * Whether the step's node ran: a guard before the node stops it with no attempt made, while the
- * budget running out before a retry stops a node that did run.
- */
-export const nodeRan = (step: TraceStep) => !(step.guard && step.attempts.length === 0);
+export { nodeRan } from './trace.ts';
 
 /** One expectation the run missed. */
 export interface ExpectationFailure {

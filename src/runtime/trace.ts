@@ -95,6 +95,12 @@ export const TraceStep = z.strictObject({
 });
 export type TraceStep = z.infer<typeof TraceStep>;
 
+/**
+ * Whether the step's node ran: a guard before the node stops it with no attempt made, while the
+ * budget running out before a retry stops a node that did run.
+ */
+export const nodeRan = (step: TraceStep) => !(step.guard && step.attempts.length === 0);
+
 export const Trace = z
   .strictObject({
     format: z.literal(TRACE_FORMAT),
