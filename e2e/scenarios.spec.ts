@@ -181,11 +181,11 @@ test('any two runs compare: two seeds of one graph are alike; a run and its fork
   await expect(comparison).toContainText('Runs 1 and 2 are alike: the same path, attempts and state.');
   await comparison.getByRole('button', { name: 'Close comparison' }).click();
 
-  // Fork run 2 at step 2 with search_events answering records: the fork parts at step 3.
-  await page.getByRole('list', { name: 'Timeline' }).getByRole('listitem').nth(1).click();
+  // Fork run 2 after step 1 with search_events answering records: execute (step 2) finds them, so the runs part at step 3.
+  await page.getByRole('list', { name: 'Timeline' }).getByRole('listitem').nth(0).click();
   const detail = page.getByRole('region', { name: 'Step detail' });
   await detail.getByRole('button', { name: 'Fork from here' }).click();
-  const form = detail.getByRole('form', { name: 'Fork from step 2' });
+  const form = detail.getByRole('form', { name: 'Fork from step 1' });
   await form.getByRole('combobox', { name: /^Skill/ }).selectOption('search_events');
   await form.getByRole('combobox', { name: /^Outcome/ }).selectOption('ok');
   await form.getByLabel('Records (JSON)').fill('[{"ip": "10.0.0.5"}]');

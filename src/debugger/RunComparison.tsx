@@ -1,7 +1,7 @@
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { Attempt, TraceStep } from '../runtime/trace.ts';
 import { useApp, type RunPair } from '../store/index.ts';
-import type { Change } from './analysis.ts';
+import { diffStates, type Change } from './analysis.ts';
 import { alignRuns, firstDifference, type Difference } from './compare.ts';
 
 const json = (value: unknown) => (value === undefined ? '—' : JSON.stringify(value));
@@ -30,7 +30,28 @@ function ChangeTable({ label, changes, left, right }: { label: string; changes: 
   );
 }
 
+/**
+ * How the states of the two runs differ before `step`: read from each run's checkpoints (or
+ * replayed from an imported trace), since steps carry no states. Undefined while reading; null
+ * when one run does not hold that state.
+ */
+const useStateDifferenceBefore = (pair: RunPair, step: number) => {
+  const [changes, setChanges] = useState<Change[] | null | undefined>(undefined);
+  useEffect(() => {
+    let current = true;
+    const { readRunState } = useApp.getState();
+    void Promise.all([readRunState(pair.left, step - 1), readRunState(pair.right, step - 1)]).then(([left, right]) => {
+      if (current) setChanges(left && right ? diffStates(left, right) : null);
+    });
+    return () => {
+      current = false;
+    };
+  }, [pair.left, pair.right, step]);
+  return changes;
+};
+
 function DifferenceView({ difference, pair }: { difference: Difference; pair: RunPair }) {
+  const stateBefore = useStateDifferenceBefore(pair, difference.step);
   return (
     <div className="comparison-at">
       <h3>At step {difference.step}</h3>
@@ -52,9 +73,9 @@ function DifferenceView({ difference, pair }: { difference: Difference; pair: Ru
           </tbody>
         </table>
       )}
-      {difference.stateBefore === null
-        ? <p className="muted">One of the traces does not hold the state before this step (a compact trace).</p>
-        : <ChangeTable label="State differences before the step" changes={difference.stateBefore} left={pair.left} right={pair.right} />}
+      {stateBefore === undefined ? null : stateBefore === null
+        ? <p className="muted">One of the runs does not hold its state before this step.</p>
+        : <ChangeTable label="State differences before the step" changes={stateBefore} left={pair.left} right={pair.right} />}
       <ChangeTable label="Write differences" changes={difference.writes} left={pair.left} right={pair.right} />
     </div>
   );

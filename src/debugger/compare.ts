@@ -96,8 +96,6 @@ export interface Difference {
   /** `path`: the runs part here; `detail`: the same path, but attempts or writes differ here. */
   kind: 'path' | 'detail';
   sentence: string;
-  /** The state each run had before the step, where the traces hold it; null when one does not. */
-  stateBefore: Change[] | null;
   /** What each run's step wrote. */
   writes: Change[];
   attempts: AttemptPair[];
@@ -109,7 +107,6 @@ const differenceAt = (left: ShownRun, right: ShownRun, step: number, kind: Diffe
   const b = right.trace.steps[step - 1];
   return {
     step, left: a, right: b, kind, sentence,
-    stateBefore: a?.stateBefore && b?.stateBefore ? diffStates(a.stateBefore, b.stateBefore) : null,
     writes: diffStates(a?.writes ?? {}, b?.writes ?? {}),
     attempts: pairAttempts(a, b),
     canvas: { nodes: [...new Set([a?.node, b?.node].filter((node): node is string => node !== undefined))], leftEdge: a?.fired?.id ?? null, rightEdge: b?.fired?.id ?? null },
