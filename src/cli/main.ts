@@ -1,5 +1,5 @@
 /**
- * `loopscope validate | run | test`. Exit codes: 0 fine, 1 problems (validation errors, failed
+ * `loopscope validate | run | test | export | serve`. Exit codes: 0 fine, 1 problems (validation errors, failed
  * scenarios), 2 not a graph (or a usage mistake). A bad file always gets a message naming the
  * path inside it, never a stack trace.
  */
@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { contactedHosts, decodeText, describeProblems, hasErrors, parseGraph, validateGraph, type GraphFile } from '../graph/index.ts';
 import { ScenarioError } from '../runtime/apply-scenario.ts';
 import { environmentKeys, KEY_NAME } from './keys.ts';
+import { report, REPORTERS, tally, type CaseReport, type FileReport, type ReporterName } from './reporters.ts';
 import { printable } from './terminal.ts';
 import { formatTimeline } from './timeline.ts';
 
@@ -23,7 +24,7 @@ const processOutput: Output = {
 export const USAGE = `Usage:
   loopscope validate FILE                                   check a graph (exit 1 on errors, 2 if not a graph)
   loopscope run FILE [--json] [--seed N] [--scenario NAME]  run it headless and print the timeline (or the trace)
-  loopscope test FILE…                                      run the files' scenarios (exit 1 if any fails)
+  loopscope test FILE… [--reporter text|junit|tap]         run the files' scenarios (exit 1 if any fails or a file has none)
   loopscope export FILE --langgraph DIR                     write a LangGraph.js project that the LangGraph server runs
   loopscope serve FILE… [--port N] [--dir DIR] [--key NAME] serve the files on a LangGraph dev server at 127.0.0.1 (Ctrl-C stops it)
   loopscope --help
@@ -62,25 +63,54 @@ const validate = async (files: string[], io: Output): Promise<number> => {
   return hasErrors(problems) ? 1 : 0;
 };
 
-const readFlags = (args: string[]) => {
+const OPTIONS = ['--json', '--seed', '--scenario', '--key', '--reporter', '--langgraph', '--port', '--dir'] as const;
+type Option = (typeof OPTIONS)[number];
+
+/** The one reader of every command's options; a command names the ones it takes, and any other is refused. */
+const readFlags = (args: string[], command: string, accepted: readonly Option[]) => {
   const files: string[] = [];
-  const flags: { json: boolean; seed?: number; scenario?: string; keys: Set<string> } = { json: false, keys: new Set() };
+  const flags: { json: boolean; seed?: number; scenario?: string; keys: Set<string>; reporter: ReporterName; langgraph?: string; port?: number; dir?: string } = {
+    json: false,
+    keys: new Set(),
+    reporter: 'text',
+  };
+  const valueOf = (index: number, refusal: string) => {
+    const value = args[index];
+    if (!value || value.startsWith('--')) throw new Refusal(refusal);
+    return value;
+  };
   for (let index = 0; index < args.length; index += 1) {
     const arg = args[index];
-    if (arg === '--json') flags.json = true;
-    else if (arg === '--seed') {
+    if (!arg.startsWith('--')) {
+      files.push(arg);
+      continue;
+    }
+    const option = OPTIONS.find((known) => arg === known || (known === '--reporter' && arg.startsWith('--reporter=')));
+    if (!option) throw new Refusal(`unknown option ${arg}`);
+    if (!accepted.includes(option)) throw new Refusal(`${command} does not take ${option}`);
+    if (option === '--json') flags.json = true;
+    else if (option === '--seed') {
       const seed = Number(args[++index]);
       if (!Number.isInteger(seed)) throw new Refusal('--seed needs a whole number');
       flags.seed = seed;
-    } else if (arg === '--scenario') {
+    } else if (option === '--scenario') {
       flags.scenario = args[++index];
       if (!flags.scenario) throw new Refusal('--scenario needs a NAME');
-    } else if (arg === '--key') {
+    } else if (option === '--key') {
       const name = args[++index];
       if (!name || !KEY_NAME.test(name)) throw new Refusal('--key needs the NAME of an environment variable');
       flags.keys.add(name);
-    } else if (arg.startsWith('--')) throw new Refusal(`unknown option ${arg}`);
-    else files.push(arg);
+    } else if (option === '--reporter') {
+      const name = arg === '--reporter' ? args[++index] : arg.slice('--reporter='.length);
+      if (!(REPORTERS as readonly string[]).includes(name ?? '')) throw new Refusal(`--reporter needs one of ${REPORTERS.join(', ')}${name ? `, got "${name}"` : ''}`);
+      flags.reporter = name as ReporterName;
+    } else if (option === '--langgraph') flags.langgraph = valueOf(++index, '--langgraph needs a folder (DIR)');
+    else if (option === '--dir') flags.dir = valueOf(++index, '--dir needs a folder');
+    else {
+      const port = Number(args[++index]);
+      if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Refusal('--port needs a port number (1-65535)');
+      flags.port = port;
+    }
   }
   return { files, flags };
 };
@@ -92,7 +122,7 @@ const announceHosts = (graph: GraphFile, io: Output) => {
 };
 
 const run = async (args: string[], io: Output): Promise<number> => {
-  const { files, flags } = readFlags(args);
+  const { files, flags } = readFlags(args, 'run', ['--json', '--seed', '--scenario', '--key']);
   if (files.length !== 1) throw new Refusal('run takes one FILE');
   const graph = await loadGraph(files[0]);
   announceHosts(graph, io);
@@ -103,90 +133,66 @@ const run = async (args: string[], io: Output): Promise<number> => {
   return 0;
 };
 
-const test = async (args: string[], io: Output): Promise<number> => {
-  const { files, flags } = readFlags(args);
-  if (files.length === 0) throw new Refusal('test takes at least one FILE');
-  const { runScenario } = await loadRuntime();
-  let passed = 0;
-  let failed = 0;
-  let unreadable = 0;
-  const keys = environmentKeys(process.env, flags.keys);
-  for (const file of files) {
-    let graph: GraphFile;
-    try {
-      graph = await loadGraph(file);
-    } catch (error) {
-      // One bad file is reported and the others still run.
-      io.err(error instanceof Refusal ? error.message : `${file}: ${error instanceof Error ? error.message : String(error)}`);
-      unreadable += 1;
-      continue;
-    }
-    announceHosts(graph, io);
-    io.out(`${file} (${graph.name}): ${graph.scenarios.length} scenario(s)`);
-    for (const scenario of graph.scenarios) {
-      let result;
-      try {
-        result = await runScenario(graph, scenario, { keys, compact: true });
-      } catch (error) {
-        if (!(error instanceof ScenarioError)) throw error;
-        failed += 1;
-        io.out(`  ✗ ${scenario.name}\n      could not run: ${error.message}`);
-        continue;
-      }
-      const { failures, trace } = result;
-      if (failures.length === 0) {
-        passed += 1;
-        io.out(`  ✓ ${scenario.name} (${trace.stopReason}, ${trace.steps.length} steps)`);
-      } else {
-        failed += 1;
-        io.out(`  ✗ ${scenario.name}`);
-        for (const failure of failures) io.out(`      ${failure}`);
-      }
-    }
+// A scenario is an offline test (its real skills are refused, see applyScenario): it contacts no
+// host and needs no key, so `test` announces none and sends none.
+const testCase = async (graph: GraphFile, scenario: GraphFile['scenarios'][number]): Promise<CaseReport> => {
+  const started = performance.now();
+  try {
+    const { runScenario } = await loadRuntime();
+    const { failures, trace, divergence } = await runScenario(graph, scenario, { compact: true });
+    return { name: scenario.name, failures, stopReason: trace.stopReason, steps: trace.steps.length, divergence, durationMs: performance.now() - started };
+  } catch (error) {
+    // One scenario that cannot run is that scenario's failure; the others still run.
+    if (!(error instanceof ScenarioError)) throw error;
+    return { name: scenario.name, failures: [], error: error.message, stopReason: null, steps: 0, divergence: null, durationMs: performance.now() - started };
   }
-  io.out(`${passed} passed, ${failed} failed`);
-  if (unreadable > 0) return 2;
-  return failed > 0 ? 1 : 0;
+};
+
+const testFile = async (file: string): Promise<FileReport> => {
+  let graph: GraphFile;
+  try {
+    graph = await loadGraph(file);
+  } catch (error) {
+    // One bad file is reported and the others still run.
+    const message = error instanceof Refusal ? error.message : `${file}: ${error instanceof Error ? error.message : String(error)}`;
+    return { file, problem: { kind: 'unreadable', message }, cases: [] };
+  }
+  if (graph.scenarios.length === 0)
+    return { file, graph: graph.name, problem: { kind: 'no_scenarios', message: `${file} (${graph.name}): no scenario to run; add "scenarios" to the graph, or save a run as a scenario in the app` }, cases: [] };
+  const cases: CaseReport[] = [];
+  for (const scenario of graph.scenarios) cases.push(await testCase(graph, scenario));
+  return { file, graph: graph.name, cases };
+};
+
+/** Exit 2 when a file is not a graph, else 1 when a scenario failed or a file had none, else 0. */
+const test = async (args: string[], io: Output): Promise<number> => {
+  const { files, flags } = readFlags(args, 'test', ['--reporter']);
+  if (files.length === 0) throw new Refusal('test takes at least one FILE');
+  const reports: FileReport[] = [];
+  for (const file of files) reports.push(await testFile(file));
+  for (const line of report(flags.reporter, reports)) io.out(line);
+  // Machine-readable output stays parseable: what went wrong with a file also goes to stderr, for people.
+  if (flags.reporter !== 'text') for (const file of reports) if (file.problem) io.err(file.problem.message);
+  if (reports.some((file) => file.problem?.kind === 'unreadable')) return 2;
+  return tally(reports).failed > 0 || reports.some((file) => file.problem) ? 1 : 0;
 };
 
 const exportProject = async (args: string[], io: Output): Promise<number> => {
-  const at = args.indexOf('--langgraph');
-  const dir = at >= 0 ? args[at + 1] : undefined;
-  const files = args.filter((_, index) => index !== at && index !== at + 1);
-  if (!dir || dir.startsWith('--')) throw new Refusal('export needs --langgraph DIR');
-  const unknown = files.find((arg) => arg.startsWith('--'));
-  if (unknown) throw new Refusal(`unknown option ${unknown}`);
+  const { files, flags } = readFlags(args, 'export', ['--langgraph']);
+  if (!flags.langgraph) throw new Refusal('export needs --langgraph DIR');
   if (files.length !== 1) throw new Refusal('export takes one FILE');
   const graph = await loadGraph(files[0]);
   const { cannotExport, exportLangGraph } = await import('./export.ts');
   const refused = cannotExport(graph);
   if (refused) throw new Refusal(`${files[0]} cannot be exported: ${refused}`);
-  const project = await exportLangGraph(graph, dir);
+  const project = await exportLangGraph(graph, flags.langgraph);
   io.out(`${files[0]} → ${project.dir} (LangGraph graph "${project.graphId}"): ${project.files.join(', ')}`);
   io.out(`  cd ${project.dir} && npm install && npx langgraphjs dev --host 127.0.0.1 --no-browser`);
   return 0;
 };
 
 const serve = async (args: string[], io: Output): Promise<number> => {
-  const files: string[] = [];
-  let port: number | undefined;
-  let dir: string | undefined;
-  const keys = new Set<string>();
-  for (let index = 0; index < args.length; index += 1) {
-    const arg = args[index];
-    if (arg === '--port') {
-      port = Number(args[++index]);
-      if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Refusal('--port needs a port number (1-65535)');
-    } else if (arg === '--dir') {
-      dir = args[++index];
-      if (!dir) throw new Refusal('--dir needs a folder');
-    } else if (arg === '--key') {
-      const name = args[++index];
-      if (!name || !KEY_NAME.test(name)) throw new Refusal('--key needs the NAME of an environment variable');
-      keys.add(name);
-    } else if (arg.startsWith('--')) throw new Refusal(`unknown option ${arg}`);
-    else files.push(arg);
-  }
+  const { files, flags } = readFlags(args, 'serve', ['--port', '--dir', '--key']);
   if (files.length === 0) throw new Refusal('serve takes at least one FILE');
   const { cannotExport } = await import('./export.ts');
   const graphs: GraphFile[] = [];
@@ -199,7 +205,7 @@ const serve = async (args: string[], io: Output): Promise<number> => {
   }
   const { serveGraphs } = await import('./serve.ts');
   io.err('starting the LangGraph dev server…');
-  const served = await serveGraphs(graphs, { port, dir, keys });
+  const served = await serveGraphs(graphs, { port: flags.port, dir: flags.dir, keys: flags.keys });
   io.out(`LangGraph server: ${served.url}`);
   served.graphIds.forEach((id, index) => io.out(`  graph ${id}  (${files[index]})`));
   io.out(`In Loopscope: Connect to a LangGraph server → ${served.url}   ·   Ctrl-C stops the server`);

@@ -19,6 +19,16 @@ export interface CanvasOverlay {
   /** Visits over the whole run, for the heat view. */
   nodeVisits: Record<string, number>;
   edgeVisits: Record<string, number>;
+  /** Set while two runs are compared: where they part, and the edge each took there. */
+  parting?: CanvasParting;
+}
+
+export interface CanvasParting {
+  /** The node(s) of the step where the runs part (two when they reached different nodes). */
+  nodes: string[];
+  /** The edge the left run took there, and the right one's. */
+  leftEdge: string | null;
+  rightEdge: string | null;
 }
 
 /** A breakpoint on the run's numbers rather than on one node or edge. */
@@ -111,10 +121,12 @@ export interface RunSlice {
   /** The state a run had after `step` (0: before its first): from its checkpoint, or replayed from an imported trace. */
   readRunState: (runId: number, step: number) => Promise<Record<string, unknown> | null>;
   /**
-   * Shows a finished trace as a run, with no skill called. With `server`, the trace of a LangGraph
-   * server thread: a later read of the same thread (it goes on, it was forked) replaces that run.
+   * Shows a finished trace as a run, with no skill called: an imported one (on the open graph), or
+   * one made elsewhere, such as a scenario's, with its own label and graph. With `server`, the trace
+   * of a LangGraph server thread: a later read of the same thread (it goes on, it was forked)
+   * replaces that run. Returns the run's id.
    */
-  loadTrace: (trace: Trace, server?: { key: string; label: string; status?: RunStatus }) => void;
+  loadTrace: (trace: Trace, shown?: { label: string; graph?: GraphFile; server?: { key: string; status?: RunStatus } }) => number;
   dismissRunMessages: () => void;
 }
 
@@ -198,7 +210,7 @@ type Runtime = typeof import('../runtime/index.ts');
 let runtimeModule: Promise<Runtime> | null = null;
 let loadedRuntime: Runtime | null = null;
 // Loaded on the first run or trace, so the runtime and LangGraph stay out of the first screen's bundle.
-const loadRuntime = () =>
+export const loadRuntime = () =>
   (runtimeModule ??= import('../runtime/index.ts').then((module) => {
     loadedRuntime = module;
     return module;
@@ -545,17 +557,20 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
       else set({ runStatus: runs.some((run) => run.id === saved.activeRunId) ? 'stopped' : 'idle' });
       showStep(saved.selectedStep);
     },
-    loadTrace: (trace, server) => {
+    loadTrace: (trace, shown) => {
       release();
-      const graph = get().graph;
-      const shown = server && get().runs.find((run) => run.server === server.key);
-      if (shown) {
-        updateRun(shown.id, { trace, stepCount: trace.steps.length, graph });
-        set({ activeRunId: shown.id });
+      const graph = shown?.graph ?? get().graph;
+      const server = shown?.server;
+      const replaced = server && get().runs.find((run) => run.server === server.key);
+      let id: number;
+      if (replaced) {
+        id = replaced.id;
+        updateRun(id, { trace, stepCount: trace.steps.length, graph });
+        set({ activeRunId: id });
       } else {
-        addRun({ label: '', graph, trace, stepCount: trace.steps.length, imported: true, ...(server ? { server: server.key } : {}) });
-        const id = get().activeRunId as number;
-        updateRun(id, { label: server ? `Run ${id} (${server.label})` : `Run ${id} (imported)` });
+        addRun({ label: '', graph, trace, stepCount: trace.steps.length, imported: shown === undefined || server !== undefined, ...(server ? { server: server.key } : {}) });
+        id = get().activeRunId as number;
+        updateRun(id, { label: shown ? `Run ${id}: ${shown.label}` : `Run ${id} (imported)` });
       }
       set({
         liveRunId: null,
@@ -566,8 +581,9 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
         traceWarning: trace.graph === graph.name ? null : `This trace was made on "${trace.graph}", but the open graph is "${graph.name}": the canvas may not match it.`,
       });
       // A server thread read again with nothing new keeps the step the person is looking at.
-      const kept = shown && shown.trace.steps.length === trace.steps.length ? get().selectedStep : null;
+      const kept = replaced && replaced.trace.steps.length === trace.steps.length ? get().selectedStep : null;
       showStep(kept ?? (trace.steps.length > 0 ? trace.steps.length : null));
+      return id;
     },
     readRunState: async (runId, step) => {
       const run = get().runs.find((candidate) => candidate.id === runId);
