@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { Scenario } from '../graph/index.ts';
 import type { ScenarioDraft } from '../runtime/index.ts';
-import { useApp, type RunPair, type ScenarioRunResult } from '../store/index.ts';
+import { unsavableReason, useApp, type RunPair, type ScenarioRunResult } from '../store/index.ts';
 import { useActiveRun } from './hooks.ts';
 import { SaveScenarioDialog } from './SaveScenarioDialog.tsx';
 
@@ -120,6 +120,7 @@ export function ScenariosPanel() {
   const failed = current.length - passed;
   const shownIsRunning = shownRun !== undefined && shownRun.id === liveRunId && runStatus === 'running';
   const pair = defaultPair(runs, activeRunId);
+  const unsavable = shownRun ? unsavableReason(shownRun) : null;
 
   const startSaving = async () => {
     if (!shownRun) return;
@@ -135,9 +136,10 @@ export function ScenariosPanel() {
       </div>
       <div className="scenario-buttons">
         <button type="button" onClick={() => void runScenarios()} disabled={busy || scenarios.length === 0}>Run all scenarios</button>
-        <button type="button" onClick={() => void startSaving()} disabled={!shownRun || shownIsRunning} title={shownRun ? `Pin ${shownRun.label} as a test` : 'Run the graph first'}>Save as scenario</button>
+        <button type="button" onClick={() => void startSaving()} disabled={!shownRun || shownIsRunning || unsavable !== null} aria-describedby={unsavable ? 'scenario-unsavable' : undefined} title={shownRun ? `Pin ${shownRun.label} as a test` : 'Run the graph first'}>Save as scenario</button>
         <button type="button" onClick={() => pair && compareRuns(pair)} disabled={!pair} title="Two runs side by side">Compare runs</button>
       </div>
+      {unsavable && <p id="scenario-unsavable" className="muted">{unsavable}</p>}
       <p className="field-help">
         Scenarios run offline: mock skills only. An http or llm skill a scenario gives no mock script is refused (its attempts fail with an error saying so), never called.
       </p>

@@ -9,6 +9,7 @@ export type { GraphSlice, Selection } from './graphSlice.ts';
 export { hasUnsavedChanges } from './graphSlice.ts';
 export type { CanvasOverlay, CanvasParting, RunSlice } from './runSlice.ts';
 export type { RunPair, ScenarioRunResult, ScenarioSlice } from './scenarioSlice.ts';
+export { unsavableReason } from './scenarioSlice.ts';
 
 /** The one store of the app, made of slices. */
 export const useApp = create<AppState>()((...args) => ({

@@ -201,7 +201,7 @@ export const openThread = async (threadId: string) => {
   // A run in flight stays busy until its stream ends (streamRun says so).
   const busy = useServer.getState().thread?.id === threadId && useServer.getState().thread?.busy === true;
   useServer.setState({ thread: { id: threadId, next, busy, truncated: read.branch.missing !== null } });
-  useApp.getState().loadTrace(trace, { label: `thread ${threadId.slice(0, 8)}`, server: { key: threadKey(threadId), status: next.length > 0 ? 'paused' : 'stopped' } });
+  useApp.getState().loadTrace(trace, { label: `thread ${threadId.slice(0, 8)}`, server: { key: threadKey(threadId), status: next.length > 0 ? 'paused' : 'stopped', foreign: graph.loopscope === null } });
 };
 
 /**

@@ -33,6 +33,7 @@ const SavedRunHeader = z.strictObject({
   imported: z.boolean().optional(),
   /** The LangGraph server thread an imported run shows (its URL stays on this machine, like the rest of the session). */
   server: z.string().optional(),
+  foreign: z.boolean().optional(),
   seed: z.int().optional(),
   scenario: z.string().optional(),
   forkedFrom: z.strictObject({ step: z.int().min(0), edited: z.array(z.string()), overridden: z.array(z.string()) }).optional(),

@@ -56,6 +56,8 @@ export interface RunRecord {
   imported?: boolean;
   /** A LangGraph server thread it shows (`url thread`): that thread's later reads replace it in place. */
   server?: string;
+  /** A server graph that Loopscope did not make: its steps are only what the server tells (no skills, no attempts to replay). */
+  foreign?: boolean;
   /** The seed and scenario it was started with, to restore it after a reload. */
   seed?: number;
   scenario?: string;
@@ -126,7 +128,7 @@ export interface RunSlice {
    * of a LangGraph server thread: a later read of the same thread (it goes on, it was forked)
    * replaces that run. Returns the run's id.
    */
-  loadTrace: (trace: Trace, shown?: { label: string; graph?: GraphFile; server?: { key: string; status?: RunStatus } }) => number;
+  loadTrace: (trace: Trace, shown?: { label: string; graph?: GraphFile; server?: { key: string; status?: RunStatus; foreign?: boolean } }) => number;
   dismissRunMessages: () => void;
 }
 
@@ -568,7 +570,7 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
         updateRun(id, { trace, stepCount: trace.steps.length, graph });
         set({ activeRunId: id });
       } else {
-        addRun({ label: '', graph, trace, stepCount: trace.steps.length, imported: shown === undefined || server !== undefined, ...(server ? { server: server.key } : {}) });
+        addRun({ label: '', graph, trace, stepCount: trace.steps.length, imported: shown === undefined || server !== undefined, ...(server ? { server: server.key } : {}), ...(server?.foreign ? { foreign: true } : {}) });
         id = get().activeRunId as number;
         updateRun(id, { label: shown ? `Run ${id}: ${shown.label}` : `Run ${id} (imported)` });
       }

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { findTemplate, updateEdge } from '../graph/index.ts';
-import { useApp } from './index.ts';
+import { unsavableReason, useApp } from './index.ts';
 
 const securityclaw = () => findTemplate('securityclaw')!.graph();
 const app = () => useApp.getState();
@@ -37,6 +37,27 @@ describe('scenarios in the app', { timeout: 30_000 }, () => {
     // Opening it again shows the same run rather than another copy.
     expect(app().openScenarioRun(name)).toBe(id);
     expect(app().runs).toHaveLength(1);
+  });
+
+  it('a LangGraph server thread’s run saves as a scenario and compares; one of a graph Loopscope did not make is refused', async () => {
+    await app().run();
+    const local = app().activeRunId as number;
+    // A thread of the exported graph has the trace a local run has (export.test.ts pins that).
+    const { trace } = app().runs.find((run) => run.id === local)!;
+    const server = app().loadTrace(trace, { label: 'thread 0123abcd', server: { key: 'http://127.0.0.1:2024 0123abcd', status: 'stopped' } });
+    expect(app().runs.find((run) => run.id === server)).toMatchObject({ label: `Run ${server}: thread 0123abcd`, imported: true, server: 'http://127.0.0.1:2024 0123abcd' });
+    // Read again, the thread replaces its run rather than adding one.
+    expect(app().loadTrace(trace, { label: 'thread 0123abcd', server: { key: 'http://127.0.0.1:2024 0123abcd' } })).toBe(server);
+    expect(app().runs).toHaveLength(2);
+    expect(await app().readRunState(server, 3)).toEqual(await app().readRunState(local, 3));
+    const draft = await app().draftScenario(server);
+    app().saveScenario({ ...draft!.scenario, name: 'pinned server run' }, server);
+    await app().runScenarios(['pinned server run']);
+    expect(app().scenarioResults.get('pinned server run')?.status).toBe('passed');
+
+    const foreign = app().loadTrace(trace, { label: 'thread 4567efgh', server: { key: 'http://127.0.0.1:2024 4567efgh', foreign: true } });
+    expect(unsavableReason(app().runs.find((run) => run.id === foreign)!)).toContain('did not make');
+    expect(await app().draftScenario(foreign)).toBeNull();
   });
 
   it('saves a run as a scenario through the graph’s edit path: undo takes it back', async () => {

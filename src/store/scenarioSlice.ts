@@ -6,7 +6,7 @@
 import { removeScenario, saveScenario, type GraphFile, type Scenario } from '../graph/index.ts';
 import type { ExpectationFailure, ScenarioDraft } from '../runtime/index.ts';
 import type { Trace } from '../runtime/trace.ts';
-import { loadRuntime, overlayFor, type CanvasParting } from './runSlice.ts';
+import { loadRuntime, overlayFor, type CanvasParting, type RunRecord } from './runSlice.ts';
 import type { SliceCreator } from './types.ts';
 
 export interface ScenarioRunResult {
@@ -52,6 +52,12 @@ export interface ScenarioSlice {
   /** Shows the right run at the step where the two part, and marks on the canvas the edge each run took there. */
   showParting: (pair: RunPair, step: number, parting: CanvasParting) => Promise<void>;
 }
+
+/** Why a run on screen cannot become a scenario, or null when it can. */
+export const unsavableReason = (run: RunRecord): string | null =>
+  run.foreign
+    ? 'This run is of a LangGraph server graph that Loopscope did not make: the server tells only which node ran, so there is nothing a scenario could replay here.'
+    : null;
 
 type Runtime = typeof import('../runtime/index.ts');
 
@@ -103,7 +109,7 @@ export const createScenarioSlice: SliceCreator<ScenarioSlice> = (set, get) => ({
 
   draftScenario: async (runId) => {
     const run = get().runs.find((candidate) => candidate.id === runId);
-    if (!run) return null;
+    if (!run || unsavableReason(run)) return null;
     const runtime = await loadRuntime();
     return runtime.scenarioFromRun(run.graph, run.trace, get().graph.scenarios.map((scenario) => scenario.name));
   },
