@@ -179,6 +179,13 @@ describe('loopscope test', () => {
     expect(await cli('test', template('securityclaw'), '--reporter', 'xml')).toMatchObject({ code: 2, err: '--reporter needs one of text, junit, tap, got "xml"' });
   });
 
+  it('each command takes only its own options', async () => {
+    expect(await cli('run', template('securityclaw'), '--reporter', 'junit')).toMatchObject({ code: 2, err: 'run does not take --reporter' });
+    expect(await cli('test', template('securityclaw'), '--port', '2024')).toMatchObject({ code: 2, err: 'test does not take --port' });
+    expect(await cli('export', template('securityclaw'), '--langgraph', 'out', '--json')).toMatchObject({ code: 2, err: 'export does not take --json' });
+    expect(await cli('serve', template('securityclaw'), '--frobnicate')).toMatchObject({ code: 2, err: 'unknown option --frobnicate' });
+  });
+
   it('a file too deep to read is reported and the files after it still run', async () => {
     const folder = await mkdtemp(join(tmpdir(), 'loopscope-test-'));
     try {
@@ -199,6 +206,7 @@ describe('loopscope test', () => {
   it('--help and unknown commands', async () => {
     expect((await cli('--help')).out).toContain('loopscope run FILE [--json] [--seed N] [--scenario NAME]');
     expect((await cli('--help')).out).toContain('loopscope test FILE… [--reporter text|junit|tap]');
+    expect((await cli('--help')).out).toContain('loopscope serve FILE… [--port N] [--dir DIR] [--key NAME]');
     expect(await cli('frobnicate')).toMatchObject({ code: 2 });
   });
 });
