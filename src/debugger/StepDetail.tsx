@@ -7,6 +7,7 @@ import { ApprovalPrompt } from './ApprovalPrompt.tsx';
 import { BreakpointsPanel } from './BreakpointsPanel.tsx';
 import { ForkEditor } from './ForkEditor.tsx';
 import { nodeLabel, useActiveRun, useSelectedStep } from './hooks.ts';
+import { KindIcon } from '../ui/icons.tsx';
 
 /** What each stop reason means, for people who did not write the runtime. */
 const STOP_SENTENCES: Record<string, string> = {
@@ -74,7 +75,7 @@ function StepView({ step, label }: { step: TraceStep; label: string }) {
   return (
     <div className="step-view">
       <h3>
-        <span aria-hidden="true">{kind.icon} </span>Step {step.step} · {label} <span className="muted">({step.kind}, round {step.round})</span>
+        <KindIcon name={kind.icon} style={{ color: kind.color }} /> Step {step.step} · {label} <span className="muted">({step.kind}, round {step.round})</span>
       </h3>
       <p>
         Outcome: <code>{step.outcome ?? 'none'}</code>

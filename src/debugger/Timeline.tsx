@@ -5,6 +5,7 @@ import { useApp } from '../store/index.ts';
 import { rowOffsets, timelineRows, visibleRange, whereRunsPart, type TimelineRow } from './analysis.ts';
 import { nodeLabel, useActiveRun } from './hooks.ts';
 import { TraceFiles } from './TraceFiles.tsx';
+import { KindIcon } from '../ui/icons.tsx';
 
 export const ROW_HEIGHT = 26;
 /** Below this many rows every row is in the DOM (and countable); above it only the visible ones. */
@@ -41,7 +42,7 @@ function StepItem({ step, label, selected, onSelect, index, total }: { step: Tra
     >
       <div className="tl-step-line" style={{ height: ROW_HEIGHT }}>
         <span className="tl-num">#{step.step}</span>
-        <span aria-hidden="true" style={{ color: kind.color }}>{kind.icon}</span>
+        <KindIcon name={kind.icon} style={{ color: kind.color }} size={15} />
         <span className="tl-label">{label}</span>
         {step.outcome && <span className={`tl-outcome outcome-${step.outcome}`}>{step.outcome}</span>}
         {step.blindRetry && <span className="tl-warn"><span aria-hidden="true">⚠ </span>blind retry</span>}

@@ -66,12 +66,14 @@ export function Canvas() {
   );
   const edges = useMemo(() => toFlowEdges(graph, extras), [graph, extras]);
 
+  // The document open at mount is fitted by `fitView` below; only later ones need fitting here.
+  const [mountedVersion] = useState(documentVersion);
   useEffect(() => {
-    if (documentVersion === 0) return;
+    if (documentVersion === mountedVersion) return;
     // The new document's nodes are measured on the next frames; fitting before that sees nothing.
     const timer = setTimeout(() => void fitView({ ...FIT_OPTIONS, duration: 200 }), 60);
     return () => clearTimeout(timer);
-  }, [documentVersion, fitView]);
+  }, [documentVersion, mountedVersion, fitView]);
 
   const onNodesChange = useCallback((changes: NodeChange<AgentFlowNode>[]) => {
     const sizes: Record<string, Size> = {};

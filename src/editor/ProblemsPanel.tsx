@@ -16,7 +16,7 @@ function AutosaveAlert() {
           <p key={text}>{text}</p>
         ))}
       </div>
-      <button type="button" onClick={() => useAutosave.setState({ error: null, restoreError: null })}>
+      <button type="button" onClick={() => useAutosave.setState({ error: null, restoreError: null })} aria-label="Dismiss autosave message">
         Dismiss
       </button>
     </div>

@@ -5,7 +5,7 @@ import type { AppState } from './types.ts';
 
 export type { AppState } from './types.ts';
 export type { GraphSlice, Selection } from './graphSlice.ts';
-export { hasUnsavedChanges } from './graphSlice.ts';
+export { newDocumentId } from './graphSlice.ts';
 export type { CanvasOverlay, RunSlice } from './runSlice.ts';
 
 /** The one store of the app, made of slices. */

@@ -4,6 +4,7 @@ import { useApp } from '../../store/index.ts';
 import { selectProblemsByElement } from '../../store/problemsByElement.ts';
 import { ProblemMark } from '../ProblemMark.tsx';
 import { GENERAL_HANDLE, type AgentFlowNode } from '../flowAdapter.ts';
+import { KindIcon } from '../../ui/icons.tsx';
 
 /** One component for every kind: the kind registry gives it colour, icon, outcomes and summary. */
 function AgentNodeView({ id, data, selected }: NodeProps<AgentFlowNode>) {
@@ -18,7 +19,7 @@ function AgentNodeView({ id, data, selected }: NodeProps<AgentFlowNode>) {
     >
       <Handle type="target" position={Position.Left} className="target-handle" />
       <div className="agent-node-head">
-        <span className="agent-node-icon" aria-hidden="true">{definition.icon}</span>
+        <KindIcon name={definition.icon} className="agent-node-icon" size={18} />
         <span className="agent-node-label">{node.label ?? node.id}</span>
         {problems && <ProblemMark problems={problems} />}
         {visits > 0 && <span className="heat-badge" title={`ran ${visits} times in this run`}>×{visits}</span>}

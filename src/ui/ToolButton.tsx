@@ -1,0 +1,15 @@
+import type { ButtonHTMLAttributes } from 'react';
+import type { LucideIcon } from 'lucide-react';
+
+/**
+ * A toolbar button: an icon and a label. Where the header is narrow the label hides and the icon
+ * stays (`compact`), still read out as the name.
+ */
+export function ToolButton({ icon: Icon, label, compact = false, className = '', ...props }: { icon: LucideIcon; label: string; compact?: boolean } & ButtonHTMLAttributes<HTMLButtonElement>) {
+  return (
+    <button type="button" title={props.title ?? label} className={`tool-button${compact ? ' compact' : ''} ${className}`} {...props}>
+      <Icon size={16} aria-hidden="true" focusable="false" />
+      <span className="tool-label">{label}</span>
+    </button>
+  );
+}
