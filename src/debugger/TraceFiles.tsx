@@ -47,7 +47,7 @@ export function TraceFiles() {
       </label>
       {importError && (
         <span role="alert" className="trace-error">
-          {importError} <button type="button" onClick={() => setImportError(null)}>Dismiss</button>
+          {importError} <button type="button" onClick={() => setImportError(null)} aria-label="Dismiss trace import error">Dismiss</button>
         </span>
       )}
     </span>

@@ -1,8 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import {
   Background,
-  Controls,
-  MiniMap,
   ReactFlow,
   useReactFlow,
   type Connection,
@@ -10,10 +8,11 @@ import {
   type NodeChange,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { addNode, connect, createNode, kindDefinition, moveNodes, NODE_KINDS, updateEdge, type NodeKind, type Position } from '../graph/index.ts';
+import { addNode, connect, createNode, moveNodes, NODE_KINDS, updateEdge, type NodeKind, type Position } from '../graph/index.ts';
 import { useApp } from '../store/index.ts';
 import { edgeTypes } from './edges/index.ts';
-import { GENERAL_HANDLE, toFlowEdges, toFlowNodes, type AgentFlowNode, type ConditionFlowEdge } from './flowAdapter.ts';
+import { graphBounds, onFitRequest, viewportFor } from './fit.ts';
+import { edgeLayout, GENERAL_HANDLE, toFlowEdges, toFlowNodes, type AgentFlowNode, type ConditionFlowEdge } from './flowAdapter.ts';
 import { importFile } from './importExport.ts';
 import { nodeTypes } from './nodes/index.ts';
 import { deleteElements, useEditorShortcuts } from './shortcuts.ts';
@@ -38,8 +37,6 @@ export const addNodeAt = (kind: NodeKind, position: Position) => {
 
 const LARGE_GRAPH = 200;
 
-const FIT_OPTIONS = { padding: 0.15, maxZoom: 1.2 };
-
 type Size = { width: number; height: number };
 
 export function Canvas() {
@@ -48,10 +45,8 @@ export function Canvas() {
   const overlay = useApp((state) => state.overlay);
   const breakpoints = useApp((state) => state.breakpoints);
   const documentVersion = useApp((state) => state.documentVersion);
-  const { screenToFlowPosition, fitView } = useReactFlow();
+  const { screenToFlowPosition, setViewport } = useReactFlow();
   const [measured, setMeasured] = useState<Record<string, Size>>({});
-  // Fitting an empty canvas would zoom onto the first node dropped on it.
-  const [fitOnOpen] = useState(() => graph.nodes.length > 0);
   // Each drag is its own undo step, however many moves it makes.
   const dragSession = useRef(0);
   useEditorShortcuts();
@@ -64,16 +59,46 @@ export function Canvas() {
     () => toFlowNodes(graph, extras).map((node) => (measured[node.id] ? { ...node, measured: measured[node.id] } : node)),
     [graph, extras, measured],
   );
-  const edges = useMemo(() => toFlowEdges(graph, extras), [graph, extras]);
+  // Routes and label places depend on the graph and the run only: selecting does not move labels.
+  const layout = useMemo(() => edgeLayout(graph, overlay), [graph, overlay]);
+  const edges = useMemo(() => toFlowEdges(graph, extras, layout), [graph, extras, layout]);
 
-  // The document open at mount is fitted by `fitView` below; only later ones need fitting here.
-  const [mountedVersion] = useState(documentVersion);
+  const container = useRef<HTMLDivElement>(null);
+  // Until the person pans or zooms, the view follows the document and the canvas's size.
+  const viewFitted = useRef(true);
+  const fit = useCallback(
+    (duration = 0) => {
+      const { graph: current, overlay: run } = useApp.getState();
+      const bounds = graphBounds(current, edgeLayout(current, run));
+      const element = container.current;
+      if (!bounds || !element) return;
+      viewFitted.current = true;
+      void setViewport(viewportFor(bounds, element.getBoundingClientRect()), { duration });
+    },
+    [setViewport],
+  );
+  useEffect(() => onFitRequest(() => fit(200)), [fit]);
+  // The document on screen when the canvas mounts (at once), and every one opened after it.
+  const fittedOnce = useRef(false);
   useEffect(() => {
-    if (documentVersion === mountedVersion) return;
-    // The new document's nodes are measured on the next frames; fitting before that sees nothing.
-    const timer = setTimeout(() => void fitView({ ...FIT_OPTIONS, duration: 200 }), 60);
-    return () => clearTimeout(timer);
-  }, [documentVersion, mountedVersion, fitView]);
+    fit(fittedOnce.current ? 200 : 0);
+    fittedOnce.current = true;
+  }, [documentVersion, fit]);
+  useEffect(() => {
+    const element = container.current;
+    if (!element) return;
+    let frame = 0;
+    const observer = new ResizeObserver(() => {
+      if (!viewFitted.current) return;
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(() => fit());
+    });
+    observer.observe(element);
+    return () => {
+      observer.disconnect();
+      cancelAnimationFrame(frame);
+    };
+  }, [fit]);
 
   const onNodesChange = useCallback((changes: NodeChange<AgentFlowNode>[]) => {
     const sizes: Record<string, Size> = {};
@@ -154,7 +179,7 @@ export function Canvas() {
   );
 
   return (
-    <div className="canvas" onDragOver={onDragOver} onDrop={onDrop} aria-label="Canvas" role="region">
+    <div className="canvas" ref={container} onDragOver={onDragOver} onDrop={onDrop} aria-label="Canvas" role="region">
       <ReactFlow<AgentFlowNode, ConditionFlowEdge>
         nodes={nodes}
         edges={edges}
@@ -165,6 +190,10 @@ export function Canvas() {
         onConnect={onConnect}
         onReconnect={onReconnect}
         onDelete={onDelete}
+        onMoveStart={(event) => {
+          // Only the person's own pans and zooms come with an event.
+          if (event) viewFitted.current = false;
+        }}
         onNodeDragStart={() => {
           dragSession.current += 1;
         }}
@@ -173,15 +202,17 @@ export function Canvas() {
         deleteKeyCode={['Backspace', 'Delete']}
         multiSelectionKeyCode={['Shift', 'Meta', 'Control']}
         selectionKeyCode="Shift"
-        fitView={fitOnOpen}
-        fitViewOptions={FIT_OPTIONS}
         minZoom={0.1}
         proOptions={{ hideAttribution: true }}
       >
         <Background gap={20} />
-        <MiniMap pannable zoomable style={{ width: 150, height: 100 }} nodeColor={(node) => kindDefinition((node as AgentFlowNode).data.node.kind).color} ariaLabel="Minimap" />
-        <Controls />
       </ReactFlow>
+      {graph.nodes.length === 0 && (
+        <div className="canvas-hint" role="note">
+          <p><strong>An empty graph.</strong> Drag a kind from the palette onto the canvas, or focus it and press Enter.</p>
+          <p>The first node is the entry. Connect an outcome handle on a node's right to the next node, or select a node and press C.</p>
+        </div>
+      )}
     </div>
   );
 }

@@ -1,13 +1,12 @@
 import { useState } from 'react';
-import { useReactFlow } from '@xyflow/react';
 import { findTemplate, moveNodes } from '../graph/index.ts';
 import { useApp } from '../store/index.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { ExportIcon, ImportIcon, LayoutIcon, LibraryIcon, MermaidIcon, NewGraphIcon, PasteIcon, RedoIcon, ShareIcon, UndoIcon } from '../ui/icons.tsx';
 import { ToolButton } from '../ui/ToolButton.tsx';
-import { FIT_OPTIONS } from './fit.ts';
+import { requestFit } from './fit.ts';
 import { GraphLibrary } from './GraphLibrary.tsx';
-import { layoutInWorker } from './layout.ts';
+import { layoutInWorker } from './runLayout.ts';
 import { downloadText, exportFileName, importFile, shareUrl, slugOf, toMermaid } from './importExport.ts';
 
 type Dialog = { type: 'library' } | { type: 'paste' } | { type: 'mermaid'; text: string } | { type: 'share'; url: string } | null;
@@ -17,7 +16,6 @@ export function EditorToolbar() {
   const canRedo = useApp((state) => state.future.length > 0);
   const importError = useApp((state) => state.importError);
   const { undo, redo, dismissImportError } = useApp.getState();
-  const { fitView, getNodes } = useReactFlow();
   const [dialog, setDialog] = useState<Dialog>(null);
   const [busy, setBusy] = useState(false);
 
@@ -29,12 +27,10 @@ export function EditorToolbar() {
   const autoLayout = async () => {
     setBusy(true);
     try {
-      const { graph } = useApp.getState();
-      const sizes = Object.fromEntries(getNodes().flatMap((node) => (node.measured?.width && node.measured.height ? [[node.id, { width: node.measured.width, height: node.measured.height }]] : [])));
-      const positions = await layoutInWorker({ graph, sizes });
+      const positions = await layoutInWorker({ graph: useApp.getState().graph });
       // Edits made while the worker ran are kept: only the positions change.
       useApp.getState().edit((current) => moveNodes(current, positions));
-      setTimeout(() => void fitView({ ...FIT_OPTIONS, duration: 200 }), 30);
+      requestFit();
     } finally {
       setBusy(false);
     }
@@ -55,13 +51,13 @@ export function EditorToolbar() {
   return (
     <div className="editor-toolbar" role="toolbar" aria-label="Editor">
       <ToolButton icon={LibraryIcon} label="Graphs" title="Your graphs, kept in this browser, and the templates" onClick={() => setDialog({ type: 'library' })} aria-haspopup="dialog" />
-      <ToolButton icon={NewGraphIcon} label="New graph" compact onClick={newGraph} title="New graph (the open one stays under Graphs)" />
+      <ToolButton icon={NewGraphIcon} label="New graph" compact="wide" onClick={newGraph} title="New graph (the open one stays under Graphs)" />
       <span className="toolbar-sep" aria-hidden="true" />
-      <ToolButton icon={UndoIcon} label="Undo" compact onClick={undo} disabled={!canUndo} title="Undo (Ctrl+Z)" />
-      <ToolButton icon={RedoIcon} label="Redo" compact onClick={redo} disabled={!canRedo} title="Redo (Ctrl+Shift+Z)" />
+      <ToolButton icon={UndoIcon} label="Undo" compact="always" onClick={undo} disabled={!canUndo} title="Undo (Ctrl+Z)" />
+      <ToolButton icon={RedoIcon} label="Redo" compact="always" onClick={redo} disabled={!canRedo} title="Redo (Ctrl+Shift+Z)" />
       <ToolButton icon={LayoutIcon} label="Auto layout" onClick={() => void autoLayout()} disabled={busy} title="Lay the graph out left to right, with room for every edge label" />
       <span className="toolbar-sep" aria-hidden="true" />
-      <label className="file-button tool-button compact" title="Import JSON (opens as a new graph)">
+      <label className="file-button tool-button compact-wide" title="Import JSON (opens as a new graph)">
         <ImportIcon size={16} aria-hidden="true" focusable="false" />
         <span className="tool-label" aria-hidden="true">Import JSON</span>
         <input
@@ -75,10 +71,10 @@ export function EditorToolbar() {
           }}
         />
       </label>
-      <ToolButton icon={PasteIcon} label="Paste JSON" compact onClick={() => setDialog({ type: 'paste' })} aria-haspopup="dialog" />
-      <ToolButton icon={ExportIcon} label="Export JSON" compact onClick={exportJson} />
-      <ToolButton icon={MermaidIcon} label="Mermaid" compact onClick={() => setDialog({ type: 'mermaid', text: toMermaid(useApp.getState().graph) })} aria-haspopup="dialog" title="The graph as a Mermaid flowchart" />
-      <ToolButton icon={ShareIcon} label="Share link" compact onClick={() => void share()} aria-haspopup="dialog" title="A link carrying the graph; it opens as a new graph" />
+      <ToolButton icon={PasteIcon} label="Paste JSON" compact="wide" onClick={() => setDialog({ type: 'paste' })} aria-haspopup="dialog" />
+      <ToolButton icon={ExportIcon} label="Export JSON" compact="wide" onClick={exportJson} />
+      <ToolButton icon={MermaidIcon} label="Mermaid" compact="wide" onClick={() => setDialog({ type: 'mermaid', text: toMermaid(useApp.getState().graph) })} aria-haspopup="dialog" title="The graph as a Mermaid flowchart" />
+      <ToolButton icon={ShareIcon} label="Share link" compact="wide" onClick={() => void share()} aria-haspopup="dialog" title="A link carrying the graph; it opens as a new graph" />
       {importError && (
         <div className="import-error" role="alert">
           <span>{importError}</span>

@@ -5,7 +5,7 @@ import type { KindIconName } from '../graph/index.ts';
 export {
   Cable as ConnectIcon,
   Check as PassIcon,
-  ChevronDown as OpenMenuIcon,
+  CircleDot as BrandIcon,
   ClipboardPaste as PasteIcon,
   CircleAlert as ErrorIcon,
   Download as ExportIcon,
