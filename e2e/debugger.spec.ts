@@ -22,7 +22,7 @@ const stepAndCheck = async (page: Page, expected: { step: number; node: string; 
     await expect(detail(page).locator('.fired-edge')).toHaveText(expected.fired);
     await expect(canvasEdge(page, expected.fired)).toHaveClass(/\bfired\b/);
   }
-  if (expected.reason) await expect(detail(page).getByRole('list', { name: 'Edges tried' })).toContainText(`✓ ${expected.fired}`);
+  if (expected.reason) await expect(detail(page).getByRole('list', { name: 'Edges tried' })).toContainText(`taken ${expected.fired}`);
   if (expected.reason) await expect(detail(page)).toContainText(expected.reason);
 };
 
@@ -51,7 +51,7 @@ test('SecurityClaw recovery path, step by step: local retry, recovery, a new sou
   await expect(page.getByRole('meter', { name: 'Steps' })).toHaveAttribute('value', '2');
 
   await stepAndCheck(page, { step: 3, node: 'evaluate', label: 'Evaluate', fired: 'e4', reason: 'evaluation.plan_exhausted eq true (was true)' });
-  await expect(detail(page).getByRole('list', { name: 'Edges tried' })).toContainText('✗ e3 → answer');
+  await expect(detail(page).getByRole('list', { name: 'Edges tried' })).toContainText('not taken e3 → answer');
   await expect(detail(page).getByRole('list', { name: 'Guard checks' })).toContainText('tokens 200/2000');
   await stepAndCheck(page, { step: 4, node: 'recover', label: 'Recover', fired: 'e6' });
   await expect(detail(page).getByRole('table', { name: 'State changes' })).toContainText('query_alternative_source');

@@ -10,6 +10,7 @@ import {
 import '@xyflow/react/dist/style.css';
 import { addNode, connect, createNode, moveNodes, NODE_KINDS, updateEdge, type NodeKind, type Position } from '../graph/index.ts';
 import { useApp } from '../store/index.ts';
+import { ConnectDialog } from './ConnectDialog.tsx';
 import { edgeTypes } from './edges/index.ts';
 import { graphBounds, onFitRequest, viewportFor } from './fit.ts';
 import { edgeLayout, GENERAL_HANDLE, toFlowEdges, toFlowNodes, type AgentFlowNode, type ConditionFlowEdge } from './flowAdapter.ts';
@@ -49,7 +50,9 @@ export function Canvas() {
   const [measured, setMeasured] = useState<Record<string, Size>>({});
   // Each drag is its own undo step, however many moves it makes.
   const dragSession = useRef(0);
-  useEditorShortcuts();
+  const [connectFrom, setConnectFrom] = useState<string | null>(null);
+  useEditorShortcuts(setConnectFrom);
+  const connectSource = connectFrom === null ? undefined : graph.nodes.find((node) => node.id === connectFrom);
 
   const extras = useMemo(
     () => ({ overlay, selectedNodes: selection.nodes, selectedEdges: selection.edges, nodeBreakpoints: breakpoints.nodes, edgeBreakpoints: breakpoints.edges }),
@@ -207,6 +210,7 @@ export function Canvas() {
       >
         <Background gap={20} />
       </ReactFlow>
+      {connectSource && <ConnectDialog source={connectSource} onClose={() => setConnectFrom(null)} />}
       {graph.nodes.length === 0 && (
         <div className="canvas-hint" role="note">
           <p><strong>An empty graph.</strong> Drag a kind from the palette onto the canvas, or focus it and press Enter.</p>
