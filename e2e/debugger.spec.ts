@@ -34,6 +34,8 @@ const withoutTimings = (value: unknown): unknown => {
 };
 
 test('SecurityClaw recovery path, step by step: local retry, recovery, a new source next round', async ({ page }) => {
+  // Eight steps, each checked on the canvas and in the step detail.
+  test.setTimeout(60_000);
   const errors = collectErrors(page);
   await page.goto('/');
   await expect(stopStatus(page)).toHaveText('No run yet.');
@@ -246,13 +248,19 @@ test('trace export equals the command line run, and importing it shows the same 
   const [download] = await Promise.all([page.waitForEvent('download'), button(page, 'Export trace').click()]);
   const exportedPath = testInfo.outputPath('exported.trace.json');
   await download.saveAs(exportedPath);
-  const exported = JSON.parse(await readFile(exportedPath, 'utf8'));
+  const { graphFile, ...exported } = JSON.parse(await readFile(exportedPath, 'utf8'));
   const cli = JSON.parse(execFileSync('npx', ['loopscope', 'run', 'src/graph/templates/securityclaw.json', '--json', '--seed', '1'], { encoding: 'utf8' }));
   expect(withoutTimings(exported)).toEqual(withoutTimings(cli));
+  // The export carries the graph it ran on.
+  expect(graphFile.name).toBe('SecurityClaw triage');
 
+  // Imported on another graph, the trace opens its own graph beside it.
   await button(page, 'Reset').click();
   await expect(steps(page)).toHaveCount(0);
+  await button(page, 'New graph').click();
+  await expect(page.getByRole('heading', { name: 'Untitled graph' })).toBeVisible();
   await page.getByLabel('Import trace').setInputFiles(exportedPath);
+  await expect(page.getByRole('heading', { name: 'SecurityClaw triage' })).toBeVisible();
   await expect(page.getByLabel('Shown run').locator('option')).toHaveText(['Run 1 (imported)']);
   expect(await steps(page).allInnerTexts()).toEqual(shown);
   await expect(stopStatus(page)).toContainText('completed');
@@ -268,6 +276,9 @@ test('trace export equals the command line run, and importing it shows the same 
   await writeFile(broken, JSON.stringify({ ...exported, steps: [{ ...exported.steps[0], kind: 'wizard' }] }));
   await page.getByLabel('Import trace').setInputFiles(broken);
   await expect(page.getByRole('alert').filter({ hasText: 'steps[0].kind' })).toBeVisible();
+  await writeFile(broken, JSON.stringify({ ...exported, graphFile: { ...graphFile, nodes: [{ id: 'x', kind: 'wizard' }] } }));
+  await page.getByLabel('Import trace').setInputFiles(broken);
+  await expect(page.getByRole('alert').filter({ hasText: 'graphFile.nodes[0].kind' })).toBeVisible();
 });
 
 test('Pause stops a slow run mid-way and the page keeps answering; Continue finishes it', async ({ page }) => {

@@ -93,8 +93,8 @@ export interface RunSlice {
   selectRun: (id: number) => void;
   /** Re-runs the active run up to `atStep`, applies the edits and continues as a new run. */
   fork: (atStep: number, edits: ForkEdits) => Promise<void>;
-  /** Shows a finished trace as a run, with no skill called. */
-  loadTrace: (trace: Trace) => void;
+  /** Shows a finished trace as a run, with no skill called; on `graph`, the graph it was made on, when the trace carries it. */
+  loadTrace: (trace: Trace, graph?: GraphFile) => void;
   dismissRunMessages: () => void;
 }
 
@@ -420,9 +420,9 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
         );
         await created.run();
       }),
-    loadTrace: (trace) => {
+    loadTrace: (trace, ownGraph) => {
       detach();
-      const graph = get().graph;
+      const graph = ownGraph ?? get().graph;
       addRun({ label: '', graph, trace, stepCount: trace.steps.length, imported: true });
       const id = get().activeRunId as number;
       updateRun(id, { label: `Run ${id} (imported)` });
@@ -432,7 +432,7 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
         pendingApproval: null,
         pausedBy: null,
         runError: null,
-        traceWarning: trace.graph === graph.name ? null : `This trace was made on "${trace.graph}", but the open graph is "${graph.name}": the canvas may not match it.`,
+        traceWarning: ownGraph || trace.graph === graph.name ? null : `This trace was made on "${trace.graph}", but the open graph is "${graph.name}": the canvas may not match it.`,
       });
       showStep(trace.steps.length > 0 ? trace.steps.length : null);
     },
