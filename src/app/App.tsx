@@ -58,7 +58,7 @@ export function App() {
                     <Timeline />
                   </Panel>
                   <Separator className="splitter" aria-label="Resize the problems" />
-                  <Panel id="problems-panel" defaultSize="32%" minSize={200} collapsible>
+                  <Panel id="problems-panel" defaultSize="28%" minSize={200} collapsible>
                     <ProblemsPanel />
                   </Panel>
                 </Group>
