@@ -1,11 +1,60 @@
-import { defineConfig } from 'vitest/config';
+import { randomBytes } from 'node:crypto';
+import { defineConfig, type Plugin } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
-export default defineConfig({
-  plugins: [react()],
-  build: { chunkSizeWarningLimit: 1500 },
-  test: {
-    include: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
-    environment: 'node',
-  },
+/**
+ * The page's Content Security Policy: scripts only from this origin (nothing inline, no eval;
+ * zod runs jitless), no framing. Skills may call any http(s) service a graph names, so
+ * `connect-src` stays open to those; which hosts a run contacts is asked before it runs.
+ * Styles allow inline because React Flow positions nodes with style attributes.
+ */
+const policy = ({ scriptSources = [] as string[], connectSources = [] as string[], framing = true } = {}) =>
+  [
+    "default-src 'self'",
+    ["script-src 'self'", ...scriptSources].join(' '),
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self'",
+    ["connect-src 'self' http: https:", ...connectSources].join(' '),
+    "worker-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    // Browsers ignore frame-ancestors in a <meta> tag (and say so in the console): headers only.
+    ...(framing ? ["frame-ancestors 'none'"] : []),
+  ].join('; ');
+
+const securityHeaders = (csp: string) => ({
+  'Content-Security-Policy': csp,
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'X-Frame-Options': 'DENY',
+});
+
+/** The built page carries its policy itself, for hosts that send no headers. */
+const metaPolicy = (): Plugin => ({
+  name: 'loopscope-csp-meta',
+  apply: 'build',
+  transformIndexHtml: () => [
+    { tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: policy({ framing: false }) }, injectTo: 'head-prepend' },
+    { tag: 'meta', attrs: { name: 'referrer', content: 'no-referrer' }, injectTo: 'head-prepend' },
+  ],
+});
+
+export default defineConfig(({ command }) => {
+  // The dev server injects React's refresh preamble inline; a nonce made at each start lets only that run.
+  const devNonce = randomBytes(18).toString('base64');
+  return {
+    plugins: [react(), metaPolicy()],
+    build: { chunkSizeWarningLimit: 1500 },
+    html: command === 'serve' ? { cspNonce: devNonce } : undefined,
+    server: { headers: securityHeaders(policy({ scriptSources: [`'nonce-${devNonce}'`], connectSources: ['ws:', 'wss:'] })) },
+    preview: { headers: securityHeaders(policy()) },
+    test: {
+      include: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
+      environment: 'node',
+      // A budget, not a wait: some tests parse megabytes of hostile input, and the machine may be busy.
+      testTimeout: 30_000,
+    },
+  };
 });

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './test.ts';
 import { collectErrors, flowNode } from './helpers.ts';
 
 const inspector = (page: Page) => page.getByRole('region', { name: 'Inspector' });

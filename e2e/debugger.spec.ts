@@ -1,6 +1,7 @@
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
-import { expect, test, type Page } from '@playwright/test';
+import { promisify } from 'node:util';
+import { expect, test, type Page } from './test.ts';
 import { collectErrors } from './helpers.ts';
 
 const timeline = (page: Page) => page.getByRole('list', { name: 'Timeline' });
@@ -33,9 +34,7 @@ const withoutTimings = (value: unknown): unknown => {
   return Object.fromEntries(Object.entries(value).filter(([key]) => key !== 'durationMs').map(([key, item]) => [key, withoutTimings(item)]));
 };
 
-test('SecurityClaw recovery path, step by step: local retry, recovery, a new source next round', async ({ page }) => {
-  // Eight steps, each checked on the canvas and in the step detail.
-  test.setTimeout(60_000);
+test('SecurityClaw round 1, step by step: a local retry, an exhausted plan, recovery', async ({ page }) => {
   const errors = collectErrors(page);
   await page.goto('/');
   await expect(stopStatus(page)).toHaveText('No run yet.');
@@ -57,13 +56,36 @@ test('SecurityClaw recovery path, step by step: local retry, recovery, a new sou
   await expect(detail(page).getByRole('list', { name: 'Guard checks' })).toContainText('tokens 200/2000');
   await stepAndCheck(page, { step: 4, node: 'recover', label: 'Recover', fired: 'e6' });
   await expect(detail(page).getByRole('table', { name: 'State changes' })).toContainText('query_alternative_source');
+  expect(errors).toEqual([]);
+});
 
+/** SecurityClaw run to the start of round 2 with Step round, then stepped `more` times unchecked. */
+const atRoundTwo = async (page: Page, more = 0) => {
+  await page.goto('/');
+  await button(page, 'Step round').click();
+  await expect(steps(page)).toHaveCount(4);
+  await expect(stopStatus(page)).toContainText('paused before round 2 starts');
+  for (let step = 5; step < 5 + more; step += 1) {
+    await button(page, 'Step').click();
+    await expect(steps(page)).toHaveCount(step);
+  }
+};
+
+test('SecurityClaw round 2, step by step: recovery changed the plan to the other source', async ({ page }) => {
+  const errors = collectErrors(page);
+  await atRoundTwo(page);
   await stepAndCheck(page, { step: 5, node: 'decide', label: 'Decide', fired: 'e1' });
   // Recovery changed the path: the new plan uses the other source.
   await expect(detail(page).getByRole('table', { name: 'State changes' }).getByRole('row', { name: /plan/ })).toContainText('query_alternative_source');
   await expect(timeline(page)).toContainText('Round 2');
   await stepAndCheck(page, { step: 6, node: 'execute', label: 'Execute skill', fired: 'e2' });
   await expect(steps(page).nth(5).getByRole('group', { name: 'Attempts of step 6' })).toContainText('query_alternative_source');
+  expect(errors).toEqual([]);
+});
+
+test('SecurityClaw round 2, step by step: the other source suffices and the run completes', async ({ page }) => {
+  const errors = collectErrors(page);
+  await atRoundTwo(page, 2);
   await stepAndCheck(page, { step: 7, node: 'evaluate', label: 'Evaluate', fired: 'e3', reason: 'outcome is "sufficient"' });
   await expect(page.getByRole('meter', { name: 'Rounds' })).toHaveAttribute('value', '2');
   await button(page, 'Step').click();
@@ -168,20 +190,30 @@ test('time travel: after the run, selecting step 2 shows execute as current; arr
   await expect(stepHeading(page)).toContainText('Step 1 · Decide');
 });
 
-test('fork from step 2 with search_events returning records: evaluate takes e3, both runs kept', async ({ page }) => {
+/** Runs SecurityClaw to its end and opens the fork form on a step. */
+const forkForm = async (page: Page, step: number) => {
   await page.goto('/');
   await button(page, 'Run').click();
   await expect(stopStatus(page)).toContainText('completed');
-  await steps(page).nth(1).click();
+  await steps(page).nth(step - 1).click();
   await detail(page).getByRole('button', { name: 'Fork from here' }).click();
-  const form = detail(page).getByRole('form', { name: 'Fork from step 2' });
+  return detail(page).getByRole('form', { name: `Fork from step ${step}` });
+};
 
-  // Bad JSON is shown inline and nothing can be applied.
+test('the fork form shows bad state inline and forks nothing', async ({ page }) => {
+  const form = await forkForm(page, 2);
   await form.getByLabel('State at step 2 (JSON)').fill('{ "question": ');
   await expect(form.getByRole('alert')).toContainText('not JSON');
   await expect(form.getByRole('button', { name: 'Fork and continue' })).toBeDisabled();
   await form.getByLabel('State at step 2 (JSON)').fill('[1]');
   await expect(form.getByRole('alert')).toContainText('expected');
+  await form.getByLabel('State at step 2 (JSON)').fill('{"question": "x", "__proto__": {"polluted": true}}');
+  await expect(form.getByRole('alert')).toContainText('the key "__proto__" is not allowed');
+  await expect(form.getByRole('button', { name: 'Fork and continue' })).toBeDisabled();
+});
+
+test('fork from step 2 with search_events returning records: evaluate takes e3, both runs kept', async ({ page }) => {
+  const form = await forkForm(page, 2);
   await form.getByLabel('State at step 2 (JSON)').fill('{"question": "failed logins from 10.0.0.5?", "round": 1, "steps": 1, "tokensUsed": 0}');
 
   await form.getByRole('combobox', { name: /^Skill/ }).selectOption('search_events');
@@ -225,8 +257,7 @@ test('max_rounds is named on screen, with the rounds gauge at its limit', async 
   await page.goto('/');
   await page.getByLabel('Scenario').selectOption('max rounds stops a loop that keeps failing');
   await button(page, 'Run').click();
-  // 21 steps: give a loaded machine time.
-  await expect(stopStatus(page)).toContainText('max_rounds', { timeout: 15_000 });
+  await expect(stopStatus(page)).toContainText('max_rounds');
   await expect(stopStatus(page)).toContainText('used all its rounds');
   await expect(page.getByRole('meter', { name: 'Rounds' })).toHaveAttribute('value', '5');
 });
@@ -235,11 +266,16 @@ test('a blind retry is marked in the timeline', async ({ page }) => {
   await page.goto('/?template=graph-engineer');
   await page.getByLabel('Scenario').selectOption('max steps bounds a VERIFY loop that never suffices');
   await button(page, 'Run').click();
-  await expect(stopStatus(page)).toContainText('max_steps', { timeout: 15_000 });
+  await expect(stopStatus(page)).toContainText('max_steps');
   await expect(steps(page).filter({ hasText: 'blind retry' }).first()).toBeVisible();
 });
 
+/** What `loopscope run FILE --json --seed 1` prints; started at once, so that it runs while the page does. */
+const commandLineTrace = (file: string) =>
+  promisify(execFile)(process.execPath, ['bin/loopscope.mjs', 'run', file, '--json', '--seed', '1'], { encoding: 'utf8', maxBuffer: 20_000_000 }).then(({ stdout }) => JSON.parse(stdout));
+
 test('trace export equals the command line run, and importing it shows the same timeline', async ({ page }, testInfo) => {
+  const cli = commandLineTrace('src/graph/templates/securityclaw.json');
   await page.goto('/');
   await button(page, 'Run').click();
   await expect(stopStatus(page)).toContainText('completed');
@@ -249,8 +285,7 @@ test('trace export equals the command line run, and importing it shows the same 
   const exportedPath = testInfo.outputPath('exported.trace.json');
   await download.saveAs(exportedPath);
   const { graphFile, ...exported } = JSON.parse(await readFile(exportedPath, 'utf8'));
-  const cli = JSON.parse(execFileSync('npx', ['loopscope', 'run', 'src/graph/templates/securityclaw.json', '--json', '--seed', '1'], { encoding: 'utf8' }));
-  expect(withoutTimings(exported)).toEqual(withoutTimings(cli));
+  expect(withoutTimings(exported)).toEqual(withoutTimings(await cli));
   // The export carries the graph it ran on.
   expect(graphFile.name).toBe('SecurityClaw triage');
 
@@ -266,8 +301,10 @@ test('trace export equals the command line run, and importing it shows the same 
   await expect(stopStatus(page)).toContainText('completed');
   await steps(page).nth(1).click();
   await expect(canvasNode(page, 'execute')).toHaveClass(/\bcurrent\b/);
+});
 
-  // A trace of another graph is shown with a warning; a broken one is refused with its path.
+test('a trace of another graph is shown with a warning; a broken one is refused with its path', async ({ page }, testInfo) => {
+  const [exported] = await Promise.all([commandLineTrace('src/graph/templates/securityclaw.json'), page.goto('/')]);
   const other = testInfo.outputPath('other.trace.json');
   await writeFile(other, JSON.stringify({ ...exported, graph: 'Another graph' }));
   await page.getByLabel('Import trace').setInputFiles(other);
@@ -276,28 +313,40 @@ test('trace export equals the command line run, and importing it shows the same 
   await writeFile(broken, JSON.stringify({ ...exported, steps: [{ ...exported.steps[0], kind: 'wizard' }] }));
   await page.getByLabel('Import trace').setInputFiles(broken);
   await expect(page.getByRole('alert').filter({ hasText: 'steps[0].kind' })).toBeVisible();
+  const graphFile = JSON.parse(await readFile('src/graph/templates/securityclaw.json', 'utf8'));
   await writeFile(broken, JSON.stringify({ ...exported, graphFile: { ...graphFile, nodes: [{ id: 'x', kind: 'wizard' }] } }));
   await page.getByLabel('Import trace').setInputFiles(broken);
   await expect(page.getByRole('alert').filter({ hasText: 'graphFile.nodes[0].kind' })).toBeVisible();
 });
 
 test('Pause stops a slow run mid-way and the page keeps answering; Continue finishes it', async ({ page }) => {
+  // The page's clock is ours: time passes only when the test says, so "no more steps" needs no waiting.
+  await page.clock.install();
   await page.goto('/');
+  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1_000);
   await page.getByLabel('Speed').selectOption({ label: 'Slow (600 ms a step)' });
   await button(page, 'Run').click();
+  await expect(steps(page)).toHaveCount(1);
+  await page.clock.runFor(600);
   await expect(steps(page)).toHaveCount(2);
   await button(page, 'Pause').click();
+  // The step under way finishes its delay, then the run stops.
+  await page.clock.runFor(600);
   await expect(stopStatus(page)).toHaveText('Paused.');
   const paused = await steps(page).count();
   expect(paused).toBeLessThan(8);
-  await page.waitForTimeout(800);
+  await page.clock.runFor(10_000);
   await expect(steps(page)).toHaveCount(paused);
+  await page.getByRole('list', { name: 'Timeline' }).getByRole('listitem').first().click();
+  await expect(stepHeading(page)).toContainText('Step 1 · Decide');
   await page.getByLabel('Speed').selectOption({ label: 'Instant' });
   await button(page, 'Continue').click();
   await expect(stopStatus(page)).toContainText('completed');
 });
 
 test('a 10,000-step trace imports and scrolls, rendering only the visible steps', async ({ page }, testInfo) => {
+  // One 2.6 MB file to parse and draw: the one journey allowed more time on a loaded machine.
+  test.slow();
   const count = 10_000;
   const trace = {
     format: 'loopscope/trace', version: 1, graph: 'SecurityClaw triage', seed: 1, stopReason: 'max_steps', rounds: count / 4, tokensUsed: 0, finalState: {},

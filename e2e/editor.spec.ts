@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './test.ts';
 import { parseGraph } from '../src/graph/parse.ts';
-import { connectHandles, dropKind, flowNode } from './helpers.ts';
+import { connectHandles, dropKind, flowNode, openGraph, SIX_NODES } from './helpers.ts';
 
 const TEMPLATE = readFileSync(new URL('../src/graph/templates/securityclaw.json', import.meta.url), 'utf8');
 
@@ -37,20 +37,23 @@ const pasteJson = async (page: Page, text: string) => {
   await dialog.getByRole('button', { name: 'Open' }).click();
 };
 
-test('build SecurityClaw from a blank canvas by dragging palette items and connecting outcome handles', async ({ page }) => {
-  page.on('dialog', (dialog) => void dialog.accept());
+const SIX_UNCONNECTED = { format: 'loopscope/graph', version: 1, name: 'Six nodes', entry: 'reason', nodes: SIX_NODES };
+
+test('drag palette items onto a blank canvas: the first dropped becomes the entry', async ({ page }) => {
   await page.goto('/?template=blank');
   await expect(page.locator('.react-flow__node')).toHaveCount(0);
-
-  // Away from the pane's edges, where a connection being drawn pans the view.
   await dropKind(page, 'Reason', 120, 40);
   await dropKind(page, 'Act', 370, 40);
   await dropKind(page, 'Verify', 620, 40);
-  await dropKind(page, 'Respond', 870, 40);
-  await dropKind(page, 'Recover', 620, 290);
-  await dropKind(page, 'Stop', 870, 290);
-  await expect(page.locator('.react-flow__node')).toHaveCount(6);
+  await expect(page.locator('.react-flow__node')).toHaveCount(3);
   await expect(flowNode(page, 'reason')).toContainText('entry');
+  await expect(flowNode(page, 'act')).not.toContainText('entry');
+});
+
+test('connect outcome handles into SecurityClaw, completing the other conditions by import', async ({ page }) => {
+  page.on('dialog', (dialog) => void dialog.accept());
+  await page.goto('/?template=blank');
+  await openGraph(page, SIX_UNCONNECTED);
 
   await connectHandles(page, 'reason', 'out', 'act');
   await connectHandles(page, 'act', 'out', 'verify');
@@ -77,7 +80,7 @@ test('build SecurityClaw from a blank canvas by dragging palette items and conne
   expect(shape(await exportGraph(page))).toEqual(shape(parsedOk(TEMPLATE)));
 });
 
-test('undo and redo of add, move, connect and delete', async ({ page }) => {
+test('undo and redo of add and move', async ({ page }) => {
   await page.goto('/?template=blank');
   const undo = page.getByRole('button', { name: 'Undo', exact: true });
   const redo = page.getByRole('button', { name: 'Redo', exact: true });
@@ -104,6 +107,12 @@ test('undo and redo of add, move, connect and delete', async ({ page }) => {
   expect((await exportGraph(page)).nodes.find((node) => node.id === 'verify')!.position).toEqual(before);
   await redo.click();
   expect((await exportGraph(page)).nodes.find((node) => node.id === 'verify')!.position).toEqual(moved);
+});
+
+test('undo and redo of connect and delete, from the keyboard too; a field keeps its own undo', async ({ page }) => {
+  await page.goto('/?template=blank');
+  await openGraph(page, { ...SIX_UNCONNECTED, name: 'Two nodes', entry: 'act', nodes: SIX_NODES.filter((node) => node.id === 'act' || node.id === 'verify') });
+  const undo = page.getByRole('button', { name: 'Undo', exact: true });
 
   await connectHandles(page, 'act', 'error', 'verify');
   await expect(page.locator('.react-flow__edge')).toHaveCount(1);
@@ -154,13 +163,17 @@ test('copy, paste and duplicate nodes with their inner edges', async ({ page }) 
   await expect(page.locator('.react-flow__node')).toHaveCount(10);
 });
 
-test('every import path with bad input shows the problem and keeps the graph', async ({ page }) => {
+/** SecurityClaw open, with a copy of it broken at nodes[1].config.retry.maxAttempts. */
+const openWithBrokenCopy = async (page: Page) => {
   page.on('dialog', (dialog) => void dialog.accept());
   await page.goto('/');
-  const original = await exportGraph(page);
   const broken = JSON.parse(TEMPLATE);
   broken.nodes[1].config.retry.maxAttempts = 'three';
-  const alert = page.getByRole('alert');
+  return { original: await exportGraph(page), broken, alert: page.getByRole('alert') };
+};
+
+test('bad input from the file input and the paste dialog shows the problem and keeps the graph', async ({ page }) => {
+  const { original, broken, alert } = await openWithBrokenCopy(page);
 
   await page.getByLabel('Import JSON').setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{ not json') });
   await expect(alert).toContainText('not JSON');
@@ -171,6 +184,11 @@ test('every import path with bad input shows the problem and keeps the graph', a
   await page.getByRole('dialog', { name: 'Paste JSON' }).getByRole('button', { name: 'Cancel' }).click();
   await page.getByRole('button', { name: 'Dismiss import error' }).click();
   await expect(alert).toHaveCount(0);
+  expect(await exportGraph(page)).toEqual(original);
+});
+
+test('bad input dropped or pasted on the canvas, or in a share link, shows the problem and keeps the graph', async ({ page }) => {
+  const { original, broken, alert } = await openWithBrokenCopy(page);
 
   // A file dropped on the canvas.
   const dropped = await page.evaluateHandle((text) => {

@@ -28,3 +28,35 @@ export const connectHandles = async (page: Page, source: string, handle: string,
   await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 4 });
   await page.mouse.up();
 };
+
+const viewTransform = (page: Page) => page.locator('.react-flow__viewport').evaluate((element) => (element as HTMLElement).style.transform);
+
+/**
+ * Opens a graph document through the Import JSON file input and waits until it is on screen and
+ * the view has fitted it: the view moved, and holds still from one frame to the next (a handle
+ * measured while the view still glides would be missed).
+ */
+export const openGraph = async (page: Page, document: { name: string; [key: string]: unknown }) => {
+  const before = await viewTransform(page);
+  await page.getByLabel('Import JSON').setInputFiles({ name: 'graph.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(document)) });
+  await page.getByRole('heading', { name: document.name, exact: true }).waitFor();
+  await page.waitForFunction(
+    (previous) =>
+      new Promise<boolean>((resolve) => {
+        const viewport = window.document.querySelector<HTMLElement>('.react-flow__viewport');
+        const now = viewport?.style.transform;
+        requestAnimationFrame(() => requestAnimationFrame(() => resolve(now !== previous && viewport?.style.transform === now)));
+      }),
+    before,
+  );
+};
+
+/** SecurityClaw's six kinds, placed as a palette would drop them, with no edges: where building journeys start. */
+export const SIX_NODES = [
+  { id: 'reason', kind: 'reason', label: 'Reason', position: { x: 0, y: 0 } },
+  { id: 'act', kind: 'act', label: 'Act', position: { x: 250, y: 0 } },
+  { id: 'verify', kind: 'verify', label: 'Verify', position: { x: 500, y: 0 } },
+  { id: 'respond', kind: 'respond', label: 'Respond', position: { x: 750, y: 0 } },
+  { id: 'recover', kind: 'recover', label: 'Recover', position: { x: 500, y: 250 } },
+  { id: 'stop', kind: 'stop', label: 'Stop', position: { x: 750, y: 250 } },
+];

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './test.ts';
 
 const canvasNode = (page: Page, id: string) => page.getByTestId(`rf__node-${id}`);
 const inspector = (page: Page) => page.getByRole('region', { name: 'Inspector' });

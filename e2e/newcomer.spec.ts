@@ -1,5 +1,9 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
-import { connectHandles, dropKind, flowNode } from './helpers.ts';
+/**
+ * A newcomer's recovery loop, built with the palette, the handles and the inspector only, in
+ * short journeys: each starts from where the one before it left the graph, opened from a file.
+ */
+import { expect, test, type Locator, type Page } from './test.ts';
+import { connectHandles, dropKind, flowNode, openGraph, SIX_NODES } from './helpers.ts';
 
 // Wide enough that the palette, a six-node canvas and the inspector all fit without scrolling.
 test.use({ viewport: { width: 1800, height: 1000 } });
@@ -35,12 +39,30 @@ const selectEdge = async (page: Page, source: string, target: string) => {
   await expect(inspector(page)).toContainText(`${source} → ${target}`);
 };
 
-test('a newcomer builds a recovery loop from a blank canvas with the palette, handles and inspector, and it runs', async ({ page }) => {
-  test.setTimeout(40_000);
-  await page.goto('/?template=blank');
-  await expect(page.locator('.react-flow__node')).toHaveCount(0);
+/** The graph as the journeys leave it, stage by stage. */
+const SKILLS = {
+  search_logs: { type: 'mock', script: [{ outcome: 'empty' }] },
+  search_archive: { type: 'mock', script: [{ outcome: 'ok', records: [{ ip: '10.0.0.5' }] }] },
+};
+const EDGES = [
+  { id: 'e1', source: 'reason', target: 'act' },
+  { id: 'e2', source: 'act', target: 'verify' },
+  { id: 'e3', source: 'verify', target: 'respond', when: { outcome: 'sufficient' } },
+  { id: 'e4', source: 'verify', target: 'recover', when: { outcome: 'exhausted' } },
+  { id: 'e5', source: 'verify', target: 'reason', when: 'otherwise' },
+  { id: 'e6', source: 'recover', target: 'reason', when: { outcome: 'recovered' } },
+  { id: 'e7', source: 'recover', target: 'stop', when: 'otherwise' },
+];
+/** The forward path: plan, act, judge, answer. */
+const FORWARD = EDGES.slice(0, 3);
 
-  // Two mock skills in the graph settings: the usual source finds nothing, the alternative finds records.
+const stage = (name: string, parts: { skills?: boolean; nodes?: boolean; edges?: typeof EDGES }) => ({
+  format: 'loopscope/graph', version: 1, name, entry: parts.nodes ? 'reason' : '',
+  skills: parts.skills ? SKILLS : {}, nodes: parts.nodes ? SIX_NODES : [], edges: parts.edges ?? [],
+});
+
+test('a newcomer adds two mock skills in the graph settings: one finds nothing, one finds records', async ({ page }) => {
+  await page.goto('/?template=blank');
   await expect(inspector(page)).toContainText('Graph settings');
   await addMockSkill(page, 'search_logs', async (skill) => {
     await skill.getByLabel('Outcome', { exact: true }).selectOption('empty');
@@ -51,8 +73,11 @@ test('a newcomer builds a recovery loop from a blank canvas with the palette, ha
     await skill.getByLabel('Records (JSON)').fill('[{"ip": "10.0.0.5"}]');
   });
   await expect(inspector(page).getByRole('region', { name: 'Skills' })).toContainText('search_archive');
+});
 
-  // Away from the pane's edges, where a connection being drawn pans the view.
+test('a newcomer drops six nodes from the palette, the last with the keyboard, none overlapping', async ({ page }) => {
+  await page.goto('/?template=blank');
+  await expect(page.locator('.react-flow__node')).toHaveCount(0);
   await dropKind(page, 'Reason', 120, 40);
   await dropKind(page, 'Act', 370, 40);
   await dropKind(page, 'Verify', 620, 40);
@@ -71,22 +96,36 @@ test('a newcomer builds a recovery loop from a blank canvas with the palette, ha
     const overlaps = stopBox.x < box.x + box.width && box.x < stopBox.x + stopBox.width && stopBox.y < box.y + box.height && box.y < stopBox.y + stopBox.height;
     expect(overlaps, `stop overlaps ${id}`).toBe(false);
   }
+});
 
+test('a newcomer connects the forward path from the general and the outcome handles', async ({ page }) => {
+  await page.goto('/?template=blank');
+  await openGraph(page, stage('Path to connect', { skills: true, nodes: true }));
   await connectHandles(page, 'reason', 'out', 'act');
   await connectHandles(page, 'act', 'out', 'verify');
   await connectHandles(page, 'verify', 'sufficient', 'respond');
+  await expect(page.locator('.react-flow__edge')).toHaveCount(3);
+  await expect(page.locator('.edge-label').filter({ hasText: 'outcome: sufficient' })).toBeVisible();
+});
+
+test('a newcomer connects the recovery loop and makes the fallbacks "otherwise" in the condition editor', async ({ page }) => {
+  await page.goto('/?template=blank');
+  await openGraph(page, stage('Loop to connect', { skills: true, nodes: true, edges: FORWARD }));
   await connectHandles(page, 'verify', 'exhausted', 'recover');
   await connectHandles(page, 'verify', 'out', 'reason');
   await connectHandles(page, 'recover', 'recovered', 'reason');
   await connectHandles(page, 'recover', 'out', 'stop');
   await expect(page.locator('.react-flow__edge')).toHaveCount(7);
-
-  // The conditions that are not an outcome: "otherwise" for the fallbacks, set in the condition editor.
   for (const [source, target] of [['verify', 'reason'], ['recover', 'stop']]) {
     await selectEdge(page, source, target);
     await inspector(page).getByLabel('Fires when').selectOption({ label: 'otherwise (no other edge matched)' });
     await expect(inspector(page)).toContainText('An otherwise edge is always tried last.');
   }
+});
+
+test('a newcomer plans the first round and a recovery rule in the inspector, and the loop runs to completed', async ({ page }) => {
+  await page.goto('/?template=blank');
+  await openGraph(page, stage('Loop to run', { skills: true, nodes: true, edges: EDGES }));
 
   // The planner's first round uses the usual source.
   await flowNode(page, 'reason').locator('.agent-node-label').click();
@@ -102,21 +141,16 @@ test('a newcomer builds a recovery loop from a blank canvas with the palette, ha
   await rules.getByRole('button', { name: 'Add rule', exact: true }).click();
   await expect(rules.getByLabel('When the reason is')).toHaveValue('empty_result');
   await rules.getByLabel('Switch to skill').selectOption('search_archive');
-
-  const problems = page.getByRole('region', { name: 'Problems' });
-  await expect(problems).toContainText('Problems (0)');
+  await expect(page.getByRole('region', { name: 'Problems' })).toContainText('Problems (0)');
 
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await expect(page.getByRole('status')).toContainText('completed');
-
   const steps = timelineSteps(page);
   await expect(steps).toHaveCount(8);
-  const labels = ['Reason', 'Act', 'Verify', 'Recover', 'Reason', 'Act', 'Verify', 'Respond'];
-  for (const [index, label] of labels.entries()) await expect(steps.nth(index).locator('.tl-label')).toHaveText(label);
+  await expect(steps.locator('.tl-label')).toHaveText(['Reason', 'Act', 'Verify', 'Recover', 'Reason', 'Act', 'Verify', 'Respond']);
   await expect(steps.nth(1).getByRole('group', { name: 'Attempts of step 2' })).toContainText('search_logs');
   await expect(steps.nth(1).getByRole('group', { name: 'Attempts of step 2' })).toContainText('empty');
   await expect(steps.nth(3)).toContainText('recovered');
-  await expect(page.getByRole('list', { name: 'Timeline' })).toContainText('Round 2');
   // Round 2's act step used the alternative skill, and found records.
   const roundTwoAttempts = steps.nth(5).getByRole('group', { name: 'Attempts of step 6' });
   await expect(roundTwoAttempts).toContainText('search_archive');

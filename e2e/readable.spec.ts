@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './test.ts';
 import { collectErrors, flowNode } from './helpers.ts';
 
 // A laptop screen: the size the canvas has to be readable at.

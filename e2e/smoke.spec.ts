@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './test.ts';
 import { collectErrors } from './helpers.ts';
 
 const PALETTE_ITEMS = ['Reason', 'Collect', 'Act', 'Verify', 'Recover', 'Approve', 'Respond', 'Stop'];

@@ -1,6 +1,6 @@
 import { ReactFlowProvider } from '@xyflow/react';
 import { Group, Panel, Separator, useDefaultLayout } from 'react-resizable-panels';
-import { RunToolbar, StepDetail, Timeline } from '../debugger/index.ts';
+import { HostConsent, RunToolbar, StepDetail, Timeline } from '../debugger/index.ts';
 import { Canvas, EditorToolbar, Inspector, Palette, ProblemsPanel, ViewControls } from '../editor/index.ts';
 import { useApp } from '../store/index.ts';
 import { BrandIcon } from '../ui/icons.tsx';
@@ -36,6 +36,7 @@ export function App() {
           <EditorToolbar />
           <RunToolbar />
         </header>
+        <HostConsent />
         <Group orientation="horizontal" className="app-main" id="loopscope-main" {...main}>
           <Panel id="palette-panel" defaultSize={116} minSize={100} maxSize={260} collapsible>
             <aside className="app-palette" aria-label="Palette">

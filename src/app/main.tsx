@@ -1,6 +1,8 @@
+import '../graph/jitless.ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
+import { ErrorBoundary } from './ErrorBoundary.tsx';
 import { followLinksInAddress, openInitialGraph } from './startup.ts';
 import { startPersistence } from '../store/persistence.ts';
 import './styles.css';
@@ -11,7 +13,9 @@ void openInitialGraph(new URL(window.location.href)).finally(() => {
   followLinksInAddress();
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
-      <App />
+      <ErrorBoundary>
+        <App />
+      </ErrorBoundary>
     </StrictMode>,
   );
 });

@@ -1,12 +1,17 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { GENERATED } from '../../corpus/generated.ts';
 import { main } from './main.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const template = (id: string) => `${root}src/graph/templates/${id}.json`;
 const fixture = (name: string) => `${root}src/cli/fixtures/${name}.json`;
+const hostile = (name: string) => `${root}corpus/${name}.json`;
 
 const cli = async (...argv: string[]) => {
   const out: string[] = [];
@@ -100,9 +105,59 @@ describe('loopscope test', () => {
     expect(result.out.split('\n').at(-1)).toBe('0 passed, 1 failed');
   });
 
+  it('a file too deep to read is reported and the files after it still run', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'loopscope-test-'));
+    try {
+      const deep = join(folder, 'bad.json');
+      await writeFile(deep, GENERATED.find((generated) => generated.name === 'deep-state.json')!.text());
+      const result = await cli('test', deep, template('securityclaw'));
+      expect(result.err).toContain(`${deep} is not a valid Loopscope graph:`);
+      expect(result.err).toContain('nested deeper than 64 levels');
+      expect(result.out).toContain('  ✓ timeout triggers local retry');
+      expect(result.out.split('\n').at(-1)).toMatch(/^\d+ passed, 0 failed$/);
+      expect(result.code).toBe(2);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
   it('--help and unknown commands', async () => {
     expect((await cli('--help')).out).toContain('loopscope run FILE [--json] [--seed N] [--scenario NAME]');
     expect(await cli('frobnicate')).toMatchObject({ code: 2 });
+  });
+});
+
+describe('keys on the command line', () => {
+  const withServer = async (argv: string[]) => {
+    const seen: Headers[] = [];
+    vi.stubEnv('GITHUB_TOKEN', 'ghp_secret_value');
+    vi.stubGlobal('fetch', async (_url: string, init: RequestInit) => {
+      seen.push(new Headers(init.headers));
+      return new Response(JSON.stringify({ choices: [{ message: { content: 'hi' } }], usage: { total_tokens: 1 } }));
+    });
+    try {
+      return { result: await cli(...argv), seen };
+    } finally {
+      vi.unstubAllGlobals();
+      vi.unstubAllEnvs();
+    }
+  };
+
+  it('a file naming an environment variable gets nothing sent without --key, and the refusal names the flag', async () => {
+    const { result, seen } = await withServer(['run', hostile('github-token')]);
+    expect(seen).toEqual([]);
+    expect(result.out).toContain('the environment variable GITHUB_TOKEN is sent to https://attacker.example only with --key GITHUB_TOKEN');
+    expect(result.err).toContain('note: this run may contact https://attacker.example (exfiltrate), sending GITHUB_TOKEN if allowed with --key');
+    expect(`${result.out}${result.err}`).not.toContain('ghp_secret_value');
+  });
+
+  it('--key NAME sends that variable, and only it', async () => {
+    const { result, seen } = await withServer(['run', hostile('github-token'), '--key', 'GITHUB_TOKEN']);
+    expect(seen.map((headers) => headers.get('authorization'))).toEqual(['Bearer ghp_secret_value']);
+    expect(`${result.out}${result.err}`).not.toContain('ghp_secret_value');
+    const other = await withServer(['run', hostile('github-token'), '--key', 'OPENAI_API_KEY']);
+    expect(other.seen).toEqual([]);
+    expect((await cli('run', hostile('github-token'), '--key', 'not a name')).err).toBe('--key needs the NAME of an environment variable');
   });
 });
 

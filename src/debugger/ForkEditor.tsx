@@ -1,17 +1,12 @@
 import { useState } from 'react';
 import { z } from 'zod';
-import { CALL_OUTCOMES, describeProblems, MockEntry, parseJson, parseWith, type ParseResult } from '../graph/index.ts';
+import { CALL_OUTCOMES, describeProblems, MockEntry, parseUntrusted, readJson, type ParseResult } from '../graph/index.ts';
 import type { TraceStep } from '../runtime/trace.ts';
 import { useApp } from '../store/index.ts';
 import type { ForkEdits } from '../store/runSlice.ts';
 import { useActiveRun } from './hooks.ts';
 
 const StateObject = z.record(z.string(), z.unknown());
-
-const parseText = <T,>(text: string, schema: z.ZodType<T>): ParseResult<T> => {
-  const json = parseJson(text);
-  return json.ok ? parseWith(schema, json.value) : json;
-};
 
 /** The top-level fields whose value the person changed: a fork replaces only those. */
 const editedFields = (before: Record<string, unknown>, after: Record<string, unknown>) =>
@@ -33,11 +28,11 @@ export function ForkEditor({ step, onDone }: { step: TraceStep; onDone: () => vo
   const [outcome, setOutcome] = useState<string>('ok');
   const [recordsText, setRecordsText] = useState('[{}]');
 
-  const stateResult = parseText(stateText, StateObject);
+  const stateResult = parseUntrusted(StateObject, stateText);
   const entryResult: ParseResult<MockEntry> | null = skill
     ? (() => {
-        const records = parseJson(recordsText);
-        return records.ok ? parseWith(MockEntry, { outcome, records: records.value }) : records;
+        const records = readJson(recordsText);
+        return records.ok ? parseUntrusted(MockEntry, { outcome, records: records.value }) : records;
       })()
     : null;
   const edits: ForkEdits = {

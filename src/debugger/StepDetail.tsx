@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { kindDefinition } from '../graph/index.ts';
+import { kindDefinition, own } from '../graph/index.ts';
 import type { TraceStep } from '../runtime/trace.ts';
 import { useApp } from '../store/index.ts';
 import { diffStates, retrySummary, retryVerdict, VERDICT_WORDS, type Change } from './analysis.ts';
@@ -43,7 +43,7 @@ function StatusBanner() {
       {reason ? (
         <>
           <strong>Stopped: <code>{reason}</code></strong>
-          <span> {STOP_SENTENCES[reason] ?? `A stop node ended the run with "${reason}".`}</span>
+          <span> {own(STOP_SENTENCES, reason) ?? `A stop node ended the run with "${reason}".`}</span>
           {run?.trace.stopExplain && <span className="muted"> ({run.trace.stopExplain})</span>}
         </>
       ) : text}

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { act } from 'react';
 import { createRoot } from 'react-dom/client';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Trace, TraceStep } from '../runtime/trace.ts';
 import { useApp } from '../store/index.ts';
 import { ROW_HEIGHT, Timeline } from './Timeline.tsx';
@@ -27,6 +27,10 @@ const mount = () => {
 };
 
 const items = (container: HTMLElement) => container.querySelectorAll('[role="list"][aria-label="Timeline"] [role="listitem"]');
+
+// The store loads the runtime lazily when a step is shown; loaded here first, that import settles
+// at once instead of after the test file has ended (on a loaded machine it took longer than the tests).
+beforeAll(() => import('../runtime/index.ts'));
 
 afterEach(() => {
   act(() => useApp.getState().reset());

@@ -1,8 +1,8 @@
 import { useState, type ChangeEvent } from 'react';
-import { describeProblems, parseGraph, serializeGraph } from '../graph/index.ts';
+import { decodeText, describeProblems, parseGraph, serializeGraph } from '../graph/index.ts';
 import { useApp } from '../store/index.ts';
 import { useActiveRun } from './hooks.ts';
-import { parseTrace } from '../runtime/trace.ts';
+import { parseOffThread } from '../store/offThread.ts';
 
 const fileName = (graph: string, runId: number) => `${graph.replace(/[^\w-]+/g, '-').toLowerCase()}-run-${runId}.trace.json`;
 
@@ -30,7 +30,8 @@ export function TraceFiles() {
     const input = event.currentTarget;
     const file = input.files?.[0];
     if (!file) return;
-    const parsed = parseTrace(await file.text());
+    const text = decodeText(new Uint8Array(await file.arrayBuffer()));
+    const parsed = text.ok ? await parseOffThread({ kind: 'trace', text: text.value }) : text;
     input.value = '';
     if (!parsed.ok) {
       setImportError(`Could not import ${file.name}: ${describeProblems(parsed.problems)}`);

@@ -6,3 +6,4 @@ export { Timeline } from './Timeline.tsx';
 export { StepDetail } from './StepDetail.tsx';
 export { BreakpointsPanel } from './BreakpointsPanel.tsx';
 export { Gauges } from './Gauges.tsx';
+export { HostConsent } from './HostConsent.tsx';

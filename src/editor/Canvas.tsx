@@ -12,8 +12,9 @@ import { addNode, connect, createNode, moveNodes, NODE_KINDS, updateEdge, type N
 import { useApp } from '../store/index.ts';
 import { ConnectDialog } from './ConnectDialog.tsx';
 import { edgeTypes } from './edges/index.ts';
-import { graphBounds, onFitRequest, viewportFor } from './fit.ts';
+import { graphBounds, onFitRequest, viewportAround, viewportFor } from './fit.ts';
 import { edgeLayout, GENERAL_HANDLE, toFlowEdges, toFlowNodes, type AgentFlowNode, type ConditionFlowEdge } from './flowAdapter.ts';
+import { nodeRect } from './geometry.ts';
 import { importFile } from './importExport.ts';
 import { nodeTypes } from './nodes/index.ts';
 import { deleteElements, useEditorShortcuts } from './shortcuts.ts';
@@ -47,7 +48,7 @@ export function Canvas() {
   const breakpoints = useApp((state) => state.breakpoints);
   const documentVersion = useApp((state) => state.documentVersion);
   const { screenToFlowPosition, setViewport } = useReactFlow();
-  const [measured, setMeasured] = useState<Record<string, Size>>({});
+  const [measured, setMeasured] = useState<ReadonlyMap<string, Size>>(() => new Map());
   // Each drag is its own undo step, however many moves it makes.
   const dragSession = useRef(0);
   const [connectFrom, setConnectFrom] = useState<string | null>(null);
@@ -59,7 +60,11 @@ export function Canvas() {
     [overlay, selection, breakpoints],
   );
   const nodes = useMemo(
-    () => toFlowNodes(graph, extras).map((node) => (measured[node.id] ? { ...node, measured: measured[node.id] } : node)),
+    () =>
+      toFlowNodes(graph, extras).map((node) => {
+        const size = measured.get(node.id);
+        return size ? { ...node, measured: size } : node;
+      }),
     [graph, extras, measured],
   );
   // Routes and label places depend on the graph and the run only: selecting does not move labels.
@@ -72,11 +77,14 @@ export function Canvas() {
   const fit = useCallback(
     (duration = 0) => {
       const { graph: current, overlay: run } = useApp.getState();
-      const bounds = graphBounds(current, edgeLayout(current, run));
       const element = container.current;
-      if (!bounds || !element) return;
+      if (!element || current.nodes.length === 0) return;
       viewFitted.current = true;
-      void setViewport(viewportFor(bounds, element.getBoundingClientRect()), { duration });
+      const size = element.getBoundingClientRect();
+      // A large graph opens on its entry: fitting every node would draw them all at once and freeze the page.
+      const entry = current.nodes.length > LARGE_GRAPH ? (current.nodes.find((node) => node.id === current.entry) ?? current.nodes[0]) : null;
+      const view = entry ? viewportAround(nodeRect(entry), size) : viewportFor(graphBounds(current, edgeLayout(current, run))!, size);
+      void setViewport(view, { duration });
     },
     [setViewport],
   );
@@ -104,21 +112,21 @@ export function Canvas() {
   }, [fit]);
 
   const onNodesChange = useCallback((changes: NodeChange<AgentFlowNode>[]) => {
-    const sizes: Record<string, Size> = {};
-    const positions: Record<string, Position> = {};
+    const sizes = new Map<string, Size>();
+    const positions = new Map<string, Position>();
     let selectionChanged = false;
     const selected = new Set(useApp.getState().selection.nodes);
     for (const change of changes) {
-      if (change.type === 'dimensions' && change.dimensions) sizes[change.id] = change.dimensions;
-      if (change.type === 'position' && change.position) positions[change.id] = { x: Math.round(change.position.x), y: Math.round(change.position.y) };
+      if (change.type === 'dimensions' && change.dimensions) sizes.set(change.id, change.dimensions);
+      if (change.type === 'position' && change.position) positions.set(change.id, { x: Math.round(change.position.x), y: Math.round(change.position.y) });
       if (change.type === 'select') {
         selectionChanged = true;
         if (change.selected) selected.add(change.id);
         else selected.delete(change.id);
       }
     }
-    if (Object.keys(sizes).length > 0) setMeasured((previous) => ({ ...previous, ...sizes }));
-    const moved = Object.keys(positions);
+    if (sizes.size > 0) setMeasured((previous) => new Map([...previous, ...sizes]));
+    const moved = [...positions.keys()];
     if (moved.length > 0) useApp.getState().edit((current) => moveNodes(current, positions), `move:${moved.sort().join(',')}:${dragSession.current}`);
     if (selectionChanged) useApp.getState().select({ nodes: [...selected] });
   }, []);

@@ -7,7 +7,7 @@ import { ToolButton } from '../ui/ToolButton.tsx';
 import { requestFit } from './fit.ts';
 import { GraphLibrary } from './GraphLibrary.tsx';
 import { layoutInWorker } from './runLayout.ts';
-import { downloadText, exportFileName, importFile, shareUrl, slugOf, toMermaid } from './importExport.ts';
+import { downloadText, exportFileName, importFile, importGraphText, shareUrl, slugOf, toMermaid } from './importExport.ts';
 
 type Dialog = { type: 'library' } | { type: 'paste' } | { type: 'mermaid'; text: string } | { type: 'share'; url: string } | null;
 
@@ -102,7 +102,7 @@ function ToolbarDialog({ dialog, onClose }: { dialog: NonNullable<Dialog>; onClo
         <form
           onSubmit={(event) => {
             event.preventDefault();
-            if (useApp.getState().importText(text, 'the pasted JSON')) onClose();
+            void importGraphText(text, 'the pasted JSON').then((opened) => opened && onClose());
           }}
         >
           <textarea aria-label="Graph JSON" value={text} onChange={(event) => setText(event.target.value)} rows={14} data-autofocus />

@@ -5,7 +5,7 @@ import { ReactFlowProvider } from '@xyflow/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findTemplate, serializeGraph, validateGraph, type GraphFile, type When } from '../graph/index.ts';
 import { useApp } from '../store/index.ts';
-import { getSecret } from '../store/secrets.ts';
+import { getKey } from '../store/secrets.ts';
 import { Inspector } from './Inspector.tsx';
 import { ProblemsPanel } from './ProblemsPanel.tsx';
 
@@ -267,6 +267,9 @@ describe('graph settings and skills', () => {
     type(state, '[1, 2]');
     expect(errorOf(state)).toMatch(/^state: /);
     expect(graph().state).toEqual(template().state);
+    type(state, '{"question": "x", "__proto__": {"polluted": true}}');
+    expect(errorOf(state)).toBe('__proto__: the key "__proto__" is not allowed anywhere in a file');
+    expect(graph().state).toEqual(template().state);
   });
 
   it('renames a skill, warns before deleting one in use, and keeps an API key out of the graph', () => {
@@ -289,7 +292,14 @@ describe('graph settings and skills', () => {
     expect(graph().skills[added].type).toBe('llm');
     type(field(container, 'API key name'), 'OPENAI_API_KEY');
     type(field(container, 'API key'), 'sk-test-secret');
-    expect(getSecret('OPENAI_API_KEY')).toBe('sk-test-secret');
+    expect(getKey('OPENAI_API_KEY', 'http://localhost:11434')).toBe('sk-test-secret');
+    expect(container.textContent).toContain('Sent only to http://localhost:11434.');
+
+    // Pointed at another origin, the skill does not have the key: the field asks again.
+    const baseUrl = field(container, 'Base URL');
+    type(baseUrl, 'https://elsewhere.example/v1');
+    expect((field(container, 'API key') as HTMLInputElement).value).toBe('');
+    expect(container.textContent).toContain('The key OPENAI_API_KEY was given for http://localhost:11434, not for this origin');
     expect(serializeGraph(graph())).not.toContain('sk-test-secret');
   });
 });

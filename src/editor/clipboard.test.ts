@@ -32,6 +32,16 @@ describe('copy and paste of nodes', () => {
     const graphText = serializeGraph(securityclaw());
     expect(classifyClipboardText(graphText)).toEqual({ type: 'graph', text: graphText });
     expect(classifyClipboardText('hello')).toEqual({ type: 'other' });
-    expect(classifyClipboardText('{"format":"loopscope/nodes","nodes":[{"id":1}],"edges":[]}')).toEqual({ type: 'other' });
+    expect(classifyClipboardText('{"format":"loopscope/nodes","nodes":[{"id":1,"kind":"stop"}],"edges":[]}')).toMatchObject({ type: 'refused', problems: [{ path: 'nodes[0].id' }] });
+  });
+
+  it('pastes no copied nodes that carry a key reaching a prototype, or that nest too deep', () => {
+    const clip = JSON.parse(JSON.stringify(copyNodes(securityclaw(), ['execute'])!));
+    const poisoned = JSON.stringify(clip).replace('"config":{', '"config":{"args":{"__proto__":{"polluted":true}},');
+    expect(poisoned).toContain('__proto__');
+    expect(classifyClipboardText(poisoned)).toEqual({ type: 'refused', problems: [{ path: 'nodes[0].config.args.__proto__', message: 'the key "__proto__" is not allowed anywhere in a file' }] });
+    clip.nodes[0].config.args = { deep: JSON.parse(`${'['.repeat(100)}${']'.repeat(100)}`) };
+    expect(classifyClipboardText(JSON.stringify(clip))).toMatchObject({ type: 'refused', problems: [{ message: 'nested deeper than 64 levels' }] });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });

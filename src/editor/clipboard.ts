@@ -1,4 +1,4 @@
-import { duplicateNodes, GraphEdge, GraphNode, GRAPH_FORMAT, parseJson, parseWith, type GraphFile } from '../graph/index.ts';
+import { duplicateNodes, GraphEdge, GraphNode, GRAPH_FORMAT, LIMITS, parseUntrusted, type GraphFile, type ParseProblem } from '../graph/index.ts';
 import { z } from 'zod';
 
 /** What Ctrl/Cmd+C takes: nodes and the edges among them. */
@@ -24,17 +24,27 @@ export const copyNodes = (graph: GraphFile, ids: readonly string[]): NodeClip | 
 export const pasteNodes = (graph: GraphFile, clip: NodeClip, times = 1) =>
   duplicateNodes(graph, clip.nodes, clip.edges, { x: 40 * times, y: 40 * times });
 
-export type ClipboardText = { type: 'nodes'; clip: NodeClip } | { type: 'graph'; text: string } | { type: 'other' };
+export type ClipboardText =
+  | { type: 'nodes'; clip: NodeClip }
+  | { type: 'graph'; text: string }
+  | { type: 'refused'; problems: ParseProblem[] }
+  | { type: 'other' };
 
-/** Tells copied nodes from a whole graph document; anything else is left to the browser. */
+/**
+ * Tells copied nodes from a whole graph document; anything else is left to the browser. Copied
+ * nodes are checked like a file (a refused clip says why); a graph document goes on to the import.
+ */
 export const classifyClipboardText = (text: string): ClipboardText => {
-  const parsed = parseJson(text);
-  if (!parsed.ok || typeof parsed.value !== 'object' || parsed.value === null) return { type: 'other' };
-  const format = (parsed.value as { format?: unknown }).format;
-  if (format === GRAPH_FORMAT) return { type: 'graph', text };
-  if (format === CLIP_FORMAT) {
-    const clip = parseWith(NodeClipSchema, parsed.value);
-    if (clip.ok) return { type: 'nodes', clip: clip.value as NodeClip };
+  if (text.length > LIMITS.textChars) return { type: 'other' };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { type: 'other' };
   }
-  return { type: 'other' };
+  const format = value !== null && typeof value === 'object' ? (value as { format?: unknown }).format : undefined;
+  if (format === GRAPH_FORMAT) return { type: 'graph', text };
+  if (format !== CLIP_FORMAT) return { type: 'other' };
+  const clip = parseUntrusted(NodeClipSchema, value);
+  return clip.ok ? { type: 'nodes', clip: clip.value as NodeClip } : { type: 'refused', problems: clip.problems };
 };

@@ -37,6 +37,13 @@ export const viewportFor = (bounds: Rect, size: { width: number; height: number 
   return { x: across(bounds.width, room.width, bounds.x), y: across(bounds.height, room.height, bounds.y), zoom };
 };
 
+/** The view centred on `rect` at full size: where a graph too large to draw whole opens. */
+export const viewportAround = (rect: Rect, size: { width: number; height: number }): Viewport => ({
+  x: size.width / 2 - (rect.x + rect.width / 2),
+  y: size.height / 2 - (rect.y + rect.height / 2),
+  zoom: 1,
+});
+
 /** Asks the canvas to fit the graph again (after Auto layout, say). */
 const listeners = new Set<() => void>();
 export const requestFit = () => {

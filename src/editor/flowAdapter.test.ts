@@ -35,6 +35,26 @@ describe('toFlowNodes', () => {
   });
 });
 
+describe('ids that are names of Object methods', () => {
+  const graph: GraphFile = {
+    ...securityclaw(),
+    entry: 'toString',
+    nodes: [
+      { id: 'toString', kind: 'stop', position: { x: 0, y: 0 }, config: { reason: 'stopped' } },
+      { id: 'constructor', kind: 'respond', position: { x: 200, y: 0 }, config: {} },
+    ],
+    edges: [{ id: 'hasOwnProperty', source: 'toString', target: 'constructor' }],
+  };
+
+  it('have no visits, reasons or breakpoints they did not get', () => {
+    const overlay = { currentNode: null, firedEdge: null, firedReason: null, triedEdges: {}, nodeVisits: {}, edgeVisits: {} };
+    const extras = { overlay, selectedNodes: [], selectedEdges: [], nodeBreakpoints: [], edgeBreakpoints: [] };
+    expect(toFlowNodes(graph, extras).map((node) => node.data.visits)).toEqual([0, 0]);
+    const [edge] = toFlowEdges(graph, extras);
+    expect(edge.data).toMatchObject({ visits: 0, notTaken: null, breakpoint: false });
+  });
+});
+
 describe('toFlowEdges', () => {
   it('labels edges in words and leaves from the outcome handle', () => {
     const edges = toFlowEdges(securityclaw());

@@ -1,6 +1,6 @@
 /** Our graph document as React Flow nodes and edges. React Flow stays at this edge: the store's graph is the truth. */
 import { MarkerType, type Edge, type Node } from '@xyflow/react';
-import { describeWhen, kindDefinition, type GraphEdge, type GraphFile, type GraphNode, type KindDefinition } from '../graph/index.ts';
+import { describeWhen, kindDefinition, own, type GraphEdge, type GraphFile, type GraphNode, type KindDefinition } from '../graph/index.ts';
 import type { CanvasOverlay } from '../store/index.ts';
 import {
   drawnAsLoop,
@@ -76,7 +76,11 @@ export const sourceHandleOf = (edge: GraphEdge, source: GraphNode | undefined): 
  */
 export const findBackEdges = (graph: GraphFile): Set<string> => {
   const outgoing = new Map<string, GraphEdge[]>();
-  for (const edge of graph.edges) outgoing.set(edge.source, [...(outgoing.get(edge.source) ?? []), edge]);
+  for (const edge of graph.edges) {
+    const list = outgoing.get(edge.source);
+    if (list) list.push(edge);
+    else outgoing.set(edge.source, [edge]);
+  }
   const state = new Map<string, 'open' | 'done'>();
   const back = new Set<string>();
   const visit = (start: string) => {
@@ -106,15 +110,17 @@ export const findBackEdges = (graph: GraphFile): Set<string> => {
   return back;
 };
 
-export const toFlowNodes = (graph: GraphFile, extras: FlowExtras = NO_EXTRAS): AgentFlowNode[] =>
-  graph.nodes.map((node) => {
+export const toFlowNodes = (graph: GraphFile, extras: FlowExtras = NO_EXTRAS): AgentFlowNode[] => {
+  const selected = new Set(extras.selectedNodes);
+  const breakpoints = new Set(extras.nodeBreakpoints);
+  const overlay = extras.overlay;
+  return graph.nodes.map((node) => {
     const definition = kindDefinition(node.kind);
-    const overlay = extras.overlay;
     return {
       id: node.id,
       type: 'agent',
       position: node.position,
-      selected: extras.selectedNodes.includes(node.id),
+      selected: selected.has(node.id),
       // `current` comes only from the run overlay (SPEC §5).
       className: overlay?.currentNode === node.id ? 'current' : undefined,
       data: {
@@ -122,19 +128,20 @@ export const toFlowNodes = (graph: GraphFile, extras: FlowExtras = NO_EXTRAS): A
         definition,
         summary: summaryLines(node),
         isEntry: node.id === graph.entry,
-        visits: overlay?.nodeVisits[node.id] ?? 0,
-        breakpoint: extras.nodeBreakpoints.includes(node.id),
+        visits: own(overlay?.nodeVisits, node.id) ?? 0,
+        breakpoint: breakpoints.has(node.id),
       },
     };
   });
+};
 
 /** What an edge's label says: the condition, the edge's note, and at a run's selected step why it fired. */
 export const edgeLabelText = (edge: GraphEdge, overlay: CanvasOverlay | null): LabelText => {
   const label = describeWhen(edge.when);
   const fired = overlay?.firedEdge === edge.id;
   const reason = fired && overlay.firedReason && overlay.firedReason !== label ? overlay.firedReason : null;
-  const visits = overlay?.edgeVisits[edge.id] ?? 0;
-  const notTaken = overlay?.triedEdges[edge.id] !== undefined;
+  const visits = own(overlay?.edgeVisits, edge.id) ?? 0;
+  const notTaken = own(overlay?.triedEdges, edge.id) !== undefined;
   return {
     lines: [label, ...(edge.label ? [edge.label] : []), ...(reason ? [reason] : [])],
     // The badges beside the condition: the not-taken cross, the heat count.
@@ -184,6 +191,8 @@ export const toFlowEdges = (graph: GraphFile, extras: FlowExtras = NO_EXTRAS, la
   const back = findBackEdges(graph);
   const nodes = new Map(graph.nodes.map((node) => [node.id, node]));
   const overlay = extras.overlay;
+  const selected = new Set(extras.selectedEdges);
+  const breakpoints = new Set(extras.edgeBreakpoints);
   return graph.edges.map((edge) => {
     const fired = overlay?.firedEdge === edge.id;
     const classes = [back.has(edge.id) ? 'back-edge' : 'forward-edge', fired ? 'fired' : ''].filter(Boolean).join(' ');
@@ -193,7 +202,7 @@ export const toFlowEdges = (graph: GraphFile, extras: FlowExtras = NO_EXTRAS, la
       source: edge.source,
       target: edge.target,
       sourceHandle: sourceHandleOf(edge, nodes.get(edge.source)),
-      selected: extras.selectedEdges.includes(edge.id),
+      selected: selected.has(edge.id),
       className: classes,
       animated: fired,
       markerEnd: { type: MarkerType.ArrowClosed, width: 18, height: 18 },
@@ -205,9 +214,9 @@ export const toFlowEdges = (graph: GraphFile, extras: FlowExtras = NO_EXTRAS, la
         backEdge: back.has(edge.id),
         fired,
         firedReason: fired ? overlay.firedReason : null,
-        notTaken: overlay?.triedEdges[edge.id] ?? null,
-        visits: overlay?.edgeVisits[edge.id] ?? 0,
-        breakpoint: extras.edgeBreakpoints.includes(edge.id),
+        notTaken: own(overlay?.triedEdges, edge.id) ?? null,
+        visits: own(overlay?.edgeVisits, edge.id) ?? 0,
+        breakpoint: breakpoints.has(edge.id),
         place: layout.labels.get(edge.id) ?? MIDDLE,
         loopY: layout.loops.get(edge.id) ?? null,
       },

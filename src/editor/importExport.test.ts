@@ -1,5 +1,6 @@
+import { deflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { findTemplate, serializeGraph } from '../graph/index.ts';
+import { findTemplate, LIMITS, serializeGraph } from '../graph/index.ts';
 import { decodeShareFragment, encodeShareFragment, exportFileName, slugOf, toMermaid } from './importExport.ts';
 
 const securityclaw = () => findTemplate('securityclaw')!.graph();
@@ -28,6 +29,21 @@ describe('toMermaid', () => {
   });
 });
 
+describe('toMermaid with hostile text', () => {
+  it('keeps labels and unknown edge ends from starting statements of their own', () => {
+    const graph = securityclaw();
+    graph.nodes[0] = { ...graph.nodes[0], label: 'x"]\nclick decide "javascript:alert(1)"\n%%' };
+    // Built in code, past the parser that refuses such a target.
+    graph.edges.push({ id: 'evil', source: 'decide', target: 'x\nclick decide call alert()' as string });
+    const text = toMermaid(graph);
+    const lines = text.trim().split('\n');
+    expect(lines.filter((line) => /^\s*click\b/.test(line))).toEqual([]);
+    expect(lines).toContain('  missing0["x click decide call alert() (no such node)"]');
+    expect(lines).toContain('  decide --> missing0');
+    expect(lines.find((line) => line.startsWith('  decide['))).toBe('  decide["x#quot;] click decide #quot;javascript:alert(1)#quot; %% (reason)"]');
+  });
+});
+
 describe('share links', () => {
   it('round-trips a graph through the fragment', async () => {
     const graph = securityclaw();
@@ -46,6 +62,13 @@ describe('share links', () => {
     const damaged = await decodeShareFragment('#graph=AAAA');
     expect(damaged && !damaged.ok && damaged.problems[0].message).toMatch(/damaged/);
     expect(await decodeShareFragment('#other=1')).toBeNull();
+  });
+
+  it('refuses a small link that inflates past what a file may hold, without inflating it all', { timeout: 30_000 }, async () => {
+    const bomb = `graph=${deflateRawSync(Buffer.alloc(LIMITS.textChars * 3 + 1, 32)).toString('base64url')}`;
+    expect(bomb.length).toBeLessThan(100_000);
+    const result = await decodeShareFragment(`#${bomb}`);
+    expect(result).toEqual({ ok: false, problems: [{ path: '', message: 'the link inflates to more than a graph may hold; it was not opened' }] });
   });
 });
 

@@ -1,6 +1,7 @@
 /** Getting graphs in and out: files, Mermaid text for docs, and share links. */
-import { describeWhen, parseGraph, type GraphFile, type ParseResult } from '../graph/index.ts';
+import { decodeText, describeWhen, LIMITS, readAtMost, type GraphFile, type ParseResult } from '../graph/index.ts';
 import { useApp } from '../store/index.ts';
+import { parseOffThread } from '../store/offThread.ts';
 import { findBackEdges } from './flowAdapter.ts';
 
 export const slugOf = (name: string): string =>
@@ -24,15 +25,32 @@ export const downloadText = (fileName: string, text: string, type = 'application
   setTimeout(() => URL.revokeObjectURL(url), 0);
 };
 
-/** Imports a dropped or chosen file; a failure lands in the store's `importError`. */
+/** Opens untrusted graph text (a paste, a file) the way every import does; a large one is parsed off the main thread. */
+export const importGraphText = async (text: string, source: string) => useApp.getState().importParsed(await parseOffThread({ kind: 'graph', text }), source);
+
+/** Imports a dropped or chosen file (UTF-8, or UTF-16 with its byte order mark); a failure lands in the store's `importError`. */
 export const importFile = async (file: File) => {
-  const { importText } = useApp.getState();
-  return importText(await file.text(), file.name);
+  if (file.size > LIMITS.textChars * 4)
+    return useApp.getState().importParsed({ ok: false, problems: [{ path: '', message: `too large: the file has ${(file.size / 1_000_000).toFixed(1)} MB` }] }, file.name);
+  const text = decodeText(new Uint8Array(await file.arrayBuffer()));
+  return text.ok ? importGraphText(text.value, file.name) : useApp.getState().importParsed(text, file.name);
 };
 
 const MERMAID_RESERVED = new Set(['end', 'graph', 'subgraph', 'flowchart', 'style', 'class', 'classdef', 'click', 'linkstyle', 'direction']);
 
-const mermaidText = (text: string) => `"${text.replace(/"/g, '#quot;').replace(/\|/g, '#124;')}"`;
+/**
+ * Label text Mermaid reads as text only: quotes, pipes and angle brackets as entities, and no
+ * line break or control character that could start a statement of its own (`click … javascript:`).
+ */
+const mermaidText = (text: string) =>
+  `"${text
+    .replace(/[\p{Cc}\p{Cf}\u2028\u2029]+/gu, ' ')
+    .replace(/#/g, '#35;')
+    .replace(/"/g, '#quot;')
+    .replace(/\|/g, '#124;')
+    .replace(/</g, '#lt;')
+    .replace(/>/g, '#gt;')
+    .replace(/`/g, '#96;')}"`;
 
 /** A flowchart for docs; loop-back edges are dotted, as on the canvas they are dashed. */
 export const toMermaid = (graph: GraphFile): string => {
@@ -42,6 +60,16 @@ export const toMermaid = (graph: GraphFile): string => {
       /^[A-Za-z_]\w*$/.test(node.id) && !MERMAID_RESERVED.has(node.id.toLowerCase()) ? node.id : `n${index}`,
     ]),
   );
+  // An edge to a node that does not exist gets a name of ours and a box saying so: no text of the file becomes a Mermaid id.
+  const missing: string[] = [];
+  const nameOf = (id: string) => {
+    const known = names.get(id);
+    if (known) return known;
+    const name = `missing${missing.length}`;
+    names.set(id, name);
+    missing.push(id);
+    return name;
+  };
   const back = findBackEdges(graph);
   const lines = ['flowchart LR'];
   for (const node of graph.nodes) {
@@ -49,13 +77,16 @@ export const toMermaid = (graph: GraphFile): string => {
     const shape = node.kind === 'respond' || node.kind === 'stop' ? `([${label}])` : node.kind === 'verify' || node.kind === 'approve' ? `{${label}}` : `[${label}]`;
     lines.push(`  ${names.get(node.id)}${shape}`);
   }
+  const edgeLines: string[] = [];
   for (const edge of graph.edges) {
-    const source = names.get(edge.source) ?? edge.source;
-    const target = names.get(edge.target) ?? edge.target;
+    const source = nameOf(edge.source);
+    const target = nameOf(edge.target);
     const label = describeWhen(edge.when);
     const arrow = back.has(edge.id) ? '-.->' : '-->';
-    lines.push(label === 'always' ? `  ${source} ${arrow} ${target}` : `  ${source} ${arrow}|${mermaidText(label)}| ${target}`);
+    edgeLines.push(label === 'always' ? `  ${source} ${arrow} ${target}` : `  ${source} ${arrow}|${mermaidText(label)}| ${target}`);
   }
+  missing.forEach((id, index) => lines.push(`  missing${index}[${mermaidText(`${id} (no such node)`)}]`));
+  lines.push(...edgeLines);
   if (graph.entry && names.has(graph.entry)) lines.push(`  style ${names.get(graph.entry)} stroke-width:3px`);
   return `${lines.join('\n')}\n`;
 };
@@ -77,6 +108,10 @@ const fromBase64Url = (text: string): Uint8Array => {
 const pipe = async (bytes: Uint8Array, stream: CompressionStream | DecompressionStream) =>
   new Uint8Array(await new Response(new Blob([bytes as BlobPart]).stream().pipeThrough(stream)).arrayBuffer());
 
+/** Inflates a link's graph, giving up (null) as soon as it grows past what a file may be: a small link must not inflate to gigabytes. */
+const inflate = (bytes: Uint8Array, limit: number) =>
+  readAtMost(new Blob([bytes as BlobPart]).stream().pipeThrough(new DecompressionStream('deflate-raw')), limit);
+
 /** The URL fragment carrying a graph: `graph=` + deflate-raw + base64url. */
 export const encodeShareFragment = async (text: string) =>
   `${SHARE_KEY}=${toBase64Url(await pipe(new TextEncoder().encode(text), new CompressionStream('deflate-raw')))}`;
@@ -85,13 +120,18 @@ export const encodeShareFragment = async (text: string) =>
 export const decodeShareFragment = async (hash: string): Promise<ParseResult<GraphFile> | null> => {
   const fragment = new URLSearchParams(hash.replace(/^#/, '')).get(SHARE_KEY);
   if (fragment === null) return null;
+  if (fragment.length > LIMITS.textChars)
+    return { ok: false, problems: [{ path: '', message: 'the link is too long to hold a graph Loopscope can open' }] };
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(await pipe(fromBase64Url(fragment), new DecompressionStream('deflate-raw')));
+    // UTF-8 takes at most 3 bytes for each character JSON text may have.
+    const bytes = await inflate(fromBase64Url(fragment), LIMITS.textChars * 3);
+    if (!bytes) return { ok: false, problems: [{ path: '', message: 'the link inflates to more than a graph may hold; it was not opened' }] };
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
     return { ok: false, problems: [{ path: '', message: 'the link is damaged: its graph could not be decompressed' }] };
   }
-  return parseGraph(text);
+  return parseOffThread({ kind: 'graph', text });
 };
 
 export const shareUrl = async (documentText: string, base: string) => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { findTemplate, parseGraph, type GraphFile } from '../graph/index.ts';
 import { edgeLabelText, edgeLayout, findBackEdges } from './flowAdapter.ts';
 import { edgeRoute, labelSize, nodeRect, sourceHandleIndex, sourcePoint, targetPoint, type Rect } from './geometry.ts';
-import { layoutGraph } from './layout.ts';
+import { layoutGraph, type Positions } from './layout.ts';
 
 /** A long loop of layers with side branches and loop-backs, like a big agent graph. */
 const generated = (count: number): GraphFile => {
@@ -16,9 +16,9 @@ const generated = (count: number): GraphFile => {
   return { ...base, entry: 'n0', nodes, edges };
 };
 
-const withPositions = (graph: GraphFile, positions: Record<string, { x: number; y: number }>): GraphFile => ({
+const withPositions = (graph: GraphFile, positions: Positions): GraphFile => ({
   ...graph,
-  nodes: graph.nodes.map((node) => ({ ...node, position: positions[node.id] })),
+  nodes: graph.nodes.map((node) => ({ ...node, position: positions.get(node.id)! })),
 });
 
 const overlap = (a: Rect, b: Rect) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
@@ -72,7 +72,7 @@ describe('layoutGraph', () => {
   it('places SecurityClaw left to right with loop-backs pointing back, every label clear', async () => {
     const graph = findTemplate('securityclaw')!.graph();
     const positions = await layoutGraph(graph);
-    const x = (id: string) => positions[id].x;
+    const x = (id: string) => positions.get(id)!.x;
     expect(x('decide')).toBeLessThan(x('execute'));
     expect(x('execute')).toBeLessThan(x('evaluate'));
     expect(x('evaluate')).toBeLessThan(x('answer'));
@@ -95,17 +95,31 @@ describe('layoutGraph', () => {
   it('lays out 300 nodes: every node placed, none overlapping, forward edges go right', { timeout: 60_000 }, async () => {
     const graph = generated(300);
     const positions = await layoutGraph(graph);
-    expect(Object.keys(positions)).toHaveLength(300);
-    for (const position of Object.values(positions)) {
+    expect(positions.size).toBe(300);
+    for (const position of positions.values()) {
       expect(Number.isFinite(position.x)).toBe(true);
       expect(Number.isFinite(position.y)).toBe(true);
     }
     const back = findBackEdges(graph);
     expect(back.size).toBeGreaterThan(0);
-    for (const edge of graph.edges) if (!back.has(edge.id)) expect(positions[edge.target].x).toBeGreaterThan(positions[edge.source].x);
+    for (const edge of graph.edges) if (!back.has(edge.id)) expect(positions.get(edge.target)!.x).toBeGreaterThan(positions.get(edge.source)!.x);
     const laid = withPositions(graph, positions);
     const rects = laid.nodes.map(nodeRect).sort((a, b) => a.x - b.x || a.y - b.y);
     for (let i = 0; i < rects.length; i += 1)
       for (let j = i + 1; j < rects.length && rects[j].x < rects[i].x + rects[i].width; j += 1) expect(overlap(rects[i], rects[j])).toBe(false);
+  });
+
+  it('lays out ids that are names of Object methods', async () => {
+    const graph: GraphFile = {
+      ...findTemplate('blank')!.graph(),
+      entry: 'toString',
+      nodes: [
+        { id: 'toString', kind: 'reason', position: { x: 0, y: 0 }, config: { planner: 'scripted', plans: [], retry: { maxAttempts: 3, retryOn: ['timeout'] } } },
+        { id: 'hasOwnProperty', kind: 'stop', position: { x: 0, y: 0 }, config: { reason: 'stopped' } },
+      ],
+      edges: [{ id: 'valueOf', source: 'toString', target: 'hasOwnProperty' }],
+    };
+    const positions = await layoutGraph(graph);
+    expect(positions.get('toString')!.x).toBeLessThan(positions.get('hasOwnProperty')!.x);
   });
 });

@@ -4,7 +4,7 @@ import type { GraphFile, Position } from '../graph/index.ts';
 import { edgeLabelText, findBackEdges } from './flowAdapter.ts';
 import { handleCount, labelSize, nodeHeight, NODE_WIDTH, sourceHandleIndex, sourcePoint, targetPoint } from './geometry.ts';
 
-export type Positions = Record<string, Position>;
+export type Positions = Map<string, Position>;
 
 const elk = new ELK();
 const MODEL_ORDER_UP_TO = 60;
@@ -16,34 +16,39 @@ const MODEL_ORDER_UP_TO = 60;
  */
 export const layoutGraph = async (graph: GraphFile): Promise<Positions> => {
   const back = findBackEdges(graph);
+  // ELK's ids are the file's ids only through this table: an id like `__proto__` or `toString` never reaches it.
+  const names = new Map(graph.nodes.map((node, index) => [node.id, `n${index}`]));
   const nodes = new Map(graph.nodes.map((node) => [node.id, node]));
   const children: ElkNode[] = graph.nodes.map((node) => {
+    const name = names.get(node.id) as string;
     const origin = { ...node, position: { x: 0, y: 0 } };
     return {
-      id: node.id,
+      id: name,
       width: NODE_WIDTH,
       height: nodeHeight(node),
       layoutOptions: { 'elk.portConstraints': 'FIXED_POS' },
       ports: [
-        { id: `${node.id}::in`, width: 1, height: 1, x: 0, y: targetPoint(origin).y, layoutOptions: { 'elk.port.side': 'WEST' } },
+        { id: `${name}::in`, width: 1, height: 1, x: 0, y: targetPoint(origin).y, layoutOptions: { 'elk.port.side': 'WEST' } },
         ...Array.from({ length: handleCount(node) }, (_, index) => ({
-          id: `${node.id}::out${index}`, width: 1, height: 1, x: NODE_WIDTH, y: sourcePoint(origin, index).y, layoutOptions: { 'elk.port.side': 'EAST' },
+          id: `${name}::out${index}`, width: 1, height: 1, x: NODE_WIDTH, y: sourcePoint(origin, index).y, layoutOptions: { 'elk.port.side': 'EAST' },
         })),
       ],
     };
   });
   const edges: ElkExtendedEdge[] = [];
-  for (const edge of graph.edges) {
+  graph.edges.forEach((edge, index) => {
     const source = nodes.get(edge.source);
-    if (back.has(edge.id) || !source || !nodes.has(edge.target) || edge.source === edge.target) continue;
+    const sourceName = names.get(edge.source);
+    const targetName = names.get(edge.target);
+    if (back.has(edge.id) || !source || !sourceName || !targetName || sourceName === targetName) return;
     const size = labelSize(edgeLabelText(edge, null));
     edges.push({
-      id: edge.id,
-      sources: [handleCount(source) > 0 ? `${edge.source}::out${sourceHandleIndex(source, edge)}` : edge.source],
-      targets: [`${edge.target}::in`],
-      labels: [{ text: edge.id, width: size.width, height: size.height }],
+      id: `e${index}`,
+      sources: [handleCount(source) > 0 ? `${sourceName}::out${sourceHandleIndex(source, edge)}` : sourceName],
+      targets: [`${targetName}::in`],
+      labels: [{ text: `e${index}`, width: size.width, height: size.height }],
     });
-  }
+  });
   const laid = await elk.layout({
     id: 'root',
     layoutOptions: {
@@ -63,7 +68,11 @@ export const layoutGraph = async (graph: GraphFile): Promise<Positions> => {
     children,
     edges,
   });
-  const positions: Positions = {};
-  for (const child of laid.children ?? []) positions[child.id] = { x: Math.round(child.x ?? 0), y: Math.round(child.y ?? 0) };
+  const placed = new Map((laid.children ?? []).map((child) => [child.id, child]));
+  const positions: Positions = new Map();
+  for (const node of graph.nodes) {
+    const child = placed.get(names.get(node.id) as string);
+    if (child) positions.set(node.id, { x: Math.round(child.x ?? 0), y: Math.round(child.y ?? 0) });
+  }
   return positions;
 };

@@ -1,3 +1,4 @@
+import '../graph/jitless.ts';
 import { layoutGraph } from './layout.ts';
 import type { LayoutRequest } from './runLayout.ts';
 

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { removeEdges, removeNodes } from '../graph/index.ts';
 import { useApp } from '../store/index.ts';
 import { classifyClipboardText, copyNodes, pasteNodes, type NodeClip } from './clipboard.ts';
+import { importGraphText } from './importExport.ts';
 
 /** Keys typed into a form belong to the form, not to the canvas. */
 export const isTyping = (target: EventTarget | null) => {
@@ -76,10 +77,13 @@ export const useEditorShortcuts = (startConnection: (source: string) => void) =>
       const found = classifyClipboardText(text);
       if (found.type === 'graph') {
         event.preventDefault();
-        useApp.getState().importText(found.text, 'the pasted text');
+        void importGraphText(found.text, 'the pasted text');
       } else if (found.type === 'nodes' && !clip) {
         event.preventDefault();
         placeCopies(found.clip, 1);
+      } else if (found.type === 'refused') {
+        event.preventDefault();
+        useApp.getState().importParsed({ ok: false, problems: found.problems }, 'the pasted nodes');
       }
     };
     window.addEventListener('keydown', onKeyDown);

@@ -1,4 +1,24 @@
+import './jitless.ts';
 import { z } from 'zod';
+import { LIMITS } from './limits.ts';
+
+/** Keys that would reach an object's prototype when a parsed file is spread or assigned. */
+export const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * A node, edge or skill name, and every reference to one: no spaces, quotes or control
+ * characters, and none of the keys that reach an object's prototype.
+ */
+export const Id = z
+  .string()
+  .regex(/^[A-Za-z_][\w-]*$/, 'an id is letters, digits, _ or -, starting with a letter or _')
+  .refine((id) => !FORBIDDEN_KEYS.has(id), { message: 'this name is reserved (__proto__, constructor and prototype cannot be ids)', abort: true });
+
+/** Why a name cannot be an id, or null when it can. */
+export const idProblem = (name: string): string | null => {
+  const result = Id.safeParse(name);
+  return result.success ? null : result.error.issues[0].message;
+};
 
 /** The failure taxonomy of one skill call (SPEC §1, "Skill call outcomes"). */
 export const CALL_OUTCOMES = ['ok', 'empty', 'timeout', 'parse_error', 'permission_denied', 'error'] as const;
@@ -8,7 +28,7 @@ export type CallOutcome = z.infer<typeof CallOutcome>;
 export const RetryPolicy = z.strictObject({
   maxAttempts: z.int().min(1).max(100).default(3),
   retryOn: z.array(CallOutcome.exclude(['ok', 'empty'])).default(['timeout', 'parse_error']),
-  /** Wait before attempt n+1: backoffMs * 2^(n-1). */
+  /** Wait before attempt n+1: backoffMs * 2^(n-1), at most SKILL_LIMITS.maxBackoffMs. */
   backoffMs: z.int().min(0).optional(),
   /** An attempt that takes longer than this becomes a `timeout`. */
   timeoutMs: z.int().min(1).optional(),
@@ -16,13 +36,19 @@ export const RetryPolicy = z.strictObject({
 export type RetryPolicy = z.infer<typeof RetryPolicy>;
 
 export const Action = z.strictObject({
-  skill: z.string().min(1),
+  skill: Id,
   args: z.record(z.string(), z.unknown()).default({}),
 });
 export type Action = z.infer<typeof Action>;
 
-export const Position = z.strictObject({ x: z.number(), y: z.number() });
+const Coordinate = z.number().min(-LIMITS.coordinate).max(LIMITS.coordinate);
+export const Position = z.strictObject({ x: Coordinate, y: Coordinate });
 export type Position = z.infer<typeof Position>;
 
-/** Keys that would reach an object's prototype when a parsed file is spread or assigned. */
-export const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * A record's own value for a key from a file (an id, a state field, a stop reason): `toString`
+ * or `constructor` must not find what every object inherits.
+ */
+export const own = <T>(record: Readonly<Record<string, T>> | null | undefined, key: string): T | undefined =>
+  record && Object.hasOwn(record, key) ? record[key] : undefined;

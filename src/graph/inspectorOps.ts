@@ -1,5 +1,5 @@
 /** Pure edits the inspector needs beyond ops.ts: dotted config keys and skills. */
-import { FORBIDDEN_KEYS } from './common.ts';
+import { FORBIDDEN_KEYS, idProblem } from './common.ts';
 import type { GraphFile } from './schema.ts';
 import type { Skill } from './skills.ts';
 
@@ -47,7 +47,8 @@ const renameIn = (value: unknown, from: string, to: string): unknown => {
 
 /** A skill name that is free, or the reason it is not. */
 export const checkSkillName = (graph: GraphFile, name: string, current?: string): string | null => {
-  if (!/^[A-Za-z_][\w-]*$/.test(name)) return 'a skill name is letters, digits, _ or -, starting with a letter or _';
+  const problem = idProblem(name);
+  if (problem) return problem.replace(/^an id/, 'a skill name');
   if (name !== current && Object.hasOwn(graph.skills, name)) return `"${name}" is taken`;
   return null;
 };

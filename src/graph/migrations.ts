@@ -1,4 +1,4 @@
-import type { ParseResult } from './parse.ts';
+import type { ParseResult } from './problems.ts';
 import { CURRENT_VERSION } from './schema.ts';
 
 export interface Migration {

@@ -7,11 +7,28 @@ export const outcomesOf = (node: GraphNode): readonly string[] => kindDefinition
 
 export const isTerminal = (node: GraphNode): boolean => kindDefinition(node.kind).terminal;
 
+const tryOrder = (outgoing: readonly GraphEdge[]): GraphEdge[] => [
+  ...outgoing.filter((edge) => edge.when !== 'otherwise'),
+  ...outgoing.filter((edge) => edge.when === 'otherwise'),
+];
+
 /** A source's edges in the order they are tried: file order, `otherwise` last (SPEC §1, Edges). */
-export const edgesInTryOrder = (graph: GraphFile, source: string): GraphEdge[] => {
-  const outgoing = graph.edges.filter((edge) => edge.source === source);
-  return [...outgoing.filter((edge) => edge.when !== 'otherwise'), ...outgoing.filter((edge) => edge.when === 'otherwise')];
+export const edgesInTryOrder = (graph: GraphFile, source: string): GraphEdge[] => tryOrder(graph.edges.filter((edge) => edge.source === source));
+
+/** Every source's edges in file order, in one pass: what whole-graph checks read instead of filtering per node. */
+export const outgoingEdges = (graph: GraphFile): Map<string, GraphEdge[]> => {
+  const outgoing = new Map<string, GraphEdge[]>();
+  for (const edge of graph.edges) {
+    const list = outgoing.get(edge.source);
+    if (list) list.push(edge);
+    else outgoing.set(edge.source, [edge]);
+  }
+  return outgoing;
 };
+
+/** `edgesInTryOrder` for every source at once. */
+export const edgesInTryOrderBySource = (graph: GraphFile): Map<string, GraphEdge[]> =>
+  new Map([...outgoingEdges(graph)].map(([source, edges]) => [source, tryOrder(edges)]));
 
 /** Fields the runtime itself keeps in the state. */
 export const RUNTIME_FIELDS = ['round', 'steps', 'tokensUsed'] as const;
@@ -35,15 +52,17 @@ export const knownPaths = (graph: GraphFile): string[] => {
   return [...groups].flatMap((group) => [group, ...shapeOf(group).map((inner) => `${group}.${inner}`)]);
 };
 
-/** Nodes reachable from the entry by following edges. */
+/** Nodes reachable from the entry by following edges; linear in the size of the graph. */
 export const reachableFrom = (graph: GraphFile, entry: string): Set<string> => {
+  const ids = new Set(graph.nodes.map((node) => node.id));
+  const outgoing = outgoingEdges(graph);
   const seen = new Set<string>();
   const queue = [entry];
   while (queue.length > 0) {
     const id = queue.pop() as string;
-    if (seen.has(id) || !nodeById(graph, id)) continue;
+    if (seen.has(id) || !ids.has(id)) continue;
     seen.add(id);
-    for (const edge of graph.edges) if (edge.source === id) queue.push(edge.target);
+    for (const edge of outgoing.get(id) ?? []) queue.push(edge.target);
   }
   return seen;
 };

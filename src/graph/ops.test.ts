@@ -55,10 +55,10 @@ describe('editing nodes', () => {
     const graph = securityclaw();
     const labelled = updateNode(graph, 'answer', (node) => ({ ...node, label: 'Reply' }));
     expect(labelled.nodes.map((node) => node.label)).toEqual(['Decide', 'Execute skill', 'Evaluate', 'Recover', 'Reply', 'Forced stop']);
-    const moved = moveNodes(graph, { halt: { x: 1, y: 2 } });
+    const moved = moveNodes(graph, new Map([['halt', { x: 1, y: 2 }]]));
     expect(moved.nodes.find((node) => node.id === 'halt')?.position).toEqual({ x: 1, y: 2 });
     expect(moved.nodes.find((node) => node.id === 'answer')?.position).toEqual(graph.nodes.find((node) => node.id === 'answer')?.position);
-    unchanged(graph, (g) => moveNodes(updateNode(g, 'answer', (node) => ({ ...node, label: 'x' })), { halt: { x: 1, y: 2 } }));
+    unchanged(graph, (g) => moveNodes(updateNode(g, 'answer', (node) => ({ ...node, label: 'x' })), new Map([['halt', { x: 1, y: 2 }]])));
   });
 
   it('checkNodeId refuses bad and taken ids but accepts the node’s own', () => {

@@ -1,6 +1,6 @@
 /** Pure edits of a graph document. Each returns a new document and never mutates its input. */
 import { KINDS, type NodeKind } from './kinds/index.ts';
-import type { Position } from './common.ts';
+import { idProblem, type Position } from './common.ts';
 import type { GraphEdge, GraphFile, GraphNode } from './schema.ts';
 import type { When } from './when.ts';
 
@@ -45,9 +45,12 @@ export const updateNode = (graph: GraphFile, id: string, update: (node: GraphNod
   nodes: graph.nodes.map((node) => (node.id === id ? update(node) : node)),
 });
 
-export const moveNodes = (graph: GraphFile, positions: Record<string, Position>): GraphFile => ({
+export const moveNodes = (graph: GraphFile, positions: ReadonlyMap<string, Position>): GraphFile => ({
   ...graph,
-  nodes: graph.nodes.map((node) => (positions[node.id] ? { ...node, position: positions[node.id] } : node)),
+  nodes: graph.nodes.map((node) => {
+    const position = positions.get(node.id);
+    return position ? { ...node, position } : node;
+  }),
 });
 
 export const removeNodes = (graph: GraphFile, ids: readonly string[]): GraphFile => {
@@ -62,7 +65,8 @@ export const removeNodes = (graph: GraphFile, ids: readonly string[]): GraphFile
 
 /** A node id that is free, or the reason it is not. */
 export const checkNodeId = (graph: GraphFile, id: string, current?: string): string | null => {
-  if (!/^[A-Za-z_][\w-]*$/.test(id)) return 'an id is letters, digits, _ or -, starting with a letter or _';
+  const problem = idProblem(id);
+  if (problem) return problem;
   if (id !== current && graph.nodes.some((node) => node.id === id)) return `"${id}" is taken`;
   return null;
 };

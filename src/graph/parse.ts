@@ -1,35 +1,9 @@
 import type { z } from 'zod';
-import { FORBIDDEN_KEYS } from './common.ts';
 import { NODE_KINDS } from './kinds/types.ts';
 import { migrate } from './migrations.ts';
+import { formatPath, type ParseProblem, type ParseResult, type Path } from './problems.ts';
+import { checkValue, readJson } from './untrusted.ts';
 import { CURRENT_VERSION, GRAPH_FORMAT, GraphFile } from './schema.ts';
-
-export interface ParseProblem {
-  /** Where in the file, e.g. `nodes[3].config.retry.maxAttempts`; empty for the whole file. */
-  path: string;
-  message: string;
-}
-
-export type ParseResult<T> =
-  | { ok: true; value: T; migratedFrom?: number }
-  | { ok: false; problems: ParseProblem[] };
-
-export type Path = readonly PropertyKey[];
-
-export const formatPath = (path: Path): string =>
-  path
-    .map((key, index) =>
-      typeof key === 'number'
-        ? `[${key}]`
-        : /^[A-Za-z_$][\w$]*$/.test(String(key))
-          ? `${index === 0 ? '' : '.'}${String(key)}`
-          : `[${JSON.stringify(String(key))}]`,
-    )
-    .join('');
-
-/** One line a person reads: `nodes[3].config.retry.maxAttempts: expected a number, got a string`. */
-export const describeProblems = (problems: readonly ParseProblem[]): string =>
-  problems.map((problem) => (problem.path ? `${problem.path}: ${problem.message}` : problem.message)).join('\n');
 
 const typeName = (value: unknown): string => {
   if (value === null) return 'null';
@@ -85,7 +59,7 @@ const issueProblems = (issue: Issue, base: Path): ParseProblem[] => {
     case 'too_small':
       return [{ path: formatPath(path), message: issue.origin === 'array' ? `needs at least ${issue.minimum} item${Number(issue.minimum) === 1 ? '' : 's'}` : issue.origin === 'string' ? 'must not be empty' : `must be at least ${issue.minimum}` }];
     case 'too_big':
-      return [{ path: formatPath(path), message: `must be at most ${issue.maximum}` }];
+      return [{ path: formatPath(path), message: issue.origin === 'array' ? `has too many items: at most ${issue.maximum}` : `must be at most ${issue.maximum}` }];
     default:
       return [{ path: formatPath(path), message: issue.message }];
   }
@@ -98,23 +72,18 @@ export const parseWith = <S extends z.ZodType>(schema: S, value: unknown, base: 
   return { ok: false, problems: result.error.issues.flatMap((issue) => issueProblems(issue, base)) };
 };
 
-/** Keys like `__proto__` are refused anywhere in a file: an imported graph is data. */
-export const findForbiddenKeys = (value: unknown, path: PropertyKey[] = []): ParseProblem[] => {
-  if (Array.isArray(value)) return value.flatMap((item, index) => findForbiddenKeys(item, [...path, index]));
-  if (value === null || typeof value !== 'object') return [];
-  return Object.keys(value).flatMap((key) =>
-    FORBIDDEN_KEYS.has(key)
-      ? [{ path: formatPath([...path, key]), message: `the key "${key}" is not allowed anywhere in a file` }]
-      : findForbiddenKeys((value as Record<string, unknown>)[key], [...path, key]),
-  );
+const checked = (value: unknown, base: Path = []): ParseResult<unknown> => {
+  const problems = checkValue(value, undefined, base);
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, value };
 };
 
-export const parseJson = (text: string): ParseResult<unknown> => {
-  try {
-    return { ok: true, value: JSON.parse(text) };
-  } catch (error) {
-    return { ok: false, problems: [{ path: '', message: `not JSON: ${(error as Error).message}` }] };
-  }
+/**
+ * A value from outside (JSON text, or a value already parsed) checked against the input limits,
+ * then against a schema. Every way into the app goes through here or through `parseGraph`.
+ */
+export const parseUntrusted = <S extends z.ZodType>(schema: S, input: unknown, base: Path = []): ParseResult<z.infer<S>> => {
+  const json = typeof input === 'string' ? readJson(input) : checked(input, base);
+  return json.ok ? parseWith(schema, json.value, base) : json;
 };
 
 /** Checks the format and version header and migrates older versions; the document itself is parsed after. */
@@ -132,12 +101,10 @@ const readHeader = (value: unknown): ParseResult<Record<string, unknown>> => {
   return { ok: true, value: record };
 };
 
-/** Untrusted input (a file, a paste, a link) to a graph, or the problems with their paths. */
+/** Untrusted input (a file, a paste, a link, the autosave) to a graph, or the problems with their paths. */
 export const parseGraph = (input: string | unknown): ParseResult<GraphFile> => {
-  const json = typeof input === 'string' ? parseJson(input) : { ok: true as const, value: input };
+  const json = typeof input === 'string' ? readJson(input) : checked(input);
   if (!json.ok) return json;
-  const forbidden = findForbiddenKeys(json.value);
-  if (forbidden.length > 0) return { ok: false, problems: forbidden };
   const header = readHeader(json.value);
   if (!header.ok) return header;
   const from = header.value.version as number;

@@ -1,13 +1,12 @@
 import { z } from 'zod';
-import { Position } from './common.ts';
+import { Id, Position } from './common.ts';
 import { KINDS, type NodeKind } from './kinds/index.ts';
+import { LIMITS } from './limits.ts';
 import { Skill } from './skills.ts';
-import { When } from './when.ts';
+import { When, whenDepth } from './when.ts';
 
 export const GRAPH_FORMAT = 'loopscope/graph';
 export const CURRENT_VERSION = 1;
-
-const Id = z.string().regex(/^[A-Za-z_][\w-]*$/, 'an id is letters, digits, _ or -, starting with a letter or _');
 
 const nodeSchema = <K extends NodeKind, C extends z.ZodType>(kind: K, config: C) =>
   z.strictObject({
@@ -33,18 +32,23 @@ export const GraphNode = z.discriminatedUnion('kind', [
 export type GraphNode = z.infer<typeof GraphNode>;
 export type NodeOfKind<K extends NodeKind> = Extract<GraphNode, { kind: K }>;
 
-export const GraphEdge = z.strictObject({
-  id: Id,
-  source: z.string().min(1),
-  target: z.string().min(1),
-  when: When.optional(),
-  label: z.string().optional(),
-});
+export const GraphEdge = z
+  .strictObject({
+    id: Id,
+    source: Id,
+    target: Id,
+    when: When.optional(),
+    label: z.string().optional(),
+  })
+  .check((context) => {
+    if (whenDepth(context.value.when) > LIMITS.conditionDepth)
+      context.issues.push({ code: 'custom', input: context.value.when, path: ['when'], message: `conditions nest at most ${LIMITS.conditionDepth} levels deep (all, any, not)` });
+  });
 export type GraphEdge = z.infer<typeof GraphEdge>;
 
 export const Limits = z.strictObject({
-  maxRounds: z.int().min(1).default(5),
-  maxSteps: z.int().min(1).default(50),
+  maxRounds: z.int().min(1).max(LIMITS.maxRounds).default(5),
+  maxSteps: z.int().min(1).max(LIMITS.maxSteps).default(50),
   tokenBudget: z.int().min(0).optional(),
 });
 export type Limits = z.infer<typeof Limits>;
@@ -60,9 +64,9 @@ export const ScenarioExpect = z.strictObject({
   rounds: z.int().min(0).optional(),
   steps: z.int().min(0).optional(),
   tokensUsed: z.int().min(0).optional(),
-  attempts: z.record(z.string(), z.int().min(0)).optional(),
-  visits: z.record(z.string(), z.int().min(0)).optional(),
-  path: z.array(z.string()).optional(),
+  attempts: z.record(Id, z.int().min(0)).optional(),
+  visits: z.record(Id, z.int().min(0)).optional(),
+  path: z.array(Id).optional(),
   /** Each `path` must hold `value` in the final state. */
   state: z.array(z.strictObject({ path: z.string(), value: z.unknown() })).optional(),
 });
@@ -83,14 +87,15 @@ export const GraphFile = z.strictObject({
   version: z.literal(CURRENT_VERSION),
   name: z.string().min(1),
   description: z.string().optional(),
-  entry: z.string(),
+  /** Empty while the graph has no entry (its entry node was deleted). */
+  entry: z.union([Id, z.literal('')]),
   limits: Limits.default({ maxRounds: 5, maxSteps: 50 }),
   permissions: Permissions.default({ mode: 'read-only' }),
   state: StateObject.default({}),
   skills: z.record(Id, Skill).default({}),
-  nodes: z.array(GraphNode),
-  edges: z.array(GraphEdge).default([]),
-  scenarios: z.array(Scenario).default([]),
+  nodes: z.array(GraphNode).max(LIMITS.nodes),
+  edges: z.array(GraphEdge).max(LIMITS.edges).default([]),
+  scenarios: z.array(Scenario).max(LIMITS.scenarios).default([]),
 });
 export type GraphFile = z.infer<typeof GraphFile>;
 /** What a person may write: every defaulted field optional. */

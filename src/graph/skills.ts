@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CallOutcome } from './common.ts';
+import { LIMITS } from './limits.ts';
 
 export const ACCESS_LEVELS = ['read', 'write', 'exec'] as const;
 export const Access = z.enum(ACCESS_LEVELS);
@@ -7,7 +8,7 @@ export type Access = z.infer<typeof Access>;
 
 export const MockEntry = z.strictObject({
   outcome: CallOutcome,
-  records: z.array(z.unknown()).optional(),
+  records: z.array(z.unknown()).max(LIMITS.records).optional(),
   tokens: z.int().min(0).optional(),
   error: z.string().optional(),
   delayMs: z.int().min(0).optional(),
@@ -25,7 +26,7 @@ export const MockSkill = z.strictObject({
   type: z.literal('mock'),
   ...skillBase,
   /** One entry per attempt, the last repeating. */
-  script: z.array(MockEntry).min(1, 'a mock skill needs at least one script entry'),
+  script: z.array(MockEntry).min(1, 'a mock skill needs at least one script entry').max(LIMITS.scriptEntries),
 });
 
 export const HttpSkill = z.strictObject({
@@ -55,3 +56,15 @@ export type Skill = z.infer<typeof Skill>;
 export type MockSkill = z.infer<typeof MockSkill>;
 export type HttpSkill = z.infer<typeof HttpSkill>;
 export type LlmSkill = z.infer<typeof LlmSkill>;
+
+const ACCESS_OF_METHOD: Record<HttpSkill['method'], Access> = { GET: 'read', POST: 'write', PUT: 'write', PATCH: 'write', DELETE: 'write' };
+
+/**
+ * The access a skill needs: what it declares, and for an http skill at least what its method
+ * implies, so that `"method": "DELETE", "access": "read"` does not pass a read-only check.
+ */
+export const effectiveAccess = (skill: Skill): Access => {
+  if (skill.type !== 'http') return skill.access;
+  const implied = ACCESS_OF_METHOD[skill.method];
+  return ACCESS_LEVELS.indexOf(implied) > ACCESS_LEVELS.indexOf(skill.access) ? implied : skill.access;
+};

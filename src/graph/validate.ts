@@ -1,8 +1,8 @@
 import { pathsOf } from './describe.ts';
 import { HUMAN_ACTION } from './kinds/recover.ts';
-import { edgesInTryOrder, isTerminal, knownPaths, outcomesOf, reachableFrom } from './model.ts';
+import { edgesInTryOrderBySource, isTerminal, knownPaths, outcomesOf, reachableFrom } from './model.ts';
 import type { GraphFile, GraphNode, PermissionMode } from './schema.ts';
-import type { Access } from './skills.ts';
+import { effectiveAccess, type Access } from './skills.ts';
 import type { When } from './when.ts';
 
 export const PROBLEM_CODES = [
@@ -107,9 +107,10 @@ export const validateGraph = (graph: GraphFile): Problem[] => {
     }
   }
 
+  const edgesBySource = edgesInTryOrderBySource(graph);
   for (const node of graph.nodes) {
     if (isTerminal(node)) continue;
-    const outgoing = edgesInTryOrder(graph, node.id);
+    const outgoing = edgesBySource.get(node.id) ?? [];
     if (outgoing.length === 0) {
       problems.push({ code: 'dead_end', severity: 'error', message: `${node.id} has no way out: add an edge, or end the path with a Respond or Stop node.`, nodeId: node.id });
       continue;
@@ -130,10 +131,12 @@ export const validateGraph = (graph: GraphFile): Problem[] => {
   }
 
   const paths = new Set(knownPaths(graph));
+  // A group with no known inner fields (a state field the file sets) may be read at any depth.
+  const shapedGroups = new Set([...paths].filter((path) => path.includes('.')).map((path) => path.split('.')[0]));
   graph.edges.forEach((edge, index) => {
     for (const path of pathsOf(edge.when)) {
       const [group] = path.split('.');
-      const known = paths.has(path) || (paths.has(group) && !knownPaths(graph).some((candidate) => candidate.startsWith(`${group}.`)));
+      const known = paths.has(path) || (paths.has(group) && !shapedGroups.has(group));
       if (!known)
         problems.push({ code: 'unknown_path', severity: 'error', message: `Edge ${edge.id} reads "${path}", which no node of this graph writes and the initial state does not hold.`, edgeId: edge.id, path: `edges[${index}].when` });
     }
@@ -144,11 +147,11 @@ export const validateGraph = (graph: GraphFile): Problem[] => {
   graph.nodes.forEach((node) => {
     for (const reference of skillReferences(node)) {
       const skill = definesSkill(graph, reference.skill) ? graph.skills[reference.skill] : undefined;
-      if (!skill || accessAllowed(graph.permissions.mode, skill.access)) continue;
+      if (!skill || accessAllowed(graph.permissions.mode, effectiveAccess(skill))) continue;
       problems.push({
         code: 'permission_conflict',
         severity: node.kind === 'collect' || !hasApproval ? 'error' : 'warning',
-        message: `${node.id} uses "${reference.skill}", which needs ${skill.access} access, but the graph runs ${graph.permissions.mode}: every call will be denied${hasApproval && node.kind !== 'collect' ? ' unless a person approves it' : ''}.${node.kind === 'collect' ? ' Collect nodes may only read.' : ''}`,
+        message: `${node.id} uses "${reference.skill}", which needs ${effectiveAccess(skill)} access, but the graph runs ${graph.permissions.mode}: every call will be denied${hasApproval && node.kind !== 'collect' ? ' unless a person approves it' : ''}.${node.kind === 'collect' ? ' Collect nodes may only read.' : ''}`,
         nodeId: node.id,
       });
     }

@@ -29,3 +29,20 @@ export const When: z.ZodType<When> = z.lazy(() =>
     z.strictObject({ not: When }),
   ]),
 );
+
+/** How deep `all` / `any` / `not` nest in a condition (a plain condition is 1), counted without recursion. */
+export const whenDepth = (when: When | undefined): number => {
+  let deepest = 0;
+  const stack: { when: When | undefined; depth: number }[] = [{ when, depth: 1 }];
+  while (stack.length > 0) {
+    const { when: current, depth } = stack.pop() as { when: When | undefined; depth: number };
+    if (current === undefined || typeof current !== 'object') {
+      deepest = Math.max(deepest, current === undefined ? 0 : depth);
+      continue;
+    }
+    deepest = Math.max(deepest, depth);
+    const inner = 'all' in current ? current.all : 'any' in current ? current.any : 'not' in current ? [current.not] : [];
+    for (const child of inner) stack.push({ when: child, depth: depth + 1 });
+  }
+  return deepest;
+};

@@ -1,4 +1,4 @@
-import { describeProblems, parseWith, Skill, type GraphFile, type Scenario } from '../graph/index.ts';
+import { describeProblems, own, parseWith, Skill, type GraphFile, type Scenario } from '../graph/index.ts';
 
 export class ScenarioError extends Error {}
 
@@ -6,7 +6,7 @@ export class ScenarioError extends Error {}
 export const applyScenario = (graph: GraphFile, scenario: Scenario): GraphFile => {
   const skills = { ...graph.skills };
   for (const [name, override] of Object.entries(scenario.skills ?? {})) {
-    const merged = parseWith(Skill, { ...graph.skills[name], ...override }, ['skills', name]);
+    const merged = parseWith(Skill, { ...own(graph.skills, name), ...override }, ['skills', name]);
     if (!merged.ok) throw new ScenarioError(`scenario "${scenario.name}": ${describeProblems(merged.problems)}`);
     skills[name] = merged.value;
   }

@@ -73,3 +73,12 @@ describe('choosing the edge', () => {
     expect(chooseEdge(graph, 'answer', input)).toEqual({ edges: [], fired: null });
   });
 });
+
+describe('a condition nested deeper than parsing allows', () => {
+  it('is not evaluated rather than overflowing the stack', () => {
+    let when: When = 'always';
+    for (let level = 0; level < 100_000; level += 1) when = { not: when };
+    expect(evaluateWhen(when, { outcome: 'ok', state: {} })).toMatchObject({ matched: false });
+    expect(evaluateWhen(when, { outcome: 'ok', state: {} }).explain).toContain('condition nested deeper than 16 levels: not evaluated');
+  });
+});

@@ -2,7 +2,7 @@
  * The task level: which edge a node's outcome and the state choose. Conditions are data read by
  * this small interpreter (never eval), and every evaluation says which values it read.
  */
-import { edgesInTryOrder, type GraphFile, type When } from '../graph/index.ts';
+import { edgesInTryOrder, LIMITS, type GraphFile, type When } from '../graph/index.ts';
 import { readPath } from '../skills/index.ts';
 import type { EdgeCheck, Fired } from './trace.ts';
 
@@ -48,8 +48,12 @@ const compare = (op: string, actual: unknown, expected: unknown): boolean => {
   }
 };
 
-/** `otherwise` is decided by the edge chooser, not here: on its own it never matches. */
-export const evaluateWhen = (when: When | undefined, input: ConditionInput): Evaluation => {
+/**
+ * `otherwise` is decided by the edge chooser, not here: on its own it never matches. Parsing
+ * refuses deeper conditions; `depth` keeps a graph built in code from overflowing the stack.
+ */
+export const evaluateWhen = (when: When | undefined, input: ConditionInput, depth = 1): Evaluation => {
+  if (depth > LIMITS.conditionDepth) return { matched: false, explain: `condition nested deeper than ${LIMITS.conditionDepth} levels: not evaluated` };
   if (when === undefined || when === 'always') return { matched: true, explain: 'always' };
   if (when === 'otherwise') return { matched: false, explain: 'otherwise: only when no other edge matches' };
   if ('outcome' in when) {
@@ -65,7 +69,7 @@ export const evaluateWhen = (when: When | undefined, input: ConditionInput): Eva
   if ('all' in when) {
     const parts: Evaluation[] = [];
     for (const inner of when.all) {
-      const part = evaluateWhen(inner, input);
+      const part = evaluateWhen(inner, input, depth + 1);
       parts.push(part);
       if (!part.matched) break;
     }
@@ -75,14 +79,14 @@ export const evaluateWhen = (when: When | undefined, input: ConditionInput): Eva
   if ('any' in when) {
     const parts: Evaluation[] = [];
     for (const inner of when.any) {
-      const part = evaluateWhen(inner, input);
+      const part = evaluateWhen(inner, input, depth + 1);
       parts.push(part);
       if (part.matched) break;
     }
     const matched = parts.some((part) => part.matched);
     return { matched, explain: `any of [${parts.map((part) => `${part.explain}: ${part.matched ? 'yes' : 'no'}`).join('; ')}]` };
   }
-  const inner = evaluateWhen(when.not, input);
+  const inner = evaluateWhen(when.not, input, depth + 1);
   return { matched: !inner.matched, explain: `not (${inner.explain})` };
 };
 

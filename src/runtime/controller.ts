@@ -9,6 +9,7 @@
  * take the node's `config.auto`, and without one they deny (the safe default; the graph routes
  * `denied`). `trace` is a snapshot taken when read.
  */
+import type { KeyRing } from '../skills/index.ts';
 import type { GraphFile, MockEntry } from '../graph/index.ts';
 import type { StopReason, Trace, TraceStep } from './trace.ts';
 
@@ -34,8 +35,8 @@ export interface RunOptions {
   seed?: number;
   /** The name of one of the graph's scenarios: its skills and state are applied (and its seed, unless `seed` is given). */
   scenario?: string;
-  /** Secrets for llm skills, by `apiKeyName`; kept in memory only. */
-  secrets?: Record<string, string>;
+  /** Keys for llm skills, by `apiKeyName` and the origin each was given for; kept in memory only. */
+  keys?: KeyRing;
   /** Injected for exact replays. */
   now?: () => number;
   /** Returns true to pause before this node runs (breakpoints). */
@@ -46,8 +47,6 @@ export interface RunOptions {
   stepDelayMs?: number;
   /** Injected in tests; the global fetch otherwise. */
   fetch?: typeof fetch;
-  /** Where the command line's llm keys come from (`process.env`). */
-  env?: Record<string, string | undefined>;
   /** Leaves `stateBefore` out of the steps, for long runs. */
   compact?: boolean;
   /** Continue an earlier run from one of its steps, with changes: see ForkOptions. */

@@ -1,10 +1,10 @@
 /**
  * The engine makes every decision of a run, one node at a time: guards, the node's work, the edge.
  * The controller drives it step by step; `compile.ts` runs it through a LangGraph StateGraph.
- * All it needs from outside (clock, seed, fetch, secrets) is injected so that a run replays exactly.
+ * All it needs from outside (clock, seed, fetch, keys) is injected so that a run replays exactly.
  */
-import { kindDefinition, nodeById, type GraphFile, type MockEntry } from '../graph/index.ts';
-import { createSkills, resultOfEntry, type SkillRunner } from '../skills/index.ts';
+import { kindDefinition, nodeById, own, type GraphFile, type MockEntry } from '../graph/index.ts';
+import { createSkills, resultOfEntry, type KeyRing, type SkillRunner } from '../skills/index.ts';
 import { chooseEdge } from './conditions.ts';
 import { checkGuards } from './guards.ts';
 import { EXECUTORS, deniedAction, type NodeContext, type NodeResult } from './kinds/index.ts';
@@ -14,10 +14,9 @@ import type { PendingApproval } from './controller.ts';
 
 export interface EngineOptions {
   seed?: number;
-  secrets?: Record<string, string>;
+  keys?: KeyRing;
   now?: () => number;
   fetch?: typeof fetch;
-  env?: Record<string, string | undefined>;
   /** Approvals take `config.auto` instead of waiting for a person. */
   headless?: boolean;
   /** Leaves `stateBefore` out of the steps, for long runs. */
@@ -107,7 +106,7 @@ export class Engine {
     if (!real) return undefined;
     const queue = this.overrides.get(skill);
     if (!queue?.length) return real;
-    const defaultTokens = this.graph.skills[skill]?.tokens;
+    const defaultTokens = own(this.graph.skills, skill)?.tokens;
     return { ...real, simulated: true, call: async (_args, context) => resultOfEntry(queue.shift() as MockEntry, defaultTokens, context) };
   }
 
@@ -130,7 +129,7 @@ export class Engine {
         if (simulated) this.simulatedMs += ms;
         else await new Promise((resolve) => setTimeout(resolve, ms));
       },
-      context: { state: this.state, seed: this.seed, secrets: this.options.secrets, fetch: this.options.fetch, env: this.options.env },
+      context: { state: this.state, seed: this.seed, keys: this.options.keys, fetch: this.options.fetch },
     };
   }
 

@@ -3,7 +3,7 @@
  * never re-runs other actions and never moves `round` or `steps`; every attempt is recorded with
  * a sentence saying why it was or was not followed by another.
  */
-import { accessAllowed, type Action, type CallOutcome, type Limits, type PermissionMode, type RetryPolicy } from '../graph/index.ts';
+import { accessAllowed, SKILL_LIMITS, type Action, type CallOutcome, type Limits, type PermissionMode, type RetryPolicy } from '../graph/index.ts';
 import type { SkillContext, SkillResult, SkillRunner } from '../skills/index.ts';
 import { budgetCheck } from './guards.ts';
 import type { Attempt, Guard } from './trace.ts';
@@ -50,6 +50,9 @@ const retrySentence = (outcome: CallOutcome, n: number, policy: RetryPolicy): st
 const permissionSentence = (mode: PermissionMode, skill: string, access: string) =>
   `permission check: ${mode} does not allow ${access} access (${skill}); a denial is not retried`;
 
+/** The wait before attempt `n`: doubling from `backoffMs`, capped so that no file can stall a run for days. */
+export const backoffBefore = (n: number, backoffMs: number) => Math.min(SKILL_LIMITS.maxBackoffMs, backoffMs * 2 ** (n - 2));
+
 export const runAction = async (action: Action, policy: RetryPolicy, env: ActionEnv, actionIndex: number, interpret: Interpret = (result) => result): Promise<ActionRun> => {
   const attempts: Attempt[] = [];
   const run: ActionRun = { skill: action.skill, args: action.args, outcome: 'error', records: [], attempts, denied: false, budgetStop: null };
@@ -67,7 +70,7 @@ export const runAction = async (action: Action, policy: RetryPolicy, env: Action
       run.budgetStop = { reason: 'budget_exhausted', explain: `${budget.explain} before attempt ${n} of ${action.skill}: the budget is used up` };
       return run;
     }
-    if (n > 1 && policy.backoffMs) await env.wait(policy.backoffMs * 2 ** (n - 2), runner.simulated === true);
+    if (n > 1 && policy.backoffMs) await env.wait(backoffBefore(n, policy.backoffMs), runner.simulated === true);
     if (!accessAllowed(env.mode, runner.access) && !env.consumeGrant(action.skill)) {
       run.outcome = 'permission_denied';
       run.denied = true;

@@ -15,7 +15,7 @@ const createEngine = (graph: GraphFile, options: RunOptions, headless: boolean):
   const scenario = options.scenario ?? options.fork?.fromTrace.scenario;
   const chosen = withNamedScenario(graph, scenario, options.seed ?? options.fork?.fromTrace.seed);
   const engineOptions: EngineOptions = {
-    seed: chosen.seed, secrets: options.secrets, now: options.now, fetch: options.fetch, env: options.env,
+    seed: chosen.seed, keys: options.keys, now: options.now, fetch: options.fetch,
     compact: options.compact, scenario, headless,
   };
   return new Engine(chosen.graph, engineOptions);

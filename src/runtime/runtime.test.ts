@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { findTemplate, type GraphFile } from '../graph/index.ts';
+import { findTemplate, SKILL_LIMITS, type GraphFile } from '../graph/index.ts';
 import { FIXTURES } from './fixtures/index.ts';
+import { boundKeys } from '../skills/index.ts';
 import { nodeRan, runGraph } from './index.ts';
+import { backoffBefore } from './retry.ts';
 import { executedNodes, nodeOf, withoutTimings } from './testing.ts';
 
 const securityclaw = () => (findTemplate('securityclaw') as { graph: () => GraphFile }).graph();
@@ -283,6 +285,7 @@ describe('determinism and the trace format', () => {
 });
 
 describe('the llm planner', () => {
+  const PLANNER_ORIGIN = 'http://llm.test';
   const llmGraph = (): GraphFile => {
     const graph = securityclaw();
     graph.skills.planner = { type: 'llm', access: 'read', baseUrl: 'http://llm.test/v1', model: 'tiny', apiKeyName: 'PLANNER_KEY', timeoutMs: 1000 };
@@ -298,7 +301,7 @@ describe('the llm planner', () => {
 
   it('output that is not a plan is a parse_error, retried locally; usage feeds the budget; the key never reaches the trace', async () => {
     const plan = JSON.stringify({ actions: [{ skill: 'fallback_lookup', args: { ip: '10.0.0.5' } }] });
-    const trace = await runGraph(llmGraph(), { fetch: answers(['Sure! Here is the plan:', '{"actions": "nope"}', plan]), secrets: { PLANNER_KEY: 'sk-very-secret' } });
+    const trace = await runGraph(llmGraph(), { fetch: answers(['Sure! Here is the plan:', '{"actions": "nope"}', plan]), keys: boundKeys([{ name: 'PLANNER_KEY', origin: PLANNER_ORIGIN, key: 'sk-very-secret' }]) });
     const decide = trace.steps[0];
     expect(decide.attempts.map((attempt) => attempt.outcome)).toEqual(['parse_error', 'parse_error', 'ok']);
     expect(decide.attempts[1].error).toBe('not a plan: actions: expected an array, got a string');
@@ -312,7 +315,7 @@ describe('the llm planner', () => {
     const graph = llmGraph();
     graph.edges.push({ id: 'e8', source: 'decide', target: 'halt', when: { outcome: 'error' } });
     graph.edges = [...graph.edges.filter((edge) => edge.id === 'e8'), ...graph.edges.filter((edge) => edge.id !== 'e8')];
-    const trace = await runGraph(graph, { fetch: answers(['no']), secrets: { PLANNER_KEY: 'k' } });
+    const trace = await runGraph(graph, { fetch: answers(['no']), keys: boundKeys([{ name: 'PLANNER_KEY', origin: PLANNER_ORIGIN, key: 'k' }]) });
     expect(trace.steps[0]).toMatchObject({ outcome: 'error', fired: { id: 'e8' } });
     expect(trace.steps[0].attempts).toHaveLength(3);
   });
@@ -327,5 +330,13 @@ describe('the clock', () => {
     expect(Date.now() - started).toBeLessThan(900);
     expect(trace.steps[1].durationMs).toBe(40 + 1000);
     expect(trace.steps[1].attempts[0].durationMs).toBe(40);
+  });
+});
+
+describe('backoff', () => {
+  it('doubles from backoffMs and stops at the cap, so backoffMs 1e9 cannot stall a run', () => {
+    expect([2, 3, 4].map((n) => backoffBefore(n, 100))).toEqual([100, 200, 400]);
+    expect(backoffBefore(2, 1e9)).toBe(SKILL_LIMITS.maxBackoffMs);
+    expect(backoffBefore(100, 1)).toBe(SKILL_LIMITS.maxBackoffMs);
   });
 });

@@ -4,7 +4,7 @@
  * imported trace is untrusted input, with the types inferred from them.
  */
 import { z } from 'zod';
-import { CallOutcome, findForbiddenKeys, NODE_KINDS, parseJson, parseWith, type ParseResult } from '../graph/index.ts';
+import { CallOutcome, NODE_KINDS, parseUntrusted, type ParseResult } from '../graph/index.ts';
 
 export const TRACE_FORMAT = 'loopscope/trace';
 export const TRACE_VERSION = 1;
@@ -116,10 +116,4 @@ export const Trace = z
 export type Trace = z.infer<typeof Trace>;
 
 /** Untrusted text to a trace, or the problems with the paths that failed. */
-export const parseTrace = (text: string): ParseResult<Trace> => {
-  const json = parseJson(text);
-  if (!json.ok) return json;
-  const forbidden = findForbiddenKeys(json.value);
-  if (forbidden.length > 0) return { ok: false, problems: forbidden };
-  return parseWith(Trace, json.value);
-};
+export const parseTrace = (text: string): ParseResult<Trace> => parseUntrusted(Trace, text);

@@ -7,8 +7,10 @@ import type { SkillRunner } from './types.ts';
 export * from './types.ts';
 export { createMockSkill, resultOfEntry } from './mock.ts';
 export { createHttpSkill } from './http.ts';
+export { boundKeys, type KeyAnswer, type KeyRing } from './keys.ts';
+export { clampTimeout, exchange, RequestRefused, type Exchange } from './net.ts';
 export { createLlmSkill } from './llm.ts';
-export { fillTemplate, readPath } from './template.ts';
+export { fillJsonTemplate, fillTemplate, readPath } from './template.ts';
 
 export const createSkill = (name: string, skill: Skill): SkillRunner => {
   switch (skill.type) {

@@ -1,5 +1,5 @@
-import type { LlmSkill } from '../graph/index.ts';
-import { failureOfStatus, fetchWithTimeout } from './http.ts';
+import { originOf, type LlmSkill } from '../graph/index.ts';
+import { exchange, failureOf } from './net.ts';
 import { type SkillContext, type SkillResult, type SkillRunner } from './types.ts';
 
 const ChatAnswer = (body: unknown): { text: string; totalTokens: number } | null => {
@@ -10,13 +10,17 @@ const ChatAnswer = (body: unknown): { text: string; totalTokens: number } | null
   return { text, totalTokens: typeof totalTokens === 'number' ? totalTokens : 0 };
 };
 
-/** The key comes from memory (browser) or the environment (CLI); it only ever goes into the request header. */
-const apiKeyOf = (skill: LlmSkill, context: SkillContext): string | undefined =>
-  skill.apiKeyName ? (context.secrets?.[skill.apiKeyName] ?? context.env?.[skill.apiKeyName]) : undefined;
+/** The key for this skill's origin, none when it names no key, or why it is not sent. */
+const keyFor = (skill: LlmSkill, origin: string, context: SkillContext): { key?: string; refused?: string } => {
+  if (!skill.apiKeyName) return {};
+  const answer = context.keys?.(skill.apiKeyName, origin) ?? { refused: `no key named ${skill.apiKeyName} was given` };
+  return 'key' in answer ? { key: answer.key } : { refused: answer.refused };
+};
 
 /**
  * An OpenAI-compatible chat completion. `args.prompt` (or the args as JSON) is the user message;
  * the answer's text is the one record and `usage.total_tokens` is what the budget is charged.
+ * The key only ever goes into the request header, and only to the origin it was given for.
  */
 export const createLlmSkill = (name: string, skill: LlmSkill): SkillRunner => ({
   name,
@@ -24,35 +28,33 @@ export const createLlmSkill = (name: string, skill: LlmSkill): SkillRunner => ({
   call: async (args, context): Promise<SkillResult> => {
     const started = Date.now();
     const fail = (outcome: SkillResult['outcome'], error: string, tokens = 0): SkillResult => ({ outcome, records: [], tokens, error, durationMs: Date.now() - started });
-    const key = apiKeyOf(skill, context);
-    if (skill.apiKeyName && !key) return fail('permission_denied', `no key named ${skill.apiKeyName} was given`);
+    const url = `${skill.baseUrl.replace(/\/+$/, '')}/chat/completions`;
+    const origin = originOf(url);
+    if (!origin) return fail('error', `the base URL ${JSON.stringify(skill.baseUrl)} is not a URL`);
+    const { key, refused } = keyFor(skill, origin, context);
+    if (refused) return fail('permission_denied', refused);
     const prompt = typeof args.prompt === 'string' ? args.prompt : JSON.stringify(args);
-    const timeoutMs = Math.min(skill.timeoutMs, context.timeoutMs ?? Number.POSITIVE_INFINITY);
-    let response: Response | 'timeout';
+    const answer = await exchange(context.fetch ?? fetch, url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
+      body: JSON.stringify({
+        model: skill.model,
+        messages: [{ role: 'user', content: prompt }],
+        seed: context.seed,
+        ...(skill.temperature === undefined ? {} : { temperature: skill.temperature }),
+      }),
+    }, Math.min(skill.timeoutMs, context.timeoutMs ?? Number.POSITIVE_INFINITY));
+    const failure = failureOf(answer, 'the model server');
+    if (failure || answer.type !== 'answer') return fail(failure?.outcome ?? 'error', failure?.error ?? 'no answer');
+    let chat: ReturnType<typeof ChatAnswer>;
     try {
-      response = await fetchWithTimeout(context.fetch ?? fetch, `${skill.baseUrl.replace(/\/+$/, '')}/chat/completions`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
-        body: JSON.stringify({
-          model: skill.model,
-          messages: [{ role: 'user', content: prompt }],
-          seed: context.seed,
-          ...(skill.temperature === undefined ? {} : { temperature: skill.temperature }),
-        }),
-      }, timeoutMs);
-    } catch (error) {
-      return fail('error', `network failure: ${(error as Error).message}`);
-    }
-    if (response === 'timeout') return fail('timeout', `no answer within ${timeoutMs} ms`);
-    if (!response.ok) return fail(failureOfStatus(response.status), `HTTP ${response.status} from the model server`);
-    let answer: ReturnType<typeof ChatAnswer>;
-    try {
-      answer = ChatAnswer(JSON.parse(await response.text()));
+      chat = ChatAnswer(JSON.parse(answer.text));
     } catch {
-      answer = null;
+      chat = null;
     }
-    if (!answer) return fail('parse_error', 'the answer is not a chat completion');
-    const tokens = answer.totalTokens || (skill.tokens ?? 0);
-    return { outcome: answer.text.trim() ? 'ok' : 'empty', records: answer.text.trim() ? [{ text: answer.text }] : [], tokens, text: answer.text, durationMs: Date.now() - started };
+    if (!chat) return fail('parse_error', 'the answer is not a chat completion');
+    const tokens = chat.totalTokens || (skill.tokens ?? 0);
+    const text = chat.text;
+    return { outcome: text.trim() ? 'ok' : 'empty', records: text.trim() ? [{ text }] : [], tokens, text, durationMs: Date.now() - started };
   },
 });

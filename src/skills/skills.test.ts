@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HttpSkill, LlmSkill, MockSkill } from '../graph/index.ts';
-import { createHttpSkill, createLlmSkill, createMockSkill, type SkillContext } from './index.ts';
+import { boundKeys, clampTimeout, createHttpSkill, createLlmSkill, createMockSkill, fillJsonTemplate, RequestRefused, type SkillContext } from './index.ts';
+import { SKILL_LIMITS } from '../graph/index.ts';
 
 const context = (extra: Partial<SkillContext> = {}): SkillContext => ({ attempt: 1, state: { host: 'db 1' }, seed: 9, ...extra });
 
@@ -80,7 +81,7 @@ describe('http skill', () => {
       });
     }));
     const answer = await http({ timeoutMs: 20 }).call({ q: 'x' }, context({ fetch: impl }));
-    expect(answer).toMatchObject({ outcome: 'timeout', error: 'no answer within 20 ms' });
+    expect(answer).toMatchObject({ outcome: 'timeout', error: 'no complete answer within 20 ms' });
     expect(aborted).toBe(true);
   });
 });
@@ -89,9 +90,11 @@ describe('llm skill', () => {
   const llm = (config: Record<string, unknown> = {}) => createLlmSkill('l', LlmSkill.parse({ type: 'llm', baseUrl: 'http://localhost:11434/v1/', model: 'tiny', apiKeyName: 'LLM_KEY', ...config }));
   const completion = (text: string, tokens = 42) => new Response(JSON.stringify({ choices: [{ message: { content: text } }], usage: { total_tokens: tokens } }));
 
-  it('posts a chat completion with the key from memory, and charges usage.total_tokens', async () => {
+  const keysFor = (origin: string, key = 'sk-secret') => boundKeys([{ name: 'LLM_KEY', origin, key }]);
+
+  it('posts a chat completion with the key given for its origin, and charges usage.total_tokens', async () => {
     const { calls, impl } = fakeFetch(() => completion('{"actions":[]}'));
-    const answer = await llm().call({ prompt: 'plan' }, context({ fetch: impl, secrets: { LLM_KEY: 'sk-secret' } }));
+    const answer = await llm().call({ prompt: 'plan' }, context({ fetch: impl, keys: keysFor('http://localhost:11434') }));
     expect(calls[0].url).toBe('http://localhost:11434/v1/chat/completions');
     expect((calls[0].init.headers as Record<string, string>).authorization).toBe('Bearer sk-secret');
     expect(JSON.parse(String(calls[0].init.body))).toEqual({ model: 'tiny', messages: [{ role: 'user', content: 'plan' }], seed: 9 });
@@ -99,17 +102,113 @@ describe('llm skill', () => {
     expect(JSON.stringify(answer)).not.toContain('sk-secret');
   });
 
-  it('reads the key from the environment on the command line, and refuses without one', async () => {
+  it('sends no key to another origin than the one it was given for, and sends nothing at all then', async () => {
     const { calls, impl } = fakeFetch(() => completion('hi'));
-    await llm().call({}, context({ fetch: impl, env: { LLM_KEY: 'from-env' } }));
-    expect((calls[0].init.headers as Record<string, string>).authorization).toBe('Bearer from-env');
-    const refused = await llm().call({}, context({ fetch: impl }));
-    expect(refused).toMatchObject({ outcome: 'permission_denied', error: 'no key named LLM_KEY was given' });
-    expect(calls).toHaveLength(1);
+    const elsewhere = await llm({ baseUrl: 'https://attacker.example/v1' }).call({}, context({ fetch: impl, keys: keysFor('http://localhost:11434') }));
+    expect(elsewhere).toMatchObject({ outcome: 'permission_denied', error: 'no key named LLM_KEY was given for https://attacker.example' });
+    const none = await llm().call({}, context({ fetch: impl }));
+    expect(none).toMatchObject({ outcome: 'permission_denied', error: 'no key named LLM_KEY was given' });
+    expect(calls).toHaveLength(0);
+  });
+
+  it('a base URL that is not a URL is an error, with no request', async () => {
+    const { calls, impl } = fakeFetch(() => completion('hi'));
+    expect(await llm({ baseUrl: 'not a url' }).call({}, context({ fetch: impl }))).toMatchObject({ outcome: 'error', error: 'the base URL "not a url" is not a URL' });
+    expect(calls).toHaveLength(0);
   });
 
   it('an answer that is not a chat completion is a parse error; 401 is permission_denied', async () => {
     expect((await llm({ apiKeyName: undefined }).call({}, context({ fetch: fakeFetch(() => new Response('{"oops":1}')).impl }))).outcome).toBe('parse_error');
     expect((await llm({ apiKeyName: undefined }).call({}, context({ fetch: fakeFetch(() => new Response('', { status: 401 })).impl }))).outcome).toBe('permission_denied');
+  });
+});
+
+describe('hostile services and files', () => {
+  const http = (config: Record<string, unknown> = {}) => createHttpSkill('h', HttpSkill.parse({ type: 'http', url: 'https://api.test/x', ...config }));
+  /** A fetch whose promise rejects the moment the request is aborted, as browsers do. */
+  const neverAnswers = (() => (_url: string | URL, init: RequestInit = {}) =>
+    new Promise<Response>((_resolve, reject) => init.signal?.addEventListener('abort', () => reject(new DOMException('signal is aborted without reason', 'AbortError'))))) as unknown as () => typeof fetch;
+
+  it('a service that never answers ends as timeout, not error, even when the abort rejects the request first', async () => {
+    expect(await http({ timeoutMs: 15 }).call({}, context({ fetch: neverAnswers() }))).toMatchObject({ outcome: 'timeout', error: 'no complete answer within 15 ms' });
+  });
+
+  it('the time limit covers the body: headers at once and a body that drips is a timeout', async () => {
+    const drip = (async () => {
+      const encoder = new TextEncoder();
+      let timer: ReturnType<typeof setInterval>;
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(encoder.encode('['));
+          timer = setInterval(() => controller.enqueue(encoder.encode('1,')), 5);
+        },
+        cancel() {
+          clearInterval(timer);
+        },
+      });
+      return new Response(body, { status: 200 });
+    }) as unknown as typeof fetch;
+    const started = Date.now();
+    const answer = await http({ timeoutMs: 60 }).call({}, context({ fetch: drip }));
+    expect(answer).toMatchObject({ outcome: 'timeout' });
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('a time limit above what a timer can hold is clamped instead of firing at once', async () => {
+    expect(clampTimeout(2 ** 31)).toBe(SKILL_LIMITS.maxTimeoutMs);
+    expect(clampTimeout(1e300)).toBe(SKILL_LIMITS.maxTimeoutMs);
+    expect(clampTimeout(0)).toBe(1);
+    const slowish = (async () => {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return new Response('[1]');
+    }) as unknown as typeof fetch;
+    expect(await http({ timeoutMs: 2 ** 31 + 5 }).call({}, context({ fetch: slowish }))).toMatchObject({ outcome: 'ok' });
+  });
+
+  it('an answer larger than the limit is an error, and the rest is not read', async () => {
+    let pulled = 0;
+    const huge = (async () =>
+      new Response(new ReadableStream<Uint8Array>({
+        pull(controller) {
+          pulled += 1;
+          controller.enqueue(new Uint8Array(1_000_000).fill(32));
+        },
+      }))) as unknown as typeof fetch;
+    expect(await http().call({}, context({ fetch: huge }))).toMatchObject({ outcome: 'error', error: `the answer is larger than ${SKILL_LIMITS.maxAnswerBytes / 1_000_000} MB` });
+    expect(pulled).toBeLessThan(SKILL_LIMITS.maxAnswerBytes / 1_000_000 + 5);
+  });
+
+  it('a request the run may not send is permission_denied', async () => {
+    const refuse = (async () => {
+      throw new RequestRefused('https://api.test was not allowed for this run');
+    }) as unknown as typeof fetch;
+    expect(await http().call({}, context({ fetch: refuse }))).toMatchObject({ outcome: 'permission_denied', error: 'https://api.test was not allowed for this run' });
+  });
+
+  it('an http skill needs at least the access its method implies', () => {
+    expect(http({ method: 'DELETE', access: 'read' }).access).toBe('write');
+    expect(http({ method: 'POST' }).access).toBe('write');
+    expect(http({ method: 'GET', access: 'exec' }).access).toBe('exec');
+    expect(http({ method: 'GET' }).access).toBe('read');
+  });
+
+  it('values filled into a JSON body are escaped: no field can be added', async () => {
+    const { calls, impl } = fakeFetch(() => new Response('[]'));
+    const evil = 'x","role":"admin","y":"';
+    await http({ method: 'POST', body: '{"name": "{{args.name}}", "count": {{args.count}}, "tags": {{args.tags}}}' }).call({ name: evil, count: '1, "role": "admin"', tags: ['a', 'b'] }, context({ fetch: impl }));
+    const sent = JSON.parse(String(calls[0].init.body));
+    expect(sent).toEqual({ name: evil, count: '1, "role": "admin"', tags: ['a', 'b'] });
+    expect(Object.keys(sent)).toEqual(['name', 'count', 'tags']);
+  });
+
+  it('fillJsonTemplate keeps escaped quotes and placeholders in strings apart', () => {
+    const sources = { args: { q: 'a"b\\c', n: 3 }, state: {} };
+    expect(JSON.parse(fillJsonTemplate('{"s": "say \\"{{args.q}}\\"", "n": {{args.n}}, "m": {{args.missing}}}', sources))).toEqual({ s: 'say "a"b\\c"', n: 3, m: null });
+  });
+
+  it('a body that is not JSON is filled as text', async () => {
+    const { calls, impl } = fakeFetch(() => new Response('[]'));
+    await http({ method: 'POST', body: 'q={{args.q}}', headers: { 'Content-Type': 'text/plain' } }).call({ q: 'a"b' }, context({ fetch: impl }));
+    expect(calls[0].init.body).toBe('q=a"b');
   });
 });

@@ -3,6 +3,7 @@
  * permissions and the budget are the runtime's business (src/runtime/retry.ts).
  */
 import type { Access, CallOutcome } from '../graph/index.ts';
+import type { KeyRing } from './keys.ts';
 
 export interface SkillContext {
   /** The 1-based attempt of this call inside its action. */
@@ -13,12 +14,10 @@ export interface SkillContext {
   seed: number;
   /** The per-attempt limit of the action's retry policy, if any. */
   timeoutMs?: number;
-  /** Keys for llm skills by `apiKeyName`; never logged, never written to a trace. */
-  secrets?: Readonly<Record<string, string>>;
+  /** Keys for llm skills by `apiKeyName` and origin; never logged, never written to a trace. */
+  keys?: KeyRing;
   /** Injected in tests; the global fetch otherwise. */
   fetch?: typeof fetch;
-  /** The CLI's environment, where an llm key may come from. */
-  env?: Readonly<Record<string, string | undefined>>;
 }
 
 export interface SkillResult {

@@ -1,4 +1,4 @@
-import { describeProblems, findTemplate, parseGraph, serializeGraph, validateGraph, DEFAULT_TEMPLATE_ID, type GraphFile, type Problem } from '../graph/index.ts';
+import { describeProblems, findTemplate, parseGraph, serializeGraph, validateGraph, DEFAULT_TEMPLATE_ID, type GraphFile, type ParseResult, type Problem } from '../graph/index.ts';
 import type { SliceCreator } from './types.ts';
 
 const HISTORY_LIMIT = 200;
@@ -34,6 +34,8 @@ export interface GraphSlice {
   openDocument: (graph: GraphFile, id: string) => void;
   /** Parses untrusted text; on failure the graph stays and `importError` names the problem. */
   importText: (text: string, source?: string) => boolean;
+  /** Opens what a parse (maybe off the main thread) gave, as `importText` does. */
+  importParsed: (result: ParseResult<GraphFile>, source?: string) => boolean;
   exportText: () => string;
   openTemplate: (id: string) => boolean;
   select: (selection: Partial<Selection>) => void;
@@ -85,8 +87,8 @@ export const createGraphSlice: SliceCreator<GraphSlice> = (set, get) => {
         documentId: id,
         documentVersion: state.documentVersion + 1,
       })),
-    importText: (text, source = 'the file') => {
-      const result = parseGraph(text);
+    importText: (text, source) => get().importParsed(parseGraph(text), source),
+    importParsed: (result, source = 'the file') => {
       if (!result.ok) {
         set({ importError: `Could not open ${source}: ${describeProblems(result.problems)}` });
         return false;

@@ -18,7 +18,7 @@ import {
   type LibraryStorage,
   type SyncStorage,
 } from './persistence.ts';
-import { setSecret } from './secrets.ts';
+import { setKey } from './secrets.ts';
 
 const template = (id: string) => findTemplate(id)!.graph();
 const rename = (name: string) => useApp.getState().edit((graph) => ({ ...graph, name }), 'name');
@@ -150,7 +150,7 @@ describe('saving', () => {
   });
 
   it('never stores an API key', async () => {
-    setSecret('OPENAI_API_KEY', 'sk-secret-123');
+    setKey('OPENAI_API_KEY', 'https://api.openai.com', 'sk-secret-123');
     const fake = fakeLibrary();
     const { journal } = start(fake.library);
     rename('With key');

@@ -4,9 +4,10 @@
  * link adds a graph; it never writes over another one. A reload opens what this tab was editing.
  */
 import { create } from 'zustand';
-import { describeProblems, findTemplate, parseGraph, serializeGraph, DEFAULT_TEMPLATE_ID, type GraphFile } from '../graph/index.ts';
+import { describeProblems, findTemplate, own, readJson, serializeGraph, DEFAULT_TEMPLATE_ID, type GraphFile } from '../graph/index.ts';
 import { newDocumentId } from './graphSlice.ts';
 import { useApp } from './index.ts';
+import { parseOffThread } from './offThread.ts';
 
 export interface LibraryEntry {
   id: string;
@@ -63,13 +64,11 @@ const completion = (tx: IDBTransaction) =>
     tx.onabort = () => reject(tx.error ?? new Error('the write was aborted'));
   });
 
+/** The name a damaged or old save gives itself, read within the input limits; a stand-in when it has none. */
 const nameIn = (text: string) => {
-  try {
-    const name = (JSON.parse(text) as { name?: unknown }).name;
-    return typeof name === 'string' ? name : 'Restored graph';
-  } catch {
-    return 'Restored graph';
-  }
+  const json = readJson(text);
+  const name = json.ok && json.value !== null && typeof json.value === 'object' ? own(json.value as Record<string, unknown>, 'name') : undefined;
+  return typeof name === 'string' ? name : 'Restored graph';
 };
 
 /** Version 1 kept one autosave; it becomes the library's first graph. */
@@ -255,13 +254,14 @@ export const openFromLibrary = async (id: string): Promise<boolean> => {
   const latest = newestText(entry, readJournal(journal, id));
   if (latest === undefined) return false;
   const candidates = [latest, ...(entry && entry.text !== latest ? [entry.text] : []), ...(entry?.copies ?? [])];
-  const firstProblem = (() => {
-    const parsed = parseGraph(latest);
-    return parsed.ok ? null : describeProblems(parsed.problems).split('\n')[0];
-  })();
+  let firstProblem: string | null = null;
   for (const [index, text] of candidates.entries()) {
-    const parsed = parseGraph(text);
-    if (!parsed.ok) continue;
+    // A save is read as strictly as a file (it may have been written by an older or a tampered page).
+    const parsed = await parseOffThread({ kind: 'graph', text });
+    if (!parsed.ok) {
+      firstProblem ??= describeProblems(parsed.problems).split('\n')[0];
+      continue;
+    }
     // A text from the journal or a copy is not in IndexedDB yet: the save on opening puts it there.
     if (text === entry?.text) active.lastSaved.set(id, text);
     useApp.getState().openDocument(parsed.value, id);

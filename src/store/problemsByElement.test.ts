@@ -13,8 +13,16 @@ describe('problemsByElement', () => {
       problem('warning', 'edge', { edgeId: 'e1' }),
       problem('error', 'whole file', {}),
     ]);
-    expect(result.nodes).toEqual({ a: { severity: 'error', messages: ['w1', 'e1', 'w2'] } });
-    expect(result.edges).toEqual({ e1: { severity: 'warning', messages: ['edge'] } });
+    expect(result.nodes).toEqual(new Map([['a', { severity: 'error', messages: ['w1', 'e1', 'w2'] }]]));
+    expect(result.edges).toEqual(new Map([['e1', { severity: 'warning', messages: ['edge'] }]]));
+  });
+
+  it('marks ids that are names of Object methods, and only those with problems', () => {
+    const result = problemsByElement([problem('warning', 'unreachable', { nodeId: 'toString' }), problem('error', 'e', { edgeId: 'constructor' })]);
+    expect(result.nodes.get('toString')).toEqual({ severity: 'warning', messages: ['unreachable'] });
+    expect(result.edges.get('constructor')).toEqual({ severity: 'error', messages: ['e'] });
+    expect(result.nodes.get('valueOf')).toBeUndefined();
+    expect(result.edges.get('hasOwnProperty')).toBeUndefined();
   });
 
   it('gives the same object for the same problems array, so a store selector does not re-render', () => {

@@ -5,27 +5,30 @@ export interface ElementProblems {
   messages: string[];
 }
 
+/** Maps, not objects: an id may be `toString` or `constructor`, which every object already has. */
 export interface ProblemsByElement {
-  nodes: Record<string, ElementProblems>;
-  edges: Record<string, ElementProblems>;
+  nodes: ReadonlyMap<string, ElementProblems>;
+  edges: ReadonlyMap<string, ElementProblems>;
 }
 
-const add = (into: Record<string, ElementProblems>, id: string, problem: Problem) => {
-  const existing = into[id];
-  into[id] = {
-    severity: existing?.severity === 'error' || problem.severity === 'error' ? 'error' : 'warning',
-    messages: [...(existing?.messages ?? []), problem.message],
-  };
+const add = (into: Map<string, ElementProblems>, id: string, problem: Problem) => {
+  const existing = into.get(id);
+  if (!existing) into.set(id, { severity: problem.severity, messages: [problem.message] });
+  else {
+    existing.messages.push(problem.message);
+    if (problem.severity === 'error') existing.severity = 'error';
+  }
 };
 
 /** The worst severity and the messages of each node and edge, for marking them on the canvas. */
 export const problemsByElement = (problems: readonly Problem[]): ProblemsByElement => {
-  const result: ProblemsByElement = { nodes: {}, edges: {} };
+  const nodes = new Map<string, ElementProblems>();
+  const edges = new Map<string, ElementProblems>();
   for (const problem of problems) {
-    if (problem.nodeId) add(result.nodes, problem.nodeId, problem);
-    if (problem.edgeId) add(result.edges, problem.edgeId, problem);
+    if (problem.nodeId) add(nodes, problem.nodeId, problem);
+    if (problem.edgeId) add(edges, problem.edgeId, problem);
   }
-  return result;
+  return { nodes, edges };
 };
 
 const cache = new WeakMap<readonly Problem[], ProblemsByElement>();

@@ -1,7 +1,7 @@
 import type { GraphFile, MockEntry } from '../graph/index.ts';
 import type { PendingApproval, RunController, RunOptions, RunStatus } from '../runtime/controller.ts';
 import type { Trace, TraceStep } from '../runtime/trace.ts';
-import { getSecret, secretKeyOf } from './secrets.ts';
+import { networkFor } from './hosts.ts';
 import type { SliceCreator } from './types.ts';
 
 /**
@@ -104,8 +104,9 @@ const toggle = (list: string[], id: string) => (list.includes(id) ? list.filter(
 type Ran = (step: TraceStep) => boolean;
 
 export const visitCounts = (steps: readonly TraceStep[], nodeRan: Ran) => {
-  const nodeVisits: Record<string, number> = {};
-  const edgeVisits: Record<string, number> = {};
+  // Null prototypes: a node may be called `toString`.
+  const nodeVisits: Record<string, number> = Object.create(null);
+  const edgeVisits: Record<string, number> = Object.create(null);
   for (const step of steps) {
     if (nodeRan(step)) nodeVisits[step.node] = (nodeVisits[step.node] ?? 0) + 1;
     if (step.fired) edgeVisits[step.fired.id] = (edgeVisits[step.fired.id] ?? 0) + 1;
@@ -115,7 +116,7 @@ export const visitCounts = (steps: readonly TraceStep[], nodeRan: Ran) => {
 
 export const overlayFor = (steps: readonly TraceStep[], stepNumber: number | null, nodeRan: Ran): CanvasOverlay => {
   const step = stepNumber === null ? undefined : steps[stepNumber - 1];
-  const triedEdges: Record<string, string> = {};
+  const triedEdges: Record<string, string> = Object.create(null);
   for (const edge of step?.edges ?? []) if (!edge.matched && !edge.skipped) triedEdges[edge.id] = edge.explain;
   return {
     currentNode: step?.node ?? null,
@@ -195,17 +196,6 @@ const stateAfter = (runtime: Runtime, trace: Trace, stepNumber: number) => {
 const MAX_RUNS = 12;
 const LIVE_REDRAW_MS = 60;
 
-/** The keys typed for this graph's llm skills, read at run time: they stay out of the store. */
-const secretsFor = (graph: GraphFile) => {
-  const secrets: Record<string, string> = {};
-  for (const [name, skill] of Object.entries(graph.skills)) {
-    if (skill.type !== 'llm' || !skill.apiKeyName) continue;
-    const key = getSecret(secretKeyOf(name, skill.apiKeyName));
-    if (key) secrets[skill.apiKeyName] = key;
-  }
-  return secrets;
-};
-
 export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
   let controller: RunController | null = null;
   let unsubscribe: (() => void) | null = null;
@@ -262,12 +252,18 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
     return id;
   };
 
+  /** A new live run, or null when the person did not allow the hosts it would contact. */
   const attach = async (graph: GraphFile, seed: number, extra: Partial<RunOptions>, label: (id: number) => string, forkOf?: RunRecord['forkOf']) => {
+    const network = await networkFor(graph, get().documentVersion);
+    if (!network) {
+      set({ runError: 'Not run: it would contact hosts that were not allowed.' });
+      return null;
+    }
     const runtime = await loadRuntime();
     detach();
     const options: RunOptions = {
       seed,
-      secrets: secretsFor(graph),
+      ...network,
       ...extra,
       get stepDelayMs() {
         return get().speedMs;
@@ -418,7 +414,7 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
           (id) => `Run ${id} (fork of run ${from.id} at step ${atStep + 1})`,
           { run: from.id, step: atStep + 1 },
         );
-        await created.run();
+        await created?.run();
       }),
     loadTrace: (trace, ownGraph) => {
       detach();

@@ -12,7 +12,7 @@ const MIDDLE = { t: 0.5, dx: 0, dy: 0 };
 /** An edge drawn on the route the geometry gives it, its label where the layout placed it. */
 function ConditionEdgeView({ id, sourceX, sourceY, targetX, targetY, data, markerEnd, selected }: EdgeProps<ConditionFlowEdge>) {
   const toggleEdgeBreakpoint = useApp((state) => state.toggleEdgeBreakpoint);
-  const problems = useApp((state) => selectProblemsByElement(state).edges[id]);
+  const problems = useApp((state) => selectProblemsByElement(state).edges.get(id));
   const route = edgeRoute({ x: sourceX, y: sourceY }, { x: targetX, y: targetY }, data?.loopY ?? null);
   const place = data?.place ?? MIDDLE;
   const centre = route.at(place.t);

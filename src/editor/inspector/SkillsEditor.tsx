@@ -1,19 +1,21 @@
 import { useState } from 'react';
 import {
-  CALL_OUTCOMES, checkSkillName, HttpSkill, LlmSkill, MockSkill, newSkill, nextSkillName, removeSkill, renameSkill, setSkill, skillUsers, ACCESS_LEVELS,
+  CALL_OUTCOMES, checkSkillName, originOf, HttpSkill, LlmSkill, MockSkill, newSkill, nextSkillName, removeSkill, renameSkill, setSkill, skillUsers, ACCESS_LEVELS,
   type MockEntry, type Skill,
 } from '../../graph/index.ts';
 import { useApp } from '../../store/index.ts';
-import { getSecret, secretKeyOf, setSecret } from '../../store/secrets.ts';
+import { getKey, keyNameOf, originsWithKey, setKey } from '../../store/secrets.ts';
 import { applyAt, DraftField, JsonField, NumberField, SelectField, TextField, type Apply, type Parsed } from './fields.tsx';
 
 const SKILL_TYPES: readonly Skill['type'][] = ['mock', 'http', 'llm'];
 const SCHEMAS = { mock: MockSkill, http: HttpSkill, llm: LlmSkill } as const;
 
-function ApiKeyField({ name, skill }: { name: string; skill: Skill & { type: 'llm' } }) {
-  const key = secretKeyOf(name, skill.apiKeyName);
-  const [value, setValue] = useState(() => getSecret(key) ?? '');
+/** The key is typed for the origin of the skill's base URL and is sent nowhere else. */
+function ApiKeyField({ name, skill, origin }: { name: string; skill: Skill & { type: 'llm' }; origin: string | null }) {
+  const keyName = keyNameOf(name, skill.apiKeyName);
+  const [value, setValue] = useState(() => (origin ? (getKey(keyName, origin) ?? '') : ''));
   const id = `api-key-${name}`;
+  const elsewhere = origin && !value ? originsWithKey(keyName).filter((other) => other !== origin) : [];
   return (
     <div className="field">
       <label htmlFor={id}>API key</label>
@@ -22,12 +24,15 @@ function ApiKeyField({ name, skill }: { name: string; skill: Skill & { type: 'll
         type="password"
         autoComplete="off"
         value={value}
+        disabled={!origin}
         onChange={(event) => {
           setValue(event.target.value);
-          setSecret(key, event.target.value);
+          if (origin) setKey(keyName, origin, event.target.value);
         }}
       />
       <p className="field-help">
+        {!origin ? 'Enter a base URL first: a key is sent only to the origin it was given for. ' : `Sent only to ${origin}. `}
+        {elsewhere.length > 0 ? `The key ${keyName} was given for ${elsewhere.join(', ')}, not for this origin: give it again to send it here. ` : ''}
         {skill.apiKeyName ? '' : 'Runs send the key only to a skill with an API key name. '}
         Kept in memory only: never saved, exported or logged. A reload forgets it.
       </p>
@@ -90,8 +95,8 @@ function SkillSettings({ name, skill, apply }: { name: string; skill: Skill; app
           <TextField label="Base URL" value={skill.baseUrl} optional={false} apply={apply('baseUrl')} help="An OpenAI-compatible endpoint, e.g. http://localhost:11434/v1" />
           <TextField label="Model" value={skill.model} optional={false} apply={apply('model')} />
           <TextField label="API key name" value={skill.apiKeyName} apply={apply('apiKeyName')} help="The command line reads the key from this environment variable." />
-          {/* Keyed by where the key is kept: renaming the key name shows the key kept under the new name. */}
-          <ApiKeyField key={secretKeyOf(name, skill.apiKeyName)} name={name} skill={skill} />
+          {/* Keyed by where the key is kept: a new key name or origin shows the key kept there, if any. */}
+          <ApiKeyField key={`${keyNameOf(name, skill.apiKeyName)} ${originOf(skill.baseUrl)}`} name={name} skill={skill} origin={originOf(skill.baseUrl)} />
           <NumberField label="Temperature" value={skill.temperature} optional apply={apply('temperature')} />
           <NumberField label="Timeout (ms)" value={skill.timeoutMs} apply={apply('timeoutMs')} />
         </>

@@ -1,5 +1,5 @@
 import { useId, useState, type ReactNode } from 'react';
-import { describeProblems, parseJson, parseWith, setAt, type ParseResult } from '../../graph/index.ts';
+import { describeProblems, parseUntrusted, readJson, setAt, type ParseResult } from '../../graph/index.ts';
 import type { z } from 'zod';
 
 /** An apply function answers with the reason a value was refused, or null once it is applied. */
@@ -115,7 +115,7 @@ export const parseNumber = (optional = false) => (text: string): Parsed<number |
 
 export const parseJsonText = (optional = false) => (text: string): Parsed<unknown> => {
   if (text.trim() === '' && optional) return ok(undefined);
-  const parsed = parseJson(text);
+  const parsed = readJson(text);
   return parsed.ok ? ok(parsed.value) : { ok: false, message: describeProblems(parsed.problems) };
 };
 
@@ -176,7 +176,7 @@ export function CheckboxesField({ label, value, options, apply, help }: { label:
 
 /** Sets a dotted key on an object and checks the whole object against its schema before committing. */
 export const applyAt = <S extends z.ZodType>(schema: S, current: Record<string, unknown>, key: string, value: unknown, commit: (next: z.infer<S>) => void): string | null => {
-  const result: ParseResult<z.infer<S>> = parseWith(schema, setAt(current, key, value));
+  const result: ParseResult<z.infer<S>> = parseUntrusted(schema, setAt(current, key, value));
   if (!result.ok) return describeProblems(result.problems);
   commit(result.value);
   return null;

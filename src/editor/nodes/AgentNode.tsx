@@ -20,7 +20,7 @@ const ROW_STYLE = {
 /** One component for every kind: the kind registry gives it colour, icon, outcomes and summary. */
 function AgentNodeView({ id, data, selected }: NodeProps<AgentFlowNode>) {
   const toggleNodeBreakpoint = useApp((state) => state.toggleNodeBreakpoint);
-  const problems = useApp((state) => selectProblemsByElement(state).nodes[id]);
+  const problems = useApp((state) => selectProblemsByElement(state).nodes.get(id));
   const { node, definition, summary, isEntry, visits, breakpoint } = data;
   return (
     <div

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { RetryPolicy } from '../common.ts';
+import { Id, RetryPolicy } from '../common.ts';
 import { defineKind } from './types.ts';
 
 export const ActConfig = z.strictObject({
   /** Without a skill the node runs `plan.actions`. */
-  skill: z.string().min(1).optional(),
+  skill: Id.optional(),
   args: z.record(z.string(), z.unknown()).optional(),
   retry: RetryPolicy.default({ maxAttempts: 3, retryOn: ['timeout', 'parse_error'] }),
   maxIter: z.int().min(1).default(5),

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { RetryPolicy } from '../common.ts';
+import { Id, RetryPolicy } from '../common.ts';
 import { defineKind } from './types.ts';
 
 export const CollectConfig = z.strictObject({
-  skills: z.array(z.string().min(1)).default([]),
+  skills: z.array(Id).default([]),
   args: z.record(z.string(), z.unknown()).default({}),
   retry: RetryPolicy.default({ maxAttempts: 3, retryOn: ['timeout', 'parse_error'] }),
   maxIter: z.int().min(1).default(5),

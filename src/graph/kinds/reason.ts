@@ -1,14 +1,15 @@
 import { z } from 'zod';
-import { Action, RetryPolicy } from '../common.ts';
+import { Action, Id, RetryPolicy } from '../common.ts';
+import { LIMITS } from '../limits.ts';
 import { defineKind } from './types.ts';
 
-export const Plan = z.strictObject({ actions: z.array(Action).default([]) });
+export const Plan = z.strictObject({ actions: z.array(Action).max(LIMITS.actionsPerPlan).default([]) });
 
 export const ReasonConfig = z.strictObject({
   /** `scripted` walks `plans` by round; `llm` asks an llm skill for the plan as JSON. */
   planner: z.enum(['scripted', 'llm']).default('scripted'),
-  plans: z.array(Plan).default([]),
-  skill: z.string().min(1).optional(),
+  plans: z.array(Plan).max(LIMITS.plans).default([]),
+  skill: Id.optional(),
   prompt: z.string().optional(),
   retry: RetryPolicy.default({ maxAttempts: 3, retryOn: ['timeout', 'parse_error'] }),
 });

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { Id } from '../common.ts';
+import { LIMITS } from '../limits.ts';
 import { defineKind } from './types.ts';
 
 export const RecoveryRule = z.strictObject({
@@ -7,7 +9,7 @@ export const RecoveryRule = z.strictObject({
   /** What recovery does, e.g. `expand_search_scope`, `fallback_tool`, `request_human_confirmation`. */
   action: z.string().min(1),
   /** The skill the next plan uses instead. */
-  skill: z.string().min(1).optional(),
+  skill: Id.optional(),
   /** A rule that costs more than the budget left does not apply. */
   estTokens: z.int().min(0).optional(),
 });
@@ -16,7 +18,7 @@ export type RecoveryRule = z.infer<typeof RecoveryRule>;
 /** A rule with this action hands the run to a person (outcome `needs_human`). */
 export const HUMAN_ACTION = 'request_human_confirmation';
 
-export const RecoverConfig = z.strictObject({ rules: z.array(RecoveryRule).default([]) });
+export const RecoverConfig = z.strictObject({ rules: z.array(RecoveryRule).max(LIMITS.rules).default([]) });
 export type RecoverConfig = z.infer<typeof RecoverConfig>;
 
 export const recover = defineKind({

@@ -1,5 +1,6 @@
 import type { GraphFile } from '../schema.ts';
-import { parseGraph, describeProblems } from '../parse.ts';
+import { parseGraph } from '../parse.ts';
+import { describeProblems } from '../problems.ts';
 import approvalGate from './approval-gate.json';
 import blank from './blank.json';
 import graphEngineer from './graph-engineer.json';

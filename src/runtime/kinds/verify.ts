@@ -1,3 +1,4 @@
+import { own } from '../../graph/index.ts';
 import { asRecord, type Executor } from './types.ts';
 
 const REASON_OF_FAILURE: Record<string, string> = { timeout: 'timeout', parse_error: 'parse_error', permission_denied: 'permission_denied' };
@@ -23,7 +24,7 @@ export const executeVerify: Executor<'verify'> = async ({ node, state }) => {
     note: reasoning,
   });
   if (failure) {
-    const reason = REASON_OF_FAILURE[String(failure.outcome)] ?? 'execution_error';
+    const reason = own(REASON_OF_FAILURE, String(failure.outcome)) ?? 'execution_error';
     return judge('exhausted', reason, `${String(failure.skill)} ended with ${String(failure.outcome)}: the plan is exhausted (${reason})`);
   }
   if (records >= minRecords && (records > 0 || minRecords === 0))

@@ -1,0 +1,112 @@
+/**
+ * Graph files as fast-check arbitraries, for property tests (never imported by the app). They
+ * write what a person may write (defaults left out, ids named like Object methods included), so
+ * the parser's defaults and the runtime see the same variety a real file brings.
+ */
+import fc from 'fast-check';
+import { CALL_OUTCOMES } from './common.ts';
+import { EVALUATION_REASONS } from './kinds/verify.ts';
+import { NODE_KINDS, type NodeKind } from './kinds/types.ts';
+import { OPS, type When } from './when.ts';
+
+/** Ids a file may use, with the names every object inherits among them. */
+const idArbitrary = fc.oneof(
+  fc.constantFrom('toString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', '__defineGetter__', 'then', 'length', '_', 'node-2', 'A_b-9'),
+  fc.integer({ min: 0, max: 99 }).map((n) => `n${n}`),
+);
+
+const FAILURES = ['timeout', 'parse_error', 'permission_denied', 'error'] as const;
+
+const jsonLeaf = fc.oneof(fc.string({ maxLength: 8 }), fc.integer({ min: -1000, max: 1000 }), fc.boolean(), fc.constant(null));
+const key = fc.constantFrom('ip', 'host', 'count', 'toString', 'valueOf', 'q');
+const record = fc.dictionary(key, jsonLeaf, { maxKeys: 3 });
+
+const retryArbitrary = fc.record(
+  { maxAttempts: fc.integer({ min: 1, max: 4 }), retryOn: fc.uniqueArray(fc.constantFrom(...FAILURES), { maxLength: 3 }) },
+  { requiredKeys: [] },
+);
+
+const mockSkill = fc.record(
+  {
+    type: fc.constant('mock'),
+    access: fc.constantFrom('read', 'write', 'exec'),
+    tokens: fc.integer({ min: 0, max: 50 }),
+    script: fc.array(
+      fc.record({ outcome: fc.constantFrom(...CALL_OUTCOMES), records: fc.array(record, { maxLength: 3 }), tokens: fc.integer({ min: 0, max: 50 }), delayMs: fc.integer({ min: 0, max: 100 }) }, { requiredKeys: ['outcome'] }),
+      { minLength: 1, maxLength: 4 },
+    ),
+  },
+  { requiredKeys: ['type', 'script'] },
+);
+
+/** Outcomes of every kind, so that an edge may name one its source never has. */
+const OUTCOMES = ['ok', 'empty', 'error', 'denied', 'repeated', 'sufficient', 'exhausted', 'continue', 'recovered', 'needs_human', 'no_path', 'approved'];
+
+const PATHS = ['round', 'steps', 'tokensUsed', 'evaluation.plan_exhausted', 'evaluation.reason', 'evaluation.evidence_sufficient', 'recovery.action', 'plan.repeated'];
+
+const whenArbitrary: fc.Arbitrary<When> = fc.letrec<{ when: When }>((tie) => ({
+  when: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    fc.constantFrom<When>('always', 'otherwise'),
+    fc.constantFrom(...OUTCOMES).map((outcome) => ({ outcome })),
+    fc.record({ path: fc.constantFrom(...PATHS), op: fc.constantFrom(...OPS), value: jsonLeaf }),
+    fc.record({ all: fc.array(tie('when'), { minLength: 1, maxLength: 3 }) }),
+    fc.record({ any: fc.array(tie('when'), { minLength: 1, maxLength: 3 }) }),
+    fc.record({ not: tie('when') }),
+  ),
+})).when;
+
+const configFor = (kind: NodeKind, skills: readonly string[]): fc.Arbitrary<Record<string, unknown>> => {
+  const skill = fc.constantFrom(...skills);
+  switch (kind) {
+    case 'reason':
+      return fc.record({ plans: fc.array(fc.record({ actions: fc.array(fc.record({ skill, args: record }), { maxLength: 2 }) }), { maxLength: 3 }), retry: retryArbitrary }, { requiredKeys: [] });
+    case 'collect':
+      return fc.record({ skills: fc.uniqueArray(skill, { maxLength: 2 }), retry: retryArbitrary }, { requiredKeys: [] });
+    case 'act':
+      return fc.record({ skill, retry: retryArbitrary, maxIter: fc.integer({ min: 1, max: 3 }) }, { requiredKeys: [] });
+    case 'verify':
+      return fc.record({ minRecords: fc.integer({ min: 0, max: 3 }) }, { requiredKeys: [] });
+    case 'recover':
+      return fc.record({ rules: fc.array(fc.record({ reason: fc.constantFrom(...EVALUATION_REASONS, 'otherwise'), action: fc.constantFrom('expand_search_scope', 'fallback_tool', 'request_human_confirmation'), skill, estTokens: fc.integer({ min: 0, max: 100 }) }, { requiredKeys: ['reason', 'action'] }), { maxLength: 3 }) }, { requiredKeys: [] });
+    case 'approve':
+      return fc.record({ prompt: fc.string({ maxLength: 10 }), auto: fc.constantFrom('approve', 'deny') }, { requiredKeys: [] });
+    case 'respond':
+      return fc.record({ template: fc.string({ maxLength: 10 }) }, { requiredKeys: [] });
+    case 'stop':
+      return fc.record({ reason: fc.constantFrom('stopped', 'no_recovery_path', 'constructor', 'to_string') }, { requiredKeys: [] });
+  }
+};
+
+/** A graph file as JSON a person could write: valid, though its validation may warn or fail. */
+export const graphFileArbitrary = fc
+  .record({
+    ids: fc.uniqueArray(idArbitrary, { minLength: 1, maxLength: 7 }),
+    skillNames: fc.uniqueArray(idArbitrary, { minLength: 1, maxLength: 3 }),
+  })
+  .chain(({ ids, skillNames }) =>
+    fc.record(
+      {
+        format: fc.constant('loopscope/graph'),
+        version: fc.constant(1),
+        name: fc.string({ minLength: 1, maxLength: 20 }),
+        entry: fc.constantFrom(...ids),
+        limits: fc.record({ maxRounds: fc.integer({ min: 1, max: 5 }), maxSteps: fc.integer({ min: 1, max: 40 }), tokenBudget: fc.integer({ min: 0, max: 500 }) }, { requiredKeys: [] }),
+        permissions: fc.record({ mode: fc.constantFrom('read-only', 'workspace', 'full') }),
+        state: fc.dictionary(key, fc.oneof(jsonLeaf, record), { maxKeys: 3 }),
+        skills: fc.tuple(...skillNames.map(() => mockSkill)).map((skills) => Object.fromEntries(skillNames.map((name, index) => [name, skills[index]]))),
+        nodes: fc.tuple(
+          ...ids.map((id) =>
+            fc.constantFrom(...NODE_KINDS).chain((kind) =>
+              fc.record(
+                { id: fc.constant(id), kind: fc.constant(kind), label: fc.string({ maxLength: 12 }), position: fc.record({ x: fc.integer({ min: -2000, max: 2000 }), y: fc.integer({ min: -2000, max: 2000 }) }), config: configFor(kind, skillNames) },
+                { requiredKeys: ['id', 'kind'] },
+              ),
+            ),
+          ),
+        ),
+        edges: fc.array(fc.record({ source: fc.constantFrom(...ids), target: fc.constantFrom(...ids), when: whenArbitrary }, { requiredKeys: ['source', 'target'] }), { maxLength: 12 }).map((edges) => edges.map((edge, index) => ({ id: `e${index}`, ...edge }))),
+      },
+      { requiredKeys: ['format', 'version', 'name', 'entry', 'nodes'] },
+    ),
+  );

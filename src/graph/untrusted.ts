@@ -1,0 +1,126 @@
+/**
+ * The one way untrusted JSON gets in. Text is size-checked and parsed, then the value is walked
+ * once, without recursion (a 100,000-level file must not overflow the stack), for nesting depth,
+ * list sizes, keys that reach an object's prototype, and numbers JSON cannot hold.
+ * Schemas run only on values that passed this walk.
+ */
+import { FORBIDDEN_KEYS } from './common.ts';
+import { LIMITS } from './limits.ts';
+import { formatPath, type ParseProblem, type ParseResult, type Path } from './problems.ts';
+
+export type InputLimits = Pick<typeof LIMITS, 'textChars' | 'depth' | 'items'>;
+
+/** Enough to show what is wrong; a hostile file may hold millions of problems. */
+const MAX_PROBLEMS = 20;
+
+const megabytes = (chars: number) => `${(chars / 1_000_000).toFixed(1)} MB`;
+
+/**
+ * File bytes to text: a UTF-8 or UTF-16 byte order mark says the encoding, anything else is read
+ * as UTF-8. Bytes that are not valid in that encoding are refused rather than guessed at.
+ */
+export const decodeText = (bytes: Uint8Array): ParseResult<string> => {
+  const [a, b, c] = bytes;
+  const encoding = a === 0xff && b === 0xfe ? 'utf-16le' : a === 0xfe && b === 0xff ? 'utf-16be' : 'utf-8';
+  const skip = encoding === 'utf-8' ? (a === 0xef && b === 0xbb && c === 0xbf ? 3 : 0) : 2;
+  try {
+    return { ok: true, value: new TextDecoder(encoding, { fatal: true, ignoreBOM: true }).decode(bytes.subarray(skip)) };
+  } catch {
+    return { ok: false, problems: [{ path: '', message: `not text: the file is not valid ${encoding.toUpperCase()}` }] };
+  }
+};
+
+interface Frame {
+  value: unknown;
+  key: PropertyKey;
+  parent: Frame | null;
+  depth: number;
+}
+
+const keysOf = (frame: Frame): PropertyKey[] => {
+  const keys: PropertyKey[] = [];
+  for (let at: Frame | null = frame; at && at.parent; at = at.parent) keys.push(at.key);
+  return keys.reverse();
+};
+
+/** Every limit a parsed JSON value breaks, with its path; empty when the value may go on to a schema. */
+export const checkValue = (value: unknown, limits: InputLimits = LIMITS, base: Path = []): ParseProblem[] => {
+  const problems: ParseProblem[] = [];
+  const report = (frame: Frame, message: string) => problems.push({ path: formatPath([...base, ...keysOf(frame)]), message });
+  const stack: Frame[] = [{ value, key: '', parent: null, depth: 1 }];
+  while (stack.length > 0 && problems.length < MAX_PROBLEMS) {
+    const frame = stack.pop() as Frame;
+    const current = frame.value;
+    if (typeof current === 'number') {
+      if (!Number.isFinite(current)) report(frame, 'a number too large to hold (beyond ±1.8e308)');
+      continue;
+    }
+    if (current === null || typeof current !== 'object') continue;
+    if (frame.depth > limits.depth) {
+      report(frame, `nested deeper than ${limits.depth} levels`);
+      continue;
+    }
+    const depth = frame.depth + 1;
+    if (Array.isArray(current)) {
+      if (current.length > limits.items) {
+        report(frame, `has ${current.length} items; at most ${limits.items} are allowed`);
+        continue;
+      }
+      for (let index = current.length - 1; index >= 0; index -= 1) stack.push({ value: current[index], key: index, parent: frame, depth });
+      continue;
+    }
+    const keys = Object.keys(current);
+    if (keys.length > limits.items) {
+      report(frame, `has ${keys.length} keys; at most ${limits.items} are allowed`);
+      continue;
+    }
+    for (let index = keys.length - 1; index >= 0; index -= 1) {
+      const key = keys[index];
+      const child: Frame = { value: (current as Record<string, unknown>)[key], key, parent: frame, depth };
+      if (FORBIDDEN_KEYS.has(key)) report(child, `the key "${key}" is not allowed anywhere in a file`);
+      else stack.push(child);
+    }
+  }
+  return problems;
+};
+
+/** Parses JSON text within the limits; a byte order mark left by an editor is dropped. */
+export const readJson = (text: string, limits: InputLimits = LIMITS): ParseResult<unknown> => {
+  if (text.length > limits.textChars)
+    return { ok: false, problems: [{ path: '', message: `too large: ${megabytes(text.length)} of text, at most ${megabytes(limits.textChars)} can be opened` }] };
+  let value: unknown;
+  try {
+    value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  } catch (error) {
+    return { ok: false, problems: [{ path: '', message: `not JSON: ${(error as Error).message}` }] };
+  }
+  const problems = checkValue(value, limits);
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, value };
+};
+
+/**
+ * All of a stream's bytes, or null as soon as they pass `limit` (the rest is not read): an answer
+ * or a link that inflates cannot grow without bound in memory.
+ */
+export const readAtMost = async (stream: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array | null> => {
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      void reader.cancel().catch(() => undefined);
+      return null;
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+};

@@ -1,0 +1,26 @@
+/** Every generated graph's run ends, within its limits, with a stop reason (fast-check, through the public runGraph). */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { graphFileArbitrary } from '../graph/arbitrary.ts';
+import { describeProblems, parseGraph } from '../graph/index.ts';
+import { nodeRan, runGraph } from './index.ts';
+
+describe('runs of generated graphs', () => {
+  it('end within maxSteps and maxRounds with a stop reason, whatever the graph and seed', { timeout: 120_000 }, async () => {
+    await fc.assert(
+      fc.asyncProperty(graphFileArbitrary, fc.integer({ min: 0, max: 1000 }), async (file, seed) => {
+        const parsed = parseGraph(file);
+        if (!parsed.ok) throw new Error(describeProblems(parsed.problems));
+        const graph = parsed.value;
+        const trace = await runGraph(graph, { seed, compact: true });
+        expect(trace.stopReason).toEqual(expect.any(String));
+        expect(trace.steps.filter(nodeRan).length).toBeLessThanOrEqual(graph.limits.maxSteps);
+        // At most one step more: the guard's, which stops the run before its node.
+        expect(trace.steps.length).toBeLessThanOrEqual(graph.limits.maxSteps + 1);
+        expect(trace.rounds).toBeLessThanOrEqual(graph.limits.maxRounds);
+        expect(trace.steps.at(-1)?.stop?.reason ?? trace.stopReason).toBe(trace.stopReason);
+      }),
+      { numRuns: 80 },
+    );
+  });
+});

@@ -1,0 +1,76 @@
+/**
+ * One exchange with a service, bounded: the whole answer (headers and body) must arrive within
+ * the time limit, and the body within a size limit. Whatever a file asks, the limit is clamped.
+ */
+import { readAtMost, SKILL_LIMITS } from '../graph/index.ts';
+import type { SkillResult } from './types.ts';
+
+export type Exchange =
+  | { type: 'answer'; status: number; ok: boolean; text: string }
+  | { type: 'timeout'; ms: number }
+  | { type: 'refused'; message: string }
+  | { type: 'failed'; message: string };
+
+/** Thrown by a fetch that will not contact a host (the person did not allow it): no request left. */
+export class RequestRefused extends Error {}
+
+/** A time limit a timer can keep: at least 1 ms, at most `SKILL_LIMITS.maxTimeoutMs` (a larger one would fire at once). */
+export const clampTimeout = (ms: number) => Math.min(SKILL_LIMITS.maxTimeoutMs, Math.max(1, Number.isFinite(ms) ? ms : SKILL_LIMITS.maxTimeoutMs));
+
+const tooLarge = `the answer is larger than ${SKILL_LIMITS.maxAnswerBytes / 1_000_000} MB`;
+
+/** The body as text, or null once it passes the size limit (the rest is not read). */
+const readBody = async (response: Response): Promise<string | null> => {
+  if (!response.body) return response.text();
+  const bytes = await readAtMost(response.body, SKILL_LIMITS.maxAnswerBytes);
+  return bytes && new TextDecoder().decode(bytes);
+};
+
+export const exchange = async (fetchImpl: typeof fetch, url: string, init: RequestInit, timeoutMs: number): Promise<Exchange> => {
+  const ms = clampTimeout(timeoutMs);
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  // Settled before the abort, so that the request failing because of the abort still reads as a timeout.
+  const deadline = new Promise<Exchange>((resolve) => {
+    timer = setTimeout(() => {
+      resolve({ type: 'timeout', ms });
+      controller.abort();
+    }, ms);
+  });
+  const request = (async (): Promise<Exchange> => {
+    try {
+      const response = await fetchImpl(url, { ...init, signal: controller.signal });
+      if (!response.ok) {
+        void response.body?.cancel().catch(() => undefined);
+        return { type: 'answer', status: response.status, ok: false, text: '' };
+      }
+      const text = await readBody(response);
+      return text === null ? { type: 'failed', message: tooLarge } : { type: 'answer', status: response.status, ok: true, text };
+    } catch (error) {
+      if (controller.signal.aborted) return { type: 'timeout', ms };
+      if (error instanceof RequestRefused) return { type: 'refused', message: error.message };
+      return { type: 'failed', message: `network failure: ${(error as Error).message}` };
+    }
+  })();
+  try {
+    return await Promise.race([request, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+};
+
+export const failureOfStatus = (status: number): SkillResult['outcome'] => (status === 401 || status === 403 ? 'permission_denied' : 'error');
+
+/** The failed result of an exchange that gave no usable answer, or null when it did. */
+export const failureOf = (answer: Exchange, from: string): { outcome: SkillResult['outcome']; error: string } | null => {
+  switch (answer.type) {
+    case 'timeout':
+      return { outcome: 'timeout', error: `no complete answer within ${answer.ms} ms` };
+    case 'refused':
+      return { outcome: 'permission_denied', error: answer.message };
+    case 'failed':
+      return { outcome: 'error', error: answer.message };
+    case 'answer':
+      return answer.ok ? null : { outcome: failureOfStatus(answer.status), error: `HTTP ${answer.status} from ${from}` };
+  }
+};

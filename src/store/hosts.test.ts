@@ -1,0 +1,89 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { contactedHosts, findTemplate, type GraphFile } from '../graph/index.ts';
+import { RequestRefused } from '../skills/index.ts';
+import { fetchOnlyTo, forgetAllowedHosts, networkFor, useHostRequest } from './hosts.ts';
+import { forgetKeys, keyRing, setKey } from './secrets.ts';
+
+afterEach(() => {
+  forgetAllowedHosts();
+  forgetKeys();
+});
+
+const withSkills = (skills: GraphFile['skills']): GraphFile => ({ ...findTemplate('securityclaw')!.graph(), skills });
+const llm = (baseUrl: string) => ({ type: 'llm' as const, access: 'read' as const, baseUrl, model: 'm', apiKeyName: 'OPENAI_API_KEY', timeoutMs: 1000 });
+const http = (url: string) => ({ type: 'http' as const, access: 'read' as const, url, method: 'GET' as const, timeoutMs: 1000 });
+
+/** Answers the next question on screen, and says which hosts it listed. */
+const answerNext = (yes: boolean) =>
+  new Promise<string[]>((resolve) => {
+    const stop = useHostRequest.subscribe(({ request }) => {
+      if (!request) return;
+      stop();
+      resolve(request.hosts.map((host) => host.origin ?? host.address));
+      request.answer(yes);
+    });
+  });
+
+describe('contactedHosts', () => {
+  it('lists each origin once with its skills and key names, and addresses built at run time as they are written', () => {
+    const graph = withSkills({ a: llm('https://api.example/v1'), b: http('https://api.example/search?q={{args.q}}'), c: http('https://{{state.host}}/x') });
+    expect(contactedHosts(graph)).toEqual([
+      { origin: 'https://api.example', address: 'https://api.example', skills: ['a', 'b'], keyNames: ['OPENAI_API_KEY'] },
+      { origin: null, address: 'https://{{state.host}}/x', skills: ['c'], keyNames: [] },
+    ]);
+  });
+
+  it('sees hosts a scenario points a skill at', () => {
+    const graph = { ...withSkills({ a: http('https://one.example/x') }), scenarios: [{ name: 's', skills: { a: { url: 'https://two.example/x' } }, expect: {} }] };
+    expect(contactedHosts(graph).map((host) => host.origin)).toEqual(['https://one.example', 'https://two.example']);
+  });
+});
+
+describe('networkFor', () => {
+  it('asks nothing for a graph with mock skills only', async () => {
+    expect(await networkFor(findTemplate('securityclaw')!.graph(), 1)).not.toBeNull();
+    expect(useHostRequest.getState().request).toBeNull();
+  });
+
+  it('asks once per document and origin, and a declined question runs nothing', async () => {
+    const graph = withSkills({ a: llm('https://api.example/v1') });
+    const declined = answerNext(false);
+    expect(await networkFor(graph, 1)).toBeNull();
+    expect(await declined).toEqual(['https://api.example']);
+
+    const allowed = answerNext(true);
+    expect(await networkFor(graph, 1)).not.toBeNull();
+    await allowed;
+    // The same document and origin: not asked again.
+    expect(await networkFor(graph, 1)).not.toBeNull();
+    // Another document pointing at the same origin is asked again.
+    const again = answerNext(true);
+    expect(await networkFor(graph, 2)).not.toBeNull();
+    expect(await again).toEqual(['https://api.example']);
+  });
+});
+
+describe('fetchOnlyTo', () => {
+  it('lets requests go to the allowed origins only, refusing others before they are sent', async () => {
+    const sent: string[] = [];
+    const guarded = fetchOnlyTo(new Set(['https://api.example']), (async (input: string | URL | Request) => {
+      sent.push(String(input));
+      return new Response('[]');
+    }) as typeof fetch);
+    await guarded('https://api.example/x?q=1');
+    await expect(guarded('https://evil.example/x')).rejects.toBeInstanceOf(RequestRefused);
+    await expect(guarded('not a url')).rejects.toThrow('was not allowed for this run');
+    expect(sent).toEqual(['https://api.example/x?q=1']);
+  });
+});
+
+describe('keyRing', () => {
+  it('gives a key only for the origin it was given for, and says where it was given otherwise', () => {
+    setKey('OPENAI_API_KEY', 'https://api.openai.com', 'sk-1');
+    expect(keyRing('OPENAI_API_KEY', 'https://api.openai.com')).toEqual({ key: 'sk-1' });
+    expect(keyRing('OPENAI_API_KEY', 'https://attacker.example')).toEqual({
+      refused: 'the key OPENAI_API_KEY was given for https://api.openai.com, not for https://attacker.example: give it again for https://attacker.example to send it there',
+    });
+    expect(keyRing('OTHER', 'https://api.openai.com')).toEqual({ refused: 'no key named OTHER was given for https://api.openai.com' });
+  });
+});

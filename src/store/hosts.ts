@@ -1,0 +1,59 @@
+/**
+ * Before a run contacts other hosts, the person sees them and allows them: once per opened graph
+ * and origin. During the run, requests go only to the origins allowed; any other address a skill
+ * builds (from the state, say) is refused before it is sent. Keys go with `keyRing`, each only to
+ * the origin it was given for.
+ */
+import { create } from 'zustand';
+import { contactedHosts, originOf, type ContactedHost, type GraphFile } from '../graph/index.ts';
+import { RequestRefused, type KeyRing } from '../skills/index.ts';
+import { keyRing } from './secrets.ts';
+
+export interface HostRequest {
+  graphName: string;
+  hosts: ContactedHost[];
+  answer: (allowed: boolean) => void;
+}
+
+/** The question on screen, if any; the debugger's host dialog shows it. */
+export const useHostRequest = create<{ request: HostRequest | null }>()(() => ({ request: null }));
+
+/** `document origin` pairs a person allowed, in memory only. */
+const allowed = new Set<string>();
+
+const pair = (document: number, origin: string) => `${document} ${origin}`;
+
+/** A fetch that sends requests only to these origins. */
+export const fetchOnlyTo = (origins: ReadonlySet<string>, fetchImpl: typeof fetch = (...args) => fetch(...args)): typeof fetch =>
+  (input, init) => {
+    const url = input instanceof Request ? input.url : String(input);
+    const origin = originOf(url);
+    if (!origin || !origins.has(origin))
+      return Promise.reject(new RequestRefused(`${origin ?? url} was not allowed for this run: requests go only to the hosts allowed before it started`));
+    return fetchImpl(input, init);
+  };
+
+export interface RunNetwork {
+  fetch: typeof fetch;
+  keys: KeyRing;
+}
+
+/**
+ * What a run of this graph may reach, asking the person first when it contacts a host not yet
+ * allowed for this document; null when they decline. A graph with mock skills only asks nothing.
+ */
+export const networkFor = async (graph: GraphFile, document: number): Promise<RunNetwork | null> => {
+  const hosts = contactedHosts(graph);
+  const fixed = hosts.flatMap((host) => (host.origin ? [host.origin] : []));
+  const asked = hosts.length > 0 && fixed.some((origin) => !allowed.has(pair(document, origin)));
+  if (asked) {
+    const yes = await new Promise<boolean>((resolve) => useHostRequest.setState({ request: { graphName: graph.name, hosts, answer: resolve } }));
+    useHostRequest.setState({ request: null });
+    if (!yes) return null;
+    for (const origin of fixed) allowed.add(pair(document, origin));
+  }
+  return { fetch: fetchOnlyTo(new Set(fixed)), keys: keyRing };
+};
+
+/** Forgets what was allowed (tests). */
+export const forgetAllowedHosts = () => allowed.clear();

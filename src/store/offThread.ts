@@ -1,0 +1,31 @@
+/**
+ * Parsing a large file takes long enough to freeze the page, so above a size it runs in a worker
+ * (the same parse, with the same limits); small files are parsed at once.
+ */
+import { parseGraph, type GraphFile, type ParseResult } from '../graph/index.ts';
+import { parseTrace, type Trace } from '../runtime/trace.ts';
+
+/** Text from this many characters on is parsed off the main thread. */
+export const OFF_THREAD_CHARS = 100_000;
+
+export type ParseRequest = { kind: 'graph'; text: string } | { kind: 'trace'; text: string };
+type Parsed<R extends ParseRequest> = R extends { kind: 'graph' } ? ParseResult<GraphFile> : ParseResult<Trace>;
+
+export const parseRequest = (request: ParseRequest): ParseResult<GraphFile> | ParseResult<Trace> =>
+  request.kind === 'graph' ? parseGraph(request.text) : parseTrace(request.text);
+
+export const parseOffThread = <R extends ParseRequest>(request: R): Promise<Parsed<R>> => {
+  if (request.text.length < OFF_THREAD_CHARS || typeof Worker === 'undefined') return Promise.resolve(parseRequest(request) as Parsed<R>);
+  return new Promise((resolve) => {
+    const worker = new Worker(new URL('./parse.worker.ts', import.meta.url), { type: 'module' });
+    worker.onmessage = (event: MessageEvent<Parsed<R>>) => {
+      worker.terminate();
+      resolve(event.data);
+    };
+    worker.onerror = (event) => {
+      worker.terminate();
+      resolve({ ok: false, problems: [{ path: '', message: `could not be read: ${event.message || 'the parsing worker failed'}` }] } as Parsed<R>);
+    };
+    worker.postMessage(request);
+  });
+};
