@@ -144,6 +144,8 @@ export interface LabelRequest {
 }
 
 const MARGIN = 6;
+/** React Flow's reconnect anchor (radius 10) at a handle sticking out 4 to 6 px, less the margin. */
+const EDGE_END_CLEARANCE = 10;
 const overlapArea = (a: Rect, b: Rect) =>
   Math.max(0, Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x) + MARGIN) * Math.max(0, Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y) + MARGIN);
 
@@ -187,7 +189,9 @@ const LOOP_STOPS = [0.5, 0.35, 0.65, 0.2, 0.8, 0.1, 0.9];
  */
 export const placeLabels = (nodes: readonly Rect[], labels: readonly LabelRequest[]): Map<string, PlacedLabel> => {
   const index = spatialIndex(160);
-  for (const node of nodes) index.add(node);
+  // A node's obstacle reaches past its sides to its edges' ends, where the handles and the
+  // reconnect anchors are: a label there would take the pointer from them.
+  for (const node of nodes) index.add({ ...node, x: node.x - EDGE_END_CLEARANCE, width: node.width + 2 * EDGE_END_CLEARANCE });
   const placed = new Map<string, PlacedLabel>();
   for (const { id, route, size } of labels) {
     let best: { label: PlacedLabel; rect: Rect; cost: number } | null = null;

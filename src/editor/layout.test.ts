@@ -68,6 +68,24 @@ const handBuilt = (): GraphFile => {
   return parsed.value;
 };
 
+describe('edge labels', () => {
+  it('leave the ends of a short edge free, where its handles and reconnect anchors are', () => {
+    const blank = findTemplate('blank')!.graph();
+    const graph = handBuilt();
+    const close: GraphFile = {
+      ...blank,
+      entry: 'act',
+      nodes: [{ ...graph.nodes[1], position: { x: 0, y: 0 } }, { ...graph.nodes[2], position: { x: 304, y: 0 } }],
+      edges: [{ id: 'e1', source: 'act', target: 'verify', when: { outcome: 'ok' } }],
+    };
+    const [label] = labelBoxes(close);
+    const [act, verify] = close.nodes;
+    // React Flow's reconnect anchors: circles of radius 10 on each end.
+    for (const end of [sourcePoint(act, sourceHandleIndex(act, close.edges[0])), targetPoint(verify)])
+      expect(overlap(label, { x: end.x - 10, y: end.y - 10, width: 20, height: 20 })).toBe(false);
+  });
+});
+
 describe('layoutGraph', () => {
   it('places SecurityClaw left to right with loop-backs pointing back, every label clear', async () => {
     const graph = findTemplate('securityclaw')!.graph();
