@@ -323,7 +323,8 @@ test('Pause stops a slow run mid-way and the page keeps answering; Continue fini
   // The page's clock is ours: time passes only when the test says, so "no more steps" needs no waiting.
   await page.clock.install();
   await page.goto('/');
-  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1_000);
+  // Far enough ahead that a loaded machine's slow answer does not carry the page's clock past it.
+  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 60_000);
   await page.getByLabel('Speed').selectOption({ label: 'Slow (600 ms a step)' });
   await button(page, 'Run').click();
   await expect(steps(page)).toHaveCount(1);
