@@ -153,21 +153,37 @@ test('Step round runs to the start of the next round', async ({ page }) => {
   await expect(stopStatus(page)).toContainText('completed');
 });
 
-test('fork from step 3 with an edited state: evaluate finds the records', async ({ page }) => {
+test('fork from step 2 with an edited state: evaluate finds the records', async ({ page }) => {
+  await page.goto('/');
+  await button(page, 'Run').click();
+  await expect(stopStatus(page)).toContainText('completed');
+  await steps(page).nth(1).click();
+  await detail(page).getByRole('button', { name: 'Fork from here' }).click();
+  const form = detail(page).getByRole('form', { name: 'Fork from step 2' });
+  const editor = form.getByLabel('State after step 2 (JSON)');
+  const state = JSON.parse(await editor.inputValue());
+  state.results = [{ skill: 'search_events', args: {}, outcome: 'ok', records: [{ ip: '10.0.0.5' }], attempts: 1 }];
+  await editor.fill(JSON.stringify(state));
+  await form.getByRole('button', { name: 'Fork and continue' }).click();
+  await expect(page.getByLabel('Shown run').locator('option')).toHaveText(['Run 1', 'Run 2 (fork of run 1 at step 2)']);
+  await expect(steps(page)).toHaveCount(4);
+  await expect(page.locator('.tl-parting')).toContainText('Runs part at step 3: run 1 took e4');
+});
+
+test('fork from step 3 with another outcome: evaluate routes on it, and the steps before are kept', async ({ page }) => {
   await page.goto('/');
   await button(page, 'Run').click();
   await expect(stopStatus(page)).toContainText('completed');
   await steps(page).nth(2).click();
   await detail(page).getByRole('button', { name: 'Fork from here' }).click();
   const form = detail(page).getByRole('form', { name: 'Fork from step 3' });
-  const editor = form.getByLabel('State at step 3 (JSON)');
-  const state = JSON.parse(await editor.inputValue());
-  state.results = [{ skill: 'search_events', args: {}, outcome: 'ok', records: [{ ip: '10.0.0.5' }], attempts: 1 }];
-  await editor.fill(JSON.stringify(state));
+  await form.getByLabel("Step 3's outcome (edges may route on it)").selectOption('sufficient');
   await form.getByRole('button', { name: 'Fork and continue' }).click();
   await expect(page.getByLabel('Shown run').locator('option')).toHaveText(['Run 1', 'Run 2 (fork of run 1 at step 3)']);
+  await expect(stopStatus(page)).toContainText('completed');
   await expect(steps(page)).toHaveCount(4);
   await expect(page.locator('.tl-parting')).toContainText('Runs part at step 3: run 1 took e4');
+  await expect(page.locator('.tl-parting')).toContainText('run 2 took e3');
 });
 
 test('time travel: after the run, selecting step 2 shows execute as current; arrow keys move between steps', async ({ page }) => {
@@ -200,21 +216,25 @@ const forkForm = async (page: Page, step: number) => {
   return detail(page).getByRole('form', { name: `Fork from step ${step}` });
 };
 
-test('the fork form shows bad state inline and forks nothing', async ({ page }) => {
-  const form = await forkForm(page, 2);
-  await form.getByLabel('State at step 2 (JSON)').fill('{ "question": ');
+test('the fork form shows bad state inline, with its path, and forks nothing', async ({ page }) => {
+  const form = await forkForm(page, 1);
+  const editor = form.getByLabel('State after step 1 (JSON)');
+  await editor.fill('{ "question": ');
   await expect(form.getByRole('alert')).toContainText('not JSON');
   await expect(form.getByRole('button', { name: 'Fork and continue' })).toBeDisabled();
-  await form.getByLabel('State at step 2 (JSON)').fill('[1]');
+  await editor.fill('[1]');
   await expect(form.getByRole('alert')).toContainText('expected');
-  await form.getByLabel('State at step 2 (JSON)').fill('{"question": "x", "__proto__": {"polluted": true}}');
+  await editor.fill('{"round": "two"}');
+  await expect(form.getByRole('alert')).toContainText('round: expected a number, got a string');
+  await expect(form.getByRole('button', { name: 'Fork and continue' })).toBeDisabled();
+  await editor.fill('{"question": "x", "__proto__": {"polluted": true}}');
   await expect(form.getByRole('alert')).toContainText('the key "__proto__" is not allowed');
   await expect(form.getByRole('button', { name: 'Fork and continue' })).toBeDisabled();
 });
 
-test('fork from step 2 with search_events returning records: evaluate takes e3, both runs kept', async ({ page }) => {
-  const form = await forkForm(page, 2);
-  await form.getByLabel('State at step 2 (JSON)').fill('{"question": "failed logins from 10.0.0.5?", "round": 1, "steps": 1, "tokensUsed": 0}');
+test('fork from step 1 with search_events returning records: evaluate takes e3, both runs kept', async ({ page }) => {
+  const form = await forkForm(page, 1);
+  await form.getByLabel('State after step 1 (JSON)').fill('{"question": "failed logins from 10.0.0.5?", "round": 1, "steps": 1, "tokensUsed": 0}');
 
   await form.getByRole('combobox', { name: /^Skill/ }).selectOption('search_events');
   await form.getByRole('combobox', { name: /^Outcome/ }).selectOption('ok');
@@ -222,7 +242,7 @@ test('fork from step 2 with search_events returning records: evaluate takes e3, 
   await form.getByRole('button', { name: 'Fork and continue' }).click();
 
   const picker = page.getByLabel('Shown run');
-  await expect(picker.locator('option')).toHaveText(['Run 1', 'Run 2 (fork of run 1 at step 2)']);
+  await expect(picker.locator('option')).toHaveText(['Run 1', 'Run 2 (fork of run 1 at step 1)']);
   await expect(steps(page)).toHaveCount(4);
   await expect(stopStatus(page)).toContainText('completed');
   await expect(page.locator('.tl-parting')).toHaveText(
@@ -255,7 +275,7 @@ test('an approval: the prompt names the pending action; Approve lets it run, Den
 
 test('max_rounds is named on screen, with the rounds gauge at its limit', async ({ page }) => {
   await page.goto('/');
-  await page.getByLabel('Scenario').selectOption('max rounds stops a loop that keeps failing');
+  await page.getByRole('combobox', { name: /^Scenario/ }).selectOption('max rounds stops a loop that keeps failing');
   await button(page, 'Run').click();
   await expect(stopStatus(page)).toContainText('max_rounds');
   await expect(stopStatus(page)).toContainText('used all its rounds');
@@ -264,7 +284,7 @@ test('max_rounds is named on screen, with the rounds gauge at its limit', async 
 
 test('a blind retry is marked in the timeline', async ({ page }) => {
   await page.goto('/?template=graph-engineer');
-  await page.getByLabel('Scenario').selectOption('max steps bounds a VERIFY loop that never suffices');
+  await page.getByRole('combobox', { name: /^Scenario/ }).selectOption('max steps bounds a VERIFY loop that never suffices');
   await button(page, 'Run').click();
   await expect(stopStatus(page)).toContainText('max_steps');
   await expect(steps(page).filter({ hasText: 'blind retry' }).first()).toBeVisible();
@@ -341,6 +361,8 @@ test('Pause stops a slow run mid-way and the page keeps answering; Continue fini
   await page.getByRole('list', { name: 'Timeline' }).getByRole('listitem').first().click();
   await expect(stepHeading(page)).toContainText('Step 1 · Decide');
   await page.getByLabel('Speed').selectOption({ label: 'Instant' });
+  // Time flows again: LangGraph itself waits on timers between supersteps.
+  await page.clock.resume();
   await button(page, 'Continue').click();
   await expect(stopStatus(page)).toContainText('completed');
 });

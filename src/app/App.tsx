@@ -1,6 +1,6 @@
 import { ReactFlowProvider } from '@xyflow/react';
 import { Group, Panel, Separator, useDefaultLayout } from 'react-resizable-panels';
-import { HostConsent, RunToolbar, StepDetail, Timeline } from '../debugger/index.ts';
+import { HostConsent, RunComparison, RunToolbar, ScenariosPanel, StepDetail, Timeline } from '../debugger/index.ts';
 import { Canvas, EditorToolbar, Inspector, Palette, ProblemsPanel, ViewControls } from '../editor/index.ts';
 import { useApp } from '../store/index.ts';
 import { BrandIcon } from '../ui/icons.tsx';
@@ -58,8 +58,12 @@ export function App() {
                   <Panel id="timeline-panel" minSize={280}>
                     <Timeline />
                   </Panel>
+                  <Separator className="splitter" aria-label="Resize the scenarios" />
+                  <Panel id="scenarios-panel" defaultSize="24%" minSize={200} collapsible>
+                    <ScenariosPanel />
+                  </Panel>
                   <Separator className="splitter" aria-label="Resize the problems" />
-                  <Panel id="problems-panel" defaultSize="28%" minSize={200} collapsible>
+                  <Panel id="problems-panel" defaultSize="24%" minSize={200} collapsible>
                     <ProblemsPanel />
                   </Panel>
                 </Group>
@@ -79,6 +83,7 @@ export function App() {
             </Group>
           </Panel>
         </Group>
+        <RunComparison />
       </div>
     </ReactFlowProvider>
   );

@@ -5,6 +5,7 @@ import { App } from './App.tsx';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
 import { followLinksInAddress, openInitialGraph } from './startup.ts';
 import { startPersistence } from '../store/persistence.ts';
+import { startRunSessions } from '../store/runSessions.ts';
 import './styles.css';
 
 startPersistence();
@@ -18,4 +19,6 @@ void openInitialGraph(new URL(window.location.href)).finally(() => {
       </ErrorBoundary>
     </StrictMode>,
   );
+  // The open graph's runs come back, and are kept as they go on.
+  void startRunSessions();
 });

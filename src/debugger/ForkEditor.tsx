@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { z } from 'zod';
-import { CALL_OUTCOMES, describeProblems, MockEntry, parseUntrusted, readJson, type ParseResult } from '../graph/index.ts';
+import { CALL_OUTCOMES, describeProblems, kindDefinition, MockEntry, own, parseStateEdit, parseUntrusted, readJson, type ParseResult } from '../graph/index.ts';
 import type { TraceStep } from '../runtime/trace.ts';
 import { useApp } from '../store/index.ts';
 import type { ForkEdits } from '../store/runSlice.ts';
@@ -10,25 +10,31 @@ const StateObject = z.record(z.string(), z.unknown());
 
 /** The top-level fields whose value the person changed: a fork replaces only those. */
 const editedFields = (before: Record<string, unknown>, after: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(after).filter(([key, value]) => JSON.stringify(before[key]) !== JSON.stringify(value)));
+  Object.fromEntries(Object.entries(after).filter(([key, value]) => JSON.stringify(own(before, key)) !== JSON.stringify(value)));
 
-const replayWords = (step: number) => (step === 1 ? '' : step === 2 ? 'Step 1 is re-run as it was. ' : `Steps 1–${step - 1} are re-run as they were. `);
+const keptWords = (step: number) => (step === 1 ? 'Step 1 is kept as it ran' : `Steps 1–${step} are kept as they ran`);
 
 /**
- * "Fork from here" on step N: steps 1..N-1 are re-run as they were, then step N runs again with
- * the edited state and/or a skill's next result, and the run goes on as a new branch.
+ * "Fork from here" on step N: the run's checkpoint after step N, edited, becomes a new branch.
+ * Steps 1..N are not run again (no skill is called again); step N's edge is chosen again on the
+ * edited state, and the branch goes on from there. An edit that does not fit the state schema is
+ * refused here, with the path, before anything runs.
  */
-export function ForkEditor({ step, onDone }: { step: TraceStep; onDone: () => void }) {
+export function ForkEditor({ step, state, onDone }: { step: TraceStep; state: Record<string, unknown>; onDone: () => void }) {
   const run = useActiveRun();
-  const fork = useApp((state) => state.fork);
+  const fork = useApp((store) => store.fork);
   const skills = Object.keys(run?.graph.skills ?? {});
-  const before = step.stateBefore ?? {};
-  const [stateText, setStateText] = useState(() => JSON.stringify(before, null, 2));
+  const [stateText, setStateText] = useState(() => JSON.stringify(state, null, 2));
   const [skill, setSkill] = useState('');
   const [outcome, setOutcome] = useState<string>('ok');
   const [recordsText, setRecordsText] = useState('[{}]');
+  // Edges may route on the step's outcome: it can be changed too, among its kind's outcomes.
+  const outcomes = step.outcome === null ? [] : kindDefinition(step.kind).outcomes;
+  const [stepOutcome, setStepOutcome] = useState(step.outcome ?? '');
 
-  const stateResult = parseUntrusted(StateObject, stateText);
+  const parsed = parseUntrusted(StateObject, stateText);
+  const changes = parsed.ok ? editedFields(state, parsed.value) : {};
+  const stateResult = parsed.ok ? parseStateEdit(changes, run?.graph) : parsed;
   const entryResult: ParseResult<MockEntry> | null = skill
     ? (() => {
         const records = readJson(recordsText);
@@ -36,11 +42,12 @@ export function ForkEditor({ step, onDone }: { step: TraceStep; onDone: () => vo
       })()
     : null;
   const edits: ForkEdits = {
-    ...(stateResult.ok && Object.keys(editedFields(before, stateResult.value)).length > 0 ? { state: editedFields(before, stateResult.value) } : {}),
+    ...(stateResult.ok && Object.keys(changes).length > 0 ? { state: changes } : {}),
     ...(entryResult?.ok ? { nextResults: { [skill]: [entryResult.value] } } : {}),
+    ...(stepOutcome !== (step.outcome ?? '') ? { outcome: stepOutcome } : {}),
   };
   const valid = stateResult.ok && (entryResult === null || entryResult.ok);
-  const changed = edits.state !== undefined || edits.nextResults !== undefined;
+  const changed = edits.state !== undefined || edits.nextResults !== undefined || edits.outcome !== undefined;
 
   return (
     <form
@@ -50,15 +57,26 @@ export function ForkEditor({ step, onDone }: { step: TraceStep; onDone: () => vo
         event.preventDefault();
         if (!valid || !changed) return;
         onDone();
-        void fork(step.step - 1, edits);
+        void fork(step.step, edits);
       }}
     >
-      <p className="muted">{replayWords(step.step)}Step {step.step} runs again with your changes and the run goes on as a new branch.</p>
+      <p className="muted">
+        {keptWords(step.step)}: no skill is called again. The new branch starts from the state below, with your changes, as if step {step.step} had
+        written them: its edge is chosen again, and the run goes on.
+      </p>
       <label className="stack">
-        State at step {step.step} (JSON)
+        State after step {step.step} (JSON)
         <textarea rows={8} spellCheck={false} value={stateText} onChange={(event) => setStateText(event.target.value)} aria-invalid={!stateResult.ok} />
       </label>
       {!stateResult.ok && <p role="alert" className="error">State: {describeProblems(stateResult.problems)}</p>}
+      {outcomes.length > 0 && (
+        <label>
+          Step {step.step}'s outcome (edges may route on it)
+          <select value={stepOutcome} onChange={(event) => setStepOutcome(event.target.value)}>
+            {outcomes.map((name) => <option key={name} value={name}>{name}</option>)}
+          </select>
+        </label>
+      )}
       <fieldset>
         <legend>A skill's next result</legend>
         <label>

@@ -16,6 +16,7 @@ export function RunToolbar() {
   const status = useApp((state) => state.runStatus);
   const liveRunId = useApp((state) => state.liveRunId);
   const hasRuns = useApp((state) => state.runs.length > 0);
+  const pauseAsked = useApp((state) => state.pauseAsked);
   const actions = useApp.getState();
 
   const running = status === 'running';
@@ -32,10 +33,10 @@ export function RunToolbar() {
       <ToolButton icon={RunIcon} label="Run" className="primary" onClick={() => start(actions.run)} disabled={busy} title="Run the graph from the start" />
       <ToolButton icon={StepIcon} label="Step" onClick={() => start(actions.step)} disabled={busy} title="Run one node" />
       <ToolButton icon={StepRoundIcon} label="Step round" compact onClick={() => start(actions.stepRound)} disabled={busy} title="Run to the start of the next round" />
-      <ToolButton icon={PauseIcon} label="Pause" compact onClick={() => actions.pause()} disabled={!running} />
+      <ToolButton icon={PauseIcon} label="Pause" compact onClick={() => actions.pause()} disabled={!running || pauseAsked} />
       <ToolButton icon={ContinueIcon} label="Continue" compact onClick={() => start(actions.continueRun)} disabled={!canGoOn} />
       <ToolButton icon={ResetIcon} label="Reset" compact onClick={() => actions.reset()} disabled={!hasRuns || running} title="Forget the runs" />
-      <span className="run-state" aria-live="polite">{STATUS_WORDS[status]}</span>
+      <span className="run-state" aria-live="polite">{running && pauseAsked ? 'Pausing…' : STATUS_WORDS[status]}</span>
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { kindDefinition, own } from '../graph/index.ts';
-import type { TraceStep } from '../runtime/trace.ts';
+import { nodeRan, type TraceStep } from '../runtime/trace.ts';
 import { useApp } from '../store/index.ts';
 import { diffStates, retrySummary, retryVerdict, VERDICT_WORDS, type Change } from './analysis.ts';
 import { Gauges } from './Gauges.tsx';
@@ -74,9 +74,12 @@ const outcomeWords = (step: TraceStep) => (step.guard && step.outcome === null ?
 
 const EDGE_WORDS = { taken: 'taken', notTaken: 'not taken', skipped: 'skipped' } as const;
 
-function StepView({ step, label }: { step: TraceStep; label: string }) {
+function StepView({ step, label, forkable }: { step: TraceStep; label: string; forkable: boolean }) {
+
   const [forking, setForking] = useState(false);
+  // Both read from the run's checkpoints: the state the step before left, and the state this step left.
   const after = useApp((state) => state.stateAfterSelected);
+  const before = useApp((state) => state.stateBeforeSelected);
   const kind = kindDefinition(step.kind);
   const summary = retrySummary(step.attempts);
   return (
@@ -148,12 +151,12 @@ function StepView({ step, label }: { step: TraceStep; label: string }) {
       <h4>Read</h4>
       <p>{step.reads.length ? <code>{step.reads.join(', ')}</code> : <span className="muted">nothing</span>}</p>
       <h4>State before → after</h4>
-      {step.stateBefore && after ? <Diff changes={diffStates(step.stateBefore, after)} /> : <pre className="json">{JSON.stringify(step.writes, null, 2)}</pre>}
+      {before && after ? <Diff changes={diffStates(before, after)} /> : <pre className="json">{JSON.stringify(step.writes, null, 2)}</pre>}
 
-      {step.stateBefore && (
+      {forkable && after && (
         <button type="button" onClick={() => setForking((open) => !open)} aria-expanded={forking}>Fork from here</button>
       )}
-      {forking && step.stateBefore && <ForkEditor step={step} onDone={() => setForking(false)} />}
+      {forking && forkable && after && <ForkEditor step={step} state={after} onDone={() => setForking(false)} />}
     </div>
   );
 }
@@ -175,7 +178,9 @@ export function StepDetail() {
         </div>
       )}
       <ApprovalPrompt />
-      {run && step ? <StepView key={`${run.id}-${step.step}`} step={step} label={nodeLabel(run.graph, step.node)} /> : <p className="muted">Select a step in the timeline.</p>}
+      {run && step ? (
+        <StepView key={`${run.id}-${step.step}`} step={step} label={nodeLabel(run.graph, step.node)} forkable={!run.imported && nodeRan(step)} />
+      ) : <p className="muted">Select a step in the timeline.</p>}
       <BreakpointsPanel />
     </section>
   );

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { kindDefinition } from '../graph/index.ts';
 import type { Attempt, TraceStep } from '../runtime/trace.ts';
 import { useApp } from '../store/index.ts';
+import { useRunSessions } from '../store/runSessions.ts';
 import { retryVerdict, rowOffsets, timelineRows, VERDICT_WORDS, visibleRange, whereRunsPart, type RetryVerdict, type TimelineRow } from './analysis.ts';
 import { RunSettings } from './RunToolbar.tsx';
 import { nodeLabel, useActiveRun } from './hooks.ts';
@@ -79,6 +80,30 @@ function RowView({ row, stepLabel, selected, onSelect, index, total }: { row: Ti
       </div>
     );
   return <StepItem step={row.step} label={stepLabel(row.step.node)} selected={selected === row.step.step} onSelect={() => onSelect(row.step.step)} index={index} total={total} />;
+}
+
+/** The node the live run is in, with its attempts as they end: a slow skill shows its retries at once. */
+function InFlight() {
+  const inFlight = useApp((state) => (state.activeRunId === state.liveRunId ? state.inFlight : null));
+  const graph = useApp((state) => state.runs.find((run) => run.id === state.liveRunId)?.graph);
+  if (!inFlight || !graph) return null;
+  return (
+    <p className="tl-inflight" aria-live="polite" aria-label="Step in flight">
+      Step {inFlight.step} · {nodeLabel(graph, inFlight.node)} running:{' '}
+      {inFlight.attempts.map((attempt) => `attempt ${attempt.n} ${attempt.skill} ${attempt.outcome}`).join(', ')}
+    </p>
+  );
+}
+
+/** When the stored runs could not be read or written: the runs on screen are unaffected. */
+function SessionAlert() {
+  const error = useRunSessions((state) => state.error);
+  if (!error) return null;
+  return (
+    <span role="alert" className="trace-error">
+      {error} <button type="button" onClick={() => useRunSessions.setState({ error: null })}>Dismiss</button>
+    </span>
+  );
 }
 
 function RunPicker() {
@@ -172,7 +197,9 @@ export function Timeline() {
         <RunSettings />
         <RunPicker />
         <TraceFiles />
+        <SessionAlert />
       </div>
+      <InFlight />
       <div className="timeline-scroll" ref={scroller} onScroll={(event) => setStrideTop(Math.floor(event.currentTarget.scrollTop / ROW_HEIGHT / SCROLL_STRIDE) * SCROLL_STRIDE)}>
         {rows.length === 0 && <p className="muted">No run yet: press Run or Step, or import a trace.</p>}
         <div role="list" aria-label="Timeline" className="timeline-list" style={{ height: total }} onKeyDown={onKeyDown} tabIndex={selected === null && stepCount > 0 ? 0 : -1}>

@@ -15,3 +15,4 @@ export * from './validate.ts';
 export * from './when.ts';
 export * from './ops.ts';
 export * from './inspectorOps.ts';
+export * from './state.ts';

@@ -1,5 +1,7 @@
-import { kindDefinition } from './kinds/index.ts';
+import { z } from 'zod';
+import { KIND_LIST, kindDefinition } from './kinds/index.ts';
 import type { GraphEdge, GraphFile, GraphNode } from './schema.ts';
+import { RUNTIME_STATE } from './state.ts';
 
 export const nodeById = (graph: GraphFile, id: string): GraphNode | undefined => graph.nodes.find((node) => node.id === id);
 
@@ -31,17 +33,21 @@ export const edgesInTryOrderBySource = (graph: GraphFile): Map<string, GraphEdge
   new Map([...outgoingEdges(graph)].map(([source, edges]) => [source, tryOrder(edges)]));
 
 /** Fields the runtime itself keeps in the state. */
-export const RUNTIME_FIELDS = ['round', 'steps', 'tokensUsed'] as const;
+export const RUNTIME_FIELDS = Object.keys(RUNTIME_STATE) as readonly (keyof typeof RUNTIME_STATE)[];
 
-/** The known inner fields of each node-owned field group, for path checks and suggestions. */
-export const FIELD_SHAPES: Record<string, readonly string[]> = {
-  plan: ['actions', 'signature', 'repeated'],
-  evaluation: ['evidence_sufficient', 'plan_exhausted', 'reason', 'reasoning', 'records'],
-  recovery: ['action', 'skill', 'reason'],
-  approval: ['decision', 'skill', 'by'],
-  execution_error: ['outcome', 'skill', 'message'],
-  response: ['text'],
+/** The keys of an object schema (or a nullable one); none for other shapes. */
+const objectKeys = (schema: z.ZodType): readonly string[] => {
+  const inner = schema instanceof z.ZodNullable ? schema.unwrap() : schema;
+  return inner instanceof z.ZodObject ? Object.keys(inner.shape) : [];
 };
+
+/** The known inner fields of each node-owned field group, from the kinds' state schemas, for path checks and suggestions. */
+export const FIELD_SHAPES: Record<string, readonly string[]> = Object.fromEntries(
+  KIND_LIST.flatMap((kind) => Object.entries(kind.state)).flatMap(([field, schema]) => {
+    const keys = objectKeys(schema);
+    return keys.length > 0 ? [[field, keys]] : [];
+  }),
+);
 
 /** Every field path a condition may read in this graph: runtime fields, initial state, and what its nodes write. */
 export const knownPaths = (graph: GraphFile): string[] => {

@@ -12,6 +12,8 @@ export const MockEntry = z.strictObject({
   tokens: z.int().min(0).optional(),
   error: z.string().optional(),
   delayMs: z.int().min(0).optional(),
+  /** What an llm answered, as text or JSON: a planner (or a decider, a judge) reads it. */
+  reply: z.unknown().optional(),
 });
 export type MockEntry = z.infer<typeof MockEntry>;
 

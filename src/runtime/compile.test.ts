@@ -1,33 +1,75 @@
 import { describe, expect, it } from 'vitest';
-import { Engine } from './engine.ts';
-import { compileToStateGraph, internalNames, recursionLimitOf } from './compile.ts';
+import { findTemplate, type GraphFile } from '../graph/index.ts';
+import { RetainingSaver } from './checkpointer.ts';
+import { buildStateGraph, nodeNames } from './compile.ts';
 import { FIXTURES } from './fixtures/index.ts';
+import { initialValues, type RunValues } from './state.ts';
+import type { TraceStep } from './trace.ts';
+
+const securityclaw = () => (findTemplate('securityclaw') as { graph: () => GraphFile }).graph();
+
+/** Streams a compiled graph, collecting each node's update under its LangGraph name. */
+const streamUpdates = async (graph: GraphFile, thread: string, saver: RetainingSaver, input: unknown, asNode?: string) => {
+  const compiled = buildStateGraph(graph).builder.compile({ checkpointer: saver });
+  const config = { configurable: { thread_id: thread } };
+  if (asNode) await compiled.updateState(config, input as Record<string, unknown>, asNode);
+  const updates: [string, Record<string, unknown>][] = [];
+  const stream = await compiled.stream((asNode ? null : input) as never, { ...config, streamMode: 'updates', recursionLimit: 100 });
+  for await (const chunk of stream) for (const [name, update] of Object.entries(chunk as Record<string, Record<string, unknown>>)) updates.push([name, update]);
+  return updates;
+};
 
 describe('the compiled LangGraph StateGraph', () => {
-  it('has one node per reachable graph node under internal names, so a node may be called plan', () => {
-    const engine = new Engine(FIXTURES.twoActions());
-    expect([...internalNames(engine).entries()]).toEqual([
-      ['plan', 'node_0_plan'], ['act', 'node_1_act'], ['check', 'node_2_check'], ['fix', 'node_3_fix'], ['done', 'node_4_done'], ['halt', 'node_5_halt'],
-    ]);
-    const compiled = compileToStateGraph(engine);
-    expect(Object.keys(compiled.nodes).sort()).toEqual(['__start__', 'node_0_plan', 'node_1_act', 'node_2_check', 'node_3_fix', 'node_4_done', 'node_5_halt']);
-    expect(recursionLimitOf(engine)).toBe(22);
+  it('names its nodes by the graph ids, prefixing n_ only where an id is a state channel', () => {
+    const graph = FIXTURES.twoActions();
+    expect([...nodeNames(graph).entries()]).toEqual([['plan', 'n_plan'], ['act', 'act'], ['check', 'check'], ['fix', 'fix'], ['done', 'done'], ['halt', 'halt']]);
+    graph.nodes.push({ id: 'n_plan', kind: 'stop', position: { x: 0, y: 0 }, config: { reason: 'stopped' } });
+    graph.edges.push({ id: 'e9', source: 'fix', target: 'n_plan', when: { outcome: 'no_path' } });
+    expect(nodeNames(graph).get('plan')).toBe('n_n_plan');
+    expect(nodeNames(graph).get('n_plan')).toBe('n_plan');
   });
 
-  it('really runs: LangGraph streams one update per engine step, carrying the agent state', async () => {
-    const engine = new Engine(FIXTURES.twoActions(), { headless: true });
-    const updates: string[] = [];
-    const stream = await compileToStateGraph(engine).stream({ agent: engine.state, steps: 0 }, { streamMode: 'updates', recursionLimit: recursionLimitOf(engine) });
-    let lastAgent: Record<string, unknown> = {};
-    for await (const chunk of stream) {
-      for (const [name, update] of Object.entries(chunk as Record<string, { agent: Record<string, unknown> }>)) {
-        updates.push(name);
-        lastAgent = update.agent;
-      }
-    }
-    expect(updates).toEqual(['node_0_plan', 'node_1_act', 'node_2_check', 'node_4_done']);
-    expect(engine.stop?.reason).toBe('completed');
-    expect(lastAgent.response).toEqual(engine.state.response);
-    expect(lastAgent.steps).toBe(4);
+  it('has one conditional edge per source with its targets listed, so LangGraph draws the graph right', () => {
+    const compiled = buildStateGraph(securityclaw()).builder.compile();
+    const drawn = compiled.getGraph();
+    const out = (source: string) => drawn.edges.filter((edge) => edge.source === source).map((edge) => edge.target).sort();
+    expect(Object.keys(compiled.nodes).sort()).toEqual(['__start__', 'answer', 'decide', 'evaluate', 'execute', 'halt', 'recover']);
+    expect(out('__start__')).toEqual(['decide']);
+    expect(out('evaluate')).toEqual(['__end__', 'answer', 'decide', 'recover']);
+    expect(out('recover')).toEqual(['__end__', 'decide', 'halt']);
+  });
+
+  it('does the work: each node streams its writes, the runtime fields that changed, the ledger and its trace step', async () => {
+    const updates = await streamUpdates(FIXTURES.twoActions(), 't', new RetainingSaver(), initialValues(FIXTURES.twoActions(), 1));
+    expect(updates.map(([name]) => name)).toEqual(['n_plan', 'act', 'check', 'done']);
+    const [, act] = updates[1];
+    expect(Object.keys(act).sort()).toEqual(['_run', '_step', 'execution_error', 'results', 'steps', 'tokensUsed']);
+    expect(Object.keys(updates[2][1]).sort()).toEqual(['_run', '_step', 'evaluation', 'steps']);
+    expect((act._step as TraceStep).attempts.map((attempt) => attempt.outcome)).toEqual(['timeout', 'ok', 'ok']);
+    expect(act._run).toMatchObject({ step: 2, scripts: { flaky: 2, steady: 1 }, visits: { plan: 1, act: 1 }, outcome: 'ok', stop: null });
+    expect(updates[3][1]._run).toMatchObject({ stop: { reason: 'completed' } });
+  });
+
+  it('a checkpoint is the whole run: its values, through JSON, continue the run exactly in a new thread', async () => {
+    const graph = securityclaw();
+    const saver = new RetainingSaver();
+    const whole = await streamUpdates(graph, 'whole', saver, initialValues(graph, 1));
+    let values: Record<string, unknown> = initialValues(graph, 1);
+    for (const [, update] of whole.slice(0, 3)) values = { ...values, ...update };
+    const copied = JSON.parse(JSON.stringify(values)) as RunValues;
+    expect(copied).toEqual(values);
+    const rest = await streamUpdates(graph, 'resumed', saver, copied, 'evaluate');
+    const withoutTimes = (updates: typeof whole) => updates.map(([name, update]) => [name, { ...update, _step: { ...(update._step as TraceStep), durationMs: 0 } }]);
+    expect(withoutTimes(rest)).toEqual(withoutTimes(whole.slice(3)));
+  });
+
+  it('a guard stop routes to END with the reason in state', async () => {
+    const graph = FIXTURES.loop();
+    graph.limits.maxSteps = 4;
+    const updates = await streamUpdates(graph, 't', new RetainingSaver(), initialValues(graph, 1));
+    const last = updates.at(-1)?.[1] as { _run: RunValues['_run']; _step: TraceStep };
+    expect(updates).toHaveLength(5);
+    expect(last._run.stop).toEqual({ reason: 'max_steps', explain: 'steps 4 reached maxSteps 4' });
+    expect(last._step.guard?.reason).toBe('max_steps');
   });
 });

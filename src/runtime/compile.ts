@@ -1,71 +1,115 @@
 /**
- * The compile of a graph file into a LangGraph StateGraph: one LangGraph node per graph node,
- * conditional edges routed by the engine's edge choice, `recursionLimit` from the limits.
- * LangGraph is the executor; the engine (engine.ts) makes the decisions, so a run through
- * LangGraph and a run stepped by the debugger give the same trace.
+ * A graph file compiled into a LangGraph StateGraph that does the work: one LangGraph node per
+ * graph node running the guards and that kind's executor (step.ts), one conditional edge per
+ * source running the `when` interpreter with an explicit list of targets, and every value of the
+ * run in channels (state.ts). The compile is a function of the graph file alone: what a run takes
+ * from outside (clock, fetch, secrets, a pause hook) comes in `config.configurable.loopscope`, and
+ * attempts go out on the `custom` stream through `config.writer`. So the same StateGraph runs in
+ * the browser, on the command line, and in a standalone LangGraph server.
  * Only `@langchain/langgraph/web` is imported: it is the entry that runs in the browser too.
- * No checkpointer: the engine holds the state and the trace, and a MemorySaver would keep every
- * superstep's checkpoint of a long run. Pauses and approvals are the engine's own (the debugger's
- * controller steps the engine), since a dynamic `interrupt()` does not work in the browser.
  */
-import { Annotation, END, START, StateGraph } from '@langchain/langgraph/web';
-import { reachableFrom } from '../graph/index.ts';
-import type { Engine } from './engine.ts';
+import { Runnable } from '@langchain/core/runnables';
+import { Annotation, END, NodeInterrupt, START, StateGraph, type LangGraphRunnableConfig } from '@langchain/langgraph/web';
+import { reachableFrom, type GraphFile } from '../graph/index.ts';
+import { channelCodec, channelNames, type RunValues } from './state.ts';
+import { executeNode, realRunners, routeAfter, type RunDeps } from './step.ts';
 
-const Channels = Annotation.Root({
-  /** The agent state after the latest step, replaced each step. */
-  agent: Annotation<Record<string, unknown>>(),
-  steps: Annotation<number>(),
-});
+/** What a caller passes in `config.configurable.loopscope` (attempts come back on the `custom` stream). */
+export interface LoopscopeConfig extends Omit<RunDeps, 'onAttempt'> {
+  /**
+   * Asked before every node, before its guards: a reason pauses the run there (an interrupt) and
+   * resuming runs the node. Used for Pause, condition breakpoints and animated runs.
+   */
+  beforeNode?: (node: string, values: RunValues) => string | null | Promise<string | null>;
+}
+
+const configOf = (config: LangGraphRunnableConfig | undefined): LoopscopeConfig =>
+  (config?.configurable?.loopscope as LoopscopeConfig | undefined) ?? {};
+
+/** LangGraph's own names a node may not take. */
+const LANGGRAPH_NAMES = [START, END, '__interrupt__'];
 
 /**
- * Graph ids become `node_<index>_<id>`: a node may be called `plan` or `steps`, which LangGraph
- * would refuse as a name shared with a state channel. Only nodes reachable from the entry are
- * compiled: LangGraph refuses unreachable ones, and they can never run.
+ * LangGraph node names: the graph's node ids, prefixed `n_` only where an id collides with a
+ * state channel (a node called `plan`) or with a name every object has (`toString`: LangGraph looks
+ * its channels up with `in` on a plain object). Only nodes reachable from the entry are compiled:
+ * LangGraph refuses unreachable ones, and they can never run.
  */
-export const internalNames = (engine: Engine): Map<string, string> => {
-  const reachable = reachableFrom(engine.graph, engine.graph.entry);
-  return new Map(engine.graph.nodes.flatMap((node, index) => (reachable.has(node.id) ? [[node.id, `node_${index}_${node.id}`] as const] : [])));
+export const nodeNames = (graph: GraphFile): Map<string, string> => {
+  const reachable = reachableFrom(graph, graph.entry);
+  const taken = new Set([...channelNames(graph), ...LANGGRAPH_NAMES, ...graph.nodes.map((node) => node.id)]);
+  const names = new Map<string, string>();
+  for (const node of graph.nodes) {
+    if (!reachable.has(node.id)) continue;
+    let name = node.id;
+    if (channelNames(graph).includes(name) || LANGGRAPH_NAMES.includes(name) || name in Object.prototype) {
+      do name = `n_${name}`;
+      while (taken.has(name));
+      taken.add(name);
+    }
+    names.set(node.id, name);
+  }
+  return names;
 };
 
-/** Every executed node is one superstep, plus the guard's step that may stop the run. */
-export const recursionLimitOf = (engine: Engine) => engine.graph.limits.maxSteps + 2;
+/**
+ * A conditional edge's choice as a runnable that LangChain does not trace: LangGraph would wrap a
+ * bare function in a traced lambda, paying for a run tree at every step for a pure choice.
+ */
+class RoutePath extends Runnable<Record<string, unknown>, string> {
+  lc_namespace = ['loopscope', 'route'];
+  private readonly choose: (values: Record<string, unknown>) => string;
 
-export const compileToStateGraph = (engine: Engine) => {
-  const names = internalNames(engine);
-  const route = () => (engine.next !== null && names.has(engine.next) ? (names.get(engine.next) as string) : END);
-  const nodes = engine.graph.nodes.filter((node) => names.has(node.id));
-  const builder = new StateGraph(Channels).addNode(
-    nodes.map((node): [string, () => Promise<{ agent: Record<string, unknown>; steps: number }>] => [
+  constructor(choose: (values: Record<string, unknown>) => string) {
+    super();
+    this.choose = choose;
+  }
+
+  async invoke(values: Record<string, unknown>) {
+    return this.choose(values);
+  }
+}
+
+const channelsOf = (graph: GraphFile) => {
+  const { channel } = channelCodec(graph);
+  return Annotation.Root(Object.fromEntries(channelNames(graph).map((name) => [channel(name), Annotation<unknown>()])));
+};
+
+/**
+ * The StateGraph of a graph file, not yet compiled (compile it with a checkpointer to pause,
+ * time-travel and fork). Start a run with `initialValues(graph, seed)` as the input.
+ */
+export const buildStateGraph = (graph: GraphFile) => {
+  const names = nodeNames(graph);
+  const codec = channelCodec(graph);
+  const real = realRunners(graph);
+  const nodes = graph.nodes.filter((node) => names.has(node.id));
+  const builder = new StateGraph(channelsOf(graph)).addNode(
+    nodes.map((node): [string, (values: Record<string, unknown>, config: LangGraphRunnableConfig) => Promise<Record<string, unknown>>] => [
       names.get(node.id) as string,
-      async () => {
-        if (engine.next !== node.id) throw new Error(`LangGraph routed to ${node.id} but the engine expects ${engine.next}`);
-        const advance = await engine.advance();
-        if (advance.type === 'approval') throw new Error('a run through LangGraph is headless: approvals take config.auto');
-        return { agent: engine.state, steps: engine.steps.length };
+      async (values: Record<string, unknown>, config: LangGraphRunnableConfig) => {
+        const loopscope = configOf(config);
+        const run = codec.fromChannels(values) as RunValues;
+        const pause = await loopscope.beforeNode?.(node.id, run);
+        if (pause) throw new NodeInterrupt(pause);
+        const writer = config.writer;
+        // Each attempt goes out on the `custom` stream as it ends: LangGraph's retries would hide them.
+        return codec.toChannels(await executeNode(graph, node, run, real, { ...loopscope, onAttempt: writer && ((attempt, where) => writer({ type: 'attempt', ...where, attempt })) }));
       },
     ]),
   );
   for (const node of nodes) {
-    const targets = [...new Set(engine.graph.edges.filter((edge) => edge.source === node.id && names.has(edge.target)).map((edge) => names.get(edge.target) as string))];
-    builder.addConditionalEdges(names.get(node.id) as string, route, [...targets, END]);
+    const source = names.get(node.id) as string;
+    const targets = [...new Set(graph.edges.filter((edge) => edge.source === node.id && names.has(edge.target)).map((edge) => names.get(edge.target) as string))];
+    const route = (values: Record<string, unknown>) => {
+      const run = codec.fromChannels(values) as RunValues;
+      if (run._run.stop) return END;
+      const target = routeAfter(graph, node.id, run._run.outcome, run).fired?.target;
+      return (target !== undefined && names.get(target)) || END;
+    };
+    builder.addConditionalEdges(source as never, new RoutePath(route) as never, [...targets, END] as never);
   }
-  const entry = names.get(engine.graph.entry);
-  if (entry) builder.addEdge(START, entry);
-  return builder.compile();
-};
-
-/** Runs the engine to its end through the compiled StateGraph. */
-export const runThroughLangGraph = async (engine: Engine): Promise<void> => {
-  if (!internalNames(engine).has(engine.graph.entry)) {
-    await engine.advance();
-    return;
-  }
-  try {
-    await compileToStateGraph(engine).invoke({ agent: engine.state, steps: 0 }, { recursionLimit: recursionLimitOf(engine) });
-  } catch (error) {
-    engine.halt('error', `the LangGraph executor failed: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  // An edge to a node that does not exist ends LangGraph's walk; the engine records why.
-  if (!engine.stopped) await engine.advance();
+  const entry = names.get(graph.entry);
+  if (entry) builder.addEdge(START, entry as never);
+  return { builder, names, codec };
 };

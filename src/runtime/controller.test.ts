@@ -1,8 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findTemplate, type GraphFile } from '../graph/index.ts';
 import { FIXTURES } from './fixtures/index.ts';
 import { createController, runGraph, stateAfterStep, type RunEvent } from './index.ts';
-import { withoutTimings } from './testing.ts';
+import { securityclawAnswers, securityclawOver, startCountingService, withoutTimings, type CountingService } from './testing.ts';
 
 const template = (id: string) => (findTemplate(id) as { graph: () => GraphFile }).graph();
 
@@ -18,6 +18,18 @@ describe('createController', () => {
     const second = await controller.step();
     expect(second?.node).toBe('execute');
     expect(controller.trace.steps).toHaveLength(2);
+  });
+
+  it('tells each attempt as it ends (LangGraph’s custom stream), before the step it belongs to', async () => {
+    const controller = createController(template('securityclaw'));
+    const events: string[] = [];
+    controller.subscribe((event) => {
+      if (event.type === 'attempt') events.push(`attempt ${event.step}:${event.node} ${event.attempt.n} ${event.attempt.outcome}`);
+      if (event.type === 'step') events.push(`step ${event.step.step}:${event.step.node}`);
+    });
+    await controller.step();
+    await controller.step();
+    expect(events).toEqual(['step 1:decide', 'attempt 2:execute 1 timeout', 'attempt 2:execute 2 empty', 'step 2:execute']);
   });
 
   it('a second step() while one is in flight does nothing', async () => {
@@ -58,26 +70,31 @@ describe('createController', () => {
 
     const graph = FIXTURES.loop();
     const long = createController(graph, { compact: true });
-    const running = long.run();
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    long.pause();
-    await running;
+    const unsubscribe = long.subscribe((event) => {
+      if (event.type === 'step' && event.step.step === 5) long.pause();
+    });
+    await long.run();
+    unsubscribe();
     expect(long.status).toBe('paused');
-    expect(long.trace.steps.length).toBeGreaterThan(0);
+    // The node already under way when Pause came finishes: the run stops between two steps after it.
+    expect(long.trace.steps.length).toBeGreaterThanOrEqual(5);
     expect(long.trace.steps.length).toBeLessThan(graph.limits.maxSteps);
   });
 
-  it('a long run yields to the event loop: a timer fires while it runs', async () => {
-    const controller = createController(FIXTURES.loop(), { compact: true });
-    let stepsWhenTimerFired = -1;
-    setTimeout(() => {
-      stepsWhenTimerFired = controller.trace.steps.length;
-    }, 0);
-    await controller.run();
-    expect(controller.trace.stopReason).toBe('max_steps');
-    expect(stepsWhenTimerFired).toBeGreaterThan(0);
-    expect(stepsWhenTimerFired).toBeLessThan(controller.trace.steps.length);
-  });
+  it('a Run longer than one LangGraph stream call goes on in the next, missing no step and no condition', async () => {
+    const graph = FIXTURES.loop();
+    graph.limits.maxSteps = 1100;
+    const long = createController(graph, { compact: true, shouldPauseAfter: (step) => step.step === 1000 });
+    await long.run();
+    expect(long.status).toBe('paused');
+    expect(long.trace.steps).toHaveLength(1000);
+    await long.run();
+    const { steps } = long.trace;
+    expect(long.trace.stopReason).toBe('max_steps');
+    expect(steps.map((step) => step.step)).toEqual(steps.map((_, index) => index + 1));
+    expect(steps.slice(1, -1).every((step, index) => step.node === (index % 2 === 0 ? 'act' : 'check'))).toBe(true);
+    expect(long.trace.finalState.steps).toBe(1100);
+  }, 60_000);
 
   it('stop() ends the run with user_stopped', async () => {
     const controller = createController(template('securityclaw'));
@@ -93,13 +110,19 @@ it('Stop pressed while a node waits on a skill: the node finishes, the run stops
   const graph = FIXTURES.twoActions();
   graph.skills.flaky = { type: 'http', access: 'read', url: 'http://slow.test/', method: 'GET', timeoutMs: 5000 };
   let answer: (response: Response) => void = () => {};
+  let called: () => void = () => {};
+  const waiting = new Promise<void>((resolve) => {
+    called = resolve;
+  });
   const fetch = (() => new Promise<Response>((resolve) => {
     answer = resolve;
+    called();
   })) as unknown as typeof globalThis.fetch;
   const controller = createController(graph, { fetch });
   const running = controller.run();
-  await new Promise((resolve) => setTimeout(resolve, 10));
+  await waiting;
   controller.stop();
+  expect(controller.status).toBe('stopped');
   answer(new Response('[{"ok":true}]'));
   await running;
   expect(controller.trace.stopReason).toBe('user_stopped');
@@ -145,67 +168,138 @@ describe('approvals', () => {
 });
 
 describe('forks', () => {
-  it('continues from step N with a skill’s next results overridden', async () => {
-    const original = await runGraph(template('securityclaw'));
-    const fork = createController(template('securityclaw'), {
-      fork: { fromTrace: original, atStep: 1, nextResults: { search_events: [{ outcome: 'ok', records: [{ ip: '10.0.0.5' }] }] } },
-    });
-    await fork.ready;
-    expect(fork.trace.steps).toHaveLength(1);
+  const edited = { evidence_sufficient: false, plan_exhausted: false, reason: 'coverage_low', reasoning: 'edited', records: 0 };
+
+  it('keep the steps up to N as they ran and serve a skill’s next results', async () => {
+    const original = createController(template('securityclaw'));
+    await original.run();
+    const fork = await original.fork(1, { nextResults: { search_events: [{ outcome: 'ok', records: [{ ip: '10.0.0.5' }] }] } });
     expect(fork.status).toBe('paused');
+    expect(fork.trace.steps).toHaveLength(1);
     await fork.run();
     expect(fork.trace.steps.map((step) => step.node)).toEqual(['decide', 'execute', 'evaluate', 'answer']);
     expect(fork.trace.steps[1].attempts.map((attempt) => attempt.outcome)).toEqual(['ok']);
     expect(fork.trace.forkedFrom).toEqual({ step: 1, edited: [], overridden: ['search_events'] });
-    expect(withoutTimings(fork.trace.steps[0])).toEqual(withoutTimings(original.steps[0]));
+    expect(fork.trace.steps[0]).toEqual(original.trace.steps[0]);
+    expect(original.trace.stopReason).toBe('completed');
   });
 
-  it('continues with an edited state: the edit changes the route', async () => {
-    const original = await runGraph(template('securityclaw'));
-    const fork = createController(template('securityclaw'), {
-      fork: { fromTrace: original, atStep: 3, state: { evaluation: { evidence_sufficient: false, plan_exhausted: false, reason: 'coverage_low', reasoning: 'edited', records: 0 } } },
-    });
-    const step = await fork.step();
-    expect(step?.node).toBe('recover');
-    expect(step?.writes.recovery).toMatchObject({ reason: 'coverage_low', action: 'broaden_evidence' });
+  it('with an edited state choose the step’s edge again: an edited evaluation routes otherwise', async () => {
+    const original = createController(template('securityclaw'));
+    await original.run();
+    const fork = await original.fork(3, { state: { evaluation: edited } });
+    expect(fork.trace.steps[2]).toMatchObject({ node: 'evaluate', fired: { id: 'e5', target: 'decide' } });
+    expect(await fork.stateAt(3)).toMatchObject({ evaluation: edited, steps: 3 });
+    const next = await fork.step();
+    expect(next).toMatchObject({ step: 4, node: 'decide', round: 2 });
   });
 
-  it('re-runs with the original seed and scenario', async () => {
+  it('with another outcome for the step route on it', async () => {
+    const original = createController(template('securityclaw'));
+    await original.run();
+    const fork = await original.fork(3, { outcome: 'sufficient' });
+    expect(fork.trace.steps[2]).toMatchObject({ outcome: 'sufficient', fired: { id: 'e3', target: 'answer' } });
+    expect(fork.trace.forkedFrom).toEqual({ step: 3, edited: ['outcome'], overridden: [] });
+    await fork.run();
+    expect(fork.trace.steps.map((step) => step.node)).toEqual(['decide', 'execute', 'evaluate', 'answer']);
+    await expect(original.fork(3, { outcome: 'approved' })).rejects.toThrow('"approved" is not an outcome of step 3 (a verify node has sufficient, exhausted, continue)');
+  });
+
+  it('without edits continue exactly as the original, with its seed and scenario', async () => {
     const original = await runGraph(template('securityclaw'), { seed: 11, scenario: 'empty result enters recovery' });
-    const fork = createController(template('securityclaw'), { fork: { fromTrace: original, atStep: 4 } });
+    const interactive = createController(template('securityclaw'), { seed: 11, scenario: 'empty result enters recovery' });
+    await interactive.run();
+    const fork = await interactive.fork(4, {});
     await fork.run();
     expect(withoutTimings({ ...fork.trace, forkedFrom: undefined })).toEqual(withoutTimings(original));
   });
 
-  it('answers approvals in the re-run as the trace did', async () => {
+  it('refuse an edit that does not fit the state, naming the path', async () => {
+    const original = createController(template('securityclaw'));
+    await original.run();
+    await expect(original.fork(3, { state: { round: 'two' } })).rejects.toThrow('round: expected a number, got a string');
+    await expect(original.fork(3, { state: { evaluation: { ...edited, plan_exhausted: 'no' } } })).rejects.toThrow('evaluation.plan_exhausted: expected true or false');
+  });
+
+  it('form a tree: a fork of a fork, each continued on its own', async () => {
+    const original = createController(template('securityclaw'));
+    await original.run();
+    const child = await original.fork(3, { state: { evaluation: edited } });
+    await child.step();
+    const grandchild = await child.fork(4, { nextResults: { search_events: [{ outcome: 'ok', records: [{}] }] } });
+    await grandchild.run();
+    await child.run();
+    expect(grandchild.trace.steps.map((step) => step.node)).toEqual(['decide', 'execute', 'evaluate', 'decide', 'execute', 'evaluate', 'answer']);
+    expect(child.trace.steps.slice(0, 4).map((step) => step.fired?.id)).toEqual(['e1', 'e2', 'e5', 'e1']);
+    expect(child.trace.stopReason).toBe('completed');
+    expect(grandchild.trace.forkedFrom?.step).toBe(4);
+  });
+
+  it('answer an approval in the fork as a person does', async () => {
     const interactive = createController(template('approval-gate'));
     await interactive.run();
     interactive.decide('approved');
     await interactive.run();
-    const fork = createController(template('approval-gate'), { fork: { fromTrace: interactive.trace, atStep: 3 } });
+    const fork = await interactive.fork(2, {});
+    expect(fork.status).toBe('awaiting_approval');
+    fork.decide('denied');
     await fork.run();
-    expect(fork.trace.stopReason).toBe('completed');
-    expect(fork.state.approval).toMatchObject({ decision: 'approved' });
-  });
-
-  it('refuses a re-run that no longer follows the trace', async () => {
-    const original = await runGraph(template('securityclaw'));
-    const changed = template('securityclaw');
-    changed.edges = changed.edges.map((edge) => (edge.id === 'e4' ? { ...edge, target: 'halt' } : edge));
-    const fork = createController(changed, { fork: { fromTrace: original, atStep: 6 } });
-    await fork.ready;
-    expect(fork.trace.stopReason).toBe('error');
-    expect(fork.trace.stopExplain).toContain('the graph changed since that run');
+    expect(fork.trace.stopReason).toBe('denied');
   });
 });
 
-describe('the state after any step', () => {
-  it('comes from the trace, with or without stateBefore on every step', async () => {
+describe('checkpoints', () => {
+  it('the state of every step is read from its checkpoint, or rebuilt from the journal when the checkpoint was dropped', async () => {
     const full = await runGraph(template('securityclaw'));
-    expect(stateAfterStep(full, 0)).toEqual({ question: 'failed logins from 10.0.0.5?', round: 1, steps: 0, tokensUsed: 0 });
-    expect(stateAfterStep(full, 2)).toMatchObject({ steps: 2, tokensUsed: 200, results: [{ skill: 'search_events', outcome: 'empty' }] });
-    expect(stateAfterStep(full, full.steps.length)).toBe(full.finalState);
-    const sparse = { ...full, steps: full.steps.map((step, index) => (index === 0 ? step : { ...step, stateBefore: undefined })) };
-    for (let step = 0; step <= full.steps.length; step += 1) expect(stateAfterStep(sparse, step)).toEqual(stateAfterStep(full, step));
+    const kept = createController(template('securityclaw'), { retention: { keepNewest: 2, keyframeEvery: 4, maxKeyframes: 1 } });
+    await kept.run();
+    for (let step = 0; step <= full.steps.length; step += 1) expect(await kept.stateAt(step)).toEqual(stateAfterStep(full, step));
+    expect(await kept.stateAt(99)).toBeNull();
+  });
+
+  it('a run restored from its journal continues from its last step and ends as an uninterrupted run', async () => {
+    const whole = await runGraph(template('securityclaw'));
+    const first = createController(template('securityclaw'));
+    for (let step = 0; step < 3; step += 1) await first.step();
+    const restored = createController(template('securityclaw'), { journal: JSON.parse(JSON.stringify(first.journal)) });
+    expect(restored.status).toBe('paused');
+    expect(restored.trace.steps).toHaveLength(3);
+    await restored.run();
+    expect(withoutTimings({ ...restored.trace, steps: restored.trace.steps.map((step) => ({ ...step, stateBefore: undefined })) }))
+      .toEqual(withoutTimings({ ...whole, steps: whole.steps.map((step) => ({ ...step, stateBefore: undefined })) }));
+  });
+});
+
+describe('a skill that already ran is never called again', () => {
+  let service: CountingService;
+  beforeAll(async () => {
+    service = await startCountingService(securityclawAnswers);
+  });
+  afterAll(() => service.close());
+
+  it('not by time travel, a fork, or a run restored mid-fork (a local HTTP service counts the calls)', async () => {
+    service.calls.length = 0;
+    const graph = securityclawOver(template('securityclaw'), service.url);
+    const original = createController(graph, { compact: true });
+    await original.run();
+    expect(original.trace.stopReason).toBe('completed');
+    expect(service.calls.map((call) => call.split('?')[0])).toEqual(['/siem', '/archive']);
+    for (let step = 0; step <= original.trace.steps.length; step += 1) await original.stateAt(step);
+    expect(service.calls).toHaveLength(2);
+
+    const fork = await original.fork(3, { state: { evaluation: { evidence_sufficient: false, plan_exhausted: false, reason: 'coverage_low', reasoning: 'edited', records: 0 } } });
+    expect(service.calls).toHaveLength(2);
+    await fork.step();
+    await fork.step();
+    expect(service.calls).toHaveLength(3);
+    expect(service.calls[2]).toMatch(/^\/siem\?.*&step=4$/);
+
+    const restored = createController(graph, { compact: true, journal: JSON.parse(JSON.stringify(fork.journal)), forkedFrom: fork.trace.forkedFrom });
+    await restored.run();
+    expect(restored.trace.stopReason).toBe('completed');
+    expect(restored.trace.steps.slice(0, 5)).toEqual(fork.trace.steps);
+    // After the reload only new steps called the service: the recover step's next round asked the archive.
+    expect(service.calls.slice(3).map((call) => call.split('?')[0])).toEqual(['/archive']);
+    expect(new Set(service.calls).size).toBe(service.calls.length);
   });
 });

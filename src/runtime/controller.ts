@@ -2,6 +2,10 @@
  * The contract between the runtime and whoever drives it (the debugger's store slice, the command
  * line). The runtime implements it (`createController` in run.ts); nothing here renders.
  *
+ * A controller drives one run of the graph compiled to LangGraph (compile.ts), on its own thread
+ * of a checkpointer: every step is a checkpoint, so the run can be read at any step, forked from
+ * any step and continued later without calling a skill again for a step that already ran.
+ *
  * Status: `idle` → (`step()` → `paused`) | (`run()` → `running` → `paused` at a breakpoint or
  * pause(), `awaiting_approval` at an approve node, `stopped` at the end). `decide()` answers an
  * approval and leaves the run `paused`: call `step()` or `run()` to go on. An interactive run
@@ -11,7 +15,8 @@
  */
 import type { KeyRing } from '../skills/index.ts';
 import type { GraphFile, MockEntry } from '../graph/index.ts';
-import type { StopReason, Trace, TraceStep } from './trace.ts';
+import type { RetentionPolicy } from './checkpointer.ts';
+import type { Attempt, StopReason, Trace, TraceStep } from './trace.ts';
 
 export type RunStatus = 'idle' | 'running' | 'paused' | 'awaiting_approval' | 'stopped';
 
@@ -27,9 +32,22 @@ export interface PendingApproval {
 /** Plain events, in order, as the run goes. */
 export type RunEvent =
   | { type: 'step'; step: TraceStep }
+  /** An attempt of the node that is running, as soon as it ends (its step follows when the node is done). */
+  | { type: 'attempt'; node: string; step: number; attempt: Attempt }
   | { type: 'status'; status: RunStatus }
   | { type: 'approval'; pending: PendingApproval }
   | { type: 'stopped'; reason: StopReason; explain: string; trace: Trace };
+
+/**
+ * One recorded change of a run's channels, in order: the first is the whole initial state, then
+ * each node's update and each edit (a decision, a stop, a fork's changes). Folding them gives the
+ * run's values at any step; the journal is what a run session stores to come back after a reload.
+ */
+export interface JournalEntry {
+  /** The trace step the run is at after this entry. */
+  step: number;
+  update: Record<string, unknown>;
+}
 
 export interface RunOptions {
   seed?: number;
@@ -39,36 +57,40 @@ export interface RunOptions {
   keys?: KeyRing;
   /** Injected for exact replays. */
   now?: () => number;
-  /** Returns true to pause before this node runs (breakpoints). */
+  /** The nodes to pause before (node breakpoints, LangGraph interrupts); read at every Run or Continue. */
+  breakpointNodes?: () => readonly string[];
+  /** Returns true to pause before this node runs (conditions on the round). */
   shouldPauseBefore?: (nodeId: string, state: Record<string, unknown>) => boolean;
-  /** Returns true to pause after this step (edge breakpoints, conditions). */
+  /** Returns true to pause after this step, before the next node (edge breakpoints, conditions). */
   shouldPauseAfter?: (step: TraceStep) => boolean;
   /** A delay between steps, for animated runs. */
   stepDelayMs?: number;
   /** Injected in tests; the global fetch otherwise. */
   fetch?: typeof fetch;
-  /** Leaves `stateBefore` out of the steps, for long runs. */
+  /** Leaves `stateBefore` out of the steps (the state of any step is read from its checkpoint instead). */
   compact?: boolean;
-  /** Continue an earlier run from one of its steps, with changes: see ForkOptions. */
-  fork?: ForkOptions;
+  /** Approvals take `config.auto` instead of waiting for a person. */
+  headless?: boolean;
+  /** Keeps the trace's steps (default); a run measured over 100,000 rounds keeps none. */
+  keepSteps?: boolean;
+  /** Keeps the journal (default): needed to read a step whose checkpoint was dropped, and to store the run. */
+  record?: boolean;
+  /** How many checkpoints the run's checkpointer keeps. */
+  retention?: Partial<RetentionPolicy>;
+  /** Continues a run recorded earlier (a session restored after a reload) from its last step. */
+  journal?: readonly JournalEntry[];
+  /** Set on a restored fork: where it branched, as its trace says. */
+  forkedFrom?: Trace['forkedFrom'];
 }
 
-/**
- * A fork re-runs `fromTrace`'s graph with its seed and scenario (unless the options give others) up to and including step `atStep`
- * (approvals answered as the trace answered them), then applies the edits, and the new
- * controller continues from there. Mock skills replay exactly; http and llm skills are called
- * again. The fork's trace holds the re-run steps 1..atStep followed by the new ones, and
- * `forkedFrom` says where it branched. The re-run must take the same path as the trace, or the
- * fork stops with `error` (the graph changed since the trace was made).
- */
-export interface ForkOptions {
-  fromTrace: Trace;
-  /** The last step kept, 0 to fork before the first step. */
-  atStep: number;
-  /** State fields replaced before the next step (shallow: a field is replaced as a whole). */
+/** What a person changes when they fork from a step. */
+export interface ForkEdits {
+  /** State fields replaced (shallow: a field is replaced as a whole); checked against the state schema. */
   state?: Record<string, unknown>;
   /** Served as these skills' next attempt results before their scripts (or real calls) go on. */
   nextResults?: Record<string, MockEntry[]>;
+  /** Another of its kind's outcomes for the step forked from: the edges that route on the outcome read it. */
+  outcome?: string;
 }
 
 export interface RunController {
@@ -76,9 +98,13 @@ export interface RunController {
   readonly trace: Trace;
   /** The state after the last executed step. */
   readonly state: Record<string, unknown>;
+  /** The node that runs next, or null when the run has stopped. */
+  readonly next: string | null;
   readonly pendingApproval: PendingApproval | null;
+  /** The recorded changes of the run (empty when `record` is off). */
+  readonly journal: readonly JournalEntry[];
   subscribe(listener: (event: RunEvent) => void): () => void;
-  /** Runs one node (and its edge choice); resolves with the step, or null when the run has stopped. */
+  /** Runs one node (and its edge choice); resolves with the step, or null when none ran. */
   step(): Promise<TraceStep | null>;
   /** Runs until the end, a breakpoint, an approval or pause(). */
   run(): Promise<void>;
@@ -86,8 +112,17 @@ export interface RunController {
   stop(): void;
   /** Answers a pending approval; the run continues with `step()` or `run()`. */
   decide(decision: 'approved' | 'denied'): void;
-  /** Settles when the controller can step: at once, or after a fork's re-run. */
-  readonly ready?: Promise<void>;
+  /** The state after `step` (0: the initial state), read from its checkpoint or rebuilt from the journal; null if not kept. */
+  stateAt(step: number): Promise<Record<string, unknown> | null>;
+  /**
+   * A new run that keeps steps 1..`atStep` of this one as they ran (no skill is called again),
+   * takes the state after `atStep` with the edits (as if that step's node had written them, so
+   * its edge is chosen again) and is ready to go on. Throws when an edit does not fit the state
+   * schema, naming the path.
+   */
+  fork(atStep: number, edits: ForkEdits): Promise<RunController>;
+  /** Settles when every change asked of the run so far has reached its checkpointer. */
+  settled(): Promise<void>;
 }
 
 export type CreateController = (graph: GraphFile, options?: RunOptions) => RunController;

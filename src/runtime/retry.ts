@@ -19,6 +19,8 @@ export interface ActionEnv {
   /** Lets time pass: on the run's simulated clock for simulated skills, really for the others. */
   wait: (ms: number, simulated: boolean) => Promise<void>;
   context: Omit<SkillContext, 'attempt' | 'timeoutMs'>;
+  /** Told about each attempt as soon as it is recorded. */
+  onAttempt?: (attempt: Attempt) => void;
 }
 
 export interface ActionRun {
@@ -56,10 +58,14 @@ export const backoffBefore = (n: number, backoffMs: number) => Math.min(SKILL_LI
 export const runAction = async (action: Action, policy: RetryPolicy, env: ActionEnv, actionIndex: number, interpret: Interpret = (result) => result): Promise<ActionRun> => {
   const attempts: Attempt[] = [];
   const run: ActionRun = { skill: action.skill, args: action.args, outcome: 'error', records: [], attempts, denied: false, budgetStop: null };
+  const record = (attempt: Attempt) => {
+    attempts.push(attempt);
+    env.onAttempt?.(attempt);
+  };
   const runner = env.runner(action.skill);
   if (!runner) {
     run.error = `unknown skill "${action.skill}"`;
-    attempts.push({ n: 1, skill: action.skill, outcome: 'error', tokens: 0, error: run.error, action: actionIndex, retry: 'an unknown skill is not retried' });
+    record({ n: 1, skill: action.skill, outcome: 'error', tokens: 0, error: run.error, action: actionIndex, retry: 'an unknown skill is not retried' });
     return run;
   }
   for (let n = 1; n <= policy.maxAttempts; n += 1) {
@@ -75,18 +81,22 @@ export const runAction = async (action: Action, policy: RetryPolicy, env: Action
       run.outcome = 'permission_denied';
       run.denied = true;
       run.error = `${env.mode} mode does not allow ${runner.access} access`;
-      attempts.push({ n, skill: action.skill, outcome: 'permission_denied', tokens: 0, error: run.error, action: actionIndex, durationMs: 0, retry: permissionSentence(env.mode, action.skill, runner.access) });
+      record({ n, skill: action.skill, outcome: 'permission_denied', tokens: 0, error: run.error, action: actionIndex, durationMs: 0, retry: permissionSentence(env.mode, action.skill, runner.access) });
       return run;
     }
-    const result = interpret(await runner.call(action.args, { ...env.context, attempt: n, timeoutMs: policy.timeoutMs }));
+    const raw = await runner.call(action.args, { ...env.context, attempt: n, timeoutMs: policy.timeoutMs });
+    const result = interpret(raw);
     env.charge(result.tokens);
     if (runner.simulated) await env.wait(result.durationMs ?? 0, true);
     const attempt: Attempt = {
       n, skill: action.skill, outcome: result.outcome, tokens: result.tokens, records: result.records.length,
       durationMs: result.durationMs ?? 0, action: actionIndex, retry: retrySentence(result.outcome, n, policy),
       ...(result.error ? { error: result.error } : {}),
+      // What the skill itself answered, before a planner read it: enough to replay the call as a mock.
+      returned: raw.records,
+      ...(raw.text === undefined ? {} : { text: raw.text }),
     };
-    attempts.push(attempt);
+    record(attempt);
     run.outcome = result.outcome;
     run.records = result.records;
     run.error = result.error;

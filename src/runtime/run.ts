@@ -1,90 +1,197 @@
-import type { GraphFile } from '../graph/index.ts';
+/**
+ * The one executor, for the debugger and the command line alike: a run is the graph compiled to a
+ * LangGraph StateGraph (compile.ts), streamed on a thread of a checkpointer. Step is
+ * `interruptBefore: "*"`, node breakpoints and approvals are `interruptBefore` their nodes, an
+ * approval is answered with `updateState`, and Pause, edge breakpoints and conditions pause
+ * between supersteps (an interrupt before the next node does any work). The trace is built from
+ * the stream: each node's update carries its trace step, and each attempt comes on the `custom`
+ * stream as it ends. A fork seeds a new thread with `updateState` from the values of the step it
+ * forks from, so the steps before it are never run again.
+ */
+import type { CompiledStateGraph } from '@langchain/langgraph/web';
+import { kindDefinition, nodeById, own, parseStateEdit, describeProblems, type GraphFile } from '../graph/index.ts';
 import { withNamedScenario } from './apply-scenario.ts';
-import { Engine, type EngineOptions } from './engine.ts';
-import type { ForkOptions, PendingApproval, RunController, RunEvent, RunOptions, RunStatus } from './controller.ts';
-import type { Trace, TraceStep } from './trace.ts';
+import { RetainingSaver } from './checkpointer.ts';
+import { buildStateGraph, type LoopscopeConfig } from './compile.ts';
+import type { ForkEdits, JournalEntry, PendingApproval, RunController, RunEvent, RunOptions, RunStatus } from './controller.ts';
+import { deniedAction } from './kinds/index.ts';
+import { checkGuards } from './guards.ts';
+import { agentState, channelNames, initialValues, type ChannelCodec, reservedStateKey, type RunValues, type Stop } from './state.ts';
+import { routeAfter } from './step.ts';
+import { TRACE_FORMAT, TRACE_VERSION, type Trace, type TraceStep } from './trace.ts';
 
 /** A long run hands the event loop back after this much work, so the page keeps painting and clicks get through. */
-const YIELD_AFTER_MS = 12;
+const YIELD_AFTER_MS = 8;
 
-const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+/**
+ * A Run goes on in a fresh LangGraph stream call after this many nodes: one stream call holds on
+ * to a little of every superstep it ran until it ends (LangGraph 1.7), which over a long run is
+ * memory without bound.
+ */
+const NODES_PER_CALL = 1000;
+const NEXT_CALL = 'next stream call';
 
-/** The engine for these options: a named scenario applied, the scenario's seed unless one is given. */
-const createEngine = (graph: GraphFile, options: RunOptions, headless: boolean): Engine => {
-  // A fork re-runs the original as it ran: its seed and its scenario, unless the options say otherwise.
-  const scenario = options.scenario ?? options.fork?.fromTrace.scenario;
-  const chosen = withNamedScenario(graph, scenario, options.seed ?? options.fork?.fromTrace.seed);
-  const engineOptions: EngineOptions = {
-    seed: chosen.seed, keys: options.keys, now: options.now, fetch: options.fetch,
-    compact: options.compact, scenario, headless,
+/** A macrotask: setImmediate where there is one (Node), a message otherwise (browsers clamp timers). */
+const nextTask = (): Promise<void> => {
+  if (typeof setImmediate === 'function') return new Promise((resolve) => setImmediate(resolve));
+  if (typeof MessageChannel === 'function')
+    return new Promise((resolve) => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => {
+        channel.port1.close();
+        resolve();
+      };
+      channel.port2.postMessage(null);
+    });
+  return new Promise((resolve) => setTimeout(resolve, 0));
+};
+
+/** Stops a person may undo by forking: a changed state may find a route, a person's stop is theirs to lift. */
+const LIFTED_BY_A_FORK = new Set(['no_route', 'user_stopped']);
+
+const USER_STOP: Stop = { reason: 'user_stopped', explain: 'stopped by a person' };
+
+type Compiled = CompiledStateGraph<Record<string, unknown>, Record<string, unknown>, string>;
+
+/** What the runs of one graph share: the compiled graph and its checkpointer. Each run is a thread. */
+interface Session {
+  graph: GraphFile;
+  readonly compiled: Compiled;
+  saver: RetainingSaver;
+  names: Map<string, string>;
+  codec: ChannelCodec;
+  threads: number;
+}
+
+const createSession = (graph: GraphFile, options: RunOptions): Session => {
+  const { builder, names, codec } = buildStateGraph(graph);
+  const saver = new RetainingSaver(options.retention);
+  let compiled: Compiled | undefined;
+  return {
+    graph, saver, names, codec, threads: 0,
+    // Compiled when first driven: a graph with no entry to start from never reaches LangGraph.
+    get compiled() {
+      return (compiled ??= builder.compile({ checkpointer: saver }) as unknown as Compiled);
+    },
   };
-  return new Engine(chosen.graph, engineOptions);
 };
 
-/** Re-runs the original steps with the same seed, then applies the fork's edits. */
-const replayFork = async (engine: Engine, fork: ForkOptions) => {
-  const original = fork.fromTrace.steps;
-  const atStep = Math.max(0, Math.min(fork.atStep, original.length));
-  while (engine.steps.length < atStep && !engine.stopped) {
-    const advance = await engine.advance();
-    if (advance.type === 'approval') {
-      const answered = original[engine.steps.length]?.outcome;
-      engine.decide(answered === 'approved' ? 'approved' : 'denied');
-      continue;
-    }
-    if (advance.type === 'stopped') break;
-    const expected = original[advance.step.step - 1];
-    if (expected && expected.node !== advance.step.node) {
-      engine.halt('error', `the fork's re-run went to ${advance.step.node} at step ${advance.step.step}, the trace went to ${expected.node}: the graph changed since that run`, true);
-      return;
-    }
-  }
-  if (fork.state) engine.editState(fork.state);
-  for (const [skill, entries] of Object.entries(fork.nextResults ?? {})) engine.overrideNext(skill, entries);
+/** The values after folding journal entries (each a channel update) in order. */
+const fold = (entries: readonly JournalEntry[], from?: Record<string, unknown>): Record<string, unknown> => {
+  let values: Record<string, unknown> = from ?? {};
+  for (const entry of entries) values = { ...values, ...entry.update };
+  return values;
 };
+
+/** The trace steps a journal recorded: an edit of a step (a stop, a fork's new route) replaces it. */
+const stepsOf = (entries: readonly JournalEntry[]): TraceStep[] => {
+  const steps: TraceStep[] = [];
+  for (const { update } of entries) {
+    const step = update._step as TraceStep | null | undefined;
+    if (!step) continue;
+    if (steps.at(-1)?.step === step.step) steps[steps.length - 1] = step;
+    else steps.push(step);
+  }
+  return steps;
+};
+
+/** The last entry at or before `step`, by binary search: entries are in step order. */
+const lastEntryAt = (entries: readonly JournalEntry[], step: number): number => {
+  let low = 0;
+  let high = entries.length - 1;
+  let found = -1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    if (entries[middle].step <= step) {
+      found = middle;
+      low = middle + 1;
+    } else high = middle - 1;
+  }
+  return found;
+};
+
+interface Start {
+  values: RunValues;
+  steps: TraceStep[];
+  journal: JournalEntry[];
+  /** How the thread gets its first checkpoint: the input of a fresh run, or an update as the node that ran last. */
+  seed: { input: RunValues } | { values: RunValues; asNode: string } | null;
+  forkedFrom?: Trace['forkedFrom'];
+}
 
 class Controller implements RunController {
-  readonly ready: Promise<void>;
-  private readonly engine: Engine;
+  private readonly session: Session;
   private readonly options: RunOptions;
+  private readonly threadId: string;
+  private readonly scenario: string | undefined;
+  private values: RunValues;
+  private readonly steps: TraceStep[];
+  private readonly entries: JournalEntry[];
+  private seed: Start['seed'];
+  private readonly forkedFrom: Trace['forkedFrom'];
   private readonly listeners = new Set<(event: RunEvent) => void>();
-  private currentStatus: RunStatus = 'idle';
+  private currentStatus: RunStatus;
   private pending: PendingApproval | null = null;
   private pauseRequested = false;
   private running = false;
   private announcedStop = false;
-  /** A breakpoint before the next node already paused the run once; Run continues past it. */
-  private breakpointPassedAt = -1;
+  /** A condition paused the run before the node at this step already: resuming goes past it. */
+  private passedAt = -1;
+  private lastYield = 0;
+  private mode: 'step' | 'run' = 'step';
+  /** Nodes run in the current stream call. */
+  private nodesThisCall = 0;
+  /** The next node is the first of a person's Run or Continue. */
+  private firstOfRun = false;
+  /** Every LangGraph call of this run, in order: a stop or decision reaches the checkpointer after the node in flight. */
+  private work: Promise<unknown> = Promise.resolve();
 
-  constructor(graph: GraphFile, options: RunOptions) {
+  constructor(session: Session, options: RunOptions, scenario: string | undefined, start: Start) {
+    this.session = session;
     this.options = options;
-    this.engine = createEngine(graph, options, false);
-    this.ready = options.fork ? this.forkFrom(options.fork) : Promise.resolve();
-  }
-
-  private async forkFrom(fork: ForkOptions) {
-    await replayFork(this.engine, fork);
-    if (!this.engine.stopped) this.currentStatus = 'paused';
-    this.announceStopIfStopped();
+    this.scenario = scenario;
+    session.threads += 1;
+    this.threadId = `run-${session.threads}`;
+    this.values = start.values;
+    this.steps = options.keepSteps === false ? [] : start.steps;
+    this.entries = options.record === false ? [] : start.journal;
+    this.seed = start.seed;
+    this.forkedFrom = start.forkedFrom;
+    this.pending = this.awaitedApproval();
+    this.currentStatus = this.values._run.stop ? 'stopped' : this.pending ? 'awaiting_approval' : this.values._run.step > 0 ? 'paused' : 'idle';
+    this.announcedStop = this.values._run.stop !== null;
   }
 
   get status() {
     return this.currentStatus;
   }
 
-  get trace(): Trace {
-    const trace = this.engine.trace();
-    const fork = this.options.fork;
-    if (!fork) return trace;
-    return { ...trace, forkedFrom: { step: Math.min(fork.atStep, fork.fromTrace.steps.length), edited: Object.keys(fork.state ?? {}), overridden: Object.keys(fork.nextResults ?? {}) } };
+  get state() {
+    return agentState(this.values);
   }
 
-  get state() {
-    return this.engine.state;
+  get next(): string | null {
+    if (this.values._run.stop) return null;
+    return this.values._run.step === 0 ? this.session.graph.entry : (this.values._step?.fired?.target ?? null);
   }
 
   get pendingApproval() {
     return this.pending;
+  }
+
+  get journal(): readonly JournalEntry[] {
+    return this.entries;
+  }
+
+  get trace(): Trace {
+    const run = this.values._run;
+    return {
+      format: TRACE_FORMAT, version: TRACE_VERSION, graph: this.session.graph.name, seed: run.seed,
+      stopReason: run.stop?.reason ?? null, rounds: run.roundsRan, tokensUsed: this.values.tokensUsed as number,
+      finalState: this.state, steps: [...this.steps], ...(run.stop ? { stopExplain: run.stop.explain } : {}),
+      ...(this.scenario === undefined ? {} : { scenario: this.scenario }),
+      ...(this.forkedFrom ? { forkedFrom: this.forkedFrom } : {}),
+    };
   }
 
   subscribe(listener: (event: RunEvent) => void) {
@@ -106,112 +213,375 @@ class Controller implements RunController {
   }
 
   private announceStopIfStopped() {
-    const stop = this.engine.stop;
+    const stop = this.values._run.stop;
     if (!stop || this.announcedStop) return;
     this.announcedStop = true;
+    this.pending = null;
     this.setStatus('stopped');
     this.emit({ type: 'stopped', reason: stop.reason, explain: stop.explain, trace: this.trace });
   }
 
-  private async advanceOnce(): Promise<TraceStep | null> {
-    const advance = await this.engine.advance();
-    if (advance.type === 'approval') {
-      this.pending = advance.pending;
-      this.setStatus('awaiting_approval');
-      this.emit({ type: 'approval', pending: advance.pending });
-      return null;
+  /** An approve node is next and nobody answered yet: an interactive run waits for a person (unless a guard stops it first). */
+  private awaitedApproval(): PendingApproval | null {
+    const next = this.next;
+    const node = next === null ? undefined : nodeById(this.session.graph, next);
+    if (this.options.headless || node?.kind !== 'approve' || this.values._run.decision !== null) return null;
+    const guards = checkGuards({ round: this.values.round as number, steps: this.values.steps as number, tokensUsed: this.values.tokensUsed as number, limits: this.session.graph.limits });
+    if (guards.stop) return null;
+    const denied = deniedAction(this.state);
+    return {
+      node: node.id, prompt: node.config.prompt ?? `Allow ${denied.skill ?? 'the action'} to run?`, ...denied,
+      reason: denied.skill ? `${denied.skill} was refused by the permission check (${this.session.graph.permissions.mode})` : undefined,
+    };
+  }
+
+  private record(update: Record<string, unknown>) {
+    if (this.options.record !== false) this.entries.push({ step: (update._run as RunValues['_run'] | undefined)?.step ?? this.values._run.step, update });
+  }
+
+  /** Takes in a node's update (from the stream) or an edit (a stop, a decision). */
+  private apply(update: Record<string, unknown>) {
+    const before = this.values;
+    this.values = { ...before, ...update } as RunValues;
+    this.record(update);
+    const step = update._step as TraceStep | undefined;
+    if (!step) return;
+    const kept = this.options.compact ? step : { ...step, stateBefore: agentState(before) };
+    if (this.options.keepSteps === false) return;
+    if (this.steps.at(-1)?.step === step.step) this.steps[this.steps.length - 1] = kept;
+    else this.steps.push(kept);
+  }
+
+  private nodeName(id: string) {
+    return this.session.names.get(id) as string;
+  }
+
+  private config(extra: Record<string, unknown> = {}) {
+    return { configurable: { thread_id: this.threadId }, ...extra };
+  }
+
+  /** The node to attribute an edit to: the one that ran last (its edge is chosen again), or the start. */
+  private asNode() {
+    const last = this.values._step;
+    return last ? this.nodeName(last.node) : '__start__';
+  }
+
+  /** Queues a LangGraph call after the ones before it. */
+  private enqueue<T>(task: () => Promise<T>): Promise<T> {
+    const next = this.work.then(task);
+    this.work = next.catch(() => undefined);
+    return next;
+  }
+
+  async settled() {
+    await this.work;
+  }
+
+  /** Applies an edit here at once, and in the checkpoint after the LangGraph calls already queued. */
+  private edit(update: Record<string, unknown>) {
+    this.apply(update);
+    if (this.seed && 'values' in this.seed) this.seed = { ...this.seed, values: this.values };
+    else if (this.seed) this.seed = { input: this.values };
+    else this.syncCheckpoint(Object.keys(update));
+  }
+
+  /** Writes these channels as they are when the write's turn comes (a node in flight may have moved them on). */
+  private syncCheckpoint(keys: readonly string[]) {
+    void this.enqueue(() => this.session.compiled.updateState(this.config(), this.session.codec.toChannels(Object.fromEntries(keys.map((key) => [key, this.values[key]]))), this.asNode()));
+  }
+
+  private hooks(): LoopscopeConfig {
+    return {
+      now: this.options.now, fetch: this.options.fetch, keys: this.options.keys,
+      beforeNode: (node, values) => this.beforeNode(node, values),
+    };
+  }
+
+  /** Between supersteps: yield to the page, wait out an animated run's delay, pause when asked. */
+  private async beforeNode(node: string, values: RunValues): Promise<string | null> {
+    if (this.values._run.stop) return 'stopped';
+    const now = performance.now();
+    if (now - this.lastYield > YIELD_AFTER_MS) {
+      await nextTask();
+      this.lastYield = performance.now();
     }
-    if (advance.type === 'stopped') {
-      this.announceStopIfStopped();
-      return null;
+    if (this.mode !== 'run') return null;
+    if (this.nodesThisCall >= NODES_PER_CALL) return NEXT_CALL;
+    this.nodesThisCall += 1;
+    const first = this.firstOfRun;
+    this.firstOfRun = false;
+    if (!first && this.options.stepDelayMs) await new Promise((resolve) => setTimeout(resolve, this.options.stepDelayMs));
+    if (this.values._run.stop) return 'stopped';
+    if (this.pauseRequested) {
+      this.pauseRequested = false;
+      return 'paused';
     }
-    this.emit({ type: 'step', step: advance.step });
+    if (values._run.step === this.passedAt) return null;
+    const last = values._step;
+    // The step before a Run's first node was looked at when it ran (or a person stepped past it).
+    const breaks = (!first && last !== null && this.options.shouldPauseAfter?.(last)) || this.options.shouldPauseBefore?.(node, agentState(values));
+    if (!breaks) return null;
+    this.passedAt = values._run.step;
+    return 'breakpoint';
+  }
+
+  private async ensureThread(): Promise<Record<string, unknown> | null> {
+    const seed = this.seed;
+    this.seed = null;
+    if (!seed) return null;
+    if ('input' in seed) return this.session.codec.toChannels(seed.input);
+    await this.session.compiled.updateState(this.config(), this.session.codec.toChannels(seed.values), seed.asNode);
+    return null;
+  }
+
+  /** The nodes a Run stops before: breakpoints, and approve nodes nobody answered yet. */
+  private interruptNodes(): string[] {
+    const graph = this.session.graph;
+    const approvals = this.options.headless ? [] : graph.nodes.filter((node) => node.kind === 'approve' && this.session.names.has(node.id)).map((node) => node.id);
+    const answered = this.values._run.decision !== null ? this.next : null;
+    const ids = [...(this.options.breakpointNodes?.() ?? []), ...approvals].filter((id) => id !== answered && this.session.names.has(id));
+    return [...new Set(ids)].map((id) => this.nodeName(id));
+  }
+
+  /** One LangGraph stream call; resolves with how many nodes ran and why it stopped short (a hook's reason), if it did. */
+  private async drive(mode: 'step' | 'run'): Promise<{ ran: number; pausedFor: string | null }> {
+    this.mode = mode;
+    this.nodesThisCall = 0;
+    let ran = 0;
+    let pausedFor: string | null = null;
+    await this.enqueue(async () => {
+      const input = await this.ensureThread();
+      const stream = await this.session.compiled.stream(input, this.config({
+        configurable: { thread_id: this.threadId, loopscope: this.hooks() },
+        streamMode: ['updates', 'custom'],
+        recursionLimit: this.session.graph.limits.maxSteps * 2 + 10,
+        interruptBefore: mode === 'step' ? '*' : this.interruptNodes(),
+      }) as never);
+      for await (const [kind, chunk] of stream as unknown as AsyncIterable<[string, Record<string, unknown>]>) {
+        if (kind === 'custom') {
+          const event = chunk as { type?: string } & Omit<Extract<RunEvent, { type: 'attempt' }>, 'type'>;
+          if (event.type === 'attempt') this.emit({ type: 'attempt', node: event.node, step: event.step, attempt: event.attempt });
+          continue;
+        }
+        for (const [name, update] of Object.entries(chunk)) {
+          if (name === '__interrupt__') {
+            const reason = Array.isArray(update) ? (update[0] as { value?: unknown } | undefined)?.value : undefined;
+            if (typeof reason === 'string') pausedFor = reason;
+            continue;
+          }
+          ran += 1;
+          this.takeStep(this.session.codec.fromChannels(update as Record<string, unknown>));
+        }
+      }
+    }).catch((error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error);
+      this.apply({ _run: { ...this.values._run, stop: { reason: 'error', explain: `the LangGraph executor failed: ${message}` } } });
+    });
+    return { ran, pausedFor };
+  }
+
+  private takeStep(update: Record<string, unknown>) {
+    const stoppedByPerson = this.values._run.stop;
+    if (stoppedByPerson) {
+      // Stop came while the node ran: it finished, and the person's stop stands.
+      const step = update._step as TraceStep;
+      this.apply({ ...update, _run: { ...(update._run as RunValues['_run']), stop: stoppedByPerson }, _step: { ...step, stop: stoppedByPerson } });
+      this.syncCheckpoint(['_run', '_step']);
+    } else this.apply(update);
+    this.emit({ type: 'step', step: this.steps.at(-1) ?? (this.values._step as TraceStep) });
     this.announceStopIfStopped();
-    return advance.step;
+  }
+
+  private afterDrive() {
+    if (this.values._run.stop) {
+      this.announceStopIfStopped();
+      return;
+    }
+    this.pending = this.awaitedApproval();
+    if (!this.pending) {
+      this.setStatus('paused');
+      return;
+    }
+    this.setStatus('awaiting_approval');
+    this.emit({ type: 'approval', pending: this.pending });
   }
 
   async step() {
-    await this.ready;
     // One node at a time: a second Step pressed while one is in flight does nothing.
-    if (this.engine.stopped || this.pending || this.running) return null;
+    if (this.values._run.stop || this.pending || this.running) return null;
     this.running = true;
+    let ran = 0;
     try {
-      const step = await this.advanceOnce();
-      if (!this.engine.stopped && !this.pending) this.setStatus('paused');
-      return step;
-    } finally {
-      this.running = false;
-    }
-  }
-
-  async run() {
-    await this.ready;
-    if (this.running || this.engine.stopped || this.pending) return;
-    this.running = true;
-    this.pauseRequested = false;
-    this.setStatus('running');
-    let lastYield = performance.now();
-    try {
-      while (!this.engine.stopped) {
-        if (this.pauseRequested) break;
-        const next = this.engine.next;
-        const at = this.engine.steps.length;
-        if (next && at !== this.breakpointPassedAt && this.options.shouldPauseBefore?.(next, this.engine.state)) {
-          this.breakpointPassedAt = at;
-          break;
-        }
-        const step = await this.advanceOnce();
-        if (!step) break;
-        if (this.options.shouldPauseAfter?.(step)) break;
-        if (this.options.stepDelayMs) await new Promise((resolve) => setTimeout(resolve, this.options.stepDelayMs));
-        else if (performance.now() - lastYield > YIELD_AFTER_MS) {
-          await nextTask();
-          lastYield = performance.now();
-        }
+      // A fresh thread, or one whose state was just edited, stops before its first node once: go on past it.
+      for (let call = 0; call < 3 && ran === 0; call += 1) {
+        ran = (await this.drive('step')).ran;
+        if (this.values._run.stop || this.awaitedApproval()) break;
       }
     } finally {
       this.running = false;
     }
-    if (!this.engine.stopped && !this.pending) this.setStatus('paused');
+    this.afterDrive();
+    return ran > 0 ? (this.steps.at(-1) ?? this.values._step) : null;
+  }
+
+  async run() {
+    if (this.running || this.values._run.stop || this.pending) return;
+    this.running = true;
+    this.pauseRequested = false;
+    this.firstOfRun = true;
+    this.setStatus('running');
+    try {
+      // A fresh thread, or one whose state was just edited, stops before its first node once: go on past it.
+      for (let idle = 0; idle < 3; ) {
+        const { ran, pausedFor } = await this.drive('run');
+        if (this.values._run.stop) break;
+        if (pausedFor === NEXT_CALL) continue;
+        if (ran > 0 || pausedFor || this.awaitedApproval() || this.isBreakpoint(this.next)) break;
+        idle += 1;
+      }
+    } finally {
+      this.running = false;
+    }
+    this.afterDrive();
+  }
+
+  private isBreakpoint(node: string | null) {
+    return node !== null && (this.options.breakpointNodes?.() ?? []).includes(node);
   }
 
   pause() {
-    this.pauseRequested = true;
+    if (this.running) this.pauseRequested = true;
   }
 
+  /** Ends the run; a node in flight finishes first, and its step carries the person's stop. */
   stop() {
+    if (this.values._run.stop) return;
     this.pending = null;
-    this.engine.halt('user_stopped', 'stopped by a person');
+    this.edit({ _run: { ...this.values._run, stop: USER_STOP } });
     this.announceStopIfStopped();
   }
 
   decide(decision: 'approved' | 'denied') {
     if (!this.pending) return;
-    this.engine.decide(decision);
     this.pending = null;
+    this.edit({ _run: { ...this.values._run, decision } });
     this.setStatus('paused');
+  }
+
+  /** The channel values after `step`: the checkpoint kept for it, else the nearest kept one before it with the journal replayed. */
+  private valuesAt(step: number): RunValues | null {
+    if (step === this.values._run.step) return this.values;
+    if (step > this.values._run.step || step < 0) return null;
+    const names = channelNames(this.session.graph);
+    const fromCheckpoint = (channels: Record<string, unknown>) => {
+      const values = this.session.codec.fromChannels(channels);
+      return Object.fromEntries(names.filter((name) => Object.hasOwn(values, name)).map((name) => [name, values[name]]));
+    };
+    let base: Record<string, unknown> | undefined;
+    for (const checkpoint of this.session.saver.kept(this.threadId)) {
+      const at = (checkpoint.channel_values._run as RunValues['_run'] | undefined)?.step;
+      if (at === undefined || at > step) continue;
+      if (at === step) return fromCheckpoint(checkpoint.channel_values) as RunValues;
+      base = fromCheckpoint(checkpoint.channel_values);
+      break;
+    }
+    const end = lastEntryAt(this.entries, step);
+    if (end < 0) return null;
+    const startAt = base ? lastEntryAt(this.entries, (base._run as RunValues['_run']).step) + 1 : 0;
+    return fold(this.entries.slice(startAt, end + 1), base) as RunValues;
+  }
+
+  async stateAt(step: number) {
+    const values = this.valuesAt(step);
+    return values && agentState(values);
+  }
+
+  async fork(atStep: number, edits: ForkEdits): Promise<RunController> {
+    const graph = this.session.graph;
+    const edited = parseStateEdit(edits.state ?? {}, graph);
+    if (!edited.ok) throw new Error(`the edited state does not fit: ${describeProblems(edited.problems)}`);
+    const base = this.valuesAt(atStep);
+    if (!base) throw new Error(`the state after step ${atStep} was not kept`);
+    const from = this.steps[atStep - 1] ?? (base._step?.step === atStep ? base._step : null);
+    if (atStep > 0 && !from) throw new Error(`run has no step ${atStep}`);
+    if (from && from.guard && from.attempts.length === 0) throw new Error(`step ${atStep} did not run its node (a guard stopped the run before it): fork from the step before`);
+    const overrides = { ...base._run.overrides };
+    for (const [skill, entries] of Object.entries(edits.nextResults ?? {})) overrides[skill] = [...entries, ...(own(overrides, skill) ?? [])];
+    const liftStop = base._run.stop && LIFTED_BY_A_FORK.has(base._run.stop.reason);
+    const run = { ...base._run, overrides, decision: null, ...(liftStop ? { stop: null } : {}) };
+    const outcomeChanged = edits.outcome !== undefined && edits.outcome !== run.outcome;
+    if (outcomeChanged) {
+      const outcomes = from ? kindDefinition(from.kind).outcomes : [];
+      if (!from || !outcomes.includes(edits.outcome as string))
+        throw new Error(`"${edits.outcome}" is not an outcome of step ${atStep}${from ? ` (a ${from.kind} node has ${outcomes.join(', ') || 'none'})` : ''}`);
+      run.outcome = edits.outcome as string;
+    }
+    let step = from;
+    if (from && !run.stop && !kindDefinition(from.kind).terminal) {
+      const route = routeAfter(graph, from.node, run.outcome, agentState({ ...base, ...edited.value }));
+      step = { ...from, outcome: run.outcome, edges: route.edges, fired: route.fired };
+      delete step.stop;
+      delete step.stateBefore;
+      if (route.stop) {
+        run.stop = route.stop;
+        if (route.stop.reason !== 'error') step.stop = route.stop;
+      }
+    }
+    const patch = { ...edited.value, _run: run, _step: step };
+    const values = { ...base, ...patch } as RunValues;
+    const inherited = this.steps.slice(0, Math.max(0, atStep - 1));
+    const steps = step ? [...inherited, this.options.compact ? step : { ...step, stateBefore: this.steps[atStep - 1]?.stateBefore }] : inherited;
+    const prefix = this.entries.slice(0, lastEntryAt(this.entries, atStep) + 1);
+    const start: Start = {
+      values, steps: steps as TraceStep[], journal: [...prefix, { step: atStep, update: patch }],
+      seed: atStep === 0 ? { input: values } : { values, asNode: this.nodeName((from as TraceStep).node) },
+      forkedFrom: { step: atStep, edited: [...Object.keys(edited.value), ...(outcomeChanged ? ['outcome'] : [])], overridden: Object.keys(edits.nextResults ?? {}) },
+    };
+    return new Controller(this.session, { ...this.options, journal: undefined, forkedFrom: undefined }, this.scenario, start);
   }
 }
 
-/**
- * A run the debugger drives step by step (see controller.ts for the contract and forks).
- * Throws ScenarioError when `options.scenario` names no scenario of the graph.
- */
-export const createController = (graph: GraphFile, options: RunOptions = {}): RunController => new Controller(graph, options);
+/** The steps of a recorded journal and where its run stands, for a run restored after a reload. */
+const restoredStart = (session: Session, journal: readonly JournalEntry[], forkedFrom: Trace['forkedFrom']): Start => {
+  const values = fold(journal) as RunValues;
+  const steps = stepsOf(journal);
+  const last = values._step;
+  const seed = values._run.stop ? null : last ? { values, asNode: session.names.get(last.node) as string } : { input: values };
+  return { values, steps, journal: [...journal], seed, forkedFrom };
+};
 
-export interface HeadlessOptions extends RunOptions {
-  /** `langgraph` (default) runs the compiled StateGraph; `engine` steps the engine directly. */
-  executor?: 'langgraph' | 'engine';
-}
+/** A run that stops at once, before LangGraph is involved: the graph has no entry node to start from. */
+const cannotStart = (graph: GraphFile, seed: number, stop: Stop): Start => {
+  const values = initialValues(graph, seed);
+  const stopped = { ...values, _run: { ...values._run, stop } };
+  return { values: stopped, steps: [], journal: [{ step: 0, update: stopped }], seed: null };
+};
+
+/**
+ * A run the debugger drives step by step, or the command line to its end (see controller.ts for
+ * the contract and forks). Throws ScenarioError when `options.scenario` names no scenario of the graph.
+ */
+export const createController = (graph: GraphFile, options: RunOptions = {}): RunController => {
+  const chosen = withNamedScenario(graph, options.scenario, options.seed);
+  const seed = chosen.seed ?? 1;
+  const reserved = reservedStateKey(chosen.graph);
+  const session = createSession(chosen.graph, options);
+  let start: Start;
+  if (reserved) start = cannotStart(chosen.graph, seed, { reason: 'error', explain: `the state field "${reserved}" is kept by the runtime: rename it` });
+  else if (!session.names.has(chosen.graph.entry)) start = cannotStart(chosen.graph, seed, { reason: 'error', explain: `there is no node "${chosen.graph.entry}"` });
+  else if (options.journal?.length) start = restoredStart(session, options.journal, options.forkedFrom);
+  else {
+    const values = initialValues(chosen.graph, seed);
+    start = { values, steps: [], journal: [{ step: 0, update: values }], seed: { input: values } };
+  }
+  return new Controller(session, options, options.scenario, start);
+};
+
+export type HeadlessOptions = RunOptions;
 
 /** A run to its end with no person: approvals take `config.auto` (none: denied). */
 export const runGraph = async (graph: GraphFile, options: HeadlessOptions = {}): Promise<Trace> => {
-  const engine = createEngine(graph, options, true);
-  if ((options.executor ?? 'langgraph') === 'langgraph') {
-    const { runThroughLangGraph } = await import('./compile.ts');
-    await runThroughLangGraph(engine);
-  } else {
-    while (!engine.stopped) await engine.advance();
-  }
-  return engine.trace();
+  const controller = createController(graph, { record: false, ...options, headless: true });
+  await controller.run();
+  return controller.trace;
 };

@@ -1,13 +1,22 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { findTemplate, SKILL_LIMITS, type GraphFile } from '../graph/index.ts';
-import { FIXTURES } from './fixtures/index.ts';
 import { boundKeys } from '../skills/index.ts';
-import { nodeRan, runGraph } from './index.ts';
+import { FIXTURES } from './fixtures/index.ts';
+import { createController, nodeRan, runGraph } from './index.ts';
 import { backoffBefore } from './retry.ts';
 import { executedNodes, nodeOf, withoutTimings } from './testing.ts';
 
+/** The real waits of at least `ms` set from now on: a simulated delay must set none (counted, not timed). */
+const waitsOfAtLeast = (ms: number) => {
+  const spy = vi.spyOn(globalThis, 'setTimeout');
+  return () => {
+    const waits = spy.mock.calls.map((call) => call[1] ?? 0).filter((delay) => delay >= ms);
+    spy.mockRestore();
+    return waits;
+  };
+};
+
 const securityclaw = () => (findTemplate('securityclaw') as { graph: () => GraphFile }).graph();
-const both = ['langgraph', 'engine'] as const;
 
 describe('action level: local retry', () => {
   it('a timeout is retried in place: only the current action, round and steps unchanged, no re-plan', async () => {
@@ -55,9 +64,9 @@ describe('action level: local retry', () => {
     const graph = FIXTURES.twoActions();
     graph.skills.steady = { type: 'mock', access: 'read', script: [{ outcome: 'ok', records: [{}], delayMs: 5000 }, { outcome: 'ok', records: [{}] }] };
     nodeOf(graph, 'act', 'act').config.retry.timeoutMs = 1000;
-    const started = Date.now();
+    const timers = waitsOfAtLeast(1000);
     const trace = await runGraph(graph);
-    expect(Date.now() - started).toBeLessThan(4000);
+    expect(timers()).toEqual([]);
     const attempts = trace.steps[1].attempts.filter((attempt) => attempt.skill === 'steady');
     expect(attempts.map((attempt) => attempt.outcome)).toEqual(['timeout', 'ok']);
     expect(attempts[0].error).toBe('no answer within 1000 ms (took 5000 ms)');
@@ -129,7 +138,7 @@ describe('task level: recovery and routing', () => {
     const graph = FIXTURES.twoActions();
     nodeOf(graph, 'done', 'respond').config.template = '{{state.x}}';
     graph.state = { x: 1n as unknown as number };
-    const trace = await runGraph(graph, { executor: 'engine' });
+    const trace = await runGraph(graph);
     expect(trace.stopReason).toBe('error');
     expect(trace.stopExplain).toMatch(/^done failed: /);
     expect(trace.steps.at(-1)?.stop?.reason).toBe('error');
@@ -137,21 +146,19 @@ describe('task level: recovery and routing', () => {
 });
 
 describe('system level: guards', () => {
-  for (const executor of both) {
-    it(`max rounds forces a stop (${executor})`, async () => {
-      const graph = securityclaw();
-      graph.skills.search_events = { type: 'mock', access: 'read', script: [{ outcome: 'empty' }] };
-      graph.skills.query_alternative_source = { type: 'mock', access: 'read', script: [{ outcome: 'empty' }] };
-      const trace = await runGraph(graph, { executor });
-      expect(trace.stopReason).toBe('max_rounds');
-      expect(trace.rounds).toBe(5);
-      const last = trace.steps.at(-1);
-      expect(last?.guard).toEqual({ reason: 'max_rounds', explain: 'round 6 would exceed maxRounds 5' });
-      expect(last?.fired).toBeNull();
-      expect(last?.guards?.map((guard) => guard.explain)).toEqual(['round 6/5']);
-      expect(trace.finalState.round).toBe(5);
-    });
-  }
+  it('max rounds forces a stop', async () => {
+    const graph = securityclaw();
+    graph.skills.search_events = { type: 'mock', access: 'read', script: [{ outcome: 'empty' }] };
+    graph.skills.query_alternative_source = { type: 'mock', access: 'read', script: [{ outcome: 'empty' }] };
+    const trace = await runGraph(graph);
+    expect(trace.stopReason).toBe('max_rounds');
+    expect(trace.rounds).toBe(5);
+    const last = trace.steps.at(-1);
+    expect(last?.guard).toEqual({ reason: 'max_rounds', explain: 'round 6 would exceed maxRounds 5' });
+    expect(last?.fired).toBeNull();
+    expect(last?.guards?.map((guard) => guard.explain)).toEqual(['round 6/5']);
+    expect(trace.finalState.round).toBe(5);
+  });
 
   it('max steps forces a stop', async () => {
     const graph = FIXTURES.loop();
@@ -247,12 +254,13 @@ describe('permissions', () => {
 });
 
 describe('determinism and the trace format', () => {
-  it('one seed gives one trace, through LangGraph and through the engine alike', async () => {
+  it('one seed gives one trace, run at once or stepped one LangGraph call per node', async () => {
     const first = await runGraph(securityclaw(), { seed: 7 });
     const second = await runGraph(securityclaw(), { seed: 7 });
-    const engine = await runGraph(securityclaw(), { seed: 7, executor: 'engine' });
+    const stepped = createController(securityclaw(), { seed: 7, headless: true });
+    while (await stepped.step());
     expect(withoutTimings(second)).toEqual(withoutTimings(first));
-    expect(withoutTimings(engine)).toEqual(withoutTimings(first));
+    expect(withoutTimings(stepped.trace)).toEqual(withoutTimings(first));
     expect(first.seed).toBe(7);
   });
 
@@ -325,9 +333,9 @@ describe('the clock', () => {
   it('mock delays and backoff move the run’s clock, so durationMs shows them without waiting', async () => {
     const graph = FIXTURES.twoActions();
     nodeOf(graph, 'act', 'act').config.retry.backoffMs = 1000;
-    const started = Date.now();
+    const timers = waitsOfAtLeast(1000);
     const trace = await runGraph(graph, { now: () => 0 });
-    expect(Date.now() - started).toBeLessThan(900);
+    expect(timers()).toEqual([]);
     expect(trace.steps[1].durationMs).toBe(40 + 1000);
     expect(trace.steps[1].attempts[0].durationMs).toBe(40);
   });

@@ -1,7 +1,6 @@
 /** Helpers for the runtime's tests: fixture graphs edited in place, traces compared without timings. */
 import type { GraphFile, GraphNode } from '../graph/index.ts';
-import { nodeRan } from './scenario.ts';
-import type { Trace } from './trace.ts';
+import { nodeRan, type Trace } from './trace.ts';
 
 /** A trace (or a step) without the only fields allowed to differ between two runs of one seed. */
 export const withoutTimings = (value: unknown): unknown =>
@@ -14,3 +13,5 @@ export const nodeOf = <K extends GraphNode['kind']>(graph: GraphFile, id: string
 };
 
 export const executedNodes = (trace: Trace) => trace.steps.filter(nodeRan).map((step) => step.node);
+
+export { securityclawAnswers, securityclawOver, startCountingService, type CountingService } from './countingService.ts';

@@ -5,7 +5,7 @@ import { parseTrace } from './trace.ts';
 
 describe('parseTrace', () => {
   it('accepts a trace the runtime made, unchanged', async () => {
-    const trace = await runGraph(findTemplate('securityclaw')!.graph(), { seed: 1, executor: 'engine' });
+    const trace = await runGraph(findTemplate('securityclaw')!.graph(), { seed: 1 });
     const parsed = parseTrace(JSON.stringify(trace));
     expect(parsed.ok && parsed.value).toEqual(JSON.parse(JSON.stringify(trace)));
   });

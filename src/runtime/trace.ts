@@ -29,6 +29,13 @@ export const Attempt = z.strictObject({
   retry: z.string().optional(),
   /** Index of the action in the plan this attempt belongs to. */
   action: Count.optional(),
+  /**
+   * The records the skill call returned, as it returned them (absent when no call was made: a
+   * permission refusal, an unknown skill). With `text`, what "Save as scenario" turns into a mock script.
+   */
+  returned: z.array(z.unknown()).optional(),
+  /** The raw text an llm answered. */
+  text: z.string().optional(),
 });
 export type Attempt = z.infer<typeof Attempt>;
 
@@ -87,6 +94,12 @@ export const TraceStep = z.strictObject({
   stop: Guard.optional(),
 });
 export type TraceStep = z.infer<typeof TraceStep>;
+
+/**
+ * Whether the step's node ran: a guard before the node stops it with no attempt made, while the
+ * budget running out before a retry stops a node that did run.
+ */
+export const nodeRan = (step: TraceStep) => !(step.guard && step.attempts.length === 0);
 
 export const Trace = z
   .strictObject({

@@ -1,4 +1,4 @@
-import type { GraphFile, Skill } from '../graph/index.ts';
+import type { Skill } from '../graph/index.ts';
 import { createHttpSkill } from './http.ts';
 import { createLlmSkill } from './llm.ts';
 import { createMockSkill } from './mock.ts';
@@ -22,7 +22,3 @@ export const createSkill = (name: string, skill: Skill): SkillRunner => {
       return createLlmSkill(name, skill);
   }
 };
-
-/** One runner per skill of the graph, each with its own script position. */
-export const createSkills = (graph: GraphFile): Map<string, SkillRunner> =>
-  new Map(Object.entries(graph.skills).map(([name, skill]) => [name, createSkill(name, skill)]));

@@ -57,3 +57,19 @@ export const networkFor = async (graph: GraphFile, document: number): Promise<Ru
 
 /** Forgets what was allowed (tests). */
 export const forgetAllowedHosts = () => allowed.clear();
+
+/**
+ * The network of a run brought back after a reload: nothing was allowed in this page yet, so its
+ * first request asks the person (as a new run would) and is refused if they decline.
+ */
+export const networkAskedOnFirstRequest = (graph: GraphFile, document: number): RunNetwork => {
+  let asked: Promise<RunNetwork | null> | undefined;
+  return {
+    keys: keyRing,
+    fetch: async (input, init) => {
+      const network = await (asked ??= networkFor(graph, document));
+      if (!network) throw new RequestRefused('the hosts this run contacts were not allowed');
+      return network.fetch(input, init);
+    },
+  };
+};

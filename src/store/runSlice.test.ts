@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { findTemplate } from '../graph/index.ts';
 import { nodeRan } from '../runtime/index.ts';
 import type { TraceStep } from '../runtime/trace.ts';
+import { useHostRequest } from './hosts.ts';
 import { useApp } from './index.ts';
 import { overlayFor, pauseAfterReason, pauseBeforeReason, visitCounts, type Breakpoints } from './runSlice.ts';
 
@@ -108,7 +109,10 @@ describe('driving the runtime from the store', () => {
     state.selectStep(2);
     state = useApp.getState();
     expect(state.overlay?.currentNode).toBe('execute');
-    expect(state.stateAfterSelected).toMatchObject({ steps: 2, tokensUsed: 200, results: [{ skill: 'search_events', outcome: 'empty' }] });
+    // Read from step 2's checkpoint.
+    await expect.poll(() => useApp.getState().stateAfterSelected).toMatchObject({ steps: 2, tokensUsed: 200, results: [{ skill: 'search_events', outcome: 'empty' }] });
+    expect(useApp.getState().stateBeforeSelected).toMatchObject({ steps: 1, tokensUsed: 0 });
+    expect(await useApp.getState().readRunState(state.runs[0].id, 4)).toMatchObject({ steps: 4, recovery: { skill: 'query_alternative_source' } });
   });
 
   it('a breakpoint on recover pauses before it and says so; Continue goes on', async () => {
@@ -137,7 +141,7 @@ describe('driving the runtime from the store', () => {
     await useApp.getState().run();
     await useApp.getState().fork(1, { nextResults: { search_events: [{ outcome: 'ok', records: [{ ip: '10.0.0.5' }] }] } });
     const state = useApp.getState();
-    expect(state.runs.map((run) => run.label)).toEqual(['Run 1', 'Run 2 (fork of run 1 at step 2)']);
+    expect(state.runs.map((run) => run.label)).toEqual(['Run 1', 'Run 2 (fork of run 1 at step 1)']);
     const forked = state.runs[1].trace;
     expect(forked.stopReason).toBe('completed');
     expect(forked.steps.map((item) => item.node)).toEqual(['decide', 'execute', 'evaluate', 'answer']);
@@ -162,14 +166,46 @@ describe('driving the runtime from the store', () => {
     const running = useApp.getState().run();
     while ((useApp.getState().runs[0]?.stepCount ?? 0) < 1) await new Promise((resolve) => setTimeout(resolve, 5));
     useApp.getState().pause();
+    // The page answers at once; the run stops when the node in flight is done.
+    expect(useApp.getState().pauseAsked).toBe(true);
     await running;
     let state = useApp.getState();
     expect(state.runStatus).toBe('paused');
+    expect(state.pauseAsked).toBe(false);
     expect(state.runs[0].stepCount).toBeGreaterThan(0);
     expect(state.runs[0].stepCount).toBeLessThan(8);
     await state.continueRun();
     state = useApp.getState();
     expect(state.runs[0].trace.stopReason).toBe('completed');
+  });
+
+  it('the attempts of a node in flight show before its step is done', async () => {
+    freshStore();
+    const graph = securityclaw();
+    graph.skills.search_events = { type: 'http', access: 'read', method: 'GET', timeoutMs: 60_000, url: 'http://siem.test/' };
+    graph.nodes = graph.nodes.map((node) => (node.id === 'execute' && node.kind === 'act' ? { ...node, config: { ...node.config, retry: { maxAttempts: 3, retryOn: ['error'] } } } : node));
+    useApp.getState().load(graph);
+    let answer: (response: Response) => void = () => {};
+    let calls = 0;
+    const realFetch = globalThis.fetch;
+    onTestFinished(() => {
+      globalThis.fetch = realFetch;
+    });
+    // The run contacts siem.test: the person allows it when asked.
+    onTestFinished(useHostRequest.subscribe(({ request }) => request?.answer(true)));
+    globalThis.fetch = (async () => {
+      calls += 1;
+      if (calls === 1) throw new Error('connection refused');
+      return new Promise<Response>((resolve) => {
+        answer = resolve;
+      });
+    }) as typeof fetch;
+    const running = useApp.getState().run();
+    await expect.poll(() => useApp.getState().inFlight).toMatchObject({ step: 2, node: 'execute', attempts: [{ n: 1, outcome: 'error' }] });
+    answer(new Response('[{"ip": "10.0.0.5"}]'));
+    await running;
+    expect(useApp.getState().inFlight).toBeNull();
+    expect(useApp.getState().runs[0].trace.steps[1].attempts.map((attempt) => attempt.outcome)).toEqual(['error', 'ok']);
   });
 
   it('Reset forgets the runs and the overlay', async () => {

@@ -1,7 +1,7 @@
-import type { GraphFile, MockEntry } from '../graph/index.ts';
-import type { PendingApproval, RunController, RunOptions, RunStatus } from '../runtime/controller.ts';
-import type { Trace, TraceStep } from '../runtime/trace.ts';
-import { networkFor } from './hosts.ts';
+import type { GraphFile } from '../graph/index.ts';
+import type { ForkEdits, JournalEntry, PendingApproval, RunController, RunOptions, RunStatus } from '../runtime/controller.ts';
+import type { Attempt, Trace, TraceStep } from '../runtime/trace.ts';
+import { networkAskedOnFirstRequest, networkFor, type RunNetwork } from './hosts.ts';
 import type { SliceCreator } from './types.ts';
 
 /**
@@ -19,6 +19,16 @@ export interface CanvasOverlay {
   /** Visits over the whole run, for the heat view. */
   nodeVisits: Record<string, number>;
   edgeVisits: Record<string, number>;
+  /** Set while two runs are compared: where they part, and the edge each took there. */
+  parting?: CanvasParting;
+}
+
+export interface CanvasParting {
+  /** The node(s) of the step where the runs part (two when they reached different nodes). */
+  nodes: string[];
+  /** The edge the left run took there, and the right one's. */
+  leftEdge: string | null;
+  rightEdge: string | null;
 }
 
 /** A breakpoint on the run's numbers rather than on one node or edge. */
@@ -36,19 +46,20 @@ export interface Breakpoints {
 export interface RunRecord {
   id: number;
   label: string;
-  /** The graph as it ran, so a fork re-runs exactly that (the runtime re-applies the trace's scenario). */
+  /** The graph as it ran: its forks and its continuation run on exactly that. */
   graph: GraphFile;
   trace: Trace;
-  /** The trace's steps array grows in place during a live run; this count is what changes. */
+  /** How many steps of the trace are shown; what changes while the run goes on. */
   stepCount: number;
+  /** The run and step this one was forked from: the runs form a tree. */
   forkOf?: { run: number; step: number };
   imported?: boolean;
+  /** The seed and scenario it was started with, to restore it after a reload. */
+  seed?: number;
+  scenario?: string;
 }
 
-export interface ForkEdits {
-  state?: Record<string, unknown>;
-  nextResults?: Record<string, MockEntry[]>;
-}
+export type { ForkEdits };
 
 export interface RunSlice {
   overlay: CanvasOverlay | null;
@@ -63,12 +74,18 @@ export interface RunSlice {
   /** The live controller's run; only it can be stepped. */
   liveRunId: number | null;
   selectedStep: number | null;
-  /** The state as the selected step left it (time travel). */
+  /** The state as the selected step left it, read from its checkpoint (time travel). */
   stateAfterSelected: Record<string, unknown> | null;
+  /** The state before the selected step: the step before it left it. */
+  stateBeforeSelected: Record<string, unknown> | null;
   runStatus: RunStatus;
+  /** The node running now in the live run, with its attempts so far (they come before its step). */
+  inFlight: { step: number; node: string; attempts: Attempt[] } | null;
   pendingApproval: PendingApproval | null;
   /** Which breakpoint paused the run, in words. */
   pausedBy: string | null;
+  /** Pause was pressed and the node in flight is finishing: the page answers at once, the run at the next step. */
+  pauseAsked: boolean;
   runError: string | null;
   /** E.g. an imported trace made on another graph. */
   traceWarning: string | null;
@@ -90,11 +107,23 @@ export interface RunSlice {
   reset: () => void;
   decide: (decision: 'approved' | 'denied') => Promise<void>;
   selectStep: (step: number | null) => void;
+  /** Shows a run; one that has not stopped becomes the one Step and Continue go on with. */
   selectRun: (id: number) => void;
-  /** Re-runs the active run up to `atStep`, applies the edits and continues as a new run. */
+  /**
+   * A new run from the active run's checkpoint after `atStep`, with the edits: the steps up to it
+   * are kept (no skill is called again), and the new run goes on to its end.
+   */
   fork: (atStep: number, edits: ForkEdits) => Promise<void>;
-  /** Shows a finished trace as a run, with no skill called; on `graph`, the graph it was made on, when the trace carries it. */
-  loadTrace: (trace: Trace, graph?: GraphFile) => void;
+  /** Puts runs recorded earlier (after a reload) back on screen; the live one continues from its last checkpoint. */
+  restoreRuns: (saved: SavedRuns) => Promise<void>;
+  /** The state a run had after `step` (0: before its first): from its checkpoint, or replayed from an imported trace. */
+  readRunState: (runId: number, step: number) => Promise<Record<string, unknown> | null>;
+  /**
+   * Shows a finished trace as a run, with no skill called: an imported one (on the graph it carries,
+   * else the open one), or one made elsewhere, such as a scenario's, with its own label and graph.
+   * Returns the run's id.
+   */
+  loadTrace: (trace: Trace, shown?: { label?: string; graph: GraphFile }) => number;
   dismissRunMessages: () => void;
 }
 
@@ -178,55 +207,110 @@ type Runtime = typeof import('../runtime/index.ts');
 let runtimeModule: Promise<Runtime> | null = null;
 let loadedRuntime: Runtime | null = null;
 // Loaded on the first run or trace, so the runtime and LangGraph stay out of the first screen's bundle.
-const loadRuntime = () =>
+export const loadRuntime = () =>
   (runtimeModule ??= import('../runtime/index.ts').then((module) => {
     loadedRuntime = module;
     return module;
   }));
 
-/** The state a step left, from the trace; a compact trace may not hold it. */
-const stateAfter = (runtime: Runtime, trace: Trace, stepNumber: number) => {
-  try {
-    return runtime.stateAfterStep(trace, stepNumber);
-  } catch {
-    return null;
-  }
-};
+/** Loads the runtime (and LangGraph) ahead of the first Run, once the first screen is up. */
+export const warmUpRuntime = () => void loadRuntime();
+
+/** A run as a session store keeps it: the record and, unless it was imported, the journal it continues from. */
+export interface SavedRun extends Omit<RunRecord, 'trace' | 'stepCount'> {
+  /** Only for an imported trace; a run's trace is rebuilt from its journal. */
+  trace?: Trace;
+  journal?: JournalEntry[];
+  forkedFrom?: Trace['forkedFrom'];
+}
+
+export interface SavedRuns {
+  runs: SavedRun[];
+  activeRunId: number | null;
+  liveRunId: number | null;
+  selectedStep: number | null;
+}
 
 const MAX_RUNS = 12;
-const LIVE_REDRAW_MS = 60;
+const LIVE_REDRAW_MS = 250;
+
+/** The controllers of the runs on screen (imported traces have none), by run id. */
+const controllers = new Map<number, RunController>();
+
+/** The runs on screen with their journals, for the session store. */
+export const savedRuns = (state: Pick<RunSlice, 'runs' | 'activeRunId' | 'liveRunId' | 'selectedStep'>): SavedRuns => ({
+  runs: state.runs.map(({ trace, stepCount: _shown, ...record }) => {
+    const controller = controllers.get(record.id);
+    return controller ? { ...record, journal: [...controller.journal], ...(trace.forkedFrom ? { forkedFrom: trace.forkedFrom } : {}) } : { ...record, trace };
+  }),
+  activeRunId: state.activeRunId,
+  liveRunId: state.liveRunId,
+  selectedStep: state.selectedStep,
+});
+
+/** How long a run's journal is, to store only what is new. */
+export const journalLength = (runId: number) => controllers.get(runId)?.journal.length ?? 0;
 
 export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
+  /** The run that Step, Run and Continue drive. */
   let controller: RunController | null = null;
   let unsubscribe: (() => void) | null = null;
   /** Set by Step round: pause before the entry starts the next round. */
   let untilNextRound = false;
+  /** Each selection reads its states asynchronously; only the latest one is shown. */
+  let selection = 0;
+  /** The attempts of the node in flight, shown with the next redraw. */
+  let inFlight: RunSlice['inFlight'] = null;
 
   const updateRun = (id: number, change: Partial<RunRecord>) =>
     set((state) => ({ runs: state.runs.map((run) => (run.id === id ? { ...run, ...change } : run)) }));
 
-  const paintStep = (runtime: Runtime) => {
+  /** The initial state of a graph, for an imported trace (its steps carry no states). */
+  const initialStateOf = (graph: GraphFile) => ({ ...graph.state, round: 1, steps: 0, tokensUsed: 0 });
+
+  const stateFromTrace = (runtime: Runtime, run: RunRecord, stepNumber: number) => {
+    try {
+      return runtime.stateAfterStep(run.trace, stepNumber, initialStateOf(run.graph));
+    } catch {
+      return null;
+    }
+  };
+
+  /** A run's state after a step: from its checkpoints, or replayed from an imported trace. */
+  const stateOf = async (runtime: Runtime, run: RunRecord, stepNumber: number) => {
+    const source = controllers.get(run.id);
+    return source ? source.stateAt(stepNumber) : stateFromTrace(runtime, run, stepNumber);
+  };
+
+  /** The states around the selected step. */
+  const readStates = async (runtime: Runtime, run: RunRecord, stepNumber: number) => {
+    const [after, before] = await Promise.all([stateOf(runtime, run, stepNumber), stepNumber > 0 ? stateOf(runtime, run, stepNumber - 1) : null]);
+    return { after, before };
+  };
+
+  const paintStep = async (runtime: Runtime) => {
     const { selectedStep, runs, activeRunId } = get();
     const run = runs.find((candidate) => candidate.id === activeRunId);
-    set({
-      overlay: run ? overlayFor(run.trace.steps, selectedStep, runtime.nodeRan) : null,
-      stateAfterSelected: run && selectedStep !== null ? stateAfter(runtime, run.trace, selectedStep) : null,
-    });
+    set({ overlay: run ? overlayFor(run.trace.steps.slice(0, run.stepCount), selectedStep, runtime.nodeRan) : null });
+    const asked = (selection += 1);
+    const states = run && selectedStep !== null ? await readStates(runtime, run, selectedStep) : { after: null, before: null };
+    if (asked === selection) set({ stateAfterSelected: states.after, stateBeforeSelected: states.before });
   };
 
   const showStep = (stepNumber: number | null) => {
     set({ selectedStep: stepNumber });
-    if (loadedRuntime) paintStep(loadedRuntime);
+    if (loadedRuntime) void paintStep(loadedRuntime);
     else void loadRuntime().then(paintStep);
   };
 
   /** Copies the live controller's progress into its run record and follows the last step. */
   const syncLive = () => {
-    if (!controller || get().liveRunId === null) return;
-    const id = get().liveRunId as number;
+    const id = get().liveRunId;
+    if (!controller || id === null) return;
     const trace = controller.trace;
     updateRun(id, { trace, stepCount: trace.steps.length });
-    set({ runStatus: controller.status, pendingApproval: controller.pendingApproval, activeRunId: id });
+    const running = controller.status === 'running';
+    set({ runStatus: controller.status, pendingApproval: controller.pendingApproval, activeRunId: id, inFlight: running ? inFlight : null, ...(running ? {} : { pauseAsked: false }) });
     showStep(trace.steps.length > 0 ? trace.steps.length : null);
   };
 
@@ -237,60 +321,65 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
     syncLive();
   };
 
-  const detach = () => {
+  /** Lets go of the live run: it stays on screen, and can be picked up again where it is. */
+  const release = () => {
     if (pendingSync !== null) clearTimeout(pendingSync);
     pendingSync = null;
     unsubscribe?.();
     unsubscribe = null;
-    controller?.stop();
+    controller?.pause();
     controller = null;
   };
 
-  const addRun = (record: Omit<RunRecord, 'id'>) => {
-    const id = (get().runs.at(-1)?.id ?? 0) + 1;
-    set((state) => ({ runs: [...state.runs, { ...record, id }].slice(-MAX_RUNS), activeRunId: id }));
+  const addRun = (record: Omit<RunRecord, 'id'>, at?: number) => {
+    const id = at ?? (get().runs.at(-1)?.id ?? 0) + 1;
+    const runs = [...get().runs, { ...record, id }];
+    for (const dropped of runs.slice(0, -MAX_RUNS)) controllers.delete(dropped.id);
+    set({ runs: runs.slice(-MAX_RUNS), activeRunId: id });
     return id;
   };
 
-  /** A new live run, or null when the person did not allow the hosts it would contact. */
-  const attach = async (graph: GraphFile, seed: number, extra: Partial<RunOptions>, label: (id: number) => string, forkOf?: RunRecord['forkOf']) => {
-    const network = await networkFor(graph, get().documentVersion);
-    if (!network) {
-      set({ runError: 'Not run: it would contact hosts that were not allowed.' });
-      return null;
-    }
-    const runtime = await loadRuntime();
-    detach();
-    const options: RunOptions = {
-      seed,
-      ...network,
-      ...extra,
-      get stepDelayMs() {
-        return get().speedMs;
-      },
-      shouldPauseBefore: (nodeId, state) => {
-        if (untilNextRound && nodeId === graph.entry && Number(state.steps ?? 0) > 0) {
-          set({ pausedBy: `Step round: paused before round ${roundOf(graph, nodeId, state)} starts` });
-          return true;
-        }
-        const reason = pauseBeforeReason(get().breakpoints, graph, nodeId, state);
-        if (reason) set({ pausedBy: reason });
-        return reason !== null;
-      },
-      shouldPauseAfter: (step) => {
-        const steps = controller?.trace.steps ?? [];
-        const reason = pauseAfterReason(get().breakpoints, graph, step, steps[step.step - 2]);
-        if (reason) set({ pausedBy: reason });
-        return reason !== null;
-      },
-    };
-    const created = runtime.createController(graph, options);
+  /** What every controller of this store is told: breakpoints, speed, and the hosts and keys it may use. */
+  const controlOptions = (graph: GraphFile, network: RunNetwork): RunOptions => ({
+    ...network,
+    compact: true,
+    get stepDelayMs() {
+      return get().speedMs;
+    },
+    breakpointNodes: () => get().breakpoints.nodes,
+    shouldPauseBefore: (nodeId, state) => {
+      if (untilNextRound && nodeId === graph.entry && Number(state.steps ?? 0) > 0) {
+        set({ pausedBy: `Step round: paused before round ${roundOf(graph, nodeId, state)} starts` });
+        return true;
+      }
+      // Node breakpoints are LangGraph interrupts before the node: here only the conditions.
+      const reason = pauseBeforeReason({ ...get().breakpoints, nodes: [] }, graph, nodeId, state);
+      if (reason) set({ pausedBy: reason });
+      return reason !== null;
+    },
+    shouldPauseAfter: (step) => {
+      const steps = controller?.trace.steps ?? [];
+      const reason = pauseAfterReason(get().breakpoints, graph, step, steps[step.step - 2]);
+      if (reason) set({ pausedBy: reason });
+      return reason !== null;
+    },
+  });
+
+  /** Makes `created` the live run: its events redraw the screen. */
+  const attach = (id: number, created: RunController) => {
+    release();
     controller = created;
-    const id = addRun({ label: '', graph, trace: created.trace, stepCount: 0, forkOf });
-    updateRun(id, { label: label(id) });
-    set({ liveRunId: id, runError: null, pausedBy: null, pendingApproval: null });
+    controllers.set(id, created);
+    set({ liveRunId: id, runError: null, pausedBy: null, pendingApproval: created.pendingApproval, runStatus: created.status });
+    inFlight = null;
     unsubscribe = created.subscribe((event) => {
       if (controller !== created) return;
+      if (event.type === 'attempt') {
+        inFlight = inFlight?.step === event.step ? { ...inFlight, attempts: [...inFlight.attempts, event.attempt] } : { step: event.step, node: event.node, attempts: [event.attempt] };
+        pendingSync ??= setTimeout(flushLive, LIVE_REDRAW_MS);
+        return;
+      }
+      if (event.type === 'step' && inFlight?.step === event.step.step) inFlight = null;
       // An instant run makes steps faster than the page can draw them: draw at most every LIVE_REDRAW_MS.
       if (event.type === 'step' && created.status === 'running' && get().speedMs === 0) {
         pendingSync ??= setTimeout(flushLive, LIVE_REDRAW_MS);
@@ -298,7 +387,6 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
       }
       flushLive();
     });
-    await created.ready;
     syncLive();
     return created;
   };
@@ -306,18 +394,36 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
   const startFresh = async () => {
     try {
       const { graph, scenario, seed } = get();
+      const network = await networkFor(graph, get().documentVersion);
+      if (!network) {
+        set({ runError: 'Not run: it would contact hosts that were not allowed.' });
+        return null;
+      }
+      const runtime = await loadRuntime();
       // The runtime applies the named scenario and records it in the trace, as the command line does.
-      return await attach(graph, seed, scenario === null ? {} : { scenario }, (id) => `Run ${id}`);
+      const created = runtime.createController(graph, { ...controlOptions(graph, network), seed, ...(scenario === null ? {} : { scenario }) });
+      const id = addRun({ label: '', graph, trace: created.trace, stepCount: 0, seed, ...(scenario === null ? {} : { scenario }) });
+      updateRun(id, { label: `Run ${id}` });
+      return attach(id, created);
     } catch (error) {
       set({ runError: error instanceof Error ? error.message : String(error) });
       return null;
     }
   };
 
-  /** The controller that can go on, or a fresh one; an edited graph starts afresh rather than stepping a stale run. */
+  /** The live run if it can go on; an edited graph starts afresh rather than stepping a stale run. */
   const goOn = async () => {
     const live = get().runs.find((run) => run.id === get().liveRunId);
     return controller && controller.status !== 'stopped' && live?.graph === get().graph ? controller : startFresh();
+  };
+
+  /** Says which node breakpoint a Run stopped at (LangGraph interrupted before the node). */
+  const noteBreakpoint = () => {
+    if (!controller || controller.status !== 'paused' || get().pausedBy || controller.next === null) return;
+    const live = get().runs.find((run) => run.id === get().liveRunId);
+    if (!live) return;
+    const reason = pauseBeforeReason({ ...get().breakpoints, conditions: [] }, live.graph, controller.next, controller.state);
+    if (reason) set({ pausedBy: reason });
   };
 
   const guarded = async (work: () => Promise<unknown>) => {
@@ -326,7 +432,13 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
     } catch (error) {
       set({ runError: error instanceof Error ? error.message : String(error) });
     }
-    syncLive();
+    flushLive();
+    noteBreakpoint();
+  };
+
+  const continueLive = async () => {
+    set({ pausedBy: null });
+    await controller?.run();
   };
 
   return {
@@ -344,9 +456,12 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
     liveRunId: null,
     selectedStep: null,
     stateAfterSelected: null,
+    stateBeforeSelected: null,
     runStatus: 'idle',
+    inFlight: null,
     pendingApproval: null,
     pausedBy: null,
+    pauseAsked: false,
     runError: null,
     traceWarning: null,
     seed: 1,
@@ -379,58 +494,86 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
           untilNextRound = false;
         }
       }),
-    continueRun: () =>
-      guarded(async () => {
-        set({ pausedBy: null });
-        await controller?.run();
-      }),
-    pause: () => controller?.pause(),
+    continueRun: () => guarded(continueLive),
+    pause: () => {
+      if (!controller || get().runStatus !== 'running') return;
+      controller.pause();
+      set({ pauseAsked: true });
+    },
     reset: () => {
-      detach();
-      set({ runs: [], activeRunId: null, liveRunId: null, selectedStep: null, stateAfterSelected: null, overlay: null, runStatus: 'idle', pendingApproval: null, pausedBy: null, runError: null, traceWarning: null });
+      release();
+      controllers.clear();
+      set({ runs: [], activeRunId: null, liveRunId: null, selectedStep: null, stateAfterSelected: null, stateBeforeSelected: null, overlay: null, runStatus: 'idle', pendingApproval: null, pausedBy: null, runError: null, traceWarning: null });
     },
     decide: (decision) =>
       guarded(async () => {
         if (!controller) return;
         controller.decide(decision);
-        set({ pausedBy: null });
-        await controller.run();
+        await continueLive();
       }),
     selectStep: (step) => showStep(step),
     selectRun: (id) => {
       const run = get().runs.find((candidate) => candidate.id === id);
       if (!run) return;
       set({ activeRunId: id });
+      const picked = controllers.get(id);
+      if (picked && picked !== controller && picked.status !== 'stopped') attach(id, picked);
       showStep(run.stepCount > 0 ? run.stepCount : null);
     },
     fork: (atStep, edits) =>
       guarded(async () => {
         const from = get().runs.find((candidate) => candidate.id === get().activeRunId);
-        if (!from) return;
-        const created = await attach(
-          from.graph,
-          from.trace.seed,
-          { fork: { fromTrace: from.trace, atStep, state: edits.state, nextResults: edits.nextResults } },
-          (id) => `Run ${id} (fork of run ${from.id} at step ${atStep + 1})`,
-          { run: from.id, step: atStep + 1 },
-        );
-        await created?.run();
+        const source = from && controllers.get(from.id);
+        if (!from || !source) return;
+        const created = await source.fork(atStep, edits);
+        const id = addRun({ label: '', graph: from.graph, trace: created.trace, stepCount: created.trace.steps.length, forkOf: { run: from.id, step: atStep }, seed: from.seed, scenario: from.scenario });
+        updateRun(id, { label: `Run ${id} (fork of run ${from.id} at step ${atStep})` });
+        attach(id, created);
+        await continueLive();
       }),
-    loadTrace: (trace, ownGraph) => {
-      detach();
-      const graph = ownGraph ?? get().graph;
-      addRun({ label: '', graph, trace, stepCount: trace.steps.length, imported: true });
+    restoreRuns: async (saved) => {
+      const runtime = await loadRuntime();
+      release();
+      controllers.clear();
+      const { graph } = get();
+      const sameGraph = (other: GraphFile) => JSON.stringify(other) === JSON.stringify(graph);
+      const runs: RunRecord[] = [];
+      for (const { journal, forkedFrom, trace, ...record } of saved.runs) {
+        // The graph on screen is the one the run ran on: keep them one object, so Step goes on with the run.
+        const ranOn = sameGraph(record.graph) ? graph : record.graph;
+        if (journal) {
+          const restored = runtime.createController(ranOn, { ...controlOptions(ranOn, networkAskedOnFirstRequest(ranOn, get().documentVersion)), seed: record.seed, scenario: record.scenario, journal, forkedFrom });
+          controllers.set(record.id, restored);
+          const shown = restored.trace;
+          runs.push({ ...record, graph: ranOn, trace: shown, stepCount: shown.steps.length });
+        } else if (trace) runs.push({ ...record, graph: ranOn, trace, stepCount: trace.steps.length });
+      }
+      set({ runs, activeRunId: saved.activeRunId, liveRunId: null, runStatus: 'idle', pendingApproval: null });
+      const live = saved.liveRunId === null ? undefined : controllers.get(saved.liveRunId);
+      if (live && saved.liveRunId !== null) attach(saved.liveRunId, live);
+      else set({ runStatus: runs.some((run) => run.id === saved.activeRunId) ? 'stopped' : 'idle' });
+      showStep(saved.selectedStep);
+    },
+    loadTrace: (trace, shown) => {
+      release();
+      const graph = shown?.graph ?? get().graph;
+      addRun({ label: '', graph, trace, stepCount: trace.steps.length, imported: shown?.label === undefined });
       const id = get().activeRunId as number;
-      updateRun(id, { label: `Run ${id} (imported)` });
+      updateRun(id, { label: shown?.label ? `Run ${id}: ${shown.label}` : `Run ${id} (imported)` });
       set({
         liveRunId: null,
         runStatus: 'stopped',
         pendingApproval: null,
         pausedBy: null,
         runError: null,
-        traceWarning: ownGraph || trace.graph === graph.name ? null : `This trace was made on "${trace.graph}", but the open graph is "${graph.name}": the canvas may not match it.`,
+        traceWarning: shown || trace.graph === graph.name ? null : `This trace was made on "${trace.graph}", but the open graph is "${graph.name}": the canvas may not match it.`,
       });
       showStep(trace.steps.length > 0 ? trace.steps.length : null);
+      return id;
+    },
+    readRunState: async (runId, step) => {
+      const run = get().runs.find((candidate) => candidate.id === runId);
+      return run ? stateOf(await loadRuntime(), run, step) : null;
     },
     dismissRunMessages: () => set({ runError: null, traceWarning: null }),
   };

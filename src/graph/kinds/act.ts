@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { Id, RetryPolicy } from '../common.ts';
+
+import { CallOutcome, Id, RetryPolicy } from '../common.ts';
 import { defineKind } from './types.ts';
 
 export const ActConfig = z.strictObject({
@@ -11,6 +12,19 @@ export const ActConfig = z.strictObject({
 });
 export type ActConfig = z.infer<typeof ActConfig>;
 
+/** One action of a visit, as `results` holds it: the last attempt's records, and how many attempts it took. */
+export const ActionResult = z.looseObject({
+  skill: z.string(),
+  args: z.record(z.string(), z.unknown()),
+  outcome: CallOutcome,
+  records: z.array(z.unknown()),
+  error: z.string().optional(),
+  attempts: z.int().min(0),
+});
+
+/** The action that ended a visit with a failure. */
+export const ExecutionError = z.looseObject({ outcome: CallOutcome, skill: z.string(), message: z.string() });
+
 export const act = defineKind({
   kind: 'act',
   title: 'Act',
@@ -21,7 +35,7 @@ export const act = defineKind({
   config: ActConfig,
   outcomes: ['ok', 'empty', 'error', 'denied'],
   terminal: false,
-  writes: ['results', 'execution_error'],
+  state: { results: z.array(ActionResult), execution_error: ExecutionError.nullable() },
   reads: ['plan', 'approval'],
   fields: [
     { key: 'skill', label: 'Own skill', type: 'skill', optional: true, help: 'Leave empty to run the plan’s actions.' },

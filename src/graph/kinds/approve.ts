@@ -18,7 +18,7 @@ export const approve = defineKind({
   config: ApproveConfig,
   outcomes: ['approved', 'denied'],
   terminal: false,
-  writes: ['approval'],
+  state: { approval: z.looseObject({ decision: z.enum(['approved', 'denied']), skill: z.string().nullable(), by: z.string() }) },
   reads: ['results', 'execution_error', 'recovery'],
   fields: [
     { key: 'prompt', label: 'Question', type: 'text', optional: true },

@@ -20,7 +20,7 @@ export const collect = defineKind({
   config: CollectConfig,
   outcomes: ['ok', 'empty', 'error'],
   terminal: false,
-  writes: ['collected'],
+  state: { collected: z.array(z.unknown()) },
   reads: ['collected'],
   fields: [
     { key: 'skills', label: 'Skills', type: 'skills' },

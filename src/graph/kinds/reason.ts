@@ -25,7 +25,7 @@ export const reason = defineKind({
   config: ReasonConfig,
   outcomes: ['ok', 'repeated', 'error'],
   terminal: false,
-  writes: ['plan'],
+  state: { plan: z.looseObject({ actions: z.array(Action), signature: z.string(), repeated: z.boolean() }) },
   reads: ['round', 'recovery', 'plan', 'evaluation', 'failures'],
   fields: [
     { key: 'planner', label: 'Planner', type: 'select', options: ['scripted', 'llm'] },

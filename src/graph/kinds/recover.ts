@@ -31,7 +31,10 @@ export const recover = defineKind({
   config: RecoverConfig,
   outcomes: ['recovered', 'needs_human', 'no_path'],
   terminal: false,
-  writes: ['recovery', 'failures'],
+  state: {
+    recovery: z.looseObject({ action: z.string(), skill: z.string().nullable(), reason: z.string() }),
+    failures: z.array(z.looseObject({ round: z.int().min(0), reason: z.string(), action: z.string(), skill: z.string().nullable() })),
+  },
   reads: ['evaluation', 'failures', 'tokensUsed'],
   fields: [
     { key: 'rules', label: 'Rules', type: 'json', help: '[{"reason":"empty_result","action":"expand_search_scope","skill":"…","estTokens":100}]' },

@@ -17,7 +17,7 @@ export const respond = defineKind({
   config: RespondConfig,
   outcomes: [],
   terminal: true,
-  writes: ['response'],
+  state: { response: z.looseObject({ text: z.string() }) },
   reads: ['results', 'evaluation', 'collected'],
   fields: [{ key: 'template', label: 'Template', type: 'text', optional: true }],
   summary: () => ['ends: completed'],

@@ -16,7 +16,7 @@ export const stop = defineKind({
   config: StopConfig,
   outcomes: [],
   terminal: true,
-  writes: [],
+  state: {},
   reads: [],
   fields: [{ key: 'reason', label: 'Stop reason', type: 'text' }],
   summary: (config) => [`ends: ${config.reason}`],

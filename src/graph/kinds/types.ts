@@ -34,7 +34,12 @@ export interface KindDefinition<Schema extends z.ZodType = z.ZodType> {
   outcomes: readonly string[];
   /** Respond and stop end the run. */
   terminal: boolean;
-  /** State field groups the node owns and alone may write (context isolation). */
+  /**
+   * The state field groups the node owns and alone may write (context isolation), each with its
+   * shape: a person's edit of the state (a fork) is checked against it before anything runs.
+   */
+  state: Readonly<Record<string, z.ZodType>>;
+  /** The names of `state`, in order. */
   writes: readonly string[];
   /** State fields the node reads, recorded in each trace step. */
   reads: readonly string[];
@@ -43,4 +48,8 @@ export interface KindDefinition<Schema extends z.ZodType = z.ZodType> {
   summary: (config: z.infer<Schema>) => string[];
 }
 
-export const defineKind = <Schema extends z.ZodType>(definition: KindDefinition<Schema>) => definition;
+/** A kind's definition; the fields it writes are the keys of its state schema. */
+export const defineKind = <Schema extends z.ZodType>(definition: Omit<KindDefinition<Schema>, 'writes'>): KindDefinition<Schema> => ({
+  ...definition,
+  writes: Object.keys(definition.state),
+});

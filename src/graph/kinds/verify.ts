@@ -21,7 +21,9 @@ export const verify = defineKind({
   config: VerifyConfig,
   outcomes: ['sufficient', 'exhausted', 'continue'],
   terminal: false,
-  writes: ['evaluation'],
+  state: {
+    evaluation: z.looseObject({ evidence_sufficient: z.boolean(), plan_exhausted: z.boolean(), reason: z.string(), reasoning: z.string(), records: z.int().min(0).optional() }),
+  },
   reads: ['results', 'execution_error', 'collected'],
   fields: [{ key: 'minRecords', label: 'Records needed', type: 'number', min: 0 }],
   summary: (config) => [`needs ≥ ${config.minRecords} record${config.minRecords === 1 ? '' : 's'}`],

@@ -1,0 +1,69 @@
+/**
+ * The run's state as a typed schema: the runtime's own fields and each node kind's field group
+ * (from the kind definitions). A run writes these itself; the schema is checked where a person
+ * writes them, when they edit the state of a step to fork from it.
+ */
+import { z } from 'zod';
+import { FORBIDDEN_KEYS } from './common.ts';
+import { KIND_LIST } from './kinds/index.ts';
+import { parseWith } from './parse.ts';
+import { formatPath, type ParseProblem, type ParseResult } from './problems.ts';
+import type { NodeKind } from './kinds/types.ts';
+
+/** The fields the runtime itself keeps (SPEC §1, State). */
+export const RUNTIME_STATE = {
+  round: z.int().min(1),
+  steps: z.int().min(0),
+  tokensUsed: z.number().min(0),
+} as const;
+
+/** Every typed field of the state: the runtime's and each kind's field groups. */
+export const STATE_FIELDS: Readonly<Record<string, z.ZodType>> = Object.freeze({
+  ...RUNTIME_STATE,
+  ...Object.fromEntries(KIND_LIST.flatMap((kind) => Object.entries(kind.state))),
+});
+
+/**
+ * Channels the runtime keeps beside the state (visits, script positions, the step record…): a
+ * state field of the same name would be shadowed, so neither a graph nor an edit may use them.
+ */
+export const RESERVED_STATE_KEYS = ['_run', '_step'] as const;
+
+/** What of a graph decides its state's fields. */
+interface StateShape {
+  state: Record<string, unknown>;
+  nodes: readonly { kind: NodeKind }[];
+}
+
+/** The fields a run of this graph has: its initial state, the runtime's, and those of the kinds it uses. */
+export const stateFieldsOf = (graph: StateShape): string[] => {
+  const kinds = new Set(graph.nodes.map((node) => node.kind));
+  return [...new Set([...Object.keys(graph.state), ...Object.keys(RUNTIME_STATE), ...KIND_LIST.filter((kind) => kinds.has(kind.kind)).flatMap((kind) => kind.writes)])];
+};
+
+/**
+ * A person's edit of state fields, checked field by field: typed fields against their schema,
+ * the graph's own fields (the initial state) as any JSON, and, given the graph, only fields its
+ * run has. Problems name the path that failed.
+ */
+export const parseStateEdit = (edit: Record<string, unknown>, graph?: StateShape): ParseResult<Record<string, unknown>> => {
+  const problems: ParseProblem[] = [];
+  const fields = graph && stateFieldsOf(graph);
+  for (const [key, value] of Object.entries(edit)) {
+    if ((RESERVED_STATE_KEYS as readonly string[]).includes(key) || FORBIDDEN_KEYS.has(key)) {
+      problems.push({ path: formatPath([key]), message: `"${key}" is kept by the runtime and cannot be edited` });
+      continue;
+    }
+    if (fields && !fields.includes(key)) {
+      problems.push({ path: formatPath([key]), message: `this graph's state has no field "${key}" (it has ${fields.join(', ')})` });
+      continue;
+    }
+    const schema = Object.hasOwn(STATE_FIELDS, key) ? STATE_FIELDS[key] : undefined;
+    if (value === undefined) problems.push({ path: formatPath([key]), message: 'expected a value' });
+    else if (schema) {
+      const parsed = parseWith(schema, value, [key]);
+      if (!parsed.ok) problems.push(...parsed.problems);
+    }
+  }
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, value: edit };
+};

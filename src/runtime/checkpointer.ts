@@ -1,0 +1,175 @@
+/**
+ * A LangGraph checkpointer with a retention policy, in memory. LangGraph's MemorySaver keeps every
+ * checkpoint of a thread, each serialised whole: a long run grows without bound and pays for its
+ * growing lists again at every step. This one keeps checkpoints by reference (a run's values are
+ * never changed in place, so consecutive checkpoints share every value they did not rewrite) and
+ * keeps only the newest few plus keyframes, spaced wider as they pile up, so its memory stays flat
+ * however long the run. A dropped checkpoint's state is rebuilt from the nearest one kept by
+ * replaying the run's recorded updates (see `Controller.valuesAt`).
+ */
+import {
+  BaseCheckpointSaver, compareWritesSortKeys, copyCheckpoint, getCheckpointId, WRITES_IDX_MAP, writesSortKey,
+  type Checkpoint, type CheckpointListOptions, type CheckpointMetadata, type CheckpointPendingWrite, type CheckpointTuple, type PendingWrite,
+} from '@langchain/langgraph-checkpoint';
+import type { RunnableConfig } from '@langchain/core/runnables';
+
+export interface RetentionPolicy {
+  /** The newest checkpoints of a thread kept in any case (resume, recent time travel). */
+  keepNewest: number;
+  /** A checkpoint at every this many LangGraph steps is kept as a keyframe. */
+  keyframeEvery: number;
+  /** Past this many keyframes every other one goes and the spacing doubles. */
+  maxKeyframes: number;
+}
+
+export const DEFAULT_RETENTION: RetentionPolicy = { keepNewest: 32, keyframeEvery: 64, maxKeyframes: 256 };
+
+interface Stored {
+  checkpoint: Checkpoint;
+  metadata: CheckpointMetadata;
+  parentId?: string;
+  /** Pending writes by `taskId,idx`, as LangGraph stored them. */
+  writes: Map<string, { taskId: string; channel: string; value: unknown; taskPath: string; idx: number }>;
+}
+
+interface Thread {
+  byId: Map<string, Stored>;
+  /** The newest checkpoints, oldest first. */
+  recent: string[];
+  keyframes: string[];
+  spacing: number;
+}
+
+const keyOf = (threadId: string, namespace: string) => `${threadId}\u0000${namespace}`;
+
+const threadOf = (config: RunnableConfig) => {
+  const threadId = config.configurable?.thread_id as string | undefined;
+  if (threadId === undefined) throw new Error('a checkpoint needs a thread_id in config.configurable');
+  return { threadId, namespace: (config.configurable?.checkpoint_ns as string | undefined) ?? '' };
+};
+
+export class RetainingSaver extends BaseCheckpointSaver {
+  readonly policy: RetentionPolicy;
+  private readonly threads = new Map<string, Thread>();
+
+  constructor(policy: Partial<RetentionPolicy> = {}) {
+    super();
+    this.policy = { ...DEFAULT_RETENTION, ...policy };
+  }
+
+  private thread(config: RunnableConfig, create: true): Thread;
+  private thread(config: RunnableConfig, create?: false): Thread | undefined;
+  private thread(config: RunnableConfig, create = false) {
+    const { threadId, namespace } = threadOf(config);
+    const key = keyOf(threadId, namespace);
+    let thread = this.threads.get(key);
+    if (!thread && create) {
+      thread = { byId: new Map(), recent: [], keyframes: [], spacing: this.policy.keyframeEvery };
+      this.threads.set(key, thread);
+    }
+    return thread;
+  }
+
+  private tuple(config: RunnableConfig, id: string, stored: Stored): CheckpointTuple {
+    const { threadId, namespace } = threadOf(config);
+    const writes = [...stored.writes.values()]
+      .map((write) => ({ write, key: writesSortKey(write.taskPath, write.taskId, write.idx) }))
+      .sort((a, b) => compareWritesSortKeys(a.key, b.key))
+      .map(({ write }): CheckpointPendingWrite => [write.taskId, write.channel, write.value]);
+    return {
+      config: { configurable: { thread_id: threadId, checkpoint_ns: namespace, checkpoint_id: id } },
+      checkpoint: stored.checkpoint,
+      metadata: stored.metadata,
+      pendingWrites: writes,
+      ...(stored.parentId ? { parentConfig: { configurable: { thread_id: threadId, checkpoint_ns: namespace, checkpoint_id: stored.parentId } } } : {}),
+    };
+  }
+
+  async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
+    const thread = this.thread(config);
+    if (!thread) return undefined;
+    const id = getCheckpointId(config) || thread.recent.at(-1);
+    const stored = id === undefined ? undefined : thread.byId.get(id);
+    return stored && this.tuple(config, id as string, stored);
+  }
+
+  /** Newest first: the recent checkpoints, then the keyframes before them. */
+  async *list(config: RunnableConfig, options: CheckpointListOptions = {}): AsyncGenerator<CheckpointTuple> {
+    const thread = this.thread(config);
+    if (!thread) return;
+    const before = options.before ? getCheckpointId(options.before) : undefined;
+    const wanted = getCheckpointId(config);
+    let left = options.limit ?? Number.POSITIVE_INFINITY;
+    const ids = [...new Set([...thread.keyframes, ...thread.recent])].sort().reverse();
+    for (const id of ids) {
+      if (left <= 0) return;
+      if (wanted && id !== wanted) continue;
+      if (before && id >= before) continue;
+      const stored = thread.byId.get(id) as Stored;
+      if (options.filter && !Object.entries(options.filter).every(([key, value]) => (stored.metadata as Record<string, unknown>)[key] === value)) continue;
+      left -= 1;
+      yield this.tuple(config, id, stored);
+    }
+  }
+
+  async put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata): Promise<RunnableConfig> {
+    const thread = this.thread(config, true);
+    const parentId = config.configurable?.checkpoint_id as string | undefined;
+    thread.byId.set(checkpoint.id, { checkpoint: copyCheckpoint(checkpoint), metadata, parentId, writes: new Map() });
+    thread.recent.push(checkpoint.id);
+    this.retain(thread);
+    const { threadId, namespace } = threadOf(config);
+    return { configurable: { thread_id: threadId, checkpoint_ns: namespace, checkpoint_id: checkpoint.id } };
+  }
+
+  async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string, taskPath = ''): Promise<void> {
+    const id = getCheckpointId(config);
+    const stored = id ? this.thread(config)?.byId.get(id) : undefined;
+    if (!stored) return;
+    writes.forEach(([channel, value], index) => {
+      const idx = WRITES_IDX_MAP[channel] ?? index;
+      const key = `${taskId},${idx}`;
+      // Special writes (errors, interrupts) replace; a task's own writes are stored once.
+      if (idx >= 0 && stored.writes.has(key)) return;
+      stored.writes.set(key, { taskId, channel, value, taskPath, idx });
+    });
+  }
+
+  async deleteThread(threadId: string): Promise<void> {
+    for (const key of this.threads.keys()) if (key.startsWith(`${threadId}\u0000`)) this.threads.delete(key);
+  }
+
+  /** The checkpoints kept for a thread, newest first, for reading a step's state. */
+  kept(threadId: string, namespace = ''): Checkpoint[] {
+    const thread = this.threads.get(keyOf(threadId, namespace));
+    if (!thread) return [];
+    return [...new Set([...thread.keyframes, ...thread.recent])].sort().reverse().map((id) => (thread.byId.get(id) as Stored).checkpoint);
+  }
+
+  /** How many checkpoints the saver holds over all threads (the bench watches it stay flat). */
+  get size(): number {
+    let total = 0;
+    for (const thread of this.threads.values()) total += thread.byId.size;
+    return total;
+  }
+
+  /** Drops what leaves the recent window unless it is a keyframe; thins the keyframes past their bound. */
+  private retain(thread: Thread) {
+    while (thread.recent.length > this.policy.keepNewest) {
+      const id = thread.recent.shift() as string;
+      const step = thread.byId.get(id)?.metadata.step ?? 0;
+      if (step % thread.spacing === 0) thread.keyframes.push(id);
+      else thread.byId.delete(id);
+    }
+    while (thread.keyframes.length > this.policy.maxKeyframes) {
+      thread.spacing *= 2;
+      const kept: string[] = [];
+      for (const id of thread.keyframes) {
+        const step = thread.byId.get(id)?.metadata.step ?? 0;
+        if (step % thread.spacing === 0) kept.push(id);
+        else thread.byId.delete(id);
+      }
+      thread.keyframes = kept;
+    }
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * The run state as LangGraph channels. Everything a run needs is a plain JSON value in a channel,
+ * so a checkpoint is the whole run: the agent state (the graph's initial fields, the runtime's
+ * `round`/`steps`/`tokensUsed`, each kind's field group), the ledger `_run` (what a home-made engine
+ * would keep in private fields: visits, mock script positions, grants, a fork's overrides, when each
+ * field was last written, the outcome edges route on, a person's decision, the stop), and `_step`,
+ * the trace step of the node that ran last.
+ */
+import { z } from 'zod';
+import { MockEntry, RESERVED_STATE_KEYS, stateFieldsOf, type GraphFile } from '../graph/index.ts';
+import { TraceStep } from './trace.ts';
+
+export const RUN_CHANNEL = '_run';
+export const STEP_CHANNEL = '_step';
+
+const Counts = z.record(z.string(), z.int().min(0));
+
+export const Stop = z.strictObject({ reason: z.string(), explain: z.string() });
+export type Stop = z.infer<typeof Stop>;
+
+export const RunLedger = z.strictObject({
+  seed: z.int(),
+  /** The number of the last trace step (forks and edits leave `steps` to the person; this stays in order). */
+  step: z.int().min(0),
+  /** The last round a node ran in: a round a guard stops before its first node does not count. */
+  roundsRan: z.int().min(0),
+  visits: Counts,
+  /** Mock script entries served so far, per skill. */
+  scripts: Counts,
+  /** One-time grants from approvals, per skill. */
+  grants: Counts,
+  /** Results a fork serves before a skill's own (script or real call). */
+  overrides: z.record(z.string(), z.array(MockEntry)),
+  /** The step at which each field group was last written (0: the initial state). */
+  lastWritten: Counts,
+  /** The outcome of the node that ran last: the edges out of it route on it. */
+  outcome: z.string().nullable(),
+  /** A person's answer for the approve node that runs next. */
+  decision: z.enum(['approved', 'denied']).nullable(),
+  stop: Stop.nullable(),
+});
+export type RunLedger = z.infer<typeof RunLedger>;
+
+/** All channel values of a run: the agent state plus `_run` and `_step`. */
+export type RunValues = Record<string, unknown> & { _run: RunLedger; _step: TraceStep | null };
+
+/**
+ * The channels of a graph's run, in a stable order: the state fields its run has (a channel for a
+ * kind the graph does not use would only cost LangGraph an empty read at every step), then the
+ * ledger and the step record.
+ */
+export const channelNames = (graph: GraphFile): string[] => [...stateFieldsOf(graph), RUN_CHANNEL, STEP_CHANNEL];
+
+/** A graph whose initial state uses a runtime channel's name cannot run: the field would be shadowed. */
+export const reservedStateKey = (graph: GraphFile): string | undefined =>
+  Object.keys(graph.state).find((key) => (RESERVED_STATE_KEYS as readonly string[]).includes(key));
+
+/** The values a run starts from: the graph's state and a fresh ledger. */
+export const initialValues = (graph: GraphFile, seed: number): RunValues => ({
+  ...structuredClone(graph.state),
+  round: 1,
+  steps: 0,
+  tokensUsed: 0,
+  _run: {
+    seed, step: 0, roundsRan: 0, visits: {}, scripts: {}, grants: {}, overrides: {},
+    lastWritten: Object.fromEntries(Object.keys(graph.state).map((key) => [key, 0])),
+    outcome: null, decision: null, stop: null,
+  },
+  _step: null,
+});
+
+/** The agent state of the values: what nodes, conditions and people read. */
+export const agentState = (values: Readonly<Record<string, unknown>>): Record<string, unknown> => {
+  const { [RUN_CHANNEL]: _run, [STEP_CHANNEL]: _step, ...agent } = values;
+  return agent;
+};
+
+/** Channel values checked as a whole (a journal read back from storage is untrusted). */
+export const RunValuesSchema = z.looseObject({ _run: RunLedger, _step: TraceStep.nullable() });
+
+/**
+ * How values cross into LangGraph and back. LangGraph keeps its channels in plain objects, where a
+ * field named like a member of every object (`toString`, `valueOf`) finds the inherited member
+ * instead of its channel: such fields travel under an alias. A graph without one pays nothing.
+ */
+export interface ChannelCodec {
+  toChannels: (values: Record<string, unknown>) => Record<string, unknown>;
+  fromChannels: (values: Record<string, unknown>) => Record<string, unknown>;
+  /** The LangGraph channel of a field. */
+  channel: (field: string) => string;
+}
+
+const ALIAS = '~';
+const needsAlias = (field: string) => field in Object.prototype;
+
+export const channelCodec = (graph: GraphFile): ChannelCodec => {
+  if (!channelNames(graph).some(needsAlias)) return { toChannels: (values) => values, fromChannels: (values) => values, channel: (field) => field };
+  const channel = (field: string) => (needsAlias(field) ? `${ALIAS}${field}` : field);
+  const field = (name: string) => (name.startsWith(ALIAS) && needsAlias(name.slice(ALIAS.length)) ? name.slice(ALIAS.length) : name);
+  return {
+    channel,
+    toChannels: (values) => Object.fromEntries(Object.entries(values).map(([key, value]) => [channel(key), value])),
+    fromChannels: (values) => Object.fromEntries(Object.entries(values).map(([key, value]) => [field(key), value])),
+  };
+};

@@ -1,0 +1,177 @@
+/**
+ * One node of a run, as a function of the graph file and the run's channel values: the guards,
+ * the kind's executor, the edge choice. It returns the channel update (the node's writes, the
+ * runtime fields, the ledger `_run` and the trace step `_step`); it changes nothing it is given.
+ * Skill calls are its only effects, with the ledger deciding what a mock or a fork's override serves.
+ */
+import { kindDefinition, nodeById, own, type GraphFile, type GraphNode, type MockEntry, type Skill } from '../graph/index.ts';
+import { createSkill, resultOfEntry, type KeyRing, type SkillRunner } from '../skills/index.ts';
+import { chooseEdge, type EdgeChoice } from './conditions.ts';
+import { checkGuards } from './guards.ts';
+import { EXECUTORS, type NodeContext, type NodeResult } from './kinds/index.ts';
+import { runAction, type ActionEnv } from './retry.ts';
+import { agentState, type RunLedger, type RunValues, type Stop } from './state.ts';
+import type { Attempt, TraceStep } from './trace.ts';
+
+/** What a run takes from outside; none of it is state, all of it is optional. */
+export interface RunDeps {
+  now?: () => number;
+  fetch?: typeof fetch;
+  /** Keys for llm skills, each bound to the origin it was given for; kept in memory only. */
+  keys?: KeyRing;
+  /** Told about every attempt as it ends (the `custom` stream), so attempts show while the node runs. */
+  onAttempt?: (attempt: Attempt, where: { node: string; step: number }) => void;
+}
+
+/** The runners of a graph's http and llm skills: they hold no state, so one set serves every run. */
+export type RealRunners = ReadonlyMap<string, SkillRunner>;
+
+export const realRunners = (graph: GraphFile): RealRunners =>
+  new Map(Object.entries(graph.skills).flatMap(([name, skill]) => (skill.type === 'mock' ? [] : [[name, createSkill(name, skill)] as const])));
+
+/** The part of the ledger a node's skill calls move: copied once per node, written back as `_run`. */
+interface CallLedger {
+  scripts: Record<string, number>;
+  grants: Record<string, number>;
+  overrides: Record<string, MockEntry[]>;
+  tokensUsed: number;
+  simulatedMs: number;
+}
+
+/** A mock skill or a fork's override, served from the ledger's positions instead of a closure. */
+const scriptedRunner = (name: string, skill: Skill, ledger: CallLedger): SkillRunner | undefined => {
+  const queue = own(ledger.overrides, name);
+  if (queue?.length)
+    return {
+      name, access: skill.access, simulated: true,
+      call: async (_args, context) => {
+        ledger.overrides[name] = queue.slice(1);
+        return resultOfEntry(queue[0], skill.tokens, context);
+      },
+    };
+  if (skill.type !== 'mock') return undefined;
+  return {
+    name, access: skill.access, simulated: true,
+    call: async (_args, context) => {
+      const served = own(ledger.scripts, name) ?? 0;
+      ledger.scripts[name] = served + 1;
+      return resultOfEntry(skill.script[Math.min(served, skill.script.length - 1)], skill.tokens, context);
+    },
+  };
+};
+
+const actionEnv = (
+  graph: GraphFile, real: RealRunners, ledger: CallLedger, run: RunLedger, state: Record<string, unknown>, deps: RunDeps, onAttempt?: (attempt: Attempt) => void,
+): ActionEnv => ({
+  runner: (skill) => {
+    const definition = own(graph.skills, skill);
+    return definition ? (scriptedRunner(skill, definition, ledger) ?? real.get(skill)) : undefined;
+  },
+  mode: graph.permissions.mode,
+  consumeGrant: (skill) => {
+    const left = own(ledger.grants, skill) ?? 0;
+    if (left === 0) return false;
+    ledger.grants[skill] = left - 1;
+    return true;
+  },
+  tokensUsed: () => ledger.tokensUsed,
+  charge: (tokens) => {
+    ledger.tokensUsed += tokens;
+  },
+  limits: graph.limits,
+  wait: async (ms, simulated) => {
+    if (simulated) ledger.simulatedMs += ms;
+    else await new Promise((resolve) => setTimeout(resolve, ms));
+  },
+  context: { state, seed: run.seed, keys: deps.keys, fetch: deps.fetch },
+  onAttempt,
+});
+
+/** The edge out of `source` for this outcome and state, or the stop when none can be taken. */
+export const routeAfter = (graph: GraphFile, source: string, outcome: string | null, state: Readonly<Record<string, unknown>>): EdgeChoice & { stop: Stop | null } => {
+  const choice = chooseEdge(graph, source, { outcome, state });
+  if (!choice.fired) return { ...choice, stop: { reason: 'no_route', explain: `no edge of ${source} matched outcome ${JSON.stringify(outcome)}` } };
+  if (!nodeById(graph, choice.fired.target)) return { ...choice, stop: { reason: 'error', explain: `there is no node "${choice.fired.target}"` } };
+  return { ...choice, stop: null };
+};
+
+/** Runs `node` on the values; the update it returns is all that changes. */
+export const executeNode = async (graph: GraphFile, node: GraphNode, values: RunValues, real: RealRunners, deps: RunDeps): Promise<Record<string, unknown>> => {
+  const now = deps.now ?? Date.now;
+  const run = values._run;
+  const stepNumber = run.step + 1;
+  const currentRound = values.round as number;
+  const round = node.id === graph.entry && run.step > 0 ? currentRound + 1 : currentRound;
+  const tokensBefore = values.tokensUsed as number;
+  const base: TraceStep = {
+    step: stepNumber, round, node: node.id, kind: node.kind, outcome: null, attempts: [], reads: [...kindDefinition(node.kind).reads],
+    writes: {}, edges: [], fired: null, guard: null, durationMs: 0,
+  };
+  const guards = checkGuards({ round, steps: values.steps as number, tokensUsed: tokensBefore, limits: graph.limits });
+  base.guards = guards.checks;
+  if (guards.stop) {
+    const stop = { reason: guards.stop.reason, explain: guards.stop.explain };
+    const guarded: TraceStep = {
+      ...base, round: guards.stop.reason === 'max_rounds' ? currentRound : round, reads: [], guard: guards.stop, tokensUsed: tokensBefore,
+      note: `stopped by a guard before ${node.id}`, stop,
+    };
+    return { _run: { ...run, step: stepNumber, outcome: null, stop }, _step: guarded };
+  }
+
+  // The node's own copy of the state: the executor reads it, then the edge choice reads it with the writes applied.
+  const state = agentState(values);
+  state.round = round;
+  const ledger: CallLedger = { scripts: { ...run.scripts }, grants: { ...run.grants }, overrides: { ...run.overrides }, tokensUsed: tokensBefore, simulatedMs: 0 };
+  const onAttempt = deps.onAttempt && ((attempt: Attempt) => deps.onAttempt?.(attempt, { node: node.id, step: stepNumber }));
+  const env = actionEnv(graph, real, ledger, run, state, deps, onAttempt);
+  const visits = own(run.visits, node.id) ?? 0;
+  const context: NodeContext = {
+    node, graph, state, round, visits, lastWritten: run.lastWritten,
+    runAction: (action, policy, index, interpret) => runAction(action, policy, env, index, interpret),
+    budgetLeft: () => (graph.limits.tokenBudget === undefined ? null : Math.max(0, graph.limits.tokenBudget - ledger.tokensUsed)),
+    decision: run.decision ?? undefined,
+    grant: (skill) => {
+      ledger.grants[skill] = (own(ledger.grants, skill) ?? 0) + 1;
+    },
+  };
+  const started = now();
+  const spent = { scripts: ledger.scripts, grants: ledger.grants, overrides: ledger.overrides, decision: null, roundsRan: round };
+  let result: NodeResult;
+  try {
+    result = await (EXECUTORS[node.kind] as (context: NodeContext) => Promise<NodeResult>)(context);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const stop = { reason: 'error', explain: `${node.id} failed: ${message}` };
+    return {
+      round, tokensUsed: ledger.tokensUsed,
+      _run: { ...run, ...spent, step: stepNumber, outcome: null, stop },
+      _step: { ...base, note: `the node threw: ${message}`, tokensUsed: ledger.tokensUsed, stop },
+    };
+  }
+  const { writes, outcome } = result;
+  const durationMs = Math.max(0, now() - started) + ledger.simulatedMs;
+  const lastWritten = { ...run.lastWritten };
+  for (const key of Object.keys(writes)) lastWritten[key] = stepNumber;
+  // Only what changed goes to LangGraph: every channel written costs it a version and a write.
+  const update: Record<string, unknown> = { ...writes, steps: (values.steps as number) + 1 };
+  if (round !== currentRound) update.round = round;
+  if (ledger.tokensUsed !== tokensBefore) update.tokensUsed = ledger.tokensUsed;
+  let stop: Stop | null = result.budgetStop ? { reason: 'budget_exhausted', explain: result.budgetStop.explain } : (result.stop ?? null);
+  const route = stop ? null : routeAfter(graph, node.id, outcome, Object.assign(state, update));
+  stop ??= route?.stop ?? null;
+  // Built in one go, in the trace's field order (a step is the largest object a run makes per node).
+  const step: TraceStep = {
+    step: stepNumber, round, node: node.id, kind: node.kind, outcome, attempts: result.attempts, reads: base.reads, writes,
+    edges: route?.edges ?? [], fired: route?.fired ?? null, guard: result.budgetStop ?? null, durationMs, guards: guards.checks,
+    note: result.note, tokensUsed: ledger.tokensUsed,
+  };
+  if (result.blindRetry) step.blindRetry = true;
+  // A missing target is the next node's failure, not this step's: its step keeps the edge that fired.
+  if (stop && route?.stop?.reason !== 'error') step.stop = stop;
+  const ran: RunLedger = {
+    ...run, ...spent, step: stepNumber, visits: { ...run.visits, [node.id]: visits + 1 }, lastWritten, outcome, stop,
+  };
+  update._run = ran;
+  update._step = step;
+  return update;
+};

@@ -1,0 +1,140 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { findTemplate } from '../graph/index.ts';
+import { runGraph } from '../runtime/index.ts';
+import { withoutTimings } from '../runtime/testing.ts';
+import { useApp } from './index.ts';
+import { restoreRunSession, startRunSessionSaving, useRunSessions, type RunSessionStorage } from './runSessions.ts';
+
+/** An in-memory store that copies what it keeps, as IndexedDB's structured clone does. */
+const fakeStorage = () => {
+  const headers = new Map<string, unknown>();
+  /** By `session/run/seq`, the body at seq -1. */
+  const journals = new Map<string, unknown>();
+  const copy = <T,>(value: T): T => JSON.parse(JSON.stringify(value));
+  const seqOf = (id: string) => Number(id.split('/')[2]);
+  const written = { bodies: 0 };
+  const storage: RunSessionStorage = {
+    read: async (key) => {
+      const header = headers.get(key) as { runs: { id: number }[] } | undefined;
+      if (!header) return undefined;
+      const bodies = new Map<number, unknown>();
+      const byRun = new Map<number, unknown[]>();
+      for (const run of header.runs) {
+        const entries = [...journals.entries()].filter(([id]) => id.startsWith(`${key}/${run.id}/`)).sort(([a], [b]) => seqOf(a) - seqOf(b));
+        bodies.set(run.id, copy(entries.find(([id]) => seqOf(id) === -1)?.[1]));
+        byRun.set(run.id, entries.filter(([id]) => seqOf(id) >= 0).map(([, entry]) => copy(entry)));
+      }
+      return { header: copy(header), bodies, journals: byRun };
+    },
+    write: async (key, { header, bodies, appends, dropped }) => {
+      for (const run of dropped) for (const id of journals.keys()) if (id.startsWith(`${key}/${run}/`)) journals.delete(id);
+      for (const { run, body } of bodies) {
+        written.bodies += 1;
+        journals.set(`${key}/${run}/-1`, copy(body));
+      }
+      for (const { run, from, entries } of appends) entries.forEach((entry, index) => journals.set(`${key}/${run}/${from + index}`, copy(entry)));
+      headers.set(key, copy(header));
+    },
+  };
+  return { storage, headers, journals, written };
+};
+
+const securityclaw = () => findTemplate('securityclaw')!.graph();
+const target = new EventTarget() as unknown as Window;
+let stopSaving: () => void = () => {};
+
+beforeEach(() => {
+  useApp.getState().reset();
+  useApp.setState({ breakpoints: { nodes: [], edges: [], conditions: [] }, seed: 1, scenario: null, speedMs: 0 });
+  useApp.getState().load(securityclaw());
+  useRunSessions.setState({ error: null });
+});
+afterEach(() => stopSaving());
+
+describe('the run session in storage', () => {
+  it('a reload shows the same runs and Step continues from the last checkpoint to the same end', async () => {
+    const { storage, written } = fakeStorage();
+    const saving = startRunSessionSaving(storage, { delayMs: 1, target });
+    stopSaving = saving.stop;
+    for (let step = 0; step < 3; step += 1) {
+      await useApp.getState().step();
+      await saving.flush();
+    }
+    // The graph is stored once with its run; each step appends to the journal.
+    expect(written.bodies).toBe(1);
+    const before = useApp.getState().runs[0];
+    saving.stop();
+
+    // The reload: a fresh screen with the same graph of the library, then its stored session.
+    const graphId = useApp.getState().documentId;
+    useApp.getState().reset();
+    useApp.getState().openDocument(securityclaw(), graphId);
+    expect(await restoreRunSession(storage)).toBe(true);
+    let state = useApp.getState();
+    expect(state.runs.map((run) => [run.label, run.stepCount])).toEqual([['Run 1', 3]]);
+    expect(state.runs[0].trace.steps).toEqual(before.trace.steps);
+    expect(state.runStatus).toBe('paused');
+    await expect.poll(() => useApp.getState().stateAfterSelected).toMatchObject({ steps: 3, evaluation: { reason: 'empty_result' } });
+
+    await useApp.getState().step();
+    expect(useApp.getState().runs[0].trace.steps.at(-1)).toMatchObject({ step: 4, node: 'recover' });
+    await useApp.getState().continueRun();
+    state = useApp.getState();
+    expect(state.runs).toHaveLength(1);
+    const expected = await runGraph(securityclaw(), { compact: true });
+    expect(withoutTimings(state.runs[0].trace)).toEqual(withoutTimings(expected));
+  });
+
+  it('a fork comes back with its parent, and the journals of runs no longer shown are forgotten', async () => {
+    const { storage, journals } = fakeStorage();
+    const saving = startRunSessionSaving(storage, { delayMs: 1, target });
+    stopSaving = saving.stop;
+    await useApp.getState().run();
+    await useApp.getState().fork(1, { nextResults: { search_events: [{ outcome: 'ok', records: [{ ip: '10.0.0.5' }] }] } });
+    await saving.flush();
+    saving.stop();
+    const graphId = useApp.getState().documentId;
+    useApp.getState().reset();
+    useApp.getState().openDocument(securityclaw(), graphId);
+    await restoreRunSession(storage);
+    const state = useApp.getState();
+    expect(state.runs.map((run) => run.label)).toEqual(['Run 1', 'Run 2 (fork of run 1 at step 1)']);
+    expect(state.runs[1].trace.forkedFrom).toEqual({ step: 1, edited: [], overridden: ['search_events'] });
+    expect(state.runs[1].trace.steps.map((step) => step.fired?.id ?? null)).toEqual(['e1', 'e2', 'e3', null]);
+
+    const again = startRunSessionSaving(storage, { delayMs: 1, target });
+    stopSaving = again.stop;
+    useApp.getState().reset();
+    await again.flush();
+    expect(journals.size).toBe(0);
+  });
+
+  it('a damaged session is not shown, and says why', async () => {
+    const { storage, headers, journals } = fakeStorage();
+    const graphId = useApp.getState().documentId;
+    headers.set(graphId, { version: 1, runs: [{ id: 1, label: 'Run 1', journalLength: 0 }], activeRunId: 1, liveRunId: 1, selectedStep: null });
+    journals.set(`${graphId}/1/-1`, { graph: {} });
+    expect(await restoreRunSession(storage)).toBe(false);
+    expect(useRunSessions.getState().error).toMatch(/damaged.*runs\[0\]\.graph/);
+    expect(useApp.getState().runs).toEqual([]);
+  });
+
+  it('each graph of the library has its own runs: opening another shows its runs, coming back shows the first one\'s', async () => {
+    const { storage } = fakeStorage();
+    const saving = startRunSessionSaving(storage, { delayMs: 1, target });
+    stopSaving = saving.stop;
+    const first = { id: useApp.getState().documentId, graph: useApp.getState().graph };
+    await useApp.getState().step();
+    await saving.flush();
+
+    useApp.getState().load(findTemplate('approval-gate')!.graph());
+    await expect.poll(() => useApp.getState().runs.length).toBe(0);
+    await useApp.getState().run();
+    await saving.flush();
+    expect(useApp.getState().runs).toHaveLength(1);
+
+    useApp.getState().openDocument(first.graph, first.id);
+    await expect.poll(() => useApp.getState().runs.map((run) => run.stepCount)).toEqual([1]);
+    expect(useApp.getState().runs[0].graph.name).toBe(first.graph.name);
+  });
+});

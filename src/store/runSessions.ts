@@ -1,0 +1,292 @@
+/**
+ * The run session on screen, kept in IndexedDB so that a reload shows the same runs and Step
+ * continues from the last checkpoint. What is stored is each run's record and its journal (the
+ * changes of its channels, in order): the journal grows by appending, so a step costs one small
+ * write, and a run comes back by folding it. Its own database, apart from the graph library, with
+ * one session per graph of the library (keyed by its id): opening a graph shows its own runs.
+ */
+import { z } from 'zod';
+import { create } from 'zustand';
+import { describeProblems, parseGraph, parseWith, type ParseProblem } from '../graph/index.ts';
+import { Trace } from '../runtime/trace.ts';
+import { RunValuesSchema } from '../runtime/state.ts';
+import type { JournalEntry } from '../runtime/controller.ts';
+import { useApp } from './index.ts';
+import { journalLength, savedRuns, warmUpRuntime, type SavedRun, type SavedRuns } from './runSlice.ts';
+
+export const RUNS_DB_NAME = 'loopscope-runs';
+const SAVE_DELAY_MS = 50;
+
+const Id = z.int().min(1);
+
+/** What of a run never changes once it is on screen, stored once: its graph, and an imported trace. */
+const RunBody = z.strictObject({ graph: z.unknown(), trace: Trace.optional() });
+type RunBody = z.infer<typeof RunBody>;
+
+const SavedRunHeader = z.strictObject({
+  id: Id,
+  label: z.string(),
+  forkOf: z.strictObject({ run: Id, step: z.int().min(0) }).optional(),
+  imported: z.boolean().optional(),
+  seed: z.int().optional(),
+  scenario: z.string().optional(),
+  forkedFrom: z.strictObject({ step: z.int().min(0), edited: z.array(z.string()), overridden: z.array(z.string()) }).optional(),
+  /** How many journal entries the run has in the journal store. */
+  journalLength: z.int().min(0),
+});
+
+const SessionHeader = z.strictObject({
+  version: z.literal(1),
+  runs: z.array(SavedRunHeader),
+  activeRunId: Id.nullable(),
+  liveRunId: Id.nullable(),
+  selectedStep: z.int().min(0).nullable(),
+});
+type SessionHeader = z.infer<typeof SessionHeader>;
+
+const JournalEntrySchema = z.strictObject({ step: z.int().min(0), update: z.record(z.string(), z.unknown()) });
+
+export interface StoredSession {
+  header: unknown;
+  bodies: Map<number, unknown>;
+  journals: Map<number, unknown[]>;
+}
+
+/** What one write stores: the header, the bodies of runs new on screen, journal entries appended, the runs gone. */
+export interface SessionChanges {
+  header: SessionHeader;
+  bodies: { run: number; body: RunBody }[];
+  appends: { run: number; from: number; entries: readonly JournalEntry[] }[];
+  dropped: number[];
+}
+
+/** Where sessions live: IndexedDB in the browser, a fake in tests (happy-dom has no IndexedDB). */
+export interface RunSessionStorage {
+  read: (key: string) => Promise<StoredSession | undefined>;
+  write: (key: string, changes: SessionChanges) => Promise<void>;
+}
+
+const request = <T>(req: IDBRequest<T>) =>
+  new Promise<T>((resolve, reject) => {
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error ?? new Error('IndexedDB request failed'));
+  });
+
+const HEADERS = 'sessions';
+const JOURNALS = 'journal';
+/** A run's body sits before its journal entries, in the same key range. */
+const BODY = -1;
+
+export const indexedDbRunStorage = (factory: IDBFactory | undefined = globalThis.indexedDB): RunSessionStorage => {
+  let opening: Promise<IDBDatabase> | null = null;
+  const open = () => {
+    if (!factory) return Promise.reject(new Error('IndexedDB is not available in this browser'));
+    opening ??= new Promise<IDBDatabase>((resolve, reject) => {
+      const req = factory.open(RUNS_DB_NAME, 1);
+      req.onupgradeneeded = () => {
+        req.result.createObjectStore(HEADERS);
+        // Keyed [session, run, entry]: a run's journal is one key range, read and deleted at once.
+        req.result.createObjectStore(JOURNALS);
+      };
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => reject(req.error ?? new Error('could not open IndexedDB'));
+      req.onblocked = () => reject(new Error('IndexedDB is blocked by another tab'));
+    });
+    opening.catch(() => (opening = null));
+    return opening;
+  };
+  const runRange = (key: string, run: number, from = BODY) => IDBKeyRange.bound([key, run, from], [key, run, Number.MAX_SAFE_INTEGER]);
+  return {
+    read: async (key) => {
+      const db = await open();
+      const tx = db.transaction([HEADERS, JOURNALS], 'readonly');
+      const header = await request(tx.objectStore(HEADERS).get(key));
+      if (header === undefined) return undefined;
+      const journals = new Map<number, unknown[]>();
+      const bodies = new Map<number, unknown>();
+      const runs = (header as { runs?: { id?: unknown }[] }).runs ?? [];
+      for (const run of Array.isArray(runs) ? runs : []) {
+        if (typeof run?.id !== 'number') continue;
+        bodies.set(run.id, await request(tx.objectStore(JOURNALS).get([key, run.id, BODY])));
+        journals.set(run.id, await request(tx.objectStore(JOURNALS).getAll(runRange(key, run.id, 0))));
+      }
+      return { header, bodies, journals };
+    },
+    write: async (key, { header, bodies, appends, dropped }) => {
+      const db = await open();
+      const tx = db.transaction([HEADERS, JOURNALS], 'readwrite');
+      const journals = tx.objectStore(JOURNALS);
+      for (const run of dropped) journals.delete(runRange(key, run));
+      for (const { run, body } of bodies) journals.put(body, [key, run, BODY]);
+      for (const { run, from, entries } of appends) entries.forEach((entry, index) => journals.put(entry, [key, run, from + index]));
+      tx.objectStore(HEADERS).put(header, key);
+      await new Promise<void>((resolve, reject) => {
+        tx.oncomplete = () => resolve();
+        tx.onerror = () => reject(tx.error ?? new Error('the write failed'));
+        tx.onabort = () => reject(tx.error ?? new Error('the write was aborted'));
+        tx.commit?.();
+      });
+    },
+  };
+};
+
+/** A stored session read back: untrusted, so every part is parsed, and a part that fails is named. */
+export const parseSession = (stored: StoredSession): { ok: true; value: SavedRuns } | { ok: false; problems: ParseProblem[] } => {
+  const header = parseWith(SessionHeader, stored.header);
+  if (!header.ok) return header;
+  const runs: SavedRun[] = [];
+  for (const [index, { journalLength: length, ...record }] of header.value.runs.entries()) {
+    const body = parseWith(RunBody, stored.bodies.get(record.id), ['runs', index]);
+    if (!body.ok) return body;
+    const graph = parseGraph(body.value.graph);
+    if (!graph.ok) return { ok: false, problems: graph.problems.map((problem) => ({ ...problem, path: `runs[${index}].graph${problem.path ? `.${problem.path}` : ''}` })) };
+    if (record.imported) {
+      if (!body.value.trace) return { ok: false, problems: [{ path: `runs[${index}].trace`, message: 'an imported run has no trace' }] };
+      runs.push({ ...record, graph: graph.value, trace: body.value.trace });
+      continue;
+    }
+    const journal = parseWith(z.array(JournalEntrySchema), stored.journals.get(record.id) ?? [], ['runs', index, 'journal']);
+    if (!journal.ok) return journal;
+    if (journal.value.length !== length) return { ok: false, problems: [{ path: `runs[${index}].journal`, message: `expected ${length} entries, found ${journal.value.length}` }] };
+    const start = parseWith(RunValuesSchema, journal.value[0]?.update, ['runs', index, 'journal', 0, 'update']);
+    if (!start.ok) return start;
+    runs.push({ ...record, graph: graph.value, journal: journal.value });
+  }
+  return { ok: true, value: { runs, activeRunId: header.value.activeRunId, liveRunId: header.value.liveRunId, selectedStep: header.value.selectedStep } };
+};
+
+/** The session's health, shown to the person: the runs in memory never depend on it. */
+export const useRunSessions = create<{ error: string | null }>()(() => ({ error: null }));
+
+const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error)) || 'unknown error';
+
+/** Puts the stored session of a graph (by default the open one) back on screen. */
+export const restoreRunSession = async (storage: RunSessionStorage, key = useApp.getState().documentId): Promise<boolean> => {
+  let stored: StoredSession | undefined;
+  try {
+    stored = await storage.read(key);
+  } catch (error) {
+    useRunSessions.setState({ error: `The runs of the last session could not be read (${reasonOf(error)}).` });
+    return false;
+  }
+  if (!stored) return false;
+  const parsed = parseSession(stored);
+  if (!parsed.ok) {
+    useRunSessions.setState({ error: `The runs of the last session are damaged and were not shown (${describeProblems(parsed.problems).split('\n')[0]}).` });
+    return false;
+  }
+  if (parsed.value.runs.length === 0) return false;
+  await useApp.getState().restoreRuns(parsed.value);
+  return true;
+};
+
+/**
+ * Stores the session as it changes: one write at a time, each taking what changed since the
+ * last (the headers, and the journal entries appended). Returns a stop function.
+ */
+export const startRunSessionSaving = (storage: RunSessionStorage, { delayMs = SAVE_DELAY_MS, target = window as Pick<Window, 'addEventListener' | 'removeEventListener'> } = {}) => {
+  /** The session written to: the open graph's. */
+  let key = useApp.getState().documentId;
+  /** Set while another graph's session replaces the runs on screen: that is not a change to store. */
+  let switching = false;
+  /** Journal entries stored per run; a run in it has its body stored. */
+  const stored = new Map<number, number>();
+  for (const run of useApp.getState().runs) stored.set(run.id, journalLength(run.id));
+  let writing: Promise<void> | null = null;
+  let again = false;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+
+  const save = async (): Promise<void> => {
+    timer = null;
+    if (writing) {
+      again = true;
+      return;
+    }
+    const into = key;
+    const snapshot = savedRuns(useApp.getState());
+    const shown = new Set(snapshot.runs.map((run) => run.id));
+    const dropped = [...stored.keys()].filter((id) => !shown.has(id));
+    const appends = snapshot.runs.flatMap((run) => {
+      const from = stored.get(run.id) ?? 0;
+      return run.journal && run.journal.length > from ? [{ run: run.id, from, entries: run.journal.slice(from) }] : [];
+    });
+    const bodies = snapshot.runs.filter((run) => !stored.has(run.id)).map(({ id, graph, trace }) => ({ run: id, body: { graph, ...(trace ? { trace } : {}) } }));
+    const header: SessionHeader = {
+      version: 1,
+      runs: snapshot.runs.map(({ journal, graph: _graph, trace: _trace, ...record }) => ({ ...record, journalLength: journal?.length ?? 0 })),
+      activeRunId: snapshot.activeRunId, liveRunId: snapshot.liveRunId, selectedStep: snapshot.selectedStep,
+    };
+    writing = storage.write(into, { header, bodies, appends, dropped });
+    try {
+      await writing;
+      for (const id of dropped) stored.delete(id);
+      for (const run of snapshot.runs) stored.set(run.id, run.journal?.length ?? 0);
+      if (useRunSessions.getState().error) useRunSessions.setState({ error: null });
+    } catch (error) {
+      useRunSessions.setState({ error: `The runs could not be stored (${reasonOf(error)}); they are kept in memory.` });
+    } finally {
+      writing = null;
+    }
+    if (again) {
+      again = false;
+      await save();
+    }
+  };
+
+  const schedule = () => {
+    if (timer === null) timer = setTimeout(() => void save(), delayMs);
+  };
+  const flush = () => {
+    if (timer === null) return;
+    clearTimeout(timer);
+    void save();
+  };
+  /** Another graph was opened: what is pending goes to the graph it belongs to, then that graph's own runs come on screen. */
+  const switchTo = async (documentId: string) => {
+    switching = true;
+    try {
+      if (timer !== null) {
+        clearTimeout(timer);
+        await save();
+      }
+      while (writing) await writing;
+      key = documentId;
+      stored.clear();
+      useApp.getState().reset();
+      if (await restoreRunSession(storage, documentId)) for (const run of useApp.getState().runs) stored.set(run.id, journalLength(run.id));
+    } finally {
+      switching = false;
+    }
+  };
+  const unsubscribe = useApp.subscribe((state, previous) => {
+    if (state.documentId !== previous.documentId) {
+      void switchTo(state.documentId);
+      return;
+    }
+    if (switching) return;
+    if (state.runs !== previous.runs || state.activeRunId !== previous.activeRunId || state.liveRunId !== previous.liveRunId || state.selectedStep !== previous.selectedStep) schedule();
+  });
+  target.addEventListener('pagehide', flush);
+  return {
+    stop: () => {
+      unsubscribe();
+      target.removeEventListener('pagehide', flush);
+      if (timer !== null) clearTimeout(timer);
+    },
+    /** Resolves when everything changed so far is stored. */
+    flush: async () => {
+      flush();
+      while (writing || timer !== null) await (writing ?? new Promise((resolve) => setTimeout(resolve, delayMs)));
+    },
+  };
+};
+
+/**
+ * Startup: the open graph's runs come back, then are kept as they change; the runtime loads
+ * meanwhile, so the first Run does not wait for LangGraph.
+ */
+export const startRunSessions = async (storage: RunSessionStorage = indexedDbRunStorage()) => {
+  warmUpRuntime();
+  await restoreRunSession(storage);
+  return startRunSessionSaving(storage);
+};
