@@ -2,7 +2,6 @@ import { useState } from 'react';
 import { useApp } from '../store/index.ts';
 import { connect, continueOnServer, decideOnServer, disconnect, forkOnServer, openThread, refreshThreads, selectGraph, startRun, stepOnServer, useServer } from '../store/langgraphServer.ts';
 
-const mayReplace = () => window.confirm('Open the server\'s graph and drop the unsaved changes of this one? (Undo brings them back.)');
 
 function ForkOnServer() {
   const selected = useApp((state) => state.selectedStep);
@@ -54,7 +53,7 @@ export function ServerPanel({ onClose }: { onClose: () => void }) {
         <form
           onSubmit={(event) => {
             event.preventDefault();
-            void connect(address, mayReplace);
+            void connect(address);
           }}
         >
           <label>
@@ -71,7 +70,7 @@ export function ServerPanel({ onClose }: { onClose: () => void }) {
           </p>
           <label>
             Server graph
-            <select value={server.graphId ?? ''} onChange={(event) => void selectGraph(event.target.value, mayReplace)} disabled={busy}>
+            <select value={server.graphId ?? ''} onChange={(event) => void selectGraph(event.target.value)} disabled={busy}>
               {server.graphs.map((candidate) => (
                 <option key={candidate.assistantId} value={candidate.graphId}>{candidate.graphId}{candidate.loopscope ? '' : ' (not a Loopscope graph)'}</option>
               ))}

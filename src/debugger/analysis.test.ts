@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Trace, TraceStep } from '../runtime/trace.ts';
-import { diffStates, rowOffsets, timelineRows, visibleRange, whereRunsPart } from './analysis.ts';
+import type { Attempt, Trace, TraceStep } from '../runtime/trace.ts';
+import { diffStates, retrySummary, retryVerdict, rowOffsets, timelineRows, visibleRange, whereRunsPart } from './analysis.ts';
 
 const step = (fields: Partial<TraceStep>): TraceStep => ({
   step: 1, round: 1, node: 'decide', kind: 'reason', outcome: 'ok', attempts: [], reads: [], writes: {}, edges: [], fired: null, guard: null, durationMs: 0, ...fields,
@@ -64,5 +64,23 @@ describe('timeline rows and windowing', () => {
   it('finds the row under the top when rows are taller than one unit', () => {
     // Rows start at 0, 1, 2, 5, 6, 7: 3.5 falls inside the three-unit step row.
     expect(visibleRange(rowOffsets(rows), 10, 35, 10, 0)).toEqual({ start: 2, end: 3 });
+  });
+});
+
+describe('retryVerdict and retrySummary', () => {
+  const attempt = (n: number, outcome: Attempt['outcome'], action = 0): Attempt => ({ n, skill: 'search', outcome, tokens: 1, action });
+
+  it('a try followed by another of the same action was retried in place; the last one was not', () => {
+    const attempts = [attempt(1, 'timeout'), attempt(2, 'empty')];
+    expect(attempts.map((_, index) => retryVerdict(attempts, index))).toEqual(['retried', 'not_retried']);
+    expect(retrySummary(attempts)).toBe(
+      'One attempt was retried in place, inside this node: no re-plan, and the round and step count stayed as they were. The last attempt (empty) was not retried; what it means is left to the edges below.',
+    );
+  });
+
+  it('the next action is not a retry; an ok attempt needs no words', () => {
+    const attempts = [attempt(1, 'ok', 0), attempt(1, 'ok', 1)];
+    expect(attempts.map((_, index) => retryVerdict(attempts, index))).toEqual(['ok', 'ok']);
+    expect(retrySummary(attempts)).toBeNull();
   });
 });

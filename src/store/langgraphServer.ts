@@ -10,7 +10,7 @@ import { originOf, parseGraph, type GraphFile } from '../graph/index.ts';
 import type { CheckpointState } from '../runtime/serverTrace.ts';
 import type { Trace, TraceStep } from '../runtime/trace.ts';
 import { fetchOnlyTo } from './hosts.ts';
-import { hasUnsavedChanges, useApp } from './index.ts';
+import { useApp } from './index.ts';
 
 type Sdk = typeof import('@langchain/langgraph-sdk');
 type Client = InstanceType<Sdk['Client']>;
@@ -87,11 +87,9 @@ const describeGraph = async (api: Client, assistantId: string, graphId: string):
   };
 };
 
-/** Asked before the server's graph replaces one with unsaved changes on the canvas (Undo brings it back). */
-export type MayReplace = () => boolean;
 
 /** Connects to the server at `text` and lists its graphs. */
-export const connect = async (text: string, mayReplace: MayReplace = () => true) => {
+export const connect = async (text: string) => {
   const address = serverOrigin(text);
   if ('error' in address) {
     useServer.setState({ error: address.error });
@@ -111,7 +109,7 @@ export const connect = async (text: string, mayReplace: MayReplace = () => true)
   // The graph on the canvas, when the server has it (the person exported it from here); else the first.
   const open = useApp.getState().graph.name;
   const first = graphs.find((graph) => graph.loopscope?.name === open) ?? graphs[0];
-  if (first) await selectGraph(first.graphId, mayReplace);
+  if (first) await selectGraph(first.graphId);
 };
 
 export const disconnect = () => {
@@ -133,13 +131,14 @@ export const refreshThreads = async () => {
 };
 
 /** Shows the graph on the canvas (as a new document) and lists its threads. */
-export const selectGraph = async (graphId: string, mayReplace: MayReplace = () => true) => {
+export const selectGraph = async (graphId: string) => {
   useServer.setState({ graphId, threads: [], thread: null });
   const graph = selectedGraph();
   if (!graph) return;
   const app = useApp.getState();
   const file = graph.loopscope ?? drawnGraph(graph);
-  if (JSON.stringify(app.graph) !== JSON.stringify(file) && (!hasUnsavedChanges(app) || mayReplace())) app.load(file, { layout: graph.loopscope === null });
+  // Opened as a graph of the library: the one on screen stays saved under its own id.
+  if (JSON.stringify(app.graph) !== JSON.stringify(file)) app.load(file, { layout: graph.loopscope === null });
   await refreshThreads();
 };
 

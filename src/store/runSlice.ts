@@ -123,12 +123,12 @@ export interface RunSlice {
   /** The state a run had after `step` (0: before its first): from its checkpoint, or replayed from an imported trace. */
   readRunState: (runId: number, step: number) => Promise<Record<string, unknown> | null>;
   /**
-   * Shows a finished trace as a run, with no skill called: an imported one (on the open graph), or
+   * Shows a finished trace as a run, with no skill called: an imported one (on the graph it carries, else the open one), or
    * one made elsewhere, such as a scenario's, with its own label and graph. With `server`, the trace
    * of a LangGraph server thread: a later read of the same thread (it goes on, it was forked)
    * replaces that run. Returns the run's id.
    */
-  loadTrace: (trace: Trace, shown?: { label: string; graph?: GraphFile; server?: { key: string; status?: RunStatus; foreign?: boolean } }) => number;
+  loadTrace: (trace: Trace, shown?: { label?: string; graph?: GraphFile; server?: { key: string; status?: RunStatus; foreign?: boolean } }) => number;
   dismissRunMessages: () => void;
 }
 
@@ -570,9 +570,9 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
         updateRun(id, { trace, stepCount: trace.steps.length, graph });
         set({ activeRunId: id });
       } else {
-        addRun({ label: '', graph, trace, stepCount: trace.steps.length, imported: shown === undefined || server !== undefined, ...(server ? { server: server.key } : {}), ...(server?.foreign ? { foreign: true } : {}) });
+        addRun({ label: '', graph, trace, stepCount: trace.steps.length, imported: shown?.label === undefined || server !== undefined, ...(server ? { server: server.key } : {}), ...(server?.foreign ? { foreign: true } : {}) });
         id = get().activeRunId as number;
-        updateRun(id, { label: shown ? `Run ${id}: ${shown.label}` : `Run ${id} (imported)` });
+        updateRun(id, { label: shown?.label ? `Run ${id}: ${shown.label}` : `Run ${id} (imported)` });
       }
       set({
         liveRunId: null,
@@ -580,7 +580,7 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
         pendingApproval: null,
         pausedBy: null,
         runError: null,
-        traceWarning: trace.graph === graph.name ? null : `This trace was made on "${trace.graph}", but the open graph is "${graph.name}": the canvas may not match it.`,
+        traceWarning: shown || trace.graph === graph.name ? null : `This trace was made on "${trace.graph}", but the open graph is "${graph.name}": the canvas may not match it.`,
       });
       // A server thread read again with nothing new keeps the step the person is looking at.
       const kept = replaced && replaced.trace.steps.length === trace.steps.length ? get().selectedStep : null;
