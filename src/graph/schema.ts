@@ -89,6 +89,8 @@ export const GraphFile = z.strictObject({
   description: z.string().optional(),
   /** Empty while the graph has no entry (its entry node was deleted). */
   entry: z.union([Id, z.literal('')]),
+  /** A respond node run once after a stop other than completed, user_stopped or error (seed 000: a final response on every stop). */
+  finally: Id.optional(),
   limits: Limits.default({ maxRounds: 5, maxSteps: 50 }),
   permissions: Permissions.default({ mode: 'read-only' }),
   state: StateObject.default({}),

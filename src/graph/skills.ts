@@ -12,6 +12,8 @@ export const MockEntry = z.strictObject({
   tokens: z.int().min(0).optional(),
   error: z.string().optional(),
   delayMs: z.int().min(0).optional(),
+  /** What a decider or a judge answers (SPEC, the inner agent loop): served as the call's reply. */
+  reply: z.unknown().optional(),
 });
 export type MockEntry = z.infer<typeof MockEntry>;
 

@@ -23,7 +23,7 @@ describe('validateGraph', () => {
   it('knows exactly the SPEC codes', () => {
     expect([...PROBLEM_CODES]).toEqual([
       'no_entry', 'duplicate_id', 'unknown_node', 'unknown_skill', 'unreachable', 'dead_end',
-      'unrouted_outcome', 'unknown_path', 'permission_conflict',
+      'unrouted_outcome', 'unknown_path', 'permission_conflict', 'bad_finally', 'capped_work',
     ]);
   });
 

@@ -1,4 +1,5 @@
 import { pathsOf } from './describe.ts';
+import { kindDefinition, type SkillReference } from './kinds/index.ts';
 import { HUMAN_ACTION } from './kinds/recover.ts';
 import { edgesInTryOrderBySource, isTerminal, knownPaths, outcomesOf, reachableFrom } from './model.ts';
 import type { GraphFile, GraphNode, PermissionMode } from './schema.ts';
@@ -7,7 +8,7 @@ import type { When } from './when.ts';
 
 export const PROBLEM_CODES = [
   'no_entry', 'duplicate_id', 'unknown_node', 'unknown_skill', 'unreachable', 'dead_end',
-  'unrouted_outcome', 'unknown_path', 'permission_conflict',
+  'unrouted_outcome', 'unknown_path', 'permission_conflict', 'bad_finally', 'capped_work',
 ] as const;
 export type ProblemCode = (typeof PROBLEM_CODES)[number];
 
@@ -29,24 +30,8 @@ const ACCESS_ALLOWED: Record<PermissionMode, readonly Access[]> = {
 
 export const accessAllowed = (mode: PermissionMode, access: Access): boolean => ACCESS_ALLOWED[mode].includes(access);
 
-/** Every skill name a node refers to, with where it does so. */
-const skillReferences = (node: GraphNode): { skill: string; where: string }[] => {
-  switch (node.kind) {
-    case 'reason':
-      return [
-        ...node.config.plans.flatMap((plan, p) => plan.actions.map((action, a) => ({ skill: action.skill, where: `config.plans[${p}].actions[${a}].skill` }))),
-        ...(node.config.skill ? [{ skill: node.config.skill, where: 'config.skill' }] : []),
-      ];
-    case 'collect':
-      return node.config.skills.map((skill, index) => ({ skill, where: `config.skills[${index}]` }));
-    case 'act':
-      return node.config.skill ? [{ skill: node.config.skill, where: 'config.skill' }] : [];
-    case 'recover':
-      return node.config.rules.flatMap((rule, index) => (rule.skill ? [{ skill: rule.skill, where: `config.rules[${index}].skill` }] : []));
-    default:
-      return [];
-  }
-};
+/** Every skill name a node refers to, with where it does so: its kind's definition knows. */
+const skillReferences = (node: GraphNode): SkillReference[] => (kindDefinition(node.kind).skillRefs as (config: unknown) => SkillReference[])(node.config);
 
 /** Own keys only: `toString` or `constructor` is not a skill just because every object has one. */
 const definesSkill = (graph: GraphFile, name: string) => Object.hasOwn(graph.skills, name);
@@ -69,6 +54,12 @@ export const validateGraph = (graph: GraphFile): Problem[] => {
     problems.push({ code: 'no_entry', severity: 'error', message: 'The graph has no entry node: choose where a run starts.', path: 'entry' });
   } else if (!nodeIds.has(graph.entry)) {
     problems.push({ code: 'no_entry', severity: 'error', message: `The entry "${graph.entry}" is not a node of this graph.`, path: 'entry' });
+  }
+
+  if (graph.finally !== undefined) {
+    const closing = graph.nodes.find((node) => node.id === graph.finally);
+    if (!closing) problems.push({ code: 'unknown_node', severity: 'error', message: `"finally" names "${graph.finally}", which is not a node.`, path: 'finally' });
+    else if (closing.kind !== 'respond') problems.push({ code: 'bad_finally', severity: 'error', message: `"finally" names ${closing.id}, a ${closing.kind} node: it must be a respond node, the final response.`, path: 'finally', nodeId: closing.id });
   }
 
   const seen = new Set<string>();
@@ -102,7 +93,7 @@ export const validateGraph = (graph: GraphFile): Problem[] => {
   if (nodeIds.has(graph.entry)) {
     const reachable = reachableFrom(graph, graph.entry);
     for (const node of graph.nodes) {
-      if (!reachable.has(node.id))
+      if (!reachable.has(node.id) && node.id !== graph.finally)
         problems.push({ code: 'unreachable', severity: 'warning', message: `No path from the entry "${graph.entry}" reaches ${node.id}: it never runs.`, nodeId: node.id });
     }
   }

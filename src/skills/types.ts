@@ -29,6 +29,8 @@ export interface SkillResult {
   durationMs?: number;
   /** The raw text an llm answered, for planners that parse it. */
   text?: string;
+  /** A scripted decider's or judge's answer, as the mock entry gives it (an llm answers in `text`). */
+  reply?: unknown;
 }
 
 export interface SkillRunner {

@@ -25,4 +25,5 @@ export const approve = defineKind({
     { key: 'auto', label: 'Headless decision', type: 'select', options: ['approve', 'deny'], optional: true },
   ],
   summary: (config) => [config.auto ? `headless: ${config.auto}` : 'asks a person'],
+  skillRefs: () => [],
 });

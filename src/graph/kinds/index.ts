@@ -9,6 +9,7 @@ import type { KindDefinition, NodeKind } from './types.ts';
 import { verify } from './verify.ts';
 
 export * from './types.ts';
+export * from './loop.ts';
 
 /** The one place node kinds are registered, in palette order. */
 export const KINDS = { reason, collect, act, verify, recover, approve, respond, stop } as const;

@@ -43,4 +43,5 @@ export const recover = defineKind({
     config.rules.length === 0
       ? ['no rules']
       : config.rules.slice(0, 3).map((rule) => `${rule.reason} → ${rule.skill ?? rule.action}`),
+  skillRefs: (config) => config.rules.flatMap((rule, index) => (rule.skill ? [{ skill: rule.skill, where: `config.rules[${index}].skill` }] : [])),
 });

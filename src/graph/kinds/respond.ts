@@ -21,4 +21,5 @@ export const respond = defineKind({
   reads: ['results', 'evaluation', 'collected'],
   fields: [{ key: 'template', label: 'Template', type: 'text', optional: true }],
   summary: () => ['ends: completed'],
+  skillRefs: () => [],
 });

@@ -20,4 +20,5 @@ export const stop = defineKind({
   reads: [],
   fields: [{ key: 'reason', label: 'Stop reason', type: 'text' }],
   summary: (config) => [`ends: ${config.reason}`],
+  skillRefs: () => [],
 });

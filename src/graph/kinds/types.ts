@@ -14,7 +14,7 @@ export type InspectorField =
   | { key: string; label: string; type: 'multiselect'; options: readonly string[]; help?: string }
   | { key: string; label: string; type: 'skill'; optional?: boolean; help?: string }
   | { key: string; label: string; type: 'skills'; help?: string }
-  | { key: string; label: string; type: 'json'; help?: string };
+  | { key: string; label: string; type: 'json'; optional?: boolean; help?: string };
 
 export interface KindDefinition<Schema extends z.ZodType = z.ZodType> {
   kind: NodeKind;
@@ -42,6 +42,16 @@ export interface KindDefinition<Schema extends z.ZodType = z.ZodType> {
   fields: readonly InspectorField[];
   /** The key settings shown on the node at a glance. */
   summary: (config: z.infer<Schema>) => string[];
+  /** Every skill the node's config names, with where (validation checks each exists and may run). */
+  skillRefs: (config: z.infer<Schema>) => SkillReference[];
+  /** The outcomes of a node with this config, when they depend on it (an inner loop adds `max_iter`). */
+  outcomesFor?: (config: z.infer<Schema>) => readonly string[];
+}
+
+export interface SkillReference {
+  skill: string;
+  /** The path inside the node, e.g. `config.loop.tools[0]`. */
+  where: string;
 }
 
 /** A kind's definition; the fields it writes are the keys of its state schema. */

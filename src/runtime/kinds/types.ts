@@ -1,6 +1,6 @@
 import type { Action, GraphFile, NodeKind, NodeOfKind, RetryPolicy } from '../../graph/index.ts';
 import type { ActionRun, Interpret } from '../retry.ts';
-import type { Attempt, Guard, StopReason } from '../trace.ts';
+import type { Attempt, Given, Guard, Iteration, StopReason } from '../trace.ts';
 
 export interface NodeContext<K extends NodeKind = NodeKind> {
   node: NodeOfKind<K>;
@@ -31,6 +31,10 @@ export interface NodeResult {
   stop?: { reason: StopReason; explain: string };
   /** The budget ran out inside the node, before a retry attempt. */
   budgetStop?: Guard | null;
+  /** An inner loop's iterations, its bound, and what its decider was given (a judge's too). */
+  iterations?: Iteration[];
+  maxIter?: number;
+  given?: Given;
 }
 
 export type Executor<K extends NodeKind> = (context: NodeContext<K>) => Promise<NodeResult>;
