@@ -1,6 +1,5 @@
 import { pathsOf } from './describe.ts';
 import { kindDefinition, type SkillReference } from './kinds/index.ts';
-import { HUMAN_ACTION } from './kinds/recover.ts';
 import { edgesInTryOrderBySource, isTerminal, knownPaths, outcomesOf, reachableFrom } from './model.ts';
 import type { GraphFile, GraphNode, PermissionMode } from './schema.ts';
 import { effectiveAccess, type Access } from './skills.ts';
@@ -133,19 +132,31 @@ export const validateGraph = (graph: GraphFile): Problem[] => {
     }
   });
 
-  const hasApproval = graph.nodes.some((node) => node.kind === 'approve') ||
-    graph.nodes.some((node) => node.kind === 'recover' && node.config.rules.some((rule) => rule.action === HUMAN_ACTION));
+  // An approve node grants the skill the permission check refused to an act node (its `results`), or a recovery's skill.
+  const hasApprove = graph.nodes.some((node) => node.kind === 'approve');
+  const recoverySkills = new Set(graph.nodes.flatMap((node) => (node.kind === 'recover' ? node.config.rules.flatMap((rule) => (rule.skill ? [rule.skill] : [])) : [])));
+  const grantable = (node: GraphNode, skill: string) => hasApprove && (node.kind === 'act' || node.kind === 'reason' || recoverySkills.has(skill));
   graph.nodes.forEach((node) => {
     for (const reference of skillReferences(node)) {
       const skill = definesSkill(graph, reference.skill) ? graph.skills[reference.skill] : undefined;
       if (!skill || accessAllowed(graph.permissions.mode, effectiveAccess(skill))) continue;
+      const softened = node.kind !== 'collect' && grantable(node, reference.skill);
       problems.push({
         code: 'permission_conflict',
-        severity: node.kind === 'collect' || !hasApproval ? 'error' : 'warning',
-        message: `${node.id} uses "${reference.skill}", which needs ${effectiveAccess(skill)} access, but the graph runs ${graph.permissions.mode}: every call will be denied${hasApproval && node.kind !== 'collect' ? ' unless a person approves it' : ''}.${node.kind === 'collect' ? ' Collect nodes may only read.' : ''}`,
+        severity: softened ? 'warning' : 'error',
+        message: `${node.id} uses "${reference.skill}", which needs ${effectiveAccess(skill)} access, but the graph runs ${graph.permissions.mode}: every call will be denied${softened ? ' unless a person approves it' : ''}.${node.kind === 'collect' ? ' Collect nodes may only read.' : hasApprove && !softened ? ' No approve node can grant it from here (approval grants what an act node was refused).' : ''}`,
         nodeId: node.id,
       });
     }
+  });
+
+  // A cap that drops work says so before the run: the skills or plan actions past maxIter never run.
+  const longestPlan = Math.max(0, ...graph.nodes.flatMap((node) => (node.kind === 'reason' ? node.config.plans.map((plan) => plan.actions.length) : [])));
+  graph.nodes.forEach((node, index) => {
+    if (node.kind === 'collect' && !node.config.loop && node.config.skills.length > node.config.maxIter)
+      problems.push({ code: 'capped_work', severity: 'warning', message: `${node.id} lists ${node.config.skills.length} skills but runs at most maxIter ${node.config.maxIter} a visit: ${node.config.skills.slice(node.config.maxIter).join(', ')} never run.`, nodeId: node.id, path: `nodes[${index}].config.maxIter` });
+    if (node.kind === 'act' && !node.config.loop && !node.config.skill && longestPlan > node.config.maxIter)
+      problems.push({ code: 'capped_work', severity: 'warning', message: `A plan has ${longestPlan} actions but ${node.id} runs at most maxIter ${node.config.maxIter} a visit: the rest would not run.`, nodeId: node.id, path: `nodes[${index}].config.maxIter` });
   });
 
   return problems;

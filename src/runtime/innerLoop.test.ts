@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateGraph, type MockEntry } from '../graph/index.ts';
+import { findTemplate, validateGraph, type GraphFile, type MockEntry } from '../graph/index.ts';
 import { FIXTURES } from './fixtures/index.ts';
 import { runGraph } from './index.ts';
 import { Trace } from './trace.ts';
@@ -108,6 +108,27 @@ describe('the inner agent loop (seed 003)', () => {
   });
 });
 
+describe('an llm decider', () => {
+  it('is asked through the OpenAI-compatible skill with the node\'s declared reads only; fenced JSON parses', async () => {
+    const graph = FIXTURES.innerLoop();
+    graph.skills.think = { type: 'llm', access: 'read', baseUrl: 'http://llm.test/v1', model: 'tiny', timeoutMs: 1000 };
+    graph.state.secret_notes = 'not for the decider';
+    const prompts: string[] = [];
+    const texts = ['```json\n{"tool": "grep", "args": {"q": "FAIL"}}\n```', '{"done": true, "output": {}}'];
+    const fetch = (async (_url: string, init: RequestInit) => {
+      prompts.push((JSON.parse(String(init.body)) as { messages: { content: string }[] }).messages[0].content);
+      return new Response(JSON.stringify({ choices: [{ message: { content: texts.shift() } }], usage: { total_tokens: 7 } }));
+    }) as unknown as typeof globalThis.fetch;
+    const trace = await runGraph(graph, { fetch });
+    const work = trace.steps[0];
+    expect(work.iterations?.map((iteration) => iteration.outcome)).toEqual(['ok', 'done']);
+    expect(prompts).toHaveLength(2);
+    expect(prompts.join('\n')).not.toContain('not for the decider');
+    expect(prompts[1]).toContain('FAIL a.test.ts');
+    expect(work.given).toEqual({ skill: 'think', reads: ['plan', 'approval'], state: {} });
+  });
+});
+
 describe('verify with a judge', () => {
   it('a judge that finds the evidence insufficient sends the run back; its input is recorded', async () => {
     const graph = FIXTURES.innerLoop();
@@ -160,5 +181,49 @@ describe('finally: a final response on every stop (seed 000)', () => {
     expect(validateGraph(graph).map((problem) => problem.code)).not.toContain('bad_finally');
     // Nothing leads to the finally node, and that is no problem: it runs after a stop.
     expect(validateGraph(graph).map((problem) => problem.code)).not.toContain('unreachable');
+  });
+});
+
+describe('fixes found against the seeds\' code', () => {
+  const securityclaw = () => (findTemplate('securityclaw') as { graph: () => GraphFile }).graph();
+
+  it('a recovery that names only an action is still a recovery in between: the next plan is not repeated', async () => {
+    const graph = securityclaw();
+    nodeOf(graph, 'recover', 'recover').config.rules = [{ reason: 'empty_result', action: 'expand_search_scope' }];
+    const trace = await runGraph(graph);
+    const plans = trace.steps.filter((step) => step.node === 'decide');
+    expect(plans[1].outcome).toBe('ok');
+    expect(plans[1].note).toMatch(/after the recovery expand_search_scope for empty_result/);
+  });
+
+  it('a budget stop between retries still writes execution_error', async () => {
+    const graph = securityclaw();
+    graph.skills.search_events = { type: 'mock', access: 'read', tokens: 1000, script: [{ outcome: 'timeout' }] };
+    const trace = await runGraph(graph);
+    expect(trace.stopReason).toBe('budget_exhausted');
+    expect(trace.finalState.execution_error).toMatchObject({ outcome: 'timeout', skill: 'search_events', message: expect.stringMatching(/budget/) });
+  });
+
+  it('permission_conflict is softened only when an approve node can grant the skill', () => {
+    const graph = FIXTURES.innerLoop();
+    const conflict = () => validateGraph(graph).find((problem) => problem.code === 'permission_conflict');
+    expect(conflict()?.severity).toBe('error');
+    graph.nodes.push({ id: 'ask', kind: 'approve', position: { x: 0, y: 0 }, config: {} });
+    graph.edges.push({ id: 'a1', source: 'ask', target: 'work' });
+    expect(conflict()?.severity).toBe('warning');
+    // A verify loop's tool is not granted by approval: approval grants what an act node was refused.
+    nodeOf(graph, 'work', 'act').config.loop = { decider: 'think', tools: ['grep'], maxIter: 3 };
+    nodeOf(graph, 'check', 'verify').config.loop = { decider: 'judge', tools: ['write_file'], maxIter: 2 };
+    expect(conflict()?.severity).toBe('error');
+  });
+
+  it('a cap that drops work says so: a validation warning, and the step\'s note', async () => {
+    const graph = securityclaw();
+    const decide = nodeOf(graph, 'decide', 'reason');
+    decide.config.plans = [{ actions: [{ skill: 'search_events', args: {} }, { skill: 'fallback_lookup', args: {} }] }];
+    nodeOf(graph, 'execute', 'act').config.maxIter = 1;
+    expect(validateGraph(graph).find((problem) => problem.code === 'capped_work')?.message).toMatch(/2 actions but execute runs at most maxIter 1/);
+    const execute = (await runGraph(graph)).steps[1];
+    expect(execute.note).toMatch(/1 over maxIter 1 not run/);
   });
 });
