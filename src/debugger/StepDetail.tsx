@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { kindDefinition, own } from '../graph/index.ts';
-import { nodeRan, type TraceStep } from '../runtime/trace.ts';
+import { nodeRan, type Attempt, type Iteration, type TraceStep } from '../runtime/trace.ts';
 import { useApp } from '../store/index.ts';
 import { diffStates, type Change } from './analysis.ts';
 import { ApprovalPrompt } from './ApprovalPrompt.tsx';
@@ -67,6 +67,69 @@ function Diff({ changes }: { changes: Change[] }) {
   );
 }
 
+function AttemptsTable({ attempts, label }: { attempts: readonly Attempt[]; label: string }) {
+  return (
+    <table className="attempts" aria-label={label}>
+      <thead><tr><th>n</th><th>skill</th><th>outcome</th><th>error</th><th>tokens</th><th>ms</th></tr></thead>
+      <tbody>
+        {attempts.map((attempt) => (
+          <tr key={`${attempt.action ?? 0}-${attempt.n}`} title={attempt.retry}>
+            <td>{attempt.n}</td><td>{attempt.skill}</td><td className={`outcome-${attempt.outcome}`}>{attempt.outcome}</td>
+            <td>{attempt.error ?? ''}</td><td>{attempt.tokens}</td><td>{attempt.durationMs ?? ''}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function IterationItem({ iteration }: { iteration: Iteration }) {
+  const call = iteration.tool ? `call ${iteration.tool}` : iteration.outcome === 'done' ? 'done' : 'no usable reply';
+  return (
+    <li className={`iteration iteration-${iteration.outcome}`} aria-label={`Iteration ${iteration.n}: ${call} → ${iteration.outcome}`}>
+      <p>
+        <strong>Iteration {iteration.n}</strong> · {call}
+        {iteration.tool && iteration.args && Object.keys(iteration.args).length > 0 && <code> {JSON.stringify(iteration.args)}</code>}
+        {' → '}<code className={`outcome-${iteration.outcome}`}>{iteration.outcome}</code>
+      </p>
+      {iteration.reply !== undefined && <p className="muted">reply: <code>{JSON.stringify(iteration.reply)}</code></p>}
+      {iteration.note && <p className="muted">{iteration.note}</p>}
+      <AttemptsTable attempts={iteration.attempts} label={`Attempts of iteration ${iteration.n}`} />
+    </li>
+  );
+}
+
+/**
+ * The node's inner loop (seed 003), nested: attempts inside an iteration, iterations inside the
+ * step, with the node's max_iter as a gauge; rounds of the graph are the timeline's.
+ */
+function InnerLoop({ step }: { step: TraceStep }) {
+  const iterations = step.iterations ?? [];
+  const limit = step.maxIter ?? iterations.length;
+  return (
+    <>
+      <h4>Inner loop</h4>
+      <p className="gauge">
+        <meter aria-label="Iterations of max_iter" min={0} max={Math.max(limit, 1)} value={iterations.length} high={Math.max(limit, 1) - 0.5} optimum={0}>{iterations.length}</meter>
+        <span className="gauge-value"> {iterations.length} of max_iter {limit}{step.outcome === 'max_iter' ? ' — reached without done' : ''}</span>
+      </p>
+      <ol className="iterations" aria-label="Iterations">
+        {iterations.map((iteration) => <IterationItem key={iteration.n} iteration={iteration} />)}
+      </ol>
+    </>
+  );
+}
+
+/** What a decider or judge was shown: the node's declared reads only (context isolation). */
+function Given({ given }: { given: NonNullable<TraceStep['given']> }) {
+  return (
+    <details className="given">
+      <summary>Given to {given.skill}: {given.reads.join(', ') || 'nothing'}</summary>
+      <pre className="json" aria-label={`What ${given.skill} was given`}>{JSON.stringify(given.state, null, 2)}</pre>
+    </details>
+  );
+}
+
 function StepView({ step, label, forkable }: { step: TraceStep; label: string; forkable: boolean }) {
   const [forking, setForking] = useState(false);
   // Both read from the run's checkpoints: the state the step before left, and the state this step left.
@@ -94,20 +157,12 @@ function StepView({ step, label, forkable }: { step: TraceStep; label: string; f
         {!step.guards?.length && <li className="muted">not recorded</li>}
       </ul>
 
-      {step.attempts.length > 0 && (
+      {step.finally && <p className="finally-note">finally: the final response, written after the run stopped (the stop reason stays).</p>}
+      {step.given && <Given given={step.given} />}
+      {step.iterations ? <InnerLoop step={step} /> : step.attempts.length > 0 && (
         <>
           <h4>Attempts</h4>
-          <table className="attempts" aria-label="Attempts">
-            <thead><tr><th>n</th><th>skill</th><th>outcome</th><th>error</th><th>tokens</th><th>ms</th></tr></thead>
-            <tbody>
-              {step.attempts.map((attempt) => (
-                <tr key={`${attempt.action ?? 0}-${attempt.n}`} title={attempt.retry}>
-                  <td>{attempt.n}</td><td>{attempt.skill}</td><td className={`outcome-${attempt.outcome}`}>{attempt.outcome}</td>
-                  <td>{attempt.error ?? ''}</td><td>{attempt.tokens}</td><td>{attempt.durationMs ?? ''}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <AttemptsTable attempts={step.attempts} label="Attempts" />
         </>
       )}
 
