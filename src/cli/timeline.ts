@@ -22,7 +22,6 @@ const stepLines = (step: TraceStep): string[] => {
   if (step.guards?.length) lines.push(`      guards: ${step.guards.map((guard) => `${guard.explain}${guard.passed ? '' : ' ✗'}`).join(' · ')}`);
   if (step.note) lines.push(`      ${step.note}`);
   if (step.blindRetry) lines.push('      ! blind retry: the same plan with no new evidence');
-  if (step.finally) lines.push('      finally: the final response, after the run stopped');
   if (step.given) lines.push(`      ${step.given.skill} was given: ${step.given.reads.join(', ') || 'nothing'}`);
   if (step.iterations) {
     lines.push(`      inner loop: ${step.iterations.length} of max_iter ${step.maxIter ?? '?'} iteration(s)`);
