@@ -1,6 +1,6 @@
 /** Our graph document as React Flow nodes and edges. React Flow stays at this edge: the store's graph is the truth. */
 import { MarkerType, type Edge, type Node } from '@xyflow/react';
-import { describeWhen, kindDefinition, own, type GraphEdge, type GraphFile, type GraphNode, type KindDefinition } from '../graph/index.ts';
+import { describeWhen, kindDefinition, outcomesOf, own, type GraphEdge, type GraphFile, type GraphNode, type KindDefinition } from '../graph/index.ts';
 import type { CanvasOverlay } from '../store/index.ts';
 
 /** The source handle of edges whose condition is not a plain outcome. */
@@ -45,7 +45,7 @@ export const NO_EXTRAS: FlowExtras = { overlay: null, selectedNodes: [], selecte
 export const sourceHandleOf = (edge: GraphEdge, source: GraphNode | undefined): string | null => {
   if (!source || kindDefinition(source.kind).terminal) return null;
   const when = edge.when;
-  if (typeof when === 'object' && 'outcome' in when && kindDefinition(source.kind).outcomes.includes(when.outcome)) return when.outcome;
+  if (typeof when === 'object' && 'outcome' in when && outcomesOf(source).includes(when.outcome)) return when.outcome;
   return GENERAL_HANDLE;
 };
 

@@ -1,5 +1,6 @@
 import { memo } from 'react';
 import { Handle, Position, type NodeProps } from '@xyflow/react';
+import { outcomesOf } from '../../graph/index.ts';
 import { useApp } from '../../store/index.ts';
 import { selectProblemsByElement } from '../../store/problemsByElement.ts';
 import { ProblemMark } from '../ProblemMark.tsx';
@@ -48,7 +49,7 @@ function AgentNodeView({ id, data, selected }: NodeProps<AgentFlowNode>) {
       )}
       {!definition.terminal && (
         <ul className="agent-node-outcomes">
-          {definition.outcomes.map((outcome) => (
+          {outcomesOf(node).map((outcome) => (
             <li key={outcome} className="outcome-row">
               {outcome}
               <Handle type="source" position={Position.Right} id={outcome} className="outcome-handle" title={`outcome ${outcome}`} />
