@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { CALL_OUTCOMES } from './common.ts';
 import { EVALUATION_REASONS } from './kinds/verify.ts';
-import { NODE_KINDS, type NodeKind } from './kinds/types.ts';
+import { NODE_KINDS, type NodeKind } from './kinds/index.ts';
 import { OPS, type When } from './when.ts';
 
 /** Ids a file may use, with the names every object inherits among them. */

@@ -37,6 +37,7 @@ export const act = defineKind({
   icon: '⚡',
   config: ActConfig,
   outcomes: ['ok', 'empty', 'error', 'denied'],
+  mermaid: 'box',
   terminal: false,
   state: { results: z.array(ActionResult), execution_error: ExecutionError.nullable() },
   reads: ['plan', 'approval'],

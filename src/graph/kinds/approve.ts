@@ -17,6 +17,7 @@ export const approve = defineKind({
   icon: '✋',
   config: ApproveConfig,
   outcomes: ['approved', 'denied'],
+  mermaid: 'rhombus',
   terminal: false,
   state: { approval: z.looseObject({ decision: z.enum(['approved', 'denied']), skill: z.string().nullable(), by: z.string() }) },
   reads: ['results', 'execution_error', 'recovery'],

@@ -22,6 +22,7 @@ export const collect = defineKind({
   icon: '📥',
   config: CollectConfig,
   outcomes: ['ok', 'empty', 'error'],
+  mermaid: 'box',
   terminal: false,
   state: { collected: z.array(z.unknown()) },
   reads: ['collected'],

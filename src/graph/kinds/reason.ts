@@ -24,6 +24,7 @@ export const reason = defineKind({
   icon: '🧠',
   config: ReasonConfig,
   outcomes: ['ok', 'repeated', 'error'],
+  mermaid: 'box',
   terminal: false,
   state: { plan: z.looseObject({ actions: z.array(Action), signature: z.string(), repeated: z.boolean() }) },
   reads: ['round', 'recovery', 'plan', 'evaluation', 'failures'],

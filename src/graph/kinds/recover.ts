@@ -30,6 +30,7 @@ export const recover = defineKind({
   icon: '🩹',
   config: RecoverConfig,
   outcomes: ['recovered', 'needs_human', 'no_path'],
+  mermaid: 'box',
   terminal: false,
   state: {
     recovery: z.looseObject({ action: z.string(), skill: z.string().nullable(), reason: z.string() }),

@@ -16,6 +16,7 @@ export const respond = defineKind({
   icon: '✅',
   config: RespondConfig,
   outcomes: [],
+  mermaid: 'stadium',
   terminal: true,
   state: { response: z.looseObject({ text: z.string() }) },
   reads: ['results', 'evaluation', 'collected'],

@@ -15,6 +15,7 @@ export const stop = defineKind({
   icon: '⏹',
   config: StopConfig,
   outcomes: [],
+  mermaid: 'stadium',
   terminal: true,
   state: {},
   reads: [],

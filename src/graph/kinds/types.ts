@@ -1,8 +1,5 @@
 import type { z } from 'zod';
 
-export const NODE_KINDS = ['reason', 'collect', 'act', 'verify', 'recover', 'approve', 'respond', 'stop'] as const;
-export type NodeKind = (typeof NODE_KINDS)[number];
-
 /**
  * A form field of the inspector, described as data so that the graph layer stays free of React.
  * `json` fields edit a nested value as JSON text, validated against `schema` of the kind's config.
@@ -16,8 +13,17 @@ export type InspectorField =
   | { key: string; label: string; type: 'skills'; help?: string }
   | { key: string; label: string; type: 'json'; optional?: boolean; help?: string };
 
-export interface KindDefinition<Schema extends z.ZodType = z.ZodType> {
-  kind: NodeKind;
+/** How Mermaid draws the kind: a box, a stadium (ends the run) or a rhombus (decides). */
+export type MermaidShape = 'box' | 'stadium' | 'rhombus';
+
+/**
+ * Everything about a node kind, in one place (Rivet's node registry): the kind list, the node
+ * schema union, skill references, inspector fields, the Mermaid shape and the state it writes are
+ * derived from these; its executor sits beside it in src/runtime/kinds, in a map the compiler
+ * checks against the registry.
+ */
+export interface KindDefinition<Schema extends z.ZodType = z.ZodType, Kind extends string = string> {
+  kind: Kind;
   /** The palette name; also the accessible name tests use (SPEC §5). */
   title: string;
   /** The name the seed articles use. */
@@ -46,6 +52,7 @@ export interface KindDefinition<Schema extends z.ZodType = z.ZodType> {
   skillRefs: (config: z.infer<Schema>) => SkillReference[];
   /** The outcomes of a node with this config, when they depend on it (an inner loop adds `max_iter`). */
   outcomesFor?: (config: z.infer<Schema>) => readonly string[];
+  mermaid: MermaidShape;
 }
 
 export interface SkillReference {
@@ -55,7 +62,7 @@ export interface SkillReference {
 }
 
 /** A kind's definition; the fields it writes are the keys of its state schema. */
-export const defineKind = <Schema extends z.ZodType>(definition: Omit<KindDefinition<Schema>, 'writes'>): KindDefinition<Schema> => ({
+export const defineKind = <Schema extends z.ZodType, Kind extends string>(definition: Omit<KindDefinition<Schema, Kind>, 'writes'>): KindDefinition<Schema, Kind> => ({
   ...definition,
   writes: Object.keys(definition.state),
 });

@@ -37,6 +37,7 @@ export const verify = defineKind({
   icon: '🔍',
   config: VerifyConfig,
   outcomes: ['sufficient', 'exhausted', 'continue'],
+  mermaid: 'rhombus',
   terminal: false,
   state: {
     evaluation: z.looseObject({ evidence_sufficient: z.boolean(), plan_exhausted: z.boolean(), reason: z.string(), reasoning: z.string(), records: z.int().min(0).optional() }),
