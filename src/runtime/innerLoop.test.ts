@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { findTemplate, validateGraph, type GraphFile, type MockEntry } from '../graph/index.ts';
 import { FIXTURES } from './fixtures/index.ts';
-import { runGraph } from './index.ts';
+import { createController, runGraph } from './index.ts';
 import { Trace } from './trace.ts';
-import { executedNodes, nodeOf } from './testing.ts';
+import { executedNodes, nodeOf, withoutTimings } from './testing.ts';
 
 const script = (graph: ReturnType<typeof FIXTURES.innerLoop>, skill: string, entries: MockEntry[]) => {
   const definition = graph.skills[skill];
@@ -225,5 +225,60 @@ describe('fixes found against the seeds\' code', () => {
     expect(validateGraph(graph).find((problem) => problem.code === 'capped_work')?.message).toMatch(/2 actions but execute runs at most maxIter 1/);
     const execute = (await runGraph(graph)).steps[1];
     expect(execute.note).toMatch(/1 over maxIter 1 not run/);
+  });
+});
+
+describe('an inner loop in channels: checkpoints, forks and restores stay exact', () => {
+  const graphEngineer = () => (findTemplate('graph-engineer') as { graph: () => GraphFile }).graph();
+  const withoutStateBefore = (trace: Trace) => withoutTimings({ ...trace, forkedFrom: undefined, steps: trace.steps.map((step) => ({ ...step, stateBefore: undefined })) });
+
+  it('stepping node by node gives the headless trace, through max_iter and the finally node', async () => {
+    const scenario = 'the inner loop hits max_iter and routes on error';
+    const whole = await runGraph(graphEngineer(), { scenario });
+    const stepped = createController(graphEngineer(), { scenario });
+    const nodes: string[] = [];
+    for (let step = await stepped.step(); step; step = await stepped.step()) nodes.push(step.node);
+    expect(nodes).toEqual(['gather', 'think', 'run', 'halt', 'wrap_up']);
+    expect(stepped.status).toBe('stopped');
+    expect(withoutStateBefore(stepped.trace)).toEqual(withoutStateBefore(whole));
+  });
+
+  it('a fork after a loop step continues the deciders\' scripts where they were, as the original did', async () => {
+    const original = createController(graphEngineer());
+    await original.run();
+    const fork = await original.fork(3, {});
+    await fork.run();
+    expect(withoutStateBefore(fork.trace)).toEqual(withoutStateBefore(original.trace));
+  });
+
+  it('a run restored from its journal mid-loop-graph ends as an uninterrupted run', async () => {
+    const whole = await runGraph(graphEngineer());
+    const first = createController(graphEngineer());
+    for (let step = 0; step < 4; step += 1) await first.step();
+    const restored = createController(graphEngineer(), { journal: JSON.parse(JSON.stringify(first.journal)) });
+    await restored.run();
+    expect(withoutStateBefore(restored.trace)).toEqual(withoutStateBefore(whole));
+  });
+
+  it('a run restored between its stop and the final response writes the final response', async () => {
+    const scenario = 'the inner loop hits max_iter and routes on error';
+    const first = createController(graphEngineer(), { scenario });
+    for (let step = 0; step < 4; step += 1) await first.step();
+    expect(first.status).toBe('paused');
+    expect(first.next).toBe('wrap_up');
+    const restored = createController(graphEngineer(), { scenario, journal: JSON.parse(JSON.stringify(first.journal)) });
+    expect(restored.next).toBe('wrap_up');
+    await restored.run();
+    expect(restored.trace.steps.at(-1)).toMatchObject({ node: 'wrap_up', finally: true });
+    expect(restored.trace.stopReason).toBe('act_failed');
+  });
+
+  it('a fork may give a loop step the outcome max_iter, and the run routes on it to the final response', async () => {
+    const original = createController(graphEngineer());
+    await original.run();
+    const fork = await original.fork(3, { outcome: 'max_iter' });
+    await fork.run();
+    expect(fork.trace.steps.map((step) => step.node)).toEqual(['gather', 'think', 'run', 'halt', 'wrap_up']);
+    expect(fork.trace.stopReason).toBe('act_failed');
   });
 });
