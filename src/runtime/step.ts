@@ -170,6 +170,7 @@ export const executeNode = async (graph: GraphFile, node: GraphNode, values: Run
   const context: NodeContext = {
     node, graph, state, round, visits, lastWritten: run.lastWritten,
     runAction: (action, policy, index, interpret) => runAction(action, policy, env, index, interpret),
+    tell: onAttempt,
     budgetLeft: () => (graph.limits.tokenBudget === undefined ? null : Math.max(0, graph.limits.tokenBudget - ledger.tokensUsed)),
     decision: run.decision ?? undefined,
     grant: (skill) => {

@@ -128,6 +128,7 @@ export const runLoop = async <K extends NodeKind>(
       const run: ActionRun = { skill: reply.tool, args: reply.args, outcome: 'error', records: [], error, attempts: [refused], denied: false, budgetStop: null };
       iteration.attempts.push(refused);
       attempts.push(refused);
+      context.tell?.(refused);
       iteration.outcome = 'error';
       iteration.note = error;
       calls.push(run);

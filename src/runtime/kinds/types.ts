@@ -13,6 +13,8 @@ export interface NodeContext<K extends NodeKind = NodeKind> {
   /** The step at which each field group was last written (0: initial state), to tell what happened since. */
   lastWritten: Readonly<Record<string, number>>;
   runAction: (action: Action, policy: RetryPolicy, index: number, interpret?: Interpret) => Promise<ActionRun>;
+  /** Tells about an attempt recorded without a call (a tool the loop refused), as runAction's are told. */
+  tell?: (attempt: Attempt) => void;
   /** Tokens left under the budget; null without one. */
   budgetLeft: () => number | null;
   /** The person's answer when an approve node runs interactively; undefined when headless. */
