@@ -11,6 +11,8 @@ export interface AgentNodeData extends Record<string, unknown> {
   definition: KindDefinition;
   summary: string[];
   isEntry: boolean;
+  /** The graph's `finally` node: it writes a final response after any early stop. */
+  isFinally: boolean;
   visits: number;
   breakpoint: boolean;
 }
@@ -107,6 +109,7 @@ export const toFlowNodes = (graph: GraphFile, extras: FlowExtras = NO_EXTRAS): A
         definition,
         summary: definition.summary(node.config),
         isEntry: node.id === graph.entry,
+        isFinally: node.id === graph.finally,
         visits: own(overlay?.nodeVisits, node.id) ?? 0,
         breakpoint: breakpoints.has(node.id),
       },

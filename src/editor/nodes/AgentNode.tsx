@@ -10,7 +10,7 @@ import { GENERAL_HANDLE, type AgentFlowNode } from '../flowAdapter.ts';
 function AgentNodeView({ id, data, selected }: NodeProps<AgentFlowNode>) {
   const toggleNodeBreakpoint = useApp((state) => state.toggleNodeBreakpoint);
   const problems = useApp((state) => selectProblemsByElement(state).nodes.get(id));
-  const { node, definition, summary, isEntry, visits, breakpoint } = data;
+  const { node, definition, summary, isEntry, isFinally, visits, breakpoint } = data;
   return (
     <div
       className={`agent-node${selected ? ' is-selected' : ''}${breakpoint ? ' has-breakpoint' : ''}${problems ? ` has-${problems.severity}` : ''}`}
@@ -39,6 +39,7 @@ function AgentNodeView({ id, data, selected }: NodeProps<AgentFlowNode>) {
         {definition.title.toLowerCase()}
         {node.label && node.label !== node.id ? ` · ${id}` : ''}
         {isEntry && <span className="entry-badge">entry</span>}
+        {isFinally && <span className="entry-badge finally-badge" title="runs once after any early stop">finally</span>}
       </div>
       {summary.length > 0 && (
         <ul className="agent-node-summary">
