@@ -275,7 +275,7 @@ test('an approval: the prompt names the pending action; Approve lets it run, Den
 
 test('max_rounds is named on screen, with the rounds gauge at its limit', async ({ page }) => {
   await page.goto('/');
-  await page.getByLabel('Scenario').selectOption('max rounds stops a loop that keeps failing');
+  await page.getByRole('combobox', { name: /^Scenario/ }).selectOption('max rounds stops a loop that keeps failing');
   await button(page, 'Run').click();
   await expect(stopStatus(page)).toContainText('max_rounds');
   await expect(stopStatus(page)).toContainText('used all its rounds');
@@ -284,7 +284,7 @@ test('max_rounds is named on screen, with the rounds gauge at its limit', async 
 
 test('a blind retry is marked in the timeline', async ({ page }) => {
   await page.goto('/?template=graph-engineer');
-  await page.getByLabel('Scenario').selectOption('max steps bounds a VERIFY loop that never suffices');
+  await page.getByRole('combobox', { name: /^Scenario/ }).selectOption('max steps bounds a VERIFY loop that never suffices');
   await button(page, 'Run').click();
   await expect(stopStatus(page)).toContainText('max_steps');
   await expect(steps(page).filter({ hasText: 'blind retry' }).first()).toBeVisible();

@@ -1,3 +1,4 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { Page } from '@playwright/test';
 
 /** Console errors and uncaught exceptions of a page, collected from the first navigation on. */
@@ -60,6 +61,35 @@ export const SIX_NODES = [
   { id: 'recover', kind: 'recover', label: 'Recover', position: { x: 500, y: 250 } },
   { id: 'stop', kind: 'stop', label: 'Stop', position: { x: 750, y: 250 } },
 ];
+
+/**
+ * The port of a journey's local service: above this run's own E2E_PORT, three per worker, so that
+ * runs side by side (each on its own E2E_PORT) and the workers of one run never share one.
+ */
+export const servicePort = (parallelIndex: number, n: number) => Number(process.env.E2E_PORT ?? 4173) + 1 + parallelIndex * 3 + n;
+
+/** A local HTTP service for one journey that lets the page call it, and keeps every request it got. */
+export const service = async (port: number, answer: (method: string, url: string, headers: IncomingHttpHeaders, respond: (status: number, body: string) => void) => void) => {
+  const requests: { method: string; url: string; headers: IncomingHttpHeaders }[] = [];
+  const server: Server = createServer((request, response) => {
+    requests.push({ method: request.method ?? '', url: request.url ?? '', headers: request.headers });
+    const cors = { 'access-control-allow-origin': '*', 'access-control-allow-headers': 'authorization, content-type', 'access-control-allow-methods': 'GET, POST' };
+    if (request.method === 'OPTIONS') {
+      response.writeHead(204, cors).end();
+      return;
+    }
+    answer(request.method ?? '', request.url ?? '', request.headers, (code, body) => response.writeHead(code, { ...cors, 'content-type': 'application/json' }).end(body));
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+};
 
 /** Answers yes to the question a run asks before it contacts other hosts. */
 export const allowHosts = (page: Page) => page.getByRole('dialog', { name: 'Allow network access' }).getByRole('button', { name: 'Allow and run' }).click();

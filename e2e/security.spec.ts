@@ -3,10 +3,9 @@
  * clean refusal or open safely; services and keys stay where the person allowed them.
  */
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { deflateRawSync } from 'node:zlib';
 import { GENERATED } from '../corpus/generated.ts';
-import { collectErrors, flowNode } from './helpers.ts';
+import { collectErrors, flowNode, service, servicePort } from './helpers.ts';
 import { expect, test, type Page } from './test.ts';
 
 const corpusFile = (name: string) => readFileSync(new URL(`../corpus/${name}`, import.meta.url));
@@ -18,31 +17,6 @@ const alert = (page: Page) => page.getByRole('alert').filter({ hasText: 'Could n
 const heading = (page: Page, name: string) => page.getByRole('heading', { name, exact: true });
 const status = (page: Page) => page.getByRole('status');
 const timeline = (page: Page) => page.getByRole('list', { name: 'Timeline' });
-
-/** A local HTTP service for one journey, on a port of this worker's own (E2E_PORT + 1 + …). */
-const service = async (port: number, answer: (method: string, url: string, headers: IncomingHttpHeaders, respond: (status: number, body: string) => void) => void) => {
-  const requests: { method: string; url: string; headers: IncomingHttpHeaders }[] = [];
-  const server: Server = createServer((request, response) => {
-    requests.push({ method: request.method ?? '', url: request.url ?? '', headers: request.headers });
-    const cors = { 'access-control-allow-origin': '*', 'access-control-allow-headers': 'authorization, content-type', 'access-control-allow-methods': 'GET, POST' };
-    if (request.method === 'OPTIONS') {
-      response.writeHead(204, cors).end();
-      return;
-    }
-    answer(request.method ?? '', request.url ?? '', request.headers, (code, body) => response.writeHead(code, { ...cors, 'content-type': 'application/json' }).end(body));
-  });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
-  };
-};
-
-const portFor = (parallelIndex: number, n: number) => Number(process.env.E2E_PORT ?? 4173) + 1 + parallelIndex * 3 + n;
 
 const graphWith = (skill: Record<string, unknown>, retry: Record<string, unknown> = { maxAttempts: 1 }) => Buffer.from(JSON.stringify({
   format: 'loopscope/graph', version: 1, name: 'Calls a service', entry: 'call',
@@ -164,7 +138,7 @@ test('a large file is parsed off the page and opens on its entry', async ({ page
 });
 
 test('a service that never answers ends the attempt as timeout, after the host was allowed once', async ({ page }, testInfo) => {
-  const silent = await service(portFor(testInfo.parallelIndex, 0), () => undefined);
+  const silent = await service(servicePort(testInfo.parallelIndex, 0), () => undefined);
   try {
     await page.goto('/');
     await importFile(page, 'hang.json', graphWith({ type: 'http', url: `${silent.url}/hang`, timeoutMs: 300 }));
@@ -189,8 +163,8 @@ test('a service that never answers ends the attempt as timeout, after the host w
 
 test('a key given for one origin is not sent to another graph pointing the same key name elsewhere', async ({ page }, testInfo) => {
   const completion = JSON.stringify({ choices: [{ message: { content: 'fine' } }], usage: { total_tokens: 3 } });
-  const trusted = await service(portFor(testInfo.parallelIndex, 1), (_method, _url, _headers, respond) => respond(200, completion));
-  const other = await service(portFor(testInfo.parallelIndex, 2), (_method, _url, _headers, respond) => respond(200, completion));
+  const trusted = await service(servicePort(testInfo.parallelIndex, 1), (_method, _url, _headers, respond) => respond(200, completion));
+  const other = await service(servicePort(testInfo.parallelIndex, 2), (_method, _url, _headers, respond) => respond(200, completion));
   const llm = (base: string) => graphWith({ type: 'llm', baseUrl: `${base}/v1`, model: 'tiny', apiKeyName: 'LLM_KEY' });
   try {
     await page.goto('/');

@@ -1,5 +1,5 @@
 import { ReactFlowProvider } from '@xyflow/react';
-import { RunToolbar, StepDetail, Timeline } from '../debugger/index.ts';
+import { RunComparison, RunToolbar, ScenariosPanel, StepDetail, Timeline } from '../debugger/index.ts';
 import { Canvas, EditorToolbar, Inspector, Palette, ProblemsPanel } from '../editor/index.ts';
 import { useApp } from '../store/index.ts';
 
@@ -28,8 +28,10 @@ export function App() {
         </aside>
         <section className="app-bottom">
           <Timeline />
+          <ScenariosPanel />
           <ProblemsPanel />
         </section>
+        <RunComparison />
       </div>
     </ReactFlowProvider>
   );

@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Window } from 'happy-dom';
 import { describe, expect, it, vi } from 'vitest';
 import { GENERATED } from '../../corpus/generated.ts';
 import { main } from './main.ts';
@@ -93,6 +94,12 @@ describe('loopscope run', () => {
 });
 
 describe('loopscope test', () => {
+  const xmlOf = (text: string) => {
+    const document = new (new Window().DOMParser)().parseFromString(text, 'application/xml');
+    expect(document.getElementsByTagName('parsererror')).toHaveLength(0);
+    return document;
+  };
+
   it('passes every template scenario', async () => {
     const result = await cli('test', template('securityclaw'), template('graph-engineer'), template('approval-gate'));
     expect(result.code).toBe(0);
@@ -100,11 +107,76 @@ describe('loopscope test', () => {
     expect(result.out.split('\n').at(-1)).toMatch(/^17 passed, 0 failed$/);
   });
 
-  it('exit 1 with the failed expectations', async () => {
+  it('exit 1 with the failed expectations and the step where the run parts from them', async () => {
     const result = await cli('test', fixture('with-errors'));
     expect(result.code).toBe(1);
-    expect(result.out).toContain('  ✗ completes\n      stopReason: expected "completed", got "no_route"');
+    expect(result.out).toContain('  ✗ completes — parts from the run at step 2\n      stopReason: expected "completed", got "no_route" (parts at step 2: the run stopped at run (step 2): no_route)');
     expect(result.out.split('\n').at(-1)).toBe('0 passed, 1 failed');
+  });
+
+  it('a file with no scenario is reported and fails the run; a file that is not a graph does not stop the others', async () => {
+    const result = await cli('test', fixture('no-scenarios'), fixture('not-json'), template('approval-gate'));
+    expect(result.code).toBe(2);
+    const lines = result.out.split('\n');
+    expect(lines[0]).toBe(`${fixture('no-scenarios')} (Nothing to test): no scenario to run; add "scenarios" to the graph, or save a run as a scenario in the app`);
+    expect(lines[1]).toMatch(/not-json\.json is not a valid Loopscope graph:$/);
+    expect(result.out).toContain('  ✓ denied, approved once, then it runs');
+    expect(lines.at(-1)).toBe('2 passed, 0 failed');
+    expect((await cli('test', fixture('no-scenarios'))).code).toBe(1);
+  });
+
+  it('--reporter junit: one testcase per scenario, a failure with its message, a file with none as an error', async () => {
+    const result = await cli('test', template('approval-gate'), fixture('with-errors'), fixture('no-scenarios'), '--reporter', 'junit');
+    expect(result.code).toBe(1);
+    expect(result.err).toContain('no scenario to run');
+    const document = xmlOf(result.out);
+    const root = document.documentElement;
+    expect(root.tagName).toBe('testsuites');
+    expect([root.getAttribute('tests'), root.getAttribute('failures'), root.getAttribute('errors')]).toEqual(['4', '1', '1']);
+    const cases = [...document.getElementsByTagName('testcase')];
+    expect(cases.map((test) => test.getAttribute('name'))).toEqual(['denied, approved once, then it runs', 'a failing write after approval stops as execution_failed', 'completes', 'has scenarios']);
+    expect(cases[0].children).toHaveLength(0);
+    const failure = cases[2].getElementsByTagName('failure')[0];
+    expect(failure.getAttribute('message')).toBe('1 expectation(s) failed (the run parts from it at step 2): stopReason: expected "completed", got "no_route" (parts at step 2: the run stopped at run (step 2): no_route)');
+    expect(failure.getAttribute('type')).toBe('stopReason');
+    expect(cases[3].getElementsByTagName('error')[0].getAttribute('type')).toBe('no_scenarios');
+  });
+
+  it('--reporter junit keeps names with markup, quotes and line breaks well-formed', async () => {
+    const result = await cli('test', fixture('odd-names'), '--reporter=junit');
+    const test = xmlOf(result.out).getElementsByTagName('testcase')[0];
+    expect(test.getAttribute('name')).toBe('a <b> & "c"\nd');
+    expect(test.getAttribute('classname')).toBe("it's <odd>");
+  });
+
+  it('--reporter tap: a plan, one point per scenario, the failures in a YAML block', async () => {
+    const result = await cli('test', fixture('with-errors'), fixture('no-scenarios'), '--reporter', 'tap');
+    expect(result.code).toBe(1);
+    expect(result.out.split('\n')).toEqual([
+      'TAP version 13',
+      '1..2',
+      'not ok 1 - Broken routing: completes',
+      '  ---',
+      `  file: ${JSON.stringify(fixture('with-errors'))}`,
+      '  step: 2',
+      '  failures:',
+      '    - "stopReason: expected \\"completed\\", got \\"no_route\\" (parts at step 2: the run stopped at run (step 2): no_route)"',
+      '  ...',
+      `not ok 2 - ${fixture('no-scenarios')} (Nothing to test): no scenario to run; add "scenarios" to the graph, or save a run as a scenario in the app`,
+      '# 0 passed, 1 failed',
+    ]);
+  });
+
+  it('a scenario that cannot run fails alone, and the others still run', async () => {
+    const result = await cli('test', fixture('bad-override'));
+    expect(result.code).toBe(1);
+    expect(result.out).toContain('  ✗ bad override\n      scenario "bad override": skills.search.script[0].outcome: expected "ok" or "empty"');
+    expect(result.out).toContain('  ✓ fine');
+    expect(result.out.split('\n').at(-1)).toBe('1 passed, 1 failed');
+  });
+
+  it('refuses an unknown reporter', async () => {
+    expect(await cli('test', template('securityclaw'), '--reporter', 'xml')).toMatchObject({ code: 2, err: '--reporter needs one of text, junit, tap, got "xml"' });
   });
 
   it('a file too deep to read is reported and the files after it still run', async () => {
@@ -113,8 +185,9 @@ describe('loopscope test', () => {
       const deep = join(folder, 'bad.json');
       await writeFile(deep, GENERATED.find((generated) => generated.name === 'deep-state.json')!.text());
       const result = await cli('test', deep, template('securityclaw'));
-      expect(result.err).toContain(`${deep} is not a valid Loopscope graph:`);
-      expect(result.err).toContain('nested deeper than 64 levels');
+      // The text report names the file in its place, among the others.
+      expect(result.out).toContain(`${deep} is not a valid Loopscope graph:`);
+      expect(result.out).toContain('nested deeper than 64 levels');
       expect(result.out).toContain('  ✓ timeout triggers local retry');
       expect(result.out.split('\n').at(-1)).toMatch(/^\d+ passed, 0 failed$/);
       expect(result.code).toBe(2);
@@ -125,6 +198,7 @@ describe('loopscope test', () => {
 
   it('--help and unknown commands', async () => {
     expect((await cli('--help')).out).toContain('loopscope run FILE [--json] [--seed N] [--scenario NAME]');
+    expect((await cli('--help')).out).toContain('loopscope test FILE… [--reporter text|junit|tap]');
     expect(await cli('frobnicate')).toMatchObject({ code: 2 });
   });
 });

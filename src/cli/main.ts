@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { contactedHosts, decodeText, describeProblems, hasErrors, parseGraph, validateGraph, type GraphFile } from '../graph/index.ts';
 import { ScenarioError } from '../runtime/apply-scenario.ts';
 import { environmentKeys, KEY_NAME } from './keys.ts';
+import { report, REPORTERS, tally, type CaseReport, type FileReport, type ReporterName } from './reporters.ts';
 import { printable } from './terminal.ts';
 import { formatTimeline } from './timeline.ts';
 
@@ -23,7 +24,7 @@ const processOutput: Output = {
 export const USAGE = `Usage:
   loopscope validate FILE                                   check a graph (exit 1 on errors, 2 if not a graph)
   loopscope run FILE [--json] [--seed N] [--scenario NAME]  run it headless and print the timeline (or the trace)
-  loopscope test FILE…                                      run the files' scenarios (exit 1 if any fails)
+  loopscope test FILE… [--reporter text|junit|tap]         run the files' scenarios (exit 1 if any fails or a file has none)
   loopscope --help
 
   --key NAME   lets llm skills send the environment variable NAME as their API key (repeatable);
@@ -62,7 +63,7 @@ const validate = async (files: string[], io: Output): Promise<number> => {
 
 const readFlags = (args: string[]) => {
   const files: string[] = [];
-  const flags: { json: boolean; seed?: number; scenario?: string; keys: Set<string> } = { json: false, keys: new Set() };
+  const flags: { json: boolean; seed?: number; scenario?: string; keys: Set<string>; reporter: ReporterName } = { json: false, keys: new Set(), reporter: 'text' };
   for (let index = 0; index < args.length; index += 1) {
     const arg = args[index];
     if (arg === '--json') flags.json = true;
@@ -77,6 +78,10 @@ const readFlags = (args: string[]) => {
       const name = args[++index];
       if (!name || !KEY_NAME.test(name)) throw new Refusal('--key needs the NAME of an environment variable');
       flags.keys.add(name);
+    } else if (arg === '--reporter' || arg.startsWith('--reporter=')) {
+      const name = arg === '--reporter' ? args[++index] : arg.slice('--reporter='.length);
+      if (!(REPORTERS as readonly string[]).includes(name ?? '')) throw new Refusal(`--reporter needs one of ${REPORTERS.join(', ')}${name ? `, got "${name}"` : ''}`);
+      flags.reporter = name as ReporterName;
     } else if (arg.startsWith('--')) throw new Refusal(`unknown option ${arg}`);
     else files.push(arg);
   }
@@ -101,52 +106,49 @@ const run = async (args: string[], io: Output): Promise<number> => {
   return 0;
 };
 
+// A scenario is an offline test (its real skills are refused, see applyScenario): it contacts no
+// host and needs no key, so `test` announces none and sends none.
+const testCase = async (graph: GraphFile, scenario: GraphFile['scenarios'][number]): Promise<CaseReport> => {
+  const started = performance.now();
+  try {
+    const { runScenario } = await loadRuntime();
+    const { failures, trace, divergence } = await runScenario(graph, scenario, { compact: true });
+    return { name: scenario.name, failures, stopReason: trace.stopReason, steps: trace.steps.length, divergence, durationMs: performance.now() - started };
+  } catch (error) {
+    // One scenario that cannot run is that scenario's failure; the others still run.
+    if (!(error instanceof ScenarioError)) throw error;
+    return { name: scenario.name, failures: [], error: error.message, stopReason: null, steps: 0, divergence: null, durationMs: performance.now() - started };
+  }
+};
+
+const testFile = async (file: string): Promise<FileReport> => {
+  let graph: GraphFile;
+  try {
+    graph = await loadGraph(file);
+  } catch (error) {
+    // One bad file is reported and the others still run.
+    const message = error instanceof Refusal ? error.message : `${file}: ${error instanceof Error ? error.message : String(error)}`;
+    return { file, problem: { kind: 'unreadable', message }, cases: [] };
+  }
+  if (graph.scenarios.length === 0)
+    return { file, graph: graph.name, problem: { kind: 'no_scenarios', message: `${file} (${graph.name}): no scenario to run; add "scenarios" to the graph, or save a run as a scenario in the app` }, cases: [] };
+  const cases: CaseReport[] = [];
+  for (const scenario of graph.scenarios) cases.push(await testCase(graph, scenario));
+  return { file, graph: graph.name, cases };
+};
+
+/** Exit 2 when a file is not a graph, else 1 when a scenario failed or a file had none, else 0. */
 const test = async (args: string[], io: Output): Promise<number> => {
   const { files, flags } = readFlags(args);
   if (files.length === 0) throw new Refusal('test takes at least one FILE');
-  const { runScenario } = await loadRuntime();
-  let passed = 0;
-  let failed = 0;
-  let unreadable = 0;
-  const keys = environmentKeys(process.env, flags.keys);
-  for (const file of files) {
-    let graph: GraphFile;
-    try {
-      graph = await loadGraph(file);
-    } catch (error) {
-      // One bad file is reported and the others still run.
-      io.err(error instanceof Refusal ? error.message : `${file}: ${error instanceof Error ? error.message : String(error)}`);
-      unreadable += 1;
-      continue;
-    }
-    announceHosts(graph, io);
-    io.out(`${file} (${graph.name}): ${graph.scenarios.length} scenario(s)`);
-    for (const scenario of graph.scenarios) {
-      let result;
-      try {
-        result = await runScenario(graph, scenario, { keys, compact: true });
-      } catch (error) {
-        if (!(error instanceof ScenarioError)) throw error;
-        failed += 1;
-        io.out(`  ✗ ${scenario.name}\n      could not run: ${error.message}`);
-        continue;
-      }
-      const { failures, trace } = result;
-      if (failures.length === 0) {
-        passed += 1;
-        io.out(`  ✓ ${scenario.name} (${trace.stopReason}, ${trace.steps.length} steps)`);
-      } else {
-        failed += 1;
-        io.out(`  ✗ ${scenario.name}`);
-        for (const failure of failures) io.out(`      ${failure}`);
-      }
-    }
-  }
-  io.out(`${passed} passed, ${failed} failed`);
-  if (unreadable > 0) return 2;
-  return failed > 0 ? 1 : 0;
+  const reports: FileReport[] = [];
+  for (const file of files) reports.push(await testFile(file));
+  for (const line of report(flags.reporter, reports)) io.out(line);
+  // Machine-readable output stays parseable: what went wrong with a file also goes to stderr, for people.
+  if (flags.reporter !== 'text') for (const file of reports) if (file.problem) io.err(file.problem.message);
+  if (reports.some((file) => file.problem?.kind === 'unreadable')) return 2;
+  return tally(reports).failed > 0 || reports.some((file) => file.problem) ? 1 : 0;
 };
-
 export const main = async (argv: string[], terminal: Output = processOutput): Promise<number> => {
   const io: Output = { out: (line) => terminal.out(printable(line)), err: (line) => terminal.err(printable(line)) };
   const [command, ...rest] = argv;

@@ -4,6 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Trace, TraceStep } from '../runtime/trace.ts';
 import { useApp } from '../store/index.ts';
+import { loadRuntime } from '../store/runSlice.ts';
 import { ROW_HEIGHT, Timeline } from './Timeline.tsx';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -28,9 +29,10 @@ const mount = () => {
 
 const items = (container: HTMLElement) => container.querySelectorAll('[role="list"][aria-label="Timeline"] [role="listitem"]');
 
-// The store loads the runtime lazily when a step is shown; loaded here first, that import settles
-// at once instead of after the test file has ended (on a loaded machine it took longer than the tests).
-beforeAll(() => import('../runtime/index.ts'));
+// The store loads the runtime lazily when a step is shown; loaded through the store first, that
+// import settles at once instead of after the test file has ended (on a loaded machine it took
+// longer than the tests).
+beforeAll(() => loadRuntime());
 
 afterEach(() => {
   act(() => useApp.getState().reset());

@@ -33,6 +33,15 @@ describe('toFlowNodes', () => {
     expect(edges.find((edge) => edge.id === 'e3')!.data!.notTaken).toBe('outcome is exhausted');
     expect(edges.find((edge) => edge.id === 'e4')!.data!.breakpoint).toBe(true);
   });
+
+  it('marks where two compared runs part: the node and the edge each run took', () => {
+    const overlay = { currentNode: 'evaluate', firedEdge: 'e5', firedReason: 'otherwise', triedEdges: {}, nodeVisits: {}, edgeVisits: {}, parting: { nodes: ['evaluate'], leftEdge: 'e4', rightEdge: 'e5' } };
+    const extras = { overlay, selectedNodes: [], selectedEdges: [], nodeBreakpoints: [], edgeBreakpoints: [] };
+    expect(toFlowNodes(securityclaw(), extras).find((node) => node.id === 'evaluate')!.className).toBe('current parted');
+    const edges = toFlowEdges(securityclaw(), extras);
+    expect(edges.find((edge) => edge.id === 'e4')!.className).toBe('forward-edge parted-left');
+    expect(edges.find((edge) => edge.id === 'e5')!.className).toBe('back-edge fired parted-right');
+  });
 });
 
 describe('ids that are names of Object methods', () => {

@@ -95,6 +95,7 @@ export const toFlowNodes = (graph: GraphFile, extras: FlowExtras = NO_EXTRAS): A
   const selected = new Set(extras.selectedNodes);
   const breakpoints = new Set(extras.nodeBreakpoints);
   const overlay = extras.overlay;
+  const parted = new Set(overlay?.parting?.nodes);
   return graph.nodes.map((node) => {
     const definition = kindDefinition(node.kind);
     return {
@@ -102,8 +103,8 @@ export const toFlowNodes = (graph: GraphFile, extras: FlowExtras = NO_EXTRAS): A
       type: 'agent',
       position: node.position,
       selected: selected.has(node.id),
-      // `current` comes only from the run overlay (SPEC §5).
-      className: overlay?.currentNode === node.id ? 'current' : undefined,
+      // `current` comes only from the run overlay (SPEC §5); `parted` marks where two compared runs part.
+      className: [overlay?.currentNode === node.id ? 'current' : '', parted.has(node.id) ? 'parted' : ''].filter(Boolean).join(' ') || undefined,
       data: {
         node,
         definition,
@@ -125,7 +126,11 @@ export const toFlowEdges = (graph: GraphFile, extras: FlowExtras = NO_EXTRAS): C
   const breakpoints = new Set(extras.edgeBreakpoints);
   return graph.edges.map((edge) => {
     const fired = overlay?.firedEdge === edge.id;
-    const classes = [back.has(edge.id) ? 'back-edge' : 'forward-edge', fired ? 'fired' : ''].filter(Boolean).join(' ');
+    const parting = overlay?.parting;
+    const classes = [
+      back.has(edge.id) ? 'back-edge' : 'forward-edge', fired ? 'fired' : '',
+      parting?.leftEdge === edge.id ? 'parted-left' : '', parting?.rightEdge === edge.id ? 'parted-right' : '',
+    ].filter(Boolean).join(' ');
     return {
       id: edge.id,
       type: 'condition',

@@ -1,5 +1,6 @@
 /** Pure edits the inspector needs beyond ops.ts: dotted config keys and skills. */
 import { FORBIDDEN_KEYS, idProblem } from './common.ts';
+import { renameKey } from './ops.ts';
 import type { GraphFile } from './schema.ts';
 import type { Skill } from './skills.ts';
 
@@ -52,9 +53,6 @@ export const checkSkillName = (graph: GraphFile, name: string, current?: string)
   if (name !== current && Object.hasOwn(graph.skills, name)) return `"${name}" is taken`;
   return null;
 };
-
-const renameKey = <T,>(record: Record<string, T>, from: string, to: string) =>
-  Object.fromEntries(Object.entries(record).map(([name, value]) => [name === from ? to : name, value]));
 
 /** Renames a skill, every node setting and every scenario override that names it, keeping the order. */
 export const renameSkill = (graph: GraphFile, from: string, to: string): GraphFile => {

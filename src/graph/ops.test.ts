@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   addNode, checkNodeId, connect, createNode, duplicateNodes, freePosition, moveEdge, moveNodes, nextEdgeId, nextNodeId,
-  removeEdges, removeNodes, renameNode, updateEdge, updateNode,
+  removeEdges, removeNodes, removeScenario, renameNode, saveScenario, updateEdge, updateNode,
 } from './ops.ts';
 import { parseGraph, serializeGraph } from './parse.ts';
 import type { GraphFile } from './schema.ts';
@@ -70,9 +70,12 @@ describe('editing nodes', () => {
     expect(checkNodeId(graph, 'has space')).toMatch(/^an id is letters/);
   });
 
-  it('renameNode renames the node, its edges and the entry', () => {
+  it('renameNode renames the node, its edges, the entry and the scenarios that name it', () => {
     const graph = securityclaw();
     const renamed = renameNode(graph, 'decide', 'plan');
+    const timeout = renamed.scenarios.find((scenario) => scenario.name === 'timeout triggers local retry')!;
+    expect(timeout.expect).toMatchObject({ attempts: { execute: 2, plan: 0 }, visits: { plan: 1, recover: 0 }, path: ['plan', 'execute', 'evaluate', 'answer'] });
+    expect(renamed.scenarios.find((scenario) => scenario.name === "recovery changes the next round's path")!.expect.pathIncludes).toEqual(['recover', 'plan', 'execute', 'evaluate', 'answer']);
     expect(renamed.entry).toBe('plan');
     expect(renamed.nodes[0].id).toBe('plan');
     expect(wiring(renamed)).toEqual(['e1:plan→execute', 'e2:execute→evaluate', 'e3:evaluate→answer', 'e4:evaluate→recover', 'e5:evaluate→plan', 'e6:recover→plan', 'e7:recover→halt']);
@@ -169,5 +172,19 @@ describe('freePosition', () => {
     const placed = freePosition(graph, { x: decide.x + 10, y: decide.y + 10 });
     expect(placed.x).toBe(decide.x + 10);
     expect(graph.nodes.every((node) => Math.abs(node.position.x - placed.x) >= 220 || Math.abs(node.position.y - placed.y) >= 150)).toBe(true);
+  });
+});
+
+describe('scenarios', () => {
+  it('saving replaces a scenario of the same name in place and appends a new one; removing drops it', () => {
+    const graph = findTemplate('securityclaw')!.graph();
+    const names = graph.scenarios.map((scenario) => scenario.name);
+    const replaced = saveScenario(graph, { name: names[1], expect: { rounds: 9 } });
+    expect(replaced.scenarios.map((scenario) => scenario.name)).toEqual(names);
+    expect(replaced.scenarios[1].expect).toEqual({ rounds: 9 });
+    expect(graph.scenarios[1].expect.rounds).toBe(1);
+    const added = saveScenario(graph, { name: 'new', expect: {} });
+    expect(added.scenarios.map((scenario) => scenario.name)).toEqual([...names, 'new']);
+    expect(removeScenario(added, 'new').scenarios).toEqual(graph.scenarios);
   });
 });

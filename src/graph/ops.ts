@@ -1,7 +1,7 @@
 /** Pure edits of a graph document. Each returns a new document and never mutates its input. */
 import { KINDS, type NodeKind } from './kinds/index.ts';
 import { idProblem, type Position } from './common.ts';
-import type { GraphEdge, GraphFile, GraphNode } from './schema.ts';
+import type { GraphEdge, GraphFile, GraphNode, Scenario } from './schema.ts';
 import type { When } from './when.ts';
 
 const uniqueId = (base: string, taken: ReadonlySet<string>): string => {
@@ -73,13 +73,26 @@ export const checkNodeId = (graph: GraphFile, id: string, current?: string): str
   return null;
 };
 
-/** Renames a node and everything that names it: its edges, the entry and `finally`. */
+/** The record with one key renamed, keeping the order. */
+export const renameKey = <T>(record: Record<string, T>, from: string, to: string) =>
+  Object.fromEntries(Object.entries(record).map(([key, value]) => [key === from ? to : key, value]));
+
+/** A scenario's expectations with one node id replaced, so that a rename does not break the tests that name it. */
+const renameInScenario = (scenario: Scenario, from: string, to: string): Scenario => {
+  const { expect } = scenario;
+  const swap = (ids: string[] | undefined) => ids?.map((id) => (id === from ? to : id));
+  const renamed = { ...expect, path: swap(expect.path), pathIncludes: swap(expect.pathIncludes), attempts: expect.attempts && renameKey(expect.attempts, from, to), visits: expect.visits && renameKey(expect.visits, from, to) };
+  return { ...scenario, expect: Object.fromEntries(Object.entries(renamed).filter(([, value]) => value !== undefined)) };
+};
+
+/** Renames a node and everything that names it: its edges, the entry, `finally` and the scenarios' expectations. */
 export const renameNode = (graph: GraphFile, from: string, to: string): GraphFile => {
   if (from === to) return graph;
   return {
     ...graph,
     entry: graph.entry === from ? to : graph.entry,
     ...(graph.finally === from ? { finally: to } : {}),
+    scenarios: graph.scenarios.map((scenario) => renameInScenario(scenario, from, to)),
     nodes: graph.nodes.map((node) => (node.id === from ? { ...node, id: to } : node)),
     edges: graph.edges.map((edge) => ({
       ...edge,
@@ -141,3 +154,12 @@ export const duplicateNodes = (graph: GraphFile, nodes: readonly GraphNode[], ed
   }
   return { graph: next, ids: copies.map((node) => node.id) };
 };
+
+/** Saves a scenario: one of the same name is replaced where it stands, a new one goes last. */
+export const saveScenario = (graph: GraphFile, scenario: Scenario): GraphFile => {
+  const at = graph.scenarios.findIndex((candidate) => candidate.name === scenario.name);
+  return { ...graph, scenarios: at === -1 ? [...graph.scenarios, scenario] : graph.scenarios.map((candidate, index) => (index === at ? scenario : candidate)) };
+};
+
+/** Removes the scenario of that name. */
+export const removeScenario = (graph: GraphFile, name: string): GraphFile => ({ ...graph, scenarios: graph.scenarios.filter((scenario) => scenario.name !== name) });

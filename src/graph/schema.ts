@@ -58,17 +58,36 @@ export type PermissionMode = (typeof PERMISSION_MODES)[number];
 
 const StateObject = z.record(z.string(), z.unknown());
 
+/** A token count pinned exactly, or a range (either end may be left open). */
+export const TokenExpectation = z.union([
+  z.int().min(0),
+  z
+    .strictObject({ min: z.int().min(0).optional(), max: z.int().min(0).optional() })
+    .refine((range) => range.min !== undefined || range.max !== undefined, 'a range needs "min", "max" or both')
+    .refine((range) => range.min === undefined || range.max === undefined || range.min <= range.max, '"min" must not be above "max"'),
+], { error: 'expected a number of tokens, or a range {"min": N, "max": N}' });
+export type TokenExpectation = z.infer<typeof TokenExpectation>;
+
+/** What a scenario's run must show (SPEC §4); every field is optional and checked only when present. */
 export const ScenarioExpect = z.strictObject({
   stopReason: z.string().optional(),
   rounds: z.int().min(0).optional(),
   steps: z.int().min(0).optional(),
-  tokensUsed: z.int().min(0).optional(),
+  tokensUsed: TokenExpectation.optional(),
   attempts: z.record(Id, z.int().min(0)).optional(),
   visits: z.record(Id, z.int().min(0)).optional(),
+  /** The nodes executed, in order, exactly. */
   path: z.array(Id).optional(),
+  /** These nodes in this order, with anything between them. */
+  pathIncludes: z.array(Id).optional(),
+  /** Edge ids that must fire at least once. */
+  fired: z.array(Id).optional(),
+  /** Edge ids that must never fire. */
+  notFired: z.array(Id).optional(),
   /** Each `path` must hold `value` in the final state. */
   state: z.array(z.strictObject({ path: z.string(), value: z.unknown() })).optional(),
 });
+export type ScenarioExpect = z.infer<typeof ScenarioExpect>;
 
 export const Scenario = z.strictObject({
   name: z.string().min(1),

@@ -23,7 +23,7 @@ describe('validateGraph', () => {
   it('knows exactly the SPEC codes', () => {
     expect([...PROBLEM_CODES]).toEqual([
       'no_entry', 'duplicate_id', 'unknown_node', 'unknown_skill', 'unreachable', 'dead_end',
-      'unrouted_outcome', 'unknown_path', 'permission_conflict', 'bad_finally', 'capped_work',
+      'unrouted_outcome', 'unknown_path', 'permission_conflict', 'bad_finally', 'capped_work', 'unknown_edge',
     ]);
   });
 
@@ -56,6 +56,21 @@ describe('validateGraph', () => {
     });
     it('not when a node and an edge share a name', () => {
       expect(withCode(mutated((g) => { g.edges[0].id = 'decide'; }), 'duplicate_id')).toEqual([]);
+    });
+  });
+
+  describe('scenarios naming what the graph does not have', () => {
+    it('warns of a node or an edge a scenario expects something of', () => {
+      const graph = mutated((g) => {
+        g.scenarios = [{ name: 's', expect: { path: ['decide', 'gone'], pathIncludes: ['lost'], attempts: { execute: 1, missing: 2 }, visits: { nowhere: 0 }, fired: ['e1', 'e99'], notFired: ['e42'] } }];
+      });
+      expect(withCode(graph, 'unknown_node').map((problem) => [problem.severity, problem.path])).toEqual([
+        ['warning', 'scenarios[0].expect.path[1]'], ['warning', 'scenarios[0].expect.pathIncludes[0]'], ['warning', 'scenarios[0].expect.attempts.missing'], ['warning', 'scenarios[0].expect.visits.nowhere'],
+      ]);
+      expect(withCode(graph, 'unknown_edge').map((problem) => problem.message)).toEqual([
+        'Scenario "s" expects the edge "e99" to fire, but the graph has no such edge.',
+        'Scenario "s" expects the edge "e42" never to fire, but the graph has no such edge.',
+      ]);
     });
   });
 

@@ -1,13 +1,13 @@
 import { pathsOf } from './describe.ts';
 import { kindDefinition, type SkillReference } from './kinds/index.ts';
 import { edgesInTryOrderBySource, isTerminal, knownPaths, outcomesOf, reachableFrom } from './model.ts';
-import type { GraphFile, GraphNode, PermissionMode } from './schema.ts';
+import type { GraphFile, GraphNode, PermissionMode, ScenarioExpect } from './schema.ts';
 import { effectiveAccess, type Access } from './skills.ts';
 import type { When } from './when.ts';
 
 export const PROBLEM_CODES = [
   'no_entry', 'duplicate_id', 'unknown_node', 'unknown_skill', 'unreachable', 'dead_end',
-  'unrouted_outcome', 'unknown_path', 'permission_conflict', 'bad_finally', 'capped_work',
+  'unrouted_outcome', 'unknown_path', 'permission_conflict', 'bad_finally', 'capped_work', 'unknown_edge',
 ] as const;
 export type ProblemCode = (typeof PROBLEM_CODES)[number];
 
@@ -26,6 +26,12 @@ const ACCESS_ALLOWED: Record<PermissionMode, readonly Access[]> = {
   workspace: ['read', 'write'],
   full: ['read', 'write', 'exec'],
 };
+
+/** The node ids a scenario's expectations name, with where. */
+const scenarioNodeReferences = (expect: ScenarioExpect): { id: string; where: string }[] => [
+  ...(['path', 'pathIncludes'] as const).flatMap((field) => (expect[field] ?? []).map((id, at) => ({ id, where: `${field}[${at}]` }))),
+  ...(['attempts', 'visits'] as const).flatMap((field) => Object.keys(expect[field] ?? {}).map((id) => ({ id, where: `${field}.${id}` }))),
+];
 
 export const accessAllowed = (mode: PermissionMode, access: Access): boolean => ACCESS_ALLOWED[mode].includes(access);
 
@@ -82,11 +88,21 @@ export const validateGraph = (graph: GraphFile): Problem[] => {
         problems.push({ code: 'unknown_skill', severity: 'error', message: `${node.id} uses the skill "${reference.skill}", which the graph does not define.`, nodeId: node.id, path: `nodes[${index}].${reference.where}` });
     }
   });
+  const edgeIds = new Set(graph.edges.map((edge) => edge.id));
   graph.scenarios.forEach((scenario, index) => {
     for (const skill of Object.keys(scenario.skills ?? {})) {
       if (!definesSkill(graph, skill))
         problems.push({ code: 'unknown_skill', severity: 'error', message: `Scenario "${scenario.name}" overrides the skill "${skill}", which the graph does not define.`, path: `scenarios[${index}].skills.${skill}` });
     }
+    // A deleted node or edge would make an expectation fail forever, or (notFired, a visit count of 0) pass for nothing.
+    for (const { id, where } of scenarioNodeReferences(scenario.expect))
+      if (!nodeIds.has(id))
+        problems.push({ code: 'unknown_node', severity: 'warning', message: `Scenario "${scenario.name}" expects something of the node "${id}", which the graph does not have.`, path: `scenarios[${index}].expect.${where}` });
+    for (const field of ['fired', 'notFired'] as const)
+      (scenario.expect[field] ?? []).forEach((id, at) => {
+        if (!edgeIds.has(id))
+          problems.push({ code: 'unknown_edge', severity: 'warning', message: `Scenario "${scenario.name}" expects the edge "${id}" ${field === 'fired' ? 'to fire' : 'never to fire'}, but the graph has no such edge.`, path: `scenarios[${index}].expect.${field}[${at}]` });
+      });
   });
 
   if (nodeIds.has(graph.entry)) {

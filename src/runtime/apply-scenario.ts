@@ -2,14 +2,39 @@ import { describeProblems, own, parseWith, Skill, type GraphFile, type Scenario 
 
 export class ScenarioError extends Error {}
 
-/** The graph as the scenario runs it: each partial skill merged over the graph's and re-validated. */
+/** Why a scenario run refuses a real skill: the sentence each of its attempts carries. */
+export const refusedRealSkill = (scenario: string, name: string, type: string) =>
+  `scenario "${scenario}" gives the ${type} skill "${name}" no mock script, and a scenario never calls a real skill: add "skills": {"${name}": {"type": "mock", "script": [...]}} to the scenario`;
+
+/**
+ * The skill as the scenario runs it. A partial override is merged over the graph's skill; one
+ * that makes a real skill a mock (a `type` of its own, or just a `script`) replaces it, keeping
+ * its access (what the permission check sees) and its token cost.
+ */
+const overriddenSkill = (scenario: Scenario, name: string, base: Skill | undefined, override: Record<string, unknown>): Skill => {
+  const type = override.type ?? (base && base.type !== 'mock' && 'script' in override ? 'mock' : undefined);
+  const replaces = base !== undefined && type !== undefined && type !== base.type;
+  const kept = base && { access: base.access, ...(base.tokens === undefined ? {} : { tokens: base.tokens }) };
+  const merged = parseWith(Skill, replaces ? { ...kept, ...override, type } : { ...base, ...override }, ['skills', name]);
+  if (!merged.ok) throw new ScenarioError(`scenario "${scenario.name}": ${describeProblems(merged.problems)}`);
+  return merged.value;
+};
+
+/**
+ * The graph as the scenario runs it: its skills overridden, its state merged. A scenario is an
+ * offline test, so an http or llm skill it does not replace by a mock is refused rather than
+ * called: every attempt of it is an `error` attempt that says so.
+ */
 export const applyScenario = (graph: GraphFile, scenario: Scenario): GraphFile => {
-  const skills = { ...graph.skills };
-  for (const [name, override] of Object.entries(scenario.skills ?? {})) {
-    const merged = parseWith(Skill, { ...own(graph.skills, name), ...override }, ['skills', name]);
-    if (!merged.ok) throw new ScenarioError(`scenario "${scenario.name}": ${describeProblems(merged.problems)}`);
-    skills[name] = merged.value;
-  }
+  const names = new Set([...Object.keys(graph.skills), ...Object.keys(scenario.skills ?? {})]);
+  // Built from entries: a name is data, and an assignment by name could reach the prototype.
+  const skills: GraphFile['skills'] = Object.fromEntries([...names].map((name) => {
+    const base = own(graph.skills, name);
+    const override = own(scenario.skills, name);
+    const skill = override ? overriddenSkill(scenario, name, base, override) : (base as Skill);
+    return [name, skill.type === 'mock' ? skill
+      : { type: 'mock', access: skill.access, tokens: 0, script: [{ outcome: 'error', error: refusedRealSkill(scenario.name, name, skill.type) }] }];
+  }));
   return { ...graph, skills, state: { ...graph.state, ...scenario.state } };
 };
 

@@ -5,7 +5,9 @@
 export * from './trace.ts';
 export * from './controller.ts';
 export { createController, runGraph, type HeadlessOptions } from './run.ts';
-export { applyScenario, checkScenario, nodeRan, runScenario, ScenarioError, type ScenarioResult } from './scenario.ts';
+export { applyScenario, checkScenario, firstDivergence, nodeRan, runScenario, ScenarioError, type ExpectationFailure, type ScenarioResult } from './scenario.ts';
+export { refusedRealSkill } from './apply-scenario.ts';
+export { scenarioFromRun, type ScenarioDraft } from './record-scenario.ts';
 export { evaluateWhen, chooseEdge } from './conditions.ts';
 export { stateAfterStep } from './states.ts';
 export { buildStateGraph, nodeNames, type LoopscopeConfig } from './compile.ts';

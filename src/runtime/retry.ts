@@ -84,13 +84,17 @@ export const runAction = async (action: Action, policy: RetryPolicy, env: Action
       record({ n, skill: action.skill, outcome: 'permission_denied', tokens: 0, error: run.error, action: actionIndex, durationMs: 0, retry: permissionSentence(env.mode, action.skill, runner.access) });
       return run;
     }
-    const result = interpret(await runner.call(action.args, { ...env.context, attempt: n, timeoutMs: policy.timeoutMs }));
+    const raw = await runner.call(action.args, { ...env.context, attempt: n, timeoutMs: policy.timeoutMs });
+    const result = interpret(raw);
     env.charge(result.tokens);
     if (runner.simulated) await env.wait(result.durationMs ?? 0, true);
     const attempt: Attempt = {
       n, skill: action.skill, outcome: result.outcome, tokens: result.tokens, records: result.records.length,
       durationMs: result.durationMs ?? 0, action: actionIndex, retry: retrySentence(result.outcome, n, policy),
       ...(result.error ? { error: result.error } : {}),
+      // What the skill itself answered, before a planner read it: enough to replay the call as a mock.
+      returned: raw.records,
+      ...(raw.text === undefined ? {} : { text: raw.text }),
     };
     record(attempt);
     run.outcome = result.outcome;

@@ -1,47 +1,244 @@
 /** Scenarios (SPEC §4): overrides of a graph, and the expectations its trace must meet. */
-import type { GraphFile, Scenario } from '../graph/index.ts';
+import type { GraphFile, Scenario, TokenExpectation } from '../graph/index.ts';
 import { readPath } from '../skills/index.ts';
 import { runGraph, type HeadlessOptions } from './run.ts';
 export { applyScenario, ScenarioError } from './apply-scenario.ts';
 import { applyScenario } from './apply-scenario.ts';
-import { nodeRan, type Trace } from './trace.ts';
+import { nodeRan, type Trace, type TraceStep } from './trace.ts';
 
 export { nodeRan } from './trace.ts';
 
-const executed = (trace: Trace) => trace.steps.filter(nodeRan);
+/** One expectation the run missed. */
+export interface ExpectationFailure {
+  /** The expectation as the file names it: `path`, `attempts.execute`, `fired`, `state recovery.skill`. */
+  expectation: string;
+  expected: unknown;
+  actual: unknown;
+  /**
+   * The first step where the run parts from the expectation: where it took another edge, made
+   * the extra attempt, stopped early. Null when no step can be named (a node that never ran).
+   */
+  step: number | null;
+  /** What happened at that step, in words. */
+  detail: string;
+  /** The whole failure in one line, for the command line and the panel. */
+  message: string;
+}
 
-const count = (values: string[], key: string) => values.filter((value) => value === key).length;
+const show = (value: unknown) => (value === undefined ? 'nothing' : JSON.stringify(value));
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-/** Every expectation the trace misses, as a sentence; empty when the scenario passes. */
-export const checkScenario = (trace: Trace, scenario: Scenario): string[] => {
-  const { expect } = scenario;
-  const failures: string[] = [];
-  const ran = executed(trace);
-  const path = ran.map((step) => step.node);
-  const compare = (what: string, expected: unknown, actual: unknown) => {
-    if (expected !== undefined && JSON.stringify(expected) !== JSON.stringify(actual))
-      failures.push(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
-  };
-  compare('stopReason', expect.stopReason, trace.stopReason);
-  compare('rounds', expect.rounds, trace.rounds);
-  compare('steps', expect.steps, ran.length);
-  compare('tokensUsed', expect.tokensUsed, trace.tokensUsed);
-  for (const [node, expected] of Object.entries(expect.attempts ?? {}))
-    compare(`attempts of ${node}`, expected, ran.filter((step) => step.node === node).reduce((sum, step) => sum + step.attempts.length, 0));
-  for (const [node, expected] of Object.entries(expect.visits ?? {})) compare(`visits of ${node}`, expected, count(path, node));
-  compare('path', expect.path, expect.path ? path : undefined);
-  for (const { path: field, value } of expect.state ?? []) compare(`state ${field}`, value, readPath(trace.finalState, field));
-  return failures;
+const describeTokens = (expected: TokenExpectation) =>
+  typeof expected === 'number' ? String(expected)
+    : expected.min !== undefined && expected.max !== undefined ? `${expected.min} to ${expected.max}`
+      : expected.min !== undefined ? `at least ${expected.min}` : `at most ${expected.max}`;
+
+const tokensMatch = (expected: TokenExpectation, actual: number) =>
+  typeof expected === 'number' ? expected === actual : (expected.min ?? 0) <= actual && actual <= (expected.max ?? Number.POSITIVE_INFINITY);
+
+/** Reads a trace once for every expectation: the executed steps and the first step of each kind of event. */
+class RunFacts {
+  readonly ran: TraceStep[];
+  readonly path: string[];
+  readonly last: TraceStep | undefined;
+
+  constructor(readonly trace: Trace) {
+    this.ran = trace.steps.filter(nodeRan);
+    this.path = this.ran.map((step) => step.node);
+    this.last = trace.steps.at(-1);
+  }
+
+  /** The step that chose where the run went before executed step `index`: the edge decision point. */
+  decisionBefore(index: number): TraceStep | undefined {
+    return this.ran[index - 1] ?? this.ran[index];
+  }
+
+  /** Where the run went after a step, in words. */
+  wentOn(step: TraceStep): string {
+    if (step.fired) return `${step.node} (step ${step.step}) took ${step.fired.id} to ${step.fired.target} (${step.fired.reason})`;
+    if (step.stop) return `the run stopped at ${step.node} (step ${step.step}): ${step.stop.reason}`;
+    return `${step.node} (step ${step.step}) took no edge`;
+  }
+
+  stopped(): string {
+    return this.last ? `the run stopped at step ${this.last.step} (${this.trace.stopReason ?? 'not stopped'})` : 'the run made no step';
+  }
+
+  /**
+   * The first step at or after `from` that tried an edge to `target` (or the edge `edgeId`) and did
+   * not take it: where the run could have gone that way and went another.
+   */
+  firstMissedTurn(match: (edge: { id: string; target?: string }) => boolean, from = 1): TraceStep | undefined {
+    return this.trace.steps.find((step) => step.step >= from && step.fired !== null && step.edges.some((edge) => match(edge) && step.fired?.id !== edge.id))
+      ?? this.trace.steps.find((step) => step.step >= from && step.stop !== undefined && step.edges.some(match));
+  }
+
+  /** Why the step did not go the wanted way: `wanted` is a node id, or an edge id when `isEdge`. */
+  missedTurnWords(step: TraceStep, wanted: string, isEdge = false): string {
+    const tried = step.edges.find((edge) => (isEdge ? edge.id === wanted : edge.target === wanted));
+    const why = !tried ? '' : tried.skipped ? `: ${tried.id} was not tried, an earlier edge fired` : `: ${tried.id} did not match, ${tried.explain}`;
+    return `${this.wentOn(step)}, not ${isEdge ? wanted : `toward ${wanted}`}${why}`;
+  }
+}
+
+type Found = Omit<ExpectationFailure, 'message'> & { words?: { expected: string; actual: string } };
+type Check = (facts: RunFacts) => Found[];
+interface Located {
+  at: TraceStep | undefined;
+  detail: string;
+}
+
+const failure = (expectation: string, expected: unknown, actual: unknown, { at, detail }: Located, words?: Found['words']): Found => ({
+  expectation, expected, actual, step: at?.step ?? null, detail, ...(words ? { words } : {}),
+});
+
+const checkPath = (expected: string[]): Check => (facts) => {
+  const { path } = facts;
+  if (same(expected, path)) return [];
+  const index = expected.findIndex((node, at) => path[at] !== node);
+  const parts = index === -1 ? expected.length : index;
+  const decision = facts.decisionBefore(parts);
+  const located: Located =
+    parts >= path.length ? { at: facts.last, detail: `${facts.stopped()} after ${path.length} node(s); expected ${expected[parts]} next` }
+      : parts >= expected.length ? { at: decision, detail: `expected the run to end after ${expected.at(-1) ?? 'no node'}, but ${decision ? facts.wentOn(decision) : 'it went on'}` }
+        : parts === 0 ? { at: decision, detail: `the run started at ${path[0]}, expected ${expected[0]}` }
+          : { at: decision, detail: decision ? facts.missedTurnWords(decision, expected[parts]) : `expected ${expected[parts]}` };
+  return [failure('path', expected, path, located)];
 };
+
+/** Where the run could have turned toward `wanted` and did not, else where it stopped. */
+const missedOrStopped = (facts: RunFacts, wanted: string, { isEdge = false, from = 1, lead = '' } = {}): Located => {
+  const turn = facts.firstMissedTurn((edge) => (isEdge ? edge.id === wanted : edge.target === wanted), from);
+  if (turn) return { at: turn, detail: facts.missedTurnWords(turn, wanted, isEdge) };
+  return { at: facts.last, detail: `${lead}no step could take ${isEdge ? wanted : `an edge to ${wanted}`}; ${facts.stopped()}` };
+};
+
+const checkPathIncludes = (expected: string[]): Check => (facts) => {
+  let matched = 0;
+  let lastMatch = -1;
+  facts.path.forEach((node, index) => {
+    if (node === expected[matched]) {
+      matched += 1;
+      lastMatch = index;
+    }
+  });
+  if (matched === expected.length) return [];
+  const missing = expected[matched];
+  const lead = matched > 0 ? `after ${expected[matched - 1]} (step ${facts.ran[lastMatch].step}) ` : '';
+  return [failure('pathIncludes', expected, facts.path, missedOrStopped(facts, missing, { from: facts.ran[lastMatch]?.step ?? 1, lead }))];
+};
+
+const checkFired = (expected: string[]): Check => (facts) => {
+  const fired = [...new Set(facts.trace.steps.flatMap((step) => (step.fired ? [step.fired.id] : [])))];
+  return expected.filter((edge) => !fired.includes(edge)).map((edge) =>
+    failure('fired', edge, fired, missedOrStopped(facts, edge, { isEdge: true }), { expected: `${edge} to fire`, actual: `no firing (edges fired: ${fired.join(', ') || 'none'})` }));
+};
+
+const checkNotFired = (expected: string[]): Check => (facts) =>
+  expected.flatMap((edge) => {
+    const firing = facts.trace.steps.filter((step) => step.fired?.id === edge);
+    if (firing.length === 0) return [];
+    return [failure('notFired', edge, firing.length, { at: firing[0], detail: facts.wentOn(firing[0]) }, { expected: `${edge} never to fire`, actual: `${firing.length} firing(s)` })];
+  });
+
+const checkCount = (expectation: string, expected: number | undefined, actual: number, locate: (over: boolean) => Located): Check => () =>
+  expected === undefined || expected === actual ? [] : [failure(expectation, expected, actual, locate(actual > expected))];
+
+/** The step at which a running total over the steps first passes `limit`. */
+const firstPassing = (steps: TraceStep[], count: (step: TraceStep) => number, limit: number) => {
+  let total = 0;
+  return steps.find((step) => (total += count(step)) > limit);
+};
+
+const tokensOfStep = (step: TraceStep) => step.attempts.reduce((sum, attempt) => sum + attempt.tokens, 0);
+
+const checkTokens = (expected: TokenExpectation): Check => (facts) => {
+  const { tokensUsed } = facts.trace;
+  if (tokensMatch(expected, tokensUsed)) return [];
+  const max = typeof expected === 'number' ? expected : expected.max;
+  const over = max !== undefined && tokensUsed > max ? firstPassing(facts.trace.steps, tokensOfStep, max) : undefined;
+  const located = over ? { at: over, detail: `${over.node} (step ${over.step}) brought the tokens past ${max}` } : { at: facts.last, detail: `${facts.stopped()} with ${tokensUsed} token(s)` };
+  return [failure('tokensUsed', expected, tokensUsed, located, { expected: describeTokens(expected), actual: String(tokensUsed) })];
+};
+
+const checks = (scenario: Scenario, facts: RunFacts): Check[] => {
+  const { expect } = scenario;
+  const { trace, ran } = facts;
+  const stoppedAtLast = (): Located => ({ at: facts.last, detail: facts.stopped() });
+  const list: Check[] = [];
+  if (expect.stopReason !== undefined && expect.stopReason !== trace.stopReason)
+    list.push(() => [failure('stopReason', expect.stopReason, trace.stopReason, { at: facts.last, detail: facts.last ? facts.wentOn(facts.last) : 'the run made no step' })]);
+  list.push(checkCount('rounds', expect.rounds, trace.rounds, (over) => {
+    if (!over) return stoppedAtLast();
+    const at = facts.decisionBefore(ran.findIndex((step) => step.round > (expect.rounds ?? 0)));
+    return { at, detail: `${at ? facts.wentOn(at) : 'the run went on'}, starting round ${(expect.rounds ?? 0) + 1}` };
+  }));
+  list.push(checkCount('steps', expect.steps, ran.length, (over) => {
+    if (!over) return stoppedAtLast();
+    const at = facts.decisionBefore(expect.steps ?? 0);
+    return { at, detail: at ? facts.wentOn(at) : 'the run went on' };
+  }));
+  if (expect.tokensUsed !== undefined) list.push(checkTokens(expect.tokensUsed));
+  for (const [node, expected] of Object.entries(expect.attempts ?? {})) {
+    const steps = ran.filter((step) => step.node === node);
+    const actual = steps.reduce((sum, step) => sum + step.attempts.length, 0);
+    list.push(checkCount(`attempts.${node}`, expected, actual, (over) => {
+      if (over) {
+        const at = firstPassing(steps, (step) => step.attempts.length, expected);
+        return { at, detail: `${node} (step ${at?.step}) went past ${expected} attempt(s): ${at?.attempts.map((attempt) => `${attempt.skill} ${attempt.outcome}`).join(', ')}` };
+      }
+      const last = steps.at(-1);
+      return last ? { at: last, detail: `${node} made ${actual} attempt(s) in all, the last at step ${last.step}` } : missedOrStopped(facts, node);
+    }));
+  }
+  for (const [node, expected] of Object.entries(expect.visits ?? {})) {
+    const visits = ran.flatMap((step, index) => (step.node === node ? [{ step, index }] : []));
+    list.push(checkCount(`visits.${node}`, expected, visits.length, (over) => {
+      if (!over) return missedOrStopped(facts, node, { from: (visits.at(-1)?.step.step ?? 0) + 1 });
+      const at = facts.decisionBefore(visits[expected].index);
+      return { at, detail: `${at ? facts.wentOn(at) : 'the run went on'}: visit ${expected + 1} of ${node}` };
+    }));
+  }
+  if (expect.path) list.push(checkPath(expect.path));
+  if (expect.pathIncludes) list.push(checkPathIncludes(expect.pathIncludes));
+  if (expect.fired) list.push(checkFired(expect.fired));
+  if (expect.notFired) list.push(checkNotFired(expect.notFired));
+  for (const { path, value } of expect.state ?? []) {
+    const actual = readPath(trace.finalState, path);
+    if (same(value, actual)) continue;
+    const field = path.split('.')[0];
+    const writer = trace.steps.findLast((step) => Object.hasOwn(step.writes, field));
+    list.push(() => [failure(`state ${path}`, value, actual, { at: writer, detail: writer ? `${writer.node} (step ${writer.step}) last wrote ${field}` : `no step wrote ${field}: it kept its initial value` })]);
+  }
+  return list;
+};
+
+const withMessage = ({ words, ...found }: Found): ExpectationFailure => {
+  const where = found.step === null ? ` (${found.detail})` : ` (parts at step ${found.step}: ${found.detail})`;
+  return { ...found, message: `${found.expectation}: expected ${words?.expected ?? show(found.expected)}, got ${words?.actual ?? show(found.actual)}${where}` };
+};
+
+/** Every expectation the trace misses, with the step where the run parts from it; empty when the scenario passes. */
+export const checkScenario = (trace: Trace, scenario: Scenario): ExpectationFailure[] => {
+  const facts = new RunFacts(trace);
+  return checks(scenario, facts).flatMap((check) => check(facts)).map(withMessage);
+};
+
+/** The earliest step any failure names: where the debugger opens a failed scenario's run. */
+export const firstDivergence = (failures: readonly ExpectationFailure[]): number | null =>
+  failures.reduce<number | null>((first, { step }) => (step !== null && (first === null || step < first) ? step : first), null);
 
 export interface ScenarioResult {
   scenario: Scenario;
   trace: Trace;
-  failures: string[];
+  failures: ExpectationFailure[];
+  /** The first step where the run parts from the scenario, or null when it passes (or no step can be named). */
+  divergence: number | null;
 }
 
 export const runScenario = async (graph: GraphFile, scenario: Scenario, options: HeadlessOptions = {}): Promise<ScenarioResult> => {
-  const trace = await runGraph(applyScenario(graph, scenario), { ...options, seed: scenario.seed ?? options.seed });
+  const trace = await runGraph(applyScenario(graph, scenario), { ...options, seed: scenario.seed ?? options.seed, scenario: undefined });
   const named = { ...trace, scenario: scenario.name };
-  return { scenario, trace: named, failures: checkScenario(named, scenario) };
+  const failures = checkScenario(named, scenario);
+  return { scenario, trace: named, failures, divergence: firstDivergence(failures) };
 };

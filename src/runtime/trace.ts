@@ -31,6 +31,13 @@ export const Attempt = z.strictObject({
   action: Count.optional(),
   /** The inner-loop iteration this attempt belongs to. */
   iteration: z.number().int().min(1).optional(),
+  /**
+   * The records the skill call returned, as it returned them (absent when no call was made: a
+   * permission refusal, an unknown skill). With `text`, what "Save as scenario" turns into a mock script.
+   */
+  returned: z.array(z.unknown()).optional(),
+  /** The raw text an llm answered. */
+  text: z.string().optional(),
 });
 export type Attempt = z.infer<typeof Attempt>;
 

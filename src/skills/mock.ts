@@ -9,7 +9,12 @@ export const resultOfEntry = (entry: MockEntry, defaultTokens: number | undefine
     return { outcome: 'timeout', records: [], tokens, durationMs: context.timeoutMs, error: `no answer within ${context.timeoutMs} ms (took ${durationMs} ms)` };
   const records = entry.outcome === 'ok' || entry.outcome === 'empty' ? (entry.records ?? []) : [];
   const outcome = entry.outcome === 'ok' && records.length === 0 ? 'empty' : entry.outcome;
-  return { outcome, records, tokens, durationMs, ...(entry.error ? { error: entry.error } : {}), ...(entry.reply === undefined ? {} : { reply: entry.reply }) };
+  return {
+    outcome, records, tokens, durationMs,
+    ...(entry.error ? { error: entry.error } : {}),
+    // An llm's answer stands in as text, so that a planner parses a scripted reply as it parses a real one.
+    ...(entry.reply === undefined ? {} : { text: typeof entry.reply === 'string' ? entry.reply : JSON.stringify(entry.reply) }),
+  };
 };
 
 /**

@@ -19,6 +19,16 @@ export interface CanvasOverlay {
   /** Visits over the whole run, for the heat view. */
   nodeVisits: Record<string, number>;
   edgeVisits: Record<string, number>;
+  /** Set while two runs are compared: where they part, and the edge each took there. */
+  parting?: CanvasParting;
+}
+
+export interface CanvasParting {
+  /** The node(s) of the step where the runs part (two when they reached different nodes). */
+  nodes: string[];
+  /** The edge the left run took there, and the right one's. */
+  leftEdge: string | null;
+  rightEdge: string | null;
 }
 
 /** A breakpoint on the run's numbers rather than on one node or edge. */
@@ -108,8 +118,11 @@ export interface RunSlice {
   restoreRuns: (saved: SavedRuns) => Promise<void>;
   /** The state a run had after `step` (0: before its first): from its checkpoint, or replayed from an imported trace. */
   readRunState: (runId: number, step: number) => Promise<Record<string, unknown> | null>;
-  /** Shows a finished trace as a run, with no skill called. */
-  loadTrace: (trace: Trace) => void;
+  /**
+   * Shows a finished trace as a run, with no skill called: an imported one (on the open graph), or
+   * one made elsewhere, such as a scenario's, with its own label and graph. Returns the run's id.
+   */
+  loadTrace: (trace: Trace, shown?: { label: string; graph: GraphFile }) => number;
   dismissRunMessages: () => void;
 }
 
@@ -193,7 +206,7 @@ type Runtime = typeof import('../runtime/index.ts');
 let runtimeModule: Promise<Runtime> | null = null;
 let loadedRuntime: Runtime | null = null;
 // Loaded on the first run or trace, so the runtime and LangGraph stay out of the first screen's bundle.
-const loadRuntime = () =>
+export const loadRuntime = () =>
   (runtimeModule ??= import('../runtime/index.ts').then((module) => {
     loadedRuntime = module;
     return module;
@@ -540,12 +553,12 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
       else set({ runStatus: runs.some((run) => run.id === saved.activeRunId) ? 'stopped' : 'idle' });
       showStep(saved.selectedStep);
     },
-    loadTrace: (trace) => {
+    loadTrace: (trace, shown) => {
       release();
-      const graph = get().graph;
-      addRun({ label: '', graph, trace, stepCount: trace.steps.length, imported: true });
+      const graph = shown?.graph ?? get().graph;
+      addRun({ label: '', graph, trace, stepCount: trace.steps.length, imported: shown === undefined });
       const id = get().activeRunId as number;
-      updateRun(id, { label: `Run ${id} (imported)` });
+      updateRun(id, { label: shown ? `Run ${id}: ${shown.label}` : `Run ${id} (imported)` });
       set({
         liveRunId: null,
         runStatus: 'stopped',
@@ -555,6 +568,7 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
         traceWarning: trace.graph === graph.name ? null : `This trace was made on "${trace.graph}", but the open graph is "${graph.name}": the canvas may not match it.`,
       });
       showStep(trace.steps.length > 0 ? trace.steps.length : null);
+      return id;
     },
     readRunState: async (runId, step) => {
       const run = get().runs.find((candidate) => candidate.id === runId);

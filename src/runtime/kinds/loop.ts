@@ -39,18 +39,17 @@ const jsonText = (text: string): string => {
 };
 
 /**
- * A decider's or judge's answer as a value of `schema`: a mock's scripted `reply`, or the JSON an
- * llm wrote. Anything else is a `parse_error`, which the retry policy may retry in place.
+ * A decider's or judge's answer as a value of `schema`: the JSON in the text an llm wrote (a mock's
+ * scripted `reply` arrives as that text too). Anything else is a `parse_error`, which the retry
+ * policy may retry in place.
  */
 export const replyAs = <T>(schema: z.ZodType<T>, what: string) => (result: SkillResult): SkillResult => {
   if (result.outcome !== 'ok' && result.outcome !== 'empty') return result;
-  let value: unknown = result.reply;
-  if (value === undefined) {
-    try {
-      value = JSON.parse(jsonText(result.text ?? ''));
-    } catch {
-      return { ...result, outcome: 'parse_error', records: [], error: `the ${what} did not answer with JSON` };
-    }
+  let value: unknown;
+  try {
+    value = JSON.parse(jsonText(result.text ?? ''));
+  } catch {
+    return { ...result, outcome: 'parse_error', records: [], error: `the ${what} did not answer with JSON` };
   }
   const parsed = parseWith(schema, value);
   if (!parsed.ok) return { ...result, outcome: 'parse_error', records: [], error: `not a ${what} reply: ${parsed.problems.map((problem) => `${problem.path || 'reply'}: ${problem.message}`).join('; ')}` };

@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { findTemplate, type GraphFile } from '../graph/index.ts';
+import { createController, runGraph, runScenario, scenarioFromRun, type Trace } from './index.ts';
+import { nodeOf } from './testing.ts';
+
+const template = (id: string) => (findTemplate(id) as { graph: () => GraphFile }).graph();
+
+/** A server for http skills: each path answers its list of responses in turn, the last repeating. */
+const server = (routes: Record<string, (() => Response)[]>) => {
+  const calls: string[] = [];
+  const impl = (async (input: string | URL) => {
+    const url = new URL(String(input));
+    calls.push(url.pathname + url.search);
+    const queue = routes[url.pathname];
+    if (!queue) return new Response('not found', { status: 404 });
+    return (queue.length > 1 ? queue.shift() : queue[0])!();
+  }) as unknown as typeof fetch;
+  return { impl, calls };
+};
+const json = (value: unknown) => () => new Response(JSON.stringify(value), { headers: { 'content-type': 'application/json' } });
+const offline: typeof fetch = () => {
+  throw new Error('a scenario called the network');
+};
+
+/** SecurityClaw with its two searches as http skills of a local service. */
+const httpGraph = () => {
+  const graph = template('securityclaw');
+  graph.skills.search_events = { type: 'http', access: 'read', url: 'http://siem.test/search?q={{args.q}}', method: 'GET', timeoutMs: 1000, tokens: 100 };
+  graph.skills.query_alternative_source = { type: 'http', access: 'read', url: 'http://siem.test/archive?q={{args.q}}', method: 'GET', timeoutMs: 1000, tokens: 150, recordsPath: 'hits' };
+  return graph;
+};
+const httpService = () => server({
+  '/search': [() => new Response('<html>busy</html>'), json([])],
+  '/archive': [json({ hits: [{ ip: '10.0.0.5', count: 42 }] })],
+});
+
+// Whole runs through LangGraph, loaded on first use: room for a loaded machine.
+describe('save a run as a scenario', { timeout: 30_000 }, () => {
+  it('pins the path, stop, rounds, attempts and each real skill’s results; the scenario replays offline and passes', async () => {
+    const service = httpService();
+    const graph = httpGraph();
+    const trace = await runGraph(graph, { fetch: service.impl });
+    expect(service.calls).toEqual(['/search?q=login_failed%20src%3D10.0.0.5', '/search?q=login_failed%20src%3D10.0.0.5', '/archive?q=login_failed%20src%3D10.0.0.5']);
+    const { scenario, notes } = scenarioFromRun(graph, trace);
+    expect(notes).toEqual([]);
+    expect(scenario).toMatchObject({
+      name: 'SecurityClaw triage: completed in 2 round(s)',
+      seed: 1,
+      skills: {
+        search_events: { type: 'mock', script: [{ outcome: 'parse_error', tokens: 100, error: 'the answer is not JSON' }, { outcome: 'empty', tokens: 100 }] },
+        query_alternative_source: { type: 'mock', script: [{ outcome: 'ok', records: [{ ip: '10.0.0.5', count: 42 }], tokens: 150 }] },
+      },
+      expect: { stopReason: 'completed', rounds: 2, attempts: { execute: 3 }, path: ['decide', 'execute', 'evaluate', 'recover', 'decide', 'execute', 'evaluate', 'answer'] },
+    });
+    const replay = await runScenario(graph, scenario, { fetch: offline });
+    expect(replay.failures).toEqual([]);
+    expect(replay.trace.tokensUsed).toBe(trace.tokensUsed);
+    expect(replay.trace.finalState).toEqual(trace.finalState);
+  });
+
+  it('the saved scenario catches a changed condition, at the step where the run parts from it', async () => {
+    const graph = httpGraph();
+    const { scenario } = scenarioFromRun(graph, await runGraph(graph, { fetch: httpService().impl }));
+    const edited = structuredClone(graph);
+    edited.edges = edited.edges.map((edge) => (edge.id === 'e4' ? { ...edge, when: { path: 'evaluation.plan_exhausted', op: 'eq', value: false } } : edge));
+    const result = await runScenario(edited, scenario, { fetch: offline });
+    expect(result.divergence).toBe(3);
+    expect(result.failures.find((failure) => failure.expectation === 'path')?.detail).toBe('evaluate (step 3) took e5 to decide (otherwise: no other edge matched), not toward recover: e4 did not match, evaluation.plan_exhausted eq false (was true)');
+  });
+
+  it('an llm planner’s answers become scripted replies', async () => {
+    const graph = template('securityclaw');
+    graph.skills.planner = { type: 'llm', access: 'read', baseUrl: 'http://llm.test/v1', model: 'tiny', timeoutMs: 1000 };
+    Object.assign(nodeOf(graph, 'decide', 'reason').config, { planner: 'llm', skill: 'planner' });
+    const plan = { actions: [{ skill: 'fallback_lookup', args: { ip: '10.0.0.5' } }] };
+    const texts = ['Sure! Here is the plan:', JSON.stringify(plan)];
+    const llm = (async () => new Response(JSON.stringify({ choices: [{ message: { content: texts.shift() } }], usage: { total_tokens: 30 } }))) as unknown as typeof fetch;
+    const trace = await runGraph(graph, { fetch: llm });
+    const { scenario } = scenarioFromRun(graph, trace);
+    expect(scenario.skills?.planner).toEqual({ type: 'mock', script: [
+      { outcome: 'parse_error', records: [{ text: 'Sure! Here is the plan:' }], tokens: 30, error: 'the planner did not answer with JSON', reply: 'Sure! Here is the plan:' },
+      { outcome: 'ok', records: [{ text: JSON.stringify(plan) }], tokens: 30, reply: plan },
+    ] });
+    expect((await runScenario(graph, scenario, { fetch: offline })).failures).toEqual([]);
+  });
+
+  it('says what it cannot pin: a person’s approval, a fork’s state edit, an uncalled real skill, records an old trace lacks', async () => {
+    const graph = template('approval-gate');
+    nodeOf(graph, 'ask', 'approve').config.auto = 'deny';
+    graph.skills.notify = { type: 'http', access: 'read', url: 'http://chat.test/', method: 'GET', timeoutMs: 1000 };
+    const controller = createController(graph);
+    await controller.run();
+    controller.decide('approved');
+    await controller.run();
+    const { scenario, notes } = scenarioFromRun(graph, controller.trace, ['Approval gate: completed in 1 round(s)']);
+    expect(scenario.name).toBe('Approval gate: completed in 1 round(s) (2)');
+    expect(notes).toEqual([
+      'The http skill notify was not called in this run: the scenario refuses it (an error attempt) if a later version of the graph calls it.',
+      'A person answered ask "approved" at step 3; a scenario run takes the node\'s automatic answer ("denied").',
+    ]);
+    // A permission refusal is not a call: the script holds only the call that ran.
+    expect(scenario.skills?.open_ticket).toEqual({ type: 'mock', script: [{ outcome: 'ok', records: [{ ticket: 'SEC-1042', status: 'open' }], tokens: 80 }] });
+
+    const original = createController(template('securityclaw'), { headless: true });
+    await original.run();
+    const forked = await original.fork(2, { state: { question: 'other' } });
+    await forked.run();
+    expect(scenarioFromRun(template('securityclaw'), forked.trace).notes).toContain('This run is a fork with the state after step 2 edited (question): a scenario starts from the initial state, so it does not make that edit.');
+
+    const old: Trace = JSON.parse(JSON.stringify(await runGraph(template('securityclaw')), (key, value: unknown) => (key === 'returned' || key === 'text' ? undefined : value)));
+    const fromOld = scenarioFromRun(template('securityclaw'), old);
+    expect(fromOld.notes[0]).toBe('This trace does not hold the records query_alternative_source returned (it was made by an older Loopscope): their scripts return empty placeholder records.');
+    expect(fromOld.scenario.skills?.query_alternative_source).toEqual({ type: 'mock', script: [{ outcome: 'ok', records: [{}, {}], tokens: 150 }] });
+    expect((await runScenario(template('securityclaw'), fromOld.scenario)).failures).toEqual([]);
+  });
+});
