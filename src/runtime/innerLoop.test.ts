@@ -35,11 +35,21 @@ describe('the inner agent loop (seed 003)', () => {
 
   it('a reply that does not parse is a parse_error of the decider, retried in place', async () => {
     const graph = FIXTURES.innerLoop();
-    script(graph, 'think', [{ outcome: 'ok', reply: 'let me grep for it' }, { outcome: 'ok', reply: { tool: 'grep' } }, done]);
+    // A text reply is read as a model's text: JSON inside it counts, prose alone does not.
+    script(graph, 'think', [{ outcome: 'ok', reply: 'let me grep for it' }, { outcome: 'ok', reply: 'Calling {"tool": "grep"} now' }, done]);
     const work = (await runGraph(graph)).steps[0];
     expect(work.iterations?.[0].attempts.map((attempt) => [attempt.skill, attempt.n, attempt.outcome])).toEqual([['think', 1, 'parse_error'], ['think', 2, 'ok'], ['grep', 1, 'ok']]);
-    expect(work.iterations?.[0].attempts[0].error).toMatch(/not a decider reply/);
+    expect(work.iterations?.[0].attempts[0].error).toBe('the decider did not answer with JSON');
+    expect(work.iterations?.[0].reply).toEqual({ tool: 'grep', args: {} });
     expect(work.outcome).toBe('ok');
+  });
+
+  it('JSON that is not a decider reply is a parse_error naming what is wrong', async () => {
+    const graph = FIXTURES.innerLoop();
+    script(graph, 'think', [{ outcome: 'ok', reply: { call: 'grep' } }, done]);
+    const work = (await runGraph(graph)).steps[0];
+    expect(work.iterations?.[0].attempts.map((attempt) => [attempt.skill, attempt.n, attempt.outcome])).toEqual([['think', 1, 'parse_error'], ['think', 2, 'ok']]);
+    expect(work.iterations?.[0].attempts[0].error).toMatch(/^not a decider reply: /);
   });
 
   it('a tool outside `tools` is an error attempt, and the node routes on error', async () => {
