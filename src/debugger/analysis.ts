@@ -22,8 +22,11 @@ export const diffStates = (before: Record<string, unknown>, after: Record<string
   return changes;
 };
 
-const firedWords = (step: TraceStep | undefined) =>
-  !step ? 'nothing (the run had ended)' : step.fired ? `${step.fired.id} (${step.fired.reason})` : step.stop ? `no edge (stopped: ${step.stop.reason})` : 'no edge';
+const firedWords = (step: TraceStep | undefined) => {
+  if (!step) return 'nothing (the run had ended)';
+  if (step.finally) return `the final response ${step.node} (finally, after the stop ${step.stop?.reason ?? 'of the run'})`;
+  return step.fired ? `${step.fired.id} (${step.fired.reason})` : step.stop ? `no edge (stopped: ${step.stop.reason})` : 'no edge';
+};
 
 export interface Parting {
   step: number;
