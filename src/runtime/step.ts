@@ -138,7 +138,6 @@ const executeFinally = async (graph: GraphFile, node: GraphNode, values: RunValu
 /** Runs `node` on the values; the update it returns is all that changes. */
 export const executeNode = async (graph: GraphFile, node: GraphNode, values: RunValues, real: RealRunners, deps: RunDeps): Promise<Record<string, unknown>> => {
   if (values._run.closing && node.id === finallyNode(graph)?.id) return executeFinally(graph, node, values, values._run.closing, deps);
-  if (values._run.closing && node.id === finallyNode(graph)?.id) return executeFinally(graph, node, values, values._run.closing, deps);
   const now = deps.now ?? Date.now;
   const run = values._run;
   const stepNumber = run.step + 1;
