@@ -1,70 +1,138 @@
 import { expect, test, type Page } from './test.ts';
+import { collectErrors, flowNode } from './helpers.ts';
 
-const canvasNode = (page: Page, id: string) => page.getByTestId(`rf__node-${id}`);
+const inspector = (page: Page) => page.getByRole('region', { name: 'Inspector' });
+const heading = (page: Page, name: string) => page.getByRole('heading', { name, exact: true });
 
-const writeAutosave = (page: Page, value: string) =>
+/** Renames a node in the inspector, as a person would. */
+const relabel = async (page: Page, id: string, label: string) => {
+  await flowNode(page, id).locator('.agent-node-label').click();
+  await inspector(page).getByLabel('Label').fill(label);
+  await expect(flowNode(page, id)).toContainText(label);
+};
+
+const openGraphs = async (page: Page) => {
+  await page.getByRole('button', { name: 'Graphs', exact: true }).click();
+  return page.getByRole('dialog', { name: 'Graphs' });
+};
+
+/** Puts a library entry straight into IndexedDB, as a damaged or old save would be. */
+const writeEntry = (page: Page, entry: { id: string; name: string; text: string; copies: string[] }) =>
   page.evaluate(
-    (text) =>
+    (value) =>
       new Promise<void>((resolve, reject) => {
-        const open = indexedDB.open('loopscope', 1);
-        open.onupgradeneeded = () => open.result.createObjectStore('graphs');
+        const open = indexedDB.open('loopscope', 2);
         open.onerror = () => reject(open.error);
         open.onsuccess = () => {
-          const tx = open.result.transaction('graphs', 'readwrite');
-          tx.objectStore('graphs').put(text, 'autosave');
-          tx.oncomplete = () => resolve();
+          const tx = open.result.transaction('library', 'readwrite');
+          tx.objectStore('library').put({ ...value, savedAt: Date.now() });
+          tx.oncomplete = () => {
+            open.result.close();
+            resolve();
+          };
           tx.onerror = () => reject(tx.error);
         };
       }),
-    value,
+    entry,
   );
 
-const readAutosave = (page: Page) =>
-  page.evaluate(
-    () =>
-      new Promise<string | undefined>((resolve, reject) => {
-        const open = indexedDB.open('loopscope', 1);
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const get = open.result.transaction('graphs', 'readonly').objectStore('graphs').get('autosave');
-          get.onsuccess = () => resolve(get.result as string | undefined);
-          get.onerror = () => reject(get.error);
-        };
-      }),
-  );
-
-test('an edit survives a reload', async ({ page }) => {
+test('an edit followed at once by a reload is not lost', async ({ page }) => {
+  const errors = collectErrors(page);
   await page.goto('/');
-  await canvasNode(page, 'execute').click();
-  const label = page.getByRole('region', { name: 'Inspector' }).getByLabel('Label');
-  await label.fill('Run the search');
-  await expect(canvasNode(page, 'execute')).toContainText('Run the search');
-  // The save is debounced; a reload right away relies on the pagehide flush, which the unit tests pin.
-  await expect.poll(() => readAutosave(page)).toContain('Run the search');
-
-  await page.reload();
-  await expect(canvasNode(page, 'execute')).toContainText('Run the search');
-  await expect(page.getByRole('heading', { name: 'SecurityClaw triage' })).toBeVisible();
+  for (const label of ['First edit', 'Second edit']) {
+    await relabel(page, 'execute', label);
+    // No waiting for the debounced save: the reload follows the keystroke.
+    await page.reload();
+    await expect(flowNode(page, 'execute')).toContainText(label);
+  }
+  expect(errors).toEqual([]);
 });
 
-test('damaged autosave data is reported and the app still works', async ({ page }) => {
+test('?template=blank opens a new graph: built, reloaded, still there; the graph edited before is kept', async ({ page }) => {
+  // Five page loads.
+  test.setTimeout(60_000);
   await page.goto('/');
-  await expect(canvasNode(page, 'decide')).toBeVisible();
-  await writeAutosave(page, '{"format":"loopscope/graph","version":1,"name":"Broken","entry":"a","nodes":[{"id":"a","kind":"teleport"}]}');
+  await relabel(page, 'decide', 'Plan the search');
 
+  await page.goto('/?template=blank');
+  await expect(heading(page, 'Untitled graph')).toBeVisible();
+  // The address no longer opens a template: a reload shows what is being edited.
+  await expect.poll(() => new URL(page.url()).search).toBe('');
+  await page.getByRole('complementary', { name: 'Palette' }).getByRole('button', { name: 'Act', exact: true }).press('Enter');
+  await expect(flowNode(page, 'act')).toBeVisible();
   await page.reload();
-  await expect(page.getByRole('alert')).toContainText('Autosave failed');
-  await expect(page.getByRole('alert')).toContainText('Your graph is kept in memory.');
-  await expect(canvasNode(page, 'decide')).toBeVisible();
+  await expect(heading(page, 'Untitled graph')).toBeVisible();
+  await expect(flowNode(page, 'act')).toBeVisible();
 
-  // Still editable, and the next save replaces the damaged data.
-  await canvasNode(page, 'decide').click();
-  await page.getByRole('region', { name: 'Inspector' }).getByLabel('Label').fill('Plan the search');
-  await expect(canvasNode(page, 'decide')).toContainText('Plan the search');
-  await expect(page.getByRole('alert')).toContainText('the saved graph is damaged');
-  await page.getByRole('button', { name: 'Dismiss' }).click();
-  await expect(page.getByRole('alert')).toHaveCount(0);
+  // A fresh tab on `/` opens the graph saved last; the earlier one is a click away in Graphs.
+  const other = await page.context().newPage();
+  await other.goto('/');
+  await expect(flowNode(other, 'act')).toBeVisible();
+  const graphs = await openGraphs(other);
+  await graphs.getByRole('button', { name: /^SecurityClaw triage/ }).click();
+  await expect(graphs).toBeHidden();
+  await expect(flowNode(other, 'decide')).toContainText('Plan the search');
+});
+
+test('a share link opens as a new graph and never replaces another; a damaged one changes nothing', async ({ page }) => {
+  // Five page loads.
+  test.setTimeout(60_000);
+  await page.goto('/?template=graph-engineer');
+  await page.getByRole('button', { name: 'Share link', exact: true }).click();
+  const url = await page.getByRole('dialog', { name: 'Share link' }).getByLabel('Share URL').inputValue();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog', { name: 'Share link' })).toBeHidden();
+
+  await page.goto('/');
+  await expect(heading(page, 'Graph Engineer')).toBeVisible();
+  await page.getByRole('button', { name: 'New graph', exact: true }).click();
+  await expect(heading(page, 'Untitled graph')).toBeVisible();
+  await page.getByRole('complementary', { name: 'Palette' }).getByRole('button', { name: 'Verify', exact: true }).press('Enter');
+  await expect(flowNode(page, 'verify')).toBeVisible();
+
+  await page.goto(url);
+  await expect(heading(page, 'Graph Engineer')).toBeVisible();
+  await expect.poll(() => new URL(page.url()).hash).toBe('');
+  await relabel(page, 'check', 'Shared copy edited');
   await page.reload();
-  await expect(canvasNode(page, 'decide')).toContainText('Plan the search');
+  await expect(flowNode(page, 'check')).toContainText('Shared copy edited');
+
+  const graphs = await openGraphs(page);
+  await expect(graphs.getByRole('button', { name: /^Untitled graph/ })).toHaveCount(1);
+  await expect(graphs.getByRole('button', { name: /^Graph Engineer/ })).toHaveCount(2);
+  await graphs.getByRole('button', { name: /^Untitled graph/ }).click();
+  await expect(flowNode(page, 'verify')).toHaveText(/verify/);
+
+  await page.goto('/#graph=AAAA');
+  await expect(page.getByRole('alert')).toContainText('Could not open the share link');
+  await expect(page.getByRole('alert')).toContainText('Nothing was changed.');
+  await expect(heading(page, 'Untitled graph')).toBeVisible();
+  await expect(flowNode(page, 'verify')).toBeVisible();
+});
+
+test('a damaged save is reported, kept as it was, and its last good copy opens', async ({ page }) => {
+  await page.goto('/');
+  await expect(flowNode(page, 'decide')).toBeVisible();
+  const broken = '{"format":"loopscope/graph","version":1,"name":"Broken","entry":"a","nodes":[{"id":"a","kind":"teleport"}]}';
+  const valid = JSON.stringify({ format: 'loopscope/graph', version: 1, name: 'Good copy', entry: 'a', nodes: [{ id: 'a', kind: 'respond', position: { x: 0, y: 0 } }] });
+  await writeEntry(page, { id: 'graph-damaged', name: 'Broken', text: broken, copies: [valid] });
+  await writeEntry(page, { id: 'graph-lost', name: 'Lost', text: broken, copies: [] });
+
+  await page.evaluate(() => sessionStorage.setItem('loopscope.open', 'graph-damaged'));
+  await page.reload();
+  await expect(heading(page, 'Good copy')).toBeVisible();
+  await expect(page.getByRole('alert')).toContainText('The last save of "Good copy" was damaged (nodes[0].kind');
+  await page.getByRole('button', { name: 'Dismiss autosave message' }).click();
   await expect(page.getByRole('alert')).toHaveCount(0);
+
+  await page.evaluate(() => sessionStorage.setItem('loopscope.open', 'graph-lost'));
+  await page.reload();
+  await expect(page.getByRole('alert')).toContainText('"Lost" is damaged and was not opened');
+  await expect(heading(page, 'SecurityClaw triage')).toBeVisible();
+  // Still editable; the damaged save is left for the person, not written over.
+  await relabel(page, 'decide', 'Plan it');
+  await page.reload();
+  await expect(flowNode(page, 'decide')).toContainText('Plan it');
+  const graphs = await openGraphs(page);
+  await expect(graphs.getByRole('button', { name: /^Lost/ })).toHaveCount(1);
 });

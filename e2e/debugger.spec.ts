@@ -23,7 +23,7 @@ const stepAndCheck = async (page: Page, expected: { step: number; node: string; 
     await expect(detail(page).locator('.fired-edge')).toHaveText(expected.fired);
     await expect(canvasEdge(page, expected.fired)).toHaveClass(/\bfired\b/);
   }
-  if (expected.reason) await expect(detail(page).getByRole('list', { name: 'Edges tried' })).toContainText(`✓ ${expected.fired}`);
+  if (expected.reason) await expect(detail(page).getByRole('list', { name: 'Edges tried' })).toContainText(`taken ${expected.fired}`);
   if (expected.reason) await expect(detail(page)).toContainText(expected.reason);
 };
 
@@ -52,7 +52,7 @@ test('SecurityClaw round 1, step by step: a local retry, an exhausted plan, reco
   await expect(page.getByRole('meter', { name: 'Steps' })).toHaveAttribute('value', '2');
 
   await stepAndCheck(page, { step: 3, node: 'evaluate', label: 'Evaluate', fired: 'e4', reason: 'evaluation.plan_exhausted eq true (was true)' });
-  await expect(detail(page).getByRole('list', { name: 'Edges tried' })).toContainText('✗ e3 → answer');
+  await expect(detail(page).getByRole('list', { name: 'Edges tried' })).toContainText('not taken e3 → answer');
   await expect(detail(page).getByRole('list', { name: 'Guard checks' })).toContainText('tokens 200/2000');
   await stepAndCheck(page, { step: 4, node: 'recover', label: 'Recover', fired: 'e6' });
   await expect(detail(page).getByRole('table', { name: 'State changes' })).toContainText('query_alternative_source');
@@ -304,12 +304,18 @@ test('trace export equals the command line run, and importing it shows the same 
   const [download] = await Promise.all([page.waitForEvent('download'), button(page, 'Export trace').click()]);
   const exportedPath = testInfo.outputPath('exported.trace.json');
   await download.saveAs(exportedPath);
-  const exported = JSON.parse(await readFile(exportedPath, 'utf8'));
+  const { graphFile, ...exported } = JSON.parse(await readFile(exportedPath, 'utf8'));
   expect(withoutTimings(exported)).toEqual(withoutTimings(await cli));
+  // The export carries the graph it ran on.
+  expect(graphFile.name).toBe('SecurityClaw triage');
 
+  // Imported on another graph, the trace opens its own graph beside it.
   await button(page, 'Reset').click();
   await expect(steps(page)).toHaveCount(0);
+  await button(page, 'New graph').click();
+  await expect(page.getByRole('heading', { name: 'Untitled graph' })).toBeVisible();
   await page.getByLabel('Import trace').setInputFiles(exportedPath);
+  await expect(page.getByRole('heading', { name: 'SecurityClaw triage' })).toBeVisible();
   await expect(page.getByLabel('Shown run').locator('option')).toHaveText(['Run 1 (imported)']);
   expect(await steps(page).allInnerTexts()).toEqual(shown);
   await expect(stopStatus(page)).toContainText('completed');
@@ -327,14 +333,18 @@ test('a trace of another graph is shown with a warning; a broken one is refused 
   await writeFile(broken, JSON.stringify({ ...exported, steps: [{ ...exported.steps[0], kind: 'wizard' }] }));
   await page.getByLabel('Import trace').setInputFiles(broken);
   await expect(page.getByRole('alert').filter({ hasText: 'steps[0].kind' })).toBeVisible();
+  const graphFile = JSON.parse(await readFile('src/graph/templates/securityclaw.json', 'utf8'));
+  await writeFile(broken, JSON.stringify({ ...exported, graphFile: { ...graphFile, nodes: [{ id: 'x', kind: 'wizard' }] } }));
+  await page.getByLabel('Import trace').setInputFiles(broken);
+  await expect(page.getByRole('alert').filter({ hasText: 'graphFile.nodes[0].kind' })).toBeVisible();
 });
 
 test('Pause stops a slow run mid-way and the page keeps answering; Continue finishes it', async ({ page }) => {
   // The page's clock is ours: time passes only when the test says, so "no more steps" needs no waiting.
   await page.clock.install();
   await page.goto('/');
-  // Far enough ahead that a loaded machine has not passed it before the pause lands.
-  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 10_000);
+  // Far enough ahead that a loaded machine's slow answer does not carry the page's clock past it.
+  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 60_000);
   await page.getByLabel('Speed').selectOption({ label: 'Slow (600 ms a step)' });
   await button(page, 'Run').click();
   await expect(steps(page)).toHaveCount(1);

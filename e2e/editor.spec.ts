@@ -259,21 +259,20 @@ test('Mermaid export shows the flowchart', async ({ page }) => {
   expect(text).toContain('evaluate -->|"plan_exhausted = true"| recover');
 });
 
-test('Template and New graph ask before dropping unsaved changes', async ({ page }) => {
+test('New graph and a template open as new graphs; the edited one is kept under Graphs', async ({ page }) => {
   await page.goto('/');
   await page.getByRole('button', { name: 'Act', exact: true }).click();
   await expect(flowNode(page, 'act')).toBeVisible();
-  page.once('dialog', (dialog) => void dialog.dismiss());
-  await page.getByRole('button', { name: 'New graph', exact: true }).click();
-  await expect(flowNode(page, 'act')).toBeVisible();
-  page.once('dialog', (dialog) => void dialog.accept());
-  await page.getByLabel('Template').selectOption('graph-engineer');
-  await expect(page.getByRole('heading', { name: 'Graph Engineer' })).toBeVisible();
-  // Just opened: nothing to lose, so no question.
   await page.getByRole('button', { name: 'New graph', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Untitled graph' })).toBeVisible();
-  await page.getByRole('button', { name: 'Undo', exact: true }).click();
+  await page.getByRole('button', { name: 'Graphs', exact: true }).click();
+  const graphs = page.getByRole('dialog', { name: 'Graphs' });
+  await graphs.getByRole('button', { name: 'New graph from the template Graph Engineer' }).click();
   await expect(page.getByRole('heading', { name: 'Graph Engineer' })).toBeVisible();
+  await page.getByRole('button', { name: 'Graphs', exact: true }).click();
+  await expect(graphs.getByRole('button', { name: /^Graph Engineer.*open now/ })).toBeFocused();
+  await graphs.getByRole('button', { name: /^SecurityClaw triage/ }).click();
+  await expect(flowNode(page, 'act')).toBeVisible();
 });
 
 test('reconnect an edge by dragging its target end to another node', async ({ page }) => {

@@ -8,7 +8,7 @@ const steps = (page: Page) => timeline(page).getByRole('listitem');
 const detail = (page: Page) => page.getByRole('region', { name: 'Step detail' });
 const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true });
 
-/** What the page stored of its run session: the step on screen of the live run. */
+/** What the page stored of the run session that has runs (each graph of the library has its own). */
 const storedSession = (page: Page) =>
   page.evaluate(
     () =>
@@ -17,24 +17,24 @@ const storedSession = (page: Page) =>
         open.onerror = () => reject(open.error);
         open.onsuccess = () => {
           if (!open.result.objectStoreNames.contains('sessions')) return resolve(null);
-          const get = open.result.transaction('sessions', 'readonly').objectStore('sessions').get('autosave');
-          get.onsuccess = () => resolve((get.result as { liveRunId: number | null; selectedStep: number | null } | undefined) ?? null);
-          get.onerror = () => reject(get.error);
+          const all = open.result.transaction('sessions', 'readonly').objectStore('sessions').getAll();
+          all.onsuccess = () => resolve((all.result as { runs: unknown[]; liveRunId: number | null; selectedStep: number | null }[]).find((session) => session.runs.length > 0) ?? null);
+          all.onerror = () => reject(all.error);
         };
       }),
   );
 
-/** The name of the graph the page autosaved. */
-const autosavedGraphName = (page: Page) =>
+/** The names of the graphs in the page's library. */
+const libraryNames = (page: Page) =>
   page.evaluate(
     () =>
-      new Promise<string | null>((resolve, reject) => {
-        const open = indexedDB.open('loopscope', 1);
+      new Promise<string[]>((resolve, reject) => {
+        const open = indexedDB.open('loopscope', 2);
         open.onerror = () => reject(open.error);
         open.onsuccess = () => {
-          const get = open.result.transaction('graphs', 'readonly').objectStore('graphs').get('autosave');
-          get.onsuccess = () => resolve(typeof get.result === 'string' ? (JSON.parse(get.result) as { name: string }).name : null);
-          get.onerror = () => reject(get.error);
+          const all = open.result.transaction('library', 'readonly').objectStore('library').getAll();
+          all.onsuccess = () => resolve((all.result as { name: string }[]).map((entry) => entry.name));
+          all.onerror = () => reject(all.error);
         };
       }),
   );
@@ -86,7 +86,7 @@ test('SecurityClaw over HTTP: fork step 3 with an edited evaluation, reload mid-
   const shown = await steps(page).allInnerTexts();
 
   await expect.poll(() => storedSession(page)).toMatchObject({ liveRunId: 2, selectedStep: 6 });
-  await expect.poll(() => autosavedGraphName(page)).toBe('SecurityClaw over HTTP');
+  await expect.poll(() => libraryNames(page)).toContain('SecurityClaw over HTTP');
   await page.reload();
   await expect(page.getByLabel('Shown run').locator('option')).toHaveText(['Run 1', 'Run 2 (fork of run 1 at step 3)']);
   await expect(steps(page)).toHaveCount(6);

@@ -90,7 +90,7 @@ test('a real run against a local service becomes a scenario; a changed condition
     // Change a condition: evaluate → recover now fires on plan_exhausted = false.
     await page.getByRole('group', { name: 'Edge from evaluate to recover' }).focus();
     await page.keyboard.press('Enter');
-    await page.getByRole('complementary').filter({ has: page.getByText('Fires when') }).getByLabel('Value').fill('false');
+    await page.getByRole('region', { name: 'Inspector' }).getByLabel('Value').fill('false');
     await expect(page.locator('.edge-label[data-edge-id="e4"]')).toContainText('plan_exhausted = false');
 
     // The scenario fails, at step 3, where evaluate takes e5 instead of e4.

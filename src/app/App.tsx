@@ -1,36 +1,88 @@
 import { ReactFlowProvider } from '@xyflow/react';
-import { RunComparison, RunToolbar, ScenariosPanel, StepDetail, Timeline } from '../debugger/index.ts';
-import { Canvas, EditorToolbar, Inspector, Palette, ProblemsPanel } from '../editor/index.ts';
+import { Group, Panel, Separator, useDefaultLayout } from 'react-resizable-panels';
+import { HostConsent, RunComparison, RunToolbar, ScenariosPanel, StepDetail, Timeline } from '../debugger/index.ts';
+import { Canvas, EditorToolbar, Inspector, Palette, ProblemsPanel, ViewControls } from '../editor/index.ts';
 import { useApp } from '../store/index.ts';
+import { BrandIcon } from '../ui/icons.tsx';
 
+/** Where the person's panel sizes are remembered between visits. */
+const layoutStorage = (() => {
+  try {
+    return globalThis.localStorage;
+  } catch {
+    return undefined;
+  }
+})();
+
+/**
+ * The shell: a one-row header, the palette, the canvas with the debugger's timeline and the
+ * problems under it, and the inspector and step detail on the right. Every panel resizes and
+ * collapses on its splitter (drag it, or focus it and use the arrow keys); the canvas gets the rest.
+ */
 export function App() {
   const name = useApp((state) => state.graph.name);
+  const main = useDefaultLayout({ id: 'loopscope-main', storage: layoutStorage });
+  const centre = useDefaultLayout({ id: 'loopscope-centre', storage: layoutStorage });
+  const side = useDefaultLayout({ id: 'loopscope-side', storage: layoutStorage });
+  const bottom = useDefaultLayout({ id: 'loopscope-bottom', storage: layoutStorage });
   return (
     <ReactFlowProvider>
       <div className="app">
         <header className="app-header">
-          <div className="brand" aria-label="Loopscope">
-            <span className="brand-mark" aria-hidden="true">◎</span> Loopscope
+          <div className="brand">
+            <BrandIcon size={18} className="brand-mark" aria-hidden="true" /> <span>Loopscope</span>
           </div>
-          <h1 className="graph-name">{name}</h1>
+          <h1 className="graph-name" title={name}>{name}</h1>
           <EditorToolbar />
           <RunToolbar />
         </header>
-        <aside className="app-palette" aria-label="Palette">
-          <Palette />
-        </aside>
-        <main className="app-canvas">
-          <Canvas />
-        </main>
-        <aside className="app-side">
-          <Inspector />
-          <StepDetail />
-        </aside>
-        <section className="app-bottom">
-          <Timeline />
-          <ScenariosPanel />
-          <ProblemsPanel />
-        </section>
+        <HostConsent />
+        <Group orientation="horizontal" className="app-main" id="loopscope-main" {...main}>
+          <Panel id="palette-panel" defaultSize={116} minSize={100} maxSize={260} collapsible>
+            <aside className="app-palette" aria-label="Palette">
+              <Palette />
+              <ViewControls />
+            </aside>
+          </Panel>
+          <Separator className="splitter" aria-label="Resize the palette" />
+          <Panel id="centre-panel" minSize={320}>
+            <Group orientation="vertical" id="loopscope-centre" {...centre}>
+              <Panel id="canvas-panel" minSize={160}>
+                <main className="app-canvas">
+                  <Canvas />
+                </main>
+              </Panel>
+              <Separator className="splitter" aria-label="Resize the timeline" />
+              <Panel id="bottom-panel" defaultSize="30%" minSize={110} collapsible>
+                <Group orientation="horizontal" className="app-bottom" id="loopscope-bottom" {...bottom}>
+                  <Panel id="timeline-panel" minSize={280}>
+                    <Timeline />
+                  </Panel>
+                  <Separator className="splitter" aria-label="Resize the scenarios" />
+                  <Panel id="scenarios-panel" defaultSize="24%" minSize={200} collapsible>
+                    <ScenariosPanel />
+                  </Panel>
+                  <Separator className="splitter" aria-label="Resize the problems" />
+                  <Panel id="problems-panel" defaultSize="24%" minSize={200} collapsible>
+                    <ProblemsPanel />
+                  </Panel>
+                </Group>
+              </Panel>
+            </Group>
+          </Panel>
+          <Separator className="splitter" aria-label="Resize the inspector" />
+          <Panel id="side-panel" defaultSize={320} minSize={260} maxSize={640} collapsible>
+            <Group orientation="vertical" className="app-side" id="loopscope-side" {...side}>
+              <Panel id="inspector-panel" minSize={120} collapsible>
+                <Inspector />
+              </Panel>
+              <Separator className="splitter" aria-label="Resize the step detail" />
+              <Panel id="step-panel" defaultSize="50%" minSize={120} collapsible>
+                <StepDetail />
+              </Panel>
+            </Group>
+          </Panel>
+        </Group>
         <RunComparison />
       </div>
     </ReactFlowProvider>

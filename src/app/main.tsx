@@ -3,16 +3,15 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
-import { openInitialGraph } from './startup.ts';
+import { followLinksInAddress, openInitialGraph } from './startup.ts';
 import { startPersistence } from '../store/persistence.ts';
 import { startRunSessions } from '../store/runSessions.ts';
 import './styles.css';
 
-const url = new URL(window.location.href);
-
-// The autosave is read before the first render, so the first screen is the restored graph.
-void startPersistence(url).finally(() => {
-  openInitialGraph(url);
+startPersistence();
+// The graph is opened before the first render, so the first screen is the graph the person was editing.
+void openInitialGraph(new URL(window.location.href)).finally(() => {
+  followLinksInAddress();
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <ErrorBoundary>
@@ -20,6 +19,6 @@ void startPersistence(url).finally(() => {
       </ErrorBoundary>
     </StrictMode>,
   );
-  // The runs of the last session come back over the restored graph, and are kept as they go on.
-  void startRunSessions(url);
+  // The open graph's runs come back, and are kept as they go on.
+  void startRunSessions();
 });

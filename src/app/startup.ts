@@ -1,17 +1,59 @@
-import { findTemplate, validateGraph } from '../graph/index.ts';
-import { openSharedGraph } from '../editor/importExport.ts';
+import { describeProblems, findTemplate } from '../graph/index.ts';
+import { decodeShareFragment } from '../editor/importExport.ts';
 import { useApp } from '../store/index.ts';
+import { openAsNewGraph, restoreLastGraph } from '../store/persistence.ts';
 
-/** `?template=ID` opens a built-in template; the first screen is not an undoable edit. */
-export const openInitialGraph = (url: URL) => {
-  // A share link (`#graph=…`) wins over a template; it is read asynchronously.
-  if (url.hash.includes('graph=')) {
-    void openSharedGraph(url);
-    return;
+type AddressHistory = Pick<History, 'replaceState' | 'state'>;
+
+/** The address without what opened a graph, so a reload shows what the person is editing now. */
+const withoutOpener = (url: URL) => {
+  const next = new URL(url);
+  next.searchParams.delete('template');
+  next.hash = '';
+  return `${next.pathname}${next.search}`;
+};
+
+/**
+ * A share link (`#graph=…`) opens as a new graph of the library, and leaves the address. Returns
+ * what went wrong, in words, when the link cannot be read: then nothing is changed.
+ */
+export const openLinkedGraph = async (url: URL, history: AddressHistory): Promise<{ opened: boolean; problem: string | null }> => {
+  const link = await decodeShareFragment(url.hash);
+  if (link === null) return { opened: false, problem: null };
+  if (!link.ok) return { opened: false, problem: `Could not open the share link: ${describeProblems(link.problems)}. Nothing was changed.` };
+  openAsNewGraph(link.value);
+  history.replaceState(history.state, '', withoutOpener(url));
+  return { opened: true, problem: null };
+};
+
+/**
+ * The first screen: a share link or `?template=ID` opens as a new graph of the library; otherwise
+ * the graph this tab was editing comes back. A link that cannot be read changes nothing and says why.
+ */
+export const openInitialGraph = async (url: URL, history: AddressHistory = window.history) => {
+  const link = await openLinkedGraph(url, history);
+  if (link.opened) return;
+  let problem = link.problem;
+  const templateId = url.searchParams.get('template');
+  if (problem === null && templateId !== null) {
+    const template = findTemplate(templateId);
+    if (template) {
+      openAsNewGraph(template.graph());
+      history.replaceState(history.state, '', withoutOpener(url));
+      return;
+    }
+    problem = `There is no built-in template "${templateId}". Nothing was changed.`;
   }
-  const id = url.searchParams.get('template');
-  const template = id ? findTemplate(id) : undefined;
-  if (!template) return;
-  const graph = template.graph();
-  useApp.setState({ graph, problems: validateGraph(graph), past: [], future: [] });
+  await restoreLastGraph();
+  if (problem) useApp.setState({ importError: problem });
+};
+
+/** A share link pasted into the address of an open tab changes only the fragment: it opens too. */
+export const followLinksInAddress = (target: Window = window) => {
+  const onHashChange = () =>
+    void openLinkedGraph(new URL(target.location.href), target.history).then(({ problem }) => {
+      if (problem) useApp.setState({ importError: problem });
+    });
+  target.addEventListener('hashchange', onHashChange);
+  return () => target.removeEventListener('hashchange', onHashChange);
 };

@@ -16,8 +16,8 @@ export function ApprovalPrompt() {
         {pending.reason && (<><dt>Why it was denied</dt><dd>{pending.reason}</dd></>)}
       </dl>
       <div className="approval-buttons">
-        <button type="button" className="approve" onClick={() => void decide('approved')}>Approve</button>
-        <button type="button" className="deny" onClick={() => void decide('denied')}>Deny</button>
+        <button type="button" className="approve" onClick={() => void decide('approved')}>Approve the action</button>
+        <button type="button" className="deny" onClick={() => void decide('denied')}>Deny the action</button>
       </div>
     </div>
   );

@@ -1,6 +1,9 @@
 import { useState } from 'react';
 import { useApp } from '../store/index.ts';
 import { describeCondition, type BreakCondition } from '../store/runSlice.ts';
+import { CloseIcon } from '../ui/icons.tsx';
+
+const BreakpointDot = () => <span className="breakpoint-dot" aria-hidden="true" />;
 
 type ConditionType = BreakCondition['type'];
 
@@ -36,13 +39,13 @@ export function BreakpointsPanel() {
       <h3>Breakpoints</h3>
       <ul>
         {breakpoints.nodes.map((id) => (
-          <li key={`n-${id}`}>● before node <code>{id}</code> runs <button type="button" aria-label={`Remove breakpoint on node ${id}`} onClick={() => toggleNode(id)}>✕</button></li>
+          <li key={`n-${id}`}><BreakpointDot /> before node <code>{id}</code> runs <button type="button" aria-label={`Remove breakpoint on node ${id}`} onClick={() => toggleNode(id)}><CloseIcon size={14} aria-hidden="true" /></button></li>
         ))}
         {breakpoints.edges.map((id) => (
-          <li key={`e-${id}`}>● when edge <code>{id}</code> fires <button type="button" aria-label={`Remove breakpoint on edge ${id}`} onClick={() => toggleEdge(id)}>✕</button></li>
+          <li key={`e-${id}`}><BreakpointDot /> when edge <code>{id}</code> fires <button type="button" aria-label={`Remove breakpoint on edge ${id}`} onClick={() => toggleEdge(id)}><CloseIcon size={14} aria-hidden="true" /></button></li>
         ))}
         {breakpoints.conditions.map((condition, index) => (
-          <li key={`c-${index}`}>● when {describeCondition(condition)} <button type="button" aria-label={`Remove condition ${describeCondition(condition)}`} onClick={() => removeCondition(index)}>✕</button></li>
+          <li key={`c-${index}`}><BreakpointDot /> when {describeCondition(condition)} <button type="button" aria-label={`Remove condition ${describeCondition(condition)}`} onClick={() => removeCondition(index)}><CloseIcon size={14} aria-hidden="true" /></button></li>
         ))}
         {empty && <li className="muted">None. Set one on a node or edge of the canvas, or below.</li>}
       </ul>

@@ -1,16 +1,22 @@
 import { useApp } from '../store/index.ts';
 import { useActiveRun } from './hooks.ts';
 
-function Gauge({ name, value, limit }: { name: string; value: number; limit: number | undefined }) {
-  const max = limit ?? Math.max(value, 1);
-  const high = limit === undefined ? undefined : limit * 0.8;
+function Gauge({ name, value, limit, unit }: { name: string; value: number; limit: number | undefined; unit: string }) {
+  // Without a limit there is nothing to fill up: the number alone, no bar.
+  if (limit === undefined)
+    return (
+      <span className="gauge">
+        <span className="gauge-name">{name}</span>
+        <span className="gauge-value">{value} <span className="muted">({unit === 'tokens' ? 'no budget' : 'no limit'})</span></span>
+      </span>
+    );
   return (
     <span className="gauge">
       <span className="gauge-name" aria-hidden="true">{name}</span>
-      <meter aria-label={name} min={0} max={max} value={Math.min(value, max)} high={high} optimum={0}>
+      <meter aria-label={name} min={0} max={limit} value={Math.min(value, limit)} high={limit * 0.8} optimum={0}>
         {value}
       </meter>
-      <span className="gauge-value">{limit === undefined ? `${value} (no limit)` : `${value}/${limit}`}</span>
+      <span className="gauge-value">{value}/{limit}</span>
     </span>
   );
 }
@@ -27,9 +33,9 @@ export function Gauges() {
   const tokens = Number(after?.tokensUsed ?? step?.tokensUsed ?? 0);
   return (
     <span className="gauges">
-      <Gauge name="Rounds" value={rounds} limit={limits.maxRounds} />
-      <Gauge name="Steps" value={steps} limit={limits.maxSteps} />
-      <Gauge name="Tokens" value={tokens} limit={limits.tokenBudget} />
+      <Gauge name="Rounds" value={rounds} limit={limits.maxRounds} unit="rounds" />
+      <Gauge name="Steps" value={steps} limit={limits.maxSteps} unit="steps" />
+      <Gauge name="Tokens" value={tokens} limit={limits.tokenBudget} unit="tokens" />
     </span>
   );
 }

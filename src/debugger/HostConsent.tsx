@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { ContactedHost } from '../graph/index.ts';
 import { useHostRequest } from '../store/hosts.ts';
 import { getKey, setKey } from '../store/secrets.ts';
+import { Dialog } from '../ui/Dialog.tsx';
 
 /** A key asked for where it will be sent: typed here, it is bound to that origin only. */
 function KeyField({ name, origin }: { name: string; origin: string }) {
@@ -43,23 +44,20 @@ export function HostConsent() {
   const request = useHostRequest((state) => state.request);
   if (!request) return null;
   return (
-    <div className="dialog-backdrop" onKeyDown={(event) => event.key === 'Escape' && request.answer(false)}>
-      <div className="dialog host-consent" role="dialog" aria-modal="true" aria-label="Allow network access">
-        <h2>This run contacts other hosts</h2>
-        <p>
-          “{request.graphName}” has skills that send requests. Nothing is sent until you allow it, and only to these
-          hosts; a key goes only to the host it is given for.
-        </p>
-        <ul className="host-list">
-          {request.hosts.map((host) => (
-            <HostItem key={host.origin ?? host.address} host={host} />
-          ))}
-        </ul>
-        <div className="dialog-actions">
-          <button type="button" onClick={() => request.answer(true)} autoFocus>Allow and run</button>
-          <button type="button" onClick={() => request.answer(false)}>Cancel</button>
-        </div>
+    <Dialog title="Allow network access" onClose={() => request.answer(false)}>
+      <p>
+        “{request.graphName}” has skills that send requests to other hosts. Nothing is sent until you allow it, and
+        only to these hosts; a key goes only to the host it is given for.
+      </p>
+      <ul className="host-list">
+        {request.hosts.map((host) => (
+          <HostItem key={host.origin ?? host.address} host={host} />
+        ))}
+      </ul>
+      <div className="dialog-actions">
+        <button type="button" onClick={() => request.answer(true)} data-autofocus>Allow and run</button>
+        <button type="button" onClick={() => request.answer(false)}>Cancel</button>
       </div>
-    </div>
+    </Dialog>
   );
 }

@@ -1,6 +1,7 @@
 import { useApp } from '../store/index.ts';
-import { Gauges } from './Gauges.tsx';
-import { HostConsent } from './HostConsent.tsx';
+import { ContinueIcon, PauseIcon, ResetIcon, RunIcon, StepIcon, StepRoundIcon } from '../ui/icons.tsx';
+import { ToolButton } from '../ui/ToolButton.tsx';
+import { focusTimeline } from './focus.ts';
 
 const SPEEDS = [
   { ms: 0, label: 'Instant' },
@@ -10,13 +11,10 @@ const SPEEDS = [
 
 const STATUS_WORDS = { idle: 'Ready', running: 'Running…', paused: 'Paused', awaiting_approval: 'Waiting for approval', stopped: 'Stopped' } as const;
 
+/** The run buttons, in the header. */
 export function RunToolbar() {
   const status = useApp((state) => state.runStatus);
   const liveRunId = useApp((state) => state.liveRunId);
-  const seed = useApp((state) => state.seed);
-  const speedMs = useApp((state) => state.speedMs);
-  const scenario = useApp((state) => state.scenario);
-  const scenarios = useApp((state) => state.graph.scenarios);
   const hasRuns = useApp((state) => state.runs.length > 0);
   const pauseAsked = useApp((state) => state.pauseAsked);
   const actions = useApp.getState();
@@ -24,15 +22,36 @@ export function RunToolbar() {
   const running = status === 'running';
   const canGoOn = liveRunId !== null && status === 'paused';
   const busy = running || status === 'awaiting_approval';
+  // The timeline is where a run is read: focus goes there, not 60 Tabs away.
+  const start = (work: () => Promise<void>) => {
+    focusTimeline();
+    void work();
+  };
 
   return (
     <div className="run-toolbar" role="toolbar" aria-label="Run controls">
-      <button type="button" onClick={() => void actions.run()} disabled={busy} title="Run the graph from the start"><span aria-hidden="true">▶ </span>Run</button>
-      <button type="button" onClick={() => void actions.step()} disabled={busy} title="Run one node">Step</button>
-      <button type="button" onClick={() => void actions.stepRound()} disabled={busy} title="Run to the start of the next round">Step round</button>
-      <button type="button" onClick={() => actions.pause()} disabled={!running || pauseAsked}>Pause</button>
-      <button type="button" onClick={() => void actions.continueRun()} disabled={!canGoOn}>Continue</button>
-      <button type="button" onClick={() => actions.reset()} disabled={!hasRuns || running}>Reset</button>
+      <ToolButton icon={RunIcon} label="Run" className="primary" onClick={() => start(actions.run)} disabled={busy} title="Run the graph from the start" />
+      <ToolButton icon={StepIcon} label="Step" onClick={() => start(actions.step)} disabled={busy} title="Run one node" />
+      <ToolButton icon={StepRoundIcon} label="Step round" compact onClick={() => start(actions.stepRound)} disabled={busy} title="Run to the start of the next round" />
+      <ToolButton icon={PauseIcon} label="Pause" compact onClick={() => actions.pause()} disabled={!running || pauseAsked} />
+      <ToolButton icon={ContinueIcon} label="Continue" compact onClick={() => start(actions.continueRun)} disabled={!canGoOn} />
+      <ToolButton icon={ResetIcon} label="Reset" compact onClick={() => actions.reset()} disabled={!hasRuns || running} title="Forget the runs" />
+      <span className="run-state" aria-live="polite">{running && pauseAsked ? 'Pausing…' : STATUS_WORDS[status]}</span>
+    </div>
+  );
+}
+
+/** Speed, seed and scenario of the next run, at the head of the timeline. */
+export function RunSettings() {
+  const status = useApp((state) => state.runStatus);
+  const seed = useApp((state) => state.seed);
+  const speedMs = useApp((state) => state.speedMs);
+  const scenario = useApp((state) => state.scenario);
+  const scenarios = useApp((state) => state.graph.scenarios);
+  const actions = useApp.getState();
+  const busy = status === 'running' || status === 'awaiting_approval';
+  return (
+    <>
       <label className="run-field">
         Speed
         <select value={speedMs} onChange={(event) => actions.setSpeed(Number(event.target.value))}>
@@ -62,9 +81,6 @@ export function RunToolbar() {
           </select>
         </label>
       )}
-      <span className="run-state" aria-live="polite">{running && pauseAsked ? 'Pausing…' : STATUS_WORDS[status]}</span>
-      <Gauges />
-      <HostConsent />
-    </div>
+    </>
   );
 }

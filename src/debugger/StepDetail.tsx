@@ -2,11 +2,13 @@ import { useState } from 'react';
 import { kindDefinition, own } from '../graph/index.ts';
 import { nodeRan, type Attempt, type Iteration, type TraceStep } from '../runtime/trace.ts';
 import { useApp } from '../store/index.ts';
-import { diffStates, type Change } from './analysis.ts';
+import { diffStates, retrySummary, retryVerdict, VERDICT_WORDS, type Change } from './analysis.ts';
+import { Gauges } from './Gauges.tsx';
 import { ApprovalPrompt } from './ApprovalPrompt.tsx';
 import { BreakpointsPanel } from './BreakpointsPanel.tsx';
 import { ForkEditor } from './ForkEditor.tsx';
 import { nodeLabel, useActiveRun, useSelectedStep } from './hooks.ts';
+import { FailIcon, KindIcon, PassIcon, SkippedIcon, WarningIcon } from '../ui/icons.tsx';
 
 /** What each stop reason means, for people who did not write the runtime. */
 const STOP_SENTENCES: Record<string, string> = {
@@ -67,17 +69,33 @@ function Diff({ changes }: { changes: Change[] }) {
   );
 }
 
+/** What a step ended with, in the command line's words: a node that ran to its end is "done". */
+const outcomeWords = (step: TraceStep) => (step.guard && step.outcome === null ? 'not run' : (step.outcome ?? 'done'));
+
+const EDGE_WORDS = { taken: 'taken', notTaken: 'not taken', skipped: 'skipped' } as const;
+
+/** Attempts with what came of each: retried in place (no re-plan), or not, and why. */
 function AttemptsTable({ attempts, label }: { attempts: readonly Attempt[]; label: string }) {
   return (
     <table className="attempts" aria-label={label}>
-      <thead><tr><th>n</th><th>skill</th><th>outcome</th><th>error</th><th>tokens</th><th>ms</th></tr></thead>
+      <thead><tr><th>n</th><th>attempt</th><th>then</th></tr></thead>
       <tbody>
-        {attempts.map((attempt) => (
-          <tr key={`${attempt.action ?? 0}-${attempt.n}`} title={attempt.retry}>
-            <td>{attempt.n}</td><td>{attempt.skill}</td><td className={`outcome-${attempt.outcome}`}>{attempt.outcome}</td>
-            <td>{attempt.error ?? ''}</td><td>{attempt.tokens}</td><td>{attempt.durationMs ?? ''}</td>
-          </tr>
-        ))}
+        {attempts.map((attempt, index) => {
+          const verdict = retryVerdict(attempts, index);
+          return (
+            <tr key={`${attempt.action ?? 0}-${attempt.n}`}>
+              <td>{attempt.n}</td>
+              <td>
+                {attempt.skill} <span className={`outcome-${attempt.outcome}`}>{attempt.outcome}</span> <span className="muted">{attempt.tokens} tok</span>
+                {attempt.error && <div className="muted">{attempt.error}</div>}
+              </td>
+              <td>
+                <strong className={`verdict ${verdict}`}>{VERDICT_WORDS[verdict]}</strong>
+                {attempt.retry && verdict !== 'ok' && <div className="muted">{attempt.retry}</div>}
+              </td>
+            </tr>
+          );
+        })}
       </tbody>
     </table>
   );
@@ -131,28 +149,33 @@ function Given({ given }: { given: NonNullable<TraceStep['given']> }) {
 }
 
 function StepView({ step, label, forkable }: { step: TraceStep; label: string; forkable: boolean }) {
+
   const [forking, setForking] = useState(false);
   // Both read from the run's checkpoints: the state the step before left, and the state this step left.
   const after = useApp((state) => state.stateAfterSelected);
   const before = useApp((state) => state.stateBeforeSelected);
   const kind = kindDefinition(step.kind);
+  const summary = retrySummary(step.attempts);
   return (
     <div className="step-view">
       <h3>
-        <span aria-hidden="true">{kind.icon} </span>Step {step.step} · {label} <span className="muted">({step.kind}, round {step.round})</span>
+        <KindIcon name={kind.icon} style={{ color: kind.color }} /> Step {step.step} · {label} <span className="muted">({step.kind}, round {step.round})</span>
       </h3>
       <p>
-        Outcome: <code>{step.outcome ?? 'none'}</code>
+        Outcome: <code>{outcomeWords(step)}</code>
         {step.fired && <> · fired <strong className="fired-edge">{step.fired.id}</strong> → {step.fired.target} <span className="muted">({step.fired.reason})</span></>}
       </p>
       {step.note && <p className="muted">{step.note}</p>}
-      {step.blindRetry && <p className="warn"><span aria-hidden="true">⚠ </span>blind retry: this plan repeats the last round's, with no new evidence.</p>}
+      {step.blindRetry && <p className="warn"><WarningIcon size={14} aria-hidden="true" /> blind retry: this plan repeats the last round's, with no new evidence.</p>}
       {step.guard && <p className="warn">Guard stopped the run: <code>{step.guard.reason}</code> ({step.guard.explain})</p>}
 
-      <h4>Guards</h4>
+      <h4 id={`guards-${step.step}`}>Guards, checked before the step ran</h4>
+      <p className="field-help">The numbers are from before this step: the rounds, steps and tokens it had to start with.</p>
       <ul className="checks" aria-label="Guard checks">
         {(step.guards ?? []).map((guard) => (
-          <li key={guard.name} className={guard.passed ? 'pass' : 'fail'}>{guard.passed ? '✓' : '✗'} {guard.explain}</li>
+          <li key={guard.name} className={guard.passed ? 'pass' : 'fail'}>
+            {guard.passed ? <PassIcon size={14} aria-label="passed" /> : <FailIcon size={14} aria-label="failed" />} {guard.explain}
+          </li>
         ))}
         {!step.guards?.length && <li className="muted">not recorded</li>}
       </ul>
@@ -162,17 +185,22 @@ function StepView({ step, label, forkable }: { step: TraceStep; label: string; f
       {step.iterations ? <InnerLoop step={step} /> : step.attempts.length > 0 && (
         <>
           <h4>Attempts</h4>
+          {summary && <p className="retry-summary">{summary}</p>}
           <AttemptsTable attempts={step.attempts} label="Attempts" />
         </>
       )}
 
       <h4>Edges tried</h4>
       <ul className="checks" aria-label="Edges tried">
-        {step.edges.map((edge) => (
-          <li key={edge.id} className={edge.skipped ? 'skipped' : edge.matched ? 'pass' : 'fail'}>
-            {edge.skipped ? 'skipped' : edge.matched ? '✓' : '✗'} {edge.id}{edge.target ? ` → ${edge.target}` : ''}: {edge.explain}
-          </li>
-        ))}
+        {step.edges.map((edge) => {
+          const state = edge.skipped ? 'skipped' : edge.matched ? 'taken' : 'notTaken';
+          return (
+            <li key={edge.id} className={edge.skipped ? 'skipped' : edge.matched ? 'pass' : 'fail'}>
+              {state === 'taken' ? <PassIcon size={14} aria-hidden="true" /> : state === 'notTaken' ? <FailIcon size={14} aria-hidden="true" /> : <SkippedIcon size={14} aria-hidden="true" />}{' '}
+              <span className="edge-verdict">{EDGE_WORDS[state]}</span> {edge.id}{edge.target ? ` → ${edge.target}` : ''}: {edge.explain}
+            </li>
+          );
+        })}
         {step.edges.length === 0 && <li className="muted">none (the run stopped here)</li>}
       </ul>
 
@@ -199,9 +227,10 @@ export function StepDetail() {
     <section className="step-detail" aria-label="Step detail">
       <h2>Step detail</h2>
       <StatusBanner />
+      <Gauges />
       {(runError || traceWarning) && (
         <div role="alert" className="run-alert">
-          {runError ?? traceWarning} <button type="button" onClick={dismiss}>Dismiss</button>
+          {runError ?? traceWarning} <button type="button" onClick={dismiss} aria-label="Dismiss run message">Dismiss</button>
         </div>
       )}
       <ApprovalPrompt />

@@ -3,9 +3,11 @@ import { kindDefinition } from '../graph/index.ts';
 import type { Attempt, TraceStep } from '../runtime/trace.ts';
 import { useApp } from '../store/index.ts';
 import { useRunSessions } from '../store/runSessions.ts';
-import { roundsOverview, rowOffsets, timelineRows, visibleRange, whereRunsPart, type TimelineRow } from './analysis.ts';
+import { retryVerdict, roundsOverview, rowOffsets, timelineRows, VERDICT_WORDS, visibleRange, whereRunsPart, type RetryVerdict, type TimelineRow } from './analysis.ts';
+import { RunSettings } from './RunToolbar.tsx';
 import { nodeLabel, useActiveRun } from './hooks.ts';
 import { TraceFiles } from './TraceFiles.tsx';
+import { KindIcon, StopIcon, WarningIcon } from '../ui/icons.tsx';
 
 export const ROW_HEIGHT = 26;
 /** Below this many rows every row is in the DOM (and countable); above it only the visible ones. */
@@ -13,16 +15,17 @@ export const VIRTUALISE_ABOVE = 300;
 /** Scrolling re-renders only when the top moves by this many rows; the overscan covers the rest. */
 const SCROLL_STRIDE = 4;
 
-function AttemptLine({ attempt }: { attempt: Attempt }) {
+function AttemptLine({ attempt, verdict }: { attempt: Attempt; verdict: RetryVerdict }) {
   const failed = attempt.outcome !== 'ok' && attempt.outcome !== 'empty';
   return (
     <div className={`tl-attempt${failed ? ' failed' : ''}`} style={{ height: ROW_HEIGHT }}>
       <span className="tl-attempt-n">{attempt.iteration === undefined ? '' : `iter ${attempt.iteration} · `}attempt {attempt.n}</span>
       <span>{attempt.skill}</span>
       <span className={`tl-outcome outcome-${attempt.outcome}`}>{attempt.outcome}</span>
+      {verdict !== 'ok' && <span className={`tl-verdict ${verdict}`}>{VERDICT_WORDS[verdict]}</span>}
       {attempt.error && <span className="tl-error" title={attempt.error}>{attempt.error}</span>}
+      {attempt.retry && verdict !== 'ok' && <span className="tl-why" title={attempt.retry}>{attempt.retry}</span>}
       <span className="tl-num">{attempt.tokens} tok</span>
-      {attempt.durationMs !== undefined && <span className="tl-num">{attempt.durationMs} ms</span>}
     </div>
   );
 }
@@ -42,10 +45,10 @@ function StepItem({ step, label, selected, onSelect, index, total }: { step: Tra
     >
       <div className="tl-step-line" style={{ height: ROW_HEIGHT }}>
         <span className="tl-num">#{step.step}</span>
-        <span aria-hidden="true" style={{ color: kind.color }}>{kind.icon}</span>
+        <KindIcon name={kind.icon} style={{ color: kind.color }} size={15} />
         <span className="tl-label">{label}</span>
         {step.outcome && <span className={`tl-outcome outcome-${step.outcome}`}>{step.outcome}</span>}
-        {step.blindRetry && <span className="tl-warn"><span aria-hidden="true">⚠ </span>blind retry</span>}
+        {step.blindRetry && <span className="tl-warn"><WarningIcon size={14} aria-hidden="true" /> blind retry</span>}
         {step.fired && (
           <span className="tl-fired" title={step.fired.reason}>
             → {step.fired.id} <span className="tl-reason">({step.fired.reason})</span>
@@ -55,7 +58,7 @@ function StepItem({ step, label, selected, onSelect, index, total }: { step: Tra
       </div>
       {step.attempts.length > 0 && (
         <div role="group" aria-label={`Attempts of step ${step.step}`} className="tl-attempts">
-          {step.attempts.map((attempt) => <AttemptLine key={`${attempt.action ?? 0}-${attempt.n}`} attempt={attempt} />)}
+          {step.attempts.map((attempt, index) => <AttemptLine key={`${attempt.action ?? 0}-${attempt.n}`} attempt={attempt} verdict={retryVerdict(step.attempts, index)} />)}
         </div>
       )}
     </div>
@@ -67,13 +70,13 @@ function RowView({ row, stepLabel, selected, onSelect, index, total }: { row: Ti
     return (
       <div className="tl-round" style={{ height: ROW_HEIGHT }}>
         Round {row.round}
-        {row.blindRetry && <span className="tl-warn"><span aria-hidden="true">⚠ </span>blind retry: the same plan as the last round, no new evidence</span>}
+        {row.blindRetry && <span className="tl-warn"><WarningIcon size={14} aria-hidden="true" /> blind retry: the same plan as the last round, no new evidence</span>}
       </div>
     );
   if (row.type === 'stop')
     return (
       <div className="tl-stop" style={{ height: ROW_HEIGHT }}>
-        <span aria-hidden="true">■ </span>Stopped: <code>{row.reason}</code> <span className="tl-reason">{row.explain}</span>
+        <StopIcon size={14} aria-hidden="true" /> Stopped: <code>{row.reason}</code> <span className="tl-reason">{row.explain}</span>
       </div>
     );
   return <StepItem step={row.step} label={stepLabel(row.step.node)} selected={selected === row.step.step} onSelect={() => onSelect(row.step.step)} index={index} total={total} />;
@@ -225,6 +228,7 @@ export function Timeline() {
     <section className="timeline" aria-label="Timeline panel">
       <div className="timeline-head">
         <h2>Timeline</h2>
+        <RunSettings />
         <RunPicker />
         <TraceFiles />
         <SessionAlert />
@@ -233,7 +237,7 @@ export function Timeline() {
       <RoundsOverview />
       <div className="timeline-scroll" ref={scroller} onScroll={(event) => setStrideTop(Math.floor(event.currentTarget.scrollTop / ROW_HEIGHT / SCROLL_STRIDE) * SCROLL_STRIDE)}>
         {rows.length === 0 && <p className="muted">No run yet: press Run or Step, or import a trace.</p>}
-        <div role="list" aria-label="Timeline" className="timeline-list" style={{ height: total }} onKeyDown={onKeyDown} tabIndex={selected === null && stepCount > 0 ? 0 : undefined}>
+        <div role="list" aria-label="Timeline" className="timeline-list" style={{ height: total }} onKeyDown={onKeyDown} tabIndex={selected === null && stepCount > 0 ? 0 : -1}>
           {rows.slice(range.start, range.end).map((row, offset) => {
             const index = range.start + offset;
             return (

@@ -1,5 +1,5 @@
 import { useState, type ChangeEvent } from 'react';
-import { decodeText, describeProblems } from '../graph/index.ts';
+import { decodeText, describeProblems, parseGraph, serializeGraph } from '../graph/index.ts';
 import { useApp } from '../store/index.ts';
 import { useActiveRun } from './hooks.ts';
 import { parseOffThread } from '../store/offThread.ts';
@@ -15,7 +15,9 @@ export function TraceFiles() {
 
   const exportTrace = () => {
     if (!run) return;
-    const blob = new Blob([`${JSON.stringify(run.trace, null, 2)}\n`], { type: 'application/json' });
+    // The graph goes with the trace, so whoever imports it sees the run on the graph it ran on.
+    const withGraph = { ...run.trace, graphFile: JSON.parse(serializeGraph(run.graph)) as Record<string, unknown> };
+    const blob = new Blob([`${JSON.stringify(withGraph, null, 2)}\n`], { type: 'application/json' });
     const url = URL.createObjectURL(blob);
     const link = document.createElement('a');
     link.href = url;
@@ -35,8 +37,19 @@ export function TraceFiles() {
       setImportError(`Could not import ${file.name}: ${describeProblems(parsed.problems)}`);
       return;
     }
+    const { graphFile } = parsed.value;
+    const graph = graphFile === undefined ? undefined : parseGraph(graphFile);
+    if (graph && !graph.ok) {
+      setImportError(`Could not import ${file.name}: ${describeProblems(graph.problems.map((problem) => ({ ...problem, path: `graphFile${problem.path ? `.${problem.path}` : ''}` })))}`);
+      return;
+    }
     setImportError(null);
-    loadTrace(parsed.value);
+    if (graph) {
+      // Its own graph opens beside the others (nothing is replaced), unless it is the one open.
+      const { graph: open, load } = useApp.getState();
+      if (serializeGraph(open) !== serializeGraph(graph.value)) load(graph.value);
+    }
+    loadTrace(parsed.value, graph && { graph: graph.value });
   };
 
   return (
@@ -48,7 +61,7 @@ export function TraceFiles() {
       </label>
       {importError && (
         <span role="alert" className="trace-error">
-          {importError} <button type="button" onClick={() => setImportError(null)}>Dismiss</button>
+          {importError} <button type="button" onClick={() => setImportError(null)} aria-label="Dismiss trace import error">Dismiss</button>
         </span>
       )}
     </span>

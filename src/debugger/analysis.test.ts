@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Trace, TraceStep } from '../runtime/trace.ts';
-import { diffStates, roundsOverview, rowOffsets, timelineRows, visibleRange, whereRunsPart } from './analysis.ts';
+import type { Attempt, Trace, TraceStep } from '../runtime/trace.ts';
+import { diffStates, retrySummary, retryVerdict, roundsOverview, rowOffsets, timelineRows, visibleRange, whereRunsPart } from './analysis.ts';
 
 const step = (fields: Partial<TraceStep>): TraceStep => ({
   step: 1, round: 1, node: 'decide', kind: 'reason', outcome: 'ok', attempts: [], reads: [], writes: {}, edges: [], fired: null, guard: null, durationMs: 0, ...fields,
@@ -77,5 +77,23 @@ describe('roundsOverview', () => {
       { round: 1, path: ['decide', 'execute', 'evaluate', 'recover'], outcome: 'recover recovered', tokens: 200 },
       { round: 2, path: ['decide', 'execute', 'evaluate', 'answer'], outcome: 'stopped: completed', tokens: 150 },
     ]);
+  });
+});
+
+describe('retryVerdict and retrySummary', () => {
+  const attempt = (n: number, outcome: Attempt['outcome'], action = 0): Attempt => ({ n, skill: 'search', outcome, tokens: 1, action });
+
+  it('a try followed by another of the same action was retried in place; the last one was not', () => {
+    const attempts = [attempt(1, 'timeout'), attempt(2, 'empty')];
+    expect(attempts.map((_, index) => retryVerdict(attempts, index))).toEqual(['retried', 'not_retried']);
+    expect(retrySummary(attempts)).toBe(
+      'One attempt was retried in place, inside this node: no re-plan, and the round and step count stayed as they were. The last attempt (empty) was not retried; what it means is left to the edges below.',
+    );
+  });
+
+  it('the next action is not a retry; an ok attempt needs no words', () => {
+    const attempts = [attempt(1, 'ok', 0), attempt(1, 'ok', 1)];
+    expect(attempts.map((_, index) => retryVerdict(attempts, index))).toEqual(['ok', 'ok']);
+    expect(retrySummary(attempts)).toBeNull();
   });
 });

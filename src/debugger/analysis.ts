@@ -1,5 +1,5 @@
 /** Pure views of traces for the debugger's panels: state diffs, where two runs part, the timeline rows. */
-import type { Trace, TraceStep } from '../runtime/trace.ts';
+import type { Attempt, Trace, TraceStep } from '../runtime/trace.ts';
 
 export type Change =
   | { key: string; type: 'added'; after: unknown }
@@ -122,4 +122,34 @@ export const roundsOverview = (trace: Trace): RoundSummary[] => {
     if (step.tokensUsed !== undefined) current.tokens = step.tokensUsed - spentBefore;
   }
   return rounds;
+};
+
+export type RetryVerdict = 'retried' | 'not_retried' | 'ok';
+
+/**
+ * What became of an attempt, read from the attempts themselves: another try of the same action
+ * after it means it was retried in place (inside the node, with no re-plan).
+ */
+export const retryVerdict = (attempts: readonly Attempt[], index: number): RetryVerdict => {
+  const attempt = attempts[index];
+  const next = attempts[index + 1];
+  if (next && next.skill === attempt.skill && (next.action ?? 0) === (attempt.action ?? 0) && next.n === attempt.n + 1) return 'retried';
+  return attempt.outcome === 'ok' ? 'ok' : 'not_retried';
+};
+
+export const VERDICT_WORDS: Record<RetryVerdict, string> = {
+  retried: 'retried in place, no re-plan',
+  not_retried: 'not retried',
+  ok: 'done',
+};
+
+/** A step's action level in one sentence, or null when nothing was retried or failed. */
+export const retrySummary = (attempts: readonly Attempt[]): string | null => {
+  const retries = attempts.filter((_, index) => retryVerdict(attempts, index) === 'retried').length;
+  const failedLast = attempts.length > 0 && retryVerdict(attempts, attempts.length - 1) === 'not_retried';
+  if (retries === 0 && !failedLast) return null;
+  const parts: string[] = [];
+  if (retries > 0) parts.push(`${retries === 1 ? 'One attempt was' : `${retries} attempts were`} retried in place, inside this node: no re-plan, and the round and step count stayed as they were.`);
+  if (failedLast) parts.push(`The last attempt (${attempts[attempts.length - 1].outcome}) was not retried; what it means is left to the edges below.`);
+  return parts.join(' ');
 };

@@ -1,8 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import {
   Background,
-  Controls,
-  MiniMap,
   ReactFlow,
   useReactFlow,
   type Connection,
@@ -10,10 +8,13 @@ import {
   type NodeChange,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { addNode, connect, createNode, kindDefinition, moveNodes, NODE_KINDS, updateEdge, type GraphFile, type NodeKind, type Position } from '../graph/index.ts';
+import { addNode, connect, createNode, moveNodes, NODE_KINDS, updateEdge, type NodeKind, type Position } from '../graph/index.ts';
 import { useApp } from '../store/index.ts';
+import { ConnectDialog } from './ConnectDialog.tsx';
 import { edgeTypes } from './edges/index.ts';
-import { GENERAL_HANDLE, toFlowEdges, toFlowNodes, type AgentFlowNode, type ConditionFlowEdge } from './flowAdapter.ts';
+import { graphBounds, onFitRequest, viewportAround, viewportFor } from './fit.ts';
+import { edgeLayout, GENERAL_HANDLE, toFlowEdges, toFlowNodes, type AgentFlowNode, type ConditionFlowEdge } from './flowAdapter.ts';
+import { nodeRect } from './geometry.ts';
 import { importFile } from './importExport.ts';
 import { nodeTypes } from './nodes/index.ts';
 import { deleteElements, useEditorShortcuts } from './shortcuts.ts';
@@ -38,15 +39,6 @@ export const addNodeAt = (kind: NodeKind, position: Position) => {
 
 const LARGE_GRAPH = 200;
 
-const FIT_OPTIONS = { padding: 0.15, maxZoom: 1.2 };
-
-/**
- * Fit a small graph whole. A large one opens on its entry at full size: fitting every node would
- * draw them all at once and freeze the page; the minimap and panning show the rest.
- */
-const fitOptionsFor = (graph: GraphFile) =>
-  graph.nodes.length <= LARGE_GRAPH ? FIT_OPTIONS : { ...FIT_OPTIONS, maxZoom: 1, minZoom: 1, nodes: [{ id: graph.entry || graph.nodes[0].id }] };
-
 type Size = { width: number; height: number };
 
 export function Canvas() {
@@ -55,14 +47,13 @@ export function Canvas() {
   const overlay = useApp((state) => state.overlay);
   const breakpoints = useApp((state) => state.breakpoints);
   const documentVersion = useApp((state) => state.documentVersion);
-  const { screenToFlowPosition, fitView } = useReactFlow();
+  const { screenToFlowPosition, setViewport } = useReactFlow();
   const [measured, setMeasured] = useState<ReadonlyMap<string, Size>>(() => new Map());
-  // Fitting an empty canvas would zoom onto the first node dropped on it.
-  const [fitOnOpen] = useState(() => graph.nodes.length > 0);
-  const [firstFit] = useState(() => fitOptionsFor(graph));
   // Each drag is its own undo step, however many moves it makes.
   const dragSession = useRef(0);
-  useEditorShortcuts();
+  const [connectFrom, setConnectFrom] = useState<string | null>(null);
+  useEditorShortcuts(setConnectFrom);
+  const connectSource = connectFrom === null ? undefined : graph.nodes.find((node) => node.id === connectFrom);
 
   const extras = useMemo(
     () => ({ overlay, selectedNodes: selection.nodes, selectedEdges: selection.edges, nodeBreakpoints: breakpoints.nodes, edgeBreakpoints: breakpoints.edges }),
@@ -76,14 +67,49 @@ export function Canvas() {
       }),
     [graph, extras, measured],
   );
-  const edges = useMemo(() => toFlowEdges(graph, extras), [graph, extras]);
+  // Routes and label places depend on the graph and the run only: selecting does not move labels.
+  const layout = useMemo(() => edgeLayout(graph, overlay), [graph, overlay]);
+  const edges = useMemo(() => toFlowEdges(graph, extras, layout), [graph, extras, layout]);
 
+  const container = useRef<HTMLDivElement>(null);
+  // Until the person pans or zooms, the view follows the document and the canvas's size.
+  const viewFitted = useRef(true);
+  const fit = useCallback(
+    (duration = 0) => {
+      const { graph: current, overlay: run } = useApp.getState();
+      const element = container.current;
+      if (!element || current.nodes.length === 0) return;
+      viewFitted.current = true;
+      const size = element.getBoundingClientRect();
+      // A large graph opens on its entry: fitting every node would draw them all at once and freeze the page.
+      const entry = current.nodes.length > LARGE_GRAPH ? (current.nodes.find((node) => node.id === current.entry) ?? current.nodes[0]) : null;
+      const view = entry ? viewportAround(nodeRect(entry), size) : viewportFor(graphBounds(current, edgeLayout(current, run))!, size);
+      void setViewport(view, { duration });
+    },
+    [setViewport],
+  );
+  useEffect(() => onFitRequest(() => fit(200)), [fit]);
+  // The document on screen when the canvas mounts (at once), and every one opened after it.
+  const fittedOnce = useRef(false);
   useEffect(() => {
-    if (documentVersion === 0) return;
-    // The new document's nodes are measured on the next frames; fitting before that sees nothing.
-    const timer = setTimeout(() => void fitView({ ...fitOptionsFor(useApp.getState().graph), duration: 200 }), 60);
-    return () => clearTimeout(timer);
-  }, [documentVersion, fitView]);
+    fit(fittedOnce.current ? 200 : 0);
+    fittedOnce.current = true;
+  }, [documentVersion, fit]);
+  useEffect(() => {
+    const element = container.current;
+    if (!element) return;
+    let frame = 0;
+    const observer = new ResizeObserver(() => {
+      if (!viewFitted.current) return;
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(() => fit());
+    });
+    observer.observe(element);
+    return () => {
+      observer.disconnect();
+      cancelAnimationFrame(frame);
+    };
+  }, [fit]);
 
   const onNodesChange = useCallback((changes: NodeChange<AgentFlowNode>[]) => {
     const sizes = new Map<string, Size>();
@@ -164,7 +190,7 @@ export function Canvas() {
   );
 
   return (
-    <div className="canvas" onDragOver={onDragOver} onDrop={onDrop} aria-label="Canvas" role="region">
+    <div className="canvas" ref={container} onDragOver={onDragOver} onDrop={onDrop} aria-label="Canvas" role="region">
       <ReactFlow<AgentFlowNode, ConditionFlowEdge>
         nodes={nodes}
         edges={edges}
@@ -175,6 +201,10 @@ export function Canvas() {
         onConnect={onConnect}
         onReconnect={onReconnect}
         onDelete={onDelete}
+        onMoveStart={(event) => {
+          // Only the person's own pans and zooms come with an event.
+          if (event) viewFitted.current = false;
+        }}
         onNodeDragStart={() => {
           dragSession.current += 1;
         }}
@@ -183,15 +213,18 @@ export function Canvas() {
         deleteKeyCode={['Backspace', 'Delete']}
         multiSelectionKeyCode={['Shift', 'Meta', 'Control']}
         selectionKeyCode="Shift"
-        fitView={fitOnOpen}
-        fitViewOptions={firstFit}
         minZoom={0.1}
         proOptions={{ hideAttribution: true }}
       >
         <Background gap={20} />
-        <MiniMap pannable zoomable style={{ width: 150, height: 100 }} nodeColor={(node) => kindDefinition((node as AgentFlowNode).data.node.kind).color} ariaLabel="Minimap" />
-        <Controls />
       </ReactFlow>
+      {connectSource && <ConnectDialog source={connectSource} onClose={() => setConnectFrom(null)} />}
+      {graph.nodes.length === 0 && (
+        <div className="canvas-hint" role="note">
+          <p><strong>An empty graph.</strong> Drag a kind from the palette onto the canvas, or focus it and press Enter.</p>
+          <p>The first node is the entry. Connect an outcome handle on a node's right to the next node, or select a node and press C.</p>
+        </div>
+      )}
     </div>
   );
 }

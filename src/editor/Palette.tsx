@@ -2,6 +2,7 @@ import { useReactFlow } from '@xyflow/react';
 import { freePosition, KIND_LIST, type NodeKind } from '../graph/index.ts';
 import { useApp } from '../store/index.ts';
 import { addNodeAt, KIND_DRAG_TYPE } from './Canvas.tsx';
+import { KindIcon } from '../ui/icons.tsx';
 
 /** Kinds to drag onto the canvas; Enter, Space or a click adds one at the centre of the view. */
 export function Palette() {
@@ -30,7 +31,7 @@ export function Palette() {
               }}
               onClick={() => addAtCentre(definition.kind)}
             >
-              <span className="palette-icon" aria-hidden="true">{definition.icon}</span>
+              <KindIcon name={definition.icon} className="palette-icon" />
               <span>{definition.title}</span>
             </button>
           </li>

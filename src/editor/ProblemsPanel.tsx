@@ -2,6 +2,7 @@ import { useReactFlow } from '@xyflow/react';
 import type { Problem } from '../graph/index.ts';
 import { useApp } from '../store/index.ts';
 import { useAutosave } from '../store/persistence.ts';
+import { ErrorIcon, WarningIcon } from '../ui/icons.tsx';
 import './inspector.css';
 
 const FOCUS_MS = 400;
@@ -16,7 +17,7 @@ function AutosaveAlert() {
           <p key={text}>{text}</p>
         ))}
       </div>
-      <button type="button" onClick={() => useAutosave.setState({ error: null, restoreError: null })}>
+      <button type="button" onClick={() => useAutosave.setState({ error: null, restoreError: null })} aria-label="Dismiss autosave message">
         Dismiss
       </button>
     </div>
@@ -60,7 +61,7 @@ export function ProblemsPanel() {
               <li key={`${problem.code}:${problem.nodeId ?? ''}:${problem.edgeId ?? ''}:${index}`}>
                 <button type="button" className={`problem problem-${problem.severity}`} disabled={!problem.nodeId && !problem.edgeId} onClick={() => reveal(problem)}>
                   <span className="problem-icon" role="img" aria-label={problem.severity}>
-                    {problem.severity === 'error' ? '✖' : '⚠'}
+                    {problem.severity === 'error' ? <ErrorIcon size={14} aria-hidden="true" /> : <WarningIcon size={14} aria-hidden="true" />}
                   </span>
                   <code>{problem.code}</code> <span>{problem.message}</span>
                 </button>

@@ -2,6 +2,23 @@
 import { MarkerType, type Edge, type Node } from '@xyflow/react';
 import { describeWhen, kindDefinition, outcomesOf, own, type GraphEdge, type GraphFile, type GraphNode, type KindDefinition } from '../graph/index.ts';
 import type { CanvasOverlay } from '../store/index.ts';
+import {
+  drawnAsLoop,
+  edgeRoute,
+  labelSize,
+  loopLevels,
+  nodeRect,
+  placeLabels,
+  sourceHandleIndex,
+  sourcePoint,
+  summaryLines,
+  targetPoint,
+  type LabelRequest,
+  type LabelText,
+  type PlacedLabel,
+  type Point,
+  type Rect,
+} from './geometry.ts';
 
 /** The source handle of edges whose condition is not a plain outcome. */
 export const GENERAL_HANDLE = 'out';
@@ -28,6 +45,10 @@ export interface ConditionEdgeData extends Record<string, unknown> {
   notTaken: string | null;
   visits: number;
   breakpoint: boolean;
+  /** Where the label sits, clear of nodes and other labels. */
+  place: PlacedLabel;
+  /** The height of the bottom run of an edge drawn as a loop under the nodes; null for a curve. */
+  loopY: number | null;
 }
 
 export type AgentFlowNode = Node<AgentNodeData, 'agent'>;
@@ -108,7 +129,7 @@ export const toFlowNodes = (graph: GraphFile, extras: FlowExtras = NO_EXTRAS): A
       data: {
         node,
         definition,
-        summary: definition.summary(node.config),
+        summary: summaryLines(node),
         isEntry: node.id === graph.entry,
         isFinally: node.id === graph.finally,
         visits: own(overlay?.nodeVisits, node.id) ?? 0,
@@ -118,7 +139,59 @@ export const toFlowNodes = (graph: GraphFile, extras: FlowExtras = NO_EXTRAS): A
   });
 };
 
-export const toFlowEdges = (graph: GraphFile, extras: FlowExtras = NO_EXTRAS): ConditionFlowEdge[] => {
+/** What an edge's label says: the condition, the edge's note, and at a run's selected step why it fired. */
+export const edgeLabelText = (edge: GraphEdge, overlay: CanvasOverlay | null): LabelText => {
+  const label = describeWhen(edge.when);
+  const fired = overlay?.firedEdge === edge.id;
+  const reason = fired && overlay.firedReason && overlay.firedReason !== label ? overlay.firedReason : null;
+  const visits = own(overlay?.edgeVisits, edge.id) ?? 0;
+  const notTaken = own(overlay?.triedEdges, edge.id) !== undefined;
+  return {
+    lines: [label, ...(edge.label ? [edge.label] : []), ...(reason ? [reason] : [])],
+    // The badges beside the condition: the not-taken cross, the heat count.
+    extra: (notTaken ? 18 : 0) + (visits > 0 ? 30 : 0),
+  };
+};
+
+export interface EdgeLayout {
+  labels: ReadonlyMap<string, PlacedLabel>;
+  loops: ReadonlyMap<string, number>;
+}
+
+const MIDDLE: PlacedLabel = { t: 0.5, dx: 0, dy: 0 };
+
+/** Past this many edges labels go to the middle of their edge unchecked: placing them costs more than it gives. */
+export const PLACE_LABELS_UP_TO = 400;
+
+/**
+ * Routes and label places for every edge: loops under the nodes they pass, labels clear of
+ * nodes and of each other. Depends on the graph and the run overlay only, not on the selection.
+ */
+export const edgeLayout = (graph: GraphFile, overlay: CanvasOverlay | null = null): EdgeLayout => {
+  const nodes = new Map(graph.nodes.map((node) => [node.id, node]));
+  const rects = new Map<string, Rect>(graph.nodes.map((node) => [node.id, nodeRect(node)]));
+  const ends = new Map<string, { from: Point; to: Point }>();
+  for (const edge of graph.edges) {
+    const source = nodes.get(edge.source);
+    const target = nodes.get(edge.target);
+    if (!source || !target) continue;
+    ends.set(edge.id, { from: kindDefinition(source.kind).terminal ? targetPoint(source) : sourcePoint(source, sourceHandleIndex(source, edge)), to: targetPoint(target) });
+  }
+  const loops = loopLevels(
+    [...ends].filter(([, end]) => drawnAsLoop(end.from, end.to)).map(([id, end]) => ({ id, ...end })),
+    rects.values(),
+  );
+  if (graph.edges.length > PLACE_LABELS_UP_TO) return { labels: new Map(), loops };
+  const requests: LabelRequest[] = [];
+  for (const edge of graph.edges) {
+    const end = ends.get(edge.id);
+    if (!end) continue;
+    requests.push({ id: edge.id, route: edgeRoute(end.from, end.to, loops.get(edge.id) ?? null), size: labelSize(edgeLabelText(edge, overlay)) });
+  }
+  return { labels: placeLabels([...rects.values()], requests), loops };
+};
+
+export const toFlowEdges = (graph: GraphFile, extras: FlowExtras = NO_EXTRAS, layout: EdgeLayout = edgeLayout(graph, extras.overlay)): ConditionFlowEdge[] => {
   const back = findBackEdges(graph);
   const nodes = new Map(graph.nodes.map((node) => [node.id, node]));
   const overlay = extras.overlay;
@@ -152,6 +225,8 @@ export const toFlowEdges = (graph: GraphFile, extras: FlowExtras = NO_EXTRAS): C
         notTaken: own(overlay?.triedEdges, edge.id) ?? null,
         visits: own(overlay?.edgeVisits, edge.id) ?? 0,
         breakpoint: breakpoints.has(edge.id),
+        place: layout.labels.get(edge.id) ?? MIDDLE,
+        loopY: layout.loops.get(edge.id) ?? null,
       },
     };
   });

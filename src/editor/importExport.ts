@@ -1,5 +1,5 @@
 /** Getting graphs in and out: files, Mermaid text for docs, and share links. */
-import { decodeText, describeWhen, describeProblems, kindDefinition, LIMITS, readAtMost, validateGraph, type GraphFile, type MermaidShape, type ParseResult } from '../graph/index.ts';
+import { decodeText, describeWhen, kindDefinition, LIMITS, readAtMost, type GraphFile, type MermaidShape, type ParseResult } from '../graph/index.ts';
 import { useApp } from '../store/index.ts';
 import { parseOffThread } from '../store/offThread.ts';
 import { findBackEdges } from './flowAdapter.ts';
@@ -144,16 +144,4 @@ export const shareUrl = async (documentText: string, base: string) => {
   const url = new URL(base);
   url.hash = await encodeShareFragment(documentText);
   return url.toString();
-};
-
-/** Opens the graph of a share link at startup; like the first template, not an undoable edit. */
-export const openSharedGraph = async (url: URL) => {
-  const result = await decodeShareFragment(url.hash);
-  if (result === null) return;
-  if (!result.ok) {
-    useApp.setState({ importError: `Could not open the share link: ${describeProblems(result.problems)}` });
-    return;
-  }
-  const graph = result.value;
-  useApp.setState((state) => ({ graph, problems: validateGraph(graph), past: [], future: [], historyMark: 0, documentVersion: state.documentVersion + 1 }));
 };

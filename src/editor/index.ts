@@ -4,3 +4,4 @@ export { Palette } from './Palette.tsx';
 export { EditorToolbar } from './EditorToolbar.tsx';
 export { Inspector } from './Inspector.tsx';
 export { ProblemsPanel } from './ProblemsPanel.tsx';
+export { ViewControls } from './ViewControls.tsx';

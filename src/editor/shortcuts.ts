@@ -10,9 +10,10 @@ export const isTyping = (target: EventTarget | null) => {
   return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
 };
 
-export type ShortcutAction = 'undo' | 'redo' | 'copy' | 'paste' | 'duplicate' | null;
+export type ShortcutAction = 'undo' | 'redo' | 'copy' | 'paste' | 'duplicate' | 'connect' | null;
 
 export const shortcutOf = (event: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'shiftKey' | 'altKey'>): ShortcutAction => {
+  if (!event.ctrlKey && !event.metaKey && !event.altKey && !event.shiftKey && event.key.toLowerCase() === 'c') return 'connect';
   if (!(event.ctrlKey || event.metaKey) || event.altKey) return null;
   const key = event.key.toLowerCase();
   if (key === 'z') return event.shiftKey ? 'redo' : 'undo';
@@ -23,8 +24,8 @@ export const shortcutOf = (event: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaK
   return null;
 };
 
-/** Undo, redo, copy, paste and duplicate on the whole window, except while typing. */
-export const useEditorShortcuts = () => {
+/** Undo, redo, copy, paste, duplicate and connect (C, from the one selected node) on the whole window, except while typing. */
+export const useEditorShortcuts = (startConnection: (source: string) => void) => {
   useEffect(() => {
     let clip: NodeClip | null = null;
     let pastes = 0;
@@ -43,6 +44,11 @@ export const useEditorShortcuts = () => {
       const action = shortcutOf(event);
       if (!action) return;
       const state = useApp.getState();
+      if (action === 'connect') {
+        // Only from one selected node, and not while a dialog is open.
+        if (state.selection.nodes.length !== 1 || document.querySelector('dialog[open]')) return;
+        startConnection(state.selection.nodes[0]);
+      }
       if (action === 'undo') state.undo();
       if (action === 'redo') state.redo();
       if (action === 'copy') {
@@ -86,7 +92,7 @@ export const useEditorShortcuts = () => {
       window.removeEventListener('keydown', onKeyDown);
       window.removeEventListener('paste', onPaste);
     };
-  }, []);
+  }, [startConnection]);
 };
 
 /** Removes nodes (with their edges) and edges as one undoable edit. */

@@ -147,7 +147,7 @@ describe('duplicateNodes', () => {
     const { graph: next, ids } = duplicateNodes(graph, picked, graph.edges);
     expect(ids).toEqual(['recover_2', 'halt_2']);
     expect(next.nodes.slice(-2).map((node) => [node.id, node.position])).toEqual([
-      ['recover_2', { x: 840, y: 340 }], ['halt_2', { x: 1240, y: 340 }],
+      ['recover_2', { x: picked[0].position.x + 40, y: picked[0].position.y + 40 }], ['halt_2', { x: picked[1].position.x + 40, y: picked[1].position.y + 40 }],
     ]);
     expect(wiring(next).slice(7)).toEqual(['e8:recover_2→halt_2']);
     expect(next.edges.at(-1)?.when).toBe('otherwise');

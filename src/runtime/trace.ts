@@ -145,6 +145,8 @@ export const Trace = z
     /** A sentence explaining the stop. */
     stopExplain: z.string().optional(),
     scenario: z.string().optional(),
+    /** The graph the run ran on, as a graph file (the app's export adds it): an imported trace opens on its own graph. */
+    graphFile: z.record(z.string(), z.unknown()).optional(),
     /** Set on a forked run: the step of the original run it continues from. */
     forkedFrom: z.strictObject({ step: Count, edited: z.array(z.string()), overridden: z.array(z.string()) }).optional(),
   })

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { addNode, createNode, findTemplate, serializeGraph } from '../graph/index.ts';
-import { hasUnsavedChanges, useApp } from './index.ts';
+import { useApp } from './index.ts';
 
 const initial = useApp.getState();
 beforeEach(() => useApp.setState(initial, true));
@@ -8,17 +8,14 @@ beforeEach(() => useApp.setState(initial, true));
 const addAct = () => useApp.getState().edit((graph) => addNode(graph, createNode(graph, 'act', { x: 0, y: 0 })));
 
 describe('graph slice', () => {
-  it('counts edits since the document was opened as unsaved, and opening another resets that', () => {
-    expect(hasUnsavedChanges(useApp.getState())).toBe(false);
+  it('opens another graph under a new id of its own, with a history of its own', () => {
     addAct();
-    expect(hasUnsavedChanges(useApp.getState())).toBe(true);
-    const version = useApp.getState().documentVersion;
+    const { documentId, documentVersion } = useApp.getState();
     expect(useApp.getState().openTemplate('graph-engineer')).toBe(true);
-    expect(useApp.getState().documentVersion).toBe(version + 1);
-    expect(hasUnsavedChanges(useApp.getState())).toBe(false);
-    // The load itself is undoable: undo goes back to the edited SecurityClaw.
-    useApp.getState().undo();
-    expect(useApp.getState().graph.nodes.map((node) => node.id)).toContain('act');
+    expect(useApp.getState().documentVersion).toBe(documentVersion + 1);
+    expect(useApp.getState().documentId).not.toBe(documentId);
+    expect(useApp.getState().past).toEqual([]);
+    expect(useApp.getState().selection).toEqual({ nodes: [], edges: [] });
   });
 
   it('coalesces edits with one key and keeps others apart', () => {
@@ -31,12 +28,13 @@ describe('graph slice', () => {
     expect(useApp.getState().graph.name).toBe('SecurityClaw triage');
   });
 
-  it('a bad import leaves the graph and its history alone and names the path', () => {
-    const before = useApp.getState().graph;
+  it('a bad import leaves the graph, its id and its history alone and names the path', () => {
+    const { graph: before, documentId } = useApp.getState();
     const broken = JSON.parse(serializeGraph(findTemplate('securityclaw')!.graph()));
     broken.nodes[1].config.retry.maxAttempts = 'three';
     expect(useApp.getState().importText(JSON.stringify(broken), 'broken.json')).toBe(false);
     expect(useApp.getState().graph).toBe(before);
+    expect(useApp.getState().documentId).toBe(documentId);
     expect(useApp.getState().past).toHaveLength(0);
     expect(useApp.getState().importError).toMatch(/^Could not open broken\.json: nodes\[1\]\.config\.retry\.maxAttempts/);
   });

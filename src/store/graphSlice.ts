@@ -21,12 +21,17 @@ export interface GraphSlice {
   importError: string | null;
   /** Grows each time another document is opened, so the canvas can fit its view to it. */
   documentVersion: number;
-  /** `past.length` when the document was opened: more history than that means unsaved changes. */
-  historyMark: number;
+  /** The open graph's id in the graph library: its autosave is kept under this id alone. */
+  documentId: string;
   /** Replaces the graph by an edit; undoable. */
   edit: (update: (graph: GraphFile) => GraphFile, key?: string) => void;
-  /** Opens another document (template, import); undoable, and clears the selection. */
+  /**
+   * Opens a graph as a new graph of the library (template, import, link, new graph): the open one
+   * stays saved under its own id, so nothing is dropped and there is nothing to ask.
+   */
   load: (graph: GraphFile) => void;
+  /** Opens a graph kept in the library under `id`, with a history of its own. */
+  openDocument: (graph: GraphFile, id: string) => void;
   /** Parses untrusted text; on failure the graph stays and `importError` names the problem. */
   importText: (text: string, source?: string) => boolean;
   /** Opens what a parse (maybe off the main thread) gave, as `importText` does. */
@@ -39,8 +44,8 @@ export interface GraphSlice {
   dismissImportError: () => void;
 }
 
-/** Whether the open document has edits since it was opened. */
-export const hasUnsavedChanges = (state: Pick<GraphSlice, 'past' | 'historyMark'>) => state.past.length > state.historyMark;
+/** A fresh id for a graph of the library. */
+export const newDocumentId = () => `graph-${crypto.randomUUID()}`;
 
 const initialGraph = () => (findTemplate(DEFAULT_TEMPLATE_ID) ?? findTemplate('blank'))!.graph();
 
@@ -67,12 +72,21 @@ export const createGraphSlice: SliceCreator<GraphSlice> = (set, get) => {
     lastEditKey: null,
     importError: null,
     documentVersion: 0,
-    historyMark: 0,
+    documentId: newDocumentId(),
     edit: (update, key) => replace(update(get().graph), key ?? null),
-    load: (next) => {
-      replace(next, null);
-      set((state) => ({ selection: { nodes: [], edges: [] }, importError: null, documentVersion: state.documentVersion + 1, historyMark: state.past.length }));
-    },
+    load: (next) => get().openDocument(next, newDocumentId()),
+    openDocument: (next, id) =>
+      set((state) => ({
+        graph: next,
+        problems: validateGraph(next),
+        past: [],
+        future: [],
+        lastEditKey: null,
+        selection: { nodes: [], edges: [] },
+        importError: null,
+        documentId: id,
+        documentVersion: state.documentVersion + 1,
+      })),
     importText: (text, source) => get().importParsed(parseGraph(text), source),
     importParsed: (result, source = 'the file') => {
       if (!result.ok) {

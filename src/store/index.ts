@@ -6,7 +6,7 @@ import type { AppState } from './types.ts';
 
 export type { AppState } from './types.ts';
 export type { GraphSlice, Selection } from './graphSlice.ts';
-export { hasUnsavedChanges } from './graphSlice.ts';
+export { newDocumentId } from './graphSlice.ts';
 export type { CanvasOverlay, CanvasParting, RunSlice } from './runSlice.ts';
 export type { RunPair, ScenarioRunResult, ScenarioSlice } from './scenarioSlice.ts';
 

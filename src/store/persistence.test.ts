@@ -1,149 +1,256 @@
+import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { findTemplate, serializeGraph, updateNode, type GraphFile } from '../graph/index.ts';
+import { findTemplate, serializeGraph } from '../graph/index.ts';
 import { useApp } from './index.ts';
-import { restoreAutosave, startAutosave, startPersistence, useAutosave, type GraphStorage } from './persistence.ts';
+import {
+  COPIES_KEPT,
+  DB_NAME,
+  indexedDbLibrary,
+  JOURNAL_PREFIX,
+  OPEN_KEY,
+  openAsNewGraph,
+  openFromLibrary,
+  restoreLastGraph,
+  startPersistence,
+  useAutosave,
+  useLibrary,
+  type LibraryEntry,
+  type LibraryStorage,
+  type SyncStorage,
+} from './persistence.ts';
 import { setKey } from './secrets.ts';
 
-const fakeStorage = (initial?: string) => {
-  const saved: string[] = [];
-  let stored = initial;
-  let failWith: Error | null = null;
-  const storage: GraphStorage = {
-    read: async () => stored,
-    write: async (text) => {
-      if (failWith) throw failWith;
-      stored = text;
-      saved.push(text);
-    },
-  };
-  return { storage, saved, stored: () => stored, failWrites: (error: Error | null) => (failWith = error) };
+const template = (id: string) => findTemplate(id)!.graph();
+const rename = (name: string) => useApp.getState().edit((graph) => ({ ...graph, name }), 'name');
+
+const memory = (): SyncStorage & { values: Map<string, string> } => {
+  const values = new Map<string, string>();
+  return { values, getItem: (key) => values.get(key) ?? null, setItem: (key, value) => void values.set(key, value), removeItem: (key) => void values.delete(key) };
 };
+
+/** An in-memory library that can fail its writes or never finish them (a page that left too early). */
+const fakeLibrary = (initial: LibraryEntry[] = []) => {
+  const entries = new Map(initial.map((entry) => [entry.id, entry]));
+  let last: string | undefined = initial[0]?.id;
+  let failWith: Error | null = null;
+  let hang = false;
+  const library: LibraryStorage = {
+    list: async () => [...entries.values()].map(({ id, name, savedAt }) => ({ id, name, savedAt })).sort((a, b) => b.savedAt - a.savedAt),
+    read: async (id) => entries.get(id),
+    write: (id, name, text) => {
+      if (hang) return new Promise(() => {});
+      if (failWith) return Promise.reject(failWith);
+      const old = entries.get(id);
+      entries.set(id, { id, name, savedAt: Date.now(), text, copies: old && old.text !== text ? [old.text, ...old.copies].slice(0, COPIES_KEPT) : (old?.copies ?? []) });
+      last = id;
+      return Promise.resolve();
+    },
+    remove: async (id) => void entries.delete(id),
+    lastSaved: async () => last,
+  };
+  return {
+    library,
+    entries,
+    failWrites: (error: Error | null) => (failWith = error),
+    hangWrites: () => (hang = true),
+    names: () => [...entries.values()].map((entry) => JSON.parse(entry.text).name as string).sort(),
+  };
+};
+
+const entryOf = (id: string, graph: ReturnType<typeof template>, copies: string[] = [], savedAt = 1000): LibraryEntry => ({ id, name: graph.name, savedAt, text: serializeGraph(graph), copies });
 
 const fakeWindow = () => {
   const target = new EventTarget();
   return { target: target as unknown as Window, fire: (type: string) => target.dispatchEvent(new Event(type)) };
 };
 
-const template = (id: string) => findTemplate(id)!.graph();
-const renameGraph = (name: string) => useApp.getState().edit((graph) => ({ ...graph, name }), 'name');
+let stops: (() => void)[] = [];
+const start = (library: LibraryStorage, session = memory(), journal = memory(), page = fakeWindow()) => {
+  stops.push(startPersistence({ library, session, journal, target: page.target, delayMs: 300 }));
+  return { session, journal, page };
+};
 
 beforeEach(() => {
-  vi.useFakeTimers();
-  useApp.setState({ graph: template('securityclaw'), past: [], future: [] });
+  useApp.setState({ graph: template('securityclaw'), past: [], future: [], documentId: 'graph-initial' });
   useAutosave.setState({ error: null, restoreError: null });
+  useLibrary.setState({ entries: [] });
 });
-afterEach(() => vi.useRealTimers());
-
-describe('restoreAutosave', () => {
-  it('opens the saved graph exactly, as the first screen', async () => {
-    const saved: GraphFile = updateNode(template('graph-engineer'), template('graph-engineer').nodes[0].id, (node) => ({ ...node, label: 'Edited' }));
-    const { storage } = fakeStorage(serializeGraph(saved));
-    expect(await restoreAutosave(storage)).toBe(true);
-    expect(useApp.getState().graph).toEqual(saved);
-    expect(useApp.getState().past).toEqual([]);
-    expect(useAutosave.getState().restoreError).toBeNull();
-  });
-
-  it('keeps the current graph and says so when the saved data is damaged', async () => {
-    const before = useApp.getState().graph;
-    expect(await restoreAutosave(fakeStorage('{"format":"loopscope/graph","version":1,"name":"x","entry":"a","nodes":[{"id":"a","kind":"nope"}]}').storage)).toBe(false);
-    expect(useApp.getState().graph).toBe(before);
-    expect(useAutosave.getState().restoreError).toMatch(/^Autosave failed: the saved graph is damaged.*nodes\[0\]\.kind.*Your graph is kept in memory\.$/);
-  });
-
-  it('reports storage that cannot be read', async () => {
-    const storage: GraphStorage = { read: () => Promise.reject(new Error('IndexedDB is not available')), write: async () => {} };
-    expect(await restoreAutosave(storage)).toBe(false);
-    expect(useAutosave.getState().restoreError).toContain('IndexedDB is not available');
-  });
-
-  it('gives up on storage that never answers', async () => {
-    const storage: GraphStorage = { read: () => new Promise(() => {}), write: async () => {} };
-    const restoring = restoreAutosave(storage, 1000);
-    await vi.advanceTimersByTimeAsync(1000);
-    expect(await restoring).toBe(false);
-    expect(useAutosave.getState().restoreError).toContain('did not answer');
-  });
+afterEach(() => {
+  for (const stop of stops) stop();
+  stops = [];
+  vi.useRealTimers();
 });
 
-describe('startAutosave', () => {
-  it('saves once after a burst of edits, debounced', async () => {
-    const fake = fakeStorage();
-    const stop = startAutosave(fake.storage, { target: fakeWindow().target });
-    renameGraph('A');
-    renameGraph('AB');
+describe('saving', () => {
+  beforeEach(() => vi.useFakeTimers());
+
+  it('saves the open graph under its own id once after a burst of edits', async () => {
+    const fake = fakeLibrary();
+    start(fake.library);
+    rename('A');
+    rename('AB');
     await vi.advanceTimersByTimeAsync(299);
-    expect(fake.saved).toHaveLength(0);
+    expect(fake.entries.size).toBe(0);
     await vi.advanceTimersByTimeAsync(1);
-    expect(fake.saved).toHaveLength(1);
-    expect(JSON.parse(fake.stored()!).name).toBe('AB');
-    stop();
+    expect(JSON.parse(fake.entries.get('graph-initial')!.text).name).toBe('AB');
   });
 
-  it('flushes a pending save on pagehide, and only then', async () => {
-    const fake = fakeStorage();
-    const page = fakeWindow();
-    const stop = startAutosave(fake.storage, { target: page.target });
-    page.fire('pagehide');
+  it('opening another graph saves the edit left pending under the old id and never writes over it', async () => {
+    const fake = fakeLibrary();
+    const { session } = start(fake.library);
+    rename('Edited triage');
+    openAsNewGraph(template('graph-engineer'));
     await vi.advanceTimersByTimeAsync(0);
-    expect(fake.saved).toHaveLength(0);
-    renameGraph('Leaving');
-    page.fire('pagehide');
-    await vi.advanceTimersByTimeAsync(0);
-    expect(fake.saved.map((text) => JSON.parse(text).name)).toEqual(['Leaving']);
-    await vi.advanceTimersByTimeAsync(1000);
-    expect(fake.saved).toHaveLength(1);
-    stop();
+    const newId = useApp.getState().documentId;
+    expect(newId).not.toBe('graph-initial');
+    expect(session.getItem(OPEN_KEY)).toBe(newId);
+    expect(fake.names()).toEqual(['Edited triage', 'Graph Engineer']);
+    rename('Engineer 2');
+    await vi.advanceTimersByTimeAsync(300);
+    expect(fake.names()).toEqual(['Edited triage', 'Engineer 2']);
+    expect(useLibrary.getState().entries.map((entry) => entry.name).sort()).toEqual(['Edited triage', 'Engineer 2']);
   });
 
-  it('shows a failed write, keeps the graph, and clears the message once a write works', async () => {
-    const fake = fakeStorage();
-    const stop = startAutosave(fake.storage, { target: fakeWindow().target });
+  it('on pagehide the edit lands in the journal at once, and the next page opens it', async () => {
+    const fake = fakeLibrary();
+    const first = start(fake.library);
+    rename('Typed just before the reload');
+    fake.hangWrites();
+    first.page.fire('pagehide');
+    // Synchronously: nothing awaited between the pagehide and this line.
+    expect(JSON.parse(first.journal.getItem(`${JOURNAL_PREFIX}graph-initial`)!).text).toContain('Typed just before the reload');
+    stops.pop()!();
+
+    // The next page: the library never got the write, the journal has it.
+    useApp.setState({ graph: template('blank'), documentId: 'graph-other' });
+    const reloaded = fakeLibrary();
+    start(reloaded.library, first.session, first.journal);
+    await restoreLastGraph();
+    expect(useApp.getState().documentId).toBe('graph-initial');
+    expect(useApp.getState().graph.name).toBe('Typed just before the reload');
+    await vi.advanceTimersByTimeAsync(0);
+    // Written to IndexedDB on opening; the journal's copy goes once it is there.
+    expect(reloaded.names()).toEqual(['Typed just before the reload']);
+    expect(first.journal.getItem(`${JOURNAL_PREFIX}graph-initial`)).toBeNull();
+  });
+
+  it('shows a failed write, keeps the graph and its journal, and clears the message once a write works', async () => {
+    const fake = fakeLibrary();
+    const { journal } = start(fake.library);
     fake.failWrites(new Error('QuotaExceededError'));
-    renameGraph('Big');
+    rename('Big');
     await vi.advanceTimersByTimeAsync(300);
     expect(useAutosave.getState().error).toBe('Autosave failed: QuotaExceededError. Your graph is kept in memory.');
-    expect(useApp.getState().graph.name).toBe('Big');
+    expect(journal.getItem(`${JOURNAL_PREFIX}graph-initial`)).toContain('Big');
     fake.failWrites(null);
-    renameGraph('Smaller');
+    rename('Smaller');
     await vi.advanceTimersByTimeAsync(300);
     expect(useAutosave.getState().error).toBeNull();
-    stop();
-  });
-
-  it('keeps telling that the saved graph was lost after later saves work', async () => {
-    await restoreAutosave(fakeStorage('{oops').storage);
-    const fake = fakeStorage();
-    const stop = startAutosave(fake.storage, { target: fakeWindow().target });
-    renameGraph('Next');
-    await vi.advanceTimersByTimeAsync(300);
-    expect(fake.saved).toHaveLength(1);
-    expect(useAutosave.getState().restoreError).toMatch(/damaged.*not JSON/);
-    stop();
+    expect(journal.getItem(`${JOURNAL_PREFIX}graph-initial`)).toBeNull();
   });
 
   it('never stores an API key', async () => {
     setKey('OPENAI_API_KEY', 'https://api.openai.com', 'sk-secret-123');
-    const fake = fakeStorage();
-    const stop = startAutosave(fake.storage, { target: fakeWindow().target });
-    renameGraph('With key');
+    const fake = fakeLibrary();
+    const { journal } = start(fake.library);
+    rename('With key');
     await vi.advanceTimersByTimeAsync(300);
-    expect(fake.saved.join('')).not.toContain('sk-secret-123');
-    stop();
+    expect([...fake.entries.values()].map((entry) => entry.text).join('')).not.toContain('sk-secret-123');
+    expect([...journal.values.values()].join('')).not.toContain('sk-secret-123');
   });
 });
 
-describe('startPersistence', () => {
-  it('lets ?template= win over the autosave', async () => {
-    const saved = { ...template('blank'), name: 'Saved one' };
-    const fake = fakeStorage(serializeGraph(saved));
-    const before = useApp.getState().graph;
-    const options = { target: fakeWindow().target };
-    (await startPersistence(new URL('http://x/?template=graph-engineer'), fake.storage, options))();
-    expect(useApp.getState().graph).toBe(before);
-    (await startPersistence(new URL('http://x/#graph=abc'), fake.storage, options))();
-    expect(useApp.getState().graph).toBe(before);
-    (await startPersistence(new URL('http://x/'), fake.storage, options))();
-    expect(useApp.getState().graph.name).toBe('Saved one');
+describe('restoring', () => {
+  it("opens this tab's graph over the one saved last in another tab", async () => {
+    const fake = fakeLibrary([entryOf('graph-b', { ...template('blank'), name: 'Saved last elsewhere' }, [], 2000), entryOf('graph-a', template('graph-engineer'))]);
+    const session = memory();
+    session.setItem(OPEN_KEY, 'graph-a');
+    start(fake.library, session);
+    await restoreLastGraph();
+    expect(useApp.getState().graph.name).toBe('Graph Engineer');
+    expect(useApp.getState().documentId).toBe('graph-a');
+    expect(useApp.getState().past).toEqual([]);
+
+    // A new tab has no graph of its own: the one saved last.
+    start(fake.library);
+    await restoreLastGraph();
+    expect(useApp.getState().graph.name).toBe('Saved last elsewhere');
+  });
+
+  it('a damaged save opens its last good copy and says so', async () => {
+    const good = { ...template('graph-engineer'), name: 'Good copy' };
+    const fake = fakeLibrary([{ ...entryOf('graph-a', good, [serializeGraph(good)]), text: '{"format":"loopscope/graph","version":1,"name":"x","entry":"a","nodes":[{"id":"a","kind":"nope"}]}' }]);
+    start(fake.library);
+    await restoreLastGraph();
+    expect(useApp.getState().graph.name).toBe('Good copy');
+    expect(useApp.getState().documentId).toBe('graph-a');
+    expect(useAutosave.getState().restoreError).toMatch(/^The last save of "Good copy" was damaged \(nodes\[0\]\.kind.*last good copy was opened\.$/);
+  });
+
+  it('a save damaged with all its copies stays as it was; the default graph opens as a new graph', async () => {
+    const damaged = { id: 'graph-a', name: 'Broken', savedAt: 1, text: '{oops', copies: ['{also broken'] };
+    const fake = fakeLibrary([damaged]);
+    start(fake.library);
+    await restoreLastGraph();
+    expect(useApp.getState().graph.name).toBe('SecurityClaw triage');
+    expect(useApp.getState().documentId).not.toBe('graph-a');
+    expect(useAutosave.getState().restoreError).toMatch(/"Broken" is damaged and was not opened \(not JSON.*kept as it was\.$/);
+    await vi.waitFor(() => expect(fake.entries.size).toBe(2));
+    expect(fake.entries.get('graph-a')).toEqual(damaged);
+  });
+
+  it('storage that never answers is reported and the app goes on', async () => {
+    const library: LibraryStorage = { ...fakeLibrary().library, lastSaved: () => new Promise(() => {}) };
+    stops.push(startPersistence({ library, session: memory(), journal: memory(), target: fakeWindow().target, timeoutMs: 20 }));
+    await restoreLastGraph();
+    expect(useAutosave.getState().restoreError).toContain('did not answer');
+    expect(useApp.getState().graph.name).toBe('SecurityClaw triage');
+  });
+
+  it('opening a graph of the library saves the open one first', async () => {
+    const fake = fakeLibrary([entryOf('graph-a', template('graph-engineer'))]);
+    start(fake.library);
+    rename('Left mid-edit');
+    expect(await openFromLibrary('graph-a')).toBe(true);
+    await vi.waitFor(() => expect(fake.names()).toEqual(['Graph Engineer', 'Left mid-edit']));
+    expect(await openFromLibrary('graph-missing')).toBe(false);
+  });
+});
+
+describe('indexedDbLibrary', () => {
+  it('writes, reads back, lists newest first and keeps the last good copies', async () => {
+    const library = indexedDbLibrary(new IDBFactory());
+    await library.write('a', 'A', 'one');
+    await library.write('b', 'B', 'first b');
+    for (const text of ['two', 'three', 'four', 'five']) await library.write('a', 'A', text);
+    await library.write('a', 'A', 'five');
+    const entry = await library.read('a');
+    expect(entry?.text).toBe('five');
+    expect(entry?.copies).toEqual(['four', 'three', 'two'].slice(0, COPIES_KEPT));
+    expect((await library.list()).map((summary) => summary.id)).toEqual(['a', 'b']);
+    expect(await library.lastSaved()).toBe('a');
+    await library.remove('b');
+    expect((await library.list()).map((summary) => summary.id)).toEqual(['a']);
+  });
+
+  it('takes the version 1 autosave into the library', async () => {
+    const factory = new IDBFactory();
+    await new Promise<void>((resolve, reject) => {
+      const open = factory.open(DB_NAME, 1);
+      open.onupgradeneeded = () => open.result.createObjectStore('graphs');
+      open.onsuccess = () => {
+        const tx = open.result.transaction('graphs', 'readwrite');
+        tx.objectStore('graphs').put(serializeGraph({ ...template('blank'), name: 'From version 1' }), 'autosave');
+        tx.oncomplete = () => {
+          open.result.close();
+          resolve();
+        };
+        tx.onerror = () => reject(tx.error);
+      };
+    });
+    const library = indexedDbLibrary(factory);
+    const [summary] = await library.list();
+    expect(summary.name).toBe('From version 1');
+    expect(await library.lastSaved()).toBe(summary.id);
   });
 });

@@ -1,18 +1,55 @@
+/**
+ * The graph library: every graph the person opens is kept in the browser (IndexedDB) under an id
+ * of its own, with its own autosave and its last good copies. Opening a template, a file or a
+ * link adds a graph; it never writes over another one. A reload opens what this tab was editing.
+ */
 import { create } from 'zustand';
-import { describeProblems, parseGraph, serializeGraph, validateGraph, type GraphFile } from '../graph/index.ts';
+import { describeProblems, findTemplate, own, readJson, serializeGraph, DEFAULT_TEMPLATE_ID, type GraphFile } from '../graph/index.ts';
+import { newDocumentId } from './graphSlice.ts';
 import { useApp } from './index.ts';
+import { parseOffThread } from './offThread.ts';
 
-/** Where the autosave lives; IndexedDB in the browser, a fake in tests (happy-dom has no IndexedDB). */
-export interface GraphStorage {
-  read: () => Promise<string | undefined>;
-  write: (text: string) => Promise<void>;
+export interface LibraryEntry {
+  id: string;
+  name: string;
+  /** When it was last saved (ms since 1970). */
+  savedAt: number;
+  text: string;
+  /** The saves it replaced, newest first: what a damaged save falls back to. */
+  copies: string[];
 }
 
+export type LibrarySummary = Pick<LibraryEntry, 'id' | 'name' | 'savedAt'>;
+
+/** Where the library lives; IndexedDB in the browser, fake-indexeddb or a fake in tests. */
+export interface LibraryStorage {
+  /** Every graph, the most recently saved first. */
+  list: () => Promise<LibrarySummary[]>;
+  read: (id: string) => Promise<LibraryEntry | undefined>;
+  /** Saves, reads the save back to check it, and keeps the replaced text among the copies. */
+  write: (id: string, name: string, text: string) => Promise<void>;
+  remove: (id: string) => Promise<void>;
+  /** The graph saved last in any tab, for a tab that has none of its own. */
+  lastSaved: () => Promise<string | undefined>;
+}
+
+/** The synchronous storages: this tab's open graph (sessionStorage) and the save journal (localStorage). */
+export type SyncStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+
 export const DB_NAME = 'loopscope';
-export const STORE_NAME = 'graphs';
-export const AUTOSAVE_KEY = 'autosave';
+export const DB_VERSION = 2;
+export const LIBRARY_STORE = 'library';
+export const META_STORE = 'meta';
+/** The version 1 autosave: one graph under one key, taken into the library on upgrade. */
+const LEGACY_STORE = 'graphs';
+const LEGACY_KEY = 'autosave';
+const LAST_KEY = 'last';
+export const OPEN_KEY = 'loopscope.open';
+export const JOURNAL_PREFIX = 'loopscope.journal.';
+/** How many earlier saves each graph keeps. */
+export const COPIES_KEPT = 3;
 const DEBOUNCE_MS = 300;
-const RESTORE_TIMEOUT_MS = 3000;
+const STORAGE_TIMEOUT_MS = 3000;
 
 const request = <T>(req: IDBRequest<T>) =>
   new Promise<T>((resolve, reject) => {
@@ -20,125 +57,327 @@ const request = <T>(req: IDBRequest<T>) =>
     req.onerror = () => reject(req.error ?? new Error('IndexedDB request failed'));
   });
 
-export const indexedDbStorage = (factory: IDBFactory | undefined = globalThis.indexedDB): GraphStorage => {
+const completion = (tx: IDBTransaction) =>
+  new Promise<void>((resolve, reject) => {
+    tx.oncomplete = () => resolve();
+    tx.onerror = () => reject(tx.error ?? new Error('the write failed'));
+    tx.onabort = () => reject(tx.error ?? new Error('the write was aborted'));
+  });
+
+/** The name a damaged or old save gives itself, read within the input limits; a stand-in when it has none. */
+const nameIn = (text: string) => {
+  const json = readJson(text);
+  const name = json.ok && json.value !== null && typeof json.value === 'object' ? own(json.value as Record<string, unknown>, 'name') : undefined;
+  return typeof name === 'string' ? name : 'Restored graph';
+};
+
+/** Version 1 kept one autosave; it becomes the library's first graph. */
+const upgrade = (db: IDBDatabase, tx: IDBTransaction, oldVersion: number) => {
+  const library = db.objectStoreNames.contains(LIBRARY_STORE) ? tx.objectStore(LIBRARY_STORE) : db.createObjectStore(LIBRARY_STORE, { keyPath: 'id' });
+  if (!db.objectStoreNames.contains(META_STORE)) db.createObjectStore(META_STORE);
+  if (oldVersion < 1 || !db.objectStoreNames.contains(LEGACY_STORE)) return;
+  const legacy = tx.objectStore(LEGACY_STORE).get(LEGACY_KEY);
+  legacy.onsuccess = () => {
+    if (typeof legacy.result === 'string') {
+      const id = newDocumentId();
+      const entry: LibraryEntry = { id, name: nameIn(legacy.result), savedAt: Date.now(), text: legacy.result, copies: [] };
+      library.put(entry);
+      tx.objectStore(META_STORE).put(id, LAST_KEY);
+    }
+    db.deleteObjectStore(LEGACY_STORE);
+  };
+};
+
+export const indexedDbLibrary = (factory: IDBFactory | undefined = globalThis.indexedDB): LibraryStorage => {
   let opening: Promise<IDBDatabase> | null = null;
   // Kept once open, so a save on `pagehide` starts its transaction before the page goes away.
   let opened: IDBDatabase | null = null;
   const open = () => {
+    if (opened) return Promise.resolve(opened);
     if (!factory) return Promise.reject(new Error('IndexedDB is not available in this browser'));
     opening ??= new Promise<IDBDatabase>((resolve, reject) => {
-      const req = factory.open(DB_NAME, 1);
-      req.onupgradeneeded = () => req.result.createObjectStore(STORE_NAME);
-      req.onsuccess = () => resolve((opened = req.result));
+      const req = factory.open(DB_NAME, DB_VERSION);
+      req.onupgradeneeded = (event) => upgrade(req.result, req.transaction!, event.oldVersion);
+      req.onsuccess = () => {
+        opened = req.result;
+        // Another tab upgrading the database: let it, and open again on the next use.
+        opened.onversionchange = () => {
+          opened?.close();
+          opened = null;
+          opening = null;
+        };
+        resolve(opened);
+      };
       req.onerror = () => reject(req.error ?? new Error('could not open IndexedDB'));
       req.onblocked = () => reject(new Error('IndexedDB is blocked by another tab'));
     });
-    // A failed open is retried on the next write rather than remembered forever.
+    // A failed open is tried again on the next use rather than remembered forever.
     opening.catch(() => (opening = null));
     return opening;
   };
-  const put = (db: IDBDatabase, text: string) => {
-    const tx = db.transaction(STORE_NAME, 'readwrite');
-    tx.objectStore(STORE_NAME).put(text, AUTOSAVE_KEY);
-    const done = new Promise<void>((resolve, reject) => {
-      tx.oncomplete = () => resolve();
-      tx.onerror = () => reject(tx.error ?? new Error('the write failed'));
-      tx.onabort = () => reject(tx.error ?? new Error('the write was aborted'));
-    });
-    tx.commit?.();
+  const read = async (id: string) => {
+    const db = await open();
+    return (await request(db.transaction(LIBRARY_STORE, 'readonly').objectStore(LIBRARY_STORE).get(id))) as LibraryEntry | undefined;
+  };
+  const put = (db: IDBDatabase, id: string, name: string, text: string) => {
+    const tx = db.transaction([LIBRARY_STORE, META_STORE], 'readwrite');
+    const library = tx.objectStore(LIBRARY_STORE);
+    const previous = library.get(id);
+    previous.onsuccess = () => {
+      const old = previous.result as LibraryEntry | undefined;
+      const copies = old ? (old.text === text ? old.copies : [old.text, ...old.copies].slice(0, COPIES_KEPT)) : [];
+      library.put({ id, name, savedAt: Date.now(), text, copies } satisfies LibraryEntry);
+      tx.objectStore(META_STORE).put(id, LAST_KEY);
+    };
+    const done = completion(tx);
     return done;
   };
   return {
-    read: async () => {
+    list: async () => {
       const db = await open();
-      const value = await request(db.transaction(STORE_NAME, 'readonly').objectStore(STORE_NAME).get(AUTOSAVE_KEY));
-      return value === undefined ? undefined : String(value);
+      const entries = (await request(db.transaction(LIBRARY_STORE, 'readonly').objectStore(LIBRARY_STORE).getAll())) as LibraryEntry[];
+      return entries.map(({ id, name, savedAt }) => ({ id, name, savedAt })).sort((a, b) => b.savedAt - a.savedAt);
     },
-    write: (text) => {
-      try {
-        return opened ? put(opened, text) : open().then((db) => put(db, text));
-      } catch (error) {
-        return Promise.reject(error);
-      }
+    read,
+    write: async (id, name, text) => {
+      // The transaction starts in this turn when the database is open: a save on `pagehide` gets in.
+      await (opened ? put(opened, id, name, text) : open().then((db) => put(db, id, name, text)));
+      const back = await read(id);
+      if (back?.text !== text) throw new Error('the saved graph did not read back the same');
+    },
+    remove: async (id) => {
+      const db = await open();
+      const tx = db.transaction(LIBRARY_STORE, 'readwrite');
+      tx.objectStore(LIBRARY_STORE).delete(id);
+      await completion(tx);
+    },
+    lastSaved: async () => {
+      const db = await open();
+      const id = await request(db.transaction(META_STORE, 'readonly').objectStore(META_STORE).get(LAST_KEY));
+      return typeof id === 'string' ? id : undefined;
     },
   };
 };
 
 /**
- * The autosave's health, shown to the person; the graph itself never depends on it.
+ * The library's health and contents, shown to the person; the graph itself never depends on it.
  * A failed write clears once a write works; a lost restore stays until dismissed.
  */
 export const useAutosave = create<{ error: string | null; restoreError: string | null }>()(() => ({ error: null, restoreError: null }));
+export const useLibrary = create<{ entries: LibrarySummary[] }>()(() => ({ entries: [] }));
 
 const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error)) || 'unknown error';
-const message = (what: string) => `Autosave failed: ${what}. Your graph is kept in memory.`;
-const fail = (what: string) => useAutosave.setState({ error: message(what) });
-const failRestore = (what: string) => useAutosave.setState({ restoreError: message(what) });
-
-/** A link that names its own graph wins over the autosave. */
-export const urlOpensGraph = (url: URL) => url.searchParams.has('template') || new URLSearchParams(url.hash.replace(/^#/, '')).has('graph');
+const fail = (what: string) => useAutosave.setState({ error: `Autosave failed: ${what}. Your graph is kept in memory.` });
+const failRestore = (text: string) => useAutosave.setState({ restoreError: text });
 
 const withTimeout = <T>(promise: Promise<T>, ms: number) =>
   Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the browser storage did not answer')), ms))]);
 
-/** Loads the autosaved graph, if any, as the first screen (not an undoable edit). */
-export const restoreAutosave = async (storage: GraphStorage, timeoutMs = RESTORE_TIMEOUT_MS): Promise<boolean> => {
-  let text: string | undefined;
+interface JournalEntry {
+  name: string;
+  text: string;
+  savedAt: number;
+}
+
+const readJournal = (sync: SyncStorage, id: string): JournalEntry | null => {
   try {
-    text = await withTimeout(storage.read(), timeoutMs);
-  } catch (error) {
-    failRestore(`could not read the saved graph (${reasonOf(error)})`);
-    return false;
+    const value = JSON.parse(sync.getItem(JOURNAL_PREFIX + id) ?? 'null') as JournalEntry | null;
+    return value && typeof value.text === 'string' && typeof value.savedAt === 'number' ? value : null;
+  } catch {
+    return null;
   }
-  if (text === undefined) return false;
-  const parsed = parseGraph(text);
-  if (!parsed.ok) {
-    failRestore(`the saved graph is damaged and was not opened (${describeProblems(parsed.problems).split('\n')[0]})`);
-    return false;
-  }
-  const graph: GraphFile = parsed.value;
-  useApp.setState({ graph, problems: validateGraph(graph), past: [], future: [] });
-  return true;
 };
 
-export interface AutosaveOptions {
+export interface PersistenceOptions {
+  library?: LibraryStorage;
+  /** This tab's open graph: survives a reload of the tab, not shared with other tabs. */
+  session?: SyncStorage;
+  /**
+   * A synchronous copy of each save until IndexedDB has it: a reload right after an edit can
+   * leave before IndexedDB finishes, but a synchronous write on `pagehide` always lands.
+   */
+  journal?: SyncStorage;
   delayMs?: number;
+  timeoutMs?: number;
   /** Where `pagehide` is listened for. */
   target?: Pick<Window, 'addEventListener' | 'removeEventListener'>;
 }
 
-/** Saves the graph after every change (debounced) and on `pagehide`; returns a stop function. */
-export const startAutosave = (storage: GraphStorage, { delayMs = DEBOUNCE_MS, target = window }: AutosaveOptions = {}) => {
+type Resolved = Required<PersistenceOptions>;
+
+/** No storage at all (a browser that refuses it): the app still works, in memory. */
+const memoryStorage = (): SyncStorage => {
+  const values = new Map<string, string>();
+  return { getItem: (key) => values.get(key) ?? null, setItem: (key, value) => void values.set(key, value), removeItem: (key) => void values.delete(key) };
+};
+
+const browserStorage = (name: 'sessionStorage' | 'localStorage'): SyncStorage => {
+  try {
+    return globalThis[name] ?? memoryStorage();
+  } catch {
+    return memoryStorage();
+  }
+};
+
+let active: { options: Resolved; flush: () => void; lastSaved: Map<string, string> } | null = null;
+
+const refreshList = async (library: LibraryStorage) => {
+  try {
+    useLibrary.setState({ entries: await library.list() });
+  } catch {
+    // The list is a convenience; a failed save already says what is wrong.
+  }
+};
+
+/** Reads the library's list again (another tab may have added graphs). */
+export const refreshLibrary = () => (active ? refreshList(active.options.library) : Promise.resolve());
+
+/** The entry's text, or the journal's where it is newer (the tab left before IndexedDB had it). */
+const newestText = (entry: LibraryEntry | undefined, journal: JournalEntry | null) =>
+  journal && (!entry || journal.savedAt > entry.savedAt) ? journal.text : entry?.text;
+
+/**
+ * Opens a graph of the library in the editor; false when there is none under the id, or when it and
+ * all its copies are damaged (then the damaged data stays as it is, and the person is told).
+ */
+export const openFromLibrary = async (id: string): Promise<boolean> => {
+  if (!active) return false;
+  const { library, journal, timeoutMs } = active.options;
+  active.flush();
+  let entry: LibraryEntry | undefined;
+  try {
+    entry = await withTimeout(library.read(id), timeoutMs);
+  } catch (error) {
+    failRestore(`Could not read the saved graph (${reasonOf(error)}). Your graph is kept in memory.`);
+    return false;
+  }
+  const latest = newestText(entry, readJournal(journal, id));
+  if (latest === undefined) return false;
+  const candidates = [latest, ...(entry && entry.text !== latest ? [entry.text] : []), ...(entry?.copies ?? [])];
+  let firstProblem: string | null = null;
+  for (const [index, text] of candidates.entries()) {
+    // A save is read as strictly as a file (it may have been written by an older or a tampered page).
+    const parsed = await parseOffThread({ kind: 'graph', text });
+    if (!parsed.ok) {
+      firstProblem ??= describeProblems(parsed.problems).split('\n')[0];
+      continue;
+    }
+    // A text from the journal or a copy is not in IndexedDB yet: the save on opening puts it there.
+    if (text === entry?.text) active.lastSaved.set(id, text);
+    useApp.getState().openDocument(parsed.value, id);
+    if (index > 0) failRestore(`The last save of "${parsed.value.name}" was damaged (${firstProblem}); its last good copy was opened.`);
+    return true;
+  }
+  failRestore(`The saved graph "${entry?.name ?? nameIn(latest)}" is damaged and was not opened (${firstProblem}); it is kept as it was.`);
+  return false;
+};
+
+/** Opens a graph as a new graph of the library (a link, a template): saved at once under a new id. */
+export const openAsNewGraph = (graph: GraphFile) => useApp.getState().load(graph);
+
+export const removeFromLibrary = async (id: string) => {
+  if (!active || id === useApp.getState().documentId) return;
+  try {
+    await active.options.library.remove(id);
+    active.options.journal.removeItem(JOURNAL_PREFIX + id);
+  } catch (error) {
+    fail(`could not remove the graph (${reasonOf(error)})`);
+  }
+  await refreshList(active.options.library);
+};
+
+/** The graph this tab had open, else the one saved last in any tab; else the default template, new. */
+export const restoreLastGraph = async () => {
+  if (!active) return;
+  const { library, session, timeoutMs } = active.options;
+  let id = session.getItem(OPEN_KEY) ?? undefined;
+  try {
+    id ??= await withTimeout(library.lastSaved(), timeoutMs);
+  } catch (error) {
+    failRestore(`Could not read the saved graphs (${reasonOf(error)}). Your graph is kept in memory.`);
+  }
+  if (id !== undefined && (await openFromLibrary(id))) return;
+  const fallback = findTemplate(DEFAULT_TEMPLATE_ID) ?? findTemplate('blank');
+  if (fallback) useApp.getState().openDocument(fallback.graph(), newDocumentId());
+};
+
+/**
+ * Saves the open graph under its id after every change (debounced), at once when another graph
+ * is opened, and on `pagehide`. Returns a stop function.
+ */
+export const startPersistence = (options: PersistenceOptions = {}) => {
+  const resolved: Resolved = {
+    library: options.library ?? indexedDbLibrary(),
+    session: options.session ?? browserStorage('sessionStorage'),
+    journal: options.journal ?? browserStorage('localStorage'),
+    delayMs: options.delayMs ?? DEBOUNCE_MS,
+    timeoutMs: options.timeoutMs ?? STORAGE_TIMEOUT_MS,
+    target: options.target ?? window,
+  };
+  const { library, session, journal, delayMs, target } = resolved;
+  const lastSaved = new Map<string, string>();
   let timer: ReturnType<typeof setTimeout> | null = null;
-  const save = async () => {
-    timer = null;
+  let pending: { id: string; graph: GraphFile } | null = null;
+
+  const save = async (id: string, graph: GraphFile, urgent = false) => {
+    if (id === useApp.getState().documentId) session.setItem(OPEN_KEY, id);
+    const text = serializeGraph(graph);
+    if (lastSaved.get(id) === text) return;
+    const entry: JournalEntry = { name: graph.name, text, savedAt: Date.now() };
     try {
-      await storage.write(serializeGraph(useApp.getState().graph));
+      journal.setItem(JOURNAL_PREFIX + id, JSON.stringify(entry));
+    } catch {
+      // A full localStorage only loses the safety net; IndexedDB below is the save.
+    }
+    if (urgent) return void library.write(id, graph.name, text).catch(() => undefined);
+    try {
+      await library.write(id, graph.name, text);
+      lastSaved.set(id, text);
+      // Only this save's journal: a newer one written meanwhile stays until its own save lands.
+      if (readJournal(journal, id)?.text === text) journal.removeItem(JOURNAL_PREFIX + id);
       if (useAutosave.getState().error) useAutosave.setState({ error: null });
     } catch (error) {
       fail(reasonOf(error));
     }
+    await refreshList(library);
+  };
+
+  const takePending = () => {
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
+    const taken = pending;
+    pending = null;
+    return taken;
   };
   const flush = () => {
-    if (timer === null) return;
-    clearTimeout(timer);
-    void save();
+    const taken = takePending();
+    if (taken) void save(taken.id, taken.graph);
   };
+  const onPageHide = () => {
+    const taken = takePending();
+    if (taken) void save(taken.id, taken.graph, true);
+  };
+
   const unsubscribe = useApp.subscribe((state, previous) => {
+    if (state.documentId !== previous.documentId) {
+      // The graph left behind is saved under its own id before anything else.
+      flush();
+      session.setItem(OPEN_KEY, state.documentId);
+      void save(state.documentId, state.graph);
+      return;
+    }
     if (state.graph === previous.graph) return;
     if (timer !== null) clearTimeout(timer);
-    timer = setTimeout(() => void save(), delayMs);
+    pending = { id: state.documentId, graph: state.graph };
+    timer = setTimeout(flush, delayMs);
   });
-  target.addEventListener('pagehide', flush);
+  target.addEventListener('pagehide', onPageHide);
+  active = { options: resolved, flush, lastSaved };
+  void refreshList(library);
   return () => {
     unsubscribe();
-    target.removeEventListener('pagehide', flush);
+    target.removeEventListener('pagehide', onPageHide);
     if (timer !== null) clearTimeout(timer);
+    active = null;
   };
-};
-
-/** Startup: the autosave beats the default template, a link naming a graph beats the autosave. */
-export const startPersistence = async (url: URL, storage: GraphStorage = indexedDbStorage(), options?: AutosaveOptions) => {
-  if (!urlOpensGraph(url)) await restoreAutosave(storage);
-  return startAutosave(storage, options);
 };

@@ -41,7 +41,6 @@ const fakeStorage = () => {
 
 const securityclaw = () => findTemplate('securityclaw')!.graph();
 const target = new EventTarget() as unknown as Window;
-const url = new URL('http://localhost/');
 let stopSaving: () => void = () => {};
 
 beforeEach(() => {
@@ -66,10 +65,11 @@ describe('the run session in storage', () => {
     const before = useApp.getState().runs[0];
     saving.stop();
 
-    // The reload: a fresh screen with the same graph, then the stored session.
+    // The reload: a fresh screen with the same graph of the library, then its stored session.
+    const graphId = useApp.getState().documentId;
     useApp.getState().reset();
-    useApp.getState().load(securityclaw());
-    expect(await restoreRunSession(storage, url)).toBe(true);
+    useApp.getState().openDocument(securityclaw(), graphId);
+    expect(await restoreRunSession(storage)).toBe(true);
     let state = useApp.getState();
     expect(state.runs.map((run) => [run.label, run.stepCount])).toEqual([['Run 1', 3]]);
     expect(state.runs[0].trace.steps).toEqual(before.trace.steps);
@@ -92,9 +92,11 @@ describe('the run session in storage', () => {
     await useApp.getState().run();
     await useApp.getState().fork(1, { nextResults: { search_events: [{ outcome: 'ok', records: [{ ip: '10.0.0.5' }] }] } });
     await saving.flush();
+    saving.stop();
+    const graphId = useApp.getState().documentId;
     useApp.getState().reset();
-    useApp.getState().load(securityclaw());
-    await restoreRunSession(storage, url);
+    useApp.getState().openDocument(securityclaw(), graphId);
+    await restoreRunSession(storage);
     const state = useApp.getState();
     expect(state.runs.map((run) => run.label)).toEqual(['Run 1', 'Run 2 (fork of run 1 at step 1)']);
     expect(state.runs[1].trace.forkedFrom).toEqual({ step: 1, edited: [], overridden: ['search_events'] });
@@ -109,21 +111,30 @@ describe('the run session in storage', () => {
 
   it('a damaged session is not shown, and says why', async () => {
     const { storage, headers, journals } = fakeStorage();
-    headers.set('autosave', { version: 1, runs: [{ id: 1, label: 'Run 1', journalLength: 0 }], activeRunId: 1, liveRunId: 1, selectedStep: null });
-    journals.set('autosave/1/-1', { graph: {} });
-    expect(await restoreRunSession(storage, url)).toBe(false);
+    const graphId = useApp.getState().documentId;
+    headers.set(graphId, { version: 1, runs: [{ id: 1, label: 'Run 1', journalLength: 0 }], activeRunId: 1, liveRunId: 1, selectedStep: null });
+    journals.set(`${graphId}/1/-1`, { graph: {} });
+    expect(await restoreRunSession(storage)).toBe(false);
     expect(useRunSessions.getState().error).toMatch(/damaged.*runs\[0\]\.graph/);
     expect(useApp.getState().runs).toEqual([]);
   });
 
-  it('a page opened on another graph by its address does not bring the last runs back', async () => {
+  it('each graph of the library has its own runs: opening another shows its runs, coming back shows the first one\'s', async () => {
     const { storage } = fakeStorage();
     const saving = startRunSessionSaving(storage, { delayMs: 1, target });
     stopSaving = saving.stop;
+    const first = { id: useApp.getState().documentId, graph: useApp.getState().graph };
     await useApp.getState().step();
     await saving.flush();
-    useApp.getState().reset();
-    expect(await restoreRunSession(storage, new URL('http://localhost/?template=blank'))).toBe(false);
-    expect(useApp.getState().runs).toEqual([]);
+
+    useApp.getState().load(findTemplate('approval-gate')!.graph());
+    await expect.poll(() => useApp.getState().runs.length).toBe(0);
+    await useApp.getState().run();
+    await saving.flush();
+    expect(useApp.getState().runs).toHaveLength(1);
+
+    useApp.getState().openDocument(first.graph, first.id);
+    await expect.poll(() => useApp.getState().runs.map((run) => run.stepCount)).toEqual([1]);
+    expect(useApp.getState().runs[0].graph.name).toBe(first.graph.name);
   });
 });

@@ -2,8 +2,8 @@
  * The run session on screen, kept in IndexedDB so that a reload shows the same runs and Step
  * continues from the last checkpoint. What is stored is each run's record and its journal (the
  * changes of its channels, in order): the journal grows by appending, so a step costs one small
- * write, and a run comes back by folding it. Its own database, apart from the graph autosave, and
- * keyed by a session key so a session can later belong to one graph of a library.
+ * write, and a run comes back by folding it. Its own database, apart from the graph library, with
+ * one session per graph of the library (keyed by its id): opening a graph shows its own runs.
  */
 import { z } from 'zod';
 import { create } from 'zustand';
@@ -13,11 +13,8 @@ import { RunValuesSchema } from '../runtime/state.ts';
 import type { JournalEntry } from '../runtime/controller.ts';
 import { useApp } from './index.ts';
 import { journalLength, savedRuns, warmUpRuntime, type SavedRun, type SavedRuns } from './runSlice.ts';
-import { urlOpensGraph } from './persistence.ts';
 
 export const RUNS_DB_NAME = 'loopscope-runs';
-/** The one session kept today; a library of graphs would key sessions by graph id. */
-export const SESSION_KEY = 'autosave';
 const SAVE_DELAY_MS = 50;
 
 const Id = z.int().min(1);
@@ -163,9 +160,8 @@ export const useRunSessions = create<{ error: string | null }>()(() => ({ error:
 
 const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error)) || 'unknown error';
 
-/** Puts the stored session back on screen, unless the page opened another graph by its address. */
-export const restoreRunSession = async (storage: RunSessionStorage, url: URL, key = SESSION_KEY): Promise<boolean> => {
-  if (urlOpensGraph(url)) return false;
+/** Puts the stored session of a graph (by default the open one) back on screen. */
+export const restoreRunSession = async (storage: RunSessionStorage, key = useApp.getState().documentId): Promise<boolean> => {
   let stored: StoredSession | undefined;
   try {
     stored = await storage.read(key);
@@ -188,8 +184,11 @@ export const restoreRunSession = async (storage: RunSessionStorage, url: URL, ke
  * Stores the session as it changes: one write at a time, each taking what changed since the
  * last (the headers, and the journal entries appended). Returns a stop function.
  */
-export const startRunSessionSaving = (storage: RunSessionStorage, { key = SESSION_KEY, delayMs = SAVE_DELAY_MS, target = window as Pick<Window, 'addEventListener' | 'removeEventListener'> } = {}) => {
-  /** Entries stored per run. */
+export const startRunSessionSaving = (storage: RunSessionStorage, { delayMs = SAVE_DELAY_MS, target = window as Pick<Window, 'addEventListener' | 'removeEventListener'> } = {}) => {
+  /** The session written to: the open graph's. */
+  let key = useApp.getState().documentId;
+  /** Set while another graph's session replaces the runs on screen: that is not a change to store. */
+  let switching = false;
   /** Journal entries stored per run; a run in it has its body stored. */
   const stored = new Map<number, number>();
   for (const run of useApp.getState().runs) stored.set(run.id, journalLength(run.id));
@@ -203,6 +202,7 @@ export const startRunSessionSaving = (storage: RunSessionStorage, { key = SESSIO
       again = true;
       return;
     }
+    const into = key;
     const snapshot = savedRuns(useApp.getState());
     const shown = new Set(snapshot.runs.map((run) => run.id));
     const dropped = [...stored.keys()].filter((id) => !shown.has(id));
@@ -216,7 +216,7 @@ export const startRunSessionSaving = (storage: RunSessionStorage, { key = SESSIO
       runs: snapshot.runs.map(({ journal, graph: _graph, trace: _trace, ...record }) => ({ ...record, journalLength: journal?.length ?? 0 })),
       activeRunId: snapshot.activeRunId, liveRunId: snapshot.liveRunId, selectedStep: snapshot.selectedStep,
     };
-    writing = storage.write(key, { header, bodies, appends, dropped });
+    writing = storage.write(into, { header, bodies, appends, dropped });
     try {
       await writing;
       for (const id of dropped) stored.delete(id);
@@ -241,7 +241,29 @@ export const startRunSessionSaving = (storage: RunSessionStorage, { key = SESSIO
     clearTimeout(timer);
     void save();
   };
+  /** Another graph was opened: what is pending goes to the graph it belongs to, then that graph's own runs come on screen. */
+  const switchTo = async (documentId: string) => {
+    switching = true;
+    try {
+      if (timer !== null) {
+        clearTimeout(timer);
+        await save();
+      }
+      while (writing) await writing;
+      key = documentId;
+      stored.clear();
+      useApp.getState().reset();
+      if (await restoreRunSession(storage, documentId)) for (const run of useApp.getState().runs) stored.set(run.id, journalLength(run.id));
+    } finally {
+      switching = false;
+    }
+  };
   const unsubscribe = useApp.subscribe((state, previous) => {
+    if (state.documentId !== previous.documentId) {
+      void switchTo(state.documentId);
+      return;
+    }
+    if (switching) return;
     if (state.runs !== previous.runs || state.activeRunId !== previous.activeRunId || state.liveRunId !== previous.liveRunId || state.selectedStep !== previous.selectedStep) schedule();
   });
   target.addEventListener('pagehide', flush);
@@ -260,11 +282,11 @@ export const startRunSessionSaving = (storage: RunSessionStorage, { key = SESSIO
 };
 
 /**
- * Startup: the last session comes back (when the page shows the autosaved graph), then is kept as
- * it changes; the runtime loads meanwhile, so the first Run does not wait for LangGraph.
+ * Startup: the open graph's runs come back, then are kept as they change; the runtime loads
+ * meanwhile, so the first Run does not wait for LangGraph.
  */
-export const startRunSessions = async (url: URL, storage: RunSessionStorage = indexedDbRunStorage()) => {
+export const startRunSessions = async (storage: RunSessionStorage = indexedDbRunStorage()) => {
   warmUpRuntime();
-  await restoreRunSession(storage, url);
+  await restoreRunSession(storage);
   return startRunSessionSaving(storage);
 };

@@ -119,10 +119,11 @@ export interface RunSlice {
   /** The state a run had after `step` (0: before its first): from its checkpoint, or replayed from an imported trace. */
   readRunState: (runId: number, step: number) => Promise<Record<string, unknown> | null>;
   /**
-   * Shows a finished trace as a run, with no skill called: an imported one (on the open graph), or
-   * one made elsewhere, such as a scenario's, with its own label and graph. Returns the run's id.
+   * Shows a finished trace as a run, with no skill called: an imported one (on the graph it carries,
+   * else the open one), or one made elsewhere, such as a scenario's, with its own label and graph.
+   * Returns the run's id.
    */
-  loadTrace: (trace: Trace, shown?: { label: string; graph: GraphFile }) => number;
+  loadTrace: (trace: Trace, shown?: { label?: string; graph: GraphFile }) => number;
   dismissRunMessages: () => void;
 }
 
@@ -556,16 +557,16 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
     loadTrace: (trace, shown) => {
       release();
       const graph = shown?.graph ?? get().graph;
-      addRun({ label: '', graph, trace, stepCount: trace.steps.length, imported: shown === undefined });
+      addRun({ label: '', graph, trace, stepCount: trace.steps.length, imported: shown?.label === undefined });
       const id = get().activeRunId as number;
-      updateRun(id, { label: shown ? `Run ${id}: ${shown.label}` : `Run ${id} (imported)` });
+      updateRun(id, { label: shown?.label ? `Run ${id}: ${shown.label}` : `Run ${id} (imported)` });
       set({
         liveRunId: null,
         runStatus: 'stopped',
         pendingApproval: null,
         pausedBy: null,
         runError: null,
-        traceWarning: trace.graph === graph.name ? null : `This trace was made on "${trace.graph}", but the open graph is "${graph.name}": the canvas may not match it.`,
+        traceWarning: shown || trace.graph === graph.name ? null : `This trace was made on "${trace.graph}", but the open graph is "${graph.name}": the canvas may not match it.`,
       });
       showStep(trace.steps.length > 0 ? trace.steps.length : null);
       return id;

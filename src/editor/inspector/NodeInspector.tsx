@@ -5,6 +5,7 @@ import {
 import { useApp } from '../../store/index.ts';
 import { applyAt, CheckboxesField, DraftField, JsonField, NumberField, SelectField, TextField, type Apply, type Parsed } from './fields.tsx';
 import { PlansEditor, RecoverRulesEditor } from './ListEditors.tsx';
+import { KindIcon } from '../../ui/icons.tsx';
 
 /** Settings whose friendly list editor comes first, with the JSON field kept as a fallback. */
 const LIST_EDITORS: Record<string, (props: { value: unknown; skills: readonly string[]; apply: Apply<unknown> }) => React.ReactNode> = {
@@ -80,7 +81,7 @@ export function NodeInspector({ node }: { node: GraphNode }) {
   return (
     <div className="inspector-body">
       <p className="inspector-kind">
-        <span aria-hidden="true">{definition.icon}</span> {definition.title} node <span className="muted">({definition.seedName})</span>
+        <KindIcon name={definition.icon} style={{ color: definition.color }} /> {definition.title} node <span className="muted">({definition.seedName})</span>
       </p>
       <p className="field-help">{definition.description}</p>
       <DraftField label="Id" value={node.id} parse={parseId} apply={rename} commitOnBlur help="Renaming updates its edges and the entry. Press Enter to apply." />

@@ -3,8 +3,20 @@ import { Handle, Position, type NodeProps } from '@xyflow/react';
 import { outcomesOf } from '../../graph/index.ts';
 import { useApp } from '../../store/index.ts';
 import { selectProblemsByElement } from '../../store/problemsByElement.ts';
+import { KindIcon } from '../../ui/icons.tsx';
 import { ProblemMark } from '../ProblemMark.tsx';
 import { GENERAL_HANDLE, type AgentFlowNode } from '../flowAdapter.ts';
+import { nodeHeight, NODE_ROWS, NODE_WIDTH } from '../geometry.ts';
+
+/** The node's size and rows come from the geometry, so layout and label placement know where everything is. */
+const ROW_STYLE = {
+  '--node-width': `${NODE_WIDTH}px`,
+  '--row-head': `${NODE_ROWS.head}px`,
+  '--row-kind': `${NODE_ROWS.kind}px`,
+  '--row-summary': `${NODE_ROWS.summaryLine}px`,
+  '--row-outcome': `${NODE_ROWS.outcome}px`,
+  '--border-top': `${NODE_ROWS.borderTop}px`,
+} as React.CSSProperties;
 
 /** One component for every kind: the kind registry gives it colour, icon, outcomes and summary. */
 function AgentNodeView({ id, data, selected }: NodeProps<AgentFlowNode>) {
@@ -14,13 +26,13 @@ function AgentNodeView({ id, data, selected }: NodeProps<AgentFlowNode>) {
   return (
     <div
       className={`agent-node${selected ? ' is-selected' : ''}${breakpoint ? ' has-breakpoint' : ''}${problems ? ` has-${problems.severity}` : ''}`}
-      style={{ '--kind-color': definition.color } as React.CSSProperties}
+      style={{ ...ROW_STYLE, '--kind-color': definition.color, height: nodeHeight(node) } as React.CSSProperties}
       data-kind={node.kind}
     >
       <Handle type="target" position={Position.Left} className="target-handle" />
       <div className="agent-node-head">
-        <span className="agent-node-icon" aria-hidden="true">{definition.icon}</span>
-        <span className="agent-node-label">{node.label ?? node.id}</span>
+        <KindIcon name={definition.icon} className="agent-node-icon" size={18} />
+        <span className="agent-node-label" title={node.label ?? node.id}>{node.label ?? node.id}</span>
         {problems && <ProblemMark problems={problems} />}
         {visits > 0 && <span className="heat-badge" title={`ran ${visits} times in this run`}>×{visits}</span>}
         <button
@@ -36,15 +48,17 @@ function AgentNodeView({ id, data, selected }: NodeProps<AgentFlowNode>) {
         />
       </div>
       <div className="agent-node-kind">
-        {definition.title.toLowerCase()}
-        {node.label && node.label !== node.id ? ` · ${id}` : ''}
+        <span className="agent-node-kind-name">
+          {definition.title.toLowerCase()}
+          {node.label && node.label !== node.id ? ` · ${id}` : ''}
+        </span>
         {isEntry && <span className="entry-badge">entry</span>}
         {isFinally && <span className="entry-badge finally-badge" title="runs once after any early stop">finally</span>}
       </div>
       {summary.length > 0 && (
         <ul className="agent-node-summary">
           {summary.map((line) => (
-            <li key={line}>{line}</li>
+            <li key={line} title={line}>{line}</li>
           ))}
         </ul>
       )}

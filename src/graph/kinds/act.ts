@@ -34,7 +34,7 @@ export const act = defineKind({
   seedName: 'execute / ACT',
   description: 'Runs the plan’s actions in order, each with a local retry.',
   color: '#f59e0b',
-  icon: '⚡',
+  icon: 'zap',
   config: ActConfig,
   outcomes: ['ok', 'empty', 'error', 'denied'],
   mermaid: 'box',

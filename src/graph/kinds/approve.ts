@@ -14,7 +14,7 @@ export const approve = defineKind({
   seedName: 'human confirmation',
   description: 'Pauses the run until a person approves or denies; approval grants the denied skill once.',
   color: '#8b5cf6',
-  icon: '✋',
+  icon: 'hand',
   config: ApproveConfig,
   outcomes: ['approved', 'denied'],
   mermaid: 'rhombus',

@@ -19,7 +19,7 @@ export const collect = defineKind({
   seedName: 'COLLECT',
   description: 'Gathers information with read-only skills and appends it to `collected`.',
   color: '#0ea5e9',
-  icon: '📥',
+  icon: 'inbox',
   config: CollectConfig,
   outcomes: ['ok', 'empty', 'error'],
   mermaid: 'box',

@@ -21,7 +21,7 @@ export const reason = defineKind({
   seedName: 'decide / REASON',
   description: 'Makes the plan: which skills to call with which arguments.',
   color: '#6d5dfc',
-  icon: '🧠',
+  icon: 'brain',
   config: ReasonConfig,
   outcomes: ['ok', 'repeated', 'error'],
   mermaid: 'box',

@@ -27,7 +27,7 @@ export const recover = defineKind({
   seedName: 'recover',
   description: 'Diagnoses why the plan failed and picks a different path for the next round.',
   color: '#ef4444',
-  icon: '🩹',
+  icon: 'life-buoy',
   config: RecoverConfig,
   outcomes: ['recovered', 'needs_human', 'no_path'],
   mermaid: 'box',

@@ -13,7 +13,7 @@ export const respond = defineKind({
   seedName: 'format response',
   description: 'Writes the response and ends the run as completed.',
   color: '#22c55e',
-  icon: '✅',
+  icon: 'message-square-text',
   config: RespondConfig,
   outcomes: [],
   mermaid: 'stadium',

@@ -12,7 +12,7 @@ export const stop = defineKind({
   seedName: 'forced stop',
   description: 'Ends the run with its reason: stopping is not losing.',
   color: '#64748b',
-  icon: '⏹',
+  icon: 'octagon-x',
   config: StopConfig,
   outcomes: [],
   mermaid: 'stadium',

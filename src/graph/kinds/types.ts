@@ -1,5 +1,9 @@
 import type { z } from 'zod';
 
+/** The icon a kind is drawn with, by name; the screen draws it as SVG (no emoji: not every machine has their font). */
+export const KIND_ICONS = ['brain', 'inbox', 'zap', 'search-check', 'life-buoy', 'hand', 'message-square-text', 'octagon-x'] as const;
+export type KindIconName = (typeof KIND_ICONS)[number];
+
 /**
  * A form field of the inspector, described as data so that the graph layer stays free of React.
  * `json` fields edit a nested value as JSON text, validated against `schema` of the kind's config.
@@ -30,7 +34,7 @@ export interface KindDefinition<Schema extends z.ZodType = z.ZodType, Kind exten
   seedName: string;
   description: string;
   color: string;
-  icon: string;
+  icon: KindIconName;
   config: Schema;
   /** The outcomes the node reports; each gets a source handle. Empty for terminal kinds. */
   outcomes: readonly string[];

@@ -34,7 +34,7 @@ export const verify = defineKind({
   seedName: 'evaluate / VERIFY',
   description: 'Judges the evidence: sufficient, exhausted (needs recovery) or continue.',
   color: '#10b981',
-  icon: '🔍',
+  icon: 'search-check',
   config: VerifyConfig,
   outcomes: ['sufficient', 'exhausted', 'continue'],
   mermaid: 'rhombus',

@@ -1,0 +1,140 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from './test.ts';
+import { collectErrors, flowNode } from './helpers.ts';
+
+// A laptop screen: the size the canvas has to be readable at.
+test.use({ viewport: { width: 1280, height: 720 } });
+
+const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true });
+
+/** The smallest node title on the canvas, in screen pixels: its font size times the canvas zoom. */
+const smallestTitle = (page: Page) =>
+  page.evaluate(() => {
+    const viewport = document.querySelector<HTMLElement>('.react-flow__viewport')!;
+    const zoom = new DOMMatrixReadOnly(getComputedStyle(viewport).transform).a;
+    const sizes = [...document.querySelectorAll<HTMLElement>('.agent-node-label')].map((title) => parseFloat(getComputedStyle(title).fontSize) * zoom);
+    return Math.min(...sizes);
+  });
+
+/** Edge labels that cover a node or another label, by their boxes on screen. */
+const labelClashes = (page: Page) =>
+  page.evaluate(() => {
+    const boxes = (selector: string) => [...document.querySelectorAll<HTMLElement>(selector)].map((element) => ({ id: element.dataset.edgeId ?? element.closest('.react-flow__node')?.getAttribute('data-id') ?? '', box: element.getBoundingClientRect() }));
+    const labels = boxes('.edge-label');
+    const nodes = boxes('.agent-node');
+    const overlap = (a: DOMRect, b: DOMRect) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    const found: string[] = [];
+    for (const label of labels) {
+      for (const node of nodes) if (overlap(label.box, node.box)) found.push(`${label.id} on ${node.id}`);
+      for (const other of labels) if (other.id > label.id && overlap(label.box, other.box)) found.push(`${label.id} on ${other.id}`);
+    }
+    return found;
+  });
+
+test('node titles are at least 10 px on screen at the first fit and after Auto layout; labels clear of nodes', async ({ page }) => {
+  await page.goto('/?template=securityclaw');
+  await expect(flowNode(page, 'decide')).toBeVisible();
+  await expect.poll(() => smallestTitle(page)).toBeGreaterThanOrEqual(10);
+  expect(await labelClashes(page)).toEqual([]);
+
+  // Piled in one column, then laid out.
+  await page.goto('/?template=graph-engineer');
+  await expect(flowNode(page, 'gather')).toBeVisible();
+  await button(page, 'Auto layout').click();
+  await expect.poll(() => smallestTitle(page)).toBeGreaterThanOrEqual(10);
+  await expect.poll(() => labelClashes(page)).toEqual([]);
+});
+
+test('icons are SVG, and no emoji is drawn anywhere', async ({ page }) => {
+  await page.goto('/?template=blank');
+  await page.getByRole('complementary', { name: 'Palette' }).getByRole('button', { name: 'Act', exact: true }).press('Enter');
+  await expect(flowNode(page, 'act')).toBeVisible();
+  // Every palette item, node head and problem mark draws an SVG icon.
+  for (const item of await page.getByRole('complementary', { name: 'Palette' }).getByRole('button').all()) await expect(item.locator('svg')).toHaveCount(1);
+  await expect(flowNode(page, 'act').locator('.agent-node-head svg').first()).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Problems' }).locator('.problem-icon svg').first()).toBeVisible();
+  await expect(flowNode(page, 'act').getByRole('img', { name: /^error:/ }).locator('svg')).toHaveCount(1);
+  const text = await page.evaluate(() => document.body.innerText);
+  expect(text.match(/\p{Extended_Pictographic}/gu) ?? []).toEqual([]);
+});
+
+test('connect two nodes from the keyboard: select a node, press C, choose the outcome and the target', async ({ page }) => {
+  const errors = collectErrors(page);
+  await page.goto('/?template=blank');
+  const palette = page.getByRole('complementary', { name: 'Palette' });
+  await palette.getByRole('button', { name: 'Act', exact: true }).press('Enter');
+  await palette.getByRole('button', { name: 'Verify', exact: true }).press('Enter');
+  await expect(flowNode(page, 'verify')).toBeVisible();
+
+  // Select Act from the keyboard: focus its node and press Enter.
+  await flowNode(page, 'act').focus();
+  await page.keyboard.press('Enter');
+  await expect(flowNode(page, 'act')).toHaveClass(/selected/);
+  await page.keyboard.press('c');
+  const dialog = page.getByRole('dialog', { name: 'Connect from act' });
+  await expect(dialog.getByLabel('Leaves on')).toBeFocused();
+  // Esc closes it and nothing changes.
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(page.locator('.react-flow__edge')).toHaveCount(0);
+
+  await page.keyboard.press('c');
+  await dialog.getByLabel('Leaves on').selectOption('empty');
+  await dialog.getByLabel('Goes to').selectOption('verify');
+  await dialog.getByLabel('Goes to').press('Tab');
+  await expect(dialog.getByRole('button', { name: 'Connect', exact: true })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(dialog).toBeHidden();
+  await expect(page.locator('.react-flow__edge')).toHaveCount(1);
+  await expect(page.locator('.edge-label')).toContainText('outcome: empty');
+  await expect(page.getByRole('region', { name: 'Inspector' })).toContainText('act → verify');
+  expect(errors).toEqual([]);
+});
+
+test('after Run the timeline has the focus; dialogs take focus, close on Esc and give it back', async ({ page }) => {
+  await page.goto('/?template=securityclaw');
+  await button(page, 'Run').click();
+  await expect(page.getByRole('status').filter({ hasText: 'completed' })).toBeVisible();
+  await expect.poll(() => page.evaluate(() => Boolean(document.activeElement?.closest('[aria-label="Timeline"]')))).toBe(true);
+  // The arrows move through the steps from there.
+  await page.keyboard.press('Home');
+  await expect(page.getByRole('region', { name: 'Step detail' }).getByRole('heading', { name: /^Step 1 ·/ })).toBeVisible();
+
+  for (const [opener, title, focused] of [['Mermaid', 'Mermaid flowchart', 'Mermaid text'], ['Paste JSON', 'Paste JSON', 'Graph JSON']] as const) {
+    await button(page, opener).click();
+    const dialog = page.getByRole('dialog', { name: title });
+    await expect(dialog.getByLabel(focused)).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await expect(button(page, opener)).toBeFocused();
+  }
+});
+
+test('every control is at least 24 px, names are unique, and axe finds nothing serious', async ({ page }) => {
+  // axe reads the whole page (canvas, timeline, scenarios, step detail): three budgets on a loaded machine.
+  test.slow();
+  await page.goto('/?template=securityclaw');
+  await button(page, 'Run').click();
+  await expect(page.getByRole('status').filter({ hasText: 'completed' })).toBeVisible();
+  await page.getByRole('list', { name: 'Timeline' }).getByRole('listitem').nth(1).click();
+
+  const small = await page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>('button, select, input:not([type="file"]), [role="button"], [role="separator"]')]
+      .map((element) => ({ element, box: element.getBoundingClientRect() }))
+      .filter(({ box }) => box.width > 0 && box.height > 0 && box.bottom > 0 && box.top < innerHeight && box.right > 0 && box.left < innerWidth)
+      // Splitters are thin bars: their hit area is the library's, at least 10 px wide and the bar's length long.
+      .filter(({ element, box }) => (element.getAttribute('role') === 'separator' ? Math.max(box.width, box.height) < 24 : box.width < 24 || box.height < 24))
+      .map(({ element, box }) => `${element.getAttribute('aria-label') ?? element.textContent?.trim()} ${Math.round(box.width)}×${Math.round(box.height)}`),
+  );
+  expect(small).toEqual([]);
+
+  const names = await page.getByRole('button').evaluateAll((buttons) =>
+    buttons.filter((button) => button.checkVisibility()).map((button) => button.getAttribute('aria-label') ?? button.textContent?.trim() ?? ''),
+  );
+  const repeated = names.filter((name, index) => names.indexOf(name) !== index);
+  expect(repeated).toEqual([]);
+
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+  expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).slice(0, 3).join(', ')}`)).toEqual([]);
+});

@@ -1,0 +1,235 @@
+/**
+ * The canvas's geometry, defined once: how big a node is, where its handles are, the path an edge
+ * takes and where its label goes. The node component draws to these numbers, the layout sizes
+ * nodes and labels by them, and label placement keeps labels clear of nodes and of each other.
+ * Pure functions of the graph, so they are tested without a browser.
+ */
+import { kindDefinition, type GraphEdge, type GraphNode } from '../graph/index.ts';
+
+export const NODE_WIDTH = 184;
+/** Heights of a node's parts, in flow pixels (the node's CSS uses these). */
+export const NODE_ROWS = { borderTop: 4, borderBottom: 1, head: 30, kind: 18, summaryPad: 9, summaryLine: 17, outcomesPad: 7, outcome: 20 } as const;
+/** More summary lines than this are cut, the last one saying how many are left out. */
+export const MAX_SUMMARY_LINES = 3;
+/** Source handles stick out past the node's right side by this much, the target handle past its left. */
+const SOURCE_HANDLE_OUT = 4;
+const TARGET_HANDLE_OUT = 6;
+
+export interface Rect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export interface Point {
+  x: number;
+  y: number;
+}
+
+/** The summary lines a node shows: the kind's, cut to MAX_SUMMARY_LINES. */
+export const summaryLines = (node: GraphNode): string[] => {
+  const lines = kindDefinition(node.kind).summary(node.config as never);
+  return lines.length <= MAX_SUMMARY_LINES ? lines : [...lines.slice(0, MAX_SUMMARY_LINES - 1), `+${lines.length - MAX_SUMMARY_LINES + 1} more`];
+};
+
+/** The source handles of a node, top to bottom: one per outcome, then the general one. */
+export const handleCount = (node: GraphNode) => {
+  const definition = kindDefinition(node.kind);
+  return definition.terminal ? 0 : definition.outcomes.length + 1;
+};
+
+export const nodeHeight = (node: GraphNode) => {
+  const lines = summaryLines(node).length;
+  const handles = handleCount(node);
+  const { borderTop, borderBottom, head, kind, summaryPad, summaryLine, outcomesPad, outcome } = NODE_ROWS;
+  return borderTop + head + kind + (lines ? summaryPad + lines * summaryLine : 0) + (handles ? outcomesPad + handles * outcome : 0) + borderBottom;
+};
+
+export const nodeRect = (node: GraphNode): Rect => ({ x: node.position.x, y: node.position.y, width: NODE_WIDTH, height: nodeHeight(node) });
+
+/** Where an edge leaves a node: its source handle (`index` in handle order). */
+export const sourcePoint = (node: GraphNode, index: number): Point => {
+  const lines = summaryLines(node).length;
+  const { borderTop, head, kind, summaryPad, summaryLine, outcome } = NODE_ROWS;
+  const top = node.position.y + borderTop + head + kind + (lines ? summaryPad + lines * summaryLine : 0) + 3;
+  return { x: node.position.x + NODE_WIDTH + SOURCE_HANDLE_OUT, y: top + (index + 0.5) * outcome };
+};
+
+export const targetPoint = (node: GraphNode): Point => ({ x: node.position.x - TARGET_HANDLE_OUT, y: node.position.y + nodeHeight(node) / 2 });
+
+/** The handle an edge leaves from, as an index into the node's handles. */
+export const sourceHandleIndex = (node: GraphNode, edge: GraphEdge): number => {
+  const definition = kindDefinition(node.kind);
+  const when = edge.when;
+  const outcome = typeof when === 'object' && 'outcome' in when ? definition.outcomes.indexOf(when.outcome) : -1;
+  return outcome >= 0 ? outcome : definition.outcomes.length;
+};
+
+/**
+ * An edge's path: a bezier curve as React Flow draws one, left to right; or, for a loop back to a
+ * node on its left, a route out right, down under the nodes it passes (`loopY`), and in from the left.
+ */
+export interface EdgeRoute {
+  path: string;
+  at: (t: number) => Point;
+  /** Loops have a straight bottom run, where their label belongs. */
+  loop: boolean;
+}
+
+const controlOffset = (distance: number) => (distance >= 0 ? 0.5 * distance : 0.25 * 25 * Math.sqrt(-distance));
+
+const cubic = (p0: Point, p1: Point, p2: Point, p3: Point) => (t: number): Point => {
+  const u = 1 - t;
+  return {
+    x: u * u * u * p0.x + 3 * u * u * t * p1.x + 3 * u * t * t * p2.x + t * t * t * p3.x,
+    y: u * u * u * p0.y + 3 * u * u * t * p1.y + 3 * u * t * t * p2.y + t * t * t * p3.y,
+  };
+};
+
+const LOOP_REACH = 60;
+/** How far a loop's curve swings out past its ends (three quarters of its control reach). */
+export const LOOP_SWING = 0.75 * LOOP_REACH;
+
+export const edgeRoute = (source: Point, target: Point, loopY: number | null): EdgeRoute => {
+  if (loopY !== null) {
+    const { x: sx, y: sy } = source;
+    const { x: tx, y: ty } = target;
+    return {
+      path: `M ${sx},${sy} C ${sx + LOOP_REACH},${sy} ${sx + LOOP_REACH},${loopY} ${sx},${loopY} L ${tx},${loopY} C ${tx - LOOP_REACH},${loopY} ${tx - LOOP_REACH},${ty} ${tx},${ty}`,
+      // Along the bottom run, from the source's end to the target's.
+      at: (t) => ({ x: sx + (tx - sx) * t, y: loopY }),
+      loop: true,
+    };
+  }
+  const offset = controlOffset(target.x - source.x);
+  const c1 = { x: source.x + offset, y: source.y };
+  const c2 = { x: target.x - offset, y: target.y };
+  return { path: `M${source.x},${source.y} C${c1.x},${c1.y} ${c2.x},${c2.y} ${target.x},${target.y}`, at: cubic(source, c1, c2, target), loop: false };
+};
+
+/** A back edge is drawn as a loop when its target is not well to the right of its source. */
+export const drawnAsLoop = (source: Point, target: Point) => target.x < source.x + 40;
+
+/** Edge label text, in flow pixels: the label's CSS uses these. */
+export const LABEL_FONT = 13;
+const LABEL_CHAR = 0.58 * LABEL_FONT;
+const LABEL_PAD_X = 18;
+export const LABEL_LINE = 18;
+const LABEL_PAD_Y = 6;
+
+export interface LabelText {
+  lines: string[];
+  /** Badges (a heat count, a problem mark, a breakpoint) beside the first line. */
+  extra: number;
+}
+
+/** A label's box, from its text: a fair upper bound of what the browser draws. */
+export const labelSize = ({ lines, extra }: LabelText) => ({
+  width: Math.ceil(Math.max(...lines.map((line, index) => line.length * (index === 0 ? LABEL_CHAR : LABEL_CHAR * 0.85)), 20) + LABEL_PAD_X + extra),
+  height: lines.length * LABEL_LINE + LABEL_PAD_Y,
+});
+
+export interface PlacedLabel {
+  /** Where on the route (0 source … 1 target) the label's centre sits, and its shift from there. */
+  t: number;
+  dx: number;
+  dy: number;
+}
+
+export interface LabelRequest {
+  id: string;
+  route: EdgeRoute;
+  size: { width: number; height: number };
+}
+
+const MARGIN = 6;
+/** React Flow's reconnect anchor (radius 10) at a handle sticking out 4 to 6 px, less the margin. */
+const EDGE_END_CLEARANCE = 10;
+const overlapArea = (a: Rect, b: Rect) =>
+  Math.max(0, Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x) + MARGIN) * Math.max(0, Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y) + MARGIN);
+
+/** A coarse grid of boxes, so a label is checked only against what is near it. */
+const spatialIndex = (cell: number) => {
+  const cells = new Map<string, Rect[]>();
+  const keys = (rect: Rect) => {
+    const found: string[] = [];
+    for (let x = Math.floor(rect.x / cell); x <= Math.floor((rect.x + rect.width) / cell); x += 1)
+      for (let y = Math.floor(rect.y / cell); y <= Math.floor((rect.y + rect.height) / cell); y += 1) found.push(`${x}:${y}`);
+    return found;
+  };
+  return {
+    add: (rect: Rect) => {
+      for (const key of keys(rect)) {
+        const list = cells.get(key);
+        if (list) list.push(rect);
+        else cells.set(key, [rect]);
+      }
+    },
+    overlap: (rect: Rect) => {
+      const seen = new Set<Rect>();
+      let total = 0;
+      for (const key of keys(rect))
+        for (const other of cells.get(key) ?? []) {
+          if (seen.has(other)) continue;
+          seen.add(other);
+          total += overlapArea(rect, other);
+        }
+      return total;
+    },
+  };
+};
+
+const CURVE_STOPS = [0.5, 0.4, 0.6, 0.3, 0.7, 0.22, 0.78, 0.15, 0.85];
+const LOOP_STOPS = [0.5, 0.35, 0.65, 0.2, 0.8, 0.1, 0.9];
+
+/**
+ * Places each label on its edge where it covers no node and no label placed before it: along the
+ * edge first, then just above or below it. Where every spot is taken, the least covered one.
+ */
+export const placeLabels = (nodes: readonly Rect[], labels: readonly LabelRequest[]): Map<string, PlacedLabel> => {
+  const index = spatialIndex(160);
+  // A node's obstacle reaches past its sides to its edges' ends, where the handles and the
+  // reconnect anchors are: a label there would take the pointer from them.
+  for (const node of nodes) index.add({ ...node, x: node.x - EDGE_END_CLEARANCE, width: node.width + 2 * EDGE_END_CLEARANCE });
+  const placed = new Map<string, PlacedLabel>();
+  for (const { id, route, size } of labels) {
+    let best: { label: PlacedLabel; rect: Rect; cost: number } | null = null;
+    // On the edge, then just above or below it, then further off where nodes crowd it.
+    const step = size.height / 2 + 8;
+    const shifts = [0, -step, step, -2 * step, 2 * step, -3 * step, 3 * step];
+    outer: for (const dy of shifts)
+      for (const t of route.loop ? LOOP_STOPS : CURVE_STOPS) {
+        const centre = route.at(t);
+        const rect = { x: centre.x - size.width / 2, y: centre.y + dy - size.height / 2, width: size.width, height: size.height };
+        // A small preference for the middle of the edge and for sitting on it.
+        const cost = index.overlap(rect) * 1000 + Math.abs(t - 0.5) + Math.abs(dy) / 50;
+        if (!best || cost < best.cost) best = { label: { t, dx: 0, dy }, rect, cost };
+        if (cost < 1000) break outer;
+      }
+    if (best) {
+      placed.set(id, best.label);
+      index.add(best.rect);
+    }
+  }
+  return placed;
+};
+
+/** Loops run under every node between their ends; loops over the same stretch are stacked apart. */
+export const loopLevels = (loops: readonly { id: string; from: Point; to: Point }[], rects: Iterable<Rect>): Map<string, number> => {
+  const levels = new Map<string, number>();
+  const byTop = [...rects].sort((a, b) => a.y - b.y);
+  const runs: { left: number; right: number; y: number }[] = [];
+  const ordered = [...loops].sort((a, b) => a.from.x - a.to.x - (b.from.x - b.to.x));
+  for (const loop of ordered) {
+    const left = Math.min(loop.to.x, loop.from.x) - LOOP_REACH;
+    const right = Math.max(loop.to.x, loop.from.x) + LOOP_REACH;
+    let y = Math.max(loop.from.y, loop.to.y) + 40;
+    // Top to bottom, so a node pushed under by the ones above it is seen in turn.
+    for (const rect of byTop) if (rect.x < right && rect.x + rect.width > left && rect.y < y + 40) y = Math.max(y, rect.y + rect.height + 36);
+    for (const run of runs) if (run.left < right && run.right > left && Math.abs(run.y - y) < 34) y = run.y + 34;
+    runs.push({ left, right, y });
+    levels.set(loop.id, y);
+  }
+  return levels;
+};
