@@ -68,9 +68,9 @@ test('import a file, then a broken one: the alert names the path and the graph s
 test('?template=graph-engineer opens that template', async ({ page }) => {
   await page.goto('/?template=graph-engineer');
   await expect(page.getByRole('heading', { name: 'Graph Engineer' })).toBeVisible();
-  await expect(page.locator('.react-flow__node')).toHaveCount(5);
+  await expect(page.locator('.react-flow__node')).toHaveCount(8);
   await expect(edgeLabel(page, 'retry with a wider scope')).toBeVisible();
-  await expect(page.locator('.react-flow__edge.back-edge')).toHaveCount(1);
+  await expect(page.locator('.react-flow__edge.back-edge')).toHaveCount(3);
 });
 
 test('a run marks the current node and the fired edge; breakpoints toggle on the canvas', async ({ page }) => {

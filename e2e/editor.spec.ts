@@ -247,7 +247,7 @@ test('share link round trip', async ({ page, context }) => {
   expect(url).not.toContain('template=');
   await other.goto(url);
   await expect(other.getByRole('heading', { name: 'Graph Engineer' })).toBeVisible();
-  await expect(other.locator('.react-flow__node')).toHaveCount(5);
+  await expect(other.locator('.react-flow__node')).toHaveCount(8);
   expect(await exportGraph(other)).toEqual(original);
 });
 

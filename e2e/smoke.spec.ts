@@ -33,7 +33,7 @@ test('?template=graph-engineer opens the Graph Engineer template', async ({ page
   await expect(page.getByRole('heading', { name: 'Graph Engineer' })).toBeVisible();
   for (const label of ['Collect', 'Reason', 'Act', 'Verify', 'Report'])
     await expect(canvasNode(page, label)).toBeVisible();
-  await expect(page.locator('.react-flow__node')).toHaveCount(5);
+  await expect(page.locator('.react-flow__node')).toHaveCount(8);
   expect(errors).toEqual([]);
 });
 

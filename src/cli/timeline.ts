@@ -1,20 +1,36 @@
 /** The readable timeline of a trace for a terminal: a reader can tell why each edge was taken. */
-import type { Attempt, Trace, TraceStep } from '../runtime/index.ts';
+import type { Attempt, Iteration, Trace, TraceStep } from '../runtime/index.ts';
 
-const attemptLine = (attempt: Attempt) =>
-  `      attempt ${attempt.n} ${attempt.skill}: ${attempt.outcome}` +
+const attemptLine = (attempt: Attempt, indent = '      ') =>
+  `${indent}attempt ${attempt.n} ${attempt.skill}: ${attempt.outcome}` +
   `${attempt.records === undefined ? '' : `, ${attempt.records} record(s)`}, ${attempt.tokens} token(s)` +
   `${attempt.error ? ` — ${attempt.error}` : ''}`;
+
+/** An iteration of an inner loop: the decider's reply, then the tool call and its attempts, nested. */
+const iterationLines = (iteration: Iteration): string[] => {
+  const asked = iteration.tool ? `call ${iteration.tool}${iteration.args && Object.keys(iteration.args).length ? ` ${JSON.stringify(iteration.args)}` : ''}` : iteration.outcome === 'done' ? 'done' : 'no reply';
+  const lines = [`      ↻ iteration ${iteration.n}: ${asked}${iteration.tool ? ` → ${iteration.outcome}` : ''}${iteration.note ? ` — ${iteration.note}` : ''}`];
+  for (const attempt of iteration.attempts) {
+    lines.push(attemptLine(attempt, '          '));
+    if (attempt.retry && attempt.outcome !== 'ok') lines.push(`              ↳ ${attempt.retry}`);
+  }
+  return lines;
+};
 
 const stepLines = (step: TraceStep): string[] => {
   const lines = [`  ${String(step.step).padStart(2)}. ${step.node} (${step.kind}) → ${step.guard && step.outcome === null ? 'not run' : (step.outcome ?? 'done')}`];
   if (step.guards?.length) lines.push(`      guards: ${step.guards.map((guard) => `${guard.explain}${guard.passed ? '' : ' ✗'}`).join(' · ')}`);
   if (step.note) lines.push(`      ${step.note}`);
   if (step.blindRetry) lines.push('      ! blind retry: the same plan with no new evidence');
-  for (const attempt of step.attempts) {
-    lines.push(attemptLine(attempt));
-    if (attempt.retry) lines.push(`          ↳ ${attempt.retry}`);
-  }
+  if (step.given) lines.push(`      ${step.given.skill} was given: ${step.given.reads.join(', ') || 'nothing'}`);
+  if (step.iterations) {
+    lines.push(`      inner loop: ${step.iterations.length} of max_iter ${step.maxIter ?? '?'} iteration(s)`);
+    for (const iteration of step.iterations) lines.push(...iterationLines(iteration));
+  } else
+    for (const attempt of step.attempts) {
+      lines.push(attemptLine(attempt));
+      if (attempt.retry) lines.push(`          ↳ ${attempt.retry}`);
+    }
   for (const edge of step.edges) lines.push(`      ${edge.matched ? '✓' : edge.skipped ? '·' : '✗'} ${edge.id} → ${edge.target ?? '?'}: ${edge.explain}`);
   if (step.guard) lines.push(`      ■ guard ${step.guard.reason}: ${step.guard.explain}`);
   return lines;

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { z } from 'zod';
-import { CALL_OUTCOMES, describeProblems, kindDefinition, MockEntry, own, parseStateEdit, parseUntrusted, readJson, type ParseResult } from '../graph/index.ts';
+import { CALL_OUTCOMES, describeProblems, kindDefinition, MockEntry, nodeById, outcomesOf, own, parseStateEdit, parseUntrusted, readJson, type ParseResult } from '../graph/index.ts';
 import type { TraceStep } from '../runtime/trace.ts';
 import { useApp } from '../store/index.ts';
 import type { ForkEdits } from '../store/runSlice.ts';
@@ -29,7 +29,8 @@ export function ForkEditor({ step, state, onDone }: { step: TraceStep; state: Re
   const [outcome, setOutcome] = useState<string>('ok');
   const [recordsText, setRecordsText] = useState('[{}]');
   // Edges may route on the step's outcome: it can be changed too, among its kind's outcomes.
-  const outcomes = step.outcome === null ? [] : kindDefinition(step.kind).outcomes;
+  const forkedNode = run && nodeById(run.graph, step.node);
+  const outcomes = step.outcome === null ? [] : forkedNode ? outcomesOf(forkedNode) : kindDefinition(step.kind).outcomes;
   const [stepOutcome, setStepOutcome] = useState(step.outcome ?? '');
 
   const parsed = parseUntrusted(StateObject, stateText);

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { kindDefinition, own } from '../graph/index.ts';
-import { nodeRan, type TraceStep } from '../runtime/trace.ts';
+import { nodeRan, type Attempt, type Iteration, type TraceStep } from '../runtime/trace.ts';
 import { useApp } from '../store/index.ts';
 import { diffStates, retrySummary, retryVerdict, VERDICT_WORDS, type Change } from './analysis.ts';
 import { Gauges } from './Gauges.tsx';
@@ -74,6 +74,80 @@ const outcomeWords = (step: TraceStep) => (step.guard && step.outcome === null ?
 
 const EDGE_WORDS = { taken: 'taken', notTaken: 'not taken', skipped: 'skipped' } as const;
 
+/** Attempts with what came of each: retried in place (no re-plan), or not, and why. */
+function AttemptsTable({ attempts, label }: { attempts: readonly Attempt[]; label: string }) {
+  return (
+    <table className="attempts" aria-label={label}>
+      <thead><tr><th>n</th><th>attempt</th><th>then</th></tr></thead>
+      <tbody>
+        {attempts.map((attempt, index) => {
+          const verdict = retryVerdict(attempts, index);
+          return (
+            <tr key={`${attempt.action ?? 0}-${attempt.n}`}>
+              <td>{attempt.n}</td>
+              <td>
+                {attempt.skill} <span className={`outcome-${attempt.outcome}`}>{attempt.outcome}</span> <span className="muted">{attempt.tokens} tok</span>
+                {attempt.error && <div className="muted">{attempt.error}</div>}
+              </td>
+              <td>
+                <strong className={`verdict ${verdict}`}>{VERDICT_WORDS[verdict]}</strong>
+                {attempt.retry && verdict !== 'ok' && <div className="muted">{attempt.retry}</div>}
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+function IterationItem({ iteration }: { iteration: Iteration }) {
+  const call = iteration.tool ? `call ${iteration.tool}` : iteration.outcome === 'done' ? 'done' : 'no usable reply';
+  return (
+    <li className={`iteration iteration-${iteration.outcome}`} aria-label={`Iteration ${iteration.n}: ${call} → ${iteration.outcome}`}>
+      <p>
+        <strong>Iteration {iteration.n}</strong> · {call}
+        {iteration.tool && iteration.args && Object.keys(iteration.args).length > 0 && <code> {JSON.stringify(iteration.args)}</code>}
+        {' → '}<code className={`outcome-${iteration.outcome}`}>{iteration.outcome}</code>
+      </p>
+      {iteration.reply !== undefined && <p className="muted">reply: <code>{JSON.stringify(iteration.reply)}</code></p>}
+      {iteration.note && <p className="muted">{iteration.note}</p>}
+      <AttemptsTable attempts={iteration.attempts} label={`Attempts of iteration ${iteration.n}`} />
+    </li>
+  );
+}
+
+/**
+ * The node's inner loop (seed 003), nested: attempts inside an iteration, iterations inside the
+ * step, with the node's max_iter as a gauge; rounds of the graph are the timeline's.
+ */
+function InnerLoop({ step }: { step: TraceStep }) {
+  const iterations = step.iterations ?? [];
+  const limit = step.maxIter ?? iterations.length;
+  return (
+    <>
+      <h4>Inner loop</h4>
+      <p className="gauge">
+        <meter aria-label="Iterations of max_iter" min={0} max={Math.max(limit, 1)} value={iterations.length} high={Math.max(limit, 1) - 0.5} optimum={0}>{iterations.length}</meter>
+        <span className="gauge-value"> {iterations.length} of max_iter {limit}{step.outcome === 'max_iter' ? ' — reached without done' : ''}</span>
+      </p>
+      <ol className="iterations" aria-label="Iterations">
+        {iterations.map((iteration) => <IterationItem key={iteration.n} iteration={iteration} />)}
+      </ol>
+    </>
+  );
+}
+
+/** What a decider or judge was shown: the node's declared reads only (context isolation). */
+function Given({ given }: { given: NonNullable<TraceStep['given']> }) {
+  return (
+    <details className="given">
+      <summary>Given to {given.skill}: {given.reads.join(', ') || 'nothing'}</summary>
+      <pre className="json" aria-label={`What ${given.skill} was given`}>{JSON.stringify(given.state, null, 2)}</pre>
+    </details>
+  );
+}
+
 function StepView({ step, label, forkable }: { step: TraceStep; label: string; forkable: boolean }) {
 
   const [forking, setForking] = useState(false);
@@ -106,31 +180,13 @@ function StepView({ step, label, forkable }: { step: TraceStep; label: string; f
         {!step.guards?.length && <li className="muted">not recorded</li>}
       </ul>
 
-      {step.attempts.length > 0 && (
+      {step.finally && <p className="finally-note">finally: the final response, written after the run stopped (the stop reason stays).</p>}
+      {step.given && <Given given={step.given} />}
+      {step.iterations ? <InnerLoop step={step} /> : step.attempts.length > 0 && (
         <>
           <h4>Attempts</h4>
           {summary && <p className="retry-summary">{summary}</p>}
-          <table className="attempts" aria-label="Attempts">
-            <thead><tr><th>n</th><th>attempt</th><th>then</th></tr></thead>
-            <tbody>
-              {step.attempts.map((attempt, index) => {
-                const verdict = retryVerdict(step.attempts, index);
-                return (
-                  <tr key={`${attempt.action ?? 0}-${attempt.n}`}>
-                    <td>{attempt.n}</td>
-                    <td>
-                      {attempt.skill} <span className={`outcome-${attempt.outcome}`}>{attempt.outcome}</span> <span className="muted">{attempt.tokens} tok</span>
-                      {attempt.error && <div className="muted">{attempt.error}</div>}
-                    </td>
-                    <td>
-                      <strong className={`verdict ${verdict}`}>{VERDICT_WORDS[verdict]}</strong>
-                      {attempt.retry && verdict !== 'ok' && <div className="muted">{attempt.retry}</div>}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+          <AttemptsTable attempts={step.attempts} label="Attempts" />
         </>
       )}
 

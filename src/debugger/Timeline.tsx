@@ -3,7 +3,7 @@ import { kindDefinition } from '../graph/index.ts';
 import type { Attempt, TraceStep } from '../runtime/trace.ts';
 import { useApp } from '../store/index.ts';
 import { useRunSessions } from '../store/runSessions.ts';
-import { retryVerdict, rowOffsets, timelineRows, VERDICT_WORDS, visibleRange, whereRunsPart, type RetryVerdict, type TimelineRow } from './analysis.ts';
+import { retryVerdict, roundsOverview, rowOffsets, timelineRows, VERDICT_WORDS, visibleRange, whereRunsPart, type RetryVerdict, type TimelineRow } from './analysis.ts';
 import { RunSettings } from './RunToolbar.tsx';
 import { nodeLabel, useActiveRun } from './hooks.ts';
 import { TraceFiles } from './TraceFiles.tsx';
@@ -19,7 +19,7 @@ function AttemptLine({ attempt, verdict }: { attempt: Attempt; verdict: RetryVer
   const failed = attempt.outcome !== 'ok' && attempt.outcome !== 'empty';
   return (
     <div className={`tl-attempt${failed ? ' failed' : ''}`} style={{ height: ROW_HEIGHT }}>
-      <span className="tl-attempt-n">attempt {attempt.n}</span>
+      <span className="tl-attempt-n">{attempt.iteration === undefined ? '' : `iter ${attempt.iteration} · `}attempt {attempt.n}</span>
       <span>{attempt.skill}</span>
       <span className={`tl-outcome outcome-${attempt.outcome}`}>{attempt.outcome}</span>
       {verdict !== 'ok' && <span className={`tl-verdict ${verdict}`}>{VERDICT_WORDS[verdict]}</span>}
@@ -92,6 +92,40 @@ function InFlight() {
       Step {inFlight.step} · {nodeLabel(graph, inFlight.node)} running:{' '}
       {inFlight.attempts.map((attempt) => `attempt ${attempt.n} ${attempt.skill} ${attempt.outcome}`).join(', ')}
     </p>
+  );
+}
+
+/** One row per round (path, outcome, cost): on a long run, which round went wrong shows at a glance. */
+function RoundsOverview() {
+  const run = useActiveRun();
+  const graph = useApp((state) => state.graph);
+  const selectStep = useApp((state) => state.selectStep);
+  const rounds = useMemo(() => (run ? roundsOverview(run.trace) : []), [run]);
+  if (!run || rounds.length === 0) return null;
+  const label = (id: string) => nodeLabel(run.graph ?? graph, id);
+  const firstStepOf = (round: number) => run.trace.steps.find((step) => step.round === round)?.step;
+  return (
+    <details className="rounds-overview">
+      <summary>Rounds overview ({rounds.length})</summary>
+      <table aria-label="Rounds">
+        <thead><tr><th>Round</th><th>Path</th><th>Outcome</th><th>Tokens</th></tr></thead>
+        <tbody>
+          {rounds.map((round) => (
+            <tr key={round.round} className={round.outcome.startsWith('stopped') && round.outcome !== 'stopped: completed' ? 'round-halted' : undefined}>
+              <th scope="row">
+                <button type="button" className="link" onClick={() => {
+                  const first = firstStepOf(round.round);
+                  if (first !== undefined) selectStep(first);
+                }}>{round.round}</button>
+              </th>
+              <td>{round.path.map(label).join(' → ') || '—'}</td>
+              <td><code>{round.outcome}</code></td>
+              <td>{round.tokens}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </details>
   );
 }
 
@@ -200,6 +234,7 @@ export function Timeline() {
         <SessionAlert />
       </div>
       <InFlight />
+      <RoundsOverview />
       <div className="timeline-scroll" ref={scroller} onScroll={(event) => setStrideTop(Math.floor(event.currentTarget.scrollTop / ROW_HEIGHT / SCROLL_STRIDE) * SCROLL_STRIDE)}>
         {rows.length === 0 && <p className="muted">No run yet: press Run or Step, or import a trace.</p>}
         <div role="list" aria-label="Timeline" className="timeline-list" style={{ height: total }} onKeyDown={onKeyDown} tabIndex={selected === null && stepCount > 0 ? 0 : -1}>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Attempt, Trace, TraceStep } from '../runtime/trace.ts';
-import { diffStates, retrySummary, retryVerdict, rowOffsets, timelineRows, visibleRange, whereRunsPart } from './analysis.ts';
+import { diffStates, retrySummary, retryVerdict, roundsOverview, rowOffsets, timelineRows, visibleRange, whereRunsPart } from './analysis.ts';
 
 const step = (fields: Partial<TraceStep>): TraceStep => ({
   step: 1, round: 1, node: 'decide', kind: 'reason', outcome: 'ok', attempts: [], reads: [], writes: {}, edges: [], fired: null, guard: null, durationMs: 0, ...fields,
@@ -64,6 +64,19 @@ describe('timeline rows and windowing', () => {
   it('finds the row under the top when rows are taller than one unit', () => {
     // Rows start at 0, 1, 2, 5, 6, 7: 3.5 falls inside the three-unit step row.
     expect(visibleRange(rowOffsets(rows), 10, 35, 10, 0)).toEqual({ start: 2, end: 3 });
+  });
+});
+
+describe('roundsOverview', () => {
+  it('gives one row per round: its path, how it ended and what it cost', async () => {
+    const { runGraph } = await import('../runtime/index.ts');
+    const { findTemplate } = await import('../graph/index.ts');
+    const graph = (findTemplate('securityclaw') as { graph: () => import('../graph/index.ts').GraphFile }).graph();
+    const trace = await runGraph(graph);
+    expect(roundsOverview(trace)).toEqual([
+      { round: 1, path: ['decide', 'execute', 'evaluate', 'recover'], outcome: 'recover recovered', tokens: 200 },
+      { round: 2, path: ['decide', 'execute', 'evaluate', 'answer'], outcome: 'stopped: completed', tokens: 150 },
+    ]);
   });
 });
 

@@ -22,8 +22,11 @@ export const diffStates = (before: Record<string, unknown>, after: Record<string
   return changes;
 };
 
-const firedWords = (step: TraceStep | undefined) =>
-  !step ? 'nothing (the run had ended)' : step.fired ? `${step.fired.id} (${step.fired.reason})` : step.stop ? `no edge (stopped: ${step.stop.reason})` : 'no edge';
+const firedWords = (step: TraceStep | undefined) => {
+  if (!step) return 'nothing (the run had ended)';
+  if (step.finally) return `the final response ${step.node} (finally, after the stop ${step.stop?.reason ?? 'of the run'})`;
+  return step.fired ? `${step.fired.id} (${step.fired.reason})` : step.stop ? `no edge (stopped: ${step.stop.reason})` : 'no edge';
+};
 
 export interface Parting {
   step: number;
@@ -90,6 +93,35 @@ export const visibleRange = (offsets: readonly number[], rowHeight: number, scro
   let end = low;
   while (end < count && offsets[end] < bottom) end += 1;
   return { start: Math.max(0, low - overscan), end: Math.min(count, end + overscan) };
+};
+
+export interface RoundSummary {
+  round: number;
+  /** The nodes that ran in the round, in order. */
+  path: string[];
+  /** How the round ended: the stop, or its last node's outcome. */
+  outcome: string;
+  /** Tokens the round spent. */
+  tokens: number;
+}
+
+/** One row per round of a run (its path, how it ended, what it cost): which round went wrong, at a glance. */
+export const roundsOverview = (trace: Trace): RoundSummary[] => {
+  const rounds: RoundSummary[] = [];
+  let spentBefore = 0;
+  for (const step of trace.steps) {
+    let current = rounds.at(-1);
+    if (!current || current.round !== step.round) {
+      spentBefore = current ? spentBefore + current.tokens : 0;
+      current = { round: step.round, path: [], outcome: '', tokens: 0 };
+      rounds.push(current);
+    }
+    const ran = !(step.guard && step.attempts.length === 0);
+    if (ran) current.path.push(step.node);
+    current.outcome = step.stop ? `stopped: ${step.stop.reason}` : step.guard ? `stopped: ${step.guard.reason}` : `${step.node} ${step.outcome ?? 'done'}`;
+    if (step.tokensUsed !== undefined) current.tokens = step.tokensUsed - spentBefore;
+  }
+  return rounds;
 };
 
 export type RetryVerdict = 'retried' | 'not_retried' | 'ok';

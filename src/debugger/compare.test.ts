@@ -42,6 +42,23 @@ describe('comparing two runs', { timeout: 30_000 }, () => {
     expect(difference?.writes).toEqual([]);
   });
 
+  it('a run with a finally response and one without part at the final response, named as such', async () => {
+    const failing = (graph: GraphFile) => {
+      if (graph.skills.search_events.type !== 'mock') throw new Error('mock expected');
+      graph.skills.search_events.script = [{ outcome: 'error', error: 'SIEM returned 500' }];
+      return graph;
+    };
+    const withFinally = failing(securityclaw());
+    const without = failing(securityclaw());
+    delete without.finally;
+    const left = { id: 1, trace: await runGraph(withFinally) };
+    const right = { id: 2, trace: await runGraph(without) };
+    const difference = firstDifference(left, right);
+    expect(difference).toMatchObject({ step: 6, kind: 'path', canvas: { nodes: ['answer'], leftEdge: null, rightEdge: null } });
+    expect(difference?.sentence).toBe('Runs part at step 6: run 1 took the final response answer (finally, after the stop no_recovery_path), run 2 took nothing (the run had ended)');
+    expect(alignRuns(left, right).at(-1)).toMatchObject({ left: { node: 'answer', finally: true }, right: null, same: false });
+  });
+
   it('a run and its own copy never differ', async () => {
     const trace = await runGraph(securityclaw());
     expect(firstDifference({ id: 1, trace }, { id: 2, trace: structuredClone(trace) })).toBeNull();

@@ -74,7 +74,8 @@ export interface AttemptPair {
   same: boolean;
 }
 
-const attemptWords = (attempt: Attempt) => `${attempt.skill}:${attempt.outcome}:${attempt.tokens}:${attempt.records ?? 0}`;
+// The iteration too: the same call one iteration later is another step of the inner loop.
+const attemptWords = (attempt: Attempt) => `${attempt.skill}:${attempt.outcome}:${attempt.tokens}:${attempt.records ?? 0}:${attempt.iteration ?? ''}`;
 
 /** The attempts of one step in each run, paired in order. */
 export const pairAttempts = (left: TraceStep | undefined, right: TraceStep | undefined): AttemptPair[] => {

@@ -143,6 +143,28 @@ describe('node inspector', () => {
     expect(graph().entry).toBe('execute');
     expect(container.textContent).toContain('This node is the entry');
   });
+
+  it('makes a respond node the final response on every stop, and takes it back', () => {
+    open(template(), { nodes: ['answer'] });
+    const container = mount(<Inspector />);
+    const box = field(container, 'Final response on every stop (finally)');
+    expect(box.checked).toBe(true);
+    act(() => box.click());
+    expect(graph().finally).toBeUndefined();
+    act(() => box.click());
+    expect(graph().finally).toBe('answer');
+  });
+
+  it('edits a node\'s inner loop as JSON, checked against the kind\'s schema', () => {
+    open(template(), { nodes: ['execute'] });
+    const container = mount(<Inspector />);
+    const loop = field(container, 'Inner loop (JSON)');
+    type(loop, '{"tools": ["search_events"]}');
+    expect(errorOf(loop)).toMatch(/decider/);
+    expect((node('execute').config as { loop?: unknown }).loop).toBeUndefined();
+    type(loop, '{"decider": "fallback_lookup", "tools": ["search_events"], "maxIter": 2}');
+    expect((node('execute').config as { loop?: unknown }).loop).toEqual({ decider: 'fallback_lookup', tools: ['search_events'], maxIter: 2 });
+  });
 });
 
 describe('recover rule editor', () => {

@@ -1,6 +1,6 @@
 /** Our graph document as React Flow nodes and edges. React Flow stays at this edge: the store's graph is the truth. */
 import { MarkerType, type Edge, type Node } from '@xyflow/react';
-import { describeWhen, kindDefinition, own, type GraphEdge, type GraphFile, type GraphNode, type KindDefinition } from '../graph/index.ts';
+import { describeWhen, kindDefinition, outcomesOf, own, type GraphEdge, type GraphFile, type GraphNode, type KindDefinition } from '../graph/index.ts';
 import type { CanvasOverlay } from '../store/index.ts';
 import {
   drawnAsLoop,
@@ -28,6 +28,8 @@ export interface AgentNodeData extends Record<string, unknown> {
   definition: KindDefinition;
   summary: string[];
   isEntry: boolean;
+  /** The graph's `finally` node: it writes a final response after any early stop. */
+  isFinally: boolean;
   visits: number;
   breakpoint: boolean;
 }
@@ -66,7 +68,7 @@ export const NO_EXTRAS: FlowExtras = { overlay: null, selectedNodes: [], selecte
 export const sourceHandleOf = (edge: GraphEdge, source: GraphNode | undefined): string | null => {
   if (!source || kindDefinition(source.kind).terminal) return null;
   const when = edge.when;
-  if (typeof when === 'object' && 'outcome' in when && kindDefinition(source.kind).outcomes.includes(when.outcome)) return when.outcome;
+  if (typeof when === 'object' && 'outcome' in when && outcomesOf(source).includes(when.outcome)) return when.outcome;
   return GENERAL_HANDLE;
 };
 
@@ -129,6 +131,7 @@ export const toFlowNodes = (graph: GraphFile, extras: FlowExtras = NO_EXTRAS): A
         definition,
         summary: summaryLines(node),
         isEntry: node.id === graph.entry,
+        isFinally: node.id === graph.finally,
         visits: own(overlay?.nodeVisits, node.id) ?? 0,
         breakpoint: breakpoints.has(node.id),
       },

@@ -1,5 +1,5 @@
 /** Getting graphs in and out: files, Mermaid text for docs, and share links. */
-import { decodeText, describeWhen, LIMITS, readAtMost, type GraphFile, type ParseResult } from '../graph/index.ts';
+import { decodeText, describeWhen, kindDefinition, LIMITS, readAtMost, type GraphFile, type MermaidShape, type ParseResult } from '../graph/index.ts';
 import { useApp } from '../store/index.ts';
 import { parseOffThread } from '../store/offThread.ts';
 import { findBackEdges } from './flowAdapter.ts';
@@ -53,6 +53,12 @@ const mermaidText = (text: string) =>
     .replace(/`/g, '#96;')}"`;
 
 /** A flowchart for docs; loop-back edges are dotted, as on the canvas they are dashed. */
+const MERMAID_SHAPES: Record<MermaidShape, (label: string) => string> = {
+  box: (label) => `[${label}]`,
+  stadium: (label) => `([${label}])`,
+  rhombus: (label) => `{${label}}`,
+};
+
 export const toMermaid = (graph: GraphFile): string => {
   const names = new Map(
     graph.nodes.map((node, index) => [
@@ -74,7 +80,7 @@ export const toMermaid = (graph: GraphFile): string => {
   const lines = ['flowchart LR'];
   for (const node of graph.nodes) {
     const label = mermaidText(`${node.label ?? node.id} (${node.kind})`);
-    const shape = node.kind === 'respond' || node.kind === 'stop' ? `([${label}])` : node.kind === 'verify' || node.kind === 'approve' ? `{${label}}` : `[${label}]`;
+    const shape = MERMAID_SHAPES[kindDefinition(node.kind).mermaid](label);
     lines.push(`  ${names.get(node.id)}${shape}`);
   }
   const edgeLines: string[] = [];

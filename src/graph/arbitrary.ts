@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { CALL_OUTCOMES } from './common.ts';
 import { EVALUATION_REASONS } from './kinds/verify.ts';
-import { NODE_KINDS, type NodeKind } from './kinds/types.ts';
+import { NODE_KINDS, type NodeKind } from './kinds/index.ts';
 import { OPS, type When } from './when.ts';
 
 /** Ids a file may use, with the names every object inherits among them. */
@@ -26,13 +26,21 @@ const retryArbitrary = fc.record(
   { requiredKeys: [] },
 );
 
+/** What a scripted decider or judge may answer: a tool call, done, a judgement, or something that does not parse. */
+const replyArbitrary = fc.oneof(
+  fc.record({ tool: idArbitrary, args: record }),
+  fc.record({ done: fc.constant(true), output: fc.record({ sufficient: fc.boolean(), exhausted: fc.boolean() }, { requiredKeys: [] }) }),
+  fc.record({ sufficient: fc.boolean(), exhausted: fc.boolean(), reason: fc.constantFrom('coverage_low', 'sufficient') }, { requiredKeys: ['sufficient'] }),
+  jsonLeaf,
+);
+
 const mockSkill = fc.record(
   {
     type: fc.constant('mock'),
     access: fc.constantFrom('read', 'write', 'exec'),
     tokens: fc.integer({ min: 0, max: 50 }),
     script: fc.array(
-      fc.record({ outcome: fc.constantFrom(...CALL_OUTCOMES), records: fc.array(record, { maxLength: 3 }), tokens: fc.integer({ min: 0, max: 50 }), delayMs: fc.integer({ min: 0, max: 100 }) }, { requiredKeys: ['outcome'] }),
+      fc.record({ outcome: fc.constantFrom(...CALL_OUTCOMES), records: fc.array(record, { maxLength: 3 }), tokens: fc.integer({ min: 0, max: 50 }), delayMs: fc.integer({ min: 0, max: 100 }), reply: replyArbitrary }, { requiredKeys: ['outcome'] }),
       { minLength: 1, maxLength: 4 },
     ),
   },
@@ -56,17 +64,20 @@ const whenArbitrary: fc.Arbitrary<When> = fc.letrec<{ when: When }>((tie) => ({
   ),
 })).when;
 
+const loopArbitrary = (skill: fc.Arbitrary<string>) =>
+  fc.record({ decider: skill, tools: fc.uniqueArray(skill, { maxLength: 2 }), maxIter: fc.integer({ min: 1, max: 3 }) }, { requiredKeys: ['decider'] });
+
 const configFor = (kind: NodeKind, skills: readonly string[]): fc.Arbitrary<Record<string, unknown>> => {
   const skill = fc.constantFrom(...skills);
   switch (kind) {
     case 'reason':
       return fc.record({ plans: fc.array(fc.record({ actions: fc.array(fc.record({ skill, args: record }), { maxLength: 2 }) }), { maxLength: 3 }), retry: retryArbitrary }, { requiredKeys: [] });
     case 'collect':
-      return fc.record({ skills: fc.uniqueArray(skill, { maxLength: 2 }), retry: retryArbitrary }, { requiredKeys: [] });
+      return fc.record({ skills: fc.uniqueArray(skill, { maxLength: 2 }), retry: retryArbitrary, loop: loopArbitrary(skill) }, { requiredKeys: [] });
     case 'act':
-      return fc.record({ skill, retry: retryArbitrary, maxIter: fc.integer({ min: 1, max: 3 }) }, { requiredKeys: [] });
+      return fc.record({ skill, retry: retryArbitrary, maxIter: fc.integer({ min: 1, max: 3 }), loop: loopArbitrary(skill) }, { requiredKeys: [] });
     case 'verify':
-      return fc.record({ minRecords: fc.integer({ min: 0, max: 3 }) }, { requiredKeys: [] });
+      return fc.record({ minRecords: fc.integer({ min: 0, max: 3 }), judge: skill, loop: loopArbitrary(skill), retry: retryArbitrary }, { requiredKeys: [] });
     case 'recover':
       return fc.record({ rules: fc.array(fc.record({ reason: fc.constantFrom(...EVALUATION_REASONS, 'otherwise'), action: fc.constantFrom('expand_search_scope', 'fallback_tool', 'request_human_confirmation'), skill, estTokens: fc.integer({ min: 0, max: 100 }) }, { requiredKeys: ['reason', 'action'] }), { maxLength: 3 }) }, { requiredKeys: [] });
     case 'approve':
@@ -91,6 +102,7 @@ export const graphFileArbitrary = fc
         version: fc.constant(1),
         name: fc.string({ minLength: 1, maxLength: 20 }),
         entry: fc.constantFrom(...ids),
+        finally: fc.constantFrom(...ids),
         limits: fc.record({ maxRounds: fc.integer({ min: 1, max: 5 }), maxSteps: fc.integer({ min: 1, max: 40 }), tokenBudget: fc.integer({ min: 0, max: 500 }) }, { requiredKeys: [] }),
         permissions: fc.record({ mode: fc.constantFrom('read-only', 'workspace', 'full') }),
         state: fc.dictionary(key, fc.oneof(jsonLeaf, record), { maxKeys: 3 }),

@@ -5,7 +5,11 @@ import { RUNTIME_STATE } from './state.ts';
 
 export const nodeById = (graph: GraphFile, id: string): GraphNode | undefined => graph.nodes.find((node) => node.id === id);
 
-export const outcomesOf = (node: GraphNode): readonly string[] => kindDefinition(node.kind).outcomes;
+/** The outcomes a node can report: its kind's, or what its config makes them (an inner loop adds `max_iter`). */
+export const outcomesOf = (node: GraphNode): readonly string[] => {
+  const definition = kindDefinition(node.kind);
+  return definition.outcomesFor ? definition.outcomesFor(node.config) : definition.outcomes;
+};
 
 export const isTerminal = (node: GraphNode): boolean => kindDefinition(node.kind).terminal;
 

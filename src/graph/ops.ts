@@ -55,12 +55,14 @@ export const moveNodes = (graph: GraphFile, positions: ReadonlyMap<string, Posit
 
 export const removeNodes = (graph: GraphFile, ids: readonly string[]): GraphFile => {
   const gone = new Set(ids);
-  return {
+  const removed: GraphFile = {
     ...graph,
     nodes: graph.nodes.filter((node) => !gone.has(node.id)),
     edges: graph.edges.filter((edge) => !gone.has(edge.source) && !gone.has(edge.target)),
     entry: gone.has(graph.entry) ? '' : graph.entry,
   };
+  if (graph.finally !== undefined && gone.has(graph.finally)) delete removed.finally;
+  return removed;
 };
 
 /** A node id that is free, or the reason it is not. */
@@ -83,12 +85,13 @@ const renameInScenario = (scenario: Scenario, from: string, to: string): Scenari
   return { ...scenario, expect: Object.fromEntries(Object.entries(renamed).filter(([, value]) => value !== undefined)) };
 };
 
-/** Renames a node and everything that names it: its edges, the entry and the scenarios' expectations. */
+/** Renames a node and everything that names it: its edges, the entry, `finally` and the scenarios' expectations. */
 export const renameNode = (graph: GraphFile, from: string, to: string): GraphFile => {
   if (from === to) return graph;
   return {
     ...graph,
     entry: graph.entry === from ? to : graph.entry,
+    ...(graph.finally === from ? { finally: to } : {}),
     scenarios: graph.scenarios.map((scenario) => renameInScenario(scenario, from, to)),
     nodes: graph.nodes.map((node) => (node.id === from ? { ...node, id: to } : node)),
     edges: graph.edges.map((edge) => ({

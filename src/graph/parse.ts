@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { NODE_KINDS } from './kinds/types.ts';
+import { NODE_KINDS } from './kinds/index.ts';
 import { migrate } from './migrations.ts';
 import { formatPath, type ParseProblem, type ParseResult, type Path } from './problems.ts';
 import { checkValue, readJson } from './untrusted.ts';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Id, Position } from './common.ts';
-import { KINDS, type NodeKind } from './kinds/index.ts';
+import { KINDS, NODE_KINDS, type NodeKind } from './kinds/index.ts';
 import { LIMITS } from './limits.ts';
 import { Skill } from './skills.ts';
 import { When, whenDepth } from './when.ts';
@@ -19,16 +19,15 @@ const nodeSchema = <K extends NodeKind, C extends z.ZodType>(kind: K, config: C)
     config: config.prefault({} as never),
   });
 
-export const GraphNode = z.discriminatedUnion('kind', [
-  nodeSchema('reason', KINDS.reason.config),
-  nodeSchema('collect', KINDS.collect.config),
-  nodeSchema('act', KINDS.act.config),
-  nodeSchema('verify', KINDS.verify.config),
-  nodeSchema('recover', KINDS.recover.config),
-  nodeSchema('approve', KINDS.approve.config),
-  nodeSchema('respond', KINDS.respond.config),
-  nodeSchema('stop', KINDS.stop.config),
-]);
+/** The node schema of each registered kind: the union below is derived, never listed. */
+type NodeSchemas = {
+  [K in NodeKind]: (typeof KINDS)[K]['config'] extends infer Config extends z.ZodType ? ReturnType<typeof nodeSchema<K, Config>> : never;
+}[NodeKind];
+
+export const GraphNode = z.discriminatedUnion(
+  'kind',
+  NODE_KINDS.map((kind) => nodeSchema(kind, KINDS[kind].config)) as unknown as [NodeSchemas, ...NodeSchemas[]],
+);
 export type GraphNode = z.infer<typeof GraphNode>;
 export type NodeOfKind<K extends NodeKind> = Extract<GraphNode, { kind: K }>;
 
@@ -108,6 +107,8 @@ export const GraphFile = z.strictObject({
   description: z.string().optional(),
   /** Empty while the graph has no entry (its entry node was deleted). */
   entry: z.union([Id, z.literal('')]),
+  /** A respond node run once after a stop other than completed, user_stopped or error (seed 000: a final response on every stop). */
+  finally: Id.optional(),
   limits: Limits.default({ maxRounds: 5, maxSteps: 50 }),
   permissions: Permissions.default({ mode: 'read-only' }),
   state: StateObject.default({}),

@@ -12,7 +12,10 @@ export const MockEntry = z.strictObject({
   tokens: z.int().min(0).optional(),
   error: z.string().optional(),
   delayMs: z.int().min(0).optional(),
-  /** What an llm answered, as text or JSON: a planner (or a decider, a judge) reads it. */
+  /**
+   * What an llm answered, as text or as JSON (written out as text): a planner, a decider or a judge
+   * reads it exactly as it reads a real model's answer, and "Save as scenario" writes it back here.
+   */
   reply: z.unknown().optional(),
 });
 export type MockEntry = z.infer<typeof MockEntry>;

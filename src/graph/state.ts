@@ -8,7 +8,7 @@ import { FORBIDDEN_KEYS } from './common.ts';
 import { KIND_LIST } from './kinds/index.ts';
 import { parseWith } from './parse.ts';
 import { formatPath, type ParseProblem, type ParseResult } from './problems.ts';
-import type { NodeKind } from './kinds/types.ts';
+import type { NodeKind } from './kinds/index.ts';
 
 /** The fields the runtime itself keeps (SPEC §1, State). */
 export const RUNTIME_STATE = {

@@ -23,7 +23,7 @@ describe('validateGraph', () => {
   it('knows exactly the SPEC codes', () => {
     expect([...PROBLEM_CODES]).toEqual([
       'no_entry', 'duplicate_id', 'unknown_node', 'unknown_skill', 'unreachable', 'dead_end',
-      'unrouted_outcome', 'unknown_path', 'permission_conflict', 'unknown_edge',
+      'unrouted_outcome', 'unknown_path', 'permission_conflict', 'bad_finally', 'capped_work', 'unknown_edge',
     ]);
   });
 
@@ -135,7 +135,8 @@ describe('validateGraph', () => {
     });
     it('everything downstream of a cut edge', () => {
       const graph = mutated((g) => { g.edges = g.edges.filter((edge) => edge.id !== 'e2'); });
-      expect(withCode(graph, 'unreachable').map((problem) => problem.nodeId)).toEqual(['evaluate', 'recover', 'answer', 'halt']);
+      // answer is the finally node: it runs after a stop whether or not an edge leads to it.
+      expect(withCode(graph, 'unreachable').map((problem) => problem.nodeId)).toEqual(['evaluate', 'recover', 'halt']);
     });
     it('not for a node reached only through a loop back', () => {
       const graph = mutated((g) => { g.entry = 'execute'; });

@@ -1,5 +1,5 @@
 import { pathsOf } from './describe.ts';
-import { HUMAN_ACTION } from './kinds/recover.ts';
+import { kindDefinition, type SkillReference } from './kinds/index.ts';
 import { edgesInTryOrderBySource, isTerminal, knownPaths, outcomesOf, reachableFrom } from './model.ts';
 import type { GraphFile, GraphNode, PermissionMode, ScenarioExpect } from './schema.ts';
 import { effectiveAccess, type Access } from './skills.ts';
@@ -7,7 +7,7 @@ import type { When } from './when.ts';
 
 export const PROBLEM_CODES = [
   'no_entry', 'duplicate_id', 'unknown_node', 'unknown_skill', 'unreachable', 'dead_end',
-  'unrouted_outcome', 'unknown_path', 'permission_conflict', 'unknown_edge',
+  'unrouted_outcome', 'unknown_path', 'permission_conflict', 'bad_finally', 'capped_work', 'unknown_edge',
 ] as const;
 export type ProblemCode = (typeof PROBLEM_CODES)[number];
 
@@ -35,24 +35,8 @@ const scenarioNodeReferences = (expect: ScenarioExpect): { id: string; where: st
 
 export const accessAllowed = (mode: PermissionMode, access: Access): boolean => ACCESS_ALLOWED[mode].includes(access);
 
-/** Every skill name a node refers to, with where it does so. */
-const skillReferences = (node: GraphNode): { skill: string; where: string }[] => {
-  switch (node.kind) {
-    case 'reason':
-      return [
-        ...node.config.plans.flatMap((plan, p) => plan.actions.map((action, a) => ({ skill: action.skill, where: `config.plans[${p}].actions[${a}].skill` }))),
-        ...(node.config.skill ? [{ skill: node.config.skill, where: 'config.skill' }] : []),
-      ];
-    case 'collect':
-      return node.config.skills.map((skill, index) => ({ skill, where: `config.skills[${index}]` }));
-    case 'act':
-      return node.config.skill ? [{ skill: node.config.skill, where: 'config.skill' }] : [];
-    case 'recover':
-      return node.config.rules.flatMap((rule, index) => (rule.skill ? [{ skill: rule.skill, where: `config.rules[${index}].skill` }] : []));
-    default:
-      return [];
-  }
-};
+/** Every skill name a node refers to, with where it does so: its kind's definition knows. */
+const skillReferences = (node: GraphNode): SkillReference[] => (kindDefinition(node.kind).skillRefs as (config: unknown) => SkillReference[])(node.config);
 
 /** Own keys only: `toString` or `constructor` is not a skill just because every object has one. */
 const definesSkill = (graph: GraphFile, name: string) => Object.hasOwn(graph.skills, name);
@@ -75,6 +59,12 @@ export const validateGraph = (graph: GraphFile): Problem[] => {
     problems.push({ code: 'no_entry', severity: 'error', message: 'The graph has no entry node: choose where a run starts.', path: 'entry' });
   } else if (!nodeIds.has(graph.entry)) {
     problems.push({ code: 'no_entry', severity: 'error', message: `The entry "${graph.entry}" is not a node of this graph.`, path: 'entry' });
+  }
+
+  if (graph.finally !== undefined) {
+    const closing = graph.nodes.find((node) => node.id === graph.finally);
+    if (!closing) problems.push({ code: 'unknown_node', severity: 'error', message: `"finally" names "${graph.finally}", which is not a node.`, path: 'finally' });
+    else if (closing.kind !== 'respond') problems.push({ code: 'bad_finally', severity: 'error', message: `"finally" names ${closing.id}, a ${closing.kind} node: it must be a respond node, the final response.`, path: 'finally', nodeId: closing.id });
   }
 
   const seen = new Set<string>();
@@ -118,7 +108,7 @@ export const validateGraph = (graph: GraphFile): Problem[] => {
   if (nodeIds.has(graph.entry)) {
     const reachable = reachableFrom(graph, graph.entry);
     for (const node of graph.nodes) {
-      if (!reachable.has(node.id))
+      if (!reachable.has(node.id) && node.id !== graph.finally)
         problems.push({ code: 'unreachable', severity: 'warning', message: `No path from the entry "${graph.entry}" reaches ${node.id}: it never runs.`, nodeId: node.id });
     }
   }
@@ -158,19 +148,31 @@ export const validateGraph = (graph: GraphFile): Problem[] => {
     }
   });
 
-  const hasApproval = graph.nodes.some((node) => node.kind === 'approve') ||
-    graph.nodes.some((node) => node.kind === 'recover' && node.config.rules.some((rule) => rule.action === HUMAN_ACTION));
+  // An approve node grants the skill the permission check refused to an act node (its `results`), or a recovery's skill.
+  const hasApprove = graph.nodes.some((node) => node.kind === 'approve');
+  const recoverySkills = new Set(graph.nodes.flatMap((node) => (node.kind === 'recover' ? node.config.rules.flatMap((rule) => (rule.skill ? [rule.skill] : [])) : [])));
+  const grantable = (node: GraphNode, skill: string) => hasApprove && (node.kind === 'act' || node.kind === 'reason' || recoverySkills.has(skill));
   graph.nodes.forEach((node) => {
     for (const reference of skillReferences(node)) {
       const skill = definesSkill(graph, reference.skill) ? graph.skills[reference.skill] : undefined;
       if (!skill || accessAllowed(graph.permissions.mode, effectiveAccess(skill))) continue;
+      const softened = node.kind !== 'collect' && grantable(node, reference.skill);
       problems.push({
         code: 'permission_conflict',
-        severity: node.kind === 'collect' || !hasApproval ? 'error' : 'warning',
-        message: `${node.id} uses "${reference.skill}", which needs ${effectiveAccess(skill)} access, but the graph runs ${graph.permissions.mode}: every call will be denied${hasApproval && node.kind !== 'collect' ? ' unless a person approves it' : ''}.${node.kind === 'collect' ? ' Collect nodes may only read.' : ''}`,
+        severity: softened ? 'warning' : 'error',
+        message: `${node.id} uses "${reference.skill}", which needs ${effectiveAccess(skill)} access, but the graph runs ${graph.permissions.mode}: every call will be denied${softened ? ' unless a person approves it' : ''}.${node.kind === 'collect' ? ' Collect nodes may only read.' : hasApprove && !softened ? ' No approve node can grant it from here (approval grants what an act node was refused).' : ''}`,
         nodeId: node.id,
       });
     }
+  });
+
+  // A cap that drops work says so before the run: the skills or plan actions past maxIter never run.
+  const longestPlan = Math.max(0, ...graph.nodes.flatMap((node) => (node.kind === 'reason' ? node.config.plans.map((plan) => plan.actions.length) : [])));
+  graph.nodes.forEach((node, index) => {
+    if (node.kind === 'collect' && !node.config.loop && node.config.skills.length > node.config.maxIter)
+      problems.push({ code: 'capped_work', severity: 'warning', message: `${node.id} lists ${node.config.skills.length} skills but runs at most maxIter ${node.config.maxIter} a visit: ${node.config.skills.slice(node.config.maxIter).join(', ')} never run.`, nodeId: node.id, path: `nodes[${index}].config.maxIter` });
+    if (node.kind === 'act' && !node.config.loop && !node.config.skill && longestPlan > node.config.maxIter)
+      problems.push({ code: 'capped_work', severity: 'warning', message: `A plan has ${longestPlan} actions but ${node.id} runs at most maxIter ${node.config.maxIter} a visit: the rest would not run.`, nodeId: node.id, path: `nodes[${index}].config.maxIter` });
   });
 
   return problems;

@@ -12,7 +12,7 @@ import { Runnable } from '@langchain/core/runnables';
 import { Annotation, END, NodeInterrupt, START, StateGraph, type LangGraphRunnableConfig } from '@langchain/langgraph/web';
 import { reachableFrom, type GraphFile } from '../graph/index.ts';
 import { channelCodec, channelNames, initialValues, type RunValues } from './state.ts';
-import { executeNode, realRunners, routeAfter, type RunDeps } from './step.ts';
+import { executeNode, finallyNode, realRunners, routeAfter, type RunDeps } from './step.ts';
 
 /** What a caller passes in `config.configurable.loopscope` (attempts come back on the `custom` stream). */
 export interface LoopscopeConfig extends Omit<RunDeps, 'onAttempt'> {
@@ -54,6 +54,9 @@ const LANGGRAPH_NAMES = [START, END, '__interrupt__'];
  */
 export const nodeNames = (graph: GraphFile): Map<string, string> => {
   const reachable = reachableFrom(graph, graph.entry);
+  // The finally node runs after a stop, whether or not an edge leads to it.
+  const closing = finallyNode(graph);
+  if (closing && reachable.size > 0) reachable.add(closing.id);
   const taken = new Set([...channelNames(graph), ...LANGGRAPH_NAMES, ...graph.nodes.map((node) => node.id)]);
   const names = new Map<string, string>();
   for (const node of graph.nodes) {
@@ -124,12 +127,19 @@ export const buildStateGraph = (graph: GraphFile, defaults: LoopscopeConfig = {}
       describe && node.id === graph.entry ? { metadata: { [GRAPH_METADATA_KEY]: graph } } : {},
     ]),
   );
+  const closing = finallyNode(graph);
+  const closingName = closing && names.get(closing.id);
   for (const node of nodes) {
     const source = names.get(node.id) as string;
-    const targets = [...new Set(graph.edges.filter((edge) => edge.source === node.id && names.has(edge.target)).map((edge) => names.get(edge.target) as string))];
+    const targets = [...new Set([
+      ...graph.edges.filter((edge) => edge.source === node.id && names.has(edge.target)).map((edge) => names.get(edge.target) as string),
+      ...(closingName && node.id !== closing?.id ? [closingName] : []),
+    ])];
     const route = (values: Record<string, unknown>) => {
       const run = codec.fromChannels(values) as RunValues;
       if (!run._run || run._run.stop) return END;
+      // A stop that gets a final response goes to the finally node: an edge of the compiled graph, not a side path.
+      if (run._run.closing) return closingName ?? END;
       const target = routeAfter(graph, node.id, run._run.outcome, run).fired?.target;
       return (target !== undefined && names.get(target)) || END;
     };

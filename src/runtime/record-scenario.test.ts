@@ -84,6 +84,23 @@ describe('save a run as a scenario', { timeout: 30_000 }, () => {
     expect((await runScenario(graph, scenario, { fetch: offline })).failures).toEqual([]);
   });
 
+  it('an inner-loop run saved as a scenario replays: the decider’s and judge’s replies, iterations and the finally step', async () => {
+    const graph = template('graph-engineer');
+    const maxIter = graph.scenarios.find((scenario) => scenario.name === 'the inner loop hits max_iter and routes on error');
+    const stopped = (await runScenario(graph, maxIter!)).trace;
+    expect(stopped.steps.at(-1)).toMatchObject({ node: 'wrap_up', finally: true });
+    for (const trace of [await runGraph(graph), stopped]) {
+      const { scenario } = scenarioFromRun(graph, trace);
+      expect(trace.steps.some((step) => step.iterations !== undefined)).toBe(true);
+      expect(scenario.expect.path).toEqual(trace.steps.filter((step) => step.guard === null).map((step) => step.node));
+      // The decider's replies are scripted as replies (JSON), not as records.
+      expect(scenario.skills?.coder).toMatchObject({ type: 'mock', script: expect.arrayContaining([expect.objectContaining({ reply: expect.objectContaining({ tool: 'grep_repo' }) })]) });
+      const replay = await runScenario(graph, scenario);
+      expect(replay.failures).toEqual([]);
+      expect(replay.trace.steps.map((step) => [step.node, step.iterations?.length, step.finally])).toEqual(trace.steps.map((step) => [step.node, step.iterations?.length, step.finally]));
+    }
+  });
+
   it('says what it cannot pin: a person’s approval, a fork’s state edit, an uncalled real skill, records an old trace lacks', async () => {
     const graph = template('approval-gate');
     nodeOf(graph, 'ask', 'approve').config.auto = 'deny';

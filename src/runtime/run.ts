@@ -9,7 +9,7 @@
  * forks from, so the steps before it are never run again.
  */
 import type { CompiledStateGraph } from '@langchain/langgraph/web';
-import { kindDefinition, nodeById, own, parseStateEdit, describeProblems, type GraphFile } from '../graph/index.ts';
+import { kindDefinition, nodeById, outcomesOf, own, parseStateEdit, describeProblems, type GraphFile } from '../graph/index.ts';
 import { withNamedScenario } from './apply-scenario.ts';
 import { RetainingSaver } from './checkpointer.ts';
 import { buildStateGraph, recursionLimitOf, type LoopscopeConfig } from './compile.ts';
@@ -17,7 +17,7 @@ import type { ForkEdits, JournalEntry, PendingApproval, RunController, RunEvent,
 import { deniedAction } from './kinds/index.ts';
 import { checkGuards } from './guards.ts';
 import { agentState, channelNames, initialValues, type ChannelCodec, reservedStateKey, type RunValues, type Stop } from './state.ts';
-import { routeAfter } from './step.ts';
+import { routeAfter, stopFields } from './step.ts';
 import { TRACE_FORMAT, TRACE_VERSION, type Trace, type TraceStep } from './trace.ts';
 
 /** A long run hands the event loop back after this much work, so the page keeps painting and clicks get through. */
@@ -172,6 +172,7 @@ class Controller implements RunController {
 
   get next(): string | null {
     if (this.values._run.stop) return null;
+    if (this.values._run.closing) return this.session.graph.finally ?? null;
     return this.values._run.step === 0 ? this.session.graph.entry : (this.values._step?.fired?.target ?? null);
   }
 
@@ -508,22 +509,24 @@ class Controller implements RunController {
     const overrides = { ...base._run.overrides };
     for (const [skill, entries] of Object.entries(edits.nextResults ?? {})) overrides[skill] = [...entries, ...(own(overrides, skill) ?? [])];
     const liftStop = base._run.stop && LIFTED_BY_A_FORK.has(base._run.stop.reason);
-    const run = { ...base._run, overrides, decision: null, ...(liftStop ? { stop: null } : {}) };
+    const liftClosing = base._run.closing && LIFTED_BY_A_FORK.has(base._run.closing.reason);
+    const run = { ...base._run, overrides, decision: null, ...(liftStop ? { stop: null } : {}), ...(liftClosing ? { closing: null } : {}) };
     const outcomeChanged = edits.outcome !== undefined && edits.outcome !== run.outcome;
     if (outcomeChanged) {
-      const outcomes = from ? kindDefinition(from.kind).outcomes : [];
+      const fromNode = from && nodeById(graph, from.node);
+      const outcomes = fromNode ? outcomesOf(fromNode) : [];
       if (!from || !outcomes.includes(edits.outcome as string))
         throw new Error(`"${edits.outcome}" is not an outcome of step ${atStep}${from ? ` (a ${from.kind} node has ${outcomes.join(', ') || 'none'})` : ''}`);
       run.outcome = edits.outcome as string;
     }
     let step = from;
-    if (from && !run.stop && !kindDefinition(from.kind).terminal) {
+    if (from && !run.stop && !run.closing && !kindDefinition(from.kind).terminal) {
       const route = routeAfter(graph, from.node, run.outcome, agentState({ ...base, ...edited.value }));
       step = { ...from, outcome: run.outcome, edges: route.edges, fired: route.fired };
       delete step.stop;
       delete step.stateBefore;
       if (route.stop) {
-        run.stop = route.stop;
+        Object.assign(run, stopFields(graph, route.stop));
         if (route.stop.reason !== 'error') step.stop = route.stop;
       }
     }

@@ -116,7 +116,9 @@ describe('task level: recovery and routing', () => {
     graph.edges = graph.edges.filter((edge) => edge.id !== 'e5' && edge.id !== 'e4');
     const trace = await runGraph(graph);
     expect(trace.stopReason).toBe('no_route');
-    const last = trace.steps.at(-1);
+    // The step that stopped the run comes before the final response (`finally`).
+    expect(trace.steps.at(-1)).toMatchObject({ node: 'answer', finally: true, stop: { reason: 'no_route' } });
+    const last = trace.steps.at(-2);
     expect(last?.node).toBe('evaluate');
     expect(last?.fired).toBeNull();
     expect(last?.edges).toEqual([{ id: 'e3', target: 'answer', matched: false, explain: 'outcome is "exhausted", not "sufficient"' }]);
@@ -153,7 +155,8 @@ describe('system level: guards', () => {
     const trace = await runGraph(graph);
     expect(trace.stopReason).toBe('max_rounds');
     expect(trace.rounds).toBe(5);
-    const last = trace.steps.at(-1);
+    expect(trace.steps.at(-1)).toMatchObject({ node: 'answer', finally: true, round: 5 });
+    const last = trace.steps.at(-2);
     expect(last?.guard).toEqual({ reason: 'max_rounds', explain: 'round 6 would exceed maxRounds 5' });
     expect(last?.fired).toBeNull();
     expect(last?.guards?.map((guard) => guard.explain)).toEqual(['round 6/5']);
@@ -215,6 +218,8 @@ describe('inner loops', () => {
 
   it('collect appends to collected; a failing skill gives error and stops the rest', async () => {
     const graph = (findTemplate('graph-engineer') as { graph: () => GraphFile }).graph();
+    const gather = nodeOf(graph, 'gather', 'collect');
+    gather.config = { ...gather.config, skills: ['read_logs', 'glob_files'], loop: undefined };
     const ok = await runGraph(graph);
     expect(ok.steps[0]).toMatchObject({ node: 'gather', outcome: 'ok', writes: { collected: [{ line: "error: cannot find module 'left-pad'" }, { file: 'package.json' }, { file: 'package-lock.json' }] } });
     graph.skills.read_logs = { type: 'mock', access: 'read', script: [{ outcome: 'error', error: 'no logs' }] };

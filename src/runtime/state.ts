@@ -38,6 +38,11 @@ export const RunLedger = z.strictObject({
   /** A person's answer for the approve node that runs next. */
   decision: z.enum(['approved', 'denied']).nullable(),
   stop: Stop.nullable(),
+  /**
+   * The stop the graph's `finally` node keeps: set when the run stopped for a reason that gets a
+   * final response, until that node has written it (then it becomes `stop`).
+   */
+  closing: Stop.nullable().optional(),
 });
 export type RunLedger = z.infer<typeof RunLedger>;
 

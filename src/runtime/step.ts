@@ -95,8 +95,49 @@ export const routeAfter = (graph: GraphFile, source: string, outcome: string | n
   return { ...choice, stop: null };
 };
 
+/** Stops that end a run without a final response: it answered already, a person ended it, or it broke. */
+const NO_FINAL_RESPONSE = new Set(['completed', 'user_stopped', 'error']);
+
+/** The graph's `finally` node, when it names a respond node. */
+export const finallyNode = (graph: GraphFile): GraphNode | undefined => {
+  const node = graph.finally === undefined ? undefined : nodeById(graph, graph.finally);
+  return node?.kind === 'respond' ? node : undefined;
+};
+
+/**
+ * A stop as ledger fields: `stop` ends the run, `closing` first runs the graph's `finally` node,
+ * which then ends it with this same stop (seed 000: a final response on every stop).
+ */
+export const stopFields = (graph: GraphFile, stop: Stop | null): Pick<RunLedger, 'stop' | 'closing'> =>
+  stop && finallyNode(graph) && !NO_FINAL_RESPONSE.has(stop.reason) ? { stop: null, closing: stop } : { stop, closing: null };
+
+/** Runs the `finally` node: no guards, the respond executor, and the stop it closes stays the run's stop. */
+const executeFinally = async (graph: GraphFile, node: GraphNode, values: RunValues, closing: Stop, deps: RunDeps): Promise<Record<string, unknown>> => {
+  const now = deps.now ?? Date.now;
+  const run = values._run;
+  const stepNumber = run.step + 1;
+  const started = now();
+  const state = agentState(values);
+  const context = { node, graph, state, round: values.round as number, visits: own(run.visits, node.id) ?? 0, lastWritten: run.lastWritten } as NodeContext;
+  const result = await (EXECUTORS.respond as (context: NodeContext) => Promise<NodeResult>)(context);
+  const stop = { reason: closing.reason, explain: `${closing.explain}; ${node.id} wrote the final response` };
+  const lastWritten = { ...run.lastWritten };
+  for (const key of Object.keys(result.writes)) lastWritten[key] = stepNumber;
+  const step: TraceStep = {
+    step: stepNumber, round: values.round as number, node: node.id, kind: node.kind, outcome: null, attempts: [], reads: [...kindDefinition(node.kind).reads],
+    writes: result.writes, edges: [], fired: null, guard: null, durationMs: Math.max(0, now() - started), note: `finally: the final response after the stop ${closing.reason}`,
+    tokensUsed: values.tokensUsed as number, stop, finally: true,
+  };
+  return {
+    ...result.writes, steps: (values.steps as number) + 1,
+    _run: { ...run, step: stepNumber, visits: { ...run.visits, [node.id]: (own(run.visits, node.id) ?? 0) + 1 }, lastWritten, outcome: null, stop, closing: null },
+    _step: step,
+  };
+};
+
 /** Runs `node` on the values; the update it returns is all that changes. */
 export const executeNode = async (graph: GraphFile, node: GraphNode, values: RunValues, real: RealRunners, deps: RunDeps): Promise<Record<string, unknown>> => {
+  if (values._run.closing && node.id === finallyNode(graph)?.id) return executeFinally(graph, node, values, values._run.closing, deps);
   const now = deps.now ?? Date.now;
   const run = values._run;
   const stepNumber = run.step + 1;
@@ -115,7 +156,7 @@ export const executeNode = async (graph: GraphFile, node: GraphNode, values: Run
       ...base, round: guards.stop.reason === 'max_rounds' ? currentRound : round, reads: [], guard: guards.stop, tokensUsed: tokensBefore,
       note: `stopped by a guard before ${node.id}`, stop,
     };
-    return { _run: { ...run, step: stepNumber, outcome: null, stop }, _step: guarded };
+    return { _run: { ...run, step: stepNumber, outcome: null, ...stopFields(graph, stop) }, _step: guarded };
   }
 
   // The node's own copy of the state: the executor reads it, then the edge choice reads it with the writes applied.
@@ -128,6 +169,7 @@ export const executeNode = async (graph: GraphFile, node: GraphNode, values: Run
   const context: NodeContext = {
     node, graph, state, round, visits, lastWritten: run.lastWritten,
     runAction: (action, policy, index, interpret) => runAction(action, policy, env, index, interpret),
+    tell: onAttempt,
     budgetLeft: () => (graph.limits.tokenBudget === undefined ? null : Math.max(0, graph.limits.tokenBudget - ledger.tokensUsed)),
     decision: run.decision ?? undefined,
     grant: (skill) => {
@@ -166,10 +208,13 @@ export const executeNode = async (graph: GraphFile, node: GraphNode, values: Run
     note: result.note, tokensUsed: ledger.tokensUsed,
   };
   if (result.blindRetry) step.blindRetry = true;
+  if (result.iterations) step.iterations = result.iterations;
+  if (result.maxIter !== undefined) step.maxIter = result.maxIter;
+  if (result.given) step.given = result.given;
   // A missing target is the next node's failure, not this step's: its step keeps the edge that fired.
   if (stop && route?.stop?.reason !== 'error') step.stop = stop;
   const ran: RunLedger = {
-    ...run, ...spent, step: stepNumber, visits: { ...run.visits, [node.id]: visits + 1 }, lastWritten, outcome, stop,
+    ...run, ...spent, step: stepNumber, visits: { ...run.visits, [node.id]: visits + 1 }, lastWritten, outcome, ...stopFields(graph, stop),
   };
   update._run = ran;
   update._step = step;

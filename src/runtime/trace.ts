@@ -27,8 +27,10 @@ export const Attempt = z.strictObject({
   durationMs: z.number().min(0).optional(),
   /** Why this attempt was (not) followed by another: `timeout is in retryOn (attempt 1 of 3)`. */
   retry: z.string().optional(),
-  /** Index of the action in the plan this attempt belongs to. */
+  /** Index of the action in the plan this attempt belongs to (in an inner loop: the call of the step). */
   action: Count.optional(),
+  /** The inner-loop iteration this attempt belongs to. */
+  iteration: z.number().int().min(1).optional(),
   /**
    * The records the skill call returned, as it returned them (absent when no call was made: a
    * permission refusal, an unknown skill). With `text`, what "Save as scenario" turns into a mock script.
@@ -38,6 +40,27 @@ export const Attempt = z.strictObject({
   text: z.string().optional(),
 });
 export type Attempt = z.infer<typeof Attempt>;
+
+/**
+ * One iteration of a node's inner loop (think → act → observe): the decider's reply, the tool call
+ * it asked for, and the attempts of both. `outcome` is `done`, the tool call's outcome, or the
+ * decider's failure.
+ */
+export const Iteration = z.strictObject({
+  n: z.number().int().min(1),
+  /** The decider's parsed reply; absent when it gave none that parses. */
+  reply: z.unknown().optional(),
+  tool: z.string().optional(),
+  args: State.optional(),
+  outcome: z.string(),
+  attempts: z.array(Attempt),
+  note: z.string().optional(),
+});
+export type Iteration = z.infer<typeof Iteration>;
+
+/** What a decider or judge was given: only the node's declared reads (context isolation). */
+export const Given = z.strictObject({ skill: z.string(), reads: z.array(z.string()), state: State });
+export type Given = z.infer<typeof Given>;
 
 /** One edge condition tried after a node ran: the task level. */
 export const EdgeCheck = z.strictObject({
@@ -92,6 +115,13 @@ export const TraceStep = z.strictObject({
   blindRetry: z.boolean().optional(),
   /** Set on the terminal step: the run's stop. */
   stop: Guard.optional(),
+  /** A node with an inner loop: its iterations (the flat `attempts` holds their attempts too) and its bound. */
+  iterations: z.array(Iteration).optional(),
+  maxIter: Count.optional(),
+  /** What the node's decider or judge was given. */
+  given: Given.optional(),
+  /** The `finally` node, run once after the run stopped (the stop reason stays). */
+  finally: z.literal(true).optional(),
 });
 export type TraceStep = z.infer<typeof TraceStep>;
 

@@ -27,7 +27,7 @@ export interface SkillResult {
   error?: string;
   /** Time the attempt took; simulated by mock skills so that runs replay exactly. */
   durationMs?: number;
-  /** The raw text an llm answered, for planners that parse it. */
+  /** The raw text an llm answered (a mock's scripted `reply` too), for planners, deciders and judges that parse it. */
   text?: string;
 }
 

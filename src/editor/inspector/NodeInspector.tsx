@@ -96,6 +96,25 @@ export function NodeInspector({ node }: { node: GraphNode }) {
           </button>
         )}
       </div>
+      {node.kind === 'respond' && (
+        <div className="field">
+          <label>
+            <input
+              type="checkbox"
+              checked={graph.finally === node.id}
+              onChange={(event) => {
+                const checked = event.target.checked;
+                edit((current) => {
+                  const { finally: _previous, ...rest } = current;
+                  return checked ? { ...rest, finally: node.id } : rest;
+                });
+              }}
+            />{' '}
+            Final response on every stop (finally)
+          </label>
+          <p className="field-help">Runs once after a stop other than completed, user_stopped or error (max_rounds, a budget, a stop node…), keeping the stop reason.</p>
+        </div>
+      )}
       {definition.fields.length > 0 ? (
         <section className="inspector-section" aria-label={`${definition.title} settings`}>
           <h3>Settings</h3>

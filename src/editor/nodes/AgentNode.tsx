@@ -1,5 +1,6 @@
 import { memo } from 'react';
 import { Handle, Position, type NodeProps } from '@xyflow/react';
+import { outcomesOf } from '../../graph/index.ts';
 import { useApp } from '../../store/index.ts';
 import { selectProblemsByElement } from '../../store/problemsByElement.ts';
 import { KindIcon } from '../../ui/icons.tsx';
@@ -21,7 +22,7 @@ const ROW_STYLE = {
 function AgentNodeView({ id, data, selected }: NodeProps<AgentFlowNode>) {
   const toggleNodeBreakpoint = useApp((state) => state.toggleNodeBreakpoint);
   const problems = useApp((state) => selectProblemsByElement(state).nodes.get(id));
-  const { node, definition, summary, isEntry, visits, breakpoint } = data;
+  const { node, definition, summary, isEntry, isFinally, visits, breakpoint } = data;
   return (
     <div
       className={`agent-node${selected ? ' is-selected' : ''}${breakpoint ? ' has-breakpoint' : ''}${problems ? ` has-${problems.severity}` : ''}`}
@@ -52,6 +53,7 @@ function AgentNodeView({ id, data, selected }: NodeProps<AgentFlowNode>) {
           {node.label && node.label !== node.id ? ` · ${id}` : ''}
         </span>
         {isEntry && <span className="entry-badge">entry</span>}
+        {isFinally && <span className="entry-badge finally-badge" title="runs once after any early stop">finally</span>}
       </div>
       {summary.length > 0 && (
         <ul className="agent-node-summary">
@@ -62,7 +64,7 @@ function AgentNodeView({ id, data, selected }: NodeProps<AgentFlowNode>) {
       )}
       {!definition.terminal && (
         <ul className="agent-node-outcomes">
-          {definition.outcomes.map((outcome) => (
+          {outcomesOf(node).map((outcome) => (
             <li key={outcome} className="outcome-row">
               {outcome}
               <Handle type="source" position={Position.Right} id={outcome} className="outcome-handle" title={`outcome ${outcome}`} />

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 import { CallOutcome, Id, RetryPolicy } from '../common.ts';
+import { LOOP_FIELDS, LoopConfig, MAX_ITER, loopSkillRefs, loopSummary } from './loop.ts';
 import { defineKind } from './types.ts';
 
 export const ActConfig = z.strictObject({
@@ -9,6 +10,8 @@ export const ActConfig = z.strictObject({
   args: z.record(z.string(), z.unknown()).optional(),
   retry: RetryPolicy.default({ maxAttempts: 3, retryOn: ['timeout', 'parse_error'] }),
   maxIter: z.int().min(1).default(5),
+  /** Instead of the plan: a decider picks the next tool each iteration. */
+  loop: LoopConfig.optional(),
 });
 export type ActConfig = z.infer<typeof ActConfig>;
 
@@ -34,6 +37,7 @@ export const act = defineKind({
   icon: 'zap',
   config: ActConfig,
   outcomes: ['ok', 'empty', 'error', 'denied'],
+  mermaid: 'box',
   terminal: false,
   state: { results: z.array(ActionResult), execution_error: ExecutionError.nullable() },
   reads: ['plan', 'approval'],
@@ -44,9 +48,12 @@ export const act = defineKind({
     { key: 'retry.backoffMs', label: 'Backoff (ms)', type: 'number', min: 0, optional: true },
     { key: 'retry.timeoutMs', label: 'Attempt timeout (ms)', type: 'number', min: 1, optional: true },
     { key: 'maxIter', label: 'Max actions a visit', type: 'number', min: 1 },
+    ...LOOP_FIELDS,
   ],
   summary: (config) => [
-    config.skill ? `skill: ${config.skill}` : 'runs the plan',
+    ...(config.loop ? loopSummary(config.loop) : [config.skill ? `skill: ${config.skill}` : 'runs the plan']),
     `retry ×${config.retry.maxAttempts} on ${config.retry.retryOn.join(', ') || 'nothing'}`,
   ],
+  skillRefs: (config) => [...(config.skill ? [{ skill: config.skill, where: 'config.skill' }] : []), ...loopSkillRefs(config.loop)],
+  outcomesFor: (config) => (config.loop ? ['ok', 'empty', 'error', 'denied', MAX_ITER] : ['ok', 'empty', 'error', 'denied']),
 });

@@ -17,6 +17,7 @@ export const approve = defineKind({
   icon: 'hand',
   config: ApproveConfig,
   outcomes: ['approved', 'denied'],
+  mermaid: 'rhombus',
   terminal: false,
   state: { approval: z.looseObject({ decision: z.enum(['approved', 'denied']), skill: z.string().nullable(), by: z.string() }) },
   reads: ['results', 'execution_error', 'recovery'],
@@ -25,4 +26,5 @@ export const approve = defineKind({
     { key: 'auto', label: 'Headless decision', type: 'select', options: ['approve', 'deny'], optional: true },
   ],
   summary: (config) => [config.auto ? `headless: ${config.auto}` : 'asks a person'],
+  skillRefs: () => [],
 });

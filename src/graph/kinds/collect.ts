@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Id, RetryPolicy } from '../common.ts';
+import { LOOP_FIELDS, LoopConfig, MAX_ITER, loopSkillRefs, loopSummary } from './loop.ts';
 import { defineKind } from './types.ts';
 
 export const CollectConfig = z.strictObject({
@@ -7,6 +8,8 @@ export const CollectConfig = z.strictObject({
   args: z.record(z.string(), z.unknown()).default({}),
   retry: RetryPolicy.default({ maxAttempts: 3, retryOn: ['timeout', 'parse_error'] }),
   maxIter: z.int().min(1).default(5),
+  /** Instead of the fixed list: a decider picks the next read-only tool each iteration. */
+  loop: LoopConfig.optional(),
 });
 export type CollectConfig = z.infer<typeof CollectConfig>;
 
@@ -19,6 +22,7 @@ export const collect = defineKind({
   icon: 'inbox',
   config: CollectConfig,
   outcomes: ['ok', 'empty', 'error'],
+  mermaid: 'box',
   terminal: false,
   state: { collected: z.array(z.unknown()) },
   reads: ['collected'],
@@ -28,6 +32,9 @@ export const collect = defineKind({
     { key: 'maxIter', label: 'Max skills a visit', type: 'number', min: 1 },
     { key: 'retry.maxAttempts', label: 'Max attempts', type: 'number', min: 1, max: 100 },
     { key: 'retry.retryOn', label: 'Retry on', type: 'multiselect', options: ['timeout', 'parse_error', 'permission_denied', 'error'] },
+    ...LOOP_FIELDS,
   ],
-  summary: (config) => [config.skills.join(', ') || 'no skills', `retry ×${config.retry.maxAttempts}`],
+  summary: (config) => [...(config.loop ? loopSummary(config.loop) : [config.skills.join(', ') || 'no skills']), `retry ×${config.retry.maxAttempts}`],
+  skillRefs: (config) => [...config.skills.map((skill, index) => ({ skill, where: `config.skills[${index}]` })), ...loopSkillRefs(config.loop)],
+  outcomesFor: (config) => (config.loop ? ['ok', 'empty', 'error', MAX_ITER] : ['ok', 'empty', 'error']),
 });

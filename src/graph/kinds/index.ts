@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { act } from './act.ts';
 import { approve } from './approve.ts';
 import { collect } from './collect.ts';
@@ -5,13 +6,23 @@ import { reason } from './reason.ts';
 import { recover } from './recover.ts';
 import { respond } from './respond.ts';
 import { stop } from './stop.ts';
-import type { KindDefinition, NodeKind } from './types.ts';
+import type { KindDefinition } from './types.ts';
 import { verify } from './verify.ts';
 
 export * from './types.ts';
+export * from './loop.ts';
 
-/** The one place node kinds are registered, in palette order. */
+/** The one place node kinds are registered, in palette order; everything else about a kind derives from here. */
 export const KINDS = { reason, collect, act, verify, recover, approve, respond, stop } as const;
 
-export const kindDefinition = (kind: NodeKind): KindDefinition => KINDS[kind] as unknown as KindDefinition;
-export const KIND_LIST: readonly KindDefinition[] = Object.values(KINDS) as unknown as KindDefinition[];
+/** A kind's key must be the kind it defines: `{ act: verify }` does not compile. */
+const registered: { [K in keyof typeof KINDS]: KindDefinition<z.ZodType, K> } = KINDS;
+
+export type NodeKind = keyof typeof KINDS;
+export const NODE_KINDS = Object.keys(registered) as [NodeKind, ...NodeKind[]];
+
+/** Any registered kind's definition, its config loosely typed. */
+export type AnyKindDefinition = KindDefinition<z.ZodType, NodeKind>;
+
+export const kindDefinition = (kind: NodeKind): AnyKindDefinition => KINDS[kind] as unknown as AnyKindDefinition;
+export const KIND_LIST: readonly AnyKindDefinition[] = Object.values(KINDS) as unknown as AnyKindDefinition[];

@@ -42,6 +42,16 @@ describe('node kinds', () => {
     expect(KINDS.stop.config.safeParse({ reason: 'Not Snake' }).success).toBe(false);
   });
 
+  it('each definition carries its skill references and Mermaid shape: nothing else lists kinds', () => {
+    expect(KINDS.act.skillRefs(KINDS.act.config.parse({ skill: 'a', loop: { decider: 'd', tools: ['t'] } }))).toEqual([
+      { skill: 'a', where: 'config.skill' }, { skill: 'd', where: 'config.loop.decider' }, { skill: 't', where: 'config.loop.tools[0]' },
+    ]);
+    expect(KIND_LIST.map((definition) => definition.mermaid)).toEqual(['box', 'box', 'box', 'rhombus', 'box', 'rhombus', 'stadium', 'stadium']);
+    // The inner loop adds max_iter to the outcomes of the three kinds that may run one, and only with a loop.
+    expect(KINDS.verify.outcomesFor?.(KINDS.verify.config.parse({ loop: { decider: 'd' } }))).toContain('max_iter');
+    expect(KINDS.collect.outcomesFor?.(KINDS.collect.config.parse({}))).not.toContain('max_iter');
+  });
+
   it('never let two kinds own the same field group (context isolation)', () => {
     const owners = KIND_LIST.flatMap((definition) => definition.writes);
     expect(new Set(owners).size).toBe(owners.length);

@@ -24,6 +24,7 @@ export const reason = defineKind({
   icon: 'brain',
   config: ReasonConfig,
   outcomes: ['ok', 'repeated', 'error'],
+  mermaid: 'box',
   terminal: false,
   state: { plan: z.looseObject({ actions: z.array(Action), signature: z.string(), repeated: z.boolean() }) },
   reads: ['round', 'recovery', 'plan', 'evaluation', 'failures'],
@@ -40,4 +41,8 @@ export const reason = defineKind({
       ? [`llm planner: ${config.skill ?? 'no skill'}`]
       : [`${config.plans.length} scripted plan${config.plans.length === 1 ? '' : 's'}`,
          ...(config.plans[0] ? [config.plans[0].actions.map((a) => a.skill).join(', ') || 'no actions'] : [])],
+  skillRefs: (config) => [
+    ...config.plans.flatMap((plan, p) => plan.actions.map((action, a) => ({ skill: action.skill, where: `config.plans[${p}].actions[${a}].skill` }))),
+    ...(config.skill ? [{ skill: config.skill, where: 'config.skill' }] : []),
+  ],
 });

@@ -30,6 +30,7 @@ export const recover = defineKind({
   icon: 'life-buoy',
   config: RecoverConfig,
   outcomes: ['recovered', 'needs_human', 'no_path'],
+  mermaid: 'box',
   terminal: false,
   state: {
     recovery: z.looseObject({ action: z.string(), skill: z.string().nullable(), reason: z.string() }),
@@ -43,4 +44,5 @@ export const recover = defineKind({
     config.rules.length === 0
       ? ['no rules']
       : config.rules.slice(0, 3).map((rule) => `${rule.reason} → ${rule.skill ?? rule.action}`),
+  skillRefs: (config) => config.rules.flatMap((rule, index) => (rule.skill ? [{ skill: rule.skill, where: `config.rules[${index}].skill` }] : [])),
 });

@@ -16,9 +16,11 @@ export const respond = defineKind({
   icon: 'message-square-text',
   config: RespondConfig,
   outcomes: [],
+  mermaid: 'stadium',
   terminal: true,
   state: { response: z.looseObject({ text: z.string() }) },
   reads: ['results', 'evaluation', 'collected'],
   fields: [{ key: 'template', label: 'Template', type: 'text', optional: true }],
   summary: () => ['ends: completed'],
+  skillRefs: () => [],
 });

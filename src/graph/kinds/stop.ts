@@ -15,9 +15,11 @@ export const stop = defineKind({
   icon: 'octagon-x',
   config: StopConfig,
   outcomes: [],
+  mermaid: 'stadium',
   terminal: true,
   state: {},
   reads: [],
   fields: [{ key: 'reason', label: 'Stop reason', type: 'text' }],
   summary: (config) => [`ends: ${config.reason}`],
+  skillRefs: () => [],
 });

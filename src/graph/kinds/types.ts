@@ -1,8 +1,5 @@
 import type { z } from 'zod';
 
-export const NODE_KINDS = ['reason', 'collect', 'act', 'verify', 'recover', 'approve', 'respond', 'stop'] as const;
-export type NodeKind = (typeof NODE_KINDS)[number];
-
 /** The icon a kind is drawn with, by name; the screen draws it as SVG (no emoji: not every machine has their font). */
 export const KIND_ICONS = ['brain', 'inbox', 'zap', 'search-check', 'life-buoy', 'hand', 'message-square-text', 'octagon-x'] as const;
 export type KindIconName = (typeof KIND_ICONS)[number];
@@ -18,10 +15,19 @@ export type InspectorField =
   | { key: string; label: string; type: 'multiselect'; options: readonly string[]; help?: string }
   | { key: string; label: string; type: 'skill'; optional?: boolean; help?: string }
   | { key: string; label: string; type: 'skills'; help?: string }
-  | { key: string; label: string; type: 'json'; help?: string };
+  | { key: string; label: string; type: 'json'; optional?: boolean; help?: string };
 
-export interface KindDefinition<Schema extends z.ZodType = z.ZodType> {
-  kind: NodeKind;
+/** How Mermaid draws the kind: a box, a stadium (ends the run) or a rhombus (decides). */
+export type MermaidShape = 'box' | 'stadium' | 'rhombus';
+
+/**
+ * Everything about a node kind, in one place (Rivet's node registry): the kind list, the node
+ * schema union, skill references, inspector fields, the Mermaid shape and the state it writes are
+ * derived from these; its executor sits beside it in src/runtime/kinds, in a map the compiler
+ * checks against the registry.
+ */
+export interface KindDefinition<Schema extends z.ZodType = z.ZodType, Kind extends string = string> {
+  kind: Kind;
   /** The palette name; also the accessible name tests use (SPEC §5). */
   title: string;
   /** The name the seed articles use. */
@@ -46,10 +52,21 @@ export interface KindDefinition<Schema extends z.ZodType = z.ZodType> {
   fields: readonly InspectorField[];
   /** The key settings shown on the node at a glance. */
   summary: (config: z.infer<Schema>) => string[];
+  /** Every skill the node's config names, with where (validation checks each exists and may run). */
+  skillRefs: (config: z.infer<Schema>) => SkillReference[];
+  /** The outcomes of a node with this config, when they depend on it (an inner loop adds `max_iter`). */
+  outcomesFor?: (config: z.infer<Schema>) => readonly string[];
+  mermaid: MermaidShape;
+}
+
+export interface SkillReference {
+  skill: string;
+  /** The path inside the node, e.g. `config.loop.tools[0]`. */
+  where: string;
 }
 
 /** A kind's definition; the fields it writes are the keys of its state schema. */
-export const defineKind = <Schema extends z.ZodType>(definition: Omit<KindDefinition<Schema>, 'writes'>): KindDefinition<Schema> => ({
+export const defineKind = <Schema extends z.ZodType, Kind extends string>(definition: Omit<KindDefinition<Schema, Kind>, 'writes'>): KindDefinition<Schema, Kind> => ({
   ...definition,
   writes: Object.keys(definition.state),
 });

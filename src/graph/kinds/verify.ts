@@ -1,14 +1,31 @@
 import { z } from 'zod';
+import { Id, RetryPolicy } from '../common.ts';
+import { LOOP_FIELDS, LoopConfig, MAX_ITER, loopSkillRefs, loopSummary } from './loop.ts';
 import { defineKind } from './types.ts';
 
 export const VerifyConfig = z.strictObject({
   minRecords: z.int().min(0).default(1),
+  /** Asked once instead of counting records: answers {sufficient, exhausted, reason, reasoning}. */
+  judge: Id.optional(),
+  /** Instead of counting: a decider checks with tools, then answers done with {sufficient, exhausted, reason}. */
+  loop: LoopConfig.optional(),
+  /** The local retry of the judge's, the decider's and the tools' calls (the SPEC's default when absent). */
+  retry: RetryPolicy.optional(),
 });
+
+/** What a judge answers, and what a verify loop's `done` output sets. */
+export const Judgement = z.looseObject({
+  sufficient: z.boolean(),
+  exhausted: z.boolean().default(false),
+  reason: z.string().optional(),
+  reasoning: z.string().optional(),
+});
+export type Judgement = z.infer<typeof Judgement>;
 export type VerifyConfig = z.infer<typeof VerifyConfig>;
 
 /** The reasons an evaluation may give; recovery rules are keyed by them. */
 export const EVALUATION_REASONS = [
-  'sufficient', 'empty_result', 'coverage_low', 'timeout', 'parse_error', 'permission_denied', 'execution_error',
+  'sufficient', 'empty_result', 'coverage_low', 'timeout', 'parse_error', 'permission_denied', 'execution_error', 'insufficient', MAX_ITER,
 ] as const;
 
 export const verify = defineKind({
@@ -20,11 +37,22 @@ export const verify = defineKind({
   icon: 'search-check',
   config: VerifyConfig,
   outcomes: ['sufficient', 'exhausted', 'continue'],
+  mermaid: 'rhombus',
   terminal: false,
   state: {
     evaluation: z.looseObject({ evidence_sufficient: z.boolean(), plan_exhausted: z.boolean(), reason: z.string(), reasoning: z.string(), records: z.int().min(0).optional() }),
   },
   reads: ['results', 'execution_error', 'collected'],
-  fields: [{ key: 'minRecords', label: 'Records needed', type: 'number', min: 0 }],
-  summary: (config) => [`needs ≥ ${config.minRecords} record${config.minRecords === 1 ? '' : 's'}`],
+  fields: [
+    { key: 'minRecords', label: 'Records needed', type: 'number', min: 0 },
+    { key: 'judge', label: 'Judge skill', type: 'skill', optional: true, help: 'An llm (or mock) judge asked once instead of counting records.' },
+    ...LOOP_FIELDS,
+    { key: 'retry.maxAttempts', label: 'Max attempts', type: 'number', min: 1, max: 100, optional: true },
+  ],
+  summary: (config) =>
+    config.loop ? loopSummary(config.loop)
+      : config.judge ? [`judge: ${config.judge}`]
+        : [`needs ≥ ${config.minRecords} record${config.minRecords === 1 ? '' : 's'}`],
+  skillRefs: (config) => [...(config.judge ? [{ skill: config.judge, where: 'config.judge' }] : []), ...loopSkillRefs(config.loop)],
+  outcomesFor: (config) => (config.loop ? ['sufficient', 'exhausted', 'continue', MAX_ITER] : ['sufficient', 'exhausted', 'continue']),
 });

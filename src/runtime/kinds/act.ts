@@ -1,10 +1,46 @@
-import type { Action } from '../../graph/index.ts';
+import { MAX_ITER, type Action } from '../../graph/index.ts';
 import { isFailure, type ActionRun } from '../retry.ts';
 import type { Attempt } from '../trace.ts';
-import { asRecord, resultOf, type Executor } from './types.ts';
+import { loopTrace, maxIterNote, runLoop } from './loop.ts';
+import { asRecord, resultOf, type Executor, type NodeResult } from './types.ts';
+
+/** The failure `execution_error` holds: the call that ended the visit. */
+const executionError = (run: ActionRun, message?: string) => ({ outcome: run.outcome, skill: run.skill, message: message ?? run.error ?? run.outcome });
+
+/** A budget stop between retries still says which action it cut short. */
+const budgetError = (run: ActionRun) => ({ outcome: run.attempts.at(-1)?.outcome ?? 'error', skill: run.skill, message: run.budgetStop?.explain ?? 'the budget ran out' });
+
+const recordsOf = (runs: readonly ActionRun[]) => runs.reduce((sum, run) => sum + run.records.length, 0);
+
+/** The inner loop: a decider picks each tool; the tool calls are the visit's `results`. */
+const executeActLoop: Executor<'act'> = async (context) => {
+  const loop = context.node.config.loop as NonNullable<typeof context.node.config.loop>;
+  const run = await runLoop(context, loop, context.node.config.retry);
+  const trace = loopTrace(run, loop);
+  const results = run.calls.map(resultOf);
+  const { ending } = run;
+  const base = { attempts: run.attempts, ...trace };
+  if (ending.type === 'budget') {
+    const cut = run.calls.at(-1)?.budgetStop ? run.calls.at(-1) : undefined;
+    return { ...base, outcome: null, writes: { results, execution_error: cut ? budgetError(cut) : { outcome: 'error', skill: loop.decider, message: ending.guard.explain } }, note: ending.guard.explain, budgetStop: ending.guard };
+  }
+  if (ending.type === 'failed') {
+    const outcome = ending.run.denied ? 'denied' : 'error';
+    const who = ending.by === 'decider' ? `the decider ${ending.run.skill}` : ending.run.skill;
+    return { ...base, outcome, writes: { results, execution_error: executionError(ending.run) }, note: `iteration ${run.iterations.length}: ${who} ${ending.run.denied ? `was denied: ${ending.run.error}` : `failed with ${ending.run.outcome}${ending.run.error ? ` (${ending.run.error})` : ''}`}` };
+  }
+  if (ending.type === 'max_iter')
+    return { ...base, outcome: MAX_ITER, writes: { results, execution_error: { outcome: 'error', skill: loop.decider, message: maxIterNote(loop) } }, note: maxIterNote(loop) };
+  const records = recordsOf(run.calls);
+  return {
+    ...base, outcome: records > 0 ? 'ok' : 'empty', writes: { results, execution_error: null },
+    note: `done after ${run.iterations.length} iteration(s): ${run.calls.length} tool call(s) returned ${records} record(s)`,
+  };
+};
 
 /** Runs the plan's actions (or the node's own skill) in order; a fatal action stops the rest. */
-export const executeAct: Executor<'act'> = async (context) => {
+export const executeAct: Executor<'act'> = async (context): Promise<NodeResult> => {
+  if (context.node.config.loop) return executeActLoop(context);
   const { node, state } = context;
   const planned = node.config.skill
     ? [{ skill: node.config.skill, args: node.config.args ?? {} }]
@@ -24,17 +60,17 @@ export const executeAct: Executor<'act'> = async (context) => {
       break;
     }
   }
-  const budgetStop = runs.at(-1)?.budgetStop ?? null;
+  const cut = runs.at(-1)?.budgetStop ? runs.at(-1) : undefined;
   const writes = {
     results: runs.map(resultOf),
-    execution_error: fatal ? { outcome: fatal.outcome, skill: fatal.skill, message: fatal.error ?? fatal.outcome } : null,
+    execution_error: cut ? budgetError(cut) : fatal ? executionError(fatal) : null,
   };
-  const records = runs.reduce((sum, run) => sum + run.records.length, 0);
+  const records = recordsOf(runs);
   const skipped = fatal && runs.length < actions.length ? `; ${actions.length - runs.length} later action(s) not run` : '';
-  if (budgetStop) return { outcome: null, writes, attempts, note: budgetStop.explain, budgetStop };
+  if (cut?.budgetStop) return { outcome: null, writes, attempts, note: `${cut.budgetStop.explain}${capped}`, budgetStop: cut.budgetStop };
   if (actions.length === 0) return { outcome: 'empty', writes, attempts, note: 'the plan has no actions' };
-  if (fatal?.denied) return { outcome: 'denied', writes, attempts, note: `${fatal.skill} was denied: ${fatal.error}${skipped}` };
-  if (fatal) return { outcome: 'error', writes, attempts, note: `${fatal.skill} failed with ${fatal.outcome} after ${fatal.attempts.length} attempt(s)${skipped}` };
+  if (fatal?.denied) return { outcome: 'denied', writes, attempts, note: `${fatal.skill} was denied: ${fatal.error}${skipped}${capped}` };
+  if (fatal) return { outcome: 'error', writes, attempts, note: `${fatal.skill} failed with ${fatal.outcome} after ${fatal.attempts.length} attempt(s)${skipped}${capped}` };
   if (records === 0) return { outcome: 'empty', writes, attempts, note: `${runs.length} action(s) ran and returned zero records${capped}` };
   return { outcome: 'ok', writes, attempts, note: `${runs.length} action(s) returned ${records} record(s)${capped}` };
 };

@@ -1,11 +1,31 @@
+import { MAX_ITER } from '../../graph/index.ts';
 import { isFailure, type ActionRun } from '../retry.ts';
 import type { Attempt } from '../trace.ts';
+import { loopTrace, maxIterNote, runLoop } from './loop.ts';
 import type { Executor } from './types.ts';
+
+/** The inner loop: a decider picks each read-only tool; what they return is appended to `collected`. */
+const executeCollectLoop: Executor<'collect'> = async (context) => {
+  const loop = context.node.config.loop as NonNullable<typeof context.node.config.loop>;
+  const before = Array.isArray(context.state.collected) ? context.state.collected : [];
+  const run = await runLoop(context, loop, context.node.config.retry);
+  const gathered = run.calls.filter((call) => !isFailure(call.outcome)).flatMap((call) => call.records);
+  const writes = { collected: [...before, ...gathered] };
+  const base = { writes, attempts: run.attempts, ...loopTrace(run, loop) };
+  const { ending } = run;
+  if (ending.type === 'budget') return { ...base, outcome: null, note: ending.guard.explain, budgetStop: ending.guard };
+  if (ending.type === 'failed') return { ...base, outcome: 'error', note: `iteration ${run.iterations.length}: ${ending.by === 'decider' ? 'the decider ' : ''}${ending.run.skill} failed with ${ending.run.outcome}${ending.run.error ? ` (${ending.run.error})` : ''}` };
+  if (ending.type === 'max_iter') return { ...base, outcome: MAX_ITER, note: `${maxIterNote(loop)}; ${gathered.length} record(s) gathered` };
+  if (gathered.length === 0) return { ...base, outcome: 'empty', note: `done after ${run.iterations.length} iteration(s): nothing gathered` };
+  return { ...base, outcome: 'ok', note: `done after ${run.iterations.length} iteration(s): gathered ${gathered.length} record(s)` };
+};
 
 /** Runs its skills (at most `maxIter`) and appends their records to `collected`. */
 export const executeCollect: Executor<'collect'> = async (context) => {
+  if (context.node.config.loop) return executeCollectLoop(context);
   const { node, state } = context;
   const skills = node.config.skills.slice(0, node.config.maxIter);
+  const capped = node.config.skills.length > skills.length ? ` (${node.config.skills.length - skills.length} skill(s) over maxIter ${node.config.maxIter} not run)` : '';
   const before = Array.isArray(state.collected) ? state.collected : [];
   const gathered: unknown[] = [];
   const attempts: Attempt[] = [];
@@ -17,8 +37,8 @@ export const executeCollect: Executor<'collect'> = async (context) => {
     gathered.push(...last.records);
   }
   const writes = { collected: [...before, ...gathered] };
-  if (last?.budgetStop) return { outcome: null, writes, attempts, note: last.budgetStop.explain, budgetStop: last.budgetStop };
-  if (last && isFailure(last.outcome)) return { outcome: 'error', writes, attempts, note: `${last.skill} failed with ${last.outcome}` };
-  if (gathered.length === 0) return { outcome: 'empty', writes, attempts, note: `${skills.length} skill(s) gathered nothing` };
-  return { outcome: 'ok', writes, attempts, note: `gathered ${gathered.length} record(s) from ${skills.join(', ')}` };
+  if (last?.budgetStop) return { outcome: null, writes, attempts, note: `${last.budgetStop.explain}${capped}`, budgetStop: last.budgetStop };
+  if (last && isFailure(last.outcome)) return { outcome: 'error', writes, attempts, note: `${last.skill} failed with ${last.outcome}${capped}` };
+  if (gathered.length === 0) return { outcome: 'empty', writes, attempts, note: `${skills.length} skill(s) gathered nothing${capped}` };
+  return { outcome: 'ok', writes, attempts, note: `gathered ${gathered.length} record(s) from ${skills.join(', ')}${capped}` };
 };

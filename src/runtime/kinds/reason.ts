@@ -35,15 +35,17 @@ export const executeReason: Executor<'reason'> = async (context) => {
   const previous = asRecord(state.plan);
   const previousActions = (Array.isArray(previous?.actions) ? previous.actions : []) as Action[];
   const recovery = asRecord(state.recovery);
-  const recoveredSincePlan = (lastWritten.recovery ?? -1) > (lastWritten.plan ?? -1) && typeof recovery?.skill === 'string';
+  // A recovery in between counts even when it names only an action (expand_search_scope, a person's confirmation): the next plan is no blind retry.
+  const recoveredSincePlan = (lastWritten.recovery ?? -1) > (lastWritten.plan ?? -1) && recovery !== undefined && recovery.action !== 'none';
+  const recoverySkill = recoveredSincePlan && typeof recovery?.skill === 'string' ? recovery.skill : undefined;
   let actions: Action[];
   let source: string;
   const attempts = [];
-  if (recoveredSincePlan) {
+  if (recoverySkill) {
     const failed = asRecord(state.execution_error)?.skill;
     const basis = previousActions.find((action) => action.skill === failed) ?? previousActions[0];
-    actions = [{ skill: recovery?.skill as string, args: basis?.args ?? {} }];
-    source = `recovery chose ${recovery?.skill as string} (${String(recovery?.action)} for ${String(recovery?.reason)}), with the previous action's args`;
+    actions = [{ skill: recoverySkill, args: basis?.args ?? {} }];
+    source = `recovery chose ${recoverySkill} (${String(recovery?.action)} for ${String(recovery?.reason)}), with the previous action's args`;
   } else if (node.config.planner === 'llm') {
     if (!node.config.skill) return { outcome: 'error', writes: {}, attempts: [], note: 'the llm planner has no skill' };
     const prompt = `${node.config.prompt ?? 'Plan the next actions.'}\nAnswer with JSON {"actions":[{"skill":"…","args":{}}]}.\nState: ${JSON.stringify(state)}`;
@@ -60,6 +62,7 @@ export const executeReason: Executor<'reason'> = async (context) => {
     actions = plans[index].actions;
     source = `scripted plan ${index + 1} of ${plans.length}${index === plans.length - 1 && plans.length <= Math.max(context.round - 1, context.visits) ? ' (the last repeats)' : ''}`;
   }
+  if (recoveredSincePlan && !recoverySkill) source += ` after the recovery ${String(recovery?.action)} for ${String(recovery?.reason)}`;
   const signature = planSignature(actions);
   const repeated = !recoveredSincePlan && previous?.signature === signature;
   const newEvidence = ['failures', 'collected'].some((field) => (lastWritten[field] ?? -1) > (lastWritten.plan ?? -1));

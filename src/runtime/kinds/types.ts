@@ -1,6 +1,6 @@
 import type { Action, GraphFile, NodeKind, NodeOfKind, RetryPolicy } from '../../graph/index.ts';
 import type { ActionRun, Interpret } from '../retry.ts';
-import type { Attempt, Guard, StopReason } from '../trace.ts';
+import type { Attempt, Given, Guard, Iteration, StopReason } from '../trace.ts';
 
 export interface NodeContext<K extends NodeKind = NodeKind> {
   node: NodeOfKind<K>;
@@ -13,6 +13,8 @@ export interface NodeContext<K extends NodeKind = NodeKind> {
   /** The step at which each field group was last written (0: initial state), to tell what happened since. */
   lastWritten: Readonly<Record<string, number>>;
   runAction: (action: Action, policy: RetryPolicy, index: number, interpret?: Interpret) => Promise<ActionRun>;
+  /** Tells about an attempt recorded without a call (a tool the loop refused), as runAction's are told. */
+  tell?: (attempt: Attempt) => void;
   /** Tokens left under the budget; null without one. */
   budgetLeft: () => number | null;
   /** The person's answer when an approve node runs interactively; undefined when headless. */
@@ -31,6 +33,10 @@ export interface NodeResult {
   stop?: { reason: StopReason; explain: string };
   /** The budget ran out inside the node, before a retry attempt. */
   budgetStop?: Guard | null;
+  /** An inner loop's iterations, its bound, and what its decider was given (a judge's too). */
+  iterations?: Iteration[];
+  maxIter?: number;
+  given?: Given;
 }
 
 export type Executor<K extends NodeKind> = (context: NodeContext<K>) => Promise<NodeResult>;

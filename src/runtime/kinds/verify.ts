@@ -1,7 +1,13 @@
-import { own } from '../../graph/index.ts';
-import { asRecord, type Executor } from './types.ts';
+import { MAX_ITER, own, RetryPolicy } from '../../graph/index.ts';
+import { Judgement } from '../../graph/kinds/verify.ts';
+import { isFailure } from '../retry.ts';
+import { givenTo, loopTrace, maxIterNote, replyAs, runLoop } from './loop.ts';
+import { asRecord, type Executor, type NodeResult } from './types.ts';
 
 const REASON_OF_FAILURE: Record<string, string> = { timeout: 'timeout', parse_error: 'parse_error', permission_denied: 'permission_denied' };
+
+/** The evaluation reason of a failed call: recovery rules are keyed by it. */
+const reasonOfFailure = (outcome: string) => own(REASON_OF_FAILURE, outcome) ?? 'execution_error';
 
 const recordCount = (state: Readonly<Record<string, unknown>>): number => {
   if (Array.isArray(state.results))
@@ -12,23 +18,74 @@ const recordCount = (state: Readonly<Record<string, unknown>>): number => {
   return Array.isArray(state.collected) ? state.collected.length : 0;
 };
 
+type Verdict = 'sufficient' | 'exhausted' | 'continue';
+
+const evaluated = (outcome: Verdict | typeof MAX_ITER, reason: string, reasoning: string, records: number, extra: Partial<NodeResult> = {}): NodeResult => ({
+  outcome,
+  writes: { evaluation: { evidence_sufficient: outcome === 'sufficient', plan_exhausted: outcome === 'exhausted' || outcome === MAX_ITER, reason, reasoning, records } },
+  attempts: [],
+  note: reasoning,
+  ...extra,
+});
+
+/** A judge's (or a verify loop's) judgement as the evaluation. */
+const fromJudgement = (judgement: Judgement, by: string, records: number, extra: Partial<NodeResult>): NodeResult => {
+  const outcome: Verdict = judgement.sufficient ? 'sufficient' : judgement.exhausted ? 'exhausted' : 'continue';
+  const reason = judgement.reason ?? (judgement.sufficient ? 'sufficient' : 'insufficient');
+  return evaluated(outcome, reason, `${by}: ${judgement.reasoning ?? reason}`, records, extra);
+};
+
+/** The SPEC's default retry policy, for a verify node that sets none. */
+const retryOf = (config: { retry?: RetryPolicy }): RetryPolicy => config.retry ?? RetryPolicy.parse({});
+
+const JUDGEMENT_HINT = '{"sufficient": bool, "exhausted": bool, "reason": text, "reasoning": text}';
+
+/** A judge asked once (an llm, or a mock whose script carries the replies). */
+const executeJudge: Executor<'verify'> = async (context) => {
+  const judge = context.node.config.judge as string;
+  const given = givenTo(context, judge);
+  const prompt = `Judge whether the evidence is sufficient. Answer with JSON only: ${JUDGEMENT_HINT}.\nState (this node's reads): ${JSON.stringify(given.state)}`;
+  const run = await context.runAction({ skill: judge, args: { prompt } }, retryOf(context.node.config), 0, replyAs(Judgement, 'judge'));
+  const extra = { attempts: run.attempts, given };
+  const records = recordCount(context.state);
+  if (run.budgetStop) return { outcome: null, writes: {}, attempts: run.attempts, given, note: run.budgetStop.explain, budgetStop: run.budgetStop };
+  if (run.outcome !== 'ok') {
+    const reason = reasonOfFailure(run.outcome);
+    return evaluated('exhausted', reason, `the judge ${judge} failed with ${run.outcome}${run.error ? ` (${run.error})` : ''}: no judgement, the plan is exhausted (${reason})`, records, extra);
+  }
+  return fromJudgement(run.records[0] as Judgement, `the judge ${judge}`, records, extra);
+};
+
+/** The inner loop: the decider checks with tools, then answers done with a judgement. */
+const executeVerifyLoop: Executor<'verify'> = async (context) => {
+  const loop = context.node.config.loop as NonNullable<typeof context.node.config.loop>;
+  const run = await runLoop(context, loop, retryOf(context.node.config), { schema: Judgement, hint: JUDGEMENT_HINT });
+  const records = run.calls.filter((call) => !isFailure(call.outcome)).reduce((sum, call) => sum + call.records.length, 0);
+  const extra = { attempts: run.attempts, ...loopTrace(run, loop) };
+  const { ending } = run;
+  if (ending.type === 'budget') return { outcome: null, writes: {}, ...extra, note: ending.guard.explain, budgetStop: ending.guard };
+  if (ending.type === 'failed') {
+    const reason = reasonOfFailure(ending.run.outcome);
+    return evaluated('exhausted', reason, `iteration ${run.iterations.length}: ${ending.run.skill} ended with ${ending.run.outcome}: the plan is exhausted (${reason})`, records, extra);
+  }
+  if (ending.type === 'max_iter') return evaluated(MAX_ITER, MAX_ITER, `${maxIterNote(loop)}: the plan is exhausted`, records, extra);
+  return fromJudgement(Judgement.parse(ending.output), `the decider ${loop.decider}, after ${run.iterations.length} iteration(s)`, records, extra);
+};
+
 /** Judges the evidence of the latest act visit (or what was collected when nothing acted). */
-export const executeVerify: Executor<'verify'> = async ({ node, state }) => {
+export const executeVerify: Executor<'verify'> = async (context) => {
+  if (context.node.config.loop) return executeVerifyLoop(context);
+  if (context.node.config.judge) return executeJudge(context);
+  const { node, state } = context;
   const failure = asRecord(state.execution_error);
   const records = recordCount(state);
   const { minRecords } = node.config;
-  const judge = (outcome: 'sufficient' | 'exhausted' | 'continue', reason: string, reasoning: string) => ({
-    outcome,
-    writes: { evaluation: { evidence_sufficient: outcome === 'sufficient', plan_exhausted: outcome === 'exhausted', reason, reasoning, records } },
-    attempts: [],
-    note: reasoning,
-  });
   if (failure) {
-    const reason = own(REASON_OF_FAILURE, String(failure.outcome)) ?? 'execution_error';
-    return judge('exhausted', reason, `${String(failure.skill)} ended with ${String(failure.outcome)}: the plan is exhausted (${reason})`);
+    const reason = reasonOfFailure(String(failure.outcome));
+    return evaluated('exhausted', reason, `${String(failure.skill)} ended with ${String(failure.outcome)}: the plan is exhausted (${reason})`, records);
   }
   if (records >= minRecords && (records > 0 || minRecords === 0))
-    return judge('sufficient', 'sufficient', `${records} record(s), at least the ${minRecords} needed: the evidence is sufficient`);
-  if (records === 0) return judge('exhausted', 'empty_result', 'zero records: an empty result is not a success, the plan is exhausted');
-  return judge('continue', 'coverage_low', `${records} record(s), fewer than the ${minRecords} needed: coverage is low, keep going`);
+    return evaluated('sufficient', 'sufficient', `${records} record(s), at least the ${minRecords} needed: the evidence is sufficient`, records);
+  if (records === 0) return evaluated('exhausted', 'empty_result', 'zero records: an empty result is not a success, the plan is exhausted', records);
+  return evaluated('continue', 'coverage_low', `${records} record(s), fewer than the ${minRecords} needed: coverage is low, keep going`, records);
 };

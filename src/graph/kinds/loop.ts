@@ -1,0 +1,41 @@
+/**
+ * The inner agent loop a collect, act or verify node may run instead of its fixed list (seed 003:
+ * an Agent Loop inside a node, bounded by max_iter): a decider skill answers each iteration with a
+ * tool to call or `done`. Defined once here; each of the three kinds adds it to its config.
+ */
+import { z } from 'zod';
+import { Id } from '../common.ts';
+import { LIMITS } from '../limits.ts';
+import type { InspectorField } from './types.ts';
+
+export const LoopConfig = z.strictObject({
+  /** The skill asked each iteration: an llm skill, or a mock whose script entries carry `reply`. */
+  decider: Id,
+  /** The skills the decider may call; any other is an `error` attempt. */
+  tools: z.array(Id).max(LIMITS.actionsPerPlan).default([]),
+  maxIter: z.int().min(1).max(LIMITS.actionsPerPlan).default(5),
+});
+export type LoopConfig = z.infer<typeof LoopConfig>;
+
+/** What a decider answers: call a tool, or end the loop with the node's output. */
+export const DeciderReply = z.union([
+  z.strictObject({ tool: Id, args: z.record(z.string(), z.unknown()).default({}) }),
+  z.strictObject({ done: z.literal(true), output: z.record(z.string(), z.unknown()).default({}) }),
+]);
+export type DeciderReply = z.infer<typeof DeciderReply>;
+
+/** The outcome of a loop that used all its iterations without `done`. */
+export const MAX_ITER = 'max_iter';
+
+/** The loop's inspector fields: the three kinds share them. */
+export const LOOP_FIELDS: readonly InspectorField[] = [
+  { key: 'loop', label: 'Inner loop', type: 'json', optional: true, help: 'Optional: {"decider":"skill","tools":["…"],"maxIter":5}. A decider answers {"tool","args"} or {"done":true,"output":{}}.' },
+];
+
+/** The skills a loop names, with where. */
+export const loopSkillRefs = (loop: LoopConfig | undefined): { skill: string; where: string }[] =>
+  loop ? [{ skill: loop.decider, where: 'config.loop.decider' }, ...loop.tools.map((skill, index) => ({ skill, where: `config.loop.tools[${index}]` }))] : [];
+
+/** The loop's line of a node summary. */
+export const loopSummary = (loop: LoopConfig | undefined): string[] =>
+  loop ? [`loop: ${loop.decider} → ${loop.tools.join(', ') || 'no tools'}, max_iter ${loop.maxIter}`] : [];

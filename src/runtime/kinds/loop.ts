@@ -1,0 +1,157 @@
+/**
+ * The inner agent loop of collect, act and verify (seed 003): up to `maxIter` iterations of
+ * think → act → observe. Each iteration asks the decider (with the node's declared reads only, and
+ * what its tools returned so far) and gets a tool call or `done`. A reply that does not parse is a
+ * `parse_error`, retried in place by the node's retry policy; a tool outside `tools` is an `error`
+ * attempt; every tool call goes through runAction, so the permission check runs before each
+ * attempt and each call has the node's local retry. The kind decides what the ending means.
+ */
+import type { z } from 'zod';
+import { DeciderReply, kindDefinition, own, parseWith, type LoopConfig, type NodeKind, type RetryPolicy } from '../../graph/index.ts';
+import type { SkillResult } from '../../skills/index.ts';
+import { isFailure, type ActionRun } from '../retry.ts';
+import type { Attempt, Given, Guard, Iteration } from '../trace.ts';
+import type { NodeContext } from './types.ts';
+
+/** How the loop ended. */
+export type LoopEnding =
+  | { type: 'done'; output: Record<string, unknown> }
+  /** The decider or a tool call failed (after its retries), or the decider asked for a tool it does not have. */
+  | { type: 'failed'; by: 'decider' | 'tool'; run: ActionRun }
+  | { type: 'budget'; guard: Guard }
+  | { type: 'max_iter' };
+
+export interface LoopRun {
+  ending: LoopEnding;
+  iterations: Iteration[];
+  /** Every attempt, decider's and tools', in order: the step's flat list. */
+  attempts: Attempt[];
+  /** The tool calls that ran, in order. */
+  calls: ActionRun[];
+  given: Given;
+}
+
+/** The JSON in a model's text: a fenced block or the outermost braces. */
+const jsonText = (text: string): string => {
+  const start = text.indexOf('{');
+  const end = text.lastIndexOf('}');
+  return start >= 0 && end > start ? text.slice(start, end + 1) : text;
+};
+
+/**
+ * A decider's or judge's answer as a value of `schema`: the JSON in the text an llm wrote (a mock's
+ * scripted `reply` arrives as that text too). Anything else is a `parse_error`, which the retry
+ * policy may retry in place.
+ */
+export const replyAs = <T>(schema: z.ZodType<T>, what: string) => (result: SkillResult): SkillResult => {
+  if (result.outcome !== 'ok' && result.outcome !== 'empty') return result;
+  let value: unknown;
+  try {
+    value = JSON.parse(jsonText(result.text ?? ''));
+  } catch {
+    return { ...result, outcome: 'parse_error', records: [], error: `the ${what} did not answer with JSON` };
+  }
+  const parsed = parseWith(schema, value);
+  if (!parsed.ok) return { ...result, outcome: 'parse_error', records: [], error: `not a ${what} reply: ${parsed.problems.map((problem) => `${problem.path || 'reply'}: ${problem.message}`).join('; ')}` };
+  return { ...result, outcome: 'ok', records: [parsed.value] };
+};
+
+/** The node's declared reads, with their values: all a decider or judge is shown of the state. */
+export const givenTo = <K extends NodeKind>(context: NodeContext<K>, skill: string): Given => {
+  const reads = kindDefinition(context.node.kind).reads;
+  const state: Record<string, unknown> = {};
+  for (const field of reads) {
+    const value = own(context.state, field);
+    if (value !== undefined) state[field] = value;
+  }
+  return { skill, reads: [...reads], state };
+};
+
+/** The prompt an llm decider reads; a mock decider ignores it. */
+const deciderPrompt = <K extends NodeKind>(context: NodeContext<K>, loop: LoopConfig, given: Given, observations: unknown[], outputHint: string) =>
+  [
+    `You run the inner loop of the ${context.node.kind} node "${context.node.id}". Each turn, call one tool or finish.`,
+    `Tools: ${loop.tools.join(', ') || '(none)'}.`,
+    `Answer with JSON only: {"tool": NAME, "args": {...}} or {"done": true, "output": ${outputHint}}.`,
+    `State (this node's reads): ${JSON.stringify(given.state)}`,
+    `Observations so far: ${JSON.stringify(observations)}`,
+  ].join('\n');
+
+const tagged = (attempts: Attempt[], n: number) => attempts.map((attempt) => Object.assign(attempt, { iteration: n }));
+
+/**
+ * Runs the loop. `output` checks a `done` reply's output (verify needs a judgement): an output
+ * that does not fit is the decider's parse error like any other.
+ */
+export const runLoop = async <K extends NodeKind>(
+  context: NodeContext<K>, loop: LoopConfig, retry: RetryPolicy, output?: { schema: z.ZodType; hint: string },
+): Promise<LoopRun> => {
+  const given = givenTo(context, loop.decider);
+  const iterations: Iteration[] = [];
+  const attempts: Attempt[] = [];
+  const calls: ActionRun[] = [];
+  const observations: unknown[] = [];
+  const replySchema = output
+    ? DeciderReply.check((check) => {
+      if ('done' in check.value) {
+        const parsed = output.schema.safeParse(check.value.output);
+        if (!parsed.success) check.issues.push({ code: 'custom', input: check.value.output, path: ['output'], message: `the output must be ${output.hint}` });
+      }
+    })
+    : DeciderReply;
+  let index = 0;
+  const finish = (ending: LoopEnding): LoopRun => ({ ending, iterations, attempts, calls, given });
+  for (let n = 1; n <= loop.maxIter; n += 1) {
+    const prompt = deciderPrompt(context, loop, given, observations, output?.hint ?? '{...}');
+    const decided = await context.runAction({ skill: loop.decider, args: { prompt } }, retry, index++, replyAs(replySchema, 'decider'));
+    const iteration: Iteration = { n, outcome: decided.outcome, attempts: tagged(decided.attempts, n) };
+    iterations.push(iteration);
+    attempts.push(...iteration.attempts);
+    if (decided.budgetStop) return finish({ type: 'budget', guard: decided.budgetStop });
+    if (decided.outcome !== 'ok') {
+      iteration.note = `the decider ${loop.decider} failed with ${decided.outcome}${decided.error ? ` (${decided.error})` : ''}`;
+      return finish({ type: 'failed', by: 'decider', run: decided });
+    }
+    const reply = decided.records[0] as DeciderReply;
+    iteration.reply = reply;
+    if ('done' in reply) {
+      iteration.outcome = 'done';
+      iteration.note = `done after ${n} iteration(s)`;
+      return finish({ type: 'done', output: reply.output });
+    }
+    iteration.tool = reply.tool;
+    iteration.args = reply.args;
+    if (!loop.tools.includes(reply.tool)) {
+      const error = `${reply.tool} is not one of this loop's tools (${loop.tools.join(', ') || 'none'})`;
+      const refused: Attempt = { n: 1, skill: reply.tool, outcome: 'error', tokens: 0, error, action: index++, iteration: n, retry: 'a tool outside the loop\'s tools is never called' };
+      const run: ActionRun = { skill: reply.tool, args: reply.args, outcome: 'error', records: [], error, attempts: [refused], denied: false, budgetStop: null };
+      iteration.attempts.push(refused);
+      attempts.push(refused);
+      context.tell?.(refused);
+      iteration.outcome = 'error';
+      iteration.note = error;
+      calls.push(run);
+      return finish({ type: 'failed', by: 'tool', run });
+    }
+    const called = await context.runAction({ skill: reply.tool, args: reply.args }, retry, index++);
+    calls.push(called);
+    iteration.attempts.push(...tagged(called.attempts, n));
+    attempts.push(...called.attempts);
+    iteration.outcome = called.outcome;
+    if (called.budgetStop) return finish({ type: 'budget', guard: called.budgetStop });
+    if (isFailure(called.outcome)) {
+      iteration.note = called.denied ? `${reply.tool} was denied by the permission check: ${called.error}` : `${reply.tool} failed with ${called.outcome} after ${called.attempts.length} attempt(s)`;
+      return finish({ type: 'failed', by: 'tool', run: called });
+    }
+    iteration.note = `${reply.tool} returned ${called.records.length} record(s)`;
+    observations.push({ n, tool: reply.tool, args: reply.args, outcome: called.outcome, records: called.records });
+  }
+  return finish({ type: 'max_iter' });
+};
+
+/** The trace fields every loop step carries. */
+export const loopTrace = (run: LoopRun, loop: LoopConfig) => ({ iterations: run.iterations, maxIter: loop.maxIter, given: run.given });
+
+/** The sentence of a loop that used every iteration. */
+export const maxIterNote = (loop: LoopConfig) =>
+  `max_iter reached: ${loop.maxIter} iteration(s) without done — an error that routes, not a success`;
