@@ -113,7 +113,7 @@ function RoundsOverview() {
           {rounds.map((round) => (
             <tr key={round.round} className={round.outcome.startsWith('stopped') && round.outcome !== 'stopped: completed' ? 'round-halted' : undefined}>
               <th scope="row">
-                <button type="button" className="link" onClick={() => {
+                <button type="button" className="link" aria-label={`Go to round ${round.round}`} onClick={() => {
                   const first = firstStepOf(round.round);
                   if (first !== undefined) selectStep(first);
                 }}>{round.round}</button>
