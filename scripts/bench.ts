@@ -25,7 +25,6 @@ const gc = (globalThis as { gc?: () => void }).gc;
 const loopGraph = (rounds: number): GraphFile => {
   const parsed = parseGraph({
     format: 'loopscope/graph', version: 1, name: 'Bench loop', entry: 'plan',
-    limits: { maxRounds: rounds, maxSteps: rounds * 3 + 10 },
     skills: { probe: { type: 'mock', tokens: 1, script: [{ outcome: 'timeout' }, { outcome: 'ok', records: [{ seen: true }] }] } },
     nodes: [
       { id: 'plan', kind: 'reason', config: { plans: [{ actions: [{ skill: 'probe' }] }] } },
@@ -41,7 +40,8 @@ const loopGraph = (rounds: number): GraphFile => {
     ],
   });
   if (!parsed.ok) throw new Error(parsed.problems.map((problem) => `${problem.path}: ${problem.message}`).join('\n'));
-  return parsed.value;
+  // A file may ask for at most 1,000 rounds (LIMITS); the bench sets its long runs on the parsed graph.
+  return { ...parsed.value, limits: { ...parsed.value.limits, maxRounds: rounds, maxSteps: rounds * 3 + 10 } };
 };
 
 /** The same loop written straight on LangGraph: the same fields, the same mock script and retry, no trace, no guards. */
