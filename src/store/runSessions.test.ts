@@ -109,6 +109,23 @@ describe('the run session in storage', () => {
     expect(journals.size).toBe(0);
   });
 
+  it('a run shown from its trace (a scenario\'s) comes back after a reload as it was, and cannot be forked', async () => {
+    const { storage } = fakeStorage();
+    const saving = startRunSessionSaving(storage, { delayMs: 1, target });
+    stopSaving = saving.stop;
+    const trace = await runGraph(securityclaw(), { compact: true });
+    useApp.getState().loadTrace(trace, { label: 'scenario "happy path" (passed)', graph: securityclaw() });
+    await saving.flush();
+    saving.stop();
+    const graphId = useApp.getState().documentId;
+    useApp.getState().reset();
+    useApp.getState().openDocument(securityclaw(), graphId);
+    expect(await restoreRunSession(storage)).toBe(true);
+    const [run] = useApp.getState().runs;
+    expect(run).toMatchObject({ label: 'Run 1: scenario "happy path" (passed)', imported: true });
+    expect(run.trace.steps).toEqual(trace.steps);
+  });
+
   it('a damaged session is not shown, and says why', async () => {
     const { storage, headers, journals } = fakeStorage();
     const graphId = useApp.getState().documentId;

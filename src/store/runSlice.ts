@@ -53,6 +53,7 @@ export interface RunRecord {
   stepCount: number;
   /** The run and step this one was forked from: the runs form a tree. */
   forkOf?: { run: number; step: number };
+  /** Shown from its trace, with no controller or journal (an imported trace, a scenario's or a server's run): it cannot be stepped or forked here. */
   imported?: boolean;
   /** A LangGraph server thread it shows (`url thread`): that thread's later reads replace it in place. */
   server?: string;
@@ -570,7 +571,7 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
         updateRun(id, { trace, stepCount: trace.steps.length, graph });
         set({ activeRunId: id });
       } else {
-        addRun({ label: '', graph, trace, stepCount: trace.steps.length, imported: shown?.label === undefined || server !== undefined, ...(server ? { server: server.key } : {}), ...(server?.foreign ? { foreign: true } : {}) });
+        addRun({ label: '', graph, trace, stepCount: trace.steps.length, imported: true, ...(server ? { server: server.key } : {}), ...(server?.foreign ? { foreign: true } : {}) });
         id = get().activeRunId as number;
         updateRun(id, { label: shown?.label ? `Run ${id}: ${shown.label}` : `Run ${id} (imported)` });
       }
