@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -254,4 +254,17 @@ describe('npx loopscope (through bin/loopscope.mjs)', () => {
     expect(failed).toMatchObject({ code: 2 });
     expect((failed as { stderr: string }).stderr).toContain('not JSON');
   }, 30000);
+
+  it('stops quietly when the reader closes the pipe early (`loopscope run … | head -n 1`)', async () => {
+    // A thousand rounds print far more than a pipe holds, so the CLI is still writing when head leaves.
+    const child = spawn('node', ['bin/loopscope.mjs', 'run', fixture('long-loop')], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    const firstLine = await new Promise<string>((resolve) => child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().split('\n')[0])));
+    child.stdout.destroy();
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(firstLine).toBe('Long — seed 1');
+    expect(err).not.toContain('EPIPE');
+    expect(code).toBe(0);
+  }, 60000);
 });
