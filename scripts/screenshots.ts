@@ -5,6 +5,8 @@
  *   node --import tsx scripts/screenshots.ts http://127.0.0.1:4322 docs
  */
 import { chromium, type Page } from '@playwright/test';
+// A graph a person drew: node positions as dropped by hand, not laid out.
+import handBuilt from '../src/graph/fixtures/hand-built.json' with { type: 'json' };
 
 const [base = 'http://127.0.0.1:4322', outDir = 'docs'] = process.argv.slice(2);
 const SIZES = [
@@ -12,28 +14,6 @@ const SIZES = [
   { width: 1920, height: 1080 },
 ];
 
-/** A graph a person drew: node positions as dropped by hand, not laid out. */
-const HAND_BUILT = {
-  format: 'loopscope/graph', version: 1, name: 'Hand-built triage', entry: 'plan',
-  skills: { search_logs: { type: 'mock', script: [{ outcome: 'timeout' }, { outcome: 'empty' }] }, search_archive: { type: 'mock', script: [{ outcome: 'ok', records: [{ ip: '10.0.0.5' }] }] } },
-  nodes: [
-    { id: 'plan', kind: 'reason', label: 'Plan', position: { x: 0, y: 40 }, config: { plans: [{ actions: [{ skill: 'search_logs' }] }] } },
-    { id: 'search', kind: 'act', label: 'Search', position: { x: 260, y: 0 } },
-    { id: 'check', kind: 'verify', label: 'Check', position: { x: 520, y: 60 } },
-    { id: 'answer', kind: 'respond', label: 'Answer', position: { x: 800, y: 0 } },
-    { id: 'fix', kind: 'recover', label: 'Fix', position: { x: 520, y: 330 }, config: { rules: [{ reason: 'empty_result', action: 'switch_source', skill: 'search_archive' }] } },
-    { id: 'give_up', kind: 'stop', label: 'Give up', position: { x: 820, y: 300 } },
-  ],
-  edges: [
-    { id: 'e1', source: 'plan', target: 'search' },
-    { id: 'e2', source: 'search', target: 'check' },
-    { id: 'e3', source: 'check', target: 'answer', when: { outcome: 'sufficient' } },
-    { id: 'e4', source: 'check', target: 'fix', when: { outcome: 'exhausted' } },
-    { id: 'e5', source: 'check', target: 'plan', when: 'otherwise' },
-    { id: 'e6', source: 'fix', target: 'plan', when: { outcome: 'recovered' } },
-    { id: 'e7', source: 'fix', target: 'give_up', when: 'otherwise' },
-  ],
-};
 
 const open = async (page: Page, path: string) => {
   await page.goto(`${base}${path}`);
@@ -52,7 +32,7 @@ for (const size of SIZES) {
   await page.screenshot({ path: name('default-graph') });
 
   const { encodeShareFragment } = await import('../src/editor/importExport.ts');
-  await open(page, `/#${await encodeShareFragment(JSON.stringify(HAND_BUILT))}`);
+  await open(page, `/#${await encodeShareFragment(JSON.stringify(handBuilt))}`);
   await page.screenshot({ path: name('hand-built') });
 
   await open(page, '/?template=securityclaw');

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { findTemplate, parseGraph, type GraphFile } from '../graph/index.ts';
 import { edgeLabelText, edgeLayout, findBackEdges } from './flowAdapter.ts';
 import { edgeRoute, labelSize, nodeRect, sourceHandleIndex, sourcePoint, targetPoint, type Rect } from './geometry.ts';
+import handBuiltFile from '../graph/fixtures/hand-built.json';
 import { layoutGraph, type Positions } from './layout.ts';
 
 /** A long loop of layers with side branches and loop-backs, like a big agent graph. */
@@ -50,20 +51,7 @@ const clashes = (graph: GraphFile) => {
 
 /** A graph as a person might draw it: nodes dropped close together, edges every way. */
 const handBuilt = (): GraphFile => {
-  const node = (id: string, kind: string, x: number, y: number) => ({ id, kind, position: { x, y } });
-  const parsed = parseGraph({
-    format: 'loopscope/graph', version: 1, name: 'Hand-built', entry: 'reason',
-    nodes: [node('reason', 'reason', 0, 40), node('act', 'act', 250, 0), node('verify', 'verify', 500, 60), node('respond', 'respond', 760, 0), node('recover', 'recover', 500, 330), node('stop', 'stop', 760, 300)],
-    edges: [
-      { id: 'e1', source: 'reason', target: 'act' },
-      { id: 'e2', source: 'act', target: 'verify' },
-      { id: 'e3', source: 'verify', target: 'respond', when: { outcome: 'sufficient' } },
-      { id: 'e4', source: 'verify', target: 'recover', when: { outcome: 'exhausted' } },
-      { id: 'e5', source: 'verify', target: 'reason', when: 'otherwise' },
-      { id: 'e6', source: 'recover', target: 'reason', when: { outcome: 'recovered' } },
-      { id: 'e7', source: 'recover', target: 'stop', when: 'otherwise' },
-    ],
-  });
+  const parsed = parseGraph(handBuiltFile);
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
   return parsed.value;
 };
@@ -74,9 +62,9 @@ describe('edge labels', () => {
     const graph = handBuilt();
     const close: GraphFile = {
       ...blank,
-      entry: 'act',
+      entry: graph.nodes[1].id,
       nodes: [{ ...graph.nodes[1], position: { x: 0, y: 0 } }, { ...graph.nodes[2], position: { x: 304, y: 0 } }],
-      edges: [{ id: 'e1', source: 'act', target: 'verify', when: { outcome: 'ok' } }],
+      edges: [{ id: 'e1', source: graph.nodes[1].id, target: graph.nodes[2].id, when: { outcome: 'ok' } }],
     };
     const [label] = labelBoxes(close);
     const [act, verify] = close.nodes;
