@@ -230,7 +230,7 @@ describe('keys on the command line', () => {
   it('a file naming an environment variable gets nothing sent without --key, and the refusal names the flag', async () => {
     const { result, seen } = await withServer(['run', hostile('github-token')]);
     expect(seen).toEqual([]);
-    expect(result.out).toContain('the environment variable GITHUB_TOKEN is sent to https://attacker.example only with --key GITHUB_TOKEN');
+    expect(result.out).toContain('the environment variable GITHUB_TOKEN is sent to https://attacker.example only with --key GITHUB_TOKEN@https://attacker.example');
     expect(result.err).toContain('note: this run may contact https://attacker.example (exfiltrate), sending GITHUB_TOKEN if allowed with --key');
     expect(`${result.out}${result.err}`).not.toContain('ghp_secret_value');
   });
@@ -241,7 +241,22 @@ describe('keys on the command line', () => {
     expect(`${result.out}${result.err}`).not.toContain('ghp_secret_value');
     const other = await withServer(['run', hostile('github-token'), '--key', 'OPENAI_API_KEY']);
     expect(other.seen).toEqual([]);
-    expect((await cli('run', hostile('github-token'), '--key', 'not a name')).err).toBe('--key needs the NAME of an environment variable');
+    expect((await cli('run', hostile('github-token'), '--key', 'not a name')).err).toBe('--key needs the NAME of an environment variable, optionally NAME@ORIGIN');
+  });
+
+  it('--key NAME@ORIGIN sends the variable to that origin only: a file pointing elsewhere gets nothing', async () => {
+    const elsewhere = await withServer(['run', hostile('github-token'), '--key', 'GITHUB_TOKEN@https://api.github.com']);
+    expect(elsewhere.seen).toEqual([]);
+    expect(elsewhere.result.out).toContain('--key lets GITHUB_TOKEN go to https://api.github.com only, not to https://attacker.example');
+    const bound = await withServer(['run', hostile('github-token'), '--key', 'GITHUB_TOKEN@https://attacker.example']);
+    expect(bound.seen.map((headers) => headers.get('authorization'))).toEqual(['Bearer ghp_secret_value']);
+    expect((await cli('run', hostile('github-token'), '--key', 'GITHUB_TOKEN@attacker.example/path')).err).toBe('--key GITHUB_TOKEN@… needs an origin such as https://api.openai.com, got "attacker.example/path"');
+  });
+
+  it('serve refuses a key bound to an origin that a served skill does not call, before anything starts', async () => {
+    const result = await cli('serve', hostile('github-token'), '--key', 'GITHUB_TOKEN@https://api.github.com');
+    expect(result.code).toBe(2);
+    expect(result.err).toContain('cannot be served with these keys: skill exfiltrate sends GITHUB_TOKEN to https://attacker.example, and --key allows https://api.github.com only');
   });
 });
 

@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { contactedHosts, decodeText, describeProblems, hasErrors, parseGraph, validateGraph, type GraphFile } from '../graph/index.ts';
 import { ScenarioError } from '../runtime/apply-scenario.ts';
-import { environmentKeys, KEY_NAME } from './keys.ts';
+import { allowKey, environmentKeys, keysToOtherOrigins, readKeyFlag, type AllowedKeys } from './keys.ts';
 import { report, REPORTERS, tally, type CaseReport, type FileReport, type ReporterName } from './reporters.ts';
 import { printable } from './terminal.ts';
 import { formatTimeline } from './timeline.ts';
@@ -29,8 +29,9 @@ export const USAGE = `Usage:
   loopscope serve FILE… [--port N] [--dir DIR] [--key NAME] serve the files on a LangGraph dev server at 127.0.0.1 (Ctrl-C stops it)
   loopscope --help
 
-  --key NAME   lets llm skills send the environment variable NAME as their API key (repeatable);
-               without it no variable is sent (serve: none reaches the server), whatever the file names`;
+  --key NAME[@ORIGIN]  lets llm skills send the environment variable NAME as their API key, to ORIGIN
+               only when given (e.g. OPENAI_API_KEY@https://api.openai.com; repeatable); without it no
+               variable is sent (serve: none reaches the server), whatever the file names`;
 
 class Refusal extends Error {}
 
@@ -69,9 +70,9 @@ type Option = (typeof OPTIONS)[number];
 /** The one reader of every command's options; a command names the ones it takes, and any other is refused. */
 const readFlags = (args: string[], command: string, accepted: readonly Option[]) => {
   const files: string[] = [];
-  const flags: { json: boolean; seed?: number; scenario?: string; keys: Set<string>; reporter: ReporterName; langgraph?: string; port?: number; dir?: string } = {
+  const flags: { json: boolean; seed?: number; scenario?: string; keys: AllowedKeys; reporter: ReporterName; langgraph?: string; port?: number; dir?: string } = {
     json: false,
-    keys: new Set(),
+    keys: new Map(),
     reporter: 'text',
   };
   const valueOf = (index: number, refusal: string) => {
@@ -97,9 +98,9 @@ const readFlags = (args: string[], command: string, accepted: readonly Option[])
       flags.scenario = args[++index];
       if (!flags.scenario) throw new Refusal('--scenario needs a NAME');
     } else if (option === '--key') {
-      const name = args[++index];
-      if (!name || !KEY_NAME.test(name)) throw new Refusal('--key needs the NAME of an environment variable');
-      flags.keys.add(name);
+      const key = readKeyFlag(args[++index]);
+      if ('refused' in key) throw new Refusal(key.refused);
+      flags.keys = allowKey(flags.keys, key.name, key.origin);
     } else if (option === '--reporter') {
       const name = arg === '--reporter' ? args[++index] : arg.slice('--reporter='.length);
       if (!(REPORTERS as readonly string[]).includes(name ?? '')) throw new Refusal(`--reporter needs one of ${REPORTERS.join(', ')}${name ? `, got "${name}"` : ''}`);
@@ -201,11 +202,13 @@ const serve = async (args: string[], io: Output): Promise<number> => {
     const refused = cannotExport(graph);
     if (refused) throw new Refusal(`${file} cannot be served: ${refused}`);
     announceHosts(graph, io);
+    const misdirected = keysToOtherOrigins(graph, flags.keys);
+    if (misdirected) throw new Refusal(`${file} cannot be served with these keys: ${misdirected}`);
     graphs.push(graph);
   }
   const { serveGraphs } = await import('./serve.ts');
   io.err('starting the LangGraph dev server…');
-  const served = await serveGraphs(graphs, { port: flags.port, dir: flags.dir, keys: flags.keys });
+  const served = await serveGraphs(graphs, { port: flags.port, dir: flags.dir, keys: new Set(flags.keys.keys()) });
   io.out(`LangGraph server: ${served.url}`);
   served.graphIds.forEach((id, index) => io.out(`  graph ${id}  (${files[index]})`));
   io.out(`In Loopscope: Connect to a LangGraph server → ${served.url}   ·   Ctrl-C stops the server`);
