@@ -80,6 +80,7 @@ describe('editing nodes', () => {
     expect(renamed.nodes[0].id).toBe('plan');
     expect(wiring(renamed)).toEqual(['e1:plan→execute', 'e2:execute→evaluate', 'e3:evaluate→answer', 'e4:evaluate→recover', 'e5:evaluate→plan', 'e6:recover→plan', 'e7:recover→halt']);
     expect(validateGraph(renamed)).toEqual([]);
+    expect(renameNode({ ...graph, scenarios: [{ name: 'a', decisions: { decide: ['denied'] }, expect: {} }] }, 'decide', 'plan').scenarios[0].decisions).toEqual({ plan: ['denied'] });
     expect(renameNode(graph, 'decide', 'decide')).toBe(graph);
     unchanged(graph, (g) => renameNode(g, 'decide', 'plan'));
   });

@@ -82,7 +82,11 @@ const renameInScenario = (scenario: Scenario, from: string, to: string): Scenari
   const { expect } = scenario;
   const swap = (ids: string[] | undefined) => ids?.map((id) => (id === from ? to : id));
   const renamed = { ...expect, path: swap(expect.path), pathIncludes: swap(expect.pathIncludes), attempts: expect.attempts && renameKey(expect.attempts, from, to), visits: expect.visits && renameKey(expect.visits, from, to) };
-  return { ...scenario, expect: Object.fromEntries(Object.entries(renamed).filter(([, value]) => value !== undefined)) };
+  return {
+    ...scenario,
+    ...(scenario.decisions ? { decisions: renameKey(scenario.decisions, from, to) } : {}),
+    expect: Object.fromEntries(Object.entries(renamed).filter(([, value]) => value !== undefined)),
+  };
 };
 
 /** Renames a node and everything that names it: its edges, the entry, `finally` and the scenarios' expectations. */

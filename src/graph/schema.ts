@@ -96,6 +96,8 @@ export const Scenario = z.strictObject({
   /** Merged over the graph's skills: a partial skill keeps the graph's other settings. */
   skills: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
   state: StateObject.optional(),
+  /** A person's answers at each approve node, in the order it ran; the run takes them instead of asking. */
+  decisions: z.record(Id, z.array(z.enum(['approved', 'denied'])).min(1).max(1000)).optional(),
   expect: ScenarioExpect,
 });
 export type Scenario = z.infer<typeof Scenario>;

@@ -72,6 +72,16 @@ describe('validateGraph', () => {
         'Scenario "s" expects the edge "e42" never to fire, but the graph has no such edge.',
       ]);
     });
+
+    it('warns of answers for a node that is not an approve node', () => {
+      const graph = mutated((g) => {
+        g.scenarios = [{ name: 's', decisions: { decide: ['approved'], gone: ['denied'] }, expect: {} }];
+      });
+      expect(withCode(graph, 'unknown_node').map((problem) => [problem.path, problem.message])).toEqual([
+        ['scenarios[0].decisions.decide', 'Scenario "s" answers for "decide", which is a reason node, not an approve node: the answers are never used.'],
+        ['scenarios[0].decisions.gone', 'Scenario "s" answers for "gone", which is not a node of the graph: the answers are never used.'],
+      ]);
+    });
   });
 
   describe('unknown_node', () => {

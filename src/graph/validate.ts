@@ -98,6 +98,11 @@ export const validateGraph = (graph: GraphFile): Problem[] => {
     for (const { id, where } of scenarioNodeReferences(scenario.expect))
       if (!nodeIds.has(id))
         problems.push({ code: 'unknown_node', severity: 'warning', message: `Scenario "${scenario.name}" expects something of the node "${id}", which the graph does not have.`, path: `scenarios[${index}].expect.${where}` });
+    for (const id of Object.keys(scenario.decisions ?? {})) {
+      const node = graph.nodes.find((candidate) => candidate.id === id);
+      if (node?.kind !== 'approve')
+        problems.push({ code: 'unknown_node', severity: 'warning', message: `Scenario "${scenario.name}" answers for "${id}", which is ${node ? `a ${node.kind} node, not an approve node` : 'not a node of the graph'}: the answers are never used.`, path: `scenarios[${index}].decisions.${id}` });
+    }
     for (const field of ['fired', 'notFired'] as const)
       (scenario.expect[field] ?? []).forEach((id, at) => {
         if (!edgeIds.has(id))

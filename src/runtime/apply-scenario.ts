@@ -20,8 +20,16 @@ const overriddenSkill = (scenario: Scenario, name: string, base: Skill | undefin
   return merged.value;
 };
 
+/** The approve nodes with the scenario's answers given in advance (`config.answers`), so the run asks nobody. */
+const withDecisions = (nodes: GraphFile['nodes'], decisions: Scenario['decisions']): GraphFile['nodes'] =>
+  decisions === undefined ? nodes : nodes.map((node) => {
+    const answers = own(decisions, node.id);
+    return node.kind === 'approve' && answers ? { ...node, config: { ...node.config, answers } } : node;
+  });
+
 /**
- * The graph as the scenario runs it: its skills overridden, its state merged. A scenario is an
+ * The graph as the scenario runs it: its skills overridden, its state merged, its approvals
+ * answered as the scenario says. A scenario is an
  * offline test, so an http or llm skill it does not replace by a mock is refused rather than
  * called: every attempt of it is an `error` attempt that says so.
  */
@@ -35,7 +43,7 @@ export const applyScenario = (graph: GraphFile, scenario: Scenario): GraphFile =
     return [name, skill.type === 'mock' ? skill
       : { type: 'mock', access: skill.access, tokens: 0, script: [{ outcome: 'error', error: refusedRealSkill(scenario.name, name, skill.type) }] }];
   }));
-  return { ...graph, skills, state: { ...graph.state, ...scenario.state } };
+  return { ...graph, skills, state: { ...graph.state, ...scenario.state }, nodes: withDecisions(graph.nodes, scenario.decisions) };
 };
 
 /** The graph and seed a run uses when its options name one of the graph's scenarios. */

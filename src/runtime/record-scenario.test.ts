@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { findTemplate, type GraphFile } from '../graph/index.ts';
-import { createController, runGraph, runScenario, scenarioFromRun, type Trace } from './index.ts';
+import { applyScenario, createController, runGraph, runScenario, scenarioFromRun, type Trace } from './index.ts';
 import { nodeOf } from './testing.ts';
 
 const template = (id: string) => (findTemplate(id) as { graph: () => GraphFile }).graph();
@@ -101,7 +101,29 @@ describe('save a run as a scenario', { timeout: 30_000 }, () => {
     }
   });
 
-  it('says what it cannot pin: a person’s approval, a fork’s state edit, an uncalled real skill, records an old trace lacks', async () => {
+  it('pins a person’s approvals as the scenario’s decisions: the replay takes the same answers and asks nobody', async () => {
+    const graph = template('approval-gate');
+    nodeOf(graph, 'ask', 'approve').config.auto = 'deny';
+    const controller = createController(graph);
+    await controller.run();
+    controller.decide('approved');
+    await controller.run();
+    const { scenario, notes } = scenarioFromRun(graph, controller.trace);
+    expect(scenario.decisions).toEqual({ ask: ['approved'] });
+    expect(notes.join(' ')).not.toContain('approv');
+    const replay = await runScenario(graph, scenario);
+    expect(replay.failures).toEqual([]);
+    expect(replay.trace.finalState.approval).toMatchObject({ decision: 'approved', by: 'answers' });
+    // Saved again from the replay, the answers stay: a scenario of a scenario run pins them too.
+    expect(scenarioFromRun(graph, replay.trace).scenario.decisions).toEqual({ ask: ['approved'] });
+    // In the app, a run with answers given in advance does not stop to ask.
+    const answered = createController(applyScenario(graph, scenario));
+    await answered.run();
+    expect(answered.pendingApproval).toBeNull();
+    expect(answered.trace.stopReason).toBe(replay.trace.stopReason);
+  });
+
+  it('says what it cannot pin: a fork’s state edit, an uncalled real skill, records an old trace lacks', async () => {
     const graph = template('approval-gate');
     nodeOf(graph, 'ask', 'approve').config.auto = 'deny';
     graph.skills.notify = { type: 'http', access: 'read', url: 'http://chat.test/', method: 'GET', timeoutMs: 1000 };
@@ -113,7 +135,6 @@ describe('save a run as a scenario', { timeout: 30_000 }, () => {
     expect(scenario.name).toBe('Approval gate: completed in 1 round(s) (2)');
     expect(notes).toEqual([
       'The http skill notify was not called in this run: the scenario refuses it (an error attempt) if a later version of the graph calls it.',
-      'A person answered ask "approved" at step 3; a scenario run takes the node\'s automatic answer ("denied").',
     ]);
     // A permission refusal is not a call: the script holds only the call that ran.
     expect(scenario.skills?.open_ticket).toEqual({ type: 'mock', script: [{ outcome: 'ok', records: [{ ticket: 'SEC-1042', status: 'open' }], tokens: 80 }] });

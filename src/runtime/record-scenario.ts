@@ -77,12 +77,16 @@ export const scenarioFromRun = (graph: GraphFile, trace: Trace, taken: readonly 
   const original = trace.scenario === undefined ? undefined : graph.scenarios.find((scenario) => scenario.name === trace.scenario);
   if (trace.forkedFrom && trace.forkedFrom.edited.length > 0)
     notes.push(`This run is a fork with the state after step ${trace.forkedFrom.step} edited (${trace.forkedFrom.edited.join(', ')}): a scenario starts from the initial state, so it does not make that edit.`);
+  // Every answer of a node that a person answered at least once, in order: the replay takes them by visit.
+  const answered = new Map<string, ('approved' | 'denied')[]>();
+  const byPerson = new Set<string>();
   for (const step of trace.steps.filter((candidate) => candidate.kind === 'approve' && nodeRan(candidate))) {
-    const node = graph.nodes.find((candidate) => candidate.id === step.node);
-    const auto = node?.kind === 'approve' ? (node.config.auto === 'approve' ? 'approved' : 'denied') : undefined;
-    if (auto !== undefined && auto !== step.outcome)
-      notes.push(`A person answered ${step.node} "${step.outcome}" at step ${step.step}; a scenario run takes the node's automatic answer ("${auto}").`);
+    if (step.outcome !== 'approved' && step.outcome !== 'denied') continue;
+    answered.set(step.node, [...(answered.get(step.node) ?? []), step.outcome]);
+    const by = (step.writes?.approval as { by?: unknown } | undefined)?.by;
+    if (by === 'person' || by === 'answers') byPerson.add(step.node);
   }
+  const decisions = [...answered].filter(([node]) => byPerson.has(node));
   if (trace.stopReason === null) notes.push('The run has not stopped: the scenario pins what it did so far, with no stop reason.');
 
   const ran = trace.steps.filter(nodeRan);
@@ -96,6 +100,7 @@ export const scenarioFromRun = (graph: GraphFile, trace: Trace, taken: readonly 
     seed: trace.seed,
     ...(scripts.size > 0 ? { skills: Object.fromEntries([...scripts].map(([name, script]) => [name, { type: 'mock', script }])) } : {}),
     ...(original?.state ? { state: original.state } : {}),
+    ...(decisions.length > 0 ? { decisions: Object.fromEntries(decisions) } : {}),
     expect: {
       ...(trace.stopReason === null ? {} : { stopReason: trace.stopReason }),
       rounds: trace.rounds,

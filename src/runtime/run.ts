@@ -14,7 +14,7 @@ import { withNamedScenario } from './apply-scenario.ts';
 import { RetainingSaver } from './checkpointer.ts';
 import { buildStateGraph, recursionLimitOf, type LoopscopeConfig } from './compile.ts';
 import type { ForkEdits, JournalEntry, PendingApproval, RunController, RunEvent, RunOptions, RunStatus } from './controller.ts';
-import { deniedAction } from './kinds/index.ts';
+import { deniedAction, scriptedAnswer } from './kinds/index.ts';
 import { checkGuards } from './guards.ts';
 import { agentState, channelNames, initialValues, type ChannelCodec, reservedStateKey, type RunValues, type Stop } from './state.ts';
 import { routeAfter, stopFields } from './step.ts';
@@ -222,11 +222,17 @@ class Controller implements RunController {
     this.emit({ type: 'stopped', reason: stop.reason, explain: stop.explain, trace: this.trace });
   }
 
+  /** The next node is an approve node whose answer for this visit was given in advance (`config.answers`, a scenario's decisions). */
+  private answeredInAdvance(): boolean {
+    const node = this.next === null ? undefined : nodeById(this.session.graph, this.next);
+    return node?.kind === 'approve' && scriptedAnswer(node.config, own(this.values._run.visits, node.id) ?? 0) !== undefined;
+  }
+
   /** An approve node is next and nobody answered yet: an interactive run waits for a person (unless a guard stops it first). */
   private awaitedApproval(): PendingApproval | null {
     const next = this.next;
     const node = next === null ? undefined : nodeById(this.session.graph, next);
-    if (this.options.headless || node?.kind !== 'approve' || this.values._run.decision !== null) return null;
+    if (this.options.headless || node?.kind !== 'approve' || this.values._run.decision !== null || this.answeredInAdvance()) return null;
     const guards = checkGuards({ round: this.values.round as number, steps: this.values.steps as number, tokensUsed: this.values.tokensUsed as number, limits: this.session.graph.limits });
     if (guards.stop) return null;
     const denied = deniedAction(this.state);
@@ -339,7 +345,7 @@ class Controller implements RunController {
   private interruptNodes(): string[] {
     const graph = this.session.graph;
     const approvals = this.options.headless ? [] : graph.nodes.filter((node) => node.kind === 'approve' && this.session.names.has(node.id)).map((node) => node.id);
-    const answered = this.values._run.decision !== null ? this.next : null;
+    const answered = this.values._run.decision !== null || this.answeredInAdvance() ? this.next : null;
     const ids = [...(this.options.breakpointNodes?.() ?? []), ...approvals].filter((id) => id !== answered && this.session.names.has(id));
     return [...new Set(ids)].map((id) => this.nodeName(id));
   }
@@ -436,7 +442,8 @@ class Controller implements RunController {
       for (let idle = 0; idle < 3; ) {
         const { ran, pausedFor } = await this.drive('run');
         if (this.values._run.stop) break;
-        if (pausedFor === NEXT_CALL) continue;
+        // Stopped before an approve node answered in advance: it asks nobody, so go on.
+        if (pausedFor === NEXT_CALL || (pausedFor === null && this.answeredInAdvance() && !this.isBreakpoint(this.next))) continue;
         if (ran > 0 || pausedFor || this.awaitedApproval() || this.isBreakpoint(this.next)) break;
         idle += 1;
       }

@@ -5,6 +5,11 @@ export const ApproveConfig = z.strictObject({
   prompt: z.string().optional(),
   /** The decision of a headless run (command line, scenarios). */
   auto: z.enum(['approve', 'deny']).optional(),
+  /**
+   * Answers given in advance, one for each time the node runs, in order; past the list a person
+   * is asked (headless: `auto`). A scenario saved from a run pins the person's answers here.
+   */
+  answers: z.array(z.enum(['approved', 'denied'])).max(1000).optional(),
 });
 export type ApproveConfig = z.infer<typeof ApproveConfig>;
 
@@ -25,6 +30,9 @@ export const approve = defineKind({
     { key: 'prompt', label: 'Question', type: 'text', optional: true },
     { key: 'auto', label: 'Headless decision', type: 'select', options: ['approve', 'deny'], optional: true },
   ],
-  summary: (config) => [config.auto ? `headless: ${config.auto}` : 'asks a person'],
+  summary: (config) => [
+    ...(config.answers?.length ? [`answers: ${config.answers.join(', ')}`] : []),
+    config.auto ? `headless: ${config.auto}` : 'asks a person',
+  ],
   skillRefs: () => [],
 });

@@ -9,15 +9,20 @@ export const deniedAction = (state: Readonly<Record<string, unknown>>): { skill?
   return typeof recovery?.skill === 'string' ? { skill: recovery.skill } : {};
 };
 
+/** The answer given in advance for this run of the node (`config.answers`, one per visit), if any. */
+export const scriptedAnswer = (config: { answers?: readonly ('approved' | 'denied')[] }, visits: number) => config.answers?.[visits];
+
 /**
- * A person's decision (or `config.auto` when headless; a headless run without one denies, the
- * safe default, and the graph routes `denied`). Approval grants the denied skill once.
+ * A person's decision, else the answer given in advance for this visit, else `config.auto` (a
+ * headless run without one denies, the safe default, and the graph routes `denied`). Approval
+ * grants the denied skill once.
  */
 export const executeApprove: Executor<'approve'> = async (context) => {
   const { node, state } = context;
   const { skill } = deniedAction(state);
-  const decision = context.decision ?? (node.config.auto === 'approve' ? 'approved' : 'denied');
-  const by = context.decision ? 'person' : node.config.auto ? 'auto' : 'default (headless, no auto)';
+  const scripted = scriptedAnswer(node.config, context.visits);
+  const decision = context.decision ?? scripted ?? (node.config.auto === 'approve' ? 'approved' : 'denied');
+  const by = context.decision ? 'person' : scripted ? 'answers' : node.config.auto ? 'auto' : 'default (headless, no auto)';
   if (decision === 'approved' && skill) context.grant(skill);
   return {
     outcome: decision,

@@ -10,7 +10,7 @@ import type { Executor } from './types.ts';
 import { executeVerify } from './verify.ts';
 
 export * from './types.ts';
-export { deniedAction } from './approve.ts';
+export { deniedAction, scriptedAnswer } from './approve.ts';
 
 /** The one place node kinds get their behaviour. */
 export const EXECUTORS: { [K in NodeKind]: Executor<K> } = {
