@@ -34,7 +34,8 @@ describe('the compiled LangGraph StateGraph', () => {
     const drawn = compiled.getGraph();
     const out = (source: string) => drawn.edges.filter((edge) => edge.source === source).map((edge) => edge.target).sort();
     expect(Object.keys(compiled.nodes).sort()).toEqual(['__start__', 'answer', 'decide', 'evaluate', 'execute', 'halt', 'recover']);
-    expect(out('__start__')).toEqual(['decide']);
+    // A run on a thread that has stopped ends at once.
+    expect(out('__start__')).toEqual(['__end__', 'decide']);
     expect(out('evaluate')).toEqual(['__end__', 'answer', 'decide', 'recover']);
     // Every node may lead to the finally node (answer): a stop that gets a final response goes there.
     expect(out('recover')).toEqual(['__end__', 'answer', 'decide', 'halt']);
@@ -72,5 +73,14 @@ describe('the compiled LangGraph StateGraph', () => {
     expect(updates).toHaveLength(5);
     expect(last._run.stop).toEqual({ reason: 'max_steps', explain: 'steps 4 reached maxSteps 4' });
     expect(last._step.guard?.reason).toBe('max_steps');
+  });
+
+  it('a new run on a thread that has stopped does not run past the stop', async () => {
+    const graph = securityclaw();
+    const saver = new RetainingSaver();
+    const first = await streamUpdates(graph, 'done', saver, initialValues(graph, 1));
+    expect((first.at(-1)?.[1]._run as RunValues['_run']).stop?.reason).toBe('completed');
+    // What a LangGraph server does for `runs.create(thread, …, { input })` on that thread.
+    expect(await streamUpdates(graph, 'done', saver, { question: 'and again?' })).toEqual([]);
   });
 });

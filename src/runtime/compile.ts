@@ -146,6 +146,7 @@ export const buildStateGraph = (graph: GraphFile, defaults: LoopscopeConfig = {}
     builder.addConditionalEdges(source as never, new RoutePath(route) as never, [...targets, END] as never);
   }
   const entry = names.get(graph.entry);
-  if (entry) builder.addEdge(START, entry as never);
+  // A new run on a thread whose run has stopped (a server's `runs.create` with input) ends at once: the stop holds.
+  if (entry) builder.addConditionalEdges(START, new RoutePath((values: Record<string, unknown>) => ((codec.fromChannels(values) as Partial<RunValues>)._run?.stop ? END : entry)) as never, [entry, END] as never);
   return { builder, names, codec };
 };
