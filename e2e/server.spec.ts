@@ -4,7 +4,12 @@
  * shows it with the timeline, attempts and fired edges of a local run, steps it, and forks it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Client } from '@langchain/langgraph-sdk';
 import { expect, test, type Page } from './test.ts';
 import { collectErrors } from './helpers.ts';
 
@@ -12,12 +17,46 @@ const root = fileURLToPath(new URL('../', import.meta.url));
 let server: ChildProcess | undefined;
 let url = '';
 
+/**
+ * A search service that holds every answer until the journey opens its gate: a run on it is
+ * surely still going when the page opens its thread, however loaded the machine.
+ */
+let held: Server | undefined;
+let openGate = () => {};
+const gate = new Promise<void>((resolve) => (openGate = resolve));
+let folder = '';
+
+/** A loop that never has enough records: a few rounds of one search each, then its round guard. */
+const slowLoop = (service: string) => ({
+  format: 'loopscope/graph', version: 1, name: 'Slow loop', entry: 'plan', limits: { maxRounds: 4, maxSteps: 20 },
+  skills: { search: { type: 'http', access: 'read', method: 'GET', timeoutMs: 60_000, url: `${service}/search` } },
+  nodes: [
+    { id: 'plan', kind: 'reason', position: { x: 0, y: 0 }, config: { plans: [{ actions: [{ skill: 'search' }] }] } },
+    { id: 'act', kind: 'act', position: { x: 300, y: 0 } },
+    { id: 'verify', kind: 'verify', position: { x: 600, y: 0 }, config: { minRecords: 5000 } },
+    { id: 'done', kind: 'respond', position: { x: 900, y: 0 } },
+  ],
+  edges: [
+    { id: 'l1', source: 'plan', target: 'act' },
+    { id: 'l2', source: 'act', target: 'verify' },
+    { id: 'l3', source: 'verify', target: 'done', when: { outcome: 'sufficient' } },
+    { id: 'l4', source: 'verify', target: 'plan', when: 'otherwise' },
+  ],
+});
+
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
   const port = process.env.E2E_SERVER_PORT ? ['--port', process.env.E2E_SERVER_PORT] : [];
-  server = spawn(process.execPath, ['bin/loopscope.mjs', 'serve', 'src/graph/templates/securityclaw.json', 'src/graph/templates/approval-gate.json', ...port], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const search = createServer((_request, response) => void gate.then(() => response.writeHead(200, { 'content-type': 'application/json' }).end('[{"hit": 1}]')));
+  held = search;
+  await new Promise<void>((resolve) => search.listen(0, '127.0.0.1', resolve));
+  const address = search.address();
+  folder = await mkdtemp(join(tmpdir(), 'loopscope-e2e-'));
+  const slow = join(folder, 'slow-loop.json');
+  await writeFile(slow, JSON.stringify(slowLoop(`http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`)));
+  server = spawn(process.execPath, ['bin/loopscope.mjs', 'serve', 'src/graph/templates/securityclaw.json', 'src/graph/templates/approval-gate.json', slow, ...port], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   const child = server;
   let output = '';
   url = await new Promise<string>((resolve, reject) => {
@@ -32,6 +71,10 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => {
+  openGate();
+  held?.closeAllConnections();
+  held?.close();
+  if (folder) await rm(folder, { recursive: true, force: true });
   const child = server;
   if (!child || child.exitCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -118,5 +161,28 @@ test('a run on the server waits before an approve node; Approve on server lets i
   await expect(panel(page)).toContainText('ended');
   await expect(steps(page)).toHaveCount(4);
   await expect(page.getByRole('status')).not.toContainText('completed');
+  expect(errors).toEqual([]);
+});
+
+test('a run started elsewhere (here: the SDK) is followed live when its thread is opened', async ({ page }) => {
+  test.setTimeout(120_000);
+  const errors = collectErrors(page);
+  await attach(page, 'slow-loop');
+  const api = new Client({ apiUrl: url });
+  const thread = await api.threads.create();
+  const run = await api.runs.create(thread.thread_id, 'slow-loop', { input: {} });
+
+  await button(page, 'Refresh threads').click();
+  await button(page, `Open thread ${thread.thread_id.slice(0, 8)}`).click();
+  // The run waits on its first search, held: the page shows it going on, joined.
+  await expect(panel(page)).toContainText(`following run ${run.run_id.slice(0, 8)}, started elsewhere`);
+  await expect(button(page, 'New run on server')).toBeDisabled();
+  await expect(steps(page)).toHaveCount(1);
+
+  openGate();
+  // Nothing pressed: the steps arrive as the server runs them, to the round guard.
+  await expect(panel(page)).toContainText('ended', { timeout: 60_000 });
+  await expect(page.getByRole('status')).toContainText('max_rounds');
+  await expect(steps(page)).toHaveCount(13);
   expect(errors).toEqual([]);
 });

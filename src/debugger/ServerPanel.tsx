@@ -90,7 +90,9 @@ export function ServerPanel({ onClose }: { onClose: () => void }) {
           )}
           {server.thread && (
             <p className="server-thread" aria-live="polite">
-              Thread {server.thread.id.slice(0, 8)}: {server.thread.busy ? 'running on the server…' : next.length ? `paused before ${next.join(', ')}` : 'ended'}
+              Thread {server.thread.id.slice(0, 8)}: {server.thread.busy
+                ? server.thread.joined ? `following run ${server.thread.joined.slice(0, 8)}, started elsewhere…` : 'running on the server…'
+                : next.length ? `paused before ${next.join(', ')}` : 'ended'}
               {server.thread.truncated && ' (the oldest steps were not read)'}
             </p>
           )}

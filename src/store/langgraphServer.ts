@@ -44,7 +44,7 @@ export interface ServerConnection {
   graphId: string | null;
   threads: ServerThread[];
   /** The thread on the canvas, with where it stands. */
-  thread: { id: string; next: string[]; busy: boolean; truncated: boolean } | null;
+  thread: { id: string; next: string[]; busy: boolean; truncated: boolean; joined?: string } | null;
 }
 
 export const useServer = create<ServerConnection>()(() => ({
@@ -162,7 +162,7 @@ const threadKey = (threadId: string) => `${useServer.getState().url} ${threadId}
  * Reads the thread's current branch a page of history at a time (newest first), until the run's
  * first step, and shows it as a run on the canvas.
  */
-export const openThread = async (threadId: string) => {
+const readThread = async (threadId: string) => {
   const graph = selectedGraph();
   if (!client || !graph) return;
   const api = client;
@@ -197,10 +197,47 @@ export const openThread = async (threadId: string) => {
     return;
   }
   const next = read.head.next;
-  // A run in flight stays busy until its stream ends (streamRun says so).
-  const busy = useServer.getState().thread?.id === threadId && useServer.getState().thread?.busy === true;
-  useServer.setState({ thread: { id: threadId, next, busy, truncated: read.branch.missing !== null } });
+  // A run in flight stays busy until its stream ends (streamRun or joinRunElsewhere says so).
+  const shown = useServer.getState().thread;
+  const following = shown?.id === threadId && shown.busy ? { busy: true, ...(shown.joined ? { joined: shown.joined } : {}) } : { busy: false };
+  useServer.setState({ thread: { id: threadId, next, truncated: read.branch.missing !== null, ...following } });
   useApp.getState().loadTrace(trace, { label: `thread ${threadId.slice(0, 8)}`, server: { key: threadKey(threadId), status: next.length > 0 ? 'paused' : 'stopped', foreign: graph.loopscope === null } });
+};
+
+/**
+ * A run on this thread that was started elsewhere (another tab, the SDK, LangGraph Studio, a
+ * cron): followed live until it ends, as a run started here is. Each event re-reads the thread.
+ */
+const joinRunElsewhere = async (threadId: string) => {
+  if (!client || useServer.getState().thread?.busy) return;
+  const api = client;
+  const active = await attempt(async () => {
+    for (const status of ['running', 'pending'] as const) {
+      const [run] = await api.runs.list(threadId, { status, limit: 1 });
+      if (run) return run;
+    }
+    return null;
+  });
+  if (!active) return;
+  const shown = useServer.getState().thread;
+  if (shown?.id !== threadId) return;
+  useServer.setState({ thread: { ...shown, busy: true, joined: active.run_id } });
+  await attempt(async () => {
+    for await (const chunk of api.runs.joinStream(threadId, active.run_id, { streamMode: ['updates'] })) {
+      if (chunk.event === 'error') throw new Error(`the server's run failed: ${JSON.stringify(chunk.data)}`);
+      if (chunk.event !== 'metadata' && useServer.getState().thread?.id === threadId) await readThread(threadId);
+    }
+  });
+  const thread = useServer.getState().thread;
+  if (thread?.id === threadId) useServer.setState({ thread: { id: thread.id, next: thread.next, truncated: thread.truncated, busy: false } });
+  await readThread(threadId);
+  await refreshThreads();
+};
+
+/** Shows a thread as a run; if a run started elsewhere is going on there, follows it live. */
+export const openThread = async (threadId: string) => {
+  await readThread(threadId);
+  if (useServer.getState().thread?.id === threadId) await joinRunElsewhere(threadId);
 };
 
 /**
@@ -227,12 +264,12 @@ const streamRun = async (input: Record<string, unknown> | null, stepping = false
     });
     for await (const chunk of stream) {
       if (chunk.event === 'error') throw new Error(`the server's run failed: ${JSON.stringify(chunk.data)}`);
-      if (chunk.event === 'updates') await openThread(threadId);
+      if (chunk.event === 'updates') await readThread(threadId);
     }
   });
   const thread = useServer.getState().thread;
   if (thread?.id === threadId) useServer.setState({ thread: { ...thread, busy: false } });
-  await openThread(threadId);
+  await readThread(threadId);
   await refreshThreads();
 };
 
