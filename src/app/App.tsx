@@ -2,7 +2,7 @@ import { ReactFlowProvider } from '@xyflow/react';
 import { useState } from 'react';
 import { Group, Panel, Separator, useDefaultLayout } from 'react-resizable-panels';
 import { HostConsent, RunComparison, RunToolbar, ScenariosPanel, StepDetail, Timeline } from '../debugger/index.ts';
-import { Canvas, EditorToolbar, Inspector, Palette, ProblemsPanel, ViewControls } from '../editor/index.ts';
+import { Canvas, EditorToolbar, Inspector, OtherTabNotice, Palette, ProblemsPanel, ViewControls } from '../editor/index.ts';
 import { useApp } from '../store/index.ts';
 import { BrandIcon } from '../ui/icons.tsx';
 import { isNarrowWindow, RailPanel } from './RailPanel.tsx';
@@ -42,6 +42,7 @@ export function App() {
           <RunToolbar />
         </header>
         <HostConsent />
+        <OtherTabNotice />
         <Group orientation="horizontal" className="app-main" id="loopscope-main" {...main}>
           <Panel id="palette-panel" defaultSize={116} minSize={100} maxSize={260} collapsible>
             <aside className="app-palette" aria-label="Palette">
