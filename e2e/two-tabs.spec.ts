@@ -1,33 +1,11 @@
 import { expect, test, type Page } from './test.ts';
-import { collectErrors, flowNode } from './helpers.ts';
+import { collectErrors, flowNode, libraryEntries, relabel } from './helpers.ts';
 
-const inspector = (page: Page) => page.getByRole('region', { name: 'Inspector' });
 const notice = (page: Page) => page.getByRole('region', { name: 'Graph open in another tab' });
 const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true });
 
-const relabel = async (page: Page, id: string, label: string) => {
-  await flowNode(page, id).locator('.agent-node-label').click();
-  await inspector(page).getByLabel('Label').fill(label);
-  await expect(flowNode(page, id)).toContainText(label);
-};
-
-/** Every graph's saved text in the library (IndexedDB), by name. */
-const savedTexts = (page: Page) =>
-  page.evaluate(
-    () =>
-      new Promise<string[]>((resolve, reject) => {
-        const open = indexedDB.open('loopscope', 2);
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const all = open.result.transaction('library', 'readonly').objectStore('library').getAll();
-          all.onsuccess = () => {
-            open.result.close();
-            resolve((all.result as { text: string }[]).map((entry) => entry.text));
-          };
-        };
-      }),
-  );
-const saved = async (page: Page, text: string) => (await savedTexts(page)).some((entry) => entry.includes(text));
+/** Whether any graph of the library was saved with this text in it. */
+const saved = async (page: Page, text: string) => (await libraryEntries(page)).some((entry) => entry.text.includes(text));
 
 test('two tabs on one graph: the second is told and saves nothing, takes over with the first tab’s edits, and the first keeps its own as a copy', async ({ page }) => {
   // Two pages, a reload and several saves on a loaded machine.
