@@ -1,11 +1,13 @@
+import { readFile } from 'node:fs/promises';
+import type { Route } from '@playwright/test';
 import { expect, test, type Page } from './test.ts';
-import { collectErrors, flowNode } from './helpers.ts';
+import { allowHosts, collectErrors, flowNode } from './helpers.ts';
 
 const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true });
 const timelineSteps = (page: Page) => page.getByRole('list', { name: 'Timeline' }).getByRole('listitem');
 /** The words above a node on the canvas, each a list item named by its whole sentence. */
 const statusOf = (page: Page, id: string) => flowNode(page, id).getByRole('list', { name: `Run status of ${id}` });
-const chip = (page: Page, id: string, name: string | RegExp) => statusOf(page, id).getByRole('listitem', { name });
+const chip = (page: Page, id: string, name: string | RegExp) => statusOf(page, id).getByRole('listitem', { name, exact: typeof name === 'string' });
 const canvasChips = (page: Page, name: string) => page.locator('.react-flow').getByRole('listitem', { name, exact: true });
 
 const step = async (page: Page, count: number) => {
@@ -75,5 +77,36 @@ test('an animated run shows the one node running now; paused, the node it goes o
   await expect(button(page, 'Continue')).toBeEnabled();
   await expect(canvasChips(page, 'running')).toHaveCount(0);
   await expect(canvasChips(page, 'runs next')).toHaveCount(1);
+  expect(errors).toEqual([]);
+});
+
+test('a skill retried in place: while the retry waits for its answer, the node says it runs its second attempt of three', async ({ page }) => {
+  const errors = collectErrors(page);
+  const template = JSON.parse(await readFile('src/graph/templates/securityclaw.json', 'utf8'));
+  // The SIEM search over HTTP: its first answer is not JSON (a parse_error, retried in place), the second waits for the journey.
+  const graph = { ...template, name: 'SecurityClaw, slow SIEM', skills: { ...template.skills, search_events: { type: 'http', access: 'read', tokens: 100, method: 'GET', timeoutMs: 60_000, url: 'http://siem.test/search?q={{args.q}}' } } };
+  let calls = 0;
+  let held: Route | null = null;
+  await page.route('http://siem.test/**', (route) => {
+    calls += 1;
+    if (calls === 1) return route.fulfill({ status: 200, contentType: 'text/html', headers: { 'access-control-allow-origin': '*' }, body: '<html>busy</html>' });
+    held = route;
+    return undefined;
+  });
+  await page.goto('/');
+  await page.getByLabel('Import JSON').setInputFiles({ name: 'slow-siem.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(graph)) });
+  await expect(page.getByRole('heading', { name: 'SecurityClaw, slow SIEM' })).toBeVisible();
+
+  await button(page, 'Run').click();
+  await allowHosts(page);
+  await expect.poll(() => held !== null).toBe(true);
+  await expect(chip(page, 'execute', 'running')).toBeVisible();
+  await expect(chip(page, 'execute', 'attempt 2 of 3 running')).toHaveText('attempt 2 of 3');
+  await expect(canvasChips(page, 'running')).toHaveCount(1);
+
+  await held!.fulfill({ status: 200, contentType: 'application/json', headers: { 'access-control-allow-origin': '*' }, body: JSON.stringify([{ ip: '10.0.0.5', event: 'login_failed' }]) });
+  await expect(page.getByRole('status').filter({ hasText: 'completed' })).toBeVisible();
+  await expect(canvasChips(page, 'running')).toHaveCount(0);
+  await expect(statusOf(page, 'execute').getByRole('listitem')).toHaveText(['attempt 2 of 3', 'wrote 2 fields']);
   expect(errors).toEqual([]);
 });
