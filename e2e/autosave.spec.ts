@@ -1,15 +1,8 @@
 import { expect, test, type Page } from './test.ts';
-import { collectErrors, flowNode } from './helpers.ts';
+import { collectErrors, flowNode, relabel } from './helpers.ts';
 
-const inspector = (page: Page) => page.getByRole('region', { name: 'Inspector' });
 const heading = (page: Page, name: string) => page.getByRole('heading', { name, exact: true });
 
-/** Renames a node in the inspector, as a person would. */
-const relabel = async (page: Page, id: string, label: string) => {
-  await flowNode(page, id).locator('.agent-node-label').click();
-  await inspector(page).getByLabel('Label').fill(label);
-  await expect(flowNode(page, id)).toContainText(label);
-};
 
 const openGraphs = async (page: Page) => {
   await page.getByRole('button', { name: 'Graphs', exact: true }).click();

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from './test.ts';
 import { securityclawAnswers, securityclawOver, startCountingService, type CountingService } from '../src/runtime/countingService.ts';
-import { allowHosts, collectErrors } from './helpers.ts';
+import { allowHosts, collectErrors, libraryEntries } from './helpers.ts';
 
 const timeline = (page: Page) => page.getByRole('list', { name: 'Timeline' });
 const steps = (page: Page) => timeline(page).getByRole('listitem');
@@ -25,19 +25,7 @@ const storedSession = (page: Page) =>
   );
 
 /** The names of the graphs in the page's library. */
-const libraryNames = (page: Page) =>
-  page.evaluate(
-    () =>
-      new Promise<string[]>((resolve, reject) => {
-        const open = indexedDB.open('loopscope', 2);
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const all = open.result.transaction('library', 'readonly').objectStore('library').getAll();
-          all.onsuccess = () => resolve((all.result as { name: string }[]).map((entry) => entry.name));
-          all.onerror = () => reject(all.error);
-        };
-      }),
-  );
+const libraryNames = async (page: Page) => (await libraryEntries(page)).map((entry) => entry.name);
 
 let service: CountingService;
 test.beforeAll(async () => {

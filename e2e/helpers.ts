@@ -1,5 +1,5 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 
 /** Console errors and uncaught exceptions of a page, collected from the first navigation on. */
 export const collectErrors = (page: Page) => {
@@ -11,7 +11,32 @@ export const collectErrors = (page: Page) => {
   return errors;
 };
 
+/** The graphs in the page's library (IndexedDB), as saved: names and texts. */
+export const libraryEntries = (page: Page) =>
+  page.evaluate(
+    () =>
+      new Promise<{ name: string; text: string }[]>((resolve, reject) => {
+        const open = indexedDB.open('loopscope', 2);
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const all = open.result.transaction('library', 'readonly').objectStore('library').getAll();
+          all.onsuccess = () => {
+            open.result.close();
+            resolve(all.result as { name: string; text: string }[]);
+          };
+          all.onerror = () => reject(all.error);
+        };
+      }),
+  );
+
 export const flowNode = (page: Page, id: string) => page.locator(`.react-flow__node[data-id="${id}"]`);
+/** Renames a node in the inspector, as a person would. */
+export const relabel = async (page: Page, id: string, label: string) => {
+  await flowNode(page, id).locator('.agent-node-label').click();
+  await page.getByRole('region', { name: 'Inspector' }).getByLabel('Label').fill(label);
+  await expect(flowNode(page, id)).toContainText(label);
+};
+
 export const pane = (page: Page) => page.locator('.react-flow__pane');
 
 /** Drags a palette item onto the canvas at a point of the pane. */

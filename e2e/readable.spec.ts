@@ -41,8 +41,43 @@ test('node titles are at least 10 px on screen at the first fit and after Auto l
   await page.goto('/?template=graph-engineer');
   await expect(flowNode(page, 'gather')).toBeVisible();
   await button(page, 'Auto layout').click();
+  // ELK works in a worker: on a loaded machine it may take longer than one assertion's budget.
+  await expect(button(page, 'Auto layout')).toBeEnabled({ timeout: 45_000 });
   await expect.poll(() => smallestTitle(page)).toBeGreaterThanOrEqual(10);
   await expect.poll(() => labelClashes(page)).toEqual([]);
+});
+
+/** Nodes not wholly inside the canvas, by their boxes on screen. */
+const nodesOutOfView = (page: Page) =>
+  page.evaluate(() => {
+    const pane = document.querySelector('.react-flow')!.getBoundingClientRect();
+    return [...document.querySelectorAll<HTMLElement>('.react-flow__node')]
+      .filter((node) => {
+        const box = node.getBoundingClientRect();
+        return box.left < pane.left || box.right > pane.right || box.top < pane.top || box.bottom > pane.bottom;
+      })
+      .map((node) => node.dataset.id);
+  });
+
+test('on a 1280×720 laptop the default graph fits whole and readable; the scenarios wait on a rail, so the timeline reasons are not cut', async ({ page }) => {
+  await page.goto('/');
+  await expect(flowNode(page, 'halt')).toBeVisible();
+  await expect.poll(() => smallestTitle(page)).toBeGreaterThanOrEqual(10);
+  await expect.poll(() => nodesOutOfView(page)).toEqual([]);
+
+  await expect(page.getByRole('region', { name: 'Scenarios' })).toHaveCount(0);
+  await button(page, 'Run').click();
+  await expect(page.getByRole('status').filter({ hasText: 'completed' })).toBeVisible();
+  const reason = page.getByRole('list', { name: 'Timeline' }).getByText('evaluation.plan_exhausted eq true (was true)').first();
+  await expect(reason).toBeVisible();
+  expect(await reason.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+
+  // The rail opens the panel, Hide gives the room back; both from the keyboard too.
+  await button(page, 'Show Scenarios (10)').click();
+  await expect(page.getByRole('region', { name: 'Scenarios' })).toBeVisible();
+  await button(page, 'Hide Scenarios (10)').press('Enter');
+  await expect(page.getByRole('region', { name: 'Scenarios' })).toHaveCount(0);
+  await expect(button(page, 'Show Scenarios (10)')).toBeVisible();
 });
 
 test('icons are SVG, and no emoji is drawn anywhere', async ({ page }) => {

@@ -1,9 +1,11 @@
 import { ReactFlowProvider } from '@xyflow/react';
+import { useState } from 'react';
 import { Group, Panel, Separator, useDefaultLayout } from 'react-resizable-panels';
 import { HostConsent, RunComparison, RunToolbar, ScenariosPanel, StepDetail, Timeline } from '../debugger/index.ts';
-import { Canvas, EditorToolbar, Inspector, Palette, ProblemsPanel, ViewControls } from '../editor/index.ts';
+import { Canvas, EditorToolbar, Inspector, OtherTabNotice, Palette, ProblemsPanel, ViewControls } from '../editor/index.ts';
 import { useApp } from '../store/index.ts';
 import { BrandIcon } from '../ui/icons.tsx';
+import { isNarrowWindow, RailPanel } from './RailPanel.tsx';
 
 /** Where the person's panel sizes are remembered between visits. */
 const layoutStorage = (() => {
@@ -21,6 +23,9 @@ const layoutStorage = (() => {
  */
 export function App() {
   const name = useApp((state) => state.graph.name);
+  const scenarioCount = useApp((state) => state.graph.scenarios.length);
+  // A first visit on a laptop: the scenarios start as a rail and the inspector narrower, so the canvas and the timeline's reasons fit.
+  const [narrow] = useState(isNarrowWindow);
   const main = useDefaultLayout({ id: 'loopscope-main', storage: layoutStorage });
   const centre = useDefaultLayout({ id: 'loopscope-centre', storage: layoutStorage });
   const side = useDefaultLayout({ id: 'loopscope-side', storage: layoutStorage });
@@ -37,6 +42,7 @@ export function App() {
           <RunToolbar />
         </header>
         <HostConsent />
+        <OtherTabNotice />
         <Group orientation="horizontal" className="app-main" id="loopscope-main" {...main}>
           <Panel id="palette-panel" defaultSize={116} minSize={100} maxSize={260} collapsible>
             <aside className="app-palette" aria-label="Palette">
@@ -59,9 +65,9 @@ export function App() {
                     <Timeline />
                   </Panel>
                   <Separator className="splitter" aria-label="Resize the scenarios" />
-                  <Panel id="scenarios-panel" defaultSize="24%" minSize={200} collapsible>
+                  <RailPanel id="scenarios-panel" title={`Scenarios (${scenarioCount})`} defaultSize="24%" minSize={200} startCollapsed={narrow}>
                     <ScenariosPanel />
-                  </Panel>
+                  </RailPanel>
                   <Separator className="splitter" aria-label="Resize the problems" />
                   <Panel id="problems-panel" defaultSize="24%" minSize={200} collapsible>
                     <ProblemsPanel />
@@ -71,7 +77,7 @@ export function App() {
             </Group>
           </Panel>
           <Separator className="splitter" aria-label="Resize the inspector" />
-          <Panel id="side-panel" defaultSize={320} minSize={260} maxSize={640} collapsible>
+          <Panel id="side-panel" defaultSize={narrow ? 280 : 320} minSize={260} maxSize={640} collapsible>
             <Group orientation="vertical" className="app-side" id="loopscope-side" {...side}>
               <Panel id="inspector-panel" minSize={120} collapsible>
                 <Inspector />

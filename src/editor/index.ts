@@ -5,3 +5,4 @@ export { EditorToolbar } from './EditorToolbar.tsx';
 export { Inspector } from './Inspector.tsx';
 export { ProblemsPanel } from './ProblemsPanel.tsx';
 export { ViewControls } from './ViewControls.tsx';
+export { OtherTabNotice } from './OtherTabNotice.tsx';

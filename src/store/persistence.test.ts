@@ -12,12 +12,15 @@ import {
   openFromLibrary,
   restoreLastGraph,
   startPersistence,
+  takeOverGraph,
   useAutosave,
+  useGraphTab,
   useLibrary,
   type LibraryEntry,
   type LibraryStorage,
   type SyncStorage,
 } from './persistence.ts';
+import type { GraphLocks } from './graphLocks.ts';
 import { setKey } from './secrets.ts';
 
 const template = (id: string) => findTemplate(id)!.graph();
@@ -157,6 +160,52 @@ describe('saving', () => {
     await vi.advanceTimersByTimeAsync(300);
     expect([...fake.entries.values()].map((entry) => entry.text).join('')).not.toContain('sk-secret-123');
     expect([...journal.values.values()].join('')).not.toContain('sk-secret-123');
+  });
+});
+
+/** Locks as another tab would hold them: `held` ids are the other tab's until taken over. */
+const otherTabHolds = (held: string[]) => {
+  const taken: string[] = [];
+  const announced: string[] = [];
+  const locks: GraphLocks = {
+    claim: (id) => Promise.resolve(!held.includes(id)),
+    takeOver: async (id) => void taken.push(id),
+    release: () => {},
+    onHandover: () => {},
+    announceSaved: (entry) => void announced.push(entry.name),
+    onSaved: () => {},
+    close: () => {},
+  };
+  return { locks, taken, announced };
+};
+
+describe('two tabs on one graph', () => {
+  beforeEach(() => vi.useFakeTimers());
+
+  it('a graph another tab holds is not saved here and says so; taken over, it opens its latest save and saves again', async () => {
+    const fake = fakeLibrary([entryOf('graph-shared', { ...template('securityclaw'), name: 'Saved by the other tab' })]);
+    const other = otherTabHolds(['graph-shared']);
+    const session = memory();
+    session.setItem(OPEN_KEY, 'graph-shared');
+    stops.push(startPersistence({ library: fake.library, session, journal: memory(), target: fakeWindow().target, delayMs: 0, locks: other.locks }));
+    await restoreLastGraph();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(useGraphTab.getState().conflict).toBe('elsewhere');
+    rename('Edited in the second tab');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(fake.names()).toEqual(['Saved by the other tab']);
+
+    await takeOverGraph();
+    expect(other.taken).toEqual(['graph-shared']);
+    expect(useGraphTab.getState().conflict).toBeNull();
+    // The other tab's save, not this tab's unsaved edit.
+    expect(useApp.getState().graph.name).toBe('Saved by the other tab');
+    rename('Mine now');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(fake.names()).toEqual(['Mine now']);
+    // The list and the other tabs learn of the save from what was written.
+    expect(useLibrary.getState().entries.map((entry) => entry.name)).toContain('Mine now');
+    expect(other.announced).toContain('Mine now');
   });
 });
 

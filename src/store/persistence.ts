@@ -5,6 +5,7 @@
  */
 import { create } from 'zustand';
 import { describeProblems, findTemplate, own, readJson, serializeGraph, DEFAULT_TEMPLATE_ID, type GraphFile } from '../graph/index.ts';
+import { webGraphLocks, type GraphLocks } from './graphLocks.ts';
 import { newDocumentId } from './graphSlice.ts';
 import { useApp } from './index.ts';
 import { parseOffThread } from './offThread.ts';
@@ -166,6 +167,16 @@ export const indexedDbLibrary = (factory: IDBFactory | undefined = globalThis.in
 export const useAutosave = create<{ error: string | null; restoreError: string | null }>()(() => ({ error: null, restoreError: null }));
 export const useLibrary = create<{ entries: LibrarySummary[] }>()(() => ({ entries: [] }));
 
+/**
+ * Whether this tab may save the open graph: `elsewhere` when another tab had it open first,
+ * `taken` when another tab took it over from this one. Either way this tab saves nothing of it.
+ */
+export const useGraphTab = create<{ conflict: 'elsewhere' | 'taken' | null }>()(() => ({ conflict: null }));
+
+/** The list with one graph's new save in it, newest first: what a save or another tab's save changes. */
+export const withSaved = (entries: readonly LibrarySummary[], saved: LibrarySummary): LibrarySummary[] =>
+  [saved, ...entries.filter((entry) => entry.id !== saved.id)].sort((a, b) => b.savedAt - a.savedAt);
+
 const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error)) || 'unknown error';
 const fail = (what: string) => useAutosave.setState({ error: `Autosave failed: ${what}. Your graph is kept in memory.` });
 const failRestore = (text: string) => useAutosave.setState({ restoreError: text });
@@ -201,6 +212,8 @@ export interface PersistenceOptions {
   timeoutMs?: number;
   /** Where `pagehide` is listened for. */
   target?: Pick<Window, 'addEventListener' | 'removeEventListener'>;
+  /** Which tab may save which graph (graphLocks.ts). */
+  locks?: GraphLocks;
 }
 
 type Resolved = Required<PersistenceOptions>;
@@ -219,7 +232,7 @@ const browserStorage = (name: 'sessionStorage' | 'localStorage'): SyncStorage =>
   }
 };
 
-let active: { options: Resolved; flush: () => void; lastSaved: Map<string, string> } | null = null;
+let active: { options: Resolved; flush: () => Promise<void>; lastSaved: Map<string, string>; takeOver: (id: string) => Promise<void> } | null = null;
 
 const refreshList = async (library: LibraryStorage) => {
   try {
@@ -243,7 +256,7 @@ const newestText = (entry: LibraryEntry | undefined, journal: JournalEntry | nul
 export const openFromLibrary = async (id: string): Promise<boolean> => {
   if (!active) return false;
   const { library, journal, timeoutMs } = active.options;
-  active.flush();
+  void active.flush();
   let entry: LibraryEntry | undefined;
   try {
     entry = await withTimeout(library.read(id), timeoutMs);
@@ -274,6 +287,20 @@ export const openFromLibrary = async (id: string): Promise<boolean> => {
 
 /** Opens a graph as a new graph of the library (a link, a template): saved at once under a new id. */
 export const openAsNewGraph = (graph: GraphFile) => useApp.getState().load(graph);
+
+/** Edits the open graph here instead of in the tab that has it: that tab saves and lets go, and its latest save opens here. */
+export const takeOverGraph = async () => {
+  if (!active) return;
+  const id = useApp.getState().documentId;
+  await active.takeOver(id);
+  await openFromLibrary(id);
+};
+
+/** Keeps this tab's version of a graph another tab has, as a new graph of the library. */
+export const openCopyOfGraph = () => {
+  const { graph } = useApp.getState();
+  openAsNewGraph({ ...graph, name: `${graph.name} (copy)` });
+};
 
 export const removeFromLibrary = async (id: string) => {
   if (!active || id === useApp.getState().documentId) return;
@@ -313,14 +340,62 @@ export const startPersistence = (options: PersistenceOptions = {}) => {
     delayMs: options.delayMs ?? DEBOUNCE_MS,
     timeoutMs: options.timeoutMs ?? STORAGE_TIMEOUT_MS,
     target: options.target ?? window,
+    locks: options.locks ?? webGraphLocks(),
   };
-  const { library, session, journal, delayMs, target } = resolved;
+  const { library, session, journal, delayMs, target, locks } = resolved;
   const lastSaved = new Map<string, string>();
   let timer: ReturnType<typeof setTimeout> | null = null;
   let pending: { id: string; graph: GraphFile } | null = null;
+  /** Per graph: whether this tab may save it, once known (the lock is asked for once; another tab may take it). */
+  const owned = new Map<string, boolean>();
+  const asking = new Map<string, Promise<boolean>>();
+
+  const lost = (id: string) => {
+    owned.set(id, false);
+    if (id === useApp.getState().documentId) useGraphTab.setState({ conflict: 'taken' });
+  };
+  const claim = (id: string): Promise<boolean> => {
+    const known = owned.get(id);
+    if (known !== undefined) return Promise.resolve(known);
+    let asked = asking.get(id);
+    if (!asked) {
+      const answer = locks.claim(id, () => lost(id));
+      if (answer === true) {
+        owned.set(id, true);
+        return Promise.resolve(true);
+      }
+      asked = answer.then((mine) => {
+        asking.delete(id);
+        owned.set(id, mine);
+        return mine;
+      });
+      asking.set(id, asked);
+    }
+    return asked;
+  };
+  /** Asks for the graph just opened, and says when another tab has it. */
+  const claimOpen = (id: string) =>
+    void claim(id).then((mine) => {
+      if (id === useApp.getState().documentId) useGraphTab.setState({ conflict: mine ? null : 'elsewhere' });
+    });
+  const letGo = (id: string) => {
+    owned.delete(id);
+    locks.release(id);
+  };
+  const takeOver = async (id: string) => {
+    // What this tab did while another had the graph is not saved over that tab's work.
+    takePending();
+    await locks.takeOver(id, () => lost(id));
+    owned.set(id, true);
+    useGraphTab.setState({ conflict: null });
+  };
 
   const save = async (id: string, graph: GraphFile, urgent = false) => {
     if (id === useApp.getState().documentId) session.setItem(OPEN_KEY, id);
+    // Another tab has this graph: saving here would write over its edits. Known at once after the
+    // first ask, so a save on `pagehide` still starts in this turn.
+    const mine = owned.get(id) ?? (await claim(id));
+    if (!mine) return;
     const text = serializeGraph(graph);
     if (lastSaved.get(id) === text) return;
     const entry: JournalEntry = { name: graph.name, text, savedAt: Date.now() };
@@ -336,10 +411,13 @@ export const startPersistence = (options: PersistenceOptions = {}) => {
       // Only this save's journal: a newer one written meanwhile stays until its own save lands.
       if (readJournal(journal, id)?.text === text) journal.removeItem(JOURNAL_PREFIX + id);
       if (useAutosave.getState().error) useAutosave.setState({ error: null });
+      // The list learns of the save from what was written, and so do the other tabs: nobody reads the whole library again.
+      const saved: LibrarySummary = { id, name: graph.name, savedAt: entry.savedAt };
+      useLibrary.setState((state) => ({ entries: withSaved(state.entries, saved) }));
+      locks.announceSaved(saved);
     } catch (error) {
       fail(reasonOf(error));
     }
-    await refreshList(library);
   };
 
   const takePending = () => {
@@ -349,9 +427,9 @@ export const startPersistence = (options: PersistenceOptions = {}) => {
     pending = null;
     return taken;
   };
-  const flush = () => {
+  const flush = async () => {
     const taken = takePending();
-    if (taken) void save(taken.id, taken.graph);
+    if (taken) await save(taken.id, taken.graph);
   };
   const onPageHide = () => {
     const taken = takePending();
@@ -360,9 +438,14 @@ export const startPersistence = (options: PersistenceOptions = {}) => {
 
   const unsubscribe = useApp.subscribe((state, previous) => {
     if (state.documentId !== previous.documentId) {
-      // The graph left behind is saved under its own id before anything else.
-      flush();
+      // The graph left behind is saved under its own id before anything else, then another tab may have it.
+      const left = previous.documentId;
+      void flush().finally(() => {
+        if (left !== useApp.getState().documentId) letGo(left);
+      });
       session.setItem(OPEN_KEY, state.documentId);
+      useGraphTab.setState({ conflict: null });
+      claimOpen(state.documentId);
       void save(state.documentId, state.graph);
       return;
     }
@@ -372,12 +455,19 @@ export const startPersistence = (options: PersistenceOptions = {}) => {
     timer = setTimeout(flush, delayMs);
   });
   target.addEventListener('pagehide', onPageHide);
-  active = { options: resolved, flush, lastSaved };
+  // Another tab takes the open graph over: its last edit is saved first.
+  locks.onHandover(async (id) => {
+    if (pending?.id === id) await flush();
+  });
+  locks.onSaved((saved) => useLibrary.setState((state) => ({ entries: withSaved(state.entries, saved) })));
+  active = { options: resolved, flush, lastSaved, takeOver };
+  claimOpen(useApp.getState().documentId);
   void refreshList(library);
   return () => {
     unsubscribe();
     target.removeEventListener('pagehide', onPageHide);
     if (timer !== null) clearTimeout(timer);
+    locks.close();
     active = null;
   };
 };

@@ -202,9 +202,13 @@ describe('driving the runtime from the store', () => {
     }) as typeof fetch;
     const running = useApp.getState().run();
     await expect.poll(() => useApp.getState().inFlight).toMatchObject({ step: 2, node: 'execute', attempts: [{ n: 1, outcome: 'error' }] });
+    // The canvas says so on the node: it runs, on its second attempt of three; decide before it wrote its plan.
+    expect(useApp.getState().nodeStatus.execute.map((chip) => chip.text)).toEqual(['running', 'attempt 2 of 3']);
+    expect(useApp.getState().nodeStatus.decide.map((chip) => chip.text)).toEqual(['wrote plan']);
     answer(new Response('[{"ip": "10.0.0.5"}]'));
     await running;
     expect(useApp.getState().inFlight).toBeNull();
+    expect(useApp.getState().nodeStatus.execute.map((chip) => chip.text)).toEqual(['attempt 2 of 3', 'wrote 2 fields']);
     expect(useApp.getState().runs[0].trace.steps[1].attempts.map((attempt) => attempt.outcome)).toEqual(['error', 'ok']);
   });
 
@@ -215,7 +219,22 @@ describe('driving the runtime from the store', () => {
     const state = useApp.getState();
     expect(state.runs).toEqual([]);
     expect(state.overlay).toBeNull();
+    expect(state.nodeStatus).toEqual({});
     expect(state.runStatus).toBe('idle');
+  });
+
+  it('Step: the nodes stepped say what they wrote and the node the run goes on with says it runs next; picking an earlier step shows them as it left them', async () => {
+    freshStore();
+    await useApp.getState().step();
+    await useApp.getState().step();
+    const texts = (id: string) => useApp.getState().nodeStatus[id]?.map((chip) => chip.text);
+    expect(texts('decide')).toEqual(['wrote plan']);
+    expect(texts('execute')).toEqual(['attempt 2 of 3', 'wrote 2 fields']);
+    expect(texts('evaluate')).toEqual(['runs next']);
+    const decide = useApp.getState().nodeStatus.decide;
+    useApp.getState().selectStep(1);
+    await expect.poll(() => texts('execute')).toBeUndefined();
+    expect(useApp.getState().nodeStatus.decide).toBe(decide);
   });
 
   it('a scenario runs its overrides: max rounds stops the loop', async () => {

@@ -2,6 +2,7 @@ import type { GraphFile } from '../graph/index.ts';
 import type { ForkEdits, JournalEntry, PendingApproval, RunController, RunOptions, RunStatus } from '../runtime/controller.ts';
 import type { Attempt, Trace, TraceStep } from '../runtime/trace.ts';
 import { networkAskedOnFirstRequest, networkFor, type RunNetwork } from './hosts.ts';
+import { FAILED_OUTCOMES, keepUnchanged, NO_ACTIVITY, nodeStatusesFor, type LiveActivity, type NodeRunStatus } from './nodeStatus.ts';
 import type { SliceCreator } from './types.ts';
 
 /**
@@ -86,6 +87,11 @@ export interface RunSlice {
   runStatus: RunStatus;
   /** The node running now in the live run, with its attempts so far (they come before its step). */
   inFlight: { step: number; node: string; attempts: Attempt[] } | null;
+  /**
+   * Each node's status in words, for the run shown up to the selected step and what the live run does
+   * now (nodeStatus.ts). An unchanged node keeps its entry, so only changed nodes are drawn again.
+   */
+  nodeStatus: Record<string, NodeRunStatus>;
   pendingApproval: PendingApproval | null;
   /** Which breakpoint paused the run, in words. */
   pausedBy: string | null;
@@ -161,8 +167,6 @@ export const overlayFor = (steps: readonly TraceStep[], stepNumber: number | nul
     ...visitCounts(steps, nodeRan),
   };
 };
-
-const FAILED_OUTCOMES = new Set(['timeout', 'parse_error', 'permission_denied', 'error']);
 
 export const describeCondition = (condition: BreakCondition): string => {
   switch (condition.type) {
@@ -267,6 +271,8 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
   let selection = 0;
   /** The attempts of the node in flight, shown with the next redraw. */
   let inFlight: RunSlice['inFlight'] = null;
+  /** A Step is in flight (the controller's status stays `paused` through one). */
+  let stepping = false;
 
   const updateRun = (id: number, change: Partial<RunRecord>) =>
     set((state) => ({ runs: state.runs.map((run) => (run.id === id ? { ...run, ...change } : run)) }));
@@ -294,10 +300,27 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
     return { after, before };
   };
 
+  /** What the live run does now, when it is the run shown. */
+  const liveActivity = (): LiveActivity => {
+    const { activeRunId, liveRunId } = get();
+    if (!controller || activeRunId === null || activeRunId !== liveRunId) return NO_ACTIVITY;
+    if (controller.status === 'running' || stepping) {
+      const running = inFlight?.node ?? controller.next;
+      return { running, attempts: inFlight?.node === running ? inFlight.attempts : [], next: null };
+    }
+    return { ...NO_ACTIVITY, next: controller.status === 'stopped' ? null : controller.next };
+  };
+
   const paintStep = async (runtime: Runtime) => {
     const { selectedStep, runs, activeRunId } = get();
     const run = runs.find((candidate) => candidate.id === activeRunId);
-    set({ overlay: run ? overlayFor(run.trace.steps.slice(0, run.stepCount), selectedStep, runtime.nodeRan) : null });
+    const shown = run ? run.trace.steps.slice(0, run.stepCount) : [];
+    // A step picked in the timeline shows the nodes as that step left them.
+    const upTo = selectedStep === null ? shown : shown.slice(0, selectedStep);
+    set((state) => ({
+      overlay: run ? overlayFor(shown, selectedStep, runtime.nodeRan) : null,
+      nodeStatus: keepUnchanged(state.nodeStatus, run ? nodeStatusesFor(run.graph, upTo, liveActivity()) : {}),
+    }));
     const asked = (selection += 1);
     const states = run && selectedStep !== null ? await readStates(runtime, run, selectedStep) : { after: null, before: null };
     if (asked === selection) set({ stateAfterSelected: states.after, stateBeforeSelected: states.before });
@@ -465,6 +488,7 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
     stateBeforeSelected: null,
     runStatus: 'idle',
     inFlight: null,
+    nodeStatus: {},
     pendingApproval: null,
     pausedBy: null,
     pauseAsked: false,
@@ -487,7 +511,14 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
       guarded(async () => {
         const live = await goOn();
         set({ pausedBy: null });
-        await live?.step();
+        stepping = live !== null;
+        // Drawn before the node runs, so a slow node shows that it is running.
+        flushLive();
+        try {
+          await live?.step();
+        } finally {
+          stepping = false;
+        }
       }),
     stepRound: () =>
       guarded(async () => {
@@ -509,7 +540,7 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
     reset: () => {
       release();
       controllers.clear();
-      set({ runs: [], activeRunId: null, liveRunId: null, selectedStep: null, stateAfterSelected: null, stateBeforeSelected: null, overlay: null, runStatus: 'idle', pendingApproval: null, pausedBy: null, runError: null, traceWarning: null });
+      set({ runs: [], activeRunId: null, liveRunId: null, selectedStep: null, stateAfterSelected: null, stateBeforeSelected: null, overlay: null, nodeStatus: {}, runStatus: 'idle', pendingApproval: null, pausedBy: null, runError: null, traceWarning: null });
     },
     decide: (decision) =>
       guarded(async () => {

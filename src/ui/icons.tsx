@@ -24,6 +24,8 @@ export {
   Square as StopIcon,
   StepForward as StepIcon,
   ChevronsRight as StepRoundIcon,
+  ChevronLeft as ShowPanelIcon,
+  ChevronRight as HidePanelIcon,
   Trash2 as RemoveIcon,
   TriangleAlert as WarningIcon,
   Undo2 as UndoIcon,

@@ -7,6 +7,7 @@ import { KindIcon } from '../../ui/icons.tsx';
 import { ProblemMark } from '../ProblemMark.tsx';
 import { GENERAL_HANDLE, type AgentFlowNode } from '../flowAdapter.ts';
 import { nodeHeight, NODE_ROWS, NODE_WIDTH } from '../geometry.ts';
+import { NodeRunStatus } from './NodeRunStatus.tsx';
 
 /** The node's size and rows come from the geometry, so layout and label placement know where everything is. */
 const ROW_STYLE = {
@@ -29,6 +30,7 @@ function AgentNodeView({ id, data, selected }: NodeProps<AgentFlowNode>) {
       style={{ ...ROW_STYLE, '--kind-color': definition.color, height: nodeHeight(node) } as React.CSSProperties}
       data-kind={node.kind}
     >
+      <NodeRunStatus id={id} />
       <Handle type="target" position={Position.Left} className="target-handle" />
       <div className="agent-node-head">
         <KindIcon name={definition.icon} className="agent-node-icon" size={18} />
