@@ -1,5 +1,5 @@
 /** Our graph document as React Flow nodes and edges. React Flow stays at this edge: the store's graph is the truth. */
-import { MarkerType, type Edge, type Node } from '@xyflow/react';
+import type { Edge, EdgeMarker, Node } from '@xyflow/react';
 import { describeWhen, kindDefinition, outcomesOf, own, type GraphEdge, type GraphFile, type GraphNode, type KindDefinition } from '../graph/index.ts';
 import type { CanvasOverlay } from '../store/index.ts';
 import {
@@ -237,8 +237,11 @@ const backEdgesOf = (graph: GraphFile, cache: FlowCache): Set<string> => {
   return back;
 };
 
-/** One marker object for every edge, so that it never counts as a change. */
-const MARKER_END = { type: MarkerType.ArrowClosed, width: 18, height: 18 };
+/**
+ * One marker object for every edge, so that it never counts as a change. Written as the enum's
+ * value: reading React Flow's enum here would pull React Flow into the layout worker, which uses this file.
+ */
+const MARKER_END: EdgeMarker = { type: 'arrowclosed', width: 18, height: 18 };
 
 export const toFlowEdges = (
   graph: GraphFile,
