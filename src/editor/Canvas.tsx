@@ -17,7 +17,6 @@ import { graphBounds, onFitRequest, viewportAround, viewportFor } from './fit.ts
 import { createFlowCache, edgeLayout, GENERAL_HANDLE, toFlowEdges, toFlowNodes, type AgentFlowNode, type ConditionFlowEdge, type FlowCache } from './flowAdapter.ts';
 import { nodeRect } from './geometry.ts';
 import { importFile } from './importExport.ts';
-import { KindSymbols } from './nodes/KindSymbols.tsx';
 import { nodeTypes } from './nodes/index.ts';
 import { deleteElements, useEditorShortcuts } from './shortcuts.ts';
 import './editor.css';
@@ -190,7 +189,6 @@ export function Canvas() {
 
   return (
     <div className="canvas" ref={container} onDragOver={onDragOver} onDrop={onDrop} aria-label="Canvas" role="region">
-      <KindSymbols />
       <EdgeLabelLayer.Provider value={labelLayer}>
         <ReactFlow<AgentFlowNode, ConditionFlowEdge>
           nodes={nodes}

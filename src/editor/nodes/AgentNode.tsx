@@ -3,10 +3,10 @@ import { Handle, Position, type NodeProps } from '@xyflow/react';
 import { outcomesOf } from '../../graph/index.ts';
 import { useApp } from '../../store/index.ts';
 import { selectProblemsByElement } from '../../store/problemsByElement.ts';
+import { KindIcon } from '../../ui/icons.tsx';
 import { ProblemMark } from '../ProblemMark.tsx';
 import { GENERAL_HANDLE, type AgentFlowNode } from '../flowAdapter.ts';
 import { nodeHeight, NODE_ROWS, NODE_WIDTH } from '../geometry.ts';
-import { KindSymbol } from './KindSymbols.tsx';
 
 /** The node's size and rows come from the geometry, so layout and label placement know where everything is. */
 const ROW_STYLE = {
@@ -31,7 +31,7 @@ function AgentNodeView({ id, data, selected }: NodeProps<AgentFlowNode>) {
     >
       <Handle type="target" position={Position.Left} className="target-handle" />
       <div className="agent-node-head">
-        <KindSymbol name={definition.icon} className="agent-node-icon" size={18} />
+        <KindIcon name={definition.icon} className="agent-node-icon" size={18} />
         <span className="agent-node-label" title={node.label ?? node.id}>{node.label ?? node.id}</span>
         {problems && <ProblemMark problems={problems} />}
         {visits > 0 && <span className="heat-badge" title={`ran ${visits} times in this run`}>×{visits}</span>}
