@@ -1,11 +1,15 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import { useApp } from '../store/index.ts';
 import { describeCondition, type BreakCondition } from '../store/runSlice.ts';
 import { CloseIcon } from '../ui/icons.tsx';
+import { LazySelect } from '../ui/LazySelect.tsx';
 
 const BreakpointDot = () => <span className="breakpoint-dot" aria-hidden="true" />;
 
 type ConditionType = BreakCondition['type'];
+
+const CHOOSE = [{ value: '', label: '(choose)' }];
 
 const CONDITION_CHOICES: { type: ConditionType; label: string }[] = [
   { type: 'tokens_percent', label: 'tokens pass N% of the budget' },
@@ -16,8 +20,12 @@ const CONDITION_CHOICES: { type: ConditionType; label: string }[] = [
 /** Breakpoints set on the canvas or here, and conditions on the run's numbers. */
 export function BreakpointsPanel() {
   const breakpoints = useApp((state) => state.breakpoints);
-  const nodes = useApp((state) => state.graph.nodes);
+  // Names only, compared item by item: moving a node changes neither list.
+  const nodeIds = useApp(useShallow((state) => state.graph.nodes.map((candidate) => candidate.id)));
+  const nodeNames = useApp(useShallow((state) => state.graph.nodes.map((candidate) => candidate.label ?? candidate.id)));
   const edges = useApp((state) => state.graph.edges);
+  const nodeChoices = useMemo(() => nodeIds.map((id, index) => ({ value: id, label: nodeNames[index] })), [nodeIds, nodeNames]);
+  const edgeChoices = useMemo(() => edges.map((candidate) => ({ value: candidate.id, label: `${candidate.id}: ${candidate.source} → ${candidate.target}` })), [edges]);
   const toggleNode = useApp((state) => state.toggleNodeBreakpoint);
   const toggleEdge = useApp((state) => state.toggleEdgeBreakpoint);
   const addCondition = useApp((state) => state.addCondition);
@@ -52,20 +60,14 @@ export function BreakpointsPanel() {
       <div className="bp-add">
         <label>
           Node
-          <select value={node} onChange={(event) => setNode(event.target.value)}>
-            <option value="">(choose)</option>
-            {nodes.map((candidate) => <option key={candidate.id} value={candidate.id}>{candidate.label ?? candidate.id}</option>)}
-          </select>
+          <LazySelect value={node} onChange={(event) => setNode(event.target.value)} fixed={CHOOSE} choices={nodeChoices} />
         </label>
         <button type="button" disabled={!node || breakpoints.nodes.includes(node)} onClick={() => toggleNode(node)}>Break before node</button>
       </div>
       <div className="bp-add">
         <label>
           Edge
-          <select value={edge} onChange={(event) => setEdge(event.target.value)}>
-            <option value="">(choose)</option>
-            {edges.map((candidate) => <option key={candidate.id} value={candidate.id}>{candidate.id}: {candidate.source} → {candidate.target}</option>)}
-          </select>
+          <LazySelect value={edge} onChange={(event) => setEdge(event.target.value)} fixed={CHOOSE} choices={edgeChoices} />
         </label>
         <button type="button" disabled={!edge || breakpoints.edges.includes(edge)} onClick={() => toggleEdge(edge)}>Break when edge fires</button>
       </div>

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import {
   Background,
   ReactFlow,
@@ -8,12 +8,13 @@ import {
   type NodeChange,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { addNode, connect, createNode, moveNodes, NODE_KINDS, updateEdge, type NodeKind, type Position } from '../graph/index.ts';
+import { addNode, connect, createNode, moveNodes, NODE_KINDS, updateEdge, type GraphFile, type NodeKind, type Position } from '../graph/index.ts';
 import { useApp } from '../store/index.ts';
 import { ConnectDialog } from './ConnectDialog.tsx';
 import { edgeTypes } from './edges/index.ts';
+import { EdgeLabelLayer, findEdgeLabelLayer } from './edges/labelLayer.ts';
 import { graphBounds, onFitRequest, viewportAround, viewportFor } from './fit.ts';
-import { edgeLayout, GENERAL_HANDLE, toFlowEdges, toFlowNodes, type AgentFlowNode, type ConditionFlowEdge } from './flowAdapter.ts';
+import { createFlowCache, edgeLayout, GENERAL_HANDLE, toFlowEdges, toFlowNodes, type AgentFlowNode, type ConditionFlowEdge, type FlowCache } from './flowAdapter.ts';
 import { nodeRect } from './geometry.ts';
 import { importFile } from './importExport.ts';
 import { nodeTypes } from './nodes/index.ts';
@@ -39,8 +40,6 @@ export const addNodeAt = (kind: NodeKind, position: Position) => {
 
 const LARGE_GRAPH = 200;
 
-type Size = { width: number; height: number };
-
 export function Canvas() {
   const graph = useApp((state) => state.graph);
   const selection = useApp((state) => state.selection);
@@ -48,7 +47,12 @@ export function Canvas() {
   const breakpoints = useApp((state) => state.breakpoints);
   const documentVersion = useApp((state) => state.documentVersion);
   const { screenToFlowPosition, setViewport } = useReactFlow();
-  const [measured, setMeasured] = useState<ReadonlyMap<string, Size>>(() => new Map());
+  // Flow objects kept from one render to the next while their inputs stay the same.
+  const flowCache = useRef<FlowCache>(null);
+  flowCache.current ??= createFlowCache();
+  // While a node is dragged, routes and label places stay those of the graph the drag started
+  // from: placing every label again on each move is whole-graph work. They are redone on drop.
+  const [dragFrom, setDragFrom] = useState<GraphFile | null>(null);
   // Each drag is its own undo step, however many moves it makes.
   const dragSession = useRef(0);
   const [connectFrom, setConnectFrom] = useState<string | null>(null);
@@ -59,19 +63,15 @@ export function Canvas() {
     () => ({ overlay, selectedNodes: selection.nodes, selectedEdges: selection.edges, nodeBreakpoints: breakpoints.nodes, edgeBreakpoints: breakpoints.edges }),
     [overlay, selection, breakpoints],
   );
-  const nodes = useMemo(
-    () =>
-      toFlowNodes(graph, extras).map((node) => {
-        const size = measured.get(node.id);
-        return size ? { ...node, measured: size } : node;
-      }),
-    [graph, extras, measured],
-  );
+  const nodes = useMemo(() => toFlowNodes(graph, extras, flowCache.current!), [graph, extras]);
   // Routes and label places depend on the graph and the run only: selecting does not move labels.
-  const layout = useMemo(() => edgeLayout(graph, overlay), [graph, overlay]);
-  const edges = useMemo(() => toFlowEdges(graph, extras, layout), [graph, extras, layout]);
+  const layoutGraph = dragFrom ?? graph;
+  const layout = useMemo(() => edgeLayout(layoutGraph, overlay), [layoutGraph, overlay]);
+  const edges = useMemo(() => toFlowEdges(graph, extras, layout, flowCache.current!), [graph, extras, layout]);
 
   const container = useRef<HTMLDivElement>(null);
+  const [labelLayer, setLabelLayer] = useState<HTMLElement | null>(null);
+  useLayoutEffect(() => setLabelLayer(findEdgeLabelLayer(container.current)), []);
   // Until the person pans or zooms, the view follows the document and the canvas's size.
   const viewFitted = useRef(true);
   const fit = useCallback(
@@ -112,12 +112,11 @@ export function Canvas() {
   }, [fit]);
 
   const onNodesChange = useCallback((changes: NodeChange<AgentFlowNode>[]) => {
-    const sizes = new Map<string, Size>();
+    // Sizes come from the geometry (toFlowNodes), so React Flow's measurements are not kept.
     const positions = new Map<string, Position>();
     let selectionChanged = false;
     const selected = new Set(useApp.getState().selection.nodes);
     for (const change of changes) {
-      if (change.type === 'dimensions' && change.dimensions) sizes.set(change.id, change.dimensions);
       if (change.type === 'position' && change.position) positions.set(change.id, { x: Math.round(change.position.x), y: Math.round(change.position.y) });
       if (change.type === 'select') {
         selectionChanged = true;
@@ -125,7 +124,6 @@ export function Canvas() {
         else selected.delete(change.id);
       }
     }
-    if (sizes.size > 0) setMeasured((previous) => new Map([...previous, ...sizes]));
     const moved = [...positions.keys()];
     if (moved.length > 0) useApp.getState().edit((current) => moveNodes(current, positions), `move:${moved.sort().join(',')}:${dragSession.current}`);
     if (selectionChanged) useApp.getState().select({ nodes: [...selected] });
@@ -191,33 +189,37 @@ export function Canvas() {
 
   return (
     <div className="canvas" ref={container} onDragOver={onDragOver} onDrop={onDrop} aria-label="Canvas" role="region">
-      <ReactFlow<AgentFlowNode, ConditionFlowEdge>
-        nodes={nodes}
-        edges={edges}
-        nodeTypes={nodeTypes}
-        edgeTypes={edgeTypes}
-        onNodesChange={onNodesChange}
-        onEdgesChange={onEdgesChange}
-        onConnect={onConnect}
-        onReconnect={onReconnect}
-        onDelete={onDelete}
-        onMoveStart={(event) => {
-          // Only the person's own pans and zooms come with an event.
-          if (event) viewFitted.current = false;
-        }}
-        onNodeDragStart={() => {
-          dragSession.current += 1;
-        }}
-        // Past a few hundred nodes, drawing only what is in view keeps dragging and panning smooth.
-        onlyRenderVisibleElements={graph.nodes.length > LARGE_GRAPH}
-        deleteKeyCode={['Backspace', 'Delete']}
-        multiSelectionKeyCode={['Shift', 'Meta', 'Control']}
-        selectionKeyCode="Shift"
-        minZoom={0.1}
-        proOptions={{ hideAttribution: true }}
-      >
-        <Background gap={20} />
-      </ReactFlow>
+      <EdgeLabelLayer.Provider value={labelLayer}>
+        <ReactFlow<AgentFlowNode, ConditionFlowEdge>
+          nodes={nodes}
+          edges={edges}
+          nodeTypes={nodeTypes}
+          edgeTypes={edgeTypes}
+          onNodesChange={onNodesChange}
+          onEdgesChange={onEdgesChange}
+          onConnect={onConnect}
+          onReconnect={onReconnect}
+          onDelete={onDelete}
+          onMoveStart={(event) => {
+            // Only the person's own pans and zooms come with an event.
+            if (event) viewFitted.current = false;
+          }}
+          onNodeDragStart={() => {
+            dragSession.current += 1;
+            setDragFrom(useApp.getState().graph);
+          }}
+          onNodeDragStop={() => setDragFrom(null)}
+          // Past a few hundred nodes, drawing only what is in view keeps dragging and panning smooth.
+          onlyRenderVisibleElements={graph.nodes.length > LARGE_GRAPH}
+          deleteKeyCode={['Backspace', 'Delete']}
+          multiSelectionKeyCode={['Shift', 'Meta', 'Control']}
+          selectionKeyCode="Shift"
+          minZoom={0.1}
+          proOptions={{ hideAttribution: true }}
+        >
+          <Background gap={20} />
+        </ReactFlow>
+      </EdgeLabelLayer.Provider>
       {connectSource && <ConnectDialog source={connectSource} onClose={() => setConnectFrom(null)} />}
       {graph.nodes.length === 0 && (
         <div className="canvas-hint" role="note">

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { connect, findTemplate, type GraphFile } from '../graph/index.ts';
-import { findBackEdges, GENERAL_HANDLE, toFlowEdges, toFlowNodes } from './flowAdapter.ts';
+import { connect, findTemplate, moveNodes, updateNode, type GraphFile } from '../graph/index.ts';
+import { createFlowCache, edgeLayout, findBackEdges, GENERAL_HANDLE, NO_EXTRAS, toFlowEdges, toFlowNodes, type FlowExtras } from './flowAdapter.ts';
+import { nodeHeight, NODE_WIDTH } from './geometry.ts';
 
 const securityclaw = () => findTemplate('securityclaw')!.graph();
 
@@ -117,5 +118,61 @@ describe('findBackEdges', () => {
       edges: Array.from({ length: 19999 }, (_, index) => ({ id: `e${index}`, source: `n${index}`, target: `n${index + 1}` })),
     };
     expect(findBackEdges(long).size).toBe(0);
+  });
+});
+
+describe('flow objects keep their identity', () => {
+  const render = (graph: GraphFile, extras: FlowExtras, cache: ReturnType<typeof createFlowCache>) => ({
+    nodes: toFlowNodes(graph, extras, cache),
+    edges: toFlowEdges(graph, extras, edgeLayout(graph, extras.overlay), cache),
+  });
+  const changed = <T extends { id: string }>(before: T[], after: T[]) => after.filter((item, index) => item !== before[index]).map((item) => item.id).sort();
+
+  it('moving one node gives new objects for that node and its edges only', () => {
+    const cache = createFlowCache();
+    const graph = securityclaw();
+    const first = render(graph, NO_EXTRAS, cache);
+    // A nudge that moves no label: only what is drawn from the moved node changes.
+    const { x, y } = graph.nodes.find((node) => node.id === 'answer')!.position;
+    const moved = moveNodes(graph, new Map([['answer', { x: x + 1, y }]]));
+    const second = render(moved, NO_EXTRAS, cache);
+    expect(changed(first.nodes, second.nodes)).toEqual(['answer']);
+    const touching = graph.edges.filter((edge) => edge.source === 'answer' || edge.target === 'answer').map((edge) => edge.id).sort();
+    expect(touching.length).toBeGreaterThan(0);
+    expect(changed(first.edges, second.edges).every((id) => touching.includes(id))).toBe(true);
+    expect(second.nodes.find((node) => node.id === 'answer')!.position).toEqual(moved.nodes.find((node) => node.id === 'answer')!.position);
+  });
+
+  it('the same inputs give the very same objects, and each extra renews only what it marks', () => {
+    const cache = createFlowCache();
+    const graph = securityclaw();
+    const first = render(graph, NO_EXTRAS, cache);
+    const again = render(graph, { ...NO_EXTRAS }, cache);
+    expect(changed(first.nodes, again.nodes)).toEqual([]);
+    expect(changed(first.edges, again.edges)).toEqual([]);
+    const selected = render(graph, { ...NO_EXTRAS, selectedNodes: ['execute'], edgeBreakpoints: ['e4'] }, cache);
+    expect(changed(again.nodes, selected.nodes)).toEqual(['execute']);
+    expect(selected.nodes.find((node) => node.id === 'execute')!.selected).toBe(true);
+    expect(changed(again.edges, selected.edges)).toEqual(['e4']);
+    expect(selected.edges.find((edge) => edge.id === 'e4')!.data!.breakpoint).toBe(true);
+    const overlay = { currentNode: 'evaluate', firedEdge: 'e5', firedReason: 'otherwise', triedEdges: {}, nodeVisits: { decide: 2 }, edgeVisits: {} };
+    const running = render(graph, { ...NO_EXTRAS, overlay, selectedNodes: ['execute'], edgeBreakpoints: ['e4'] }, cache);
+    expect(changed(selected.nodes, running.nodes)).toEqual(['decide', 'evaluate']);
+    expect(changed(selected.edges, running.edges)).toContain('e5');
+  });
+
+  it('an edit of a node renews its flow object and its data', () => {
+    const cache = createFlowCache();
+    const graph = securityclaw();
+    const first = render(graph, NO_EXTRAS, cache);
+    const renamed = updateNode(graph, 'execute', (node) => ({ ...node, label: 'Run it' }));
+    const second = render(renamed, NO_EXTRAS, cache);
+    expect(changed(first.nodes, second.nodes)).toEqual(['execute']);
+    expect(second.nodes.find((node) => node.id === 'execute')!.data.node.label).toBe('Run it');
+  });
+
+  it('gives each node the size the geometry draws it at, so React Flow need not measure it first', () => {
+    const graph = securityclaw();
+    for (const node of toFlowNodes(graph)) expect(node.measured).toEqual({ width: NODE_WIDTH, height: nodeHeight(node.data.node) });
   });
 });

@@ -1,5 +1,5 @@
 /** Our graph document as React Flow nodes and edges. React Flow stays at this edge: the store's graph is the truth. */
-import { MarkerType, type Edge, type Node } from '@xyflow/react';
+import type { Edge, EdgeMarker, Node } from '@xyflow/react';
 import { describeWhen, kindDefinition, outcomesOf, own, type GraphEdge, type GraphFile, type GraphNode, type KindDefinition } from '../graph/index.ts';
 import type { CanvasOverlay } from '../store/index.ts';
 import {
@@ -7,7 +7,9 @@ import {
   edgeRoute,
   labelSize,
   loopLevels,
+  nodeHeight,
   nodeRect,
+  NODE_WIDTH,
   placeLabels,
   sourceHandleIndex,
   sourcePoint,
@@ -112,31 +114,61 @@ export const findBackEdges = (graph: GraphFile): Set<string> => {
   return back;
 };
 
-export const toFlowNodes = (graph: GraphFile, extras: FlowExtras = NO_EXTRAS): AgentFlowNode[] => {
+/**
+ * The flow objects of the last call, each with the inputs it was made from. React Flow re-renders a
+ * node or edge whose object changed, so an object is reused for as long as its inputs stay the same:
+ * a drag move, which replaces one GraphNode, gives new objects for that node and its edges only.
+ */
+export interface FlowCache {
+  nodes: Map<string, Cached<AgentFlowNode>>;
+  edges: Map<string, Cached<ConditionFlowEdge>>;
+  backEdges: { edges: GraphFile['edges']; entry: string; nodes: GraphFile['nodes']; back: Set<string> } | null;
+}
+
+interface Cached<T> {
+  inputs: readonly unknown[];
+  value: T;
+}
+
+export const createFlowCache = (): FlowCache => ({ nodes: new Map(), edges: new Map(), backEdges: null });
+
+const sameInputs = (a: readonly unknown[], b: readonly unknown[]) => a.length === b.length && a.every((value, index) => value === b[index]);
+
+/** The cached value of `id` when `inputs` are those it was made from; else a new one, kept for next time. */
+const reuse = <T>(previous: Map<string, Cached<T>>, next: Map<string, Cached<T>>, id: string, inputs: readonly unknown[], make: () => T): T => {
+  const cached = previous.get(id);
+  const value = cached && sameInputs(cached.inputs, inputs) ? cached.value : make();
+  next.set(id, { inputs, value });
+  return value;
+};
+
+export const toFlowNodes = (graph: GraphFile, extras: FlowExtras = NO_EXTRAS, cache: FlowCache = createFlowCache()): AgentFlowNode[] => {
   const selected = new Set(extras.selectedNodes);
   const breakpoints = new Set(extras.nodeBreakpoints);
   const overlay = extras.overlay;
   const parted = new Set(overlay?.parting?.nodes);
-  return graph.nodes.map((node) => {
-    const definition = kindDefinition(node.kind);
-    return {
+  const next = new Map<string, Cached<AgentFlowNode>>();
+  const flowNodes = graph.nodes.map((node) => {
+    // `current` comes only from the run overlay (SPEC §5); `parted` marks where two compared runs part.
+    const className = [overlay?.currentNode === node.id ? 'current' : '', parted.has(node.id) ? 'parted' : ''].filter(Boolean).join(' ') || undefined;
+    const isSelected = selected.has(node.id);
+    const isEntry = node.id === graph.entry;
+    const isFinally = node.id === graph.finally;
+    const visits = own(overlay?.nodeVisits, node.id) ?? 0;
+    const breakpoint = breakpoints.has(node.id);
+    return reuse(cache.nodes, next, node.id, [node, className, isSelected, isEntry, isFinally, visits, breakpoint], (): AgentFlowNode => ({
       id: node.id,
       type: 'agent',
       position: node.position,
-      selected: selected.has(node.id),
-      // `current` comes only from the run overlay (SPEC §5); `parted` marks where two compared runs part.
-      className: [overlay?.currentNode === node.id ? 'current' : '', parted.has(node.id) ? 'parted' : ''].filter(Boolean).join(' ') || undefined,
-      data: {
-        node,
-        definition,
-        summary: summaryLines(node),
-        isEntry: node.id === graph.entry,
-        isFinally: node.id === graph.finally,
-        visits: own(overlay?.nodeVisits, node.id) ?? 0,
-        breakpoint: breakpoints.has(node.id),
-      },
-    };
+      selected: isSelected,
+      className,
+      // The geometry knows each node's size: React Flow need not mount it hidden to measure it first.
+      measured: { width: NODE_WIDTH, height: nodeHeight(node) },
+      data: { node, definition: kindDefinition(node.kind), summary: summaryLines(node), isEntry, isFinally, visits, breakpoint },
+    }));
   });
+  cache.nodes = next;
+  return flowNodes;
 };
 
 /** What an edge's label says: the condition, the edge's note, and at a run's selected step why it fired. */
@@ -191,43 +223,70 @@ export const edgeLayout = (graph: GraphFile, overlay: CanvasOverlay | null = nul
   return { labels: placeLabels([...rects.values()], requests), loops };
 };
 
-export const toFlowEdges = (graph: GraphFile, extras: FlowExtras = NO_EXTRAS, layout: EdgeLayout = edgeLayout(graph, extras.overlay)): ConditionFlowEdge[] => {
+/** Loops depend on the edges, the entry and the order of node ids only: a move keeps the last answer. */
+const backEdgesOf = (graph: GraphFile, cache: FlowCache): Set<string> => {
+  const last = cache.backEdges;
+  const sameNodes = (previous: GraphFile['nodes']) =>
+    previous === graph.nodes || (previous.length === graph.nodes.length && previous.every((node, index) => node.id === graph.nodes[index].id));
+  if (last && last.edges === graph.edges && last.entry === graph.entry && sameNodes(last.nodes)) {
+    last.nodes = graph.nodes;
+    return last.back;
+  }
   const back = findBackEdges(graph);
+  cache.backEdges = { edges: graph.edges, entry: graph.entry, nodes: graph.nodes, back };
+  return back;
+};
+
+/**
+ * One marker object for every edge, so that it never counts as a change. Written as the enum's
+ * value: reading React Flow's enum here would pull React Flow into the layout worker, which uses this file.
+ */
+const MARKER_END: EdgeMarker = { type: 'arrowclosed', width: 18, height: 18 };
+
+export const toFlowEdges = (
+  graph: GraphFile,
+  extras: FlowExtras = NO_EXTRAS,
+  layout: EdgeLayout = edgeLayout(graph, extras.overlay),
+  cache: FlowCache = createFlowCache(),
+): ConditionFlowEdge[] => {
+  const back = backEdgesOf(graph, cache);
   const nodes = new Map(graph.nodes.map((node) => [node.id, node]));
   const overlay = extras.overlay;
   const selected = new Set(extras.selectedEdges);
   const breakpoints = new Set(extras.edgeBreakpoints);
-  return graph.edges.map((edge) => {
+  const next = new Map<string, Cached<ConditionFlowEdge>>();
+  const flowEdges = graph.edges.map((edge) => {
     const fired = overlay?.firedEdge === edge.id;
     const parting = overlay?.parting;
-    const classes = [
-      back.has(edge.id) ? 'back-edge' : 'forward-edge', fired ? 'fired' : '',
+    const backEdge = back.has(edge.id);
+    const className = [
+      backEdge ? 'back-edge' : 'forward-edge', fired ? 'fired' : '',
       parting?.leftEdge === edge.id ? 'parted-left' : '', parting?.rightEdge === edge.id ? 'parted-right' : '',
     ].filter(Boolean).join(' ');
-    return {
+    const sourceHandle = sourceHandleOf(edge, nodes.get(edge.source));
+    const isSelected = selected.has(edge.id);
+    const firedReason = fired ? overlay.firedReason : null;
+    const notTaken = own(overlay?.triedEdges, edge.id) ?? null;
+    const visits = own(overlay?.edgeVisits, edge.id) ?? 0;
+    const breakpoint = breakpoints.has(edge.id);
+    const place = layout.labels.get(edge.id) ?? MIDDLE;
+    const loopY = layout.loops.get(edge.id) ?? null;
+    const inputs = [edge, className, sourceHandle, isSelected, firedReason, notTaken, visits, breakpoint, place.t, place.dx, place.dy, loopY];
+    return reuse(cache.edges, next, edge.id, inputs, (): ConditionFlowEdge => ({
       id: edge.id,
       type: 'condition',
       source: edge.source,
       target: edge.target,
-      sourceHandle: sourceHandleOf(edge, nodes.get(edge.source)),
-      selected: selected.has(edge.id),
-      className: classes,
+      sourceHandle,
+      selected: isSelected,
+      className,
       animated: fired,
-      markerEnd: { type: MarkerType.ArrowClosed, width: 18, height: 18 },
+      markerEnd: MARKER_END,
       // Only the target end: a source end's anchor would sit on the outcome handle and swallow new connections from it.
       reconnectable: 'target',
-      data: {
-        label: describeWhen(edge.when),
-        note: edge.label ?? null,
-        backEdge: back.has(edge.id),
-        fired,
-        firedReason: fired ? overlay.firedReason : null,
-        notTaken: own(overlay?.triedEdges, edge.id) ?? null,
-        visits: own(overlay?.edgeVisits, edge.id) ?? 0,
-        breakpoint: breakpoints.has(edge.id),
-        place: layout.labels.get(edge.id) ?? MIDDLE,
-        loopY: layout.loops.get(edge.id) ?? null,
-      },
-    };
+      data: { label: describeWhen(edge.when), note: edge.label ?? null, backEdge, fired, firedReason, notTaken, visits, breakpoint, place, loopY },
+    }));
   });
+  cache.edges = next;
+  return flowEdges;
 };

@@ -1,4 +1,5 @@
 import { describeProblems, findTemplate, parseGraph, serializeGraph, validateGraph, DEFAULT_TEMPLATE_ID, type GraphFile, type ParseResult, type Problem } from '../graph/index.ts';
+import { problemsAfter } from './problems.ts';
 import type { SliceCreator } from './types.ts';
 
 const HISTORY_LIMIT = 200;
@@ -10,7 +11,7 @@ export interface Selection {
 
 export interface GraphSlice {
   graph: GraphFile;
-  /** Problems of the current graph, recomputed on every change. */
+  /** Problems of the current graph, recomputed on every change that can change them (not on a move). */
   problems: Problem[];
   selection: Selection;
   past: GraphFile[];
@@ -54,12 +55,12 @@ const initialGraph = () => (findTemplate(DEFAULT_TEMPLATE_ID) ?? findTemplate('b
 export const createGraphSlice: SliceCreator<GraphSlice> = (set, get) => {
   const graph = initialGraph();
   const replace = (next: GraphFile, key: string | null) => {
-    const { graph: current, past, lastEditKey } = get();
+    const { graph: current, problems, past, lastEditKey } = get();
     if (next === current) return;
     const coalesce = key !== null && key === lastEditKey;
     set({
       graph: next,
-      problems: validateGraph(next),
+      problems: problemsAfter(current, problems, next),
       past: coalesce ? past : [...past, current].slice(-HISTORY_LIMIT),
       future: [],
       lastEditKey: key,
@@ -111,16 +112,16 @@ export const createGraphSlice: SliceCreator<GraphSlice> = (set, get) => {
     },
     select: (selection) => set((state) => ({ selection: { ...state.selection, ...selection } })),
     undo: () => {
-      const { past, graph: current, future } = get();
+      const { past, graph: current, problems, future } = get();
       const previous = past[past.length - 1];
       if (!previous) return;
-      set({ graph: previous, problems: validateGraph(previous), past: past.slice(0, -1), future: [current, ...future], lastEditKey: null });
+      set({ graph: previous, problems: problemsAfter(current, problems, previous), past: past.slice(0, -1), future: [current, ...future], lastEditKey: null });
     },
     redo: () => {
-      const { past, graph: current, future } = get();
+      const { past, graph: current, problems, future } = get();
       const next = future[0];
       if (!next) return;
-      set({ graph: next, problems: validateGraph(next), past: [...past, current], future: future.slice(1), lastEditKey: null });
+      set({ graph: next, problems: problemsAfter(current, problems, next), past: [...past, current], future: future.slice(1), lastEditKey: null });
     },
     dismissImportError: () => set({ importError: null }),
   };

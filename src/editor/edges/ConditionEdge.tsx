@@ -1,11 +1,13 @@
-import { memo } from 'react';
-import { BaseEdge, EdgeLabelRenderer, type EdgeProps } from '@xyflow/react';
+import { memo, useContext } from 'react';
+import { createPortal } from 'react-dom';
+import { BaseEdge, type EdgeProps } from '@xyflow/react';
 import { useApp } from '../../store/index.ts';
 import { selectProblemsByElement } from '../../store/problemsByElement.ts';
 import { FailIcon } from '../../ui/icons.tsx';
 import { ProblemMark } from '../ProblemMark.tsx';
 import type { ConditionFlowEdge } from '../flowAdapter.ts';
 import { edgeRoute, LABEL_FONT, LABEL_LINE } from '../geometry.ts';
+import { EdgeLabelLayer } from './labelLayer.ts';
 
 const MIDDLE = { t: 0.5, dx: 0, dy: 0 };
 
@@ -13,6 +15,7 @@ const MIDDLE = { t: 0.5, dx: 0, dy: 0 };
 function ConditionEdgeView({ id, sourceX, sourceY, targetX, targetY, data, markerEnd, selected }: EdgeProps<ConditionFlowEdge>) {
   const toggleEdgeBreakpoint = useApp((state) => state.toggleEdgeBreakpoint);
   const problems = useApp((state) => selectProblemsByElement(state).edges.get(id));
+  const labelLayer = useContext(EdgeLabelLayer);
   const route = edgeRoute({ x: sourceX, y: sourceY }, { x: targetX, y: targetY }, data?.loopY ?? null);
   const place = data?.place ?? MIDDLE;
   const centre = route.at(place.t);
@@ -21,7 +24,7 @@ function ConditionEdgeView({ id, sourceX, sourceY, targetX, targetY, data, marke
   return (
     <>
       <BaseEdge id={id} path={route.path} markerEnd={markerEnd} interactionWidth={18} />
-      <EdgeLabelRenderer>
+      {labelLayer && createPortal(
         <div
           className={`edge-label nodrag nopan${data?.fired ? ' fired' : ''}${data?.notTaken ? ' not-taken' : ''}${data?.backEdge ? ' back' : ''}${selected ? ' is-selected' : ''}`}
           style={{ transform: `translate(-50%, -50%) translate(${centre.x + place.dx}px, ${centre.y + place.dy}px)`, fontSize: LABEL_FONT, '--label-line': `${LABEL_LINE}px` } as React.CSSProperties}
@@ -54,8 +57,9 @@ function ConditionEdgeView({ id, sourceX, sourceY, targetX, targetY, data, marke
               toggleEdgeBreakpoint(id);
             }}
           />
-        </div>
-      </EdgeLabelRenderer>
+        </div>,
+        labelLayer,
+      )}
     </>
   );
 }

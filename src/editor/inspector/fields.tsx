@@ -1,6 +1,7 @@
 import { useId, useState, type ReactNode } from 'react';
 import { describeProblems, parseUntrusted, readJson, setAt, type ParseResult } from '../../graph/index.ts';
 import type { z } from 'zod';
+import { LazySelect } from '../../ui/LazySelect.tsx';
 
 /** An apply function answers with the reason a value was refused, or null once it is applied. */
 export type Apply<T> = (value: T) => string | null;
@@ -133,6 +134,8 @@ export function JsonField({ label, value, apply, optional, help }: { label: stri
   return <DraftField label={label} value={jsonText(value)} parse={parseJsonText(optional)} apply={apply} multiline help={help} />;
 }
 
+const NONE = [{ value: '', label: '(none)' }];
+
 export function SelectField({ label, value, options, labels, apply, optional, help }: { label: string; value: string | undefined; options: readonly string[]; labels?: Record<string, string>; apply: Apply<string | undefined>; optional?: boolean; help?: string }) {
   const id = useId();
   const [error, setError] = useState<string | null>(null);
@@ -140,14 +143,14 @@ export function SelectField({ label, value, options, labels, apply, optional, he
   const shown = value !== undefined && !options.includes(value) ? [value, ...options] : options;
   return (
     <FieldRow label={label} id={id} error={error} help={help}>
-      <select id={id} value={value ?? ''} aria-invalid={error ? true : undefined} onChange={(event) => setError(apply(event.target.value === '' ? undefined : event.target.value))}>
-        {optional || value === undefined ? <option value="">(none)</option> : null}
-        {shown.map((option) => (
-          <option key={option} value={option}>
-            {labels?.[option] ?? option}
-          </option>
-        ))}
-      </select>
+      <LazySelect
+        id={id}
+        value={value ?? ''}
+        aria-invalid={error ? true : undefined}
+        onChange={(event) => setError(apply(event.target.value === '' ? undefined : event.target.value))}
+        fixed={optional || value === undefined ? NONE : []}
+        choices={shown.map((option) => ({ value: option, label: labels?.[option] ?? option }))}
+      />
     </FieldRow>
   );
 }

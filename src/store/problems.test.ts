@@ -1,0 +1,54 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import * as graphModule from '../graph/index.ts';
+import { findTemplate, moveNodes, removeEdges, updateNode, validateGraph } from '../graph/index.ts';
+import { useApp } from './index.ts';
+import { onlyPositionsChanged, problemsAfter } from './problems.ts';
+
+vi.mock('../graph/index.ts', { spy: true });
+
+const securityclaw = () => findTemplate('securityclaw')!.graph();
+const initial = useApp.getState();
+afterEach(() => {
+  useApp.setState(initial, true);
+  vi.mocked(graphModule.validateGraph).mockClear();
+});
+
+describe('onlyPositionsChanged', () => {
+  it('is true for a move and false for any other edit', () => {
+    const graph = securityclaw();
+    expect(onlyPositionsChanged(graph, moveNodes(graph, new Map([['decide', { x: 5, y: 5 }]])))).toBe(true);
+    expect(onlyPositionsChanged(graph, removeEdges(graph, ['e1']))).toBe(false);
+    expect(onlyPositionsChanged(graph, updateNode(graph, 'decide', (node) => ({ ...node, label: 'Decide again' })))).toBe(false);
+    expect(onlyPositionsChanged(graph, { ...graph, entry: 'execute' })).toBe(false);
+    expect(onlyPositionsChanged(graph, { ...graph, nodes: graph.nodes.slice(1) })).toBe(false);
+    expect(onlyPositionsChanged(graph, { ...graph, nodes: [...graph.nodes].reverse() })).toBe(false);
+  });
+});
+
+describe('problemsAfter', () => {
+  it('keeps the same problems for a move and revalidates any other edit', () => {
+    const graph = securityclaw();
+    const problems = validateGraph(graph);
+    expect(problemsAfter(graph, problems, moveNodes(graph, new Map([['execute', { x: 1, y: 2 }]])))).toBe(problems);
+    const cut = removeEdges(graph, graph.edges.map((edge) => edge.id));
+    expect(problemsAfter(graph, problems, cut)).toEqual(validateGraph(cut));
+    expect(problemsAfter(graph, problems, cut).length).toBeGreaterThan(problems.length);
+  });
+});
+
+describe('the store', () => {
+  it('does not revalidate on a position-only edit (a drag move), nor on undoing it', () => {
+    useApp.getState().openTemplate('securityclaw');
+    const before = useApp.getState().problems;
+    const validate = vi.mocked(graphModule.validateGraph);
+    validate.mockClear();
+    for (let step = 1; step <= 20; step += 1) useApp.getState().edit((graph) => moveNodes(graph, new Map([['decide', { x: step, y: step }]])), 'move:decide:1');
+    useApp.getState().undo();
+    useApp.getState().redo();
+    expect(validate).not.toHaveBeenCalled();
+    expect(useApp.getState().problems).toBe(before);
+    useApp.getState().edit((graph) => removeEdges(graph, ['e1']));
+    expect(validate).toHaveBeenCalledTimes(1);
+    expect(useApp.getState().problems).not.toBe(before);
+  });
+});

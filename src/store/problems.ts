@@ -1,0 +1,26 @@
+import { validateGraph, type GraphFile, type GraphNode, type Problem } from '../graph/index.ts';
+
+/** True when `next` differs from `previous` only in where nodes sit: the same fields, nodes and order. */
+export const onlyPositionsChanged = (previous: GraphFile, next: GraphFile): boolean => {
+  if (previous === next) return true;
+  for (const key of Object.keys(next) as (keyof GraphFile)[]) if (key !== 'nodes' && next[key] !== previous[key]) return false;
+  if (Object.keys(previous).length !== Object.keys(next).length) return false;
+  if (previous.nodes.length !== next.nodes.length) return false;
+  return next.nodes.every((node, index) => {
+    const before = previous.nodes[index];
+    return node === before || samePlaceAside(before, node);
+  });
+};
+
+/** Same node apart from its position: keys compared by identity, as the graph's edits replace what they change. */
+const samePlaceAside = (before: GraphNode, after: GraphNode) => {
+  const keys = Object.keys(after) as (keyof GraphNode)[];
+  return keys.length === Object.keys(before).length && keys.every((key) => key === 'position' || after[key] === before[key]);
+};
+
+/**
+ * The problems of the graph after an edit, computed in this one place: a move (a drag frame, an
+ * auto layout) cannot change any problem, so it keeps the previous ones instead of revalidating.
+ */
+export const problemsAfter = (previous: GraphFile, previousProblems: Problem[], next: GraphFile): Problem[] =>
+  onlyPositionsChanged(previous, next) ? previousProblems : validateGraph(next);
