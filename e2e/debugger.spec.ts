@@ -387,6 +387,8 @@ test('a 10,000-step trace imports and scrolls, rendering only the visible steps'
   const stepItem = (step: number) => timeline(page).locator(`[data-step="${step}"]`);
   await expect(stepItem(count)).toBeVisible();
   expect(await steps(page).count()).toBeLessThan(80);
+  // The whole timeline panel, its header and rounds overview included, stays a few hundred elements.
+  expect(await page.getByRole('region', { name: 'Timeline panel' }).locator('*').count()).toBeLessThan(500);
 
   await stepItem(count).click();
   await page.keyboard.press('Home');

@@ -1,9 +1,11 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import type { Scenario } from '../graph/index.ts';
 import type { ScenarioDraft } from '../runtime/index.ts';
 import { unsavableReason, useApp, type RunPair, type ScenarioRunResult } from '../store/index.ts';
 import { useActiveRun } from './hooks.ts';
-import { SaveScenarioDialog } from './SaveScenarioDialog.tsx';
+
+// A dialog, not on the first screen: loaded when it is first opened.
+const SaveScenarioDialog = lazy(() => import('./SaveScenarioDialog.tsx').then((module) => ({ default: module.SaveScenarioDialog })));
 
 type Shown = ScenarioRunResult['status'] | 'running' | 'not_run';
 
@@ -150,7 +152,7 @@ export function ScenariosPanel() {
           {scenarios.map((scenario) => <ScenarioItem key={scenario.name} scenario={scenario} />)}
         </ul>
       )}
-      {saving && <SaveScenarioDialog runId={saving.runId} draft={saving.draft} onClose={() => setSaving(null)} />}
+      {saving && <Suspense fallback={null}><SaveScenarioDialog runId={saving.runId} draft={saving.draft} onClose={() => setSaving(null)} /></Suspense>}
     </section>
   );
 }

@@ -1,14 +1,14 @@
-import { useState } from 'react';
-import { kindDefinition, own } from '../graph/index.ts';
-import { nodeRan, type Attempt, type Iteration, type TraceStep } from '../runtime/trace.ts';
+import { lazy, Suspense } from 'react';
+import { own } from '../graph/index.ts';
+import { nodeRan } from '../runtime/trace.ts';
 import { useApp } from '../store/index.ts';
-import { diffStates, retrySummary, retryVerdict, VERDICT_WORDS, type Change } from './analysis.ts';
 import { Gauges } from './Gauges.tsx';
 import { ApprovalPrompt } from './ApprovalPrompt.tsx';
 import { BreakpointsPanel } from './BreakpointsPanel.tsx';
-import { ForkEditor } from './ForkEditor.tsx';
 import { nodeLabel, useActiveRun, useSelectedStep } from './hooks.ts';
-import { FailIcon, KindIcon, PassIcon, SkippedIcon, WarningIcon } from '../ui/icons.tsx';
+
+// The first screen shows no step: the view of one (and its fork editor) loads when the first is selected.
+const StepView = lazy(() => import('./StepView.tsx').then((module) => ({ default: module.StepView })));
 
 /** What each stop reason means, for people who did not write the runtime. */
 const STOP_SENTENCES: Record<string, string> = {
@@ -22,8 +22,6 @@ const STOP_SENTENCES: Record<string, string> = {
   user_stopped: 'A person stopped the run.',
   error: 'The run failed with an error.',
 };
-
-const json = (value: unknown) => (value === undefined ? '—' : JSON.stringify(value));
 
 function StatusBanner() {
   const run = useActiveRun();
@@ -51,172 +49,6 @@ function StatusBanner() {
   );
 }
 
-function Diff({ changes }: { changes: Change[] }) {
-  if (changes.length === 0) return <p className="muted">No state change.</p>;
-  return (
-    <table className="diff" aria-label="State changes">
-      <thead><tr><th>Field</th><th>Before</th><th>After</th></tr></thead>
-      <tbody>
-        {changes.map((change) => (
-          <tr key={change.key} className={`diff-${change.type}`}>
-            <th scope="row"><span className="diff-mark">{change.type === 'added' ? '+' : change.type === 'removed' ? '−' : '~'}</span> {change.key}</th>
-            <td><code>{change.type === 'added' ? '—' : json(change.before)}</code></td>
-            <td><code>{change.type === 'removed' ? '—' : json(change.after)}</code></td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
-}
-
-/** What a step ended with, in the command line's words: a node that ran to its end is "done". */
-const outcomeWords = (step: TraceStep) => (step.guard && step.outcome === null ? 'not run' : (step.outcome ?? 'done'));
-
-const EDGE_WORDS = { taken: 'taken', notTaken: 'not taken', skipped: 'skipped' } as const;
-
-/** Attempts with what came of each: retried in place (no re-plan), or not, and why. */
-function AttemptsTable({ attempts, label }: { attempts: readonly Attempt[]; label: string }) {
-  return (
-    <table className="attempts" aria-label={label}>
-      <thead><tr><th>n</th><th>attempt</th><th>then</th></tr></thead>
-      <tbody>
-        {attempts.map((attempt, index) => {
-          const verdict = retryVerdict(attempts, index);
-          return (
-            <tr key={`${attempt.action ?? 0}-${attempt.n}`}>
-              <td>{attempt.n}</td>
-              <td>
-                {attempt.skill} <span className={`outcome-${attempt.outcome}`}>{attempt.outcome}</span> <span className="muted">{attempt.tokens} tok</span>
-                {attempt.error && <div className="muted">{attempt.error}</div>}
-              </td>
-              <td>
-                <strong className={`verdict ${verdict}`}>{VERDICT_WORDS[verdict]}</strong>
-                {attempt.retry && verdict !== 'ok' && <div className="muted">{attempt.retry}</div>}
-              </td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
-  );
-}
-
-function IterationItem({ iteration }: { iteration: Iteration }) {
-  const call = iteration.tool ? `call ${iteration.tool}` : iteration.outcome === 'done' ? 'done' : 'no usable reply';
-  return (
-    <li className={`iteration iteration-${iteration.outcome}`} aria-label={`Iteration ${iteration.n}: ${call} → ${iteration.outcome}`}>
-      <p>
-        <strong>Iteration {iteration.n}</strong> · {call}
-        {iteration.tool && iteration.args && Object.keys(iteration.args).length > 0 && <code> {JSON.stringify(iteration.args)}</code>}
-        {' → '}<code className={`outcome-${iteration.outcome}`}>{iteration.outcome}</code>
-      </p>
-      {iteration.reply !== undefined && <p className="muted">reply: <code>{JSON.stringify(iteration.reply)}</code></p>}
-      {iteration.note && <p className="muted">{iteration.note}</p>}
-      <AttemptsTable attempts={iteration.attempts} label={`Attempts of iteration ${iteration.n}`} />
-    </li>
-  );
-}
-
-/**
- * The node's inner loop (seed 003), nested: attempts inside an iteration, iterations inside the
- * step, with the node's max_iter as a gauge; rounds of the graph are the timeline's.
- */
-function InnerLoop({ step }: { step: TraceStep }) {
-  const iterations = step.iterations ?? [];
-  const limit = step.maxIter ?? iterations.length;
-  return (
-    <>
-      <h4>Inner loop</h4>
-      <p className="gauge">
-        <meter aria-label="Iterations of max_iter" min={0} max={Math.max(limit, 1)} value={iterations.length} high={Math.max(limit, 1) - 0.5} optimum={0}>{iterations.length}</meter>
-        <span className="gauge-value"> {iterations.length} of max_iter {limit}{step.outcome === 'max_iter' ? ' — reached without done' : ''}</span>
-      </p>
-      <ol className="iterations" aria-label="Iterations">
-        {iterations.map((iteration) => <IterationItem key={iteration.n} iteration={iteration} />)}
-      </ol>
-    </>
-  );
-}
-
-/** What a decider or judge was shown: the node's declared reads only (context isolation). */
-function Given({ given }: { given: NonNullable<TraceStep['given']> }) {
-  return (
-    <details className="given">
-      <summary>Given to {given.skill}: {given.reads.join(', ') || 'nothing'}</summary>
-      <pre className="json" aria-label={`What ${given.skill} was given`}>{JSON.stringify(given.state, null, 2)}</pre>
-    </details>
-  );
-}
-
-function StepView({ step, label, forkable }: { step: TraceStep; label: string; forkable: boolean }) {
-
-  const [forking, setForking] = useState(false);
-  // Both read from the run's checkpoints: the state the step before left, and the state this step left.
-  const after = useApp((state) => state.stateAfterSelected);
-  const before = useApp((state) => state.stateBeforeSelected);
-  const kind = kindDefinition(step.kind);
-  const summary = retrySummary(step.attempts);
-  return (
-    <div className="step-view">
-      <h3>
-        <KindIcon name={kind.icon} style={{ color: kind.color }} /> Step {step.step} · {label} <span className="muted">({step.kind}, round {step.round})</span>
-      </h3>
-      <p>
-        Outcome: <code>{outcomeWords(step)}</code>
-        {step.fired && <> · fired <strong className="fired-edge">{step.fired.id}</strong> → {step.fired.target} <span className="muted">({step.fired.reason})</span></>}
-      </p>
-      {step.note && <p className="muted">{step.note}</p>}
-      {step.blindRetry && <p className="warn"><WarningIcon size={14} aria-hidden="true" /> blind retry: this plan repeats the last round's, with no new evidence.</p>}
-      {step.guard && <p className="warn">Guard stopped the run: <code>{step.guard.reason}</code> ({step.guard.explain})</p>}
-
-      <h4 id={`guards-${step.step}`}>Guards, checked before the step ran</h4>
-      <p className="field-help">The numbers are from before this step: the rounds, steps and tokens it had to start with.</p>
-      <ul className="checks" aria-label="Guard checks">
-        {(step.guards ?? []).map((guard) => (
-          <li key={guard.name} className={guard.passed ? 'pass' : 'fail'}>
-            {guard.passed ? <PassIcon size={14} aria-label="passed" /> : <FailIcon size={14} aria-label="failed" />} {guard.explain}
-          </li>
-        ))}
-        {!step.guards?.length && <li className="muted">not recorded</li>}
-      </ul>
-
-      {step.finally && <p className="finally-note">finally: the final response, written after the run stopped (the stop reason stays).</p>}
-      {step.given && <Given given={step.given} />}
-      {step.iterations ? <InnerLoop step={step} /> : step.attempts.length > 0 && (
-        <>
-          <h4>Attempts</h4>
-          {summary && <p className="retry-summary">{summary}</p>}
-          <AttemptsTable attempts={step.attempts} label="Attempts" />
-        </>
-      )}
-
-      <h4>Edges tried</h4>
-      <ul className="checks" aria-label="Edges tried">
-        {step.edges.map((edge) => {
-          const state = edge.skipped ? 'skipped' : edge.matched ? 'taken' : 'notTaken';
-          return (
-            <li key={edge.id} className={edge.skipped ? 'skipped' : edge.matched ? 'pass' : 'fail'}>
-              {state === 'taken' ? <PassIcon size={14} aria-hidden="true" /> : state === 'notTaken' ? <FailIcon size={14} aria-hidden="true" /> : <SkippedIcon size={14} aria-hidden="true" />}{' '}
-              <span className="edge-verdict">{EDGE_WORDS[state]}</span> {edge.id}{edge.target ? ` → ${edge.target}` : ''}: {edge.explain}
-            </li>
-          );
-        })}
-        {step.edges.length === 0 && <li className="muted">none (the run stopped here)</li>}
-      </ul>
-
-      <h4>Read</h4>
-      <p>{step.reads.length ? <code>{step.reads.join(', ')}</code> : <span className="muted">nothing</span>}</p>
-      <h4>State before → after</h4>
-      {before && after ? <Diff changes={diffStates(before, after)} /> : <pre className="json">{JSON.stringify(step.writes, null, 2)}</pre>}
-
-      {forkable && after && (
-        <button type="button" onClick={() => setForking((open) => !open)} aria-expanded={forking}>Fork from here</button>
-      )}
-      {forking && forkable && after && <ForkEditor step={step} state={after} onDone={() => setForking(false)} />}
-    </div>
-  );
-}
-
 export function StepDetail() {
   const run = useActiveRun();
   const step = useSelectedStep();
@@ -235,7 +67,9 @@ export function StepDetail() {
       )}
       <ApprovalPrompt />
       {run && step ? (
-        <StepView key={`${run.id}-${step.step}`} step={step} label={nodeLabel(run.graph, step.node)} forkable={!run.imported && nodeRan(step)} />
+        <Suspense fallback={<p className="muted">Loading step {step.step}…</p>}>
+          <StepView key={`${run.id}-${step.step}`} step={step} label={nodeLabel(run.graph, step.node)} forkable={!run.imported && nodeRan(step)} />
+        </Suspense>
       ) : <p className="muted">Select a step in the timeline.</p>}
       <BreakpointsPanel />
     </section>

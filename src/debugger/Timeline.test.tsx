@@ -5,7 +5,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Trace, TraceStep } from '../runtime/trace.ts';
 import { useApp } from '../store/index.ts';
 import { loadRuntime } from '../store/runSlice.ts';
-import { ROW_HEIGHT, Timeline } from './Timeline.tsx';
+import { ROUNDS_PAGE, ROW_HEIGHT, Timeline } from './Timeline.tsx';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -70,6 +70,35 @@ describe('Timeline', () => {
     expect(Math.min(...steps)).toBeGreaterThan(2800);
     expect(Math.max(...steps)).toBeLessThan(2900);
     expect(steps.length).toBeLessThan(100);
+
+    // End from a focused row: the window moves to the last step, and the focus goes with it.
+    const focused = items(container)[0] as HTMLElement;
+    act(() => focused.focus());
+    act(() => {
+      focused.dispatchEvent(new KeyboardEvent('keydown', { key: 'End', bubbles: true }));
+    });
+    expect(document.activeElement?.getAttribute('data-step')).toBe('10000');
+    unmount();
+  });
+
+  it.each([10_000, 100_000])('keeps a %i-step run under 500 DOM elements, the rounds overview included', (count) => {
+    act(() => useApp.getState().loadTrace(syntheticTrace(count)));
+    const { container, unmount } = mount();
+    expect(items(container).length).toBeGreaterThan(0);
+    expect(container.querySelectorAll('*').length).toBeLessThan(500);
+    // Moving the selection keeps the window small: the selected step is rendered, wherever it is.
+    act(() => useApp.getState().selectStep(count / 2));
+    expect(container.querySelector(`[data-step="${count / 2}"]`)?.getAttribute('aria-current')).toBe('step');
+    expect(container.querySelectorAll('*').length).toBeLessThan(500);
+    // The rounds overview, open, lists a page of rounds: the one holding the selected step.
+    const overview = container.querySelector('details.rounds-overview') as HTMLDetailsElement;
+    act(() => {
+      overview.open = true;
+      overview.dispatchEvent(new Event('toggle'));
+    });
+    expect(overview.querySelectorAll('tbody tr')).toHaveLength(ROUNDS_PAGE);
+    expect(overview.querySelector(`[aria-label="Go to round ${count / 8}"]`)).not.toBeNull();
+    expect(container.querySelectorAll('*').length).toBeLessThan(1000);
     unmount();
   });
 

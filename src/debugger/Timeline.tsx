@@ -1,9 +1,10 @@
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { kindDefinition } from '../graph/index.ts';
 import type { Attempt, TraceStep } from '../runtime/trace.ts';
 import { useApp } from '../store/index.ts';
+import type { RunRecord } from '../store/runSlice.ts';
 import { useRunSessions } from '../store/runSessions.ts';
-import { retryVerdict, roundsOverview, rowOffsets, timelineRows, VERDICT_WORDS, visibleRange, whereRunsPart, type RetryVerdict, type TimelineRow } from './analysis.ts';
+import { retryVerdict, roundsOverview, rowOffsets, timelineRows, VERDICT_WORDS, visibleRange, whereRunsPart, type RetryVerdict, type RoundSummary, type TimelineRow } from './analysis.ts';
 import { RunSettings } from './RunToolbar.tsx';
 import { nodeLabel, useActiveRun } from './hooks.ts';
 import { TraceFiles } from './TraceFiles.tsx';
@@ -14,6 +15,8 @@ export const ROW_HEIGHT = 26;
 export const VIRTUALISE_ABOVE = 300;
 /** Scrolling re-renders only when the top moves by this many rows; the overscan covers the rest. */
 const SCROLL_STRIDE = 4;
+/** The window's top row for a scroll position, in whole strides. */
+const strideOf = (scrollTop: number) => Math.floor(scrollTop / ROW_HEIGHT / SCROLL_STRIDE) * SCROLL_STRIDE;
 
 function AttemptLine({ attempt, verdict }: { attempt: Attempt; verdict: RetryVerdict }) {
   const failed = attempt.outcome !== 'ok' && attempt.outcome !== 'empty';
@@ -95,22 +98,47 @@ function InFlight() {
   );
 }
 
+/** How many rounds the overview lists at once: a long run has tens of thousands, and the DOM stays small. */
+export const ROUNDS_PAGE = 100;
+
 /** One row per round (path, outcome, cost): on a long run, which round went wrong shows at a glance. */
 function RoundsOverview() {
   const run = useActiveRun();
-  const graph = useApp((state) => state.graph);
-  const selectStep = useApp((state) => state.selectStep);
+  const [open, setOpen] = useState(false);
   const rounds = useMemo(() => (run ? roundsOverview(run.trace) : []), [run]);
   if (!run || rounds.length === 0) return null;
+  return (
+    <details className="rounds-overview" onToggle={(event) => setOpen(event.currentTarget.open)}>
+      <summary>Rounds overview ({rounds.length})</summary>
+      {open && <RoundsTable run={run} rounds={rounds} />}
+    </details>
+  );
+}
+
+/** The overview's rows, a page of them at a time (first the page holding the selected step's round), rendered only while it is open. */
+function RoundsTable({ run, rounds }: { run: RunRecord; rounds: RoundSummary[] }) {
+  const graph = useApp((state) => state.graph);
+  const selectStep = useApp((state) => state.selectStep);
+  const selectedRound = useApp((state) => (state.selectedStep === null ? undefined : run.trace.steps[state.selectedStep - 1]?.round));
+  const [chosenStart, setChosenStart] = useState<number | null>(null);
+  const selectedAt = selectedRound === undefined ? 0 : Math.max(0, rounds.findIndex((round) => round.round === selectedRound));
+  const start = chosenStart ?? Math.floor(selectedAt / ROUNDS_PAGE) * ROUNDS_PAGE;
+  const shown = rounds.slice(start, start + ROUNDS_PAGE);
   const label = (id: string) => nodeLabel(run.graph ?? graph, id);
   const firstStepOf = (round: number) => run.trace.steps.find((step) => step.round === round)?.step;
   return (
-    <details className="rounds-overview">
-      <summary>Rounds overview ({rounds.length})</summary>
+    <>
+      {rounds.length > ROUNDS_PAGE && (
+        <p className="rounds-page">
+          <button type="button" disabled={start === 0} onClick={() => setChosenStart(Math.max(0, start - ROUNDS_PAGE))}>Earlier rounds</button>
+          {' '}Rounds {shown[0].round}–{shown[shown.length - 1].round} of {rounds.length}{' '}
+          <button type="button" disabled={start + ROUNDS_PAGE >= rounds.length} onClick={() => setChosenStart(start + ROUNDS_PAGE)}>Later rounds</button>
+        </p>
+      )}
       <table aria-label="Rounds">
         <thead><tr><th>Round</th><th>Path</th><th>Outcome</th><th>Tokens</th></tr></thead>
         <tbody>
-          {rounds.map((round) => (
+          {shown.map((round) => (
             <tr key={round.round} className={round.outcome.startsWith('stopped') && round.outcome !== 'stopped: completed' ? 'round-halted' : undefined}>
               <th scope="row">
                 <button type="button" className="link" aria-label={`Go to round ${round.round}`} onClick={() => {
@@ -125,7 +153,7 @@ function RoundsOverview() {
           ))}
         </tbody>
       </table>
-    </details>
+    </>
   );
 }
 
@@ -170,6 +198,7 @@ export function Timeline() {
   const selectStep = useApp((state) => state.selectStep);
   const status = useApp((state) => state.runStatus);
   const scroller = useRef<HTMLDivElement>(null);
+  const movedByKey = useRef(false);
   const [strideTop, setStrideTop] = useState(0);
   const [viewport, setViewport] = useState(400);
 
@@ -195,8 +224,9 @@ export function Timeline() {
     return () => observer.disconnect();
   }, []);
 
-  // Keeps the selected step in view (during a live run it is the latest one).
-  useEffect(() => {
+  // Keeps the selected step in view (during a live run it is the latest one), and moves the
+  // window there before the browser paints: its row exists for the focus below.
+  useLayoutEffect(() => {
     const element = scroller.current;
     const index = selected === null ? undefined : stepRows.get(selected);
     if (!element || index === undefined) return;
@@ -205,9 +235,18 @@ export function Timeline() {
     const end = status === 'stopped' && selected === stepCount ? offsets[offsets.length - 1] * ROW_HEIGHT : bottom;
     if (top < element.scrollTop) element.scrollTop = top;
     else if (end > element.scrollTop + element.clientHeight) element.scrollTop = end - element.clientHeight;
-    if (element.contains(document.activeElement) && document.activeElement !== element)
-      element.querySelector<HTMLElement>(`[data-step="${selected}"]`)?.focus({ preventScroll: true });
+    setStrideTop(strideOf(element.scrollTop));
   }, [selected, stepRows, offsets, status, stepCount]);
+
+  // Focus follows the selection when the timeline has it, or had it on a row that left the window
+  // (Home and End on a long run move the window past the row that had the focus).
+  useEffect(() => {
+    const element = scroller.current;
+    const row = element?.querySelector<HTMLElement>(`[data-step="${selected}"]`);
+    if (!element || !row) return;
+    if (movedByKey.current || (element.contains(document.activeElement) && document.activeElement !== element)) row.focus({ preventScroll: true });
+    movedByKey.current = false;
+  }, [selected, range.start, range.end]);
 
   const onKeyDown = (event: KeyboardEvent) => {
     if (stepCount === 0) return;
@@ -220,6 +259,7 @@ export function Timeline() {
               : null;
     if (next === null) return;
     event.preventDefault();
+    movedByKey.current = true;
     selectStep(next);
   };
 
@@ -235,7 +275,7 @@ export function Timeline() {
       </div>
       <InFlight />
       <RoundsOverview />
-      <div className="timeline-scroll" ref={scroller} onScroll={(event) => setStrideTop(Math.floor(event.currentTarget.scrollTop / ROW_HEIGHT / SCROLL_STRIDE) * SCROLL_STRIDE)}>
+      <div className="timeline-scroll" ref={scroller} onScroll={(event) => setStrideTop(strideOf(event.currentTarget.scrollTop))}>
         {rows.length === 0 && <p className="muted">No run yet: press Run or Step, or import a trace.</p>}
         <div role="list" aria-label="Timeline" className="timeline-list" style={{ height: total }} onKeyDown={onKeyDown} tabIndex={selected === null && stepCount > 0 ? 0 : -1}>
           {rows.slice(range.start, range.end).map((row, offset) => {

@@ -7,6 +7,6 @@ export { Timeline } from './Timeline.tsx';
 export { StepDetail } from './StepDetail.tsx';
 export { BreakpointsPanel } from './BreakpointsPanel.tsx';
 export { Gauges } from './Gauges.tsx';
-export { HostConsent } from './HostConsent.tsx';
 export { ScenariosPanel } from './ScenariosPanel.tsx';
-export { RunComparison } from './RunComparison.tsx';
+// Loaded when first needed: not on the first screen.
+export { HostConsent, RunComparison } from './lazy.tsx';

@@ -1,13 +1,15 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { findTemplate, moveNodes } from '../graph/index.ts';
 import { useApp } from '../store/index.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { ExportIcon, ImportIcon, LayoutIcon, LibraryIcon, MermaidIcon, NewGraphIcon, PasteIcon, RedoIcon, ShareIcon, UndoIcon } from '../ui/icons.tsx';
 import { ToolButton } from '../ui/ToolButton.tsx';
 import { requestFit } from './fit.ts';
-import { GraphLibrary } from './GraphLibrary.tsx';
 import { layoutInWorker } from './runLayout.ts';
 import { downloadText, exportFileName, importFile, importGraphText, shareUrl, slugOf, toMermaid } from './importExport.ts';
+
+// A dialog, not on the first screen: loaded when it is first opened.
+const GraphLibrary = lazy(() => import('./GraphLibrary.tsx').then((module) => ({ default: module.GraphLibrary })));
 
 type Dialog = { type: 'library' } | { type: 'paste' } | { type: 'mermaid'; text: string } | { type: 'share'; url: string } | null;
 
@@ -102,7 +104,7 @@ function ToolbarDialog({ dialog, onClose }: { dialog: NonNullable<Dialog>; onClo
       () => setCopied(true),
       () => setCopied(false),
     );
-  if (dialog.type === 'library') return <GraphLibrary onClose={onClose} />;
+  if (dialog.type === 'library') return <Suspense fallback={null}><GraphLibrary onClose={onClose} /></Suspense>;
   const title = dialog.type === 'paste' ? 'Paste JSON' : dialog.type === 'mermaid' ? 'Mermaid flowchart' : 'Share link';
   return (
     <Dialog title={title} onClose={onClose}>

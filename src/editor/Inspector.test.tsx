@@ -2,7 +2,7 @@
 import { act } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ReactFlowProvider } from '@xyflow/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { findTemplate, serializeGraph, validateGraph, type GraphFile, type When } from '../graph/index.ts';
 import { useApp } from '../store/index.ts';
 import { getKey } from '../store/secrets.ts';
@@ -62,6 +62,21 @@ const click = (container: HTMLElement, name: string) => {
   act(() => button.click());
 };
 const errorOf = (control: HTMLElement) => document.getElementById(control.getAttribute('aria-describedby') ?? '')?.textContent;
+
+// A node's and an edge's forms load when one is first selected (the first screen has neither):
+// loaded once here, they render at once in every test below.
+beforeAll(async () => {
+  for (const selection of [{ nodes: [template().nodes[0].id] }, { edges: [template().edges[0].id] }]) {
+    open(template(), selection);
+    const container = document.createElement('div');
+    const root = createRoot(container);
+    await act(async () => root.render(<ReactFlowProvider><Inspector /></ReactFlowProvider>));
+    for (let turn = 0; turn < 100 && container.textContent?.includes('Loading…'); turn += 1)
+      await act(() => new Promise((resolve) => setTimeout(resolve, 0)));
+    expect(container.textContent).not.toContain('Loading…');
+    act(() => root.unmount());
+  }
+});
 
 beforeEach(() => open(template()));
 

@@ -1,9 +1,12 @@
 import { nodeById } from '../graph/index.ts';
 import { useApp } from '../store/index.ts';
-import { EdgeInspector } from './inspector/EdgeInspector.tsx';
+import { lazy, Suspense } from 'react';
 import { GraphInspector } from './inspector/GraphInspector.tsx';
-import { NodeInspector } from './inspector/NodeInspector.tsx';
 import './inspector.css';
+
+// The first screen has nothing selected: a node's and an edge's forms load when one first is.
+const NodeInspector = lazy(() => import('./inspector/NodeInspector.tsx').then((module) => ({ default: module.NodeInspector })));
+const EdgeInspector = lazy(() => import('./inspector/EdgeInspector.tsx').then((module) => ({ default: module.EdgeInspector })));
 
 /** The settings of what is selected: one node, one edge, or (nothing selected) the graph itself. */
 export function Inspector() {
@@ -16,6 +19,7 @@ export function Inspector() {
   return (
     <section className="inspector" aria-label="Inspector">
       <h2>Inspector</h2>
+      <Suspense fallback={<p className="field-help">Loading…</p>}>
       {node ? (
         // Keyed by id: a half-typed draft of one node must not carry over to another.
         <NodeInspector key={node.id} node={node} />
@@ -28,6 +32,7 @@ export function Inspector() {
       ) : (
         <GraphInspector />
       )}
+      </Suspense>
     </section>
   );
 }

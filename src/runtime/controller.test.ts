@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { findTemplate, type GraphFile } from '../graph/index.ts';
 import { FIXTURES } from './fixtures/index.ts';
 import { createController, runGraph, stateAfterStep, type RunEvent } from './index.ts';
@@ -95,6 +95,35 @@ describe('createController', () => {
     expect(steps.slice(1, -1).every((step, index) => step.node === (index % 2 === 0 ? 'act' : 'check'))).toBe(true);
     expect(long.trace.finalState.steps).toBe(1100);
   }, 60_000);
+
+  it('a long Run yields to the page every few nodes: a task queued meanwhile runs (counted in nodes, on a stepped clock)', async () => {
+    // The runtime yields once its clock has moved on by a few milliseconds: a clock that moves 5 ms
+    // at each reading makes that every few nodes on any machine, so the check counts nodes, not time.
+    let now = 0;
+    const clock = vi.spyOn(performance, 'now').mockImplementation(() => (now += 5));
+    onTestFinished(() => clock.mockRestore());
+    const graph = FIXTURES.loop();
+    graph.limits.maxSteps = 100;
+    const long = createController(graph, { compact: true });
+    let steps = 0;
+    long.subscribe((event) => {
+      if (event.type === 'step') steps += 1;
+    });
+    // A task of the page's: each time it runs it notes how many steps the run has made, and queues itself again.
+    const seen: number[] = [];
+    let running = true;
+    const pageTask = () => {
+      seen.push(steps);
+      if (running) setImmediate(pageTask);
+    };
+    setImmediate(pageTask);
+    await long.run();
+    running = false;
+    expect(long.trace.stopReason).toBe('max_steps');
+    const between = seen.slice(1).map((at, index) => at - seen[index]);
+    expect(seen.length).toBeGreaterThan(steps / 4);
+    expect(Math.max(...between)).toBeLessThanOrEqual(4);
+  });
 
   it('stop() ends the run with user_stopped', async () => {
     const controller = createController(template('securityclaw'));

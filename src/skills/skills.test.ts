@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { HttpSkill, LlmSkill, MockSkill } from '../graph/index.ts';
 import { boundKeys, clampTimeout, createHttpSkill, createLlmSkill, createMockSkill, fillJsonTemplate, RequestRefused, type SkillContext } from './index.ts';
 import { SKILL_LIMITS } from '../graph/index.ts';
@@ -34,9 +34,11 @@ describe('mock skill', () => {
 
   it('simulates a delay instead of waiting, and a per-attempt limit makes it a timeout', async () => {
     const slow = createMockSkill('slow', MockSkill.parse({ type: 'mock', script: [{ outcome: 'ok', records: [{}], delayMs: 60000 }] }));
-    const started = Date.now();
+    // Counted, not timed: no timer is set for the simulated minute (nor for the limit).
+    const timers = vi.spyOn(globalThis, 'setTimeout');
+    onTestFinished(() => timers.mockRestore());
     const answer = await slow.call({}, context({ timeoutMs: 500 }));
-    expect(Date.now() - started).toBeLessThan(1000);
+    expect(timers.mock.calls.filter((call) => (call[1] ?? 0) >= 500)).toEqual([]);
     expect(answer).toMatchObject({ outcome: 'timeout', durationMs: 500 });
   });
 
@@ -148,10 +150,9 @@ describe('hostile services and files', () => {
       });
       return new Response(body, { status: 200 });
     }) as unknown as typeof fetch;
-    const started = Date.now();
+    // The body never ends: only the time limit can end the call.
     const answer = await http({ timeoutMs: 60 }).call({}, context({ fetch: drip }));
-    expect(answer).toMatchObject({ outcome: 'timeout' });
-    expect(Date.now() - started).toBeLessThan(5000);
+    expect(answer).toMatchObject({ outcome: 'timeout', error: 'no complete answer within 60 ms' });
   });
 
   it('a time limit above what a timer can hold is clamped instead of firing at once', async () => {

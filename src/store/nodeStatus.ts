@@ -72,12 +72,14 @@ const resultChips = (step: TraceStep, max: number): StatusChip[] => {
 };
 
 /**
- * Every node's status after `steps` (the steps shown, up to the selected one) with what the live
- * run does now. A node's last step gives its result; running or next comes first.
+ * Every node's status after the first `count` of `steps` (the steps shown, up to the selected one)
+ * with what the live run does now. A node's last step gives its result; running or next comes first.
  */
-export const nodeStatusesFor = (graph: GraphFile, steps: readonly TraceStep[], live: LiveActivity = NO_ACTIVITY): Record<string, NodeRunStatus> => {
+export const nodeStatusesFor = (graph: GraphFile, steps: readonly TraceStep[], live: LiveActivity = NO_ACTIVITY, count = steps.length): Record<string, NodeRunStatus> => {
   const lastStep = new Map<string, TraceStep>();
-  for (const step of steps) lastStep.set(step.node, step);
+  // Newest first, and done once every node has its last step: a long run is not read whole at each selection.
+  for (let index = Math.min(count, steps.length) - 1; index >= 0 && lastStep.size < graph.nodes.length; index -= 1)
+    if (!lastStep.has(steps[index].node)) lastStep.set(steps[index].node, steps[index]);
   // Null prototype: a node may be called `toString`.
   const statuses: Record<string, NodeRunStatus> = Object.create(null);
   for (const node of graph.nodes) {

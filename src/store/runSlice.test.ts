@@ -44,6 +44,24 @@ describe('overlay of a step', () => {
     expect(visitCounts(steps, nodeRan)).toEqual({ nodeVisits: { evaluate: 2, recover: 1 }, edgeVisits: { e4: 2, e6: 1 } });
     expect(overlayFor(steps, null, nodeRan).currentNode).toBeNull();
   });
+
+  it('counts the visits of a run once: selecting another step reads no other step', () => {
+    const run = [...steps];
+    let read = 0;
+    const counting = (shown: TraceStep) => {
+      read += 1;
+      return nodeRan(shown);
+    };
+    const first = overlayFor(run, 1, counting);
+    expect(read).toBe(run.length);
+    const second = overlayFor(run, 3, counting);
+    expect(read).toBe(run.length);
+    expect(second.currentNode).toBe('evaluate');
+    expect(second.nodeVisits).toBe(first.nodeVisits);
+    // The first steps of the run (as shown while it goes on) are counted apart.
+    expect(overlayFor(run, 2, counting, 2).nodeVisits).toEqual({ evaluate: 1, recover: 1 });
+    expect(overlayFor(run, 3, counting, 2).currentNode).toBeNull();
+  });
 });
 
 describe('breakpoints', () => {

@@ -155,8 +155,22 @@ export const visitCounts = (steps: readonly TraceStep[], nodeRan: Ran) => {
   return { nodeVisits, edgeVisits };
 };
 
-export const overlayFor = (steps: readonly TraceStep[], stepNumber: number | null, nodeRan: Ran): CanvasOverlay => {
-  const step = stepNumber === null ? undefined : steps[stepNumber - 1];
+type Visits = ReturnType<typeof visitCounts>;
+/** The visit counts of each run's steps, counted once: selecting a step does no pass over the run. */
+const countedVisits = new WeakMap<readonly TraceStep[], { count: number; visits: Visits }>();
+
+/** The visits of the first `count` steps (a run record's steps array is replaced, never changed, when the run goes on). */
+export const visitsOf = (steps: readonly TraceStep[], count: number, nodeRan: Ran): Visits => {
+  const counted = countedVisits.get(steps);
+  if (counted?.count === count) return counted.visits;
+  const visits = visitCounts(count === steps.length ? steps : steps.slice(0, count), nodeRan);
+  countedVisits.set(steps, { count, visits });
+  return visits;
+};
+
+/** What the canvas shows of the run's first `count` steps with step `stepNumber` selected. */
+export const overlayFor = (steps: readonly TraceStep[], stepNumber: number | null, nodeRan: Ran, count = steps.length): CanvasOverlay => {
+  const step = stepNumber === null || stepNumber > count ? undefined : steps[stepNumber - 1];
   const triedEdges: Record<string, string> = Object.create(null);
   for (const edge of step?.edges ?? []) if (!edge.matched && !edge.skipped) triedEdges[edge.id] = edge.explain;
   return {
@@ -164,7 +178,7 @@ export const overlayFor = (steps: readonly TraceStep[], stepNumber: number | nul
     firedEdge: step?.fired?.id ?? null,
     firedReason: step?.fired?.reason ?? null,
     triedEdges,
-    ...visitCounts(steps, nodeRan),
+    ...visitsOf(steps, count, nodeRan),
   };
 };
 
@@ -314,12 +328,11 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
   const paintStep = async (runtime: Runtime) => {
     const { selectedStep, runs, activeRunId } = get();
     const run = runs.find((candidate) => candidate.id === activeRunId);
-    const shown = run ? run.trace.steps.slice(0, run.stepCount) : [];
     // A step picked in the timeline shows the nodes as that step left them.
-    const upTo = selectedStep === null ? shown : shown.slice(0, selectedStep);
+    const shown = run ? Math.min(run.stepCount, selectedStep ?? run.stepCount) : 0;
     set((state) => ({
-      overlay: run ? overlayFor(shown, selectedStep, runtime.nodeRan) : null,
-      nodeStatus: keepUnchanged(state.nodeStatus, run ? nodeStatusesFor(run.graph, upTo, liveActivity()) : {}),
+      overlay: run ? overlayFor(run.trace.steps, selectedStep, runtime.nodeRan, run.stepCount) : null,
+      nodeStatus: keepUnchanged(state.nodeStatus, run ? nodeStatusesFor(run.graph, run.trace.steps, liveActivity(), shown) : {}),
     }));
     const asked = (selection += 1);
     const states = run && selectedStep !== null ? await readStates(runtime, run, selectedStep) : { after: null, before: null };

@@ -141,6 +141,6 @@ export const createScenarioSlice: SliceCreator<ScenarioSlice> = (set, get) => ({
     // Awaited after the run slice asked for the same module to paint the step: the parting marks go over its paint.
     const runtime = await loadRuntime();
     if (get().activeRunId !== pair.right || get().selectedStep !== step) return;
-    set({ overlay: { ...overlayFor(right.trace.steps.slice(0, right.stepCount), step, runtime.nodeRan), parting } });
+    set({ overlay: { ...overlayFor(right.trace.steps, step, runtime.nodeRan, right.stepCount), parting } });
   },
 });

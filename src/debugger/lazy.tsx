@@ -1,0 +1,22 @@
+/**
+ * Panels that are not on the first screen, loaded when first needed: each stand-in here is small
+ * and renders nothing until its panel has something to show.
+ */
+import { lazy, Suspense } from 'react';
+import { useApp } from '../store/index.ts';
+import { useHostRequest } from '../store/hosts.ts';
+
+const LazyRunComparison = lazy(() => import('./RunComparison.tsx').then((module) => ({ default: module.RunComparison })));
+const LazyHostConsent = lazy(() => import('./HostConsent.tsx').then((module) => ({ default: module.HostConsent })));
+
+/** Two runs side by side, once a comparison is asked for. */
+export function RunComparison() {
+  const comparing = useApp((state) => state.comparison !== null);
+  return comparing ? <Suspense fallback={null}><LazyRunComparison /></Suspense> : null;
+}
+
+/** The question before a run contacts other hosts, once one would. */
+export function HostConsent() {
+  const asking = useHostRequest((state) => state.request !== null);
+  return asking ? <Suspense fallback={null}><LazyHostConsent /></Suspense> : null;
+}

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { REPLAY_SPAN, stateAfterStep } from './states.ts';
+import type { Trace, TraceStep } from './trace.ts';
+
+/** A compact trace (no `stateBefore`) whose steps count how often their writes are read. */
+const compactTrace = (count: number) => {
+  const reads = { count: 0 };
+  const steps = Array.from({ length: count }, (_, index): TraceStep => {
+    const step = {
+      step: index + 1, round: Math.floor(index / 2) + 1, node: index % 2 === 0 ? 'act' : 'check', kind: 'act', outcome: 'ok',
+      attempts: [], reads: [], edges: [], fired: null, guard: null, durationMs: 0, tokensUsed: index + 1,
+    } as unknown as TraceStep;
+    Object.defineProperty(step, 'writes', {
+      enumerable: true,
+      get: () => {
+        reads.count += 1;
+        return { last: index + 1 };
+      },
+    });
+    return step;
+  });
+  const trace: Trace = { format: 'loopscope/trace', version: 1, graph: 'g', seed: 1, stopReason: 'max_steps', rounds: count / 2, tokensUsed: count, finalState: { last: count, steps: count }, steps };
+  return { trace, reads };
+};
+
+const initial = { last: 0, round: 1, steps: 0, tokensUsed: 0 };
+
+describe('stateAfterStep on a compact trace', () => {
+  it('replays the writes over the initial state, the same for any order of questions', () => {
+    const { trace } = compactTrace(3 * REPLAY_SPAN + 10);
+    for (const step of [700, 3, 0, REPLAY_SPAN, REPLAY_SPAN + 1, 3 * REPLAY_SPAN + 9])
+      expect(stateAfterStep(trace, step, initial)).toEqual(step === 0 ? initial : { last: step, round: Math.floor((step - 1) / 2) + 1, steps: step, tokensUsed: step });
+    expect(stateAfterStep(trace, trace.steps.length, initial)).toBe(trace.finalState);
+    expect(() => stateAfterStep(trace, 5)).toThrow('a compact trace does not hold the initial state');
+  });
+
+  it('a step taken from a state kept on the way: moving the selection reads at most a span of steps, not the whole trace', () => {
+    const { trace, reads } = compactTrace(20_000);
+    stateAfterStep(trace, 19_999, initial);
+    expect(reads.count).toBeLessThanOrEqual(20_000);
+    reads.count = 0;
+    for (const step of [19_998, 10_000, 1, 19_999]) stateAfterStep(trace, step, initial);
+    expect(reads.count).toBeLessThanOrEqual(4 * REPLAY_SPAN);
+  });
+});
