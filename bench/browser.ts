@@ -54,7 +54,18 @@ const preview = async (root: string, args: string[], port: number): Promise<Chil
  */
 const DETECTOR = () => {
   const state = { expect: sessionStorage.getItem('bench.expect'), drawnAt: null as number | null, t0: 0, frames: null as number[] | null, last: 0 };
-  (window as unknown as { __bench: typeof state }).__bench = state;
+  /** Does `change` and times until the canvas has changed and the next frame is drawn. */
+  const repaint = (change: () => void) =>
+    new Promise<number>((resolve) => {
+      const started = performance.now();
+      const observer = new MutationObserver(() => {
+        observer.disconnect();
+        requestAnimationFrame(() => resolve(performance.now() - started));
+      });
+      observer.observe(document.querySelector('.react-flow')!, { subtree: true, childList: true, attributes: true, characterData: true });
+      change();
+    });
+  (window as unknown as { __bench: typeof state & { repaint: typeof repaint } }).__bench = Object.assign(state, { repaint });
   let candidate: { signature: string; at: number } | null = null;
   const signature = () => {
     const name = state.expect;
@@ -83,7 +94,7 @@ const DETECTOR = () => {
   requestAnimationFrame(frame);
 };
 
-type Bench = { expect: string | null; drawnAt: number | null; t0: number; frames: number[] | null };
+type Bench = { expect: string | null; drawnAt: number | null; t0: number; frames: number[] | null; repaint: (change: () => void) => Promise<number> };
 declare global {
   interface Window {
     __bench: Bench;
@@ -161,21 +172,11 @@ const timelineElements = (page: Page) => page.locator('section[aria-label="Timel
 
 /** Clicks a step of the timeline as a person does, and times until the canvas has changed and painted. */
 const selectStepMs = (page: Page) =>
-  page.evaluate(
-    () =>
-      new Promise<number>((resolve) => {
-        const items = document.querySelectorAll<HTMLElement>('[role="list"][aria-label="Timeline"] [role="listitem"]');
-        const item = items[Math.min(5, items.length - 1)];
-        const canvas = document.querySelector('.react-flow')!;
-        const started = performance.now();
-        const observer = new MutationObserver(() => {
-          observer.disconnect();
-          requestAnimationFrame(() => resolve(performance.now() - started));
-        });
-        observer.observe(canvas, { subtree: true, childList: true, attributes: true, characterData: true });
-        item.click();
-      }),
-  );
+  page.evaluate(() => {
+    const items = document.querySelectorAll<HTMLElement>('[role="list"][aria-label="Timeline"] [role="listitem"]');
+    const item = items[Math.min(5, items.length - 1)];
+    return window.__bench.repaint(() => item.click());
+  });
 
 const MOVES = 60;
 /** A file of the app's origin that is not the app: where the library is seeded before the app loads. */
@@ -524,17 +525,7 @@ export const browserRows = async (options: BrowserOptions): Promise<Row[]> => {
       for (let n = 0; n < repeat; n += 1)
         times.push(
           await page.evaluate(
-            (id) =>
-              new Promise<number>((resolve) => {
-                const canvas = document.querySelector('.react-flow')!;
-                const started = performance.now();
-                const observer = new MutationObserver(() => {
-                  observer.disconnect();
-                  requestAnimationFrame(() => resolve(performance.now() - started));
-                });
-                observer.observe(canvas, { subtree: true, childList: true, attributes: true, characterData: true });
-                window.bare.highlight(id);
-              }),
+            (id) => window.__bench.repaint(() => window.bare.highlight(id)),
             bare.nodes[n % bare.nodes.length].id,
           ),
         );
