@@ -1,0 +1,570 @@
+/**
+ * The browser half of `npm run bench`: the app's production build and the baseline pages
+ * (bench/bare, bench/engine) served by `vite preview`, driven by Playwright in headless Chromium
+ * at 1440×900. Each measure alternates app and baseline over the repetitions and keeps medians.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { bareGraph, gridGraph, longRunGraph, readGenerated } from './graphs.ts';
+import { median, percentile, type Row } from './report.ts';
+
+export interface BrowserOptions {
+  root: string;
+  appDir: string;
+  pagesDir: string;
+  port: number;
+  quick: boolean;
+  repeat: number;
+  log: (line: string) => void;
+}
+
+const VIEWPORT = { width: 1440, height: 900 };
+// As in playwright.config.ts.
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+/** A budget, not a wait: how long one page may take to draw a big graph on a loaded machine. */
+const DRAW_BUDGET_MS = Number(process.env.BENCH_BUDGET_MS ?? 180_000);
+
+/** Starts `vite preview` on a folder and resolves once it answers. */
+const preview = async (root: string, args: string[], port: number): Promise<ChildProcess> => {
+  const child = spawn(join(root, 'node_modules', '.bin', 'vite'), ['preview', ...args, '--port', String(port), '--strictPort', '--host', '127.0.0.1'], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
+  let errors = '';
+  child.stderr?.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+  const started = Date.now();
+  while (Date.now() - started < 60_000) {
+    if (child.exitCode !== null) throw new Error(`vite preview on port ${port} exited: ${errors}`);
+    try {
+      await fetch(`http://127.0.0.1:${port}/`);
+      return child;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+  child.kill();
+  throw new Error(`vite preview on port ${port} did not answer within 60 s`);
+};
+
+/**
+ * Runs in every page from its first script: a frame loop that notes the first frame from which the
+ * graph named `__bench.expect` is drawn and holds still (its heading shown, nodes placed and visible,
+ * edges drawn, the view not moving for a frame), and frame times while `__bench.frames` is an array.
+ */
+const DETECTOR = () => {
+  const state = { expect: sessionStorage.getItem('bench.expect'), drawnAt: null as number | null, t0: 0, frames: null as number[] | null, last: 0 };
+  /** Does `change` and times until the canvas has changed and the next frame is drawn. */
+  const repaint = (change: () => void) =>
+    new Promise<number>((resolve) => {
+      const started = performance.now();
+      const observer = new MutationObserver(() => {
+        observer.disconnect();
+        requestAnimationFrame(() => resolve(performance.now() - started));
+      });
+      observer.observe(document.querySelector('.react-flow')!, { subtree: true, childList: true, attributes: true, characterData: true });
+      change();
+    });
+  (window as unknown as { __bench: typeof state & { repaint: typeof repaint } }).__bench = Object.assign(state, { repaint });
+  let candidate: { signature: string; at: number } | null = null;
+  const signature = () => {
+    const name = state.expect;
+    if (!name) return null;
+    let named = false;
+    for (const heading of document.querySelectorAll('h1, h2, h3')) if (heading.textContent?.trim() === name) named = true;
+    if (!named) return null;
+    const nodes = document.querySelectorAll<HTMLElement>('.react-flow__node');
+    if (nodes.length === 0) return null;
+    for (const node of nodes) if (node.style.visibility === 'hidden') return null;
+    const edges = document.querySelectorAll('.react-flow__edge').length;
+    if (edges === 0) return null;
+    return `${nodes.length}|${edges}|${document.querySelector<HTMLElement>('.react-flow__viewport')?.style.transform}`;
+  };
+  const frame = (now: number) => {
+    if (state.frames && state.last) state.frames.push(now - state.last);
+    state.last = now;
+    if (state.drawnAt === null && state.expect) {
+      const current = signature();
+      if (current === null) candidate = null;
+      else if (candidate?.signature === current) state.drawnAt = candidate.at;
+      else candidate = { signature: current, at: performance.now() };
+    }
+    requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+};
+
+type Bench = { expect: string | null; drawnAt: number | null; t0: number; frames: number[] | null; repaint: (change: () => void) => Promise<number> };
+declare global {
+  interface Window {
+    __bench: Bench;
+  }
+}
+
+interface View {
+  x: number;
+  y: number;
+  zoom: number;
+}
+
+const readView = (page: Page) =>
+  page.locator('.react-flow__viewport').first().evaluate((element): View => {
+    const match = /translate\(([-\d.e]+)px,\s*([-\d.e]+)px\)\s*scale\(([-\d.e]+)\)/.exec((element as HTMLElement).style.transform);
+    return match ? { x: Number(match[1]), y: Number(match[2]), zoom: Number(match[3]) } : { x: 0, y: 0, zoom: 1 };
+  });
+
+const waitDrawn = async (page: Page) => {
+  try {
+    await page.waitForFunction(() => window.__bench.drawnAt !== null, undefined, { timeout: DRAW_BUDGET_MS, polling: 50 });
+  } catch (error) {
+    // Say what the page shows, so that a changed page is quick to see.
+    const shown = await page.evaluate(() => ({
+      expected: window.__bench.expect,
+      headings: [...document.querySelectorAll('h1, h2, h3')].map((heading) => heading.textContent?.trim()).slice(0, 6),
+      nodes: document.querySelectorAll('.react-flow__node').length,
+      hidden: [...document.querySelectorAll<HTMLElement>('.react-flow__node')].filter((node) => node.style.visibility === 'hidden').length,
+      edges: document.querySelectorAll('.react-flow__edge').length,
+      alerts: [...document.querySelectorAll('[role="alert"]')].map((alert) => alert.textContent?.trim().slice(0, 200)),
+    }));
+    throw new Error(`${page.url()} did not draw the graph: ${JSON.stringify(shown)}`, { cause: error });
+  }
+  return page.evaluate(() => window.__bench.drawnAt! - window.__bench.t0);
+};
+
+/** Waits until the page has drawn two frames with nothing changed in the canvas between them. */
+const settle = (page: Page) =>
+  page.waitForFunction(
+    () =>
+      new Promise<boolean>((resolve) => {
+        const canvas = document.querySelector('.react-flow');
+        const snapshot = () => `${canvas?.getElementsByTagName('*').length}|${document.querySelector<HTMLElement>('.react-flow__viewport')?.style.transform}`;
+        const before = snapshot();
+        requestAnimationFrame(() => requestAnimationFrame(() => resolve(snapshot() === before)));
+      }),
+    undefined,
+    { timeout: DRAW_BUDGET_MS, polling: 100 },
+  );
+
+/** Frame times while `gesture` runs: rAF deltas measured in the page. */
+const framesDuring = async (page: Page, gesture: () => Promise<void>) => {
+  await page.evaluate(() => {
+    window.__bench.frames = [];
+  });
+  await gesture();
+  // The frame the last move caused.
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  return page.evaluate(() => {
+    const frames = window.__bench.frames ?? [];
+    window.__bench.frames = null;
+    return frames;
+  });
+};
+
+/** A file to choose in a page's file input: big ones go by path, not through the protocol. */
+const files = mkdtempSync(join(tmpdir(), 'loopscope-bench-'));
+const fileWith = (name: string, text: string) => {
+  const path = join(files, name);
+  writeFileSync(path, text);
+  return path;
+};
+
+const timelineElements = (page: Page) => page.locator('section[aria-label="Timeline panel"]').evaluate((element) => element.getElementsByTagName('*').length);
+
+/** Clicks a step of the timeline as a person does, and times until the canvas has changed and painted. */
+const selectStepMs = (page: Page) =>
+  page.evaluate(() => {
+    const items = document.querySelectorAll<HTMLElement>('[role="list"][aria-label="Timeline"] [role="listitem"]');
+    const item = items[Math.min(5, items.length - 1)];
+    return window.__bench.repaint(() => item.click());
+  });
+
+const MOVES = 60;
+/** A file of the app's origin that is not the app: where the library is seeded before the app loads. */
+const SAME_ORIGIN_FILE = 'favicon.svg';
+
+/** Drags the node nearest the canvas's middle by its title, in small moves. */
+const dragNode = async (page: Page) => {
+  const from = await page.evaluate(() => {
+    const canvas = document.querySelector('.react-flow')!.getBoundingClientRect();
+    const middle = { x: canvas.x + canvas.width / 2, y: canvas.y + canvas.height / 2 };
+    let best: DOMRect | null = null;
+    let bestDistance = Number.POSITIVE_INFINITY;
+    for (const node of document.querySelectorAll('.react-flow__node')) {
+      const box = node.getBoundingClientRect();
+      if (box.x < canvas.x || box.y < canvas.y || box.right > canvas.right || box.bottom > canvas.bottom) continue;
+      const distance = Math.hypot(box.x + box.width / 2 - middle.x, box.y + box.height / 2 - middle.y);
+      if (distance < bestDistance) [best, bestDistance] = [box, distance];
+    }
+    if (!best) throw new Error('no node wholly in view to drag');
+    return { x: best.x + Math.min(30, best.width / 3), y: best.y + Math.min(8, best.height / 4) };
+  });
+  return framesDuring(page, async () => {
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    for (let n = 1; n <= MOVES; n += 1) await page.mouse.move(from.x + n * 3, from.y + n * 2);
+    await page.mouse.up();
+  });
+};
+
+/** Pans by dragging the empty pane. */
+const pan = async (page: Page) => {
+  const from = await page.evaluate(() => {
+    const canvas = document.querySelector('.react-flow')!.getBoundingClientRect();
+    for (let y = canvas.y + canvas.height * 0.8; y > canvas.y + 20; y -= 7)
+      for (let x = canvas.x + canvas.width * 0.8; x > canvas.x + 20; x -= 7) if (document.elementFromPoint(x, y)?.classList.contains('react-flow__pane')) return { x, y };
+    throw new Error('no empty spot of the pane to pan from');
+  });
+  return framesDuring(page, async () => {
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    for (let n = 1; n <= MOVES; n += 1) await page.mouse.move(from.x - n * 4, from.y - n * 2);
+    await page.mouse.up();
+  });
+};
+
+const countDom = (page: Page) =>
+  page.evaluate(() => ({ elements: document.getElementsByTagName('*').length, nodes: document.querySelectorAll('.react-flow__node').length }));
+
+const setExpect = (page: Page, name: string) =>
+  page.evaluate((expected) => {
+    window.__bench.expect = expected;
+    window.__bench.drawnAt = null;
+    window.__bench.t0 = performance.now();
+  }, name);
+
+/** The sum of the gzipped JavaScript a page's HTML loads at once: its entry and modulepreloads. */
+export const initialJsGzipKb = (dir: string, html: string) => {
+  const text = readFileSync(join(dir, html), 'utf8');
+  const sources = [...text.matchAll(/<script[^>]*type="module"[^>]*src="([^"]+)"/g), ...text.matchAll(/<link[^>]*rel="modulepreload"[^>]*href="([^"]+)"/g)].map((match) => match[1]);
+  return [...new Set(sources)].reduce((sum, source) => sum + gzipSync(readFileSync(join(dir, source.replace(/^\//, '')))).length, 0) / 1024;
+};
+
+/** Which parts run: BENCH_SECTIONS=canvas,run,runtime (all by default), to measure one part again quickly. */
+const sections = new Set((process.env.BENCH_SECTIONS ?? 'canvas,run,runtime').split(','));
+
+export const browserRows = async (options: BrowserOptions): Promise<Row[]> => {
+  const { root, appDir, pagesDir, port, quick, repeat, log } = options;
+  const sizes = quick ? { big: 300, bigEdges: 450, small: 100, huge: 1_200, hugeEdges: 1_800, steps: 1_000 } : { big: 1_000, bigEdges: 1_500, small: 200, huge: 5_000, hugeEdges: 7_500, steps: 10_000 };
+  const servers: ChildProcess[] = [];
+  let browser: Browser | null = null;
+  try {
+    servers.push(await preview(root, ['--outDir', appDir], port));
+    servers.push(await preview(root, ['--config', 'bench/vite.config.ts', '--outDir', pagesDir], port + 1));
+    browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+    const appUrl = `http://127.0.0.1:${port}/`;
+    const pagesUrl = `http://127.0.0.1:${port + 1}`;
+    const fresh = async () => {
+      const context = await browser!.newContext({ viewport: VIEWPORT });
+      // tsx keeps function names by wrapping them in `__name(…)`; functions sent to the page need it there too.
+      await context.addInitScript({ content: 'window.__name = (fn) => fn;' });
+      await context.addInitScript(DETECTOR);
+      return context;
+    };
+    const withPage = async <T>(work: (page: Page, context: BrowserContext) => Promise<T>) => {
+      const context = await fresh();
+      try {
+        return await work(await context.newPage(), context);
+      } finally {
+        await context.close();
+      }
+    };
+    /** The app with its default graph on screen. */
+    const openApp = async (page: Page) => {
+      await page.goto(appUrl);
+      await page.locator('.react-flow__node').first().waitFor({ timeout: DRAW_BUDGET_MS });
+    };
+    const rows: Row[] = [];
+    /** Alternates app and baseline, the app first on even repetitions. */
+    const alternate = async <A, B>(app: () => Promise<A>, baseline: () => Promise<B>) => {
+      const ours: A[] = [];
+      const theirs: B[] = [];
+      for (let n = 0; n < repeat; n += 1) {
+        if (n % 2 === 0) {
+          ours.push(await app());
+          theirs.push(await baseline());
+        } else {
+          theirs.push(await baseline());
+          ours.push(await app());
+        }
+      }
+      return { ours, theirs };
+    };
+
+    const canvasBench = async (nodes: number, edges: number, withImportAndPan: boolean) => {
+      const document = gridGraph(nodes, edges);
+      const name = String(document.name);
+      const imported = { ...document, name: `${name} (imported)` };
+      const bare = bareGraph(readGenerated(document));
+      const bareImported = { ...bare, name: `${name} (imported)` };
+      const appText = JSON.stringify(document);
+
+      /** The app: opened from a seeded autosave, then through Import JSON, then zoomed out for the gestures. */
+      const appOnce = () =>
+        withPage(async (first, context) => {
+          // A first tab loads the app (its scripts cached, its database made), times Import JSON and closes; the second
+          // tab seeds the library as the app's persistence layer writes it, names it this tab's open
+          // graph, and loads the app, timed from its navigation.
+          await openApp(first);
+          // Import JSON into the app showing its default graph.
+          let importMs: number | null = null;
+          if (withImportAndPan) {
+            await setExpect(first, imported.name);
+            await first.getByLabel('Import JSON').setInputFiles(fileWith('graph.json', JSON.stringify(imported)), { timeout: DRAW_BUDGET_MS });
+            importMs = await waitDrawn(first);
+          }
+          await first.close();
+          const page = await context.newPage();
+          await page.goto(`${appUrl}${SAME_ORIGIN_FILE}`);
+          await page.evaluate(
+            async ({ text, name: title }) => {
+              const db = await new Promise<IDBDatabase>((resolve, reject) => {
+                const request = indexedDB.open('loopscope');
+                request.onsuccess = () => resolve(request.result);
+                request.onerror = () => reject(request.error);
+              });
+              const tx = db.transaction(['library', 'meta'], 'readwrite');
+              tx.objectStore('library').put({ id: 'bench', name: title, savedAt: Date.now(), text, copies: [] });
+              tx.objectStore('meta').put('bench', 'last');
+              await new Promise((resolve, reject) => {
+                tx.oncomplete = resolve;
+                tx.onerror = () => reject(tx.error);
+              });
+              db.close();
+              sessionStorage.setItem('loopscope.open', 'bench');
+              sessionStorage.setItem('bench.expect', title);
+            },
+            { text: appText, name },
+          );
+          await page.goto(appUrl);
+          const refused = page.getByRole('alert').filter({ hasText: /not opened|could not|refus|too many|at most/i }).first();
+          const outcome = await Promise.race([waitDrawn(page).then((ms) => ({ ms })), refused.waitFor({ timeout: DRAW_BUDGET_MS }).then(async () => ({ refused: await refused.innerText() }))]);
+          if ('refused' in outcome) return { refused: outcome.refused };
+          const openView = await readView(page);
+          const canvas = (await page.locator('.react-flow').first().boundingBox())!;
+          // Above the threshold the canvas opens on its entry at full size: zoom out so a screenful of nodes is in view.
+          if (nodes > 200) {
+            await page.mouse.move(canvas.x + canvas.width * 0.15, canvas.y + canvas.height * 0.15);
+            await page.mouse.wheel(0, 900);
+          }
+          await settle(page);
+          const workView = await readView(page);
+          const dom = await countDom(page);
+          const drag = await dragNode(page);
+          await settle(page);
+          const panned = withImportAndPan ? await pan(page) : [];
+          return { openMs: outcome.ms, importMs, openView, workView, canvas: { width: canvas.width, height: canvas.height }, dom, drag, panned };
+        });
+
+      /** The bare page: the same graph fetched as it loads, then through its Import JSON, then the app's view. */
+      const bareOnce = (view: { openView: View; workView: View; canvas: { width: number; height: number } }) =>
+        withPage(async (page, context) => {
+          await context.route((url) => url.pathname === '/bench-graph.json', (route) => route.fulfill({ contentType: 'application/json', body: JSON.stringify(bare) }));
+          const query = new URLSearchParams({ w: String(view.canvas.width), h: String(view.canvas.height), x: String(view.openView.x), y: String(view.openView.y), zoom: String(view.openView.zoom) });
+          // First with no graph, its Import JSON timed (and its scripts cached, as the app's are when it loads again).
+          await page.goto(`${pagesUrl}/bare/index.html?${query}`);
+          let importMs: number | null = null;
+          if (withImportAndPan) {
+            await setExpect(page, bareImported.name);
+            await page.getByLabel('Import JSON').setInputFiles(fileWith('graph.json', JSON.stringify(bareImported)), { timeout: DRAW_BUDGET_MS });
+            importMs = await waitDrawn(page);
+          }
+          await page.evaluate((title) => sessionStorage.setItem('bench.expect', title), bare.name);
+          await page.goto(`${pagesUrl}/bare/index.html?${query}&graph=/bench-graph.json`);
+          const openMs = await waitDrawn(page);
+          await page.evaluate((work) => window.bare.setViewport(work), view.workView);
+          await settle(page);
+          const dom = await countDom(page);
+          const drag = await dragNode(page);
+          await settle(page);
+          const panned = withImportAndPan ? await pan(page) : [];
+          return { openMs, importMs, dom, drag, panned };
+        });
+
+      log(`  ${nodes} nodes: a first app run for its canvas size and view`);
+      const first = await appOnce();
+      if ('refused' in first) {
+        log(`  ${nodes} nodes: the app refused the graph: ${first.refused}`);
+        const theirs = [];
+        for (let n = 0; n < repeat; n += 1) theirs.push(await bareOnce({ openView: { x: 0, y: 0, zoom: 1 }, workView: { x: 0, y: 0, zoom: 0.25 }, canvas: { width: 1100, height: 700 } }));
+        return { refused: first.refused, ours: [], theirs };
+      }
+      const view = { openView: first.openView, workView: first.workView, canvas: first.canvas };
+      const { ours, theirs } = await alternate(async () => {
+        const once = await appOnce();
+        if ('refused' in once) throw new Error(`the app refused the graph it opened before: ${once.refused}`);
+        return once;
+      }, () => bareOnce(view));
+      return { refused: null, ours, theirs };
+    };
+
+    type Sample = { openMs: number; importMs: number | null; dom: { elements: number; nodes: number }; drag: number[]; panned: number[] };
+    const of = (samples: Sample[], pick: (sample: Sample) => number | null) => median(samples.map(pick).filter((value): value is number => value !== null));
+    const frameP = (samples: Sample[], field: 'drag' | 'panned', p: number) => median(samples.map((sample) => percentile(sample[field], p)).filter((value): value is number => value !== null));
+
+    if (sections.has('canvas')) {
+    // 1. The small graph: drag.
+    log(`canvas, ${sizes.small} nodes`);
+    const small = await canvasBench(sizes.small, Math.round(sizes.small * 1.5), false);
+    const bareIs = 'bare React Flow page';
+    rows.push(
+      { id: 'small.drag.p50', measure: `${sizes.small} nodes: drag one node, frame p50`, unit: 'ms', ours: frameP(small.ours, 'drag', 50), baseline: frameP(small.theirs, 'drag', 50), baselineIs: bareIs, target: null },
+      { id: 'small.drag.p95', measure: `${sizes.small} nodes: drag one node, frame p95`, unit: 'ms', ours: frameP(small.ours, 'drag', 95), baseline: frameP(small.theirs, 'drag', 95), baselineIs: bareIs, target: { ratio: 1.2 } },
+    );
+
+    // 2. The 1,000-node graph: open both ways, drag, pan, DOM.
+    log(`canvas, ${sizes.big} nodes / ${sizes.bigEdges} edges`);
+    const big = await canvasBench(sizes.big, sizes.bigEdges, true);
+    const inView = median(big.ours.map((sample) => sample.dom.nodes));
+    rows.push(
+      { id: 'big.open.autosave', measure: `${sizes.big} nodes: open from the autosave`, unit: 'ms', ours: of(big.ours, (sample) => sample.openMs), baseline: of(big.theirs, (sample) => sample.openMs), baselineIs: `${bareIs}, graph fetched as it loads`, target: { ratio: 1.3 }, note: 'aim 1.1×' },
+      { id: 'big.open.import', measure: `${sizes.big} nodes: open through Import JSON`, unit: 'ms', ours: of(big.ours, (sample) => sample.importMs), baseline: of(big.theirs, (sample) => sample.importMs), baselineIs: `${bareIs}, its own Import JSON`, target: { ratio: 1.3 }, note: 'aim 1.1×' },
+      { id: 'big.drag.p50', measure: `${sizes.big} nodes: drag, frame p50`, unit: 'ms', ours: frameP(big.ours, 'drag', 50), baseline: frameP(big.theirs, 'drag', 50), baselineIs: bareIs, target: null },
+      { id: 'big.drag.p95', measure: `${sizes.big} nodes: drag, frame p95`, unit: 'ms', ours: frameP(big.ours, 'drag', 95), baseline: frameP(big.theirs, 'drag', 95), baselineIs: bareIs, target: { ratio: 1.2 } },
+      { id: 'big.pan.p50', measure: `${sizes.big} nodes: pan, frame p50`, unit: 'ms', ours: frameP(big.ours, 'panned', 50), baseline: frameP(big.theirs, 'panned', 50), baselineIs: bareIs, target: null },
+      { id: 'big.pan.p95', measure: `${sizes.big} nodes: pan, frame p95`, unit: 'ms', ours: frameP(big.ours, 'panned', 95), baseline: frameP(big.theirs, 'panned', 95), baselineIs: bareIs, target: null },
+      { id: 'big.dom', measure: `${sizes.big} nodes: DOM elements of the page, the same ${inView ?? '?'} nodes in view`, unit: 'elements', ours: of(big.ours, (sample) => sample.dom.elements), baseline: of(big.theirs, (sample) => sample.dom.elements), baselineIs: bareIs, target: null, note: `bare page shows ${median(big.theirs.map((sample) => sample.dom.nodes)) ?? '?'} nodes` },
+    );
+
+    // 3. The huge graph: open and drag, or the app's refusal.
+    log(`canvas, ${sizes.huge} nodes / ${sizes.hugeEdges} edges`);
+    const huge = await canvasBench(sizes.huge, sizes.hugeEdges, false);
+    const hugeNote = huge.refused ? `the app refuses it: ${huge.refused.replace(/\s+/g, ' ').slice(0, 160)}` : undefined;
+    rows.push(
+      { id: 'huge.open', measure: `${sizes.huge} nodes: open from the autosave`, unit: 'ms', ours: of(huge.ours, (sample) => sample.openMs), baseline: of(huge.theirs, (sample) => sample.openMs), baselineIs: bareIs, target: { ratio: 1.3 }, ...(hugeNote ? { note: hugeNote } : {}) },
+      { id: 'huge.drag.p95', measure: `${sizes.huge} nodes: drag, frame p95`, unit: 'ms', ours: frameP(huge.ours, 'drag', 95), baseline: frameP(huge.theirs, 'drag', 95), baselineIs: bareIs, target: { ratio: 1.2 }, ...(hugeNote ? { note: hugeNote } : {}) },
+    );
+
+    }
+    if (sections.has('run')) {
+    // 4. A long run, Instant, to stopped; then the timeline and selecting a step.
+    log(`run of ${sizes.steps} steps, Instant`);
+    const runDocument = longRunGraph(sizes.steps);
+    const runName = String(runDocument.name);
+    let traceText: string | null = null;
+    const runApp = () =>
+      withPage(async (page) => {
+        await openApp(page);
+        await setExpect(page, runName);
+        await page.getByLabel('Import JSON').setInputFiles(fileWith('run.json', JSON.stringify(runDocument)), { timeout: DRAW_BUDGET_MS });
+        await waitDrawn(page);
+        await page.getByRole('combobox', { name: 'Speed' }).selectOption({ label: 'Instant' });
+        await settle(page);
+        const ms = await page.evaluate(
+          () =>
+            new Promise<number>((resolve) => {
+              const status = document.querySelector('.run-state')!;
+              const run = [...document.querySelectorAll<HTMLButtonElement>('.run-toolbar button')].find((button) => button.textContent?.trim() === 'Run')!;
+              let started = 0;
+              const observer = new MutationObserver(() => {
+                if (status.textContent === 'Stopped') {
+                  observer.disconnect();
+                  resolve(performance.now() - started);
+                }
+              });
+              observer.observe(status, { childList: true, characterData: true, subtree: true });
+              started = performance.now();
+              run.click();
+            }),
+        );
+        await settle(page);
+        const elements = await timelineElements(page);
+        const selectMs = await selectStepMs(page);
+        await settle(page);
+        if (traceText === null) {
+          const download = page.waitForEvent('download');
+          await page.getByRole('button', { name: 'Export trace' }).click();
+          traceText = readFileSync(await (await download).path(), 'utf8');
+        }
+        return { ms, elements, selectMs };
+      });
+    const runEngine = () =>
+      withPage(async (page) => {
+        await page.goto(`${pagesUrl}/engine/index.html`);
+        await page.waitForSelector('body[data-ready="true"]', { state: 'attached' });
+        return (await page.evaluate((text) => window.engine.runGraph(text), JSON.stringify(runDocument))).ms;
+      });
+    const runs = await alternate(runApp, runEngine);
+    const afterRun = runs.ours;
+    rows.push({ id: 'run.instant', measure: `${sizes.steps.toLocaleString('en')}-step run, Instant, to stopped`, unit: 'ms', ours: median(runs.ours.map((run) => run.ms)), baseline: median(runs.theirs), baselineIs: 'the same graph run by the engine alone in a page with no UI (the options the app passes)', target: { ratio: 1.25 }, note: 'bound from the runtime issue' });
+
+    // The timeline: the run's exported trace imported, and the same steps repeated to ten times as many.
+    const trace = JSON.parse(traceText!) as { steps: { step: number }[] };
+    const tenfold = { ...trace, steps: Array.from({ length: 10 }, (_, copy) => trace.steps.map((step) => ({ ...step, step: step.step + copy * trace.steps.length }))).flat() };
+    const timelineOnce = (text: string, count: number) =>
+      withPage(async (page) => {
+        await openApp(page);
+        const started = await page.evaluate(() => performance.now());
+        await page.getByLabel('Import trace').setInputFiles(fileWith('run.trace.json', text), { timeout: DRAW_BUDGET_MS });
+        const shown = page.locator(`[role="list"][aria-label="Timeline"] [role="listitem"][aria-setsize="${count}"]`).first();
+        const refused = page.locator('.trace-error');
+        const outcome = await Promise.race([shown.waitFor({ timeout: DRAW_BUDGET_MS }).then(() => 'shown' as const), refused.waitFor({ timeout: DRAW_BUDGET_MS }).then(() => 'refused' as const)]);
+        const ms = (await page.evaluate(() => new Promise<number>((resolve) => requestAnimationFrame(() => resolve(performance.now()))))) - started;
+        if (outcome === 'refused') return { refused: (await refused.innerText()).replace(/\s+/g, ' ').slice(0, 160), ms, elements: null };
+        await settle(page);
+        const elements = await timelineElements(page);
+        return { refused: null, ms, elements };
+      });
+    const steps = trace.steps.length;
+    log(`timeline: ${steps} steps imported`);
+    const timeline: { refused: string | null; ms: number; elements: number | null }[] = [];
+    for (let n = 0; n < repeat; n += 1) timeline.push(await timelineOnce(traceText!, steps));
+    log(`timeline: ${tenfold.steps.length} steps imported`);
+    const tenfoldText = JSON.stringify(tenfold);
+    const timelineTenfold: typeof timeline = [];
+    for (let n = 0; n < Math.min(repeat, 2); n += 1) timelineTenfold.push(await timelineOnce(tenfoldText, tenfold.steps.length));
+
+    // The baseline of a repaint: the bare page drawing one node another way.
+    log('select a step: the bare page repainting one node');
+    const bareRepaint = await withPage(async (page, context) => {
+      const bare = bareGraph(readGenerated(runDocument));
+      await context.route((url) => url.pathname === '/bench-graph.json', (route) => route.fulfill({ contentType: 'application/json', body: JSON.stringify(bare) }));
+      await page.goto(`${pagesUrl}/bare/index.html?graph=/bench-graph.json`);
+      await page.locator('.react-flow__node').first().waitFor();
+      await settle(page);
+      const times: number[] = [];
+      for (let n = 0; n < repeat; n += 1)
+        times.push(
+          await page.evaluate(
+            (id) => window.__bench.repaint(() => window.bare.highlight(id)),
+            bare.nodes[n % bare.nodes.length].id,
+          ),
+        );
+      return times;
+    });
+    const timelineRow = (id: string, sample: typeof timeline, count: number): Row[] => {
+      const refused = sample.find((one) => one.refused)?.refused;
+      const note = refused ? `the app refuses the trace: ${refused}` : 'Import trace to the timeline drawn: includes reading the file off the main thread and opening its graph';
+      return [
+        { id: `${id}.time`, measure: `timeline: ${count.toLocaleString('en')} steps render`, unit: 'ms', ours: refused ? null : median(sample.map((one) => one.ms)), baseline: null, baselineIs: 'absolute target', target: { atMost: 100 }, note },
+        id === 'timeline.steps'
+          ? { id: `${id}.dom`, measure: `timeline: ${count.toLocaleString('en')} steps, DOM elements`, unit: 'elements', ours: median(afterRun.map((run) => run.elements)), baseline: null, baselineIs: 'absolute target', target: { atMost: 500 }, note: 'the timeline panel right after the run stopped' }
+          : { id: `${id}.dom`, measure: `timeline: ${count.toLocaleString('en')} steps, DOM elements`, unit: 'elements', ours: refused ? null : median(sample.map((one) => one.elements ?? 0)), baseline: null, baselineIs: 'absolute target', target: { atMost: 500 }, ...(refused ? { note } : {}) },
+      ];
+    };
+    rows.push(
+      { id: 'select.repaint', measure: 'select a step → canvas repainted', unit: 'ms', ours: median(afterRun.map((run) => run.selectMs)), baseline: median(bareRepaint), baselineIs: 'bare page: one node drawn another way', target: { atMost: 50 }, note: `a step clicked in the timeline of the ${sizes.steps}-step run just made` },
+      ...timelineRow('timeline.steps', timeline, steps),
+      ...timelineRow('timeline.tenfold', timelineTenfold, tenfold.steps.length),
+    );
+
+    }
+    if (sections.has('runtime')) {
+    // 5. The runtime against LangGraph, in the browser.
+    const rounds = quick ? 500 : 10_000;
+    log(`runtime vs LangGraph in the browser, ${rounds} rounds`);
+    const loops = await withPage(async (page) => {
+      await page.goto(`${pagesUrl}/engine/index.html`);
+      await page.waitForSelector('body[data-ready="true"]', { state: 'attached' });
+      return page.evaluate(({ rounds: count, repeat: times }) => window.engine.compareLoops(count, times), { rounds, repeat: Math.max(2, Math.ceil(repeat / 2)) });
+    });
+    rows.push({ id: 'runtime.browser', measure: `runtime, ${rounds.toLocaleString('en')} rounds, in the browser`, unit: 'ms', ours: loops.best.ours, baseline: loops.best.straight, baselineIs: 'the same loop written straight on LangGraph (bench/loops.ts), best of the repetitions', target: { ratio: 1.25 } });
+
+    }
+    // 6. Initial JavaScript.
+    rows.push({ id: 'initial.js', measure: 'initial JS, gzip', unit: 'KB', ours: initialJsGzipKb(appDir, 'index.html'), baseline: initialJsGzipKb(pagesDir, 'bare/index.html'), baselineIs: 'the bare React Flow page', target: { atMost: 150 }, note: 'entry + modulepreloads of index.html, zlib default level' });
+    return rows;
+  } finally {
+    await browser?.close();
+    for (const server of servers) server.kill();
+  }
+};

@@ -1,0 +1,16 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+/**
+ * The bench's baseline pages, built with the same Vite, React and React Flow as the app, apart
+ * from the app's build: a bare React Flow page and a page that runs the engine with no UI.
+ */
+const page = (name: string) => fileURLToPath(new URL(`./${name}/index.html`, import.meta.url));
+
+export default defineConfig({
+  root: fileURLToPath(new URL('.', import.meta.url)),
+  plugins: [react()],
+  logLevel: 'warn',
+  build: { chunkSizeWarningLimit: 5000, rollupOptions: { input: { bare: page('bare'), engine: page('engine') } } },
+});
