@@ -79,7 +79,7 @@ describe('the compiled LangGraph StateGraph', () => {
     const graph = securityclaw();
     const saver = new RetainingSaver();
     const first = await streamUpdates(graph, 'done', saver, initialValues(graph, 1));
-    expect((first.at(-1)?.[1]._run as RunValues['_run']).stop?.reason).toBe('completed');
+    expect((first.at(-1)?.[1]._run as RunValues['_run'] | undefined)?.stop?.reason).toBe('completed');
     // What a LangGraph server does for `runs.create(thread, …, { input })` on that thread.
     expect(await streamUpdates(graph, 'done', saver, { question: 'and again?' })).toEqual([]);
   });

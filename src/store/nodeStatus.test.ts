@@ -67,4 +67,10 @@ describe('node statuses of a run', () => {
     expect(after.recover).toBeDefined();
     expect(keepUnchanged(after, nodeStatusesFor(graph, trace.steps.slice(0, 4)))).toBe(after);
   });
+
+  it('a node called like an Object method has no status until it ran (none read from the prototype)', () => {
+    const graph = { ...securityclaw(), nodes: securityclaw().nodes.map((node) => (node.id === 'decide' ? { ...node, id: 'toString' } : node)) };
+    expect(keepUnchanged({}, nodeStatusesFor(graph, []))).toEqual({});
+    expect(keepUnchanged({}, nodeStatusesFor(graph, [], { running: 'toString', attempts: [], next: null })).toString).toHaveLength(1);
+  });
 });

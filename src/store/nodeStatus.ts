@@ -3,7 +3,7 @@
  * a skill is retried, and what its last step came to (failed, wrote nothing, wrote these fields).
  * Derived here only; the canvas reads one node's entry with its own selector.
  */
-import type { GraphFile, GraphNode } from '../graph/index.ts';
+import { own, type GraphFile, type GraphNode } from '../graph/index.ts';
 import type { Attempt, TraceStep } from '../runtime/trace.ts';
 
 export type StatusTone = 'running' | 'next' | 'attempt' | 'failed' | 'wrote' | 'wrote-nothing';
@@ -107,7 +107,7 @@ export const keepUnchanged = (previous: Record<string, NodeRunStatus>, next: Rec
   let changed = Object.keys(previous).length !== Object.keys(next).length;
   const kept: Record<string, NodeRunStatus> = Object.create(null);
   for (const [id, status] of Object.entries(next)) {
-    const before = previous[id];
+    const before = own(previous, id);
     if (before && sameChips(before, status)) kept[id] = before;
     else {
       kept[id] = status;

@@ -1,4 +1,5 @@
 import { memo } from 'react';
+import { own } from '../../graph/index.ts';
 import { useApp } from '../../store/index.ts';
 import './nodeRunStatus.css';
 
@@ -8,7 +9,7 @@ import './nodeRunStatus.css';
  * unchanged entry as the same object, so a step redraws just the nodes whose status changed.
  */
 function NodeRunStatusView({ id }: { id: string }) {
-  const chips = useApp((state) => state.nodeStatus[id]);
+  const chips = useApp((state) => own(state.nodeStatus, id));
   if (!chips) return null;
   return (
     <ul className="node-run-status" aria-label={`Run status of ${id}`}>
