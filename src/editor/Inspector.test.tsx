@@ -2,29 +2,17 @@
 import { act } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ReactFlowProvider } from '@xyflow/react';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { findTemplate, serializeGraph, validateGraph, type GraphFile, type When } from '../graph/index.ts';
 import { useApp } from '../store/index.ts';
 import { getKey } from '../store/secrets.ts';
+import { mountForTest, unmountAfterEach } from '../ui/mountForTest.tsx';
 import { Inspector } from './Inspector.tsx';
 import { ProblemsPanel } from './ProblemsPanel.tsx';
 
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+unmountAfterEach();
 
-let unmount: () => void = () => {};
-afterEach(() => unmount());
-
-const mount = (element: React.ReactNode) => {
-  const container = document.createElement('div');
-  document.body.append(container);
-  const root = createRoot(container);
-  act(() => root.render(<ReactFlowProvider>{element}</ReactFlowProvider>));
-  unmount = () => {
-    act(() => root.unmount());
-    container.remove();
-  };
-  return container;
-};
+const mount = (element: React.ReactNode) => mountForTest(<ReactFlowProvider>{element}</ReactFlowProvider>);
 
 const open = (graph: GraphFile, selection: { nodes?: string[]; edges?: string[] } = {}) => {
   useApp.setState({ graph, problems: validateGraph(graph), past: [], future: [], lastEditKey: null, selection: { nodes: selection.nodes ?? [], edges: selection.edges ?? [] } });

@@ -1,25 +1,12 @@
 // @vitest-environment happy-dom
 import { act } from 'react';
-import { createRoot } from 'react-dom/client';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EAGER_OPTIONS, LazySelect } from './LazySelect.tsx';
+import { mountForTest, unmountAfterEach } from './mountForTest.tsx';
 
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+unmountAfterEach();
 
-let unmount: () => void = () => {};
-afterEach(() => unmount());
-
-const mount = (element: React.ReactNode) => {
-  const container = document.createElement('div');
-  document.body.append(container);
-  const root = createRoot(container);
-  act(() => root.render(element));
-  unmount = () => {
-    act(() => root.unmount());
-    container.remove();
-  };
-  return container.querySelector('select')!;
-};
+const mount = (element: React.ReactNode) => mountForTest(element).querySelector('select')!;
 
 const choices = (count: number) => Array.from({ length: count }, (_, index) => ({ value: `n${index}`, label: `Node ${index}` }));
 
