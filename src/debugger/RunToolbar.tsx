@@ -21,6 +21,8 @@ export function RunToolbar() {
   const liveRunId = useApp((state) => state.liveRunId);
   const hasRuns = useApp((state) => state.runs.length > 0);
   const pauseAsked = useApp((state) => state.pauseAsked);
+  const instant = useApp((state) => state.speedMs === 0);
+  const liveSteps = useApp((state) => state.liveSteps);
   const actions = useApp.getState();
   const [serverOpen, setServerOpen] = useState(false);
 
@@ -42,6 +44,8 @@ export function RunToolbar() {
       <ToolButton icon={ContinueIcon} label="Continue" compact onClick={() => start(actions.continueRun)} disabled={!canGoOn} />
       <ToolButton icon={ResetIcon} label="Reset" compact onClick={() => actions.reset()} disabled={!hasRuns || running} title="Forget the runs" />
       <span className="run-state" aria-live="polite">{running && pauseAsked ? 'Pausing…' : STATUS_WORDS[status]}</span>
+      {/* An Instant run's timeline is redrawn seldom: the count shows it goes on (not announced, it changes every frame). */}
+      {running && instant && liveSteps > 0 && <span className="run-progress">step {liveSteps.toLocaleString('en')}</span>}
       <ToolButton icon={ServerIcon} label="Connect to a LangGraph server" compact="wide" onClick={() => setServerOpen((open) => !open)} aria-expanded={serverOpen} />
       {serverOpen && (
         <Suspense fallback={null}>
