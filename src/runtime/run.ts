@@ -490,7 +490,8 @@ class Controller implements RunController {
     const names = channelNames(this.session.graph);
     const fromCheckpoint = (channels: Record<string, unknown>) => {
       const values = this.session.codec.fromChannels(channels);
-      return Object.fromEntries(names.filter((name) => Object.hasOwn(values, name)).map((name) => [name, values[name]]));
+      // A field nothing had written is kept in the checkpoint as undefined (compile.ts, FieldChannel).
+      return Object.fromEntries(names.filter((name) => Object.hasOwn(values, name) && values[name] !== undefined).map((name) => [name, values[name]]));
     };
     let base: Record<string, unknown> | undefined;
     for (const checkpoint of this.session.saver.kept(this.threadId)) {
