@@ -98,7 +98,7 @@ export interface RunSlice {
   /** Pause was pressed and the node in flight is finishing: the page answers at once, the run at the next step. */
   pauseAsked: boolean;
   /**
-   * The steps an Instant run has made, told at most once a frame: between the redraws of its
+   * The steps an Instant run has made, told every LIVE_REDRAW_MS: between the redraws of its
    * timeline, which come further apart as the run grows, it shows that the run goes on.
    */
   liveSteps: number;
@@ -271,9 +271,6 @@ const LIVE_REDRAW_MS = 250;
 const REDRAW_MS_PER_STEP = 1;
 export const liveRedrawSpacing = (stepsShown: number) => Math.max(LIVE_REDRAW_MS, stepsShown * REDRAW_MS_PER_STEP);
 
-/** Once a frame where the page draws frames, else soon (a test's Node). */
-const nextFrame = (work: () => void) => (typeof requestAnimationFrame === 'function' ? requestAnimationFrame(() => work()) : setTimeout(work, 16));
-
 /** The controllers of the runs on screen (imported traces have none), by run id. */
 const controllers = new Map<number, RunController>();
 
@@ -303,7 +300,7 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
   let inFlight: RunSlice['inFlight'] = null;
   /** A Step is in flight (the controller's status stays `paused` through one). */
   let stepping = false;
-  /** The last step the live run told of, and whether a frame will tell it. */
+  /** The last step the live run told of, and whether it is yet to be told. */
   let liveStep = 0;
   let stepsToTell = false;
 
@@ -375,15 +372,18 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
     showStep(trace.steps.length > 0 ? trace.steps.length : null);
   };
 
-  /** Tells the live run's step count at the next frame. */
+  /**
+   * Tells the live run's step count soon. Not at every frame: any change on screen has the page
+   * lay out and paint again, which at 60 a second cost a long run more than its count is worth.
+   */
   const tellSteps = (step: number) => {
     liveStep = step;
     if (stepsToTell) return;
     stepsToTell = true;
-    nextFrame(() => {
+    setTimeout(() => {
       stepsToTell = false;
       set({ liveSteps: liveStep });
-    });
+    }, LIVE_REDRAW_MS);
   };
 
   let pendingSync: ReturnType<typeof setTimeout> | null = null;
