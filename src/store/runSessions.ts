@@ -5,7 +5,7 @@
  * write, and a run comes back by folding it. Its own database, apart from the graph library, with
  * one session per graph of the library (keyed by its id): opening a graph shows its own runs.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { create } from 'zustand';
 import { describeProblems, parseGraph, parseWith, type ParseProblem } from '../graph/index.ts';
 import { Trace } from '../runtime/trace.ts';
@@ -17,37 +17,37 @@ import { journalLength, savedRuns, warmUpRuntime, type SavedRun, type SavedRuns 
 export const RUNS_DB_NAME = 'loopscope-runs';
 const SAVE_DELAY_MS = 50;
 
-const Id = z.int().min(1);
+const Id = z.int().check(z.gte(1));
 
 /** What of a run never changes once it is on screen, stored once: its graph, and an imported trace. */
-const RunBody = z.strictObject({ graph: z.unknown(), trace: Trace.optional() });
+const RunBody = z.strictObject({ graph: z.unknown(), trace: z.optional(Trace) });
 type RunBody = z.infer<typeof RunBody>;
 
 const SavedRunHeader = z.strictObject({
   id: Id,
   label: z.string(),
-  forkOf: z.strictObject({ run: Id, step: z.int().min(0) }).optional(),
-  imported: z.boolean().optional(),
+  forkOf: z.optional(z.strictObject({ run: Id, step: z.int().check(z.gte(0)) })),
+  imported: z.optional(z.boolean()),
   /** The LangGraph server thread an imported run shows (its URL stays on this machine, like the rest of the session). */
-  server: z.string().optional(),
-  foreign: z.boolean().optional(),
-  seed: z.int().optional(),
-  scenario: z.string().optional(),
-  forkedFrom: z.strictObject({ step: z.int().min(0), edited: z.array(z.string()), overridden: z.array(z.string()) }).optional(),
+  server: z.optional(z.string()),
+  foreign: z.optional(z.boolean()),
+  seed: z.optional(z.int()),
+  scenario: z.optional(z.string()),
+  forkedFrom: z.optional(z.strictObject({ step: z.int().check(z.gte(0)), edited: z.array(z.string()), overridden: z.array(z.string()) })),
   /** How many journal entries the run has in the journal store. */
-  journalLength: z.int().min(0),
+  journalLength: z.int().check(z.gte(0)),
 });
 
 const SessionHeader = z.strictObject({
   version: z.literal(1),
   runs: z.array(SavedRunHeader),
-  activeRunId: Id.nullable(),
-  liveRunId: Id.nullable(),
-  selectedStep: z.int().min(0).nullable(),
+  activeRunId: z.nullable(Id),
+  liveRunId: z.nullable(Id),
+  selectedStep: z.nullable(z.int().check(z.gte(0))),
 });
 type SessionHeader = z.infer<typeof SessionHeader>;
 
-const JournalEntrySchema = z.strictObject({ step: z.int().min(0), update: z.record(z.string(), z.unknown()) });
+const JournalEntrySchema = z.strictObject({ step: z.int().check(z.gte(0)), update: z.record(z.string(), z.unknown()) });
 
 export interface StoredSession {
   header: unknown;
