@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findTemplate } from '../graph/index.ts';
+import { findTemplate, LIMITS, TRACE_LIMITS } from '../graph/index.ts';
 import { runGraph } from './index.ts';
 import { parseTrace } from './trace.ts';
 
@@ -28,5 +28,16 @@ describe('parseTrace', () => {
     const parsed = parseTrace(JSON.stringify({ ...header, steps: [step] }));
     expect(!parsed.ok && parsed.problems[0].path).toBe('steps[0].step');
     expect(parseTrace(JSON.stringify(header)).ok).toBe(true);
+  });
+
+  it('reads traces far longer than a graph file may be, within limits of their own', () => {
+    const header = { format: 'loopscope/trace', version: 1, graph: 'G', seed: 1, stopReason: null, rounds: 1, tokensUsed: 0, finalState: {} };
+    const step = (n: number) => ({ step: n, round: 1, node: 'a', kind: 'reason', outcome: null, attempts: [], reads: [], writes: {}, edges: [], fired: null, guard: null, durationMs: 0 });
+    const long = parseTrace(JSON.stringify({ ...header, steps: Array.from({ length: LIMITS.items + 1 }, (_, index) => step(index + 1)) }));
+    expect(long.ok && long.value.steps).toHaveLength(LIMITS.items + 1);
+    // Every other list keeps the usual limit, and the text its own.
+    const wide = parseTrace(JSON.stringify({ ...header, finalState: { list: Array.from({ length: LIMITS.items + 1 }, () => 0) }, steps: [] }));
+    expect(!wide.ok && wide.problems[0]).toEqual({ path: 'finalState.list', message: `has ${LIMITS.items + 1} items; at most ${LIMITS.items} are allowed` });
+    expect(TRACE_LIMITS.textChars).toBeGreaterThan(LIMITS.textChars);
   });
 });

@@ -4,7 +4,7 @@
  * imported trace is untrusted input, with the types inferred from them.
  */
 import { z } from 'zod';
-import { CallOutcome, NODE_KINDS, parseUntrusted, type ParseResult } from '../graph/index.ts';
+import { CallOutcome, NODE_KINDS, parseUntrusted, TRACE_LIMITS, type ParseResult } from '../graph/index.ts';
 
 export const TRACE_FORMAT = 'loopscope/trace';
 export const TRACE_VERSION = 1;
@@ -158,5 +158,5 @@ export const Trace = z
   });
 export type Trace = z.infer<typeof Trace>;
 
-/** Untrusted text to a trace, or the problems with the paths that failed. */
-export const parseTrace = (text: string): ParseResult<Trace> => parseUntrusted(Trace, text);
+/** Untrusted text (or a value) to a trace, within the trace limits, or the problems with the paths that failed. */
+export const parseTrace = (input: string | unknown): ParseResult<Trace> => parseUntrusted(Trace, input, [], TRACE_LIMITS);
