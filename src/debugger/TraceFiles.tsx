@@ -53,7 +53,7 @@ export function TraceFiles() {
       const { graph: open, load } = useApp.getState();
       if (serializeGraph(open) !== serializeGraph(graph.value)) load(graph.value);
     }
-    loadTrace(parsed.value, graph && { graph: graph.value });
+    loadTrace(parsed.value, { file, ...(graph ? { graph: graph.value } : {}) });
   };
 
   return (

@@ -64,6 +64,8 @@ export interface RunRecord {
   /** The seed and scenario it was started with, to restore it after a reload. */
   seed?: number;
   scenario?: string;
+  /** The file an imported trace was read from: the session stores it as it is, with no copy of its steps made on the page. */
+  file?: Blob;
 }
 
 export type { ForkEdits };
@@ -136,7 +138,7 @@ export interface RunSlice {
    * of a LangGraph server thread: a later read of the same thread (it goes on, it was forked)
    * replaces that run. Returns the run's id.
    */
-  loadTrace: (trace: Trace, shown?: { label?: string; graph?: GraphFile; server?: { key: string; status?: RunStatus; foreign?: boolean } }) => number;
+  loadTrace: (trace: Trace, shown?: { label?: string; graph?: GraphFile; file?: Blob; server?: { key: string; status?: RunStatus; foreign?: boolean } }) => number;
   dismissRunMessages: () => void;
 }
 
@@ -609,7 +611,7 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
         updateRun(id, { trace, stepCount: trace.steps.length, graph });
         set({ activeRunId: id });
       } else {
-        addRun({ label: '', graph, trace, stepCount: trace.steps.length, imported: true, ...(server ? { server: server.key } : {}), ...(server?.foreign ? { foreign: true } : {}) });
+        addRun({ label: '', graph, trace, stepCount: trace.steps.length, imported: true, ...(shown?.file ? { file: shown.file } : {}), ...(server ? { server: server.key } : {}), ...(server?.foreign ? { foreign: true } : {}) });
         id = get().activeRunId as number;
         updateRun(id, { label: shown?.label ? `Run ${id}: ${shown.label}` : `Run ${id} (imported)` });
       }
