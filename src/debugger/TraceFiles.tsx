@@ -3,6 +3,7 @@ import { describeProblems, parseGraph, serializeGraph } from '../graph/index.ts'
 import { useApp } from '../store/index.ts';
 import { useActiveRun } from './hooks.ts';
 import { parseOffThread } from '../store/offThread.ts';
+import { serializeTrace } from '../runtime/trace.ts';
 
 /** The User Timing mark set when an imported trace has been read and accepted, before the app shows it. */
 export const TRACE_ACCEPTED = 'loopscope:trace-accepted';
@@ -20,7 +21,7 @@ export function TraceFiles() {
     if (!run) return;
     // The graph goes with the trace, so whoever imports it sees the run on the graph it ran on.
     const withGraph = { ...run.trace, graphFile: JSON.parse(serializeGraph(run.graph)) as Record<string, unknown> };
-    const blob = new Blob([`${JSON.stringify(withGraph, null, 2)}\n`], { type: 'application/json' });
+    const blob = new Blob([serializeTrace(withGraph)], { type: 'application/json' });
     const url = URL.createObjectURL(blob);
     const link = document.createElement('a');
     link.href = url;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findTemplate, LIMITS, TRACE_LIMITS } from '../graph/index.ts';
 import { runGraph } from './index.ts';
-import { parseTrace } from './trace.ts';
+import { parseTrace, serializeTrace } from './trace.ts';
 
 describe('parseTrace', () => {
   it('accepts a trace the runtime made, unchanged', async () => {
@@ -39,5 +39,15 @@ describe('parseTrace', () => {
     const wide = parseTrace(JSON.stringify({ ...header, finalState: { list: Array.from({ length: LIMITS.items + 1 }, () => 0) }, steps: [] }));
     expect(!wide.ok && wide.problems[0]).toEqual({ path: 'finalState.list', message: `has ${LIMITS.items + 1} items; at most ${LIMITS.items} are allowed` });
     expect(TRACE_LIMITS.textChars).toBeGreaterThan(LIMITS.textChars);
+  });
+
+  it('writes a file of one step a line that reads back as the same trace', async () => {
+    const trace = await runGraph(findTemplate('securityclaw')!.graph(), { seed: 1, compact: true });
+    const text = serializeTrace({ ...trace, graphFile: { name: 'G' } });
+    expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify({ ...trace, graphFile: { name: 'G' } })));
+    const lines = text.split('\n');
+    expect(lines.filter((line) => line.startsWith('    {"step":'))).toHaveLength(trace.steps.length);
+    expect(text.length).toBeLessThan(JSON.stringify(trace, null, 2).length * 0.7);
+    expect(JSON.parse(serializeTrace({ ...trace, steps: [] })).steps).toEqual([]);
   });
 });
