@@ -4,7 +4,7 @@
  * imported trace is untrusted input, with the types inferred from them.
  */
 import * as z from 'zod/mini';
-import { CallOutcome, NODE_KINDS, parseUntrusted, type ParseResult } from '../graph/index.ts';
+import { CallOutcome, NODE_KINDS, parseUntrusted, TRACE_LIMITS, type ParseResult } from '../graph/index.ts';
 
 export const TRACE_FORMAT = 'loopscope/trace';
 export const TRACE_VERSION = 1;
@@ -158,5 +158,18 @@ export const Trace = z
   });
 export type Trace = z.infer<typeof Trace>;
 
-/** Untrusted text to a trace, or the problems with the paths that failed. */
-export const parseTrace = (text: string): ParseResult<Trace> => parseUntrusted(Trace, text);
+/** Untrusted text (or a value) to a trace, within the trace limits, or the problems with the paths that failed. */
+export const parseTrace = (input: string | unknown): ParseResult<Trace> => parseUntrusted(Trace, input, [], TRACE_LIMITS);
+
+/**
+ * A trace as a file: JSON with each top-level field on a line of its own and one step a line, so a
+ * long run's file reads and diffs by step and is about 40 % smaller than indented JSON.
+ */
+export const serializeTrace = (trace: Trace & { graphFile?: Record<string, unknown> }): string => {
+  const lines = Object.entries(trace).map(([key, value]) =>
+    key === 'steps' && Array.isArray(value) && value.length > 0
+      ? `  "steps": [\n${value.map((step) => `    ${JSON.stringify(step)}`).join(',\n')}\n  ]`
+      : `  ${JSON.stringify(key)}: ${JSON.stringify(value)}`,
+  );
+  return `{\n${lines.join(',\n')}\n}\n`;
+};
