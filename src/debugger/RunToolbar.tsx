@@ -15,12 +15,17 @@ const SPEEDS = [
 
 const STATUS_WORDS = { idle: 'Ready', running: 'Running…', paused: 'Paused', awaiting_approval: 'Waiting for approval', stopped: 'Stopped' } as const;
 
+/** Made once: `toLocaleString` makes a formatter at every call. */
+const STEP_COUNT = new Intl.NumberFormat('en');
+
 /** The run buttons, in the header. */
 export function RunToolbar() {
   const status = useApp((state) => state.runStatus);
   const liveRunId = useApp((state) => state.liveRunId);
   const hasRuns = useApp((state) => state.runs.length > 0);
   const pauseAsked = useApp((state) => state.pauseAsked);
+  const instant = useApp((state) => state.speedMs === 0);
+  const liveSteps = useApp((state) => state.liveSteps);
   const actions = useApp.getState();
   const [serverOpen, setServerOpen] = useState(false);
 
@@ -42,6 +47,8 @@ export function RunToolbar() {
       <ToolButton icon={ContinueIcon} label="Continue" compact onClick={() => start(actions.continueRun)} disabled={!canGoOn} />
       <ToolButton icon={ResetIcon} label="Reset" compact onClick={() => actions.reset()} disabled={!hasRuns || running} title="Forget the runs" />
       <span className="run-state" aria-live="polite">{running && pauseAsked ? 'Pausing…' : STATUS_WORDS[status]}</span>
+      {/* An Instant run's timeline is redrawn seldom: the count shows it goes on (not announced, it changes four times a second). */}
+      {running && instant && liveSteps > 0 && <span className="run-progress">step {STEP_COUNT.format(liveSteps)}</span>}
       <ToolButton icon={ServerIcon} label="Connect to a LangGraph server" compact="wide" onClick={() => setServerOpen((open) => !open)} aria-expanded={serverOpen} />
       {serverOpen && (
         <Suspense fallback={null}>

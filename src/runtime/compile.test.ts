@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { findTemplate, type GraphFile } from '../graph/index.ts';
 import { RetainingSaver } from './checkpointer.ts';
-import { buildStateGraph, nodeNames } from './compile.ts';
+import { buildStateGraph, nodeNames, presentValues } from './compile.ts';
+import { createController } from './run.ts';
 import { FIXTURES } from './fixtures/index.ts';
 import { initialValues, type RunValues } from './state.ts';
 import type { TraceStep } from './trace.ts';
@@ -63,6 +64,23 @@ describe('the compiled LangGraph StateGraph', () => {
     const rest = await streamUpdates(graph, 'resumed', saver, copied, 'evaluate');
     const withoutTimes = (updates: typeof whole) => updates.map(([name, update]) => [name, { ...update, _step: { ...(update._step as TraceStep), durationMs: 0 } }]);
     expect(withoutTimes(rest)).toEqual(withoutTimes(whole.slice(3)));
+  });
+
+  it('a field nothing has written yet is absent from what nodes, routes and checkpoints give back, not undefined', async () => {
+    // The loop's respond node has not run: its response field's channel is empty.
+    const controller = createController(FIXTURES.loop(), { compact: true });
+    const seen: Record<string, unknown>[] = [];
+    await controller.step();
+    await controller.step();
+    for (const step of [0, 1, 2]) seen.push((await controller.stateAt(step)) as Record<string, unknown>);
+    seen.push(controller.state);
+    for (const state of seen) {
+      expect(Object.keys(state)).not.toContain('response');
+      expect(Object.values(state)).not.toContain(undefined);
+    }
+    expect(presentValues({ a: 1, b: undefined, c: null })).toEqual({ a: 1, c: null });
+    const whole = { a: 1 };
+    expect(presentValues(whole)).toBe(whole);
   });
 
   it('a guard stop routes to END with the reason in state', async () => {

@@ -61,8 +61,11 @@ export interface RunOptions {
   breakpointNodes?: () => readonly string[];
   /** Returns true to pause before this node runs (conditions on the round). */
   shouldPauseBefore?: (nodeId: string, state: Record<string, unknown>) => boolean;
-  /** Returns true to pause after this step, before the next node (edge breakpoints, conditions). */
-  shouldPauseAfter?: (step: TraceStep) => boolean;
+  /**
+   * Returns true to pause after this step, before the next node (edge breakpoints, conditions);
+   * `previous` is the step before it, when the run keeps its steps.
+   */
+  shouldPauseAfter?: (step: TraceStep, previous: TraceStep | undefined) => boolean;
   /** A delay between steps, for animated runs. */
   stepDelayMs?: number;
   /** Injected in tests; the global fetch otherwise. */

@@ -31,19 +31,26 @@ const YIELD_AFTER_MS = 8;
 const NODES_PER_CALL = 1000;
 const NEXT_CALL = 'next stream call';
 
-/** A macrotask: setImmediate where there is one (Node), a message otherwise (browsers clamp timers). */
+/** Who waits for a message on the one channel, in order. */
+const waitingForMessage: (() => void)[] = [];
+let channel: MessageChannel | null = null;
+
+/**
+ * A macrotask: setImmediate where there is one (Node), a message otherwise (browsers clamp nested
+ * timers to 4 ms). One channel serves every yield: a browser makes a pair of ports at some cost.
+ */
 const nextTask = (): Promise<void> => {
   if (typeof setImmediate === 'function') return new Promise((resolve) => setImmediate(resolve));
-  if (typeof MessageChannel === 'function')
-    return new Promise((resolve) => {
-      const channel = new MessageChannel();
-      channel.port1.onmessage = () => {
-        channel.port1.close();
-        resolve();
-      };
-      channel.port2.postMessage(null);
-    });
-  return new Promise((resolve) => setTimeout(resolve, 0));
+  if (typeof MessageChannel !== 'function') return new Promise((resolve) => setTimeout(resolve, 0));
+  if (!channel) {
+    channel = new MessageChannel();
+    channel.port1.onmessage = () => waitingForMessage.shift()?.();
+  }
+  const port = channel.port2;
+  return new Promise((resolve) => {
+    waitingForMessage.push(resolve);
+    port.postMessage(null);
+  });
 };
 
 /** Stops a person may undo by forking: a changed state may find a route, a person's stop is theirs to lift. */
@@ -326,7 +333,7 @@ class Controller implements RunController {
     if (values._run.step === this.passedAt) return null;
     const last = values._step;
     // The step before a Run's first node was looked at when it ran (or a person stepped past it).
-    const breaks = (!first && last !== null && this.options.shouldPauseAfter?.(last)) || this.options.shouldPauseBefore?.(node, agentState(values));
+    const breaks = (!first && last !== null && this.options.shouldPauseAfter?.(last, this.steps[last.step - 2])) || this.options.shouldPauseBefore?.(node, agentState(values));
     if (!breaks) return null;
     this.passedAt = values._run.step;
     return 'breakpoint';
@@ -483,7 +490,8 @@ class Controller implements RunController {
     const names = channelNames(this.session.graph);
     const fromCheckpoint = (channels: Record<string, unknown>) => {
       const values = this.session.codec.fromChannels(channels);
-      return Object.fromEntries(names.filter((name) => Object.hasOwn(values, name)).map((name) => [name, values[name]]));
+      // A field nothing had written is kept in the checkpoint as undefined (compile.ts, FieldChannel).
+      return Object.fromEntries(names.filter((name) => Object.hasOwn(values, name) && values[name] !== undefined).map((name) => [name, values[name]]));
     };
     let base: Record<string, unknown> | undefined;
     for (const checkpoint of this.session.saver.kept(this.threadId)) {

@@ -4,7 +4,7 @@ import type { TraceStep } from '../runtime/trace.ts';
 import { useHostRequest } from './hosts.ts';
 import { useApp } from './index.ts';
 import { visitCounts } from '../runtime/traceIndex.ts';
-import { overlayFor, pauseAfterReason, pauseBeforeReason, type Breakpoints } from './runSlice.ts';
+import { liveRedrawSpacing, overlayFor, pauseAfterReason, pauseBeforeReason, type Breakpoints } from './runSlice.ts';
 
 const securityclaw = () => findTemplate('securityclaw')!.graph();
 
@@ -63,6 +63,33 @@ describe('overlay of a step', () => {
     // The first steps of the run (as shown while it goes on) are counted apart.
     expect(overlayFor(run, 2, 2).nodeVisits).toEqual({ evaluate: 1, recover: 1 });
     expect(overlayFor(run, 3, 2).currentNode).toBeNull();
+  });
+});
+
+describe('redraws of an Instant run', () => {
+  /** How many times a run of `steps`, one every `msPerStep`, is drawn with the redraws spaced by liveRedrawSpacing. */
+  const redraws = (steps: number, msPerStep: number) => {
+    let shown = 0;
+    let count = 0;
+    let due = liveRedrawSpacing(0);
+    for (let made = 1; made <= steps; made += 1) {
+      const now = made * msPerStep;
+      if (now < due) continue;
+      count += 1;
+      shown = made;
+      due = now + liveRedrawSpacing(shown);
+    }
+    return count;
+  };
+
+  it('come further apart as the run grows: ten times the steps, a few more redraws, not ten times as many', () => {
+    const racing = 0.7;
+    expect(redraws(10_000, racing)).toBeLessThanOrEqual(12);
+    expect(redraws(100_000, racing) - redraws(10_000, racing)).toBeLessThanOrEqual(8);
+  });
+
+  it('draw every step of a slow run (a real call a step)', () => {
+    expect(redraws(40, 300)).toBe(40);
   });
 });
 

@@ -100,6 +100,11 @@ export interface RunSlice {
   pausedBy: string | null;
   /** Pause was pressed and the node in flight is finishing: the page answers at once, the run at the next step. */
   pauseAsked: boolean;
+  /**
+   * The steps an Instant run has made, told every LIVE_REDRAW_MS: between the redraws of its
+   * timeline, which come further apart as the run grows, it shows that the run goes on.
+   */
+  liveSteps: number;
   runError: string | null;
   /** E.g. an imported trace made on another graph. */
   traceWarning: string | null;
@@ -253,6 +258,14 @@ export interface SavedRuns {
 
 const MAX_RUNS = 12;
 const LIVE_REDRAW_MS = 250;
+/**
+ * An Instant run makes steps faster than the page can draw them. Drawing its timeline, visit counts
+ * and rounds costs time in proportion to its steps, so the redraws are spaced in proportion too
+ * (this many ms per step shown, LIVE_REDRAW_MS at least): their share of the run stays bounded
+ * however long it goes, and a slow run (a real call a step) is still drawn as it goes.
+ */
+const REDRAW_MS_PER_STEP = 1;
+export const liveRedrawSpacing = (stepsShown: number) => Math.max(LIVE_REDRAW_MS, stepsShown * REDRAW_MS_PER_STEP);
 
 /** The controllers of the runs on screen (imported traces have none), by run id. */
 const controllers = new Map<number, RunController>();
@@ -283,6 +296,9 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
   let inFlight: RunSlice['inFlight'] = null;
   /** A Step is in flight (the controller's status stays `paused` through one). */
   let stepping = false;
+  /** The last step the live run told of, and whether it is yet to be told. */
+  let liveStep = 0;
+  let stepsToTell = false;
 
   const updateRun = (id: number, change: Partial<RunRecord>) =>
     set((state) => ({ runs: state.runs.map((run) => (run.id === id ? { ...run, ...change } : run)) }));
@@ -352,6 +368,20 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
     showStep(trace.steps.length > 0 ? trace.steps.length : null);
   };
 
+  /**
+   * Tells the live run's step count soon. Not at every frame: any change on screen has the page
+   * lay out and paint again, which at 60 a second cost a long run more than its count is worth.
+   */
+  const tellSteps = (step: number) => {
+    liveStep = step;
+    if (stepsToTell) return;
+    stepsToTell = true;
+    setTimeout(() => {
+      stepsToTell = false;
+      set({ liveSteps: liveStep });
+    }, LIVE_REDRAW_MS);
+  };
+
   let pendingSync: ReturnType<typeof setTimeout> | null = null;
   const flushLive = () => {
     if (pendingSync !== null) clearTimeout(pendingSync);
@@ -395,9 +425,8 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
       if (reason) set({ pausedBy: reason });
       return reason !== null;
     },
-    shouldPauseAfter: (step) => {
-      const steps = controller?.trace.steps ?? [];
-      const reason = pauseAfterReason(get().breakpoints, graph, step, steps[step.step - 2]);
+    shouldPauseAfter: (step, previous) => {
+      const reason = pauseAfterReason(get().breakpoints, graph, step, previous);
       if (reason) set({ pausedBy: reason });
       return reason !== null;
     },
@@ -408,19 +437,21 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
     release();
     controller = created;
     controllers.set(id, created);
-    set({ liveRunId: id, runError: null, pausedBy: null, pendingApproval: created.pendingApproval, runStatus: created.status });
+    set({ liveRunId: id, runError: null, pausedBy: null, pendingApproval: created.pendingApproval, runStatus: created.status, liveSteps: created.trace.steps.length });
     inFlight = null;
     unsubscribe = created.subscribe((event) => {
       if (controller !== created) return;
+      const instant = created.status === 'running' && get().speedMs === 0;
+      const shown = () => get().runs.find((run) => run.id === id)?.stepCount ?? 0;
       if (event.type === 'attempt') {
         inFlight = inFlight?.step === event.step ? { ...inFlight, attempts: [...inFlight.attempts, event.attempt] } : { step: event.step, node: event.node, attempts: [event.attempt] };
-        pendingSync ??= setTimeout(flushLive, LIVE_REDRAW_MS);
+        pendingSync ??= setTimeout(flushLive, instant ? liveRedrawSpacing(shown()) : LIVE_REDRAW_MS);
         return;
       }
       if (event.type === 'step' && inFlight?.step === event.step.step) inFlight = null;
-      // An instant run makes steps faster than the page can draw them: draw at most every LIVE_REDRAW_MS.
-      if (event.type === 'step' && created.status === 'running' && get().speedMs === 0) {
-        pendingSync ??= setTimeout(flushLive, LIVE_REDRAW_MS);
+      if (event.type === 'step' && instant) {
+        tellSteps(event.step.step);
+        pendingSync ??= setTimeout(flushLive, liveRedrawSpacing(shown()));
         return;
       }
       flushLive();
@@ -501,6 +532,7 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
     pendingApproval: null,
     pausedBy: null,
     pauseAsked: false,
+    liveSteps: 0,
     runError: null,
     traceWarning: null,
     seed: 1,
