@@ -276,7 +276,9 @@ export const openFromLibrary = async (id: string): Promise<boolean> => {
       continue;
     }
     // A text from the journal or a copy is not in IndexedDB yet: the save on opening puts it there.
-    if (text === entry?.text) active.lastSaved.set(id, text);
+    // The saved text itself is kept as this graph's save, in the form a save writes, however it is
+    // spaced: rewriting an unchanged graph on opening it costs a big graph a synchronous journal copy.
+    if (text === entry?.text) active.lastSaved.set(id, serializeGraph(parsed.value));
     useApp.getState().openDocument(parsed.value, id);
     if (index > 0) failRestore(`The last save of "${parsed.value.name}" was damaged (${firstProblem}); its last good copy was opened.`);
     return true;
