@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { CALL_OUTCOMES, describeProblems, kindDefinition, MockEntry, nodeById, outcomesOf, own, parseStateEdit, parseUntrusted, readJson, type ParseResult } from '../graph/index.ts';
 import type { TraceStep } from '../runtime/trace.ts';
 import { useApp } from '../store/index.ts';

@@ -4,13 +4,15 @@ import type { Attempt, TraceStep } from '../runtime/trace.ts';
 import { useApp } from '../store/index.ts';
 import type { RunRecord } from '../store/runSlice.ts';
 import { useRunSessions } from '../store/runSessions.ts';
-import { retryVerdict, roundsOverview, rowOffsets, timelineRows, VERDICT_WORDS, visibleRange, whereRunsPart, type RetryVerdict, type RoundSummary, type TimelineRow } from './analysis.ts';
+import { retryVerdict, roundCount, roundsOverview, rowAt, timelineLayout, VERDICT_WORDS, visibleRange, whereRunsPart, type RetryVerdict, type RoundSummary, type TimelineRow } from './analysis.ts';
+import { traceIndex } from '../runtime/traceIndex.ts';
 import { RunSettings } from './RunToolbar.tsx';
 import { nodeLabel, useActiveRun } from './hooks.ts';
 import { TraceFiles } from './TraceFiles.tsx';
 import { KindIcon, StopIcon, WarningIcon } from '../ui/icons.tsx';
 
 export const ROW_HEIGHT = 26;
+const EMPTY_OFFSETS = new Float64Array(1);
 /** Below this many rows every row is in the DOM (and countable); above it only the visible ones. */
 export const VIRTUALISE_ABOVE = 300;
 /** Scrolling re-renders only when the top moves by this many rows; the overscan covers the rest. */
@@ -105,18 +107,19 @@ export const ROUNDS_PAGE = 100;
 function RoundsOverview() {
   const run = useActiveRun();
   const [open, setOpen] = useState(false);
-  const rounds = useMemo(() => (run ? roundsOverview(run.trace) : []), [run]);
-  if (!run || rounds.length === 0) return null;
+  const count = useMemo(() => (run ? roundCount(traceIndex(run.trace.steps)) : 0), [run]);
+  if (!run || count === 0) return null;
   return (
     <details className="rounds-overview" onToggle={(event) => setOpen(event.currentTarget.open)}>
-      <summary>Rounds overview ({rounds.length})</summary>
-      {open && <RoundsTable run={run} rounds={rounds} />}
+      <summary>Rounds overview ({count})</summary>
+      {open && <RoundsTable run={run} />}
     </details>
   );
 }
 
-/** The overview's rows, a page of them at a time (first the page holding the selected step's round), rendered only while it is open. */
-function RoundsTable({ run, rounds }: { run: RunRecord; rounds: RoundSummary[] }) {
+/** The overview's rows, a page of them at a time (first the page holding the selected step's round), made and rendered only while it is open. */
+function RoundsTable({ run }: { run: RunRecord }) {
+  const rounds: RoundSummary[] = useMemo(() => roundsOverview(run.trace), [run]);
   const graph = useApp((state) => state.graph);
   const selectStep = useApp((state) => state.selectStep);
   const selectedRound = useApp((state) => (state.selectedStep === null ? undefined : run.trace.steps[state.selectedStep - 1]?.round));
@@ -202,18 +205,13 @@ export function Timeline() {
   const [strideTop, setStrideTop] = useState(0);
   const [viewport, setViewport] = useState(400);
 
-  const rows = useMemo(() => (run ? timelineRows(run.trace, run.stepCount) : []), [run]);
-  const offsets = useMemo(() => rowOffsets(rows), [rows]);
-  const stepRows = useMemo(() => {
-    const map = new Map<number, number>();
-    rows.forEach((row, index) => {
-      if (row.type === 'step') map.set(row.step.step, index);
-    });
-    return map;
-  }, [rows]);
+  // Laid out from the run's index; only the rows in the window below become objects and elements.
+  const layout = useMemo(() => (run ? timelineLayout(run.trace, traceIndex(run.trace.steps), run.stepCount) : null), [run]);
+  const offsets = layout?.offsets ?? EMPTY_OFFSETS;
+  const rowCount = layout?.rows.length ?? 0;
   const stepCount = run?.stepCount ?? 0;
-  const virtual = rows.length > VIRTUALISE_ABOVE;
-  const range = virtual ? visibleRange(offsets, ROW_HEIGHT, strideTop * ROW_HEIGHT, viewport + SCROLL_STRIDE * ROW_HEIGHT) : { start: 0, end: rows.length };
+  const virtual = rowCount > VIRTUALISE_ABOVE;
+  const range = virtual ? visibleRange(offsets, ROW_HEIGHT, strideTop * ROW_HEIGHT, viewport + SCROLL_STRIDE * ROW_HEIGHT) : { start: 0, end: rowCount };
 
   useEffect(() => {
     const element = scroller.current;
@@ -228,7 +226,7 @@ export function Timeline() {
   // window there before the browser paints: its row exists for the focus below.
   useLayoutEffect(() => {
     const element = scroller.current;
-    const index = selected === null ? undefined : stepRows.get(selected);
+    const index = selected === null ? undefined : layout?.rowOfStep[selected - 1];
     if (!element || index === undefined) return;
     const top = offsets[index] * ROW_HEIGHT;
     const bottom = offsets[index + 1] * ROW_HEIGHT;
@@ -236,7 +234,7 @@ export function Timeline() {
     if (top < element.scrollTop) element.scrollTop = top;
     else if (end > element.scrollTop + element.clientHeight) element.scrollTop = end - element.clientHeight;
     setStrideTop(strideOf(element.scrollTop));
-  }, [selected, stepRows, offsets, status, stepCount]);
+  }, [selected, layout, offsets, status, stepCount]);
 
   // Focus follows the selection when the timeline has it, or had it on a row that left the window
   // (Home and End on a long run move the window past the row that had the focus).
@@ -276,10 +274,11 @@ export function Timeline() {
       <InFlight />
       <RoundsOverview />
       <div className="timeline-scroll" ref={scroller} onScroll={(event) => setStrideTop(strideOf(event.currentTarget.scrollTop))}>
-        {rows.length === 0 && <p className="muted">No run yet: press Run or Step, or import a trace.</p>}
+        {rowCount === 0 && <p className="muted">No run yet: press Run or Step, or import a trace.</p>}
         <div role="list" aria-label="Timeline" className="timeline-list" style={{ height: total }} onKeyDown={onKeyDown} tabIndex={selected === null && stepCount > 0 ? 0 : -1}>
-          {rows.slice(range.start, range.end).map((row, offset) => {
+          {run && layout && Array.from({ length: range.end - range.start }, (_, offset) => {
             const index = range.start + offset;
+            const row = rowAt(run.trace, layout, index);
             return (
               <div key={row.type === 'step' ? `s${row.step.step}` : row.type === 'round' ? `r${index}` : 'stop'} className="tl-row" style={{ top: offsets[index] * ROW_HEIGHT, height: row.height * ROW_HEIGHT }}>
                 <RowView row={row} stepLabel={(id) => nodeLabel(run?.graph ?? graph, id)} selected={selected} onSelect={selectStep} index={row.type === 'step' ? row.step.step : 0} total={stepCount} />

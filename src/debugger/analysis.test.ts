@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Attempt, Trace, TraceStep } from '../runtime/trace.ts';
-import { diffStates, retrySummary, retryVerdict, roundsOverview, rowOffsets, timelineRows, visibleRange, whereRunsPart } from './analysis.ts';
+import { indexSteps } from '../runtime/traceIndex.ts';
+import { diffStates, retrySummary, retryVerdict, roundCount, roundsOverview, rowAt, timelineLayout, visibleRange, whereRunsPart } from './analysis.ts';
 
 const step = (fields: Partial<TraceStep>): TraceStep => ({
   step: 1, round: 1, node: 'decide', kind: 'reason', outcome: 'ok', attempts: [], reads: [], writes: {}, edges: [], fired: null, guard: null, durationMs: 0, ...fields,
@@ -41,18 +42,47 @@ describe('whereRunsPart', () => {
 
 describe('timeline rows and windowing', () => {
   const attempts = [{ n: 1, skill: 's', outcome: 'timeout' as const, tokens: 1 }, { n: 2, skill: 's', outcome: 'empty' as const, tokens: 1 }];
-  const rows = timelineRows(trace([step({}), step({ step: 2, attempts }), step({ step: 3, round: 2, blindRetry: true })], { stopReason: 'max_rounds', stopExplain: 'why' }));
+  const small = trace([step({}), step({ step: 2, attempts }), step({ step: 3, round: 2, blindRetry: true })], { stopReason: 'max_rounds', stopExplain: 'why' });
+  const layout = timelineLayout(small, indexSteps(small.steps));
+  const rows = Array.from(layout.rows, (_, row) => rowAt(small, layout, row));
 
   it('groups steps under round headers, gives each attempt a row, marks blind retries and ends with the stop', () => {
     expect(rows.map((row) => `${row.type}:${row.height}`)).toEqual(['round:1', 'step:1', 'step:3', 'round:1', 'step:1', 'stop:1']);
+    expect(rows[2]).toMatchObject({ type: 'step', step: small.steps[1] });
     expect(rows[3]).toMatchObject({ type: 'round', round: 2, blindRetry: true });
+    expect(rows[0]).toMatchObject({ type: 'round', round: 1, blindRetry: false });
     expect(rows[5]).toMatchObject({ reason: 'max_rounds', explain: 'why' });
-    expect(rowOffsets(rows)).toEqual([0, 1, 2, 5, 6, 7, 8]);
+    expect([...layout.offsets]).toEqual([0, 1, 2, 5, 6, 7, 8]);
+    expect([...layout.rowOfStep]).toEqual([1, 2, 4]);
+    expect(roundCount(indexSteps(small.steps))).toBe(2);
+  });
+
+  it('lays out the steps shown so far, with no stop row while the run goes on', () => {
+    const shown = timelineLayout(small, indexSteps(small.steps), 2);
+    expect([...shown.offsets]).toEqual([0, 1, 2, 5]);
+  });
+
+  it('lays out 100,000 steps from their index without reading a step', () => {
+    const steps = Array.from({ length: 100_000 }, (_, index) => step({ step: index + 1, round: Math.floor(index / 4) + 1 }));
+    const index = indexSteps(steps);
+    let read = 0;
+    const counted = new Proxy(steps, {
+      get: (target, key, receiver) => {
+        if (typeof key === 'string' && /^\d+$/.test(key)) read += 1;
+        return Reflect.get(target, key, receiver) as unknown;
+      },
+    });
+    const big = timelineLayout(trace(counted), index);
+    expect(read).toBe(0);
+    expect(big.rows).toHaveLength(125_001);
+    // Only the rows drawn read their steps.
+    rowAt(trace(counted), big, 62_500);
+    expect(read).toBe(1);
   });
 
   it('renders only the rows in the viewport plus the overscan, even for 10,000 steps', () => {
-    const big = timelineRows(trace(Array.from({ length: 10_000 }, (_, index) => step({ step: index + 1, round: Math.floor(index / 4) + 1 }))));
-    const offsets = rowOffsets(big);
+    const long = trace(Array.from({ length: 10_000 }, (_, index) => step({ step: index + 1, round: Math.floor(index / 4) + 1 })));
+    const { offsets, rows: big } = timelineLayout(long, indexSteps(long.steps));
     expect(big).toHaveLength(12_501);
     const range = visibleRange(offsets, 20, 100_000, 400, 5);
     // Row 5000 starts at 100,000 px; 20 rows fit in 400 px.
@@ -63,7 +93,7 @@ describe('timeline rows and windowing', () => {
 
   it('finds the row under the top when rows are taller than one unit', () => {
     // Rows start at 0, 1, 2, 5, 6, 7: 3.5 falls inside the three-unit step row.
-    expect(visibleRange(rowOffsets(rows), 10, 35, 10, 0)).toEqual({ start: 2, end: 3 });
+    expect(visibleRange(layout.offsets, 10, 35, 10, 0)).toEqual({ start: 2, end: 3 });
   });
 });
 

@@ -1,5 +1,6 @@
 /** Pure views of traces for the debugger's panels: state diffs, where two runs part, the timeline rows. */
 import type { Attempt, Trace, TraceStep } from '../runtime/trace.ts';
+import type { TraceIndex } from '../runtime/traceIndex.ts';
 
 export type Change =
   | { key: string; type: 'added'; after: unknown }
@@ -50,35 +51,73 @@ export type TimelineRow =
   | { type: 'step'; step: TraceStep; height: number }
   | { type: 'stop'; reason: string; explain: string; height: number };
 
-/** Rounds as headers, steps under them (each one row plus a row per attempt), the stop at the end. */
-export const timelineRows = (trace: Trace, stepCount = trace.steps.length): TimelineRow[] => {
-  const rows: TimelineRow[] = [];
-  let round = -1;
-  for (const step of trace.steps.slice(0, stepCount)) {
-    if (step.round !== round) {
-      round = step.round;
-      rows.push({ type: 'round', round, blindRetry: false, height: 1 });
-    }
-    if (step.blindRetry) {
-      const header = rows.findLast((row) => row.type === 'round');
-      if (header?.type === 'round') header.blindRetry = true;
-    }
-    rows.push({ type: 'step', step, height: 1 + step.attempts.length });
-  }
-  if (trace.stopReason && stepCount === trace.steps.length)
-    rows.push({ type: 'stop', reason: trace.stopReason, explain: trace.stopExplain ?? '', height: 1 });
-  return rows;
+/** A row of `TimelineLayout.rows` that is the stop at the end. */
+const STOP_ROW = -0x80000000;
+
+/**
+ * Rounds as headers, steps under them (each one row plus a row per attempt), the stop at the end,
+ * as flat arrays made from the run's index: a 100,000-step run is laid out without reading its
+ * steps, and only the rows in view become objects (`rowAt`).
+ */
+export interface TimelineLayout {
+  /** Each row: a step's index (from 0); a round header as -1 - the index of the round's first step; the stop as STOP_ROW. */
+  rows: Int32Array;
+  /** Where each row starts, in row units; the last entry is the total. */
+  offsets: Float64Array;
+  /** The row of each step shown, by index. */
+  rowOfStep: Int32Array;
+  /** 1 on a round header whose round has a blind retry. */
+  blind: Uint8Array;
+}
+
+const startsRound = (index: TraceIndex, at: number) => at === 0 || index.rounds[at] !== index.rounds[at - 1];
+
+/** How many rounds the first `stepCount` steps of a run have (round headers in its timeline), read from its index. */
+export const roundCount = (index: TraceIndex, stepCount = index.rounds.length): number => {
+  let count = 0;
+  for (let at = 0; at < stepCount; at += 1) if (startsRound(index, at)) count += 1;
+  return count;
 };
 
-/** Where each row starts, in row units; the last entry is the total. */
-export const rowOffsets = (rows: readonly { height: number }[]): number[] => {
-  const offsets = [0];
-  for (const row of rows) offsets.push(offsets[offsets.length - 1] + row.height);
-  return offsets;
+/** The layout of the first `stepCount` steps of a trace, from its index. */
+export const timelineLayout = (trace: Trace, index: TraceIndex, stepCount = trace.steps.length): TimelineLayout => {
+  const headers = roundCount(index, stepCount);
+  const stop = Boolean(trace.stopReason) && stepCount === trace.steps.length;
+  const count = stepCount + headers + (stop ? 1 : 0);
+  const rows = new Int32Array(count);
+  const offsets = new Float64Array(count + 1);
+  const rowOfStep = new Int32Array(stepCount);
+  const blind = new Uint8Array(count);
+  let row = 0;
+  let header = -1;
+  const push = (value: number, height: number) => {
+    rows[row] = value;
+    offsets[row + 1] = offsets[row] + height;
+    row += 1;
+  };
+  for (let at = 0; at < stepCount; at += 1) {
+    if (startsRound(index, at)) {
+      header = row;
+      push(-1 - at, 1);
+    }
+    if (index.blind[at]) blind[header] = 1;
+    rowOfStep[at] = row;
+    push(at, 1 + index.attempts[at]);
+  }
+  if (stop) push(STOP_ROW, 1);
+  return { rows, offsets, rowOfStep, blind };
+};
+
+/** Row `row` of a layout, as the timeline draws it. */
+export const rowAt = (trace: Trace, layout: TimelineLayout, row: number): TimelineRow => {
+  const value = layout.rows[row];
+  if (value === STOP_ROW) return { type: 'stop', reason: trace.stopReason ?? '', explain: trace.stopExplain ?? '', height: 1 };
+  if (value < 0) return { type: 'round', round: trace.steps[-1 - value].round, blindRetry: layout.blind[row] === 1, height: 1 };
+  return { type: 'step', step: trace.steps[value], height: layout.offsets[row + 1] - layout.offsets[row] };
 };
 
 /** The rows to render for a viewport (in pixels), with a margin of `overscan` rows either side. */
-export const visibleRange = (offsets: readonly number[], rowHeight: number, scrollTop: number, viewport: number, overscan = 5) => {
+export const visibleRange = (offsets: ArrayLike<number>, rowHeight: number, scrollTop: number, viewport: number, overscan = 5) => {
   const count = offsets.length - 1;
   const top = scrollTop / rowHeight;
   const bottom = (scrollTop + viewport) / rowHeight;

@@ -1,5 +1,5 @@
 import { duplicateNodes, GraphEdge, GraphNode, GRAPH_FORMAT, LIMITS, parseUntrusted, type GraphFile, type ParseProblem } from '../graph/index.ts';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /** What Ctrl/Cmd+C takes: nodes and the edges among them. */
 export interface NodeClip {

@@ -1,5 +1,5 @@
 import './jitless.ts';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { LIMITS } from './limits.ts';
 
 /** Keys that would reach an object's prototype when a parsed file is spread or assigned. */
@@ -11,8 +11,10 @@ export const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype'])
  */
 export const Id = z
   .string()
-  .regex(/^[A-Za-z_][\w-]*$/, 'an id is letters, digits, _ or -, starting with a letter or _')
-  .refine((id) => !FORBIDDEN_KEYS.has(id), { message: 'this name is reserved (__proto__, constructor and prototype cannot be ids)', abort: true });
+  .check(
+    z.regex(/^[A-Za-z_][\w-]*$/, 'an id is letters, digits, _ or -, starting with a letter or _'),
+    z.refine((id) => !FORBIDDEN_KEYS.has(id), { message: 'this name is reserved (__proto__, constructor and prototype cannot be ids)', abort: true }),
+  );
 
 /** Why a name cannot be an id, or null when it can. */
 export const idProblem = (name: string): string | null => {
@@ -23,25 +25,27 @@ export const idProblem = (name: string): string | null => {
 /** The failure taxonomy of one skill call (SPEC §1, "Skill call outcomes"). */
 export const CALL_OUTCOMES = ['ok', 'empty', 'timeout', 'parse_error', 'permission_denied', 'error'] as const;
 export const CallOutcome = z.enum(CALL_OUTCOMES);
+/** The outcomes an attempt may be retried on: every failure. */
+const FAILURE_OUTCOMES = ['timeout', 'parse_error', 'permission_denied', 'error'] as const satisfies readonly CallOutcome[];
 export type CallOutcome = z.infer<typeof CallOutcome>;
 
 export const RetryPolicy = z.strictObject({
-  maxAttempts: z.int().min(1).max(100).default(3),
-  retryOn: z.array(CallOutcome.exclude(['ok', 'empty'])).default(['timeout', 'parse_error']),
+  maxAttempts: z._default(z.int().check(z.gte(1), z.lte(100)), 3),
+  retryOn: z._default(z.array(z.enum(FAILURE_OUTCOMES)), ['timeout', 'parse_error']),
   /** Wait before attempt n+1: backoffMs * 2^(n-1), at most SKILL_LIMITS.maxBackoffMs. */
-  backoffMs: z.int().min(0).optional(),
+  backoffMs: z.optional(z.int().check(z.gte(0))),
   /** An attempt that takes longer than this becomes a `timeout`. */
-  timeoutMs: z.int().min(1).optional(),
+  timeoutMs: z.optional(z.int().check(z.gte(1))),
 });
 export type RetryPolicy = z.infer<typeof RetryPolicy>;
 
 export const Action = z.strictObject({
   skill: Id,
-  args: z.record(z.string(), z.unknown()).default({}),
+  args: z._default(z.record(z.string(), z.unknown()), {}),
 });
 export type Action = z.infer<typeof Action>;
 
-const Coordinate = z.number().min(-LIMITS.coordinate).max(LIMITS.coordinate);
+const Coordinate = z.number().check(z.gte(-LIMITS.coordinate), z.lte(LIMITS.coordinate));
 export const Position = z.strictObject({ x: Coordinate, y: Coordinate });
 export type Position = z.infer<typeof Position>;
 

@@ -33,6 +33,20 @@ export const LIMITS = {
   coordinate: 1_000_000,
 } as const;
 
+/**
+ * An imported trace is the person's own run record, read off the main thread: far longer than any
+ * graph file (a 100,000-step run exported is about 100 MB of JSON, 170 MB pretty-printed), so its
+ * size limits are its own. Nesting, keys and every other list keep the limits of `LIMITS`.
+ */
+export const TRACE_LIMITS = {
+  /** Characters of a trace's JSON text: well past 100,000 steps, well within what a page can hold. */
+  textChars: 200_000_000,
+  depth: LIMITS.depth,
+  items: LIMITS.items,
+  /** The `steps` list of one trace: ten runs of `LIMITS.maxSteps`, continued one after another. */
+  lists: { steps: 1_000_000 },
+} as const;
+
 /** Time limits of skill calls, applied however large a file asks them to be. */
 export const SKILL_LIMITS = {
   /** A skill call's whole answer (headers and body) must arrive within this. */

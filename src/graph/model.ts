@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { KIND_LIST, kindDefinition } from './kinds/index.ts';
 import type { GraphEdge, GraphFile, GraphNode } from './schema.ts';
 import { RUNTIME_STATE } from './state.ts';
@@ -40,9 +40,9 @@ export const edgesInTryOrderBySource = (graph: GraphFile): Map<string, GraphEdge
 export const RUNTIME_FIELDS = Object.keys(RUNTIME_STATE) as readonly (keyof typeof RUNTIME_STATE)[];
 
 /** The keys of an object schema (or a nullable one); none for other shapes. */
-const objectKeys = (schema: z.ZodType): readonly string[] => {
-  const inner = schema instanceof z.ZodNullable ? schema.unwrap() : schema;
-  return inner instanceof z.ZodObject ? Object.keys(inner.shape) : [];
+const objectKeys = (schema: z.ZodMiniType): readonly string[] => {
+  const inner = schema instanceof z.ZodMiniNullable ? schema.def.innerType : schema;
+  return inner instanceof z.ZodMiniObject ? Object.keys(inner.shape) : [];
 };
 
 /** The known inner fields of each node-owned field group, from the kinds' state schemas, for path checks and suggestions. */

@@ -1,8 +1,9 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { NODE_KINDS } from './kinds/index.ts';
 import { migrate } from './migrations.ts';
 import { formatPath, type ParseProblem, type ParseResult, type Path } from './problems.ts';
-import { checkValue, readJson } from './untrusted.ts';
+import { checkValue, readJson, type InputLimits } from './untrusted.ts';
+import { LIMITS } from './limits.ts';
 import { CURRENT_VERSION, GRAPH_FORMAT, GraphFile } from './schema.ts';
 
 const typeName = (value: unknown): string => {
@@ -66,14 +67,14 @@ const issueProblems = (issue: Issue, base: Path): ParseProblem[] => {
 };
 
 /** Parses any value against a schema and reports every problem with its path. */
-export const parseWith = <S extends z.ZodType>(schema: S, value: unknown, base: Path = []): ParseResult<z.infer<S>> => {
+export const parseWith = <S extends z.ZodMiniType>(schema: S, value: unknown, base: Path = []): ParseResult<z.infer<S>> => {
   const result = schema.safeParse(value, { reportInput: true });
   if (result.success) return { ok: true, value: result.data };
   return { ok: false, problems: result.error.issues.flatMap((issue) => issueProblems(issue, base)) };
 };
 
-const checked = (value: unknown, base: Path = []): ParseResult<unknown> => {
-  const problems = checkValue(value, undefined, base);
+const checked = (value: unknown, base: Path = [], limits: InputLimits = LIMITS): ParseResult<unknown> => {
+  const problems = checkValue(value, limits, base);
   return problems.length > 0 ? { ok: false, problems } : { ok: true, value };
 };
 
@@ -81,8 +82,8 @@ const checked = (value: unknown, base: Path = []): ParseResult<unknown> => {
  * A value from outside (JSON text, or a value already parsed) checked against the input limits,
  * then against a schema. Every way into the app goes through here or through `parseGraph`.
  */
-export const parseUntrusted = <S extends z.ZodType>(schema: S, input: unknown, base: Path = []): ParseResult<z.infer<S>> => {
-  const json = typeof input === 'string' ? readJson(input) : checked(input, base);
+export const parseUntrusted = <S extends z.ZodMiniType>(schema: S, input: unknown, base: Path = [], limits: InputLimits = LIMITS): ParseResult<z.infer<S>> => {
+  const json = typeof input === 'string' ? readJson(input, limits) : checked(input, base, limits);
   return json.ok ? parseWith(schema, json.value, base) : json;
 };
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { Id, Position } from './common.ts';
 import { KINDS, NODE_KINDS, type NodeKind } from './kinds/index.ts';
 import { LIMITS } from './limits.ts';
@@ -8,20 +8,20 @@ import { When, whenDepth } from './when.ts';
 export const GRAPH_FORMAT = 'loopscope/graph';
 export const CURRENT_VERSION = 1;
 
-const nodeSchema = <K extends NodeKind, C extends z.ZodType>(kind: K, config: C) =>
+const nodeSchema = <K extends NodeKind, C extends z.ZodMiniType>(kind: K, config: C) =>
   z.strictObject({
     id: Id,
     kind: z.literal(kind),
-    label: z.string().optional(),
-    description: z.string().optional(),
-    position: Position.default({ x: 0, y: 0 }),
+    label: z.optional(z.string()),
+    description: z.optional(z.string()),
+    position: z._default(Position, { x: 0, y: 0 }),
     // prefault, not default: zod 4 returns a default as is, and a node without config needs its kind's defaults.
-    config: config.prefault({} as never),
+    config: z.prefault(config, {} as never),
   });
 
 /** The node schema of each registered kind: the union below is derived, never listed. */
 type NodeSchemas = {
-  [K in NodeKind]: (typeof KINDS)[K]['config'] extends infer Config extends z.ZodType ? ReturnType<typeof nodeSchema<K, Config>> : never;
+  [K in NodeKind]: (typeof KINDS)[K]['config'] extends infer Config extends z.ZodMiniType ? ReturnType<typeof nodeSchema<K, Config>> : never;
 }[NodeKind];
 
 export const GraphNode = z.discriminatedUnion(
@@ -36,8 +36,8 @@ export const GraphEdge = z
     id: Id,
     source: Id,
     target: Id,
-    when: When.optional(),
-    label: z.string().optional(),
+    when: z.optional(When),
+    label: z.optional(z.string()),
   })
   .check((context) => {
     if (whenDepth(context.value.when) > LIMITS.conditionDepth)
@@ -46,58 +46,60 @@ export const GraphEdge = z
 export type GraphEdge = z.infer<typeof GraphEdge>;
 
 export const Limits = z.strictObject({
-  maxRounds: z.int().min(1).max(LIMITS.maxRounds).default(5),
-  maxSteps: z.int().min(1).max(LIMITS.maxSteps).default(50),
-  tokenBudget: z.int().min(0).optional(),
+  maxRounds: z._default(z.int().check(z.gte(1), z.lte(LIMITS.maxRounds)), 5),
+  maxSteps: z._default(z.int().check(z.gte(1), z.lte(LIMITS.maxSteps)), 50),
+  tokenBudget: z.optional(z.int().check(z.gte(0))),
 });
 export type Limits = z.infer<typeof Limits>;
 
 export const PERMISSION_MODES = ['read-only', 'workspace', 'full'] as const;
-export const Permissions = z.strictObject({ mode: z.enum(PERMISSION_MODES).default('read-only') });
+export const Permissions = z.strictObject({ mode: z._default(z.enum(PERMISSION_MODES), 'read-only') });
 export type PermissionMode = (typeof PERMISSION_MODES)[number];
 
 const StateObject = z.record(z.string(), z.unknown());
 
 /** A token count pinned exactly, or a range (either end may be left open). */
 export const TokenExpectation = z.union([
-  z.int().min(0),
+  z.int().check(z.gte(0)),
   z
-    .strictObject({ min: z.int().min(0).optional(), max: z.int().min(0).optional() })
-    .refine((range) => range.min !== undefined || range.max !== undefined, 'a range needs "min", "max" or both')
-    .refine((range) => range.min === undefined || range.max === undefined || range.min <= range.max, '"min" must not be above "max"'),
+    .strictObject({ min: z.optional(z.int().check(z.gte(0))), max: z.optional(z.int().check(z.gte(0))) })
+    .check(
+      z.refine((range) => range.min !== undefined || range.max !== undefined, 'a range needs "min", "max" or both'),
+      z.refine((range) => range.min === undefined || range.max === undefined || range.min <= range.max, '"min" must not be above "max"'),
+    ),
 ], { error: 'expected a number of tokens, or a range {"min": N, "max": N}' });
 export type TokenExpectation = z.infer<typeof TokenExpectation>;
 
 /** What a scenario's run must show (SPEC §4); every field is optional and checked only when present. */
 export const ScenarioExpect = z.strictObject({
-  stopReason: z.string().optional(),
-  rounds: z.int().min(0).optional(),
-  steps: z.int().min(0).optional(),
-  tokensUsed: TokenExpectation.optional(),
-  attempts: z.record(Id, z.int().min(0)).optional(),
-  visits: z.record(Id, z.int().min(0)).optional(),
+  stopReason: z.optional(z.string()),
+  rounds: z.optional(z.int().check(z.gte(0))),
+  steps: z.optional(z.int().check(z.gte(0))),
+  tokensUsed: z.optional(TokenExpectation),
+  attempts: z.optional(z.record(Id, z.int().check(z.gte(0)))),
+  visits: z.optional(z.record(Id, z.int().check(z.gte(0)))),
   /** The nodes executed, in order, exactly. */
-  path: z.array(Id).optional(),
+  path: z.optional(z.array(Id)),
   /** These nodes in this order, with anything between them. */
-  pathIncludes: z.array(Id).optional(),
+  pathIncludes: z.optional(z.array(Id)),
   /** Edge ids that must fire at least once. */
-  fired: z.array(Id).optional(),
+  fired: z.optional(z.array(Id)),
   /** Edge ids that must never fire. */
-  notFired: z.array(Id).optional(),
+  notFired: z.optional(z.array(Id)),
   /** Each `path` must hold `value` in the final state. */
-  state: z.array(z.strictObject({ path: z.string(), value: z.unknown() })).optional(),
+  state: z.optional(z.array(z.strictObject({ path: z.string(), value: z.unknown() }))),
 });
 export type ScenarioExpect = z.infer<typeof ScenarioExpect>;
 
 export const Scenario = z.strictObject({
-  name: z.string().min(1),
-  description: z.string().optional(),
-  seed: z.int().optional(),
+  name: z.string().check(z.minLength(1)),
+  description: z.optional(z.string()),
+  seed: z.optional(z.int()),
   /** Merged over the graph's skills: a partial skill keeps the graph's other settings. */
-  skills: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
-  state: StateObject.optional(),
+  skills: z.optional(z.record(z.string(), z.record(z.string(), z.unknown()))),
+  state: z.optional(StateObject),
   /** A person's answers at each approve node, in the order it ran; the run takes them instead of asking. */
-  decisions: z.record(Id, z.array(z.enum(['approved', 'denied'])).min(1).max(1000)).optional(),
+  decisions: z.optional(z.record(Id, z.array(z.enum(['approved', 'denied'])).check(z.minLength(1), z.maxLength(1000)))),
   expect: ScenarioExpect,
 });
 export type Scenario = z.infer<typeof Scenario>;
@@ -105,19 +107,19 @@ export type Scenario = z.infer<typeof Scenario>;
 export const GraphFile = z.strictObject({
   format: z.literal(GRAPH_FORMAT),
   version: z.literal(CURRENT_VERSION),
-  name: z.string().min(1),
-  description: z.string().optional(),
+  name: z.string().check(z.minLength(1)),
+  description: z.optional(z.string()),
   /** Empty while the graph has no entry (its entry node was deleted). */
   entry: z.union([Id, z.literal('')]),
   /** A respond node run once after a stop other than completed, user_stopped or error (seed 000: a final response on every stop). */
-  finally: Id.optional(),
-  limits: Limits.default({ maxRounds: 5, maxSteps: 50 }),
-  permissions: Permissions.default({ mode: 'read-only' }),
-  state: StateObject.default({}),
-  skills: z.record(Id, Skill).default({}),
-  nodes: z.array(GraphNode).max(LIMITS.nodes),
-  edges: z.array(GraphEdge).max(LIMITS.edges).default([]),
-  scenarios: z.array(Scenario).max(LIMITS.scenarios).default([]),
+  finally: z.optional(Id),
+  limits: z._default(Limits, { maxRounds: 5, maxSteps: 50 }),
+  permissions: z._default(Permissions, { mode: 'read-only' }),
+  state: z._default(StateObject, {}),
+  skills: z._default(z.record(Id, Skill), {}),
+  nodes: z.array(GraphNode).check(z.maxLength(LIMITS.nodes)),
+  edges: z._default(z.array(GraphEdge).check(z.maxLength(LIMITS.edges)), []),
+  scenarios: z._default(z.array(Scenario).check(z.maxLength(LIMITS.scenarios)), []),
 });
 export type GraphFile = z.infer<typeof GraphFile>;
 /** What a person may write: every defaulted field optional. */

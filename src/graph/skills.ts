@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { CallOutcome } from './common.ts';
 import { LIMITS } from './limits.ts';
 
@@ -8,52 +8,54 @@ export type Access = z.infer<typeof Access>;
 
 export const MockEntry = z.strictObject({
   outcome: CallOutcome,
-  records: z.array(z.unknown()).max(LIMITS.records).optional(),
-  tokens: z.int().min(0).optional(),
-  error: z.string().optional(),
-  delayMs: z.int().min(0).optional(),
+  records: z.optional(z.array(z.unknown()).check(z.maxLength(LIMITS.records))),
+  tokens: z.optional(z.int().check(z.gte(0))),
+  error: z.optional(z.string()),
+  delayMs: z.optional(z.int().check(z.gte(0))),
   /**
    * What an llm answered, as text or as JSON (written out as text): a planner, a decider or a judge
    * reads it exactly as it reads a real model's answer, and "Save as scenario" writes it back here.
    */
-  reply: z.unknown().optional(),
+  reply: z.optional(z.unknown()),
 });
 export type MockEntry = z.infer<typeof MockEntry>;
 
 const skillBase = {
-  access: Access.default('read'),
+  access: z._default(Access, 'read'),
   /** The default token cost of each attempt. */
-  tokens: z.int().min(0).optional(),
-  description: z.string().optional(),
+  tokens: z.optional(z.int().check(z.gte(0))),
+  description: z.optional(z.string()),
 };
 
 export const MockSkill = z.strictObject({
   type: z.literal('mock'),
   ...skillBase,
   /** One entry per attempt, the last repeating. */
-  script: z.array(MockEntry).min(1, 'a mock skill needs at least one script entry').max(LIMITS.scriptEntries),
+  script: z.array(MockEntry).check(z.minLength(1, 'a mock skill needs at least one script entry'), z.maxLength(LIMITS.scriptEntries)),
 });
+
+export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 export const HttpSkill = z.strictObject({
   type: z.literal('http'),
   ...skillBase,
-  url: z.string().min(1),
-  method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']).default('GET'),
-  headers: z.record(z.string(), z.string()).optional(),
-  body: z.string().optional(),
-  timeoutMs: z.int().min(1).default(10000),
-  recordsPath: z.string().optional(),
+  url: z.string().check(z.minLength(1)),
+  method: z._default(z.enum(HTTP_METHODS), 'GET'),
+  headers: z.optional(z.record(z.string(), z.string())),
+  body: z.optional(z.string()),
+  timeoutMs: z._default(z.int().check(z.gte(1)), 10000),
+  recordsPath: z.optional(z.string()),
 });
 
 export const LlmSkill = z.strictObject({
   type: z.literal('llm'),
   ...skillBase,
-  baseUrl: z.string().min(1),
-  model: z.string().min(1),
+  baseUrl: z.string().check(z.minLength(1)),
+  model: z.string().check(z.minLength(1)),
   /** The name of the key; the key itself never lives in the file. */
-  apiKeyName: z.string().optional(),
-  temperature: z.number().min(0).max(2).optional(),
-  timeoutMs: z.int().min(1).default(60000),
+  apiKeyName: z.optional(z.string()),
+  temperature: z.optional(z.number().check(z.gte(0), z.lte(2))),
+  timeoutMs: z._default(z.int().check(z.gte(1)), 60000),
 });
 
 export const Skill = z.discriminatedUnion('type', [MockSkill, HttpSkill, LlmSkill]);

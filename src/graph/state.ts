@@ -3,7 +3,7 @@
  * (from the kind definitions). A run writes these itself; the schema is checked where a person
  * writes them, when they edit the state of a step to fork from it.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { FORBIDDEN_KEYS } from './common.ts';
 import { KIND_LIST } from './kinds/index.ts';
 import { parseWith } from './parse.ts';
@@ -12,13 +12,13 @@ import type { NodeKind } from './kinds/index.ts';
 
 /** The fields the runtime itself keeps (SPEC §1, State). */
 export const RUNTIME_STATE = {
-  round: z.int().min(1),
-  steps: z.int().min(0),
-  tokensUsed: z.number().min(0),
+  round: z.int().check(z.gte(1)),
+  steps: z.int().check(z.gte(0)),
+  tokensUsed: z.number().check(z.gte(0)),
 } as const;
 
 /** Every typed field of the state: the runtime's and each kind's field groups. */
-export const STATE_FIELDS: Readonly<Record<string, z.ZodType>> = Object.freeze({
+export const STATE_FIELDS: Readonly<Record<string, z.ZodMiniType>> = Object.freeze({
   ...RUNTIME_STATE,
   ...Object.fromEntries(KIND_LIST.flatMap((kind) => Object.entries(kind.state))),
 });

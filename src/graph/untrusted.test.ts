@@ -31,6 +31,16 @@ describe('checkValue', () => {
     expect(checkValue(Object.fromEntries(Array.from({ length: LIMITS.items + 1 }, (_, n) => [`k${n}`, n])))[0].message).toMatch(/keys; at most/);
   });
 
+  it('gives longer limits to the lists named at the top level of the document, and only there', () => {
+    const limits = { textChars: 100, depth: 8, items: 2, lists: { steps: 4 } };
+    expect(checkValue({ steps: [1, 2, 3, 4] }, limits)).toEqual([]);
+    expect(checkValue({ steps: [1, 2, 3, 4, 5] }, limits)).toEqual([{ path: 'steps', message: 'has 5 items; at most 4 are allowed' }]);
+    expect(checkValue({ other: [1, 2, 3] }, limits)[0].message).toBe('has 3 items; at most 2 are allowed');
+    expect(checkValue({ nested: { steps: [1, 2, 3] } }, limits)[0].path).toBe('nested.steps');
+    // A key an object inherits names no limit.
+    expect(checkValue({ toString: [1, 2, 3] }, limits)[0].path).toBe('toString');
+  });
+
   it('reports at most twenty problems however many there are', () => {
     expect(checkValue(Array.from({ length: 5000 }, () => ({ __proto__: null, constructor: 1 })))).toHaveLength(20);
   });

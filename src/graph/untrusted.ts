@@ -8,7 +8,13 @@ import { FORBIDDEN_KEYS } from './common.ts';
 import { LIMITS } from './limits.ts';
 import { formatPath, type ParseProblem, type ParseResult, type Path } from './problems.ts';
 
-export type InputLimits = Pick<typeof LIMITS, 'textChars' | 'depth' | 'items'>;
+export interface InputLimits {
+  textChars: number;
+  depth: number;
+  items: number;
+  /** Longer limits for the lists at these keys of the document itself (a trace's `steps`). */
+  lists?: Readonly<Record<string, number>>;
+}
 
 /** Enough to show what is wrong; a hostile file may hold millions of problems. */
 const MAX_PROBLEMS = 20;
@@ -62,8 +68,10 @@ export const checkValue = (value: unknown, limits: InputLimits = LIMITS, base: P
     }
     const depth = frame.depth + 1;
     if (Array.isArray(current)) {
-      if (current.length > limits.items) {
-        report(frame, `has ${current.length} items; at most ${limits.items} are allowed`);
+      const longer = frame.parent?.parent === null && typeof frame.key === 'string' && limits.lists && Object.hasOwn(limits.lists, frame.key);
+      const most = longer ? (limits.lists as Record<string, number>)[frame.key as string] : limits.items;
+      if (current.length > most) {
+        report(frame, `has ${current.length} items; at most ${most} are allowed`);
         continue;
       }
       for (let index = current.length - 1; index >= 0; index -= 1) stack.push({ value: current[index], key: index, parent: frame, depth });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 export const OPS = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'exists', 'empty'] as const;
 export type Op = (typeof OPS)[number];
@@ -14,18 +14,18 @@ export type When =
 
 const PATH = /^[A-Za-z_$][\w$]*(\.[\w$]+)*$/;
 
-export const When: z.ZodType<When> = z.lazy(() =>
+export const When: z.ZodMiniType<When> = z.lazy(() =>
   z.union([
     z.literal('always'),
     z.literal('otherwise'),
-    z.strictObject({ outcome: z.string().min(1) }),
+    z.strictObject({ outcome: z.string().check(z.minLength(1)) }),
     z.strictObject({
-      path: z.string().regex(PATH, 'a path is field names joined by dots, like evaluation.plan_exhausted'),
+      path: z.string().check(z.regex(PATH, 'a path is field names joined by dots, like evaluation.plan_exhausted')),
       op: z.enum(OPS),
-      value: z.unknown().optional(),
+      value: z.optional(z.unknown()),
     }),
-    z.strictObject({ all: z.array(When).min(1) }),
-    z.strictObject({ any: z.array(When).min(1) }),
+    z.strictObject({ all: z.array(When).check(z.minLength(1)) }),
+    z.strictObject({ any: z.array(When).check(z.minLength(1)) }),
     z.strictObject({ not: When }),
   ]),
 );

@@ -5,9 +5,9 @@
  * `_step` of each checkpoint along the thread's current branch (a fork made with `updateState`
  * starts a new branch from an older checkpoint), read newest first, a page at a time.
  */
-import { describeProblems, parseUntrusted } from '../graph/index.ts';
+import { describeProblems } from '../graph/index.ts';
 import { agentState } from './state.ts';
-import { Trace, TRACE_FORMAT, TRACE_VERSION, type TraceStep } from './trace.ts';
+import { parseTrace, TRACE_FORMAT, TRACE_VERSION, type Trace, type TraceStep } from './trace.ts';
 
 /** The part of an SDK `ThreadState` the trace is read from. */
 export interface CheckpointState {
@@ -67,7 +67,7 @@ export const traceFromBranch = (graphName: string, chain: readonly CheckpointSta
 };
 
 const checked = (trace: unknown): Trace => {
-  const parsed = parseUntrusted(Trace, trace);
+  const parsed = parseTrace(trace);
   if (!parsed.ok) throw new Error(`the server's thread does not read as a trace: ${describeProblems(parsed.problems)}`);
   return parsed.value;
 };

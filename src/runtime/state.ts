@@ -6,14 +6,14 @@
  * field was last written, the outcome edges route on, a person's decision, the stop), and `_step`,
  * the trace step of the node that ran last.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { MockEntry, RESERVED_STATE_KEYS, stateFieldsOf, type GraphFile } from '../graph/index.ts';
 import { TraceStep } from './trace.ts';
 
 export const RUN_CHANNEL = '_run';
 export const STEP_CHANNEL = '_step';
 
-const Counts = z.record(z.string(), z.int().min(0));
+const Counts = z.record(z.string(), z.int().check(z.gte(0)));
 
 export const Stop = z.strictObject({ reason: z.string(), explain: z.string() });
 export type Stop = z.infer<typeof Stop>;
@@ -21,9 +21,9 @@ export type Stop = z.infer<typeof Stop>;
 export const RunLedger = z.strictObject({
   seed: z.int(),
   /** The number of the last trace step (forks and edits leave `steps` to the person; this stays in order). */
-  step: z.int().min(0),
+  step: z.int().check(z.gte(0)),
   /** The last round a node ran in: a round a guard stops before its first node does not count. */
-  roundsRan: z.int().min(0),
+  roundsRan: z.int().check(z.gte(0)),
   visits: Counts,
   /** Mock script entries served so far, per skill. */
   scripts: Counts,
@@ -34,15 +34,15 @@ export const RunLedger = z.strictObject({
   /** The step at which each field group was last written (0: the initial state). */
   lastWritten: Counts,
   /** The outcome of the node that ran last: the edges out of it route on it. */
-  outcome: z.string().nullable(),
+  outcome: z.nullable(z.string()),
   /** A person's answer for the approve node that runs next. */
-  decision: z.enum(['approved', 'denied']).nullable(),
-  stop: Stop.nullable(),
+  decision: z.nullable(z.enum(['approved', 'denied'])),
+  stop: z.nullable(Stop),
   /**
    * The stop the graph's `finally` node keeps: set when the run stopped for a reason that gets a
    * final response, until that node has written it (then it becomes `stop`).
    */
-  closing: Stop.nullable().optional(),
+  closing: z.optional(z.nullable(Stop)),
 });
 export type RunLedger = z.infer<typeof RunLedger>;
 
@@ -81,7 +81,7 @@ export const agentState = (values: Readonly<Record<string, unknown>>): Record<st
 };
 
 /** Channel values checked as a whole (a journal read back from storage is untrusted). */
-export const RunValuesSchema = z.looseObject({ _run: RunLedger, _step: TraceStep.nullable() });
+export const RunValuesSchema = z.looseObject({ _run: RunLedger, _step: z.nullable(TraceStep) });
 
 /**
  * How values cross into LangGraph and back. LangGraph keeps its channels in plain objects, where a

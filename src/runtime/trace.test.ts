@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { findTemplate } from '../graph/index.ts';
+import { findTemplate, LIMITS, TRACE_LIMITS } from '../graph/index.ts';
 import { runGraph } from './index.ts';
-import { parseTrace } from './trace.ts';
+import { parseTrace, serializeTrace } from './trace.ts';
 
 describe('parseTrace', () => {
   it('accepts a trace the runtime made, unchanged', async () => {
@@ -28,5 +28,26 @@ describe('parseTrace', () => {
     const parsed = parseTrace(JSON.stringify({ ...header, steps: [step] }));
     expect(!parsed.ok && parsed.problems[0].path).toBe('steps[0].step');
     expect(parseTrace(JSON.stringify(header)).ok).toBe(true);
+  });
+
+  it('reads traces far longer than a graph file may be, within limits of their own', () => {
+    const header = { format: 'loopscope/trace', version: 1, graph: 'G', seed: 1, stopReason: null, rounds: 1, tokensUsed: 0, finalState: {} };
+    const step = (n: number) => ({ step: n, round: 1, node: 'a', kind: 'reason', outcome: null, attempts: [], reads: [], writes: {}, edges: [], fired: null, guard: null, durationMs: 0 });
+    const long = parseTrace(JSON.stringify({ ...header, steps: Array.from({ length: LIMITS.items + 1 }, (_, index) => step(index + 1)) }));
+    expect(long.ok && long.value.steps).toHaveLength(LIMITS.items + 1);
+    // Every other list keeps the usual limit, and the text its own.
+    const wide = parseTrace(JSON.stringify({ ...header, finalState: { list: Array.from({ length: LIMITS.items + 1 }, () => 0) }, steps: [] }));
+    expect(!wide.ok && wide.problems[0]).toEqual({ path: 'finalState.list', message: `has ${LIMITS.items + 1} items; at most ${LIMITS.items} are allowed` });
+    expect(TRACE_LIMITS.textChars).toBeGreaterThan(LIMITS.textChars);
+  });
+
+  it('writes a file of one step a line that reads back as the same trace', async () => {
+    const trace = await runGraph(findTemplate('securityclaw')!.graph(), { seed: 1, compact: true });
+    const text = serializeTrace({ ...trace, graphFile: { name: 'G' } });
+    expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify({ ...trace, graphFile: { name: 'G' } })));
+    const lines = text.split('\n');
+    expect(lines.filter((line) => line.startsWith('    {"step":'))).toHaveLength(trace.steps.length);
+    expect(text.length).toBeLessThan(JSON.stringify(trace, null, 2).length * 0.7);
+    expect(JSON.parse(serializeTrace({ ...trace, steps: [] })).steps).toEqual([]);
   });
 });

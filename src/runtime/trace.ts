@@ -3,8 +3,8 @@
  * of SPEC §2 are fixed; extra fields are optional additions. Defined once as zod schemas, since an
  * imported trace is untrusted input, with the types inferred from them.
  */
-import { z } from 'zod';
-import { CallOutcome, NODE_KINDS, parseUntrusted, type ParseResult } from '../graph/index.ts';
+import * as z from 'zod/mini';
+import { CallOutcome, NODE_KINDS, parseUntrusted, TRACE_LIMITS, type ParseResult } from '../graph/index.ts';
 
 export const TRACE_FORMAT = 'loopscope/trace';
 export const TRACE_VERSION = 1;
@@ -14,30 +14,30 @@ export const StopReason = z.string();
 export type StopReason = z.infer<typeof StopReason>;
 
 const State = z.record(z.string(), z.unknown());
-const Count = z.number().int().min(0);
+const Count = z.int().check(z.gte(0));
 
 /** One try of one skill call inside a node: the action level. */
 export const Attempt = z.strictObject({
-  n: z.number().int().min(1),
+  n: z.int().check(z.gte(1)),
   skill: z.string(),
   outcome: CallOutcome,
-  tokens: z.number().min(0),
-  error: z.string().optional(),
-  records: Count.optional(),
-  durationMs: z.number().min(0).optional(),
+  tokens: z.number().check(z.gte(0)),
+  error: z.optional(z.string()),
+  records: z.optional(Count),
+  durationMs: z.optional(z.number().check(z.gte(0))),
   /** Why this attempt was (not) followed by another: `timeout is in retryOn (attempt 1 of 3)`. */
-  retry: z.string().optional(),
+  retry: z.optional(z.string()),
   /** Index of the action in the plan this attempt belongs to (in an inner loop: the call of the step). */
-  action: Count.optional(),
+  action: z.optional(Count),
   /** The inner-loop iteration this attempt belongs to. */
-  iteration: z.number().int().min(1).optional(),
+  iteration: z.optional(z.int().check(z.gte(1))),
   /**
    * The records the skill call returned, as it returned them (absent when no call was made: a
    * permission refusal, an unknown skill). With `text`, what "Save as scenario" turns into a mock script.
    */
-  returned: z.array(z.unknown()).optional(),
+  returned: z.optional(z.array(z.unknown())),
   /** The raw text an llm answered. */
-  text: z.string().optional(),
+  text: z.optional(z.string()),
 });
 export type Attempt = z.infer<typeof Attempt>;
 
@@ -47,14 +47,14 @@ export type Attempt = z.infer<typeof Attempt>;
  * decider's failure.
  */
 export const Iteration = z.strictObject({
-  n: z.number().int().min(1),
+  n: z.int().check(z.gte(1)),
   /** The decider's parsed reply; absent when it gave none that parses. */
-  reply: z.unknown().optional(),
-  tool: z.string().optional(),
-  args: State.optional(),
+  reply: z.optional(z.unknown()),
+  tool: z.optional(z.string()),
+  args: z.optional(State),
   outcome: z.string(),
   attempts: z.array(Attempt),
-  note: z.string().optional(),
+  note: z.optional(z.string()),
 });
 export type Iteration = z.infer<typeof Iteration>;
 
@@ -65,12 +65,12 @@ export type Given = z.infer<typeof Given>;
 /** One edge condition tried after a node ran: the task level. */
 export const EdgeCheck = z.strictObject({
   id: z.string(),
-  target: z.string().optional(),
+  target: z.optional(z.string()),
   matched: z.boolean(),
   /** With the values read: `evaluation.plan_exhausted eq true (was true)`. */
   explain: z.string(),
   /** True when the edge was not tried because an earlier one fired. */
-  skipped: z.boolean().optional(),
+  skipped: z.optional(z.boolean()),
 });
 export type EdgeCheck = z.infer<typeof EdgeCheck>;
 
@@ -81,7 +81,7 @@ export type Fired = z.infer<typeof Fired>;
 export const GuardCheck = z.strictObject({
   name: z.enum(['max_rounds', 'max_steps', 'budget_exhausted']),
   value: z.number(),
-  limit: z.number().nullable(),
+  limit: z.nullable(z.number()),
   passed: z.boolean(),
   explain: z.string(),
 });
@@ -91,37 +91,37 @@ export const Guard = z.strictObject({ reason: StopReason, explain: z.string() })
 export type Guard = z.infer<typeof Guard>;
 
 export const TraceStep = z.strictObject({
-  step: z.number().int().min(1),
+  step: z.int().check(z.gte(1)),
   round: Count,
   node: z.string(),
   kind: z.enum(NODE_KINDS),
-  outcome: z.string().nullable(),
+  outcome: z.nullable(z.string()),
   attempts: z.array(Attempt),
   reads: z.array(z.string()),
   /** The fields this node wrote, with their new values. */
   writes: State,
   edges: z.array(EdgeCheck),
-  fired: Fired.nullable(),
-  guard: Guard.nullable(),
-  durationMs: z.number().min(0),
+  fired: z.nullable(Fired),
+  guard: z.nullable(Guard),
+  durationMs: z.number().check(z.gte(0)),
   /** The guard checks that ran before the node, with their numbers. */
-  guards: z.array(GuardCheck).optional(),
+  guards: z.optional(z.array(GuardCheck)),
   /** What the node concluded, in a sentence: `zero records: an empty result is not a success`. */
-  note: z.string().optional(),
-  tokensUsed: z.number().min(0).optional(),
+  note: z.optional(z.string()),
+  tokensUsed: z.optional(z.number().check(z.gte(0))),
   /** The state before the node ran (absent in compact traces). */
-  stateBefore: State.optional(),
+  stateBefore: z.optional(State),
   /** Set when the node repeats the last round's plan with no new evidence (a blind retry). */
-  blindRetry: z.boolean().optional(),
+  blindRetry: z.optional(z.boolean()),
   /** Set on the terminal step: the run's stop. */
-  stop: Guard.optional(),
+  stop: z.optional(Guard),
   /** A node with an inner loop: its iterations (the flat `attempts` holds their attempts too) and its bound. */
-  iterations: z.array(Iteration).optional(),
-  maxIter: Count.optional(),
+  iterations: z.optional(z.array(Iteration)),
+  maxIter: z.optional(Count),
   /** What the node's decider or judge was given. */
-  given: Given.optional(),
+  given: z.optional(Given),
   /** The `finally` node, run once after the run stopped (the stop reason stays). */
-  finally: z.literal(true).optional(),
+  finally: z.optional(z.literal(true)),
 });
 export type TraceStep = z.infer<typeof TraceStep>;
 
@@ -136,19 +136,19 @@ export const Trace = z
     format: z.literal(TRACE_FORMAT),
     version: z.literal(TRACE_VERSION),
     graph: z.string(),
-    seed: z.number().int(),
-    stopReason: StopReason.nullable(),
+    seed: z.int(),
+    stopReason: z.nullable(StopReason),
     rounds: Count,
-    tokensUsed: z.number().min(0),
+    tokensUsed: z.number().check(z.gte(0)),
     finalState: State,
     steps: z.array(TraceStep),
     /** A sentence explaining the stop. */
-    stopExplain: z.string().optional(),
-    scenario: z.string().optional(),
+    stopExplain: z.optional(z.string()),
+    scenario: z.optional(z.string()),
     /** The graph the run ran on, as a graph file (the app's export adds it): an imported trace opens on its own graph. */
-    graphFile: z.record(z.string(), z.unknown()).optional(),
+    graphFile: z.optional(z.record(z.string(), z.unknown())),
     /** Set on a forked run: the step of the original run it continues from. */
-    forkedFrom: z.strictObject({ step: Count, edited: z.array(z.string()), overridden: z.array(z.string()) }).optional(),
+    forkedFrom: z.optional(z.strictObject({ step: Count, edited: z.array(z.string()), overridden: z.array(z.string()) })),
   })
   .check((context) => {
     context.value.steps.forEach((step, index) => {
@@ -158,5 +158,18 @@ export const Trace = z
   });
 export type Trace = z.infer<typeof Trace>;
 
-/** Untrusted text to a trace, or the problems with the paths that failed. */
-export const parseTrace = (text: string): ParseResult<Trace> => parseUntrusted(Trace, text);
+/** Untrusted text (or a value) to a trace, within the trace limits, or the problems with the paths that failed. */
+export const parseTrace = (input: string | unknown): ParseResult<Trace> => parseUntrusted(Trace, input, [], TRACE_LIMITS);
+
+/**
+ * A trace as a file: JSON with each top-level field on a line of its own and one step a line, so a
+ * long run's file reads and diffs by step and is about 40 % smaller than indented JSON.
+ */
+export const serializeTrace = (trace: Trace & { graphFile?: Record<string, unknown> }): string => {
+  const lines = Object.entries(trace).map(([key, value]) =>
+    key === 'steps' && Array.isArray(value) && value.length > 0
+      ? `  "steps": [\n${value.map((step) => `    ${JSON.stringify(step)}`).join(',\n')}\n  ]`
+      : `  ${JSON.stringify(key)}: ${JSON.stringify(value)}`,
+  );
+  return `{\n${lines.join(',\n')}\n}\n`;
+};

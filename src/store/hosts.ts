@@ -6,7 +6,9 @@
  */
 import { create } from 'zustand';
 import { contactedHosts, originOf, type ContactedHost, type GraphFile } from '../graph/index.ts';
-import { RequestRefused, type KeyRing } from '../skills/index.ts';
+import type { KeyRing } from '../skills/index.ts';
+// net.ts itself, not the index: the index would bring every skill runner onto the first screen.
+import { RequestRefused } from '../skills/net.ts';
 import { keyRing } from './secrets.ts';
 
 export interface HostRequest {

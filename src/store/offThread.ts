@@ -2,17 +2,69 @@
  * Parsing a large file takes long enough to freeze the page, so above a size it runs in a worker
  * (the same parse, with the same limits); small files are parsed at once.
  */
-import { parseGraph, type GraphFile, type ParseResult } from '../graph/index.ts';
-import { parseTrace, type Trace } from '../runtime/trace.ts';
+import { decodeText, parseGraph, TRACE_LIMITS, type GraphFile, type ParseResult } from '../graph/index.ts';
+import { parseTrace, type Trace, type TraceStep } from '../runtime/trace.ts';
+import { adoptIndex, indexSteps, type TraceIndex } from '../runtime/traceIndex.ts';
 
-/** Text from this many characters on is parsed off the main thread. */
+/** Text from this many characters (a trace file from this many bytes) on is parsed off the main thread. */
 export const OFF_THREAD_CHARS = 100_000;
 
-export type ParseRequest = { kind: 'graph'; text: string } | { kind: 'trace'; text: string };
+/**
+ * Steps of a trace the worker sends back in one message. Each message is copied into the page as
+ * a task of its own, so a 100,000-step trace arrives without holding the page for seconds.
+ */
+export const TRACE_CHUNK = 2_000;
+
+/** A graph's text, or a trace file: a trace is read from its bytes in the worker too (it may be 200 MB). */
+export type ParseRequest = { kind: 'graph'; text: string } | { kind: 'trace'; file: Blob };
 type Parsed<R extends ParseRequest> = R extends { kind: 'graph' } ? ParseResult<GraphFile> : ParseResult<Trace>;
 
-export const parseRequest = (request: ParseRequest): ParseResult<GraphFile> | ParseResult<Trace> =>
-  request.kind === 'graph' ? parseGraph(request.text) : parseTrace(request.text);
+/**
+ * What the worker posts: a graph's result; a trace's result with its steps left out (`chunks`
+ * follow) and their index (made here, off the page's thread), then the steps a chunk at a time.
+ */
+export type ParseMessage = ParseResult<GraphFile> | ParseResult<Trace> | { ok: true; value: Trace; chunks: number; index: TraceIndex } | TraceStep[];
+
+const megabytes = (size: number) => `${(size / 1_000_000).toFixed(1)} MB`;
+
+/** A trace file's bytes to a trace, within the trace limits. A file too big to be within them is refused unread. */
+export const readTraceFile = async (file: Blob): Promise<ParseResult<Trace>> => {
+  // UTF-8 takes at most three bytes for each character of the text.
+  if (file.size > TRACE_LIMITS.textChars * 3)
+    return { ok: false, problems: [{ path: '', message: `too large: the file has ${megabytes(file.size)}, at most ${megabytes(TRACE_LIMITS.textChars)} of text can be opened` }] };
+  const text = decodeText(new Uint8Array(await file.arrayBuffer()));
+  return text.ok ? parseTrace(text.value) : text;
+};
+
+export const parseRequest = async (request: ParseRequest): Promise<ParseResult<GraphFile> | ParseResult<Trace>> =>
+  request.kind === 'graph' ? parseGraph(request.text) : readTraceFile(request.file);
+
+/** The worker's side: parses the request and posts the result, a trace's steps in chunks. */
+export const answer = async (request: ParseRequest, post: (message: ParseMessage) => void) => {
+  const result = await parseRequest(request);
+  if (request.kind === 'graph' || !result.ok) return post(result);
+  const { steps, ...trace } = result.value as Trace;
+  post({ ok: true, value: { ...trace, steps: [] }, chunks: Math.ceil(steps.length / TRACE_CHUNK), index: indexSteps(steps) });
+  for (let start = 0; start < steps.length; start += TRACE_CHUNK) post(steps.slice(start, start + TRACE_CHUNK));
+};
+
+/** The page's side: puts a trace's chunks back together; the result once it is whole. */
+export const collector = () => {
+  let pending: { value: Trace; chunks: number; index: TraceIndex; parts: TraceStep[][] } | null = null;
+  return (message: ParseMessage): ParseResult<GraphFile> | ParseResult<Trace> | null => {
+    if (Array.isArray(message)) {
+      if (!pending) return null;
+      pending.parts.push(message);
+    } else if ('chunks' in message) pending = { ...message, parts: [] };
+    else return message;
+    if (pending.parts.length < pending.chunks) return null;
+    const steps = pending.parts.flat();
+    adoptIndex(steps, pending.index);
+    return { ok: true, value: { ...pending.value, steps } };
+  };
+};
+
+const size = (request: ParseRequest) => (request.kind === 'graph' ? request.text.length : request.file.size);
 
 /**
  * A started worker kept for the next parse: starting one (loading its script, building the
@@ -28,14 +80,17 @@ export const warmParser = () => {
 };
 
 export const parseOffThread = <R extends ParseRequest>(request: R): Promise<Parsed<R>> => {
-  if (request.text.length < OFF_THREAD_CHARS || typeof Worker === 'undefined') return Promise.resolve(parseRequest(request) as Parsed<R>);
+  if (size(request) < OFF_THREAD_CHARS || typeof Worker === 'undefined') return parseRequest(request) as Promise<Parsed<R>>;
   const worker = idle ?? startWorker();
   idle = null;
   return new Promise((resolve) => {
-    worker.onmessage = (event: MessageEvent<Parsed<R>>) => {
+    const collect = collector();
+    worker.onmessage = (event: MessageEvent<ParseMessage>) => {
+      const result = collect(event.data);
+      if (!result) return;
       if (idle === null) idle = worker;
       else worker.terminate();
-      resolve(event.data);
+      resolve(result as Parsed<R>);
     };
     worker.onerror = (event) => {
       worker.terminate();

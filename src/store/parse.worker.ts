@@ -1,6 +1,6 @@
 import '../graph/jitless.ts';
-import { parseRequest, type ParseRequest } from './offThread.ts';
+import { answer, type ParseRequest } from './offThread.ts';
 
 self.onmessage = (event: MessageEvent<ParseRequest>) => {
-  self.postMessage(parseRequest(event.data));
+  void answer(event.data, (message) => self.postMessage(message));
 };

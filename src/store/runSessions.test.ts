@@ -10,7 +10,7 @@ const fakeStorage = () => {
   const headers = new Map<string, unknown>();
   /** By `session/run/seq`, the body at seq -1. */
   const journals = new Map<string, unknown>();
-  const copy = <T,>(value: T): T => JSON.parse(JSON.stringify(value));
+  const copy = <T,>(value: T): T => structuredClone(value);
   const seqOf = (id: string) => Number(id.split('/')[2]);
   const written = { bodies: 0 };
   const storage: RunSessionStorage = {
@@ -124,6 +124,29 @@ describe('the run session in storage', () => {
     const [run] = useApp.getState().runs;
     expect(run).toMatchObject({ label: 'Run 1: scenario "happy path" (passed)', imported: true });
     expect(run.trace.steps).toEqual(trace.steps);
+  });
+
+  it('an imported trace file is stored as the file, with no copy of its steps, and read again after a reload', async () => {
+    const { storage, journals } = fakeStorage();
+    const saving = startRunSessionSaving(storage, { delayMs: 1, target });
+    stopSaving = saving.stop;
+    const trace = await runGraph(securityclaw(), { compact: true });
+    const file = new Blob([JSON.stringify(trace)]);
+    useApp.getState().loadTrace(trace, { graph: securityclaw(), file });
+    await saving.flush();
+    saving.stop();
+    const graphId = useApp.getState().documentId;
+    expect(Object.keys(journals.get(`${graphId}/1/-1`) as object)).toEqual(['graph', 'file']);
+    useApp.getState().reset();
+    useApp.getState().openDocument(securityclaw(), graphId);
+    expect(await restoreRunSession(storage)).toBe(true);
+    expect(useApp.getState().runs[0].trace.steps).toEqual(JSON.parse(JSON.stringify(trace.steps)));
+    // A file that no longer reads as a trace is named.
+    journals.set(`${graphId}/1/-1`, { graph: securityclaw(), file: new Blob(['{"format": "loopscope/trace"']) });
+    useApp.getState().reset();
+    useApp.getState().openDocument(securityclaw(), graphId);
+    expect(await restoreRunSession(storage)).toBe(false);
+    expect(useRunSessions.getState().error).toMatch(/damaged.*runs\[0\]\.file: not JSON/);
   });
 
   it('a damaged session is not shown, and says why', async () => {

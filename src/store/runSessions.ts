@@ -5,7 +5,7 @@
  * write, and a run comes back by folding it. Its own database, apart from the graph library, with
  * one session per graph of the library (keyed by its id): opening a graph shows its own runs.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { create } from 'zustand';
 import { describeProblems, parseGraph, parseWith, type ParseProblem } from '../graph/index.ts';
 import { Trace } from '../runtime/trace.ts';
@@ -13,41 +13,46 @@ import { RunValuesSchema } from '../runtime/state.ts';
 import type { JournalEntry } from '../runtime/controller.ts';
 import { useApp } from './index.ts';
 import { journalLength, savedRuns, warmUpRuntime, type SavedRun, type SavedRuns } from './runSlice.ts';
+import { parseOffThread } from './offThread.ts';
 
 export const RUNS_DB_NAME = 'loopscope-runs';
 const SAVE_DELAY_MS = 50;
 
-const Id = z.int().min(1);
+const Id = z.int().check(z.gte(1));
 
-/** What of a run never changes once it is on screen, stored once: its graph, and an imported trace. */
-const RunBody = z.strictObject({ graph: z.unknown(), trace: Trace.optional() });
+/**
+ * What of a run never changes once it is on screen, stored once: its graph, and an imported trace,
+ * as the file it was read from when there is one (storing a file copies none of its steps on the
+ * page; it is read again off the main thread when the session comes back).
+ */
+const RunBody = z.strictObject({ graph: z.unknown(), trace: z.optional(Trace), file: z.optional(z.instanceof(Blob)) });
 type RunBody = z.infer<typeof RunBody>;
 
 const SavedRunHeader = z.strictObject({
   id: Id,
   label: z.string(),
-  forkOf: z.strictObject({ run: Id, step: z.int().min(0) }).optional(),
-  imported: z.boolean().optional(),
+  forkOf: z.optional(z.strictObject({ run: Id, step: z.int().check(z.gte(0)) })),
+  imported: z.optional(z.boolean()),
   /** The LangGraph server thread an imported run shows (its URL stays on this machine, like the rest of the session). */
-  server: z.string().optional(),
-  foreign: z.boolean().optional(),
-  seed: z.int().optional(),
-  scenario: z.string().optional(),
-  forkedFrom: z.strictObject({ step: z.int().min(0), edited: z.array(z.string()), overridden: z.array(z.string()) }).optional(),
+  server: z.optional(z.string()),
+  foreign: z.optional(z.boolean()),
+  seed: z.optional(z.int()),
+  scenario: z.optional(z.string()),
+  forkedFrom: z.optional(z.strictObject({ step: z.int().check(z.gte(0)), edited: z.array(z.string()), overridden: z.array(z.string()) })),
   /** How many journal entries the run has in the journal store. */
-  journalLength: z.int().min(0),
+  journalLength: z.int().check(z.gte(0)),
 });
 
 const SessionHeader = z.strictObject({
   version: z.literal(1),
   runs: z.array(SavedRunHeader),
-  activeRunId: Id.nullable(),
-  liveRunId: Id.nullable(),
-  selectedStep: z.int().min(0).nullable(),
+  activeRunId: z.nullable(Id),
+  liveRunId: z.nullable(Id),
+  selectedStep: z.nullable(z.int().check(z.gte(0))),
 });
 type SessionHeader = z.infer<typeof SessionHeader>;
 
-const JournalEntrySchema = z.strictObject({ step: z.int().min(0), update: z.record(z.string(), z.unknown()) });
+const JournalEntrySchema = z.strictObject({ step: z.int().check(z.gte(0)), update: z.record(z.string(), z.unknown()) });
 
 export interface StoredSession {
   header: unknown;
@@ -144,8 +149,9 @@ export const parseSession = (stored: StoredSession): { ok: true; value: SavedRun
     const graph = parseGraph(body.value.graph);
     if (!graph.ok) return { ok: false, problems: graph.problems.map((problem) => ({ ...problem, path: `runs[${index}].graph${problem.path ? `.${problem.path}` : ''}` })) };
     if (record.imported) {
-      if (!body.value.trace) return { ok: false, problems: [{ path: `runs[${index}].trace`, message: 'an imported run has no trace' }] };
-      runs.push({ ...record, graph: graph.value, trace: body.value.trace });
+      const { trace, file } = body.value;
+      if (!trace && !file) return { ok: false, problems: [{ path: `runs[${index}].trace`, message: 'an imported run has no trace' }] };
+      runs.push({ ...record, graph: graph.value, ...(file ? { file } : { trace }) });
       continue;
     }
     const journal = parseWith(z.array(JournalEntrySchema), stored.journals.get(record.id) ?? [], ['runs', index, 'journal']);
@@ -179,7 +185,16 @@ export const restoreRunSession = async (storage: RunSessionStorage, key = useApp
     return false;
   }
   if (parsed.value.runs.length === 0) return false;
-  await useApp.getState().restoreRuns(parsed.value);
+  const runs: SavedRun[] = [];
+  for (const [index, run] of parsed.value.runs.entries()) {
+    const read = run.file ? await parseOffThread({ kind: 'trace', file: run.file }) : null;
+    if (read && !read.ok) {
+      useRunSessions.setState({ error: `The runs of the last session are damaged and were not shown (runs[${index}].file: ${describeProblems(read.problems).split('\n')[0]}).` });
+      return false;
+    }
+    runs.push(read ? { ...run, trace: read.value } : run);
+  }
+  await useApp.getState().restoreRuns({ ...parsed.value, runs });
   return true;
 };
 
@@ -213,10 +228,10 @@ export const startRunSessionSaving = (storage: RunSessionStorage, { delayMs = SA
       const from = stored.get(run.id) ?? 0;
       return run.journal && run.journal.length > from ? [{ run: run.id, from, entries: run.journal.slice(from) }] : [];
     });
-    const bodies = snapshot.runs.filter((run) => !stored.has(run.id)).map(({ id, graph, trace }) => ({ run: id, body: { graph, ...(trace ? { trace } : {}) } }));
+    const bodies = snapshot.runs.filter((run) => !stored.has(run.id)).map(({ id, graph, trace, file }) => ({ run: id, body: { graph, ...(file ? { file } : trace ? { trace } : {}) } }));
     const header: SessionHeader = {
       version: 1,
-      runs: snapshot.runs.map(({ journal, graph: _graph, trace: _trace, ...record }) => ({ ...record, journalLength: journal?.length ?? 0 })),
+      runs: snapshot.runs.map(({ journal, graph: _graph, trace: _trace, file: _file, ...record }) => ({ ...record, journalLength: journal?.length ?? 0 })),
       activeRunId: snapshot.activeRunId, liveRunId: snapshot.liveRunId, selectedStep: snapshot.selectedStep,
     };
     writing = storage.write(into, { header, bodies, appends, dropped });

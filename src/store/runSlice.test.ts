@@ -1,10 +1,10 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { findTemplate } from '../graph/index.ts';
-import { nodeRan } from '../runtime/index.ts';
 import type { TraceStep } from '../runtime/trace.ts';
 import { useHostRequest } from './hosts.ts';
 import { useApp } from './index.ts';
-import { overlayFor, pauseAfterReason, pauseBeforeReason, visitCounts, type Breakpoints } from './runSlice.ts';
+import { visitCounts } from '../runtime/traceIndex.ts';
+import { overlayFor, pauseAfterReason, pauseBeforeReason, type Breakpoints } from './runSlice.ts';
 
 const securityclaw = () => findTemplate('securityclaw')!.graph();
 
@@ -33,7 +33,7 @@ describe('overlay of a step', () => {
   ];
 
   it('names the current node, the fired edge with its reason and the edges tried and not taken', () => {
-    const overlay = overlayFor(steps, 1, nodeRan);
+    const overlay = overlayFor(steps, 1);
     expect(overlay.currentNode).toBe('evaluate');
     expect(overlay.firedEdge).toBe('e4');
     expect(overlay.firedReason).toBe('evaluation.plan_exhausted eq true (was true)');
@@ -41,26 +41,28 @@ describe('overlay of a step', () => {
   });
 
   it('counts visits over the whole run, leaving out a node a guard stopped before it ran', () => {
-    expect(visitCounts(steps, nodeRan)).toEqual({ nodeVisits: { evaluate: 2, recover: 1 }, edgeVisits: { e4: 2, e6: 1 } });
-    expect(overlayFor(steps, null, nodeRan).currentNode).toBeNull();
+    expect(visitCounts(steps)).toEqual({ nodeVisits: { evaluate: 2, recover: 1 }, edgeVisits: { e4: 2, e6: 1 } });
+    expect(overlayFor(steps, null).currentNode).toBeNull();
   });
 
   it('counts the visits of a run once: selecting another step reads no other step', () => {
-    const run = [...steps];
     let read = 0;
-    const counting = (shown: TraceStep) => {
-      read += 1;
-      return nodeRan(shown);
-    };
-    const first = overlayFor(run, 1, counting);
-    expect(read).toBe(run.length);
-    const second = overlayFor(run, 3, counting);
-    expect(read).toBe(run.length);
+    // Counts each step read out of the run.
+    const run = new Proxy([...steps], {
+      get: (target, key, receiver) => {
+        if (typeof key === 'string' && /^\d+$/.test(key)) read += 1;
+        return Reflect.get(target, key, receiver) as unknown;
+      },
+    });
+    const first = overlayFor(run, 1);
+    expect(read).toBe(run.length + 1);
+    const second = overlayFor(run, 3);
+    expect(read).toBe(run.length + 2);
     expect(second.currentNode).toBe('evaluate');
     expect(second.nodeVisits).toBe(first.nodeVisits);
     // The first steps of the run (as shown while it goes on) are counted apart.
-    expect(overlayFor(run, 2, counting, 2).nodeVisits).toEqual({ evaluate: 1, recover: 1 });
-    expect(overlayFor(run, 3, counting, 2).currentNode).toBeNull();
+    expect(overlayFor(run, 2, 2).nodeVisits).toEqual({ evaluate: 1, recover: 1 });
+    expect(overlayFor(run, 3, 2).currentNode).toBeNull();
   });
 });
 

@@ -1,6 +1,7 @@
 import type { GraphFile } from '../graph/index.ts';
 import type { ForkEdits, JournalEntry, PendingApproval, RunController, RunOptions, RunStatus } from '../runtime/controller.ts';
 import type { Attempt, Trace, TraceStep } from '../runtime/trace.ts';
+import { traceIndex, visitCounts } from '../runtime/traceIndex.ts';
 import { networkAskedOnFirstRequest, networkFor, type RunNetwork } from './hosts.ts';
 import { FAILED_OUTCOMES, keepUnchanged, NO_ACTIVITY, nodeStatusesFor, type LiveActivity, type NodeRunStatus } from './nodeStatus.ts';
 import type { SliceCreator } from './types.ts';
@@ -63,6 +64,8 @@ export interface RunRecord {
   /** The seed and scenario it was started with, to restore it after a reload. */
   seed?: number;
   scenario?: string;
+  /** The file an imported trace was read from: the session stores it as it is, with no copy of its steps made on the page. */
+  file?: Blob;
 }
 
 export type { ForkEdits };
@@ -135,41 +138,34 @@ export interface RunSlice {
    * of a LangGraph server thread: a later read of the same thread (it goes on, it was forked)
    * replaces that run. Returns the run's id.
    */
-  loadTrace: (trace: Trace, shown?: { label?: string; graph?: GraphFile; server?: { key: string; status?: RunStatus; foreign?: boolean } }) => number;
+  loadTrace: (trace: Trace, shown?: { label?: string; graph?: GraphFile; file?: Blob; server?: { key: string; status?: RunStatus; foreign?: boolean } }) => number;
   dismissRunMessages: () => void;
 }
 
 const toggle = (list: string[], id: string) => (list.includes(id) ? list.filter((item) => item !== id) : [...list, id]);
 
-/** Whether the step's node ran (a guard may stop a step before it): the runtime's `nodeRan`. */
-type Ran = (step: TraceStep) => boolean;
-
-export const visitCounts = (steps: readonly TraceStep[], nodeRan: Ran) => {
-  // Null prototypes: a node may be called `toString`.
-  const nodeVisits: Record<string, number> = Object.create(null);
-  const edgeVisits: Record<string, number> = Object.create(null);
-  for (const step of steps) {
-    if (nodeRan(step)) nodeVisits[step.node] = (nodeVisits[step.node] ?? 0) + 1;
-    if (step.fired) edgeVisits[step.fired.id] = (edgeVisits[step.fired.id] ?? 0) + 1;
-  }
-  return { nodeVisits, edgeVisits };
-};
-
 type Visits = ReturnType<typeof visitCounts>;
-/** The visit counts of each run's steps, counted once: selecting a step does no pass over the run. */
+/** The visit counts of a run's first steps (as shown while it goes on), counted once for each count. */
 const countedVisits = new WeakMap<readonly TraceStep[], { count: number; visits: Visits }>();
 
-/** The visits of the first `count` steps (a run record's steps array is replaced, never changed, when the run goes on). */
-export const visitsOf = (steps: readonly TraceStep[], count: number, nodeRan: Ran): Visits => {
+/**
+ * The visits of the first `count` steps: of all of them from the run's index, made once (an imported
+ * trace's by the worker that read it); selecting a step does no pass over the run.
+ */
+export const visitsOf = (steps: readonly TraceStep[], count: number): Visits => {
+  if (count === steps.length) {
+    const { nodeVisits, edgeVisits } = traceIndex(steps);
+    return { nodeVisits, edgeVisits };
+  }
   const counted = countedVisits.get(steps);
   if (counted?.count === count) return counted.visits;
-  const visits = visitCounts(count === steps.length ? steps : steps.slice(0, count), nodeRan);
+  const visits = visitCounts(steps.slice(0, count));
   countedVisits.set(steps, { count, visits });
   return visits;
 };
 
 /** What the canvas shows of the run's first `count` steps with step `stepNumber` selected. */
-export const overlayFor = (steps: readonly TraceStep[], stepNumber: number | null, nodeRan: Ran, count = steps.length): CanvasOverlay => {
+export const overlayFor = (steps: readonly TraceStep[], stepNumber: number | null, count = steps.length): CanvasOverlay => {
   const step = stepNumber === null || stepNumber > count ? undefined : steps[stepNumber - 1];
   const triedEdges: Record<string, string> = Object.create(null);
   for (const edge of step?.edges ?? []) if (!edge.matched && !edge.skipped) triedEdges[edge.id] = edge.explain;
@@ -178,7 +174,7 @@ export const overlayFor = (steps: readonly TraceStep[], stepNumber: number | nul
     firedEdge: step?.fired?.id ?? null,
     firedReason: step?.fired?.reason ?? null,
     triedEdges,
-    ...visitsOf(steps, count, nodeRan),
+    ...visitsOf(steps, count),
   };
 };
 
@@ -331,7 +327,7 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
     // A step picked in the timeline shows the nodes as that step left them.
     const shown = run ? Math.min(run.stepCount, selectedStep ?? run.stepCount) : 0;
     set((state) => ({
-      overlay: run ? overlayFor(run.trace.steps, selectedStep, runtime.nodeRan, run.stepCount) : null,
+      overlay: run ? overlayFor(run.trace.steps, selectedStep, run.stepCount) : null,
       nodeStatus: keepUnchanged(state.nodeStatus, run ? nodeStatusesFor(run.graph, run.trace.steps, liveActivity(), shown) : {}),
     }));
     const asked = (selection += 1);
@@ -615,7 +611,7 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
         updateRun(id, { trace, stepCount: trace.steps.length, graph });
         set({ activeRunId: id });
       } else {
-        addRun({ label: '', graph, trace, stepCount: trace.steps.length, imported: true, ...(server ? { server: server.key } : {}), ...(server?.foreign ? { foreign: true } : {}) });
+        addRun({ label: '', graph, trace, stepCount: trace.steps.length, imported: true, ...(shown?.file ? { file: shown.file } : {}), ...(server ? { server: server.key } : {}), ...(server?.foreign ? { foreign: true } : {}) });
         id = get().activeRunId as number;
         updateRun(id, { label: shown?.label ? `Run ${id}: ${shown.label}` : `Run ${id} (imported)` });
       }

@@ -139,8 +139,8 @@ export const createScenarioSlice: SliceCreator<ScenarioSlice> = (set, get) => ({
     get().selectRun(pair.right);
     get().selectStep(step);
     // Awaited after the run slice asked for the same module to paint the step: the parting marks go over its paint.
-    const runtime = await loadRuntime();
+    await loadRuntime();
     if (get().activeRunId !== pair.right || get().selectedStep !== step) return;
-    set({ overlay: { ...overlayFor(right.trace.steps, step, runtime.nodeRan, right.stepCount), parting } });
+    set({ overlay: { ...overlayFor(right.trace.steps, step, right.stepCount), parting } });
   },
 });

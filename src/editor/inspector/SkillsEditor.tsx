@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import {
-  CALL_OUTCOMES, checkSkillName, originOf, HttpSkill, LlmSkill, MockSkill, newSkill, nextSkillName, removeSkill, renameSkill, setSkill, skillUsers, ACCESS_LEVELS,
+  CALL_OUTCOMES, checkSkillName, originOf, HttpSkill, HTTP_METHODS, LlmSkill, MockSkill, newSkill, nextSkillName, removeSkill, renameSkill, setSkill, skillUsers, ACCESS_LEVELS,
   type MockEntry, type Skill,
 } from '../../graph/index.ts';
 import { useApp } from '../../store/index.ts';
@@ -82,7 +82,7 @@ function SkillSettings({ name, skill, apply }: { name: string; skill: Skill; app
       return (
         <>
           <TextField label="URL" value={skill.url} optional={false} apply={apply('url')} help="{{args.x}} and {{state.x}} are filled in." />
-          <SelectField label="Method" value={skill.method} options={HttpSkill.shape.method.unwrap().options} apply={apply('method')} />
+          <SelectField label="Method" value={skill.method} options={HTTP_METHODS} apply={apply('method')} />
           <JsonField label="Headers (JSON)" value={skill.headers} optional apply={apply('headers')} />
           <TextField label="Body" value={skill.body} multiline apply={apply('body')} />
           <NumberField label="Timeout (ms)" value={skill.timeoutMs} apply={apply('timeoutMs')} />

@@ -1,6 +1,6 @@
 import { useId, useState, type ReactNode } from 'react';
 import { describeProblems, parseUntrusted, readJson, setAt, type ParseResult } from '../../graph/index.ts';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { LazySelect } from '../../ui/LazySelect.tsx';
 
 /** An apply function answers with the reason a value was refused, or null once it is applied. */
@@ -178,7 +178,7 @@ export function CheckboxesField({ label, value, options, apply, help }: { label:
 }
 
 /** Sets a dotted key on an object and checks the whole object against its schema before committing. */
-export const applyAt = <S extends z.ZodType>(schema: S, current: Record<string, unknown>, key: string, value: unknown, commit: (next: z.infer<S>) => void): string | null => {
+export const applyAt = <S extends z.ZodMiniType>(schema: S, current: Record<string, unknown>, key: string, value: unknown, commit: (next: z.infer<S>) => void): string | null => {
   const result: ParseResult<z.infer<S>> = parseUntrusted(schema, setAt(current, key, value));
   if (!result.ok) return describeProblems(result.problems);
   commit(result.value);

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 import { CallOutcome, Id, RetryPolicy } from '../common.ts';
 import { LOOP_FIELDS, LoopConfig, MAX_ITER, loopSkillRefs, loopSummary } from './loop.ts';
@@ -6,12 +6,12 @@ import { defineKind } from './types.ts';
 
 export const ActConfig = z.strictObject({
   /** Without a skill the node runs `plan.actions`. */
-  skill: Id.optional(),
-  args: z.record(z.string(), z.unknown()).optional(),
-  retry: RetryPolicy.default({ maxAttempts: 3, retryOn: ['timeout', 'parse_error'] }),
-  maxIter: z.int().min(1).default(5),
+  skill: z.optional(Id),
+  args: z.optional(z.record(z.string(), z.unknown())),
+  retry: z._default(RetryPolicy, { maxAttempts: 3, retryOn: ['timeout', 'parse_error'] }),
+  maxIter: z._default(z.int().check(z.gte(1)), 5),
   /** Instead of the plan: a decider picks the next tool each iteration. */
-  loop: LoopConfig.optional(),
+  loop: z.optional(LoopConfig),
 });
 export type ActConfig = z.infer<typeof ActConfig>;
 
@@ -21,8 +21,8 @@ export const ActionResult = z.looseObject({
   args: z.record(z.string(), z.unknown()),
   outcome: CallOutcome,
   records: z.array(z.unknown()),
-  error: z.string().optional(),
-  attempts: z.int().min(0),
+  error: z.optional(z.string()),
+  attempts: z.int().check(z.gte(0)),
 });
 
 /** The action that ended a visit with a failure. */
@@ -39,7 +39,7 @@ export const act = defineKind({
   outcomes: ['ok', 'empty', 'error', 'denied'],
   mermaid: 'box',
   terminal: false,
-  state: { results: z.array(ActionResult), execution_error: ExecutionError.nullable() },
+  state: { results: z.array(ActionResult), execution_error: z.nullable(ExecutionError) },
   reads: ['plan', 'approval'],
   fields: [
     { key: 'skill', label: 'Own skill', type: 'skill', optional: true, help: 'Leave empty to run the plan’s actions.' },

@@ -1,15 +1,15 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { defineKind } from './types.ts';
 
 export const ApproveConfig = z.strictObject({
-  prompt: z.string().optional(),
+  prompt: z.optional(z.string()),
   /** The decision of a headless run (command line, scenarios). */
-  auto: z.enum(['approve', 'deny']).optional(),
+  auto: z.optional(z.enum(['approve', 'deny'])),
   /**
    * Answers given in advance, one for each time the node runs, in order; past the list a person
    * is asked (headless: `auto`). A scenario saved from a run pins the person's answers here.
    */
-  answers: z.array(z.enum(['approved', 'denied'])).max(1000).optional(),
+  answers: z.optional(z.array(z.enum(['approved', 'denied'])).check(z.maxLength(1000))),
 });
 export type ApproveConfig = z.infer<typeof ApproveConfig>;
 
@@ -24,7 +24,7 @@ export const approve = defineKind({
   outcomes: ['approved', 'denied'],
   mermaid: 'rhombus',
   terminal: false,
-  state: { approval: z.looseObject({ decision: z.enum(['approved', 'denied']), skill: z.string().nullable(), by: z.string() }) },
+  state: { approval: z.looseObject({ decision: z.enum(['approved', 'denied']), skill: z.nullable(z.string()), by: z.string() }) },
   reads: ['results', 'execution_error', 'recovery'],
   fields: [
     { key: 'prompt', label: 'Question', type: 'text', optional: true },

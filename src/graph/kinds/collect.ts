@@ -1,15 +1,15 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { Id, RetryPolicy } from '../common.ts';
 import { LOOP_FIELDS, LoopConfig, MAX_ITER, loopSkillRefs, loopSummary } from './loop.ts';
 import { defineKind } from './types.ts';
 
 export const CollectConfig = z.strictObject({
-  skills: z.array(Id).default([]),
-  args: z.record(z.string(), z.unknown()).default({}),
-  retry: RetryPolicy.default({ maxAttempts: 3, retryOn: ['timeout', 'parse_error'] }),
-  maxIter: z.int().min(1).default(5),
+  skills: z._default(z.array(Id), []),
+  args: z._default(z.record(z.string(), z.unknown()), {}),
+  retry: z._default(RetryPolicy, { maxAttempts: 3, retryOn: ['timeout', 'parse_error'] }),
+  maxIter: z._default(z.int().check(z.gte(1)), 5),
   /** Instead of the fixed list: a decider picks the next read-only tool each iteration. */
-  loop: LoopConfig.optional(),
+  loop: z.optional(LoopConfig),
 });
 export type CollectConfig = z.infer<typeof CollectConfig>;
 

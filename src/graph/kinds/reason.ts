@@ -1,17 +1,17 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { Action, Id, RetryPolicy } from '../common.ts';
 import { LIMITS } from '../limits.ts';
 import { defineKind } from './types.ts';
 
-export const Plan = z.strictObject({ actions: z.array(Action).max(LIMITS.actionsPerPlan).default([]) });
+export const Plan = z.strictObject({ actions: z._default(z.array(Action).check(z.maxLength(LIMITS.actionsPerPlan)), []) });
 
 export const ReasonConfig = z.strictObject({
   /** `scripted` walks `plans` by round; `llm` asks an llm skill for the plan as JSON. */
-  planner: z.enum(['scripted', 'llm']).default('scripted'),
-  plans: z.array(Plan).max(LIMITS.plans).default([]),
-  skill: Id.optional(),
-  prompt: z.string().optional(),
-  retry: RetryPolicy.default({ maxAttempts: 3, retryOn: ['timeout', 'parse_error'] }),
+  planner: z._default(z.enum(['scripted', 'llm']), 'scripted'),
+  plans: z._default(z.array(Plan).check(z.maxLength(LIMITS.plans)), []),
+  skill: z.optional(Id),
+  prompt: z.optional(z.string()),
+  retry: z._default(RetryPolicy, { maxAttempts: 3, retryOn: ['timeout', 'parse_error'] }),
 });
 export type ReasonConfig = z.infer<typeof ReasonConfig>;
 

@@ -1,9 +1,9 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { defineKind } from './types.ts';
 
 export const RespondConfig = z.strictObject({
   /** `{{state.x}}` placeholders are filled from the state; without it the response summarises the evidence. */
-  template: z.string().optional(),
+  template: z.optional(z.string()),
 });
 export type RespondConfig = z.infer<typeof RespondConfig>;
 

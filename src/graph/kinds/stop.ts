@@ -1,8 +1,8 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { defineKind } from './types.ts';
 
 export const StopConfig = z.strictObject({
-  reason: z.string().regex(/^[a-z][a-z0-9_]*$/, 'a stop reason is a snake_case code').default('stopped'),
+  reason: z._default(z.string().check(z.regex(/^[a-z][a-z0-9_]*$/, 'a stop reason is a snake_case code')), 'stopped'),
 });
 export type StopConfig = z.infer<typeof StopConfig>;
 

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 
 /** The icon a kind is drawn with, by name; the screen draws it as SVG (no emoji: not every machine has their font). */
 export const KIND_ICONS = ['brain', 'inbox', 'zap', 'search-check', 'life-buoy', 'hand', 'message-square-text', 'octagon-x'] as const;
@@ -26,7 +26,7 @@ export type MermaidShape = 'box' | 'stadium' | 'rhombus';
  * derived from these; its executor sits beside it in src/runtime/kinds, in a map the compiler
  * checks against the registry.
  */
-export interface KindDefinition<Schema extends z.ZodType = z.ZodType, Kind extends string = string> {
+export interface KindDefinition<Schema extends z.ZodMiniType = z.ZodMiniType, Kind extends string = string> {
   kind: Kind;
   /** The palette name; also the accessible name tests use (SPEC §5). */
   title: string;
@@ -44,7 +44,7 @@ export interface KindDefinition<Schema extends z.ZodType = z.ZodType, Kind exten
    * The state field groups the node owns and alone may write (context isolation), each with its
    * shape: a person's edit of the state (a fork) is checked against it before anything runs.
    */
-  state: Readonly<Record<string, z.ZodType>>;
+  state: Readonly<Record<string, z.ZodMiniType>>;
   /** The names of `state`, in order. */
   writes: readonly string[];
   /** State fields the node reads, recorded in each trace step. */
@@ -66,7 +66,7 @@ export interface SkillReference {
 }
 
 /** A kind's definition; the fields it writes are the keys of its state schema. */
-export const defineKind = <Schema extends z.ZodType, Kind extends string>(definition: Omit<KindDefinition<Schema, Kind>, 'writes'>): KindDefinition<Schema, Kind> => ({
+export const defineKind = <Schema extends z.ZodMiniType, Kind extends string>(definition: Omit<KindDefinition<Schema, Kind>, 'writes'>): KindDefinition<Schema, Kind> => ({
   ...definition,
   writes: Object.keys(definition.state),
 });

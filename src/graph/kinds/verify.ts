@@ -1,24 +1,24 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { Id, RetryPolicy } from '../common.ts';
 import { LOOP_FIELDS, LoopConfig, MAX_ITER, loopSkillRefs, loopSummary } from './loop.ts';
 import { defineKind } from './types.ts';
 
 export const VerifyConfig = z.strictObject({
-  minRecords: z.int().min(0).default(1),
+  minRecords: z._default(z.int().check(z.gte(0)), 1),
   /** Asked once instead of counting records: answers {sufficient, exhausted, reason, reasoning}. */
-  judge: Id.optional(),
+  judge: z.optional(Id),
   /** Instead of counting: a decider checks with tools, then answers done with {sufficient, exhausted, reason}. */
-  loop: LoopConfig.optional(),
+  loop: z.optional(LoopConfig),
   /** The local retry of the judge's, the decider's and the tools' calls (the SPEC's default when absent). */
-  retry: RetryPolicy.optional(),
+  retry: z.optional(RetryPolicy),
 });
 
 /** What a judge answers, and what a verify loop's `done` output sets. */
 export const Judgement = z.looseObject({
   sufficient: z.boolean(),
-  exhausted: z.boolean().default(false),
-  reason: z.string().optional(),
-  reasoning: z.string().optional(),
+  exhausted: z._default(z.boolean(), false),
+  reason: z.optional(z.string()),
+  reasoning: z.optional(z.string()),
 });
 export type Judgement = z.infer<typeof Judgement>;
 export type VerifyConfig = z.infer<typeof VerifyConfig>;
@@ -40,7 +40,7 @@ export const verify = defineKind({
   mermaid: 'rhombus',
   terminal: false,
   state: {
-    evaluation: z.looseObject({ evidence_sufficient: z.boolean(), plan_exhausted: z.boolean(), reason: z.string(), reasoning: z.string(), records: z.int().min(0).optional() }),
+    evaluation: z.looseObject({ evidence_sufficient: z.boolean(), plan_exhausted: z.boolean(), reason: z.string(), reasoning: z.string(), records: z.optional(z.int().check(z.gte(0))) }),
   },
   reads: ['results', 'execution_error', 'collected'],
   fields: [

@@ -6,7 +6,7 @@
  * attempt; every tool call goes through runAction, so the permission check runs before each
  * attempt and each call has the node's local retry. The kind decides what the ending means.
  */
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { DeciderReply, kindDefinition, own, parseWith, type LoopConfig, type NodeKind, type RetryPolicy } from '../../graph/index.ts';
 import type { SkillResult } from '../../skills/index.ts';
 import { isFailure, type ActionRun } from '../retry.ts';
@@ -43,7 +43,7 @@ const jsonText = (text: string): string => {
  * scripted `reply` arrives as that text too). Anything else is a `parse_error`, which the retry
  * policy may retry in place.
  */
-export const replyAs = <T>(schema: z.ZodType<T>, what: string) => (result: SkillResult): SkillResult => {
+export const replyAs = <T>(schema: z.ZodMiniType<T>, what: string) => (result: SkillResult): SkillResult => {
   if (result.outcome !== 'ok' && result.outcome !== 'empty') return result;
   let value: unknown;
   try {
@@ -84,7 +84,7 @@ const tagged = (attempts: Attempt[], n: number) => attempts.map((attempt) => Obj
  * that does not fit is the decider's parse error like any other.
  */
 export const runLoop = async <K extends NodeKind>(
-  context: NodeContext<K>, loop: LoopConfig, retry: RetryPolicy, output?: { schema: z.ZodType; hint: string },
+  context: NodeContext<K>, loop: LoopConfig, retry: RetryPolicy, output?: { schema: z.ZodMiniType; hint: string },
 ): Promise<LoopRun> => {
   const given = givenTo(context, loop.decider);
   const iterations: Iteration[] = [];

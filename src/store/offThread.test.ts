@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { findTemplate, TRACE_LIMITS } from '../graph/index.ts';
+import { runGraph } from '../runtime/index.ts';
+import type { Trace } from '../runtime/trace.ts';
+import { traceIndex } from '../runtime/traceIndex.ts';
+import { answer, collector, readTraceFile, TRACE_CHUNK, type ParseMessage } from './offThread.ts';
+
+const longTrace = async (): Promise<Trace> => {
+  const trace = await runGraph(findTemplate('securityclaw')!.graph(), { seed: 1, compact: true });
+  // The same steps over and over, numbered on: more than two chunks of them.
+  const copies = Math.ceil((TRACE_CHUNK * 2 + 1) / trace.steps.length);
+  return { ...trace, steps: Array.from({ length: copies }, (_, copy) => trace.steps.map((step) => ({ ...step, step: step.step + copy * trace.steps.length }))).flat() };
+};
+
+describe('a trace file read off the main thread', () => {
+  it('comes back in chunks of steps, whole, with its index made by the worker', async () => {
+    const trace = await longTrace();
+    const messages: ParseMessage[] = [];
+    // Copied as a worker's message is, which gives every object an ordinary prototype.
+    await answer({ kind: 'trace', file: new Blob([JSON.stringify(trace)]) }, (message) => messages.push(structuredClone(message)));
+    expect(messages).toHaveLength(1 + Math.ceil(trace.steps.length / TRACE_CHUNK));
+    const collect = collector();
+    const results = messages.map(collect);
+    expect(results.slice(0, -1).every((result) => result === null)).toBe(true);
+    const last = results.at(-1);
+    expect(last?.ok && last.value).toEqual(JSON.parse(JSON.stringify(trace)));
+    const steps = last?.ok ? (last.value as Trace).steps : [];
+    // The page has the worker's index: no pass over the steps, and visits with null prototypes again.
+    const index = traceIndex(steps);
+    expect(index.rounds).toHaveLength(steps.length);
+    expect(Object.getPrototypeOf(index.nodeVisits)).toBeNull();
+    expect(index.nodeVisits.decide).toBe(steps.filter((step) => step.node === 'decide').length);
+  });
+
+  it('refuses a file too big to be within the trace limits without reading it', async () => {
+    const huge = { size: TRACE_LIMITS.textChars * 3 + 1, arrayBuffer: () => Promise.reject(new Error('read')) } as unknown as Blob;
+    const result = await readTraceFile(huge);
+    expect(!result.ok && result.problems[0].message).toBe('too large: the file has 600.0 MB, at most 200.0 MB of text can be opened');
+  });
+
+  it('passes a refusal on as it is', async () => {
+    const messages: ParseMessage[] = [];
+    await answer({ kind: 'trace', file: new Blob(['{"__proto__": {}}']) }, (message) => messages.push(message));
+    expect(messages).toHaveLength(1);
+    expect(collector()(messages[0])?.ok).toBe(false);
+  });
+});
