@@ -4,7 +4,7 @@
  * exactly as many steps as asked. Also the same graph as a bare React Flow page draws it: the same
  * sizes, positions and handles, no Loopscope code in the page.
  */
-import { kindDefinition, LIMITS, parseGraph, type GraphEdge, type GraphFile, type GraphNode } from '../src/graph/index.ts';
+import { kindDefinition, parseGraph, type GraphFile, type GraphNode } from '../src/graph/index.ts';
 import { handleCount, nodeHeight, NODE_WIDTH } from '../src/editor/geometry.ts';
 import { sourceHandleOf } from '../src/editor/flowAdapter.ts';
 
@@ -89,20 +89,9 @@ export const longRunGraph = (steps: number, perRound = 10): Record<string, unkno
   };
 };
 
-/**
- * A generated document as a graph, read by the app's own parser a slice at a time, so that one
- * past the app's size limit (the 5,000-node graph) still gets the canvas's sizes for the bare page.
- */
+/** A generated document as a graph, read by the app's own parser: the canvas's sizes for the bare page. */
 export const readGenerated = (document: Record<string, unknown>): GraphFile => {
-  const nodes = document.nodes as { id: string }[];
-  const parsedNodes: GraphNode[] = [];
-  let first: GraphFile | null = null;
-  for (let start = 0; start < nodes.length; start += LIMITS.nodes) {
-    const slice = nodes.slice(start, start + LIMITS.nodes);
-    const parsed = parseGraph({ ...document, entry: slice[0].id, nodes: slice, edges: [] });
-    if (!parsed.ok) throw new Error(parsed.problems.map((problem) => `${problem.path}: ${problem.message}`).join('\n'));
-    first ??= parsed.value;
-    parsedNodes.push(...parsed.value.nodes);
-  }
-  return { ...first!, entry: String(document.entry), nodes: parsedNodes, edges: document.edges as GraphEdge[] };
+  const parsed = parseGraph(document);
+  if (!parsed.ok) throw new Error(parsed.problems.map((problem) => `${problem.path}: ${problem.message}`).join('\n'));
+  return parsed.value;
 };

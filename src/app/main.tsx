@@ -4,6 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
 import { followLinksInAddress, openInitialGraph } from './startup.ts';
+import { warmParser } from '../store/offThread.ts';
 import { startPersistence } from '../store/persistence.ts';
 import { startRunSessions } from '../store/runSessions.ts';
 import './styles.css';
@@ -21,4 +22,7 @@ void openInitialGraph(new URL(window.location.href)).finally(() => {
   );
   // The open graph's runs come back, and are kept as they go on.
   void startRunSessions();
+  // Once the first screen is drawn, the parser's worker starts: a big file imported later opens sooner.
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(warmParser);
+  else setTimeout(warmParser, 1000);
 });

@@ -89,12 +89,9 @@ export function Canvas() {
     [setViewport],
   );
   useEffect(() => onFitRequest(() => fit(200)), [fit]);
-  // The document on screen when the canvas mounts (at once), and every one opened after it.
-  const fittedOnce = useRef(false);
-  useEffect(() => {
-    fit(fittedOnce.current ? 200 : 0);
-    fittedOnce.current = true;
-  }, [documentVersion, fit]);
+  // The document on screen when the canvas mounts, and every one opened after it, at once: a new
+  // graph has nothing on screen to move from, and an animated fit keeps a big graph redrawing.
+  useEffect(() => fit(), [documentVersion, fit]);
   useEffect(() => {
     const element = container.current;
     if (!element) return;

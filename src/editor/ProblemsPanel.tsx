@@ -1,4 +1,5 @@
 import { useReactFlow } from '@xyflow/react';
+import { useState } from 'react';
 import type { Problem } from '../graph/index.ts';
 import { useApp } from '../store/index.ts';
 import { useAutosave } from '../store/persistence.ts';
@@ -6,6 +7,11 @@ import { ErrorIcon, WarningIcon } from '../ui/icons.tsx';
 import './inspector.css';
 
 const FOCUS_MS = 400;
+/**
+ * Problems listed at first, and added by each "Show more": a big graph can have thousands, and
+ * drawing them all would hold up opening it (tens of elements each) for a list nobody reads whole.
+ */
+export const PROBLEMS_PAGE = 100;
 
 function AutosaveAlert() {
   const { error, restoreError } = useAutosave();
@@ -30,6 +36,7 @@ export function ProblemsPanel() {
   const edges = useApp((state) => state.graph.edges);
   const select = useApp((state) => state.select);
   const { fitView } = useReactFlow();
+  const [shown, setShown] = useState(PROBLEMS_PAGE);
   const errors = problems.filter((problem) => problem.severity === 'error').length;
 
   const reveal = (problem: Problem) => {
@@ -57,7 +64,7 @@ export function ProblemsPanel() {
             {errors} error{errors === 1 ? '' : 's'}, {problems.length - errors} warning{problems.length - errors === 1 ? '' : 's'}
           </p>
           <ul className="problem-list">
-            {problems.map((problem, index) => (
+            {problems.slice(0, shown).map((problem, index) => (
               <li key={`${problem.code}:${problem.nodeId ?? ''}:${problem.edgeId ?? ''}:${index}`}>
                 <button type="button" className={`problem problem-${problem.severity}`} disabled={!problem.nodeId && !problem.edgeId} onClick={() => reveal(problem)}>
                   <span className="problem-icon" role="img" aria-label={problem.severity}>
@@ -68,6 +75,11 @@ export function ProblemsPanel() {
               </li>
             ))}
           </ul>
+          {problems.length > shown && (
+            <button type="button" className="problems-more" onClick={() => setShown((count) => count + PROBLEMS_PAGE)}>
+              Show {Math.min(PROBLEMS_PAGE, problems.length - shown)} more of {problems.length - shown}
+            </button>
+          )}
         </>
       )}
     </section>

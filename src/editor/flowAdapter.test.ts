@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { connect, findTemplate, moveNodes, updateNode, type GraphFile } from '../graph/index.ts';
 import { createFlowCache, edgeLayout, findBackEdges, GENERAL_HANDLE, NO_EXTRAS, toFlowEdges, toFlowNodes, type FlowExtras } from './flowAdapter.ts';
-import { nodeHeight, NODE_WIDTH } from './geometry.ts';
+import { nodeHeight, NODE_WIDTH, sourceHandleIndex, sourcePoint, targetPoint } from './geometry.ts';
 
 const securityclaw = () => findTemplate('securityclaw')!.graph();
 
@@ -14,6 +14,20 @@ describe('toFlowNodes', () => {
     expect(decide.data.definition.outcomes).toEqual(['ok', 'repeated', 'error']);
     expect(nodes.find((node) => node.id === 'execute')!.data.summary.join(' ')).toContain('retry ×3');
     expect(nodes.filter((node) => node.data.isEntry)).toHaveLength(1);
+  });
+
+  it('places every handle where the geometry ends its edges, so React Flow need not measure nodes out of view', () => {
+    const graph = securityclaw();
+    const nodes = new Map(toFlowNodes(graph).map((node) => [node.id, node]));
+    for (const edge of graph.edges) {
+      const source = graph.nodes.find((node) => node.id === edge.source)!;
+      const target = graph.nodes.find((node) => node.id === edge.target)!;
+      const handle = nodes.get(source.id)!.handles!.find((one) => one.type === 'source' && one.id === (edge.when && typeof edge.when === 'object' && 'outcome' in edge.when ? edge.when.outcome : GENERAL_HANDLE))!;
+      // React Flow ends an edge on the middle of the handle's outer side.
+      expect({ x: source.position.x + handle.x + handle.width!, y: source.position.y + handle.y + handle.height! / 2 }).toEqual(sourcePoint(source, sourceHandleIndex(source, edge)));
+      const into = nodes.get(target.id)!.handles!.find((one) => one.type === 'target')!;
+      expect({ x: target.position.x + into.x, y: target.position.y + into.y + into.height! / 2 }).toEqual(targetPoint(target));
+    }
   });
 
   it('marks the current node and heat only from the overlay', () => {

@@ -1,10 +1,11 @@
 /** Our graph document as React Flow nodes and edges. React Flow stays at this edge: the store's graph is the truth. */
-import type { Edge, EdgeMarker, Node } from '@xyflow/react';
+import { Position, type Edge, type EdgeMarker, type Node, type NodeHandle } from '@xyflow/react';
 import { describeWhen, kindDefinition, outcomesOf, own, type GraphEdge, type GraphFile, type GraphNode, type KindDefinition } from '../graph/index.ts';
 import type { CanvasOverlay } from '../store/index.ts';
 import {
   drawnAsLoop,
   edgeRoute,
+  handleBoxes,
   labelSize,
   loopLevels,
   nodeHeight,
@@ -142,6 +143,16 @@ const reuse = <T>(previous: Map<string, Cached<T>>, next: Map<string, Cached<T>>
   return value;
 };
 
+/**
+ * Where React Flow finds each handle, from the geometry. Without them it mounts every node of the
+ * graph once, however far out of view, to measure its handles: seconds for a big graph.
+ */
+const handlesOf = (node: GraphNode, definition: KindDefinition): NodeHandle[] =>
+  handleBoxes(node, definition.terminal ? [] : [...outcomesOf(node), GENERAL_HANDLE]).map((box) => ({
+    ...box,
+    position: box.type === 'target' ? Position.Left : Position.Right,
+  }));
+
 export const toFlowNodes = (graph: GraphFile, extras: FlowExtras = NO_EXTRAS, cache: FlowCache = createFlowCache()): AgentFlowNode[] => {
   const selected = new Set(extras.selectedNodes);
   const breakpoints = new Set(extras.nodeBreakpoints);
@@ -164,6 +175,7 @@ export const toFlowNodes = (graph: GraphFile, extras: FlowExtras = NO_EXTRAS, ca
       className,
       // The geometry knows each node's size: React Flow need not mount it hidden to measure it first.
       measured: { width: NODE_WIDTH, height: nodeHeight(node) },
+      handles: handlesOf(node, kindDefinition(node.kind)),
       data: { node, definition: kindDefinition(node.kind), summary: summaryLines(node), isEntry, isFinally, visits, breakpoint },
     }));
   });

@@ -13,7 +13,10 @@ export const NODE_ROWS = { borderTop: 4, borderBottom: 1, head: 30, kind: 18, su
 export const MAX_SUMMARY_LINES = 3;
 /** Source handles stick out past the node's right side by this much, the target handle past its left. */
 const SOURCE_HANDLE_OUT = 4;
-const TARGET_HANDLE_OUT = 6;
+const TARGET_HANDLE_OUT = 5;
+/** Handle squares, in flow pixels (the node's CSS uses these). */
+const SOURCE_HANDLE_SIZE = 10;
+const TARGET_HANDLE_SIZE = 12;
 
 export interface Rect {
   x: number;
@@ -56,7 +59,34 @@ export const sourcePoint = (node: GraphNode, index: number): Point => {
   return { x: node.position.x + NODE_WIDTH + SOURCE_HANDLE_OUT, y: top + (index + 0.5) * outcome };
 };
 
-export const targetPoint = (node: GraphNode): Point => ({ x: node.position.x - TARGET_HANDLE_OUT, y: node.position.y + nodeHeight(node) / 2 });
+/** The target handle sits halfway down the node inside its borders, as React Flow centres a handle. */
+export const targetPoint = (node: GraphNode): Point => ({
+  x: node.position.x - TARGET_HANDLE_OUT,
+  y: node.position.y + NODE_ROWS.borderTop + (nodeHeight(node) - NODE_ROWS.borderTop - NODE_ROWS.borderBottom) / 2,
+});
+
+export interface HandleBox extends Rect {
+  /** The outcome a source handle stands for (or the general handle's id); null for the target handle. */
+  id: string | null;
+  type: 'source' | 'target';
+}
+
+/**
+ * Every handle's box relative to its node, where the node component draws it: an edge ends on the
+ * middle of a box's outer side, at `targetPoint` / `sourcePoint`. `sources` are the source handle
+ * ids top to bottom (none for a terminal node).
+ */
+export const handleBoxes = (node: GraphNode, sources: readonly string[]): HandleBox[] => {
+  const { x, y } = node.position;
+  const target = targetPoint(node);
+  return [
+    { id: null, type: 'target', x: target.x - x, y: target.y - y - TARGET_HANDLE_SIZE / 2, width: TARGET_HANDLE_SIZE, height: TARGET_HANDLE_SIZE },
+    ...sources.map((id, index): HandleBox => {
+      const point = sourcePoint(node, index);
+      return { id, type: 'source', x: point.x - x - SOURCE_HANDLE_SIZE, y: point.y - y - SOURCE_HANDLE_SIZE / 2, width: SOURCE_HANDLE_SIZE, height: SOURCE_HANDLE_SIZE };
+    }),
+  ];
+};
 
 /** The handle an edge leaves from, as an index into the node's handles. */
 export const sourceHandleIndex = (node: GraphNode, edge: GraphEdge): number => {

@@ -8,11 +8,15 @@ export const LIMITS = {
   textChars: 8_000_000,
   /** Nesting of objects and arrays, counted from the document itself (depth 1). */
   depth: 64,
-  /** Items of one array, or keys of one object. */
+  /** Items of one array, or keys of one object: as many as the edges a graph may have. */
   items: 20_000,
-  /** Far past any agent graph; what the canvas can open without the page stalling for seconds. */
-  nodes: 1_000,
-  edges: 5_000,
+  /**
+   * Far past any agent graph. The canvas opens this many without stalling the page: it draws
+   * only what is in view, and the file is read off the main thread (bench: 5,000 nodes).
+   */
+  nodes: 10_000,
+  /** Two edges a node, as a dense graph has. */
+  edges: 20_000,
   /** Entries of one mock script; each is one attempt. */
   scriptEntries: 1_000,
   /** Records of one mock answer. */

@@ -146,6 +146,14 @@ describe('parseGraph with hostile input', () => {
     expect(problems(graph({ skills: { s: { type: 'mock', script: Array.from({ length: 1_000_000 }, () => ({ outcome: "ok" })) } } }))).toEqual([`skills.s.script: has 1000000 items; at most ${LIMITS.items} are allowed`]);
   });
 
+  it('opens a graph of as many nodes and edges as the limits allow, and refuses one node more, naming the limit', () => {
+    const nodes = (count: number) => Array.from({ length: count }, (_, index) => ({ id: `n${index}`, kind: 'stop', position: { x: (index % 40) * 260, y: Math.floor(index / 40) * 240 } }));
+    const edges = Array.from({ length: LIMITS.edges }, (_, index) => ({ id: `e${index}`, source: `n${index % LIMITS.nodes}`, target: `n${(index + 1) % LIMITS.nodes}` }));
+    const full = parseGraph(JSON.stringify(graph({ entry: 'n0', nodes: nodes(LIMITS.nodes), edges })));
+    expect(full.ok && [full.value.nodes.length, full.value.edges.length]).toEqual([LIMITS.nodes, LIMITS.edges]);
+    expect(problems(graph({ entry: 'n0', nodes: nodes(LIMITS.nodes + 1) }))).toEqual([`nodes: has too many items: at most ${LIMITS.nodes}`]);
+  });
+
   it('accepts ids that are names of Object methods', () => {
     const result = parseGraph('{"format":"loopscope/graph","version":1,"name":"crash","entry":"toString","nodes":[{"id":"toString","kind":"stop"}]}');
     expect(result.ok && result.value.nodes[0].id).toBe('toString');

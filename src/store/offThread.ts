@@ -66,15 +66,30 @@ export const collector = () => {
 
 const size = (request: ParseRequest) => (request.kind === 'graph' ? request.text.length : request.file.size);
 
+/**
+ * A started worker kept for the next parse: starting one (loading its script, building the
+ * schemas) costs a big file hundreds of ms before its parse begins. Parses at the same time each
+ * get a worker of their own; one of them is kept afterwards.
+ */
+let idle: Worker | null = null;
+const startWorker = () => new Worker(new URL('./parse.worker.ts', import.meta.url), { type: 'module' });
+
+/** Starts the worker before any file needs it, so the first big import does not wait for it. */
+export const warmParser = () => {
+  if (typeof Worker !== 'undefined') idle ??= startWorker();
+};
+
 export const parseOffThread = <R extends ParseRequest>(request: R): Promise<Parsed<R>> => {
   if (size(request) < OFF_THREAD_CHARS || typeof Worker === 'undefined') return parseRequest(request) as Promise<Parsed<R>>;
+  const worker = idle ?? startWorker();
+  idle = null;
   return new Promise((resolve) => {
-    const worker = new Worker(new URL('./parse.worker.ts', import.meta.url), { type: 'module' });
     const collect = collector();
     worker.onmessage = (event: MessageEvent<ParseMessage>) => {
       const result = collect(event.data);
       if (!result) return;
-      worker.terminate();
+      if (idle === null) idle = worker;
+      else worker.terminate();
       resolve(result as Parsed<R>);
     };
     worker.onerror = (event) => {

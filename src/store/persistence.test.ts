@@ -226,6 +226,20 @@ describe('restoring', () => {
     expect(useApp.getState().graph.name).toBe('Saved last elsewhere');
   });
 
+  it('a save spaced otherwise than a save writes is opened as it is, not written again, until it is edited', async () => {
+    const compact = JSON.stringify(JSON.parse(serializeGraph(template('graph-engineer'))));
+    const fake = fakeLibrary([{ id: 'graph-a', name: 'Graph Engineer', savedAt: 1000, text: compact, copies: [] }]);
+    const journal = memory();
+    start(fake.library, memory(), journal);
+    expect(await openFromLibrary('graph-a')).toBe(true);
+    await vi.waitFor(() => expect(useGraphTab.getState().conflict).toBeNull());
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(fake.entries.get('graph-a')!.text).toBe(compact);
+    expect(journal.values.size).toBe(0);
+    rename('Edited');
+    await vi.waitFor(() => expect(fake.names()).toEqual(['Edited']));
+  });
+
   it('a damaged save opens its last good copy and says so', async () => {
     const good = { ...template('graph-engineer'), name: 'Good copy' };
     const fake = fakeLibrary([{ ...entryOf('graph-a', good, [serializeGraph(good)]), text: '{"format":"loopscope/graph","version":1,"name":"x","entry":"a","nodes":[{"id":"a","kind":"nope"}]}' }]);

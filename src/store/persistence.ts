@@ -232,7 +232,14 @@ const browserStorage = (name: 'sessionStorage' | 'localStorage'): SyncStorage =>
   }
 };
 
-let active: { options: Resolved; flush: () => Promise<void>; lastSaved: Map<string, string>; takeOver: (id: string) => Promise<void> } | null = null;
+let active: {
+  options: Resolved;
+  flush: () => Promise<void>;
+  lastSaved: Map<string, string>;
+  /** Per graph, the document as opened from its save, while it is unedited: saving it would write the same document. */
+  openedAsSaved: Map<string, GraphFile>;
+  takeOver: (id: string) => Promise<void>;
+} | null = null;
 
 const refreshList = async (library: LibraryStorage) => {
   try {
@@ -276,7 +283,10 @@ export const openFromLibrary = async (id: string): Promise<boolean> => {
       continue;
     }
     // A text from the journal or a copy is not in IndexedDB yet: the save on opening puts it there.
-    if (text === entry?.text) active.lastSaved.set(id, text);
+    if (text === entry?.text) {
+      active.lastSaved.set(id, text);
+      active.openedAsSaved.set(id, parsed.value);
+    }
     useApp.getState().openDocument(parsed.value, id);
     if (index > 0) failRestore(`The last save of "${parsed.value.name}" was damaged (${firstProblem}); its last good copy was opened.`);
     return true;
@@ -344,6 +354,7 @@ export const startPersistence = (options: PersistenceOptions = {}) => {
   };
   const { library, session, journal, delayMs, target, locks } = resolved;
   const lastSaved = new Map<string, string>();
+  const openedAsSaved = new Map<string, GraphFile>();
   let timer: ReturnType<typeof setTimeout> | null = null;
   let pending: { id: string; graph: GraphFile } | null = null;
   /** Per graph: whether this tab may save it, once known (the lock is asked for once; another tab may take it). */
@@ -396,6 +407,8 @@ export const startPersistence = (options: PersistenceOptions = {}) => {
     // first ask, so a save on `pagehide` still starts in this turn.
     const mine = owned.get(id) ?? (await claim(id));
     if (!mine) return;
+    // However its text was spaced, not written again: for a big graph that is a synchronous journal copy and a write.
+    if (openedAsSaved.get(id) === graph) return;
     const text = serializeGraph(graph);
     if (lastSaved.get(id) === text) return;
     const entry: JournalEntry = { name: graph.name, text, savedAt: Date.now() };
@@ -460,7 +473,7 @@ export const startPersistence = (options: PersistenceOptions = {}) => {
     if (pending?.id === id) await flush();
   });
   locks.onSaved((saved) => useLibrary.setState((state) => ({ entries: withSaved(state.entries, saved) })));
-  active = { options: resolved, flush, lastSaved, takeOver };
+  active = { options: resolved, flush, lastSaved, openedAsSaved, takeOver };
   claimOpen(useApp.getState().documentId);
   void refreshList(library);
   return () => {
