@@ -1,6 +1,6 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { findTemplate } from '../graph/index.ts';
-import type { TraceStep } from '../runtime/trace.ts';
+import type { Trace, TraceStep } from '../runtime/trace.ts';
 import { useHostRequest } from './hosts.ts';
 import { useApp } from './index.ts';
 import { visitCounts } from '../runtime/traceIndex.ts';
@@ -303,9 +303,10 @@ describe('driving the runtime from the store', () => {
     expect(state.runs[0].trace.stopReason).toBe('completed');
   });
 
-  it('an imported trace of another graph is shown with a warning', async () => {
+  it('an imported trace of another graph is shown with a warning, also when kept as its file', async () => {
     freshStore();
-    useApp.getState().loadTrace({ format: 'loopscope/trace', version: 1, graph: 'Other', seed: 1, stopReason: 'completed', rounds: 1, tokensUsed: 0, finalState: {}, steps: [step({})] });
+    const trace = { format: 'loopscope/trace', version: 1, graph: 'Other', seed: 1, stopReason: 'completed', rounds: 1, tokensUsed: 0, finalState: {}, steps: [step({})] } satisfies Trace;
+    useApp.getState().loadTrace(trace, { file: new Blob([JSON.stringify(trace)]) });
     const state = useApp.getState();
     expect(state.runs[0].imported).toBe(true);
     expect(state.traceWarning).toMatch(/"Other"/);

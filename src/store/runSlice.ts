@@ -653,7 +653,8 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
         pendingApproval: null,
         pausedBy: null,
         runError: null,
-        traceWarning: shown || trace.graph === graph.name ? null : `This trace was made on "${trace.graph}", but the open graph is "${graph.name}": the canvas may not match it.`,
+        // Only a file read without its own graph may not match the canvas: a scenario's and a server's runs come with theirs.
+        traceWarning: shown?.graph || shown?.server || trace.graph === graph.name ? null : `This trace was made on "${trace.graph}", but the open graph is "${graph.name}": the canvas may not match it.`,
       });
       // A server thread read again with nothing new keeps the step the person is looking at.
       const kept = replaced && replaced.trace.steps.length === trace.steps.length ? get().selectedStep : null;
