@@ -10,6 +10,7 @@ import {
 import '@xyflow/react/dist/style.css';
 import { addNode, connect, createNode, moveNodes, NODE_KINDS, updateEdge, type GraphFile, type NodeKind, type Position } from '../graph/index.ts';
 import { useApp } from '../store/index.ts';
+import { holdAutosave } from '../store/persistence.ts';
 import { ConnectDialog } from './ConnectDialog.tsx';
 import { edgeTypes } from './edges/index.ts';
 import { EdgeLabelLayer, findEdgeLabelLayer } from './edges/labelLayer.ts';
@@ -55,6 +56,14 @@ export function Canvas() {
   const [dragFrom, setDragFrom] = useState<GraphFile | null>(null);
   // Each drag is its own undo step, however many moves it makes.
   const dragSession = useRef(0);
+  // A drag and a pan or zoom each hold autosaves back until they end: a save mid-gesture is a hitch.
+  const held = useRef<{ drag: (() => void) | null; move: (() => void) | null }>({ drag: null, move: null });
+  const hold = (gesture: 'drag' | 'move') => void (held.current[gesture] ??= holdAutosave());
+  const release = (gesture: 'drag' | 'move') => {
+    held.current[gesture]?.();
+    held.current[gesture] = null;
+  };
+  useEffect(() => () => Object.values(held.current).forEach((free) => free?.()), []);
   const [connectFrom, setConnectFrom] = useState<string | null>(null);
   useEditorShortcuts(setConnectFrom);
   const connectSource = connectFrom === null ? undefined : graph.nodes.find((node) => node.id === connectFrom);
@@ -198,14 +207,20 @@ export function Canvas() {
           onReconnect={onReconnect}
           onDelete={onDelete}
           onMoveStart={(event) => {
+            hold('move');
             // Only the person's own pans and zooms come with an event.
             if (event) viewFitted.current = false;
           }}
+          onMoveEnd={() => release('move')}
           onNodeDragStart={() => {
+            hold('drag');
             dragSession.current += 1;
             setDragFrom(useApp.getState().graph);
           }}
-          onNodeDragStop={() => setDragFrom(null)}
+          onNodeDragStop={() => {
+            release('drag');
+            setDragFrom(null);
+          }}
           // Past a few hundred nodes, drawing only what is in view keeps dragging and panning smooth.
           onlyRenderVisibleElements={graph.nodes.length > LARGE_GRAPH}
           deleteKeyCode={['Backspace', 'Delete']}

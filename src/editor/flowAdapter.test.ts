@@ -157,6 +157,23 @@ describe('flow objects keep their identity', () => {
     expect(second.nodes.find((node) => node.id === 'answer')!.position).toEqual(moved.nodes.find((node) => node.id === 'answer')!.position);
   });
 
+  it('a list whose every object is reused is the very same list: a drag move keeps the edge list', () => {
+    const cache = createFlowCache();
+    const graph = securityclaw();
+    const layout = edgeLayout(graph);
+    const nodes = toFlowNodes(graph, NO_EXTRAS, cache);
+    const edges = toFlowEdges(graph, NO_EXTRAS, layout, cache);
+    expect(toFlowNodes(graph, NO_EXTRAS, cache)).toBe(nodes);
+    // While a node is dragged the routes and label places are those the drag started from.
+    const { x, y } = graph.nodes.find((node) => node.id === 'answer')!.position;
+    const moved = moveNodes(graph, new Map([['answer', { x: x + 40, y: y + 40 }]]));
+    expect(toFlowNodes(moved, NO_EXTRAS, cache)).not.toBe(nodes);
+    expect(toFlowEdges(moved, NO_EXTRAS, layout, cache)).toBe(edges);
+    const selected = toFlowEdges(moved, { ...NO_EXTRAS, selectedEdges: ['e4'] }, layout, cache);
+    expect(selected).not.toBe(edges);
+    expect(changed(edges, selected)).toEqual(['e4']);
+  });
+
   it('the same inputs give the very same objects, and each extra renews only what it marks', () => {
     const cache = createFlowCache();
     const graph = securityclaw();

@@ -123,6 +123,13 @@ export const findBackEdges = (graph: GraphFile): Set<string> => {
 export interface FlowCache {
   nodes: Map<string, Cached<AgentFlowNode>>;
   edges: Map<string, Cached<ConditionFlowEdge>>;
+  /**
+   * The last lists given out. A list whose every object was reused is given out again as the same
+   * array: React Flow re-indexes every edge's connections when its `edges` prop changes, which a
+   * drag move (edges unchanged, their routes held until the drop) would otherwise pay on each frame.
+   */
+  nodeList: AgentFlowNode[];
+  edgeList: ConditionFlowEdge[];
   backEdges: { edges: GraphFile['edges']; entry: string; nodes: GraphFile['nodes']; back: Set<string> } | null;
 }
 
@@ -131,9 +138,12 @@ interface Cached<T> {
   value: T;
 }
 
-export const createFlowCache = (): FlowCache => ({ nodes: new Map(), edges: new Map(), backEdges: null });
+export const createFlowCache = (): FlowCache => ({ nodes: new Map(), edges: new Map(), nodeList: [], edgeList: [], backEdges: null });
 
 const sameInputs = (a: readonly unknown[], b: readonly unknown[]) => a.length === b.length && a.every((value, index) => value === b[index]);
+
+/** `previous` when `next` holds the very same objects in the same order, else `next`. */
+const sameList = <T>(previous: T[], next: T[]): T[] => (sameInputs(previous, next) ? previous : next);
 
 /** The cached value of `id` when `inputs` are those it was made from; else a new one, kept for next time. */
 const reuse = <T>(previous: Map<string, Cached<T>>, next: Map<string, Cached<T>>, id: string, inputs: readonly unknown[], make: () => T): T => {
@@ -180,7 +190,8 @@ export const toFlowNodes = (graph: GraphFile, extras: FlowExtras = NO_EXTRAS, ca
     }));
   });
   cache.nodes = next;
-  return flowNodes;
+  cache.nodeList = sameList(cache.nodeList, flowNodes);
+  return cache.nodeList;
 };
 
 /** What an edge's label says: the condition, the edge's note, and at a run's selected step why it fired. */
@@ -300,5 +311,6 @@ export const toFlowEdges = (
     }));
   });
   cache.edges = next;
-  return flowEdges;
+  cache.edgeList = sameList(cache.edgeList, flowEdges);
+  return cache.edgeList;
 };

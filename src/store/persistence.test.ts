@@ -5,6 +5,7 @@ import { useApp } from './index.ts';
 import {
   COPIES_KEPT,
   DB_NAME,
+  holdAutosave,
   indexedDbLibrary,
   JOURNAL_PREFIX,
   OPEN_KEY,
@@ -96,6 +97,33 @@ describe('saving', () => {
     expect(fake.entries.size).toBe(0);
     await vi.advanceTimersByTimeAsync(1);
     expect(JSON.parse(fake.entries.get('graph-initial')!.text).name).toBe('AB');
+  });
+
+  it('waits for a gesture on the canvas to end, then saves once', async () => {
+    const fake = fakeLibrary();
+    const { page, journal } = start(fake.library);
+    const release = holdAutosave();
+    rename('Moved');
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(fake.entries.size).toBe(0);
+    // A second gesture starts as the first ends (a pan right after a drag): still nothing written.
+    const pan = holdAutosave();
+    release();
+    release();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(fake.entries.size).toBe(0);
+    pan();
+    await vi.advanceTimersByTimeAsync(299);
+    expect(fake.entries.size).toBe(0);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(JSON.parse(fake.entries.get('graph-initial')!.text).name).toBe('Moved');
+    // Leaving the page mid-gesture still saves.
+    const drag = holdAutosave();
+    rename('Left mid-drag');
+    fake.hangWrites();
+    page.fire('pagehide');
+    expect(JSON.parse(journal.getItem(`${JOURNAL_PREFIX}graph-initial`)!).text).toContain('Left mid-drag');
+    drag();
   });
 
   it('opening another graph saves the edit left pending under the old id and never writes over it', async () => {

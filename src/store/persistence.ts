@@ -232,6 +232,26 @@ const browserStorage = (name: 'sessionStorage' | 'localStorage'): SyncStorage =>
   }
 };
 
+/**
+ * Gestures under way on the canvas (a node dragged, the view panned or zoomed). A save waits until
+ * there are none: writing a big graph (serialising it, its journal copy, IndexedDB) holds the page
+ * for a few frames, a visible hitch in the middle of a gesture and none after it.
+ */
+let gestures = 0;
+let gesturesOver: (() => void) | null = null;
+
+/** Holds autosaves back until the function it returns is called; pagehide and opening another graph still save at once. */
+export const holdAutosave = (): (() => void) => {
+  gestures += 1;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    gestures -= 1;
+    if (gestures === 0) gesturesOver?.();
+  };
+};
+
 let active: {
   options: Resolved;
   flush: () => Promise<void>;
@@ -444,6 +464,14 @@ export const startPersistence = (options: PersistenceOptions = {}) => {
     const taken = takePending();
     if (taken) await save(taken.id, taken.graph);
   };
+  /** The debounced save: left pending while a gesture holds it, and asked again once the gesture ends. */
+  const saveWhenStill = () => {
+    timer = null;
+    if (gestures === 0) void flush();
+  };
+  gesturesOver = () => {
+    if (pending && timer === null) timer = setTimeout(saveWhenStill, delayMs);
+  };
   const onPageHide = () => {
     const taken = takePending();
     if (taken) void save(taken.id, taken.graph, true);
@@ -465,7 +493,7 @@ export const startPersistence = (options: PersistenceOptions = {}) => {
     if (state.graph === previous.graph) return;
     if (timer !== null) clearTimeout(timer);
     pending = { id: state.documentId, graph: state.graph };
-    timer = setTimeout(flush, delayMs);
+    timer = setTimeout(saveWhenStill, delayMs);
   });
   target.addEventListener('pagehide', onPageHide);
   // Another tab takes the open graph over: its last edit is saved first.
@@ -482,5 +510,6 @@ export const startPersistence = (options: PersistenceOptions = {}) => {
     if (timer !== null) clearTimeout(timer);
     locks.close();
     active = null;
+    gesturesOver = null;
   };
 };
