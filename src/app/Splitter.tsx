@@ -190,6 +190,7 @@ export function Splitter({ controls, label }: { controls: string; label: string 
       onPointerMove={onPointerMove}
       onPointerUp={onPointerEnd}
       onPointerCancel={onPointerEnd}
+      onLostPointerCapture={onPointerEnd}
       onKeyDown={onKeyDown}
     />
   );
