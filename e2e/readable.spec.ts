@@ -173,3 +173,41 @@ test('every control is at least 24 px, names are unique, and axe finds nothing s
   const serious = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
   expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).slice(0, 3).join(', ')}`)).toEqual([]);
 });
+
+test('the splitters resize from the keyboard and the mouse, collapse on Enter, and the sizes come back after a reload', async ({ page }) => {
+  await page.goto('/');
+  await expect(flowNode(page, 'halt')).toBeVisible();
+  const palette = page.getByRole('separator', { name: 'Resize the palette' });
+  const paletteWidth = () => page.getByRole('complementary', { name: 'Palette' }).evaluate((element) => element.getBoundingClientRect().width);
+  await expect(palette).toHaveAttribute('aria-valuenow', '116');
+  const before = await paletteWidth();
+  await palette.focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(palette).not.toHaveAttribute('aria-valuenow', '116');
+  expect(await paletteWidth()).toBeGreaterThan(before);
+  await page.keyboard.press('Home');
+  await expect(palette).toHaveAttribute('aria-valuenow', '100');
+
+  // Enter collapses the palette and opens it again at the same size.
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('complementary', { name: 'Palette' })).toBeHidden();
+  await expect(palette).toHaveAttribute('aria-valuetext', 'collapsed');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('complementary', { name: 'Palette' })).toBeVisible();
+  await expect(palette).toHaveAttribute('aria-valuenow', '100');
+
+  // The inspector's splitter dragged to the left widens it by as much.
+  const inspector = page.getByRole('separator', { name: 'Resize the inspector' });
+  const box = (await inspector.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2 - 40, box.y + box.height / 2, { steps: 4 });
+  await page.mouse.up();
+  const widened = Number(await inspector.getAttribute('aria-valuenow'));
+  expect(widened).toBeGreaterThanOrEqual(315);
+
+  await page.reload();
+  await expect(flowNode(page, 'halt')).toBeVisible();
+  await expect(page.getByRole('separator', { name: 'Resize the palette' })).toHaveAttribute('aria-valuenow', '100');
+  await expect(page.getByRole('separator', { name: 'Resize the inspector' })).toHaveAttribute('aria-valuenow', String(widened));
+});

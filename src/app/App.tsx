@@ -1,20 +1,25 @@
 import { ReactFlowProvider } from '@xyflow/react';
 import { useState } from 'react';
-import { Group, Panel, Separator, useDefaultLayout } from 'react-resizable-panels';
 import { HostConsent, RunComparison, RunToolbar, ScenariosPanel, StepDetail, Timeline } from '../debugger/index.ts';
 import { Canvas, EditorToolbar, Inspector, OtherTabNotice, Palette, ProblemsPanel, ViewControls } from '../editor/index.ts';
 import { useApp } from '../store/index.ts';
 import { BrandIcon } from '../ui/icons.tsx';
-import { isNarrowWindow, RailPanel } from './RailPanel.tsx';
+import { isNarrowWindow, RAIL_PX, RailPanel } from './RailPanel.tsx';
+import { SplitGroup, SplitPanel, Splitter } from './Splitter.tsx';
+import type { PanelSpec } from './splitLayout.ts';
 
-/** Where the person's panel sizes are remembered between visits. */
-const layoutStorage = (() => {
-  try {
-    return globalThis.localStorage;
-  } catch {
-    return undefined;
-  }
-})();
+const CENTRE: Record<string, PanelSpec> = { 'canvas-panel': { min: 160 }, 'bottom-panel': { size: { percent: 30 }, min: 110, collapsible: true } };
+const SIDE: Record<string, PanelSpec> = { 'inspector-panel': { min: 120 }, 'step-panel': { size: { percent: 50 }, min: 120, collapsible: true } };
+const mainPanels = (narrow: boolean): Record<string, PanelSpec> => ({
+  'palette-panel': { size: { px: 116 }, min: 100, max: 260, collapsible: true },
+  'centre-panel': { min: 320 },
+  'side-panel': { size: { px: narrow ? 280 : 320 }, min: 260, max: 640, collapsible: true },
+});
+const bottomPanels = (narrow: boolean): Record<string, PanelSpec> => ({
+  'timeline-panel': { min: 280 },
+  'scenarios-panel': { size: { percent: 24 }, min: 200, collapsible: true, collapsedSize: RAIL_PX, startCollapsed: narrow },
+  'problems-panel': { size: { percent: 24 }, min: 200, collapsible: true },
+});
 
 /**
  * The shell: a one-row header, the palette, the canvas with the debugger's timeline and the
@@ -26,10 +31,8 @@ export function App() {
   const scenarioCount = useApp((state) => state.graph.scenarios.length);
   // A first visit on a laptop: the scenarios start as a rail and the inspector narrower, so the canvas and the timeline's reasons fit.
   const [narrow] = useState(isNarrowWindow);
-  const main = useDefaultLayout({ id: 'loopscope-main', storage: layoutStorage });
-  const centre = useDefaultLayout({ id: 'loopscope-centre', storage: layoutStorage });
-  const side = useDefaultLayout({ id: 'loopscope-side', storage: layoutStorage });
-  const bottom = useDefaultLayout({ id: 'loopscope-bottom', storage: layoutStorage });
+  const [main] = useState(() => mainPanels(narrow));
+  const [bottom] = useState(() => bottomPanels(narrow));
   return (
     <ReactFlowProvider>
       <div className="app">
@@ -43,52 +46,52 @@ export function App() {
         </header>
         <HostConsent />
         <OtherTabNotice />
-        <Group orientation="horizontal" className="app-main" id="loopscope-main" {...main}>
-          <Panel id="palette-panel" defaultSize={116} minSize={100} maxSize={260} collapsible>
+        <SplitGroup orientation="horizontal" className="app-main" id="loopscope-main" panels={main}>
+          <SplitPanel id="palette-panel">
             <aside className="app-palette" aria-label="Palette">
               <Palette />
               <ViewControls />
             </aside>
-          </Panel>
-          <Separator className="splitter" aria-label="Resize the palette" />
-          <Panel id="centre-panel" minSize={320}>
-            <Group orientation="vertical" id="loopscope-centre" {...centre}>
-              <Panel id="canvas-panel" minSize={160}>
+          </SplitPanel>
+          <Splitter controls="palette-panel" label="Resize the palette" />
+          <SplitPanel id="centre-panel">
+            <SplitGroup orientation="vertical" id="loopscope-centre" panels={CENTRE}>
+              <SplitPanel id="canvas-panel">
                 <main className="app-canvas">
                   <Canvas />
                 </main>
-              </Panel>
-              <Separator className="splitter" aria-label="Resize the timeline" />
-              <Panel id="bottom-panel" defaultSize="30%" minSize={110} collapsible>
-                <Group orientation="horizontal" className="app-bottom" id="loopscope-bottom" {...bottom}>
-                  <Panel id="timeline-panel" minSize={280}>
+              </SplitPanel>
+              <Splitter controls="bottom-panel" label="Resize the timeline" />
+              <SplitPanel id="bottom-panel">
+                <SplitGroup orientation="horizontal" className="app-bottom" id="loopscope-bottom" panels={bottom}>
+                  <SplitPanel id="timeline-panel">
                     <Timeline />
-                  </Panel>
-                  <Separator className="splitter" aria-label="Resize the scenarios" />
-                  <RailPanel id="scenarios-panel" title={`Scenarios (${scenarioCount})`} defaultSize="24%" minSize={200} startCollapsed={narrow}>
+                  </SplitPanel>
+                  <Splitter controls="scenarios-panel" label="Resize the scenarios" />
+                  <RailPanel id="scenarios-panel" title={`Scenarios (${scenarioCount})`}>
                     <ScenariosPanel />
                   </RailPanel>
-                  <Separator className="splitter" aria-label="Resize the problems" />
-                  <Panel id="problems-panel" defaultSize="24%" minSize={200} collapsible>
+                  <Splitter controls="problems-panel" label="Resize the problems" />
+                  <SplitPanel id="problems-panel">
                     <ProblemsPanel />
-                  </Panel>
-                </Group>
-              </Panel>
-            </Group>
-          </Panel>
-          <Separator className="splitter" aria-label="Resize the inspector" />
-          <Panel id="side-panel" defaultSize={narrow ? 280 : 320} minSize={260} maxSize={640} collapsible>
-            <Group orientation="vertical" className="app-side" id="loopscope-side" {...side}>
-              <Panel id="inspector-panel" minSize={120} collapsible>
+                  </SplitPanel>
+                </SplitGroup>
+              </SplitPanel>
+            </SplitGroup>
+          </SplitPanel>
+          <Splitter controls="side-panel" label="Resize the inspector" />
+          <SplitPanel id="side-panel">
+            <SplitGroup orientation="vertical" className="app-side" id="loopscope-side" panels={SIDE}>
+              <SplitPanel id="inspector-panel">
                 <Inspector />
-              </Panel>
-              <Separator className="splitter" aria-label="Resize the step detail" />
-              <Panel id="step-panel" defaultSize="50%" minSize={120} collapsible>
+              </SplitPanel>
+              <Splitter controls="step-panel" label="Resize the step detail" />
+              <SplitPanel id="step-panel">
                 <StepDetail />
-              </Panel>
-            </Group>
-          </Panel>
-        </Group>
+              </SplitPanel>
+            </SplitGroup>
+          </SplitPanel>
+        </SplitGroup>
         <RunComparison />
       </div>
     </ReactFlowProvider>

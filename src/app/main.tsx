@@ -6,6 +6,7 @@ import { ErrorBoundary } from './ErrorBoundary.tsx';
 import { followLinksInAddress, openInitialGraph } from './startup.ts';
 import { warmParser } from '../store/offThread.ts';
 import { startPersistence } from '../store/persistence.ts';
+import { warmUpRuntime } from '../store/runSlice.ts';
 import { startRunSessions } from '../store/runSessions.ts';
 import './styles.css';
 
@@ -22,7 +23,12 @@ void openInitialGraph(new URL(window.location.href)).finally(() => {
   );
   // The open graph's runs come back, and are kept as they go on.
   void startRunSessions();
-  // Once the first screen is drawn, the parser's worker starts: a big file imported later opens sooner.
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(warmParser);
-  else setTimeout(warmParser, 1000);
+  // Once the first screen is drawn, the parser's worker starts (a big file imported later opens
+  // sooner) and the runtime loads (LangGraph, a megabyte of script), so the first Run does not wait for it.
+  const warmUp = () => {
+    warmParser();
+    warmUpRuntime();
+  };
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(warmUp);
+  else setTimeout(warmUp, 1000);
 });

@@ -4,7 +4,7 @@
  * link adds a graph; it never writes over another one. A reload opens what this tab was editing.
  */
 import { create } from 'zustand';
-import { describeProblems, findTemplate, own, readJson, serializeGraph, DEFAULT_TEMPLATE_ID, type GraphFile } from '../graph/index.ts';
+import { describeProblems, findTemplate, own, parseGraph, readJson, serializeGraph, DEFAULT_TEMPLATE_ID, type GraphFile, type ParseResult } from '../graph/index.ts';
 import { webGraphLocks, type GraphLocks } from './graphLocks.ts';
 import { newDocumentId } from './graphSlice.ts';
 import { useApp } from './index.ts';
@@ -276,11 +276,21 @@ export const refreshLibrary = () => (active ? refreshList(active.options.library
 const newestText = (entry: LibraryEntry | undefined, journal: JournalEntry | null) =>
   journal && (!entry || journal.savedAt > entry.savedAt) ? journal.text : entry?.text;
 
+type GraphParser = (text: string) => Promise<ParseResult<GraphFile>>;
+/** With the editor on screen, a big save is parsed in a worker, so the page does not freeze meanwhile. */
+const parseAside: GraphParser = (text) => parseOffThread({ kind: 'graph', text });
+/**
+ * Before the first screen nothing is drawn that could freeze, and a worker would only be starting
+ * (its script loaded, its schemas built, its first parse cold): the page parses the save itself,
+ * sooner, and nothing is copied back from a worker.
+ */
+const parseHere: GraphParser = async (text) => parseGraph(text);
+
 /**
  * Opens a graph of the library in the editor; false when there is none under the id, or when it and
  * all its copies are damaged (then the damaged data stays as it is, and the person is told).
  */
-export const openFromLibrary = async (id: string): Promise<boolean> => {
+export const openFromLibrary = async (id: string, parse: GraphParser = parseAside): Promise<boolean> => {
   if (!active) return false;
   const { library, journal, timeoutMs } = active.options;
   void active.flush();
@@ -297,7 +307,7 @@ export const openFromLibrary = async (id: string): Promise<boolean> => {
   let firstProblem: string | null = null;
   for (const [index, text] of candidates.entries()) {
     // A save is read as strictly as a file (it may have been written by an older or a tampered page).
-    const parsed = await parseOffThread({ kind: 'graph', text });
+    const parsed = await parse(text);
     if (!parsed.ok) {
       firstProblem ??= describeProblems(parsed.problems).split('\n')[0];
       continue;
@@ -343,7 +353,7 @@ export const removeFromLibrary = async (id: string) => {
   await refreshList(active.options.library);
 };
 
-/** The graph this tab had open, else the one saved last in any tab; else the default template, new. */
+/** The first screen: the graph this tab had open, else the one saved last in any tab; else the default template, new. */
 export const restoreLastGraph = async () => {
   if (!active) return;
   const { library, session, timeoutMs } = active.options;
@@ -353,7 +363,7 @@ export const restoreLastGraph = async () => {
   } catch (error) {
     failRestore(`Could not read the saved graphs (${reasonOf(error)}). Your graph is kept in memory.`);
   }
-  if (id !== undefined && (await openFromLibrary(id))) return;
+  if (id !== undefined && (await openFromLibrary(id, parseHere))) return;
   const fallback = findTemplate(DEFAULT_TEMPLATE_ID) ?? findTemplate('blank');
   if (fallback) useApp.getState().openDocument(fallback.graph(), newDocumentId());
 };

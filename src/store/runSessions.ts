@@ -12,7 +12,7 @@ import { Trace } from '../runtime/trace.ts';
 import { RunValuesSchema } from '../runtime/state.ts';
 import type { JournalEntry } from '../runtime/controller.ts';
 import { useApp } from './index.ts';
-import { journalLength, savedRuns, warmUpRuntime, type SavedRun, type SavedRuns } from './runSlice.ts';
+import { journalLength, savedRuns, type SavedRun, type SavedRuns } from './runSlice.ts';
 import { parseOffThread } from './offThread.ts';
 
 export const RUNS_DB_NAME = 'loopscope-runs';
@@ -299,12 +299,8 @@ export const startRunSessionSaving = (storage: RunSessionStorage, { delayMs = SA
   };
 };
 
-/**
- * Startup: the open graph's runs come back, then are kept as they change; the runtime loads
- * meanwhile, so the first Run does not wait for LangGraph.
- */
+/** Startup: the open graph's runs come back, then are kept as they change. */
 export const startRunSessions = async (storage: RunSessionStorage = indexedDbRunStorage()) => {
-  warmUpRuntime();
   await restoreRunSession(storage);
   return startRunSessionSaving(storage);
 };
