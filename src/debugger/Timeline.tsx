@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type UIEvent } from 'react';
 import { kindDefinition } from '../graph/index.ts';
 import type { Attempt, TraceStep } from '../runtime/trace.ts';
 import { useApp } from '../store/index.ts';
@@ -35,18 +35,19 @@ function AttemptLine({ attempt, verdict }: { attempt: Attempt; verdict: RetryVer
   );
 }
 
-function StepItem({ step, label, selected, onSelect, index, total }: { step: TraceStep; label: string; selected: boolean; onSelect: () => void; index: number; total: number }) {
+/** A step's row; drawn again only when it changes (selecting a step redraws the two rows whose selection changed). */
+const StepItem = memo(function StepItem({ step, label, selected, onSelect, total }: { step: TraceStep; label: string; selected: boolean; onSelect: (step: number) => void; total: number }) {
   const kind = kindDefinition(step.kind);
   return (
     <div
       role="listitem"
       className={`tl-step${selected ? ' selected' : ''}${step.guard ? ' guarded' : ''}`}
       aria-current={selected ? 'step' : undefined}
-      aria-posinset={index}
+      aria-posinset={step.step}
       aria-setsize={total}
       tabIndex={selected ? 0 : -1}
       data-step={step.step}
-      onClick={onSelect}
+      onClick={() => onSelect(step.step)}
     >
       <div className="tl-step-line" style={{ height: ROW_HEIGHT }}>
         <span className="tl-num">#{step.step}</span>
@@ -68,9 +69,9 @@ function StepItem({ step, label, selected, onSelect, index, total }: { step: Tra
       )}
     </div>
   );
-}
+});
 
-function RowView({ row, stepLabel, selected, onSelect, index, total }: { row: TimelineRow; stepLabel: (id: string) => string; selected: number | null; onSelect: (step: number) => void; index: number; total: number }) {
+function RowView({ row, stepLabel, selected, onSelect, total }: { row: TimelineRow; stepLabel: (id: string) => string; selected: number | null; onSelect: (step: number) => void; total: number }) {
   if (row.type === 'round')
     return (
       <div className="tl-round" style={{ height: ROW_HEIGHT }}>
@@ -84,7 +85,7 @@ function RowView({ row, stepLabel, selected, onSelect, index, total }: { row: Ti
         <StopIcon size={14} aria-hidden="true" /> Stopped: <code>{row.reason}</code> <span className="tl-reason">{row.explain}</span>
       </div>
     );
-  return <StepItem step={row.step} label={stepLabel(row.step.node)} selected={selected === row.step.step} onSelect={() => onSelect(row.step.step)} index={index} total={total} />;
+  return <StepItem step={row.step} label={stepLabel(row.step.node)} selected={selected === row.step.step} onSelect={onSelect} total={total} />;
 }
 
 /** The node the live run is in, with its attempts as they end: a slow skill shows its retries at once. */
@@ -204,6 +205,14 @@ export function Timeline() {
   const movedByKey = useRef(false);
   const [strideTop, setStrideTop] = useState(0);
   const [viewport, setViewport] = useState(400);
+  /**
+   * The list's scroll position and height as last set or seen, so that following the selection reads
+   * no layout: reading `scrollTop` or `clientHeight` right after the rows changed has the browser lay
+   * the page out there and then, and again for the frame.
+   */
+  const known = useRef({ top: 0, height: 400 });
+  /** A scroll position to write at the next frame, where the browser lays the page out anyway. */
+  const pendingTop = useRef<number | null>(null);
 
   // Laid out from the run's index; only the rows in the window below become objects and elements.
   const layout = useMemo(() => (run ? timelineLayout(run.trace, traceIndex(run.trace.steps), run.stepCount) : null), [run]);
@@ -212,28 +221,44 @@ export function Timeline() {
   const stepCount = run?.stepCount ?? 0;
   const virtual = rowCount > VIRTUALISE_ABOVE;
   const range = virtual ? visibleRange(offsets, ROW_HEIGHT, strideTop * ROW_HEIGHT, viewport + SCROLL_STRIDE * ROW_HEIGHT) : { start: 0, end: rowCount };
+  const shownGraph = run?.graph ?? graph;
+  const stepLabel = useCallback((id: string) => nodeLabel(shownGraph, id), [shownGraph]);
 
-  useEffect(() => {
+  useLayoutEffect(() => {
     const element = scroller.current;
     if (!element) return;
-    const observer = new ResizeObserver(() => setViewport(element.clientHeight));
+    const measure = () => {
+      known.current.height = element.clientHeight;
+      setViewport(element.clientHeight);
+    };
+    const observer = new ResizeObserver(measure);
     observer.observe(element);
-    setViewport(element.clientHeight);
+    measure();
     return () => observer.disconnect();
   }, []);
 
-  // Keeps the selected step in view (during a live run it is the latest one), and moves the
-  // window there before the browser paints: its row exists for the focus below.
+  // Keeps the selected step in view (during a live run it is the latest one): the window moves there
+  // before the browser paints, so its row exists for the focus below, and the list scrolls at the next frame.
   useLayoutEffect(() => {
     const element = scroller.current;
     const index = selected === null ? undefined : layout?.rowOfStep[selected - 1];
     if (!element || index === undefined) return;
+    const current = pendingTop.current ?? known.current.top;
+    const height = known.current.height;
     const top = offsets[index] * ROW_HEIGHT;
     const bottom = offsets[index + 1] * ROW_HEIGHT;
     const end = status === 'stopped' && selected === stepCount ? offsets[offsets.length - 1] * ROW_HEIGHT : bottom;
-    if (top < element.scrollTop) element.scrollTop = top;
-    else if (end > element.scrollTop + element.clientHeight) element.scrollTop = end - element.clientHeight;
-    setStrideTop(strideOf(element.scrollTop));
+    const next = top < current ? top : end > current + height ? end - height : current;
+    if (next === current) return;
+    setStrideTop(strideOf(next));
+    if (pendingTop.current === null)
+      requestAnimationFrame(() => {
+        if (pendingTop.current === null) return;
+        element.scrollTop = pendingTop.current;
+        known.current.top = pendingTop.current;
+        pendingTop.current = null;
+      });
+    pendingTop.current = next;
   }, [selected, layout, offsets, status, stepCount]);
 
   // Focus follows the selection when the timeline has it, or had it on a row that left the window
@@ -245,6 +270,13 @@ export function Timeline() {
     if (movedByKey.current || (element.contains(document.activeElement) && document.activeElement !== element)) row.focus({ preventScroll: true });
     movedByKey.current = false;
   }, [selected, range.start, range.end]);
+
+  const onScroll = (event: UIEvent<HTMLDivElement>) => {
+    // A scroll of the person's overrides one still to be written for the selection.
+    pendingTop.current = null;
+    known.current.top = event.currentTarget.scrollTop;
+    setStrideTop(strideOf(known.current.top));
+  };
 
   const onKeyDown = (event: KeyboardEvent) => {
     if (stepCount === 0) return;
@@ -273,7 +305,7 @@ export function Timeline() {
       </div>
       <InFlight />
       <RoundsOverview />
-      <div className="timeline-scroll" ref={scroller} onScroll={(event) => setStrideTop(strideOf(event.currentTarget.scrollTop))}>
+      <div className="timeline-scroll" ref={scroller} onScroll={onScroll}>
         {rowCount === 0 && <p className="muted">No run yet: press Run or Step, or import a trace.</p>}
         <div role="list" aria-label="Timeline" className="timeline-list" style={{ height: total }} onKeyDown={onKeyDown} tabIndex={selected === null && stepCount > 0 ? 0 : -1}>
           {run && layout && Array.from({ length: range.end - range.start }, (_, offset) => {
@@ -281,7 +313,7 @@ export function Timeline() {
             const row = rowAt(run.trace, layout, index);
             return (
               <div key={row.type === 'step' ? `s${row.step.step}` : row.type === 'round' ? `r${index}` : 'stop'} className="tl-row" style={{ top: offsets[index] * ROW_HEIGHT, height: row.height * ROW_HEIGHT }}>
-                <RowView row={row} stepLabel={(id) => nodeLabel(run?.graph ?? graph, id)} selected={selected} onSelect={selectStep} index={row.type === 'step' ? row.step.step : 0} total={stepCount} />
+                <RowView row={row} stepLabel={stepLabel} selected={selected} onSelect={selectStep} total={stepCount} />
               </div>
             );
           })}

@@ -83,16 +83,22 @@ export function Canvas() {
   useLayoutEffect(() => setLabelLayer(findEdgeLabelLayer(container.current)), []);
   // Until the person pans or zooms, the view follows the document and the canvas's size.
   const viewFitted = useRef(true);
+  /**
+   * The canvas's size as its ResizeObserver last told it: a graph opened in the same task as its
+   * DOM changes is fitted without reading the size from layout, which would lay the page out there
+   * and then, and again for the frame.
+   */
+  const size = useRef<{ width: number; height: number } | null>(null);
   const fit = useCallback(
     (duration = 0) => {
       const { graph: current, overlay: run } = useApp.getState();
       const element = container.current;
       if (!element || current.nodes.length === 0) return;
       viewFitted.current = true;
-      const size = element.getBoundingClientRect();
+      const box = size.current ?? element.getBoundingClientRect();
       // A large graph opens on its entry: fitting every node would draw them all at once and freeze the page.
       const entry = current.nodes.length > LARGE_GRAPH ? (current.nodes.find((node) => node.id === current.entry) ?? current.nodes[0]) : null;
-      const view = entry ? viewportAround(nodeRect(entry), size) : viewportFor(graphBounds(current, edgeLayout(current, run))!, size);
+      const view = entry ? viewportAround(nodeRect(entry), box) : viewportFor(graphBounds(current, edgeLayout(current, run))!, box);
       void setViewport(view, { duration });
     },
     [setViewport],
@@ -105,7 +111,9 @@ export function Canvas() {
     const element = container.current;
     if (!element) return;
     let frame = 0;
-    const observer = new ResizeObserver(() => {
+    const observer = new ResizeObserver((entries) => {
+      const box = entries.at(-1)?.borderBoxSize[0];
+      if (box) size.current = { width: box.inlineSize, height: box.blockSize };
       if (!viewFitted.current) return;
       cancelAnimationFrame(frame);
       frame = requestAnimationFrame(() => fit());

@@ -47,6 +47,11 @@ describe('toFlowNodes', () => {
     expect(fired[0].data!.visits).toBe(2);
     expect(edges.find((edge) => edge.id === 'e3')!.data!.notTaken).toBe('outcome is exhausted');
     expect(edges.find((edge) => edge.id === 'e4')!.data!.breakpoint).toBe(true);
+    expect(fired[0].animated).toBe(true);
+    // While an Instant run goes on the fired edge is marked but still: a moving edge repaints every frame.
+    const still = toFlowEdges(graph, { ...extras, overlay: { ...overlay, still: true } }).find((edge) => edge.id === 'e5')!;
+    expect(still.className).toContain('fired');
+    expect(still.animated).toBe(false);
   });
 
   it('marks where two compared runs part: the node and the edge each run took', () => {

@@ -280,6 +280,7 @@ export const toFlowEdges = (
   const next = new Map<string, Cached<ConditionFlowEdge>>();
   const flowEdges = graph.edges.map((edge) => {
     const fired = overlay?.firedEdge === edge.id;
+    const animated = fired && !overlay.still;
     const parting = overlay?.parting;
     const backEdge = back.has(edge.id);
     const className = [
@@ -294,7 +295,7 @@ export const toFlowEdges = (
     const breakpoint = breakpoints.has(edge.id);
     const place = layout.labels.get(edge.id) ?? MIDDLE;
     const loopY = layout.loops.get(edge.id) ?? null;
-    const inputs = [edge, className, sourceHandle, isSelected, firedReason, notTaken, visits, breakpoint, place.t, place.dx, place.dy, loopY];
+    const inputs = [edge, className, animated, sourceHandle, isSelected, firedReason, notTaken, visits, breakpoint, place.t, place.dx, place.dy, loopY];
     return reuse(cache.edges, next, edge.id, inputs, (): ConditionFlowEdge => ({
       id: edge.id,
       type: 'condition',
@@ -303,7 +304,7 @@ export const toFlowEdges = (
       sourceHandle,
       selected: isSelected,
       className,
-      animated: fired,
+      animated,
       markerEnd: MARKER_END,
       // Only the target end: a source end's anchor would sit on the outcome handle and swallow new connections from it.
       reconnectable: 'target',

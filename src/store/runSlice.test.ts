@@ -162,6 +162,23 @@ describe('driving the runtime from the store', () => {
     expect(await useApp.getState().readRunState(state.runs[0].id, 4)).toMatchObject({ steps: 4, recovery: { skill: 'query_alternative_source' } });
   });
 
+  it('an Instant run is drawn still while it goes on (no moving fired edge), and moves again once stopped', async () => {
+    freshStore();
+    const seen: { status: string; still: boolean }[] = [];
+    const stop = useApp.subscribe((state) => {
+      if (state.overlay) seen.push({ status: state.runStatus, still: state.overlay.still === true });
+    });
+    onTestFinished(stop);
+    await useApp.getState().run();
+    expect(seen.some((one) => one.status === 'running' && one.still)).toBe(true);
+    expect(useApp.getState().overlay?.still).toBeUndefined();
+    // An animated run is drawn as it goes, fired edge moving.
+    seen.length = 0;
+    useApp.setState({ speedMs: 1 });
+    await useApp.getState().run();
+    expect(seen.filter((one) => one.still)).toEqual([]);
+  });
+
   it('a breakpoint on recover pauses before it and says so; Continue goes on', async () => {
     freshStore();
     useApp.getState().toggleNodeBreakpoint('recover');

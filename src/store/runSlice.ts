@@ -23,6 +23,12 @@ export interface CanvasOverlay {
   edgeVisits: Record<string, number>;
   /** Set while two runs are compared: where they part, and the edge each took there. */
   parting?: CanvasParting;
+  /**
+   * Set while the live run goes on at Instant speed: the canvas draws it without motion (no marching
+   * dashes on the fired edge). A moving edge has the page paint every frame, which in a run that
+   * keeps the page busy is a quarter of its time; the fired edge moves again once the run stops.
+   */
+  still?: boolean;
 }
 
 export interface CanvasParting {
@@ -342,8 +348,9 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
     const run = runs.find((candidate) => candidate.id === activeRunId);
     // A step picked in the timeline shows the nodes as that step left them.
     const shown = run ? Math.min(run.stepCount, selectedStep ?? run.stepCount) : 0;
+    const still = controller?.status === 'running' && activeRunId === get().liveRunId && get().speedMs === 0;
     set((state) => ({
-      overlay: run ? overlayFor(run.trace.steps, selectedStep, run.stepCount) : null,
+      overlay: run ? { ...overlayFor(run.trace.steps, selectedStep, run.stepCount), ...(still ? { still } : {}) } : null,
       nodeStatus: keepUnchanged(state.nodeStatus, run ? nodeStatusesFor(run.graph, run.trace.steps, liveActivity(), shown) : {}),
     }));
     const asked = (selection += 1);
