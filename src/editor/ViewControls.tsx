@@ -1,9 +1,6 @@
-import { Controls, MiniMap } from '@xyflow/react';
-import { kindDefinition } from '../graph/index.ts';
-import type { AgentFlowNode } from './flowAdapter.ts';
+import { Controls } from '@xyflow/react';
 import { FIT_OPTIONS } from './fit.ts';
-
-const nodeColor = (node: AgentFlowNode) => kindDefinition(node.data.node.kind).color;
+import { Minimap } from './Minimap.tsx';
 
 /**
  * Zoom, fit and the minimap, drawn beside the canvas rather than over it: nothing on the canvas is
@@ -13,7 +10,7 @@ export function ViewControls() {
   return (
     <section className="view-controls" aria-label="View">
       <Controls showInteractive={false} fitViewOptions={FIT_OPTIONS} orientation="horizontal" aria-label="Zoom and fit" />
-      <MiniMap<AgentFlowNode> pannable zoomable nodeColor={nodeColor} ariaLabel="Minimap" />
+      <Minimap />
     </section>
   );
 }

@@ -179,6 +179,29 @@ describe('flow objects keep their identity', () => {
     expect(changed(edges, selected)).toEqual(['e4']);
   });
 
+  it('a move keeps every other node object without making it again, and an edit of outcomes renews the edges under a held layout', () => {
+    const cache = createFlowCache();
+    const graph = securityclaw();
+    const layout = edgeLayout(graph);
+    const nodes = toFlowNodes(graph, NO_EXTRAS, cache);
+    const edges = toFlowEdges(graph, NO_EXTRAS, layout, cache);
+    // Each move after the first touches the moved node alone: the list is copied, the rest kept as they are.
+    let moved = graph;
+    for (let step = 1; step <= 3; step += 1) {
+      moved = moveNodes(moved, new Map([['execute', { x: step, y: step }]]));
+      const next = toFlowNodes(moved, NO_EXTRAS, cache);
+      expect(changed(nodes, next)).toEqual(['execute']);
+      expect(next.find((node) => node.id === 'execute')!.position).toEqual({ x: step, y: step });
+      expect(toFlowEdges(moved, NO_EXTRAS, layout, cache)).toBe(edges);
+    }
+    // An act node that gains a loop gains the max_iter outcome: an edge taking it leaves from that handle now.
+    const looping = connect(moved, 'execute', 'answer', 'max_iter');
+    const before = toFlowEdges(looping, NO_EXTRAS, layout, cache).at(-1)!;
+    expect(before.sourceHandle).toBe(GENERAL_HANDLE);
+    const withLoop = updateNode(looping, 'execute', (node) => ({ ...node, config: { ...node.config, loop: { decider: 'planner', tools: [], maxIter: 3 } } }) as typeof node);
+    expect(toFlowEdges(withLoop, NO_EXTRAS, layout, cache).at(-1)!.sourceHandle).toBe('max_iter');
+  });
+
   it('the same inputs give the very same objects, and each extra renews only what it marks', () => {
     const cache = createFlowCache();
     const graph = securityclaw();

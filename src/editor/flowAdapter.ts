@@ -131,6 +131,9 @@ export interface FlowCache {
   nodeList: AgentFlowNode[];
   edgeList: ConditionFlowEdge[];
   backEdges: { edges: GraphFile['edges']; entry: string; nodes: GraphFile['nodes']; back: Set<string> } | null;
+  /** What the last lists were made from: a drag move changes one node of a big graph, and the rest need no look. */
+  nodesFrom: { graph: GraphFile; extras: FlowExtras } | null;
+  edgesFrom: { graph: GraphFile; extras: FlowExtras; layout: EdgeLayout } | null;
 }
 
 interface Cached<T> {
@@ -138,7 +141,24 @@ interface Cached<T> {
   value: T;
 }
 
-export const createFlowCache = (): FlowCache => ({ nodes: new Map(), edges: new Map(), nodeList: [], edgeList: [], backEdges: null });
+export const createFlowCache = (): FlowCache => ({ nodes: new Map(), edges: new Map(), nodeList: [], edgeList: [], backEdges: null, nodesFrom: null, edgesFrom: null });
+
+/**
+ * The nodes of `next` that are not the very objects of `previous` at the same place, when every
+ * node keeps its id and place (a move or an edit of some nodes); null when nodes came, went or
+ * changed order.
+ */
+const replacedNodes = (previous: GraphFile, next: GraphFile): number[] | null => {
+  if (previous.nodes.length !== next.nodes.length) return null;
+  const replaced: number[] = [];
+  for (let index = 0; index < next.nodes.length; index += 1) {
+    const node = next.nodes[index];
+    if (node === previous.nodes[index]) continue;
+    if (node.id !== previous.nodes[index].id) return null;
+    replaced.push(index);
+  }
+  return replaced;
+};
 
 const sameInputs = (a: readonly unknown[], b: readonly unknown[]) => a.length === b.length && a.every((value, index) => value === b[index]);
 
@@ -168,8 +188,13 @@ export const toFlowNodes = (graph: GraphFile, extras: FlowExtras = NO_EXTRAS, ca
   const breakpoints = new Set(extras.nodeBreakpoints);
   const overlay = extras.overlay;
   const parted = new Set(overlay?.parting?.nodes);
-  const next = new Map<string, Cached<AgentFlowNode>>();
-  const flowNodes = graph.nodes.map((node) => {
+  const from = cache.nodesFrom;
+  cache.nodesFrom = { graph, extras };
+  // Same extras, entry and finally, and the same nodes in the same order but for some replaced:
+  // only those are made again, the others keep their objects.
+  const replaced = from && from.extras === extras && from.graph.entry === graph.entry && from.graph.finally === graph.finally ? replacedNodes(from.graph, graph) : null;
+  const next = replaced ? cache.nodes : new Map<string, Cached<AgentFlowNode>>();
+  const flowNode = (node: GraphNode) => {
     // `current` comes only from the run overlay (SPEC §5); `parted` marks where two compared runs part.
     const className = [overlay?.currentNode === node.id ? 'current' : '', parted.has(node.id) ? 'parted' : ''].filter(Boolean).join(' ') || undefined;
     const isSelected = selected.has(node.id);
@@ -188,7 +213,15 @@ export const toFlowNodes = (graph: GraphFile, extras: FlowExtras = NO_EXTRAS, ca
       handles: handlesOf(node, kindDefinition(node.kind)),
       data: { node, definition: kindDefinition(node.kind), summary: summaryLines(node), isEntry, isFinally, visits, breakpoint },
     }));
-  });
+  };
+  if (replaced) {
+    if (replaced.length === 0) return cache.nodeList;
+    const flowNodes = [...cache.nodeList];
+    for (const index of replaced) flowNodes[index] = flowNode(graph.nodes[index]);
+    cache.nodeList = flowNodes;
+    return flowNodes;
+  }
+  const flowNodes = graph.nodes.map(flowNode);
   cache.nodes = next;
   cache.nodeList = sameList(cache.nodeList, flowNodes);
   return cache.nodeList;
@@ -272,6 +305,17 @@ export const toFlowEdges = (
   layout: EdgeLayout = edgeLayout(graph, extras.overlay),
   cache: FlowCache = createFlowCache(),
 ): ConditionFlowEdge[] => {
+  const from = cache.edgesFrom;
+  cache.edgesFrom = { graph, extras, layout };
+  // Nodes moved or edited but for what an edge takes from them (its source's outcomes): the same list.
+  if (from && from.extras === extras && from.layout === layout && from.graph.edges === graph.edges && from.graph.entry === graph.entry) {
+    const replaced = replacedNodes(from.graph, graph);
+    const sameOutcomes = (index: number) => {
+      const [before, after] = [from.graph.nodes[index], graph.nodes[index]];
+      return before.kind === after.kind && before.config === after.config;
+    };
+    if (replaced?.every(sameOutcomes)) return cache.edgeList;
+  }
   const back = backEdgesOf(graph, cache);
   const nodes = new Map(graph.nodes.map((node) => [node.id, node]));
   const overlay = extras.overlay;

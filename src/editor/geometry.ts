@@ -9,6 +9,8 @@ import { kindDefinition, type GraphEdge, type GraphNode } from '../graph/index.t
 export const NODE_WIDTH = 184;
 /** Heights of a node's parts, in flow pixels (the node's CSS uses these). */
 export const NODE_ROWS = { borderTop: 4, borderBottom: 1, head: 30, kind: 18, summaryPad: 9, summaryLine: 17, outcomesPad: 7, outcome: 20 } as const;
+/** The node's left and right borders, in flow pixels (the node's CSS uses this). */
+export const NODE_BORDER_SIDE = 1;
 /** More summary lines than this are cut, the last one saying how many are left out. */
 export const MAX_SUMMARY_LINES = 3;
 /** Source handles stick out past the node's right side by this much, the target handle past its left. */

@@ -25,38 +25,42 @@ function ConditionEdgeView({ id, sourceX, sourceY, targetX, targetY, data, marke
     <>
       <BaseEdge id={id} path={route.path} markerEnd={markerEnd} interactionWidth={18} />
       {labelLayer && createPortal(
-        <div
-          className={`edge-label nodrag nopan${data?.fired ? ' fired' : ''}${data?.notTaken ? ' not-taken' : ''}${data?.backEdge ? ' back' : ''}${selected ? ' is-selected' : ''}`}
-          style={{ transform: `translate(-50%, -50%) translate(${centre.x + place.dx}px, ${centre.y + place.dy}px)`, fontSize: LABEL_FONT, '--label-line': `${LABEL_LINE}px` } as React.CSSProperties}
-          title={title}
-          data-edge-id={id}
-          // The label is the easiest part of an edge to hit; clicking it selects the edge, shift adds to the selection.
-          onClick={(event) => {
-            const { selection, select } = useApp.getState();
-            if (event.shiftKey) select({ edges: [...new Set([...selection.edges, id])] });
-            else select({ nodes: [], edges: [id] });
-          }}
-        >
-          <span className="edge-label-line">
-            {data?.breakpoint && <span className="breakpoint-dot" aria-label="breakpoint" role="img" />}
-            {problems && <ProblemMark problems={problems} />}
-            <span className="edge-condition">{data?.label}</span>
-            {data?.notTaken && <FailIcon className="edge-why" size={14} role="img" aria-label={`not taken: ${data.notTaken}`} />}
-            {data && data.visits > 0 && <span className="heat-badge">×{data.visits}</span>}
-          </span>
-          {data?.note && <span className="edge-note">{data.note}</span>}
-          {reason && <span className="edge-reason">{reason}</span>}
-          <button
-            type="button"
-            className={`breakpoint-toggle${data?.breakpoint ? ' on' : ''}`}
-            aria-label={`Toggle breakpoint on edge ${id}`}
-            aria-pressed={Boolean(data?.breakpoint)}
-            title="Pause after this edge fires"
+        // The label is centred on its place by a zero-size anchor there rather than by a transform:
+        // each transformed element is more work for the browser on every drag and pan frame.
+        <div className="edge-label-anchor" style={{ left: centre.x + place.dx, top: centre.y + place.dy }}>
+          <div
+            className={`edge-label nodrag nopan${data?.fired ? ' fired' : ''}${data?.notTaken ? ' not-taken' : ''}${data?.backEdge ? ' back' : ''}${selected ? ' is-selected' : ''}`}
+            style={{ fontSize: LABEL_FONT, '--label-line': `${LABEL_LINE}px` } as React.CSSProperties}
+            title={title}
+            data-edge-id={id}
+            // The label is the easiest part of an edge to hit; clicking it selects the edge, shift adds to the selection.
             onClick={(event) => {
-              event.stopPropagation();
-              toggleEdgeBreakpoint(id);
+              const { selection, select } = useApp.getState();
+              if (event.shiftKey) select({ edges: [...new Set([...selection.edges, id])] });
+              else select({ nodes: [], edges: [id] });
             }}
-          />
+          >
+            <span className="edge-label-line">
+              {data?.breakpoint && <span className="breakpoint-dot" aria-label="breakpoint" role="img" />}
+              {problems && <ProblemMark problems={problems} />}
+              <span className="edge-condition">{data?.label}</span>
+              {data?.notTaken && <FailIcon className="edge-why" size={14} role="img" aria-label={`not taken: ${data.notTaken}`} />}
+              {data && data.visits > 0 && <span className="heat-badge">×{data.visits}</span>}
+            </span>
+            {data?.note && <span className="edge-note">{data.note}</span>}
+            {reason && <span className="edge-reason">{reason}</span>}
+            <button
+              type="button"
+              className={`breakpoint-toggle${data?.breakpoint ? ' on' : ''}`}
+              aria-label={`Toggle breakpoint on edge ${id}`}
+              aria-pressed={Boolean(data?.breakpoint)}
+              title="Pause after this edge fires"
+              onClick={(event) => {
+                event.stopPropagation();
+                toggleEdgeBreakpoint(id);
+              }}
+            />
+          </div>
         </div>,
         labelLayer,
       )}

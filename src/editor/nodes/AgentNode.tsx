@@ -1,4 +1,4 @@
-import { memo } from 'react';
+import { memo, useMemo } from 'react';
 import { Handle, Position, type NodeProps } from '@xyflow/react';
 import { outcomesOf } from '../../graph/index.ts';
 import { useApp } from '../../store/index.ts';
@@ -6,7 +6,7 @@ import { selectProblemsByElement } from '../../store/problemsByElement.ts';
 import { KindIcon } from '../../ui/icons.tsx';
 import { ProblemMark } from '../ProblemMark.tsx';
 import { GENERAL_HANDLE, type AgentFlowNode } from '../flowAdapter.ts';
-import { nodeHeight, NODE_ROWS, NODE_WIDTH } from '../geometry.ts';
+import { handleBoxes, nodeHeight, NODE_BORDER_SIDE, NODE_ROWS, NODE_WIDTH } from '../geometry.ts';
 import { NodeRunStatus } from './NodeRunStatus.tsx';
 
 /** The node's size and rows come from the geometry, so layout and label placement know where everything is. */
@@ -19,11 +19,25 @@ const ROW_STYLE = {
   '--border-top': `${NODE_ROWS.borderTop}px`,
 } as React.CSSProperties;
 
+/**
+ * Where each handle sits inside the node, from the geometry's boxes (relative to the node's outer
+ * edge; the node's padding box starts inside its borders). Placed by `left`/`top` rather than React
+ * Flow's centring transform, in no positioned row: a node of a big graph is many elements, and each
+ * transformed or positioned one is more work for the browser on every drag and pan frame.
+ */
+const handleStyles = (node: AgentFlowNode['data']['node'], sources: readonly string[]) => {
+  const styles = new Map<string | null, React.CSSProperties>();
+  for (const box of handleBoxes(node, sources)) styles.set(box.id, { left: box.x - NODE_BORDER_SIDE, top: box.y - NODE_ROWS.borderTop, right: 'auto', bottom: 'auto', transform: 'none' });
+  return styles;
+};
+
 /** One component for every kind: the kind registry gives it colour, icon, outcomes and summary. */
 function AgentNodeView({ id, data, selected }: NodeProps<AgentFlowNode>) {
   const toggleNodeBreakpoint = useApp((state) => state.toggleNodeBreakpoint);
   const problems = useApp((state) => selectProblemsByElement(state).nodes.get(id));
   const { node, definition, summary, isEntry, isFinally, visits, breakpoint } = data;
+  const outcomes = useMemo(() => (definition.terminal ? null : outcomesOf(node)), [node, definition]);
+  const handles = useMemo(() => handleStyles(node, outcomes ? [...outcomes, GENERAL_HANDLE] : []), [node, outcomes]);
   return (
     <div
       className={`agent-node${selected ? ' is-selected' : ''}${breakpoint ? ' has-breakpoint' : ''}${problems ? ` has-${problems.severity}` : ''}`}
@@ -31,7 +45,7 @@ function AgentNodeView({ id, data, selected }: NodeProps<AgentFlowNode>) {
       data-kind={node.kind}
     >
       <NodeRunStatus id={id} />
-      <Handle type="target" position={Position.Left} className="target-handle" />
+      <Handle type="target" position={Position.Left} className="target-handle" style={handles.get(null)} />
       <div className="agent-node-head">
         <KindIcon name={definition.icon} className="agent-node-icon" size={18} />
         <span className="agent-node-label" title={node.label ?? node.id}>{node.label ?? node.id}</span>
@@ -64,17 +78,17 @@ function AgentNodeView({ id, data, selected }: NodeProps<AgentFlowNode>) {
           ))}
         </ul>
       )}
-      {!definition.terminal && (
+      {outcomes && (
         <ul className="agent-node-outcomes">
-          {outcomesOf(node).map((outcome) => (
+          {outcomes.map((outcome) => (
             <li key={outcome} className="outcome-row">
               {outcome}
-              <Handle type="source" position={Position.Right} id={outcome} className="outcome-handle" title={`outcome ${outcome}`} />
+              <Handle type="source" position={Position.Right} id={outcome} className="outcome-handle" title={`outcome ${outcome}`} style={handles.get(outcome)} />
             </li>
           ))}
           <li className="outcome-row general">
             condition
-            <Handle type="source" position={Position.Right} id={GENERAL_HANDLE} className="general-handle" title="edge with a condition or always" />
+            <Handle type="source" position={Position.Right} id={GENERAL_HANDLE} className="general-handle" title="edge with a condition or always" style={handles.get(GENERAL_HANDLE)} />
           </li>
         </ul>
       )}

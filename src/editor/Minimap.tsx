@@ -1,0 +1,143 @@
+import { useEffect, useMemo, useRef } from 'react';
+import { useReactFlow, useStore, type ReactFlowState } from '@xyflow/react';
+import { kindDefinition, type GraphNode } from '../graph/index.ts';
+import { useApp } from '../store/index.ts';
+import { nodeHeight, NODE_WIDTH, type Rect } from './geometry.ts';
+
+/** The drawing's size in its own units; CSS stretches it (editor.css), as it did React Flow's minimap. */
+const WIDTH = 200;
+const HEIGHT = 150;
+/** Margin around what is drawn, in minimap pixels. */
+const OFFSET = 5;
+/** Corner radius of a node, in flow pixels. */
+const RADIUS = 5;
+
+/** A rounded rectangle as a closed subpath. */
+const rounded = ({ x, y, width, height }: Rect) =>
+  `M${x + RADIUS},${y}h${width - 2 * RADIUS}a${RADIUS},${RADIUS} 0 0 1 ${RADIUS},${RADIUS}v${height - 2 * RADIUS}a${RADIUS},${RADIUS} 0 0 1 ${-RADIUS},${RADIUS}h${2 * RADIUS - width}a${RADIUS},${RADIUS} 0 0 1 ${-RADIUS},${-RADIUS}v${2 * RADIUS - height}a${RADIUS},${RADIUS} 0 0 1 ${RADIUS},${-RADIUS}z`;
+
+/** A node's height and subpath, kept for as long as the node object is the same: a drag move replaces one node. */
+const drawings = new WeakMap<GraphNode, { height: number; d: string }>();
+const drawingOf = (node: GraphNode) => {
+  let drawing = drawings.get(node);
+  if (!drawing) {
+    const height = nodeHeight(node);
+    drawing = { height, d: rounded({ x: node.position.x, y: node.position.y, width: NODE_WIDTH, height }) };
+    drawings.set(node, drawing);
+  }
+  return drawing;
+};
+
+/** Nodes per path: a moved node redraws its own path only, not the whole graph's. */
+const PER_PATH = 64;
+
+/** The nodes as a few paths of one kind colour each, and the box around them all. */
+const drawNodes = (nodes: readonly GraphNode[]) => {
+  const byColor = new Map<string, string[][]>();
+  let [left, top, right, bottom] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const node of nodes) {
+    const color = kindDefinition(node.kind).color;
+    const groups = byColor.get(color) ?? [];
+    if (groups.length === 0) byColor.set(color, groups);
+    if (groups.length === 0 || groups[groups.length - 1].length === PER_PATH) groups.push([]);
+    const { height, d } = drawingOf(node);
+    groups[groups.length - 1].push(d);
+    const { x, y } = node.position;
+    [left, top] = [Math.min(left, x), Math.min(top, y)];
+    [right, bottom] = [Math.max(right, x + NODE_WIDTH), Math.max(bottom, y + height)];
+  }
+  const bounds = nodes.length > 0 ? { x: left, y: top, width: right - left, height: bottom - top } : null;
+  const paths = [...byColor].flatMap(([color, groups]) => groups.map((parts, index) => ({ key: `${color}:${index}`, color, d: parts.join('') })));
+  return { paths, bounds };
+};
+
+/** The view's rectangle in flow coordinates, as a string so that an unchanged view is equal. */
+const selectView = (state: ReactFlowState) => {
+  const [x, y, zoom] = state.transform;
+  return `${-x / zoom} ${-y / zoom} ${state.width / zoom} ${state.height / zoom}`;
+};
+
+const union = (a: Rect, b: Rect | null): Rect => {
+  if (!b) return a;
+  const x = Math.min(a.x, b.x);
+  const y = Math.min(a.y, b.y);
+  return { x, y, width: Math.max(a.x + a.width, b.x + b.width) - x, height: Math.max(a.y + a.height, b.y + b.height) - y };
+};
+
+/**
+ * The whole graph in small, the part in view unmasked; dragging it pans the canvas, the wheel
+ * zooms it. Drawn from the document as a few paths rather than React Flow's MiniMap, which keeps
+ * one element and one store subscription per node: on a big graph each drag or pan frame paid
+ * for all of them.
+ */
+export function Minimap() {
+  const nodes = useApp((state) => state.graph.nodes);
+  const [vx, vy, vw, vh] = useStore(selectView).split(' ').map(Number);
+  const { getViewport, setViewport, zoomTo } = useReactFlow();
+  const drawn = useMemo(() => drawNodes(nodes), [nodes]);
+  const inView = { x: vx, y: vy, width: vw, height: vh };
+  const box = union(inView, drawn.bounds);
+  // As React Flow's minimap: the box fitted into the drawing, centred, with a margin.
+  const scale = Math.max(box.width / WIDTH, box.height / HEIGHT) || 1;
+  const offset = OFFSET * scale;
+  const x = box.x - (scale * WIDTH - box.width) / 2 - offset;
+  const y = box.y - (scale * HEIGHT - box.height) / 2 - offset;
+  const width = scale * WIDTH + 2 * offset;
+  const height = scale * HEIGHT + 2 * offset;
+  const scaleRef = useRef(scale);
+  scaleRef.current = scale;
+  const panFrom = useRef<{ x: number; y: number } | null>(null);
+  const svg = useRef<SVGSVGElement>(null);
+  // The wheel zooms the canvas, not the panel the minimap sits in: a listener that may prevent scrolling.
+  useEffect(() => {
+    const element = svg.current;
+    if (!element) return;
+    const onWheel = (event: WheelEvent) => {
+      event.preventDefault();
+      const perUnit = event.deltaMode === 1 ? 0.05 : event.deltaMode ? 1 : 0.002;
+      void zoomTo(getViewport().zoom * 2 ** (-event.deltaY * perUnit));
+    };
+    element.addEventListener('wheel', onWheel, { passive: false });
+    return () => element.removeEventListener('wheel', onWheel);
+  }, [getViewport, zoomTo]);
+
+  return (
+    <div className="react-flow__minimap" data-testid="rf__minimap">
+      <svg
+        width={WIDTH}
+        height={HEIGHT}
+        viewBox={`${x} ${y} ${width} ${height}`}
+        className="react-flow__minimap-svg"
+        role="img"
+        aria-label="Minimap"
+        ref={svg}
+        onPointerDown={(event) => {
+          if (event.button !== 0) return;
+          event.currentTarget.setPointerCapture(event.pointerId);
+          panFrom.current = { x: event.clientX, y: event.clientY };
+        }}
+        onPointerMove={(event) => {
+          const from = panFrom.current;
+          if (!from) return;
+          panFrom.current = { x: event.clientX, y: event.clientY };
+          // The view follows the pointer across the minimap, as in React Flow's pannable minimap.
+          const current = getViewport();
+          const step = scaleRef.current * Math.max(current.zoom, Math.log(current.zoom));
+          void setViewport({ x: current.x - (event.clientX - from.x) * step, y: current.y - (event.clientY - from.y) * step, zoom: current.zoom });
+        }}
+        onPointerUp={() => (panFrom.current = null)}
+        onPointerCancel={() => (panFrom.current = null)}
+      >
+        {drawn.paths.map(({ key, color, d }) => (
+          <path key={key} className="react-flow__minimap-node" d={d} style={{ fill: color }} shapeRendering="crispEdges" />
+        ))}
+        <path
+          className="react-flow__minimap-mask"
+          d={`M${x - offset},${y - offset}h${width + offset * 2}v${height + offset * 2}h${-width - offset * 2}z M${inView.x},${inView.y}h${inView.width}v${inView.height}h${-inView.width}z`}
+          fillRule="evenodd"
+          pointerEvents="none"
+        />
+      </svg>
+    </div>
+  );
+}
