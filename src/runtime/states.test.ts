@@ -42,4 +42,24 @@ describe('stateAfterStep on a compact trace', () => {
     for (const step of [19_998, 10_000, 1, 19_999]) stateAfterStep(trace, step, initial);
     expect(reads.count).toBeLessThanOrEqual(4 * REPLAY_SPAN);
   });
+
+  it('leaves the states it starts from as they were: the initial state and the states a trace holds', () => {
+    const { trace } = compactTrace(2 * REPLAY_SPAN);
+    const held = { last: 5, round: 3, steps: 5, tokensUsed: 5 };
+    trace.steps[5] = { ...trace.steps[5], stateBefore: held, writes: { last: 6 } };
+    const start = { ...initial };
+    expect(stateAfterStep(trace, 7, start)).toEqual({ last: 7, round: 4, steps: 7, tokensUsed: 7 });
+    expect(start).toEqual(initial);
+    expect(held).toEqual({ last: 5, round: 3, steps: 5, tokensUsed: 5 });
+    expect(stateAfterStep(trace, REPLAY_SPAN + 2, start)).toEqual({ last: REPLAY_SPAN + 2, round: REPLAY_SPAN / 2 + 1, steps: REPLAY_SPAN + 2, tokensUsed: REPLAY_SPAN + 2 });
+    expect(held).toEqual({ last: 5, round: 3, steps: 5, tokensUsed: 5 });
+  });
+
+  it('takes a write named `__proto__` as a field, not as the state\'s prototype', () => {
+    const { trace } = compactTrace(4);
+    trace.steps[0] = { ...trace.steps[0], writes: JSON.parse('{"__proto__": {"polluted": true}}') as Record<string, unknown> };
+    const state = stateAfterStep(trace, 2, initial);
+    expect(Object.getPrototypeOf(state)).toBe(Object.prototype);
+    expect(Object.keys(state)).toContain('__proto__');
+  });
 });
