@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef } from 'react';
 import { useReactFlow, useStore, type ReactFlowState } from '@xyflow/react';
 import { kindDefinition, type GraphNode } from '../graph/index.ts';
 import { useApp } from '../store/index.ts';
-import { nodeHeight, NODE_WIDTH, type Rect } from './geometry.ts';
+import { nodeRect, type Rect } from './geometry.ts';
 
 /** The drawing's size in its own units; CSS stretches it (editor.css), as it did React Flow's minimap. */
 const WIDTH = 200;
@@ -16,13 +16,13 @@ const RADIUS = 5;
 const rounded = ({ x, y, width, height }: Rect) =>
   `M${x + RADIUS},${y}h${width - 2 * RADIUS}a${RADIUS},${RADIUS} 0 0 1 ${RADIUS},${RADIUS}v${height - 2 * RADIUS}a${RADIUS},${RADIUS} 0 0 1 ${-RADIUS},${RADIUS}h${2 * RADIUS - width}a${RADIUS},${RADIUS} 0 0 1 ${-RADIUS},${-RADIUS}v${2 * RADIUS - height}a${RADIUS},${RADIUS} 0 0 1 ${RADIUS},${-RADIUS}z`;
 
-/** A node's height and subpath, kept for as long as the node object is the same: a drag move replaces one node. */
-const drawings = new WeakMap<GraphNode, { height: number; d: string }>();
+/** A node's box and subpath, kept for as long as the node object is the same: a drag move replaces one node. */
+const drawings = new WeakMap<GraphNode, { rect: Rect; d: string }>();
 const drawingOf = (node: GraphNode) => {
   let drawing = drawings.get(node);
   if (!drawing) {
-    const height = nodeHeight(node);
-    drawing = { height, d: rounded({ x: node.position.x, y: node.position.y, width: NODE_WIDTH, height }) };
+    const rect = nodeRect(node);
+    drawing = { rect, d: rounded(rect) };
     drawings.set(node, drawing);
   }
   return drawing;
@@ -40,11 +40,10 @@ const drawNodes = (nodes: readonly GraphNode[]) => {
     const groups = byColor.get(color) ?? [];
     if (groups.length === 0) byColor.set(color, groups);
     if (groups.length === 0 || groups[groups.length - 1].length === PER_PATH) groups.push([]);
-    const { height, d } = drawingOf(node);
+    const { rect, d } = drawingOf(node);
     groups[groups.length - 1].push(d);
-    const { x, y } = node.position;
-    [left, top] = [Math.min(left, x), Math.min(top, y)];
-    [right, bottom] = [Math.max(right, x + NODE_WIDTH), Math.max(bottom, y + height)];
+    [left, top] = [Math.min(left, rect.x), Math.min(top, rect.y)];
+    [right, bottom] = [Math.max(right, rect.x + rect.width), Math.max(bottom, rect.y + rect.height)];
   }
   const bounds = nodes.length > 0 ? { x: left, y: top, width: right - left, height: bottom - top } : null;
   const paths = [...byColor].flatMap(([color, groups]) => groups.map((parts, index) => ({ key: `${color}:${index}`, color, d: parts.join('') })));
