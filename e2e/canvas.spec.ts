@@ -121,3 +121,23 @@ test('problems of the validation panel are marked on their node', async ({ page 
   await expect(act.getByRole('img', { name: /^error: act has no way out/ })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Problems' })).toContainText('dead_end');
 });
+
+test('the minimap shows the graph; dragging it pans the canvas and its wheel zooms', async ({ page }) => {
+  await page.goto('/');
+  await expect(canvasNode(page, 'Decide')).toBeVisible();
+  const minimap = page.getByRole('img', { name: 'Minimap' });
+  await expect(minimap.locator('.react-flow__minimap-node').first()).toBeVisible();
+  const viewport = page.locator('.react-flow__viewport');
+  const transform = () => viewport.evaluate((element) => (element as HTMLElement).style.transform);
+  const before = await transform();
+  const box = (await minimap.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2 + 20, box.y + box.height / 2 + 10, { steps: 4 });
+  await page.mouse.up();
+  await expect.poll(transform).not.toBe(before);
+  const panned = await transform();
+  expect(/scale\(([\d.]+)\)/.exec(panned)?.[1]).toBe(/scale\(([\d.]+)\)/.exec(before)?.[1]);
+  await page.mouse.wheel(0, -200);
+  await expect.poll(async () => Number(/scale\(([\d.]+)\)/.exec(await transform())?.[1])).toBeGreaterThan(Number(/scale\(([\d.]+)\)/.exec(panned)?.[1]));
+});
