@@ -127,9 +127,17 @@ test('a large file is parsed off the page and opens on its entry', async ({ page
   const nodes = Array.from({ length: 900 }, (_, index) => ({ id: `n${index}`, kind: 'verify', label: `Check ${index}`, position: { x: (index % 30) * 260, y: Math.floor(index / 30) * 200 } }));
   const edges = nodes.slice(1).map((node, index) => ({ id: `e${index}`, source: `n${index}`, target: node.id, when: 'otherwise' }));
   const big = { format: 'loopscope/graph', version: 1, name: 'Nine hundred', entry: 'n0', nodes: [...nodes, { id: 'end', kind: 'stop', position: { x: 0, y: -400 } }], edges };
-  const worker = page.waitForEvent('worker', { predicate: (candidate) => candidate.url().includes('parse.worker') });
+  // The parse worker starts once the first screen is idle, so it may be there before the import:
+  // what counts is that the file's text reaches it.
+  await expect.poll(() => page.workers().some((candidate) => candidate.url().includes('parse.worker'))).toBe(true);
+  const worker = page.workers().find((candidate) => candidate.url().includes('parse.worker'))!;
+  await worker.evaluate(() => {
+    const scope = self as unknown as { received: number };
+    scope.received = 0;
+    self.addEventListener('message', () => (scope.received += 1));
+  });
   await importFile(page, 'big.json', Buffer.from(JSON.stringify(big)));
-  await worker;
+  await expect.poll(() => worker.evaluate(() => (self as unknown as { received: number }).received)).toBeGreaterThan(0);
   // Drawing it is what takes time on a loaded machine; the parse did not hold the page meanwhile.
   await expect(heading(page, 'Nine hundred')).toBeVisible({ timeout: 30_000 });
   await expect(flowNode(page, 'n0')).toBeVisible();
