@@ -1,9 +1,9 @@
 import { useMemo, useState } from 'react';
-import { useShallow } from 'zustand/react/shallow';
+import type { GraphNode } from '../graph/index.ts';
 import { useApp } from '../store/index.ts';
 import { describeCondition, type BreakCondition } from '../store/runSlice.ts';
 import { CloseIcon } from '../ui/icons.tsx';
-import { LazySelect } from '../ui/LazySelect.tsx';
+import { LazySelect, type Choice } from '../ui/LazySelect.tsx';
 
 const BreakpointDot = () => <span className="breakpoint-dot" aria-hidden="true" />;
 
@@ -17,14 +17,24 @@ const CONDITION_CHOICES: { type: ConditionType; label: string }[] = [
   { type: 'attempt_failed', label: 'an attempt fails' },
 ];
 
+/**
+ * The nodes as choices, the same list as last time while every node keeps its id and name: a drag
+ * move replaces a node on each frame, and the panel need not redraw nor compare whole new lists.
+ */
+let lastNodeChoices: { nodes: readonly GraphNode[]; choices: Choice[] } = { nodes: [], choices: [] };
+const nodeChoicesOf = (nodes: readonly GraphNode[]): Choice[] => {
+  const last = lastNodeChoices;
+  if (last.nodes === nodes) return last.choices;
+  const same = last.choices.length === nodes.length && nodes.every((node, index) => last.choices[index].value === node.id && last.choices[index].label === (node.label ?? node.id));
+  lastNodeChoices = { nodes, choices: same ? last.choices : nodes.map((node) => ({ value: node.id, label: node.label ?? node.id })) };
+  return lastNodeChoices.choices;
+};
+
 /** Breakpoints set on the canvas or here, and conditions on the run's numbers. */
 export function BreakpointsPanel() {
   const breakpoints = useApp((state) => state.breakpoints);
-  // Names only, compared item by item: moving a node changes neither list.
-  const nodeIds = useApp(useShallow((state) => state.graph.nodes.map((candidate) => candidate.id)));
-  const nodeNames = useApp(useShallow((state) => state.graph.nodes.map((candidate) => candidate.label ?? candidate.id)));
+  const nodeChoices = useApp((state) => nodeChoicesOf(state.graph.nodes));
   const edges = useApp((state) => state.graph.edges);
-  const nodeChoices = useMemo(() => nodeIds.map((id, index) => ({ value: id, label: nodeNames[index] })), [nodeIds, nodeNames]);
   const edgeChoices = useMemo(() => edges.map((candidate) => ({ value: candidate.id, label: `${candidate.id}: ${candidate.source} → ${candidate.target}` })), [edges]);
   const toggleNode = useApp((state) => state.toggleNodeBreakpoint);
   const toggleEdge = useApp((state) => state.toggleEdgeBreakpoint);

@@ -40,6 +40,10 @@ export const addNodeAt = (kind: NodeKind, position: Position) => {
 };
 
 const LARGE_GRAPH = 200;
+// Made once: a key list made on each render has React Flow take its key listeners off and on again.
+const DELETE_KEYS = ['Backspace', 'Delete'];
+const MULTI_SELECTION_KEYS = ['Shift', 'Meta', 'Control'];
+const PRO_OPTIONS = { hideAttribution: true };
 
 export function Canvas() {
   const graph = useApp((state) => state.graph);
@@ -58,12 +62,34 @@ export function Canvas() {
   const dragSession = useRef(0);
   // A drag and a pan or zoom each hold autosaves back until they end: a save mid-gesture is a hitch.
   const held = useRef<{ drag: (() => void) | null; move: (() => void) | null }>({ drag: null, move: null });
-  const hold = (gesture: 'drag' | 'move') => void (held.current[gesture] ??= holdAutosave());
-  const release = (gesture: 'drag' | 'move') => {
-    held.current[gesture]?.();
-    held.current[gesture] = null;
-  };
   useEffect(() => () => Object.values(held.current).forEach((free) => free?.()), []);
+  // React Flow copies each of these props into its store when it changes, and every copy runs all
+  // of its store's subscribers (some walk every edge): made once, they are not copied on each drag move.
+  const gestureHandlers = useMemo(() => {
+    const hold = (gesture: 'drag' | 'move') => void (held.current[gesture] ??= holdAutosave());
+    const release = (gesture: 'drag' | 'move') => {
+      held.current[gesture]?.();
+      held.current[gesture] = null;
+    };
+    return {
+      onMoveStart: (event: MouseEvent | TouchEvent | null) => {
+        hold('move');
+        // Only the person's own pans and zooms come with an event.
+        if (event) viewFitted.current = false;
+      },
+      onMoveEnd: () => release('move'),
+      onNodeDragStart: () => {
+        hold('drag');
+        dragSession.current += 1;
+        setDragFrom(useApp.getState().graph);
+      },
+      onNodeDragStop: () => {
+        release('drag');
+        setDragFrom(null);
+      },
+    };
+  }, []);
+  const { onMoveStart, onMoveEnd, onNodeDragStart, onNodeDragStop } = gestureHandlers;
   const [connectFrom, setConnectFrom] = useState<string | null>(null);
   useEditorShortcuts(setConnectFrom);
   const connectSource = connectFrom === null ? undefined : graph.nodes.find((node) => node.id === connectFrom);
@@ -214,28 +240,17 @@ export function Canvas() {
           onConnect={onConnect}
           onReconnect={onReconnect}
           onDelete={onDelete}
-          onMoveStart={(event) => {
-            hold('move');
-            // Only the person's own pans and zooms come with an event.
-            if (event) viewFitted.current = false;
-          }}
-          onMoveEnd={() => release('move')}
-          onNodeDragStart={() => {
-            hold('drag');
-            dragSession.current += 1;
-            setDragFrom(useApp.getState().graph);
-          }}
-          onNodeDragStop={() => {
-            release('drag');
-            setDragFrom(null);
-          }}
+          onMoveStart={onMoveStart}
+          onMoveEnd={onMoveEnd}
+          onNodeDragStart={onNodeDragStart}
+          onNodeDragStop={onNodeDragStop}
           // Past a few hundred nodes, drawing only what is in view keeps dragging and panning smooth.
           onlyRenderVisibleElements={graph.nodes.length > LARGE_GRAPH}
-          deleteKeyCode={['Backspace', 'Delete']}
-          multiSelectionKeyCode={['Shift', 'Meta', 'Control']}
+          deleteKeyCode={DELETE_KEYS}
+          multiSelectionKeyCode={MULTI_SELECTION_KEYS}
           selectionKeyCode="Shift"
           minZoom={0.1}
-          proOptions={{ hideAttribution: true }}
+          proOptions={PRO_OPTIONS}
         >
           <Background gap={20} />
         </ReactFlow>

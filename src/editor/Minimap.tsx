@@ -31,22 +31,48 @@ const drawingOf = (node: GraphNode) => {
 /** Nodes per path: a moved node redraws its own path only, not the whole graph's. */
 const PER_PATH = 64;
 
-/** The nodes as a few paths of one kind colour each, and the box around them all. */
-const drawNodes = (nodes: readonly GraphNode[]) => {
-  const byColor = new Map<string, string[][]>();
+/** One path: up to PER_PATH nodes of one kind colour, the box around them, and the nodes it was drawn from. */
+interface NodePath {
+  key: string;
+  color: string;
+  d: string;
+  bounds: Rect;
+  nodes: GraphNode[];
+}
+
+const boundsOf = (rects: readonly Rect[]): Rect => {
   let [left, top, right, bottom] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const rect of rects) {
+    [left, top] = [Math.min(left, rect.x), Math.min(top, rect.y)];
+    [right, bottom] = [Math.max(right, rect.x + rect.width), Math.max(bottom, rect.y + rect.height)];
+  }
+  return { x: left, y: top, width: right - left, height: bottom - top };
+};
+
+/**
+ * The nodes as a few paths of one kind colour each, and the box around them all. A path whose
+ * nodes are the very objects of the last drawing's path of the same key is that path again: a drag
+ * move replaces one node, and joining every node's subpath on each move was whole-graph work.
+ */
+const drawNodes = (nodes: readonly GraphNode[], last: ReadonlyMap<string, NodePath>) => {
+  const byColor = new Map<string, GraphNode[][]>();
   for (const node of nodes) {
     const color = kindDefinition(node.kind).color;
     const groups = byColor.get(color) ?? [];
     if (groups.length === 0) byColor.set(color, groups);
     if (groups.length === 0 || groups[groups.length - 1].length === PER_PATH) groups.push([]);
-    const { rect, d } = drawingOf(node);
-    groups[groups.length - 1].push(d);
-    [left, top] = [Math.min(left, rect.x), Math.min(top, rect.y)];
-    [right, bottom] = [Math.max(right, rect.x + rect.width), Math.max(bottom, rect.y + rect.height)];
+    groups[groups.length - 1].push(node);
   }
-  const bounds = nodes.length > 0 ? { x: left, y: top, width: right - left, height: bottom - top } : null;
-  const paths = [...byColor].flatMap(([color, groups]) => groups.map((parts, index) => ({ key: `${color}:${index}`, color, d: parts.join('') })));
+  const paths = new Map<string, NodePath>();
+  for (const [color, groups] of byColor)
+    groups.forEach((group, index) => {
+      const key = `${color}:${index}`;
+      const before = last.get(key);
+      if (before && before.nodes.length === group.length && before.nodes.every((node, at) => node === group[at])) return void paths.set(key, before);
+      const drawn = group.map(drawingOf);
+      paths.set(key, { key, color, d: drawn.map((drawing) => drawing.d).join(''), bounds: boundsOf(drawn.map((drawing) => drawing.rect)), nodes: group });
+    });
+  const bounds = paths.size > 0 ? boundsOf([...paths.values()].map((path) => path.bounds)) : null;
   return { paths, bounds };
 };
 
@@ -73,7 +99,9 @@ export function Minimap() {
   const nodes = useApp((state) => state.graph.nodes);
   const [vx, vy, vw, vh] = useStore(selectView).split(' ').map(Number);
   const { getViewport, setViewport, zoomTo } = useReactFlow();
-  const drawn = useMemo(() => drawNodes(nodes), [nodes]);
+  const lastPaths = useRef<ReadonlyMap<string, NodePath>>(new Map());
+  const drawn = useMemo(() => drawNodes(nodes, lastPaths.current), [nodes]);
+  lastPaths.current = drawn.paths;
   const inView = { x: vx, y: vy, width: vw, height: vh };
   const box = union(inView, drawn.bounds);
   // As React Flow's minimap: the box fitted into the drawing, centred, with a margin.
@@ -127,7 +155,7 @@ export function Minimap() {
         onPointerUp={() => (panFrom.current = null)}
         onPointerCancel={() => (panFrom.current = null)}
       >
-        {drawn.paths.map(({ key, color, d }) => (
+        {[...drawn.paths.values()].map(({ key, color, d }) => (
           <path key={key} className="react-flow__minimap-node" d={d} style={{ fill: color }} shapeRendering="crispEdges" />
         ))}
         <path
