@@ -1,5 +1,13 @@
 /** Every icon of the screen, drawn as inline SVG (lucide): no emoji, which some machines draw as empty boxes. */
-import { Brain, Hand, Inbox, LifeBuoy, MessageSquareText, OctagonX, SearchCheck, Zap, type LucideIcon, type LucideProps } from 'lucide-react';
+import { Brain, Hand, Inbox, LifeBuoy, MessageSquareText, OctagonX, SearchCheck, Zap, type LucideIcon, type LucideIconData, type LucideIconNode, type LucideProps } from 'lucide-react';
+import * as brainIcon from 'lucide-react/icons/brain';
+import * as handIcon from 'lucide-react/icons/hand';
+import * as inboxIcon from 'lucide-react/icons/inbox';
+import * as lifeBuoyIcon from 'lucide-react/icons/life-buoy';
+import * as messageSquareTextIcon from 'lucide-react/icons/message-square-text';
+import * as octagonXIcon from 'lucide-react/icons/octagon-x';
+import * as searchCheckIcon from 'lucide-react/icons/search-check';
+import * as zapIcon from 'lucide-react/icons/zap';
 import type { KindIconName } from '../graph/index.ts';
 
 export {
@@ -50,3 +58,43 @@ export function KindIcon({ name, ...props }: { name: KindIconName } & LucideProp
   const Icon = KIND_ICON_COMPONENTS[name];
   return <Icon aria-hidden="true" focusable="false" size={16} {...props} />;
 }
+
+/** A lucide icon's module as it is at run time: its drawing is exported beside its component (the types name the component only). */
+const drawingOf = (module: object) => (module as { __iconData: LucideIconData }).__iconData.node;
+
+const KIND_ICON_DRAWINGS: Record<KindIconName, readonly LucideIconNode[]> = {
+  brain: drawingOf(brainIcon),
+  inbox: drawingOf(inboxIcon),
+  zap: drawingOf(zapIcon),
+  'search-check': drawingOf(searchCheckIcon),
+  'life-buoy': drawingOf(lifeBuoyIcon),
+  hand: drawingOf(handIcon),
+  'message-square-text': drawingOf(messageSquareTextIcon),
+  'octagon-x': drawingOf(octagonXIcon),
+};
+
+const escapeAttribute = (value: unknown) => String(value).replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;');
+const svgElements = (nodes: readonly LucideIconNode[]): string =>
+  nodes
+    .map(([tag, attributes, children]) => {
+      const written = Object.entries(attributes).filter(([name]) => name !== 'key').map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`).join('');
+      return children?.length ? `<${tag}${written}>${svgElements(children)}</${tag}>` : `<${tag}${written}/>`;
+    })
+    .join('');
+
+const kindIconImages = new Map<string, string>();
+/**
+ * A kind's icon as a CSS image, the same lucide drawing with the same stroke, in `color`. The canvas's
+ * nodes show it as a background: each inline SVG is its own clip and transform to the browser, and
+ * on a big graph sorting those into layers made every drag and pan frame slower.
+ */
+export const kindIconImage = (name: KindIconName, color: string): string => {
+  const key = `${name} ${color}`;
+  let image = kindIconImages.get(key);
+  if (image === undefined) {
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24" viewBox="0 0 24 24" fill="none" stroke="${escapeAttribute(color)}" stroke-width="2" stroke-linecap="round" stroke-linejoin="round">${svgElements(KIND_ICON_DRAWINGS[name])}</svg>`;
+    image = `url("data:image/svg+xml,${encodeURIComponent(svg)}")`;
+    kindIconImages.set(key, image);
+  }
+  return image;
+};

@@ -3,7 +3,7 @@ import { Handle, Position, type NodeProps } from '@xyflow/react';
 import { outcomesOf } from '../../graph/index.ts';
 import { useApp } from '../../store/index.ts';
 import { selectProblemsByElement } from '../../store/problemsByElement.ts';
-import { KindIcon } from '../../ui/icons.tsx';
+import { kindIconImage } from '../../ui/icons.tsx';
 import { ProblemMark } from '../ProblemMark.tsx';
 import { GENERAL_HANDLE, type AgentFlowNode } from '../flowAdapter.ts';
 import { handleBoxes, nodeHeight, NODE_BORDER_SIDE, NODE_ROWS, NODE_WIDTH } from '../geometry.ts';
@@ -47,7 +47,7 @@ function AgentNodeView({ id, data, selected }: NodeProps<AgentFlowNode>) {
       <NodeRunStatus id={id} />
       <Handle type="target" position={Position.Left} className="target-handle" style={handles.get(null)} />
       <div className="agent-node-head">
-        <KindIcon name={definition.icon} className="agent-node-icon" size={18} />
+        <span className="agent-node-icon" aria-hidden="true" style={{ backgroundImage: kindIconImage(definition.icon, definition.color) }} />
         <span className="agent-node-label" title={node.label ?? node.id}>{node.label ?? node.id}</span>
         {problems && <ProblemMark problems={problems} />}
         {visits > 0 && <span className="heat-badge" title={`ran ${visits} times in this run`}>×{visits}</span>}
