@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { REPLAY_SPAN, stateAfterStep } from './states.ts';
+import { keyframesFor, REPLAY_SPAN, stateAfterStep } from './states.ts';
+import { adoptIndex, indexSteps } from './traceIndex.ts';
 import type { Trace, TraceStep } from './trace.ts';
 
 /** A compact trace (no `stateBefore`) whose steps count how often their writes are read. */
@@ -61,5 +62,26 @@ describe('stateAfterStep on a compact trace', () => {
     const state = stateAfterStep(trace, 2, initial);
     expect(Object.getPrototypeOf(state)).toBe(Object.prototype);
     expect(Object.keys(state)).toContain('__proto__');
+  });
+
+  it('takes a write named `__proto__` as a field in a state kept on the way too', () => {
+    const { trace } = compactTrace(REPLAY_SPAN + 4);
+    trace.steps[0] = { ...trace.steps[0], writes: JSON.parse('{"__proto__": {"polluted": true}}') as Record<string, unknown> };
+    const state = stateAfterStep(trace, REPLAY_SPAN + 2, initial);
+    expect(Object.getPrototypeOf(state)).toBe(Object.prototype);
+    expect(Object.keys(state)).toContain('__proto__');
+  });
+
+  it('keyframes made elsewhere and copied over with the index (as the parsing worker sends them) give the same states, with no pass over the trace', () => {
+    const made = compactTrace(3 * REPLAY_SPAN + 10);
+    const held = { last: 300, round: 150, steps: 300, tokensUsed: 300 };
+    made.trace.steps[300] = { ...made.trace.steps[300], stateBefore: held };
+    const copied = compactTrace(3 * REPLAY_SPAN + 10);
+    copied.trace.steps[300] = { ...copied.trace.steps[300], stateBefore: held };
+    adoptIndex(copied.trace.steps, structuredClone({ ...indexSteps(made.trace.steps), keyframes: keyframesFor(made.trace.steps) }));
+    copied.reads.count = 0;
+    for (const step of [3 * REPLAY_SPAN + 9, 2 * REPLAY_SPAN, 301, 5])
+      expect(stateAfterStep(copied.trace, step, initial)).toEqual(stateAfterStep(made.trace, step, initial));
+    expect(copied.reads.count).toBeLessThanOrEqual(4 * REPLAY_SPAN);
   });
 });

@@ -4,6 +4,7 @@
  * 100,000 step objects on the first render. An imported trace's index is made by the worker that
  * parses it and arrives with it; any other run's is made once, the first time it is asked for.
  */
+import type { Keyframe } from './states.ts';
 import { nodeRan, type TraceStep } from './trace.ts';
 
 export interface TraceIndex {
@@ -13,9 +14,13 @@ export interface TraceIndex {
   attempts: Int32Array;
   /** 1 where the step is a blind retry. */
   blind: Uint8Array;
-  /** How often each node ran and each edge fired, over all the steps. Null prototypes: a node may be called `toString`. */
+  /** How often each node ran and each edge fired, over all the steps. Null prototypes (as every record here): a node may be called `toString`. */
   nodeVisits: Record<string, number>;
   edgeVisits: Record<string, number>;
+  /** The index of each node's first step (run or not): which nodes the first steps of a run touched, without reading them. */
+  firstStep: Record<string, number>;
+  /** The states kept along the steps for replaying a step's state (states.ts), when the parsing worker made them. */
+  keyframes?: readonly Keyframe[];
 }
 
 type Visits = Pick<TraceIndex, 'nodeVisits' | 'edgeVisits'>;
@@ -40,14 +45,16 @@ export const indexSteps = (steps: readonly TraceStep[]): TraceIndex => {
   const attempts = new Int32Array(steps.length);
   const blind = new Uint8Array(steps.length);
   const visits = noVisits();
+  const firstStep: Record<string, number> = Object.create(null);
   for (let at = 0; at < steps.length; at += 1) {
     const step = steps[at];
     rounds[at] = step.round;
     attempts[at] = step.attempts.length;
     blind[at] = step.blindRetry ? 1 : 0;
     countVisit(visits, step);
+    firstStep[step.node] ??= at;
   }
-  return { rounds, attempts, blind, ...visits };
+  return { rounds, attempts, blind, ...visits, firstStep };
 };
 
 /** A run's steps array is replaced, never changed, when the run goes on: the array is the key. */
@@ -69,5 +76,6 @@ export const traceIndex = (steps: readonly TraceStep[]): TraceIndex => {
  */
 export const adoptIndex = (steps: readonly TraceStep[], index: TraceIndex) => {
   if (index.rounds.length !== steps.length) return;
-  indexes.set(steps, { ...index, nodeVisits: Object.assign(Object.create(null), index.nodeVisits), edgeVisits: Object.assign(Object.create(null), index.edgeVisits) });
+  const nullPrototype = (record: Record<string, number>): Record<string, number> => Object.assign(Object.create(null), record);
+  indexes.set(steps, { ...index, nodeVisits: nullPrototype(index.nodeVisits), edgeVisits: nullPrototype(index.edgeVisits), firstStep: nullPrototype(index.firstStep) });
 };

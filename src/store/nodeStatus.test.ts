@@ -30,6 +30,20 @@ describe('node statuses of a run', () => {
     expect(statuses.recover[0].tone).toBe('wrote');
   });
 
+  it('a node that never ran is not looked for through the whole run: a long run is read from its end only', async () => {
+    const graph = securityclaw();
+    const trace = await runGraph(graph);
+    const long = Array.from({ length: 50 }, () => trace.steps).flat();
+    let reads = 0;
+    const counted = long.map((step) => new Proxy(step, { get: (target, key, receiver) => (key === 'node' && (reads += 1), Reflect.get(target, key, receiver)) }));
+    // The index is made once for the run (an imported trace's by the parsing worker): its reads are not the selection's.
+    expect(nodeStatusesFor(graph, counted)).toEqual(nodeStatusesFor(graph, trace.steps));
+    reads = 0;
+    nodeStatusesFor(graph, counted, undefined, counted.length - 3);
+    expect(reads).toBeLessThan(trace.steps.length * 2);
+    expect(nodeStatusesFor(graph, counted).halt).toBeUndefined();
+  });
+
   it('a guard stop fails the step it stopped, with the guard in the words', async () => {
     const graph = securityclaw();
     const trace = await runGraph(graph, { scenario: 'the budget runs out before a retry attempt' });

@@ -5,6 +5,7 @@
  */
 import { own, type GraphFile, type GraphNode } from '../graph/index.ts';
 import type { Attempt, TraceStep } from '../runtime/trace.ts';
+import { traceIndex } from '../runtime/traceIndex.ts';
 
 export type StatusTone = 'running' | 'next' | 'attempt' | 'failed' | 'wrote' | 'wrote-nothing';
 
@@ -76,9 +77,13 @@ const resultChips = (step: TraceStep, max: number): StatusChip[] => {
  * with what the live run does now. A node's last step gives its result; running or next comes first.
  */
 export const nodeStatusesFor = (graph: GraphFile, steps: readonly TraceStep[], live: LiveActivity = NO_ACTIVITY, count = steps.length): Record<string, NodeRunStatus> => {
+  const shown = Math.min(count, steps.length);
+  // The nodes the shown steps touched, from the run's index: a node that never ran is not looked for through the whole run.
+  let touched = 0;
+  for (const first of Object.values(traceIndex(steps).firstStep)) if (first < shown) touched += 1;
   const lastStep = new Map<string, TraceStep>();
-  // Newest first, and done once every node has its last step: a long run is not read whole at each selection.
-  for (let index = Math.min(count, steps.length) - 1; index >= 0 && lastStep.size < graph.nodes.length; index -= 1)
+  // Newest first, and done once every node touched has its last step: a long run is not read whole at each selection.
+  for (let index = shown - 1; index >= 0 && lastStep.size < touched; index -= 1)
     if (!lastStep.has(steps[index].node)) lastStep.set(steps[index].node, steps[index]);
   // Null prototype: a node may be called `toString`.
   const statuses: Record<string, NodeRunStatus> = Object.create(null);

@@ -3,7 +3,8 @@ import { findTemplate, TRACE_LIMITS } from '../graph/index.ts';
 import { runGraph } from '../runtime/index.ts';
 import type { Trace } from '../runtime/trace.ts';
 import { traceIndex } from '../runtime/traceIndex.ts';
-import { answer, collector, readTraceFile, TRACE_CHUNK, type ParseMessage } from './offThread.ts';
+import { collector, readTraceFile, TRACE_CHUNK, type ParseMessage } from './offThread.ts';
+import { answer } from './parseInWorker.ts';
 
 const longTrace = async (): Promise<Trace> => {
   const trace = await runGraph(findTemplate('securityclaw')!.graph(), { seed: 1, compact: true });

@@ -4,7 +4,7 @@
  */
 import { decodeText, parseGraph, TRACE_LIMITS, type GraphFile, type ParseResult } from '../graph/index.ts';
 import { parseTrace, type Trace, type TraceStep } from '../runtime/trace.ts';
-import { adoptIndex, indexSteps, type TraceIndex } from '../runtime/traceIndex.ts';
+import { adoptIndex, type TraceIndex } from '../runtime/traceIndex.ts';
 
 /** Text from this many characters (a trace file from this many bytes) on is parsed off the main thread. */
 export const OFF_THREAD_CHARS = 100_000;
@@ -21,7 +21,8 @@ type Parsed<R extends ParseRequest> = R extends { kind: 'graph' } ? ParseResult<
 
 /**
  * What the worker posts: a graph's result; a trace's result with its steps left out (`chunks`
- * follow) and their index (made here, off the page's thread), then the steps a chunk at a time.
+ * follow) and their index with the states kept along them (made here, off the page's thread),
+ * then the steps a chunk at a time.
  */
 export type ParseMessage = ParseResult<GraphFile> | ParseResult<Trace> | { ok: true; value: Trace; chunks: number; index: TraceIndex } | TraceStep[];
 
@@ -38,15 +39,6 @@ export const readTraceFile = async (file: Blob): Promise<ParseResult<Trace>> => 
 
 export const parseRequest = async (request: ParseRequest): Promise<ParseResult<GraphFile> | ParseResult<Trace>> =>
   request.kind === 'graph' ? parseGraph(request.text) : readTraceFile(request.file);
-
-/** The worker's side: parses the request and posts the result, a trace's steps in chunks. */
-export const answer = async (request: ParseRequest, post: (message: ParseMessage) => void) => {
-  const result = await parseRequest(request);
-  if (request.kind === 'graph' || !result.ok) return post(result);
-  const { steps, ...trace } = result.value as Trace;
-  post({ ok: true, value: { ...trace, steps: [] }, chunks: Math.ceil(steps.length / TRACE_CHUNK), index: indexSteps(steps) });
-  for (let start = 0; start < steps.length; start += TRACE_CHUNK) post(steps.slice(start, start + TRACE_CHUNK));
-};
 
 /** The page's side: puts a trace's chunks back together; the result once it is whole. */
 export const collector = () => {

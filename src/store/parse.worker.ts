@@ -1,5 +1,6 @@
 import '../graph/jitless.ts';
-import { answer, type ParseRequest } from './offThread.ts';
+import type { ParseRequest } from './offThread.ts';
+import { answer } from './parseInWorker.ts';
 
 self.onmessage = (event: MessageEvent<ParseRequest>) => {
   void answer(event.data, (message) => self.postMessage(message));

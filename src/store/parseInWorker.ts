@@ -1,0 +1,17 @@
+/**
+ * The parsing worker's side of offThread.ts, in a module of its own: the page's bundle does not
+ * carry what only the worker does (the states kept along a trace's steps are made here).
+ */
+import { keyframesFor } from '../runtime/states.ts';
+import type { Trace } from '../runtime/trace.ts';
+import { traceIndex } from '../runtime/traceIndex.ts';
+import { parseRequest, TRACE_CHUNK, type ParseMessage, type ParseRequest } from './offThread.ts';
+
+/** Parses the request and posts the result, a trace's steps in chunks after its index. */
+export const answer = async (request: ParseRequest, post: (message: ParseMessage) => void) => {
+  const result = await parseRequest(request);
+  if (request.kind === 'graph' || !result.ok) return post(result);
+  const { steps, ...trace } = result.value as Trace;
+  post({ ok: true, value: { ...trace, steps: [] }, chunks: Math.ceil(steps.length / TRACE_CHUNK), index: { ...traceIndex(steps), keyframes: keyframesFor(steps) } });
+  for (let start = 0; start < steps.length; start += TRACE_CHUNK) post(steps.slice(start, start + TRACE_CHUNK));
+};
