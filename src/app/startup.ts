@@ -1,4 +1,4 @@
-import { describeProblems, findTemplate } from '../graph/index.ts';
+import { describeProblems, loadTemplates } from '../graph/index.ts';
 import { decodeShareFragment } from '../editor/importExport.ts';
 import { useApp } from '../store/index.ts';
 import { openAsNewGraph, restoreLastGraph } from '../store/persistence.ts';
@@ -36,7 +36,7 @@ export const openInitialGraph = async (url: URL, history: AddressHistory = windo
   let problem = link.problem;
   const templateId = url.searchParams.get('template');
   if (problem === null && templateId !== null) {
-    const template = findTemplate(templateId);
+    const template = (await loadTemplates()).findTemplate(templateId);
     if (template) {
       openAsNewGraph(template.graph());
       history.replaceState(history.state, '', withoutOpener(url));

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { findTemplate, moveNodes } from '../graph/index.ts';
+import { blankGraph, moveNodes } from '../graph/index.ts';
 import { useApp } from '../store/index.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { ExportIcon, ImportIcon, LayoutIcon, LibraryIcon, MermaidIcon, NewGraphIcon, PasteIcon, RedoIcon, ShareIcon, UndoIcon } from '../ui/icons.tsx';
@@ -46,10 +46,7 @@ export function EditorToolbar() {
     void autoLayout();
   }, [layoutAsked]);
 
-  const newGraph = () => {
-    const blank = findTemplate('blank');
-    if (blank) useApp.getState().load(blank.graph());
-  };
+  const newGraph = () => useApp.getState().load(blankGraph());
 
   const share = async () => {
     // Not written into this tab's address: a reload would then reopen the shared copy over later edits.

@@ -1,6 +1,7 @@
 import { deflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { findTemplate, LIMITS, serializeGraph } from '../graph/index.ts';
+import { LIMITS, serializeGraph } from '../graph/index.ts';
+import { findTemplate } from '../graph/templates/index.ts';
 import { decodeShareFragment, encodeShareFragment, exportFileName, slugOf, toMermaid } from './importExport.ts';
 
 const securityclaw = () => findTemplate('securityclaw')!.graph();

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { findTemplate } from '../graph/index.ts';
+import { findTemplate } from '../graph/templates/index.ts';
 import { runGraph } from '../runtime/index.ts';
 import { withoutTimings } from '../runtime/testing.ts';
 import { useApp } from './index.ts';
