@@ -1,6 +1,7 @@
 import '../graph/jitless.ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { loadTimelineRun } from '../debugger/index.ts';
 import { App } from './App.tsx';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
 import { followLinksInAddress, openInitialGraph } from './startup.ts';
@@ -24,10 +25,12 @@ void openInitialGraph(new URL(window.location.href)).finally(() => {
   // The open graph's runs come back, and are kept as they go on.
   void startRunSessions();
   // Once the first screen is drawn, the parser's worker starts (a big file imported later opens
-  // sooner) and the runtime loads (LangGraph, a megabyte of script), so the first Run does not wait for it.
+  // sooner), and the runtime (LangGraph, a megabyte of script) and the timeline's run view load, so
+  // the first Run or trace does not wait for them.
   const warmUp = () => {
     warmParser();
     warmUpRuntime();
+    void loadTimelineRun();
   };
   if (typeof requestIdleCallback === 'function') requestIdleCallback(warmUp);
   else setTimeout(warmUp, 1000);
