@@ -8,7 +8,6 @@ import { followLinksInAddress, openInitialGraph } from './startup.ts';
 import { warmParser } from '../store/offThread.ts';
 import { startPersistence } from '../store/persistence.ts';
 import { warmUpRuntime } from '../store/runSlice.ts';
-import { startRunSessions } from '../store/runSessions.ts';
 import './styles.css';
 
 startPersistence();
@@ -22,8 +21,9 @@ void openInitialGraph(new URL(window.location.href)).finally(() => {
       </ErrorBoundary>
     </StrictMode>,
   );
-  // The open graph's runs come back, and are kept as they go on.
-  void startRunSessions();
+  // The open graph's runs come back, and are kept as they go on. Restoring them needs the runtime,
+  // which loads after the first screen anyway, so the session store does too.
+  void import('../store/runSessions.ts').then((sessions) => sessions.startRunSessions());
   // Once the first screen is drawn, the parser's worker starts (a big file imported later opens
   // sooner), and the runtime (LangGraph, a megabyte of script) and the timeline's run view load, so
   // the first Run or trace does not wait for them.

@@ -1,6 +1,6 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { useApp } from '../store/index.ts';
-import { useRunSessions } from '../store/runSessions.ts';
+import { useRunSessions } from '../store/runSessionStatus.ts';
 import { RunSettings } from './RunToolbar.tsx';
 import { useActiveRun } from './hooks.ts';
 import { TraceFiles } from './TraceFiles.tsx';
