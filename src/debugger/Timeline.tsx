@@ -1,21 +1,42 @@
-import { lazy, Suspense, type ReactNode } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { useApp } from '../store/index.ts';
 import { useRunSessions } from '../store/runSessionStatus.ts';
+import { focusTimeline } from './focus.ts';
 import { RunSettings } from './RunToolbar.tsx';
-import { useActiveRun } from './hooks.ts';
 import { TraceFiles } from './TraceFiles.tsx';
 
-/** The timeline's run view (rows, rounds, run picker): not on the first screen, which has no run yet. */
-export const loadTimelineRun = () => import('./TimelineRun.tsx');
-const TimelineRun = lazy(() => loadTimelineRun().then((module) => ({ default: module.TimelineRun })));
-const RunPicker = lazy(() => loadTimelineRun().then((module) => ({ default: module.RunPicker })));
+type RunView = typeof import('./TimelineRun.tsx');
+let runView: RunView | null = null;
+/** The timeline's list and what reads a run: not on the first screen, which has no run yet. */
+export const loadTimelineRun = () => import('./TimelineRun.tsx').then((module) => (runView = module));
 
-/** The timeline's list with no rows: before the first run, and while the run view loads. */
-function NoRows({ children }: { children?: ReactNode }) {
+/**
+ * The run view once it has loaded (at once when it already has), asked for as soon as there is a
+ * run. Not React's lazy and Suspense: a fallback shown is kept on screen for a throttle's time.
+ */
+const useRunView = (wanted: boolean) => {
+  const [, setLoaded] = useState(runView);
+  useEffect(() => {
+    if (wanted && !runView) void loadTimelineRun().then(setLoaded);
+  }, [wanted]);
+  return runView;
+};
+
+/**
+ * The timeline's list with no rows, as the run view draws it before any run. Run moves the focus
+ * to the list: when the run view's list replaces this one, `focusLeft` says it had the focus.
+ */
+function NoRows({ focusLeft, children }: { focusLeft: () => void; children: ReactNode }) {
+  const watch = useCallback(
+    (element: HTMLDivElement | null) => () => {
+      if (element && document.activeElement === element) focusLeft();
+    },
+    [focusLeft],
+  );
   return (
     <div className="timeline-scroll">
       {children}
-      <div role="list" aria-label="Timeline" className="timeline-list" style={{ height: 0 }} tabIndex={-1} />
+      <div ref={watch} role="list" aria-label="Timeline" className="timeline-list" style={{ height: 0 }} tabIndex={-1} />
     </div>
   );
 }
@@ -32,27 +53,29 @@ function SessionAlert() {
 }
 
 export function Timeline() {
-  const run = useActiveRun();
   const hasRuns = useApp((state) => state.runs.length > 0);
+  const view = useRunView(hasRuns);
+  // Set while the empty list goes with the focus, for the run view's list to take it.
+  const refocus = useRef(false);
+  const focusLeft = useCallback(() => void (refocus.current = true), []);
+  useLayoutEffect(() => {
+    if (!refocus.current) return;
+    refocus.current = false;
+    focusTimeline();
+  });
   return (
     <section className="timeline" aria-label="Timeline panel">
       <div className="timeline-head">
         <h2>Timeline</h2>
         <RunSettings />
-        {hasRuns && (
-          <Suspense fallback={null}>
-            <RunPicker />
-          </Suspense>
-        )}
+        {view && <view.RunPicker />}
         <TraceFiles />
         <SessionAlert />
       </div>
-      {run ? (
-        <Suspense fallback={<NoRows />}>
-          <TimelineRun run={run} />
-        </Suspense>
+      {view ? (
+        <view.TimelineRun />
       ) : (
-        <NoRows>
+        <NoRows focusLeft={focusLeft}>
           <p className="muted">No run yet: press Run or Step, or import a trace.</p>
         </NoRows>
       )}

@@ -9,12 +9,13 @@ import { nodeLabel, useActiveRun } from './hooks.ts';
 import { KindIcon, StopIcon, WarningIcon } from '../ui/icons.tsx';
 
 /**
- * The timeline once there is a run: its rows, laid out from the run's index and drawn a window at
- * a time, the rounds overview and the run picker. Loaded when a run or trace is first shown (and
- * ahead of that once the first screen is idle); before any run the timeline is its empty list.
+ * The timeline's list and what reads a run: its rows, laid out from the run's index and drawn a
+ * window at a time, the rounds overview and the run picker. Loaded once the first screen is idle,
+ * or when a run or trace is shown first; until then the timeline is its empty list (no run yet).
  */
 
 export const ROW_HEIGHT = 26;
+const EMPTY_OFFSETS = new Float64Array(1);
 /** Below this many rows every row is in the DOM (and countable); above it only the visible ones. */
 export const VIRTUALISE_ABOVE = 300;
 /** Scrolling re-renders only when the top moves by this many rows; the overscan covers the rest. */
@@ -188,7 +189,9 @@ export function RunPicker() {
 
 
 /** The shown run's rows, a window of them at a time, keeping the selected step in view. */
-export function TimelineRun({ run }: { run: RunRecord }) {
+export function TimelineRun() {
+  const run = useActiveRun();
+  const graph = useApp((state) => state.graph);
   const selected = useApp((state) => state.selectedStep);
   const selectStep = useApp((state) => state.selectStep);
   const status = useApp((state) => state.runStatus);
@@ -206,13 +209,14 @@ export function TimelineRun({ run }: { run: RunRecord }) {
   const pendingTop = useRef<number | null>(null);
 
   // Laid out from the run's index; only the rows in the window below become objects and elements.
-  const layout = useMemo(() => timelineLayout(run.trace, traceIndex(run.trace.steps), run.stepCount), [run]);
-  const { offsets } = layout;
-  const rowCount = layout.rows.length;
-  const stepCount = run.stepCount;
+  const layout = useMemo(() => (run ? timelineLayout(run.trace, traceIndex(run.trace.steps), run.stepCount) : null), [run]);
+  const offsets = layout?.offsets ?? EMPTY_OFFSETS;
+  const rowCount = layout?.rows.length ?? 0;
+  const stepCount = run?.stepCount ?? 0;
   const virtual = rowCount > VIRTUALISE_ABOVE;
   const range = virtual ? visibleRange(offsets, ROW_HEIGHT, strideTop * ROW_HEIGHT, viewport + SCROLL_STRIDE * ROW_HEIGHT) : { start: 0, end: rowCount };
-  const stepLabel = useCallback((id: string) => nodeLabel(run.graph, id), [run.graph]);
+  const shownGraph = run?.graph ?? graph;
+  const stepLabel = useCallback((id: string) => nodeLabel(shownGraph, id), [shownGraph]);
 
   useLayoutEffect(() => {
     const element = scroller.current;
@@ -231,7 +235,7 @@ export function TimelineRun({ run }: { run: RunRecord }) {
   // before the browser paints, so its row exists for the focus below, and the list scrolls at the next frame.
   useLayoutEffect(() => {
     const element = scroller.current;
-    const index = selected === null ? undefined : layout.rowOfStep[selected - 1];
+    const index = selected === null ? undefined : layout?.rowOfStep[selected - 1];
     if (!element || index === undefined) return;
     const current = pendingTop.current ?? known.current.top;
     const height = known.current.height;
@@ -291,7 +295,7 @@ export function TimelineRun({ run }: { run: RunRecord }) {
       <div className="timeline-scroll" ref={scroller} onScroll={onScroll}>
         {rowCount === 0 && <p className="muted">No run yet: press Run or Step, or import a trace.</p>}
         <div role="list" aria-label="Timeline" className="timeline-list" style={{ height: total }} onKeyDown={onKeyDown} tabIndex={selected === null && stepCount > 0 ? 0 : -1}>
-          {Array.from({ length: range.end - range.start }, (_, offset) => {
+          {run && layout && Array.from({ length: range.end - range.start }, (_, offset) => {
             const index = range.start + offset;
             const row = rowAt(run.trace, layout, index);
             return (
