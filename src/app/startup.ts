@@ -1,5 +1,4 @@
 import { describeProblems, loadTemplates } from '../graph/index.ts';
-import { decodeShareFragment } from '../editor/importExport.ts';
 import { useApp } from '../store/index.ts';
 import { openAsNewGraph, restoreLastGraph } from '../store/persistence.ts';
 
@@ -18,7 +17,8 @@ const withoutOpener = (url: URL) => {
  * what went wrong, in words, when the link cannot be read: then nothing is changed.
  */
 export const openLinkedGraph = async (url: URL, history: AddressHistory): Promise<{ opened: boolean; problem: string | null }> => {
-  const link = await decodeShareFragment(url.hash);
+  // An address with no fragment (most) carries no link: the link code loads only for one that may.
+  const link = url.hash ? await (await import('../editor/shareLink.ts')).decodeShareFragment(url.hash) : null;
   if (link === null) return { opened: false, problem: null };
   if (!link.ok) return { opened: false, problem: `Could not open the share link: ${describeProblems(link.problems)}. Nothing was changed.` };
   openAsNewGraph(link.value);

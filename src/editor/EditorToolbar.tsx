@@ -6,7 +6,7 @@ import { ExportIcon, ImportIcon, LayoutIcon, LibraryIcon, MermaidIcon, NewGraphI
 import { ToolButton } from '../ui/ToolButton.tsx';
 import { requestFit } from './fit.ts';
 import { layoutInWorker } from './runLayout.ts';
-import { downloadText, exportFileName, importFile, importGraphText, shareUrl, slugOf, toMermaid } from './importExport.ts';
+import { downloadText, exportFileName, importFile, importGraphText, slugOf } from './importExport.ts';
 
 // A dialog, not on the first screen: loaded when it is first opened.
 const GraphLibrary = lazy(() => import('./GraphLibrary.tsx').then((module) => ({ default: module.GraphLibrary })));
@@ -50,6 +50,7 @@ export function EditorToolbar() {
 
   const share = async () => {
     // Not written into this tab's address: a reload would then reopen the shared copy over later edits.
+    const { shareUrl } = await import('./shareLink.ts');
     const url = await shareUrl(useApp.getState().exportText(), `${window.location.origin}${window.location.pathname}`);
     void navigator.clipboard?.writeText(url).catch(() => undefined);
     setDialog({ type: 'share', url });
@@ -80,7 +81,7 @@ export function EditorToolbar() {
       </label>
       <ToolButton icon={PasteIcon} label="Paste JSON" compact="wide" onClick={() => setDialog({ type: 'paste' })} aria-haspopup="dialog" />
       <ToolButton icon={ExportIcon} label="Export JSON" compact="wide" onClick={exportJson} />
-      <ToolButton icon={MermaidIcon} label="Mermaid" compact="wide" onClick={() => setDialog({ type: 'mermaid', text: toMermaid(useApp.getState().graph) })} aria-haspopup="dialog" title="The graph as a Mermaid flowchart" />
+      <ToolButton icon={MermaidIcon} label="Mermaid" compact="wide" onClick={() => void import('./mermaid.ts').then(({ toMermaid }) => setDialog({ type: 'mermaid', text: toMermaid(useApp.getState().graph) }))} aria-haspopup="dialog" title="The graph as a Mermaid flowchart" />
       <ToolButton icon={ShareIcon} label="Share link" compact="wide" onClick={() => void share()} aria-haspopup="dialog" title="A link carrying the graph; it opens as a new graph" />
       {importError && (
         <div className="import-error" role="alert">
