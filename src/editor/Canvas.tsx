@@ -6,7 +6,6 @@ import {
   type Connection,
   type EdgeChange,
   type NodeChange,
-  type Viewport,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { addNode, connect, createNode, moveNodes, NODE_KINDS, updateEdge, type GraphFile, type NodeKind, type Position } from '../graph/index.ts';
@@ -42,22 +41,13 @@ export const addNodeAt = (kind: NodeKind, position: Position) => {
 
 const LARGE_GRAPH = 200;
 
-/** The view that fits the open graph in a canvas of this size; none for an empty graph. */
-const fittedView = (box: { width: number; height: number }): Viewport | null => {
-  const { graph, overlay } = useApp.getState();
-  if (graph.nodes.length === 0) return null;
-  // A large graph opens on its entry: fitting every node would draw them all at once and freeze the page.
-  const entry = graph.nodes.length > LARGE_GRAPH ? (graph.nodes.find((node) => node.id === graph.entry) ?? graph.nodes[0]) : null;
-  return entry ? viewportAround(nodeRect(entry), box) : viewportFor(graphBounds(graph, edgeLayout(graph, overlay))!, box);
-};
-
 export function Canvas() {
   const graph = useApp((state) => state.graph);
   const selection = useApp((state) => state.selection);
   const overlay = useApp((state) => state.overlay);
   const breakpoints = useApp((state) => state.breakpoints);
   const documentVersion = useApp((state) => state.documentVersion);
-  const { screenToFlowPosition, setViewport, getViewport } = useReactFlow();
+  const { screenToFlowPosition, setViewport } = useReactFlow();
   // Flow objects kept from one render to the next while their inputs stay the same.
   const flowCache = useRef<FlowCache>(null);
   flowCache.current ??= createFlowCache();
@@ -89,6 +79,8 @@ export function Canvas() {
   const edges = useMemo(() => toFlowEdges(graph, extras, layout, flowCache.current!), [graph, extras, layout]);
 
   const container = useRef<HTMLDivElement>(null);
+  const [labelLayer, setLabelLayer] = useState<HTMLElement | null>(null);
+  useLayoutEffect(() => setLabelLayer(findEdgeLabelLayer(container.current)), []);
   // Until the person pans or zooms, the view follows the document and the canvas's size.
   const viewFitted = useRef(true);
   /**
@@ -99,37 +91,22 @@ export function Canvas() {
   const size = useRef<{ width: number; height: number } | null>(null);
   const fit = useCallback(
     (duration = 0) => {
+      const { graph: current, overlay: run } = useApp.getState();
       const element = container.current;
-      if (!element) return;
-      const view = fittedView(size.current ?? element.getBoundingClientRect());
-      if (!view) return;
+      if (!element || current.nodes.length === 0) return;
       viewFitted.current = true;
-      const now = getViewport();
-      // Fitting again to the view on screen would only have React Flow draw the same view again.
-      if (view.x !== now.x || view.y !== now.y || view.zoom !== now.zoom) void setViewport(view, { duration });
+      const box = size.current ?? element.getBoundingClientRect();
+      // A large graph opens on its entry: fitting every node would draw them all at once and freeze the page.
+      const entry = current.nodes.length > LARGE_GRAPH ? (current.nodes.find((node) => node.id === current.entry) ?? current.nodes[0]) : null;
+      const view = entry ? viewportAround(nodeRect(entry), box) : viewportFor(graphBounds(current, edgeLayout(current, run))!, box);
+      void setViewport(view, { duration });
     },
-    [setViewport, getViewport],
+    [setViewport],
   );
-  /**
-   * The view React Flow first draws: the fitted one, from the canvas's size, read before React Flow
-   * is mounted. Drawn at its default view and fitted after, the graph was rendered, measured and
-   * laid out twice on opening.
-   */
-  const [openingView, setOpeningView] = useState<Viewport | null>(null);
-  useLayoutEffect(() => {
-    const box = container.current!.getBoundingClientRect();
-    size.current = { width: box.width, height: box.height };
-    setOpeningView(fittedView(size.current) ?? { x: 0, y: 0, zoom: 1 });
-  }, []);
-  const mounted = openingView !== null;
-  const [labelLayer, setLabelLayer] = useState<HTMLElement | null>(null);
-  useLayoutEffect(() => setLabelLayer(findEdgeLabelLayer(container.current)), [mounted]);
   useEffect(() => onFitRequest(() => fit(200)), [fit]);
-  // Every document opened after the first, at once: a new graph has nothing on screen to move
-  // from, and an animated fit keeps a big graph redrawing.
-  useEffect(() => {
-    if (mounted) fit();
-  }, [documentVersion, fit, mounted]);
+  // The document on screen when the canvas mounts, and every one opened after it, at once: a new
+  // graph has nothing on screen to move from, and an animated fit keeps a big graph redrawing.
+  useEffect(() => fit(), [documentVersion, fit]);
   useEffect(() => {
     const element = container.current;
     if (!element) return;
@@ -227,44 +204,41 @@ export function Canvas() {
   return (
     <div className="canvas" ref={container} onDragOver={onDragOver} onDrop={onDrop} aria-label="Canvas" role="region">
       <EdgeLabelLayer.Provider value={labelLayer}>
-        {openingView && (
-          <ReactFlow<AgentFlowNode, ConditionFlowEdge>
-            defaultViewport={openingView}
-            nodes={nodes}
-            edges={edges}
-            nodeTypes={nodeTypes}
-            edgeTypes={edgeTypes}
-            onNodesChange={onNodesChange}
-            onEdgesChange={onEdgesChange}
-            onConnect={onConnect}
-            onReconnect={onReconnect}
-            onDelete={onDelete}
-            onMoveStart={(event) => {
-              hold('move');
-              // Only the person's own pans and zooms come with an event.
-              if (event) viewFitted.current = false;
-            }}
-            onMoveEnd={() => release('move')}
-            onNodeDragStart={() => {
-              hold('drag');
-              dragSession.current += 1;
-              setDragFrom(useApp.getState().graph);
-            }}
-            onNodeDragStop={() => {
-              release('drag');
-              setDragFrom(null);
-            }}
-            // Past a few hundred nodes, drawing only what is in view keeps dragging and panning smooth.
-            onlyRenderVisibleElements={graph.nodes.length > LARGE_GRAPH}
-            deleteKeyCode={['Backspace', 'Delete']}
-            multiSelectionKeyCode={['Shift', 'Meta', 'Control']}
-            selectionKeyCode="Shift"
-            minZoom={0.1}
-            proOptions={{ hideAttribution: true }}
-          >
-            <Background gap={20} />
-          </ReactFlow>
-        )}
+        <ReactFlow<AgentFlowNode, ConditionFlowEdge>
+          nodes={nodes}
+          edges={edges}
+          nodeTypes={nodeTypes}
+          edgeTypes={edgeTypes}
+          onNodesChange={onNodesChange}
+          onEdgesChange={onEdgesChange}
+          onConnect={onConnect}
+          onReconnect={onReconnect}
+          onDelete={onDelete}
+          onMoveStart={(event) => {
+            hold('move');
+            // Only the person's own pans and zooms come with an event.
+            if (event) viewFitted.current = false;
+          }}
+          onMoveEnd={() => release('move')}
+          onNodeDragStart={() => {
+            hold('drag');
+            dragSession.current += 1;
+            setDragFrom(useApp.getState().graph);
+          }}
+          onNodeDragStop={() => {
+            release('drag');
+            setDragFrom(null);
+          }}
+          // Past a few hundred nodes, drawing only what is in view keeps dragging and panning smooth.
+          onlyRenderVisibleElements={graph.nodes.length > LARGE_GRAPH}
+          deleteKeyCode={['Backspace', 'Delete']}
+          multiSelectionKeyCode={['Shift', 'Meta', 'Control']}
+          selectionKeyCode="Shift"
+          minZoom={0.1}
+          proOptions={{ hideAttribution: true }}
+        >
+          <Background gap={20} />
+        </ReactFlow>
       </EdgeLabelLayer.Provider>
       {connectSource && <ConnectDialog source={connectSource} onClose={() => setConnectFrom(null)} />}
       {graph.nodes.length === 0 && (
