@@ -31,7 +31,7 @@ for (const size of SIZES) {
   await open(page, '/?template=securityclaw');
   await page.screenshot({ path: name('default-graph') });
 
-  const { encodeShareFragment } = await import('../src/editor/importExport.ts');
+  const { encodeShareFragment } = await import('../src/editor/shareLink.ts');
   await open(page, `/#${await encodeShareFragment(JSON.stringify(handBuilt))}`);
   await page.screenshot({ path: name('hand-built') });
 

@@ -2,7 +2,8 @@
 import { act } from 'react';
 import { createRoot } from 'react-dom/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { findTemplate, validateGraph } from '../graph/index.ts';
+import { validateGraph } from '../graph/index.ts';
+import { findTemplate } from '../graph/templates/index.ts';
 import { useApp } from '../store/index.ts';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
 

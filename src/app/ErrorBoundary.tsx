@@ -1,5 +1,5 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
-import { findTemplate } from '../graph/index.ts';
+import { blankGraph } from '../graph/index.ts';
 import { downloadText, exportFileName } from '../editor/importExport.ts';
 import { useApp } from '../store/index.ts';
 
@@ -36,8 +36,7 @@ export class ErrorBoundary extends Component<{ children: ReactNode }, State> {
   };
 
   private openBlank = () => {
-    const blank = findTemplate('blank');
-    if (blank) useApp.getState().load(blank.graph());
+    useApp.getState().load(blankGraph());
     this.retry();
   };
 

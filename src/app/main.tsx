@@ -1,13 +1,13 @@
 import '../graph/jitless.ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { loadTimelineRun } from '../debugger/index.ts';
 import { App } from './App.tsx';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
 import { followLinksInAddress, openInitialGraph } from './startup.ts';
 import { warmParser } from '../store/offThread.ts';
 import { startPersistence } from '../store/persistence.ts';
 import { warmUpRuntime } from '../store/runSlice.ts';
-import { startRunSessions } from '../store/runSessions.ts';
 import './styles.css';
 
 startPersistence();
@@ -21,13 +21,16 @@ void openInitialGraph(new URL(window.location.href)).finally(() => {
       </ErrorBoundary>
     </StrictMode>,
   );
-  // The open graph's runs come back, and are kept as they go on.
-  void startRunSessions();
+  // The open graph's runs come back, and are kept as they go on. Restoring them needs the runtime,
+  // which loads after the first screen anyway, so the session store does too.
+  void import('../store/runSessions.ts').then((sessions) => sessions.startRunSessions());
   // Once the first screen is drawn, the parser's worker starts (a big file imported later opens
-  // sooner) and the runtime loads (LangGraph, a megabyte of script), so the first Run does not wait for it.
+  // sooner), and the runtime (LangGraph, a megabyte of script) and the timeline's run view load, so
+  // the first Run or trace does not wait for them.
   const warmUp = () => {
     warmParser();
     warmUpRuntime();
+    void loadTimelineRun();
   };
   if (typeof requestIdleCallback === 'function') requestIdleCallback(warmUp);
   else setTimeout(warmUp, 1000);

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { findTemplate, serializeGraph } from '../graph/index.ts';
-import { encodeShareFragment } from '../editor/importExport.ts';
+import { serializeGraph } from '../graph/index.ts';
+import { findTemplate } from '../graph/templates/index.ts';
+import { encodeShareFragment } from '../editor/shareLink.ts';
 import { useApp } from '../store/index.ts';
 import { OPEN_KEY, startPersistence, type LibraryEntry, type LibraryStorage, type SyncStorage } from '../store/persistence.ts';
 import { openInitialGraph } from './startup.ts';

@@ -1,5 +1,4 @@
-import { describeProblems, findTemplate } from '../graph/index.ts';
-import { decodeShareFragment } from '../editor/importExport.ts';
+import { describeProblems, loadTemplates } from '../graph/index.ts';
 import { useApp } from '../store/index.ts';
 import { openAsNewGraph, restoreLastGraph } from '../store/persistence.ts';
 
@@ -18,7 +17,8 @@ const withoutOpener = (url: URL) => {
  * what went wrong, in words, when the link cannot be read: then nothing is changed.
  */
 export const openLinkedGraph = async (url: URL, history: AddressHistory): Promise<{ opened: boolean; problem: string | null }> => {
-  const link = await decodeShareFragment(url.hash);
+  // An address with no fragment (most) carries no link: the link code loads only for one that may.
+  const link = url.hash ? await (await import('../editor/shareLink.ts')).decodeShareFragment(url.hash) : null;
   if (link === null) return { opened: false, problem: null };
   if (!link.ok) return { opened: false, problem: `Could not open the share link: ${describeProblems(link.problems)}. Nothing was changed.` };
   openAsNewGraph(link.value);
@@ -36,7 +36,7 @@ export const openInitialGraph = async (url: URL, history: AddressHistory = windo
   let problem = link.problem;
   const templateId = url.searchParams.get('template');
   if (problem === null && templateId !== null) {
-    const template = findTemplate(templateId);
+    const template = (await loadTemplates()).findTemplate(templateId);
     if (template) {
       openAsNewGraph(template.graph());
       history.replaceState(history.state, '', withoutOpener(url));

@@ -6,7 +6,8 @@
  */
 import { Client } from '@langchain/langgraph-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findTemplate, type GraphFile } from '../graph/index.ts';
+import { type GraphFile } from '../graph/index.ts';
+import { findTemplate } from '../graph/templates/index.ts';
 import { runGraph, type TraceStep } from '../runtime/index.ts';
 import { serveGraphs, type Served } from './serve.ts';
 

@@ -5,7 +5,8 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Trace, TraceStep } from '../runtime/trace.ts';
 import { useApp } from '../store/index.ts';
 import { loadRuntime } from '../store/runSlice.ts';
-import { ROUNDS_PAGE, ROW_HEIGHT, Timeline } from './Timeline.tsx';
+import { Timeline } from './Timeline.tsx';
+import { ROUNDS_PAGE, ROW_HEIGHT } from './TimelineRun.tsx';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -19,11 +20,12 @@ const syntheticTrace = (count: number): Trace => ({
   })),
 });
 
-const mount = () => {
+/** Mounts the timeline and waits for its run view, which loads on first use. */
+const mount = async () => {
   const container = document.createElement('div');
   document.body.append(container);
   const root = createRoot(container);
-  act(() => root.render(<Timeline />));
+  await act(async () => root.render(<Timeline />));
   return { container, unmount: () => act(() => root.unmount()) };
 };
 
@@ -40,9 +42,9 @@ afterEach(() => {
 });
 
 describe('Timeline', () => {
-  it('shows every step of a short run as a list item, attempts nested in theirs, rounds and blind retries marked', () => {
+  it('shows every step of a short run as a list item, attempts nested in theirs, rounds and blind retries marked', async () => {
     act(() => useApp.getState().loadTrace(syntheticTrace(12)));
-    const { container, unmount } = mount();
+    const { container, unmount } = await mount();
     expect(items(container)).toHaveLength(12);
     expect(items(container)[1].querySelector('[role="group"]')?.textContent).toContain('timeout');
     expect(container.textContent).toContain('Round 3');
@@ -51,10 +53,10 @@ describe('Timeline', () => {
     unmount();
   });
 
-  it('renders a window of a 10,000-step run and moves it on scroll', () => {
+  it('renders a window of a 10,000-step run and moves it on scroll', async () => {
     act(() => useApp.getState().loadTrace(syntheticTrace(10_000)));
     act(() => useApp.getState().selectStep(1));
-    const { container, unmount } = mount();
+    const { container, unmount } = await mount();
     const rendered = items(container);
     expect(rendered.length).toBeGreaterThan(0);
     expect(rendered.length).toBeLessThan(100);
@@ -81,9 +83,9 @@ describe('Timeline', () => {
     unmount();
   });
 
-  it.each([10_000, 100_000])('keeps a %i-step run under 500 DOM elements, the rounds overview included', (count) => {
+  it.each([10_000, 100_000])('keeps a %i-step run under 500 DOM elements, the rounds overview included', async (count) => {
     act(() => useApp.getState().loadTrace(syntheticTrace(count)));
-    const { container, unmount } = mount();
+    const { container, unmount } = await mount();
     expect(items(container).length).toBeGreaterThan(0);
     expect(container.querySelectorAll('*').length).toBeLessThan(500);
     // Moving the selection keeps the window small: the selected step is rendered, wherever it is.
@@ -102,10 +104,10 @@ describe('Timeline', () => {
     unmount();
   });
 
-  it('arrow keys, Home and End move the selection between steps', () => {
+  it('arrow keys, Home and End move the selection between steps', async () => {
     act(() => useApp.getState().loadTrace(syntheticTrace(12)));
     act(() => useApp.getState().selectStep(5));
-    const { container, unmount } = mount();
+    const { container, unmount } = await mount();
     const list = container.querySelector('[role="list"]') as HTMLElement;
     const press = (key: string) => act(() => {
       list.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));

@@ -1,163 +1,43 @@
-import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type UIEvent } from 'react';
-import { kindDefinition } from '../graph/index.ts';
-import type { Attempt, TraceStep } from '../runtime/trace.ts';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { useApp } from '../store/index.ts';
-import type { RunRecord } from '../store/runSlice.ts';
-import { useRunSessions } from '../store/runSessions.ts';
-import { retryVerdict, roundCount, roundsOverview, rowAt, timelineLayout, VERDICT_WORDS, visibleRange, whereRunsPart, type RetryVerdict, type RoundSummary, type TimelineRow } from './analysis.ts';
-import { traceIndex } from '../runtime/traceIndex.ts';
+import { useRunSessions } from '../store/runSessionStatus.ts';
+import { focusTimeline } from './focus.ts';
 import { RunSettings } from './RunToolbar.tsx';
-import { nodeLabel, useActiveRun } from './hooks.ts';
 import { TraceFiles } from './TraceFiles.tsx';
-import { KindIcon, StopIcon, WarningIcon } from '../ui/icons.tsx';
 
-export const ROW_HEIGHT = 26;
-const EMPTY_OFFSETS = new Float64Array(1);
-/** Below this many rows every row is in the DOM (and countable); above it only the visible ones. */
-export const VIRTUALISE_ABOVE = 300;
-/** Scrolling re-renders only when the top moves by this many rows; the overscan covers the rest. */
-const SCROLL_STRIDE = 4;
-/** The window's top row for a scroll position, in whole strides. */
-const strideOf = (scrollTop: number) => Math.floor(scrollTop / ROW_HEIGHT / SCROLL_STRIDE) * SCROLL_STRIDE;
+type RunView = typeof import('./TimelineRun.tsx');
+let runView: RunView | null = null;
+/** The timeline's list and what reads a run: not on the first screen, which has no run yet. */
+export const loadTimelineRun = () => import('./TimelineRun.tsx').then((module) => (runView = module));
 
-function AttemptLine({ attempt, verdict }: { attempt: Attempt; verdict: RetryVerdict }) {
-  const failed = attempt.outcome !== 'ok' && attempt.outcome !== 'empty';
+/**
+ * The run view once it has loaded (at once when it already has), asked for as soon as there is a
+ * run. Not React's lazy and Suspense: a fallback shown is kept on screen for a throttle's time.
+ */
+const useRunView = (wanted: boolean) => {
+  const [, setLoaded] = useState(runView);
+  useEffect(() => {
+    if (wanted && !runView) void loadTimelineRun().then(setLoaded);
+  }, [wanted]);
+  return runView;
+};
+
+/**
+ * The timeline's list with no rows, as the run view draws it before any run. Run moves the focus
+ * to the list: when the run view's list replaces this one, `focusLeft` says it had the focus.
+ */
+function NoRows({ focusLeft, children }: { focusLeft: () => void; children: ReactNode }) {
+  const watch = useCallback(
+    (element: HTMLDivElement | null) => () => {
+      if (element && document.activeElement === element) focusLeft();
+    },
+    [focusLeft],
+  );
   return (
-    <div className={`tl-attempt${failed ? ' failed' : ''}`} style={{ height: ROW_HEIGHT }}>
-      <span className="tl-attempt-n">{attempt.iteration === undefined ? '' : `iter ${attempt.iteration} · `}attempt {attempt.n}</span>
-      <span>{attempt.skill}</span>
-      <span className={`tl-outcome outcome-${attempt.outcome}`}>{attempt.outcome}</span>
-      {verdict !== 'ok' && <span className={`tl-verdict ${verdict}`}>{VERDICT_WORDS[verdict]}</span>}
-      {attempt.error && <span className="tl-error" title={attempt.error}>{attempt.error}</span>}
-      {attempt.retry && verdict !== 'ok' && <span className="tl-why" title={attempt.retry}>{attempt.retry}</span>}
-      <span className="tl-num">{attempt.tokens} tok</span>
+    <div className="timeline-scroll">
+      {children}
+      <div ref={watch} role="list" aria-label="Timeline" className="timeline-list" style={{ height: 0 }} tabIndex={-1} />
     </div>
-  );
-}
-
-/** A step's row; drawn again only when it changes (selecting a step redraws the two rows whose selection changed). */
-const StepItem = memo(function StepItem({ step, label, selected, onSelect, total }: { step: TraceStep; label: string; selected: boolean; onSelect: (step: number) => void; total: number }) {
-  const kind = kindDefinition(step.kind);
-  return (
-    <div
-      role="listitem"
-      className={`tl-step${selected ? ' selected' : ''}${step.guard ? ' guarded' : ''}`}
-      aria-current={selected ? 'step' : undefined}
-      aria-posinset={step.step}
-      aria-setsize={total}
-      tabIndex={selected ? 0 : -1}
-      data-step={step.step}
-      onClick={() => onSelect(step.step)}
-    >
-      <div className="tl-step-line" style={{ height: ROW_HEIGHT }}>
-        <span className="tl-num">#{step.step}</span>
-        <KindIcon name={kind.icon} style={{ color: kind.color }} size={15} />
-        <span className="tl-label">{label}</span>
-        {step.outcome && <span className={`tl-outcome outcome-${step.outcome}`}>{step.outcome}</span>}
-        {step.blindRetry && <span className="tl-warn"><WarningIcon size={14} aria-hidden="true" /> blind retry</span>}
-        {step.fired && (
-          <span className="tl-fired" title={step.fired.reason}>
-            → {step.fired.id} <span className="tl-reason">({step.fired.reason})</span>
-          </span>
-        )}
-        {step.guard && <span className="tl-guard">guard: {step.guard.reason}</span>}
-      </div>
-      {step.attempts.length > 0 && (
-        <div role="group" aria-label={`Attempts of step ${step.step}`} className="tl-attempts">
-          {step.attempts.map((attempt, index) => <AttemptLine key={`${attempt.action ?? 0}-${attempt.n}`} attempt={attempt} verdict={retryVerdict(step.attempts, index)} />)}
-        </div>
-      )}
-    </div>
-  );
-});
-
-function RowView({ row, stepLabel, selected, onSelect, total }: { row: TimelineRow; stepLabel: (id: string) => string; selected: number | null; onSelect: (step: number) => void; total: number }) {
-  if (row.type === 'round')
-    return (
-      <div className="tl-round" style={{ height: ROW_HEIGHT }}>
-        Round {row.round}
-        {row.blindRetry && <span className="tl-warn"><WarningIcon size={14} aria-hidden="true" /> blind retry: the same plan as the last round, no new evidence</span>}
-      </div>
-    );
-  if (row.type === 'stop')
-    return (
-      <div className="tl-stop" style={{ height: ROW_HEIGHT }}>
-        <StopIcon size={14} aria-hidden="true" /> Stopped: <code>{row.reason}</code> <span className="tl-reason">{row.explain}</span>
-      </div>
-    );
-  return <StepItem step={row.step} label={stepLabel(row.step.node)} selected={selected === row.step.step} onSelect={onSelect} total={total} />;
-}
-
-/** The node the live run is in, with its attempts as they end: a slow skill shows its retries at once. */
-function InFlight() {
-  const inFlight = useApp((state) => (state.activeRunId === state.liveRunId ? state.inFlight : null));
-  const graph = useApp((state) => state.runs.find((run) => run.id === state.liveRunId)?.graph);
-  if (!inFlight || !graph) return null;
-  return (
-    <p className="tl-inflight" aria-live="polite" aria-label="Step in flight">
-      Step {inFlight.step} · {nodeLabel(graph, inFlight.node)} running:{' '}
-      {inFlight.attempts.map((attempt) => `attempt ${attempt.n} ${attempt.skill} ${attempt.outcome}`).join(', ')}
-    </p>
-  );
-}
-
-/** How many rounds the overview lists at once: a long run has tens of thousands, and the DOM stays small. */
-export const ROUNDS_PAGE = 100;
-
-/** One row per round (path, outcome, cost): on a long run, which round went wrong shows at a glance. */
-function RoundsOverview() {
-  const run = useActiveRun();
-  const [open, setOpen] = useState(false);
-  const count = useMemo(() => (run ? roundCount(traceIndex(run.trace.steps)) : 0), [run]);
-  if (!run || count === 0) return null;
-  return (
-    <details className="rounds-overview" onToggle={(event) => setOpen(event.currentTarget.open)}>
-      <summary>Rounds overview ({count})</summary>
-      {open && <RoundsTable run={run} />}
-    </details>
-  );
-}
-
-/** The overview's rows, a page of them at a time (first the page holding the selected step's round), made and rendered only while it is open. */
-function RoundsTable({ run }: { run: RunRecord }) {
-  const rounds: RoundSummary[] = useMemo(() => roundsOverview(run.trace), [run]);
-  const graph = useApp((state) => state.graph);
-  const selectStep = useApp((state) => state.selectStep);
-  const selectedRound = useApp((state) => (state.selectedStep === null ? undefined : run.trace.steps[state.selectedStep - 1]?.round));
-  const [chosenStart, setChosenStart] = useState<number | null>(null);
-  const selectedAt = selectedRound === undefined ? 0 : Math.max(0, rounds.findIndex((round) => round.round === selectedRound));
-  const start = chosenStart ?? Math.floor(selectedAt / ROUNDS_PAGE) * ROUNDS_PAGE;
-  const shown = rounds.slice(start, start + ROUNDS_PAGE);
-  const label = (id: string) => nodeLabel(run.graph ?? graph, id);
-  const firstStepOf = (round: number) => run.trace.steps.find((step) => step.round === round)?.step;
-  return (
-    <>
-      {rounds.length > ROUNDS_PAGE && (
-        <p className="rounds-page">
-          <button type="button" disabled={start === 0} onClick={() => setChosenStart(Math.max(0, start - ROUNDS_PAGE))}>Earlier rounds</button>
-          {' '}Rounds {shown[0].round}–{shown[shown.length - 1].round} of {rounds.length}{' '}
-          <button type="button" disabled={start + ROUNDS_PAGE >= rounds.length} onClick={() => setChosenStart(start + ROUNDS_PAGE)}>Later rounds</button>
-        </p>
-      )}
-      <table aria-label="Rounds">
-        <thead><tr><th>Round</th><th>Path</th><th>Outcome</th><th>Tokens</th></tr></thead>
-        <tbody>
-          {shown.map((round) => (
-            <tr key={round.round} className={round.outcome.startsWith('stopped') && round.outcome !== 'stopped: completed' ? 'round-halted' : undefined}>
-              <th scope="row">
-                <button type="button" className="link" aria-label={`Go to round ${round.round}`} onClick={() => {
-                  const first = firstStepOf(round.round);
-                  if (first !== undefined) selectStep(first);
-                }}>{round.round}</button>
-              </th>
-              <td>{round.path.map(label).join(' → ') || '—'}</td>
-              <td><code>{round.outcome}</code></td>
-              <td>{round.tokens}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </>
   );
 }
 
@@ -172,153 +52,33 @@ function SessionAlert() {
   );
 }
 
-function RunPicker() {
-  const runs = useApp((state) => state.runs);
-  const activeRunId = useApp((state) => state.activeRunId);
-  const selectRun = useApp((state) => state.selectRun);
-  const active = runs.find((run) => run.id === activeRunId);
-  const parent = active?.forkOf ? runs.find((run) => run.id === active.forkOf?.run) : undefined;
-  const parting = active && parent ? whereRunsPart(parent, active) : null;
-  if (runs.length === 0) return null;
-  return (
-    <>
-      <label className="run-field">
-        Shown run
-        <select value={activeRunId ?? ''} onChange={(event) => selectRun(Number(event.target.value))}>
-          {runs.map((run) => <option key={run.id} value={run.id}>{run.label}</option>)}
-        </select>
-      </label>
-      {active && parent && (
-        <p className="tl-parting">{parting ? parting.sentence : `Run ${active.id} takes the same edges as run ${parent.id}`}</p>
-      )}
-    </>
-  );
-}
-
 export function Timeline() {
-  const run = useActiveRun();
-  const graph = useApp((state) => state.graph);
-  const selected = useApp((state) => state.selectedStep);
-  const selectStep = useApp((state) => state.selectStep);
-  const status = useApp((state) => state.runStatus);
-  const scroller = useRef<HTMLDivElement>(null);
-  const movedByKey = useRef(false);
-  const [strideTop, setStrideTop] = useState(0);
-  const [viewport, setViewport] = useState(400);
-  /**
-   * The list's scroll position and height as last set or seen, so that following the selection reads
-   * no layout: reading `scrollTop` or `clientHeight` right after the rows changed has the browser lay
-   * the page out there and then, and again for the frame.
-   */
-  const known = useRef({ top: 0, height: 400 });
-  /** A scroll position to write at the next frame, where the browser lays the page out anyway. */
-  const pendingTop = useRef<number | null>(null);
-
-  // Laid out from the run's index; only the rows in the window below become objects and elements.
-  const layout = useMemo(() => (run ? timelineLayout(run.trace, traceIndex(run.trace.steps), run.stepCount) : null), [run]);
-  const offsets = layout?.offsets ?? EMPTY_OFFSETS;
-  const rowCount = layout?.rows.length ?? 0;
-  const stepCount = run?.stepCount ?? 0;
-  const virtual = rowCount > VIRTUALISE_ABOVE;
-  const range = virtual ? visibleRange(offsets, ROW_HEIGHT, strideTop * ROW_HEIGHT, viewport + SCROLL_STRIDE * ROW_HEIGHT) : { start: 0, end: rowCount };
-  const shownGraph = run?.graph ?? graph;
-  const stepLabel = useCallback((id: string) => nodeLabel(shownGraph, id), [shownGraph]);
-
+  const hasRuns = useApp((state) => state.runs.length > 0);
+  const view = useRunView(hasRuns);
+  // Set while the empty list goes with the focus, for the run view's list to take it.
+  const refocus = useRef(false);
+  const focusLeft = useCallback(() => void (refocus.current = true), []);
   useLayoutEffect(() => {
-    const element = scroller.current;
-    if (!element) return;
-    const measure = () => {
-      known.current.height = element.clientHeight;
-      setViewport(element.clientHeight);
-    };
-    const observer = new ResizeObserver(measure);
-    observer.observe(element);
-    measure();
-    return () => observer.disconnect();
-  }, []);
-
-  // Keeps the selected step in view (during a live run it is the latest one): the window moves there
-  // before the browser paints, so its row exists for the focus below, and the list scrolls at the next frame.
-  useLayoutEffect(() => {
-    const element = scroller.current;
-    const index = selected === null ? undefined : layout?.rowOfStep[selected - 1];
-    if (!element || index === undefined) return;
-    const current = pendingTop.current ?? known.current.top;
-    const height = known.current.height;
-    const top = offsets[index] * ROW_HEIGHT;
-    const bottom = offsets[index + 1] * ROW_HEIGHT;
-    const end = status === 'stopped' && selected === stepCount ? offsets[offsets.length - 1] * ROW_HEIGHT : bottom;
-    const next = top < current ? top : end > current + height ? end - height : current;
-    if (next === current) return;
-    setStrideTop(strideOf(next));
-    if (pendingTop.current === null)
-      requestAnimationFrame(() => {
-        if (pendingTop.current === null) return;
-        element.scrollTop = pendingTop.current;
-        known.current.top = pendingTop.current;
-        pendingTop.current = null;
-      });
-    pendingTop.current = next;
-  }, [selected, layout, offsets, status, stepCount]);
-
-  // Focus follows the selection when the timeline has it, or had it on a row that left the window
-  // (Home and End on a long run move the window past the row that had the focus).
-  useEffect(() => {
-    const element = scroller.current;
-    const row = element?.querySelector<HTMLElement>(`[data-step="${selected}"]`);
-    if (!element || !row) return;
-    if (movedByKey.current || (element.contains(document.activeElement) && document.activeElement !== element)) row.focus({ preventScroll: true });
-    movedByKey.current = false;
-  }, [selected, range.start, range.end]);
-
-  const onScroll = (event: UIEvent<HTMLDivElement>) => {
-    // A scroll of the person's overrides one still to be written for the selection.
-    pendingTop.current = null;
-    known.current.top = event.currentTarget.scrollTop;
-    setStrideTop(strideOf(known.current.top));
-  };
-
-  const onKeyDown = (event: KeyboardEvent) => {
-    if (stepCount === 0) return;
-    const current = selected ?? 0;
-    const next =
-      event.key === 'ArrowDown' ? Math.min(stepCount, current + 1)
-        : event.key === 'ArrowUp' ? Math.max(1, current - 1)
-          : event.key === 'Home' ? 1
-            : event.key === 'End' ? stepCount
-              : null;
-    if (next === null) return;
-    event.preventDefault();
-    movedByKey.current = true;
-    selectStep(next);
-  };
-
-  const total = offsets[offsets.length - 1] * ROW_HEIGHT;
+    if (!refocus.current) return;
+    refocus.current = false;
+    focusTimeline();
+  });
   return (
     <section className="timeline" aria-label="Timeline panel">
       <div className="timeline-head">
         <h2>Timeline</h2>
         <RunSettings />
-        <RunPicker />
+        {view && <view.RunPicker />}
         <TraceFiles />
         <SessionAlert />
       </div>
-      <InFlight />
-      <RoundsOverview />
-      <div className="timeline-scroll" ref={scroller} onScroll={onScroll}>
-        {rowCount === 0 && <p className="muted">No run yet: press Run or Step, or import a trace.</p>}
-        <div role="list" aria-label="Timeline" className="timeline-list" style={{ height: total }} onKeyDown={onKeyDown} tabIndex={selected === null && stepCount > 0 ? 0 : -1}>
-          {run && layout && Array.from({ length: range.end - range.start }, (_, offset) => {
-            const index = range.start + offset;
-            const row = rowAt(run.trace, layout, index);
-            return (
-              <div key={row.type === 'step' ? `s${row.step.step}` : row.type === 'round' ? `r${index}` : 'stop'} className="tl-row" style={{ top: offsets[index] * ROW_HEIGHT, height: row.height * ROW_HEIGHT }}>
-                <RowView row={row} stepLabel={stepLabel} selected={selected} onSelect={selectStep} total={stepCount} />
-              </div>
-            );
-          })}
-        </div>
-      </div>
+      {view ? (
+        <view.TimelineRun />
+      ) : (
+        <NoRows focusLeft={focusLeft}>
+          <p className="muted">No run yet: press Run or Step, or import a trace.</p>
+        </NoRows>
+      )}
     </section>
   );
 }

@@ -100,7 +100,7 @@ describe('timeline rows and windowing', () => {
 describe('roundsOverview', () => {
   it('gives one row per round: its path, how it ended and what it cost', async () => {
     const { runGraph } = await import('../runtime/index.ts');
-    const { findTemplate } = await import('../graph/index.ts');
+    const { findTemplate } = await import('../graph/templates/index.ts');
     const graph = (findTemplate('securityclaw') as { graph: () => import('../graph/index.ts').GraphFile }).graph();
     const trace = await runGraph(graph);
     expect(roundsOverview(trace)).toEqual([

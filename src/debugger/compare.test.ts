@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { findTemplate, updateEdge, type GraphFile } from '../graph/index.ts';
+import { updateEdge, type GraphFile } from '../graph/index.ts';
+import { findTemplate } from '../graph/templates/index.ts';
 import { runGraph } from '../runtime/index.ts';
 import { alignRuns, firstDifference, pairAttempts } from './compare.ts';
 

@@ -3,7 +3,7 @@ import './debugger.css';
 import './scenarios.css';
 
 export { RunToolbar } from './RunToolbar.tsx';
-export { Timeline } from './Timeline.tsx';
+export { loadTimelineRun, Timeline } from './Timeline.tsx';
 export { StepDetail } from './StepDetail.tsx';
 export { BreakpointsPanel } from './BreakpointsPanel.tsx';
 export { Gauges } from './Gauges.tsx';

@@ -1,12 +1,12 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { findTemplate, moveNodes } from '../graph/index.ts';
+import { blankGraph, moveNodes } from '../graph/index.ts';
 import { useApp } from '../store/index.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { ExportIcon, ImportIcon, LayoutIcon, LibraryIcon, MermaidIcon, NewGraphIcon, PasteIcon, RedoIcon, ShareIcon, UndoIcon } from '../ui/icons.tsx';
 import { ToolButton } from '../ui/ToolButton.tsx';
 import { requestFit } from './fit.ts';
 import { layoutInWorker } from './runLayout.ts';
-import { downloadText, exportFileName, importFile, importGraphText, shareUrl, slugOf, toMermaid } from './importExport.ts';
+import { downloadText, exportFileName, importFile, importGraphText, slugOf } from './importExport.ts';
 
 // A dialog, not on the first screen: loaded when it is first opened.
 const GraphLibrary = lazy(() => import('./GraphLibrary.tsx').then((module) => ({ default: module.GraphLibrary })));
@@ -46,13 +46,11 @@ export function EditorToolbar() {
     void autoLayout();
   }, [layoutAsked]);
 
-  const newGraph = () => {
-    const blank = findTemplate('blank');
-    if (blank) useApp.getState().load(blank.graph());
-  };
+  const newGraph = () => useApp.getState().load(blankGraph());
 
   const share = async () => {
     // Not written into this tab's address: a reload would then reopen the shared copy over later edits.
+    const { shareUrl } = await import('./shareLink.ts');
     const url = await shareUrl(useApp.getState().exportText(), `${window.location.origin}${window.location.pathname}`);
     void navigator.clipboard?.writeText(url).catch(() => undefined);
     setDialog({ type: 'share', url });
@@ -83,7 +81,7 @@ export function EditorToolbar() {
       </label>
       <ToolButton icon={PasteIcon} label="Paste JSON" compact="wide" onClick={() => setDialog({ type: 'paste' })} aria-haspopup="dialog" />
       <ToolButton icon={ExportIcon} label="Export JSON" compact="wide" onClick={exportJson} />
-      <ToolButton icon={MermaidIcon} label="Mermaid" compact="wide" onClick={() => setDialog({ type: 'mermaid', text: toMermaid(useApp.getState().graph) })} aria-haspopup="dialog" title="The graph as a Mermaid flowchart" />
+      <ToolButton icon={MermaidIcon} label="Mermaid" compact="wide" onClick={() => void import('./mermaid.ts').then(({ toMermaid }) => setDialog({ type: 'mermaid', text: toMermaid(useApp.getState().graph) }))} aria-haspopup="dialog" title="The graph as a Mermaid flowchart" />
       <ToolButton icon={ShareIcon} label="Share link" compact="wide" onClick={() => void share()} aria-haspopup="dialog" title="A link carrying the graph; it opens as a new graph" />
       {importError && (
         <div className="import-error" role="alert">

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { TEMPLATES } from '../graph/index.ts';
+import { TEMPLATES } from '../graph/templates/index.ts';
 import { useApp } from '../store/index.ts';
 import { openFromLibrary, refreshLibrary, removeFromLibrary, useLibrary } from '../store/persistence.ts';
 import { Dialog } from '../ui/Dialog.tsx';
@@ -19,7 +19,7 @@ export function GraphLibrary({ onClose }: { onClose: () => void }) {
   };
   const openTemplate = (id: string) => {
     onClose();
-    useApp.getState().openTemplate(id);
+    void useApp.getState().openTemplate(id);
   };
   return (
     <Dialog title="Graphs" onClose={onClose} wide>

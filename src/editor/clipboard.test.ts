@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { findTemplate, serializeGraph } from '../graph/index.ts';
+import { serializeGraph } from '../graph/index.ts';
+import { findTemplate } from '../graph/templates/index.ts';
 import { classifyClipboardText, copyNodes, pasteNodes } from './clipboard.ts';
 
 const securityclaw = () => findTemplate('securityclaw')!.graph();

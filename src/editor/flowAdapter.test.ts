@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { connect, findTemplate, moveNodes, updateNode, type GraphFile } from '../graph/index.ts';
+import { connect, moveNodes, updateNode, type GraphFile } from '../graph/index.ts';
+import { findTemplate } from '../graph/templates/index.ts';
 import { createFlowCache, edgeLayout, findBackEdges, GENERAL_HANDLE, NO_EXTRAS, toFlowEdges, toFlowNodes, type FlowExtras } from './flowAdapter.ts';
 import { nodeHeight, NODE_WIDTH, sourceHandleIndex, sourcePoint, targetPoint } from './geometry.ts';
 

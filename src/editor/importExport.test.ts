@@ -1,7 +1,10 @@
 import { deflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { findTemplate, LIMITS, serializeGraph } from '../graph/index.ts';
-import { decodeShareFragment, encodeShareFragment, exportFileName, slugOf, toMermaid } from './importExport.ts';
+import { LIMITS, serializeGraph } from '../graph/index.ts';
+import { findTemplate } from '../graph/templates/index.ts';
+import { exportFileName, slugOf } from './importExport.ts';
+import { toMermaid } from './mermaid.ts';
+import { decodeShareFragment, encodeShareFragment } from './shareLink.ts';
 
 const securityclaw = () => findTemplate('securityclaw')!.graph();
 

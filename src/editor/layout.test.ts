@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { findTemplate, parseGraph, type GraphFile } from '../graph/index.ts';
+import { parseGraph, type GraphFile } from '../graph/index.ts';
+import { findTemplate } from '../graph/templates/index.ts';
 import { edgeLabelText, edgeLayout, findBackEdges } from './flowAdapter.ts';
 import { edgeRoute, labelSize, nodeRect, sourceHandleIndex, sourcePoint, targetPoint, type Rect } from './geometry.ts';
 import handBuiltFile from '../graph/fixtures/hand-built.json';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { getAt, removeSkill, renameSkill, setAt, skillUsers, checkSkillName, nextSkillName, newSkill, Skill, findTemplate, validateGraph } from './index.ts';
+import { getAt, removeSkill, renameSkill, setAt, skillUsers, checkSkillName, nextSkillName, newSkill, Skill, validateGraph } from './index.ts';
+import { findTemplate } from './templates/index.ts';
 
 const graph = () => findTemplate('securityclaw')!.graph();
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { findTemplate, type GraphFile, type When } from '../graph/index.ts';
+import { type GraphFile, type When } from '../graph/index.ts';
+import { findTemplate } from '../graph/templates/index.ts';
 import { chooseEdge, evaluateWhen } from './conditions.ts';
 
 const state = { evaluation: { plan_exhausted: true, reason: 'empty_result', records: 0 }, failures: [], round: 2, tags: ['a'], note: '' };

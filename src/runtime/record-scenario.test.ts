@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { findTemplate, type GraphFile } from '../graph/index.ts';
+import { type GraphFile } from '../graph/index.ts';
+import { findTemplate } from '../graph/templates/index.ts';
 import { applyScenario, createController, runGraph, runScenario, scenarioFromRun, type Trace } from './index.ts';
 import { nodeOf } from './testing.ts';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { findTemplate, SKILL_LIMITS, type GraphFile } from '../graph/index.ts';
+import { SKILL_LIMITS, type GraphFile } from '../graph/index.ts';
+import { findTemplate } from '../graph/templates/index.ts';
 import { boundKeys } from '../skills/index.ts';
 import { FIXTURES } from './fixtures/index.ts';
 import { createController, nodeRan, runGraph } from './index.ts';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { TEMPLATES, findTemplate, parseGraph, describeProblems, type GraphFile, type Scenario } from '../graph/index.ts';
+import { parseGraph, describeProblems, type GraphFile, type Scenario } from '../graph/index.ts';
+import { TEMPLATES, findTemplate } from '../graph/templates/index.ts';
 import { applyScenario, checkScenario, firstDivergence, refusedRealSkill, runGraph, runScenario, ScenarioError } from './index.ts';
 
 const securityclaw = () => (findTemplate('securityclaw') as { graph: () => GraphFile }).graph();

@@ -1,6 +1,7 @@
 import { Annotation, END, MemorySaver, START, StateGraph } from '@langchain/langgraph/web';
 import { describe, expect, it } from 'vitest';
-import { findTemplate, type GraphFile } from '../graph/index.ts';
+import { type GraphFile } from '../graph/index.ts';
+import { findTemplate } from '../graph/templates/index.ts';
 import { buildStateGraph } from './compile.ts';
 import { runGraph } from './run.ts';
 import { branchOf, traceFromBranch, type CheckpointState } from './serverTrace.ts';

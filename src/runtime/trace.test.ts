@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { findTemplate, LIMITS, TRACE_LIMITS } from '../graph/index.ts';
+import { LIMITS, TRACE_LIMITS } from '../graph/index.ts';
+import { findTemplate } from '../graph/templates/index.ts';
 import { runGraph } from './index.ts';
 import { parseTrace, serializeTrace } from './trace.ts';
 

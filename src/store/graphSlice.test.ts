@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { addNode, createNode, findTemplate, serializeGraph } from '../graph/index.ts';
+import { addNode, createNode, serializeGraph } from '../graph/index.ts';
+import { findTemplate } from '../graph/templates/index.ts';
 import { useApp } from './index.ts';
 
 const initial = useApp.getState();
@@ -8,10 +9,10 @@ beforeEach(() => useApp.setState(initial, true));
 const addAct = () => useApp.getState().edit((graph) => addNode(graph, createNode(graph, 'act', { x: 0, y: 0 })));
 
 describe('graph slice', () => {
-  it('opens another graph under a new id of its own, with a history of its own', () => {
+  it('opens another graph under a new id of its own, with a history of its own', async () => {
     addAct();
     const { documentId, documentVersion } = useApp.getState();
-    expect(useApp.getState().openTemplate('graph-engineer')).toBe(true);
+    expect(await useApp.getState().openTemplate('graph-engineer')).toBe(true);
     expect(useApp.getState().documentVersion).toBe(documentVersion + 1);
     expect(useApp.getState().documentId).not.toBe(documentId);
     expect(useApp.getState().past).toEqual([]);
@@ -25,7 +26,7 @@ describe('graph slice', () => {
     edit((graph) => ({ ...graph, name: 'ab' }), 'name');
     expect(useApp.getState().past).toHaveLength(2);
     useApp.getState().undo();
-    expect(useApp.getState().graph.name).toBe('SecurityClaw triage');
+    expect(useApp.getState().graph.name).toBe('Untitled graph');
   });
 
   it('a bad import leaves the graph, its id and its history alone and names the path', () => {

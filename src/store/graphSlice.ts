@@ -1,4 +1,4 @@
-import { describeProblems, findTemplate, parseGraph, serializeGraph, validateGraph, DEFAULT_TEMPLATE_ID, type GraphFile, type ParseResult, type Problem } from '../graph/index.ts';
+import { blankGraph, describeProblems, loadTemplates, parseGraph, serializeGraph, validateGraph, type GraphFile, type ParseResult, type Problem } from '../graph/index.ts';
 import { problemsAfter } from './problems.ts';
 import type { SliceCreator } from './types.ts';
 
@@ -40,7 +40,7 @@ export interface GraphSlice {
   /** Opens what a parse (maybe off the main thread) gave, as `importText` does. */
   importParsed: (result: ParseResult<GraphFile>, source?: string) => boolean;
   exportText: () => string;
-  openTemplate: (id: string) => boolean;
+  openTemplate: (id: string) => Promise<boolean>;
   select: (selection: Partial<Selection>) => void;
   undo: () => void;
   redo: () => void;
@@ -50,10 +50,9 @@ export interface GraphSlice {
 /** A fresh id for a graph of the library. */
 export const newDocumentId = () => `graph-${crypto.randomUUID()}`;
 
-const initialGraph = () => (findTemplate(DEFAULT_TEMPLATE_ID) ?? findTemplate('blank'))!.graph();
-
 export const createGraphSlice: SliceCreator<GraphSlice> = (set, get) => {
-  const graph = initialGraph();
+  // Empty until the first screen opens a graph (the autosave, a link, a template): nothing is built twice.
+  const graph = blankGraph();
   const replace = (next: GraphFile, key: string | null) => {
     const { graph: current, problems, past, lastEditKey } = get();
     if (next === current) return;
@@ -104,8 +103,8 @@ export const createGraphSlice: SliceCreator<GraphSlice> = (set, get) => {
       return true;
     },
     exportText: () => serializeGraph(get().graph),
-    openTemplate: (id) => {
-      const template = findTemplate(id);
+    openTemplate: async (id) => {
+      const template = (await loadTemplates()).findTemplate(id);
       if (!template) return false;
       get().load(template.graph());
       return true;

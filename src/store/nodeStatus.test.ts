@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findTemplate } from '../graph/index.ts';
+import { findTemplate } from '../graph/templates/index.ts';
 import { runGraph } from '../runtime/index.ts';
 import type { TraceStep } from '../runtime/trace.ts';
 import { keepUnchanged, nodeStatusesFor } from './nodeStatus.ts';

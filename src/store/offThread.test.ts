@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { findTemplate, TRACE_LIMITS } from '../graph/index.ts';
+import { TRACE_LIMITS } from '../graph/index.ts';
+import { findTemplate } from '../graph/templates/index.ts';
 import { runGraph } from '../runtime/index.ts';
 import type { Trace } from '../runtime/trace.ts';
 import { traceIndex } from '../runtime/traceIndex.ts';

@@ -1,6 +1,7 @@
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { findTemplate, serializeGraph } from '../graph/index.ts';
+import { serializeGraph } from '../graph/index.ts';
+import { findTemplate } from '../graph/templates/index.ts';
 import { useApp } from './index.ts';
 import {
   COPIES_KEPT,

@@ -4,7 +4,7 @@
  * link adds a graph; it never writes over another one. A reload opens what this tab was editing.
  */
 import { create } from 'zustand';
-import { describeProblems, findTemplate, own, parseGraph, readJson, serializeGraph, DEFAULT_TEMPLATE_ID, type GraphFile, type ParseResult } from '../graph/index.ts';
+import { describeProblems, loadTemplates, own, parseGraph, readJson, serializeGraph, type GraphFile, type ParseResult } from '../graph/index.ts';
 import { webGraphLocks, type GraphLocks } from './graphLocks.ts';
 import { newDocumentId } from './graphSlice.ts';
 import { useApp } from './index.ts';
@@ -364,6 +364,7 @@ export const restoreLastGraph = async () => {
     failRestore(`Could not read the saved graphs (${reasonOf(error)}). Your graph is kept in memory.`);
   }
   if (id !== undefined && (await openFromLibrary(id, parseHere))) return;
+  const { findTemplate, DEFAULT_TEMPLATE_ID } = await loadTemplates();
   const fallback = findTemplate(DEFAULT_TEMPLATE_ID) ?? findTemplate('blank');
   if (fallback) useApp.getState().openDocument(fallback.graph(), newDocumentId());
 };

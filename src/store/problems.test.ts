@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as graphModule from '../graph/index.ts';
-import { findTemplate, moveNodes, removeEdges, updateNode, validateGraph } from '../graph/index.ts';
+import { moveNodes, removeEdges, updateNode, validateGraph } from '../graph/index.ts';
+import { findTemplate } from '../graph/templates/index.ts';
 import { useApp } from './index.ts';
 import { onlyPositionsChanged, problemsAfter } from './problems.ts';
 
@@ -37,8 +38,8 @@ describe('problemsAfter', () => {
 });
 
 describe('the store', () => {
-  it('does not revalidate on a position-only edit (a drag move), nor on undoing it', () => {
-    useApp.getState().openTemplate('securityclaw');
+  it('does not revalidate on a position-only edit (a drag move), nor on undoing it', async () => {
+    await useApp.getState().openTemplate('securityclaw');
     const before = useApp.getState().problems;
     const validate = vi.mocked(graphModule.validateGraph);
     validate.mockClear();

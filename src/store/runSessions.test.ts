@@ -1,9 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { findTemplate } from '../graph/index.ts';
+import { findTemplate } from '../graph/templates/index.ts';
 import { runGraph } from '../runtime/index.ts';
 import { withoutTimings } from '../runtime/testing.ts';
 import { useApp } from './index.ts';
-import { restoreRunSession, startRunSessionSaving, useRunSessions, type RunSessionStorage } from './runSessions.ts';
+import { restoreRunSession, startRunSessionSaving, type RunSessionStorage } from './runSessions.ts';
+import { useRunSessions } from './runSessionStatus.ts';
 
 /** An in-memory store that copies what it keeps, as IndexedDB's structured clone does. */
 const fakeStorage = () => {

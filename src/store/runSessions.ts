@@ -6,7 +6,6 @@
  * one session per graph of the library (keyed by its id): opening a graph shows its own runs.
  */
 import * as z from 'zod/mini';
-import { create } from 'zustand';
 import { describeProblems, parseGraph, parseWith, type ParseProblem } from '../graph/index.ts';
 import { Trace } from '../runtime/trace.ts';
 import { RunValuesSchema } from '../runtime/state.ts';
@@ -14,6 +13,7 @@ import type { JournalEntry } from '../runtime/controller.ts';
 import { useApp } from './index.ts';
 import { journalLength, savedRuns, type SavedRun, type SavedRuns } from './runSlice.ts';
 import { parseOffThread } from './offThread.ts';
+import { useRunSessions } from './runSessionStatus.ts';
 
 export const RUNS_DB_NAME = 'loopscope-runs';
 const SAVE_DELAY_MS = 50;
@@ -163,9 +163,6 @@ export const parseSession = (stored: StoredSession): { ok: true; value: SavedRun
   }
   return { ok: true, value: { runs, activeRunId: header.value.activeRunId, liveRunId: header.value.liveRunId, selectedStep: header.value.selectedStep } };
 };
-
-/** The session's health, shown to the person: the runs in memory never depend on it. */
-export const useRunSessions = create<{ error: string | null }>()(() => ({ error: null }));
 
 const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error)) || 'unknown error';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { findTemplate } from '../graph/index.ts';
+import { findTemplate } from '../graph/templates/index.ts';
 import type { Trace, TraceStep } from '../runtime/trace.ts';
 import { useHostRequest } from './hosts.ts';
 import { useApp } from './index.ts';

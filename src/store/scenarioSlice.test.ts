@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { findTemplate, updateEdge } from '../graph/index.ts';
+import { updateEdge } from '../graph/index.ts';
+import { findTemplate } from '../graph/templates/index.ts';
 import { unsavableReason, useApp } from './index.ts';
 
 const securityclaw = () => findTemplate('securityclaw')!.graph();

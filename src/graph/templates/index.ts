@@ -1,8 +1,6 @@
 import type { GraphFile } from '../schema.ts';
-import { parseGraph } from '../parse.ts';
-import { describeProblems } from '../problems.ts';
 import approvalGate from './approval-gate.json';
-import blank from './blank.json';
+import { blankGraph, fromJson } from './builtIn.ts';
 import graphEngineer from './graph-engineer.json';
 import securityclaw from './securityclaw.json';
 
@@ -13,17 +11,11 @@ export interface Template {
   graph: () => GraphFile;
 }
 
-const fromJson = (id: string, json: unknown) => () => {
-  const result = parseGraph(json);
-  if (!result.ok) throw new Error(`built-in template ${id} is not a valid graph:\n${describeProblems(result.problems)}`);
-  return result.value;
-};
-
 export const TEMPLATES: readonly Template[] = [
   { id: 'securityclaw', title: 'SecurityClaw triage', summary: 'decide → execute → evaluate → respond, or recover and re-plan, or stop', graph: fromJson('securityclaw', securityclaw) },
   { id: 'graph-engineer', title: 'Graph Engineer', summary: 'COLLECT → REASON → ACT → VERIFY, VERIFY looping back to REASON', graph: fromJson('graph-engineer', graphEngineer) },
   { id: 'approval-gate', title: 'Approval gate', summary: 'a write denied in read-only mode → a person approves it once, or denies and the run stops', graph: fromJson('approval-gate', approvalGate) },
-  { id: 'blank', title: 'Blank', summary: 'an empty canvas', graph: fromJson('blank', blank) },
+  { id: 'blank', title: 'Blank', summary: 'an empty canvas', graph: blankGraph },
 ];
 
 export const DEFAULT_TEMPLATE_ID = 'securityclaw';
