@@ -181,7 +181,8 @@ export const buildStateGraph = (graph: GraphFile, defaults: LoopscopeConfig = {}
     const source = names.get(node.id) as string;
     const targets = [...new Set([
       ...graph.edges.filter((edge) => edge.source === node.id && names.has(edge.target)).map((edge) => names.get(edge.target) as string),
-      ...(closingName && node.id !== closing?.id ? [closingName] : []),
+      // The finally node's own list too: a guard can stop the run just before it, and it then runs as the closing step.
+      ...(closingName ? [closingName] : []),
     ])];
     const route = (values: Record<string, unknown>) => {
       const run = codec.fromChannels(presentValues(values)) as RunValues;

@@ -149,6 +149,17 @@ describe('task level: recovery and routing', () => {
 });
 
 describe('system level: guards', () => {
+  it('a guard that stops the run just before the finally node still lets it write the final response', async () => {
+    // Found by the generated-graph property: the entry is the finally node and the budget is spent before it runs.
+    const graph: GraphFile = { format: 'loopscope/graph', version: 1, name: 'closing entry', entry: 'answer', finally: 'answer', limits: { maxRounds: 5, maxSteps: 50, tokenBudget: 0 }, state: {}, skills: {}, nodes: [{ id: 'answer', kind: 'respond', position: { x: 0, y: 0 }, config: {} }], edges: [] } as unknown as GraphFile;
+    const trace = await runGraph(graph);
+    expect(trace.stopReason).toBe('budget_exhausted');
+    expect(trace.steps.map((step) => [step.node, step.finally ?? false, step.stop?.reason])).toEqual([
+      ['answer', false, 'budget_exhausted'],
+      ['answer', true, 'budget_exhausted'],
+    ]);
+  });
+
   it('max rounds forces a stop', async () => {
     const graph = securityclaw();
     graph.skills.search_events = { type: 'mock', access: 'read', script: [{ outcome: 'empty' }] };
