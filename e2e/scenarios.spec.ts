@@ -147,8 +147,9 @@ test('Undo takes a saved scenario back; the templates’ scenarios all pass in t
   const errors = collectErrors(page);
   await page.goto('/');
   const items = scenarios(page).getByRole('list', { name: 'Scenario list' }).getByRole('listitem');
+  // The first visit's template loads after the first screen: wait for its scenarios, then count them.
+  await expect.poll(() => items.count()).toBeGreaterThanOrEqual(8);
   const count = await items.count();
-  expect(count).toBeGreaterThanOrEqual(8);
   await button(page, 'Run all scenarios').click();
   // Each scenario is a whole run through LangGraph: give a loaded machine time.
   await expect(scenarios(page)).toContainText(`${count} passed, 0 failed`, { timeout: 30_000 });
