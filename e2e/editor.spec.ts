@@ -220,6 +220,8 @@ test('bad input dropped or pasted on the canvas, or in a share link, shows the p
 test('a pasted graph document and a dropped file open', async ({ page }) => {
   page.on('dialog', (dialog) => void dialog.accept());
   await page.goto('/?template=blank');
+  // A paste reaches the canvas once the page is drawn (the template opens before the first render).
+  await expect(page.getByRole('heading', { name: 'Untitled graph' })).toBeVisible();
   await page.evaluate((text) => {
     const transfer = new DataTransfer();
     transfer.setData('text/plain', text);
