@@ -5,8 +5,7 @@ import { findTemplate } from '../graph/templates/index.ts';
 import { readSavedEarly, type EarlyRead, type SavedRequest } from './earlyRead.ts';
 import { useApp } from './index.ts';
 import { DB_NAME, OPEN_KEY, readSaved } from './libraryDb.ts';
-import { warmParser } from './offThread.ts';
-import { answerSaved } from './parseInWorker.ts';
+import { answerSaved } from './savedInWorker.ts';
 import { indexedDbLibrary, JOURNAL_PREFIX, restoreLastGraph, startPersistence, useAutosave, type LibraryStorage, type SyncStorage } from './persistence.ts';
 
 const template = (id: string) => findTemplate(id)!.graph();
@@ -16,19 +15,18 @@ const memory = (): SyncStorage => {
   return { getItem: (key) => values.get(key) ?? null, setItem: (key, value) => void values.set(key, value), removeItem: (key) => void values.delete(key) };
 };
 
-/** The parsing worker in this thread: its answer to the early read goes through a structured copy, as a message does. */
+/** The worker in this thread: its answer goes through a structured copy, as a message does. */
 class FakeWorker {
-  static started = 0;
+  static terminated = 0;
   static rewrite: (read: EarlyRead | null) => EarlyRead | null = (read) => read;
   onmessage: ((event: { data: unknown }) => void) | null = null;
   onerror: (() => void) | null = null;
-  constructor() {
-    FakeWorker.started += 1;
-  }
   postMessage(request: SavedRequest) {
-    void answerSaved(request.id, (message) => this.onmessage?.({ data: structuredClone(FakeWorker.rewrite(message)) }));
+    void answerSaved(request, globalThis.indexedDB).then((answer) => this.onmessage?.({ data: structuredClone(FakeWorker.rewrite(answer)) }));
   }
-  terminate() {}
+  terminate() {
+    FakeWorker.terminated += 1;
+  }
 }
 
 let stops: (() => void)[] = [];
@@ -100,7 +98,7 @@ describe('opening the saved graph read as the page loaded', () => {
     factory = new IDBFactory();
     session = memory();
     reads = 0;
-    FakeWorker.started = 0;
+    FakeWorker.terminated = 0;
     vi.stubGlobal('Worker', FakeWorker);
     vi.stubGlobal('indexedDB', factory);
     vi.stubGlobal('sessionStorage', session);
@@ -108,16 +106,17 @@ describe('opening the saved graph read as the page loaded', () => {
     useAutosave.setState({ error: null, restoreError: null });
   });
 
-  it('opens the parse the worker made, reads nothing again, and keeps the worker for files', async () => {
+  it('opens the parse and the problems the worker made, reads nothing again, and ends the worker', async () => {
     await seed('graph-a', { text: serializeGraph(template('graph-engineer')) });
     session.setItem(OPEN_KEY, 'graph-a');
-    FakeWorker.rewrite = (read) => (read?.parsed?.ok ? { ...read, parsed: { ...read.parsed, value: { ...read.parsed.value, name: 'As the worker parsed it' } } } : read);
+    const problem = { code: 'dead_end', severity: 'warning', message: 'as the worker found it' } as const;
+    FakeWorker.rewrite = (read) => (read?.parsed?.ok ? { ...read, parsed: { ...read.parsed, value: { ...read.parsed.value, name: 'As the worker parsed it' } }, problems: [problem] } : read);
     await startPage();
     expect(useApp.getState().documentId).toBe('graph-a');
     expect(useApp.getState().graph.name).toBe('As the worker parsed it');
+    expect(useApp.getState().problems).toEqual([problem]);
     expect(reads).toBe(0);
-    warmParser();
-    expect(FakeWorker.started).toBe(1);
+    expect(FakeWorker.terminated).toBe(1);
   });
 
   it('with no graph of its own, the tab opens the one saved last', async () => {

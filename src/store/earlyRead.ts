@@ -1,22 +1,23 @@
 /**
  * The tab's saved graph, read and parsed while the page's scripts load. The page's first script
- * (src/app/first.ts) starts the parsing worker, which reads the save from IndexedDB and parses it
- * as any save is parsed (parseGraph, the same limits and schema) on a thread of its own; by the
- * time the page's scripts have run, the graph is ready to open. Reading it after them, on the
- * page, waited for the database and then held the page for the parse. Kept small and with only
- * type imports, so the first script loads at once.
+ * (src/app/first.ts) starts a worker (saved.worker.ts) that reads the save from IndexedDB, parses
+ * it as any save is parsed (parseGraph, the same limits and schema) and finds its problems, on a
+ * thread of its own: by the time the page's scripts have run, the graph is ready to open. Read
+ * after them, on the page, it waited for the database and then held the page for the parse and
+ * the check. Kept small and with only type imports, so the first script loads at once.
  */
-import type { GraphFile, ParseResult } from '../graph/index.ts';
+import type { GraphFile, ParseResult, Problem } from '../graph/index.ts';
 import { OPEN_KEY, type SavedRead } from './libraryDb.ts';
 
-export type SavedRequest = { kind: 'saved'; id: string | undefined };
+export type SavedRequest = { id: string | undefined };
 
-/** What the worker found: the graph under the id and its save parsed (null when there is none). */
+/** What the worker found: the graph under the id, its save parsed and that graph's problems (null when there is none). */
 export interface EarlyRead extends SavedRead {
   parsed: ParseResult<GraphFile> | null;
+  problems: Problem[] | null;
 }
 
-let early: { worker: Worker; answer: Promise<{ read: EarlyRead | null; failed: boolean }> } | null = null;
+let early: Promise<EarlyRead | null> | null = null;
 
 const openId = () => {
   try {
@@ -29,26 +30,17 @@ const openId = () => {
 /** Starts the read, once. Where it cannot say (no worker, storage refused, a worker that fails), the page reads the save itself. */
 export const readSavedEarly = () => {
   if (early || typeof Worker === 'undefined') return;
-  const worker = new Worker(new URL('./parse.worker.ts', import.meta.url), { type: 'module' });
-  const answer = new Promise<{ read: EarlyRead | null; failed: boolean }>((resolve) => {
-    worker.onmessage = (event: MessageEvent<EarlyRead | null>) => resolve({ read: event.data, failed: false });
-    worker.onerror = () => resolve({ read: null, failed: true });
-  });
-  worker.postMessage({ kind: 'saved', id: openId() } satisfies SavedRequest);
-  early = { worker, answer };
+  const worker = new Worker(new URL('./saved.worker.ts', import.meta.url), { type: 'module' });
+  early = new Promise<EarlyRead | null>((resolve) => {
+    worker.onmessage = (event: MessageEvent<EarlyRead | null>) => resolve(event.data);
+    worker.onerror = () => resolve(null);
+  }).finally(() => worker.terminate());
+  worker.postMessage({ id: openId() } satisfies SavedRequest);
 };
 
-/**
- * What the early read found, taken once (null when none was started). Its worker, once it has
- * answered, goes on to parse files: it is handed to `keep`.
- */
-export const takeEarlyRead = (keep: (worker: Worker) => void): Promise<EarlyRead | null> | null => {
-  const taken = early;
+/** What the early read found, taken once: null when none was started or it could not say. */
+export const takeEarlyRead = (): Promise<EarlyRead | null> => {
+  const taken = early ?? Promise.resolve(null);
   early = null;
-  if (!taken) return null;
-  return taken.answer.then(({ read, failed }) => {
-    if (failed) taken.worker.terminate();
-    else keep(taken.worker);
-    return read;
-  });
+  return taken;
 };

@@ -32,7 +32,8 @@ export interface GraphSlice {
    */
   load: (graph: GraphFile, options?: { layout?: boolean }) => void;
   /** Opens a graph kept in the library under `id`, with a history of its own. */
-  openDocument: (graph: GraphFile, id: string) => void;
+  /** `problems` are the graph's, where they were found already (the saved graph read as the page loaded). */
+  openDocument: (graph: GraphFile, id: string, problems?: Problem[]) => void;
   /** A document opened with no positions of its own (a server's graph) waits for the editor's Auto layout. */
   layoutAsked: boolean;
   /** Parses untrusted text; on failure the graph stays and `importError` names the problem. */
@@ -81,10 +82,10 @@ export const createGraphSlice: SliceCreator<GraphSlice> = (set, get) => {
       if (options?.layout) set({ layoutAsked: true });
     },
     layoutAsked: false,
-    openDocument: (next, id) =>
+    openDocument: (next, id, problems) =>
       set((state) => ({
         graph: next,
-        problems: validateGraph(next),
+        problems: problems ?? validateGraph(next),
         past: [],
         future: [],
         lastEditKey: null,

@@ -5,7 +5,6 @@
 import { decodeText, parseGraph, TRACE_LIMITS, type GraphFile, type ParseResult } from '../graph/index.ts';
 import { parseTrace, type Trace, type TraceStep } from '../runtime/trace.ts';
 import { adoptIndex, type TraceIndex } from '../runtime/traceIndex.ts';
-import { takeEarlyRead } from './earlyRead.ts';
 
 /** Text from this many characters (a trace file from this many bytes) on is parsed off the main thread. */
 export const OFF_THREAD_CHARS = 100_000;
@@ -67,16 +66,8 @@ const size = (request: ParseRequest) => (request.kind === 'graph' ? request.text
 let idle: Worker | null = null;
 const startWorker = () => new Worker(new URL('./parse.worker.ts', import.meta.url), { type: 'module' });
 
-/** Keeps a started worker for the next parse (the one that read the saved graph as the page loaded). */
-export const adoptParser = (worker: Worker) => {
-  if (idle === null) idle = worker;
-  else worker.terminate();
-};
-
 /** Starts the worker before any file needs it, so the first big import does not wait for it. */
 export const warmParser = () => {
-  // The worker that read the save is kept where the save was not opened (a link or a template was).
-  if (takeEarlyRead(adoptParser)) return;
   if (typeof Worker !== 'undefined') idle ??= startWorker();
 };
 

@@ -2,12 +2,9 @@
  * The parsing worker's side of offThread.ts, in a module of its own: the page's bundle does not
  * carry what only the worker does (the states kept along a trace's steps are made here).
  */
-import { parseGraph } from '../graph/index.ts';
 import { keyframesFor } from '../runtime/states.ts';
 import type { Trace } from '../runtime/trace.ts';
 import { traceIndex } from '../runtime/traceIndex.ts';
-import type { EarlyRead } from './earlyRead.ts';
-import { readSaved } from './libraryDb.ts';
 import { parseRequest, TRACE_CHUNK, type ParseMessage, type ParseRequest } from './offThread.ts';
 
 /** Parses the request and posts the result, a trace's steps in chunks after its index. */
@@ -17,10 +14,4 @@ export const answer = async (request: ParseRequest, post: (message: ParseMessage
   const { steps, ...trace } = result.value as Trace;
   post({ ok: true, value: { ...trace, steps: [] }, chunks: Math.ceil(steps.length / TRACE_CHUNK), index: { ...traceIndex(steps), keyframes: keyframesFor(steps) } });
   for (let start = 0; start < steps.length; start += TRACE_CHUNK) post(steps.slice(start, start + TRACE_CHUNK));
-};
-
-/** Reads the tab's saved graph from the library and parses it (earlyRead.ts). */
-export const answerSaved = async (id: string | undefined, post: (message: EarlyRead | null) => void) => {
-  const saved = typeof indexedDB === 'undefined' ? null : await readSaved(indexedDB, id);
-  post(saved && { ...saved, parsed: saved.entry ? parseGraph(saved.entry.text) : null });
 };

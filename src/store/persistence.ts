@@ -10,7 +10,7 @@ import { webGraphLocks, type GraphLocks } from './graphLocks.ts';
 import { newDocumentId } from './graphSlice.ts';
 import { useApp } from './index.ts';
 import { DB_NAME, DB_VERSION, LAST_KEY, LIBRARY_STORE, META_STORE, OPEN_KEY, request, type LibraryEntry } from './libraryDb.ts';
-import { adoptParser, parseOffThread } from './offThread.ts';
+import { parseOffThread } from './offThread.ts';
 
 export { DB_NAME, OPEN_KEY, type LibraryEntry };
 
@@ -291,7 +291,9 @@ export const openFromLibrary = async (id: string, parse: GraphParser = parseAsid
   let firstProblem: string | null = null;
   for (const [index, text] of candidates.entries()) {
     // A save is read as strictly as a file (it may have been written by an older or a tampered page).
-    const parsed = known?.parsed && text === known.entry?.text ? known.parsed : await parse(text);
+    // Or by the early read, where it read this very text: its parse and the graph's problems.
+    const ready = known?.parsed && text === known.entry?.text ? { parsed: known.parsed, problems: known.problems ?? undefined } : null;
+    const parsed = ready?.parsed ?? (await parse(text));
     if (!parsed.ok) {
       firstProblem ??= describeProblems(parsed.problems).split('\n')[0];
       continue;
@@ -301,7 +303,7 @@ export const openFromLibrary = async (id: string, parse: GraphParser = parseAsid
       active.lastSaved.set(id, text);
       active.openedAsSaved.set(id, parsed.value);
     }
-    useApp.getState().openDocument(parsed.value, id);
+    useApp.getState().openDocument(parsed.value, id, ready?.problems);
     if (index > 0) failRestore(`The last save of "${parsed.value.name}" was damaged (${firstProblem}); its last good copy was opened.`);
     return true;
   }
@@ -342,7 +344,7 @@ export const restoreLastGraph = async () => {
   if (!active) return;
   const { library, session, timeoutMs } = active.options;
   // Read and parsed while the page loaded, where that could be done (earlyRead.ts).
-  const early = await withTimeout(takeEarlyRead(adoptParser) ?? Promise.resolve(null), timeoutMs).catch(() => null);
+  const early = await withTimeout(takeEarlyRead(), timeoutMs).catch(() => null);
   let id = session.getItem(OPEN_KEY) ?? early?.id;
   try {
     id ??= await withTimeout(library.lastSaved(), timeoutMs);
