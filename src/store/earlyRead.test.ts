@@ -21,7 +21,10 @@ class FakeWorker {
   static rewrite: (read: EarlyRead | null) => EarlyRead | null = (read) => read;
   onmessage: ((event: { data: unknown }) => void) | null = null;
   onerror: (() => void) | null = null;
-  postMessage(request: SavedRequest) {
+  constructor(_url: URL, options: WorkerOptions) {
+    queueMicrotask(() => this.start({ id: options.name || undefined }));
+  }
+  start(request: SavedRequest) {
     void answerSaved(request, globalThis.indexedDB).then((answer) => this.onmessage?.({ data: structuredClone(FakeWorker.rewrite(answer)) }));
   }
   terminate() {
@@ -150,8 +153,8 @@ describe('opening the saved graph read as the page loaded', () => {
     vi.stubGlobal(
       'Worker',
       class extends FakeWorker {
-        postMessage() {
-          queueMicrotask(() => this.onerror?.());
+        start() {
+          this.onerror?.();
         }
       },
     );

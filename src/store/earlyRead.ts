@@ -9,6 +9,7 @@
 import type { GraphFile, ParseResult, Problem } from '../graph/index.ts';
 import { OPEN_KEY, type SavedRead } from './libraryDb.ts';
 
+/** The graph to read: this tab's, else (none) the one saved last. */
 export type SavedRequest = { id: string | undefined };
 
 /** What the worker found: the graph under the id, its save parsed and that graph's problems (null when there is none). */
@@ -30,12 +31,13 @@ const openId = () => {
 /** Starts the read, once. Where it cannot say (no worker, storage refused, a worker that fails), the page reads the save itself. */
 export const readSavedEarly = () => {
   if (early || typeof Worker === 'undefined') return;
-  const worker = new Worker(new URL('./saved.worker.ts', import.meta.url), { type: 'module' });
+  // The id goes as the worker's name, not in a message: a message to a worker still starting is
+  // passed on by the page's thread, which is busy running the page's scripts until they are done.
+  const worker = new Worker(new URL('./saved.worker.ts', import.meta.url), { type: 'module', name: openId() ?? '' });
   early = new Promise<EarlyRead | null>((resolve) => {
     worker.onmessage = (event: MessageEvent<EarlyRead | null>) => resolve(event.data);
     worker.onerror = () => resolve(null);
   }).finally(() => worker.terminate());
-  worker.postMessage({ id: openId() } satisfies SavedRequest);
 };
 
 /** What the early read found, taken once: null when none was started or it could not say. */

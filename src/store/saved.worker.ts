@@ -3,7 +3,7 @@
  * then is done: the worker that parses files and traces starts once the first screen is idle.
  */
 import '../graph/jitless.ts';
-import type { SavedRequest } from './earlyRead.ts';
 import { answerSaved } from './savedInWorker.ts';
 
-self.onmessage = (event: MessageEvent<SavedRequest>) => void answerSaved(event.data, self.indexedDB).then((answer) => self.postMessage(answer));
+// The worker's name is the id of this tab's graph (empty when it has none).
+void answerSaved({ id: self.name || undefined }, self.indexedDB).then((answer) => self.postMessage(answer));
