@@ -2,10 +2,9 @@ import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { serializeGraph } from '../graph/index.ts';
 import { findTemplate } from '../graph/templates/index.ts';
-import { readSavedEarly, type EarlyRead, type SavedRequest } from './earlyRead.ts';
+import { readSavedEarly } from './earlyRead.ts';
 import { useApp } from './index.ts';
 import { DB_NAME, OPEN_KEY, readSaved } from './libraryDb.ts';
-import { answerSaved } from './savedInWorker.ts';
 import { indexedDbLibrary, JOURNAL_PREFIX, restoreLastGraph, startPersistence, useAutosave, type LibraryStorage, type SyncStorage } from './persistence.ts';
 
 const template = (id: string) => findTemplate(id)!.graph();
@@ -15,29 +14,11 @@ const memory = (): SyncStorage => {
   return { getItem: (key) => values.get(key) ?? null, setItem: (key, value) => void values.set(key, value), removeItem: (key) => void values.delete(key) };
 };
 
-/** The worker in this thread: its answer goes through a structured copy, as a message does. */
-class FakeWorker {
-  static terminated = 0;
-  static rewrite: (read: EarlyRead | null) => EarlyRead | null = (read) => read;
-  onmessage: ((event: { data: unknown }) => void) | null = null;
-  onerror: (() => void) | null = null;
-  constructor(_url: URL, options: WorkerOptions) {
-    queueMicrotask(() => this.start({ id: options.name || undefined }));
-  }
-  start(request: SavedRequest) {
-    void answerSaved(request, globalThis.indexedDB).then((answer) => this.onmessage?.({ data: structuredClone(FakeWorker.rewrite(answer)) }));
-  }
-  terminate() {
-    FakeWorker.terminated += 1;
-  }
-}
-
 let stops: (() => void)[] = [];
 afterEach(() => {
   for (const stop of stops) stop();
   stops = [];
   vi.unstubAllGlobals();
-  FakeWorker.rewrite = (read) => read;
 });
 
 describe('readSaved', () => {
@@ -101,25 +82,19 @@ describe('opening the saved graph read as the page loaded', () => {
     factory = new IDBFactory();
     session = memory();
     reads = 0;
-    FakeWorker.terminated = 0;
-    vi.stubGlobal('Worker', FakeWorker);
     vi.stubGlobal('indexedDB', factory);
     vi.stubGlobal('sessionStorage', session);
     useApp.setState({ graph: template('blank'), past: [], future: [], documentId: 'graph-initial' });
     useAutosave.setState({ error: null, restoreError: null });
   });
 
-  it('opens the parse and the problems the worker made, reads nothing again, and ends the worker', async () => {
+  it('opens the entry it read, without reading it again', async () => {
     await seed('graph-a', { text: serializeGraph(template('graph-engineer')) });
     session.setItem(OPEN_KEY, 'graph-a');
-    const problem = { code: 'dead_end', severity: 'warning', message: 'as the worker found it' } as const;
-    FakeWorker.rewrite = (read) => (read?.parsed?.ok ? { ...read, parsed: { ...read.parsed, value: { ...read.parsed.value, name: 'As the worker parsed it' } }, problems: [problem] } : read);
     await startPage();
     expect(useApp.getState().documentId).toBe('graph-a');
-    expect(useApp.getState().graph.name).toBe('As the worker parsed it');
-    expect(useApp.getState().problems).toEqual([problem]);
+    expect(useApp.getState().graph.name).toBe('Graph Engineer');
     expect(reads).toBe(0);
-    expect(FakeWorker.terminated).toBe(1);
   });
 
   it('with no graph of its own, the tab opens the one saved last', async () => {
@@ -147,19 +122,8 @@ describe('opening the saved graph read as the page loaded', () => {
     expect(useApp.getState().graph.name).toBe('In the journal');
   });
 
-  it('a worker that fails leaves the page to read the save itself', async () => {
-    await seed('graph-a', { text: serializeGraph({ ...template('blank'), name: 'Read by the page' }) });
-    session.setItem(OPEN_KEY, 'graph-a');
-    vi.stubGlobal(
-      'Worker',
-      class extends FakeWorker {
-        start() {
-          this.onerror?.();
-        }
-      },
-    );
+  it('a library still to be made leaves the page to make it and open the default graph', async () => {
     await startPage();
-    expect(useApp.getState().graph.name).toBe('Read by the page');
-    expect(reads).toBe(1);
+    expect(useApp.getState().graph.name).toBe('SecurityClaw triage');
   });
 });

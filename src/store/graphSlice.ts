@@ -32,8 +32,7 @@ export interface GraphSlice {
    */
   load: (graph: GraphFile, options?: { layout?: boolean }) => void;
   /** Opens a graph kept in the library under `id`, with a history of its own. */
-  /** `problems` are the graph's, where they were found already (the saved graph read as the page loaded). */
-  openDocument: (graph: GraphFile, id: string, problems?: Problem[]) => void;
+  openDocument: (graph: GraphFile, id: string) => void;
   /** A document opened with no positions of its own (a server's graph) waits for the editor's Auto layout. */
   layoutAsked: boolean;
   /** Parses untrusted text; on failure the graph stays and `importError` names the problem. */
@@ -82,10 +81,10 @@ export const createGraphSlice: SliceCreator<GraphSlice> = (set, get) => {
       if (options?.layout) set({ layoutAsked: true });
     },
     layoutAsked: false,
-    openDocument: (next, id, problems) =>
+    openDocument: (next, id) =>
       set((state) => ({
         graph: next,
-        problems: problems ?? validateGraph(next),
+        problems: validateGraph(next),
         past: [],
         future: [],
         lastEditKey: null,

@@ -5,11 +5,11 @@
  */
 import { create } from 'zustand';
 import { describeProblems, loadTemplates, own, parseGraph, readJson, serializeGraph, type GraphFile, type ParseResult } from '../graph/index.ts';
-import { takeEarlyRead, type EarlyRead } from './earlyRead.ts';
+import { takeEarlyRead } from './earlyRead.ts';
 import { webGraphLocks, type GraphLocks } from './graphLocks.ts';
 import { newDocumentId } from './graphSlice.ts';
 import { useApp } from './index.ts';
-import { DB_NAME, DB_VERSION, LAST_KEY, LIBRARY_STORE, META_STORE, OPEN_KEY, request, type LibraryEntry } from './libraryDb.ts';
+import { DB_NAME, DB_VERSION, LAST_KEY, LIBRARY_STORE, META_STORE, OPEN_KEY, request, type LibraryEntry, type SavedRead } from './libraryDb.ts';
 import { parseOffThread } from './offThread.ts';
 
 export { DB_NAME, OPEN_KEY, type LibraryEntry };
@@ -262,18 +262,18 @@ type GraphParser = (text: string) => Promise<ParseResult<GraphFile>>;
 /** With the editor on screen, a big save is parsed in a worker, so the page does not freeze meanwhile. */
 const parseAside: GraphParser = (text) => parseOffThread({ kind: 'graph', text });
 /**
- * Before the first screen, what the early read did not parse (a newer journal copy, an older copy,
- * a page loaded without it) is parsed on the page: nothing is drawn yet that could freeze, and a
- * worker started then would only be starting (its script loaded, its schemas built, its first parse cold).
+ * Before the first screen nothing is drawn that could freeze, and a worker would only be starting
+ * (its script loaded, its schemas built, its first parse cold): the page parses the save itself,
+ * sooner, and nothing is copied back from a worker.
  */
 const parseHere: GraphParser = async (text) => parseGraph(text);
 
 /**
  * Opens a graph of the library in the editor; false when there is none under the id, or when it and
  * all its copies are damaged (then the damaged data stays as it is, and the person is told).
- * `known` is the graph's entry and its save parsed, when they were read already (earlyRead.ts).
+ * `known` is the graph's entry, when it was read already (earlyRead.ts).
  */
-export const openFromLibrary = async (id: string, parse: GraphParser = parseAside, known?: EarlyRead): Promise<boolean> => {
+export const openFromLibrary = async (id: string, parse: GraphParser = parseAside, known?: SavedRead): Promise<boolean> => {
   if (!active) return false;
   const { library, journal, timeoutMs } = active.options;
   void active.flush();
@@ -291,9 +291,7 @@ export const openFromLibrary = async (id: string, parse: GraphParser = parseAsid
   let firstProblem: string | null = null;
   for (const [index, text] of candidates.entries()) {
     // A save is read as strictly as a file (it may have been written by an older or a tampered page).
-    // Or by the early read, where it read this very text: its parse and the graph's problems.
-    const ready = known?.parsed && text === known.entry?.text ? { parsed: known.parsed, problems: known.problems ?? undefined } : null;
-    const parsed = ready?.parsed ?? (await parse(text));
+    const parsed = await parse(text);
     if (!parsed.ok) {
       firstProblem ??= describeProblems(parsed.problems).split('\n')[0];
       continue;
@@ -303,7 +301,7 @@ export const openFromLibrary = async (id: string, parse: GraphParser = parseAsid
       active.lastSaved.set(id, text);
       active.openedAsSaved.set(id, parsed.value);
     }
-    useApp.getState().openDocument(parsed.value, id, ready?.problems);
+    useApp.getState().openDocument(parsed.value, id);
     if (index > 0) failRestore(`The last save of "${parsed.value.name}" was damaged (${firstProblem}); its last good copy was opened.`);
     return true;
   }
@@ -343,7 +341,7 @@ export const removeFromLibrary = async (id: string) => {
 export const restoreLastGraph = async () => {
   if (!active) return;
   const { library, session, timeoutMs } = active.options;
-  // Read and parsed while the page loaded, where that could be done (earlyRead.ts).
+  // Read while the page loaded, where that could be done (earlyRead.ts).
   const early = await withTimeout(takeEarlyRead(), timeoutMs).catch(() => null);
   let id = session.getItem(OPEN_KEY) ?? early?.id;
   try {
