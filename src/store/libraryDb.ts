@@ -1,7 +1,7 @@
 /**
  * Where the graph library lives in IndexedDB, and the read that opens a tab's graph. Small and
- * with no imports, so the page's first script and the parsing worker can read the save while the
- * rest of the page loads; persistence.ts keeps the library (writes, upgrades, the list).
+ * with no imports, so the page's first script can read the save while the rest of the page loads
+ * (earlyRead.ts); persistence.ts keeps the library (writes, upgrades, the list).
  */
 
 export interface LibraryEntry {
