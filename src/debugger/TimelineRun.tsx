@@ -6,7 +6,7 @@ import type { RunRecord } from '../store/runSlice.ts';
 import { retryVerdict, roundCount, roundsOverview, rowAt, timelineLayout, VERDICT_WORDS, visibleRange, whereRunsPart, type RetryVerdict, type RoundSummary, type TimelineRow } from './analysis.ts';
 import { traceIndex } from '../runtime/traceIndex.ts';
 import { nodeLabel, useActiveRun } from './hooks.ts';
-import { KindIcon, StopIcon, WarningIcon } from '../ui/icons.tsx';
+import { kindIconImage, StopIcon, WarningIcon } from '../ui/icons.tsx';
 
 /**
  * The timeline's list and what reads a run: its rows, laid out from the run's index and drawn a
@@ -54,7 +54,7 @@ const StepItem = memo(function StepItem({ step, label, selected, onSelect, total
     >
       <div className="tl-step-line" style={{ height: ROW_HEIGHT }}>
         <span className="tl-num">#{step.step}</span>
-        <KindIcon name={kind.icon} style={{ color: kind.color }} size={15} />
+        <span className="tl-kind-icon" aria-hidden="true" style={{ backgroundImage: kindIconImage(kind.icon, kind.color) }} />
         <span className="tl-label">{label}</span>
         {step.outcome && <span className={`tl-outcome outcome-${step.outcome}`}>{step.outcome}</span>}
         {step.blindRetry && <span className="tl-warn"><WarningIcon size={14} aria-hidden="true" /> blind retry</span>}
