@@ -86,7 +86,8 @@ const kindIconImages = new Map<string, string>();
 /**
  * A kind's icon as a CSS image, the same lucide drawing with the same stroke, in `color`. The canvas's
  * nodes show it as a background: each inline SVG is its own clip and transform to the browser, and
- * on a big graph sorting those into layers made every drag and pan frame slower.
+ * on a big graph sorting those into layers made every drag and pan frame slower. The timeline's rows
+ * too: a row's icon is one element instead of an SVG of up to a dozen, made again as the window moves.
  */
 export const kindIconImage = (name: KindIconName, color: string): string => {
   const key = `${name} ${color}`;
