@@ -29,7 +29,7 @@ export const GENERAL_HANDLE = 'out';
 export interface AgentNodeData extends Record<string, unknown> {
   node: GraphNode;
   definition: KindDefinition;
-  summary: string[];
+  summary: readonly string[];
   isEntry: boolean;
   /** The graph's `finally` node: it writes a final response after any early stop. */
   isFinally: boolean;

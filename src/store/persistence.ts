@@ -204,8 +204,9 @@ export interface PersistenceOptions {
   /** This tab's open graph: survives a reload of the tab, not shared with other tabs. */
   session?: SyncStorage;
   /**
-   * A synchronous copy of each save until IndexedDB has it: a reload right after an edit can
-   * leave before IndexedDB finishes, but a synchronous write on `pagehide` always lands.
+   * A synchronous copy of a save IndexedDB does not have yet, written on `pagehide` (a reload right
+   * after an edit can leave before IndexedDB finishes, but a synchronous write then always lands)
+   * and when a write fails; removed once a later write lands.
    */
   journal?: SyncStorage;
   delayMs?: number;
@@ -388,6 +389,22 @@ export const startPersistence = (options: PersistenceOptions = {}) => {
   const openedAsSaved = new Map<string, GraphFile>();
   let timer: ReturnType<typeof setTimeout> | null = null;
   let pending: { id: string; graph: GraphFile } | null = null;
+  /**
+   * Saves on their way to IndexedDB. Their journal copy is written only when the page leaves or the
+   * write fails before IndexedDB has them: for a big graph that copy (the text escaped once more
+   * and written synchronously) held the page for tens of milliseconds on every autosave.
+   */
+  const unconfirmed = new Map<string, JournalEntry>();
+  /** Graphs known to have no journal copy (any other may have one, from an earlier page or a failed write). */
+  const unjournaled = new Set<string>();
+  const writeJournal = (id: string, entry: JournalEntry) => {
+    try {
+      journal.setItem(JOURNAL_PREFIX + id, JSON.stringify(entry));
+      unjournaled.delete(id);
+    } catch {
+      // A full localStorage only loses the safety net; IndexedDB is the save.
+    }
+  };
   /** Per graph: whether this tab may save it, once known (the lock is asked for once; another tab may take it). */
   const owned = new Map<string, boolean>();
   const asking = new Map<string, Promise<boolean>>();
@@ -443,23 +460,29 @@ export const startPersistence = (options: PersistenceOptions = {}) => {
     const text = serializeGraph(graph);
     if (lastSaved.get(id) === text) return;
     const entry: JournalEntry = { name: graph.name, text, savedAt: Date.now() };
-    try {
-      journal.setItem(JOURNAL_PREFIX + id, JSON.stringify(entry));
-    } catch {
-      // A full localStorage only loses the safety net; IndexedDB below is the save.
+    if (urgent) {
+      writeJournal(id, entry);
+      return void library.write(id, graph.name, text).catch(() => undefined);
     }
-    if (urgent) return void library.write(id, graph.name, text).catch(() => undefined);
+    unconfirmed.set(id, entry);
     try {
       await library.write(id, graph.name, text);
       lastSaved.set(id, text);
-      // Only this save's journal: a newer one written meanwhile stays until its own save lands.
-      if (readJournal(journal, id)?.text === text) journal.removeItem(JOURNAL_PREFIX + id);
+      if (unconfirmed.get(id) === entry) unconfirmed.delete(id);
+      // A journal of this save or an older one is done with; a newer one stays until its own save lands.
+      if (!unjournaled.has(id) && (readJournal(journal, id)?.savedAt ?? 0) <= entry.savedAt) {
+        journal.removeItem(JOURNAL_PREFIX + id);
+        unjournaled.add(id);
+      }
       if (useAutosave.getState().error) useAutosave.setState({ error: null });
       // The list learns of the save from what was written, and so do the other tabs: nobody reads the whole library again.
       const saved: LibrarySummary = { id, name: graph.name, savedAt: entry.savedAt };
       useLibrary.setState((state) => ({ entries: withSaved(state.entries, saved) }));
       locks.announceSaved(saved);
     } catch (error) {
+      // Kept where a reload finds it, until a write works.
+      if (unconfirmed.get(id) === entry) unconfirmed.delete(id);
+      writeJournal(id, entry);
       fail(reasonOf(error));
     }
   };
@@ -484,6 +507,9 @@ export const startPersistence = (options: PersistenceOptions = {}) => {
     if (pending && timer === null) timer = setTimeout(saveWhenStill, delayMs);
   };
   const onPageHide = () => {
+    // Saves IndexedDB has not confirmed may not land once the page is gone: their journal copies do.
+    for (const [id, entry] of unconfirmed) writeJournal(id, entry);
+    unconfirmed.clear();
     const taken = takePending();
     if (taken) void save(taken.id, taken.graph, true);
   };
