@@ -48,10 +48,6 @@ export interface ConditionEdgeData extends Record<string, unknown> {
   notTaken: string | null;
   visits: number;
   breakpoint: boolean;
-  /** Where the label sits, clear of nodes and other labels. */
-  place: PlacedLabel;
-  /** The height of the bottom run of an edge drawn as a loop under the nodes; null for a curve. */
-  loopY: number | null;
 }
 
 export type AgentFlowNode = Node<AgentNodeData, 'agent'>;
@@ -133,7 +129,7 @@ export interface FlowCache {
   backEdges: { edges: GraphFile['edges']; entry: string; nodes: GraphFile['nodes']; back: Set<string> } | null;
   /** What the last lists were made from: a drag move changes one node of a big graph, and the rest need no look. */
   nodesFrom: { graph: GraphFile; extras: FlowExtras } | null;
-  edgesFrom: { graph: GraphFile; extras: FlowExtras; layout: EdgeLayout } | null;
+  edgesFrom: { graph: GraphFile; extras: FlowExtras } | null;
 }
 
 interface Cached<T> {
@@ -246,8 +242,6 @@ export interface EdgeLayout {
   loops: ReadonlyMap<string, number>;
 }
 
-const MIDDLE: PlacedLabel = { t: 0.5, dx: 0, dy: 0 };
-
 /** Past this many edges labels go to the middle of their edge unchecked: placing them costs more than it gives. */
 export const PLACE_LABELS_UP_TO = 400;
 
@@ -299,16 +293,15 @@ const backEdgesOf = (graph: GraphFile, cache: FlowCache): Set<string> => {
  */
 const MARKER_END: EdgeMarker = { type: 'arrowclosed', width: 18, height: 18 };
 
-export const toFlowEdges = (
-  graph: GraphFile,
-  extras: FlowExtras = NO_EXTRAS,
-  layout: EdgeLayout = edgeLayout(graph, extras.overlay),
-  cache: FlowCache = createFlowCache(),
-): ConditionFlowEdge[] => {
+/**
+ * The edges as React Flow objects. Their loop heights and label places (edgeLayout) are not in
+ * them: the edges read those apart (edges/layoutStore.ts), so placing them again makes no new objects.
+ */
+export const toFlowEdges = (graph: GraphFile, extras: FlowExtras = NO_EXTRAS, cache: FlowCache = createFlowCache()): ConditionFlowEdge[] => {
   const from = cache.edgesFrom;
-  cache.edgesFrom = { graph, extras, layout };
+  cache.edgesFrom = { graph, extras };
   // Nodes moved or edited but for what an edge takes from them (its source's outcomes): the same list.
-  if (from && from.extras === extras && from.layout === layout && from.graph.edges === graph.edges && from.graph.entry === graph.entry) {
+  if (from && from.extras === extras && from.graph.edges === graph.edges && from.graph.entry === graph.entry) {
     const replaced = replacedNodes(from.graph, graph);
     const sameOutcomes = (index: number) => {
       const [before, after] = [from.graph.nodes[index], graph.nodes[index]];
@@ -337,9 +330,7 @@ export const toFlowEdges = (
     const notTaken = own(overlay?.triedEdges, edge.id) ?? null;
     const visits = own(overlay?.edgeVisits, edge.id) ?? 0;
     const breakpoint = breakpoints.has(edge.id);
-    const place = layout.labels.get(edge.id) ?? MIDDLE;
-    const loopY = layout.loops.get(edge.id) ?? null;
-    const inputs = [edge, className, animated, sourceHandle, isSelected, firedReason, notTaken, visits, breakpoint, place.t, place.dx, place.dy, loopY];
+    const inputs = [edge, className, animated, sourceHandle, isSelected, firedReason, notTaken, visits, breakpoint];
     return reuse(cache.edges, next, edge.id, inputs, (): ConditionFlowEdge => ({
       id: edge.id,
       type: 'condition',
@@ -352,7 +343,7 @@ export const toFlowEdges = (
       markerEnd: MARKER_END,
       // Only the target end: a source end's anchor would sit on the outcome handle and swallow new connections from it.
       reconnectable: 'target',
-      data: { label: describeWhen(edge.when), note: edge.label ?? null, backEdge, fired, firedReason, notTaken, visits, breakpoint, place, loopY },
+      data: { label: describeWhen(edge.when), note: edge.label ?? null, backEdge, fired, firedReason, notTaken, visits, breakpoint },
     }));
   });
   cache.edges = next;
