@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { gridGraph, readGenerated } from '../../bench/graphs.ts';
 import { connect, moveNodes, updateNode, type GraphFile } from '../graph/index.ts';
 import { findTemplate } from '../graph/templates/index.ts';
 import { createFlowCache, findBackEdges, GENERAL_HANDLE, NO_EXTRAS, toFlowEdges, toFlowNodes, type FlowExtras } from './flowAdapter.ts';
@@ -227,6 +229,46 @@ describe('flow objects keep their identity', () => {
     const second = render(renamed, NO_EXTRAS, cache);
     expect(changed(first.nodes, second.nodes)).toEqual(['execute']);
     expect(second.nodes.find((node) => node.id === 'execute')!.data.node.label).toBe('Run it');
+  });
+
+  it('with its cache gives what a computation from nothing gives, through moves, selections and breakpoints', () => {
+    const graph = readGenerated(gridGraph(120, 180));
+    const ids = graph.nodes.map((node) => node.id);
+    const edgeIds = graph.edges.map((edge) => edge.id);
+    const step = fc.oneof(
+      fc.record({ move: fc.constantFrom(...ids), x: fc.integer({ min: -900, max: 900 }), y: fc.integer({ min: -900, max: 900 }) }),
+      fc.record({ select: fc.subarray(ids, { maxLength: 3 }) }),
+      fc.record({ selectEdges: fc.subarray(edgeIds, { maxLength: 2 }) }),
+      fc.record({ breakpoint: fc.constantFrom(...ids) }),
+    );
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 10 }), (steps) => {
+        const cache = createFlowCache();
+        let current = graph;
+        let extras: FlowExtras = NO_EXTRAS;
+        for (const one of [null, ...steps]) {
+          if (one && 'move' in one) current = moveNodes(current, new Map([[one.move, { x: one.x, y: one.y }]]));
+          else if (one && 'select' in one) extras = { ...extras, selectedNodes: one.select };
+          else if (one && 'selectEdges' in one) extras = { ...extras, selectedEdges: one.selectEdges };
+          else if (one) extras = { ...extras, nodeBreakpoints: [...extras.nodeBreakpoints, one.breakpoint] };
+          expect(toFlowNodes(current, extras, cache)).toEqual(toFlowNodes(current, extras));
+          expect(toFlowEdges(current, extras, cache)).toEqual(toFlowEdges(current, extras));
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('selecting a node renews that node alone and keeps the edge list', () => {
+    const cache = createFlowCache();
+    const graph = securityclaw();
+    const first = render(graph, NO_EXTRAS, cache);
+    const selected = render(graph, { ...NO_EXTRAS, selectedNodes: ['execute'] }, cache);
+    expect(changed(first.nodes, selected.nodes)).toEqual(['execute']);
+    expect(selected.edges).toBe(first.edges);
+    const other = render(graph, { ...NO_EXTRAS, selectedNodes: ['answer'] }, cache);
+    expect(changed(selected.nodes, other.nodes)).toEqual(['answer', 'execute']);
+    expect(other.edges).toBe(first.edges);
   });
 
   it('gives each node the size the geometry draws it at, so React Flow need not measure it first', () => {

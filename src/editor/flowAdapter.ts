@@ -186,9 +186,16 @@ export const toFlowNodes = (graph: GraphFile, extras: FlowExtras = NO_EXTRAS, ca
   const parted = new Set(overlay?.parting?.nodes);
   const from = cache.nodesFrom;
   cache.nodesFrom = { graph, extras };
-  // Same extras, entry and finally, and the same nodes in the same order but for some replaced:
-  // only those are made again, the others keep their objects.
-  const replaced = from && from.extras === extras && from.graph.entry === graph.entry && from.graph.finally === graph.finally ? replacedNodes(from.graph, graph) : null;
+  // The same run marks, breakpoints, entry and finally, and the same nodes in the same order but
+  // for some replaced or selected or no longer: only those are made again, the others keep their
+  // objects (a drag starts by selecting the node it takes).
+  const marksKept = from && from.extras.overlay === overlay && from.extras.nodeBreakpoints === extras.nodeBreakpoints && from.graph.entry === graph.entry && from.graph.finally === graph.finally;
+  const replaced = marksKept ? replacedNodes(from.graph, graph) : null;
+  if (replaced && from && from.extras.selectedNodes !== extras.selectedNodes) {
+    const before = new Set(from.extras.selectedNodes);
+    const flipped = new Set([...extras.selectedNodes.filter((id) => !before.has(id)), ...from.extras.selectedNodes.filter((id) => !selected.has(id))]);
+    if (flipped.size > 0) graph.nodes.forEach((node, index) => flipped.has(node.id) && replaced.push(index));
+  }
   const next = replaced ? cache.nodes : new Map<string, Cached<AgentFlowNode>>();
   const flowNode = (node: GraphNode) => {
     // `current` comes only from the run overlay (SPEC §5); `parted` marks where two compared runs part.
@@ -300,8 +307,10 @@ const MARKER_END: EdgeMarker = { type: 'arrowclosed', width: 18, height: 18 };
 export const toFlowEdges = (graph: GraphFile, extras: FlowExtras = NO_EXTRAS, cache: FlowCache = createFlowCache()): ConditionFlowEdge[] => {
   const from = cache.edgesFrom;
   cache.edgesFrom = { graph, extras };
-  // Nodes moved or edited but for what an edge takes from them (its source's outcomes): the same list.
-  if (from && from.extras === extras && from.graph.edges === graph.edges && from.graph.entry === graph.entry) {
+  // The same edge marks (a node selected or not gives none), and nodes moved or edited but for what
+  // an edge takes from them (its source's outcomes): the same list.
+  const marksKept = from && from.extras.overlay === extras.overlay && from.extras.selectedEdges === extras.selectedEdges && from.extras.edgeBreakpoints === extras.edgeBreakpoints;
+  if (from && marksKept && from.graph.edges === graph.edges && from.graph.entry === graph.entry) {
     const replaced = replacedNodes(from.graph, graph);
     const sameOutcomes = (index: number) => {
       const [before, after] = [from.graph.nodes[index], graph.nodes[index]];
