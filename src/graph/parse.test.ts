@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { graphFileArbitrary } from './arbitrary.ts';
 import { moveNodes, updateNode } from './ops.ts';
 import { CURRENT_VERSION } from './schema.ts';
-import { parseGraph, parseWith, serializeGraph } from './parse.ts';
+import { parseGraph, parseWith, prepareSerialization, serializeGraph } from './parse.ts';
 import { describeProblems, formatPath, type ParseProblem } from './problems.ts';
 import { RetryPolicy } from './common.ts';
 import { findTemplate } from './templates/index.ts';
@@ -255,6 +255,12 @@ describe('serializeGraph', () => {
     expect(serializeGraph(moved)).toBe(whole(moved));
     const renamed = updateNode(moved, second.id, (node) => ({ ...node, label: 'Say "hi"\n\ttwice' }));
     expect(serializeGraph(renamed)).toBe(whole(renamed));
+    // Written ahead a slice at a time: done once every node and edge has its text, the same text.
+    const another = findTemplate('graph-engineer')!.graph();
+    const slices = Math.ceil((another.nodes.length + another.edges.length) / 4);
+    for (let slice = 1; slice < slices; slice += 1) expect(prepareSerialization(another, 4)).toBe(false);
+    expect(prepareSerialization(another, 4)).toBe(true);
+    expect(serializeGraph(another)).toBe(whole(another));
     const bare = { ...renamed, nodes: [], edges: [], finally: undefined };
     expect(serializeGraph(bare)).toBe(whole(bare));
   });

@@ -131,6 +131,22 @@ const piece = (item: unknown) => {
   if (text === undefined) pieces.set(item, (text = indented(item, 2)));
   return text;
 };
+/**
+ * Writes the texts of up to `count` of the graph's nodes and edges not written yet, ahead of its
+ * first save (a graph just opened has none, and its first save would write them all in one task).
+ * True once every one is written.
+ */
+export const prepareSerialization = (graph: GraphFile, count: number): boolean => {
+  let left = count;
+  for (const items of [graph.nodes, graph.edges] as readonly object[][])
+    for (const item of items) {
+      if (pieces.has(item)) continue;
+      if (left === 0) return false;
+      piece(item);
+      left -= 1;
+    }
+  return true;
+};
 const list = (items: readonly unknown[]) => (items.length === 0 ? '[]' : `[\n    ${items.map(piece).join(',\n    ')}\n  ]`);
 
 /**

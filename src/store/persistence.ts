@@ -4,7 +4,7 @@
  * link adds a graph; it never writes over another one. A reload opens what this tab was editing.
  */
 import { create } from 'zustand';
-import { describeProblems, loadTemplates, own, parseGraph, readJson, serializeGraph, type GraphFile, type ParseResult } from '../graph/index.ts';
+import { describeProblems, loadTemplates, own, parseGraph, prepareSerialization, readJson, serializeGraph, type GraphFile, type ParseResult } from '../graph/index.ts';
 import { webGraphLocks, type GraphLocks } from './graphLocks.ts';
 import { newDocumentId } from './graphSlice.ts';
 import { useApp } from './index.ts';
@@ -50,6 +50,10 @@ export const JOURNAL_PREFIX = 'loopscope.journal.';
 /** How many earlier saves each graph keeps. */
 export const COPIES_KEPT = 3;
 const DEBOUNCE_MS = 300;
+/** Nodes and edges written ahead of a first save in one slice, and the idle time a slice needs. */
+const PREPARE_SLICE = 200;
+const PREPARE_MARGIN_MS = 4;
+const whenIdle = (work: (deadline?: IdleDeadline) => void) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(work) : setTimeout(work, 50));
 const STORAGE_TIMEOUT_MS = 3000;
 
 const request = <T>(req: IDBRequest<T>) =>
@@ -389,6 +393,7 @@ export const startPersistence = (options: PersistenceOptions = {}) => {
   const openedAsSaved = new Map<string, GraphFile>();
   let timer: ReturnType<typeof setTimeout> | null = null;
   let pending: { id: string; graph: GraphFile } | null = null;
+  let stopped = false;
   /**
    * Saves on their way to IndexedDB. Their journal copy is written only when the page leaves or the
    * write fails before IndexedDB has them: for a big graph that copy (the text escaped once more
@@ -506,6 +511,24 @@ export const startPersistence = (options: PersistenceOptions = {}) => {
   gesturesOver = () => {
     if (pending && timer === null) timer = setTimeout(saveWhenStill, delayMs);
   };
+  /**
+   * A graph just opened has none of its text written, and its first save would write it all in one
+   * task (tens of ms at 5,000 nodes, a frame lost after the first drop): it is written ahead, a slice
+   * at a time while the page is idle and no gesture is under way.
+   */
+  const prepareWhenIdle = (id: string) => {
+    const step = (deadline?: IdleDeadline) => {
+      const { graph, documentId } = useApp.getState();
+      if (documentId !== id || stopped) return;
+      if (gestures === 0) {
+        let done = prepareSerialization(graph, PREPARE_SLICE);
+        while (!done && deadline && deadline.timeRemaining() > PREPARE_MARGIN_MS) done = prepareSerialization(graph, PREPARE_SLICE);
+        if (done) return;
+      }
+      whenIdle(step);
+    };
+    whenIdle(step);
+  };
   const onPageHide = () => {
     // Saves IndexedDB has not confirmed may not land once the page is gone: their journal copies do.
     for (const [id, entry] of unconfirmed) writeJournal(id, entry);
@@ -525,6 +548,7 @@ export const startPersistence = (options: PersistenceOptions = {}) => {
       useGraphTab.setState({ conflict: null });
       claimOpen(state.documentId);
       void save(state.documentId, state.graph);
+      prepareWhenIdle(state.documentId);
       return;
     }
     if (state.graph === previous.graph) return;
@@ -542,6 +566,7 @@ export const startPersistence = (options: PersistenceOptions = {}) => {
   claimOpen(useApp.getState().documentId);
   void refreshList(library);
   return () => {
+    stopped = true;
     unsubscribe();
     target.removeEventListener('pagehide', onPageHide);
     if (timer !== null) clearTimeout(timer);
