@@ -253,10 +253,24 @@ export interface EdgeLayout {
 export const PLACE_LABELS_UP_TO = 400;
 
 /**
+ * The last answer, kept because the canvas asks twice for the graph it opens: once to draw it and
+ * once, in the effect after, to fit the view to it, which would place every loop
+ * and label a second time.
+ */
+let lastLayout: { graph: GraphFile; overlay: CanvasOverlay | null; layout: EdgeLayout } | null = null;
+
+/**
  * Routes and label places for every edge: loops under the nodes they pass, labels clear of
  * nodes and of each other. Depends on the graph and the run overlay only, not on the selection.
  */
 export const edgeLayout = (graph: GraphFile, overlay: CanvasOverlay | null = null): EdgeLayout => {
+  if (lastLayout?.graph === graph && lastLayout.overlay === overlay) return lastLayout.layout;
+  const layout = placeEdges(graph, overlay);
+  lastLayout = { graph, overlay, layout };
+  return layout;
+};
+
+const placeEdges = (graph: GraphFile, overlay: CanvasOverlay | null): EdgeLayout => {
   const nodes = new Map(graph.nodes.map((node) => [node.id, node]));
   const rects = new Map<string, Rect>(graph.nodes.map((node) => [node.id, nodeRect(node)]));
   const ends = new Map<string, { from: Point; to: Point }>();

@@ -12,7 +12,8 @@ describe('the edge layout store', () => {
     const store = createEdgeLayoutStore(first);
     const listener = vi.fn();
     store.subscribe(listener);
-    const again = edgeLayout(graph);
+    // The same graph as a new value: placed again, into new objects.
+    const again = edgeLayout({ ...graph });
     store.set(again);
     expect(listener).toHaveBeenCalledTimes(1);
     expect(store.get().loops).toBe(again.loops);
