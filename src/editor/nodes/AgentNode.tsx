@@ -47,7 +47,7 @@ function AgentNodeView({ id, data, selected }: NodeProps<AgentFlowNode>) {
       <NodeRunStatus id={id} />
       <Handle type="target" position={Position.Left} className="target-handle" style={handles.get(null)} />
       <div className="agent-node-head">
-        <span className="agent-node-icon" aria-hidden="true" style={{ backgroundImage: kindIconImage(definition.icon, definition.color) }} />
+        <span className="agent-node-icon" aria-hidden="true" style={{ '--icon': kindIconImage(definition.icon, definition.color) } as React.CSSProperties} />
         <span className="agent-node-label" title={node.label ?? node.id}>{node.label ?? node.id}</span>
         {problems && <ProblemMark problems={problems} />}
         {visits > 0 && <span className="heat-badge" title={`ran ${visits} times in this run`}>×{visits}</span>}
