@@ -91,6 +91,14 @@ test('icons are SVG, and no emoji is drawn anywhere', async ({ page }) => {
   await expect(flowNode(page, 'act').locator('.agent-node-icon')).toHaveCSS('background-image', svgImage);
   await expect(page.getByRole('region', { name: 'Problems' }).locator('.problem-icon svg').first()).toBeVisible();
   await expect(flowNode(page, 'act').getByRole('img', { name: /^error:/ })).toHaveCSS('background-image', svgImage);
+  // With forced colours those images are masks filled with the system's text colour, as an inline
+  // SVG in currentColor would be, not the kind's own colour.
+  await page.emulateMedia({ forcedColors: 'active' });
+  for (const icon of [flowNode(page, 'act').locator('.agent-node-icon'), flowNode(page, 'act').getByRole('img', { name: /^error:/ })]) {
+    await expect(icon).toHaveCSS('mask-image', svgImage);
+    await expect(icon).toHaveCSS('background-image', 'none');
+  }
+  await page.emulateMedia({ forcedColors: 'none' });
   const text = await page.evaluate(() => document.body.innerText);
   expect(text.match(/\p{Extended_Pictographic}/gu) ?? []).toEqual([]);
 });

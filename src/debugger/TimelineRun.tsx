@@ -54,7 +54,7 @@ const StepItem = memo(function StepItem({ step, label, selected, onSelect, total
     >
       <div className="tl-step-line" style={{ height: ROW_HEIGHT }}>
         <span className="tl-num">#{step.step}</span>
-        <span className="tl-kind-icon" aria-hidden="true" style={{ backgroundImage: kindIconImage(kind.icon, kind.color) }} />
+        <span className="tl-kind-icon icon-image" aria-hidden="true" style={{ '--icon': kindIconImage(kind.icon, kind.color) } as React.CSSProperties} />
         <span className="tl-label">{label}</span>
         {step.outcome && <span className={`tl-outcome outcome-${step.outcome}`}>{step.outcome}</span>}
         {step.blindRetry && <span className="tl-warn"><WarningIcon size={14} aria-hidden="true" /> blind retry</span>}

@@ -10,7 +10,7 @@ export function ProblemMark({ problems }: { problems: ElementProblems }) {
   const text = problems.messages.join('\n');
   return (
     <span
-      className={`problem-mark ${problems.severity}`}
+      className={`problem-mark icon-image ${problems.severity}`}
       role="img"
       aria-label={`${problems.severity}: ${text}`}
       title={text}

@@ -76,7 +76,7 @@ function AgentNodeView({ id, data, selected }: NodeProps<AgentFlowNode>) {
       <NodeRunStatus id={id} />
       <Handle type="target" position={Position.Left} className="target-handle" style={handles.get(null)} />
       <div className="agent-node-head">
-        <span className="agent-node-icon" aria-hidden="true" style={{ '--icon': kindIconImage(definition.icon, definition.color) } as React.CSSProperties} />
+        <span className="agent-node-icon icon-image" aria-hidden="true" style={{ '--icon': kindIconImage(definition.icon, definition.color) } as React.CSSProperties} />
         <span className="agent-node-label" title={title}>
           {shownTitle === title ? (
             title
