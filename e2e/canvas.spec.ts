@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from './test.ts';
 import { parseGraph } from '../src/graph/parse.ts';
+import { flowNode, relabel } from './helpers.ts';
 
 const TEMPLATE = readFileSync(new URL('../src/graph/templates/securityclaw.json', import.meta.url), 'utf8');
 
@@ -120,6 +121,33 @@ test('problems of the validation panel are marked on their node', async ({ page 
   const act = page.locator('.react-flow__node').filter({ has: page.locator('.agent-node-label').getByText('Act', { exact: true }) });
   await expect(act.getByRole('img', { name: /^error: act has no way out/ })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Problems' })).toContainText('dead_end');
+});
+
+test('long text is ended in an ellipsis inside its node, and the title is read whole', async ({ page }) => {
+  await page.goto('/?template=blank');
+  await page.getByRole('button', { name: 'Act', exact: true }).press('Enter');
+  const long = 'Search every source the user named, then the ones they did not';
+  await relabel(page, 'act', long);
+  const node = flowNode(page, 'act');
+  const label = node.locator('.agent-node-label');
+  await expect(label).toHaveAttribute('title', long);
+  await expect(label.locator('[aria-hidden="true"]')).toHaveText(/^Search .+…$/);
+  await expect(node.getByText(long, { exact: true })).toHaveCount(1);
+  // Drawn inside its box, clear of the problem mark beside it; so are the summary lines, one of them ended.
+  await expect(node.locator('.agent-node-summary li').filter({ hasText: /…$/ })).toHaveCount(1);
+  const overflows = await node.evaluate((element) => {
+    const right = (box: Element) => box.getBoundingClientRect().right;
+    const textRight = (box: Element) => {
+      const range = document.createRange();
+      range.selectNodeContents(box);
+      return range.getBoundingClientRect().right;
+    };
+    const title = element.querySelector('.agent-node-label')!;
+    const shown = [[textRight(title.firstElementChild!), right(title)], [right(title), element.querySelector('.problem-mark')!.getBoundingClientRect().left]];
+    const lines = [...element.querySelectorAll('.agent-node-summary li')].map((line) => [textRight(line), right(line)]);
+    return [...shown, ...lines].filter(([end, limit]) => end > limit + 0.5);
+  });
+  expect(overflows).toEqual([]);
 });
 
 test('the minimap shows the graph; dragging it pans the canvas and its wheel zooms', async ({ page }) => {

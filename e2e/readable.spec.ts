@@ -84,11 +84,21 @@ test('icons are SVG, and no emoji is drawn anywhere', async ({ page }) => {
   await page.goto('/?template=blank');
   await page.getByRole('complementary', { name: 'Palette' }).getByRole('button', { name: 'Act', exact: true }).press('Enter');
   await expect(flowNode(page, 'act')).toBeVisible();
-  // Every palette item, node head and problem mark draws an SVG icon.
+  // Every palette item, node head and problem mark draws an SVG icon: the canvas's as SVG images,
+  // the same drawings (an inline SVG on every node made big graphs slow to drag).
   for (const item of await page.getByRole('complementary', { name: 'Palette' }).getByRole('button').all()) await expect(item.locator('svg')).toHaveCount(1);
-  await expect(flowNode(page, 'act').locator('.agent-node-head svg').first()).toBeVisible();
+  const svgImage = /^url\("data:image\/svg\+xml,/;
+  await expect(flowNode(page, 'act').locator('.agent-node-icon')).toHaveCSS('background-image', svgImage);
   await expect(page.getByRole('region', { name: 'Problems' }).locator('.problem-icon svg').first()).toBeVisible();
-  await expect(flowNode(page, 'act').getByRole('img', { name: /^error:/ }).locator('svg')).toHaveCount(1);
+  await expect(flowNode(page, 'act').getByRole('img', { name: /^error:/ })).toHaveCSS('background-image', svgImage);
+  // With forced colours those images are masks filled with the system's text colour, as an inline
+  // SVG in currentColor would be, not the kind's own colour.
+  await page.emulateMedia({ forcedColors: 'active' });
+  for (const icon of [flowNode(page, 'act').locator('.agent-node-icon'), flowNode(page, 'act').getByRole('img', { name: /^error:/ })]) {
+    await expect(icon).toHaveCSS('mask-image', svgImage);
+    await expect(icon).toHaveCSS('background-image', 'none');
+  }
+  await page.emulateMedia({ forcedColors: 'none' });
   const text = await page.evaluate(() => document.body.innerText);
   expect(text.match(/\p{Extended_Pictographic}/gu) ?? []).toEqual([]);
 });

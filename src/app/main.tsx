@@ -1,7 +1,7 @@
 import '../graph/jitless.ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { loadTimelineRun } from '../debugger/index.ts';
+import { loadStepView, loadTimelineRun } from '../debugger/index.ts';
 import { App } from './App.tsx';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
 import { followLinksInAddress, openInitialGraph } from './startup.ts';
@@ -25,12 +25,13 @@ void openInitialGraph(new URL(window.location.href)).finally(() => {
   // which loads after the first screen anyway, so the session store does too.
   void import('../store/runSessions.ts').then((sessions) => sessions.startRunSessions());
   // Once the first screen is drawn, the parser's worker starts (a big file imported later opens
-  // sooner), and the runtime (LangGraph, a megabyte of script) and the timeline's run view load, so
-  // the first Run or trace does not wait for them.
+  // sooner), and the runtime (LangGraph, a megabyte of script), the timeline's run view and the step
+  // view load, so the first Run or trace does not wait for them.
   const warmUp = () => {
     warmParser();
     warmUpRuntime();
     void loadTimelineRun();
+    void loadStepView();
   };
   if (typeof requestIdleCallback === 'function') requestIdleCallback(warmUp);
   else setTimeout(warmUp, 1000);

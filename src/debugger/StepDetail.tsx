@@ -7,8 +7,12 @@ import { ApprovalPrompt } from './ApprovalPrompt.tsx';
 import { BreakpointsPanel } from './BreakpointsPanel.tsx';
 import { nodeLabel, useActiveRun, useSelectedStep } from './hooks.ts';
 
-// The first screen shows no step: the view of one (and its fork editor) loads when the first is selected.
-const StepView = lazy(() => import('./StepView.tsx').then((module) => ({ default: module.StepView })));
+// The first screen shows no step: the view of one (and its fork editor) loads once the first screen
+// is idle, or when the first step is selected. Asked for early, its import (which adds the module's
+// preload links to the page) is not part of the commit that shows a run or a trace.
+let stepViewModule: Promise<typeof import('./StepView.tsx')> | null = null;
+export const loadStepView = () => (stepViewModule ??= import('./StepView.tsx'));
+const StepView = lazy(() => loadStepView().then((module) => ({ default: module.StepView })));
 
 /** What each stop reason means, for people who did not write the runtime. */
 const STOP_SENTENCES: Record<string, string> = {

@@ -63,8 +63,22 @@ export function Timeline() {
     refocus.current = false;
     focusTimeline();
   });
+  // The panel's height as its ResizeObserver last told it: the run view's list is no taller, so
+  // the list's first window can be placed without reading layout in the middle of its commit.
+  const section = useRef<HTMLElement>(null);
+  const panelHeight = useRef<number | null>(null);
+  useEffect(() => {
+    const element = section.current;
+    if (!element) return;
+    const observer = new ResizeObserver((entries) => {
+      const box = entries.at(-1)?.contentRect;
+      if (box) panelHeight.current = box.height;
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
   return (
-    <section className="timeline" aria-label="Timeline panel">
+    <section ref={section} className="timeline" aria-label="Timeline panel">
       <div className="timeline-head">
         <h2>Timeline</h2>
         <RunSettings />
@@ -73,7 +87,7 @@ export function Timeline() {
         <SessionAlert />
       </div>
       {view ? (
-        <view.TimelineRun />
+        <view.TimelineRun heightAtMost={panelHeight} />
       ) : (
         <NoRows focusLeft={focusLeft}>
           <p className="muted">No run yet: press Run or Step, or import a trace.</p>

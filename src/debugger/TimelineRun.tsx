@@ -1,4 +1,4 @@
-import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type UIEvent } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type RefObject, type UIEvent } from 'react';
 import { kindDefinition } from '../graph/index.ts';
 import type { Attempt, TraceStep } from '../runtime/trace.ts';
 import { useApp } from '../store/index.ts';
@@ -6,7 +6,7 @@ import type { RunRecord } from '../store/runSlice.ts';
 import { retryVerdict, roundCount, roundsOverview, rowAt, timelineLayout, VERDICT_WORDS, visibleRange, whereRunsPart, type RetryVerdict, type RoundSummary, type TimelineRow } from './analysis.ts';
 import { traceIndex } from '../runtime/traceIndex.ts';
 import { nodeLabel, useActiveRun } from './hooks.ts';
-import { KindIcon, StopIcon, WarningIcon } from '../ui/icons.tsx';
+import { kindIconImage, StopIcon, WarningIcon } from '../ui/icons.tsx';
 
 /**
  * The timeline's list and what reads a run: its rows, laid out from the run's index and drawn a
@@ -54,7 +54,7 @@ const StepItem = memo(function StepItem({ step, label, selected, onSelect, total
     >
       <div className="tl-step-line" style={{ height: ROW_HEIGHT }}>
         <span className="tl-num">#{step.step}</span>
-        <KindIcon name={kind.icon} style={{ color: kind.color }} size={15} />
+        <span className="tl-kind-icon icon-image" aria-hidden="true" style={{ '--icon': kindIconImage(kind.icon, kind.color) } as React.CSSProperties} />
         <span className="tl-label">{label}</span>
         {step.outcome && <span className={`tl-outcome outcome-${step.outcome}`}>{step.outcome}</span>}
         {step.blindRetry && <span className="tl-warn"><WarningIcon size={14} aria-hidden="true" /> blind retry</span>}
@@ -188,8 +188,14 @@ export function RunPicker() {
 }
 
 
-/** The shown run's rows, a window of them at a time, keeping the selected step in view. */
-export function TimelineRun() {
+/** The scroll position that brings the rows from `top` to `end` (pixels) into a list of `height` scrolled to `current`. */
+const scrollToShow = (span: { top: number; end: number }, current: number, height: number) => (span.top < current ? span.top : span.end > current + height ? span.end - height : current);
+
+/**
+ * The shown run's rows, a window of them at a time, keeping the selected step in view.
+ * `heightAtMost`: a height the list is no taller than (its panel's), when known.
+ */
+export function TimelineRun({ heightAtMost }: { heightAtMost?: RefObject<number | null> }) {
   const run = useActiveRun();
   const graph = useApp((state) => state.graph);
   const selected = useApp((state) => state.selectedStep);
@@ -198,15 +204,16 @@ export function TimelineRun() {
   const scroller = useRef<HTMLDivElement>(null);
   const movedByKey = useRef(false);
   const [strideTop, setStrideTop] = useState(0);
-  const [viewport, setViewport] = useState(400);
+  const [viewport, setViewport] = useState(() => heightAtMost?.current ?? 400);
   /**
    * The list's scroll position and height as last set or seen, so that following the selection reads
    * no layout: reading `scrollTop` or `clientHeight` right after the rows changed has the browser lay
-   * the page out there and then, and again for the frame.
+   * the page out there and then, and again for the frame. Until its ResizeObserver has told it, the
+   * height is its panel's (`exact` false): the list is no taller, so a window placed for it covers the list.
    */
-  const known = useRef({ top: 0, height: 400 });
-  /** A scroll position to write at the next frame, where the browser lays the page out anyway. */
-  const pendingTop = useRef<number | null>(null);
+  const known = useRef({ top: 0, height: viewport, exact: false });
+  /** The rows (pixels) to bring into view at the next frame, where the browser lays the page out anyway. */
+  const pending = useRef<{ top: number; end: number } | null>(null);
 
   // Laid out from the run's index; only the rows in the window below become objects and elements.
   const layout = useMemo(() => (run ? timelineLayout(run.trace, traceIndex(run.trace.steps), run.stepCount) : null), [run]);
@@ -221,15 +228,21 @@ export function TimelineRun() {
   useLayoutEffect(() => {
     const element = scroller.current;
     if (!element) return;
-    const measure = () => {
-      known.current.height = element.clientHeight;
-      setViewport(element.clientHeight);
+    const seen = (height: number) => {
+      known.current.height = height;
+      known.current.exact = true;
+      setViewport(height);
     };
-    const observer = new ResizeObserver(measure);
+    // Its first call comes after the browser has laid the new list out for the frame.
+    const observer = new ResizeObserver((entries) => {
+      const box = entries.at(-1)?.contentRect;
+      if (box) seen(Math.round(box.height));
+    });
     observer.observe(element);
-    measure();
+    // With no height to start from, the list is measured now (the page is laid out at once).
+    if (heightAtMost?.current == null) seen(element.clientHeight);
     return () => observer.disconnect();
-  }, []);
+  }, [heightAtMost]);
 
   // Keeps the selected step in view (during a live run it is the latest one): the window moves there
   // before the browser paints, so its row exists for the focus below, and the list scrolls at the next frame.
@@ -237,22 +250,31 @@ export function TimelineRun() {
     const element = scroller.current;
     const index = selected === null ? undefined : layout?.rowOfStep[selected - 1];
     if (!element || index === undefined) return;
-    const current = pendingTop.current ?? known.current.top;
-    const height = known.current.height;
     const top = offsets[index] * ROW_HEIGHT;
-    const bottom = offsets[index + 1] * ROW_HEIGHT;
-    const end = status === 'stopped' && selected === stepCount ? offsets[offsets.length - 1] * ROW_HEIGHT : bottom;
-    const next = top < current ? top : end > current + height ? end - height : current;
-    if (next === current) return;
+    const end = status === 'stopped' && selected === stepCount ? offsets[offsets.length - 1] * ROW_HEIGHT : offsets[index + 1] * ROW_HEIGHT;
+    const current = known.current.top;
+    const next = scrollToShow({ top, end }, current, known.current.height);
+    if (next === current && known.current.exact) {
+      pending.current = null;
+      return;
+    }
     setStrideTop(strideOf(next));
-    if (pendingTop.current === null)
+    if (pending.current === null)
       requestAnimationFrame(() => {
-        if (pendingTop.current === null) return;
-        element.scrollTop = pendingTop.current;
-        known.current.top = pendingTop.current;
-        pendingTop.current = null;
+        const span = pending.current;
+        if (span === null) return;
+        pending.current = null;
+        // Read here, the height costs no layout of its own: writing the scroll position lays the page out anyway.
+        if (!known.current.exact) {
+          known.current.height = element.clientHeight;
+          known.current.exact = true;
+        }
+        const to = scrollToShow(span, known.current.top, known.current.height);
+        if (to === known.current.top) return;
+        element.scrollTop = to;
+        known.current.top = to;
       });
-    pendingTop.current = next;
+    pending.current = { top, end };
   }, [selected, layout, offsets, status, stepCount]);
 
   // Focus follows the selection when the timeline has it, or had it on a row that left the window
@@ -267,7 +289,7 @@ export function TimelineRun() {
 
   const onScroll = (event: UIEvent<HTMLDivElement>) => {
     // A scroll of the person's overrides one still to be written for the selection.
-    pendingTop.current = null;
+    pending.current = null;
     known.current.top = event.currentTarget.scrollTop;
     setStrideTop(strideOf(known.current.top));
   };

@@ -70,17 +70,19 @@ export interface TimelineLayout {
   blind: Uint8Array;
 }
 
-const startsRound = (index: TraceIndex, at: number) => at === 0 || index.rounds[at] !== index.rounds[at - 1];
-
 /** How many rounds the first `stepCount` steps of a run have (round headers in its timeline), read from its index. */
-export const roundCount = (index: TraceIndex, stepCount = index.rounds.length): number => {
-  let count = 0;
-  for (let at = 0; at < stepCount; at += 1) if (startsRound(index, at)) count += 1;
+export const roundCount = ({ rounds }: TraceIndex, stepCount = rounds.length): number => {
+  let count = stepCount > 0 ? 1 : 0;
+  for (let at = 1; at < stepCount; at += 1) if (rounds[at] !== rounds[at - 1]) count += 1;
   return count;
 };
 
-/** The layout of the first `stepCount` steps of a trace, from its index. */
+/**
+ * The layout of the first `stepCount` steps of a trace, from its index. One loop over typed arrays
+ * with no call in it: it runs while a long trace first opens, over every step.
+ */
 export const timelineLayout = (trace: Trace, index: TraceIndex, stepCount = trace.steps.length): TimelineLayout => {
+  const { rounds, attempts } = index;
   const headers = roundCount(index, stepCount);
   const stop = Boolean(trace.stopReason) && stepCount === trace.steps.length;
   const count = stepCount + headers + (stop ? 1 : 0);
@@ -89,22 +91,27 @@ export const timelineLayout = (trace: Trace, index: TraceIndex, stepCount = trac
   const rowOfStep = new Int32Array(stepCount);
   const blind = new Uint8Array(count);
   let row = 0;
+  let offset = 0;
   let header = -1;
-  const push = (value: number, height: number) => {
-    rows[row] = value;
-    offsets[row + 1] = offsets[row] + height;
-    row += 1;
-  };
   for (let at = 0; at < stepCount; at += 1) {
-    if (startsRound(index, at)) {
+    if (at === 0 || rounds[at] !== rounds[at - 1]) {
       header = row;
-      push(-1 - at, 1);
+      rows[row] = -1 - at;
+      offset += 1;
+      row += 1;
+      offsets[row] = offset;
     }
-    if (index.blind[at]) blind[header] = 1;
+    if (index.blind[at] === 1) blind[header] = 1;
     rowOfStep[at] = row;
-    push(at, 1 + index.attempts[at]);
+    rows[row] = at;
+    offset += 1 + attempts[at];
+    row += 1;
+    offsets[row] = offset;
   }
-  if (stop) push(STOP_ROW, 1);
+  if (stop) {
+    rows[row] = STOP_ROW;
+    offsets[row + 1] = offset + 1;
+  }
   return { rows, offsets, rowOfStep, blind };
 };
 

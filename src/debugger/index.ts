@@ -4,7 +4,7 @@ import './scenarios.css';
 
 export { RunToolbar } from './RunToolbar.tsx';
 export { loadTimelineRun, Timeline } from './Timeline.tsx';
-export { StepDetail } from './StepDetail.tsx';
+export { loadStepView, StepDetail } from './StepDetail.tsx';
 export { BreakpointsPanel } from './BreakpointsPanel.tsx';
 export { Gauges } from './Gauges.tsx';
 export { ScenariosPanel } from './ScenariosPanel.tsx';

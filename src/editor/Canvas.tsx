@@ -14,6 +14,7 @@ import { holdAutosave } from '../store/persistence.ts';
 import { ConnectDialog } from './ConnectDialog.tsx';
 import { edgeTypes } from './edges/index.ts';
 import { EdgeLabelLayer, findEdgeLabelLayer } from './edges/labelLayer.ts';
+import { createEdgeLayoutStore, EdgeLayoutContext, type EdgeLayoutStore } from './edges/layoutStore.ts';
 import { graphBounds, onFitRequest, viewportAround, viewportFor } from './fit.ts';
 import { createFlowCache, edgeLayout, GENERAL_HANDLE, toFlowEdges, toFlowNodes, type AgentFlowNode, type ConditionFlowEdge, type FlowCache } from './flowAdapter.ts';
 import { nodeRect } from './geometry.ts';
@@ -99,10 +100,14 @@ export function Canvas() {
     [overlay, selection, breakpoints],
   );
   const nodes = useMemo(() => toFlowNodes(graph, extras, flowCache.current!), [graph, extras]);
+  const edges = useMemo(() => toFlowEdges(graph, extras, flowCache.current!), [graph, extras]);
   // Routes and label places depend on the graph and the run only: selecting does not move labels.
+  // The edges read them from this store, so placing them again gives React Flow no new edges.
   const layoutGraph = dragFrom ?? graph;
   const layout = useMemo(() => edgeLayout(layoutGraph, overlay), [layoutGraph, overlay]);
-  const edges = useMemo(() => toFlowEdges(graph, extras, layout, flowCache.current!), [graph, extras, layout]);
+  const layoutStore = useRef<EdgeLayoutStore>(null);
+  layoutStore.current ??= createEdgeLayoutStore(layout);
+  useLayoutEffect(() => layoutStore.current!.set(layout), [layout]);
 
   const container = useRef<HTMLDivElement>(null);
   const [labelLayer, setLabelLayer] = useState<HTMLElement | null>(null);
@@ -230,30 +235,32 @@ export function Canvas() {
   return (
     <div className="canvas" ref={container} onDragOver={onDragOver} onDrop={onDrop} aria-label="Canvas" role="region">
       <EdgeLabelLayer.Provider value={labelLayer}>
-        <ReactFlow<AgentFlowNode, ConditionFlowEdge>
-          nodes={nodes}
-          edges={edges}
-          nodeTypes={nodeTypes}
-          edgeTypes={edgeTypes}
-          onNodesChange={onNodesChange}
-          onEdgesChange={onEdgesChange}
-          onConnect={onConnect}
-          onReconnect={onReconnect}
-          onDelete={onDelete}
-          onMoveStart={onMoveStart}
-          onMoveEnd={onMoveEnd}
-          onNodeDragStart={onNodeDragStart}
-          onNodeDragStop={onNodeDragStop}
-          // Past a few hundred nodes, drawing only what is in view keeps dragging and panning smooth.
-          onlyRenderVisibleElements={graph.nodes.length > LARGE_GRAPH}
-          deleteKeyCode={DELETE_KEYS}
-          multiSelectionKeyCode={MULTI_SELECTION_KEYS}
-          selectionKeyCode="Shift"
-          minZoom={0.1}
-          proOptions={PRO_OPTIONS}
-        >
-          <Background gap={20} />
-        </ReactFlow>
+        <EdgeLayoutContext.Provider value={layoutStore.current}>
+          <ReactFlow<AgentFlowNode, ConditionFlowEdge>
+            nodes={nodes}
+            edges={edges}
+            nodeTypes={nodeTypes}
+            edgeTypes={edgeTypes}
+            onNodesChange={onNodesChange}
+            onEdgesChange={onEdgesChange}
+            onConnect={onConnect}
+            onReconnect={onReconnect}
+            onDelete={onDelete}
+            onMoveStart={onMoveStart}
+            onMoveEnd={onMoveEnd}
+            onNodeDragStart={onNodeDragStart}
+            onNodeDragStop={onNodeDragStop}
+            // Past a few hundred nodes, drawing only what is in view keeps dragging and panning smooth.
+            onlyRenderVisibleElements={graph.nodes.length > LARGE_GRAPH}
+            deleteKeyCode={DELETE_KEYS}
+            multiSelectionKeyCode={MULTI_SELECTION_KEYS}
+            selectionKeyCode="Shift"
+            minZoom={0.1}
+            proOptions={PRO_OPTIONS}
+          >
+            <Background gap={20} />
+          </ReactFlow>
+        </EdgeLayoutContext.Provider>
       </EdgeLabelLayer.Provider>
       {connectSource && <ConnectDialog source={connectSource} onClose={() => setConnectFrom(null)} />}
       {graph.nodes.length === 0 && (

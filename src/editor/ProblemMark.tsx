@@ -1,13 +1,20 @@
 import type { ElementProblems } from '../store/problemsByElement.ts';
-import { ErrorIcon, WarningIcon } from '../ui/icons.tsx';
+import { problemIconImage } from '../ui/icons.tsx';
 
-/** The validation panel's problems, marked where they are on the canvas. */
+/**
+ * The validation panel's problems, marked where they are on the canvas. The icon is a background
+ * image (the same lucide drawing as the panel's), not an inline SVG: a big graph has a mark on many
+ * of its nodes and labels, and each inline SVG made every drag and pan frame slower.
+ */
 export function ProblemMark({ problems }: { problems: ElementProblems }) {
   const text = problems.messages.join('\n');
-  const Icon = problems.severity === 'error' ? ErrorIcon : WarningIcon;
   return (
-    <span className={`problem-mark ${problems.severity}`} role="img" aria-label={`${problems.severity}: ${text}`} title={text}>
-      <Icon size={16} aria-hidden="true" />
-    </span>
+    <span
+      className={`problem-mark icon-image ${problems.severity}`}
+      role="img"
+      aria-label={`${problems.severity}: ${text}`}
+      title={text}
+      style={{ '--icon': problemIconImage(problems.severity) } as React.CSSProperties}
+    />
   );
 }

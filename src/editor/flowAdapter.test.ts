@@ -1,7 +1,9 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { gridGraph, readGenerated } from '../../bench/graphs.ts';
 import { connect, moveNodes, updateNode, type GraphFile } from '../graph/index.ts';
 import { findTemplate } from '../graph/templates/index.ts';
-import { createFlowCache, edgeLayout, findBackEdges, GENERAL_HANDLE, NO_EXTRAS, toFlowEdges, toFlowNodes, type FlowExtras } from './flowAdapter.ts';
+import { createFlowCache, findBackEdges, GENERAL_HANDLE, NO_EXTRAS, toFlowEdges, toFlowNodes, type FlowExtras } from './flowAdapter.ts';
 import { nodeHeight, NODE_WIDTH, sourceHandleIndex, sourcePoint, targetPoint } from './geometry.ts';
 
 const securityclaw = () => findTemplate('securityclaw')!.graph();
@@ -144,7 +146,7 @@ describe('findBackEdges', () => {
 describe('flow objects keep their identity', () => {
   const render = (graph: GraphFile, extras: FlowExtras, cache: ReturnType<typeof createFlowCache>) => ({
     nodes: toFlowNodes(graph, extras, cache),
-    edges: toFlowEdges(graph, extras, edgeLayout(graph, extras.overlay), cache),
+    edges: toFlowEdges(graph, extras, cache),
   });
   const changed = <T extends { id: string }>(before: T[], after: T[]) => after.filter((item, index) => item !== before[index]).map((item) => item.id).sort();
 
@@ -166,26 +168,24 @@ describe('flow objects keep their identity', () => {
   it('a list whose every object is reused is the very same list: a drag move keeps the edge list', () => {
     const cache = createFlowCache();
     const graph = securityclaw();
-    const layout = edgeLayout(graph);
     const nodes = toFlowNodes(graph, NO_EXTRAS, cache);
-    const edges = toFlowEdges(graph, NO_EXTRAS, layout, cache);
+    const edges = toFlowEdges(graph, NO_EXTRAS, cache);
     expect(toFlowNodes(graph, NO_EXTRAS, cache)).toBe(nodes);
-    // While a node is dragged the routes and label places are those the drag started from.
+    // Routes and label places are not in the edge objects: a move changes no edge object.
     const { x, y } = graph.nodes.find((node) => node.id === 'answer')!.position;
     const moved = moveNodes(graph, new Map([['answer', { x: x + 40, y: y + 40 }]]));
     expect(toFlowNodes(moved, NO_EXTRAS, cache)).not.toBe(nodes);
-    expect(toFlowEdges(moved, NO_EXTRAS, layout, cache)).toBe(edges);
-    const selected = toFlowEdges(moved, { ...NO_EXTRAS, selectedEdges: ['e4'] }, layout, cache);
+    expect(toFlowEdges(moved, NO_EXTRAS, cache)).toBe(edges);
+    const selected = toFlowEdges(moved, { ...NO_EXTRAS, selectedEdges: ['e4'] }, cache);
     expect(selected).not.toBe(edges);
     expect(changed(edges, selected)).toEqual(['e4']);
   });
 
-  it('a move keeps every other node object without making it again, and an edit of outcomes renews the edges under a held layout', () => {
+  it('a move keeps every other node object without making it again, and an edit of outcomes renews the edges', () => {
     const cache = createFlowCache();
     const graph = securityclaw();
-    const layout = edgeLayout(graph);
     const nodes = toFlowNodes(graph, NO_EXTRAS, cache);
-    const edges = toFlowEdges(graph, NO_EXTRAS, layout, cache);
+    const edges = toFlowEdges(graph, NO_EXTRAS, cache);
     // Each move after the first touches the moved node alone: the list is copied, the rest kept as they are.
     let moved = graph;
     for (let step = 1; step <= 3; step += 1) {
@@ -193,14 +193,14 @@ describe('flow objects keep their identity', () => {
       const next = toFlowNodes(moved, NO_EXTRAS, cache);
       expect(changed(nodes, next)).toEqual(['execute']);
       expect(next.find((node) => node.id === 'execute')!.position).toEqual({ x: step, y: step });
-      expect(toFlowEdges(moved, NO_EXTRAS, layout, cache)).toBe(edges);
+      expect(toFlowEdges(moved, NO_EXTRAS, cache)).toBe(edges);
     }
     // An act node that gains a loop gains the max_iter outcome: an edge taking it leaves from that handle now.
     const looping = connect(moved, 'execute', 'answer', 'max_iter');
-    const before = toFlowEdges(looping, NO_EXTRAS, layout, cache).at(-1)!;
+    const before = toFlowEdges(looping, NO_EXTRAS, cache).at(-1)!;
     expect(before.sourceHandle).toBe(GENERAL_HANDLE);
     const withLoop = updateNode(looping, 'execute', (node) => ({ ...node, config: { ...node.config, loop: { decider: 'planner', tools: [], maxIter: 3 } } }) as typeof node);
-    expect(toFlowEdges(withLoop, NO_EXTRAS, layout, cache).at(-1)!.sourceHandle).toBe('max_iter');
+    expect(toFlowEdges(withLoop, NO_EXTRAS, cache).at(-1)!.sourceHandle).toBe('max_iter');
   });
 
   it('the same inputs give the very same objects, and each extra renews only what it marks', () => {
@@ -229,6 +229,46 @@ describe('flow objects keep their identity', () => {
     const second = render(renamed, NO_EXTRAS, cache);
     expect(changed(first.nodes, second.nodes)).toEqual(['execute']);
     expect(second.nodes.find((node) => node.id === 'execute')!.data.node.label).toBe('Run it');
+  });
+
+  it('with its cache gives what a computation from nothing gives, through moves, selections and breakpoints', () => {
+    const graph = readGenerated(gridGraph(120, 180));
+    const ids = graph.nodes.map((node) => node.id);
+    const edgeIds = graph.edges.map((edge) => edge.id);
+    const step = fc.oneof(
+      fc.record({ move: fc.constantFrom(...ids), x: fc.integer({ min: -900, max: 900 }), y: fc.integer({ min: -900, max: 900 }) }),
+      fc.record({ select: fc.subarray(ids, { maxLength: 3 }) }),
+      fc.record({ selectEdges: fc.subarray(edgeIds, { maxLength: 2 }) }),
+      fc.record({ breakpoint: fc.constantFrom(...ids) }),
+    );
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 10 }), (steps) => {
+        const cache = createFlowCache();
+        let current = graph;
+        let extras: FlowExtras = NO_EXTRAS;
+        for (const one of [null, ...steps]) {
+          if (one && 'move' in one) current = moveNodes(current, new Map([[one.move, { x: one.x, y: one.y }]]));
+          else if (one && 'select' in one) extras = { ...extras, selectedNodes: one.select };
+          else if (one && 'selectEdges' in one) extras = { ...extras, selectedEdges: one.selectEdges };
+          else if (one) extras = { ...extras, nodeBreakpoints: [...extras.nodeBreakpoints, one.breakpoint] };
+          expect(toFlowNodes(current, extras, cache)).toEqual(toFlowNodes(current, extras));
+          expect(toFlowEdges(current, extras, cache)).toEqual(toFlowEdges(current, extras));
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('selecting a node renews that node alone and keeps the edge list', () => {
+    const cache = createFlowCache();
+    const graph = securityclaw();
+    const first = render(graph, NO_EXTRAS, cache);
+    const selected = render(graph, { ...NO_EXTRAS, selectedNodes: ['execute'] }, cache);
+    expect(changed(first.nodes, selected.nodes)).toEqual(['execute']);
+    expect(selected.edges).toBe(first.edges);
+    const other = render(graph, { ...NO_EXTRAS, selectedNodes: ['answer'] }, cache);
+    expect(changed(selected.nodes, other.nodes)).toEqual(['answer', 'execute']);
+    expect(other.edges).toBe(first.edges);
   });
 
   it('gives each node the size the geometry draws it at, so React Flow need not measure it first', () => {

@@ -29,7 +29,7 @@ export const GENERAL_HANDLE = 'out';
 export interface AgentNodeData extends Record<string, unknown> {
   node: GraphNode;
   definition: KindDefinition;
-  summary: string[];
+  summary: readonly string[];
   isEntry: boolean;
   /** The graph's `finally` node: it writes a final response after any early stop. */
   isFinally: boolean;
@@ -48,10 +48,6 @@ export interface ConditionEdgeData extends Record<string, unknown> {
   notTaken: string | null;
   visits: number;
   breakpoint: boolean;
-  /** Where the label sits, clear of nodes and other labels. */
-  place: PlacedLabel;
-  /** The height of the bottom run of an edge drawn as a loop under the nodes; null for a curve. */
-  loopY: number | null;
 }
 
 export type AgentFlowNode = Node<AgentNodeData, 'agent'>;
@@ -133,7 +129,7 @@ export interface FlowCache {
   backEdges: { edges: GraphFile['edges']; entry: string; nodes: GraphFile['nodes']; back: Set<string> } | null;
   /** What the last lists were made from: a drag move changes one node of a big graph, and the rest need no look. */
   nodesFrom: { graph: GraphFile; extras: FlowExtras } | null;
-  edgesFrom: { graph: GraphFile; extras: FlowExtras; layout: EdgeLayout } | null;
+  edgesFrom: { graph: GraphFile; extras: FlowExtras } | null;
 }
 
 interface Cached<T> {
@@ -190,9 +186,16 @@ export const toFlowNodes = (graph: GraphFile, extras: FlowExtras = NO_EXTRAS, ca
   const parted = new Set(overlay?.parting?.nodes);
   const from = cache.nodesFrom;
   cache.nodesFrom = { graph, extras };
-  // Same extras, entry and finally, and the same nodes in the same order but for some replaced:
-  // only those are made again, the others keep their objects.
-  const replaced = from && from.extras === extras && from.graph.entry === graph.entry && from.graph.finally === graph.finally ? replacedNodes(from.graph, graph) : null;
+  // The same run marks, breakpoints, entry and finally, and the same nodes in the same order but
+  // for some replaced or selected or no longer: only those are made again, the others keep their
+  // objects (a drag starts by selecting the node it takes).
+  const marksKept = from && from.extras.overlay === overlay && from.extras.nodeBreakpoints === extras.nodeBreakpoints && from.graph.entry === graph.entry && from.graph.finally === graph.finally;
+  const replaced = marksKept ? replacedNodes(from.graph, graph) : null;
+  if (replaced && from && from.extras.selectedNodes !== extras.selectedNodes) {
+    const before = new Set(from.extras.selectedNodes);
+    const flipped = new Set([...extras.selectedNodes.filter((id) => !before.has(id)), ...from.extras.selectedNodes.filter((id) => !selected.has(id))]);
+    if (flipped.size > 0) graph.nodes.forEach((node, index) => flipped.has(node.id) && replaced.push(index));
+  }
   const next = replaced ? cache.nodes : new Map<string, Cached<AgentFlowNode>>();
   const flowNode = (node: GraphNode) => {
     // `current` comes only from the run overlay (SPEC §5); `parted` marks where two compared runs part.
@@ -246,16 +249,28 @@ export interface EdgeLayout {
   loops: ReadonlyMap<string, number>;
 }
 
-const MIDDLE: PlacedLabel = { t: 0.5, dx: 0, dy: 0 };
-
 /** Past this many edges labels go to the middle of their edge unchecked: placing them costs more than it gives. */
 export const PLACE_LABELS_UP_TO = 400;
+
+/**
+ * The last answer, kept because the canvas asks twice for the graph it opens: once to draw it and
+ * once, in the effect after, to fit the view to it, which would place every loop
+ * and label a second time.
+ */
+let lastLayout: { graph: GraphFile; overlay: CanvasOverlay | null; layout: EdgeLayout } | null = null;
 
 /**
  * Routes and label places for every edge: loops under the nodes they pass, labels clear of
  * nodes and of each other. Depends on the graph and the run overlay only, not on the selection.
  */
 export const edgeLayout = (graph: GraphFile, overlay: CanvasOverlay | null = null): EdgeLayout => {
+  if (lastLayout?.graph === graph && lastLayout.overlay === overlay) return lastLayout.layout;
+  const layout = placeEdges(graph, overlay);
+  lastLayout = { graph, overlay, layout };
+  return layout;
+};
+
+const placeEdges = (graph: GraphFile, overlay: CanvasOverlay | null): EdgeLayout => {
   const nodes = new Map(graph.nodes.map((node) => [node.id, node]));
   const rects = new Map<string, Rect>(graph.nodes.map((node) => [node.id, nodeRect(node)]));
   const ends = new Map<string, { from: Point; to: Point }>();
@@ -299,16 +314,17 @@ const backEdgesOf = (graph: GraphFile, cache: FlowCache): Set<string> => {
  */
 const MARKER_END: EdgeMarker = { type: 'arrowclosed', width: 18, height: 18 };
 
-export const toFlowEdges = (
-  graph: GraphFile,
-  extras: FlowExtras = NO_EXTRAS,
-  layout: EdgeLayout = edgeLayout(graph, extras.overlay),
-  cache: FlowCache = createFlowCache(),
-): ConditionFlowEdge[] => {
+/**
+ * The edges as React Flow objects. Their loop heights and label places (edgeLayout) are not in
+ * them: the edges read those apart (edges/layoutStore.ts), so placing them again makes no new objects.
+ */
+export const toFlowEdges = (graph: GraphFile, extras: FlowExtras = NO_EXTRAS, cache: FlowCache = createFlowCache()): ConditionFlowEdge[] => {
   const from = cache.edgesFrom;
-  cache.edgesFrom = { graph, extras, layout };
-  // Nodes moved or edited but for what an edge takes from them (its source's outcomes): the same list.
-  if (from && from.extras === extras && from.layout === layout && from.graph.edges === graph.edges && from.graph.entry === graph.entry) {
+  cache.edgesFrom = { graph, extras };
+  // The same edge marks (a node selected or not gives none), and nodes moved or edited but for what
+  // an edge takes from them (its source's outcomes): the same list.
+  const marksKept = from && from.extras.overlay === extras.overlay && from.extras.selectedEdges === extras.selectedEdges && from.extras.edgeBreakpoints === extras.edgeBreakpoints;
+  if (from && marksKept && from.graph.edges === graph.edges && from.graph.entry === graph.entry) {
     const replaced = replacedNodes(from.graph, graph);
     const sameOutcomes = (index: number) => {
       const [before, after] = [from.graph.nodes[index], graph.nodes[index]];
@@ -337,9 +353,7 @@ export const toFlowEdges = (
     const notTaken = own(overlay?.triedEdges, edge.id) ?? null;
     const visits = own(overlay?.edgeVisits, edge.id) ?? 0;
     const breakpoint = breakpoints.has(edge.id);
-    const place = layout.labels.get(edge.id) ?? MIDDLE;
-    const loopY = layout.loops.get(edge.id) ?? null;
-    const inputs = [edge, className, animated, sourceHandle, isSelected, firedReason, notTaken, visits, breakpoint, place.t, place.dx, place.dy, loopY];
+    const inputs = [edge, className, animated, sourceHandle, isSelected, firedReason, notTaken, visits, breakpoint];
     return reuse(cache.edges, next, edge.id, inputs, (): ConditionFlowEdge => ({
       id: edge.id,
       type: 'condition',
@@ -352,7 +366,7 @@ export const toFlowEdges = (
       markerEnd: MARKER_END,
       // Only the target end: a source end's anchor would sit on the outcome handle and swallow new connections from it.
       reconnectable: 'target',
-      data: { label: describeWhen(edge.when), note: edge.label ?? null, backEdge, fired, firedReason, notTaken, visits, breakpoint, place, loopY },
+      data: { label: describeWhen(edge.when), note: edge.label ?? null, backEdge, fired, firedReason, notTaken, visits, breakpoint },
     }));
   });
   cache.edges = next;

@@ -32,10 +32,20 @@ export interface Point {
   y: number;
 }
 
+/**
+ * Each node's summary lines, made once per node object (an edit replaces the node): the summary
+ * formats the node's settings as text, and the geometry asks for it at every end of every edge.
+ */
+const summaries = new WeakMap<GraphNode, readonly string[]>();
+
 /** The summary lines a node shows: the kind's, cut to MAX_SUMMARY_LINES. */
-export const summaryLines = (node: GraphNode): string[] => {
-  const lines = kindDefinition(node.kind).summary(node.config as never);
-  return lines.length <= MAX_SUMMARY_LINES ? lines : [...lines.slice(0, MAX_SUMMARY_LINES - 1), `+${lines.length - MAX_SUMMARY_LINES + 1} more`];
+export const summaryLines = (node: GraphNode): readonly string[] => {
+  const known = summaries.get(node);
+  if (known) return known;
+  const all = kindDefinition(node.kind).summary(node.config as never);
+  const lines = all.length <= MAX_SUMMARY_LINES ? all : [...all.slice(0, MAX_SUMMARY_LINES - 1), `+${all.length - MAX_SUMMARY_LINES + 1} more`];
+  summaries.set(node, lines);
+  return lines;
 };
 
 /** The source handles of a node, top to bottom: one per outcome, then the general one. */
@@ -247,18 +257,47 @@ export const placeLabels = (nodes: readonly Rect[], labels: readonly LabelReques
   return placed;
 };
 
-/** Loops run under every node between their ends; loops over the same stretch are stacked apart. */
+/** The index of the first of `sorted` (ascending) that is at least `value`. */
+const firstAtLeast = (sorted: readonly number[], value: number) => {
+  let [low, high] = [0, sorted.length];
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (sorted[middle] < value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+};
+
+/** How far below a node the bottom run of a loop passing under it goes. */
+const UNDER_NODE = 36;
+/** How close above a loop's run a node's top may be and still push the run under it. */
+const OVER_RUN = 40;
+
+/**
+ * Loops run under every node between their ends; loops over the same stretch are stacked apart.
+ * A loop looks only at the nodes near its run's height (nodes sorted by top: those ending well
+ * above it cannot push it down, those starting below it cannot either), so placing every loop of
+ * a big graph again, as each drop does, is not every loop times every node.
+ */
 export const loopLevels = (loops: readonly { id: string; from: Point; to: Point }[], rects: Iterable<Rect>): Map<string, number> => {
   const levels = new Map<string, number>();
   const byTop = [...rects].sort((a, b) => a.y - b.y);
+  const tops = byTop.map((rect) => rect.y);
+  const tallest = byTop.reduce((most, rect) => Math.max(most, rect.height), 0);
   const runs: { left: number; right: number; y: number }[] = [];
   const ordered = [...loops].sort((a, b) => a.from.x - a.to.x - (b.from.x - b.to.x));
   for (const loop of ordered) {
     const left = Math.min(loop.to.x, loop.from.x) - LOOP_REACH;
     const right = Math.max(loop.to.x, loop.from.x) + LOOP_REACH;
     let y = Math.max(loop.from.y, loop.to.y) + 40;
-    // Top to bottom, so a node pushed under by the ones above it is seen in turn.
-    for (const rect of byTop) if (rect.x < right && rect.x + rect.width > left && rect.y < y + 40) y = Math.max(y, rect.y + rect.height + 36);
+    // Top to bottom, so a node pushed under by the ones above it is seen in turn. The run only goes
+    // down: a node whose top is more than the tallest node above it ends above it and leaves it be,
+    // and once a node's top is below the run so is every later one's.
+    for (let index = firstAtLeast(tops, y - tallest - UNDER_NODE); index < byTop.length; index += 1) {
+      const rect = byTop[index];
+      if (rect.y >= y + OVER_RUN) break;
+      if (rect.x < right && rect.x + rect.width > left) y = Math.max(y, rect.y + rect.height + UNDER_NODE);
+    }
     for (const run of runs) if (run.left < right && run.right > left && Math.abs(run.y - y) < 34) y = run.y + 34;
     runs.push({ left, right, y });
     levels.set(loop.id, y);

@@ -57,6 +57,18 @@ const handBuilt = (): GraphFile => {
   return parsed.value;
 };
 
+describe('edgeLayout', () => {
+  it('answers again for the same graph and run without placing anything, and anew for a moved one', () => {
+    const graph = findTemplate('securityclaw')!.graph();
+    const layout = edgeLayout(graph);
+    expect(edgeLayout(graph)).toBe(layout);
+    const moved = { ...graph, nodes: graph.nodes.map((node, index) => (index === 0 ? { ...node, position: { x: node.position.x, y: node.position.y + 400 } } : node)) };
+    const movedLayout = edgeLayout(moved);
+    expect(movedLayout).not.toBe(layout);
+    expect(edgeLayout(graph)).not.toBe(movedLayout);
+  });
+});
+
 describe('edge labels', () => {
   it('leave the ends of a short edge free, where its handles and reconnect anchors are', () => {
     const blank = findTemplate('blank')!.graph();

@@ -1,6 +1,9 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { graphFileArbitrary } from './arbitrary.ts';
+import { moveNodes, updateNode } from './ops.ts';
 import { CURRENT_VERSION } from './schema.ts';
-import { parseGraph, parseWith, serializeGraph } from './parse.ts';
+import { parseGraph, parseWith, prepareSerialization, serializeGraph } from './parse.ts';
 import { describeProblems, formatPath, type ParseProblem } from './problems.ts';
 import { RetryPolicy } from './common.ts';
 import { findTemplate } from './templates/index.ts';
@@ -228,5 +231,37 @@ describe('the SPEC §1 example file', () => {
     const problems = validateGraph(result.value);
     expect(problems.map((problem) => [problem.code, problem.severity, problem.nodeId])).toEqual([['unrouted_outcome', 'warning', 'recover']]);
     expect(problems[0].message).toContain('"needs_human"');
+  });
+});
+
+describe('serializeGraph', () => {
+  const whole = (graph: unknown) => `${JSON.stringify(graph, null, 2)}\n`;
+
+  it('writes the very text of JSON.stringify with a two-space indent, for any graph a file may hold', () => {
+    fc.assert(
+      fc.property(graphFileArbitrary, (file) => {
+        const parsed = parseGraph(file);
+        if (!parsed.ok) return;
+        expect(serializeGraph(parsed.value)).toBe(whole(parsed.value));
+      }),
+    );
+  });
+
+  it('writes the same text after edits as a whole write would, its unchanged nodes and edges kept from the last write', () => {
+    const graph = findTemplate('securityclaw')!.graph();
+    expect(serializeGraph(graph)).toBe(whole(graph));
+    const [first, second] = graph.nodes;
+    const moved = moveNodes(graph, new Map([[first.id, { x: -7, y: 1e21 }]]));
+    expect(serializeGraph(moved)).toBe(whole(moved));
+    const renamed = updateNode(moved, second.id, (node) => ({ ...node, label: 'Say "hi"\n\ttwice' }));
+    expect(serializeGraph(renamed)).toBe(whole(renamed));
+    // Written ahead a slice at a time: done once every node and edge has its text, the same text.
+    const another = findTemplate('graph-engineer')!.graph();
+    const slices = Math.ceil((another.nodes.length + another.edges.length) / 4);
+    for (let slice = 1; slice < slices; slice += 1) expect(prepareSerialization(another, 4)).toBe(false);
+    expect(prepareSerialization(another, 4)).toBe(true);
+    expect(serializeGraph(another)).toBe(whole(another));
+    const bare = { ...renamed, nodes: [], edges: [], finally: undefined };
+    expect(serializeGraph(bare)).toBe(whole(bare));
   });
 });

@@ -166,6 +166,21 @@ describe('saving', () => {
     expect(first.journal.getItem(`${JOURNAL_PREFIX}graph-initial`)).toBeNull();
   });
 
+  it('writes no journal copy of a save IndexedDB takes, and one of a save still on its way when the page leaves', async () => {
+    const fake = fakeLibrary();
+    const { page, journal } = start(fake.library);
+    rename('Landed');
+    await vi.advanceTimersByTimeAsync(300);
+    expect(JSON.parse(fake.entries.get('graph-initial')!.text).name).toBe('Landed');
+    expect(journal.values.size).toBe(0);
+    fake.hangWrites();
+    rename('On its way');
+    await vi.advanceTimersByTimeAsync(300);
+    expect(journal.values.size).toBe(0);
+    page.fire('pagehide');
+    expect(JSON.parse(journal.getItem(`${JOURNAL_PREFIX}graph-initial`)!).text).toContain('On its way');
+  });
+
   it('shows a failed write, keeps the graph and its journal, and clears the message once a write works', async () => {
     const fake = fakeLibrary();
     const { journal } = start(fake.library);

@@ -4,7 +4,7 @@
  * link adds a graph; it never writes over another one. A reload opens what this tab was editing.
  */
 import { create } from 'zustand';
-import { describeProblems, loadTemplates, own, parseGraph, readJson, serializeGraph, type GraphFile, type ParseResult } from '../graph/index.ts';
+import { describeProblems, loadTemplates, own, parseGraph, prepareSerialization, readJson, serializeGraph, type GraphFile, type ParseResult } from '../graph/index.ts';
 import { takeEarlyRead } from './earlyRead.ts';
 import { webGraphLocks, type GraphLocks } from './graphLocks.ts';
 import { newDocumentId } from './graphSlice.ts';
@@ -38,6 +38,10 @@ export const JOURNAL_PREFIX = 'loopscope.journal.';
 /** How many earlier saves each graph keeps. */
 export const COPIES_KEPT = 3;
 const DEBOUNCE_MS = 300;
+/** Nodes and edges written ahead of a first save in one slice, and the idle time a slice needs. */
+const PREPARE_SLICE = 200;
+const PREPARE_MARGIN_MS = 4;
+const whenIdle = (work: (deadline?: IdleDeadline) => void) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(work) : setTimeout(work, 50));
 const STORAGE_TIMEOUT_MS = 3000;
 
 const completion = (tx: IDBTransaction) =>
@@ -186,8 +190,9 @@ export interface PersistenceOptions {
   /** This tab's open graph: survives a reload of the tab, not shared with other tabs. */
   session?: SyncStorage;
   /**
-   * A synchronous copy of each save until IndexedDB has it: a reload right after an edit can
-   * leave before IndexedDB finishes, but a synchronous write on `pagehide` always lands.
+   * A synchronous copy of a save IndexedDB does not have yet, written on `pagehide` (a reload right
+   * after an edit can leave before IndexedDB finishes, but a synchronous write then always lands)
+   * and when a write fails; removed once a later write lands.
    */
   journal?: SyncStorage;
   delayMs?: number;
@@ -374,6 +379,23 @@ export const startPersistence = (options: PersistenceOptions = {}) => {
   const openedAsSaved = new Map<string, GraphFile>();
   let timer: ReturnType<typeof setTimeout> | null = null;
   let pending: { id: string; graph: GraphFile } | null = null;
+  let stopped = false;
+  /**
+   * Saves on their way to IndexedDB. Their journal copy is written only when the page leaves or the
+   * write fails before IndexedDB has them: for a big graph that copy (the text escaped once more
+   * and written synchronously) held the page for tens of milliseconds on every autosave.
+   */
+  const unconfirmed = new Map<string, JournalEntry>();
+  /** Graphs known to have no journal copy (any other may have one, from an earlier page or a failed write). */
+  const unjournaled = new Set<string>();
+  const writeJournal = (id: string, entry: JournalEntry) => {
+    try {
+      journal.setItem(JOURNAL_PREFIX + id, JSON.stringify(entry));
+      unjournaled.delete(id);
+    } catch {
+      // A full localStorage only loses the safety net; IndexedDB is the save.
+    }
+  };
   /** Per graph: whether this tab may save it, once known (the lock is asked for once; another tab may take it). */
   const owned = new Map<string, boolean>();
   const asking = new Map<string, Promise<boolean>>();
@@ -429,23 +451,29 @@ export const startPersistence = (options: PersistenceOptions = {}) => {
     const text = serializeGraph(graph);
     if (lastSaved.get(id) === text) return;
     const entry: JournalEntry = { name: graph.name, text, savedAt: Date.now() };
-    try {
-      journal.setItem(JOURNAL_PREFIX + id, JSON.stringify(entry));
-    } catch {
-      // A full localStorage only loses the safety net; IndexedDB below is the save.
+    if (urgent) {
+      writeJournal(id, entry);
+      return void library.write(id, graph.name, text).catch(() => undefined);
     }
-    if (urgent) return void library.write(id, graph.name, text).catch(() => undefined);
+    unconfirmed.set(id, entry);
     try {
       await library.write(id, graph.name, text);
       lastSaved.set(id, text);
-      // Only this save's journal: a newer one written meanwhile stays until its own save lands.
-      if (readJournal(journal, id)?.text === text) journal.removeItem(JOURNAL_PREFIX + id);
+      if (unconfirmed.get(id) === entry) unconfirmed.delete(id);
+      // A journal of this save or an older one is done with; a newer one stays until its own save lands.
+      if (!unjournaled.has(id) && (readJournal(journal, id)?.savedAt ?? 0) <= entry.savedAt) {
+        journal.removeItem(JOURNAL_PREFIX + id);
+        unjournaled.add(id);
+      }
       if (useAutosave.getState().error) useAutosave.setState({ error: null });
       // The list learns of the save from what was written, and so do the other tabs: nobody reads the whole library again.
       const saved: LibrarySummary = { id, name: graph.name, savedAt: entry.savedAt };
       useLibrary.setState((state) => ({ entries: withSaved(state.entries, saved) }));
       locks.announceSaved(saved);
     } catch (error) {
+      // Kept where a reload finds it, until a write works.
+      if (unconfirmed.get(id) === entry) unconfirmed.delete(id);
+      writeJournal(id, entry);
       fail(reasonOf(error));
     }
   };
@@ -469,7 +497,28 @@ export const startPersistence = (options: PersistenceOptions = {}) => {
   gesturesOver = () => {
     if (pending && timer === null) timer = setTimeout(saveWhenStill, delayMs);
   };
+  /**
+   * A graph just opened has none of its text written, and its first save would write it all in one
+   * task (tens of ms at 5,000 nodes, a frame lost after the first drop): it is written ahead, a slice
+   * at a time while the page is idle and no gesture is under way.
+   */
+  const prepareWhenIdle = (id: string) => {
+    const step = (deadline?: IdleDeadline) => {
+      const { graph, documentId } = useApp.getState();
+      if (documentId !== id || stopped) return;
+      if (gestures === 0) {
+        let done = prepareSerialization(graph, PREPARE_SLICE);
+        while (!done && deadline && deadline.timeRemaining() > PREPARE_MARGIN_MS) done = prepareSerialization(graph, PREPARE_SLICE);
+        if (done) return;
+      }
+      whenIdle(step);
+    };
+    whenIdle(step);
+  };
   const onPageHide = () => {
+    // Saves IndexedDB has not confirmed may not land once the page is gone: their journal copies do.
+    for (const [id, entry] of unconfirmed) writeJournal(id, entry);
+    unconfirmed.clear();
     const taken = takePending();
     if (taken) void save(taken.id, taken.graph, true);
   };
@@ -485,6 +534,7 @@ export const startPersistence = (options: PersistenceOptions = {}) => {
       useGraphTab.setState({ conflict: null });
       claimOpen(state.documentId);
       void save(state.documentId, state.graph);
+      prepareWhenIdle(state.documentId);
       return;
     }
     if (state.graph === previous.graph) return;
@@ -502,6 +552,7 @@ export const startPersistence = (options: PersistenceOptions = {}) => {
   claimOpen(useApp.getState().documentId);
   void refreshList(library);
   return () => {
+    stopped = true;
     unsubscribe();
     target.removeEventListener('pagehide', onPageHide);
     if (timer !== null) clearTimeout(timer);

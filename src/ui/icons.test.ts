@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { KIND_ICONS } from '../graph/index.ts';
-import { kindIconImage } from './icons.tsx';
+import { kindIconImage, problemIconImage } from './icons.tsx';
 
 const svgOf = (image: string) => decodeURIComponent(/^url\("data:image\/svg\+xml,(.*)"\)$/.exec(image)![1]);
 
@@ -17,5 +17,13 @@ describe('kindIconImage', () => {
   it('gives the same string for the same icon and colour, another for another colour', () => {
     expect(kindIconImage('brain', '#111111')).toBe(kindIconImage('brain', '#111111'));
     expect(kindIconImage('brain', '#222222')).not.toBe(kindIconImage('brain', '#111111'));
+  });
+});
+
+describe('problemIconImage', () => {
+  it('draws the error and warning icons of the problems panel in the problems’ colours', () => {
+    expect(svgOf(problemIconImage('error'))).toMatch(/stroke="#f87171".*<circle cx="12" cy="12" r="10"\/>/);
+    expect(svgOf(problemIconImage('warning'))).toMatch(/stroke="#fbbf24".*<path d="m21.73 18-8-14/);
+    expect(problemIconImage('error')).toBe(problemIconImage('error'));
   });
 });

@@ -1,12 +1,14 @@
-/** Every icon of the screen, drawn as inline SVG (lucide): no emoji, which some machines draw as empty boxes. */
+/** Every icon of the screen is a lucide drawing, as inline SVG or, on the canvas, as the same drawing in a CSS image: no emoji, which some machines draw as empty boxes. */
 import { Brain, Hand, Inbox, LifeBuoy, MessageSquareText, OctagonX, SearchCheck, Zap, type LucideIcon, type LucideIconData, type LucideIconNode, type LucideProps } from 'lucide-react';
 import * as brainIcon from 'lucide-react/icons/brain';
+import * as circleAlertIcon from 'lucide-react/icons/circle-exclamation-point';
 import * as handIcon from 'lucide-react/icons/hand';
 import * as inboxIcon from 'lucide-react/icons/inbox';
 import * as lifeBuoyIcon from 'lucide-react/icons/life-buoy';
 import * as messageSquareTextIcon from 'lucide-react/icons/message-square-text';
 import * as octagonXIcon from 'lucide-react/icons/octagon-x';
 import * as searchCheckIcon from 'lucide-react/icons/search-check';
+import * as triangleAlertIcon from 'lucide-react/icons/triangle-exclamation-point';
 import * as zapIcon from 'lucide-react/icons/zap';
 import type { KindIconName } from '../graph/index.ts';
 
@@ -82,19 +84,32 @@ const svgElements = (nodes: readonly LucideIconNode[]): string =>
     })
     .join('');
 
-const kindIconImages = new Map<string, string>();
+const iconImages = new Map<string, string>();
 /**
- * A kind's icon as a CSS image, the same lucide drawing with the same stroke, in `color`. The canvas's
- * nodes show it as a background: each inline SVG is its own clip and transform to the browser, and
- * on a big graph sorting those into layers made every drag and pan frame slower.
+ * A lucide drawing as a CSS image, with lucide's stroke, in `color`. The canvas's nodes and edge
+ * labels show their icons as backgrounds: each inline SVG is its own clip and transform to the
+ * browser, and on a big graph sorting those into layers made every drag and pan frame slower. The
+ * timeline's rows too: a row's icon is one element instead of an SVG of up to a dozen, made again
+ * as the window moves.
  */
-export const kindIconImage = (name: KindIconName, color: string): string => {
-  const key = `${name} ${color}`;
-  let image = kindIconImages.get(key);
+const iconImage = (key: string, drawing: readonly LucideIconNode[], color: string): string => {
+  let image = iconImages.get(key);
   if (image === undefined) {
-    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24" viewBox="0 0 24 24" fill="none" stroke="${escapeAttribute(color)}" stroke-width="2" stroke-linecap="round" stroke-linejoin="round">${svgElements(KIND_ICON_DRAWINGS[name])}</svg>`;
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24" viewBox="0 0 24 24" fill="none" stroke="${escapeAttribute(color)}" stroke-width="2" stroke-linecap="round" stroke-linejoin="round">${svgElements(drawing)}</svg>`;
     image = `url("data:image/svg+xml,${encodeURIComponent(svg)}")`;
-    kindIconImages.set(key, image);
+    iconImages.set(key, image);
   }
   return image;
 };
+
+/** A kind's icon as a CSS image, the same lucide drawing as `KindIcon`, in `color`. */
+export const kindIconImage = (name: KindIconName, color: string): string => iconImage(`kind ${name} ${color}`, KIND_ICON_DRAWINGS[name], color);
+
+/** The drawings of `ErrorIcon` and `WarningIcon` (lucide's alert icons, under their current names) in styles.css's --danger and --warn. */
+const PROBLEM_ICONS = {
+  error: { drawing: drawingOf(circleAlertIcon), color: '#f87171' },
+  warning: { drawing: drawingOf(triangleAlertIcon), color: '#fbbf24' },
+} as const;
+
+/** A problem's icon as a CSS image, as `ErrorIcon` or `WarningIcon` draws it in the problem's colour. */
+export const problemIconImage = (severity: keyof typeof PROBLEM_ICONS): string => iconImage(`problem ${severity}`, PROBLEM_ICONS[severity].drawing, PROBLEM_ICONS[severity].color);

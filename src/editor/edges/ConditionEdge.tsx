@@ -8,16 +8,15 @@ import { ProblemMark } from '../ProblemMark.tsx';
 import type { ConditionFlowEdge } from '../flowAdapter.ts';
 import { edgeRoute, LABEL_FONT, LABEL_LINE } from '../geometry.ts';
 import { EdgeLabelLayer } from './labelLayer.ts';
-
-const MIDDLE = { t: 0.5, dx: 0, dy: 0 };
+import { useEdgeLayout } from './layoutStore.ts';
 
 /** An edge drawn on the route the geometry gives it, its label where the layout placed it. */
 function ConditionEdgeView({ id, sourceX, sourceY, targetX, targetY, data, markerEnd, selected }: EdgeProps<ConditionFlowEdge>) {
   const toggleEdgeBreakpoint = useApp((state) => state.toggleEdgeBreakpoint);
   const problems = useApp((state) => selectProblemsByElement(state).edges.get(id));
   const labelLayer = useContext(EdgeLabelLayer);
-  const route = edgeRoute({ x: sourceX, y: sourceY }, { x: targetX, y: targetY }, data?.loopY ?? null);
-  const place = data?.place ?? MIDDLE;
+  const { loopY, place } = useEdgeLayout(id);
+  const route = edgeRoute({ x: sourceX, y: sourceY }, { x: targetX, y: targetY }, loopY);
   const centre = route.at(place.t);
   const title = data?.notTaken ? `not taken: ${data.notTaken}` : data?.fired && data.firedReason ? `fired: ${data.firedReason}` : undefined;
   const reason = data?.fired && data.firedReason && data.firedReason !== data.label ? data.firedReason : null;

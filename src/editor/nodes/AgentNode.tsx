@@ -3,6 +3,7 @@ import { Handle, Position, type NodeProps } from '@xyflow/react';
 import { outcomesOf } from '../../graph/index.ts';
 import { useApp } from '../../store/index.ts';
 import { selectProblemsByElement } from '../../store/problemsByElement.ts';
+import { fontText } from '../../ui/endText.ts';
 import { kindIconImage } from '../../ui/icons.tsx';
 import { ProblemMark } from '../ProblemMark.tsx';
 import { GENERAL_HANDLE, type AgentFlowNode } from '../flowAdapter.ts';
@@ -31,6 +32,30 @@ const handleStyles = (node: AgentFlowNode['data']['node'], sources: readonly str
   return styles;
 };
 
+/**
+ * The node's text is ended in an ellipsis by script, to the room its row leaves it, rather than by
+ * `text-overflow`, which needs a clipping box: a node of a big graph had three or more of those, and
+ * each is paint chunks of its own that the browser sorts into layers again on every drag and pan
+ * frame. The fonts and the rows' paddings, gaps and fixed widths are editor.css's (`.agent-node-head`,
+ * `.agent-node-label`, `.agent-node-kind`, `.agent-node-summary`, `.problem-mark`, the badges).
+ */
+const titleFont = fontText((family) => `650 16px ${family}`);
+const rowFont = fontText((family) => `12px ${family}`);
+const entryBadgeFont = fontText((family) => `700 11px ${family}`);
+const heatBadgeFont = fontText((family) => `700 10px ${family}`);
+const GAP = 6;
+const BADGE_PADDING = 10;
+const ROW_WIDTH = NODE_WIDTH - 2 * NODE_BORDER_SIDE - 2 * 8;
+/** The head's padding (8 left, 2 right) and the kind icon with its gap. */
+const TITLE_WIDTH = NODE_WIDTH - 2 * NODE_BORDER_SIDE - 8 - 2 - 18 - GAP;
+const PROBLEM_MARK = 16;
+const FINALLY_MARGIN = 4;
+
+const titleRoom = (hasProblems: boolean, visits: number) =>
+  TITLE_WIDTH - (hasProblems ? PROBLEM_MARK + GAP : 0) - (visits > 0 ? heatBadgeFont.width(`×${visits}`) + BADGE_PADDING + GAP : 0);
+const kindRoom = (isEntry: boolean, isFinally: boolean) =>
+  ROW_WIDTH - (isEntry ? GAP + entryBadgeFont.width('ENTRY') + BADGE_PADDING : 0) - (isFinally ? GAP + FINALLY_MARGIN + entryBadgeFont.width('FINALLY') + BADGE_PADDING : 0);
+
 /** One component for every kind: the kind registry gives it colour, icon, outcomes and summary. */
 function AgentNodeView({ id, data, selected }: NodeProps<AgentFlowNode>) {
   const toggleNodeBreakpoint = useApp((state) => state.toggleNodeBreakpoint);
@@ -38,6 +63,10 @@ function AgentNodeView({ id, data, selected }: NodeProps<AgentFlowNode>) {
   const { node, definition, summary, isEntry, isFinally, visits, breakpoint } = data;
   const outcomes = useMemo(() => (definition.terminal ? null : outcomesOf(node)), [node, definition]);
   const handles = useMemo(() => handleStyles(node, outcomes ? [...outcomes, GENERAL_HANDLE] : []), [node, outcomes]);
+  const title = node.label ?? node.id;
+  const kindName = `${definition.title.toLowerCase()}${node.label && node.label !== node.id ? ` · ${id}` : ''}`;
+  const shownTitle = titleFont.end(title, titleRoom(problems !== undefined, visits));
+  const shownKindName = rowFont.end(kindName, kindRoom(isEntry, isFinally));
   return (
     <div
       className={`agent-node${selected ? ' is-selected' : ''}${breakpoint ? ' has-breakpoint' : ''}${problems ? ` has-${problems.severity}` : ''}`}
@@ -47,8 +76,18 @@ function AgentNodeView({ id, data, selected }: NodeProps<AgentFlowNode>) {
       <NodeRunStatus id={id} />
       <Handle type="target" position={Position.Left} className="target-handle" style={handles.get(null)} />
       <div className="agent-node-head">
-        <span className="agent-node-icon" aria-hidden="true" style={{ backgroundImage: kindIconImage(definition.icon, definition.color) }} />
-        <span className="agent-node-label" title={node.label ?? node.id}>{node.label ?? node.id}</span>
+        <span className="agent-node-icon icon-image" aria-hidden="true" style={{ '--icon': kindIconImage(definition.icon, definition.color) } as React.CSSProperties} />
+        <span className="agent-node-label" title={title}>
+          {shownTitle === title ? (
+            title
+          ) : (
+            // A title cut short is read whole: the node's name is how people and tests find it.
+            <>
+              <span aria-hidden="true">{shownTitle}</span>
+              <span className="agent-node-label-whole">{title}</span>
+            </>
+          )}
+        </span>
         {problems && <ProblemMark problems={problems} />}
         {visits > 0 && <span className="heat-badge" title={`ran ${visits} times in this run`}>×{visits}</span>}
         <button
@@ -64,17 +103,14 @@ function AgentNodeView({ id, data, selected }: NodeProps<AgentFlowNode>) {
         />
       </div>
       <div className="agent-node-kind">
-        <span className="agent-node-kind-name">
-          {definition.title.toLowerCase()}
-          {node.label && node.label !== node.id ? ` · ${id}` : ''}
-        </span>
+        <span className="agent-node-kind-name" title={shownKindName === kindName ? undefined : kindName}>{shownKindName}</span>
         {isEntry && <span className="entry-badge">entry</span>}
         {isFinally && <span className="entry-badge finally-badge" title="runs once after any early stop">finally</span>}
       </div>
       {summary.length > 0 && (
         <ul className="agent-node-summary">
           {summary.map((line) => (
-            <li key={line} title={line}>{line}</li>
+            <li key={line} title={line}>{rowFont.end(line, ROW_WIDTH)}</li>
           ))}
         </ul>
       )}
