@@ -41,12 +41,43 @@ const metaPolicy = (): Plugin => ({
   ],
 });
 
+/**
+ * The page's first script (src/app/first.ts) as a script of its own, `async` so that it runs as
+ * soon as it has loaded: Vite bundles the page's module scripts into one entry, which runs only
+ * once all of the page's scripts have loaded. It goes before the page's other scripts (after the
+ * policy), so that it is fetched first.
+ */
+const FIRST_SCRIPT = 'src/app/first.ts';
+const firstScript = (): Plugin => {
+  let base = '/';
+  return {
+    name: 'loopscope-first-script',
+    configResolved: (config) => void (base = config.base),
+    transformIndexHtml: {
+      order: 'post',
+      handler: (html, context) => {
+        const chunk = context.bundle && Object.values(context.bundle).find((output) => output.type === 'chunk' && output.isEntry && output.facadeModuleId?.endsWith(FIRST_SCRIPT));
+        if (context.bundle && !chunk) throw new Error(`the build has no entry for ${FIRST_SCRIPT}`);
+        const src = chunk ? `${base}${chunk.fileName}` : `/${FIRST_SCRIPT}`;
+        // What it imports is asked for with it, not once it has arrived.
+        const preloads = (chunk?.type === 'chunk' ? chunk.imports : []).map((file) => `<link rel="modulepreload" crossorigin href="${base}${file}">`);
+        const tag = [`<script type="module" async crossorigin src="${src}"></script>`, ...preloads].join('\n    ');
+        // Listed once, with the first script.
+        const page = preloads.reduce((text, preload) => text.replace(preload, ''), html);
+        const firstScript = page.indexOf('<script');
+        if (firstScript < 0) throw new Error('the page has no script to put its first script before');
+        return `${page.slice(0, firstScript)}${tag}\n    ${page.slice(firstScript)}`;
+      },
+    },
+  };
+};
+
 export default defineConfig(({ command }) => {
   // The dev server injects React's refresh preamble inline; a nonce made at each start lets only that run.
   const devNonce = randomBytes(18).toString('base64');
   return {
-    plugins: [react(), metaPolicy()],
-    build: { chunkSizeWarningLimit: 1500 },
+    plugins: [react(), metaPolicy(), firstScript()],
+    build: { chunkSizeWarningLimit: 1500, rolldownOptions: { input: { index: 'index.html', first: FIRST_SCRIPT } } },
     html: command === 'serve' ? { cspNonce: devNonce } : undefined,
     server: { headers: securityHeaders(policy({ scriptSources: [`'nonce-${devNonce}'`], connectSources: ['ws:', 'wss:'] })) },
     preview: { headers: securityHeaders(policy()) },

@@ -10,8 +10,10 @@ const FOCUS_MS = 400;
 /**
  * Problems listed at first, and added by each "Show more": a big graph can have thousands, and
  * drawing them all would hold up opening it (tens of elements each) for a list nobody reads whole.
+ * A few panels' worth: a hundred was half the elements of the page opening a 1,000-node graph,
+ * laid out and styled before its first frame.
  */
-export const PROBLEMS_PAGE = 100;
+export const PROBLEMS_PAGE = 25;
 
 function AutosaveAlert() {
   const { error, restoreError } = useAutosave();

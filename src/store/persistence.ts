@@ -5,20 +5,14 @@
  */
 import { create } from 'zustand';
 import { describeProblems, loadTemplates, own, parseGraph, prepareSerialization, readJson, serializeGraph, type GraphFile, type ParseResult } from '../graph/index.ts';
+import { takeEarlyRead } from './earlyRead.ts';
 import { webGraphLocks, type GraphLocks } from './graphLocks.ts';
 import { newDocumentId } from './graphSlice.ts';
 import { useApp } from './index.ts';
+import { DB_NAME, DB_VERSION, LAST_KEY, LIBRARY_STORE, META_STORE, OPEN_KEY, request, type LibraryEntry, type SavedRead } from './libraryDb.ts';
 import { parseOffThread } from './offThread.ts';
 
-export interface LibraryEntry {
-  id: string;
-  name: string;
-  /** When it was last saved (ms since 1970). */
-  savedAt: number;
-  text: string;
-  /** The saves it replaced, newest first: what a damaged save falls back to. */
-  copies: string[];
-}
+export { DB_NAME, OPEN_KEY, type LibraryEntry };
 
 export type LibrarySummary = Pick<LibraryEntry, 'id' | 'name' | 'savedAt'>;
 
@@ -37,15 +31,9 @@ export interface LibraryStorage {
 /** The synchronous storages: this tab's open graph (sessionStorage) and the save journal (localStorage). */
 export type SyncStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 
-export const DB_NAME = 'loopscope';
-export const DB_VERSION = 2;
-export const LIBRARY_STORE = 'library';
-export const META_STORE = 'meta';
 /** The version 1 autosave: one graph under one key, taken into the library on upgrade. */
 const LEGACY_STORE = 'graphs';
 const LEGACY_KEY = 'autosave';
-const LAST_KEY = 'last';
-export const OPEN_KEY = 'loopscope.open';
 export const JOURNAL_PREFIX = 'loopscope.journal.';
 /** How many earlier saves each graph keeps. */
 export const COPIES_KEPT = 3;
@@ -55,12 +43,6 @@ const PREPARE_SLICE = 200;
 const PREPARE_MARGIN_MS = 4;
 const whenIdle = (work: (deadline?: IdleDeadline) => void) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(work) : setTimeout(work, 50));
 const STORAGE_TIMEOUT_MS = 3000;
-
-const request = <T>(req: IDBRequest<T>) =>
-  new Promise<T>((resolve, reject) => {
-    req.onsuccess = () => resolve(req.result);
-    req.onerror = () => reject(req.error ?? new Error('IndexedDB request failed'));
-  });
 
 const completion = (tx: IDBTransaction) =>
   new Promise<void>((resolve, reject) => {
@@ -294,18 +276,20 @@ const parseHere: GraphParser = async (text) => parseGraph(text);
 /**
  * Opens a graph of the library in the editor; false when there is none under the id, or when it and
  * all its copies are damaged (then the damaged data stays as it is, and the person is told).
+ * `known` is the graph's entry, when it was read already (earlyRead.ts).
  */
-export const openFromLibrary = async (id: string, parse: GraphParser = parseAside): Promise<boolean> => {
+export const openFromLibrary = async (id: string, parse: GraphParser = parseAside, known?: SavedRead): Promise<boolean> => {
   if (!active) return false;
   const { library, journal, timeoutMs } = active.options;
   void active.flush();
-  let entry: LibraryEntry | undefined;
-  try {
-    entry = await withTimeout(library.read(id), timeoutMs);
-  } catch (error) {
-    failRestore(`Could not read the saved graph (${reasonOf(error)}). Your graph is kept in memory.`);
-    return false;
-  }
+  let entry = known?.entry;
+  if (!known)
+    try {
+      entry = await withTimeout(library.read(id), timeoutMs);
+    } catch (error) {
+      failRestore(`Could not read the saved graph (${reasonOf(error)}). Your graph is kept in memory.`);
+      return false;
+    }
   const latest = newestText(entry, readJournal(journal, id));
   if (latest === undefined) return false;
   const candidates = [latest, ...(entry && entry.text !== latest ? [entry.text] : []), ...(entry?.copies ?? [])];
@@ -362,13 +346,15 @@ export const removeFromLibrary = async (id: string) => {
 export const restoreLastGraph = async () => {
   if (!active) return;
   const { library, session, timeoutMs } = active.options;
-  let id = session.getItem(OPEN_KEY) ?? undefined;
+  // Read while the page loaded, where that could be done (earlyRead.ts).
+  const early = await withTimeout(takeEarlyRead(), timeoutMs).catch(() => null);
+  let id = session.getItem(OPEN_KEY) ?? early?.id;
   try {
     id ??= await withTimeout(library.lastSaved(), timeoutMs);
   } catch (error) {
     failRestore(`Could not read the saved graphs (${reasonOf(error)}). Your graph is kept in memory.`);
   }
-  if (id !== undefined && (await openFromLibrary(id, parseHere))) return;
+  if (id !== undefined && (await openFromLibrary(id, parseHere, early?.id === id ? early : undefined))) return;
   const { findTemplate, DEFAULT_TEMPLATE_ID } = await loadTemplates();
   const fallback = findTemplate(DEFAULT_TEMPLATE_ID) ?? findTemplate('blank');
   if (fallback) useApp.getState().openDocument(fallback.graph(), newDocumentId());

@@ -1,0 +1,129 @@
+import { IDBFactory } from 'fake-indexeddb';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { serializeGraph } from '../graph/index.ts';
+import { findTemplate } from '../graph/templates/index.ts';
+import { readSavedEarly } from './earlyRead.ts';
+import { useApp } from './index.ts';
+import { DB_NAME, OPEN_KEY, readSaved } from './libraryDb.ts';
+import { indexedDbLibrary, JOURNAL_PREFIX, restoreLastGraph, startPersistence, useAutosave, type LibraryStorage, type SyncStorage } from './persistence.ts';
+
+const template = (id: string) => findTemplate(id)!.graph();
+
+const memory = (): SyncStorage => {
+  const values = new Map<string, string>();
+  return { getItem: (key) => values.get(key) ?? null, setItem: (key, value) => void values.set(key, value), removeItem: (key) => void values.delete(key) };
+};
+
+let stops: (() => void)[] = [];
+afterEach(() => {
+  for (const stop of stops) stop();
+  stops = [];
+  vi.unstubAllGlobals();
+});
+
+describe('readSaved', () => {
+  it('reads nothing from a library not made yet, and leaves it for the page to make', async () => {
+    const factory = new IDBFactory();
+    expect(await readSaved(factory, undefined)).toBeNull();
+    const library = indexedDbLibrary(factory);
+    await library.write('graph-a', 'A', 'text');
+    expect(await library.lastSaved()).toBe('graph-a');
+  });
+
+  it('leaves a version 1 autosave for the page to take into the library', async () => {
+    const factory = new IDBFactory();
+    await new Promise<void>((resolve, reject) => {
+      const open = factory.open(DB_NAME, 1);
+      open.onupgradeneeded = () => open.result.createObjectStore('graphs');
+      open.onsuccess = () => {
+        const tx = open.result.transaction('graphs', 'readwrite');
+        tx.objectStore('graphs').put(serializeGraph({ ...template('blank'), name: 'From version 1' }), 'autosave');
+        tx.oncomplete = () => {
+          open.result.close();
+          resolve();
+        };
+        tx.onerror = () => reject(tx.error);
+      };
+    });
+    expect(await readSaved(factory, undefined)).toBeNull();
+    const [summary] = await indexedDbLibrary(factory).list();
+    expect(summary.name).toBe('From version 1');
+  });
+
+  it("reads the tab's graph, else the one saved last", async () => {
+    const factory = new IDBFactory();
+    const library = indexedDbLibrary(factory);
+    await library.write('graph-a', 'A', 'text a');
+    await library.write('graph-b', 'B', 'text b');
+    expect(await readSaved(factory, 'graph-a')).toMatchObject({ id: 'graph-a', entry: { name: 'A', text: 'text a' } });
+    expect(await readSaved(factory, undefined)).toMatchObject({ id: 'graph-b', entry: { name: 'B', text: 'text b' } });
+    expect(await readSaved(factory, 'graph-gone')).toEqual({ id: 'graph-gone', entry: undefined });
+  });
+});
+
+describe('opening the saved graph read as the page loaded', () => {
+  let factory: IDBFactory;
+  let session: SyncStorage;
+  let reads: number;
+  const seed = async (id: string, texts: { text: string; copies?: string[] }) => {
+    const library = indexedDbLibrary(factory);
+    if (texts.copies) for (const copy of [...texts.copies].reverse()) await library.write(id, 'seeded', copy);
+    await library.write(id, 'seeded', texts.text);
+  };
+  const startPage = async (journal = memory()) => {
+    readSavedEarly();
+    const library = indexedDbLibrary(factory);
+    const counted: LibraryStorage = { ...library, read: (id) => ((reads += 1), library.read(id)) };
+    stops.push(startPersistence({ library: counted, session, journal, target: new EventTarget() as unknown as Window, delayMs: 300 }));
+    await restoreLastGraph();
+  };
+
+  beforeEach(() => {
+    factory = new IDBFactory();
+    session = memory();
+    reads = 0;
+    vi.stubGlobal('indexedDB', factory);
+    vi.stubGlobal('sessionStorage', session);
+    useApp.setState({ graph: template('blank'), past: [], future: [], documentId: 'graph-initial' });
+    useAutosave.setState({ error: null, restoreError: null });
+  });
+
+  it('opens the entry it read, without reading it again', async () => {
+    await seed('graph-a', { text: serializeGraph(template('graph-engineer')) });
+    session.setItem(OPEN_KEY, 'graph-a');
+    await startPage();
+    expect(useApp.getState().documentId).toBe('graph-a');
+    expect(useApp.getState().graph.name).toBe('Graph Engineer');
+    expect(reads).toBe(0);
+  });
+
+  it('with no graph of its own, the tab opens the one saved last', async () => {
+    await seed('graph-b', { text: serializeGraph({ ...template('blank'), name: 'Saved last' }) });
+    await startPage();
+    expect(useApp.getState().documentId).toBe('graph-b');
+    expect(useApp.getState().graph.name).toBe('Saved last');
+  });
+
+  it('a damaged save opens its last good copy and says so, as on the page', async () => {
+    const good = { ...template('graph-engineer'), name: 'Good copy' };
+    await seed('graph-a', { text: '{"format":"loopscope/graph","version":1,"name":"x","entry":"a","nodes":[{"id":"a","kind":"nope"}]}', copies: [serializeGraph(good)] });
+    session.setItem(OPEN_KEY, 'graph-a');
+    await startPage();
+    expect(useApp.getState().graph.name).toBe('Good copy');
+    expect(useAutosave.getState().restoreError).toMatch(/^The last save of "Good copy" was damaged \(nodes\[0\]\.kind/);
+  });
+
+  it('a journal copy newer than the save is opened over it', async () => {
+    await seed('graph-a', { text: serializeGraph({ ...template('blank'), name: 'In IndexedDB' }) });
+    session.setItem(OPEN_KEY, 'graph-a');
+    const journal = memory();
+    journal.setItem(JOURNAL_PREFIX + 'graph-a', JSON.stringify({ name: 'In the journal', text: serializeGraph({ ...template('blank'), name: 'In the journal' }), savedAt: Date.now() + 60_000 }));
+    await startPage(journal);
+    expect(useApp.getState().graph.name).toBe('In the journal');
+  });
+
+  it('a library still to be made leaves the page to make it and open the default graph', async () => {
+    await startPage();
+    expect(useApp.getState().graph.name).toBe('SecurityClaw triage');
+  });
+});

@@ -1,0 +1,73 @@
+/**
+ * Where the graph library lives in IndexedDB, and the read that opens a tab's graph. Small and
+ * with no imports, so the page's first script can read the save while the rest of the page loads
+ * (earlyRead.ts); persistence.ts keeps the library (writes, upgrades, the list).
+ */
+
+export interface LibraryEntry {
+  id: string;
+  name: string;
+  /** When it was last saved (ms since 1970). */
+  savedAt: number;
+  text: string;
+  /** The saves it replaced, newest first: what a damaged save falls back to. */
+  copies: string[];
+}
+
+export const DB_NAME = 'loopscope';
+export const DB_VERSION = 2;
+export const LIBRARY_STORE = 'library';
+export const META_STORE = 'meta';
+/** In the meta store: the id of the graph saved last in any tab. */
+export const LAST_KEY = 'last';
+/** In sessionStorage: the id of the graph this tab has open. */
+export const OPEN_KEY = 'loopscope.open';
+
+export const request = <T>(req: IDBRequest<T>) =>
+  new Promise<T>((resolve, reject) => {
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error ?? new Error('IndexedDB request failed'));
+  });
+
+/** A tab's graph as read from the library: its id (the tab's own, else the one saved last) and its entry, if any. */
+export interface SavedRead {
+  id: string | undefined;
+  entry: LibraryEntry | undefined;
+}
+
+/**
+ * Reads the graph under `id` (the one saved last when none is given), or null where this read
+ * cannot say: no database of this version yet (it is never created or upgraded here, the page
+ * does that with all it needs), another tab upgrading it, or storage refused.
+ */
+export const readSaved = (factory: IDBFactory, id: string | undefined): Promise<SavedRead | null> =>
+  new Promise((resolve) => {
+    let req: IDBOpenDBRequest;
+    try {
+      req = factory.open(DB_NAME, DB_VERSION);
+    } catch {
+      return resolve(null);
+    }
+    req.onupgradeneeded = () => req.transaction?.abort();
+    req.onblocked = () => resolve(null);
+    req.onerror = () => resolve(null);
+    req.onsuccess = () => {
+      const db = req.result;
+      const done = (read: SavedRead | null) => {
+        db.close();
+        resolve(read);
+      };
+      try {
+        const tx = db.transaction([LIBRARY_STORE, META_STORE], 'readonly');
+        const lookUp = (key: string) =>
+          request(tx.objectStore(LIBRARY_STORE).get(key)).then((entry) => done({ id: key, entry: entry as LibraryEntry | undefined }));
+        if (id !== undefined) void lookUp(id).catch(() => done(null));
+        else
+          void request(tx.objectStore(META_STORE).get(LAST_KEY))
+            .then((last) => (typeof last === 'string' ? lookUp(last) : done({ id: undefined, entry: undefined })))
+            .catch(() => done(null));
+      } catch {
+        done(null);
+      }
+    };
+  });
