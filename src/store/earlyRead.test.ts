@@ -2,9 +2,10 @@ import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { serializeGraph } from '../graph/index.ts';
 import { findTemplate } from '../graph/templates/index.ts';
+import { writeVersion1Autosave } from './libraryDb.testing.ts';
 import { readSavedEarly } from './earlyRead.ts';
 import { useApp } from './index.ts';
-import { DB_NAME, OPEN_KEY, readSaved } from './libraryDb.ts';
+import { OPEN_KEY, readSaved } from './libraryDb.ts';
 import { indexedDbLibrary, JOURNAL_PREFIX, restoreLastGraph, startPersistence, useAutosave, type LibraryStorage, type SyncStorage } from './persistence.ts';
 
 const template = (id: string) => findTemplate(id)!.graph();
@@ -32,19 +33,7 @@ describe('readSaved', () => {
 
   it('leaves a version 1 autosave for the page to take into the library', async () => {
     const factory = new IDBFactory();
-    await new Promise<void>((resolve, reject) => {
-      const open = factory.open(DB_NAME, 1);
-      open.onupgradeneeded = () => open.result.createObjectStore('graphs');
-      open.onsuccess = () => {
-        const tx = open.result.transaction('graphs', 'readwrite');
-        tx.objectStore('graphs').put(serializeGraph({ ...template('blank'), name: 'From version 1' }), 'autosave');
-        tx.oncomplete = () => {
-          open.result.close();
-          resolve();
-        };
-        tx.onerror = () => reject(tx.error);
-      };
-    });
+    await writeVersion1Autosave(factory, serializeGraph({ ...template('blank'), name: 'From version 1' }));
     expect(await readSaved(factory, undefined)).toBeNull();
     const [summary] = await indexedDbLibrary(factory).list();
     expect(summary.name).toBe('From version 1');

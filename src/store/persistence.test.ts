@@ -2,10 +2,10 @@ import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { serializeGraph } from '../graph/index.ts';
 import { findTemplate } from '../graph/templates/index.ts';
+import { writeVersion1Autosave } from './libraryDb.testing.ts';
 import { useApp } from './index.ts';
 import {
   COPIES_KEPT,
-  DB_NAME,
   holdAutosave,
   indexedDbLibrary,
   JOURNAL_PREFIX,
@@ -342,19 +342,7 @@ describe('indexedDbLibrary', () => {
 
   it('takes the version 1 autosave into the library', async () => {
     const factory = new IDBFactory();
-    await new Promise<void>((resolve, reject) => {
-      const open = factory.open(DB_NAME, 1);
-      open.onupgradeneeded = () => open.result.createObjectStore('graphs');
-      open.onsuccess = () => {
-        const tx = open.result.transaction('graphs', 'readwrite');
-        tx.objectStore('graphs').put(serializeGraph({ ...template('blank'), name: 'From version 1' }), 'autosave');
-        tx.oncomplete = () => {
-          open.result.close();
-          resolve();
-        };
-        tx.onerror = () => reject(tx.error);
-      };
-    });
+    await writeVersion1Autosave(factory, serializeGraph({ ...template('blank'), name: 'From version 1' }));
     const library = indexedDbLibrary(factory);
     const [summary] = await library.list();
     expect(summary.name).toBe('From version 1');
