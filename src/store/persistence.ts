@@ -12,7 +12,7 @@ import { useApp } from './index.ts';
 import { DB_NAME, DB_VERSION, LAST_KEY, LIBRARY_STORE, META_STORE, OPEN_KEY, request, type LibraryEntry, type SavedRead } from './libraryDb.ts';
 import { parseOffThread } from './offThread.ts';
 
-export { DB_NAME, OPEN_KEY, type LibraryEntry };
+export { OPEN_KEY, type LibraryEntry };
 
 export type LibrarySummary = Pick<LibraryEntry, 'id' | 'name' | 'savedAt'>;
 
