@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { startTransition, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import {
   Background,
   ReactFlow,
@@ -16,7 +16,7 @@ import { edgeTypes } from './edges/index.ts';
 import { EdgeLabelLayer, findEdgeLabelLayer } from './edges/labelLayer.ts';
 import { createEdgeLayoutStore, EdgeLayoutContext, type EdgeLayoutStore } from './edges/layoutStore.ts';
 import { graphBounds, onFitRequest, viewportAround, viewportFor } from './fit.ts';
-import { createFlowCache, edgeLayout, GENERAL_HANDLE, toFlowEdges, toFlowNodes, type AgentFlowNode, type ConditionFlowEdge, type FlowCache } from './flowAdapter.ts';
+import { createFlowCache, edgeLayout, GENERAL_HANDLE, toFlowEdges, toFlowNodes, withPositions, type AgentFlowNode, type ConditionFlowEdge, type FlowCache } from './flowAdapter.ts';
 import { nodeRect } from './geometry.ts';
 import { importFile } from './importExport.ts';
 import { nodeTypes } from './nodes/index.ts';
@@ -86,7 +86,9 @@ export function Canvas() {
       },
       onNodeDragStop: () => {
         release('drag');
-        setDragFrom(null);
+        // The drop's own frame shows the node where it was let go; routes and labels are placed
+        // again in a render after it (placing every label is most of a drop's work).
+        startTransition(() => setDragFrom(null));
       },
     };
   }, []);
@@ -99,7 +101,12 @@ export function Canvas() {
     () => ({ overlay, selectedNodes: selection.nodes, selectedEdges: selection.edges, nodeBreakpoints: breakpoints.nodes, edgeBreakpoints: breakpoints.edges }),
     [overlay, selection, breakpoints],
   );
-  const nodes = useMemo(() => toFlowNodes(graph, extras, flowCache.current!), [graph, extras]);
+  const documentNodes = useMemo(() => toFlowNodes(graph, extras, flowCache.current!), [graph, extras]);
+  // While nodes are dragged their places live here, not in the document: a move then renders the
+  // canvas alone, in React's own task after the frame, instead of editing the document (and running
+  // every panel's store selectors) inside the pointer event. The drop is the one edit.
+  const [dragged, setDragged] = useState<ReadonlyMap<string, Position> | null>(null);
+  const nodes = useMemo(() => (dragged ? withPositions(documentNodes, dragged) : documentNodes), [documentNodes, dragged]);
   const edges = useMemo(() => toFlowEdges(graph, extras, flowCache.current!), [graph, extras]);
   // Routes and label places depend on the graph and the run only: selecting does not move labels.
   // The edges read them from this store, so placing them again gives React Flow no new edges.
@@ -159,19 +166,30 @@ export function Canvas() {
   const onNodesChange = useCallback((changes: NodeChange<AgentFlowNode>[]) => {
     // Sizes come from the geometry (toFlowNodes), so React Flow's measurements are not kept.
     const positions = new Map<string, Position>();
+    let dragging = false;
     let selectionChanged = false;
     const selected = new Set(useApp.getState().selection.nodes);
     for (const change of changes) {
-      if (change.type === 'position' && change.position) positions.set(change.id, { x: Math.round(change.position.x), y: Math.round(change.position.y) });
+      if (change.type === 'position' && change.position) {
+        positions.set(change.id, { x: Math.round(change.position.x), y: Math.round(change.position.y) });
+        dragging ||= change.dragging === true;
+      }
       if (change.type === 'select') {
         selectionChanged = true;
         if (change.selected) selected.add(change.id);
         else selected.delete(change.id);
       }
     }
-    const moved = [...positions.keys()];
-    if (moved.length > 0) useApp.getState().edit((current) => moveNodes(current, positions), `move:${moved.sort().join(',')}:${dragSession.current}`);
     if (selectionChanged) useApp.getState().select({ nodes: [...selected] });
+    if (positions.size === 0) return;
+    if (dragging) {
+      setDragged((current) => new Map([...(current ?? []), ...positions]));
+      return;
+    }
+    // A drop (React Flow ends a drag with every dragged node's last place) or a keyboard move.
+    const moved = [...positions.keys()];
+    useApp.getState().edit((current) => moveNodes(current, positions), `move:${moved.sort().join(',')}:${dragSession.current}`);
+    setDragged(null);
   }, []);
 
   const onEdgesChange = useCallback((changes: EdgeChange<ConditionFlowEdge>[]) => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { gridGraph, readGenerated } from '../../bench/graphs.ts';
 import { connect, moveNodes, updateNode, type GraphFile } from '../graph/index.ts';
 import { findTemplate } from '../graph/templates/index.ts';
-import { createFlowCache, findBackEdges, GENERAL_HANDLE, NO_EXTRAS, toFlowEdges, toFlowNodes, type FlowExtras } from './flowAdapter.ts';
+import { createFlowCache, findBackEdges, GENERAL_HANDLE, NO_EXTRAS, toFlowEdges, toFlowNodes, withPositions, type FlowExtras } from './flowAdapter.ts';
 import { nodeHeight, NODE_WIDTH, sourceHandleIndex, sourcePoint, targetPoint } from './geometry.ts';
 
 const securityclaw = () => findTemplate('securityclaw')!.graph();
@@ -274,5 +274,18 @@ describe('flow objects keep their identity', () => {
   it('gives each node the size the geometry draws it at, so React Flow need not measure it first', () => {
     const graph = securityclaw();
     for (const node of toFlowNodes(graph)) expect(node.measured).toEqual({ width: NODE_WIDTH, height: nodeHeight(node.data.node) });
+  });
+});
+
+describe('withPositions', () => {
+  it('moves the dragged nodes alone: every other node keeps its object, so React Flow redraws only those', () => {
+    const nodes = toFlowNodes(securityclaw());
+    const [first, second] = nodes;
+    const moved = withPositions(nodes, new Map([[first.id, { x: first.position.x + 40, y: 7 }], [second.id, second.position]]));
+    expect(moved[0]).not.toBe(first);
+    expect(moved[0].position).toEqual({ x: first.position.x + 40, y: 7 });
+    expect(moved[0].data).toBe(first.data);
+    // A node "moved" to where it is, and every node not dragged, is the same object.
+    expect(moved.slice(1).every((node, index) => node === nodes[index + 1])).toBe(true);
   });
 });

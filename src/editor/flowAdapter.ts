@@ -1,5 +1,5 @@
 /** Our graph document as React Flow nodes and edges. React Flow stays at this edge: the store's graph is the truth. */
-import { Position, type Edge, type EdgeMarker, type Node, type NodeHandle } from '@xyflow/react';
+import { Position, type Edge, type EdgeMarker, type Node, type NodeHandle, type XYPosition } from '@xyflow/react';
 import { describeWhen, kindDefinition, outcomesOf, own, type GraphEdge, type GraphFile, type GraphNode, type KindDefinition } from '../graph/index.ts';
 import type { CanvasOverlay } from '../store/index.ts';
 import {
@@ -231,6 +231,16 @@ export const toFlowNodes = (graph: GraphFile, extras: FlowExtras = NO_EXTRAS, ca
 };
 
 /** What an edge's label says: the condition, the edge's note, and at a run's selected step why it fired. */
+/**
+ * The flow nodes with some of them at other places (the nodes being dragged): only those get new
+ * objects, so React Flow adopts and redraws them alone.
+ */
+export const withPositions = (nodes: AgentFlowNode[], positions: ReadonlyMap<string, XYPosition>): AgentFlowNode[] =>
+  nodes.map((node) => {
+    const position = positions.get(node.id);
+    return position && (position.x !== node.position.x || position.y !== node.position.y) ? { ...node, position } : node;
+  });
+
 export const edgeLabelText = (edge: GraphEdge, overlay: CanvasOverlay | null): LabelText => {
   const label = describeWhen(edge.when);
   const fired = overlay?.firedEdge === edge.id;
