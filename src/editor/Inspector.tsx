@@ -1,6 +1,6 @@
 import { nodeById } from '../graph/index.ts';
 import { useApp } from '../store/index.ts';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useDeferredValue } from 'react';
 import { GraphInspector } from './inspector/GraphInspector.tsx';
 import './inspector.css';
 
@@ -11,7 +11,10 @@ const EdgeInspector = lazy(() => import('./inspector/EdgeInspector.tsx').then((m
 /** The settings of what is selected: one node, one edge, or (nothing selected) the graph itself. */
 export function Inspector() {
   const graph = useApp((state) => state.graph);
-  const selection = useApp((state) => state.selection);
+  // A press that selects a node (and starts dragging it) must not wait for the node's form: the form
+  // follows the selection in a render of its own, which React can interrupt, and which keeps the old
+  // form on screen while the new one's code loads rather than flashing "Loading…".
+  const selection = useDeferredValue(useApp((state) => state.selection));
   const node = selection.nodes.length === 1 ? nodeById(graph, selection.nodes[0]) : undefined;
   const edge = !node && selection.edges.length === 1 ? graph.edges.find((candidate) => candidate.id === selection.edges[0]) : undefined;
   const many = selection.nodes.length + selection.edges.length > 1;
