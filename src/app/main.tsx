@@ -5,6 +5,7 @@ import { loadStepView, loadTimelineRun } from '../debugger/index.ts';
 import { App } from './App.tsx';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
 import { followLinksInAddress, openInitialGraph } from './startup.ts';
+import { whenQuiet } from './whenQuiet.ts';
 import { warmParser } from '../store/offThread.ts';
 import { startPersistence } from '../store/persistence.ts';
 import { warmUpRuntime } from '../store/runSlice.ts';
@@ -24,15 +25,14 @@ void openInitialGraph(new URL(window.location.href)).finally(() => {
   // The open graph's runs come back, and are kept as they go on. Restoring them needs the runtime,
   // which loads after the first screen anyway, so the session store does too.
   void import('../store/runSessions.ts').then((sessions) => sessions.startRunSessions());
-  // Once the first screen is drawn, the parser's worker starts (a big file imported later opens
-  // sooner), and the runtime (LangGraph, a megabyte of script), the timeline's run view and the step
-  // view load, so the first Run or trace does not wait for them.
-  const warmUp = () => {
+  // Once the first screen is drawn and the person pauses, the parser's worker starts (a big file
+  // imported later opens sooner), and the runtime (LangGraph, a megabyte of script), the timeline's
+  // run view and the step view load, so the first Run or trace does not wait for them. Not sooner:
+  // evaluating the runtime holds the page for ~50 ms, a visible hitch in a drag begun at once.
+  whenQuiet(() => {
     warmParser();
     warmUpRuntime();
     void loadTimelineRun();
     void loadStepView();
-  };
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(warmUp);
-  else setTimeout(warmUp, 1000);
+  });
 });

@@ -1,0 +1,43 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { whenQuiet } from './whenQuiet.ts';
+
+describe('whenQuiet', () => {
+  beforeEach(() => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] }));
+  afterEach(() => vi.useRealTimers());
+
+  it('waits for a quiet spell, and input puts it off', () => {
+    const target = new EventTarget();
+    const work = vi.fn();
+    whenQuiet(work, 1000, target);
+    vi.advanceTimersByTime(600);
+    target.dispatchEvent(new Event('pointermove'));
+    vi.advanceTimersByTime(900);
+    expect(work).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(500);
+    expect(work).toHaveBeenCalledTimes(1);
+    // Done once: later quiet spells run nothing more.
+    vi.advanceTimersByTime(5000);
+    expect(work).toHaveBeenCalledTimes(1);
+  });
+
+  it('does not run while a button is held, however still the pointer', () => {
+    const target = new EventTarget();
+    const work = vi.fn();
+    whenQuiet(work, 1000, target);
+    target.dispatchEvent(new Event('pointerdown'));
+    vi.advanceTimersByTime(10_000);
+    expect(work).not.toHaveBeenCalled();
+    target.dispatchEvent(new Event('pointerup'));
+    vi.advanceTimersByTime(1500);
+    expect(work).toHaveBeenCalledTimes(1);
+  });
+
+  it('can be called off', () => {
+    const target = new EventTarget();
+    const work = vi.fn();
+    const cancel = whenQuiet(work, 1000, target);
+    cancel();
+    vi.advanceTimersByTime(5000);
+    expect(work).not.toHaveBeenCalled();
+  });
+});
