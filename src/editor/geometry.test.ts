@@ -4,7 +4,7 @@ import { gridGraph, readGenerated } from '../../bench/graphs.ts';
 import { kindDefinition } from '../graph/index.ts';
 import { TEMPLATES } from '../graph/templates/index.ts';
 import { edgeLayout } from './flowAdapter.ts';
-import { drawnAsLoop, loopLevels, nodeRect, sourceHandleIndex, sourcePoint, targetPoint, type Point, type Rect } from './geometry.ts';
+import { drawnAsLoop, edgeRoute, loopLevels, nodeRect, placeLabels, sourceHandleIndex, sourcePoint, targetPoint, type LabelRequest, type Point, type Rect } from './geometry.ts';
 
 /** loopLevels as first written: every loop looks at every node, top to bottom. */
 const everyNode = (loops: readonly { id: string; from: Point; to: Point }[], rects: readonly Rect[]) => {
@@ -51,5 +51,67 @@ describe('loopLevels', () => {
       expect(loopLevels(loops, rects)).toEqual(everyNode(loops, rects));
       expect(edgeLayout(graph).loops).toEqual(everyNode(loops, rects));
     }
+  });
+});
+
+/** placeLabels' look-up as first written: string keys, a set per look-up. */
+const placedByStringGrid = (nodes: readonly Rect[], labels: readonly LabelRequest[]) => {
+  const MARGIN = 6;
+  const area = (a: Rect, b: Rect) =>
+    Math.max(0, Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x) + MARGIN) * Math.max(0, Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y) + MARGIN);
+  const cells = new Map<string, Rect[]>();
+  const keys = (rect: Rect) => {
+    const found: string[] = [];
+    for (let x = Math.floor(rect.x / 160); x <= Math.floor((rect.x + rect.width) / 160); x += 1)
+      for (let y = Math.floor(rect.y / 160); y <= Math.floor((rect.y + rect.height) / 160); y += 1) found.push(`${x}:${y}`);
+    return found;
+  };
+  const add = (rect: Rect) => keys(rect).forEach((key) => cells.set(key, [...(cells.get(key) ?? []), rect]));
+  const overlap = (rect: Rect) => {
+    const seen = new Set<Rect>();
+    let total = 0;
+    for (const key of keys(rect))
+      for (const other of cells.get(key) ?? []) {
+        if (seen.has(other)) continue;
+        seen.add(other);
+        total += area(rect, other);
+      }
+    return total;
+  };
+  for (const node of nodes) add({ ...node, x: node.x - 10, width: node.width + 20 });
+  const placed = new Map<string, { t: number; dx: number; dy: number }>();
+  for (const { id, route, size } of labels) {
+    let best: { label: { t: number; dx: number; dy: number }; rect: Rect; cost: number } | null = null;
+    const step = size.height / 2 + 8;
+    outer: for (const dy of [0, -step, step, -2 * step, 2 * step, -3 * step, 3 * step])
+      for (const t of route.loop ? [0.5, 0.35, 0.65, 0.2, 0.8, 0.1, 0.9] : [0.5, 0.4, 0.6, 0.3, 0.7, 0.22, 0.78, 0.15, 0.85]) {
+        const centre = route.at(t);
+        const rect = { x: centre.x - size.width / 2, y: centre.y + dy - size.height / 2, width: size.width, height: size.height };
+        const cost = overlap(rect) * 1000 + Math.abs(t - 0.5) + Math.abs(dy) / 50;
+        if (!best || cost < best.cost) best = { label: { t, dx: 0, dy }, rect, cost };
+        if (cost < 1000) break outer;
+      }
+    if (best) {
+      placed.set(id, best.label);
+      add(best.rect);
+    }
+  }
+  return placed;
+};
+
+describe('placeLabels', () => {
+  // Crowded, so that labels often cover boxes that span several cells, and the cost counts each once.
+  const coordinate = fc.integer({ min: -400, max: 400 });
+  const rect = fc.record({ x: coordinate, y: coordinate, width: fc.integer({ min: 1, max: 300 }), height: fc.integer({ min: 1, max: 400 }) });
+  const label = fc.record({ from: fc.record({ x: coordinate, y: coordinate }), to: fc.record({ x: coordinate, y: coordinate }), width: fc.integer({ min: 20, max: 400 }), lines: fc.integer({ min: 1, max: 3 }) });
+
+  it('places every label where the string-keyed grid did', () => {
+    fc.assert(
+      fc.property(fc.array(rect, { maxLength: 30 }), fc.array(label, { maxLength: 40 }), (rects, ends) => {
+        const requests = ends.map((end, index) => ({ id: `e${index}`, route: edgeRoute(end.from, end.to, drawnAsLoop(end.from, end.to) ? Math.max(end.from.y, end.to.y) + 40 : null), size: { width: end.width, height: end.lines * 18 + 6 } }));
+        expect(placeLabels(rects, requests)).toEqual(placedByStringGrid(rects, requests));
+      }),
+      { seed: 14 },
+    );
   });
 });

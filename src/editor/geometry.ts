@@ -191,32 +191,39 @@ const EDGE_END_CLEARANCE = 10;
 const overlapArea = (a: Rect, b: Rect) =>
   Math.max(0, Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x) + MARGIN) * Math.max(0, Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y) + MARGIN);
 
-/** A coarse grid of boxes, so a label is checked only against what is near it. */
+/**
+ * A coarse grid of boxes, so a label is checked only against what is near it. Placing the labels
+ * again is most of a drop's work, so a look-up makes no strings and no sets: cells have number
+ * keys, and each box notes the last look-up that counted it (a box spans several cells).
+ */
 const spatialIndex = (cell: number) => {
-  const cells = new Map<string, Rect[]>();
-  const keys = (rect: Rect) => {
-    const found: string[] = [];
-    for (let x = Math.floor(rect.x / cell); x <= Math.floor((rect.x + rect.width) / cell); x += 1)
-      for (let y = Math.floor(rect.y / cell); y <= Math.floor((rect.y + rect.height) / cell); y += 1) found.push(`${x}:${y}`);
-    return found;
+  const cells = new Map<number, { rect: Rect; countedBy: number }[]>();
+  // Two cells sharing a key would only cost time: a box's overlap is measured, not assumed.
+  const key = (x: number, y: number) => x * 4_194_304 + y;
+  let lookUp = 0;
+  const eachCell = (rect: Rect, visit: (key: number) => void) => {
+    const [left, right, top, bottom] = [Math.floor(rect.x / cell), Math.floor((rect.x + rect.width) / cell), Math.floor(rect.y / cell), Math.floor((rect.y + rect.height) / cell)];
+    for (let x = left; x <= right; x += 1) for (let y = top; y <= bottom; y += 1) visit(key(x, y));
   };
   return {
     add: (rect: Rect) => {
-      for (const key of keys(rect)) {
-        const list = cells.get(key);
-        if (list) list.push(rect);
-        else cells.set(key, [rect]);
-      }
+      const entry = { rect, countedBy: 0 };
+      eachCell(rect, (at) => {
+        const list = cells.get(at);
+        if (list) list.push(entry);
+        else cells.set(at, [entry]);
+      });
     },
     overlap: (rect: Rect) => {
-      const seen = new Set<Rect>();
+      lookUp += 1;
       let total = 0;
-      for (const key of keys(rect))
-        for (const other of cells.get(key) ?? []) {
-          if (seen.has(other)) continue;
-          seen.add(other);
-          total += overlapArea(rect, other);
+      eachCell(rect, (at) => {
+        for (const entry of cells.get(at) ?? []) {
+          if (entry.countedBy === lookUp) continue;
+          entry.countedBy = lookUp;
+          total += overlapArea(rect, entry.rect);
         }
+      });
       return total;
     },
   };
