@@ -41,6 +41,18 @@ test('SecurityClaw: nodes by label, edges labelled in words, loop-backs drawn ap
   await expect(page.locator('.react-flow__edge.fired, .react-flow__node.current')).toHaveCount(0);
 });
 
+test('loop-backs are dashed, and drawn solid once zoomed out to where dashes are too small to see', async ({ page }) => {
+  await page.goto('/');
+  const loopBack = page.locator('.react-flow__edge.back-edge .react-flow__edge-path').first();
+  const dashes = () => loopBack.evaluate((path) => getComputedStyle(path).strokeDasharray);
+  const zoom = () => page.locator('.react-flow__viewport').evaluate((element) => Number(/scale\(([\d.]+)\)/.exec((element as HTMLElement).style.transform)?.[1]));
+  await page.getByRole('button', { name: 'Zoom in' }).click();
+  await expect.poll(zoom).toBeGreaterThanOrEqual(0.5);
+  await expect.poll(dashes).not.toBe('none');
+  while ((await zoom()) >= 0.5) await page.getByRole('button', { name: 'Zoom out' }).click();
+  await expect.poll(dashes).toBe('none');
+});
+
 test('Export JSON downloads the template unchanged', async ({ page }) => {
   await page.goto('/');
   const { name, text } = await exportGraph(page);

@@ -3,6 +3,7 @@ import {
   Background,
   ReactFlow,
   useReactFlow,
+  useStore,
   type Connection,
   type EdgeChange,
   type NodeChange,
@@ -45,6 +46,13 @@ const LARGE_GRAPH = 200;
 const DELETE_KEYS = ['Backspace', 'Delete'];
 const MULTI_SELECTION_KEYS = ['Shift', 'Meta', 'Control'];
 const PRO_OPTIONS = { hideAttribution: true };
+/**
+ * Below this zoom loop-backs are drawn solid rather than dashed: their dashes are then a pixel or
+ * two, and the browser dashes each long loop whole for every tile it crosses, which on a big graph
+ * zoomed out made each frame's drawing take ~40 ms.
+ */
+const DASHES_FROM_ZOOM = 0.5;
+const dashesTooSmall = (state: { transform: [number, number, number] }) => state.transform[2] < DASHES_FROM_ZOOM;
 
 export function Canvas() {
   const graph = useApp((state) => state.graph);
@@ -53,6 +61,7 @@ export function Canvas() {
   const breakpoints = useApp((state) => state.breakpoints);
   const documentVersion = useApp((state) => state.documentVersion);
   const { screenToFlowPosition, setViewport } = useReactFlow();
+  const zoomedOut = useStore(dashesTooSmall);
   // Flow objects kept from one render to the next while their inputs stay the same.
   const flowCache = useRef<FlowCache>(null);
   flowCache.current ??= createFlowCache();
@@ -255,6 +264,7 @@ export function Canvas() {
       <EdgeLabelLayer.Provider value={labelLayer}>
         <EdgeLayoutContext.Provider value={layoutStore.current}>
           <ReactFlow<AgentFlowNode, ConditionFlowEdge>
+            className={zoomedOut ? 'zoomed-out' : undefined}
             nodes={nodes}
             edges={edges}
             nodeTypes={nodeTypes}
