@@ -25,14 +25,16 @@ void openInitialGraph(new URL(window.location.href)).finally(() => {
   // The open graph's runs come back, and are kept as they go on. Restoring them needs the runtime,
   // which loads after the first screen anyway, so the session store does too.
   void import('../store/runSessions.ts').then((sessions) => sessions.startRunSessions());
-  // Once the first screen is drawn and the person pauses, the parser's worker starts (a big file
-  // imported later opens sooner), and the runtime (LangGraph, a megabyte of script), the timeline's
-  // run view and the step view load, so the first Run or trace does not wait for them. Not sooner:
-  // evaluating the runtime holds the page for ~50 ms, a visible hitch in a drag begun at once.
-  whenQuiet(() => {
+  // Once the first screen is drawn, the parser's worker starts (a big file imported later opens
+  // sooner), and the timeline's run view and the step view load (small), so the first trace does
+  // not wait for them. The runtime (LangGraph, a megabyte of script) loads for the first Run once the
+  // person pauses: evaluating it holds the page ~50 ms in one piece, a hitch in a drag begun at once.
+  const warmUp = () => {
     warmParser();
-    warmUpRuntime();
     void loadTimelineRun();
     void loadStepView();
-  });
+  };
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(warmUp);
+  else setTimeout(warmUp, 1000);
+  whenQuiet(warmUpRuntime);
 });

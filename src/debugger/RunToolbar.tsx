@@ -1,5 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
 import { useApp } from '../store/index.ts';
+import { warmUpRuntime } from '../store/runSlice.ts';
 import { ContinueIcon, PauseIcon, ResetIcon, RunIcon, ServerIcon, StepIcon, StepRoundIcon } from '../ui/icons.tsx';
 import { ToolButton } from '../ui/ToolButton.tsx';
 import { focusTimeline } from './focus.ts';
@@ -39,7 +40,9 @@ export function RunToolbar() {
   };
 
   return (
-    <div className="run-toolbar" role="toolbar" aria-label="Run controls">
+    // The runtime loads once the person pauses (app/main.tsx); a pointer or the focus coming to the
+    // run controls is reason enough to start now, so a Run right after opening waits less.
+    <div className="run-toolbar" role="toolbar" aria-label="Run controls" onPointerEnter={warmUpRuntime} onFocus={warmUpRuntime}>
       <ToolButton icon={RunIcon} label="Run" className="primary" onClick={() => start(actions.run)} disabled={busy} title="Run the graph from the start" />
       <ToolButton icon={StepIcon} label="Step" onClick={() => start(actions.step)} disabled={busy} title="Run one node" />
       <ToolButton icon={StepRoundIcon} label="Step round" compact onClick={() => start(actions.stepRound)} disabled={busy} title="Run to the start of the next round" />

@@ -236,6 +236,9 @@ export const pauseAfterReason = (breakpoints: Breakpoints, graph: GraphFile, ste
 
 type Runtime = typeof import('../runtime/index.ts');
 let runtimeModule: Promise<Runtime> | null = null;
+/** Resolves once the page has drawn a frame (at once where nothing draws frames: tests, workers). */
+const afterPaint = () => new Promise<void>((resolve) => (typeof requestAnimationFrame === 'function' ? requestAnimationFrame(() => setTimeout(resolve)) : resolve()));
+
 let loadedRuntime: Runtime | null = null;
 // Loaded on the first run or trace, so the runtime and LangGraph stay out of the first screen's bundle.
 export const loadRuntime = () =>
@@ -343,7 +346,7 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
     return { ...NO_ACTIVITY, next: controller.status === 'stopped' ? null : controller.next };
   };
 
-  const paintStep = async (runtime: Runtime) => {
+  const paintStep = async () => {
     const { selectedStep, runs, activeRunId } = get();
     const run = runs.find((candidate) => candidate.id === activeRunId);
     // A step picked in the timeline shows the nodes as that step left them.
@@ -354,14 +357,18 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
       nodeStatus: keepUnchanged(state.nodeStatus, run ? nodeStatusesFor(run.graph, run.trace.steps, liveActivity(), shown) : {}),
     }));
     const asked = (selection += 1);
-    const states = run && selectedStep !== null ? await readStates(runtime, run, selectedStep) : { after: null, before: null };
+    // The step's state is read after the canvas and the timeline have painted: it needs the runtime
+    // (an imported trace's first screen may come before it has loaded), and rebuilding a late
+    // step's state can take a while.
+    await afterPaint();
+    if (asked !== selection) return;
+    const states = run && selectedStep !== null ? await readStates(loadedRuntime ?? (await loadRuntime()), run, selectedStep) : { after: null, before: null };
     if (asked === selection) set({ stateAfterSelected: states.after, stateBeforeSelected: states.before });
   };
 
   const showStep = (stepNumber: number | null) => {
     set({ selectedStep: stepNumber });
-    if (loadedRuntime) void paintStep(loadedRuntime);
-    else void loadRuntime().then(paintStep);
+    void paintStep();
   };
 
   /** Copies the live controller's progress into its run record and follows the last step. */

@@ -29,12 +29,19 @@ export const endText = (text: string, width: number, measure: Measure): string =
   return characters.slice(0, fits).join('') + ELLIPSIS;
 };
 
+/**
+ * The page's font family, read once for every font: reading it computes the page's style, which in
+ * the middle of a render that changed the page (a heat badge's first count, say) costs milliseconds.
+ */
+let pageFamily: string | undefined;
+
 /** A measure of text in a CSS font, from a 2D canvas; none where there is no canvas (tests out of a browser). */
 const canvasMeasure = (font: (family: string) => string): Measure | null => {
   if (typeof OffscreenCanvas === 'undefined') return null;
   const context = new OffscreenCanvas(1, 1).getContext('2d');
   if (!context) return null;
-  context.font = font(getComputedStyle(document.documentElement).fontFamily);
+  pageFamily ??= getComputedStyle(document.documentElement).fontFamily;
+  context.font = font(pageFamily);
   return (text) => context.measureText(text).width;
 };
 
