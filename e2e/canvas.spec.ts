@@ -162,6 +162,25 @@ test('long text is ended in an ellipsis inside its node, and the title is read w
   expect(overflows).toEqual([]);
 });
 
+test('a node dragged moves on the canvas and in the minimap before the drop, which is one undo step', async ({ page }) => {
+  await page.goto('/');
+  const node = canvasNode(page, 'Recover');
+  await expect(node).toBeVisible();
+  const drawn = () => page.getByRole('img', { name: 'Minimap' }).locator('.react-flow__minimap-node').evaluateAll((paths) => paths.map((path) => path.getAttribute('d')).join('|'));
+  const minimapBefore = await drawn();
+  const boxBefore = (await node.boundingBox())!;
+  await page.mouse.move(boxBefore.x + 30, boxBefore.y + 10);
+  await page.mouse.down();
+  await page.mouse.move(boxBefore.x + 90, boxBefore.y + 130, { steps: 8 });
+  // Still held: the node and its minimap drawing have moved already.
+  await expect.poll(async () => (await node.boundingBox())!.y).toBeGreaterThan(boxBefore.y + 80);
+  await expect.poll(drawn).not.toBe(minimapBefore);
+  await page.mouse.up();
+  await page.getByRole('button', { name: 'Undo', exact: true }).click();
+  await expect.poll(async () => (await node.boundingBox())!.y).toBeCloseTo(boxBefore.y, 0);
+  await expect.poll(drawn).toBe(minimapBefore);
+});
+
 test('the minimap shows the graph; dragging it pans the canvas and its wheel zooms', async ({ page }) => {
   await page.goto('/');
   await expect(canvasNode(page, 'Decide')).toBeVisible();

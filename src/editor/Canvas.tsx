@@ -22,6 +22,7 @@ import { nodeRect } from './geometry.ts';
 import { importFile } from './importExport.ts';
 import { nodeTypes } from './nodes/index.ts';
 import { deleteElements, useEditorShortcuts } from './shortcuts.ts';
+import { useDragPreview } from './dragPreview.ts';
 import './editor.css';
 
 /** The drag-and-drop type of a palette item. */
@@ -111,9 +112,10 @@ export function Canvas() {
     [overlay, selection, breakpoints],
   );
   const documentNodes = useMemo(() => toFlowNodes(graph, extras, flowCache.current!), [graph, extras]);
-  // While nodes are dragged their places live here, not in the document: a move then renders the
-  // canvas alone, in React's own task after the frame, instead of editing the document (and running
-  // every panel's store selectors) inside the pointer event. The drop is the one edit.
+  // While nodes are dragged their places live here (and in the drag preview, for the minimap), not in
+  // the document: a move then renders the canvas alone, in React's own task after the frame (a state
+  // update; a store's is rendered inside the pointer event), instead of editing the document and
+  // running every panel's store selectors. The drop is the one edit.
   const [dragged, setDragged] = useState<ReadonlyMap<string, Position> | null>(null);
   const nodes = useMemo(() => (dragged ? withPositions(documentNodes, dragged) : documentNodes), [documentNodes, dragged]);
   const edges = useMemo(() => toFlowEdges(graph, extras, flowCache.current!), [graph, extras]);
@@ -192,13 +194,16 @@ export function Canvas() {
     if (selectionChanged) useApp.getState().select({ nodes: [...selected] });
     if (positions.size === 0) return;
     if (dragging) {
-      setDragged((current) => new Map([...(current ?? []), ...positions]));
+      const next = new Map([...(useDragPreview.getState().positions ?? []), ...positions]);
+      setDragged(next);
+      useDragPreview.setState({ positions: next });
       return;
     }
     // A drop (React Flow ends a drag with every dragged node's last place) or a keyboard move.
     const moved = [...positions.keys()];
     useApp.getState().edit((current) => moveNodes(current, positions), `move:${moved.sort().join(',')}:${dragSession.current}`);
     setDragged(null);
+    useDragPreview.setState({ positions: null });
   }, []);
 
   const onEdgesChange = useCallback((changes: EdgeChange<ConditionFlowEdge>[]) => {

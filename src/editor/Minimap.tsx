@@ -1,7 +1,8 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { useDeferredValue, useEffect, useMemo, useRef } from 'react';
 import { useReactFlow, useStore, type ReactFlowState } from '@xyflow/react';
-import { kindDefinition, type GraphNode } from '../graph/index.ts';
+import { kindDefinition, type GraphNode, type Position } from '../graph/index.ts';
 import { useApp } from '../store/index.ts';
+import { previewNodes, useDragPreview } from './dragPreview.ts';
 import { nodeRect, type Rect } from './geometry.ts';
 
 /** The drawing's size in its own units; CSS stretches it (editor.css), as it did React Flow's minimap. */
@@ -69,11 +70,24 @@ const drawNodes = (nodes: readonly GraphNode[], last: ReadonlyMap<string, NodePa
       const key = `${color}:${index}`;
       const before = last.get(key);
       if (before && before.nodes.length === group.length && before.nodes.every((node, at) => node === group[at])) return void paths.set(key, before);
-      const drawn = group.map(drawingOf);
-      paths.set(key, { key, color, d: drawn.map((drawing) => drawing.d).join(''), bounds: boundsOf(drawn.map((drawing) => drawing.rect)), nodes: group });
+      paths.set(key, pathOf(key, color, group));
     });
-  const bounds = paths.size > 0 ? boundsOf([...paths.values()].map((path) => path.bounds)) : null;
-  return { paths, bounds };
+  return withBounds(paths);
+};
+
+const pathOf = (key: string, color: string, nodes: GraphNode[]): NodePath => {
+  const drawn = nodes.map(drawingOf);
+  return { key, color, d: drawn.map((drawing) => drawing.d).join(''), bounds: boundsOf(drawn.map((drawing) => drawing.rect)), nodes };
+};
+
+const withBounds = (paths: ReadonlyMap<string, NodePath>) => ({ paths, bounds: paths.size > 0 ? boundsOf([...paths.values()].map((path) => path.bounds)) : null });
+
+/** The drawing with the nodes being dragged where they are now: only their paths are drawn again. */
+const withDraggedNodes = (drawing: { paths: ReadonlyMap<string, NodePath> }, positions: ReadonlyMap<string, Position>) => {
+  const paths = new Map<string, NodePath>();
+  for (const [key, path] of drawing.paths)
+    paths.set(key, path.nodes.some((node) => positions.has(node.id)) ? pathOf(key, path.color, [...previewNodes(path.nodes, positions)]) : path);
+  return withBounds(paths);
 };
 
 /** The view's rectangle in flow coordinates, as a string so that an unchanged view is equal. */
@@ -100,8 +114,11 @@ export function Minimap() {
   const [vx, vy, vw, vh] = useStore(selectView).split(' ').map(Number);
   const { getViewport, setViewport, zoomTo } = useReactFlow();
   const lastPaths = useRef<ReadonlyMap<string, NodePath>>(new Map());
-  const drawn = useMemo(() => drawNodes(nodes, lastPaths.current), [nodes]);
-  lastPaths.current = drawn.paths;
+  const documentDrawing = useMemo(() => drawNodes(nodes, lastPaths.current), [nodes]);
+  lastPaths.current = documentDrawing.paths;
+  // Nodes being dragged are drawn where they are now, in a render that waits for the canvas's.
+  const dragged = useDeferredValue(useDragPreview((state) => state.positions));
+  const drawn = useMemo(() => (dragged ? withDraggedNodes(documentDrawing, dragged) : documentDrawing), [documentDrawing, dragged]);
   const inView = { x: vx, y: vy, width: vw, height: vh };
   const box = union(inView, drawn.bounds);
   // As React Flow's minimap: the box fitted into the drawing, centred, with a margin.
