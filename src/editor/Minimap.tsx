@@ -2,7 +2,8 @@ import { useDeferredValue, useEffect, useMemo, useRef } from 'react';
 import { useReactFlow, useStore, type ReactFlowState } from '@xyflow/react';
 import { kindDefinition, type GraphNode, type Position } from '../graph/index.ts';
 import { useApp } from '../store/index.ts';
-import { previewNodes, useDragPreview } from './dragPreview.ts';
+import { useDragPreview } from './dragPreview.ts';
+import { withPositions } from './flowAdapter.ts';
 import { nodeRect, type Rect } from './geometry.ts';
 
 /** The drawing's size in its own units; CSS stretches it (editor.css), as it did React Flow's minimap. */
@@ -86,7 +87,7 @@ const withBounds = (paths: ReadonlyMap<string, NodePath>) => ({ paths, bounds: p
 const withDraggedNodes = (drawing: { paths: ReadonlyMap<string, NodePath> }, positions: ReadonlyMap<string, Position>) => {
   const paths = new Map<string, NodePath>();
   for (const [key, path] of drawing.paths)
-    paths.set(key, path.nodes.some((node) => positions.has(node.id)) ? pathOf(key, path.color, [...previewNodes(path.nodes, positions)]) : path);
+    paths.set(key, path.nodes.some((node) => positions.has(node.id)) ? pathOf(key, path.color, withPositions(path.nodes, positions)) : path);
   return withBounds(paths);
 };
 

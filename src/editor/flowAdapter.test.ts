@@ -288,4 +288,11 @@ describe('withPositions', () => {
     // A node "moved" to where it is, and every node not dragged, is the same object.
     expect(moved.slice(1).every((node, index) => node === nodes[index + 1])).toBe(true);
   });
+
+  it("moves the document's nodes alike, for the minimap", () => {
+    const nodes = securityclaw().nodes;
+    const shown = withPositions(nodes, new Map([[nodes[1].id, { x: 5, y: 6 }]]));
+    expect(shown[1]).toEqual({ ...nodes[1], position: { x: 5, y: 6 } });
+    expect(shown.filter((node, index) => node !== nodes[index])).toHaveLength(1);
+  });
 });

@@ -230,17 +230,17 @@ export const toFlowNodes = (graph: GraphFile, extras: FlowExtras = NO_EXTRAS, ca
   return cache.nodeList;
 };
 
-/** What an edge's label says: the condition, the edge's note, and at a run's selected step why it fired. */
 /**
- * The flow nodes with some of them at other places (the nodes being dragged): only those get new
- * objects, so React Flow adopts and redraws them alone.
+ * Nodes (flow nodes, or the document's) with some of them at other places, the nodes being dragged:
+ * only those get new objects, so what draws them (React Flow, the minimap) redraws them alone.
  */
-export const withPositions = (nodes: AgentFlowNode[], positions: ReadonlyMap<string, XYPosition>): AgentFlowNode[] =>
+export const withPositions = <N extends { id: string; position: XYPosition }>(nodes: N[], positions: ReadonlyMap<string, XYPosition>): N[] =>
   nodes.map((node) => {
     const position = positions.get(node.id);
     return position && (position.x !== node.position.x || position.y !== node.position.y) ? { ...node, position } : node;
   });
 
+/** What an edge's label says: the condition, the edge's note, and at a run's selected step why it fired. */
 export const edgeLabelText = (edge: GraphEdge, overlay: CanvasOverlay | null): LabelText => {
   const label = describeWhen(edge.when);
   const fired = overlay?.firedEdge === edge.id;
