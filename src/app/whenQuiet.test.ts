@@ -40,4 +40,15 @@ describe('whenQuiet', () => {
     vi.advanceTimersByTime(5000);
     expect(work).not.toHaveBeenCalled();
   });
+
+  it('can be called off while it waits for the page to be idle', () => {
+    const target = new EventTarget();
+    const work = vi.fn();
+    const cancel = whenQuiet(work, 1000, target);
+    // At 1000 ms the quiet spell is over and it waits for an idle moment (a timer here).
+    vi.advanceTimersByTime(1000);
+    cancel();
+    vi.advanceTimersByTime(5000);
+    expect(work).not.toHaveBeenCalled();
+  });
 });

@@ -9,6 +9,7 @@ const INPUT_EVENTS = ['pointerdown', 'pointermove', 'pointerup', 'pointercancel'
 export const whenQuiet = (work: () => void, quietMs = 3000, target: EventTarget = window) => {
   let lastInput = performance.now();
   let pressed = false;
+  let cancelled = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const onInput = (event: Event) => {
     lastInput = performance.now();
@@ -23,6 +24,7 @@ export const whenQuiet = (work: () => void, quietMs = 3000, target: EventTarget 
       return;
     }
     idle(() => {
+      if (cancelled) return;
       // Input may have come while the page waited to be idle.
       if (pressed || performance.now() - lastInput < quietMs) return check();
       for (const type of INPUT_EVENTS) target.removeEventListener(type, onInput, true);
@@ -32,6 +34,7 @@ export const whenQuiet = (work: () => void, quietMs = 3000, target: EventTarget 
   for (const type of INPUT_EVENTS) target.addEventListener(type, onInput, { capture: true, passive: true });
   timer = setTimeout(check, quietMs);
   return () => {
+    cancelled = true;
     clearTimeout(timer);
     for (const type of INPUT_EVENTS) target.removeEventListener(type, onInput, true);
   };
