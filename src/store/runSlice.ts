@@ -234,11 +234,11 @@ export const pauseAfterReason = (breakpoints: Breakpoints, graph: GraphFile, ste
   return null;
 };
 
-type Runtime = typeof import('../runtime/index.ts');
-let runtimeModule: Promise<Runtime> | null = null;
 /** Resolves once the page has drawn a frame (at once where nothing draws frames: tests, workers). */
 const afterPaint = () => new Promise<void>((resolve) => (typeof requestAnimationFrame === 'function' ? requestAnimationFrame(() => setTimeout(resolve)) : resolve()));
 
+type Runtime = typeof import('../runtime/index.ts');
+let runtimeModule: Promise<Runtime> | null = null;
 let loadedRuntime: Runtime | null = null;
 // Loaded on the first run or trace, so the runtime and LangGraph stay out of the first screen's bundle.
 export const loadRuntime = () =>
