@@ -2,6 +2,7 @@ import '../graph/jitless.ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { loadStepView, loadTimelineRun } from '../debugger/index.ts';
+import { loadSelectionForms } from '../editor/index.ts';
 import { App } from './App.tsx';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
 import { followLinksInAddress, openInitialGraph } from './startup.ts';
@@ -33,6 +34,7 @@ void openInitialGraph(new URL(window.location.href)).finally(() => {
     warmParser();
     void loadTimelineRun();
     void loadStepView();
+    void loadSelectionForms();
   };
   if (typeof requestIdleCallback === 'function') requestIdleCallback(warmUp);
   else setTimeout(warmUp, 1000);

@@ -4,9 +4,20 @@ import { lazy, Suspense, useDeferredValue } from 'react';
 import { GraphInspector } from './inspector/GraphInspector.tsx';
 import './inspector.css';
 
-// The first screen has nothing selected: a node's and an edge's forms load when one first is.
-const NodeInspector = lazy(() => import('./inspector/NodeInspector.tsx').then((module) => ({ default: module.NodeInspector })));
-const EdgeInspector = lazy(() => import('./inspector/EdgeInspector.tsx').then((module) => ({ default: module.EdgeInspector })));
+// The first screen has nothing selected: a node's and an edge's forms load after it (loadSelectionForms)
+// or when one first is.
+let nodeForm: Promise<typeof import('./inspector/NodeInspector.tsx')> | null = null;
+let edgeForm: Promise<typeof import('./inspector/EdgeInspector.tsx')> | null = null;
+const loadNodeForm = () => (nodeForm ??= import('./inspector/NodeInspector.tsx'));
+const loadEdgeForm = () => (edgeForm ??= import('./inspector/EdgeInspector.tsx'));
+const NodeInspector = lazy(() => loadNodeForm().then((module) => ({ default: module.NodeInspector })));
+const EdgeInspector = lazy(() => loadEdgeForm().then((module) => ({ default: module.EdgeInspector })));
+
+/**
+ * Loads the node's and the edge's forms ahead of the first selection: the press that selects a node
+ * usually starts a drag too, and loading and compiling the form then took frames from the drag.
+ */
+export const loadSelectionForms = () => Promise.all([loadNodeForm(), loadEdgeForm()]);
 
 /** The settings of what is selected: one node, one edge, or (nothing selected) the graph itself. */
 export function Inspector() {
