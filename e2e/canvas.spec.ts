@@ -167,6 +167,8 @@ test('a node dragged moves on the canvas and in the minimap before the drop, whi
   const node = canvasNode(page, 'Recover');
   await expect(node).toBeVisible();
   const drawn = () => page.getByRole('img', { name: 'Minimap' }).locator('.react-flow__minimap-node').evaluateAll((paths) => paths.map((path) => path.getAttribute('d')).join('|'));
+  // The minimap draws after the canvas (a deferred render): its drawing before the drag, once there.
+  await expect.poll(drawn).not.toBe('');
   const minimapBefore = await drawn();
   const boxBefore = (await node.boundingBox())!;
   await page.mouse.move(boxBefore.x + 30, boxBefore.y + 10);

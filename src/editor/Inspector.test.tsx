@@ -336,7 +336,7 @@ describe('problems panel', () => {
     open({ ...broken, edges: broken.edges.filter((candidate) => candidate.id !== 'e7') });
     const container = mount(<ProblemsPanel />);
     const heading = container.querySelector('h2')!;
-    const count = useApp.getState().problems.length;
+    const count = useApp.getState().problems!.length;
     expect(count).toBeGreaterThan(0);
     expect(heading.textContent).toBe(`Problems (${count})`);
     const problem = [...container.querySelectorAll('button')].find((button) => button.textContent?.includes('unrouted_outcome'))!;

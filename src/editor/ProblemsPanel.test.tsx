@@ -34,4 +34,18 @@ describe('ProblemsPanel', () => {
     expect(listed()).toBe(PROBLEMS_PAGE * 2 + rest);
     expect(more()).toBeNull();
   });
+
+  it('says the graph is being checked while a graph just opened waits for its check', () => {
+    useApp.setState({ problems: null });
+    const panel = mountForTest(
+      <ReactFlowProvider>
+        <ProblemsPanel />
+      </ReactFlowProvider>,
+    );
+    expect(panel.querySelector('h2')!.textContent).toBe('Problems ');
+    expect(panel.textContent).toContain('Checking the graph…');
+    act(() => useApp.setState({ problems: problems(2) }));
+    expect(panel.querySelector('h2')!.textContent).toContain('(2)');
+    expect(panel.querySelectorAll('.problem-list li')).toHaveLength(2);
+  });
 });

@@ -39,7 +39,7 @@ export function ProblemsPanel() {
   const select = useApp((state) => state.select);
   const { fitView } = useReactFlow();
   const [shown, setShown] = useState(PROBLEMS_PAGE);
-  const errors = problems.filter((problem) => problem.severity === 'error').length;
+  const errors = problems?.filter((problem) => problem.severity === 'error').length ?? 0;
 
   const reveal = (problem: Problem) => {
     const edge = problem.edgeId ? edges.find((candidate) => candidate.id === problem.edgeId) : undefined;
@@ -56,9 +56,12 @@ export function ProblemsPanel() {
     <section className="problems" aria-label="Problems">
       <AutosaveAlert />
       <h2>
-        Problems <span className="count">({problems.length})</span>
+        Problems {problems && <span className="count">({problems.length})</span>}
       </h2>
-      {problems.length === 0 ? (
+      {problems === null ? (
+        // A graph just opened is drawn first; its check follows within a frame or two.
+        <p className="field-help">Checking the graph…</p>
+      ) : problems.length === 0 ? (
         <p className="field-help">No problems: every outcome is routed and every node is reachable.</p>
       ) : (
         <>

@@ -11,8 +11,11 @@ export interface Selection {
 
 export interface GraphSlice {
   graph: GraphFile;
-  /** Problems of the current graph, recomputed on every change that can change them (not on a move). */
-  problems: Problem[];
+  /**
+   * Problems of the current graph, recomputed on every change that can change them (not on a move).
+   * Null for a graph just opened until it has been drawn: checking a big graph held its first drawing.
+   */
+  problems: Problem[] | null;
   selection: Selection;
   past: GraphFile[];
   future: GraphFile[];
@@ -31,8 +34,10 @@ export interface GraphSlice {
    * stays saved under its own id, so nothing is dropped and there is nothing to ask.
    */
   load: (graph: GraphFile, options?: { layout?: boolean }) => void;
-  /** Opens a graph kept in the library under `id`, with a history of its own. */
+  /** Opens a graph kept in the library under `id`, with a history of its own; its problems follow its first drawing. */
   openDocument: (graph: GraphFile, id: string) => void;
+  /** Checks the open graph if it has not been yet (`problems` null). */
+  checkProblems: () => void;
   /** A document opened with no positions of its own (a server's graph) waits for the editor's Auto layout. */
   layoutAsked: boolean;
   /** Parses untrusted text; on failure the graph stays and `importError` names the problem. */
@@ -46,6 +51,15 @@ export interface GraphSlice {
   redo: () => void;
   dismissImportError: () => void;
 }
+
+/**
+ * Runs `work` once the page has drawn what is now in the store (a frame, then a task after it);
+ * with no page to draw (Node: tests, the command line), at once.
+ */
+const afterDrawing = (work: () => void) => {
+  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => setTimeout(work));
+  else work();
+};
 
 /** A fresh id for a graph of the library. */
 export const newDocumentId = () => `graph-${crypto.randomUUID()}`;
@@ -81,10 +95,10 @@ export const createGraphSlice: SliceCreator<GraphSlice> = (set, get) => {
       if (options?.layout) set({ layoutAsked: true });
     },
     layoutAsked: false,
-    openDocument: (next, id) =>
+    openDocument: (next, id) => {
       set((state) => ({
         graph: next,
-        problems: validateGraph(next),
+        problems: null,
         past: [],
         future: [],
         lastEditKey: null,
@@ -92,7 +106,13 @@ export const createGraphSlice: SliceCreator<GraphSlice> = (set, get) => {
         importError: null,
         documentId: id,
         documentVersion: state.documentVersion + 1,
-      })),
+      }));
+      afterDrawing(get().checkProblems);
+    },
+    checkProblems: () => {
+      const { graph: current, problems } = get();
+      if (problems === null) set({ problems: validateGraph(current) });
+    },
     importText: (text, source) => get().importParsed(parseGraph(text), source),
     importParsed: (result, source = 'the file') => {
       if (!result.ok) {

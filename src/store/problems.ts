@@ -20,7 +20,8 @@ const samePlaceAside = (before: GraphNode, after: GraphNode) => {
 
 /**
  * The problems of the graph after an edit, computed in this one place: a move (a drag frame, an
- * auto layout) cannot change any problem, so it keeps the previous ones instead of revalidating.
+ * auto layout) cannot change any problem, so it keeps the previous ones instead of revalidating
+ * (null, not checked yet, stays null: the check waiting for the first drawing checks the moved graph).
  */
-export const problemsAfter = (previous: GraphFile, previousProblems: Problem[], next: GraphFile): Problem[] =>
+export const problemsAfter = (previous: GraphFile, previousProblems: Problem[] | null, next: GraphFile): Problem[] | null =>
   onlyPositionsChanged(previous, next) ? previousProblems : validateGraph(next);

@@ -32,12 +32,14 @@ export const problemsByElement = (problems: readonly Problem[]): ProblemsByEleme
 };
 
 const cache = new WeakMap<readonly Problem[], ProblemsByElement>();
+const UNCHECKED: ProblemsByElement = { nodes: new Map(), edges: new Map() };
 
 /**
  * A store selector: `useApp(selectProblemsByElement)`. The store recomputes `problems` as a new
  * array on each change, so caching by array identity keeps the result stable between renders.
  */
-export const selectProblemsByElement = (state: { problems: readonly Problem[] }): ProblemsByElement => {
+export const selectProblemsByElement = (state: { problems: readonly Problem[] | null }): ProblemsByElement => {
+  if (state.problems === null) return UNCHECKED;
   let result = cache.get(state.problems);
   if (!result) {
     result = problemsByElement(state.problems);
