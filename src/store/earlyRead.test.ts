@@ -1,12 +1,15 @@
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { serializeGraph } from '../graph/index.ts';
+import * as parseModule from '../graph/parse.ts';
 import { findTemplate } from '../graph/templates/index.ts';
 import { writeVersion1Autosave } from './libraryDb.testing.ts';
 import { readSavedEarly } from './earlyRead.ts';
 import { useApp } from './index.ts';
 import { OPEN_KEY, readSaved } from './libraryDb.ts';
 import { indexedDbLibrary, JOURNAL_PREFIX, restoreLastGraph, startPersistence, useAutosave, type LibraryStorage, type SyncStorage } from './persistence.ts';
+
+vi.mock('../graph/parse.ts', { spy: true });
 
 const template = (id: string) => findTemplate(id)!.graph();
 
@@ -84,6 +87,16 @@ describe('opening the saved graph read as the page loaded', () => {
     expect(useApp.getState().documentId).toBe('graph-a');
     expect(useApp.getState().graph.name).toBe('Graph Engineer');
     expect(reads).toBe(0);
+  });
+
+  it('parses the entry it read once, as it was read, not again for the page', async () => {
+    const text = serializeGraph(template('graph-engineer'));
+    await seed('graph-a', { text });
+    session.setItem(OPEN_KEY, 'graph-a');
+    vi.mocked(parseModule.parseGraph).mockClear();
+    await startPage();
+    expect(useApp.getState().graph.name).toBe('Graph Engineer');
+    expect(vi.mocked(parseModule.parseGraph).mock.calls).toEqual([[text]]);
   });
 
   it('with no graph of its own, the tab opens the one saved last', async () => {

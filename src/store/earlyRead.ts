@@ -1,13 +1,18 @@
 /**
- * The tab's saved graph, read from IndexedDB while the page's scripts load. The page's first
- * script (src/app/first.ts) starts the read; by the time the page's scripts have run, the save is
- * there to parse, where read after them it waited for the database. Only the read moves: a
- * worker that also parsed the save competed with the page's scripts for the cores and made the
- * open no faster. Kept small and without imports of weight, so the first script loads at once.
+ * The tab's saved graph, read from IndexedDB and parsed while the page's scripts load. The page's
+ * first script (src/app/first.ts) starts the read; by the time the page's scripts have run, the save
+ * is there, where read after them it waited for the database. The parse is made on the page's
+ * thread, which is mostly idle while the page's entry loads and compiles: a worker that parsed the
+ * save competed with that compiling for the cores and made the open no faster. The parser comes in
+ * by a dynamic import (its chunk is the page's anyway), so the first script stays small and the
+ * read starts at once.
  */
+import type { GraphFile, ParseResult } from '../graph/index.ts';
 import { OPEN_KEY, readSaved, type SavedRead } from './libraryDb.ts';
 
 let early: Promise<SavedRead | null> | null = null;
+/** The saved text's parse, made as soon as both the text and the parser are in. */
+let earlyParse: Promise<{ text: string; parsed: ParseResult<GraphFile> } | null> | null = null;
 
 const openId = () => {
   try {
@@ -21,6 +26,22 @@ const openId = () => {
 export const readSavedEarly = () => {
   if (early || typeof indexedDB === 'undefined') return;
   early = readSaved(indexedDB, openId());
+  // The parse too: the page's thread is mostly idle while the page's scripts load and compile, and
+  // the parser's code (zod and the schemas, shared with the page's entry) arrives well before them.
+  earlyParse = Promise.all([early, import('../graph/parse.ts')])
+    .then(([read, { parseGraph }]) => {
+      const text = read?.entry?.text;
+      return text === undefined ? null : { text, parsed: parseGraph(text) };
+    })
+    // Its chunk not loaded: the page parses the save itself.
+    .catch(() => null);
+};
+
+/** The early parse of `text`, or undefined when none was made of this very text (a newer journal, a copy). */
+export const takeEarlyParse = async (text: string): Promise<ParseResult<GraphFile> | undefined> => {
+  const made = await earlyParse;
+  earlyParse = null;
+  return made?.text === text ? made.parsed : undefined;
 };
 
 /** What the early read found, taken once: null when none was started or it could not say. */

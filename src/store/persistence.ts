@@ -5,7 +5,7 @@
  */
 import { create } from 'zustand';
 import { describeProblems, loadTemplates, own, parseGraph, prepareSerialization, readJson, serializeGraph, type GraphFile, type ParseResult } from '../graph/index.ts';
-import { takeEarlyRead } from './earlyRead.ts';
+import { takeEarlyParse, takeEarlyRead } from './earlyRead.ts';
 import { webGraphLocks, type GraphLocks } from './graphLocks.ts';
 import { newDocumentId } from './graphSlice.ts';
 import { useApp } from './index.ts';
@@ -269,9 +269,10 @@ const parseAside: GraphParser = (text) => parseOffThread({ kind: 'graph', text }
 /**
  * Before the first screen nothing is drawn that could freeze, and a worker would only be starting
  * (its script loaded, its schemas built, its first parse cold): the page parses the save itself,
- * sooner, and nothing is copied back from a worker.
+ * sooner, and nothing is copied back from a worker; the save read as the page loaded was parsed
+ * then (earlyRead.ts).
  */
-const parseHere: GraphParser = async (text) => parseGraph(text);
+const parseHere: GraphParser = async (text) => (await takeEarlyParse(text)) ?? parseGraph(text);
 
 /**
  * Opens a graph of the library in the editor; false when there is none under the id, or when it and
