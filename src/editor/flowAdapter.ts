@@ -11,7 +11,8 @@ import {
   nodeHeight,
   nodeRect,
   NODE_WIDTH,
-  placeLabels,
+  placeLabelsKeeping,
+  type LabelBasis,
   sourceHandleIndex,
   sourcePoint,
   summaryLines,
@@ -257,7 +258,13 @@ export const edgeLabelText = (edge: GraphEdge, overlay: CanvasOverlay | null): L
 export interface EdgeLayout {
   labels: ReadonlyMap<string, PlacedLabel>;
   loops: ReadonlyMap<string, number>;
+  /** What the labels were placed for: the next layout of the same nodes keeps those that still hold. */
+  labelBasis: ReadonlyMap<string, LabelBasis>;
 }
+
+/** The same nodes in the same order, moved or edited or not. */
+const sameNodeIds = (previous: GraphFile['nodes'], next: GraphFile['nodes']) =>
+  previous === next || (previous.length === next.length && previous.every((node, index) => node.id === next[index].id));
 
 /** Past this many edges labels go to the middle of their edge unchecked: placing them costs more than it gives. */
 export const PLACE_LABELS_UP_TO = 400;
@@ -275,12 +282,13 @@ let lastLayout: { graph: GraphFile; overlay: CanvasOverlay | null; layout: EdgeL
  */
 export const edgeLayout = (graph: GraphFile, overlay: CanvasOverlay | null = null): EdgeLayout => {
   if (lastLayout?.graph === graph && lastLayout.overlay === overlay) return lastLayout.layout;
-  const layout = placeEdges(graph, overlay);
+  // After a drop or an edit of the same nodes, the labels it does not concern stay where they were.
+  const layout = placeEdges(graph, overlay, lastLayout && sameNodeIds(lastLayout.graph.nodes, graph.nodes) ? lastLayout.layout.labelBasis : undefined);
   lastLayout = { graph, overlay, layout };
   return layout;
 };
 
-const placeEdges = (graph: GraphFile, overlay: CanvasOverlay | null): EdgeLayout => {
+const placeEdges = (graph: GraphFile, overlay: CanvasOverlay | null, previous?: ReadonlyMap<string, LabelBasis>): EdgeLayout => {
   const nodes = new Map(graph.nodes.map((node) => [node.id, node]));
   const rects = new Map<string, Rect>(graph.nodes.map((node) => [node.id, nodeRect(node)]));
   const ends = new Map<string, { from: Point; to: Point }>();
@@ -294,22 +302,21 @@ const placeEdges = (graph: GraphFile, overlay: CanvasOverlay | null): EdgeLayout
     [...ends].filter(([, end]) => drawnAsLoop(end.from, end.to)).map(([id, end]) => ({ id, ...end })),
     rects.values(),
   );
-  if (graph.edges.length > PLACE_LABELS_UP_TO) return { labels: new Map(), loops };
+  if (graph.edges.length > PLACE_LABELS_UP_TO) return { labels: new Map(), loops, labelBasis: new Map() };
   const requests: LabelRequest[] = [];
   for (const edge of graph.edges) {
     const end = ends.get(edge.id);
     if (!end) continue;
     requests.push({ id: edge.id, route: edgeRoute(end.from, end.to, loops.get(edge.id) ?? null), size: labelSize(edgeLabelText(edge, overlay)) });
   }
-  return { labels: placeLabels([...rects.values()], requests), loops };
+  const { placed, basis } = placeLabelsKeeping([...rects.values()], requests, previous);
+  return { labels: placed, loops, labelBasis: basis };
 };
 
 /** Loops depend on the edges, the entry and the order of node ids only: a move keeps the last answer. */
 const backEdgesOf = (graph: GraphFile, cache: FlowCache): Set<string> => {
   const last = cache.backEdges;
-  const sameNodes = (previous: GraphFile['nodes']) =>
-    previous === graph.nodes || (previous.length === graph.nodes.length && previous.every((node, index) => node.id === graph.nodes[index].id));
-  if (last && last.edges === graph.edges && last.entry === graph.entry && sameNodes(last.nodes)) {
+  if (last && last.edges === graph.edges && last.entry === graph.entry && sameNodeIds(last.nodes, graph.nodes)) {
     last.nodes = graph.nodes;
     return last.back;
   }

@@ -4,7 +4,7 @@ import { gridGraph, readGenerated } from '../../bench/graphs.ts';
 import { kindDefinition } from '../graph/index.ts';
 import { TEMPLATES } from '../graph/templates/index.ts';
 import { edgeLayout } from './flowAdapter.ts';
-import { drawnAsLoop, edgeRoute, loopLevels, nodeRect, placeLabels, sourceHandleIndex, sourcePoint, targetPoint, type LabelRequest, type Point, type Rect } from './geometry.ts';
+import { drawnAsLoop, edgeRoute, loopLevels, nodeRect, placeLabels, placeLabelsKeeping, sourceHandleIndex, sourcePoint, targetPoint, type LabelRequest, type PlacedLabel, type Point, type Rect } from './geometry.ts';
 
 /** loopLevels as first written: every loop looks at every node, top to bottom. */
 const everyNode = (loops: readonly { id: string; from: Point; to: Point }[], rects: readonly Rect[]) => {
@@ -54,11 +54,12 @@ describe('loopLevels', () => {
   });
 });
 
+/** How much two boxes cover each other, as placeLabels counts it (boxes closer than 6 px touch). */
+const area = (a: Rect, b: Rect) =>
+  Math.max(0, Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x) + 6) * Math.max(0, Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y) + 6);
+
 /** placeLabels' look-up as first written: string keys, a set per look-up. */
 const placedByStringGrid = (nodes: readonly Rect[], labels: readonly LabelRequest[]) => {
-  const MARGIN = 6;
-  const area = (a: Rect, b: Rect) =>
-    Math.max(0, Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x) + MARGIN) * Math.max(0, Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y) + MARGIN);
   const cells = new Map<string, Rect[]>();
   const keys = (rect: Rect) => {
     const found: string[] = [];
@@ -113,5 +114,61 @@ describe('placeLabels', () => {
       }),
       { seed: 14 },
     );
+  });
+
+  const requestsOf = (ends: { from: Point; to: Point; width: number; lines: number }[]): LabelRequest[] =>
+    ends.map((end, index) => ({ id: `e${index}`, route: edgeRoute(end.from, end.to, drawnAsLoop(end.from, end.to) ? Math.max(end.from.y, end.to.y) + 40 : null), size: { width: end.width, height: end.lines * 18 + 6 } }));
+  const covered = (a: Rect, b: Rect) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+  const boxOf = ({ route, size }: LabelRequest, place: PlacedLabel): Rect => {
+    const centre = route.at(place.t);
+    return { x: centre.x + place.dx - size.width / 2, y: centre.y + place.dy - size.height / 2, width: size.width, height: size.height };
+  };
+
+  it('placing again what nothing changed changes nothing', () => {
+    fc.assert(
+      fc.property(fc.array(rect, { maxLength: 30 }), fc.array(label, { maxLength: 40 }), (rects, ends) => {
+        const requests = requestsOf(ends);
+        const first = placeLabelsKeeping(rects, requests);
+        expect(first.placed).toEqual(placeLabels(rects, requests));
+        expect(placeLabelsKeeping(rects, requests, first.basis).placed).toEqual(first.placed);
+      }),
+      { seed: 14 },
+    );
+  });
+
+  it('keeps a label where it was only while its spot covers no more than it did, and no label placed clear covers a node or another', () => {
+    fc.assert(
+      fc.property(fc.array(rect, { maxLength: 30 }), fc.array(label, { maxLength: 40 }), fc.array(rect, { maxLength: 30 }), (rects, ends, moved) => {
+        const requests = requestsOf(ends);
+        const before = placeLabelsKeeping(rects, requests);
+        // Some boxes moved, some labels' edges moved with them.
+        const after = rects.map((box, index) => moved[index] ?? box);
+        const again = requestsOf(ends.map((end, index) => (index % 3 === 0 && moved[index] ? { ...end, to: { x: moved[index].x, y: moved[index].y } } : end)));
+        const { placed, basis } = placeLabelsKeeping(after, again, before.basis);
+        for (const request of again) {
+          const kept = before.placed.get(request.id) === placed.get(request.id);
+          if (kept) expect(basis.get(request.id)!.cost).toBeLessThanOrEqual(before.basis.get(request.id)!.cost);
+        }
+        const clear = again.filter((request) => basis.get(request.id)!.cost < 1000);
+        for (const request of clear) {
+          const box = boxOf(request, placed.get(request.id)!);
+          for (const node of after) expect(covered(box, node)).toBe(false);
+          for (const other of clear) if (other.id !== request.id) expect(covered(box, boxOf(other, placed.get(other.id)!))).toBe(false);
+        }
+      }),
+      { seed: 14 },
+    );
+  });
+
+  it('after a drop, places again only the labels the moved node concerns', () => {
+    const graph = readGenerated(gridGraph(200, 300));
+    const first = edgeLayout(graph);
+    const moved = graph.nodes[Math.floor(graph.nodes.length / 2)];
+    const dropped = { ...graph, nodes: graph.nodes.map((node) => (node === moved ? { ...node, position: { x: node.position.x + 40, y: node.position.y + 30 } } : node)) };
+    const after = edgeLayout(dropped);
+    const touching = new Set(graph.edges.filter((edge) => edge.source === moved.id || edge.target === moved.id).map((edge) => edge.id));
+    const kept = [...after.labels].filter(([id, place]) => first.labels.get(id) === place).map(([id]) => id);
+    expect(kept.some((id) => touching.has(id))).toBe(false);
+    expect(kept.length).toBeGreaterThan(graph.edges.length * 0.85);
   });
 });

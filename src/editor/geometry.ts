@@ -232,36 +232,74 @@ const spatialIndex = (cell: number) => {
 const CURVE_STOPS = [0.5, 0.4, 0.6, 0.3, 0.7, 0.22, 0.78, 0.15, 0.85];
 const LOOP_STOPS = [0.5, 0.35, 0.65, 0.2, 0.8, 0.1, 0.9];
 
+/** A label's place and what it was placed for: its route, its size and what the spot cost. */
+export interface LabelBasis {
+  label: PlacedLabel;
+  path: string;
+  width: number;
+  height: number;
+  cost: number;
+}
+
+/** A cost under this is a spot that covers nothing (`placeLabels` weighs covered area by a thousand). */
+const CLEAR = 1000;
+
 /**
  * Places each label on its edge where it covers no node and no label placed before it: along the
  * edge first, then just above or below it. Where every spot is taken, the least covered one.
  */
-export const placeLabels = (nodes: readonly Rect[], labels: readonly LabelRequest[]): Map<string, PlacedLabel> => {
+export const placeLabels = (nodes: readonly Rect[], labels: readonly LabelRequest[]): Map<string, PlacedLabel> => placeLabelsKeeping(nodes, labels).placed;
+
+/**
+ * `placeLabels`, where a label placed before (`previous`) on the same route with the same size stays
+ * where it was unless its spot now covers more than it did: after a drop or an edit only the labels
+ * it concerns are placed again (looking for a place is up to 63 look-ups a label, keeping one is
+ * one; in a crowded graph most labels cover something wherever they go, and looked at every spot),
+ * and the others do not move about the canvas. `basis` is what to pass as `previous` the next time.
+ */
+export const placeLabelsKeeping = (nodes: readonly Rect[], labels: readonly LabelRequest[], previous: ReadonlyMap<string, LabelBasis> = new Map()) => {
   const index = spatialIndex(160);
   // A node's obstacle reaches past its sides to its edges' ends, where the handles and the
   // reconnect anchors are: a label there would take the pointer from them.
   for (const node of nodes) index.add({ ...node, x: node.x - EDGE_END_CLEARANCE, width: node.width + 2 * EDGE_END_CLEARANCE });
   const placed = new Map<string, PlacedLabel>();
+  const basis = new Map<string, LabelBasis>();
+  const rectAt = (route: EdgeRoute, size: LabelRequest['size'], t: number, dy: number): Rect => {
+    const centre = route.at(t);
+    return { x: centre.x - size.width / 2, y: centre.y + dy - size.height / 2, width: size.width, height: size.height };
+  };
+  // A small preference for the middle of the edge and for sitting on it.
+  const costOf = (rect: Rect, t: number, dy: number) => index.overlap(rect) * 1000 + Math.abs(t - 0.5) + Math.abs(dy) / 50;
   for (const { id, route, size } of labels) {
+    const before = previous.get(id);
+    if (before && before.path === route.path && before.width === size.width && before.height === size.height) {
+      const rect = rectAt(route, size, before.label.t, before.label.dy);
+      const cost = costOf(rect, before.label.t, before.label.dy);
+      if (cost <= before.cost) {
+        placed.set(id, before.label);
+        basis.set(id, { ...before, cost });
+        index.add(rect);
+        continue;
+      }
+    }
     let best: { label: PlacedLabel; rect: Rect; cost: number } | null = null;
     // On the edge, then just above or below it, then further off where nodes crowd it.
     const step = size.height / 2 + 8;
     const shifts = [0, -step, step, -2 * step, 2 * step, -3 * step, 3 * step];
     outer: for (const dy of shifts)
       for (const t of route.loop ? LOOP_STOPS : CURVE_STOPS) {
-        const centre = route.at(t);
-        const rect = { x: centre.x - size.width / 2, y: centre.y + dy - size.height / 2, width: size.width, height: size.height };
-        // A small preference for the middle of the edge and for sitting on it.
-        const cost = index.overlap(rect) * 1000 + Math.abs(t - 0.5) + Math.abs(dy) / 50;
+        const rect = rectAt(route, size, t, dy);
+        const cost = costOf(rect, t, dy);
         if (!best || cost < best.cost) best = { label: { t, dx: 0, dy }, rect, cost };
-        if (cost < 1000) break outer;
+        if (cost < CLEAR) break outer;
       }
     if (best) {
       placed.set(id, best.label);
+      basis.set(id, { label: best.label, path: route.path, width: size.width, height: size.height, cost: best.cost });
       index.add(best.rect);
     }
   }
-  return placed;
+  return { placed, basis };
 };
 
 /** The index of the first of `sorted` (ascending) that is at least `value`. */

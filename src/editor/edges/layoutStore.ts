@@ -29,7 +29,7 @@ export const createEdgeLayoutStore = (initial: EdgeLayout): EdgeLayoutStore => {
         const before = layout.labels.get(id);
         labels.set(id, before && samePlace(before, place) ? before : place);
       }
-      layout = { labels, loops: next.loops };
+      layout = { ...next, labels };
       for (const listener of listeners) listener();
     },
     subscribe: (listener) => {
