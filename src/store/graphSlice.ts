@@ -52,12 +52,18 @@ export interface GraphSlice {
   dismissImportError: () => void;
 }
 
+/** The longest a busy page (a run in progress) keeps the check of a graph just opened waiting. */
+const CHECK_WAITS_AT_MOST_MS = 500;
+
 /**
- * Runs `work` once the page has drawn what is now in the store (a frame, then a task after it);
- * with no page to draw (Node: tests, the command line), at once.
+ * Runs `work` once the page has drawn what is now in the store and has nothing more urgent to do:
+ * in its first idle time (where the browser has none, a frame and then a task after it), so the
+ * check does not delay the frame that shows the graph nor what the page does right after it (an
+ * imported trace's timeline). With no page to draw (Node: tests, the command line), at once.
  */
 const afterDrawing = (work: () => void) => {
-  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => setTimeout(work));
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(() => work(), { timeout: CHECK_WAITS_AT_MOST_MS });
+  else if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => setTimeout(work));
   else work();
 };
 

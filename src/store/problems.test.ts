@@ -53,9 +53,9 @@ describe('the store', () => {
     expect(useApp.getState().problems).not.toBe(before);
   });
 
-  it('checks a graph just opened after its first drawing, and checks it as it is by then', async () => {
-    const frames: FrameRequestCallback[] = [];
-    vi.stubGlobal('requestAnimationFrame', (callback: FrameRequestCallback) => frames.push(callback));
+  it('checks a graph just opened once the page is idle after drawing it, and checks it as it is by then', async () => {
+    const idle: IdleRequestCallback[] = [];
+    vi.stubGlobal('requestIdleCallback', (callback: IdleRequestCallback) => idle.push(callback));
     try {
       const graph = securityclaw();
       const broken = removeEdges(graph, ['e1']);
@@ -65,7 +65,7 @@ describe('the store', () => {
       // A drag begun before the check keeps it waiting; the check sees the moved graph.
       useApp.getState().edit((current) => moveNodes(current, new Map([['decide', { x: 9, y: 9 }]])), 'move:decide:1');
       expect(useApp.getState().problems).toBeNull();
-      for (const frame of frames.splice(0)) frame(0);
+      for (const callback of idle.splice(0)) callback({ didTimeout: false, timeRemaining: () => 50 });
       await vi.waitFor(() => expect(useApp.getState().problems).not.toBeNull());
       expect(useApp.getState().problems).toEqual(validateGraph(useApp.getState().graph));
       expect(useApp.getState().problems!.length).toBeGreaterThan(validateGraph(graph).length);
