@@ -1,12 +1,17 @@
 import { ReactFlowProvider } from '@xyflow/react';
 import { startTransition, useEffect, useState } from 'react';
-import { HostConsent, RunComparison, RunToolbar, ScenariosPanel, StepDetail, Timeline } from '../debugger/index.ts';
-import { Canvas, EditorToolbar, Inspector, OtherTabNotice, Palette, ProblemsPanel, ViewControls } from '../editor/index.ts';
+import { HostConsent, RunComparison, RunToolbar } from '../debugger/index.ts';
+import { Canvas, EditorToolbar, OtherTabNotice } from '../editor/index.ts';
 import { useApp } from '../store/index.ts';
 import { BrandIcon } from '../ui/icons.tsx';
 import { isNarrowWindow, RAIL_PX, RailPanel } from './RailPanel.tsx';
 import { SplitGroup, SplitPanel, Splitter } from './Splitter.tsx';
 import type { PanelSpec } from './splitLayout.ts';
+
+type Panels = typeof import('./panels.ts');
+let panelsLoading: Promise<Panels> | null = null;
+/** The panels' contents, loaded once: by the shell after its first commit, and by the idle warm-up. */
+export const loadPanels = () => (panelsLoading ??= import('./panels.ts'));
 
 const CENTRE: Record<string, PanelSpec> = { 'canvas-panel': { min: 160 }, 'bottom-panel': { size: { percent: 30 }, min: 110, collapsible: true } };
 const SIDE: Record<string, PanelSpec> = { 'inspector-panel': { min: 120 }, 'step-panel': { size: { percent: 50 }, min: 120, collapsible: true } };
@@ -33,12 +38,14 @@ export function App() {
   const [narrow] = useState(isNarrowWindow);
   const [main] = useState(() => mainPanels(narrow));
   const [bottom] = useState(() => bottomPanels(narrow));
-  // The canvas first: the panels' contents render in a transition after the first commit, in tasks
-  // of their own the browser can paint between. Rendered with the canvas, their forms, lists and
-  // first layout held back a 1,000-node graph opened from the autosave by about 150 ms (bench).
-  // Their panels are there from the start, so nothing moves when they fill.
-  const [panelsShown, showPanels] = useState(false);
-  useEffect(() => startTransition(() => showPanels(true)), []);
+  // The canvas first: the panels' contents load after the first commit and render in a transition,
+  // in tasks of their own the browser can paint between. Rendered with the canvas, their forms,
+  // lists and first layout held back a 1,000-node graph opened from the autosave by about 150 ms
+  // (bench). Their panels are there from the start, so nothing moves when they fill.
+  const [panels, setPanels] = useState<Panels | null>(null);
+  useEffect(() => {
+    void loadPanels().then((loaded) => startTransition(() => setPanels(loaded)));
+  }, []);
   return (
     <ReactFlowProvider>
       <div className="app">
@@ -55,8 +62,8 @@ export function App() {
         <SplitGroup orientation="horizontal" className="app-main" id="loopscope-main" panels={main}>
           <SplitPanel id="palette-panel">
             <aside className="app-palette" aria-label="Palette">
-              {panelsShown && <Palette />}
-              {panelsShown && <ViewControls />}
+              {panels && <panels.Palette />}
+              {panels && <panels.ViewControls />}
             </aside>
           </SplitPanel>
           <Splitter controls="palette-panel" label="Resize the palette" />
@@ -71,15 +78,15 @@ export function App() {
               <SplitPanel id="bottom-panel">
                 <SplitGroup orientation="horizontal" className="app-bottom" id="loopscope-bottom" panels={bottom}>
                   <SplitPanel id="timeline-panel">
-                    {panelsShown && <Timeline />}
+                    {panels && <panels.Timeline />}
                   </SplitPanel>
                   <Splitter controls="scenarios-panel" label="Resize the scenarios" />
                   <RailPanel id="scenarios-panel" title={`Scenarios (${scenarioCount})`}>
-                    {panelsShown && <ScenariosPanel />}
+                    {panels && <panels.ScenariosPanel />}
                   </RailPanel>
                   <Splitter controls="problems-panel" label="Resize the problems" />
                   <SplitPanel id="problems-panel">
-                    {panelsShown && <ProblemsPanel />}
+                    {panels && <panels.ProblemsPanel />}
                   </SplitPanel>
                 </SplitGroup>
               </SplitPanel>
@@ -89,11 +96,11 @@ export function App() {
           <SplitPanel id="side-panel">
             <SplitGroup orientation="vertical" className="app-side" id="loopscope-side" panels={SIDE}>
               <SplitPanel id="inspector-panel">
-                {panelsShown && <Inspector />}
+                {panels && <panels.Inspector />}
               </SplitPanel>
               <Splitter controls="step-panel" label="Resize the step detail" />
               <SplitPanel id="step-panel">
-                {panelsShown && <StepDetail />}
+                {panels && <panels.StepDetail />}
               </SplitPanel>
             </SplitGroup>
           </SplitPanel>

@@ -1,9 +1,7 @@
 import '../graph/jitless.ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { loadStepView, loadTimelineRun } from '../debugger/index.ts';
-import { loadSelectionForms } from '../editor/index.ts';
-import { App } from './App.tsx';
+import { App, loadPanels } from './App.tsx';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
 import { followLinksInAddress, openInitialGraph } from './startup.ts';
 import { whenQuiet } from './whenQuiet.ts';
@@ -32,9 +30,7 @@ void openInitialGraph(new URL(window.location.href)).finally(() => {
   // person pauses: evaluating it holds the page ~50 ms in one piece, a hitch in a drag begun at once.
   const warmUp = () => {
     warmParser();
-    void loadTimelineRun();
-    void loadStepView();
-    void loadSelectionForms();
+    void loadPanels().then((panels) => Promise.all([panels.loadTimelineRun(), panels.loadStepView(), panels.loadSelectionForms()]));
   };
   if (typeof requestIdleCallback === 'function') requestIdleCallback(warmUp);
   else setTimeout(warmUp, 1000);

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { useApp } from '../store/index.ts';
 import { useRunSessions } from '../store/runSessionStatus.ts';
-import { focusTimeline } from './focus.ts';
+import { focusTimeline, focusTimelineIfAsked } from './focus.ts';
 import { RunSettings } from './RunToolbar.tsx';
 import { TraceFiles } from './TraceFiles.tsx';
 
@@ -63,6 +63,7 @@ export function Timeline() {
     refocus.current = false;
     focusTimeline();
   });
+  useLayoutEffect(focusTimelineIfAsked, []);
   // The panel's height as its ResizeObserver last told it: the run view's list is no taller, so
   // the list's first window can be placed without reading layout in the middle of its commit.
   const section = useRef<HTMLElement>(null);

@@ -1,12 +1,9 @@
-// The debugger's public face, composed by the app shell.
+// The debugger's public face on the first screen, composed by the app shell; the panels' contents
+// are in panels.ts, which the shell loads after its first commit.
 import './debugger.css';
+// The panels' styles come with the first screen: a style sheet added later restyles the whole page.
 import './scenarios.css';
 
 export { RunToolbar } from './RunToolbar.tsx';
-export { loadTimelineRun, Timeline } from './Timeline.tsx';
-export { loadStepView, StepDetail } from './StepDetail.tsx';
-export { BreakpointsPanel } from './BreakpointsPanel.tsx';
-export { Gauges } from './Gauges.tsx';
-export { ScenariosPanel } from './ScenariosPanel.tsx';
 // Loaded when first needed: not on the first screen.
 export { HostConsent, RunComparison } from './lazy.tsx';

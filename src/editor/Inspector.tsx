@@ -2,7 +2,6 @@ import { nodeById } from '../graph/index.ts';
 import { useApp } from '../store/index.ts';
 import { lazy, Suspense, useDeferredValue } from 'react';
 import { GraphInspector } from './inspector/GraphInspector.tsx';
-import './inspector.css';
 
 // The first screen has nothing selected: a node's and an edge's forms load after it (loadSelectionForms)
 // or when one first is.

@@ -4,7 +4,6 @@ import type { Problem } from '../graph/index.ts';
 import { useApp } from '../store/index.ts';
 import { useAutosave } from '../store/persistence.ts';
 import { ErrorIcon, WarningIcon } from '../ui/icons.tsx';
-import './inspector.css';
 
 const FOCUS_MS = 400;
 /**

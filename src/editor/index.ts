@@ -1,8 +1,8 @@
-// The editor's public face, composed by the app shell.
+// The editor's public face on the first screen, composed by the app shell; the panels' contents are
+// in panels.ts, which the shell loads after its first commit.
+// The panels' styles come with the first screen: a style sheet added later restyles the whole page.
+import './inspector.css';
+
 export { Canvas } from './Canvas.tsx';
-export { Palette } from './Palette.tsx';
 export { EditorToolbar } from './EditorToolbar.tsx';
-export { Inspector, loadSelectionForms } from './Inspector.tsx';
-export { ProblemsPanel } from './ProblemsPanel.tsx';
-export { ViewControls } from './ViewControls.tsx';
 export { OtherTabNotice } from './OtherTabNotice.tsx';
