@@ -58,7 +58,7 @@ export function ProblemsPanel() {
         Problems {problems && <span className="count">({problems.length})</span>}
       </h2>
       {problems === null ? (
-        // A graph just opened is drawn first; its check follows within a frame or two.
+        // A graph just opened is drawn first; its check follows once the page is idle (at most half a second).
         <p className="field-help">Checking the graph…</p>
       ) : problems.length === 0 ? (
         <p className="field-help">No problems: every outcome is routed and every node is reachable.</p>

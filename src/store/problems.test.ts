@@ -74,4 +74,18 @@ describe('the store', () => {
       vi.unstubAllGlobals();
     }
   });
+
+  it('where the browser has no idle callbacks, checks a graph just opened a frame and a task after it', async () => {
+    const frames: FrameRequestCallback[] = [];
+    vi.stubGlobal('requestIdleCallback', undefined);
+    vi.stubGlobal('requestAnimationFrame', (callback: FrameRequestCallback) => frames.push(callback));
+    try {
+      useApp.getState().openDocument(removeEdges(securityclaw(), ['e1']), 'graph-opened-no-idle');
+      expect(useApp.getState().problems).toBeNull();
+      for (const frame of frames.splice(0)) frame(0);
+      await vi.waitFor(() => expect(useApp.getState().problems).toEqual(validateGraph(useApp.getState().graph)));
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
 });
