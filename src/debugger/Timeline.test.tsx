@@ -83,6 +83,26 @@ describe('Timeline', () => {
     unmount();
   });
 
+  it('draws a run shown while it is open around its selected step at once, never its first rows', async () => {
+    act(() => useApp.getState().loadTrace(syntheticTrace(12)));
+    const { container, unmount } = await mount();
+    const drawn = new Set<string>();
+    const observer = new MutationObserver((records) => {
+      for (const record of records)
+        for (const added of record.addedNodes)
+          if (added instanceof Element) for (const item of [added, ...added.querySelectorAll('[data-step]')]) if (item.hasAttribute('data-step')) drawn.add(item.getAttribute('data-step')!);
+    });
+    observer.observe(container, { childList: true, subtree: true });
+    // An imported trace selects its last step: the list opens at its end.
+    act(() => useApp.getState().loadTrace(syntheticTrace(10_000)));
+    await Promise.resolve();
+    observer.disconnect();
+    expect(container.querySelector('[data-step="10000"]')?.getAttribute('aria-current')).toBe('step');
+    expect(drawn.has('10000')).toBe(true);
+    expect(Math.min(...[...drawn].map(Number))).toBeGreaterThan(9000);
+    unmount();
+  });
+
   it.each([10_000, 100_000])('keeps a %i-step run under 500 DOM elements, the rounds overview included', async (count) => {
     act(() => useApp.getState().loadTrace(syntheticTrace(count)));
     const { container, unmount } = await mount();

@@ -192,6 +192,18 @@ export function RunPicker() {
 const scrollToShow = (span: { top: number; end: number }, current: number, height: number) => (span.top < current ? span.top : span.end > current + height ? span.end - height : current);
 
 /**
+ * The rows (pixels) that show the selected step: its own, down to the end of the list for the last
+ * step of a stopped run (its stop row goes with it); null with no selection or no such row.
+ */
+const selectedSpan = (layout: ReturnType<typeof timelineLayout> | null, selected: number | null, stopped: boolean, stepCount: number) => {
+  const index = selected === null ? undefined : layout?.rowOfStep[selected - 1];
+  if (!layout || index === undefined) return null;
+  const { offsets } = layout;
+  const end = stopped && selected === stepCount ? offsets[offsets.length - 1] : offsets[index + 1];
+  return { top: offsets[index] * ROW_HEIGHT, end: end * ROW_HEIGHT };
+};
+
+/**
  * The shown run's rows, a window of them at a time, keeping the selected step in view.
  * `heightAtMost`: a height the list is no taller than (its panel's), when known.
  */
@@ -220,6 +232,17 @@ export function TimelineRun({ heightAtMost }: { heightAtMost?: RefObject<number 
   const offsets = layout?.offsets ?? EMPTY_OFFSETS;
   const rowCount = layout?.rows.length ?? 0;
   const stepCount = run?.stepCount ?? 0;
+  const stopped = status === 'stopped';
+  // A new run or selection moves the window while rendering, before any row is made: moved only by
+  // the effect below, the list would first be drawn at the old place (an imported run's top rows,
+  // made and thrown away in the same task) and then again around the selection. The scroll position
+  // is taken as the window's top: both lie in the same stride, where showing the span moves to the same stride.
+  const [windowFor, setWindowFor] = useState<{ layout: typeof layout; selected: number | null; stopped: boolean } | null>(null);
+  if (windowFor?.layout !== layout || windowFor.selected !== selected || windowFor.stopped !== stopped) {
+    setWindowFor({ layout, selected, stopped });
+    const span = selectedSpan(layout, selected, stopped, stepCount);
+    if (span) setStrideTop(strideOf(scrollToShow(span, strideTop * ROW_HEIGHT, viewport)));
+  }
   const virtual = rowCount > VIRTUALISE_ABOVE;
   const range = virtual ? visibleRange(offsets, ROW_HEIGHT, strideTop * ROW_HEIGHT, viewport + SCROLL_STRIDE * ROW_HEIGHT) : { start: 0, end: rowCount };
   const shownGraph = run?.graph ?? graph;
@@ -248,12 +271,10 @@ export function TimelineRun({ heightAtMost }: { heightAtMost?: RefObject<number 
   // before the browser paints, so its row exists for the focus below, and the list scrolls at the next frame.
   useLayoutEffect(() => {
     const element = scroller.current;
-    const index = selected === null ? undefined : layout?.rowOfStep[selected - 1];
-    if (!element || index === undefined) return;
-    const top = offsets[index] * ROW_HEIGHT;
-    const end = status === 'stopped' && selected === stepCount ? offsets[offsets.length - 1] * ROW_HEIGHT : offsets[index + 1] * ROW_HEIGHT;
+    const span = selectedSpan(layout, selected, stopped, stepCount);
+    if (!element || span === null) return;
     const current = known.current.top;
-    const next = scrollToShow({ top, end }, current, known.current.height);
+    const next = scrollToShow(span, current, known.current.height);
     if (next === current && known.current.exact) {
       pending.current = null;
       return;
@@ -274,8 +295,8 @@ export function TimelineRun({ heightAtMost }: { heightAtMost?: RefObject<number 
         element.scrollTop = to;
         known.current.top = to;
       });
-    pending.current = { top, end };
-  }, [selected, layout, offsets, status, stepCount]);
+    pending.current = span;
+  }, [selected, layout, stopped, stepCount]);
 
   // Focus follows the selection when the timeline has it, or had it on a row that left the window
   // (Home and End on a long run move the window past the row that had the focus).
