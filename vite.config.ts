@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { defineConfig, type Plugin } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { immutableAssets } from './scripts/immutableAssets.ts';
 
 /**
  * The page's Content Security Policy: scripts only from this origin (nothing inline, no eval;
@@ -76,7 +77,7 @@ export default defineConfig(({ command }) => {
   // The dev server injects React's refresh preamble inline; a nonce made at each start lets only that run.
   const devNonce = randomBytes(18).toString('base64');
   return {
-    plugins: [react(), metaPolicy(), firstScript()],
+    plugins: [react(), metaPolicy(), firstScript(), immutableAssets()],
     build: { chunkSizeWarningLimit: 1500, rolldownOptions: { input: { index: 'index.html', first: FIRST_SCRIPT } } },
     html: command === 'serve' ? { cspNonce: devNonce } : undefined,
     server: { headers: securityHeaders(policy({ scriptSources: [`'nonce-${devNonce}'`], connectSources: ['ws:', 'wss:'] })) },
