@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Attempt, Trace, TraceStep } from '../runtime/trace.ts';
 import { indexSteps } from '../runtime/traceIndex.ts';
-import { diffStates, retrySummary, retryVerdict, roundCount, roundsOverview, rowAt, timelineLayout, visibleRange, whereRunsPart } from './analysis.ts';
+import { roundCount, timelineLayout } from '../runtime/timelineLayout.ts';
+import { diffStates, retrySummary, retryVerdict, roundsOverview, rowAt, visibleRange, whereRunsPart } from './analysis.ts';
 
 const step = (fields: Partial<TraceStep>): TraceStep => ({
   step: 1, round: 1, node: 'decide', kind: 'reason', outcome: 'ok', attempts: [], reads: [], writes: {}, edges: [], fired: null, guard: null, durationMs: 0, ...fields,
@@ -60,6 +61,22 @@ describe('timeline rows and windowing', () => {
   it('lays out the steps shown so far, with no stop row while the run goes on', () => {
     const shown = timelineLayout(small, indexSteps(small.steps), 2);
     expect([...shown.offsets]).toEqual([0, 1, 2, 5]);
+    expect(roundCount(indexSteps(small.steps), 2)).toBe(1);
+  });
+
+  it('keeps the layout of all the steps on the index, and lays out again when the run stops', () => {
+    const index = indexSteps(small.steps);
+    const whole = timelineLayout(small, index);
+    expect(index.timeline).toEqual({ stop: true, layout: whole });
+    expect(timelineLayout(small, index)).toBe(whole);
+    // The same steps before the run stopped: no stop row, and the stopped layout is not taken for it.
+    const going = timelineLayout({ ...small, stopReason: null }, index);
+    expect(going.rows).toHaveLength(whole.rows.length - 1);
+    expect(timelineLayout(small, index)).not.toBe(going);
+    // Copied between threads, as the parsing worker sends it, the layout comes along.
+    const copied = structuredClone(index);
+    expect(timelineLayout(small, copied)).toBe(copied.timeline?.layout);
+    expect([...timelineLayout(small, copied).offsets]).toEqual([...whole.offsets]);
   });
 
   it('lays out 100,000 steps from their index without reading a step', () => {

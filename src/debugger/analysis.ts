@@ -1,6 +1,6 @@
 /** Pure views of traces for the debugger's panels: state diffs, where two runs part, the timeline rows. */
 import type { Attempt, Trace, TraceStep } from '../runtime/trace.ts';
-import type { TraceIndex } from '../runtime/traceIndex.ts';
+import { STOP_ROW, type TimelineLayout } from '../runtime/timelineLayout.ts';
 
 export type Change =
   | { key: string; type: 'added'; after: unknown }
@@ -50,70 +50,6 @@ export type TimelineRow =
   | { type: 'round'; round: number; blindRetry: boolean; height: number }
   | { type: 'step'; step: TraceStep; height: number }
   | { type: 'stop'; reason: string; explain: string; height: number };
-
-/** A row of `TimelineLayout.rows` that is the stop at the end. */
-const STOP_ROW = -0x80000000;
-
-/**
- * Rounds as headers, steps under them (each one row plus a row per attempt), the stop at the end,
- * as flat arrays made from the run's index: a 100,000-step run is laid out without reading its
- * steps, and only the rows in view become objects (`rowAt`).
- */
-export interface TimelineLayout {
-  /** Each row: a step's index (from 0); a round header as -1 - the index of the round's first step; the stop as STOP_ROW. */
-  rows: Int32Array;
-  /** Where each row starts, in row units; the last entry is the total. */
-  offsets: Float64Array;
-  /** The row of each step shown, by index. */
-  rowOfStep: Int32Array;
-  /** 1 on a round header whose round has a blind retry. */
-  blind: Uint8Array;
-}
-
-/** How many rounds the first `stepCount` steps of a run have (round headers in its timeline), read from its index. */
-export const roundCount = ({ rounds }: TraceIndex, stepCount = rounds.length): number => {
-  let count = stepCount > 0 ? 1 : 0;
-  for (let at = 1; at < stepCount; at += 1) if (rounds[at] !== rounds[at - 1]) count += 1;
-  return count;
-};
-
-/**
- * The layout of the first `stepCount` steps of a trace, from its index. One loop over typed arrays
- * with no call in it: it runs while a long trace first opens, over every step.
- */
-export const timelineLayout = (trace: Trace, index: TraceIndex, stepCount = trace.steps.length): TimelineLayout => {
-  const { rounds, attempts } = index;
-  const headers = roundCount(index, stepCount);
-  const stop = Boolean(trace.stopReason) && stepCount === trace.steps.length;
-  const count = stepCount + headers + (stop ? 1 : 0);
-  const rows = new Int32Array(count);
-  const offsets = new Float64Array(count + 1);
-  const rowOfStep = new Int32Array(stepCount);
-  const blind = new Uint8Array(count);
-  let row = 0;
-  let offset = 0;
-  let header = -1;
-  for (let at = 0; at < stepCount; at += 1) {
-    if (at === 0 || rounds[at] !== rounds[at - 1]) {
-      header = row;
-      rows[row] = -1 - at;
-      offset += 1;
-      row += 1;
-      offsets[row] = offset;
-    }
-    if (index.blind[at] === 1) blind[header] = 1;
-    rowOfStep[at] = row;
-    rows[row] = at;
-    offset += 1 + attempts[at];
-    row += 1;
-    offsets[row] = offset;
-  }
-  if (stop) {
-    rows[row] = STOP_ROW;
-    offsets[row + 1] = offset + 1;
-  }
-  return { rows, offsets, rowOfStep, blind };
-};
 
 /** Row `row` of a layout, as the timeline draws it. */
 export const rowAt = (trace: Trace, layout: TimelineLayout, row: number): TimelineRow => {

@@ -5,6 +5,7 @@
  * parses it and arrives with it; any other run's is made once, the first time it is asked for.
  */
 import type { Keyframe } from './states.ts';
+import type { TimelineLayout } from './timelineLayout.ts';
 import { nodeRan, type TraceStep } from './trace.ts';
 
 export interface TraceIndex {
@@ -14,6 +15,8 @@ export interface TraceIndex {
   attempts: Int32Array;
   /** 1 where the step is a blind retry. */
   blind: Uint8Array;
+  /** How many rounds the steps are in (a header each in the timeline). */
+  roundTotal: number;
   /** How often each node ran and each edge fired, over all the steps. Null prototypes (as every record here): a node may be called `toString`. */
   nodeVisits: Record<string, number>;
   edgeVisits: Record<string, number>;
@@ -21,6 +24,8 @@ export interface TraceIndex {
   firstStep: Record<string, number>;
   /** The states kept along the steps for replaying a step's state (states.ts), when the parsing worker made them. */
   keyframes?: readonly Keyframe[];
+  /** The timeline's layout of all the steps, with the stop's row or without (timelineLayout.ts), once made. */
+  timeline?: { stop: boolean; layout: TimelineLayout };
 }
 
 type Visits = Pick<TraceIndex, 'nodeVisits' | 'edgeVisits'>;
@@ -46,15 +51,17 @@ export const indexSteps = (steps: readonly TraceStep[]): TraceIndex => {
   const blind = new Uint8Array(steps.length);
   const visits = noVisits();
   const firstStep: Record<string, number> = Object.create(null);
+  let roundTotal = 0;
   for (let at = 0; at < steps.length; at += 1) {
     const step = steps[at];
+    if (at === 0 || step.round !== rounds[at - 1]) roundTotal += 1;
     rounds[at] = step.round;
     attempts[at] = step.attempts.length;
     blind[at] = step.blindRetry ? 1 : 0;
     countVisit(visits, step);
     firstStep[step.node] ??= at;
   }
-  return { rounds, attempts, blind, ...visits, firstStep };
+  return { rounds, attempts, blind, roundTotal, ...visits, firstStep };
 };
 
 /** A run's steps array is replaced, never changed, when the run goes on: the array is the key. */

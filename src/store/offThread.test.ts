@@ -3,6 +3,7 @@ import { TRACE_LIMITS } from '../graph/index.ts';
 import { findTemplate } from '../graph/templates/index.ts';
 import { runGraph } from '../runtime/index.ts';
 import type { Trace } from '../runtime/trace.ts';
+import { timelineLayout } from '../runtime/timelineLayout.ts';
 import { traceIndex } from '../runtime/traceIndex.ts';
 import { collector, readTraceFile, TRACE_CHUNK, type ParseMessage } from './offThread.ts';
 import { answer } from './parseInWorker.ts';
@@ -32,6 +33,11 @@ describe('a trace file read off the main thread', () => {
     expect(index.rounds).toHaveLength(steps.length);
     expect(Object.getPrototypeOf(index.nodeVisits)).toBeNull();
     expect(index.nodeVisits.decide).toBe(steps.filter((step) => step.node === 'decide').length);
+    // And the timeline's layout of the whole run, stop row included: the page does not lay it out.
+    const layout = index.timeline?.layout;
+    expect(index.timeline?.stop).toBe(true);
+    expect(timelineLayout(last?.ok ? (last.value as Trace) : trace, index)).toBe(layout);
+    expect(layout?.rowOfStep).toHaveLength(steps.length);
   });
 
   it('refuses a file too big to be within the trace limits without reading it', async () => {

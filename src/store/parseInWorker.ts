@@ -4,6 +4,7 @@
  */
 import { keyframesFor } from '../runtime/states.ts';
 import type { Trace } from '../runtime/trace.ts';
+import { timelineLayout } from '../runtime/timelineLayout.ts';
 import { traceIndex } from '../runtime/traceIndex.ts';
 import { parseRequest, TRACE_CHUNK, type ParseMessage, type ParseRequest } from './offThread.ts';
 
@@ -12,6 +13,9 @@ export const answer = async (request: ParseRequest, post: (message: ParseMessage
   const result = await parseRequest(request);
   if (request.kind === 'graph' || !result.ok) return post(result);
   const { steps, ...trace } = result.value as Trace;
-  post({ ok: true, value: { ...trace, steps: [] }, chunks: Math.ceil(steps.length / TRACE_CHUNK), index: { ...traceIndex(steps), keyframes: keyframesFor(steps) } });
+  const index = traceIndex(steps);
+  // The timeline's layout too: made here, it is not made on the page's thread as the trace opens.
+  timelineLayout(result.value as Trace, index);
+  post({ ok: true, value: { ...trace, steps: [] }, chunks: Math.ceil(steps.length / TRACE_CHUNK), index: { ...index, keyframes: keyframesFor(steps) } });
   for (let start = 0; start < steps.length; start += TRACE_CHUNK) post(steps.slice(start, start + TRACE_CHUNK));
 };
