@@ -4,7 +4,7 @@ import type { Attempt, TraceStep } from '../runtime/trace.ts';
 import { useApp } from '../store/index.ts';
 import type { RunRecord } from '../store/runSlice.ts';
 import { retryVerdict, roundsOverview, rowAt, VERDICT_WORDS, visibleRange, whereRunsPart, type RetryVerdict, type RoundSummary, type TimelineRow } from './analysis.ts';
-import { roundCount, timelineLayout } from '../runtime/timelineLayout.ts';
+import { roundCount, timelineLayout, type TimelineLayout } from '../runtime/timelineLayout.ts';
 import { traceIndex } from '../runtime/traceIndex.ts';
 import { nodeLabel, useActiveRun } from './hooks.ts';
 import { kindIconImage, StopIcon, WarningIcon } from '../ui/icons.tsx';
@@ -196,7 +196,7 @@ const scrollToShow = (span: { top: number; end: number }, current: number, heigh
  * The rows (pixels) that show the selected step: its own, down to the end of the list for the last
  * step of a stopped run (its stop row goes with it); null with no selection or no such row.
  */
-const selectedSpan = (layout: ReturnType<typeof timelineLayout> | null, selected: number | null, stopped: boolean, stepCount: number) => {
+const selectedSpan = (layout: TimelineLayout | null, selected: number | null, stopped: boolean, stepCount: number) => {
   const index = selected === null ? undefined : layout?.rowOfStep[selected - 1];
   if (!layout || index === undefined) return null;
   const { offsets } = layout;
