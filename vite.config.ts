@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { defineConfig, type Plugin } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { graphSchemaStamp } from './scripts/graphSchemaStamp.ts';
 import { immutableAssets } from './scripts/immutableAssets.ts';
 
 /**
@@ -78,6 +79,7 @@ export default defineConfig(({ command }) => {
   const devNonce = randomBytes(18).toString('base64');
   return {
     plugins: [react(), metaPolicy(), firstScript(), immutableAssets()],
+    define: { __GRAPH_SCHEMA__: JSON.stringify(graphSchemaStamp(import.meta.dirname)) },
     build: { chunkSizeWarningLimit: 1500, rolldownOptions: { input: { index: 'index.html', first: FIRST_SCRIPT } } },
     html: command === 'serve' ? { cspNonce: devNonce } : undefined,
     server: { headers: securityHeaders(policy({ scriptSources: [`'nonce-${devNonce}'`], connectSources: ['ws:', 'wss:'] })) },

@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { serializeGraph } from '../src/graph/index.ts';
+import { graphSchemaStamp } from '../scripts/graphSchemaStamp.ts';
 import { bareGraph, gridGraph, longRunGraph, readGenerated } from './graphs.ts';
 import { median, percentile, type Row } from './report.ts';
 
@@ -294,9 +296,11 @@ export const browserRows = async (options: BrowserOptions): Promise<Row[]> => {
       const document = gridGraph(nodes, edges);
       const name = String(document.name);
       const imported = { ...document, name: `${name} (imported)` };
-      const bare = bareGraph(readGenerated(document));
+      const graph = readGenerated(document);
+      const bare = bareGraph(graph);
       const bareImported = { ...bare, name: `${name} (imported)` };
-      const appText = JSON.stringify(document);
+      // The save the app itself writes of this graph: its serialization, stamped with the build's graph layer.
+      const appSave = { text: serializeGraph(graph), schema: graphSchemaStamp(root) };
 
       /** The app: opened from a seeded autosave, then through Import JSON, then zoomed out for the gestures. */
       const appOnce = () =>
@@ -316,14 +320,14 @@ export const browserRows = async (options: BrowserOptions): Promise<Row[]> => {
           const page = await context.newPage();
           await page.goto(`${appUrl}${SAME_ORIGIN_FILE}`);
           await page.evaluate(
-            async ({ text, name: title }) => {
+            async ({ save, name: title }) => {
               const db = await new Promise<IDBDatabase>((resolve, reject) => {
                 const request = indexedDB.open('loopscope');
                 request.onsuccess = () => resolve(request.result);
                 request.onerror = () => reject(request.error);
               });
               const tx = db.transaction(['library', 'meta'], 'readwrite');
-              tx.objectStore('library').put({ id: 'bench', name: title, savedAt: Date.now(), text, copies: [] });
+              tx.objectStore('library').put({ id: 'bench', name: title, savedAt: Date.now(), ...save, copies: [] });
               tx.objectStore('meta').put('bench', 'last');
               await new Promise((resolve, reject) => {
                 tx.oncomplete = resolve;
@@ -333,7 +337,7 @@ export const browserRows = async (options: BrowserOptions): Promise<Row[]> => {
               sessionStorage.setItem('loopscope.open', 'bench');
               sessionStorage.setItem('bench.expect', title);
             },
-            { text: appText, name },
+            { save: appSave, name },
           );
           await page.goto(appUrl);
           const refused = page.getByRole('alert').filter({ hasText: /not opened|could not|refus|too many|at most/i }).first();

@@ -3,10 +3,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { serializeGraph } from '../graph/index.ts';
 import * as parseModule from '../graph/parse.ts';
 import { findTemplate } from '../graph/templates/index.ts';
-import { writeVersion1Autosave } from './libraryDb.testing.ts';
+import { putEntry, writeVersion1Autosave } from './libraryDb.testing.ts';
 import { readSavedEarly } from './earlyRead.ts';
 import { useApp } from './index.ts';
-import { OPEN_KEY, readSaved } from './libraryDb.ts';
+import { GRAPH_SCHEMA, OPEN_KEY, readSaved } from './libraryDb.ts';
 import { indexedDbLibrary, JOURNAL_PREFIX, restoreLastGraph, startPersistence, useAutosave, type LibraryStorage, type SyncStorage } from './persistence.ts';
 
 vi.mock('../graph/parse.ts', { spy: true });
@@ -42,6 +42,13 @@ describe('readSaved', () => {
     expect(summary.name).toBe('From version 1');
   });
 
+  it("stamps every save with this build's graph layer", async () => {
+    const factory = new IDBFactory();
+    await indexedDbLibrary(factory).write('graph-a', 'A', 'text');
+    expect(GRAPH_SCHEMA).toMatch(/^[0-9a-f]{16}$/);
+    expect(await readSaved(factory, 'graph-a')).toMatchObject({ entry: { text: 'text', schema: GRAPH_SCHEMA } });
+  });
+
   it("reads the tab's graph, else the one saved last", async () => {
     const factory = new IDBFactory();
     const library = indexedDbLibrary(factory);
@@ -57,10 +64,12 @@ describe('opening the saved graph read as the page loaded', () => {
   let factory: IDBFactory;
   let session: SyncStorage;
   let reads: number;
-  const seed = async (id: string, texts: { text: string; copies?: string[] }) => {
+  /** A save as this build writes it; `schema` as another build stamped it (undefined: a build from before the stamps). */
+  const seed = async (id: string, texts: { text: string; copies?: string[]; schema?: string | undefined }) => {
     const library = indexedDbLibrary(factory);
     if (texts.copies) for (const copy of [...texts.copies].reverse()) await library.write(id, 'seeded', copy);
     await library.write(id, 'seeded', texts.text);
+    if ('schema' in texts) await putEntry(factory, { ...(await library.read(id))!, schema: texts.schema });
   };
   const startPage = async (journal = memory()) => {
     readSavedEarly();
@@ -89,14 +98,35 @@ describe('opening the saved graph read as the page loaded', () => {
     expect(reads).toBe(0);
   });
 
-  it('parses the entry it read once, as it was read, not again for the page', async () => {
-    const text = serializeGraph(template('graph-engineer'));
-    await seed('graph-a', { text });
+  it("takes a save this build wrote as it was written, without the schemas' check", async () => {
+    const graph = template('graph-engineer');
+    await seed('graph-a', { text: serializeGraph(graph) });
     session.setItem(OPEN_KEY, 'graph-a');
     vi.mocked(parseModule.parseGraph).mockClear();
     await startPage();
-    expect(useApp.getState().graph.name).toBe('Graph Engineer');
-    expect(vi.mocked(parseModule.parseGraph).mock.calls).toEqual([[text]]);
+    expect(useApp.getState().graph).toEqual(graph);
+    expect(vi.mocked(parseModule.parseGraph)).not.toHaveBeenCalled();
+  });
+
+  it("parses another build's save once, as it was read, not again for the page", async () => {
+    for (const schema of [undefined, 'another-build']) {
+      const text = serializeGraph(template('graph-engineer'));
+      await seed('graph-a', { text, schema });
+      session.setItem(OPEN_KEY, 'graph-a');
+      vi.mocked(parseModule.parseGraph).mockClear();
+      await startPage();
+      expect(useApp.getState().graph.name).toBe('Graph Engineer');
+      expect(vi.mocked(parseModule.parseGraph).mock.calls).toEqual([[text]]);
+    }
+  });
+
+  it("a save of this build's that is not even JSON any more is read strictly: its last good copy opens", async () => {
+    const good = { ...template('graph-engineer'), name: 'Good copy' };
+    await seed('graph-a', { text: '{"format":"loopscope/gr', copies: [serializeGraph(good)] });
+    session.setItem(OPEN_KEY, 'graph-a');
+    await startPage();
+    expect(useApp.getState().graph.name).toBe('Good copy');
+    expect(useAutosave.getState().restoreError).toMatch(/^The last save of "Good copy" was damaged \(not JSON/);
   });
 
   it('with no graph of its own, the tab opens the one saved last', async () => {
@@ -108,7 +138,7 @@ describe('opening the saved graph read as the page loaded', () => {
 
   it('a damaged save opens its last good copy and says so, as on the page', async () => {
     const good = { ...template('graph-engineer'), name: 'Good copy' };
-    await seed('graph-a', { text: '{"format":"loopscope/graph","version":1,"name":"x","entry":"a","nodes":[{"id":"a","kind":"nope"}]}', copies: [serializeGraph(good)] });
+    await seed('graph-a', { text: '{"format":"loopscope/graph","version":1,"name":"x","entry":"a","nodes":[{"id":"a","kind":"nope"}]}', copies: [serializeGraph(good)], schema: undefined });
     session.setItem(OPEN_KEY, 'graph-a');
     await startPage();
     expect(useApp.getState().graph.name).toBe('Good copy');

@@ -3,9 +3,9 @@
  * first script (src/app/first.ts) starts the read; by the time the page's scripts have run, the save
  * is there, where read after them it waited for the database. The parse is made on the page's
  * thread, which is mostly idle while the page's entry loads and compiles: a worker that parsed the
- * save competed with that compiling for the cores and made the open no faster. The parser comes in
- * by a dynamic import (its chunk is the page's anyway), so the first script stays small and the
- * read starts at once.
+ * save competed with that compiling for the cores and made the open no faster. The reader
+ * (ownSave.ts: this build's own save is only read, any other parsed) comes in by a dynamic import
+ * (its chunk is the page's anyway), so the first script stays small and the read starts at once.
  */
 import type { GraphFile, ParseResult } from '../graph/index.ts';
 import { OPEN_KEY, readSaved, type SavedRead } from './libraryDb.ts';
@@ -28,10 +28,10 @@ export const readSavedEarly = () => {
   early = readSaved(indexedDB, openId());
   // The parse too: the page's thread is mostly idle while the page's scripts load and compile, and
   // the parser's code (zod and the schemas, shared with the page's entry) arrives well before them.
-  earlyParse = Promise.all([early, import('../graph/parse.ts')])
-    .then(([read, { parseGraph }]) => {
-      const text = read?.entry?.text;
-      return text === undefined ? null : { text, parsed: parseGraph(text) };
+  earlyParse = Promise.all([early, import('./ownSave.ts')])
+    .then(([read, { readSave }]) => {
+      const entry = read?.entry;
+      return entry === undefined ? null : { text: entry.text, parsed: readSave(entry.text, entry.schema) };
     })
     // Its chunk not loaded: the page parses the save itself.
     .catch(() => null);

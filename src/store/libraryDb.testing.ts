@@ -1,5 +1,5 @@
 /** For tests of the library's reads: a browser's database as version 1 of the app left it. */
-import { DB_NAME } from './libraryDb.ts';
+import { DB_NAME, DB_VERSION, LIBRARY_STORE, type LibraryEntry } from './libraryDb.ts';
 
 /** A version 1 database holding `text` as its one autosave, as the library found it before graphs had entries. */
 export const writeVersion1Autosave = (factory: IDBFactory, text: string) =>
@@ -15,4 +15,20 @@ export const writeVersion1Autosave = (factory: IDBFactory, text: string) =>
       };
       tx.onerror = () => reject(tx.error);
     };
+  });
+
+/** Puts an entry as it is given, as an older build (no `schema` stamp) or a tampered page may have left it. */
+export const putEntry = (factory: IDBFactory, entry: LibraryEntry) =>
+  new Promise<void>((resolve, reject) => {
+    const open = factory.open(DB_NAME, DB_VERSION);
+    open.onsuccess = () => {
+      const tx = open.result.transaction(LIBRARY_STORE, 'readwrite');
+      tx.objectStore(LIBRARY_STORE).put(entry);
+      tx.oncomplete = () => {
+        open.result.close();
+        resolve();
+      };
+      tx.onerror = () => reject(tx.error);
+    };
+    open.onerror = () => reject(open.error);
   });

@@ -12,7 +12,16 @@ export interface LibraryEntry {
   text: string;
   /** The saves it replaced, newest first: what a damaged save falls back to. */
   copies: string[];
+  /** The `GRAPH_SCHEMA` of the page that wrote `text`, a serialization of a graph it had read (absent from older saves). */
+  schema?: string;
 }
+
+declare const __GRAPH_SCHEMA__: string | undefined;
+/**
+ * The fingerprint of this build's graph layer (scripts/graphSchemaStamp.ts), put in by the build;
+ * null where nothing put it in (code run by Node alone), and then no save is taken on trust.
+ */
+export const GRAPH_SCHEMA: string | null = typeof __GRAPH_SCHEMA__ === 'string' ? __GRAPH_SCHEMA__ : null;
 
 export const DB_NAME = 'loopscope';
 export const DB_VERSION = 2;

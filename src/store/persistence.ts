@@ -4,13 +4,14 @@
  * link adds a graph; it never writes over another one. A reload opens what this tab was editing.
  */
 import { create } from 'zustand';
-import { describeProblems, loadTemplates, own, parseGraph, prepareSerialization, readJson, serializeGraph, type GraphFile, type ParseResult } from '../graph/index.ts';
+import { describeProblems, loadTemplates, own, prepareSerialization, readJson, serializeGraph, type GraphFile, type ParseResult } from '../graph/index.ts';
 import { takeEarlyParse, takeEarlyRead } from './earlyRead.ts';
 import { webGraphLocks, type GraphLocks } from './graphLocks.ts';
 import { newDocumentId } from './graphSlice.ts';
 import { useApp } from './index.ts';
-import { DB_NAME, DB_VERSION, LAST_KEY, LIBRARY_STORE, META_STORE, OPEN_KEY, request, type LibraryEntry, type SavedRead } from './libraryDb.ts';
+import { DB_NAME, DB_VERSION, GRAPH_SCHEMA, LAST_KEY, LIBRARY_STORE, META_STORE, OPEN_KEY, request, type LibraryEntry, type SavedRead } from './libraryDb.ts';
 import { parseOffThread } from './offThread.ts';
+import { isOwnSave, readSave } from './ownSave.ts';
 
 export { OPEN_KEY, type LibraryEntry };
 
@@ -21,7 +22,10 @@ export interface LibraryStorage {
   /** Every graph, the most recently saved first. */
   list: () => Promise<LibrarySummary[]>;
   read: (id: string) => Promise<LibraryEntry | undefined>;
-  /** Saves, reads the save back to check it, and keeps the replaced text among the copies. */
+  /**
+   * Saves, reads the save back to check it, and keeps the replaced text among the copies. `text` is
+   * this page's serialization of a graph it has read: it is stamped with the page's `GRAPH_SCHEMA`.
+   */
   write: (id: string, name: string, text: string) => Promise<void>;
   remove: (id: string) => Promise<void>;
   /** The graph saved last in any tab, for a tab that has none of its own. */
@@ -43,6 +47,8 @@ const PREPARE_SLICE = 200;
 const PREPARE_MARGIN_MS = 4;
 const whenIdle = (work: (deadline?: IdleDeadline) => void) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(work) : setTimeout(work, 50));
 const STORAGE_TIMEOUT_MS = 3000;
+/** What this page's saves carry: the fingerprint of the graph layer that read the graph (ownSave.ts). */
+const stamp = GRAPH_SCHEMA === null ? {} : { schema: GRAPH_SCHEMA };
 
 const completion = (tx: IDBTransaction) =>
   new Promise<void>((resolve, reject) => {
@@ -113,7 +119,7 @@ export const indexedDbLibrary = (factory: IDBFactory | undefined = globalThis.in
     previous.onsuccess = () => {
       const old = previous.result as LibraryEntry | undefined;
       const copies = old ? (old.text === text ? old.copies : [old.text, ...old.copies].slice(0, COPIES_KEPT)) : [];
-      library.put({ id, name, savedAt: Date.now(), text, copies } satisfies LibraryEntry);
+      library.put({ id, name, savedAt: Date.now(), text, copies, ...stamp } satisfies LibraryEntry);
       tx.objectStore(META_STORE).put(id, LAST_KEY);
     };
     const done = completion(tx);
@@ -174,7 +180,10 @@ interface JournalEntry {
   name: string;
   text: string;
   savedAt: number;
+  /** As a library entry's. */
+  schema?: string;
 }
+
 
 const readJournal = (sync: SyncStorage, id: string): JournalEntry | null => {
   try {
@@ -259,20 +268,24 @@ const refreshList = async (library: LibraryStorage) => {
 /** Reads the library's list again (another tab may have added graphs). */
 export const refreshLibrary = () => (active ? refreshList(active.options.library) : Promise.resolve());
 
-/** The entry's text, or the journal's where it is newer (the tab left before IndexedDB had it). */
-const newestText = (entry: LibraryEntry | undefined, journal: JournalEntry | null) =>
-  journal && (!entry || journal.savedAt > entry.savedAt) ? journal.text : entry?.text;
+/** The entry's save, or the journal's where it is newer (the tab left before IndexedDB had it). */
+const newestSave = (entry: LibraryEntry | undefined, journal: JournalEntry | null): { text: string; schema?: string } | undefined =>
+  journal && (!entry || journal.savedAt > entry.savedAt) ? journal : entry;
 
-type GraphParser = (text: string) => Promise<ParseResult<GraphFile>>;
-/** With the editor on screen, a big save is parsed in a worker, so the page does not freeze meanwhile. */
-const parseAside: GraphParser = (text) => parseOffThread({ kind: 'graph', text });
+type GraphParser = (text: string, schema: string | undefined) => Promise<ParseResult<GraphFile>>;
+/**
+ * With the editor on screen, a big save is parsed in a worker, so the page does not freeze
+ * meanwhile; this page's own save only needs reading (ownSave.ts), sooner here than a worker's
+ * answer is copied back.
+ */
+const parseAside: GraphParser = async (text, schema) => (isOwnSave(schema) ? readSave(text, schema) : parseOffThread({ kind: 'graph', text }));
 /**
  * Before the first screen nothing is drawn that could freeze, and a worker would only be starting
  * (its script loaded, its schemas built, its first parse cold): the page parses the save itself,
  * sooner, and nothing is copied back from a worker; the save read as the page loaded was parsed
  * then (earlyRead.ts).
  */
-const parseHere: GraphParser = async (text) => (await takeEarlyParse(text)) ?? parseGraph(text);
+const parseHere: GraphParser = async (text, schema) => (await takeEarlyParse(text)) ?? readSave(text, schema);
 
 /**
  * Opens a graph of the library in the editor; false when there is none under the id, or when it and
@@ -291,13 +304,14 @@ export const openFromLibrary = async (id: string, parse: GraphParser = parseAsid
       failRestore(`Could not read the saved graph (${reasonOf(error)}). Your graph is kept in memory.`);
       return false;
     }
-  const latest = newestText(entry, readJournal(journal, id));
+  const latest = newestSave(entry, readJournal(journal, id));
   if (latest === undefined) return false;
-  const candidates = [latest, ...(entry && entry.text !== latest ? [entry.text] : []), ...(entry?.copies ?? [])];
+  const candidates = [latest, ...(entry && entry.text !== latest.text ? [entry] : []), ...(entry?.copies ?? []).map((text) => ({ text, schema: undefined }))];
   let firstProblem: string | null = null;
-  for (const [index, text] of candidates.entries()) {
-    // A save is read as strictly as a file (it may have been written by an older or a tampered page).
-    const parsed = await parse(text);
+  for (const [index, { text, schema }] of candidates.entries()) {
+    // A save is read as strictly as a file (it may have been written by an older or a tampered
+    // page), but for one this very build wrote (ownSave.ts).
+    const parsed = await parse(text, schema);
     if (!parsed.ok) {
       firstProblem ??= describeProblems(parsed.problems).split('\n')[0];
       continue;
@@ -311,7 +325,7 @@ export const openFromLibrary = async (id: string, parse: GraphParser = parseAsid
     if (index > 0) failRestore(`The last save of "${parsed.value.name}" was damaged (${firstProblem}); its last good copy was opened.`);
     return true;
   }
-  failRestore(`The saved graph "${entry?.name ?? nameIn(latest)}" is damaged and was not opened (${firstProblem}); it is kept as it was.`);
+  failRestore(`The saved graph "${entry?.name ?? nameIn(latest.text)}" is damaged and was not opened (${firstProblem}); it is kept as it was.`);
   return false;
 };
 
@@ -451,7 +465,7 @@ export const startPersistence = (options: PersistenceOptions = {}) => {
     if (openedAsSaved.get(id) === graph) return;
     const text = serializeGraph(graph);
     if (lastSaved.get(id) === text) return;
-    const entry: JournalEntry = { name: graph.name, text, savedAt: Date.now() };
+    const entry: JournalEntry = { name: graph.name, text, savedAt: Date.now(), ...stamp };
     if (urgent) {
       writeJournal(id, entry);
       return void library.write(id, graph.name, text).catch(() => undefined);

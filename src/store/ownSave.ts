@@ -1,0 +1,25 @@
+// The graph layer's own files, not its index: the page's first script loads this (earlyRead.ts), and
+// the index would bring all of the layer with it.
+import { parseGraph } from '../graph/parse.ts';
+import type { ParseResult } from '../graph/problems.ts';
+import type { GraphFile } from '../graph/schema.ts';
+import { readJson } from '../graph/untrusted.ts';
+import { GRAPH_SCHEMA } from './libraryDb.ts';
+
+/** Whether a save's stamp is this build's. */
+export const isOwnSave = (schema: string | undefined) => GRAPH_SCHEMA !== null && schema === GRAPH_SCHEMA;
+
+/**
+ * A save's text read back. This page's schemas checked the graph when it was read and every edit
+ * since keeps it to them; a save stamped by a build with the very same graph layer
+ * (`GRAPH_SCHEMA`) is therefore taken as written: read within the input limits (size, nesting,
+ * keys that reach a prototype), not checked against the schemas again, which for a 1,000-node graph
+ * was a tenth of a second of the first screen. Any other save — an older build's, the copies it
+ * replaced, one with no stamp — is read as strictly as a file.
+ */
+export const readSave = (text: string, schema: string | undefined): ParseResult<GraphFile> => {
+  if (!isOwnSave(schema)) return parseGraph(text);
+  const read = readJson(text);
+  // Not even JSON: the strict reading says what is wrong with it.
+  return read.ok ? (read as ParseResult<GraphFile>) : parseGraph(text);
+};
