@@ -3,11 +3,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 /**
- * A fingerprint of the graph layer's code (`src/graph`, its tests and fixtures left out): what decides which files a
- * page reads and how. The build puts it in the page (`__GRAPH_SCHEMA__`), and the page stamps its
- * own saves with it, so a save written by a page with the very same schemas opens without being
- * checked against them again (src/store/ownSave.ts); any change to the layer, even a comment, makes
- * a new stamp, and an older save is then read as strictly as any file.
+ * A fingerprint of the graph layer's code (`src/graph`, its tests and fixtures left out) and of the
+ * zod it runs on: what decides which files a page reads and how. The build puts it in the page
+ * (`__GRAPH_SCHEMA__`), and the page stamps its own saves with it, so a save written by a page with
+ * the very same schemas opens without being checked against them again (src/store/ownSave.ts); any
+ * change to the layer, even a comment, makes a new stamp, and an older save is then read as
+ * strictly as any file.
  */
 export const graphSchemaStamp = (root: string): string => {
   const graphDir = join(root, 'src', 'graph');
@@ -16,6 +17,7 @@ export const graphSchemaStamp = (root: string): string => {
     .map((file) => join(graphDir, file))
     .sort();
   const hash = createHash('sha256');
+  hash.update(`zod ${(JSON.parse(readFileSync(join(root, 'node_modules', 'zod', 'package.json'), 'utf8')) as { version: string }).version}\0`);
   for (const file of files) hash.update(`${relative(root, file)}\0${readFileSync(file, 'utf8')}\0`);
   return hash.digest('hex').slice(0, 16);
 };
