@@ -53,6 +53,11 @@ describe('built-in templates', () => {
     expect(validateGraph(findTemplate('graph-engineer')!.graph()).map((problem) => [problem.code, problem.severity])).toEqual([['permission_conflict', 'warning']]);
   });
 
+  it('the blank graph, copied rather than parsed, is its JSON as the parser reads it', () => {
+    const parsed = parseGraph(RAW.blank);
+    expect(parsed.ok && parsed.value).toEqual(findTemplate('blank')!.graph());
+  });
+
   it('the blank template has only one problem: no entry yet', () => {
     expect(validateGraph(findTemplate('blank')!.graph()).map((problem) => problem.code)).toEqual(['no_entry']);
   });
