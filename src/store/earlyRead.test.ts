@@ -7,7 +7,7 @@ import { putEntry, writeVersion1Autosave } from './libraryDb.testing.ts';
 import { readSavedEarly } from './earlyRead.ts';
 import { useApp } from './index.ts';
 import { GRAPH_SCHEMA, OPEN_KEY, readSaved } from './libraryDb.ts';
-import { indexedDbLibrary, JOURNAL_PREFIX, restoreLastGraph, startPersistence, useAutosave, type LibraryStorage, type SyncStorage } from './persistence.ts';
+import { indexedDbLibrary, JOURNAL_PREFIX, openFromLibrary, restoreLastGraph, startPersistence, useAutosave, type LibraryStorage, type SyncStorage } from './persistence.ts';
 
 vi.mock('../graph/parse.ts', { spy: true });
 
@@ -152,6 +152,30 @@ describe('opening the saved graph read as the page loaded', () => {
     journal.setItem(JOURNAL_PREFIX + 'graph-a', JSON.stringify({ name: 'In the journal', text: serializeGraph({ ...template('blank'), name: 'In the journal' }), savedAt: Date.now() + 60_000 }));
     await startPage(journal);
     expect(useApp.getState().graph.name).toBe('In the journal');
+  });
+
+  it("takes a journal copy this build wrote as written too", async () => {
+    await seed('graph-a', { text: serializeGraph({ ...template('blank'), name: 'In IndexedDB' }) });
+    session.setItem(OPEN_KEY, 'graph-a');
+    const journal = memory();
+    const graph = { ...template('graph-engineer'), name: 'In the journal' };
+    journal.setItem(JOURNAL_PREFIX + 'graph-a', JSON.stringify({ name: graph.name, text: serializeGraph(graph), savedAt: Date.now() + 60_000, schema: GRAPH_SCHEMA }));
+    vi.mocked(parseModule.parseGraph).mockClear();
+    await startPage(journal);
+    expect(useApp.getState().graph).toEqual(graph);
+    expect(vi.mocked(parseModule.parseGraph)).not.toHaveBeenCalled();
+  });
+
+  it("opened from the library with the editor on screen, this build's save is read, another's parsed", async () => {
+    await startPage();
+    for (const [schema, parses] of [[GRAPH_SCHEMA ?? undefined, 0], ['another-build', 1]] as const) {
+      const graph = { ...template('graph-engineer'), name: `Saved by ${schema}` };
+      await seed('graph-b', { text: serializeGraph(graph), schema });
+      vi.mocked(parseModule.parseGraph).mockClear();
+      expect(await openFromLibrary('graph-b')).toBe(true);
+      expect(useApp.getState().graph).toEqual(graph);
+      expect(vi.mocked(parseModule.parseGraph).mock.calls).toHaveLength(parses);
+    }
   });
 
   it('a library still to be made leaves the page to make it and open the default graph', async () => {

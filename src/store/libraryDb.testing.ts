@@ -1,4 +1,4 @@
-/** For tests of the library's reads: a browser's database as version 1 of the app left it. */
+/** For tests of the library's reads: a browser's database as version 1 of the app, an older build or a tampered page left it. */
 import { DB_NAME, DB_VERSION, LIBRARY_STORE, type LibraryEntry } from './libraryDb.ts';
 
 /** A version 1 database holding `text` as its one autosave, as the library found it before graphs had entries. */

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { serializeGraph } from '../graph/index.ts';
 import { findTemplate } from '../graph/templates/index.ts';
 import { writeVersion1Autosave } from './libraryDb.testing.ts';
+import { GRAPH_SCHEMA } from './libraryDb.ts';
 import { useApp } from './index.ts';
 import {
   COPIES_KEPT,
@@ -124,6 +125,8 @@ describe('saving', () => {
     fake.hangWrites();
     page.fire('pagehide');
     expect(JSON.parse(journal.getItem(`${JOURNAL_PREFIX}graph-initial`)!).text).toContain('Left mid-drag');
+    // Stamped as the library's entries are, so a reload takes it as written (ownSave.ts).
+    expect(JSON.parse(journal.getItem(`${JOURNAL_PREFIX}graph-initial`)!).schema).toBe(GRAPH_SCHEMA);
     drag();
   });
 

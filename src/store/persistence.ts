@@ -184,7 +184,6 @@ interface JournalEntry {
   schema?: string;
 }
 
-
 const readJournal = (sync: SyncStorage, id: string): JournalEntry | null => {
   try {
     const value = JSON.parse(sync.getItem(JOURNAL_PREFIX + id) ?? 'null') as JournalEntry | null;
