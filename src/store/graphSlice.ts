@@ -1,4 +1,5 @@
 import { blankGraph, describeProblems, loadTemplates, parseGraph, serializeGraph, validateGraph, type GraphFile, type ParseResult, type Problem } from '../graph/index.ts';
+import { afterDrawing } from './afterDrawing.ts';
 import { problemsAfter } from './problems.ts';
 import type { SliceCreator } from './types.ts';
 
@@ -55,18 +56,6 @@ export interface GraphSlice {
 /** The longest a busy page (a run in progress) keeps the check of a graph just opened waiting. */
 const CHECK_WAITS_AT_MOST_MS = 500;
 
-/**
- * Runs `work` once the page has drawn what is now in the store and has nothing more urgent to do:
- * in its first idle time (where the browser has none, a frame and then a task after it), so the
- * check does not delay the frame that shows the graph nor what the page does right after it (an
- * imported trace's timeline). With no page to draw (Node: tests, the command line), at once.
- */
-const afterDrawing = (work: () => void) => {
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(() => work(), { timeout: CHECK_WAITS_AT_MOST_MS });
-  else if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => setTimeout(work));
-  else work();
-};
-
 /** A fresh id for a graph of the library. */
 export const newDocumentId = () => `graph-${crypto.randomUUID()}`;
 
@@ -113,7 +102,8 @@ export const createGraphSlice: SliceCreator<GraphSlice> = (set, get) => {
         documentId: id,
         documentVersion: state.documentVersion + 1,
       }));
-      afterDrawing(get().checkProblems);
+      // The check waits for the graph's first drawing and what the page does right after it (an imported trace's timeline).
+      afterDrawing(get().checkProblems, CHECK_WAITS_AT_MOST_MS);
     },
     checkProblems: () => {
       const { graph: current, problems } = get();

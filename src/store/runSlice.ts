@@ -2,6 +2,7 @@ import type { GraphFile } from '../graph/index.ts';
 import type { ForkEdits, JournalEntry, PendingApproval, RunController, RunOptions, RunStatus } from '../runtime/controller.ts';
 import type { Attempt, Trace, TraceStep } from '../runtime/trace.ts';
 import { traceIndex, visitCounts } from '../runtime/traceIndex.ts';
+import { afterDrawing, afterPaint } from './afterDrawing.ts';
 import { networkAskedOnFirstRequest, networkFor, type RunNetwork } from './hosts.ts';
 import { FAILED_OUTCOMES, keepUnchanged, NO_ACTIVITY, nodeStatusesFor, type LiveActivity, type NodeRunStatus } from './nodeStatus.ts';
 import type { SliceCreator } from './types.ts';
@@ -234,8 +235,8 @@ export const pauseAfterReason = (breakpoints: Breakpoints, graph: GraphFile, ste
   return null;
 };
 
-/** Resolves once the page has drawn a frame (at once where nothing draws frames: tests, workers). */
-const afterPaint = () => new Promise<void>((resolve) => (typeof requestAnimationFrame === 'function' ? requestAnimationFrame(() => setTimeout(resolve)) : resolve()));
+/** The longest the runtime's first load waits for the page to be idle (an imported trace's step state waits for it). */
+const RUNTIME_WAITS_AT_MOST_MS = 300;
 
 type Runtime = typeof import('../runtime/index.ts');
 let runtimeModule: Promise<Runtime> | null = null;
@@ -246,6 +247,13 @@ export const loadRuntime = () =>
     loadedRuntime = module;
     return module;
   }));
+
+/**
+ * The runtime's first load for a step's state (an imported trace's first screen comes before it has
+ * loaded) waits for the page's first idle time: fetching and compiling LangGraph are tasks of their
+ * own, and they held back the frames just after the trace's timeline by some 20 ms (harness).
+ */
+const idleThenLoadRuntime = () => new Promise<void>((resolve) => afterDrawing(resolve, RUNTIME_WAITS_AT_MOST_MS)).then(loadRuntime);
 
 /** Loads the runtime (and LangGraph) ahead of the first Run, once the first screen is up. */
 export const warmUpRuntime = () => void loadRuntime();
@@ -362,7 +370,7 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
     // step's state can take a while.
     await afterPaint();
     if (asked !== selection) return;
-    const states = run && selectedStep !== null ? await readStates(loadedRuntime ?? (await loadRuntime()), run, selectedStep) : { after: null, before: null };
+    const states = run && selectedStep !== null ? await readStates(loadedRuntime ?? (await idleThenLoadRuntime()), run, selectedStep) : { after: null, before: null };
     if (asked === selection) set({ stateAfterSelected: states.after, stateBeforeSelected: states.before });
   };
 
