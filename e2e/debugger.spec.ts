@@ -367,12 +367,14 @@ test('Pause stops a slow run mid-way and the page keeps answering; Continue fini
   await expect(stopStatus(page)).toContainText('completed');
 });
 
-test('a 10,000-step trace imports and scrolls, rendering only the visible steps', async ({ page }, testInfo) => {
+test('a 10,000-step trace imports with its graph and scrolls, rendering only the visible steps', async ({ page }, testInfo) => {
   // One 2.6 MB file to parse and draw: the one journey allowed more time on a loaded machine.
   test.slow();
   const count = 10_000;
   const trace = {
     format: 'loopscope/trace', version: 1, graph: 'SecurityClaw triage', seed: 1, stopReason: 'max_steps', rounds: count / 4, tokensUsed: 0, finalState: {},
+    // Its graph: read in the worker with the rest, it opens before the steps have reached the page.
+    graphFile: JSON.parse(await readFile('src/graph/templates/securityclaw.json', 'utf8')),
     steps: Array.from({ length: count }, (_, index) => ({
       step: index + 1, round: Math.floor(index / 4) + 1, node: ['decide', 'execute', 'evaluate', 'recover'][index % 4], kind: ['reason', 'act', 'verify', 'recover'][index % 4],
       outcome: 'ok', attempts: [], reads: [], writes: {}, edges: [], fired: { id: ['e1', 'e2', 'e4', 'e6'][index % 4], target: 'x', reason: 'synthetic' }, guard: null, durationMs: 0,
@@ -381,7 +383,10 @@ test('a 10,000-step trace imports and scrolls, rendering only the visible steps'
   const file = testInfo.outputPath('long.trace.json');
   await writeFile(file, JSON.stringify(trace));
   await page.goto('/');
+  await button(page, 'New graph').click();
+  await expect(page.getByRole('heading', { name: 'Untitled graph' })).toBeVisible();
   await page.getByLabel('Import trace').setInputFiles(file);
+  await expect(page.getByRole('heading', { name: 'SecurityClaw triage' })).toBeVisible();
   await expect(stopStatus(page)).toContainText('max_steps');
   // The last step is selected: it is in view, and only a window of steps is in the DOM.
   const stepItem = (step: number) => timeline(page).locator(`[data-step="${step}"]`);

@@ -1,9 +1,9 @@
 import { useState, type ChangeEvent } from 'react';
-import { describeProblems, parseGraph, serializeGraph } from '../graph/index.ts';
+import { describeProblems, parseGraph, serializeGraph, type GraphFile, type ParseResult } from '../graph/index.ts';
 import { useApp } from '../store/index.ts';
 import { useActiveRun } from './hooks.ts';
 import { parseOffThread } from '../store/offThread.ts';
-import { serializeTrace } from '../runtime/trace.ts';
+import { serializeTrace, type Trace } from '../runtime/trace.ts';
 
 /** The User Timing mark set when an imported trace has been read and accepted, before the app shows it. */
 export const TRACE_ACCEPTED = 'loopscope:trace-accepted';
@@ -34,27 +34,34 @@ export function TraceFiles() {
     const input = event.currentTarget;
     const file = input.files?.[0];
     if (!file) return;
-    const parsed = await parseOffThread({ kind: 'trace', file });
+    // The trace's own graph, read once. It opens as soon as the whole file is checked: a big trace's
+    // steps take a while longer to reach the page (a 100,000-step one seconds), and the graph they
+    // ran on shows meanwhile. It opens beside the others (nothing is replaced), unless it is the one open.
+    let graph: { read: ParseResult<GraphFile> | undefined; opened: boolean } | null = null;
+    const readGraph = (trace: Trace) => (graph ??= { read: trace.graphFile === undefined ? undefined : parseGraph(trace.graphFile), opened: false });
+    const openGraph = (trace: Trace) => {
+      const own = readGraph(trace);
+      if (!own.read?.ok || own.opened) return;
+      own.opened = true;
+      const { graph: open, load } = useApp.getState();
+      if (serializeGraph(open) !== serializeGraph(own.read.value)) load(own.read.value);
+    };
+    const parsed = await parseOffThread({ kind: 'trace', file }, openGraph);
     input.value = '';
     if (!parsed.ok) {
       setImportError(`Could not import ${file.name}: ${describeProblems(parsed.problems)}`);
       return;
     }
-    const { graphFile } = parsed.value;
-    const graph = graphFile === undefined ? undefined : parseGraph(graphFile);
-    if (graph && !graph.ok) {
-      setImportError(`Could not import ${file.name}: ${describeProblems(graph.problems.map((problem) => ({ ...problem, path: `graphFile${problem.path ? `.${problem.path}` : ''}` })))}`);
+    const { read } = readGraph(parsed.value);
+    if (read && !read.ok) {
+      setImportError(`Could not import ${file.name}: ${describeProblems(read.problems.map((problem) => ({ ...problem, path: `graphFile${problem.path ? `.${problem.path}` : ''}` })))}`);
       return;
     }
     setImportError(null);
-    // The trace is read and accepted: from here the app opens it (the bench times the timeline's render from this mark).
+    // The trace is read and accepted: from here the app shows its run (the bench times the timeline's render from this mark).
     performance.mark(TRACE_ACCEPTED);
-    if (graph) {
-      // Its own graph opens beside the others (nothing is replaced), unless it is the one open.
-      const { graph: open, load } = useApp.getState();
-      if (serializeGraph(open) !== serializeGraph(graph.value)) load(graph.value);
-    }
-    loadTrace(parsed.value, { file, ...(graph ? { graph: graph.value } : {}) });
+    openGraph(parsed.value);
+    loadTrace(parsed.value, { file, ...(read ? { graph: read.value } : {}) });
   };
 
   return (

@@ -1,11 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TRACE_LIMITS } from '../graph/index.ts';
 import { findTemplate } from '../graph/templates/index.ts';
 import { runGraph } from '../runtime/index.ts';
 import type { Trace } from '../runtime/trace.ts';
 import { timelineLayout } from '../runtime/timelineLayout.ts';
 import { traceIndex } from '../runtime/traceIndex.ts';
-import { collector, readTraceFile, TRACE_CHUNK, type ParseMessage } from './offThread.ts';
+import { collector, parseOffThread, readTraceFile, TRACE_CHUNK, type ParseMessage, type ParseRequest } from './offThread.ts';
 import { answer } from './parseInWorker.ts';
 
 const longTrace = async (): Promise<Trace> => {
@@ -38,6 +38,34 @@ describe('a trace file read off the main thread', () => {
     expect(index.timeline?.stop).toBe(true);
     expect(timelineLayout(last?.ok ? (last.value as Trace) : trace, index)).toBe(layout);
     expect(layout?.rowOfStep).toHaveLength(steps.length);
+  });
+
+  afterEach(() => void vi.unstubAllGlobals());
+
+  it('says the trace is checked, with its graph and no step, before its steps reach the page', async () => {
+    const trace = { ...(await longTrace()), graphFile: { name: 'its own graph' } };
+    const heard: string[] = [];
+    // A worker in this thread: the same answer, each message delivered as a task of its own.
+    class ThisThreadWorker {
+      onmessage: ((event: { data: ParseMessage }) => void) | null = null;
+      postMessage(request: ParseRequest) {
+        void answer(request, (message) => {
+          const copy = structuredClone(message);
+          setTimeout(() => {
+            heard.push(Array.isArray(copy) ? 'steps' : 'trace');
+            this.onmessage?.({ data: copy });
+          });
+        });
+      }
+      terminate() {}
+    }
+    vi.stubGlobal('Worker', ThisThreadWorker);
+    const result = await parseOffThread({ kind: 'trace', file: new Blob([JSON.stringify(trace)]) }, (checked) =>
+      heard.push(`checked: ${checked.steps.length} steps, graph ${String(checked.graphFile?.name)}`),
+    );
+    const chunks = Math.ceil(trace.steps.length / TRACE_CHUNK);
+    expect(heard).toEqual(['trace', 'checked: 0 steps, graph its own graph', ...Array<string>(chunks).fill('steps')]);
+    expect(result.ok && result.value.steps).toHaveLength(trace.steps.length);
   });
 
   it('refuses a file too big to be within the trace limits without reading it', async () => {

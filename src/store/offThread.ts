@@ -71,13 +71,19 @@ export const warmParser = () => {
   if (typeof Worker !== 'undefined') idle ??= startWorker();
 };
 
-export const parseOffThread = <R extends ParseRequest>(request: R): Promise<Parsed<R>> => {
+/**
+ * `onTraceChecked`: called with a trace's fields but its steps (`steps` empty) once the worker has
+ * parsed and checked the whole file, before its steps are copied to the page: what shows no step
+ * (the trace's graph) can open while they come. Not called where the page parses the file itself.
+ */
+export const parseOffThread = <R extends ParseRequest>(request: R, onTraceChecked?: (trace: Trace) => void): Promise<Parsed<R>> => {
   if (size(request) < OFF_THREAD_CHARS || typeof Worker === 'undefined') return parseRequest(request) as Promise<Parsed<R>>;
   const worker = idle ?? startWorker();
   idle = null;
   return new Promise((resolve) => {
     const collect = collector();
     worker.onmessage = (event: MessageEvent<ParseMessage>) => {
+      if (!Array.isArray(event.data) && 'chunks' in event.data) onTraceChecked?.(event.data.value);
       const result = collect(event.data);
       if (!result) return;
       if (idle === null) idle = worker;
