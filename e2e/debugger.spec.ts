@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { expect, test, type Page } from './test.ts';
-import { collectErrors } from './helpers.ts';
+import { collectErrors, storedSessions } from './helpers.ts';
 
 const timeline = (page: Page) => page.getByRole('list', { name: 'Timeline' });
 const steps = (page: Page) => timeline(page).getByRole('listitem');
@@ -319,6 +319,12 @@ test('trace export equals the command line run, and importing it shows the same 
   await expect(page.getByLabel('Shown run').locator('option')).toHaveText(['Run 1 (imported)']);
   expect(await steps(page).allInnerTexts()).toEqual(shown);
   await expect(stopStatus(page)).toContainText('completed');
+  // The imported run is kept with the graph it came with, untouched since: a reload shows both again.
+  await expect.poll(async () => (await storedSessions(page)).some((session) => session.runs.some((run) => run.imported))).toBe(true);
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'SecurityClaw triage' })).toBeVisible();
+  await expect(page.getByLabel('Shown run').locator('option')).toHaveText(['Run 1 (imported)']);
+  expect(await steps(page).allInnerTexts()).toEqual(shown);
   await steps(page).nth(1).click();
   await expect(canvasNode(page, 'execute')).toHaveClass(/\bcurrent\b/);
 });

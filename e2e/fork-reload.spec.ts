@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from './test.ts';
 import { securityclawAnswers, securityclawOver, startCountingService, type CountingService } from '../src/runtime/countingService.ts';
-import { allowHosts, collectErrors, libraryEntries } from './helpers.ts';
+import { allowHosts, collectErrors, libraryEntries, storedSessions } from './helpers.ts';
 
 const timeline = (page: Page) => page.getByRole('list', { name: 'Timeline' });
 const steps = (page: Page) => timeline(page).getByRole('listitem');
@@ -9,20 +9,7 @@ const detail = (page: Page) => page.getByRole('region', { name: 'Step detail' })
 const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true });
 
 /** What the page stored of the run session that has runs (each graph of the library has its own). */
-const storedSession = (page: Page) =>
-  page.evaluate(
-    () =>
-      new Promise<{ liveRunId: number | null; selectedStep: number | null } | null>((resolve, reject) => {
-        const open = indexedDB.open('loopscope-runs', 1);
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          if (!open.result.objectStoreNames.contains('sessions')) return resolve(null);
-          const all = open.result.transaction('sessions', 'readonly').objectStore('sessions').getAll();
-          all.onsuccess = () => resolve((all.result as { runs: unknown[]; liveRunId: number | null; selectedStep: number | null }[]).find((session) => session.runs.length > 0) ?? null);
-          all.onerror = () => reject(all.error);
-        };
-      }),
-  );
+const storedSession = async (page: Page) => (await storedSessions(page)).find((session) => session.runs.length > 0) ?? null;
 
 /** The names of the graphs in the page's library. */
 const libraryNames = async (page: Page) => (await libraryEntries(page)).map((entry) => entry.name);

@@ -29,6 +29,22 @@ export const libraryEntries = (page: Page) =>
       }),
   );
 
+/** The run sessions the page has stored, one per graph of the library (IndexedDB `loopscope-runs`). */
+export const storedSessions = (page: Page) =>
+  page.evaluate(
+    () =>
+      new Promise<{ runs: { label: string; imported?: boolean }[]; liveRunId: number | null; selectedStep: number | null }[]>((resolve, reject) => {
+        const open = indexedDB.open('loopscope-runs', 1);
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          if (!open.result.objectStoreNames.contains('sessions')) return resolve([]);
+          const all = open.result.transaction('sessions', 'readonly').objectStore('sessions').getAll();
+          all.onsuccess = () => resolve(all.result);
+          all.onerror = () => reject(all.error);
+        };
+      }),
+  );
+
 export const flowNode = (page: Page, id: string) => page.locator(`.react-flow__node[data-id="${id}"]`);
 /** Renames a node in the inspector, as a person would. */
 export const relabel = async (page: Page, id: string, label: string) => {

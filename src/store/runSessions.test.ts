@@ -150,6 +150,24 @@ describe('the run session in storage', () => {
     expect(useRunSessions.getState().error).toMatch(/damaged.*runs\[0\]\.file: not JSON/);
   });
 
+  it('a trace imported with its own graph is stored under that graph, though it came while the runs switched to it', async () => {
+    const { storage } = fakeStorage();
+    const saving = startRunSessionSaving(storage, { delayMs: 1, target });
+    stopSaving = saving.stop;
+    const graph = findTemplate('approval-gate')!.graph();
+    const trace = await runGraph(graph, { compact: true });
+    // As Import trace does: the graph opens, and the run comes in the same task.
+    useApp.getState().load(graph);
+    useApp.getState().loadTrace(trace, { graph, file: new Blob([JSON.stringify(trace)]) });
+    const graphId = useApp.getState().documentId;
+    await expect.poll(async () => ((await storage.read(graphId))?.header as { runs: unknown[] } | undefined)?.runs.length).toBe(1);
+    saving.stop();
+    useApp.getState().reset();
+    useApp.getState().openDocument(graph, graphId);
+    expect(await restoreRunSession(storage)).toBe(true);
+    expect(useApp.getState().runs[0].trace.steps).toEqual(JSON.parse(JSON.stringify(trace.steps)));
+  });
+
   it('a damaged session is not shown, and says why', async () => {
     const { storage, headers, journals } = fakeStorage();
     const graphId = useApp.getState().documentId;

@@ -272,6 +272,9 @@ export const startRunSessionSaving = (storage: RunSessionStorage, { delayMs = SA
     } finally {
       switching = false;
     }
+    // A run that came while the runs were switching is the new graph's (a trace imported with its
+    // own graph comes with it): it is stored too, or a reload would have lost it.
+    if (useApp.getState().runs.some((run) => !stored.has(run.id))) schedule();
   };
   const unsubscribe = useApp.subscribe((state, previous) => {
     if (state.documentId !== previous.documentId) {
