@@ -1,7 +1,7 @@
-import { lazy, Suspense } from 'react';
 import { own } from '../graph/index.ts';
 import { nodeRan } from '../runtime/trace.ts';
 import { useApp } from '../store/index.ts';
+import { onDemand } from '../ui/onDemand.ts';
 import { Gauges } from './Gauges.tsx';
 import { ApprovalPrompt } from './ApprovalPrompt.tsx';
 import { BreakpointsPanel } from './BreakpointsPanel.tsx';
@@ -10,9 +10,8 @@ import { nodeLabel, useActiveRun, useSelectedStep } from './hooks.ts';
 // The first screen shows no step: the view of one (and its fork editor) loads once the first screen
 // is idle, or when the first step is selected. Asked for early, its import (which adds the module's
 // preload links to the page) is not part of the commit that shows a run or a trace.
-let stepViewModule: Promise<typeof import('./StepView.tsx')> | null = null;
-export const loadStepView = () => (stepViewModule ??= import('./StepView.tsx'));
-const StepView = lazy(() => loadStepView().then((module) => ({ default: module.StepView })));
+const stepView = onDemand(() => import('./StepView.tsx'));
+export const loadStepView = stepView.load;
 
 /** What each stop reason means, for people who did not write the runtime. */
 const STOP_SENTENCES: Record<string, string> = {
@@ -59,6 +58,7 @@ export function StepDetail() {
   const runError = useApp((state) => state.runError);
   const traceWarning = useApp((state) => state.traceWarning);
   const dismiss = useApp((state) => state.dismissRunMessages);
+  const view = stepView.useModule(run !== undefined && step !== undefined);
   return (
     <section className="step-detail" aria-label="Step detail">
       <h2>Step detail</h2>
@@ -71,9 +71,9 @@ export function StepDetail() {
       )}
       <ApprovalPrompt />
       {run && step ? (
-        <Suspense fallback={<p className="muted">Loading step {step.step}…</p>}>
-          <StepView key={`${run.id}-${step.step}`} step={step} label={nodeLabel(run.graph, step.node)} forkable={!run.imported && nodeRan(step)} />
-        </Suspense>
+        view ? (
+          <view.StepView key={`${run.id}-${step.step}`} step={step} label={nodeLabel(run.graph, step.node)} forkable={!run.imported && nodeRan(step)} />
+        ) : <p className="muted">Loading step {step.step}…</p>
       ) : <p className="muted">Select a step in the timeline.</p>}
       <BreakpointsPanel />
     </section>

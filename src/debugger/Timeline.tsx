@@ -1,26 +1,15 @@
-import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, type ReactNode } from 'react';
 import { useApp } from '../store/index.ts';
 import { useRunSessions } from '../store/runSessionStatus.ts';
 import { focusTimeline, focusTimelineIfAsked } from './focus.ts';
+import { onDemand } from '../ui/onDemand.ts';
 import { RunSettings } from './RunToolbar.tsx';
 import { TraceFiles } from './TraceFiles.tsx';
 
-type RunView = typeof import('./TimelineRun.tsx');
-let runView: RunView | null = null;
-/** The timeline's list and what reads a run: not on the first screen, which has no run yet. */
-export const loadTimelineRun = () => import('./TimelineRun.tsx').then((module) => (runView = module));
-
-/**
- * The run view once it has loaded (at once when it already has), asked for as soon as there is a
- * run. Not React's lazy and Suspense: a fallback shown is kept on screen for a throttle's time.
- */
-const useRunView = (wanted: boolean) => {
-  const [, setLoaded] = useState(runView);
-  useEffect(() => {
-    if (wanted && !runView) void loadTimelineRun().then(setLoaded);
-  }, [wanted]);
-  return runView;
-};
+/** The timeline's list and what reads a run: not on the first screen, which has no run yet. Asked for as soon as there is a run. */
+const runView = onDemand(() => import('./TimelineRun.tsx'));
+export const loadTimelineRun = runView.load;
+const useRunView = runView.useModule;
 
 /**
  * The timeline's list with no rows, as the run view draws it before any run. Run moves the focus
