@@ -35,8 +35,8 @@ export function TraceFiles() {
     const file = input.files?.[0];
     if (!file) return;
     // The trace's own graph, read once. It opens as soon as the whole file is checked: a big trace's
-    // steps take a while longer to reach the page (a 100,000-step one seconds), and the graph they
-    // ran on shows meanwhile. It opens beside the others (nothing is replaced), unless it is the one open.
+    // steps take a while longer to reach the page, and the graph they ran on shows meanwhile. It
+    // opens beside the others (nothing is replaced), unless it is the one open.
     let graph: { read: ParseResult<GraphFile> | undefined; opened: boolean } | null = null;
     const readGraph = (trace: Trace) => (graph ??= { read: trace.graphFile === undefined ? undefined : parseGraph(trace.graphFile), opened: false });
     const openGraph = (trace: Trace) => {

@@ -16,6 +16,8 @@ const longTrace = async (): Promise<Trace> => {
 };
 
 describe('a trace file read off the main thread', () => {
+  afterEach(() => void vi.unstubAllGlobals());
+
   it('comes back in chunks of steps, whole, with its index made by the worker', async () => {
     const trace = await longTrace();
     const messages: ParseMessage[] = [];
@@ -39,8 +41,6 @@ describe('a trace file read off the main thread', () => {
     expect(timelineLayout(last?.ok ? (last.value as Trace) : trace, index)).toBe(layout);
     expect(layout?.rowOfStep).toHaveLength(steps.length);
   });
-
-  afterEach(() => void vi.unstubAllGlobals());
 
   it('says the trace is checked, with its graph and no step, before its steps reach the page', async () => {
     const trace = { ...(await longTrace()), graphFile: { name: 'its own graph' } };
