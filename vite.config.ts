@@ -86,6 +86,8 @@ export default defineConfig(({ command }) => {
     preview: { headers: securityHeaders(policy()) },
     test: {
       include: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
+      // Node's entries provide zod to the graph layer's schemas (src/graph/lazySchema.ts); so do the tests.
+      setupFiles: ['src/graph/zodProvided.ts'],
       environment: 'node',
       // A budget, not a wait: some tests parse megabytes of hostile input, and the machine may be busy.
       testTimeout: 30_000,

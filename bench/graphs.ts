@@ -4,6 +4,7 @@
  * exactly as many steps as asked. Also the same graph as a bare React Flow page draws it: the same
  * sizes, positions and handles, no Loopscope code in the page.
  */
+import '../src/graph/zodProvided.ts';
 import { kindDefinition, parseGraph, type GraphFile, type GraphNode } from '../src/graph/index.ts';
 import { handleCount, nodeHeight, NODE_WIDTH } from '../src/editor/geometry.ts';
 import { sourceHandleOf } from '../src/editor/flowAdapter.ts';

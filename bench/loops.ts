@@ -4,6 +4,7 @@
  * a Loopscope graph file compiled by the runtime, both with the same checkpointer and retention
  * policy. Node (scripts/bench.ts) and the browser (bench/engine) run these same functions.
  */
+import '../src/graph/zodProvided.ts';
 import { Annotation, END, START, StateGraph } from '@langchain/langgraph/web';
 import { parseGraph, type GraphFile } from '../src/graph/index.ts';
 import { createController, DEFAULT_RETENTION, RetainingSaver } from '../src/runtime/index.ts';

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from './test.ts';
+import '../src/graph/zodProvided.ts';
 import { parseGraph } from '../src/graph/parse.ts';
 import { flowNode, relabel } from './helpers.ts';
 

@@ -15,6 +15,7 @@
  *   BENCH_BROWSER=0   the Node rows only
  * Numbers belong here, never in unit tests.
  */
+import '../src/graph/zodProvided.ts';
 import { spawnSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { writeFileSync } from 'node:fs';

@@ -1,4 +1,3 @@
-import '../graph/jitless.ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App, loadPanels } from './App.tsx';

@@ -4,6 +4,7 @@
  * path inside it, never a stack trace.
  */
 import { readFile } from 'node:fs/promises';
+import '../graph/zodProvided.ts';
 import { contactedHosts, decodeText, describeProblems, hasErrors, parseGraph, validateGraph, type GraphFile } from '../graph/index.ts';
 import { ScenarioError } from '../runtime/apply-scenario.ts';
 import { allowKey, environmentKeys, keysToOtherOrigins, readKeyFlag, type AllowedKeys } from './keys.ts';

@@ -1,12 +1,12 @@
 import { useState } from 'react';
-import * as z from 'zod/mini';
+import { lazySchema } from '../graph/lazySchema.ts';
 import { CALL_OUTCOMES, describeProblems, kindDefinition, MockEntry, nodeById, outcomesOf, own, parseStateEdit, parseUntrusted, readJson, type ParseResult } from '../graph/index.ts';
 import type { TraceStep } from '../runtime/trace.ts';
 import { useApp } from '../store/index.ts';
 import type { ForkEdits } from '../store/runSlice.ts';
 import { useActiveRun } from './hooks.ts';
 
-const StateObject = z.record(z.string(), z.unknown());
+const StateObject = lazySchema((z) => z.record(z.string(), z.unknown()));
 
 /** The top-level fields whose value the person changed: a fork replaces only those. */
 const editedFields = (before: Record<string, unknown>, after: Record<string, unknown>) =>

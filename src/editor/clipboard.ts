@@ -1,5 +1,5 @@
 import { duplicateNodes, GraphEdge, GraphNode, GRAPH_FORMAT, LIMITS, parseUntrusted, type GraphFile, type ParseProblem } from '../graph/index.ts';
-import * as z from 'zod/mini';
+import { lazySchema } from '../graph/lazySchema.ts';
 
 /** What Ctrl/Cmd+C takes: nodes and the edges among them. */
 export interface NodeClip {
@@ -10,7 +10,7 @@ export interface NodeClip {
 
 export const CLIP_FORMAT = 'loopscope/nodes';
 
-const NodeClipSchema = z.strictObject({ format: z.literal(CLIP_FORMAT), nodes: z.array(GraphNode), edges: z.array(GraphEdge) });
+const NodeClipSchema = lazySchema((z) => z.strictObject({ format: z.literal(CLIP_FORMAT), nodes: z.array(GraphNode), edges: z.array(GraphEdge) }));
 
 export const copyNodes = (graph: GraphFile, ids: readonly string[]): NodeClip | null => {
   const chosen = new Set(ids);

@@ -1,4 +1,3 @@
-import '../graph/jitless.ts';
 import { layoutGraph } from './layout.ts';
 import type { LayoutRequest } from './runLayout.ts';
 

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { removeEdges, removeNodes } from '../graph/index.ts';
+import { loadSchemas, removeEdges, removeNodes, schemasReady } from '../graph/index.ts';
 import { useApp } from '../store/index.ts';
 import { classifyClipboardText, copyNodes, pasteNodes, type NodeClip } from './clipboard.ts';
 import { importGraphText } from './importExport.ts';
@@ -71,20 +71,26 @@ export const useEditorShortcuts = (startConnection: (source: string) => void) =>
       }
       event.preventDefault();
     };
+    /** Whether the text was ours to paste. */
+    const pasteText = (text: string) => {
+      const found = classifyClipboardText(text);
+      if (found.type === 'graph') void importGraphText(found.text, 'the pasted text');
+      else if (found.type === 'nodes' && !clip) placeCopies(found.clip, 1);
+      else if (found.type === 'refused') useApp.getState().importParsed({ ok: false, problems: found.problems }, 'the pasted nodes');
+      else return false;
+      return true;
+    };
     const onPaste = (event: ClipboardEvent) => {
       if (isTyping(event.target)) return;
       const text = event.clipboardData?.getData('text/plain') ?? '';
-      const found = classifyClipboardText(text);
-      if (found.type === 'graph') {
-        event.preventDefault();
-        void importGraphText(found.text, 'the pasted text');
-      } else if (found.type === 'nodes' && !clip) {
-        event.preventDefault();
-        placeCopies(found.clip, 1);
-      } else if (found.type === 'refused') {
-        event.preventDefault();
-        useApp.getState().importParsed({ ok: false, problems: found.problems }, 'the pasted nodes');
+      if (schemasReady()) {
+        if (pasteText(text)) event.preventDefault();
+        return;
       }
+      // Pasted nodes are checked against the schemas, which the page loads after its first screen.
+      // Outside a text field the browser does nothing with a paste, so nothing is lost by waiting.
+      event.preventDefault();
+      void loadSchemas().then(() => pasteText(text));
     };
     window.addEventListener('keydown', onKeyDown);
     window.addEventListener('paste', onPaste);

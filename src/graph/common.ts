@@ -1,5 +1,5 @@
-import './jitless.ts';
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
+import { lazySchema } from './lazySchema.ts';
 import { LIMITS } from './limits.ts';
 
 /** Keys that would reach an object's prototype when a parsed file is spread or assigned. */
@@ -9,12 +9,12 @@ export const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype'])
  * A node, edge or skill name, and every reference to one: no spaces, quotes or control
  * characters, and none of the keys that reach an object's prototype.
  */
-export const Id = z
+export const Id = lazySchema((z) => z
   .string()
   .check(
     z.regex(/^[A-Za-z_][\w-]*$/, 'an id is letters, digits, _ or -, starting with a letter or _'),
     z.refine((id) => !FORBIDDEN_KEYS.has(id), { message: 'this name is reserved (__proto__, constructor and prototype cannot be ids)', abort: true }),
-  );
+  ));
 
 /** Why a name cannot be an id, or null when it can. */
 export const idProblem = (name: string): string | null => {
@@ -24,29 +24,29 @@ export const idProblem = (name: string): string | null => {
 
 /** The failure taxonomy of one skill call (SPEC §1, "Skill call outcomes"). */
 export const CALL_OUTCOMES = ['ok', 'empty', 'timeout', 'parse_error', 'permission_denied', 'error'] as const;
-export const CallOutcome = z.enum(CALL_OUTCOMES);
+export const CallOutcome = lazySchema((z) => z.enum(CALL_OUTCOMES));
 /** The outcomes an attempt may be retried on: every failure. */
 const FAILURE_OUTCOMES = ['timeout', 'parse_error', 'permission_denied', 'error'] as const satisfies readonly CallOutcome[];
 export type CallOutcome = z.infer<typeof CallOutcome>;
 
-export const RetryPolicy = z.strictObject({
+export const RetryPolicy = lazySchema((z) => z.strictObject({
   maxAttempts: z._default(z.int().check(z.gte(1), z.lte(100)), 3),
   retryOn: z._default(z.array(z.enum(FAILURE_OUTCOMES)), ['timeout', 'parse_error']),
   /** Wait before attempt n+1: backoffMs * 2^(n-1), at most SKILL_LIMITS.maxBackoffMs. */
   backoffMs: z.optional(z.int().check(z.gte(0))),
   /** An attempt that takes longer than this becomes a `timeout`. */
   timeoutMs: z.optional(z.int().check(z.gte(1))),
-});
+}));
 export type RetryPolicy = z.infer<typeof RetryPolicy>;
 
-export const Action = z.strictObject({
+export const Action = lazySchema((z) => z.strictObject({
   skill: Id,
   args: z._default(z.record(z.string(), z.unknown()), {}),
-});
+}));
 export type Action = z.infer<typeof Action>;
 
-const Coordinate = z.number().check(z.gte(-LIMITS.coordinate), z.lte(LIMITS.coordinate));
-export const Position = z.strictObject({ x: Coordinate, y: Coordinate });
+const Coordinate = lazySchema((z) => z.number().check(z.gte(-LIMITS.coordinate), z.lte(LIMITS.coordinate)));
+export const Position = lazySchema((z) => z.strictObject({ x: Coordinate, y: Coordinate }));
 export type Position = z.infer<typeof Position>;
 
 

@@ -2,6 +2,7 @@ export * from './common.ts';
 export * from './describe.ts';
 export * from './hosts.ts';
 export * from './kinds/index.ts';
+export { loadSchemas, schemasReady } from './lazySchema.ts';
 export * from './limits.ts';
 export * from './migrations.ts';
 export * from './model.ts';

@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
 import { KIND_LIST, kindDefinition } from './kinds/index.ts';
 import type { GraphEdge, GraphFile, GraphNode } from './schema.ts';
 import { RUNTIME_STATE } from './state.ts';
@@ -41,24 +41,33 @@ export const RUNTIME_FIELDS = Object.keys(RUNTIME_STATE) as readonly (keyof type
 
 /** The keys of an object schema (or a nullable one); none for other shapes. */
 const objectKeys = (schema: z.ZodMiniType): readonly string[] => {
-  const inner = schema instanceof z.ZodMiniNullable ? schema.def.innerType : schema;
-  return inner instanceof z.ZodMiniObject ? Object.keys(inner.shape) : [];
+  const def = schema._zod.def;
+  const inner = def.type === 'nullable' ? (def as z.core.$ZodNullableDef).innerType : schema;
+  const innerDef = inner._zod.def;
+  return innerDef.type === 'object' ? Object.keys((innerDef as z.core.$ZodObjectDef).shape) : [];
 };
 
-/** The known inner fields of each node-owned field group, from the kinds' state schemas, for path checks and suggestions. */
-export const FIELD_SHAPES: Record<string, readonly string[]> = Object.fromEntries(
-  KIND_LIST.flatMap((kind) => Object.entries(kind.state)).flatMap(([field, schema]) => {
-    const keys = objectKeys(schema);
-    return keys.length > 0 ? [[field, keys]] : [];
-  }),
-);
+let fieldShapes: Record<string, readonly string[]> | null = null;
+
+/**
+ * The known inner fields of each node-owned field group, from the kinds' state schemas, for path
+ * checks and suggestions. Read from the schemas on first use, which builds them (lazySchema.ts).
+ */
+export const fieldShapesOf = (): Readonly<Record<string, readonly string[]>> =>
+  (fieldShapes ??= Object.fromEntries(
+    KIND_LIST.flatMap((kind) => Object.entries(kind.state)).flatMap(([field, schema]) => {
+      const keys = objectKeys(schema);
+      return keys.length > 0 ? [[field, keys]] : [];
+    }),
+  ));
 
 /** Every field path a condition may read in this graph: runtime fields, initial state, and what its nodes write. */
 export const knownPaths = (graph: GraphFile): string[] => {
   const groups = new Set<string>([...RUNTIME_FIELDS, ...Object.keys(graph.state)]);
   for (const node of graph.nodes) for (const field of kindDefinition(node.kind).writes) groups.add(field);
   // Own keys only: a state field named like an Object method (`toString`) has no known shape.
-  const shapeOf = (group: string) => (Object.hasOwn(FIELD_SHAPES, group) ? FIELD_SHAPES[group] : []);
+  const shapes = fieldShapesOf();
+  const shapeOf = (group: string) => (Object.hasOwn(shapes, group) ? shapes[group] : []);
   return [...groups].flatMap((group) => [group, ...shapeOf(group).map((inner) => `${group}.${inner}`)]);
 };
 

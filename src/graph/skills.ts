@@ -1,12 +1,13 @@
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
+import { lazySchema, type ZodModule } from './lazySchema.ts';
 import { CallOutcome } from './common.ts';
 import { LIMITS } from './limits.ts';
 
 export const ACCESS_LEVELS = ['read', 'write', 'exec'] as const;
-export const Access = z.enum(ACCESS_LEVELS);
+export const Access = lazySchema((z) => z.enum(ACCESS_LEVELS));
 export type Access = z.infer<typeof Access>;
 
-export const MockEntry = z.strictObject({
+export const MockEntry = lazySchema((z) => z.strictObject({
   outcome: CallOutcome,
   records: z.optional(z.array(z.unknown()).check(z.maxLength(LIMITS.records))),
   tokens: z.optional(z.int().check(z.gte(0))),
@@ -17,48 +18,48 @@ export const MockEntry = z.strictObject({
    * reads it exactly as it reads a real model's answer, and "Save as scenario" writes it back here.
    */
   reply: z.optional(z.unknown()),
-});
+}));
 export type MockEntry = z.infer<typeof MockEntry>;
 
-const skillBase = {
+const skillBase = (z: ZodModule) => ({
   access: z._default(Access, 'read'),
   /** The default token cost of each attempt. */
   tokens: z.optional(z.int().check(z.gte(0))),
   description: z.optional(z.string()),
-};
+});
 
-export const MockSkill = z.strictObject({
+export const MockSkill = lazySchema((z) => z.strictObject({
   type: z.literal('mock'),
-  ...skillBase,
+  ...skillBase(z),
   /** One entry per attempt, the last repeating. */
   script: z.array(MockEntry).check(z.minLength(1, 'a mock skill needs at least one script entry'), z.maxLength(LIMITS.scriptEntries)),
-});
+}));
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
-export const HttpSkill = z.strictObject({
+export const HttpSkill = lazySchema((z) => z.strictObject({
   type: z.literal('http'),
-  ...skillBase,
+  ...skillBase(z),
   url: z.string().check(z.minLength(1)),
   method: z._default(z.enum(HTTP_METHODS), 'GET'),
   headers: z.optional(z.record(z.string(), z.string())),
   body: z.optional(z.string()),
   timeoutMs: z._default(z.int().check(z.gte(1)), 10000),
   recordsPath: z.optional(z.string()),
-});
+}));
 
-export const LlmSkill = z.strictObject({
+export const LlmSkill = lazySchema((z) => z.strictObject({
   type: z.literal('llm'),
-  ...skillBase,
+  ...skillBase(z),
   baseUrl: z.string().check(z.minLength(1)),
   model: z.string().check(z.minLength(1)),
   /** The name of the key; the key itself never lives in the file. */
   apiKeyName: z.optional(z.string()),
   temperature: z.optional(z.number().check(z.gte(0), z.lte(2))),
   timeoutMs: z._default(z.int().check(z.gte(1)), 60000),
-});
+}));
 
-export const Skill = z.discriminatedUnion('type', [MockSkill, HttpSkill, LlmSkill]);
+export const Skill = lazySchema((z) => z.discriminatedUnion('type', [MockSkill, HttpSkill, LlmSkill]));
 export type Skill = z.infer<typeof Skill>;
 export type MockSkill = z.infer<typeof MockSkill>;
 export type HttpSkill = z.infer<typeof HttpSkill>;

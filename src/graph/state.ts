@@ -3,7 +3,8 @@
  * (from the kind definitions). A run writes these itself; the schema is checked where a person
  * writes them, when they edit the state of a step to fork from it.
  */
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
+import { lazySchema } from './lazySchema.ts';
 import { FORBIDDEN_KEYS } from './common.ts';
 import { KIND_LIST } from './kinds/index.ts';
 import { parseWith } from './parse.ts';
@@ -12,9 +13,9 @@ import type { NodeKind } from './kinds/index.ts';
 
 /** The fields the runtime itself keeps (SPEC §1, State). */
 export const RUNTIME_STATE = {
-  round: z.int().check(z.gte(1)),
-  steps: z.int().check(z.gte(0)),
-  tokensUsed: z.number().check(z.gte(0)),
+  round: lazySchema((z) => z.int().check(z.gte(1))),
+  steps: lazySchema((z) => z.int().check(z.gte(0))),
+  tokensUsed: lazySchema((z) => z.number().check(z.gte(0))),
 } as const;
 
 /** Every typed field of the state: the runtime's and each kind's field groups. */

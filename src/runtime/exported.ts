@@ -4,6 +4,7 @@
  * StateGraph is the one the app and the command line run, so a LangGraph server runs the graph
  * exactly as Loopscope does, and its checkpoints carry the same `_run` ledger and `_step` trace step.
  */
+import '../graph/zodProvided.ts';
 import { contactedHosts, describeProblems, parseGraph } from '../graph/index.ts';
 import type { KeyRing } from '../skills/index.ts';
 import { buildStateGraph, recursionLimitOf } from './compile.ts';

@@ -2,6 +2,8 @@
  * The runtime's public face. The store loads it with `await import('../runtime/index.ts')`, so
  * LangGraph reaches the browser only when a run starts.
  */
+// A run checks what skills answer and what people edit against the graph's schemas.
+import '../graph/zodProvided.ts';
 export * from './trace.ts';
 export * from './controller.ts';
 export { createController, runGraph, type HeadlessOptions } from './run.ts';

@@ -3,21 +3,22 @@
  * of SPEC §2 are fixed; extra fields are optional additions. Defined once as zod schemas, since an
  * imported trace is untrusted input, with the types inferred from them.
  */
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
+import { lazySchema } from '../graph/lazySchema.ts';
 import { CallOutcome, NODE_KINDS, parseUntrusted, TRACE_LIMITS, type ParseResult } from '../graph/index.ts';
 
 export const TRACE_FORMAT = 'loopscope/trace';
 export const TRACE_VERSION = 1;
 
 /** `completed`, `max_rounds`, `max_steps`, `budget_exhausted`, `no_route`, `denied`, `user_stopped`, `error`, or a stop node's reason. */
-export const StopReason = z.string();
+export const StopReason = lazySchema((z) => z.string());
 export type StopReason = z.infer<typeof StopReason>;
 
-const State = z.record(z.string(), z.unknown());
-const Count = z.int().check(z.gte(0));
+const State = lazySchema((z) => z.record(z.string(), z.unknown()));
+const Count = lazySchema((z) => z.int().check(z.gte(0)));
 
 /** One try of one skill call inside a node: the action level. */
-export const Attempt = z.strictObject({
+export const Attempt = lazySchema((z) => z.strictObject({
   n: z.int().check(z.gte(1)),
   skill: z.string(),
   outcome: CallOutcome,
@@ -38,7 +39,7 @@ export const Attempt = z.strictObject({
   returned: z.optional(z.array(z.unknown())),
   /** The raw text an llm answered. */
   text: z.optional(z.string()),
-});
+}));
 export type Attempt = z.infer<typeof Attempt>;
 
 /**
@@ -46,7 +47,7 @@ export type Attempt = z.infer<typeof Attempt>;
  * it asked for, and the attempts of both. `outcome` is `done`, the tool call's outcome, or the
  * decider's failure.
  */
-export const Iteration = z.strictObject({
+export const Iteration = lazySchema((z) => z.strictObject({
   n: z.int().check(z.gte(1)),
   /** The decider's parsed reply; absent when it gave none that parses. */
   reply: z.optional(z.unknown()),
@@ -55,15 +56,15 @@ export const Iteration = z.strictObject({
   outcome: z.string(),
   attempts: z.array(Attempt),
   note: z.optional(z.string()),
-});
+}));
 export type Iteration = z.infer<typeof Iteration>;
 
 /** What a decider or judge was given: only the node's declared reads (context isolation). */
-export const Given = z.strictObject({ skill: z.string(), reads: z.array(z.string()), state: State });
+export const Given = lazySchema((z) => z.strictObject({ skill: z.string(), reads: z.array(z.string()), state: State }));
 export type Given = z.infer<typeof Given>;
 
 /** One edge condition tried after a node ran: the task level. */
-export const EdgeCheck = z.strictObject({
+export const EdgeCheck = lazySchema((z) => z.strictObject({
   id: z.string(),
   target: z.optional(z.string()),
   matched: z.boolean(),
@@ -71,26 +72,26 @@ export const EdgeCheck = z.strictObject({
   explain: z.string(),
   /** True when the edge was not tried because an earlier one fired. */
   skipped: z.optional(z.boolean()),
-});
+}));
 export type EdgeCheck = z.infer<typeof EdgeCheck>;
 
-export const Fired = z.strictObject({ id: z.string(), target: z.string(), reason: z.string() });
+export const Fired = lazySchema((z) => z.strictObject({ id: z.string(), target: z.string(), reason: z.string() }));
 export type Fired = z.infer<typeof Fired>;
 
 /** A system-level check before a node: round, steps, budget. */
-export const GuardCheck = z.strictObject({
+export const GuardCheck = lazySchema((z) => z.strictObject({
   name: z.enum(['max_rounds', 'max_steps', 'budget_exhausted']),
   value: z.number(),
   limit: z.nullable(z.number()),
   passed: z.boolean(),
   explain: z.string(),
-});
+}));
 export type GuardCheck = z.infer<typeof GuardCheck>;
 
-export const Guard = z.strictObject({ reason: StopReason, explain: z.string() });
+export const Guard = lazySchema((z) => z.strictObject({ reason: StopReason, explain: z.string() }));
 export type Guard = z.infer<typeof Guard>;
 
-export const TraceStep = z.strictObject({
+export const TraceStep = lazySchema((z) => z.strictObject({
   step: z.int().check(z.gte(1)),
   round: Count,
   node: z.string(),
@@ -122,7 +123,7 @@ export const TraceStep = z.strictObject({
   given: z.optional(Given),
   /** The `finally` node, run once after the run stopped (the stop reason stays). */
   finally: z.optional(z.literal(true)),
-});
+}));
 export type TraceStep = z.infer<typeof TraceStep>;
 
 /**
@@ -131,7 +132,7 @@ export type TraceStep = z.infer<typeof TraceStep>;
  */
 export const nodeRan = (step: TraceStep) => !(step.guard && step.attempts.length === 0);
 
-export const Trace = z
+export const Trace = lazySchema((z) => z
   .strictObject({
     format: z.literal(TRACE_FORMAT),
     version: z.literal(TRACE_VERSION),
@@ -155,7 +156,7 @@ export const Trace = z
       if (step.step !== index + 1)
         context.issues.push({ code: 'custom', input: step.step, path: ['steps', index, 'step'], message: `expected step ${index + 1}, got ${step.step}: steps must be numbered in order` });
     });
-  });
+  }));
 export type Trace = z.infer<typeof Trace>;
 
 /** Untrusted text (or a value) to a trace, within the trace limits, or the problems with the paths that failed. */

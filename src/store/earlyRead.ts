@@ -27,11 +27,12 @@ export const readSavedEarly = () => {
   if (early || typeof indexedDB === 'undefined') return;
   early = readSaved(indexedDB, openId());
   // The parse too: the page's thread is mostly idle while the page's scripts load and compile, and
-  // the parser's code (zod and the schemas, shared with the page's entry) arrives well before them.
+  // the reader's code (shared with the page's entry) arrives well before them. A save of another
+  // build waits for the schemas (ownSave.ts), which load on their own.
   earlyParse = Promise.all([early, import('./ownSave.ts')])
-    .then(([read, { readSave }]) => {
+    .then(async ([read, { readSave }]) => {
       const entry = read?.entry;
-      return entry === undefined ? null : { text: entry.text, parsed: readSave(entry.text, entry.schema) };
+      return entry === undefined ? null : { text: entry.text, parsed: await readSave(entry.text, entry.schema) };
     })
     // Its chunk not loaded: the page parses the save itself.
     .catch(() => null);

@@ -1,4 +1,5 @@
 import { blankGraph, describeProblems, loadTemplates, parseGraph, serializeGraph, validateGraph, type GraphFile, type ParseResult, type Problem } from '../graph/index.ts';
+import { loadSchemas, schemasReady } from '../graph/lazySchema.ts';
 import { afterDrawing } from './afterDrawing.ts';
 import { problemsAfter } from './problems.ts';
 import type { SliceCreator } from './types.ts';
@@ -73,10 +74,11 @@ export const createGraphSlice: SliceCreator<GraphSlice> = (set, get) => {
       future: [],
       lastEditKey: key,
     });
+    if (!schemasReady()) void loadSchemas().then(get().checkProblems);
   };
   return {
     graph,
-    problems: validateGraph(graph),
+    problems: schemasReady() ? validateGraph(graph) : null,
     selection: { nodes: [], edges: [] },
     past: [],
     future: [],
@@ -106,6 +108,8 @@ export const createGraphSlice: SliceCreator<GraphSlice> = (set, get) => {
       afterDrawing(get().checkProblems, CHECK_WAITS_AT_MOST_MS);
     },
     checkProblems: () => {
+      // The page's schemas load after its first screen; the check waits for them.
+      if (!schemasReady()) return void loadSchemas().then(get().checkProblems);
       const { graph: current, problems } = get();
       if (problems === null) set({ problems: validateGraph(current) });
     },

@@ -2,6 +2,7 @@
  * Parsing a large file takes long enough to freeze the page, so above a size it runs in a worker
  * (the same parse, with the same limits); small files are parsed at once.
  */
+import { loadSchemas } from '../graph/lazySchema.ts';
 import { decodeText, parseGraph, TRACE_LIMITS, type GraphFile, type ParseResult } from '../graph/index.ts';
 import { parseTrace, type Trace, type TraceStep } from '../runtime/trace.ts';
 import { adoptIndex, type TraceIndex } from '../runtime/traceIndex.ts';
@@ -37,8 +38,11 @@ export const readTraceFile = async (file: Blob): Promise<ParseResult<Trace>> => 
   return text.ok ? parseTrace(text.value) : text;
 };
 
-export const parseRequest = async (request: ParseRequest): Promise<ParseResult<GraphFile> | ParseResult<Trace>> =>
-  request.kind === 'graph' ? parseGraph(request.text) : readTraceFile(request.file);
+/** A file's parse, in the worker or (a small file, no worker) on the page, where the schemas may still be loading. */
+export const parseRequest = async (request: ParseRequest): Promise<ParseResult<GraphFile> | ParseResult<Trace>> => {
+  await loadSchemas();
+  return request.kind === 'graph' ? parseGraph(request.text) : readTraceFile(request.file);
+};
 
 /** The page's side: puts a trace's chunks back together; the result once it is whole. */
 export const collector = () => {

@@ -1,4 +1,4 @@
-import '../graph/jitless.ts';
+import '../graph/zodProvided.ts';
 import type { ParseRequest } from './offThread.ts';
 import { answer } from './parseInWorker.ts';
 

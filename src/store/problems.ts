@@ -1,3 +1,4 @@
+import { schemasReady } from '../graph/lazySchema.ts';
 import { validateGraph, type GraphFile, type GraphNode, type Problem } from '../graph/index.ts';
 
 /** True when `next` differs from `previous` only in where nodes sit: the same fields, nodes and order. */
@@ -22,6 +23,7 @@ const samePlaceAside = (before: GraphNode, after: GraphNode) => {
  * The problems of the graph after an edit, computed in this one place: a move (a drag frame, an
  * auto layout) cannot change any problem, so it keeps the previous ones instead of revalidating
  * (null, not checked yet, stays null: the check waiting for the first drawing checks the moved graph).
+ * Before the schemas have loaded (the page's first moments) an edit is not checked yet either.
  */
 export const problemsAfter = (previous: GraphFile, previousProblems: Problem[] | null, next: GraphFile): Problem[] | null =>
-  onlyPositionsChanged(previous, next) ? previousProblems : validateGraph(next);
+  onlyPositionsChanged(previous, next) ? previousProblems : schemasReady() ? validateGraph(next) : null;

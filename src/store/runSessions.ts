@@ -5,7 +5,10 @@
  * write, and a run comes back by folding it. Its own database, apart from the graph library, with
  * one session per graph of the library (keyed by its id): opening a graph shows its own runs.
  */
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
+// A session is read back against the schemas (its graphs, traces and journals).
+import '../graph/zodProvided.ts';
+import { lazySchema } from '../graph/lazySchema.ts';
 import { describeProblems, parseGraph, parseWith, type ParseProblem } from '../graph/index.ts';
 import { Trace } from '../runtime/trace.ts';
 import { RunValuesSchema } from '../runtime/state.ts';
@@ -18,17 +21,17 @@ import { useRunSessions } from './runSessionStatus.ts';
 export const RUNS_DB_NAME = 'loopscope-runs';
 const SAVE_DELAY_MS = 50;
 
-const Id = z.int().check(z.gte(1));
+const Id = lazySchema((z) => z.int().check(z.gte(1)));
 
 /**
  * What of a run never changes once it is on screen, stored once: its graph, and an imported trace,
  * as the file it was read from when there is one (storing a file copies none of its steps on the
  * page; it is read again off the main thread when the session comes back).
  */
-const RunBody = z.strictObject({ graph: z.unknown(), trace: z.optional(Trace), file: z.optional(z.instanceof(Blob)) });
+const RunBody = lazySchema((z) => z.strictObject({ graph: z.unknown(), trace: z.optional(Trace), file: z.optional(z.instanceof(Blob)) }));
 type RunBody = z.infer<typeof RunBody>;
 
-const SavedRunHeader = z.strictObject({
+const SavedRunHeader = lazySchema((z) => z.strictObject({
   id: Id,
   label: z.string(),
   forkOf: z.optional(z.strictObject({ run: Id, step: z.int().check(z.gte(0)) })),
@@ -41,18 +44,19 @@ const SavedRunHeader = z.strictObject({
   forkedFrom: z.optional(z.strictObject({ step: z.int().check(z.gte(0)), edited: z.array(z.string()), overridden: z.array(z.string()) })),
   /** How many journal entries the run has in the journal store. */
   journalLength: z.int().check(z.gte(0)),
-});
+}));
 
-const SessionHeader = z.strictObject({
+const SessionHeader = lazySchema((z) => z.strictObject({
   version: z.literal(1),
   runs: z.array(SavedRunHeader),
   activeRunId: z.nullable(Id),
   liveRunId: z.nullable(Id),
   selectedStep: z.nullable(z.int().check(z.gte(0))),
-});
+}));
 type SessionHeader = z.infer<typeof SessionHeader>;
 
-const JournalEntrySchema = z.strictObject({ step: z.int().check(z.gte(0)), update: z.record(z.string(), z.unknown()) });
+const JournalEntrySchema = lazySchema((z) => z.strictObject({ step: z.int().check(z.gte(0)), update: z.record(z.string(), z.unknown()) }));
+const Journal = lazySchema((z) => z.array(JournalEntrySchema));
 
 export interface StoredSession {
   header: unknown;
@@ -154,7 +158,7 @@ export const parseSession = (stored: StoredSession): { ok: true; value: SavedRun
       runs.push({ ...record, graph: graph.value, ...(file ? { file } : { trace }) });
       continue;
     }
-    const journal = parseWith(z.array(JournalEntrySchema), stored.journals.get(record.id) ?? [], ['runs', index, 'journal']);
+    const journal = parseWith(Journal, stored.journals.get(record.id) ?? [], ['runs', index, 'journal']);
     if (!journal.ok) return journal;
     if (journal.value.length !== length) return { ok: false, problems: [{ path: `runs[${index}].journal`, message: `expected ${length} entries, found ${journal.value.length}` }] };
     const start = parseWith(RunValuesSchema, journal.value[0]?.update, ['runs', index, 'journal', 0, 'update']);

@@ -1,10 +1,10 @@
-import * as z from 'zod/mini';
-
+import type * as z from 'zod/mini';
 import { CallOutcome, Id, RetryPolicy } from '../common.ts';
 import { LOOP_FIELDS, LoopConfig, MAX_ITER, loopSkillRefs, loopSummary } from './loop.ts';
+import { lazySchema } from '../lazySchema.ts';
 import { defineKind } from './types.ts';
 
-export const ActConfig = z.strictObject({
+export const ActConfig = lazySchema((z) => z.strictObject({
   /** Without a skill the node runs `plan.actions`. */
   skill: z.optional(Id),
   args: z.optional(z.record(z.string(), z.unknown())),
@@ -12,21 +12,21 @@ export const ActConfig = z.strictObject({
   maxIter: z._default(z.int().check(z.gte(1)), 5),
   /** Instead of the plan: a decider picks the next tool each iteration. */
   loop: z.optional(LoopConfig),
-});
+}));
 export type ActConfig = z.infer<typeof ActConfig>;
 
 /** One action of a visit, as `results` holds it: the last attempt's records, and how many attempts it took. */
-export const ActionResult = z.looseObject({
+export const ActionResult = lazySchema((z) => z.looseObject({
   skill: z.string(),
   args: z.record(z.string(), z.unknown()),
   outcome: CallOutcome,
   records: z.array(z.unknown()),
   error: z.optional(z.string()),
   attempts: z.int().check(z.gte(0)),
-});
+}));
 
 /** The action that ended a visit with a failure. */
-export const ExecutionError = z.looseObject({ outcome: CallOutcome, skill: z.string(), message: z.string() });
+export const ExecutionError = lazySchema((z) => z.looseObject({ outcome: CallOutcome, skill: z.string(), message: z.string() }));
 
 export const act = defineKind({
   kind: 'act',
@@ -39,7 +39,7 @@ export const act = defineKind({
   outcomes: ['ok', 'empty', 'error', 'denied'],
   mermaid: 'box',
   terminal: false,
-  state: { results: z.array(ActionResult), execution_error: z.nullable(ExecutionError) },
+  state: { results: lazySchema((z) => z.array(ActionResult)), execution_error: lazySchema((z) => z.nullable(ExecutionError)) },
   reads: ['plan', 'approval'],
   fields: [
     { key: 'skill', label: 'Own skill', type: 'skill', optional: true, help: 'Leave empty to run the plan’s actions.' },

@@ -1,7 +1,8 @@
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
+import { lazySchema } from '../lazySchema.ts';
 import { defineKind } from './types.ts';
 
-export const ApproveConfig = z.strictObject({
+export const ApproveConfig = lazySchema((z) => z.strictObject({
   prompt: z.optional(z.string()),
   /** The decision of a headless run (command line, scenarios). */
   auto: z.optional(z.enum(['approve', 'deny'])),
@@ -10,7 +11,7 @@ export const ApproveConfig = z.strictObject({
    * is asked (headless: `auto`). A scenario saved from a run pins the person's answers here.
    */
   answers: z.optional(z.array(z.enum(['approved', 'denied'])).check(z.maxLength(1000))),
-});
+}));
 export type ApproveConfig = z.infer<typeof ApproveConfig>;
 
 export const approve = defineKind({
@@ -24,7 +25,7 @@ export const approve = defineKind({
   outcomes: ['approved', 'denied'],
   mermaid: 'rhombus',
   terminal: false,
-  state: { approval: z.looseObject({ decision: z.enum(['approved', 'denied']), skill: z.nullable(z.string()), by: z.string() }) },
+  state: { approval: lazySchema((z) => z.looseObject({ decision: z.enum(['approved', 'denied']), skill: z.nullable(z.string()), by: z.string() })) },
   reads: ['results', 'execution_error', 'recovery'],
   fields: [
     { key: 'prompt', label: 'Question', type: 'text', optional: true },

@@ -1,16 +1,17 @@
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
+import { lazySchema } from '../lazySchema.ts';
 import { Id, RetryPolicy } from '../common.ts';
 import { LOOP_FIELDS, LoopConfig, MAX_ITER, loopSkillRefs, loopSummary } from './loop.ts';
 import { defineKind } from './types.ts';
 
-export const CollectConfig = z.strictObject({
+export const CollectConfig = lazySchema((z) => z.strictObject({
   skills: z._default(z.array(Id), []),
   args: z._default(z.record(z.string(), z.unknown()), {}),
   retry: z._default(RetryPolicy, { maxAttempts: 3, retryOn: ['timeout', 'parse_error'] }),
   maxIter: z._default(z.int().check(z.gte(1)), 5),
   /** Instead of the fixed list: a decider picks the next read-only tool each iteration. */
   loop: z.optional(LoopConfig),
-});
+}));
 export type CollectConfig = z.infer<typeof CollectConfig>;
 
 export const collect = defineKind({
@@ -24,7 +25,7 @@ export const collect = defineKind({
   outcomes: ['ok', 'empty', 'error'],
   mermaid: 'box',
   terminal: false,
-  state: { collected: z.array(z.unknown()) },
+  state: { collected: lazySchema((z) => z.array(z.unknown())) },
   reads: ['collected'],
   fields: [
     { key: 'skills', label: 'Skills', type: 'skills' },

@@ -1,18 +1,19 @@
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
+import { lazySchema } from '../lazySchema.ts';
 import { Action, Id, RetryPolicy } from '../common.ts';
 import { LIMITS } from '../limits.ts';
 import { defineKind } from './types.ts';
 
-export const Plan = z.strictObject({ actions: z._default(z.array(Action).check(z.maxLength(LIMITS.actionsPerPlan)), []) });
+export const Plan = lazySchema((z) => z.strictObject({ actions: z._default(z.array(Action).check(z.maxLength(LIMITS.actionsPerPlan)), []) }));
 
-export const ReasonConfig = z.strictObject({
+export const ReasonConfig = lazySchema((z) => z.strictObject({
   /** `scripted` walks `plans` by round; `llm` asks an llm skill for the plan as JSON. */
   planner: z._default(z.enum(['scripted', 'llm']), 'scripted'),
   plans: z._default(z.array(Plan).check(z.maxLength(LIMITS.plans)), []),
   skill: z.optional(Id),
   prompt: z.optional(z.string()),
   retry: z._default(RetryPolicy, { maxAttempts: 3, retryOn: ['timeout', 'parse_error'] }),
-});
+}));
 export type ReasonConfig = z.infer<typeof ReasonConfig>;
 
 export const reason = defineKind({
@@ -26,7 +27,7 @@ export const reason = defineKind({
   outcomes: ['ok', 'repeated', 'error'],
   mermaid: 'box',
   terminal: false,
-  state: { plan: z.looseObject({ actions: z.array(Action), signature: z.string(), repeated: z.boolean() }) },
+  state: { plan: lazySchema((z) => z.looseObject({ actions: z.array(Action), signature: z.string(), repeated: z.boolean() })) },
   reads: ['round', 'recovery', 'plan', 'evaluation', 'failures'],
   fields: [
     { key: 'planner', label: 'Planner', type: 'select', options: ['scripted', 'llm'] },

@@ -1,9 +1,10 @@
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
+import { lazySchema } from '../lazySchema.ts';
 import { Id } from '../common.ts';
 import { LIMITS } from '../limits.ts';
 import { defineKind } from './types.ts';
 
-export const RecoveryRule = z.strictObject({
+export const RecoveryRule = lazySchema((z) => z.strictObject({
   /** An evaluation reason (`empty_result`, `timeout`, …) or `otherwise`. */
   reason: z.string().check(z.minLength(1)),
   /** What recovery does, e.g. `expand_search_scope`, `fallback_tool`, `request_human_confirmation`. */
@@ -12,13 +13,13 @@ export const RecoveryRule = z.strictObject({
   skill: z.optional(Id),
   /** A rule that costs more than the budget left does not apply. */
   estTokens: z.optional(z.int().check(z.gte(0))),
-});
+}));
 export type RecoveryRule = z.infer<typeof RecoveryRule>;
 
 /** A rule with this action hands the run to a person (outcome `needs_human`). */
 export const HUMAN_ACTION = 'request_human_confirmation';
 
-export const RecoverConfig = z.strictObject({ rules: z._default(z.array(RecoveryRule).check(z.maxLength(LIMITS.rules)), []) });
+export const RecoverConfig = lazySchema((z) => z.strictObject({ rules: z._default(z.array(RecoveryRule).check(z.maxLength(LIMITS.rules)), []) }));
 export type RecoverConfig = z.infer<typeof RecoverConfig>;
 
 export const recover = defineKind({
@@ -33,8 +34,8 @@ export const recover = defineKind({
   mermaid: 'box',
   terminal: false,
   state: {
-    recovery: z.looseObject({ action: z.string(), skill: z.nullable(z.string()), reason: z.string() }),
-    failures: z.array(z.looseObject({ round: z.int().check(z.gte(0)), reason: z.string(), action: z.string(), skill: z.nullable(z.string()) })),
+    recovery: lazySchema((z) => z.looseObject({ action: z.string(), skill: z.nullable(z.string()), reason: z.string() })),
+    failures: lazySchema((z) => z.array(z.looseObject({ round: z.int().check(z.gte(0)), reason: z.string(), action: z.string(), skill: z.nullable(z.string()) }))),
   },
   reads: ['evaluation', 'failures', 'tokensUsed'],
   fields: [

@@ -1,10 +1,11 @@
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
+import { lazySchema } from '../lazySchema.ts';
 import { defineKind } from './types.ts';
 
-export const RespondConfig = z.strictObject({
+export const RespondConfig = lazySchema((z) => z.strictObject({
   /** `{{state.x}}` placeholders are filled from the state; without it the response summarises the evidence. */
   template: z.optional(z.string()),
-});
+}));
 export type RespondConfig = z.infer<typeof RespondConfig>;
 
 export const respond = defineKind({
@@ -18,7 +19,7 @@ export const respond = defineKind({
   outcomes: [],
   mermaid: 'stadium',
   terminal: true,
-  state: { response: z.looseObject({ text: z.string() }) },
+  state: { response: lazySchema((z) => z.looseObject({ text: z.string() })) },
   reads: ['results', 'evaluation', 'collected'],
   fields: [{ key: 'template', label: 'Template', type: 'text', optional: true }],
   summary: () => ['ends: completed'],

@@ -1,9 +1,10 @@
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
+import { lazySchema } from '../lazySchema.ts';
 import { defineKind } from './types.ts';
 
-export const StopConfig = z.strictObject({
+export const StopConfig = lazySchema((z) => z.strictObject({
   reason: z._default(z.string().check(z.regex(/^[a-z][a-z0-9_]*$/, 'a stop reason is a snake_case code')), 'stopped'),
-});
+}));
 export type StopConfig = z.infer<typeof StopConfig>;
 
 export const stop = defineKind({

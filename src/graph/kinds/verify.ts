@@ -1,9 +1,10 @@
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
+import { lazySchema } from '../lazySchema.ts';
 import { Id, RetryPolicy } from '../common.ts';
 import { LOOP_FIELDS, LoopConfig, MAX_ITER, loopSkillRefs, loopSummary } from './loop.ts';
 import { defineKind } from './types.ts';
 
-export const VerifyConfig = z.strictObject({
+export const VerifyConfig = lazySchema((z) => z.strictObject({
   minRecords: z._default(z.int().check(z.gte(0)), 1),
   /** Asked once instead of counting records: answers {sufficient, exhausted, reason, reasoning}. */
   judge: z.optional(Id),
@@ -11,15 +12,15 @@ export const VerifyConfig = z.strictObject({
   loop: z.optional(LoopConfig),
   /** The local retry of the judge's, the decider's and the tools' calls (the SPEC's default when absent). */
   retry: z.optional(RetryPolicy),
-});
+}));
 
 /** What a judge answers, and what a verify loop's `done` output sets. */
-export const Judgement = z.looseObject({
+export const Judgement = lazySchema((z) => z.looseObject({
   sufficient: z.boolean(),
   exhausted: z._default(z.boolean(), false),
   reason: z.optional(z.string()),
   reasoning: z.optional(z.string()),
-});
+}));
 export type Judgement = z.infer<typeof Judgement>;
 export type VerifyConfig = z.infer<typeof VerifyConfig>;
 
@@ -40,7 +41,7 @@ export const verify = defineKind({
   mermaid: 'rhombus',
   terminal: false,
   state: {
-    evaluation: z.looseObject({ evidence_sufficient: z.boolean(), plan_exhausted: z.boolean(), reason: z.string(), reasoning: z.string(), records: z.optional(z.int().check(z.gte(0))) }),
+    evaluation: lazySchema((z) => z.looseObject({ evidence_sufficient: z.boolean(), plan_exhausted: z.boolean(), reason: z.string(), reasoning: z.string(), records: z.optional(z.int().check(z.gte(0))) })),
   },
   reads: ['results', 'execution_error', 'collected'],
   fields: [

@@ -1,3 +1,5 @@
+// Templates are read as strictly as files, against the schemas.
+import '../zodProvided.ts';
 import type { GraphFile } from '../schema.ts';
 import approvalGate from './approval-gate.json';
 import { blankGraph, fromJson } from './builtIn.ts';

@@ -44,7 +44,7 @@ export type Executor<K extends NodeKind> = (context: NodeContext<K>) => Promise<
 export const asRecord = (value: unknown): Record<string, unknown> | undefined =>
   value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 
-/** The `results` entry of one action, as FIELD_SHAPES describes it. */
+/** The `results` entry of one action, as the state's field shapes (fieldShapesOf) describe it. */
 export const resultOf = (run: ActionRun) => ({
   skill: run.skill, args: run.args, outcome: run.outcome, records: run.records,
   ...(run.error ? { error: run.error } : {}), attempts: run.attempts.length,
