@@ -5,7 +5,8 @@
  * sizes, positions and handles, no Loopscope code in the page.
  */
 import '../src/graph/zodProvided.ts';
-import { kindDefinition, parseGraph, type GraphFile, type GraphNode } from '../src/graph/index.ts';
+import { kindDefinition, type GraphFile, type GraphNode } from '../src/graph/index.ts';
+import { parseGraph } from '../src/graph/parse.ts';
 import { handleCount, nodeHeight, NODE_WIDTH } from '../src/editor/geometry.ts';
 import { sourceHandleOf } from '../src/editor/flowAdapter.ts';
 

@@ -6,7 +6,8 @@
  */
 import '../src/graph/zodProvided.ts';
 import { Annotation, END, START, StateGraph } from '@langchain/langgraph/web';
-import { parseGraph, type GraphFile } from '../src/graph/index.ts';
+import { type GraphFile } from '../src/graph/index.ts';
+import { parseGraph } from '../src/graph/parse.ts';
 import { createController, DEFAULT_RETENTION, RetainingSaver } from '../src/runtime/index.ts';
 
 /** The loop as a Loopscope graph file: VERIFY never has the records it wants, so the rounds bound it. */

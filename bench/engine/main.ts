@@ -3,7 +3,7 @@
  * graph file run as the app runs it, for the bench to time against the app's own Run.
  */
 import '../../src/graph/zodProvided.ts';
-import { parseGraph } from '../../src/graph/index.ts';
+import { parseGraph } from '../../src/graph/parse.ts';
 import { compareLoops, runAsTheAppDoes } from '../loops.ts';
 
 declare global {

@@ -2,7 +2,7 @@
 import { act } from 'react';
 import { createRoot } from 'react-dom/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { validateGraph } from '../graph/index.ts';
+import { validateGraph } from '../graph/validate.ts';
 import { findTemplate } from '../graph/templates/index.ts';
 import { useApp } from '../store/index.ts';
 import { ErrorBoundary } from './ErrorBoundary.tsx';

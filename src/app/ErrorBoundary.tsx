@@ -1,6 +1,6 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { blankGraph } from '../graph/index.ts';
-import { downloadText, exportFileName } from '../editor/importExport.ts';
+import { downloadText, exportFileName } from '../editor/download.ts';
 import { useApp } from '../store/index.ts';
 
 interface State {

@@ -4,7 +4,6 @@ import { App, loadPanels } from './App.tsx';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
 import { followLinksInAddress, openInitialGraph } from './startup.ts';
 import { whenQuiet } from './whenQuiet.ts';
-import { warmParser } from '../store/offThread.ts';
 import { startPersistence } from '../store/persistence.ts';
 import { warmUpRuntime } from '../store/runSlice.ts';
 import './styles.css';
@@ -28,7 +27,7 @@ void openInitialGraph(new URL(window.location.href)).finally(() => {
   // not wait for them. The runtime (LangGraph, a megabyte of script) loads for the first Run once the
   // person pauses: evaluating it holds the page ~50 ms in one piece, a hitch in a drag begun at once.
   const warmUp = () => {
-    warmParser();
+    void import('../store/offThread.ts').then(({ warmParser }) => warmParser());
     void loadPanels().then((panels) => Promise.all([panels.loadTimelineRun(), panels.loadStepView(), panels.loadSelectionForms()]));
   };
   if (typeof requestIdleCallback === 'function') requestIdleCallback(warmUp);

@@ -11,7 +11,8 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { contactedHosts, nodeById, type GraphFile } from '../graph/index.ts';
+import { nodeById, type GraphFile } from '../graph/index.ts';
+import { contactedHosts } from '../graph/hosts.ts';
 import { reservedStateKey } from '../runtime/state.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

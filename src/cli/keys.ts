@@ -1,4 +1,5 @@
-import { originOf, type GraphFile } from '../graph/index.ts';
+import { type GraphFile } from '../graph/index.ts';
+import { originOf } from '../graph/hosts.ts';
 import type { KeyRing } from '../skills/index.ts';
 
 /** An environment variable name, as `--key` takes it. */

@@ -5,7 +5,10 @@
  */
 import { readFile } from 'node:fs/promises';
 import '../graph/zodProvided.ts';
-import { contactedHosts, decodeText, describeProblems, hasErrors, parseGraph, validateGraph, type GraphFile } from '../graph/index.ts';
+import { decodeText, describeProblems, type GraphFile } from '../graph/index.ts';
+import { contactedHosts } from '../graph/hosts.ts';
+import { parseGraph } from '../graph/parse.ts';
+import { hasErrors, validateGraph } from '../graph/validate.ts';
 import { ScenarioError } from '../runtime/apply-scenario.ts';
 import { allowKey, environmentKeys, keysToOtherOrigins, readKeyFlag, type AllowedKeys } from './keys.ts';
 import { report, REPORTERS, tally, type CaseReport, type FileReport, type ReporterName } from './reporters.ts';

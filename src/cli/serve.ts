@@ -11,7 +11,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { contactedHosts, type GraphFile } from '../graph/index.ts';
+import { type GraphFile } from '../graph/index.ts';
+import { contactedHosts } from '../graph/hosts.ts';
 import { exportLangGraph, graphIdOf } from './export.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import type { GraphNode } from '../graph/index.ts';
+import type { GraphNode } from '../graph/schema.ts';
 import { useApp } from '../store/index.ts';
 import { describeCondition, type BreakCondition } from '../store/runSlice.ts';
 import { CloseIcon } from '../ui/icons.tsx';

@@ -1,6 +1,9 @@
 import { useState } from 'react';
 import { lazySchema } from '../graph/lazySchema.ts';
-import { CALL_OUTCOMES, describeProblems, kindDefinition, MockEntry, nodeById, outcomesOf, own, parseStateEdit, parseUntrusted, readJson, type ParseResult } from '../graph/index.ts';
+import { CALL_OUTCOMES, describeProblems, kindDefinition, nodeById, outcomesOf, own, readJson, type ParseResult } from '../graph/index.ts';
+import { MockEntry } from '../graph/skills.ts';
+import { parseUntrusted } from '../graph/parse.ts';
+import { parseStateEdit } from '../graph/state.ts';
 import type { TraceStep } from '../runtime/trace.ts';
 import { useApp } from '../store/index.ts';
 import type { ForkEdits } from '../store/runSlice.ts';

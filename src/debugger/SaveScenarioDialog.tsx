@@ -1,5 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
-import { describeProblems, parseWith, readJson, Scenario } from '../graph/index.ts';
+import { describeProblems, readJson } from '../graph/index.ts';
+import { Scenario } from '../graph/schema.ts';
+import { parseWith } from '../graph/parse.ts';
 import type { ScenarioDraft } from '../runtime/index.ts';
 import { useApp } from '../store/index.ts';
 

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
-import type { Scenario } from '../graph/index.ts';
+import type { Scenario } from '../graph/schema.ts';
 import type { ScenarioDraft } from '../runtime/index.ts';
 import { unsavableReason, useApp, type RunPair, type ScenarioRunResult } from '../store/index.ts';
 import { useActiveRun } from './hooks.ts';

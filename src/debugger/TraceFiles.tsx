@@ -1,5 +1,6 @@
 import { useState, type ChangeEvent } from 'react';
-import { describeProblems, parseGraph, serializeGraph, type GraphFile, type ParseResult } from '../graph/index.ts';
+import { describeProblems, serializeGraph, type GraphFile, type ParseResult } from '../graph/index.ts';
+import { parseGraph } from '../graph/parse.ts';
 import { useApp } from '../store/index.ts';
 import { useActiveRun } from './hooks.ts';
 import { parseOffThread } from '../store/offThread.ts';

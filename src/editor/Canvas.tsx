@@ -12,18 +12,21 @@ import '@xyflow/react/dist/style.css';
 import { addNode, connect, createNode, moveNodes, NODE_KINDS, updateEdge, type GraphFile, type NodeKind, type Position } from '../graph/index.ts';
 import { useApp } from '../store/index.ts';
 import { holdAutosave } from '../store/persistence.ts';
-import { ConnectDialog } from './ConnectDialog.tsx';
 import { edgeTypes } from './edges/index.ts';
 import { EdgeLabelLayer, findEdgeLabelLayer } from './edges/labelLayer.ts';
 import { createEdgeLayoutStore, EdgeLayoutContext, type EdgeLayoutStore } from './edges/layoutStore.ts';
 import { graphBounds, onFitRequest, viewportAround, viewportFor } from './fit.ts';
 import { createFlowCache, edgeLayout, GENERAL_HANDLE, toFlowEdges, toFlowNodes, withPositions, type AgentFlowNode, type ConditionFlowEdge, type FlowCache } from './flowAdapter.ts';
 import { nodeRect } from './geometry.ts';
-import { importFile } from './importExport.ts';
 import { nodeTypes } from './nodes/index.ts';
 import { deleteElements, useEditorShortcuts } from './shortcuts.ts';
 import { useDragPreview } from './dragPreview.ts';
 import './editor.css';
+import { onDemand } from '../ui/onDemand.ts';
+
+// Dialogs and file reading load when first used: the first screen draws the graph only.
+const connectDialog = onDemand(() => import('./ConnectDialog.tsx'));
+const loadImports = () => import('./importExport.ts');
 
 /** The drag-and-drop type of a palette item. */
 export const KIND_DRAG_TYPE = 'application/x-loopscope-kind';
@@ -106,6 +109,7 @@ export function Canvas() {
   const [connectFrom, setConnectFrom] = useState<string | null>(null);
   useEditorShortcuts(setConnectFrom);
   const connectSource = connectFrom === null ? undefined : graph.nodes.find((node) => node.id === connectFrom);
+  const connecting = connectDialog.useModule(connectSource !== undefined);
 
   const extras = useMemo(
     () => ({ overlay, selectedNodes: selection.nodes, selectedEdges: selection.edges, nodeBreakpoints: breakpoints.nodes, edgeBreakpoints: breakpoints.edges }),
@@ -258,7 +262,7 @@ export function Canvas() {
       const file = event.dataTransfer.files[0];
       if (file) {
         event.preventDefault();
-        void importFile(file);
+        void loadImports().then(({ importFile }) => importFile(file));
       }
     },
     [screenToFlowPosition],
@@ -295,7 +299,7 @@ export function Canvas() {
           </ReactFlow>
         </EdgeLayoutContext.Provider>
       </EdgeLabelLayer.Provider>
-      {connectSource && <ConnectDialog source={connectSource} onClose={() => setConnectFrom(null)} />}
+      {connectSource && connecting && <connecting.ConnectDialog source={connectSource} onClose={() => setConnectFrom(null)} />}
       {graph.nodes.length === 0 && (
         <div className="canvas-hint" role="note">
           <p><strong>An empty graph.</strong> Drag a kind from the palette onto the canvas, or focus it and press Enter.</p>

@@ -6,7 +6,8 @@ import { ExportIcon, ImportIcon, LayoutIcon, LibraryIcon, MermaidIcon, NewGraphI
 import { ToolButton } from '../ui/ToolButton.tsx';
 import { requestFit } from './fit.ts';
 import { layoutInWorker } from './runLayout.ts';
-import { downloadText, exportFileName, importFile, importGraphText, slugOf } from './importExport.ts';
+import { downloadText, exportFileName, slugOf } from './download.ts';
+import { importFile, importGraphText } from './importExport.ts';
 
 // A dialog, not on the first screen: loaded when it is first opened.
 const GraphLibrary = lazy(() => import('./GraphLibrary.tsx').then((module) => ({ default: module.GraphLibrary })));

@@ -2,8 +2,9 @@
 import { act } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ReactFlowProvider } from '@xyflow/react';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { serializeGraph, validateGraph, type GraphFile, type When } from '../graph/index.ts';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { serializeGraph, type GraphFile, type When } from '../graph/index.ts';
+import { validateGraph } from '../graph/validate.ts';
 import { findTemplate } from '../graph/templates/index.ts';
 import { useApp } from '../store/index.ts';
 import { getKey } from '../store/secrets.ts';
@@ -60,9 +61,14 @@ beforeAll(async () => {
     const container = document.createElement('div');
     const root = createRoot(container);
     await act(async () => root.render(<ReactFlowProvider><Inspector /></ReactFlowProvider>));
-    for (let turn = 0; turn < 100 && container.textContent?.includes('Loading…'); turn += 1)
-      await act(() => new Promise((resolve) => setTimeout(resolve, 0)));
-    expect(container.textContent).not.toContain('Loading…');
+    // Until the form's chunk has loaded: a condition, not a number of turns (a busy machine takes more).
+    await vi.waitFor(
+      async () => {
+        await act(() => new Promise((resolve) => setTimeout(resolve, 0)));
+        expect(container.textContent).not.toContain('Loading…');
+      },
+      { timeout: 20_000, interval: 5 },
+    );
     act(() => root.unmount());
   }
 });

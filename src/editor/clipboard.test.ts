@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { serializeGraph } from '../graph/index.ts';
 import { findTemplate } from '../graph/templates/index.ts';
-import { classifyClipboardText, copyNodes, pasteNodes } from './clipboard.ts';
+import { copyNodes, pasteNodes } from './clipboard.ts';
+import { classifyClipboardText } from './pasteText.ts';
 
 const securityclaw = () => findTemplate('securityclaw')!.graph();
 

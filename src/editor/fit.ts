@@ -4,7 +4,7 @@
  * readable, and the rest is a pan or a click on the minimap away.
  */
 import type { Viewport } from '@xyflow/react';
-import type { GraphFile } from '../graph/index.ts';
+import type { GraphFile } from '../graph/schema.ts';
 import type { EdgeLayout } from './flowAdapter.ts';
 import { LOOP_SWING, nodeRect, type Rect } from './geometry.ts';
 

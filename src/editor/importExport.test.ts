@@ -2,7 +2,7 @@ import { deflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { LIMITS, serializeGraph } from '../graph/index.ts';
 import { findTemplate } from '../graph/templates/index.ts';
-import { exportFileName, slugOf } from './importExport.ts';
+import { exportFileName, slugOf } from './download.ts';
 import { toMermaid } from './mermaid.ts';
 import { decodeShareFragment, encodeShareFragment } from './shareLink.ts';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseGraph, type GraphFile } from '../graph/index.ts';
+import { type GraphFile } from '../graph/index.ts';
+import { parseGraph } from '../graph/parse.ts';
 import { findTemplate } from '../graph/templates/index.ts';
 import { edgeLabelText, edgeLayout, findBackEdges } from './flowAdapter.ts';
 import { edgeRoute, labelSize, nodeRect, sourceHandleIndex, sourcePoint, targetPoint, type Rect } from './geometry.ts';

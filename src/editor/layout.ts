@@ -1,6 +1,7 @@
 import ELK from 'elkjs/lib/elk.bundled.js';
 import type { ElkExtendedEdge, ElkNode } from 'elkjs/lib/elk-api.js';
-import type { GraphFile, Position } from '../graph/index.ts';
+import type { Position } from '../graph/index.ts';
+import type { GraphFile } from '../graph/schema.ts';
 import { edgeLabelText, findBackEdges } from './flowAdapter.ts';
 import { handleCount, labelSize, nodeHeight, NODE_WIDTH, sourceHandleIndex, sourcePoint, targetPoint } from './geometry.ts';
 

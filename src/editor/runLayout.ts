@@ -1,5 +1,5 @@
 /** Auto layout off the main thread: ELK is big and a large graph takes it seconds. */
-import type { GraphFile } from '../graph/index.ts';
+import type { GraphFile } from '../graph/schema.ts';
 import type { Positions } from './layout.ts';
 
 export interface LayoutRequest {

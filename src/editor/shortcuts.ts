@@ -1,8 +1,7 @@
 import { useEffect } from 'react';
-import { loadSchemas, removeEdges, removeNodes, schemasReady } from '../graph/index.ts';
+import { loadSchemas, removeEdges, removeNodes } from '../graph/index.ts';
 import { useApp } from '../store/index.ts';
-import { classifyClipboardText, copyNodes, pasteNodes, type NodeClip } from './clipboard.ts';
-import { importGraphText } from './importExport.ts';
+import { copyNodes, pasteNodes, type NodeClip } from './clipboard.ts';
 
 /** Keys typed into a form belong to the form, not to the canvas. */
 export const isTyping = (target: EventTarget | null) => {
@@ -71,26 +70,18 @@ export const useEditorShortcuts = (startConnection: (source: string) => void) =>
       }
       event.preventDefault();
     };
-    /** Whether the text was ours to paste. */
-    const pasteText = (text: string) => {
-      const found = classifyClipboardText(text);
-      if (found.type === 'graph') void importGraphText(found.text, 'the pasted text');
-      else if (found.type === 'nodes' && !clip) placeCopies(found.clip, 1);
-      else if (found.type === 'refused') useApp.getState().importParsed({ ok: false, problems: found.problems }, 'the pasted nodes');
-      else return false;
-      return true;
-    };
     const onPaste = (event: ClipboardEvent) => {
       if (isTyping(event.target)) return;
       const text = event.clipboardData?.getData('text/plain') ?? '';
-      if (schemasReady()) {
-        if (pasteText(text)) event.preventDefault();
-        return;
-      }
-      // Pasted nodes are checked against the schemas, which the page loads after its first screen.
-      // Outside a text field the browser does nothing with a paste, so nothing is lost by waiting.
+      // Outside a text field the browser does nothing with a paste: the text is read once its reader
+      // has loaded, with the schemas that check copied nodes (both after the first screen).
       event.preventDefault();
-      void loadSchemas().then(() => pasteText(text));
+      void Promise.all([import('./pasteText.ts'), loadSchemas()]).then(([{ classifyClipboardText }]) => {
+        const found = classifyClipboardText(text);
+        if (found.type === 'graph') void import('./importExport.ts').then(({ importGraphText }) => importGraphText(found.text, 'the pasted text'));
+        else if (found.type === 'nodes' && !clip) placeCopies(found.clip, 1);
+        else if (found.type === 'refused') useApp.getState().importParsed({ ok: false, problems: found.problems }, 'the pasted nodes');
+      });
     };
     window.addEventListener('keydown', onKeyDown);
     window.addEventListener('paste', onPaste);

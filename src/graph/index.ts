@@ -1,20 +1,22 @@
 export * from './common.ts';
 export * from './describe.ts';
-export * from './hosts.ts';
 export * from './kinds/index.ts';
 export { loadSchemas, schemasReady } from './lazySchema.ts';
 export * from './limits.ts';
-export * from './migrations.ts';
 export * from './model.ts';
-export * from './parse.ts';
 export * from './problems.ts';
-export * from './schema.ts';
-export * from './skills.ts';
 // The templates' JSON is not in this barrel: it loads when one is opened (./templates/index.ts).
 export { blankGraph, loadTemplates } from './templates/builtIn.ts';
 export * from './untrusted.ts';
-export * from './validate.ts';
-export * from './when.ts';
 export * from './ops.ts';
-export * from './inspectorOps.ts';
-export * from './state.ts';
+// Not in this index: what checks a graph against its schemas (parse.ts, validate.ts, state.ts,
+// migrations.ts), which loads after the page's first screen, nor the inspector's edits
+// (inspectorOps.ts), which load with it; import those modules themselves.
+export * from './serialize.ts';
+export type { Problem, ProblemCode } from './validate.ts';
+// The schemas' own modules are not in this index either (schema.ts, skills.ts, when.ts), nor hosts.ts:
+// the first screen needs their types only; import their values from the modules themselves.
+export type { GraphEdge, GraphFile, GraphFileInput, GraphNode, Limits, NodeOfKind, PermissionMode, Scenario, ScenarioExpect, TokenExpectation } from './schema.ts';
+export type { Access, HttpSkill, LlmSkill, MockEntry, MockSkill, Skill } from './skills.ts';
+export type { Op, When } from './when.ts';
+export type { ContactedHost } from './hosts.ts';

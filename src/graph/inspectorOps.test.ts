@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { getAt, removeSkill, renameSkill, setAt, skillUsers, checkSkillName, nextSkillName, newSkill, Skill, validateGraph } from './index.ts';
+import { getAt, removeSkill, renameSkill, setAt, skillUsers, checkSkillName, nextSkillName, newSkill } from './inspectorOps.ts';
+import { Skill } from './skills.ts';
+import { validateGraph } from './validate.ts';
 import { findTemplate } from './templates/index.ts';
 
 const graph = () => findTemplate('securityclaw')!.graph();

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import securityclawV0 from './fixtures/securityclaw-v0.json';
 import { MIGRATIONS, migrate, type Migration } from './migrations.ts';
-import { parseGraph, serializeGraph } from './parse.ts';
+import { parseGraph } from './parse.ts';
+import { serializeGraph } from './serialize.ts';
 import { CURRENT_VERSION } from './schema.ts';
 import { validateGraph } from './validate.ts';
 

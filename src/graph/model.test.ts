@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { edgesInTryOrder, isTerminal, knownPaths, nodeById, outcomesOf, reachableFrom } from './model.ts';
+import { edgesInTryOrder, isTerminal, nodeById, outcomesOf, reachableFrom } from './model.ts';
+import { knownPaths } from './state.ts';
 import type { GraphFile } from './schema.ts';
 import { findTemplate } from './templates/index.ts';
 

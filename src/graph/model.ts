@@ -1,7 +1,5 @@
-import type * as z from 'zod/mini';
-import { KIND_LIST, kindDefinition } from './kinds/index.ts';
+import { kindDefinition } from './kinds/index.ts';
 import type { GraphEdge, GraphFile, GraphNode } from './schema.ts';
-import { RUNTIME_STATE } from './state.ts';
 
 export const nodeById = (graph: GraphFile, id: string): GraphNode | undefined => graph.nodes.find((node) => node.id === id);
 
@@ -35,41 +33,6 @@ export const outgoingEdges = (graph: GraphFile): Map<string, GraphEdge[]> => {
 /** `edgesInTryOrder` for every source at once. */
 export const edgesInTryOrderBySource = (graph: GraphFile): Map<string, GraphEdge[]> =>
   new Map([...outgoingEdges(graph)].map(([source, edges]) => [source, tryOrder(edges)]));
-
-/** Fields the runtime itself keeps in the state. */
-export const RUNTIME_FIELDS = Object.keys(RUNTIME_STATE) as readonly (keyof typeof RUNTIME_STATE)[];
-
-/** The keys of an object schema (or a nullable one); none for other shapes. */
-const objectKeys = (schema: z.ZodMiniType): readonly string[] => {
-  const def = schema._zod.def;
-  const inner = def.type === 'nullable' ? (def as z.core.$ZodNullableDef).innerType : schema;
-  const innerDef = inner._zod.def;
-  return innerDef.type === 'object' ? Object.keys((innerDef as z.core.$ZodObjectDef).shape) : [];
-};
-
-let fieldShapes: Record<string, readonly string[]> | null = null;
-
-/**
- * The known inner fields of each node-owned field group, from the kinds' state schemas, for path
- * checks and suggestions. Read from the schemas on first use, which builds them (lazySchema.ts).
- */
-export const fieldShapesOf = (): Readonly<Record<string, readonly string[]>> =>
-  (fieldShapes ??= Object.fromEntries(
-    KIND_LIST.flatMap((kind) => Object.entries(kind.state)).flatMap(([field, schema]) => {
-      const keys = objectKeys(schema);
-      return keys.length > 0 ? [[field, keys]] : [];
-    }),
-  ));
-
-/** Every field path a condition may read in this graph: runtime fields, initial state, and what its nodes write. */
-export const knownPaths = (graph: GraphFile): string[] => {
-  const groups = new Set<string>([...RUNTIME_FIELDS, ...Object.keys(graph.state)]);
-  for (const node of graph.nodes) for (const field of kindDefinition(node.kind).writes) groups.add(field);
-  // Own keys only: a state field named like an Object method (`toString`) has no known shape.
-  const shapes = fieldShapesOf();
-  const shapeOf = (group: string) => (Object.hasOwn(shapes, group) ? shapes[group] : []);
-  return [...groups].flatMap((group) => [group, ...shapeOf(group).map((inner) => `${group}.${inner}`)]);
-};
 
 /** Nodes reachable from the entry by following edges; linear in the size of the graph. */
 export const reachableFrom = (graph: GraphFile, entry: string): Set<string> => {

@@ -3,7 +3,8 @@ import {
   addNode, checkNodeId, connect, createNode, duplicateNodes, freePosition, moveEdge, moveNodes, nextEdgeId, nextNodeId,
   removeEdges, removeNodes, removeScenario, renameNode, saveScenario, updateEdge, updateNode,
 } from './ops.ts';
-import { parseGraph, serializeGraph } from './parse.ts';
+import { parseGraph } from './parse.ts';
+import { serializeGraph } from './serialize.ts';
 import type { GraphFile } from './schema.ts';
 import { findTemplate } from './templates/index.ts';
 import { validateGraph } from './validate.ts';

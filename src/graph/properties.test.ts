@@ -3,7 +3,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { graphFileArbitrary } from './arbitrary.ts';
 import { describeProblems } from './problems.ts';
-import { parseGraph, serializeGraph } from './parse.ts';
+import { parseGraph } from './parse.ts';
+import { serializeGraph } from './serialize.ts';
 import { validateGraph } from './validate.ts';
 
 const RUNS = { numRuns: 100 };

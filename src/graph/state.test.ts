@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { KIND_LIST } from './kinds/index.ts';
-import { fieldShapesOf } from './model.ts';
-import { parseStateEdit, STATE_FIELDS } from './state.ts';
+import { fieldShapesOf, parseStateEdit, STATE_FIELDS } from './state.ts';
 
 describe('the state schema', () => {
   it('has a typed field for each kind’s field group and the runtime’s fields; a kind writes exactly its schema’s fields', () => {

@@ -6,10 +6,11 @@
 import type * as z from 'zod/mini';
 import { lazySchema } from './lazySchema.ts';
 import { FORBIDDEN_KEYS } from './common.ts';
-import { KIND_LIST } from './kinds/index.ts';
+import { KIND_LIST, kindDefinition } from './kinds/index.ts';
 import { parseWith } from './parse.ts';
 import { formatPath, type ParseProblem, type ParseResult } from './problems.ts';
 import type { NodeKind } from './kinds/index.ts';
+import type { GraphFile } from './schema.ts';
 
 /** The fields the runtime itself keeps (SPEC §1, State). */
 export const RUNTIME_STATE = {
@@ -17,6 +18,41 @@ export const RUNTIME_STATE = {
   steps: lazySchema((z) => z.int().check(z.gte(0))),
   tokensUsed: lazySchema((z) => z.number().check(z.gte(0))),
 } as const;
+
+/** Fields the runtime itself keeps in the state. */
+export const RUNTIME_FIELDS = Object.keys(RUNTIME_STATE) as readonly (keyof typeof RUNTIME_STATE)[];
+
+/** The keys of an object schema (or a nullable one); none for other shapes. */
+const objectKeys = (schema: z.ZodMiniType): readonly string[] => {
+  const def = schema._zod.def;
+  const inner = def.type === 'nullable' ? (def as z.core.$ZodNullableDef).innerType : schema;
+  const innerDef = inner._zod.def;
+  return innerDef.type === 'object' ? Object.keys((innerDef as z.core.$ZodObjectDef).shape) : [];
+};
+
+let fieldShapes: Record<string, readonly string[]> | null = null;
+
+/**
+ * The known inner fields of each node-owned field group, from the kinds' state schemas, for path
+ * checks and suggestions. Read from the schemas on first use, which builds them (lazySchema.ts).
+ */
+export const fieldShapesOf = (): Readonly<Record<string, readonly string[]>> =>
+  (fieldShapes ??= Object.fromEntries(
+    KIND_LIST.flatMap((kind) => Object.entries(kind.state)).flatMap(([field, schema]) => {
+      const keys = objectKeys(schema);
+      return keys.length > 0 ? [[field, keys]] : [];
+    }),
+  ));
+
+/** Every field path a condition may read in this graph: runtime fields, initial state, and what its nodes write. */
+export const knownPaths = (graph: GraphFile): string[] => {
+  const groups = new Set<string>([...RUNTIME_FIELDS, ...Object.keys(graph.state)]);
+  for (const node of graph.nodes) for (const field of kindDefinition(node.kind).writes) groups.add(field);
+  // Own keys only: a state field named like an Object method (`toString`) has no known shape.
+  const shapes = fieldShapesOf();
+  const shapeOf = (group: string) => (Object.hasOwn(shapes, group) ? shapes[group] : []);
+  return [...groups].flatMap((group) => [group, ...shapeOf(group).map((inner) => `${group}.${inner}`)]);
+};
 
 /** Every typed field of the state: the runtime's and each kind's field groups. */
 export const STATE_FIELDS: Readonly<Record<string, z.ZodMiniType>> = Object.freeze({

@@ -1,6 +1,7 @@
 import { pathsOf } from './describe.ts';
 import { kindDefinition, type SkillReference } from './kinds/index.ts';
-import { edgesInTryOrderBySource, isTerminal, knownPaths, outcomesOf, reachableFrom } from './model.ts';
+import { edgesInTryOrderBySource, isTerminal, outcomesOf, reachableFrom } from './model.ts';
+import { knownPaths } from './state.ts';
 import type { GraphFile, GraphNode, PermissionMode, ScenarioExpect } from './schema.ts';
 import { effectiveAccess, type Access } from './skills.ts';
 import type { When } from './when.ts';

@@ -1,4 +1,6 @@
-import { describeProblems, own, parseWith, Skill, type GraphFile, type Scenario } from '../graph/index.ts';
+import { describeProblems, own, type GraphFile, type Scenario } from '../graph/index.ts';
+import { Skill } from '../graph/skills.ts';
+import { parseWith } from '../graph/parse.ts';
 
 export class ScenarioError extends Error {}
 

@@ -14,7 +14,8 @@
  * `denied`). `trace` is a snapshot taken when read.
  */
 import type { KeyRing } from '../skills/index.ts';
-import type { GraphFile, MockEntry } from '../graph/index.ts';
+import type { GraphFile } from '../graph/schema.ts';
+import type { MockEntry } from '../graph/skills.ts';
 import type { RetentionPolicy } from './checkpointer.ts';
 import type { Attempt, StopReason, Trace, TraceStep } from './trace.ts';
 

@@ -5,7 +5,9 @@
  * exactly as Loopscope does, and its checkpoints carry the same `_run` ledger and `_step` trace step.
  */
 import '../graph/zodProvided.ts';
-import { contactedHosts, describeProblems, parseGraph } from '../graph/index.ts';
+import { describeProblems } from '../graph/index.ts';
+import { contactedHosts } from '../graph/hosts.ts';
+import { parseGraph } from '../graph/parse.ts';
 import type { KeyRing } from '../skills/index.ts';
 import { buildStateGraph, recursionLimitOf } from './compile.ts';
 

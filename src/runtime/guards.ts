@@ -2,7 +2,7 @@
  * The system level: hard bounds checked before every node, in SPEC order. They stop the run;
  * they never retry or re-plan.
  */
-import type { Limits } from '../graph/index.ts';
+import type { Limits } from '../graph/schema.ts';
 import type { Guard, GuardCheck } from './trace.ts';
 
 export interface GuardInput {

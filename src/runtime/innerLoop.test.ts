@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { validateGraph, type GraphFile, type MockEntry } from '../graph/index.ts';
+import { type GraphFile, type MockEntry } from '../graph/index.ts';
+import { validateGraph } from '../graph/validate.ts';
 import { findTemplate } from '../graph/templates/index.ts';
 import { FIXTURES } from './fixtures/index.ts';
 import { createController, runGraph } from './index.ts';

@@ -2,7 +2,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { graphFileArbitrary } from '../graph/arbitrary.ts';
-import { describeProblems, parseGraph } from '../graph/index.ts';
+import { describeProblems } from '../graph/index.ts';
+import { parseGraph } from '../graph/parse.ts';
 import { nodeRan, runGraph } from './index.ts';
 
 describe('runs of generated graphs', () => {

@@ -3,7 +3,8 @@
  * attempts) becomes the expectations, and what each skill returned, real http and llm skills
  * included, becomes a mock script, so that the test replays the run offline.
  */
-import type { GraphFile, MockEntry, Scenario } from '../graph/index.ts';
+import type { GraphFile, Scenario } from '../graph/schema.ts';
+import type { MockEntry } from '../graph/skills.ts';
 import { nodeRan } from './scenario.ts';
 import type { Attempt, Trace } from './trace.ts';
 

@@ -3,7 +3,8 @@
  * never re-runs other actions and never moves `round` or `steps`; every attempt is recorded with
  * a sentence saying why it was or was not followed by another.
  */
-import { accessAllowed, SKILL_LIMITS, type Action, type CallOutcome, type Limits, type PermissionMode, type RetryPolicy } from '../graph/index.ts';
+import { SKILL_LIMITS, type Action, type CallOutcome, type Limits, type PermissionMode, type RetryPolicy } from '../graph/index.ts';
+import { accessAllowed } from '../graph/validate.ts';
 import type { SkillContext, SkillResult, SkillRunner } from '../skills/index.ts';
 import { budgetCheck } from './guards.ts';
 import type { Attempt, Guard } from './trace.ts';

@@ -9,7 +9,8 @@
  * forks from, so the steps before it are never run again.
  */
 import type { CompiledStateGraph } from '@langchain/langgraph/web';
-import { kindDefinition, nodeById, outcomesOf, own, parseStateEdit, describeProblems, type GraphFile } from '../graph/index.ts';
+import { kindDefinition, nodeById, outcomesOf, own, describeProblems, type GraphFile } from '../graph/index.ts';
+import { parseStateEdit } from '../graph/state.ts';
 import { withNamedScenario } from './apply-scenario.ts';
 import { RetainingSaver } from './checkpointer.ts';
 import { buildStateGraph, recursionLimitOf, type LoopscopeConfig } from './compile.ts';

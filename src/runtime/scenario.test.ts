@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseGraph, describeProblems, type GraphFile, type Scenario } from '../graph/index.ts';
+import { describeProblems, type GraphFile, type Scenario } from '../graph/index.ts';
+import { parseGraph } from '../graph/parse.ts';
 import { TEMPLATES, findTemplate } from '../graph/templates/index.ts';
 import { applyScenario, checkScenario, firstDivergence, refusedRealSkill, runGraph, runScenario, ScenarioError } from './index.ts';
 

@@ -1,5 +1,5 @@
 /** Scenarios (SPEC §4): overrides of a graph, and the expectations its trace must meet. */
-import type { GraphFile, Scenario, TokenExpectation } from '../graph/index.ts';
+import type { GraphFile, Scenario, TokenExpectation } from '../graph/schema.ts';
 import { readPath } from '../skills/index.ts';
 import { runGraph, type HeadlessOptions } from './run.ts';
 export { applyScenario, ScenarioError } from './apply-scenario.ts';

@@ -8,7 +8,9 @@
  */
 import type * as z from 'zod/mini';
 import { lazySchema } from '../graph/lazySchema.ts';
-import { MockEntry, RESERVED_STATE_KEYS, stateFieldsOf, type GraphFile } from '../graph/index.ts';
+import { type GraphFile } from '../graph/index.ts';
+import { MockEntry } from '../graph/skills.ts';
+import { RESERVED_STATE_KEYS, stateFieldsOf } from '../graph/state.ts';
 import { TraceStep } from './trace.ts';
 
 export const RUN_CHANNEL = '_run';

@@ -1,5 +1,5 @@
 /** Helpers for the runtime's tests: fixture graphs edited in place, traces compared without timings. */
-import type { GraphFile, GraphNode } from '../graph/index.ts';
+import type { GraphFile, GraphNode } from '../graph/schema.ts';
 import { nodeRan, type Trace } from './trace.ts';
 
 /** A trace (or a step) without the only fields allowed to differ between two runs of one seed. */

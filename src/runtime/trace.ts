@@ -5,7 +5,8 @@
  */
 import type * as z from 'zod/mini';
 import { lazySchema } from '../graph/lazySchema.ts';
-import { CallOutcome, NODE_KINDS, parseUntrusted, TRACE_LIMITS, type ParseResult } from '../graph/index.ts';
+import { CallOutcome, NODE_KINDS, TRACE_LIMITS, type ParseResult } from '../graph/index.ts';
+import { parseUntrusted } from '../graph/parse.ts';
 
 export const TRACE_FORMAT = 'loopscope/trace';
 export const TRACE_VERSION = 1;
@@ -126,11 +127,8 @@ export const TraceStep = lazySchema((z) => z.strictObject({
 }));
 export type TraceStep = z.infer<typeof TraceStep>;
 
-/**
- * Whether the step's node ran: a guard before the node stops it with no attempt made, while the
- * budget running out before a retry stops a node that did run.
- */
-export const nodeRan = (step: TraceStep) => !(step.guard && step.attempts.length === 0);
+// Whether a step's node ran: kept beside the step index, which the first screen reads without the trace's schemas.
+export { nodeRan } from './traceIndex.ts';
 
 export const Trace = lazySchema((z) => z
   .strictObject({

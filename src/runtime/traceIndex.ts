@@ -6,7 +6,13 @@
  */
 import type { Keyframe } from './states.ts';
 import type { TimelineLayout } from './timelineLayout.ts';
-import { nodeRan, type TraceStep } from './trace.ts';
+import type { TraceStep } from './trace.ts';
+
+/**
+ * Whether the step's node ran: a guard before the node stops it with no attempt made, while the
+ * budget running out before a retry stops a node that did run.
+ */
+export const nodeRan = (step: TraceStep) => !(step.guard && step.attempts.length === 0);
 
 export interface TraceIndex {
   /** Each step's round. */

@@ -1,4 +1,6 @@
-import { effectiveAccess, originOf, type HttpSkill } from '../graph/index.ts';
+import { type HttpSkill } from '../graph/index.ts';
+import { originOf } from '../graph/hosts.ts';
+import { effectiveAccess } from '../graph/skills.ts';
 import { exchange, failureOf } from './net.ts';
 import { fillJsonTemplate, fillTemplate, isJsonBody, readPath } from './template.ts';
 import { outcomeOfRecords, type SkillContext, type SkillResult, type SkillRunner } from './types.ts';

@@ -1,4 +1,4 @@
-import type { Skill } from '../graph/index.ts';
+import type { Skill } from '../graph/skills.ts';
 import { createHttpSkill } from './http.ts';
 import { createLlmSkill } from './llm.ts';
 import { createMockSkill } from './mock.ts';

@@ -1,4 +1,5 @@
-import { originOf, type LlmSkill } from '../graph/index.ts';
+import { type LlmSkill } from '../graph/index.ts';
+import { originOf } from '../graph/hosts.ts';
 import { exchange, failureOf } from './net.ts';
 import { type SkillContext, type SkillResult, type SkillRunner } from './types.ts';
 

@@ -1,4 +1,4 @@
-import type { MockEntry, MockSkill } from '../graph/index.ts';
+import type { MockEntry, MockSkill } from '../graph/skills.ts';
 import type { SkillContext, SkillResult, SkillRunner } from './types.ts';
 
 /** What one script entry answers; also how a fork's override of a skill's next results is served. */

@@ -1,5 +1,5 @@
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
-import { HttpSkill, LlmSkill, MockSkill } from '../graph/index.ts';
+import { HttpSkill, LlmSkill, MockSkill } from '../graph/skills.ts';
 import { boundKeys, clampTimeout, createHttpSkill, createLlmSkill, createMockSkill, fillJsonTemplate, RequestRefused, type SkillContext } from './index.ts';
 import { SKILL_LIMITS } from '../graph/index.ts';
 

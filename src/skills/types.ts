@@ -2,7 +2,8 @@
  * One interface every skill type implements. A skill knows how to make one attempt; retries,
  * permissions and the budget are the runtime's business (src/runtime/retry.ts).
  */
-import type { Access, CallOutcome } from '../graph/index.ts';
+import type { CallOutcome } from '../graph/index.ts';
+import type { Access } from '../graph/skills.ts';
 import type { KeyRing } from './keys.ts';
 
 export interface SkillContext {

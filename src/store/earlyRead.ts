@@ -7,7 +7,8 @@
  * (ownSave.ts: this build's own save is only read, any other parsed) comes in by a dynamic import
  * (its chunk is the page's anyway), so the first script stays small and the read starts at once.
  */
-import type { GraphFile, ParseResult } from '../graph/index.ts';
+import type { ParseResult } from '../graph/index.ts';
+import type { GraphFile } from '../graph/schema.ts';
 import { OPEN_KEY, readSaved, type SavedRead } from './libraryDb.ts';
 
 let early: Promise<SavedRead | null> | null = null;

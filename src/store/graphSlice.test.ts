@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { addNode, createNode, serializeGraph } from '../graph/index.ts';
+import { parseGraph } from '../graph/parse.ts';
 import { findTemplate } from '../graph/templates/index.ts';
 import { useApp } from './index.ts';
 
@@ -46,7 +47,7 @@ describe('graph slice', () => {
     const { graph: before, documentId } = useApp.getState();
     const broken = JSON.parse(serializeGraph(findTemplate('securityclaw')!.graph()));
     broken.nodes[1].config.retry.maxAttempts = 'three';
-    expect(useApp.getState().importText(JSON.stringify(broken), 'broken.json')).toBe(false);
+    expect(useApp.getState().importParsed(parseGraph(JSON.stringify(broken)), 'broken.json')).toBe(false);
     expect(useApp.getState().graph).toBe(before);
     expect(useApp.getState().documentId).toBe(documentId);
     expect(useApp.getState().past).toHaveLength(0);

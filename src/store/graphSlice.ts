@@ -1,7 +1,6 @@
-import { blankGraph, describeProblems, loadTemplates, parseGraph, serializeGraph, validateGraph, type GraphFile, type ParseResult, type Problem } from '../graph/index.ts';
-import { loadSchemas, schemasReady } from '../graph/lazySchema.ts';
+import { blankGraph, describeProblems, loadTemplates, serializeGraph, type GraphFile, type ParseResult, type Problem } from '../graph/index.ts';
 import { afterDrawing } from './afterDrawing.ts';
-import { problemsAfter } from './problems.ts';
+import { checkedProblems, checksReady, loadChecks, problemsAfter } from './problems.ts';
 import type { SliceCreator } from './types.ts';
 
 const HISTORY_LIMIT = 200;
@@ -42,9 +41,7 @@ export interface GraphSlice {
   checkProblems: () => void;
   /** A document opened with no positions of its own (a server's graph) waits for the editor's Auto layout. */
   layoutAsked: boolean;
-  /** Parses untrusted text; on failure the graph stays and `importError` names the problem. */
-  importText: (text: string, source?: string) => boolean;
-  /** Opens what a parse (maybe off the main thread) gave, as `importText` does. */
+  /** Opens what a parse of untrusted text gave (editor/importExport.ts); on failure the graph stays and `importError` names the problem. */
   importParsed: (result: ParseResult<GraphFile>, source?: string) => boolean;
   exportText: () => string;
   openTemplate: (id: string) => Promise<boolean>;
@@ -74,11 +71,11 @@ export const createGraphSlice: SliceCreator<GraphSlice> = (set, get) => {
       future: [],
       lastEditKey: key,
     });
-    if (!schemasReady()) void loadSchemas().then(get().checkProblems);
+    if (!checksReady()) void loadChecks().then(get().checkProblems);
   };
   return {
     graph,
-    problems: schemasReady() ? validateGraph(graph) : null,
+    problems: checkedProblems(graph),
     selection: { nodes: [], edges: [] },
     past: [],
     future: [],
@@ -108,12 +105,11 @@ export const createGraphSlice: SliceCreator<GraphSlice> = (set, get) => {
       afterDrawing(get().checkProblems, CHECK_WAITS_AT_MOST_MS);
     },
     checkProblems: () => {
-      // The page's schemas load after its first screen; the check waits for them.
-      if (!schemasReady()) return void loadSchemas().then(get().checkProblems);
       const { graph: current, problems } = get();
-      if (problems === null) set({ problems: validateGraph(current) });
+      // The check loads after the page's first screen; until it has, problems stay unchecked.
+      if (problems === null) set({ problems: checkedProblems(current) });
+      if (!checksReady()) void loadChecks().then(get().checkProblems);
     },
-    importText: (text, source) => get().importParsed(parseGraph(text), source),
     importParsed: (result, source = 'the file') => {
       if (!result.ok) {
         set({ importError: `Could not open ${source}: ${describeProblems(result.problems)}` });

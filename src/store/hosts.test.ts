@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { contactedHosts, type GraphFile } from '../graph/index.ts';
+import { type GraphFile } from '../graph/index.ts';
+import { contactedHosts } from '../graph/hosts.ts';
 import { findTemplate } from '../graph/templates/index.ts';
 import { RequestRefused } from '../skills/index.ts';
 import { fetchOnlyTo, forgetAllowedHosts, networkFor, useHostRequest } from './hosts.ts';

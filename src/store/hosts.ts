@@ -5,7 +5,8 @@
  * the origin it was given for.
  */
 import { create } from 'zustand';
-import { contactedHosts, originOf, type ContactedHost, type GraphFile } from '../graph/index.ts';
+import { type ContactedHost, type GraphFile } from '../graph/index.ts';
+import { contactedHosts, originOf } from '../graph/hosts.ts';
 import type { KeyRing } from '../skills/index.ts';
 // net.ts itself, not the index: the index would bring every skill runner onto the first screen.
 import { RequestRefused } from '../skills/net.ts';

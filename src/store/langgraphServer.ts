@@ -6,7 +6,9 @@
  * goes to that origin only, with no key. The SDK loads when the person connects.
  */
 import { create } from 'zustand';
-import { originOf, parseGraph, type GraphFile } from '../graph/index.ts';
+import { type GraphFile } from '../graph/index.ts';
+import { originOf } from '../graph/hosts.ts';
+import { parseGraph } from '../graph/parse.ts';
 import type { CheckpointState } from '../runtime/serverTrace.ts';
 import type { Trace, TraceStep } from '../runtime/trace.ts';
 import { fetchOnlyTo } from './hosts.ts';

@@ -5,7 +5,8 @@ import { runGraph } from '../runtime/index.ts';
 import type { Trace } from '../runtime/trace.ts';
 import { timelineLayout } from '../runtime/timelineLayout.ts';
 import { traceIndex } from '../runtime/traceIndex.ts';
-import { collector, parseOffThread, readTraceFile, TRACE_CHUNK, type ParseMessage, type ParseRequest } from './offThread.ts';
+import { collector, parseOffThread, TRACE_CHUNK, type ParseMessage, type ParseRequest } from './offThread.ts';
+import { readTraceFile } from './parseRequest.ts';
 import { answer } from './parseInWorker.ts';
 
 const longTrace = async (): Promise<Trace> => {

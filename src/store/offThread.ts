@@ -2,9 +2,9 @@
  * Parsing a large file takes long enough to freeze the page, so above a size it runs in a worker
  * (the same parse, with the same limits); small files are parsed at once.
  */
-import { loadSchemas } from '../graph/lazySchema.ts';
-import { decodeText, parseGraph, TRACE_LIMITS, type GraphFile, type ParseResult } from '../graph/index.ts';
-import { parseTrace, type Trace, type TraceStep } from '../runtime/trace.ts';
+import type { ParseResult } from '../graph/index.ts';
+import type { GraphFile } from '../graph/schema.ts';
+import type { Trace, TraceStep } from '../runtime/trace.ts';
 import { adoptIndex, type TraceIndex } from '../runtime/traceIndex.ts';
 
 /** Text from this many characters (a trace file from this many bytes) on is parsed off the main thread. */
@@ -26,23 +26,6 @@ type Parsed<R extends ParseRequest> = R extends { kind: 'graph' } ? ParseResult<
  * then the steps a chunk at a time.
  */
 export type ParseMessage = ParseResult<GraphFile> | ParseResult<Trace> | { ok: true; value: Trace; chunks: number; index: TraceIndex } | TraceStep[];
-
-const megabytes = (size: number) => `${(size / 1_000_000).toFixed(1)} MB`;
-
-/** A trace file's bytes to a trace, within the trace limits. A file too big to be within them is refused unread. */
-export const readTraceFile = async (file: Blob): Promise<ParseResult<Trace>> => {
-  // UTF-8 takes at most three bytes for each character of the text.
-  if (file.size > TRACE_LIMITS.textChars * 3)
-    return { ok: false, problems: [{ path: '', message: `too large: the file has ${megabytes(file.size)}, at most ${megabytes(TRACE_LIMITS.textChars)} of text can be opened` }] };
-  const text = decodeText(new Uint8Array(await file.arrayBuffer()));
-  return text.ok ? parseTrace(text.value) : text;
-};
-
-/** A file's parse, in the worker or (a small file, no worker) on the page, where the schemas may still be loading. */
-export const parseRequest = async (request: ParseRequest): Promise<ParseResult<GraphFile> | ParseResult<Trace>> => {
-  await loadSchemas();
-  return request.kind === 'graph' ? parseGraph(request.text) : readTraceFile(request.file);
-};
 
 /** The page's side: puts a trace's chunks back together; the result once it is whole. */
 export const collector = () => {
@@ -81,7 +64,7 @@ export const warmParser = () => {
  * (the trace's graph) can open while they come. Not called where the page parses the file itself.
  */
 export const parseOffThread = <R extends ParseRequest>(request: R, onTraceChecked?: (trace: Trace) => void): Promise<Parsed<R>> => {
-  if (size(request) < OFF_THREAD_CHARS || typeof Worker === 'undefined') return parseRequest(request) as Promise<Parsed<R>>;
+  if (size(request) < OFF_THREAD_CHARS || typeof Worker === 'undefined') return import('./parseRequest.ts').then(({ parseRequest }) => parseRequest(request) as Promise<Parsed<R>>);
   const worker = idle ?? startWorker();
   idle = null;
   return new Promise((resolve) => {

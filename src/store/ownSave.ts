@@ -1,7 +1,6 @@
 // The graph layer's own files, not its index: the page's first script loads this (earlyRead.ts), and
 // the index would bring all of the layer with it.
 import { loadSchemas } from '../graph/lazySchema.ts';
-import { parseGraph } from '../graph/parse.ts';
 import type { ParseResult } from '../graph/problems.ts';
 import type { GraphFile } from '../graph/schema.ts';
 import { readJson } from '../graph/untrusted.ts';
@@ -22,7 +21,7 @@ export const isOwnSave = (schema: string | undefined) => GRAPH_SCHEMA !== null &
 export const readSave = async (text: string, schema: string | undefined): Promise<ParseResult<GraphFile>> => {
   const read = isOwnSave(schema) ? readJson(text) : null;
   if (read?.ok) return read as ParseResult<GraphFile>;
-  // Not ours, or not even JSON: the strict reading says what is wrong with it.
-  await loadSchemas();
+  // Not ours, or not even JSON: the strict reading, with the schemas, says what is wrong with it.
+  const [{ parseGraph }] = await Promise.all([import('../graph/parse.ts'), loadSchemas()]);
   return parseGraph(text);
 };

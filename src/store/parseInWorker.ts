@@ -6,7 +6,8 @@ import { keyframesFor } from '../runtime/states.ts';
 import type { Trace } from '../runtime/trace.ts';
 import { timelineLayout } from '../runtime/timelineLayout.ts';
 import { traceIndex } from '../runtime/traceIndex.ts';
-import { parseRequest, TRACE_CHUNK, type ParseMessage, type ParseRequest } from './offThread.ts';
+import { TRACE_CHUNK, type ParseMessage, type ParseRequest } from './offThread.ts';
+import { parseRequest } from './parseRequest.ts';
 
 /** Parses the request and posts the result, a trace's steps in chunks after its index. */
 export const answer = async (request: ParseRequest, post: (message: ParseMessage) => void) => {

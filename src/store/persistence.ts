@@ -10,7 +10,6 @@ import { webGraphLocks, type GraphLocks } from './graphLocks.ts';
 import { newDocumentId } from './graphSlice.ts';
 import { useApp } from './index.ts';
 import { DB_NAME, DB_VERSION, GRAPH_SCHEMA, LAST_KEY, LIBRARY_STORE, META_STORE, OPEN_KEY, request, type LibraryEntry, type SavedRead } from './libraryDb.ts';
-import { parseOffThread } from './offThread.ts';
 import { isOwnSave, readSave } from './ownSave.ts';
 
 export { OPEN_KEY, type LibraryEntry };
@@ -277,7 +276,7 @@ type GraphParser = (text: string, schema: string | undefined) => Promise<ParseRe
  * meanwhile; this page's own save only needs reading (ownSave.ts), sooner here than a worker's
  * answer is copied back.
  */
-const parseAside: GraphParser = async (text, schema) => (isOwnSave(schema) ? readSave(text, schema) : parseOffThread({ kind: 'graph', text }));
+const parseAside: GraphParser = async (text, schema) => (isOwnSave(schema) ? readSave(text, schema) : (await import('./offThread.ts')).parseOffThread({ kind: 'graph', text }));
 /**
  * Before the first screen nothing is drawn that could freeze, and a worker would only be starting
  * (its script loaded, its schemas built, its first parse cold): the page parses the save itself,

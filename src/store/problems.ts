@@ -1,5 +1,24 @@
-import { schemasReady } from '../graph/lazySchema.ts';
-import { validateGraph, type GraphFile, type GraphNode, type Problem } from '../graph/index.ts';
+import { loadSchemas, type GraphFile, type GraphNode, type Problem } from '../graph/index.ts';
+
+type Checks = typeof import('../graph/validate.ts');
+let checks: Checks | null = null;
+let loading: Promise<void> | null = null;
+
+/**
+ * The graph's check (validate.ts) and the schemas it reads load after the page's first screen,
+ * which shows a graph before it has checked it; Node's entries and the tests load them first.
+ */
+export const loadChecks = (): Promise<void> =>
+  checks ? Promise.resolve() : (loading ??= Promise.all([import('../graph/validate.ts'), loadSchemas()]).then(([loaded]) => void (checks = loaded)));
+
+export const checksReady = () => checks !== null;
+
+/** The graph's problems, or null while the check has not loaded (it is asked to load). */
+export const checkedProblems = (graph: GraphFile): Problem[] | null => {
+  if (checks) return checks.validateGraph(graph);
+  void loadChecks();
+  return null;
+};
 
 /** True when `next` differs from `previous` only in where nodes sit: the same fields, nodes and order. */
 export const onlyPositionsChanged = (previous: GraphFile, next: GraphFile): boolean => {
@@ -23,7 +42,7 @@ const samePlaceAside = (before: GraphNode, after: GraphNode) => {
  * The problems of the graph after an edit, computed in this one place: a move (a drag frame, an
  * auto layout) cannot change any problem, so it keeps the previous ones instead of revalidating
  * (null, not checked yet, stays null: the check waiting for the first drawing checks the moved graph).
- * Before the schemas have loaded (the page's first moments) an edit is not checked yet either.
+ * Before the check has loaded (the page's first moments) an edit is not checked yet either.
  */
 export const problemsAfter = (previous: GraphFile, previousProblems: Problem[] | null, next: GraphFile): Problem[] | null =>
-  onlyPositionsChanged(previous, next) ? previousProblems : schemasReady() ? validateGraph(next) : null;
+  onlyPositionsChanged(previous, next) ? previousProblems : checkedProblems(next);

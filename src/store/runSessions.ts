@@ -9,7 +9,8 @@ import type * as z from 'zod/mini';
 // A session is read back against the schemas (its graphs, traces and journals).
 import '../graph/zodProvided.ts';
 import { lazySchema } from '../graph/lazySchema.ts';
-import { describeProblems, parseGraph, parseWith, type ParseProblem } from '../graph/index.ts';
+import { describeProblems, type ParseProblem } from '../graph/index.ts';
+import { parseGraph, parseWith } from '../graph/parse.ts';
 import { Trace } from '../runtime/trace.ts';
 import { RunValuesSchema } from '../runtime/state.ts';
 import type { JournalEntry } from '../runtime/controller.ts';

@@ -1,9 +1,9 @@
-import type { GraphFile } from '../graph/index.ts';
+import type { GraphFile } from '../graph/schema.ts';
 import type { ForkEdits, JournalEntry, PendingApproval, RunController, RunOptions, RunStatus } from '../runtime/controller.ts';
 import type { Attempt, Trace, TraceStep } from '../runtime/trace.ts';
 import { traceIndex, visitCounts } from '../runtime/traceIndex.ts';
 import { afterDrawing, afterPaint } from './afterDrawing.ts';
-import { networkAskedOnFirstRequest, networkFor, type RunNetwork } from './hosts.ts';
+import type { RunNetwork } from './hosts.ts';
 import { FAILED_OUTCOMES, keepUnchanged, NO_ACTIVITY, nodeStatusesFor, type LiveActivity, type NodeRunStatus } from './nodeStatus.ts';
 import type { SliceCreator } from './types.ts';
 
@@ -485,6 +485,8 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
   const startFresh = async () => {
     try {
       const { graph, scenario, seed } = get();
+      // What a run may contact loads with the first run, as the runtime does.
+      const { networkFor } = await import('./hosts.ts');
       const network = await networkFor(graph, get().documentVersion);
       if (!network) {
         set({ runError: 'Not run: it would contact hosts that were not allowed.' });
@@ -632,7 +634,7 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
         await continueLive();
       }),
     restoreRuns: async (saved) => {
-      const runtime = await loadRuntime();
+      const [runtime, { networkAskedOnFirstRequest }] = await Promise.all([loadRuntime(), import('./hosts.ts')]);
       release();
       controllers.clear();
       const { graph } = get();

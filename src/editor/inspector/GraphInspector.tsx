@@ -1,4 +1,5 @@
-import { GraphFile, Limits, PERMISSION_MODES, type GraphFile as GraphDocument } from '../../graph/index.ts';
+import { type GraphFile as GraphDocument } from '../../graph/index.ts';
+import { GraphFile, Limits, PERMISSION_MODES } from '../../graph/schema.ts';
 import { useApp } from '../../store/index.ts';
 import { applyAt, JsonField, NumberField, SelectField, TextField, type Apply } from './fields.tsx';
 import { SkillsEditor } from './SkillsEditor.tsx';

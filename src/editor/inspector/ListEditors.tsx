@@ -1,4 +1,5 @@
-import { EVALUATION_REASONS, HUMAN_ACTION, type Action, type RecoveryRule } from '../../graph/index.ts';
+import { type Action } from '../../graph/index.ts';
+import { EVALUATION_REASONS, HUMAN_ACTION, type RecoveryRule } from '../../graph/inspectorOps.ts';
 import { JsonField, NumberField, ordinal, SelectField, TextField, type Apply } from './fields.tsx';
 
 const RECOVERY_ACTIONS = ['expand_search_scope', 'fallback_tool', HUMAN_ACTION];

@@ -1,7 +1,5 @@
-import {
-  checkNodeId, getAt, kindDefinition, renameNode, updateNode,
-  type GraphNode, type InspectorField, type RecoveryRule,
-} from '../../graph/index.ts';
+import { checkNodeId, kindDefinition, renameNode, updateNode, type GraphNode, type InspectorField } from '../../graph/index.ts';
+import { getAt, type RecoveryRule } from '../../graph/inspectorOps.ts';
 import { useApp } from '../../store/index.ts';
 import { applyAt, CheckboxesField, DraftField, JsonField, NumberField, SelectField, TextField, type Apply, type Parsed } from './fields.tsx';
 import { PlansEditor, RecoverRulesEditor } from './ListEditors.tsx';

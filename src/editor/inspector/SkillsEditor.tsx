@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import {
-  CALL_OUTCOMES, checkSkillName, originOf, HttpSkill, HTTP_METHODS, LlmSkill, MockSkill, newSkill, nextSkillName, removeSkill, renameSkill, setSkill, skillUsers, ACCESS_LEVELS,
-  type MockEntry, type Skill,
-} from '../../graph/index.ts';
+import { CALL_OUTCOMES, type MockEntry, type Skill } from '../../graph/index.ts';
+import { originOf } from '../../graph/hosts.ts';
+import { HttpSkill, HTTP_METHODS, LlmSkill, MockSkill, ACCESS_LEVELS } from '../../graph/skills.ts';
+import { checkSkillName, newSkill, nextSkillName, removeSkill, renameSkill, setSkill, skillUsers } from '../../graph/inspectorOps.ts';
 import { useApp } from '../../store/index.ts';
 import { getKey, keyNameOf, originsWithKey, setKey } from '../../store/secrets.ts';
 import { applyAt, DraftField, JsonField, NumberField, SelectField, TextField, type Apply, type Parsed } from './fields.tsx';

@@ -1,5 +1,7 @@
 import { useId } from 'react';
-import { describeProblems, OPS, parseWith, When, type Op } from '../../graph/index.ts';
+import { describeProblems, type Op } from '../../graph/index.ts';
+import { OPS, When } from '../../graph/when.ts';
+import { parseWith } from '../../graph/parse.ts';
 import { DraftField, SelectField, type Apply, type Parsed } from './fields.tsx';
 
 type WhenForm = 'always' | 'otherwise' | 'outcome' | 'field' | 'all' | 'any' | 'not';

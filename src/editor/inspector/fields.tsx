@@ -1,5 +1,7 @@
 import { useId, useState, type ReactNode } from 'react';
-import { describeProblems, parseUntrusted, readJson, setAt, type ParseResult } from '../../graph/index.ts';
+import { describeProblems, readJson, type ParseResult } from '../../graph/index.ts';
+import { setAt } from '../../graph/inspectorOps.ts';
+import { parseUntrusted } from '../../graph/parse.ts';
 import type * as z from 'zod/mini';
 import { LazySelect } from '../../ui/LazySelect.tsx';
 

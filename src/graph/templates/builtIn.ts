@@ -1,14 +1,5 @@
 import type { GraphFile } from '../schema.ts';
-import { parseGraph } from '../parse.ts';
-import { describeProblems } from '../problems.ts';
 import blank from './blank.json';
-
-/** A built-in template's graph, read as strictly as a file: a fresh copy at each call. */
-export const fromJson = (id: string, json: unknown) => () => {
-  const result = parseGraph(json);
-  if (!result.ok) throw new Error(`built-in template ${id} is not a valid graph:\n${describeProblems(result.problems)}`);
-  return result.value;
-};
 
 /**
  * The empty graph, on its own: the store starts with it and New graph opens it, while the other

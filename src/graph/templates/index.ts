@@ -2,9 +2,18 @@
 import '../zodProvided.ts';
 import type { GraphFile } from '../schema.ts';
 import approvalGate from './approval-gate.json';
-import { blankGraph, fromJson } from './builtIn.ts';
+import { parseGraph } from '../parse.ts';
+import { describeProblems } from '../problems.ts';
+import { blankGraph } from './builtIn.ts';
 import graphEngineer from './graph-engineer.json';
 import securityclaw from './securityclaw.json';
+
+/** A built-in template's graph, read as strictly as a file: a fresh copy at each call. */
+export const fromJson = (id: string, json: unknown) => () => {
+  const result = parseGraph(json);
+  if (!result.ok) throw new Error(`built-in template ${id} is not a valid graph:\n${describeProblems(result.problems)}`);
+  return result.value;
+};
 
 export interface Template {
   id: string;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseGraph, serializeGraph } from '../parse.ts';
+import { parseGraph } from '../parse.ts';
+import { serializeGraph } from '../serialize.ts';
 import { validateGraph } from '../validate.ts';
 import { DEFAULT_TEMPLATE_ID, TEMPLATES, findTemplate } from './index.ts';
 

@@ -7,7 +7,8 @@
  * attempt and each call has the node's local retry. The kind decides what the ending means.
  */
 import type * as z from 'zod/mini';
-import { DeciderReply, kindDefinition, own, parseWith, type LoopConfig, type NodeKind, type RetryPolicy } from '../../graph/index.ts';
+import { DeciderReply, kindDefinition, own, type LoopConfig, type NodeKind, type RetryPolicy } from '../../graph/index.ts';
+import { parseWith } from '../../graph/parse.ts';
 import type { SkillResult } from '../../skills/index.ts';
 import { isFailure, type ActionRun } from '../retry.ts';
 import type { Attempt, Given, Guard, Iteration } from '../trace.ts';

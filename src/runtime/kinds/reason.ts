@@ -1,4 +1,5 @@
-import { parseWith, type Action } from '../../graph/index.ts';
+import { type Action } from '../../graph/index.ts';
+import { parseWith } from '../../graph/parse.ts';
 import { Plan } from '../../graph/kinds/reason.ts';
 import type { SkillResult } from '../../skills/index.ts';
 import { asRecord, type Executor } from './types.ts';

@@ -1,4 +1,5 @@
-import type { Action, GraphFile, NodeKind, NodeOfKind, RetryPolicy } from '../../graph/index.ts';
+import type { Action, NodeKind, NodeOfKind, RetryPolicy } from '../../graph/index.ts';
+import type { GraphFile } from '../../graph/schema.ts';
 import type { ActionRun, Interpret } from '../retry.ts';
 import type { Attempt, Given, Guard, Iteration, StopReason } from '../trace.ts';
 

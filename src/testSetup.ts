@@ -1,0 +1,6 @@
+// The unit tests start as Node's entries do: zod given to the graph layer's schemas, and the graph
+// check that the page loads after its first screen loaded before any test edits a graph.
+import './graph/zodProvided.ts';
+import { loadChecks } from './store/problems.ts';
+
+await loadChecks();
