@@ -8,7 +8,21 @@ const canvasNode = (page: Page, label: string) =>
 
 test('opens on the SecurityClaw template with its nodes and the palette', async ({ page }) => {
   const errors = collectErrors(page);
+  // The toolbars and panels come a moment after the first drawing of the canvas (their chunk is held
+  // back here until the canvas has been measured): nothing moves when they do.
+  let releasePanels = () => {};
+  const panelsHeld = new Promise<void>((resolve) => (releasePanels = resolve));
+  await page.route(/\/assets\/panels-[^/]*\.js$/, async (route) => {
+    await panelsHeld;
+    await route.continue();
+  });
   await page.goto('/');
+  await page.locator('.react-flow__node').first().waitFor();
+  const canvasTop = () => page.locator('.app-canvas').evaluate((canvas) => canvas.getBoundingClientRect().top);
+  const topAtFirst = await canvasTop();
+  releasePanels();
+  await expect(page.getByRole('button', { name: 'Run', exact: true })).toBeVisible();
+  expect(await canvasTop()).toBe(topAtFirst);
 
   await expect(page.getByRole('heading', { name: 'SecurityClaw triage' })).toBeVisible();
   for (const label of ['Decide', 'Execute skill', 'Evaluate', 'Recover', 'Format response', 'Forced stop'])

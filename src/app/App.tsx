@@ -1,9 +1,9 @@
 import { ReactFlowProvider } from '@xyflow/react';
 import { startTransition, useEffect, useState } from 'react';
-import { HostConsent, RunComparison, RunToolbar } from '../debugger/index.ts';
-import { Canvas, EditorToolbar, OtherTabNotice } from '../editor/index.ts';
+import '../debugger/index.ts';
+import { Canvas } from '../editor/index.ts';
 import { useApp } from '../store/index.ts';
-import { BrandIcon } from '../ui/icons.tsx';
+import { BrandIcon } from '../ui/canvasIcons.tsx';
 import { isNarrowWindow, RAIL_PX, RailPanel } from './RailPanel.tsx';
 import { SplitGroup, SplitPanel, Splitter } from './Splitter.tsx';
 import type { PanelSpec } from './splitLayout.ts';
@@ -54,11 +54,11 @@ export function App() {
             <BrandIcon size={18} className="brand-mark" aria-hidden="true" /> <span>Loopscope</span>
           </div>
           <h1 className="graph-name" title={name}>{name}</h1>
-          <EditorToolbar />
-          <RunToolbar />
+          {panels && <panels.EditorToolbar />}
+          {panels && <panels.RunToolbar />}
         </header>
-        <HostConsent />
-        <OtherTabNotice />
+        {panels && <panels.HostConsent />}
+        {panels && <panels.OtherTabNotice />}
         <SplitGroup orientation="horizontal" className="app-main" id="loopscope-main" panels={main}>
           <SplitPanel id="palette-panel">
             <aside className="app-palette" aria-label="Palette">
@@ -105,7 +105,7 @@ export function App() {
             </SplitGroup>
           </SplitPanel>
         </SplitGroup>
-        <RunComparison />
+        {panels && <panels.RunComparison />}
       </div>
     </ReactFlowProvider>
   );

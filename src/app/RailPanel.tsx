@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { HidePanelIcon, ShowPanelIcon } from '../ui/icons.tsx';
+import { HidePanelIcon, ShowPanelIcon } from '../ui/canvasIcons.tsx';
 import { SplitPanel, useSplitPanel } from './Splitter.tsx';
 
 /** How wide a collapsed panel stays: room for its name, written down the rail. */

@@ -6,5 +6,5 @@
  * with them.
  */
 import '../graph/zodProvided.ts';
-export { loadStepView, loadTimelineRun, ScenariosPanel, StepDetail, Timeline } from '../debugger/panels.ts';
-export { Inspector, loadSelectionForms, Palette, ProblemsPanel, ViewControls } from '../editor/panels.ts';
+export { HostConsent, loadStepView, loadTimelineRun, RunComparison, RunToolbar, ScenariosPanel, StepDetail, Timeline } from '../debugger/panels.ts';
+export { EditorToolbar, Inspector, loadSelectionForms, OtherTabNotice, Palette, ProblemsPanel, ViewControls } from '../editor/panels.ts';

@@ -4,6 +4,3 @@ import './debugger.css';
 // The panels' styles come with the first screen: a style sheet added later restyles the whole page.
 import './scenarios.css';
 
-export { RunToolbar } from './RunToolbar.tsx';
-// Loaded when first needed: not on the first screen.
-export { HostConsent, RunComparison } from './lazy.tsx';

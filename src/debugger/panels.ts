@@ -1,4 +1,7 @@
-// The debugger's panel contents, loaded after the first screen (src/app/panels.ts).
+// The debugger's panel contents and its toolbar, loaded after the first screen (src/app/panels.ts).
+export { RunToolbar } from './RunToolbar.tsx';
+// Loaded when first needed.
+export { HostConsent, RunComparison } from './lazy.tsx';
 
 export { loadTimelineRun, Timeline } from './Timeline.tsx';
 export { loadStepView, StepDetail } from './StepDetail.tsx';

@@ -4,5 +4,3 @@
 import './inspector.css';
 
 export { Canvas } from './Canvas.tsx';
-export { EditorToolbar } from './EditorToolbar.tsx';
-export { OtherTabNotice } from './OtherTabNotice.tsx';

@@ -1,5 +1,5 @@
 import { useEffect, useRef, type ReactNode } from 'react';
-import { CloseIcon } from './icons.tsx';
+import { CloseIcon } from './canvasIcons.tsx';
 import './ui.css';
 
 /**

@@ -3,7 +3,7 @@ import { createPortal } from 'react-dom';
 import { BaseEdge, type EdgeProps } from '@xyflow/react';
 import { useApp } from '../../store/index.ts';
 import { selectProblemsByElement } from '../../store/problemsByElement.ts';
-import { FailIcon } from '../../ui/icons.tsx';
+import { FailIcon } from '../../ui/canvasIcons.tsx';
 import { ProblemMark } from '../ProblemMark.tsx';
 import type { ConditionFlowEdge } from '../flowAdapter.ts';
 import { edgeRoute, LABEL_FONT, LABEL_LINE } from '../geometry.ts';

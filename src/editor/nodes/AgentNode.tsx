@@ -4,7 +4,7 @@ import { outcomesOf } from '../../graph/index.ts';
 import { useApp } from '../../store/index.ts';
 import { selectProblemsByElement } from '../../store/problemsByElement.ts';
 import { fontText } from '../../ui/endText.ts';
-import { kindIconImage } from '../../ui/icons.tsx';
+import { kindIconImage } from '../../ui/canvasIcons.tsx';
 import { ProblemMark } from '../ProblemMark.tsx';
 import { GENERAL_HANDLE, type AgentFlowNode } from '../flowAdapter.ts';
 import { handleBoxes, nodeHeight, NODE_BORDER_SIDE, NODE_ROWS, NODE_WIDTH } from '../geometry.ts';

@@ -1,0 +1,75 @@
+/**
+ * The icons the first screen draws: the brand, the panels' rail, a failed edge's mark, a dialog's
+ * close button, and the canvas's kind and problem icons as CSS images. The rest are in icons.tsx, loaded with the panels.
+ */
+import type { LucideIconData, LucideIconNode } from 'lucide-react';
+import * as brainIcon from 'lucide-react/icons/brain';
+import * as circleAlertIcon from 'lucide-react/icons/circle-exclamation-point';
+import * as handIcon from 'lucide-react/icons/hand';
+import * as inboxIcon from 'lucide-react/icons/inbox';
+import * as lifeBuoyIcon from 'lucide-react/icons/life-buoy';
+import * as messageSquareTextIcon from 'lucide-react/icons/message-square-text';
+import * as octagonXIcon from 'lucide-react/icons/octagon-x';
+import * as searchCheckIcon from 'lucide-react/icons/search-check';
+import * as triangleAlertIcon from 'lucide-react/icons/triangle-exclamation-point';
+import * as zapIcon from 'lucide-react/icons/zap';
+import type { KindIconName } from '../graph/index.ts';
+
+// Each from its own module: lucide's index reaches every icon, and what the page loads later would come with it.
+export { default as BrandIcon } from 'lucide-react/icons/circle-dot';
+export { default as FailIcon, default as CloseIcon } from 'lucide-react/icons/x';
+export { default as ShowPanelIcon } from 'lucide-react/icons/chevron-left';
+export { default as HidePanelIcon } from 'lucide-react/icons/chevron-right';
+
+/** A lucide icon's module as it is at run time: its drawing is exported beside its component (the types name the component only). */
+const drawingOf = (module: object) => (module as { __iconData: LucideIconData }).__iconData.node;
+
+const KIND_ICON_DRAWINGS: Record<KindIconName, readonly LucideIconNode[]> = {
+  brain: drawingOf(brainIcon),
+  inbox: drawingOf(inboxIcon),
+  zap: drawingOf(zapIcon),
+  'search-check': drawingOf(searchCheckIcon),
+  'life-buoy': drawingOf(lifeBuoyIcon),
+  hand: drawingOf(handIcon),
+  'message-square-text': drawingOf(messageSquareTextIcon),
+  'octagon-x': drawingOf(octagonXIcon),
+};
+
+const escapeAttribute = (value: unknown) => String(value).replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;');
+const svgElements = (nodes: readonly LucideIconNode[]): string =>
+  nodes
+    .map(([tag, attributes, children]) => {
+      const written = Object.entries(attributes).filter(([name]) => name !== 'key').map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`).join('');
+      return children?.length ? `<${tag}${written}>${svgElements(children)}</${tag}>` : `<${tag}${written}/>`;
+    })
+    .join('');
+
+const iconImages = new Map<string, string>();
+/**
+ * A lucide drawing as a CSS image, with lucide's stroke, in `color`. The canvas's nodes and edge
+ * labels show their icons as backgrounds: each inline SVG is its own clip and transform to the
+ * browser, and on a big graph sorting those into layers made every drag and pan frame slower. The
+ * timeline's rows too: a row's icon is one element instead of an SVG of up to a dozen, made again
+ * as the window moves.
+ */
+const iconImage = (key: string, drawing: readonly LucideIconNode[], color: string): string => {
+  let image = iconImages.get(key);
+  if (image === undefined) {
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24" viewBox="0 0 24 24" fill="none" stroke="${escapeAttribute(color)}" stroke-width="2" stroke-linecap="round" stroke-linejoin="round">${svgElements(drawing)}</svg>`;
+    image = `url("data:image/svg+xml,${encodeURIComponent(svg)}")`;
+    iconImages.set(key, image);
+  }
+  return image;
+};
+
+/** A kind's icon as a CSS image, the same lucide drawing as `KindIcon`, in `color`. */
+export const kindIconImage = (name: KindIconName, color: string): string => iconImage(`kind ${name} ${color}`, KIND_ICON_DRAWINGS[name], color);
+
+/** The drawings of `ErrorIcon` and `WarningIcon` (lucide's alert icons, under their current names) in styles.css's --danger and --warn. */
+const PROBLEM_ICONS = {
+  error: { drawing: drawingOf(circleAlertIcon), color: '#f87171' },
+  warning: { drawing: drawingOf(triangleAlertIcon), color: '#fbbf24' },
+} as const;
+
+/** A problem's icon as a CSS image, as `ErrorIcon` or `WarningIcon` draws it in the problem's colour. */
+export const problemIconImage = (severity: keyof typeof PROBLEM_ICONS): string => iconImage(`problem ${severity}`, PROBLEM_ICONS[severity].drawing, PROBLEM_ICONS[severity].color);
