@@ -50,6 +50,13 @@ const metaPolicy = (): Plugin => ({
  * policy), so that it is fetched first.
  */
 const FIRST_SCRIPT = 'src/app/first.ts';
+/**
+ * What the first script runs before the page's entry has loaded: its own modules, and the reader of
+ * the save it imports (src/store/ownSave.ts) with what that imports, and Vite's helper for dynamic
+ * imports. They stay in chunks of their own; every other module of the first screen goes into one
+ * chunk (below): in a dozen chunks shared with later ones, the first screen's code was 5 KB gzip larger.
+ */
+const EARLY_MODULES = [FIRST_SCRIPT, 'src/store/earlyRead.ts', 'src/store/libraryDb.ts', 'src/store/ownSave.ts', 'src/graph/lazySchema.ts', 'src/graph/untrusted.ts', 'src/graph/common.ts', 'src/graph/limits.ts', 'src/graph/problems.ts'];
 const firstScript = (): Plugin => {
   let base = '/';
   return {
@@ -60,15 +67,20 @@ const firstScript = (): Plugin => {
       handler: (html, context) => {
         const chunk = context.bundle && Object.values(context.bundle).find((output) => output.type === 'chunk' && output.isEntry && output.facadeModuleId?.endsWith(FIRST_SCRIPT));
         if (context.bundle && !chunk) throw new Error(`the build has no entry for ${FIRST_SCRIPT}`);
+        const chunks = Object.values(context.bundle ?? {}).filter((output) => output.type === 'chunk');
+        const reader = chunks.find((output) => output.moduleIds.some((id) => id.endsWith('src/store/ownSave.ts')));
+        const page = chunks.find((output) => output.moduleIds.some((id) => id.endsWith('src/app/main.tsx')));
+        if (reader && page && (reader === page || reader.imports.includes(page.fileName)))
+          throw new Error('the first script\'s save reader (src/store/ownSave.ts) would wait for the whole page: add what it imports to EARLY_MODULES');
         const src = chunk ? `${base}${chunk.fileName}` : `/${FIRST_SCRIPT}`;
         // What it imports is asked for with it, not once it has arrived.
         const preloads = (chunk?.type === 'chunk' ? chunk.imports : []).map((file) => `<link rel="modulepreload" crossorigin href="${base}${file}">`);
         const tag = [`<script type="module" async crossorigin src="${src}"></script>`, ...preloads].join('\n    ');
         // Listed once, with the first script.
-        const page = preloads.reduce((text, preload) => text.replace(preload, ''), html);
-        const firstScript = page.indexOf('<script');
+        const rest = preloads.reduce((text, preload) => text.replace(preload, ''), html);
+        const firstScript = rest.indexOf('<script');
         if (firstScript < 0) throw new Error('the page has no script to put its first script before');
-        return `${page.slice(0, firstScript)}${tag}\n    ${page.slice(firstScript)}`;
+        return `${rest.slice(0, firstScript)}${tag}\n    ${rest.slice(firstScript)}`;
       },
     },
   };
@@ -80,14 +92,19 @@ export default defineConfig(({ command }) => {
   return {
     plugins: [react(), metaPolicy(), firstScript(), immutableAssets()],
     define: { __GRAPH_SCHEMA__: JSON.stringify(graphSchemaStamp(import.meta.dirname)) },
-    build: { chunkSizeWarningLimit: 1500, rolldownOptions: { input: { index: 'index.html', first: FIRST_SCRIPT } } },
+    build: {
+      chunkSizeWarningLimit: 1500,
+      rolldownOptions: {
+        input: { index: 'index.html', first: FIRST_SCRIPT },
+        output: { codeSplitting: { groups: [{ name: 'app', tags: ['$initial'], test: (id: string) => !id.includes('vite/preload-helper') && !EARLY_MODULES.some((module) => id.endsWith(module)), includeDependenciesRecursively: false }] } },
+      },
+    },
     html: command === 'serve' ? { cspNonce: devNonce } : undefined,
     server: { headers: securityHeaders(policy({ scriptSources: [`'nonce-${devNonce}'`], connectSources: ['ws:', 'wss:'] })) },
     preview: { headers: securityHeaders(policy()) },
     test: {
       include: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
-      // Node's entries provide zod to the graph layer's schemas (src/graph/lazySchema.ts); so do the tests.
-      setupFiles: ['src/graph/zodProvided.ts'],
+      setupFiles: ['src/testSetup.ts'],
       environment: 'node',
       // A budget, not a wait: some tests parse megabytes of hostile input, and the machine may be busy.
       testTimeout: 30_000,
