@@ -25,6 +25,16 @@ describe('lazySchema', () => {
     expect(Either.safeParse({ type: 'c' }).success).toBe(false);
   });
 
+  it('builds schemas around the schemas, not the stand-ins, so that a parse does not pass through them', () => {
+    const Inner = lazySchema((zod) => zod.strictObject({ tries: zod.int() }));
+    const Outer = lazySchema((zod) => zod.strictObject({ inner: Inner, list: zod.array(Inner), either: zod.union([Inner, zod.string()]), kept: zod._default(zod.string(), 'x') }));
+    const inner = Outer.shape.inner;
+    expect(inner).not.toBe(Inner);
+    expect(inner).toBe(Outer.shape.list._zod.def.element);
+    expect(Outer.shape.either._zod.def.options[0]).toBe(inner);
+    expect(inner.safeParse({ tries: 1 }).success).toBe(true);
+  });
+
   it('refers to itself in a recursive schema', () => {
     type Tree = { children: Tree[] };
     const Tree: z.ZodMiniType<Tree> = lazySchema((zod) => zod.lazy(() => zod.strictObject({ children: zod.array(Tree) })));
