@@ -60,6 +60,10 @@ export const newDocumentId = () => `graph-${crypto.randomUUID()}`;
 export const createGraphSlice: SliceCreator<GraphSlice> = (set, get) => {
   // Empty until the first screen opens a graph (the autosave, a link, a template): nothing is built twice.
   const graph = blankGraph();
+  /** The check loads after the page's first screen; until it has, problems stay unchecked, and it checks them once in. */
+  const checkOnceLoaded = () => {
+    if (!checksReady()) void loadChecks().then(get().checkProblems);
+  };
   const replace = (next: GraphFile, key: string | null) => {
     const { graph: current, problems, past, lastEditKey } = get();
     if (next === current) return;
@@ -71,7 +75,7 @@ export const createGraphSlice: SliceCreator<GraphSlice> = (set, get) => {
       future: [],
       lastEditKey: key,
     });
-    if (!checksReady()) void loadChecks().then(get().checkProblems);
+    checkOnceLoaded();
   };
   return {
     graph,
@@ -106,9 +110,8 @@ export const createGraphSlice: SliceCreator<GraphSlice> = (set, get) => {
     },
     checkProblems: () => {
       const { graph: current, problems } = get();
-      // The check loads after the page's first screen; until it has, problems stay unchecked.
       if (problems === null) set({ problems: checkedProblems(current) });
-      if (!checksReady()) void loadChecks().then(get().checkProblems);
+      checkOnceLoaded();
     },
     importParsed: (result, source = 'the file') => {
       if (!result.ok) {

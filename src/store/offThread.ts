@@ -2,8 +2,7 @@
  * Parsing a large file takes long enough to freeze the page, so above a size it runs in a worker
  * (the same parse, with the same limits); small files are parsed at once.
  */
-import type { ParseResult } from '../graph/index.ts';
-import type { GraphFile } from '../graph/schema.ts';
+import type { GraphFile, ParseResult } from '../graph/index.ts';
 import type { Trace, TraceStep } from '../runtime/trace.ts';
 import { adoptIndex, type TraceIndex } from '../runtime/traceIndex.ts';
 
