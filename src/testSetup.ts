@@ -2,5 +2,8 @@
 // check that the page loads after its first screen loaded before any test edits a graph.
 import './graph/zodProvided.ts';
 import { loadChecks } from './store/problems.ts';
+// And the store's run and scenario actions, which the page loads with the debugger's panels.
+import './store/runActions.ts';
+import './store/scenarioActions.ts';
 
 await loadChecks();

@@ -6,9 +6,16 @@ import { followLinksInAddress, openInitialGraph } from './startup.ts';
 import { whenQuiet } from './whenQuiet.ts';
 import { startPersistence } from '../store/persistence.ts';
 import { warmUpRuntime } from '../store/runSlice.ts';
+import { afterDrawing } from '../store/afterDrawing.ts';
 import './styles.css';
 
-startPersistence();
+/** The longest the saver waits for the page's first idle time after the first screen. */
+const SAVER_WAITS_AT_MOST_MS = 500;
+
+let firstScreenDrawn!: () => void;
+// The saver is not needed to draw the first screen: it loads once that is drawn, and saves what
+// was edited before it started.
+startPersistence({ savingFrom: new Promise<void>((resolve) => (firstScreenDrawn = resolve)) });
 // The graph is opened before the first render, so the first screen is the graph the person was editing.
 void openInitialGraph(new URL(window.location.href)).finally(() => {
   followLinksInAddress();
@@ -19,6 +26,7 @@ void openInitialGraph(new URL(window.location.href)).finally(() => {
       </ErrorBoundary>
     </StrictMode>,
   );
+  afterDrawing(firstScreenDrawn, SAVER_WAITS_AT_MOST_MS);
   // The open graph's runs come back, and are kept as they go on. Restoring them needs the runtime,
   // which loads after the first screen anyway, so the session store does too.
   void import('../store/runSessions.ts').then((sessions) => sessions.startRunSessions());

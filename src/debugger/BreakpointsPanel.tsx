@@ -1,7 +1,8 @@
 import { useMemo, useState } from 'react';
 import type { GraphNode } from '../graph/schema.ts';
 import { useApp } from '../store/index.ts';
-import { describeCondition, type BreakCondition } from '../store/runSlice.ts';
+import { describeCondition } from '../store/breakpoints.ts';
+import type { BreakCondition } from '../store/runSlice.ts';
 import { CloseIcon } from '../ui/icons.tsx';
 import { LazySelect, type Choice } from '../ui/LazySelect.tsx';
 

@@ -14,6 +14,7 @@ import {
   openAsNewGraph,
   openFromLibrary,
   restoreLastGraph,
+  savingStarted,
   startPersistence,
   takeOverGraph,
   useAutosave,
@@ -71,8 +72,9 @@ const fakeWindow = () => {
 };
 
 let stops: (() => void)[] = [];
-const start = (library: LibraryStorage, session = memory(), journal = memory(), page = fakeWindow()) => {
+const start = async (library: LibraryStorage, session = memory(), journal = memory(), page = fakeWindow()) => {
   stops.push(startPersistence({ library, session, journal, target: page.target, delayMs: 300 }));
+  await savingStarted();
   return { session, journal, page };
 };
 
@@ -92,7 +94,7 @@ describe('saving', () => {
 
   it('saves the open graph under its own id once after a burst of edits', async () => {
     const fake = fakeLibrary();
-    start(fake.library);
+    await start(fake.library);
     rename('A');
     rename('AB');
     await vi.advanceTimersByTimeAsync(299);
@@ -103,7 +105,7 @@ describe('saving', () => {
 
   it('waits for a gesture on the canvas to end, then saves once', async () => {
     const fake = fakeLibrary();
-    const { page, journal } = start(fake.library);
+    const { page, journal } = await start(fake.library);
     const release = holdAutosave();
     rename('Moved');
     await vi.advanceTimersByTimeAsync(1000);
@@ -132,7 +134,7 @@ describe('saving', () => {
 
   it('opening another graph saves the edit left pending under the old id and never writes over it', async () => {
     const fake = fakeLibrary();
-    const { session } = start(fake.library);
+    const { session } = await start(fake.library);
     rename('Edited triage');
     openAsNewGraph(template('graph-engineer'));
     await vi.advanceTimersByTimeAsync(0);
@@ -148,7 +150,7 @@ describe('saving', () => {
 
   it('on pagehide the edit lands in the journal at once, and the next page opens it', async () => {
     const fake = fakeLibrary();
-    const first = start(fake.library);
+    const first = await start(fake.library);
     rename('Typed just before the reload');
     fake.hangWrites();
     first.page.fire('pagehide');
@@ -159,7 +161,7 @@ describe('saving', () => {
     // The next page: the library never got the write, the journal has it.
     useApp.setState({ graph: template('blank'), documentId: 'graph-other' });
     const reloaded = fakeLibrary();
-    start(reloaded.library, first.session, first.journal);
+    await start(reloaded.library, first.session, first.journal);
     await restoreLastGraph();
     expect(useApp.getState().documentId).toBe('graph-initial');
     expect(useApp.getState().graph.name).toBe('Typed just before the reload');
@@ -171,7 +173,7 @@ describe('saving', () => {
 
   it('writes no journal copy of a save IndexedDB takes, and one of a save still on its way when the page leaves', async () => {
     const fake = fakeLibrary();
-    const { page, journal } = start(fake.library);
+    const { page, journal } = await start(fake.library);
     rename('Landed');
     await vi.advanceTimersByTimeAsync(300);
     expect(JSON.parse(fake.entries.get('graph-initial')!.text).name).toBe('Landed');
@@ -186,7 +188,7 @@ describe('saving', () => {
 
   it('shows a failed write, keeps the graph and its journal, and clears the message once a write works', async () => {
     const fake = fakeLibrary();
-    const { journal } = start(fake.library);
+    const { journal } = await start(fake.library);
     fake.failWrites(new Error('QuotaExceededError'));
     rename('Big');
     await vi.advanceTimersByTimeAsync(300);
@@ -202,7 +204,7 @@ describe('saving', () => {
   it('never stores an API key', async () => {
     setKey('OPENAI_API_KEY', 'https://api.openai.com', 'sk-secret-123');
     const fake = fakeLibrary();
-    const { journal } = start(fake.library);
+    const { journal } = await start(fake.library);
     rename('With key');
     await vi.advanceTimersByTimeAsync(300);
     expect([...fake.entries.values()].map((entry) => entry.text).join('')).not.toContain('sk-secret-123');
@@ -235,6 +237,7 @@ describe('two tabs on one graph', () => {
     const session = memory();
     session.setItem(OPEN_KEY, 'graph-shared');
     stops.push(startPersistence({ library: fake.library, session, journal: memory(), target: fakeWindow().target, delayMs: 0, locks: other.locks }));
+    await savingStarted();
     await restoreLastGraph();
     await vi.advanceTimersByTimeAsync(0);
     expect(useGraphTab.getState().conflict).toBe('elsewhere');
@@ -256,19 +259,79 @@ describe('two tabs on one graph', () => {
   });
 });
 
+describe('the saver, started once the first screen is drawn', () => {
+  beforeEach(() => vi.useFakeTimers());
+
+  const startLate = (library: LibraryStorage, session = memory()) => {
+    let drawn!: () => void;
+    stops.push(startPersistence({ library, session, journal: memory(), target: fakeWindow().target, delayMs: 300, savingFrom: new Promise<void>((resolve) => (drawn = resolve)) }));
+    return async () => {
+      drawn();
+      await savingStarted();
+    };
+  };
+
+  it('writes nothing for a graph restored as it was saved, and holds it for this tab', async () => {
+    const fake = fakeLibrary([entryOf('graph-a', template('graph-engineer'))]);
+    const session = memory();
+    const drawn = startLate(fake.library, session);
+    await restoreLastGraph();
+    expect(session.getItem(OPEN_KEY)).toBeNull();
+    const write = vi.spyOn(fake.library, 'write');
+    await drawn();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(write).not.toHaveBeenCalled();
+    expect(session.getItem(OPEN_KEY)).toBe('graph-a');
+    expect(useLibrary.getState().entries.map((entry) => entry.id)).toEqual(['graph-a']);
+  });
+
+  it('saves as it starts an edit made before, to a graph restored before', async () => {
+    const fake = fakeLibrary([entryOf('graph-a', template('graph-engineer'))]);
+    const drawn = startLate(fake.library);
+    await restoreLastGraph();
+    rename('Edited before the saver');
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(fake.names()).toEqual(['Graph Engineer']);
+    await drawn();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(fake.names()).toEqual(['Edited before the saver']);
+  });
+
+  it('saves an edit made before it started to the graph it started with, as a debounced save', async () => {
+    const fake = fakeLibrary();
+    const drawn = startLate(fake.library);
+    rename('Edited before the saver');
+    await drawn();
+    expect(fake.entries.size).toBe(0);
+    await vi.advanceTimersByTimeAsync(300);
+    expect(fake.names()).toEqual(['Edited before the saver']);
+  });
+
+  it("writes at once a graph opened as new before it started (the first visit's template)", async () => {
+    const fake = fakeLibrary();
+    const drawn = startLate(fake.library);
+    await restoreLastGraph();
+    const id = useApp.getState().documentId;
+    expect(fake.entries.size).toBe(0);
+    await drawn();
+    await vi.advanceTimersByTimeAsync(0);
+    expect([...fake.entries.keys()]).toEqual([id]);
+  });
+});
+
 describe('restoring', () => {
   it("opens this tab's graph over the one saved last in another tab", async () => {
     const fake = fakeLibrary([entryOf('graph-b', { ...template('blank'), name: 'Saved last elsewhere' }, [], 2000), entryOf('graph-a', template('graph-engineer'))]);
     const session = memory();
     session.setItem(OPEN_KEY, 'graph-a');
-    start(fake.library, session);
+    await start(fake.library, session);
     await restoreLastGraph();
     expect(useApp.getState().graph.name).toBe('Graph Engineer');
     expect(useApp.getState().documentId).toBe('graph-a');
     expect(useApp.getState().past).toEqual([]);
 
     // A new tab has no graph of its own: the one saved last.
-    start(fake.library);
+    await start(fake.library);
     await restoreLastGraph();
     expect(useApp.getState().graph.name).toBe('Saved last elsewhere');
   });
@@ -277,7 +340,7 @@ describe('restoring', () => {
     const compact = JSON.stringify(JSON.parse(serializeGraph(template('graph-engineer'))));
     const fake = fakeLibrary([{ id: 'graph-a', name: 'Graph Engineer', savedAt: 1000, text: compact, copies: [] }]);
     const journal = memory();
-    start(fake.library, memory(), journal);
+    await start(fake.library, memory(), journal);
     expect(await openFromLibrary('graph-a')).toBe(true);
     await vi.waitFor(() => expect(useGraphTab.getState().conflict).toBeNull());
     await new Promise((resolve) => setTimeout(resolve, 0));
@@ -290,7 +353,7 @@ describe('restoring', () => {
   it('a damaged save opens its last good copy and says so', async () => {
     const good = { ...template('graph-engineer'), name: 'Good copy' };
     const fake = fakeLibrary([{ ...entryOf('graph-a', good, [serializeGraph(good)]), text: '{"format":"loopscope/graph","version":1,"name":"x","entry":"a","nodes":[{"id":"a","kind":"nope"}]}' }]);
-    start(fake.library);
+    await start(fake.library);
     await restoreLastGraph();
     expect(useApp.getState().graph.name).toBe('Good copy');
     expect(useApp.getState().documentId).toBe('graph-a');
@@ -300,7 +363,7 @@ describe('restoring', () => {
   it('a save damaged with all its copies stays as it was; the default graph opens as a new graph', async () => {
     const damaged = { id: 'graph-a', name: 'Broken', savedAt: 1, text: '{oops', copies: ['{also broken'] };
     const fake = fakeLibrary([damaged]);
-    start(fake.library);
+    await start(fake.library);
     await restoreLastGraph();
     expect(useApp.getState().graph.name).toBe('SecurityClaw triage');
     expect(useApp.getState().documentId).not.toBe('graph-a');
@@ -319,7 +382,7 @@ describe('restoring', () => {
 
   it('opening a graph of the library saves the open one first', async () => {
     const fake = fakeLibrary([entryOf('graph-a', template('graph-engineer'))]);
-    start(fake.library);
+    await start(fake.library);
     rename('Left mid-edit');
     expect(await openFromLibrary('graph-a')).toBe(true);
     await vi.waitFor(() => expect(fake.names()).toEqual(['Graph Engineer', 'Left mid-edit']));

@@ -4,9 +4,9 @@
  * link adds a graph; it never writes over another one. A reload opens what this tab was editing.
  */
 import { create } from 'zustand';
-import { describeProblems, loadTemplates, own, prepareSerialization, readJson, serializeGraph, type GraphFile, type ParseResult } from '../graph/index.ts';
+import { describeProblems, loadTemplates, own, readJson, type GraphFile, type ParseResult } from '../graph/index.ts';
 import { takeEarlyParse, takeEarlyRead } from './earlyRead.ts';
-import { webGraphLocks, type GraphLocks } from './graphLocks.ts';
+import type { GraphLocks } from './graphLocks.ts';
 import { newDocumentId } from './graphSlice.ts';
 import { useApp } from './index.ts';
 import { DB_NAME, DB_VERSION, GRAPH_SCHEMA, LAST_KEY, LIBRARY_STORE, META_STORE, OPEN_KEY, request, type LibraryEntry, type SavedRead } from './libraryDb.ts';
@@ -41,13 +41,9 @@ export const JOURNAL_PREFIX = 'loopscope.journal.';
 /** How many earlier saves each graph keeps. */
 export const COPIES_KEPT = 3;
 const DEBOUNCE_MS = 300;
-/** Nodes and edges written ahead of a first save in one slice, and the idle time a slice needs. */
-const PREPARE_SLICE = 200;
-const PREPARE_MARGIN_MS = 4;
-const whenIdle = (work: (deadline?: IdleDeadline) => void) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(work) : setTimeout(work, 50));
 const STORAGE_TIMEOUT_MS = 3000;
 /** What this page's saves carry: the fingerprint of the graph layer that read the graph (ownSave.ts). */
-const stamp = GRAPH_SCHEMA === null ? {} : { schema: GRAPH_SCHEMA };
+export const SAVE_STAMP = GRAPH_SCHEMA === null ? {} : { schema: GRAPH_SCHEMA };
 
 const completion = (tx: IDBTransaction) =>
   new Promise<void>((resolve, reject) => {
@@ -118,7 +114,7 @@ export const indexedDbLibrary = (factory: IDBFactory | undefined = globalThis.in
     previous.onsuccess = () => {
       const old = previous.result as LibraryEntry | undefined;
       const copies = old ? (old.text === text ? old.copies : [old.text, ...old.copies].slice(0, COPIES_KEPT)) : [];
-      library.put({ id, name, savedAt: Date.now(), text, copies, ...stamp } satisfies LibraryEntry);
+      library.put({ id, name, savedAt: Date.now(), text, copies, ...SAVE_STAMP } satisfies LibraryEntry);
       tx.objectStore(META_STORE).put(id, LAST_KEY);
     };
     const done = completion(tx);
@@ -168,14 +164,14 @@ export const useGraphTab = create<{ conflict: 'elsewhere' | 'taken' | null }>()(
 export const withSaved = (entries: readonly LibrarySummary[], saved: LibrarySummary): LibrarySummary[] =>
   [saved, ...entries.filter((entry) => entry.id !== saved.id)].sort((a, b) => b.savedAt - a.savedAt);
 
-const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error)) || 'unknown error';
-const fail = (what: string) => useAutosave.setState({ error: `Autosave failed: ${what}. Your graph is kept in memory.` });
+export const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error)) || 'unknown error';
+export const fail = (what: string) => useAutosave.setState({ error: `Autosave failed: ${what}. Your graph is kept in memory.` });
 const failRestore = (text: string) => useAutosave.setState({ restoreError: text });
 
 const withTimeout = <T>(promise: Promise<T>, ms: number) =>
   Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the browser storage did not answer')), ms))]);
 
-interface JournalEntry {
+export interface JournalEntry {
   name: string;
   text: string;
   savedAt: number;
@@ -183,7 +179,7 @@ interface JournalEntry {
   schema?: string;
 }
 
-const readJournal = (sync: SyncStorage, id: string): JournalEntry | null => {
+export const readJournal = (sync: SyncStorage, id: string): JournalEntry | null => {
   try {
     const value = JSON.parse(sync.getItem(JOURNAL_PREFIX + id) ?? 'null') as JournalEntry | null;
     return value && typeof value.text === 'string' && typeof value.savedAt === 'number' ? value : null;
@@ -206,11 +202,16 @@ export interface PersistenceOptions {
   timeoutMs?: number;
   /** Where `pagehide` is listened for. */
   target?: Pick<Window, 'addEventListener' | 'removeEventListener'>;
-  /** Which tab may save which graph (graphLocks.ts). */
+  /** Which tab may save which graph (graphLocks.ts; Web Locks where there are none given). */
   locks?: GraphLocks;
+  /**
+   * When the saver starts (autosave.ts, loaded then): the page's, once its first screen is drawn;
+   * at once where none is given. It saves what changed before it started.
+   */
+  savingFrom?: Promise<unknown>;
 }
 
-type Resolved = Required<PersistenceOptions>;
+export type ResolvedOptions = Required<Omit<PersistenceOptions, 'locks' | 'savingFrom'>> & Pick<PersistenceOptions, 'locks'>;
 
 /** No storage at all (a browser that refuses it): the app still works, in memory. */
 const memoryStorage = (): SyncStorage => {
@@ -233,6 +234,9 @@ const browserStorage = (name: 'sessionStorage' | 'localStorage'): SyncStorage =>
  */
 let gestures = 0;
 let gesturesOver: (() => void) | null = null;
+export const gesturesUnderWay = () => gestures > 0;
+/** What the saver does once no gesture holds its save back. */
+export const onGesturesOver = (then: (() => void) | null) => void (gesturesOver = then);
 
 /** Holds autosaves back until the function it returns is called; pagehide and opening another graph still save at once. */
 export const holdAutosave = (): (() => void) => {
@@ -246,16 +250,30 @@ export const holdAutosave = (): (() => void) => {
   };
 };
 
-let active: {
-  options: Resolved;
+/** What saves the open graph (autosave.ts): loaded once the page's first screen is drawn. */
+export interface Saver {
   flush: () => Promise<void>;
+  takeOver: (id: string) => Promise<void>;
+  stop: () => void;
+}
+
+/** The library as this page reads and saves it, shared with the saver. */
+export interface Persistence {
+  options: ResolvedOptions;
+  /** Per graph, the text saved last from this page. */
   lastSaved: Map<string, string>;
   /** Per graph, the document as opened from its save, while it is unedited: saving it would write the same document. */
   openedAsSaved: Map<string, GraphFile>;
-  takeOver: (id: string) => Promise<void>;
-} | null = null;
+  /** The open document when persistence started: what changed since then the saver saves as it starts. */
+  startedWith: { documentId: string; graph: GraphFile };
+  saver: Saver | null;
+  saving: Promise<Saver | null>;
+  stopped: boolean;
+}
 
-const refreshList = async (library: LibraryStorage) => {
+let active: Persistence | null = null;
+
+export const refreshList = async (library: LibraryStorage) => {
   try {
     useLibrary.setState({ entries: await library.list() });
   } catch {
@@ -293,7 +311,8 @@ const parseHere: GraphParser = async (text, schema) => (await takeEarlyParse(tex
 export const openFromLibrary = async (id: string, parse: GraphParser = parseAside, known?: SavedRead): Promise<boolean> => {
   if (!active) return false;
   const { library, journal, timeoutMs } = active.options;
-  void active.flush();
+  // Until the saver has started (just after the first screen) nothing was edited that it would flush.
+  void active.saver?.flush();
   let entry = known?.entry;
   if (!known)
     try {
@@ -334,7 +353,9 @@ export const openAsNewGraph = (graph: GraphFile) => useApp.getState().load(graph
 export const takeOverGraph = async () => {
   if (!active) return;
   const id = useApp.getState().documentId;
-  await active.takeOver(id);
+  const saver = await active.saving;
+  if (!saver) return;
+  await saver.takeOver(id);
   await openFromLibrary(id);
 };
 
@@ -373,204 +394,39 @@ export const restoreLastGraph = async () => {
   if (fallback) useApp.getState().openDocument(fallback.graph(), newDocumentId());
 };
 
+/** Resolves once the saver has started (null when persistence stopped first). */
+export const savingStarted = () => active?.saving ?? Promise.resolve(null);
+
 /**
- * Saves the open graph under its id after every change (debounced), at once when another graph
- * is opened, and on `pagehide`. Returns a stop function.
+ * Keeps the library: reads the open graph's save (restoreLastGraph) and, from `savingFrom` on,
+ * saves the open graph after every change (autosave.ts). Returns a stop function.
  */
-export const startPersistence = (options: PersistenceOptions = {}) => {
-  const resolved: Resolved = {
-    library: options.library ?? indexedDbLibrary(),
-    session: options.session ?? browserStorage('sessionStorage'),
-    journal: options.journal ?? browserStorage('localStorage'),
-    delayMs: options.delayMs ?? DEBOUNCE_MS,
-    timeoutMs: options.timeoutMs ?? STORAGE_TIMEOUT_MS,
-    target: options.target ?? window,
-    locks: options.locks ?? webGraphLocks(),
+export const startPersistence = ({ savingFrom = Promise.resolve(), ...options }: PersistenceOptions = {}) => {
+  const { documentId, graph } = useApp.getState();
+  const persistence: Persistence = {
+    options: {
+      library: options.library ?? indexedDbLibrary(),
+      session: options.session ?? browserStorage('sessionStorage'),
+      journal: options.journal ?? browserStorage('localStorage'),
+      delayMs: options.delayMs ?? DEBOUNCE_MS,
+      timeoutMs: options.timeoutMs ?? STORAGE_TIMEOUT_MS,
+      target: options.target ?? window,
+      ...(options.locks ? { locks: options.locks } : {}),
+    },
+    lastSaved: new Map(),
+    openedAsSaved: new Map(),
+    startedWith: { documentId, graph },
+    saver: null,
+    saving: Promise.resolve(null),
+    stopped: false,
   };
-  const { library, session, journal, delayMs, target, locks } = resolved;
-  const lastSaved = new Map<string, string>();
-  const openedAsSaved = new Map<string, GraphFile>();
-  let timer: ReturnType<typeof setTimeout> | null = null;
-  let pending: { id: string; graph: GraphFile } | null = null;
-  let stopped = false;
-  /**
-   * Saves on their way to IndexedDB. Their journal copy is written only when the page leaves or the
-   * write fails before IndexedDB has them: for a big graph that copy (the text escaped once more
-   * and written synchronously) held the page for tens of milliseconds on every autosave.
-   */
-  const unconfirmed = new Map<string, JournalEntry>();
-  /** Graphs known to have no journal copy (any other may have one, from an earlier page or a failed write). */
-  const unjournaled = new Set<string>();
-  const writeJournal = (id: string, entry: JournalEntry) => {
-    try {
-      journal.setItem(JOURNAL_PREFIX + id, JSON.stringify(entry));
-      unjournaled.delete(id);
-    } catch {
-      // A full localStorage only loses the safety net; IndexedDB is the save.
-    }
-  };
-  /** Per graph: whether this tab may save it, once known (the lock is asked for once; another tab may take it). */
-  const owned = new Map<string, boolean>();
-  const asking = new Map<string, Promise<boolean>>();
-
-  const lost = (id: string) => {
-    owned.set(id, false);
-    if (id === useApp.getState().documentId) useGraphTab.setState({ conflict: 'taken' });
-  };
-  const claim = (id: string): Promise<boolean> => {
-    const known = owned.get(id);
-    if (known !== undefined) return Promise.resolve(known);
-    let asked = asking.get(id);
-    if (!asked) {
-      const answer = locks.claim(id, () => lost(id));
-      if (answer === true) {
-        owned.set(id, true);
-        return Promise.resolve(true);
-      }
-      asked = answer.then((mine) => {
-        asking.delete(id);
-        owned.set(id, mine);
-        return mine;
-      });
-      asking.set(id, asked);
-    }
-    return asked;
-  };
-  /** Asks for the graph just opened, and says when another tab has it. */
-  const claimOpen = (id: string) =>
-    void claim(id).then((mine) => {
-      if (id === useApp.getState().documentId) useGraphTab.setState({ conflict: mine ? null : 'elsewhere' });
-    });
-  const letGo = (id: string) => {
-    owned.delete(id);
-    locks.release(id);
-  };
-  const takeOver = async (id: string) => {
-    // What this tab did while another had the graph is not saved over that tab's work.
-    takePending();
-    await locks.takeOver(id, () => lost(id));
-    owned.set(id, true);
-    useGraphTab.setState({ conflict: null });
-  };
-
-  const save = async (id: string, graph: GraphFile, urgent = false) => {
-    if (id === useApp.getState().documentId) session.setItem(OPEN_KEY, id);
-    // Another tab has this graph: saving here would write over its edits. Known at once after the
-    // first ask, so a save on `pagehide` still starts in this turn.
-    const mine = owned.get(id) ?? (await claim(id));
-    if (!mine) return;
-    // However its text was spaced, not written again: for a big graph that is a synchronous journal copy and a write.
-    if (openedAsSaved.get(id) === graph) return;
-    const text = serializeGraph(graph);
-    if (lastSaved.get(id) === text) return;
-    const entry: JournalEntry = { name: graph.name, text, savedAt: Date.now(), ...stamp };
-    if (urgent) {
-      writeJournal(id, entry);
-      return void library.write(id, graph.name, text).catch(() => undefined);
-    }
-    unconfirmed.set(id, entry);
-    try {
-      await library.write(id, graph.name, text);
-      lastSaved.set(id, text);
-      if (unconfirmed.get(id) === entry) unconfirmed.delete(id);
-      // A journal of this save or an older one is done with; a newer one stays until its own save lands.
-      if (!unjournaled.has(id) && (readJournal(journal, id)?.savedAt ?? 0) <= entry.savedAt) {
-        journal.removeItem(JOURNAL_PREFIX + id);
-        unjournaled.add(id);
-      }
-      if (useAutosave.getState().error) useAutosave.setState({ error: null });
-      // The list learns of the save from what was written, and so do the other tabs: nobody reads the whole library again.
-      const saved: LibrarySummary = { id, name: graph.name, savedAt: entry.savedAt };
-      useLibrary.setState((state) => ({ entries: withSaved(state.entries, saved) }));
-      locks.announceSaved(saved);
-    } catch (error) {
-      // Kept where a reload finds it, until a write works.
-      if (unconfirmed.get(id) === entry) unconfirmed.delete(id);
-      writeJournal(id, entry);
-      fail(reasonOf(error));
-    }
-  };
-
-  const takePending = () => {
-    if (timer !== null) clearTimeout(timer);
-    timer = null;
-    const taken = pending;
-    pending = null;
-    return taken;
-  };
-  const flush = async () => {
-    const taken = takePending();
-    if (taken) await save(taken.id, taken.graph);
-  };
-  /** The debounced save: left pending while a gesture holds it, and asked again once the gesture ends. */
-  const saveWhenStill = () => {
-    timer = null;
-    if (gestures === 0) void flush();
-  };
-  gesturesOver = () => {
-    if (pending && timer === null) timer = setTimeout(saveWhenStill, delayMs);
-  };
-  /**
-   * A graph just opened has none of its text written, and its first save would write it all in one
-   * task (tens of ms at 5,000 nodes, a frame lost after the first drop): it is written ahead, a slice
-   * at a time while the page is idle and no gesture is under way.
-   */
-  const prepareWhenIdle = (id: string) => {
-    const step = (deadline?: IdleDeadline) => {
-      const { graph, documentId } = useApp.getState();
-      if (documentId !== id || stopped) return;
-      if (gestures === 0) {
-        let done = prepareSerialization(graph, PREPARE_SLICE);
-        while (!done && deadline && deadline.timeRemaining() > PREPARE_MARGIN_MS) done = prepareSerialization(graph, PREPARE_SLICE);
-        if (done) return;
-      }
-      whenIdle(step);
-    };
-    whenIdle(step);
-  };
-  const onPageHide = () => {
-    // Saves IndexedDB has not confirmed may not land once the page is gone: their journal copies do.
-    for (const [id, entry] of unconfirmed) writeJournal(id, entry);
-    unconfirmed.clear();
-    const taken = takePending();
-    if (taken) void save(taken.id, taken.graph, true);
-  };
-
-  const unsubscribe = useApp.subscribe((state, previous) => {
-    if (state.documentId !== previous.documentId) {
-      // The graph left behind is saved under its own id before anything else, then another tab may have it.
-      const left = previous.documentId;
-      void flush().finally(() => {
-        if (left !== useApp.getState().documentId) letGo(left);
-      });
-      session.setItem(OPEN_KEY, state.documentId);
-      useGraphTab.setState({ conflict: null });
-      claimOpen(state.documentId);
-      void save(state.documentId, state.graph);
-      prepareWhenIdle(state.documentId);
-      return;
-    }
-    if (state.graph === previous.graph) return;
-    if (timer !== null) clearTimeout(timer);
-    pending = { id: state.documentId, graph: state.graph };
-    timer = setTimeout(saveWhenStill, delayMs);
-  });
-  target.addEventListener('pagehide', onPageHide);
-  // Another tab takes the open graph over: its last edit is saved first.
-  locks.onHandover(async (id) => {
-    if (pending?.id === id) await flush();
-  });
-  locks.onSaved((saved) => useLibrary.setState((state) => ({ entries: withSaved(state.entries, saved) })));
-  active = { options: resolved, flush, lastSaved, openedAsSaved, takeOver };
-  claimOpen(useApp.getState().documentId);
-  void refreshList(library);
+  persistence.saving = savingFrom
+    .then(() => import('./autosave.ts'))
+    .then(({ startSaving }) => (persistence.stopped ? null : (persistence.saver = startSaving(persistence))));
+  active = persistence;
   return () => {
-    stopped = true;
-    unsubscribe();
-    target.removeEventListener('pagehide', onPageHide);
-    if (timer !== null) clearTimeout(timer);
-    locks.close();
-    active = null;
-    gesturesOver = null;
+    persistence.stopped = true;
+    persistence.saver?.stop();
+    if (active === persistence) active = null;
   };
 };

@@ -15,7 +15,8 @@ import { Trace } from '../runtime/trace.ts';
 import { RunValuesSchema } from '../runtime/state.ts';
 import type { JournalEntry } from '../runtime/controller.ts';
 import { useApp } from './index.ts';
-import { journalLength, savedRuns, type SavedRun, type SavedRuns } from './runSlice.ts';
+import { journalLength, savedRuns } from './runActions.ts';
+import type { SavedRun, SavedRuns } from './runSlice.ts';
 import { parseOffThread } from './offThread.ts';
 import { useRunSessions } from './runSessionStatus.ts';
 

@@ -4,7 +4,9 @@ import type { Trace, TraceStep } from '../runtime/trace.ts';
 import { useHostRequest } from './hosts.ts';
 import { useApp } from './index.ts';
 import { visitCounts } from '../runtime/traceIndex.ts';
-import { liveRedrawSpacing, overlayFor, pauseAfterReason, pauseBeforeReason, type Breakpoints } from './runSlice.ts';
+import { pauseAfterReason, pauseBeforeReason } from './breakpoints.ts';
+import { liveRedrawSpacing, overlayFor } from './runActions.ts';
+import type { Breakpoints } from './runSlice.ts';
 
 const securityclaw = () => findTemplate('securityclaw')!.graph();
 

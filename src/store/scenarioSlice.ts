@@ -1,12 +1,12 @@
 /**
- * Scenarios in the app: run them (never calling a real skill), show a failure's run at the step
- * where it parts from the scenario, save a run as a scenario through the graph's one edit path,
- * and compare two runs. The runtime is loaded lazily, as the run slice does.
+ * Scenarios in the app: their results, the runs they were saved from, and the two runs compared.
+ * What runs, saves and shows them loads with the debugger's panels (scenarioActions.ts).
  */
-import { removeScenario, saveScenario, type GraphFile, type Scenario } from '../graph/index.ts';
+import type { GraphFile, Scenario } from '../graph/index.ts';
 import type { ExpectationFailure, ScenarioDraft } from '../runtime/index.ts';
 import type { Trace } from '../runtime/trace.ts';
-import { loadRuntime, overlayFor, type CanvasParting, type RunRecord } from './runSlice.ts';
+import { deferredActions } from './deferredActions.ts';
+import type { CanvasParting, RunRecord } from './runSlice.ts';
 import type { SliceCreator } from './types.ts';
 
 export interface ScenarioRunResult {
@@ -59,72 +59,15 @@ export const unsavableReason = (run: RunRecord): string | null =>
     ? 'This run is of a LangGraph server graph that Loopscope did not make: the server tells only which node ran, so there is nothing a scenario could replay here.'
     : null;
 
-type Runtime = typeof import('../runtime/index.ts');
-
-/** Hands the page a frame between scenarios, so that the panel fills in as they finish. */
-const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
-
-const runOne = async (runtime: Runtime, graph: GraphFile, documentVersion: number, scenario: Scenario): Promise<ScenarioRunResult> => {
-  try {
-    const { failures, trace, divergence } = await runtime.runScenario(graph, scenario);
-    return { status: failures.length === 0 ? 'passed' : 'failed', failures, divergence, trace, graph, documentVersion };
-  } catch (error) {
-    return { status: 'error', failures: [], divergence: null, error: error instanceof Error ? error.message : String(error), graph, documentVersion };
-  }
-};
+/** Their code loads with the debugger's panels, as the run's actions do (scenarioActions.ts). */
+const SCENARIO_ACTIONS = ['runScenarios', 'openScenarioRun', 'draftScenario', 'saveScenario', 'removeScenario', 'showParting'] as const;
+export type ScenarioActionName = (typeof SCENARIO_ACTIONS)[number];
 
 export const createScenarioSlice: SliceCreator<ScenarioSlice> = (set, get) => ({
   scenarioResults: new Map(),
   scenariosRunning: [],
   scenarioSources: new Map(),
   comparison: null,
-
-  runScenarios: async (names) => {
-    if (get().scenariosRunning.length > 0) return;
-    const { graph, documentVersion } = get();
-    const chosen = graph.scenarios.filter((scenario) => !names || names.includes(scenario.name));
-    set({ scenariosRunning: chosen.map((scenario) => scenario.name) });
-    try {
-      const runtime = await loadRuntime();
-      for (const scenario of chosen) {
-        const result = await runOne(runtime, graph, documentVersion, scenario);
-        set((state) => ({ scenarioResults: new Map(state.scenarioResults).set(scenario.name, result), scenariosRunning: state.scenariosRunning.filter((name) => name !== scenario.name) }));
-        await nextTask();
-      }
-    } finally {
-      set({ scenariosRunning: [] });
-    }
-  },
-
-  openScenarioRun: (name) => {
-    const result = get().scenarioResults.get(name);
-    if (!result?.trace) return null;
-    const shown = result.runId !== undefined && get().runs.some((run) => run.id === result.runId);
-    const id = shown ? (result.runId as number) : get().loadTrace(result.trace, { label: `scenario "${name}" (${result.status})`, graph: result.graph });
-    if (shown) get().selectRun(id);
-    set((state) => ({ scenarioResults: new Map(state.scenarioResults).set(name, { ...result, runId: id }) }));
-    get().selectStep(result.divergence ?? result.trace.steps.length);
-    return id;
-  },
-
-  draftScenario: async (runId) => {
-    const run = get().runs.find((candidate) => candidate.id === runId);
-    if (!run || unsavableReason(run)) return null;
-    const runtime = await loadRuntime();
-    return runtime.scenarioFromRun(run.graph, run.trace, get().graph.scenarios.map((scenario) => scenario.name));
-  },
-
-  saveScenario: (scenario, fromRun) => {
-    get().edit((graph) => saveScenario(graph, scenario));
-    set((state) => {
-      // A result of the scenario's earlier version says nothing about this one.
-      const scenarioResults = new Map(state.scenarioResults);
-      scenarioResults.delete(scenario.name);
-      return { scenarioResults, scenarioSources: fromRun === undefined ? state.scenarioSources : new Map(state.scenarioSources).set(scenario.name, fromRun) };
-    });
-  },
-
-  removeScenario: (name) => get().edit((graph) => removeScenario(graph, name)),
 
   compareRuns: (pair) => set({ comparison: pair }),
   closeComparison: () => {
@@ -133,14 +76,5 @@ export const createScenarioSlice: SliceCreator<ScenarioSlice> = (set, get) => ({
     get().selectStep(get().selectedStep);
   },
 
-  showParting: async (pair, step, parting) => {
-    const right = get().runs.find((run) => run.id === pair.right);
-    if (!right) return;
-    get().selectRun(pair.right);
-    get().selectStep(step);
-    // Awaited after the run slice asked for the same module to paint the step: the parting marks go over its paint.
-    await loadRuntime();
-    if (get().activeRunId !== pair.right || get().selectedStep !== step) return;
-    set({ overlay: { ...overlayFor(right.trace.steps, step, right.stepCount), parting } });
-  },
+  ...deferredActions(get, SCENARIO_ACTIONS, () => import('./scenarioActions.ts')),
 });

@@ -1,0 +1,235 @@
+/**
+ * The saver: saves the open graph under its id after every change (debounced, and not during a
+ * gesture on the canvas), at once when another graph is opened, and on `pagehide`; one tab at a
+ * time per graph (graphLocks.ts). It starts once the page's first screen is drawn (persistence.ts
+ * reads the save before that), and saves what changed before it started.
+ */
+import { prepareSerialization, serializeGraph, type GraphFile } from '../graph/index.ts';
+import { webGraphLocks } from './graphLocks.ts';
+import { useApp } from './index.ts';
+import { OPEN_KEY } from './libraryDb.ts';
+import {
+  fail,
+  gesturesUnderWay,
+  JOURNAL_PREFIX,
+  onGesturesOver,
+  readJournal,
+  reasonOf,
+  refreshList,
+  SAVE_STAMP,
+  useAutosave,
+  useGraphTab,
+  useLibrary,
+  withSaved,
+  type JournalEntry,
+  type LibrarySummary,
+  type Persistence,
+  type Saver,
+} from './persistence.ts';
+
+/** Nodes and edges written ahead of a first save in one slice, and the idle time a slice needs. */
+const PREPARE_SLICE = 200;
+const PREPARE_MARGIN_MS = 4;
+const whenIdle = (work: (deadline?: IdleDeadline) => void) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(work) : setTimeout(work, 50));
+
+export const startSaving = (persistence: Persistence): Saver => {
+  const { library, session, journal, delayMs, target } = persistence.options;
+  const locks = persistence.options.locks ?? webGraphLocks();
+  const { lastSaved, openedAsSaved } = persistence;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let pending: { id: string; graph: GraphFile } | null = null;
+  let stopped = false;
+  /**
+   * Saves on their way to IndexedDB. Their journal copy is written only when the page leaves or the
+   * write fails before IndexedDB has them: for a big graph that copy (the text escaped once more
+   * and written synchronously) held the page for tens of milliseconds on every autosave.
+   */
+  const unconfirmed = new Map<string, JournalEntry>();
+  /** Graphs known to have no journal copy (any other may have one, from an earlier page or a failed write). */
+  const unjournaled = new Set<string>();
+  const writeJournal = (id: string, entry: JournalEntry) => {
+    try {
+      journal.setItem(JOURNAL_PREFIX + id, JSON.stringify(entry));
+      unjournaled.delete(id);
+    } catch {
+      // A full localStorage only loses the safety net; IndexedDB is the save.
+    }
+  };
+  /** Per graph: whether this tab may save it, once known (the lock is asked for once; another tab may take it). */
+  const owned = new Map<string, boolean>();
+  const asking = new Map<string, Promise<boolean>>();
+
+  const lost = (id: string) => {
+    owned.set(id, false);
+    if (id === useApp.getState().documentId) useGraphTab.setState({ conflict: 'taken' });
+  };
+  const claim = (id: string): Promise<boolean> => {
+    const known = owned.get(id);
+    if (known !== undefined) return Promise.resolve(known);
+    let asked = asking.get(id);
+    if (!asked) {
+      const answer = locks.claim(id, () => lost(id));
+      if (answer === true) {
+        owned.set(id, true);
+        return Promise.resolve(true);
+      }
+      asked = answer.then((mine) => {
+        asking.delete(id);
+        owned.set(id, mine);
+        return mine;
+      });
+      asking.set(id, asked);
+    }
+    return asked;
+  };
+  /** Asks for the graph just opened, and says when another tab has it. */
+  const claimOpen = (id: string) =>
+    void claim(id).then((mine) => {
+      if (id === useApp.getState().documentId) useGraphTab.setState({ conflict: mine ? null : 'elsewhere' });
+    });
+  const letGo = (id: string) => {
+    owned.delete(id);
+    locks.release(id);
+  };
+  const takeOver = async (id: string) => {
+    // What this tab did while another had the graph is not saved over that tab's work.
+    takePending();
+    await locks.takeOver(id, () => lost(id));
+    owned.set(id, true);
+    useGraphTab.setState({ conflict: null });
+  };
+
+  const save = async (id: string, graph: GraphFile, urgent = false) => {
+    if (id === useApp.getState().documentId) session.setItem(OPEN_KEY, id);
+    // Another tab has this graph: saving here would write over its edits. Known at once after the
+    // first ask, so a save on `pagehide` still starts in this turn.
+    const mine = owned.get(id) ?? (await claim(id));
+    if (!mine) return;
+    // However its text was spaced, not written again: for a big graph that is a synchronous journal copy and a write.
+    if (openedAsSaved.get(id) === graph) return;
+    const text = serializeGraph(graph);
+    if (lastSaved.get(id) === text) return;
+    const entry: JournalEntry = { name: graph.name, text, savedAt: Date.now(), ...SAVE_STAMP };
+    if (urgent) {
+      writeJournal(id, entry);
+      return void library.write(id, graph.name, text).catch(() => undefined);
+    }
+    unconfirmed.set(id, entry);
+    try {
+      await library.write(id, graph.name, text);
+      lastSaved.set(id, text);
+      if (unconfirmed.get(id) === entry) unconfirmed.delete(id);
+      // A journal of this save or an older one is done with; a newer one stays until its own save lands.
+      if (!unjournaled.has(id) && (readJournal(journal, id)?.savedAt ?? 0) <= entry.savedAt) {
+        journal.removeItem(JOURNAL_PREFIX + id);
+        unjournaled.add(id);
+      }
+      if (useAutosave.getState().error) useAutosave.setState({ error: null });
+      // The list learns of the save from what was written, and so do the other tabs: nobody reads the whole library again.
+      const saved: LibrarySummary = { id, name: graph.name, savedAt: entry.savedAt };
+      useLibrary.setState((state) => ({ entries: withSaved(state.entries, saved) }));
+      locks.announceSaved(saved);
+    } catch (error) {
+      // Kept where a reload finds it, until a write works.
+      if (unconfirmed.get(id) === entry) unconfirmed.delete(id);
+      writeJournal(id, entry);
+      fail(reasonOf(error));
+    }
+  };
+
+  const takePending = () => {
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
+    const taken = pending;
+    pending = null;
+    return taken;
+  };
+  const flush = async () => {
+    const taken = takePending();
+    if (taken) await save(taken.id, taken.graph);
+  };
+  /** The debounced save: left pending while a gesture holds it, and asked again once the gesture ends. */
+  const saveWhenStill = () => {
+    timer = null;
+    if (!gesturesUnderWay()) void flush();
+  };
+  onGesturesOver(() => {
+    if (pending && timer === null) timer = setTimeout(saveWhenStill, delayMs);
+  });
+  /**
+   * A graph just opened has none of its text written, and its first save would write it all in one
+   * task (tens of ms at 5,000 nodes, a frame lost after the first drop): it is written ahead, a slice
+   * at a time while the page is idle and no gesture is under way.
+   */
+  const prepareWhenIdle = (id: string) => {
+    const step = (deadline?: IdleDeadline) => {
+      const { graph, documentId } = useApp.getState();
+      if (documentId !== id || stopped) return;
+      if (!gesturesUnderWay()) {
+        let done = prepareSerialization(graph, PREPARE_SLICE);
+        while (!done && deadline && deadline.timeRemaining() > PREPARE_MARGIN_MS) done = prepareSerialization(graph, PREPARE_SLICE);
+        if (done) return;
+      }
+      whenIdle(step);
+    };
+    whenIdle(step);
+  };
+  const onPageHide = () => {
+    // Saves IndexedDB has not confirmed may not land once the page is gone: their journal copies do.
+    for (const [id, entry] of unconfirmed) writeJournal(id, entry);
+    unconfirmed.clear();
+    const taken = takePending();
+    if (taken) void save(taken.id, taken.graph, true);
+  };
+
+  const opened = (id: string, graph: GraphFile) => {
+    session.setItem(OPEN_KEY, id);
+    useGraphTab.setState({ conflict: null });
+    claimOpen(id);
+    void save(id, graph);
+    prepareWhenIdle(id);
+  };
+  const edited = (id: string, graph: GraphFile) => {
+    if (timer !== null) clearTimeout(timer);
+    pending = { id, graph };
+    timer = setTimeout(saveWhenStill, delayMs);
+  };
+  const unsubscribe = useApp.subscribe((state, previous) => {
+    if (state.documentId !== previous.documentId) {
+      // The graph left behind is saved under its own id before anything else, then another tab may have it.
+      const left = previous.documentId;
+      void flush().finally(() => {
+        if (left !== useApp.getState().documentId) letGo(left);
+      });
+      opened(state.documentId, state.graph);
+      return;
+    }
+    if (state.graph !== previous.graph) edited(state.documentId, state.graph);
+  });
+  target.addEventListener('pagehide', onPageHide);
+  // Another tab takes the open graph over: its last edit is saved first.
+  locks.onHandover(async (id) => {
+    if (pending?.id === id) await flush();
+  });
+  locks.onSaved((saved) => useLibrary.setState((state) => ({ entries: withSaved(state.entries, saved) })));
+  // What happened before the saver started (the page's first screen: its graph opened, maybe edited) is saved as it would have been.
+  const { documentId, graph } = useApp.getState();
+  if (documentId !== persistence.startedWith.documentId) opened(documentId, graph);
+  else {
+    claimOpen(documentId);
+    if (graph !== persistence.startedWith.graph) edited(documentId, graph);
+  }
+  void refreshList(library);
+  return {
+    flush,
+    takeOver,
+    stop: () => {
+      stopped = true;
+      unsubscribe();
+      target.removeEventListener('pagehide', onPageHide);
+      if (timer !== null) clearTimeout(timer);
+      locks.close();
+      onGesturesOver(null);
+    },
+  };
+};

@@ -1,0 +1,452 @@
+/**
+ * What drives and shows runs: Run, Step, Continue, forks, imported traces, the step shown and its
+ * state. It loads with the debugger's panels and the session store (runSlice.ts keeps the stand-ins
+ * until then) and, once loaded, puts these actions in the store.
+ */
+import type { GraphFile } from '../graph/schema.ts';
+import type { RunController, RunOptions } from '../runtime/controller.ts';
+import type { TraceStep } from '../runtime/trace.ts';
+import { traceIndex, visitCounts } from '../runtime/traceIndex.ts';
+import { afterDrawing, afterPaint } from './afterDrawing.ts';
+import { pauseAfterReason, pauseBeforeReason, roundOf } from './breakpoints.ts';
+import type { RunNetwork } from './hosts.ts';
+import { useApp } from './index.ts';
+import { keepUnchanged, NO_ACTIVITY, nodeStatusesFor, type LiveActivity } from './nodeStatus.ts';
+import { loadRuntime, runtimeIfLoaded, type CanvasOverlay, type RunActionName, type RunRecord, type RunSlice, type SavedRuns } from './runSlice.ts';
+import type { GetApp, SetApp } from './types.ts';
+
+type Runtime = typeof import('../runtime/index.ts');
+
+type Visits = ReturnType<typeof visitCounts>;
+/** The visit counts of a run's first steps (as shown while it goes on), counted once for each count. */
+const countedVisits = new WeakMap<readonly TraceStep[], { count: number; visits: Visits }>();
+
+/**
+ * The visits of the first `count` steps: of all of them from the run's index, made once (an imported
+ * trace's by the worker that read it); selecting a step does no pass over the run.
+ */
+export const visitsOf = (steps: readonly TraceStep[], count: number): Visits => {
+  if (count === steps.length) {
+    const { nodeVisits, edgeVisits } = traceIndex(steps);
+    return { nodeVisits, edgeVisits };
+  }
+  const counted = countedVisits.get(steps);
+  if (counted?.count === count) return counted.visits;
+  const visits = visitCounts(steps.slice(0, count));
+  countedVisits.set(steps, { count, visits });
+  return visits;
+};
+
+/** What the canvas shows of the run's first `count` steps with step `stepNumber` selected. */
+export const overlayFor = (steps: readonly TraceStep[], stepNumber: number | null, count = steps.length): CanvasOverlay => {
+  const step = stepNumber === null || stepNumber > count ? undefined : steps[stepNumber - 1];
+  const triedEdges: Record<string, string> = Object.create(null);
+  for (const edge of step?.edges ?? []) if (!edge.matched && !edge.skipped) triedEdges[edge.id] = edge.explain;
+  return {
+    currentNode: step?.node ?? null,
+    firedEdge: step?.fired?.id ?? null,
+    firedReason: step?.fired?.reason ?? null,
+    triedEdges,
+    ...visitsOf(steps, count),
+  };
+};
+
+/** The longest the runtime's first load waits for the page to be idle (an imported trace's step state waits for it). */
+const RUNTIME_WAITS_AT_MOST_MS = 300;
+
+/**
+ * The runtime's first load for a step's state (an imported trace's first screen comes before it has
+ * loaded) waits for the page's first idle time: fetching and compiling LangGraph are tasks of their
+ * own, and they held back the frames just after the trace's timeline by some 20 ms (harness).
+ */
+const idleThenLoadRuntime = () => new Promise<void>((resolve) => afterDrawing(resolve, RUNTIME_WAITS_AT_MOST_MS)).then(loadRuntime);
+
+const MAX_RUNS = 12;
+const LIVE_REDRAW_MS = 250;
+/**
+ * An Instant run makes steps faster than the page can draw them. Drawing its timeline, visit counts
+ * and rounds costs time in proportion to its steps, so the redraws are spaced in proportion too
+ * (this many ms per step shown, LIVE_REDRAW_MS at least): their share of the run stays bounded
+ * however long it goes, and a slow run (a real call a step) is still drawn as it goes.
+ */
+const REDRAW_MS_PER_STEP = 1;
+export const liveRedrawSpacing = (stepsShown: number) => Math.max(LIVE_REDRAW_MS, stepsShown * REDRAW_MS_PER_STEP);
+
+/** The controllers of the runs on screen (imported traces have none), by run id. */
+const controllers = new Map<number, RunController>();
+
+/** The runs on screen with their journals, for the session store. */
+export const savedRuns = (state: Pick<RunSlice, 'runs' | 'activeRunId' | 'liveRunId' | 'selectedStep'>): SavedRuns => ({
+  runs: state.runs.map(({ trace, stepCount: _shown, ...record }) => {
+    const controller = controllers.get(record.id);
+    return controller ? { ...record, journal: [...controller.journal], ...(trace.forkedFrom ? { forkedFrom: trace.forkedFrom } : {}) } : { ...record, trace };
+  }),
+  activeRunId: state.activeRunId,
+  liveRunId: state.liveRunId,
+  selectedStep: state.selectedStep,
+});
+
+/** How long a run's journal is, to store only what is new. */
+export const journalLength = (runId: number) => controllers.get(runId)?.journal.length ?? 0;
+
+export const createRunActions = (set: SetApp, get: GetApp): Pick<RunSlice, RunActionName> => {
+  /** The run that Step, Run and Continue drive. */
+  let controller: RunController | null = null;
+  let unsubscribe: (() => void) | null = null;
+  /** Set by Step round: pause before the entry starts the next round. */
+  let untilNextRound = false;
+  /** Each selection reads its states asynchronously; only the latest one is shown. */
+  let selection = 0;
+  /** The attempts of the node in flight, shown with the next redraw. */
+  let inFlight: RunSlice['inFlight'] = null;
+  /** A Step is in flight (the controller's status stays `paused` through one). */
+  let stepping = false;
+  /** The last step the live run told of, and whether it is yet to be told. */
+  let liveStep = 0;
+  let stepsToTell = false;
+
+  const updateRun = (id: number, change: Partial<RunRecord>) =>
+    set((state) => ({ runs: state.runs.map((run) => (run.id === id ? { ...run, ...change } : run)) }));
+
+  /** The initial state of a graph, for an imported trace (its steps carry no states). */
+  const initialStateOf = (graph: GraphFile) => ({ ...graph.state, round: 1, steps: 0, tokensUsed: 0 });
+
+  const stateFromTrace = (runtime: Runtime, run: RunRecord, stepNumber: number) => {
+    try {
+      return runtime.stateAfterStep(run.trace, stepNumber, initialStateOf(run.graph));
+    } catch {
+      return null;
+    }
+  };
+
+  /** A run's state after a step: from its checkpoints, or replayed from an imported trace. */
+  const stateOf = async (runtime: Runtime, run: RunRecord, stepNumber: number) => {
+    const source = controllers.get(run.id);
+    return source ? source.stateAt(stepNumber) : stateFromTrace(runtime, run, stepNumber);
+  };
+
+  /** The states around the selected step. */
+  const readStates = async (runtime: Runtime, run: RunRecord, stepNumber: number) => {
+    const [after, before] = await Promise.all([stateOf(runtime, run, stepNumber), stepNumber > 0 ? stateOf(runtime, run, stepNumber - 1) : null]);
+    return { after, before };
+  };
+
+  /** What the live run does now, when it is the run shown. */
+  const liveActivity = (): LiveActivity => {
+    const { activeRunId, liveRunId } = get();
+    if (!controller || activeRunId === null || activeRunId !== liveRunId) return NO_ACTIVITY;
+    if (controller.status === 'running' || stepping) {
+      const running = inFlight?.node ?? controller.next;
+      return { running, attempts: inFlight?.node === running ? inFlight.attempts : [], next: null };
+    }
+    return { ...NO_ACTIVITY, next: controller.status === 'stopped' ? null : controller.next };
+  };
+
+  const paintStep = async () => {
+    const { selectedStep, runs, activeRunId } = get();
+    const run = runs.find((candidate) => candidate.id === activeRunId);
+    // A step picked in the timeline shows the nodes as that step left them.
+    const shown = run ? Math.min(run.stepCount, selectedStep ?? run.stepCount) : 0;
+    const still = controller?.status === 'running' && activeRunId === get().liveRunId && get().speedMs === 0;
+    set((state) => ({
+      overlay: run ? { ...overlayFor(run.trace.steps, selectedStep, run.stepCount), ...(still ? { still } : {}) } : null,
+      nodeStatus: keepUnchanged(state.nodeStatus, run ? nodeStatusesFor(run.graph, run.trace.steps, liveActivity(), shown) : {}),
+    }));
+    const asked = (selection += 1);
+    // The step's state is read after the canvas and the timeline have painted: it needs the runtime
+    // (an imported trace's first screen may come before it has loaded), and rebuilding a late
+    // step's state can take a while.
+    await afterPaint();
+    if (asked !== selection) return;
+    const states = run && selectedStep !== null ? await readStates(runtimeIfLoaded() ?? (await idleThenLoadRuntime()), run, selectedStep) : { after: null, before: null };
+    if (asked === selection) set({ stateAfterSelected: states.after, stateBeforeSelected: states.before });
+  };
+
+  const showStep = (stepNumber: number | null) => {
+    set({ selectedStep: stepNumber });
+    void paintStep();
+  };
+
+  /** Copies the live controller's progress into its run record and follows the last step. */
+  const syncLive = () => {
+    const id = get().liveRunId;
+    if (!controller || id === null) return;
+    const trace = controller.trace;
+    updateRun(id, { trace, stepCount: trace.steps.length });
+    const running = controller.status === 'running';
+    set({ runStatus: controller.status, pendingApproval: controller.pendingApproval, activeRunId: id, inFlight: running ? inFlight : null, ...(running ? {} : { pauseAsked: false }) });
+    showStep(trace.steps.length > 0 ? trace.steps.length : null);
+  };
+
+  /**
+   * Tells the live run's step count soon. Not at every frame: any change on screen has the page
+   * lay out and paint again, which at 60 a second cost a long run more than its count is worth.
+   */
+  const tellSteps = (step: number) => {
+    liveStep = step;
+    if (stepsToTell) return;
+    stepsToTell = true;
+    setTimeout(() => {
+      stepsToTell = false;
+      set({ liveSteps: liveStep });
+    }, LIVE_REDRAW_MS);
+  };
+
+  let pendingSync: ReturnType<typeof setTimeout> | null = null;
+  const flushLive = () => {
+    if (pendingSync !== null) clearTimeout(pendingSync);
+    pendingSync = null;
+    syncLive();
+  };
+
+  /** Lets go of the live run: it stays on screen, and can be picked up again where it is. */
+  const release = () => {
+    if (pendingSync !== null) clearTimeout(pendingSync);
+    pendingSync = null;
+    unsubscribe?.();
+    unsubscribe = null;
+    controller?.pause();
+    controller = null;
+  };
+
+  const addRun = (record: Omit<RunRecord, 'id'>, at?: number) => {
+    const id = at ?? (get().runs.at(-1)?.id ?? 0) + 1;
+    const runs = [...get().runs, { ...record, id }];
+    for (const dropped of runs.slice(0, -MAX_RUNS)) controllers.delete(dropped.id);
+    set({ runs: runs.slice(-MAX_RUNS), activeRunId: id });
+    return id;
+  };
+
+  /** What every controller of this store is told: breakpoints, speed, and the hosts and keys it may use. */
+  const controlOptions = (graph: GraphFile, network: RunNetwork): RunOptions => ({
+    ...network,
+    compact: true,
+    get stepDelayMs() {
+      return get().speedMs;
+    },
+    breakpointNodes: () => get().breakpoints.nodes,
+    shouldPauseBefore: (nodeId, state) => {
+      if (untilNextRound && nodeId === graph.entry && Number(state.steps ?? 0) > 0) {
+        set({ pausedBy: `Step round: paused before round ${roundOf(graph, nodeId, state)} starts` });
+        return true;
+      }
+      // Node breakpoints are LangGraph interrupts before the node: here only the conditions.
+      const reason = pauseBeforeReason({ ...get().breakpoints, nodes: [] }, graph, nodeId, state);
+      if (reason) set({ pausedBy: reason });
+      return reason !== null;
+    },
+    shouldPauseAfter: (step, previous) => {
+      const reason = pauseAfterReason(get().breakpoints, graph, step, previous);
+      if (reason) set({ pausedBy: reason });
+      return reason !== null;
+    },
+  });
+
+  /** Makes `created` the live run: its events redraw the screen. */
+  const attach = (id: number, created: RunController) => {
+    release();
+    controller = created;
+    controllers.set(id, created);
+    set({ liveRunId: id, runError: null, pausedBy: null, pendingApproval: created.pendingApproval, runStatus: created.status, liveSteps: created.trace.steps.length });
+    inFlight = null;
+    unsubscribe = created.subscribe((event) => {
+      if (controller !== created) return;
+      const instant = created.status === 'running' && get().speedMs === 0;
+      const shown = () => get().runs.find((run) => run.id === id)?.stepCount ?? 0;
+      if (event.type === 'attempt') {
+        inFlight = inFlight?.step === event.step ? { ...inFlight, attempts: [...inFlight.attempts, event.attempt] } : { step: event.step, node: event.node, attempts: [event.attempt] };
+        pendingSync ??= setTimeout(flushLive, instant ? liveRedrawSpacing(shown()) : LIVE_REDRAW_MS);
+        return;
+      }
+      if (event.type === 'step' && inFlight?.step === event.step.step) inFlight = null;
+      if (event.type === 'step' && instant) {
+        tellSteps(event.step.step);
+        pendingSync ??= setTimeout(flushLive, liveRedrawSpacing(shown()));
+        return;
+      }
+      flushLive();
+    });
+    syncLive();
+    return created;
+  };
+
+  const startFresh = async () => {
+    try {
+      const { graph, scenario, seed } = get();
+      // What a run may contact loads with the first run, as the runtime does.
+      const { networkFor } = await import('./hosts.ts');
+      const network = await networkFor(graph, get().documentVersion);
+      if (!network) {
+        set({ runError: 'Not run: it would contact hosts that were not allowed.' });
+        return null;
+      }
+      const runtime = await loadRuntime();
+      // The runtime applies the named scenario and records it in the trace, as the command line does.
+      const created = runtime.createController(graph, { ...controlOptions(graph, network), seed, ...(scenario === null ? {} : { scenario }) });
+      const id = addRun({ label: '', graph, trace: created.trace, stepCount: 0, seed, ...(scenario === null ? {} : { scenario }) });
+      updateRun(id, { label: `Run ${id}` });
+      return attach(id, created);
+    } catch (error) {
+      set({ runError: error instanceof Error ? error.message : String(error) });
+      return null;
+    }
+  };
+
+  /** The live run if it can go on; an edited graph starts afresh rather than stepping a stale run. */
+  const goOn = async () => {
+    const live = get().runs.find((run) => run.id === get().liveRunId);
+    return controller && controller.status !== 'stopped' && live?.graph === get().graph ? controller : startFresh();
+  };
+
+  /** Says which node breakpoint a Run stopped at (LangGraph interrupted before the node). */
+  const noteBreakpoint = () => {
+    if (!controller || controller.status !== 'paused' || get().pausedBy || controller.next === null) return;
+    const live = get().runs.find((run) => run.id === get().liveRunId);
+    if (!live) return;
+    const reason = pauseBeforeReason({ ...get().breakpoints, conditions: [] }, live.graph, controller.next, controller.state);
+    if (reason) set({ pausedBy: reason });
+  };
+
+  const guarded = async (work: () => Promise<unknown>) => {
+    try {
+      await work();
+    } catch (error) {
+      set({ runError: error instanceof Error ? error.message : String(error) });
+    }
+    flushLive();
+    noteBreakpoint();
+  };
+
+  const continueLive = async () => {
+    set({ pausedBy: null });
+    await controller?.run();
+  };
+
+  return {
+    run: () =>
+      guarded(async () => {
+        const created = await startFresh();
+        set({ pausedBy: null });
+        await created?.run();
+      }),
+    step: () =>
+      guarded(async () => {
+        const live = await goOn();
+        set({ pausedBy: null });
+        stepping = live !== null;
+        // Drawn before the node runs, so a slow node shows that it is running.
+        flushLive();
+        try {
+          await live?.step();
+        } finally {
+          stepping = false;
+        }
+      }),
+    stepRound: () =>
+      guarded(async () => {
+        const live = await goOn();
+        set({ pausedBy: null });
+        untilNextRound = true;
+        try {
+          await live?.run();
+        } finally {
+          untilNextRound = false;
+        }
+      }),
+    continueRun: () => guarded(continueLive),
+    pause: () => {
+      if (!controller || get().runStatus !== 'running') return;
+      controller.pause();
+      set({ pauseAsked: true });
+    },
+    reset: () => {
+      release();
+      controllers.clear();
+      set({ runs: [], activeRunId: null, liveRunId: null, selectedStep: null, stateAfterSelected: null, stateBeforeSelected: null, overlay: null, nodeStatus: {}, runStatus: 'idle', pendingApproval: null, pausedBy: null, runError: null, traceWarning: null });
+    },
+    decide: (decision) =>
+      guarded(async () => {
+        if (!controller) return;
+        controller.decide(decision);
+        await continueLive();
+      }),
+    selectStep: (step) => showStep(step),
+    selectRun: (id) => {
+      const run = get().runs.find((candidate) => candidate.id === id);
+      if (!run) return;
+      set({ activeRunId: id });
+      const picked = controllers.get(id);
+      if (picked && picked !== controller && picked.status !== 'stopped') attach(id, picked);
+      showStep(run.stepCount > 0 ? run.stepCount : null);
+    },
+    fork: (atStep, edits) =>
+      guarded(async () => {
+        const from = get().runs.find((candidate) => candidate.id === get().activeRunId);
+        const source = from && controllers.get(from.id);
+        if (!from || !source) return;
+        const created = await source.fork(atStep, edits);
+        const id = addRun({ label: '', graph: from.graph, trace: created.trace, stepCount: created.trace.steps.length, forkOf: { run: from.id, step: atStep }, seed: from.seed, scenario: from.scenario });
+        updateRun(id, { label: `Run ${id} (fork of run ${from.id} at step ${atStep})` });
+        attach(id, created);
+        await continueLive();
+      }),
+    restoreRuns: async (saved) => {
+      const [runtime, { networkAskedOnFirstRequest }] = await Promise.all([loadRuntime(), import('./hosts.ts')]);
+      release();
+      controllers.clear();
+      const { graph } = get();
+      const sameGraph = (other: GraphFile) => JSON.stringify(other) === JSON.stringify(graph);
+      const runs: RunRecord[] = [];
+      for (const { journal, forkedFrom, trace, ...record } of saved.runs) {
+        // The graph on screen is the one the run ran on: keep them one object, so Step goes on with the run.
+        const ranOn = sameGraph(record.graph) ? graph : record.graph;
+        if (journal) {
+          const restored = runtime.createController(ranOn, { ...controlOptions(ranOn, networkAskedOnFirstRequest(ranOn, get().documentVersion)), seed: record.seed, scenario: record.scenario, journal, forkedFrom });
+          controllers.set(record.id, restored);
+          const shown = restored.trace;
+          runs.push({ ...record, graph: ranOn, trace: shown, stepCount: shown.steps.length });
+        } else if (trace) runs.push({ ...record, graph: ranOn, trace, stepCount: trace.steps.length });
+      }
+      set({ runs, activeRunId: saved.activeRunId, liveRunId: null, runStatus: 'idle', pendingApproval: null });
+      const live = saved.liveRunId === null ? undefined : controllers.get(saved.liveRunId);
+      if (live && saved.liveRunId !== null) attach(saved.liveRunId, live);
+      else set({ runStatus: runs.some((run) => run.id === saved.activeRunId) ? 'stopped' : 'idle' });
+      showStep(saved.selectedStep);
+    },
+    loadTrace: (trace, shown) => {
+      release();
+      const graph = shown?.graph ?? get().graph;
+      const server = shown?.server;
+      const replaced = server && get().runs.find((run) => run.server === server.key);
+      let id: number;
+      if (replaced) {
+        id = replaced.id;
+        updateRun(id, { trace, stepCount: trace.steps.length, graph });
+        set({ activeRunId: id });
+      } else {
+        addRun({ label: '', graph, trace, stepCount: trace.steps.length, imported: true, ...(shown?.file ? { file: shown.file } : {}), ...(server ? { server: server.key } : {}), ...(server?.foreign ? { foreign: true } : {}) });
+        id = get().activeRunId as number;
+        updateRun(id, { label: shown?.label ? `Run ${id}: ${shown.label}` : `Run ${id} (imported)` });
+      }
+      set({
+        liveRunId: null,
+        runStatus: server?.status ?? 'stopped',
+        pendingApproval: null,
+        pausedBy: null,
+        runError: null,
+        // Only a file read without its own graph may not match the canvas: a scenario's and a server's runs come with theirs.
+        traceWarning: shown?.graph || shown?.server || trace.graph === graph.name ? null : `This trace was made on "${trace.graph}", but the open graph is "${graph.name}": the canvas may not match it.`,
+      });
+      // A server thread read again with nothing new keeps the step the person is looking at.
+      const kept = replaced && replaced.trace.steps.length === trace.steps.length ? get().selectedStep : null;
+      showStep(kept ?? (trace.steps.length > 0 ? trace.steps.length : null));
+      return id;
+    },
+    readRunState: async (runId, step) => {
+      const run = get().runs.find((candidate) => candidate.id === runId);
+      return run ? stateOf(await loadRuntime(), run, step) : null;
+    },
+  };
+};
+
+useApp.setState(createRunActions(useApp.setState, useApp.getState));
