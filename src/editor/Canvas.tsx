@@ -9,7 +9,7 @@ import {
   type NodeChange,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { addNode, connect, createNode, moveNodes, NODE_KINDS, updateEdge, type GraphFile, type NodeKind, type Position } from '../graph/index.ts';
+import { addNode, connect, createNode, moveNodes, NODE_KINDS, removeEdges, removeNodes, updateEdge, type GraphFile, type NodeKind, type Position } from '../graph/index.ts';
 import { useApp } from '../store/index.ts';
 import { holdAutosave } from '../store/persistence.ts';
 import { edgeTypes } from './edges/index.ts';
@@ -19,7 +19,6 @@ import { graphBounds, onFitRequest, viewportAround, viewportFor } from './fit.ts
 import { createFlowCache, edgeLayout, GENERAL_HANDLE, toFlowEdges, toFlowNodes, withPositions, type AgentFlowNode, type ConditionFlowEdge, type FlowCache } from './flowAdapter.ts';
 import { nodeRect } from './geometry.ts';
 import { nodeTypes } from './nodes/index.ts';
-import { deleteElements, useEditorShortcuts } from './shortcuts.ts';
 import { useDragPreview } from './dragPreview.ts';
 import './editor.css';
 import { onDemand } from '../ui/onDemand.ts';
@@ -107,7 +106,18 @@ export function Canvas() {
   }, []);
   const { onMoveStart, onMoveEnd, onNodeDragStart, onNodeDragStop } = gestureHandlers;
   const [connectFrom, setConnectFrom] = useState<string | null>(null);
-  useEditorShortcuts(setConnectFrom);
+  useEffect(() => {
+    // The shortcuts are not needed to draw the canvas: they load after its first commit (a key pressed before then does nothing).
+    let stop: (() => void) | undefined;
+    let unmounted = false;
+    void import('./shortcuts.ts').then(({ listenForShortcuts }) => {
+      if (!unmounted) stop = listenForShortcuts(setConnectFrom);
+    });
+    return () => {
+      unmounted = true;
+      stop?.();
+    };
+  }, []);
   const connectSource = connectFrom === null ? undefined : graph.nodes.find((node) => node.id === connectFrom);
   const connecting = connectDialog.useModule(connectSource !== undefined);
 
@@ -240,8 +250,12 @@ export function Canvas() {
     );
   }, []);
 
+  // Removes nodes (with their edges) and edges as one undoable edit.
   const onDelete = useCallback(({ nodes: gone, edges: goneEdges }: { nodes: AgentFlowNode[]; edges: ConditionFlowEdge[] }) => {
-    deleteElements(gone.map((node) => node.id), goneEdges.map((edge) => edge.id));
+    if (gone.length === 0 && goneEdges.length === 0) return;
+    const { edit, select } = useApp.getState();
+    edit((graph) => removeEdges(removeNodes(graph, gone.map((node) => node.id)), goneEdges.map((edge) => edge.id)));
+    select({ nodes: [], edges: [] });
   }, []);
 
   const onDragOver = useCallback((event: React.DragEvent) => {

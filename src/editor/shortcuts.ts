@@ -1,5 +1,8 @@
-import { useEffect } from 'react';
-import { loadSchemas, removeEdges, removeNodes } from '../graph/index.ts';
+/**
+ * The editor's keyboard shortcuts. Not needed to draw the canvas: the canvas loads them once it has
+ * committed (Canvas.tsx), a moment after the first screen.
+ */
+import { loadSchemas } from '../graph/index.ts';
 import { useApp } from '../store/index.ts';
 import { copyNodes, pasteNodes, type NodeClip } from './clipboard.ts';
 
@@ -23,79 +26,69 @@ export const shortcutOf = (event: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaK
   return null;
 };
 
-/** Undo, redo, copy, paste, duplicate and connect (C, from the one selected node) on the whole window, except while typing. */
-export const useEditorShortcuts = (startConnection: (source: string) => void) => {
-  useEffect(() => {
-    let clip: NodeClip | null = null;
-    let pastes = 0;
-    const placeCopies = (from: NodeClip, times: number) => {
-      const { edit, select } = useApp.getState();
-      let ids: string[] = [];
-      edit((graph) => {
-        const pasted = pasteNodes(graph, from, times);
-        ids = pasted.ids;
-        return pasted.graph;
-      });
-      select({ nodes: ids, edges: [] });
-    };
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (isTyping(event.target)) return;
-      const action = shortcutOf(event);
-      if (!action) return;
-      const state = useApp.getState();
-      if (action === 'connect') {
-        // Only from one selected node, and not while a dialog is open.
-        if (state.selection.nodes.length !== 1 || document.querySelector('dialog[open]')) return;
-        startConnection(state.selection.nodes[0]);
-      }
-      if (action === 'undo') state.undo();
-      if (action === 'redo') state.redo();
-      if (action === 'copy') {
-        const copied = copyNodes(state.graph, state.selection.nodes);
-        if (!copied) return;
-        clip = copied;
-        pastes = 0;
-        // The system clipboard is a bonus (another tab, another app); the copy above is what pastes here.
-        void navigator.clipboard?.writeText(JSON.stringify(copied, null, 2)).catch(() => undefined);
-      }
-      if (action === 'paste') {
-        // The browser's paste event follows; it imports a graph document if that is what the clipboard holds.
-        if (!clip) return;
-        pastes += 1;
-        placeCopies(clip, pastes);
-      }
-      if (action === 'duplicate') {
-        const copied = copyNodes(state.graph, state.selection.nodes);
-        if (copied) placeCopies(copied, 1);
-      }
-      event.preventDefault();
-    };
-    const onPaste = (event: ClipboardEvent) => {
-      if (isTyping(event.target)) return;
-      const text = event.clipboardData?.getData('text/plain') ?? '';
-      // Outside a text field the browser does nothing with a paste: the text is read once its reader
-      // has loaded, with the schemas that check copied nodes (both after the first screen).
-      event.preventDefault();
-      void Promise.all([import('./pasteText.ts'), loadSchemas()]).then(([{ classifyClipboardText }]) => {
-        const found = classifyClipboardText(text);
-        if (found.type === 'graph') void import('./importExport.ts').then(({ importGraphText }) => importGraphText(found.text, 'the pasted text'));
-        else if (found.type === 'nodes' && !clip) placeCopies(found.clip, 1);
-        else if (found.type === 'refused') useApp.getState().importParsed({ ok: false, problems: found.problems }, 'the pasted nodes');
-      });
-    };
-    window.addEventListener('keydown', onKeyDown);
-    window.addEventListener('paste', onPaste);
-    return () => {
-      window.removeEventListener('keydown', onKeyDown);
-      window.removeEventListener('paste', onPaste);
-    };
-  }, [startConnection]);
-};
-
-/** Removes nodes (with their edges) and edges as one undoable edit. */
-export const deleteElements = (nodeIds: readonly string[], edgeIds: readonly string[]) => {
-  if (nodeIds.length === 0 && edgeIds.length === 0) return;
-  const { edit, select } = useApp.getState();
-  edit((graph) => removeEdges(removeNodes(graph, nodeIds), edgeIds));
-  select({ nodes: [], edges: [] });
+/** Undo, redo, copy, paste, duplicate and connect (C, from the one selected node) on the whole window, except while typing; returns a stop function. */
+export const listenForShortcuts = (startConnection: (source: string) => void) => {
+  let clip: NodeClip | null = null;
+  let pastes = 0;
+  const placeCopies = (from: NodeClip, times: number) => {
+    const { edit, select } = useApp.getState();
+    let ids: string[] = [];
+    edit((graph) => {
+      const pasted = pasteNodes(graph, from, times);
+      ids = pasted.ids;
+      return pasted.graph;
+    });
+    select({ nodes: ids, edges: [] });
+  };
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (isTyping(event.target)) return;
+    const action = shortcutOf(event);
+    if (!action) return;
+    const state = useApp.getState();
+    if (action === 'connect') {
+      // Only from one selected node, and not while a dialog is open.
+      if (state.selection.nodes.length !== 1 || document.querySelector('dialog[open]')) return;
+      startConnection(state.selection.nodes[0]);
+    }
+    if (action === 'undo') state.undo();
+    if (action === 'redo') state.redo();
+    if (action === 'copy') {
+      const copied = copyNodes(state.graph, state.selection.nodes);
+      if (!copied) return;
+      clip = copied;
+      pastes = 0;
+      // The system clipboard is a bonus (another tab, another app); the copy above is what pastes here.
+      void navigator.clipboard?.writeText(JSON.stringify(copied, null, 2)).catch(() => undefined);
+    }
+    if (action === 'paste') {
+      // The browser's paste event follows; it imports a graph document if that is what the clipboard holds.
+      if (!clip) return;
+      pastes += 1;
+      placeCopies(clip, pastes);
+    }
+    if (action === 'duplicate') {
+      const copied = copyNodes(state.graph, state.selection.nodes);
+      if (copied) placeCopies(copied, 1);
+    }
+    event.preventDefault();
+  };
+  const onPaste = (event: ClipboardEvent) => {
+    if (isTyping(event.target)) return;
+    const text = event.clipboardData?.getData('text/plain') ?? '';
+    // Outside a text field the browser does nothing with a paste: the text is read once its reader
+    // has loaded, with the schemas that check copied nodes (both after the first screen).
+    event.preventDefault();
+    void Promise.all([import('./pasteText.ts'), loadSchemas()]).then(([{ classifyClipboardText }]) => {
+      const found = classifyClipboardText(text);
+      if (found.type === 'graph') void import('./importExport.ts').then(({ importGraphText }) => importGraphText(found.text, 'the pasted text'));
+      else if (found.type === 'nodes' && !clip) placeCopies(found.clip, 1);
+      else if (found.type === 'refused') useApp.getState().importParsed({ ok: false, problems: found.problems }, 'the pasted nodes');
+    });
+  };
+  window.addEventListener('keydown', onKeyDown);
+  window.addEventListener('paste', onPaste);
+  return () => {
+    window.removeEventListener('keydown', onKeyDown);
+    window.removeEventListener('paste', onPaste);
+  };
 };
