@@ -1,7 +1,8 @@
 import { useEffect } from 'react';
 import { TEMPLATES } from '../graph/templates/index.ts';
 import { useApp } from '../store/index.ts';
-import { openFromLibrary, refreshLibrary, removeFromLibrary, useLibrary } from '../store/persistence.ts';
+import { refreshLibrary, removeFromLibrary, useLibrary } from '../store/libraryActions.ts';
+import { openFromLibrary } from '../store/persistence.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { RemoveIcon } from '../ui/icons.tsx';
 

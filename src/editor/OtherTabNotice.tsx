@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { openCopyOfGraph, takeOverGraph, useGraphTab } from '../store/persistence.ts';
+import { openCopyOfGraph, takeOverGraph, useGraphTab } from '../store/libraryActions.ts';
 
 const WORDS = {
   elsewhere: 'This graph is open in another tab. Edits made here are not saved, so they never write over that tab’s work.',

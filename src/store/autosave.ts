@@ -7,25 +7,9 @@
 import { prepareSerialization, serializeGraph, type GraphFile } from '../graph/index.ts';
 import { webGraphLocks } from './graphLocks.ts';
 import { useApp } from './index.ts';
-import { OPEN_KEY } from './libraryDb.ts';
-import {
-  fail,
-  gesturesUnderWay,
-  JOURNAL_PREFIX,
-  onGesturesOver,
-  readJournal,
-  reasonOf,
-  refreshList,
-  SAVE_STAMP,
-  useAutosave,
-  useGraphTab,
-  useLibrary,
-  withSaved,
-  type JournalEntry,
-  type LibrarySummary,
-  type Persistence,
-  type Saver,
-} from './persistence.ts';
+import { OPEN_KEY, SAVE_STAMP } from './libraryDb.ts';
+import { refreshList, useGraphTab, useLibrary, withSaved } from './libraryActions.ts';
+import { fail, gesturesUnderWay, JOURNAL_PREFIX, onGesturesOver, readJournal, reasonOf, useAutosave, type JournalEntry, type LibrarySummary, type Persistence, type Saver } from './persistence.ts';
 
 /** Nodes and edges written ahead of a first save in one slice, and the idle time a slice needs. */
 const PREPARE_SLICE = 200;

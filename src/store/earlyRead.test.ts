@@ -7,7 +7,8 @@ import { putEntry, writeVersion1Autosave } from './libraryDb.testing.ts';
 import { readSavedEarly } from './earlyRead.ts';
 import { useApp } from './index.ts';
 import { GRAPH_SCHEMA, OPEN_KEY, readSaved } from './libraryDb.ts';
-import { indexedDbLibrary, JOURNAL_PREFIX, openFromLibrary, restoreLastGraph, startPersistence, useAutosave, type LibraryStorage, type SyncStorage } from './persistence.ts';
+import { indexedDbLibrary } from './indexedDbLibrary.ts';
+import { JOURNAL_PREFIX, openFromLibrary, restoreLastGraph, startPersistence, useAutosave, type LibraryStorage, type SyncStorage } from './persistence.ts';
 
 vi.mock('../graph/parse.ts', { spy: true });
 

@@ -22,6 +22,8 @@ declare const __GRAPH_SCHEMA__: string | undefined;
  * null where nothing put it in (code run by Node alone), and then no save is taken on trust.
  */
 export const GRAPH_SCHEMA: string | null = typeof __GRAPH_SCHEMA__ === 'string' ? __GRAPH_SCHEMA__ : null;
+/** What this page's saves carry: the fingerprint of the graph layer that read the graph (ownSave.ts). */
+export const SAVE_STAMP = GRAPH_SCHEMA === null ? {} : { schema: GRAPH_SCHEMA };
 
 export const DB_NAME = 'loopscope';
 export const DB_VERSION = 2;

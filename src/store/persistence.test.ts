@@ -5,10 +5,10 @@ import { findTemplate } from '../graph/templates/index.ts';
 import { writeVersion1Autosave } from './libraryDb.testing.ts';
 import { GRAPH_SCHEMA } from './libraryDb.ts';
 import { useApp } from './index.ts';
+import { COPIES_KEPT, indexedDbLibrary } from './indexedDbLibrary.ts';
+import { takeOverGraph, useGraphTab, useLibrary } from './libraryActions.ts';
 import {
-  COPIES_KEPT,
   holdAutosave,
-  indexedDbLibrary,
   JOURNAL_PREFIX,
   OPEN_KEY,
   openAsNewGraph,
@@ -16,10 +16,7 @@ import {
   restoreLastGraph,
   savingStarted,
   startPersistence,
-  takeOverGraph,
   useAutosave,
-  useGraphTab,
-  useLibrary,
   type LibraryEntry,
   type LibraryStorage,
   type SyncStorage,

@@ -9,7 +9,7 @@ import { takeEarlyParse, takeEarlyRead } from './earlyRead.ts';
 import type { GraphLocks } from './graphLocks.ts';
 import { newDocumentId } from './graphSlice.ts';
 import { useApp } from './index.ts';
-import { DB_NAME, DB_VERSION, GRAPH_SCHEMA, LAST_KEY, LIBRARY_STORE, META_STORE, OPEN_KEY, request, type LibraryEntry, type SavedRead } from './libraryDb.ts';
+import { OPEN_KEY, type LibraryEntry, type SavedRead } from './libraryDb.ts';
 import { isOwnSave, readSave } from './ownSave.ts';
 
 export { OPEN_KEY, type LibraryEntry };
@@ -34,135 +34,41 @@ export interface LibraryStorage {
 /** The synchronous storages: this tab's open graph (sessionStorage) and the save journal (localStorage). */
 export type SyncStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 
-/** The version 1 autosave: one graph under one key, taken into the library on upgrade. */
-const LEGACY_STORE = 'graphs';
-const LEGACY_KEY = 'autosave';
 export const JOURNAL_PREFIX = 'loopscope.journal.';
-/** How many earlier saves each graph keeps. */
-export const COPIES_KEPT = 3;
 const DEBOUNCE_MS = 300;
 const STORAGE_TIMEOUT_MS = 3000;
-/** What this page's saves carry: the fingerprint of the graph layer that read the graph (ownSave.ts). */
-export const SAVE_STAMP = GRAPH_SCHEMA === null ? {} : { schema: GRAPH_SCHEMA };
-
-const completion = (tx: IDBTransaction) =>
-  new Promise<void>((resolve, reject) => {
-    tx.oncomplete = () => resolve();
-    tx.onerror = () => reject(tx.error ?? new Error('the write failed'));
-    tx.onabort = () => reject(tx.error ?? new Error('the write was aborted'));
-  });
 
 /** The name a damaged or old save gives itself, read within the input limits; a stand-in when it has none. */
-const nameIn = (text: string) => {
+export const nameIn = (text: string) => {
   const json = readJson(text);
   const name = json.ok && json.value !== null && typeof json.value === 'object' ? own(json.value as Record<string, unknown>, 'name') : undefined;
   return typeof name === 'string' ? name : 'Restored graph';
 };
 
-/** Version 1 kept one autosave; it becomes the library's first graph. */
-const upgrade = (db: IDBDatabase, tx: IDBTransaction, oldVersion: number) => {
-  const library = db.objectStoreNames.contains(LIBRARY_STORE) ? tx.objectStore(LIBRARY_STORE) : db.createObjectStore(LIBRARY_STORE, { keyPath: 'id' });
-  if (!db.objectStoreNames.contains(META_STORE)) db.createObjectStore(META_STORE);
-  if (oldVersion < 1 || !db.objectStoreNames.contains(LEGACY_STORE)) return;
-  const legacy = tx.objectStore(LEGACY_STORE).get(LEGACY_KEY);
-  legacy.onsuccess = () => {
-    if (typeof legacy.result === 'string') {
-      const id = newDocumentId();
-      const entry: LibraryEntry = { id, name: nameIn(legacy.result), savedAt: Date.now(), text: legacy.result, copies: [] };
-      library.put(entry);
-      tx.objectStore(META_STORE).put(id, LAST_KEY);
-    }
-    db.deleteObjectStore(LEGACY_STORE);
-  };
-};
-
-export const indexedDbLibrary = (factory: IDBFactory | undefined = globalThis.indexedDB): LibraryStorage => {
-  let opening: Promise<IDBDatabase> | null = null;
-  // Kept once open, so a save on `pagehide` starts its transaction before the page goes away.
-  let opened: IDBDatabase | null = null;
-  const open = () => {
-    if (opened) return Promise.resolve(opened);
-    if (!factory) return Promise.reject(new Error('IndexedDB is not available in this browser'));
-    opening ??= new Promise<IDBDatabase>((resolve, reject) => {
-      const req = factory.open(DB_NAME, DB_VERSION);
-      req.onupgradeneeded = (event) => upgrade(req.result, req.transaction!, event.oldVersion);
-      req.onsuccess = () => {
-        opened = req.result;
-        // Another tab upgrading the database: let it, and open again on the next use.
-        opened.onversionchange = () => {
-          opened?.close();
-          opened = null;
-          opening = null;
-        };
-        resolve(opened);
-      };
-      req.onerror = () => reject(req.error ?? new Error('could not open IndexedDB'));
-      req.onblocked = () => reject(new Error('IndexedDB is blocked by another tab'));
-    });
-    // A failed open is tried again on the next use rather than remembered forever.
-    opening.catch(() => (opening = null));
-    return opening;
-  };
-  const read = async (id: string) => {
-    const db = await open();
-    return (await request(db.transaction(LIBRARY_STORE, 'readonly').objectStore(LIBRARY_STORE).get(id))) as LibraryEntry | undefined;
-  };
-  const put = (db: IDBDatabase, id: string, name: string, text: string) => {
-    const tx = db.transaction([LIBRARY_STORE, META_STORE], 'readwrite');
-    const library = tx.objectStore(LIBRARY_STORE);
-    const previous = library.get(id);
-    previous.onsuccess = () => {
-      const old = previous.result as LibraryEntry | undefined;
-      const copies = old ? (old.text === text ? old.copies : [old.text, ...old.copies].slice(0, COPIES_KEPT)) : [];
-      library.put({ id, name, savedAt: Date.now(), text, copies, ...SAVE_STAMP } satisfies LibraryEntry);
-      tx.objectStore(META_STORE).put(id, LAST_KEY);
-    };
-    const done = completion(tx);
-    return done;
-  };
+/**
+ * The library in IndexedDB (indexedDbLibrary.ts), loaded on first use: the first screen's graph is
+ * read by the page's first script (earlyRead.ts), so the library's code comes with the saver,
+ * unless that read could not say (no database of this version yet) and the library must upgrade it.
+ */
+const indexedDbOnFirstUse = (): LibraryStorage => {
+  let library: LibraryStorage | null = null;
+  let loading: Promise<LibraryStorage> | null = null;
+  const load = () => (loading ??= import('./indexedDbLibrary.ts').then((module) => (library = module.indexedDbLibrary())));
   return {
-    list: async () => {
-      const db = await open();
-      const entries = (await request(db.transaction(LIBRARY_STORE, 'readonly').objectStore(LIBRARY_STORE).getAll())) as LibraryEntry[];
-      return entries.map(({ id, name, savedAt }) => ({ id, name, savedAt })).sort((a, b) => b.savedAt - a.savedAt);
-    },
-    read,
-    write: async (id, name, text) => {
-      // The transaction starts in this turn when the database is open: a save on `pagehide` gets in.
-      await (opened ? put(opened, id, name, text) : open().then((db) => put(db, id, name, text)));
-      const back = await read(id);
-      if (back?.text !== text) throw new Error('the saved graph did not read back the same');
-    },
-    remove: async (id) => {
-      const db = await open();
-      const tx = db.transaction(LIBRARY_STORE, 'readwrite');
-      tx.objectStore(LIBRARY_STORE).delete(id);
-      await completion(tx);
-    },
-    lastSaved: async () => {
-      const db = await open();
-      const id = await request(db.transaction(META_STORE, 'readonly').objectStore(META_STORE).get(LAST_KEY));
-      return typeof id === 'string' ? id : undefined;
-    },
+    list: async () => (await load()).list(),
+    read: async (id) => (await load()).read(id),
+    // Once loaded, straight through: a save on `pagehide` must start its write in that turn.
+    write: (id, name, text) => (library ? library.write(id, name, text) : load().then((loaded) => loaded.write(id, name, text))),
+    remove: async (id) => (await load()).remove(id),
+    lastSaved: async () => (await load()).lastSaved(),
   };
 };
 
 /**
- * The library's health and contents, shown to the person; the graph itself never depends on it.
- * A failed write clears once a write works; a lost restore stays until dismissed.
+ * The library's health, shown to the person; the graph itself never depends on it. A failed write
+ * clears once a write works; a lost restore stays until dismissed.
  */
 export const useAutosave = create<{ error: string | null; restoreError: string | null }>()(() => ({ error: null, restoreError: null }));
-export const useLibrary = create<{ entries: LibrarySummary[] }>()(() => ({ entries: [] }));
-
-/**
- * Whether this tab may save the open graph: `elsewhere` when another tab had it open first,
- * `taken` when another tab took it over from this one. Either way this tab saves nothing of it.
- */
-export const useGraphTab = create<{ conflict: 'elsewhere' | 'taken' | null }>()(() => ({ conflict: null }));
-
-/** The list with one graph's new save in it, newest first: what a save or another tab's save changes. */
-export const withSaved = (entries: readonly LibrarySummary[], saved: LibrarySummary): LibrarySummary[] =>
-  [saved, ...entries.filter((entry) => entry.id !== saved.id)].sort((a, b) => b.savedAt - a.savedAt);
 
 export const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error)) || 'unknown error';
 export const fail = (what: string) => useAutosave.setState({ error: `Autosave failed: ${what}. Your graph is kept in memory.` });
@@ -272,17 +178,8 @@ export interface Persistence {
 }
 
 let active: Persistence | null = null;
-
-export const refreshList = async (library: LibraryStorage) => {
-  try {
-    useLibrary.setState({ entries: await library.list() });
-  } catch {
-    // The list is a convenience; a failed save already says what is wrong.
-  }
-};
-
-/** Reads the library's list again (another tab may have added graphs). */
-export const refreshLibrary = () => (active ? refreshList(active.options.library) : Promise.resolve());
+/** The library this page keeps, while it keeps one. */
+export const activePersistence = () => active;
 
 /** The entry's save, or the journal's where it is newer (the tab left before IndexedDB had it). */
 const newestSave = (entry: LibraryEntry | undefined, journal: JournalEntry | null): { text: string; schema?: string } | undefined =>
@@ -349,33 +246,6 @@ export const openFromLibrary = async (id: string, parse: GraphParser = parseAsid
 /** Opens a graph as a new graph of the library (a link, a template): saved at once under a new id. */
 export const openAsNewGraph = (graph: GraphFile) => useApp.getState().load(graph);
 
-/** Edits the open graph here instead of in the tab that has it: that tab saves and lets go, and its latest save opens here. */
-export const takeOverGraph = async () => {
-  if (!active) return;
-  const id = useApp.getState().documentId;
-  const saver = await active.saving;
-  if (!saver) return;
-  await saver.takeOver(id);
-  await openFromLibrary(id);
-};
-
-/** Keeps this tab's version of a graph another tab has, as a new graph of the library. */
-export const openCopyOfGraph = () => {
-  const { graph } = useApp.getState();
-  openAsNewGraph({ ...graph, name: `${graph.name} (copy)` });
-};
-
-export const removeFromLibrary = async (id: string) => {
-  if (!active || id === useApp.getState().documentId) return;
-  try {
-    await active.options.library.remove(id);
-    active.options.journal.removeItem(JOURNAL_PREFIX + id);
-  } catch (error) {
-    fail(`could not remove the graph (${reasonOf(error)})`);
-  }
-  await refreshList(active.options.library);
-};
-
 /** The first screen: the graph this tab had open, else the one saved last in any tab; else the default template, new. */
 export const restoreLastGraph = async () => {
   if (!active) return;
@@ -405,7 +275,7 @@ export const startPersistence = ({ savingFrom = Promise.resolve(), ...options }:
   const { documentId, graph } = useApp.getState();
   const persistence: Persistence = {
     options: {
-      library: options.library ?? indexedDbLibrary(),
+      library: options.library ?? indexedDbOnFirstUse(),
       session: options.session ?? browserStorage('sessionStorage'),
       journal: options.journal ?? browserStorage('localStorage'),
       delayMs: options.delayMs ?? DEBOUNCE_MS,

@@ -1,0 +1,110 @@
+/**
+ * The graph library in IndexedDB: opened (and upgraded from version 1) on first use, written with
+ * the replaced text kept among the last good copies, read back to check each write. Loaded on first
+ * use (persistence.ts): the first screen's save is read by the page's first script.
+ */
+import { newDocumentId } from './graphSlice.ts';
+import { DB_NAME, DB_VERSION, LAST_KEY, LIBRARY_STORE, META_STORE, request, SAVE_STAMP, type LibraryEntry } from './libraryDb.ts';
+import { nameIn, type LibraryStorage } from './persistence.ts';
+
+/** The version 1 autosave: one graph under one key, taken into the library on upgrade. */
+const LEGACY_STORE = 'graphs';
+const LEGACY_KEY = 'autosave';
+/** How many earlier saves each graph keeps. */
+export const COPIES_KEPT = 3;
+
+const completion = (tx: IDBTransaction) =>
+  new Promise<void>((resolve, reject) => {
+    tx.oncomplete = () => resolve();
+    tx.onerror = () => reject(tx.error ?? new Error('the write failed'));
+    tx.onabort = () => reject(tx.error ?? new Error('the write was aborted'));
+  });
+
+/** Version 1 kept one autosave; it becomes the library's first graph. */
+const upgrade = (db: IDBDatabase, tx: IDBTransaction, oldVersion: number) => {
+  const library = db.objectStoreNames.contains(LIBRARY_STORE) ? tx.objectStore(LIBRARY_STORE) : db.createObjectStore(LIBRARY_STORE, { keyPath: 'id' });
+  if (!db.objectStoreNames.contains(META_STORE)) db.createObjectStore(META_STORE);
+  if (oldVersion < 1 || !db.objectStoreNames.contains(LEGACY_STORE)) return;
+  const legacy = tx.objectStore(LEGACY_STORE).get(LEGACY_KEY);
+  legacy.onsuccess = () => {
+    if (typeof legacy.result === 'string') {
+      const id = newDocumentId();
+      const entry: LibraryEntry = { id, name: nameIn(legacy.result), savedAt: Date.now(), text: legacy.result, copies: [] };
+      library.put(entry);
+      tx.objectStore(META_STORE).put(id, LAST_KEY);
+    }
+    db.deleteObjectStore(LEGACY_STORE);
+  };
+};
+
+export const indexedDbLibrary = (factory: IDBFactory | undefined = globalThis.indexedDB): LibraryStorage => {
+  let opening: Promise<IDBDatabase> | null = null;
+  // Kept once open, so a save on `pagehide` starts its transaction before the page goes away.
+  let opened: IDBDatabase | null = null;
+  const open = () => {
+    if (opened) return Promise.resolve(opened);
+    if (!factory) return Promise.reject(new Error('IndexedDB is not available in this browser'));
+    opening ??= new Promise<IDBDatabase>((resolve, reject) => {
+      const req = factory.open(DB_NAME, DB_VERSION);
+      req.onupgradeneeded = (event) => upgrade(req.result, req.transaction!, event.oldVersion);
+      req.onsuccess = () => {
+        opened = req.result;
+        // Another tab upgrading the database: let it, and open again on the next use.
+        opened.onversionchange = () => {
+          opened?.close();
+          opened = null;
+          opening = null;
+        };
+        resolve(opened);
+      };
+      req.onerror = () => reject(req.error ?? new Error('could not open IndexedDB'));
+      req.onblocked = () => reject(new Error('IndexedDB is blocked by another tab'));
+    });
+    // A failed open is tried again on the next use rather than remembered forever.
+    opening.catch(() => (opening = null));
+    return opening;
+  };
+  const read = async (id: string) => {
+    const db = await open();
+    return (await request(db.transaction(LIBRARY_STORE, 'readonly').objectStore(LIBRARY_STORE).get(id))) as LibraryEntry | undefined;
+  };
+  const put = (db: IDBDatabase, id: string, name: string, text: string) => {
+    const tx = db.transaction([LIBRARY_STORE, META_STORE], 'readwrite');
+    const library = tx.objectStore(LIBRARY_STORE);
+    const previous = library.get(id);
+    previous.onsuccess = () => {
+      const old = previous.result as LibraryEntry | undefined;
+      const copies = old ? (old.text === text ? old.copies : [old.text, ...old.copies].slice(0, COPIES_KEPT)) : [];
+      library.put({ id, name, savedAt: Date.now(), text, copies, ...SAVE_STAMP } satisfies LibraryEntry);
+      tx.objectStore(META_STORE).put(id, LAST_KEY);
+    };
+    const done = completion(tx);
+    return done;
+  };
+  return {
+    list: async () => {
+      const db = await open();
+      const entries = (await request(db.transaction(LIBRARY_STORE, 'readonly').objectStore(LIBRARY_STORE).getAll())) as LibraryEntry[];
+      return entries.map(({ id, name, savedAt }) => ({ id, name, savedAt })).sort((a, b) => b.savedAt - a.savedAt);
+    },
+    read,
+    write: async (id, name, text) => {
+      // The transaction starts in this turn when the database is open: a save on `pagehide` gets in.
+      await (opened ? put(opened, id, name, text) : open().then((db) => put(db, id, name, text)));
+      const back = await read(id);
+      if (back?.text !== text) throw new Error('the saved graph did not read back the same');
+    },
+    remove: async (id) => {
+      const db = await open();
+      const tx = db.transaction(LIBRARY_STORE, 'readwrite');
+      tx.objectStore(LIBRARY_STORE).delete(id);
+      await completion(tx);
+    },
+    lastSaved: async () => {
+      const db = await open();
+      const id = await request(db.transaction(META_STORE, 'readonly').objectStore(META_STORE).get(LAST_KEY));
+      return typeof id === 'string' ? id : undefined;
+    },
+  };
+};
+
