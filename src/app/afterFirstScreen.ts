@@ -1,0 +1,21 @@
+/**
+ * What the page starts once its first screen is drawn and the page is idle (main.tsx): none of it
+ * is needed to draw that screen.
+ */
+import { loadPanels } from './App.tsx';
+import { followLinksInAddress } from './startup.ts';
+import { whenQuiet } from './whenQuiet.ts';
+import { warmUpRuntime } from '../store/runSlice.ts';
+
+/**
+ * A share link pasted into the address is followed from now on. The parser's worker starts (a big file imported later opens sooner), and the timeline's run view
+ * and the step view load (small), so the first trace does not wait for them. The runtime (LangGraph,
+ * a megabyte of script) loads for the first Run once the person pauses: evaluating it holds the
+ * page ~50 ms in one piece, a hitch in a drag begun at once.
+ */
+export const warmUp = () => {
+  followLinksInAddress();
+  void import('../store/offThread.ts').then(({ warmParser }) => warmParser());
+  void loadPanels().then((panels) => Promise.all([panels.loadTimelineRun(), panels.loadStepView(), panels.loadSelectionForms()]));
+  whenQuiet(warmUpRuntime);
+};
