@@ -1,7 +1,8 @@
 import { lazy, Suspense, useState } from 'react';
 import type { Scenario } from '../graph/schema.ts';
 import type { ScenarioDraft } from '../runtime/index.ts';
-import { unsavableReason, useApp, type RunPair, type ScenarioRunResult } from '../store/index.ts';
+import { useApp, type RunPair, type ScenarioRunResult } from '../store/index.ts';
+import { unsavableReason } from '../store/scenarioActions.ts';
 import { useActiveRun } from './hooks.ts';
 
 // A dialog, not on the first screen: loaded when it is first opened.

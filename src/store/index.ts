@@ -9,7 +9,6 @@ export type { GraphSlice, Selection } from './graphSlice.ts';
 export { newDocumentId } from './graphSlice.ts';
 export type { CanvasOverlay, CanvasParting, RunSlice } from './runSlice.ts';
 export type { RunPair, ScenarioRunResult, ScenarioSlice } from './scenarioSlice.ts';
-export { unsavableReason } from './scenarioSlice.ts';
 
 /** The one store of the app, made of slices. */
 export const useApp = create<AppState>()((...args) => ({

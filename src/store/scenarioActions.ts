@@ -3,12 +3,19 @@
  * step where it parts from the scenario, save a run as a scenario through the graph's one edit path,
  * and show where two runs part. Loaded with the debugger's panels; once loaded, these actions are the store's.
  */
-import { removeScenario, saveScenario, type GraphFile, type Scenario } from '../graph/index.ts';
+import type { GraphFile, Scenario } from '../graph/index.ts';
+import { removeScenario, saveScenario } from '../graph/scenarioOps.ts';
 import { useApp } from './index.ts';
 import { overlayFor } from './runActions.ts';
-import { loadRuntime } from './runSlice.ts';
-import { unsavableReason, type ScenarioActionName, type ScenarioRunResult, type ScenarioSlice } from './scenarioSlice.ts';
+import { loadRuntime, type RunRecord } from './runSlice.ts';
+import type { ScenarioActionName, ScenarioRunResult, ScenarioSlice } from './scenarioSlice.ts';
 import type { GetApp, SetApp } from './types.ts';
+
+/** Why a run on screen cannot become a scenario, or null when it can. */
+export const unsavableReason = (run: RunRecord): string | null =>
+  run.foreign
+    ? 'This run is of a LangGraph server graph that Loopscope did not make: the server tells only which node ran, so there is nothing a scenario could replay here.'
+    : null;
 
 type Runtime = typeof import('../runtime/index.ts');
 

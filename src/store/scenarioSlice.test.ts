@@ -1,7 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { updateEdge } from '../graph/index.ts';
 import { findTemplate } from '../graph/templates/index.ts';
-import { unsavableReason, useApp } from './index.ts';
+import { useApp } from './index.ts';
+import { unsavableReason } from './scenarioActions.ts';
 
 const securityclaw = () => findTemplate('securityclaw')!.graph();
 const app = () => useApp.getState();

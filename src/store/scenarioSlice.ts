@@ -6,7 +6,7 @@ import type { GraphFile, Scenario } from '../graph/index.ts';
 import type { ExpectationFailure, ScenarioDraft } from '../runtime/index.ts';
 import type { Trace } from '../runtime/trace.ts';
 import { deferredActions } from './deferredActions.ts';
-import type { CanvasParting, RunRecord } from './runSlice.ts';
+import type { CanvasParting } from './runSlice.ts';
 import type { SliceCreator } from './types.ts';
 
 export interface ScenarioRunResult {
@@ -52,12 +52,6 @@ export interface ScenarioSlice {
   /** Shows the right run at the step where the two part, and marks on the canvas the edge each run took there. */
   showParting: (pair: RunPair, step: number, parting: CanvasParting) => Promise<void>;
 }
-
-/** Why a run on screen cannot become a scenario, or null when it can. */
-export const unsavableReason = (run: RunRecord): string | null =>
-  run.foreign
-    ? 'This run is of a LangGraph server graph that Loopscope did not make: the server tells only which node ran, so there is nothing a scenario could replay here.'
-    : null;
 
 /** Their code loads with the debugger's panels, as the run's actions do (scenarioActions.ts). */
 const SCENARIO_ACTIONS = ['runScenarios', 'openScenarioRun', 'draftScenario', 'saveScenario', 'removeScenario', 'showParting'] as const;
