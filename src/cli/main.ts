@@ -5,7 +5,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import '../graph/zodProvided.ts';
-import { decodeText, describeProblems, type GraphFile } from '../graph/index.ts';
+import { decodeText } from '../graph/bytes.ts';
+import { describeProblems, type GraphFile } from '../graph/index.ts';
 import { contactedHosts } from '../graph/hosts.ts';
 import { parseGraph } from '../graph/parse.ts';
 import { hasErrors, validateGraph } from '../graph/validate.ts';

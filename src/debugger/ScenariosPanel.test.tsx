@@ -2,7 +2,8 @@
 import { act } from 'react';
 import { createRoot } from 'react-dom/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { saveScenario, updateEdge } from '../graph/index.ts';
+import { updateEdge } from '../graph/index.ts';
+import { saveScenario } from '../graph/scenarioOps.ts';
 import { findTemplate } from '../graph/templates/index.ts';
 import { useApp } from '../store/index.ts';
 import { ScenariosPanel } from './ScenariosPanel.tsx';

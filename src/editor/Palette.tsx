@@ -1,5 +1,6 @@
 import { useReactFlow } from '@xyflow/react';
-import { freePosition, KIND_LIST, type NodeKind } from '../graph/index.ts';
+import { KIND_LIST, type NodeKind } from '../graph/index.ts';
+import { freePosition } from '../graph/placement.ts';
 import { useApp } from '../store/index.ts';
 import { addNodeAt, KIND_DRAG_TYPE } from './Canvas.tsx';
 import { KindIcon } from '../ui/icons.tsx';

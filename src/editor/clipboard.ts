@@ -1,4 +1,5 @@
-import { duplicateNodes, type GraphEdge, type GraphFile, type GraphNode } from '../graph/index.ts';
+import type { GraphEdge, GraphFile, GraphNode } from '../graph/index.ts';
+import { duplicateNodes } from '../graph/placement.ts';
 
 /** What Ctrl/Cmd+C takes: nodes and the edges among them. */
 export interface NodeClip {

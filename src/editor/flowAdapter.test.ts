@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { gridGraph, readGenerated } from '../../bench/graphs.ts';
-import { connect, moveNodes, updateNode, type GraphFile } from '../graph/index.ts';
+import { connect, moveNodes, type GraphFile } from '../graph/index.ts';
+import { updateNode } from '../graph/inspectorOps.ts';
 import { findTemplate } from '../graph/templates/index.ts';
 import { createFlowCache, findBackEdges, GENERAL_HANDLE, NO_EXTRAS, toFlowEdges, toFlowNodes, withPositions, type FlowExtras } from './flowAdapter.ts';
 import { nodeHeight, NODE_WIDTH, sourceHandleIndex, sourcePoint, targetPoint } from './geometry.ts';

@@ -1,5 +1,6 @@
 /** Getting graphs in from files and text; out is download.ts; Mermaid text (mermaid.ts) and share links (shareLink.ts) load when first asked for. */
-import { decodeText, LIMITS } from '../graph/index.ts';
+import { decodeText } from '../graph/bytes.ts';
+import { LIMITS } from '../graph/index.ts';
 import { useApp } from '../store/index.ts';
 import { parseOffThread } from '../store/offThread.ts';
 

@@ -1,5 +1,6 @@
 /** Share links: a graph in the address's fragment. Loaded when a link is made or opened. */
-import { LIMITS, readAtMost, type GraphFile, type ParseResult } from '../graph/index.ts';
+import { readAtMost } from '../graph/bytes.ts';
+import { LIMITS, type GraphFile, type ParseResult } from '../graph/index.ts';
 import { parseOffThread } from '../store/offThread.ts';
 
 const SHARE_KEY = 'graph';

@@ -26,7 +26,7 @@ export const idProblem = (name: string): string | null => {
 export const CALL_OUTCOMES = ['ok', 'empty', 'timeout', 'parse_error', 'permission_denied', 'error'] as const;
 export const CallOutcome = lazySchema((z) => z.enum(CALL_OUTCOMES));
 /** The outcomes an attempt may be retried on: every failure. */
-const FAILURE_OUTCOMES = ['timeout', 'parse_error', 'permission_denied', 'error'] as const satisfies readonly CallOutcome[];
+export const FAILURE_OUTCOMES = ['timeout', 'parse_error', 'permission_denied', 'error'] as const satisfies readonly CallOutcome[];
 export type CallOutcome = z.infer<typeof CallOutcome>;
 
 export const RetryPolicy = lazySchema((z) => z.strictObject({
@@ -38,6 +38,9 @@ export const RetryPolicy = lazySchema((z) => z.strictObject({
   timeoutMs: z.optional(z.int().check(z.gte(1))),
 }));
 export type RetryPolicy = z.infer<typeof RetryPolicy>;
+
+/** The SPEC's retry of a node that sets none: 3 attempts, again after a timeout or an answer that does not parse. */
+export const defaultRetry = (): RetryPolicy => ({ maxAttempts: 3, retryOn: ['timeout', 'parse_error'] });
 
 export const Action = lazySchema((z) => z.strictObject({
   skill: Id,

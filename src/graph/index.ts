@@ -10,8 +10,9 @@ export { blankGraph, loadTemplates } from './templates/builtIn.ts';
 export * from './untrusted.ts';
 export * from './ops.ts';
 // Not in this index: what checks a graph against its schemas (parse.ts, validate.ts, state.ts,
-// migrations.ts), which loads after the page's first screen, nor the inspector's edits
-// (inspectorOps.ts), which load with it; import those modules themselves.
+// migrations.ts), which loads after the page's first screen, nor the edits the canvas does not make
+// (inspectorOps.ts, placement.ts, scenarioOps.ts), which load with the panels that make them, nor
+// the reading of untrusted bytes (bytes.ts); import those modules themselves.
 export * from './serialize.ts';
 export type { Problem, ProblemCode } from './validate.ts';
 // The schemas' own modules are not in this index either (schema.ts, skills.ts, when.ts), nor hosts.ts:

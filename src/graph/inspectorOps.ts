@@ -1,8 +1,66 @@
-/** Pure edits the inspector needs beyond ops.ts: dotted config keys and skills. */
+/** Pure edits the inspector makes beyond the canvas's (ops.ts): a node's config by dotted keys, its id, an edge's order, skills. */
 import { FORBIDDEN_KEYS, idProblem } from './common.ts';
-import { renameKey } from './ops.ts';
-import type { GraphFile } from './schema.ts';
+import type { GraphFile, GraphNode, Scenario } from './schema.ts';
 import type { Skill } from './skills.ts';
+
+export const updateNode = (graph: GraphFile, id: string, update: (node: GraphNode) => GraphNode): GraphFile => ({
+  ...graph,
+  nodes: graph.nodes.map((node) => (node.id === id ? update(node) : node)),
+});
+
+/** A node id that is free, or the reason it is not. */
+export const checkNodeId = (graph: GraphFile, id: string, current?: string): string | null => {
+  const problem = idProblem(id);
+  if (problem) return problem;
+  if (id !== current && graph.nodes.some((node) => node.id === id)) return `"${id}" is taken`;
+  return null;
+};
+
+/** The record with one key renamed, keeping the order. */
+export const renameKey = <T>(record: Record<string, T>, from: string, to: string) =>
+  Object.fromEntries(Object.entries(record).map(([key, value]) => [key === from ? to : key, value]));
+
+/** A scenario's expectations with one node id replaced, so that a rename does not break the tests that name it. */
+const renameInScenario = (scenario: Scenario, from: string, to: string): Scenario => {
+  const { expect } = scenario;
+  const swap = (ids: string[] | undefined) => ids?.map((id) => (id === from ? to : id));
+  const renamed = { ...expect, path: swap(expect.path), pathIncludes: swap(expect.pathIncludes), attempts: expect.attempts && renameKey(expect.attempts, from, to), visits: expect.visits && renameKey(expect.visits, from, to) };
+  return {
+    ...scenario,
+    ...(scenario.decisions ? { decisions: renameKey(scenario.decisions, from, to) } : {}),
+    expect: Object.fromEntries(Object.entries(renamed).filter(([, value]) => value !== undefined)),
+  };
+};
+
+/** Renames a node and everything that names it: its edges, the entry, `finally` and the scenarios' expectations. */
+export const renameNode = (graph: GraphFile, from: string, to: string): GraphFile => {
+  if (from === to) return graph;
+  return {
+    ...graph,
+    entry: graph.entry === from ? to : graph.entry,
+    ...(graph.finally === from ? { finally: to } : {}),
+    scenarios: graph.scenarios.map((scenario) => renameInScenario(scenario, from, to)),
+    nodes: graph.nodes.map((node) => (node.id === from ? { ...node, id: to } : node)),
+    edges: graph.edges.map((edge) => ({
+      ...edge,
+      source: edge.source === from ? to : edge.source,
+      target: edge.target === from ? to : edge.target,
+    })),
+  };
+};
+
+/** Moves an edge among its source's edges, which is the order conditions are tried in. */
+export const moveEdge = (graph: GraphFile, id: string, direction: -1 | 1): GraphFile => {
+  const edge = graph.edges.find((candidate) => candidate.id === id);
+  if (!edge) return graph;
+  const siblings = graph.edges.map((candidate, index) => ({ candidate, index })).filter(({ candidate }) => candidate.source === edge.source);
+  const at = siblings.findIndex(({ candidate }) => candidate.id === id);
+  const other = siblings[at + direction];
+  if (!other) return graph;
+  const edges = [...graph.edges];
+  [edges[siblings[at].index], edges[other.index]] = [edges[other.index], edges[siblings[at].index]];
+  return { ...graph, edges };
+};
 
 type Json = Record<string, unknown>;
 

@@ -18,7 +18,7 @@ export type ZodModule = typeof Zod;
 let provided: ZodModule | null = null;
 let loading: Promise<void> | null = null;
 
-/** Called once by ./zodProvided.ts, after it has configured zod. */
+/** Called once by ./zodProvided.ts, with zod configured and as a schema's build sees it. */
 export const provideZod = (zod: ZodModule) => {
   provided = zod;
 };
@@ -32,35 +32,14 @@ export const loadSchemas = (): Promise<void> => (provided ? Promise.resolve() : 
 /** Each stand-in's way to its built schema. */
 const builtOf = new WeakMap<object, () => object>();
 
+export const isStandIn = (value: unknown): boolean => typeof value === 'object' && value !== null && builtOf.has(value);
+
 /** A stand-in's built schema; any other value as it is. */
-const unwrapped = (value: unknown): unknown => (typeof value === 'object' && value !== null && builtOf.get(value)?.()) || value;
+export const builtSchemaOf = (value: unknown): unknown => (typeof value === 'object' && value !== null && builtOf.get(value)?.()) || value;
 
-/** A shape or a list of options with the stand-ins in it replaced by their schemas; the same value when it has none. */
-const withBuilt = (value: unknown): unknown => {
-  if (typeof value !== 'object' || value === null || builtOf.has(value)) return unwrapped(value);
-  if (Array.isArray(value)) return value.some((item) => builtOf.has(item)) ? value.map(unwrapped) : value;
-  if (Object.getPrototypeOf(value) !== Object.prototype) return value;
-  const entries = Object.entries(value);
-  return entries.some(([, item]) => builtOf.has(item as object)) ? Object.fromEntries(entries.map(([key, item]) => [key, unwrapped(item)])) : value;
-};
-
-let builder: ZodModule | null = null;
-/**
- * zod as a schema's build sees it: every function given a stand-in (or a shape, or a list of
- * options holding some) gets the built schema instead. A schema built around stand-ins would pass
- * through them at every value it parses; a 10,000-step trace's parse took ~20 % longer so.
- */
 const zod = (): ZodModule => {
   if (!provided) throw new Error('a graph schema was used before zod was loaded: import src/graph/zodProvided.ts in this entry, or await loadSchemas()');
-  const real = provided;
-  return (builder ??= new Proxy(real, {
-    get: (target, key) => {
-      const value = Reflect.get(target, key);
-      // Its functions only: its classes (`ZodMiniObject`…) stay themselves, for `instanceof`.
-      const isFunction = typeof value === 'function' && typeof key === 'string' && !/^[A-Z$]/.test(key);
-      return isFunction ? (...args: unknown[]) => (value as (...given: unknown[]) => unknown)(...args.map(withBuilt)) : value;
-    },
-  }));
+  return provided;
 };
 
 /**

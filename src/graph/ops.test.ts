@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  addNode, checkNodeId, connect, createNode, duplicateNodes, freePosition, moveEdge, moveNodes, nextEdgeId, nextNodeId,
-  removeEdges, removeNodes, removeScenario, renameNode, saveScenario, updateEdge, updateNode,
-} from './ops.ts';
+import { checkNodeId, moveEdge, renameNode, updateNode } from './inspectorOps.ts';
+import { addNode, connect, createNode, moveNodes, nextEdgeId, nextNodeId, removeEdges, removeNodes, updateEdge } from './ops.ts';
+import { duplicateNodes, freePosition } from './placement.ts';
+import { removeScenario, saveScenario } from './scenarioOps.ts';
 import { parseGraph } from './parse.ts';
 import { serializeGraph } from './serialize.ts';
 import type { GraphFile } from './schema.ts';

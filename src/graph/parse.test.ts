@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { graphFileArbitrary } from './arbitrary.ts';
-import { moveNodes, updateNode } from './ops.ts';
+import { updateNode } from './inspectorOps.ts';
+import { moveNodes } from './ops.ts';
 import { CURRENT_VERSION } from './schema.ts';
 import { parseGraph, parseWith } from './parse.ts';
 import { prepareSerialization, serializeGraph } from './serialize.ts';

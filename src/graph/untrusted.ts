@@ -21,21 +21,6 @@ const MAX_PROBLEMS = 20;
 
 const megabytes = (chars: number) => `${(chars / 1_000_000).toFixed(1)} MB`;
 
-/**
- * File bytes to text: a UTF-8 or UTF-16 byte order mark says the encoding, anything else is read
- * as UTF-8. Bytes that are not valid in that encoding are refused rather than guessed at.
- */
-export const decodeText = (bytes: Uint8Array): ParseResult<string> => {
-  const [a, b, c] = bytes;
-  const encoding = a === 0xff && b === 0xfe ? 'utf-16le' : a === 0xfe && b === 0xff ? 'utf-16be' : 'utf-8';
-  const skip = encoding === 'utf-8' ? (a === 0xef && b === 0xbb && c === 0xbf ? 3 : 0) : 2;
-  try {
-    return { ok: true, value: new TextDecoder(encoding, { fatal: true, ignoreBOM: true }).decode(bytes.subarray(skip)) };
-  } catch {
-    return { ok: false, problems: [{ path: '', message: `not text: the file is not valid ${encoding.toUpperCase()}` }] };
-  }
-};
-
 interface Frame {
   value: unknown;
   key: PropertyKey;
@@ -104,31 +89,4 @@ export const readJson = (text: string, limits: InputLimits = LIMITS): ParseResul
   }
   const problems = checkValue(value, limits);
   return problems.length > 0 ? { ok: false, problems } : { ok: true, value };
-};
-
-/**
- * All of a stream's bytes, or null as soon as they pass `limit` (the rest is not read): an answer
- * or a link that inflates cannot grow without bound in memory.
- */
-export const readAtMost = async (stream: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array | null> => {
-  const reader = stream.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      void reader.cancel().catch(() => undefined);
-      return null;
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
 };

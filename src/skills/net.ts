@@ -2,7 +2,8 @@
  * One exchange with a service, bounded: the whole answer (headers and body) must arrive within
  * the time limit, and the body within a size limit. Whatever a file asks, the limit is clamped.
  */
-import { readAtMost, SKILL_LIMITS } from '../graph/index.ts';
+import { readAtMost } from '../graph/bytes.ts';
+import { SKILL_LIMITS } from '../graph/index.ts';
 import type { SkillResult } from './types.ts';
 
 export type Exchange =

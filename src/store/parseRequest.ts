@@ -3,7 +3,8 @@
  * (offThread.ts): a module of its own, which the page loads with the first file it opens.
  */
 import { loadSchemas } from '../graph/lazySchema.ts';
-import { decodeText, TRACE_LIMITS, type GraphFile, type ParseResult } from '../graph/index.ts';
+import { decodeText } from '../graph/bytes.ts';
+import { TRACE_LIMITS, type GraphFile, type ParseResult } from '../graph/index.ts';
 import { parseGraph } from '../graph/parse.ts';
 import { parseTrace, type Trace } from '../runtime/trace.ts';
 import type { ParseRequest } from './offThread.ts';

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { moveNodes, removeEdges, updateNode } from '../graph/index.ts';
+import { moveNodes, removeEdges } from '../graph/index.ts';
+import { updateNode } from '../graph/inspectorOps.ts';
 import * as validateModule from '../graph/validate.ts';
 import { validateGraph } from '../graph/validate.ts';
 import { findTemplate } from '../graph/templates/index.ts';

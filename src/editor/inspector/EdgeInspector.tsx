@@ -1,4 +1,5 @@
-import { describeWhen, edgesInTryOrder, moveEdge, nodeById, outcomesOf, removeEdges, updateEdge, type GraphEdge, type When } from '../../graph/index.ts';
+import { describeWhen, edgesInTryOrder, nodeById, outcomesOf, removeEdges, updateEdge, type GraphEdge, type When } from '../../graph/index.ts';
+import { moveEdge } from '../../graph/inspectorOps.ts';
 import { knownPaths } from '../../graph/state.ts';
 import { useApp } from '../../store/index.ts';
 import { ordinal, TextField } from './fields.tsx';

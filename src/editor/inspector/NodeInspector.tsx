@@ -1,5 +1,5 @@
-import { checkNodeId, kindDefinition, renameNode, updateNode, type GraphNode, type InspectorField } from '../../graph/index.ts';
-import { getAt, type RecoveryRule } from '../../graph/inspectorOps.ts';
+import { kindDefinition, type GraphNode, type InspectorField } from '../../graph/index.ts';
+import { checkNodeId, getAt, renameNode, updateNode, type RecoveryRule } from '../../graph/inspectorOps.ts';
 import { useApp } from '../../store/index.ts';
 import { applyAt, CheckboxesField, DraftField, JsonField, NumberField, SelectField, TextField, type Apply, type Parsed } from './fields.tsx';
 import { PlansEditor, RecoverRulesEditor } from './ListEditors.tsx';

@@ -1,14 +1,14 @@
 import type * as z from 'zod/mini';
-import { CallOutcome, Id, RetryPolicy } from '../common.ts';
+import { CallOutcome, defaultRetry, Id, RetryPolicy } from '../common.ts';
 import { LOOP_FIELDS, LoopConfig, MAX_ITER, loopSkillRefs, loopSummary } from './loop.ts';
 import { lazySchema } from '../lazySchema.ts';
-import { defineKind } from './types.ts';
+import { defineKind, RETRY_FIELDS } from './types.ts';
 
 export const ActConfig = lazySchema((z) => z.strictObject({
   /** Without a skill the node runs `plan.actions`. */
   skill: z.optional(Id),
   args: z.optional(z.record(z.string(), z.unknown())),
-  retry: z._default(RetryPolicy, { maxAttempts: 3, retryOn: ['timeout', 'parse_error'] }),
+  retry: z._default(RetryPolicy, defaultRetry),
   maxIter: z._default(z.int().check(z.gte(1)), 5),
   /** Instead of the plan: a decider picks the next tool each iteration. */
   loop: z.optional(LoopConfig),
@@ -43,8 +43,7 @@ export const act = defineKind({
   reads: ['plan', 'approval'],
   fields: [
     { key: 'skill', label: 'Own skill', type: 'skill', optional: true, help: 'Leave empty to run the plan’s actions.' },
-    { key: 'retry.maxAttempts', label: 'Max attempts', type: 'number', min: 1, max: 100 },
-    { key: 'retry.retryOn', label: 'Retry on', type: 'multiselect', options: ['timeout', 'parse_error', 'permission_denied', 'error'] },
+    ...RETRY_FIELDS,
     { key: 'retry.backoffMs', label: 'Backoff (ms)', type: 'number', min: 0, optional: true },
     { key: 'retry.timeoutMs', label: 'Attempt timeout (ms)', type: 'number', min: 1, optional: true },
     { key: 'maxIter', label: 'Max actions a visit', type: 'number', min: 1 },

@@ -1,13 +1,13 @@
 import type * as z from 'zod/mini';
 import { lazySchema } from '../lazySchema.ts';
-import { Id, RetryPolicy } from '../common.ts';
+import { defaultRetry, Id, RetryPolicy } from '../common.ts';
 import { LOOP_FIELDS, LoopConfig, MAX_ITER, loopSkillRefs, loopSummary } from './loop.ts';
-import { defineKind } from './types.ts';
+import { defineKind, RETRY_FIELDS } from './types.ts';
 
 export const CollectConfig = lazySchema((z) => z.strictObject({
   skills: z._default(z.array(Id), []),
   args: z._default(z.record(z.string(), z.unknown()), {}),
-  retry: z._default(RetryPolicy, { maxAttempts: 3, retryOn: ['timeout', 'parse_error'] }),
+  retry: z._default(RetryPolicy, defaultRetry),
   maxIter: z._default(z.int().check(z.gte(1)), 5),
   /** Instead of the fixed list: a decider picks the next read-only tool each iteration. */
   loop: z.optional(LoopConfig),
@@ -31,8 +31,7 @@ export const collect = defineKind({
     { key: 'skills', label: 'Skills', type: 'skills' },
     { key: 'args', label: 'Arguments', type: 'json' },
     { key: 'maxIter', label: 'Max skills a visit', type: 'number', min: 1 },
-    { key: 'retry.maxAttempts', label: 'Max attempts', type: 'number', min: 1, max: 100 },
-    { key: 'retry.retryOn', label: 'Retry on', type: 'multiselect', options: ['timeout', 'parse_error', 'permission_denied', 'error'] },
+    ...RETRY_FIELDS,
     ...LOOP_FIELDS,
   ],
   summary: (config) => [...(config.loop ? loopSummary(config.loop) : [config.skills.join(', ') || 'no skills']), `retry ×${config.retry.maxAttempts}`],

@@ -1,8 +1,8 @@
 import type * as z from 'zod/mini';
 import { lazySchema } from '../lazySchema.ts';
-import { Action, Id, RetryPolicy } from '../common.ts';
+import { Action, defaultRetry, Id, RetryPolicy } from '../common.ts';
 import { LIMITS } from '../limits.ts';
-import { defineKind } from './types.ts';
+import { defineKind, RETRY_FIELDS } from './types.ts';
 
 export const Plan = lazySchema((z) => z.strictObject({ actions: z._default(z.array(Action).check(z.maxLength(LIMITS.actionsPerPlan)), []) }));
 
@@ -12,7 +12,7 @@ export const ReasonConfig = lazySchema((z) => z.strictObject({
   plans: z._default(z.array(Plan).check(z.maxLength(LIMITS.plans)), []),
   skill: z.optional(Id),
   prompt: z.optional(z.string()),
-  retry: z._default(RetryPolicy, { maxAttempts: 3, retryOn: ['timeout', 'parse_error'] }),
+  retry: z._default(RetryPolicy, defaultRetry),
 }));
 export type ReasonConfig = z.infer<typeof ReasonConfig>;
 
@@ -34,8 +34,7 @@ export const reason = defineKind({
     { key: 'plans', label: 'Plans by round', type: 'json', help: 'One entry per round; the last repeats. [{"actions":[{"skill":"…","args":{}}]}]' },
     { key: 'skill', label: 'LLM skill', type: 'skill', optional: true, help: 'Used by the llm planner.' },
     { key: 'prompt', label: 'Prompt', type: 'text', optional: true },
-    { key: 'retry.maxAttempts', label: 'Max attempts', type: 'number', min: 1, max: 100 },
-    { key: 'retry.retryOn', label: 'Retry on', type: 'multiselect', options: ['timeout', 'parse_error', 'permission_denied', 'error'] },
+    ...RETRY_FIELDS,
   ],
   summary: (config) =>
     config.planner === 'llm'

@@ -1,4 +1,5 @@
 import type * as z from 'zod/mini';
+import { FAILURE_OUTCOMES } from '../common.ts';
 
 /** The icon a kind is drawn with, by name; the screen draws it as SVG (no emoji: not every machine has their font). */
 export const KIND_ICONS = ['brain', 'inbox', 'zap', 'search-check', 'life-buoy', 'hand', 'message-square-text', 'octagon-x'] as const;
@@ -70,3 +71,9 @@ export const defineKind = <Schema extends z.ZodMiniType, Kind extends string>(de
   ...definition,
   writes: Object.keys(definition.state),
 });
+
+/** The inspector's fields of a node's local retry (`config.retry`). */
+export const RETRY_FIELDS: readonly InspectorField[] = [
+  { key: 'retry.maxAttempts', label: 'Max attempts', type: 'number', min: 1, max: 100 },
+  { key: 'retry.retryOn', label: 'Retry on', type: 'multiselect', options: FAILURE_OUTCOMES },
+];
