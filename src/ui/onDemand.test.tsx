@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { act } from 'react';
+import { act, useLayoutEffect } from 'react';
 import { describe, expect, it } from 'vitest';
 import { mountForTest, unmountAfterEach } from './mountForTest.tsx';
 import { onDemand } from './onDemand.ts';
@@ -35,6 +35,28 @@ describe('onDemand', () => {
     expect(container.textContent).toBe('Hello Grace');
     await view.load();
     expect(imports).toBe(1);
+  });
+
+  it('draws a module that another part of the page loaded between its render and its effects', async () => {
+    const module = greeting();
+    // Loaded at once when asked: the race of a warm-up's load landing after the render that wanted it.
+    const view = onDemand(() => ({ then: (loaded: (value: typeof module) => unknown) => Promise.resolve(loaded(module)) }) as unknown as Promise<typeof module>);
+    function LoadsItNow() {
+      useLayoutEffect(() => void view.load(), []);
+      return null;
+    }
+    function Shown() {
+      const shown = view.useModule(true);
+      return shown ? <shown.Greeting name="Ada" /> : <p>Loading…</p>;
+    }
+    const container = mountForTest(
+      <>
+        <Shown />
+        <LoadsItNow />
+      </>,
+    );
+    await act(async () => {});
+    expect(container.textContent).toBe('Hello Ada');
   });
 
   it('loads nothing while it is not wanted', async () => {

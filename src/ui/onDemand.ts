@@ -17,7 +17,9 @@ export const onDemand = <M,>(importer: () => Promise<M>) => {
   const useModule = (wanted: boolean) => {
     const [, setLoaded] = useState(module);
     useEffect(() => {
-      if (wanted && !module) void load().then(setLoaded);
+      // Also when it has loaded since this render drew without it (another part of the page loaded
+      // it): drawn again then, or it would wait for some other change to show.
+      if (wanted) void load().then(setLoaded);
     }, [wanted]);
     return module;
   };
