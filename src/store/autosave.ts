@@ -8,7 +8,7 @@ import { prepareSerialization, serializeGraph, type GraphFile } from '../graph/i
 import { webGraphLocks } from './graphLocks.ts';
 import { useApp } from './index.ts';
 import { OPEN_KEY, SAVE_STAMP } from './libraryDb.ts';
-import { refreshList, useGraphTab, useLibrary, withSaved } from './libraryActions.ts';
+import { useGraphTab, useLibrary, withSaved } from './libraryActions.ts';
 import { fail, gesturesUnderWay, JOURNAL_PREFIX, onGesturesOver, readJournal, reasonOf, useAutosave, type JournalEntry, type LibrarySummary, type Persistence, type Saver } from './persistence.ts';
 
 /** Nodes and edges written ahead of a first save in one slice, and the idle time a slice needs. */
@@ -203,7 +203,8 @@ export const startSaving = (persistence: Persistence): Saver => {
     claimOpen(documentId);
     if (graph !== persistence.startedWith.graph) edited(documentId, graph);
   }
-  void refreshList(library);
+  // The list of graphs is read when the panel that shows it opens (GraphLibrary.tsx): reading it means
+  // reading every graph's text, on the page's thread, a long task in the gesture that follows the first screen.
   return {
     flush,
     takeOver,
