@@ -17,5 +17,6 @@ export const warmUp = () => {
   followLinksInAddress();
   void import('../store/offThread.ts').then(({ warmParser }) => warmParser());
   void loadPanels().then((panels) => Promise.all([panels.loadTimelineRun(), panels.loadStepView(), panels.loadSelectionForms()]));
-  whenQuiet(warmUpRuntime);
+  // Quiet since the page began to load: nobody uses a page before its first screen.
+  whenQuiet(warmUpRuntime, undefined, window, 0);
 };

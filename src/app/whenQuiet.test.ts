@@ -20,6 +20,19 @@ describe('whenQuiet', () => {
     expect(work).toHaveBeenCalledTimes(1);
   });
 
+  it('counts the quiet spell from when it is told, before it was called', () => {
+    const target = new EventTarget();
+    const work = vi.fn();
+    const since = performance.now();
+    vi.advanceTimersByTime(800);
+    whenQuiet(work, 1000, target, since);
+    vi.advanceTimersByTime(100);
+    expect(work).not.toHaveBeenCalled();
+    // Its first look comes a quarter of the spell later at the soonest: a spell begun 800 ms before, and over.
+    vi.advanceTimersByTime(300);
+    expect(work).toHaveBeenCalledTimes(1);
+  });
+
   it('does not run while a button is held, however still the pointer', () => {
     const target = new EventTarget();
     const work = vi.fn();

@@ -2,12 +2,13 @@
 const INPUT_EVENTS = ['pointerdown', 'pointermove', 'pointerup', 'pointercancel', 'keydown', 'wheel'] as const;
 
 /**
- * Runs `work` once the person has left the page alone for `quietMs` (no pointer, key or wheel
- * input, no button held) and the page is idle. For warm-ups that evaluate large modules: that blocks
- * the page for tens of milliseconds in one piece, which in the middle of a drag is a dropped frame.
+ * Runs `work` once the person has left the page alone for `quietMs` (no pointer, key or wheel input,
+ * no button held; counted from `quietSince`) and the page is idle. For warm-ups that evaluate large
+ * modules: that blocks the page for tens of milliseconds in one piece, which in the middle of a drag
+ * is a dropped frame.
  */
-export const whenQuiet = (work: () => void, quietMs = 3000, target: EventTarget = window) => {
-  let lastInput = performance.now();
+export const whenQuiet = (work: () => void, quietMs = 3000, target: EventTarget = window, quietSince = performance.now()) => {
+  let lastInput = quietSince;
   let pressed = false;
   let cancelled = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -32,7 +33,7 @@ export const whenQuiet = (work: () => void, quietMs = 3000, target: EventTarget 
     });
   };
   for (const type of INPUT_EVENTS) target.addEventListener(type, onInput, { capture: true, passive: true });
-  timer = setTimeout(check, quietMs);
+  check();
   return () => {
     cancelled = true;
     clearTimeout(timer);

@@ -40,7 +40,7 @@ export function RunToolbar() {
   };
 
   return (
-    // The runtime loads once the person pauses (app/main.tsx); a pointer or the focus coming to the
+    // The runtime loads once the person pauses (app/afterFirstScreen.ts); a pointer or the focus coming to the
     // run controls is reason enough to start now, so a Run right after opening waits less.
     <div className="run-toolbar" role="toolbar" aria-label="Run controls" onPointerEnter={warmUpRuntime} onFocus={warmUpRuntime}>
       <ToolButton icon={RunIcon} label="Run" className="primary" onClick={() => start(actions.run)} disabled={busy} title="Run the graph from the start" />
