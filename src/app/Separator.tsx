@@ -1,5 +1,5 @@
 import { useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
-import { resizedTo, toggled } from './splitLayout.ts';
+import { resizedTo, toggled } from './splitResize.ts';
 import { useGroup } from './Splitter.tsx';
 
 /** How far one arrow key moves a separator: a twentieth of the group. */

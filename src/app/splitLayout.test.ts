@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { flexOf, initialLayout, resizedTo, toggled, type PanelSpec } from './splitLayout.ts';
+import { flexOf, initialLayout, type PanelSpec } from './splitLayout.ts';
+import { resizedTo, toggled } from './splitResize.ts';
 
 const palette: PanelSpec = { size: { px: 116 }, min: 100, max: 260, collapsible: true };
 const bottom: PanelSpec = { size: { percent: 30 }, min: 110, collapsible: true };

@@ -1,6 +1,3 @@
-/** Resolves once the page has drawn a frame (at once where nothing draws frames: tests, workers). */
-export const afterPaint = () => new Promise<void>((resolve) => (typeof requestAnimationFrame === 'function' ? requestAnimationFrame(() => setTimeout(resolve)) : resolve()));
-
 /**
  * Runs `work` once the page has drawn what is now in the store and has nothing more urgent to do:
  * in its first idle time, waiting `atMostMs` at most (where the browser has no idle callbacks, a frame

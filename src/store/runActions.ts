@@ -7,7 +7,7 @@ import type { GraphFile } from '../graph/schema.ts';
 import type { RunController, RunOptions } from '../runtime/controller.ts';
 import type { TraceStep } from '../runtime/trace.ts';
 import { traceIndex, visitCounts } from '../runtime/traceIndex.ts';
-import { afterDrawing, afterPaint } from './afterDrawing.ts';
+import { afterDrawing } from './afterDrawing.ts';
 import { pauseAfterReason, pauseBeforeReason, roundOf } from './breakpoints.ts';
 import type { RunNetwork } from './hosts.ts';
 import { useApp } from './index.ts';
@@ -16,6 +16,9 @@ import { loadRuntime, runtimeIfLoaded, type CanvasOverlay, type RunActionName, t
 import type { GetApp, SetApp } from './types.ts';
 
 type Runtime = typeof import('../runtime/index.ts');
+
+/** Resolves once the page has drawn a frame (at once where nothing draws frames: tests, workers). */
+const afterPaint = () => new Promise<void>((resolve) => (typeof requestAnimationFrame === 'function' ? requestAnimationFrame(() => setTimeout(resolve)) : resolve()));
 
 type Visits = ReturnType<typeof visitCounts>;
 /** The visit counts of a run's first steps (as shown while it goes on), counted once for each count. */
