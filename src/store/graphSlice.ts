@@ -79,7 +79,8 @@ export const createGraphSlice: SliceCreator<GraphSlice> = (set, get) => {
   };
   return {
     graph,
-    problems: checkedProblems(graph),
+    // Checked if the check is in (Node's entries, the tests); the page's first graph asks for it once drawn (openDocument).
+    problems: checksReady() ? checkedProblems(graph) : null,
     selection: { nodes: [], edges: [] },
     past: [],
     future: [],
