@@ -72,8 +72,9 @@ describe('opening the saved graph read as the page loaded', () => {
     await library.write(id, 'seeded', texts.text);
     if ('schema' in texts) await putEntry(factory, { ...(await library.read(id))!, schema: texts.schema });
   };
-  const startPage = async (journal = memory()) => {
-    readSavedEarly();
+  /** A page whose first script ran before its entry (`firstScriptFirst`), or after it. */
+  const startPage = async (journal = memory(), firstScriptFirst = true) => {
+    if (firstScriptFirst) readSavedEarly();
     const library = indexedDbLibrary(factory);
     const counted: LibraryStorage = { ...library, read: (id) => ((reads += 1), library.read(id)) };
     stops.push(startPersistence({ library: counted, session, journal, target: new EventTarget() as unknown as Window, delayMs: 300 }));
@@ -97,6 +98,18 @@ describe('opening the saved graph read as the page loaded', () => {
     expect(useApp.getState().documentId).toBe('graph-a');
     expect(useApp.getState().graph.name).toBe('Graph Engineer');
     expect(reads).toBe(0);
+  });
+
+  it('reads the save early, once, where the page ran before its first script', async () => {
+    await seed('graph-a', { text: serializeGraph(template('graph-engineer')) });
+    session.setItem(OPEN_KEY, 'graph-a');
+    const open = vi.spyOn(factory, 'open');
+    await startPage(memory(), false);
+    // The first script, late: the read it would start is the one made already.
+    readSavedEarly();
+    expect(useApp.getState().graph.name).toBe('Graph Engineer');
+    expect(reads).toBe(0);
+    expect(open).toHaveBeenCalledTimes(1);
   });
 
   it("takes a save this build wrote as it was written, without the schemas' check", async () => {

@@ -12,6 +12,8 @@ import type { GraphFile } from '../graph/schema.ts';
 import { OPEN_KEY, readSaved, type SavedRead } from './libraryDb.ts';
 
 let early: Promise<SavedRead | null> | null = null;
+/** The database the read was started on: one read of it for the page, whoever starts it first. */
+let readFrom: IDBFactory | null = null;
 /** The saved text's parse, made as soon as both the text and the parser are in. */
 let earlyParse: Promise<{ text: string; parsed: ParseResult<GraphFile> } | null> | null = null;
 
@@ -25,7 +27,8 @@ const openId = () => {
 
 /** Starts the read, once. Where it cannot say (no IndexedDB, storage refused, a database to make or upgrade), the page reads the save itself. */
 export const readSavedEarly = () => {
-  if (early || typeof indexedDB === 'undefined') return;
+  if (typeof indexedDB === 'undefined' || readFrom === indexedDB) return;
+  readFrom = indexedDB;
   early = readSaved(indexedDB, openId());
   // The parse too: the page's thread is mostly idle while the page's scripts load and compile, and
   // the reader's code (shared with the page's entry) arrives well before them. A save of another
@@ -46,8 +49,11 @@ export const takeEarlyParse = async (text: string): Promise<ParseResult<GraphFil
   return made?.text === text ? made.parsed : undefined;
 };
 
-/** What the early read found, taken once: null when none was started or it could not say. */
+/** What the early read found, taken once: null when it could not say. */
 export const takeEarlyRead = (): Promise<SavedRead | null> => {
+  // The page's entry and its first script load together, and the entry may run first (seen in a
+  // local preview, ~30 ms before it): the read starts here then, rather than the library's reading the save.
+  readSavedEarly();
   const taken = early ?? Promise.resolve(null);
   early = null;
   return taken;
