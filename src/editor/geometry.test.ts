@@ -172,3 +172,53 @@ describe('placeLabels', () => {
     expect(kept.length).toBeGreaterThan(graph.edges.length * 0.85);
   });
 });
+
+describe('edgeRoute parts', () => {
+  // Plus zero: a path's text has no negative zero.
+  const coordinate = fc.double({ min: -5000, max: 5000, noNaN: true }).map((value) => value + 0);
+  const numbers = (d: string) => [...d.matchAll(/-?[\d.]+(?:e-?\d+)?/g)].map((match) => Number(match[0]));
+  const startOf = (d: string) => numbers(d).slice(0, 2);
+  const endOf = (d: string) => numbers(d).slice(-2);
+  /** A cubic part's length, by a fine polyline. */
+  const cubicLength = (d: string) => {
+    const [x0, y0, x1, y1, x2, y2, x3, y3] = numbers(d);
+    let length = 0;
+    let [px, py] = [x0, y0];
+    for (let step = 1; step <= 4000; step += 1) {
+      const t = step / 4000;
+      const u = 1 - t;
+      const x = u * u * u * x0 + 3 * u * u * t * x1 + 3 * u * t * t * x2 + t * t * t * x3;
+      const y = u * u * u * y0 + 3 * u * u * t * y1 + 3 * u * t * t * y2 + t * t * t * y3;
+      length += Math.hypot(x - px, y - py);
+      [px, py] = [x, y];
+    }
+    return length;
+  };
+
+  it('draws a loop as its hooks and its bottom run as one straight line, joined end to end, each part dashed on from where the last ended', () => {
+    fc.assert(
+      fc.property(coordinate, coordinate, coordinate, coordinate, fc.double({ min: 0, max: 3000, noNaN: true }), (sx, sy, tx, ty, below) => {
+        const loopY = Math.max(sy, ty) + below;
+        const route = edgeRoute({ x: sx, y: sy }, { x: tx, y: ty }, loopY);
+        const [down, run, up] = route.parts;
+        expect(route.parts).toHaveLength(3);
+        expect(startOf(down.d)).toEqual([sx, sy]);
+        expect(startOf(run.d)).toEqual(endOf(down.d));
+        expect(startOf(up.d)).toEqual(endOf(run.d));
+        expect(endOf(up.d)).toEqual([tx, ty]);
+        // One line and nothing else: the shape Skia dashes only within the tile it draws.
+        expect(run.d).toMatch(/^M \S+,\S+ L \S+,\S+$/);
+        expect(down.startsAt).toBe(0);
+        // Within a pixel, or a thousandth of a hook thousands of pixels deep: no dash visibly out of step.
+        const hook = cubicLength(down.d);
+        expect(Math.abs(run.startsAt - hook)).toBeLessThan(Math.max(1, hook / 1000));
+        expect(up.startsAt - run.startsAt).toBeCloseTo(Math.abs(sx - tx), 6);
+      }),
+    );
+  });
+
+  it('draws a curve in one part', () => {
+    const route = edgeRoute({ x: 0, y: 0 }, { x: 300, y: 120 }, null);
+    expect(route.parts).toEqual([{ d: route.path, startsAt: 0 }]);
+  });
+});

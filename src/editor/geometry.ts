@@ -117,6 +117,19 @@ export interface EdgeRoute {
   at: (t: number) => Point;
   /** Loops have a straight bottom run, where their label belongs. */
   loop: boolean;
+  /**
+   * The path in parts drawn one after another, each with how far along the route it starts (its
+   * dash offset, so dashes run on across the joins). A loop's bottom run is a part of its own:
+   * Skia dashes a whole path for every tile it crosses, except a single straight line, which it
+   * dashes only within the tile. A dashed loop under a wide graph drawn in one piece made each
+   * tile a drag or pan redrew cost ~3 ms instead of ~1 ms.
+   */
+  parts: readonly RoutePart[];
+}
+
+export interface RoutePart {
+  d: string;
+  startsAt: number;
 }
 
 const controlOffset = (distance: number) => (distance >= 0 ? 0.5 * distance : 0.25 * 25 * Math.sqrt(-distance));
@@ -132,22 +145,47 @@ const cubic = (p0: Point, p1: Point, p2: Point, p3: Point) => (t: number): Point
 const LOOP_REACH = 60;
 /** How far a loop's curve swings out past its ends (three quarters of its control reach). */
 export const LOOP_SWING = 0.75 * LOOP_REACH;
+/**
+ * The length of a loop's hook (out by LOOP_REACH and back, `drop` down): the integral of its speed,
+ * 3·|(R(1 − 2t), 2t(1 − t)·drop)|, by the midpoint rule. Within a pixel of the true length, so the
+ * next part's dashes start where this part's end.
+ */
+const hookLength = (drop: number) => {
+  const samples = 32;
+  let sum = 0;
+  for (let index = 0; index < samples; index += 1) {
+    const t = (index + 0.5) / samples;
+    sum += Math.hypot(LOOP_REACH * (1 - 2 * t), 2 * t * (1 - t) * drop);
+  }
+  return (3 * sum) / samples;
+};
 
 export const edgeRoute = (source: Point, target: Point, loopY: number | null): EdgeRoute => {
   if (loopY !== null) {
     const { x: sx, y: sy } = source;
     const { x: tx, y: ty } = target;
+    const down = `M ${sx},${sy} C ${sx + LOOP_REACH},${sy} ${sx + LOOP_REACH},${loopY} ${sx},${loopY}`;
+    const run = `M ${sx},${loopY} L ${tx},${loopY}`;
+    const upCurve = `C ${tx - LOOP_REACH},${loopY} ${tx - LOOP_REACH},${ty} ${tx},${ty}`;
+    const up = `M ${tx},${loopY} ${upCurve}`;
+    const downLength = hookLength(loopY - sy);
     return {
-      path: `M ${sx},${sy} C ${sx + LOOP_REACH},${sy} ${sx + LOOP_REACH},${loopY} ${sx},${loopY} L ${tx},${loopY} C ${tx - LOOP_REACH},${loopY} ${tx - LOOP_REACH},${ty} ${tx},${ty}`,
+      path: `${down} L ${tx},${loopY} ${upCurve}`,
       // Along the bottom run, from the source's end to the target's.
       at: (t) => ({ x: sx + (tx - sx) * t, y: loopY }),
       loop: true,
+      parts: [
+        { d: down, startsAt: 0 },
+        { d: run, startsAt: downLength },
+        { d: up, startsAt: downLength + Math.abs(sx - tx) },
+      ],
     };
   }
   const offset = controlOffset(target.x - source.x);
   const c1 = { x: source.x + offset, y: source.y };
   const c2 = { x: target.x - offset, y: target.y };
-  return { path: `M${source.x},${source.y} C${c1.x},${c1.y} ${c2.x},${c2.y} ${target.x},${target.y}`, at: cubic(source, c1, c2, target), loop: false };
+  const path = `M${source.x},${source.y} C${c1.x},${c1.y} ${c2.x},${c2.y} ${target.x},${target.y}`;
+  return { path, at: cubic(source, c1, c2, target), loop: false, parts: [{ d: path, startsAt: 0 }] };
 };
 
 /** A back edge is drawn as a loop when its target is not well to the right of its source. */

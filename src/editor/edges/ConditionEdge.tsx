@@ -10,6 +10,9 @@ import { edgeRoute, LABEL_FONT, LABEL_LINE } from '../geometry.ts';
 import { EdgeLabelLayer } from './labelLayer.ts';
 import { useEdgeLayout } from './layoutStore.ts';
 
+/** How wide an edge is to the pointer, in flow pixels. */
+const INTERACTION_WIDTH = 18;
+
 /** An edge drawn on the route the geometry gives it, its label where the layout placed it. */
 function ConditionEdgeView({ id, sourceX, sourceY, targetX, targetY, data, markerEnd, selected }: EdgeProps<ConditionFlowEdge>) {
   const toggleEdgeBreakpoint = useApp((state) => state.toggleEdgeBreakpoint);
@@ -22,7 +25,25 @@ function ConditionEdgeView({ id, sourceX, sourceY, targetX, targetY, data, marke
   const reason = data?.fired && data.firedReason && data.firedReason !== data.label ? data.firedReason : null;
   return (
     <>
-      <BaseEdge id={id} path={route.path} markerEnd={markerEnd} interactionWidth={18} />
+      {route.parts.length === 1 ? (
+        <BaseEdge id={id} path={route.path} markerEnd={markerEnd} interactionWidth={INTERACTION_WIDTH} />
+      ) : (
+        // BaseEdge's two paths, the drawn one in its parts (geometry.ts, EdgeRoute.parts).
+        <>
+          {route.parts.map((part, index) => (
+            <path
+              key={index}
+              id={index === 0 ? id : undefined}
+              d={part.d}
+              fill="none"
+              className="react-flow__edge-path"
+              style={part.startsAt ? { strokeDashoffset: part.startsAt } : undefined}
+              markerEnd={index === route.parts.length - 1 ? markerEnd : undefined}
+            />
+          ))}
+          <path d={route.path} fill="none" strokeOpacity={0} strokeWidth={INTERACTION_WIDTH} className="react-flow__edge-interaction" />
+        </>
+      )}
       {labelLayer && createPortal(
         // The label is centred on its place by a zero-size anchor there rather than by a transform:
         // each transformed element is more work for the browser on every drag and pan frame.
