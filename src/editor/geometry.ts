@@ -164,21 +164,18 @@ export const edgeRoute = (source: Point, target: Point, loopY: number | null): E
   if (loopY !== null) {
     const { x: sx, y: sy } = source;
     const { x: tx, y: ty } = target;
-    const down = `M ${sx},${sy} C ${sx + LOOP_REACH},${sy} ${sx + LOOP_REACH},${loopY} ${sx},${loopY}`;
-    const run = `M ${sx},${loopY} L ${tx},${loopY}`;
-    const upCurve = `C ${tx - LOOP_REACH},${loopY} ${tx - LOOP_REACH},${ty} ${tx},${ty}`;
-    const up = `M ${tx},${loopY} ${upCurve}`;
     const downLength = hookLength(loopY - sy);
+    const parts = [
+      { d: `M ${sx},${sy} C ${sx + LOOP_REACH},${sy} ${sx + LOOP_REACH},${loopY} ${sx},${loopY}`, startsAt: 0 },
+      { d: `M ${sx},${loopY} L ${tx},${loopY}`, startsAt: downLength },
+      { d: `M ${tx},${loopY} C ${tx - LOOP_REACH},${loopY} ${tx - LOOP_REACH},${ty} ${tx},${ty}`, startsAt: downLength + Math.abs(sx - tx) },
+    ];
     return {
-      path: `${down} L ${tx},${loopY} ${upCurve}`,
+      path: parts.map((part) => part.d).join(' '),
       // Along the bottom run, from the source's end to the target's.
       at: (t) => ({ x: sx + (tx - sx) * t, y: loopY }),
       loop: true,
-      parts: [
-        { d: down, startsAt: 0 },
-        { d: run, startsAt: downLength },
-        { d: up, startsAt: downLength + Math.abs(sx - tx) },
-      ],
+      parts,
     };
   }
   const offset = controlOffset(target.x - source.x);

@@ -2,17 +2,18 @@
  * The icons the first screen draws: the brand, the panels' rail, a failed edge's mark, a dialog's
  * close button, and the canvas's kind and problem icons as CSS images. The rest are in icons.tsx, loaded with the panels.
  */
-import type { LucideIconData, LucideIconNode } from 'lucide-react';
-import * as brainIcon from 'lucide-react/icons/brain';
-import * as circleAlertIcon from 'lucide-react/icons/circle-exclamation-point';
-import * as handIcon from 'lucide-react/icons/hand';
-import * as inboxIcon from 'lucide-react/icons/inbox';
-import * as lifeBuoyIcon from 'lucide-react/icons/life-buoy';
-import * as messageSquareTextIcon from 'lucide-react/icons/message-square-text';
-import * as octagonXIcon from 'lucide-react/icons/octagon-x';
-import * as searchCheckIcon from 'lucide-react/icons/search-check';
-import * as triangleAlertIcon from 'lucide-react/icons/triangle-exclamation-point';
-import * as zapIcon from 'lucide-react/icons/zap';
+import type { LucideIconNode } from 'lucide-react';
+// The drawings alone, not the components (lucideIconData.d.ts): the canvas draws them as CSS images.
+import { __iconData as brainIcon } from 'lucide-react/icons/brain';
+import { __iconData as circleAlertIcon } from 'lucide-react/icons/circle-exclamation-point';
+import { __iconData as handIcon } from 'lucide-react/icons/hand';
+import { __iconData as inboxIcon } from 'lucide-react/icons/inbox';
+import { __iconData as lifeBuoyIcon } from 'lucide-react/icons/life-buoy';
+import { __iconData as messageSquareTextIcon } from 'lucide-react/icons/message-square-text';
+import { __iconData as octagonXIcon } from 'lucide-react/icons/octagon-x';
+import { __iconData as searchCheckIcon } from 'lucide-react/icons/search-check';
+import { __iconData as triangleAlertIcon } from 'lucide-react/icons/triangle-exclamation-point';
+import { __iconData as zapIcon } from 'lucide-react/icons/zap';
 import type { KindIconName } from '../graph/index.ts';
 
 // Each from its own module: lucide's index reaches every icon, and what the page loads later would come with it.
@@ -21,18 +22,15 @@ export { default as FailIcon, default as CloseIcon } from 'lucide-react/icons/x'
 export { default as ShowPanelIcon } from 'lucide-react/icons/chevron-left';
 export { default as HidePanelIcon } from 'lucide-react/icons/chevron-right';
 
-/** A lucide icon's module as it is at run time: its drawing is exported beside its component (the types name the component only). */
-const drawingOf = (module: object) => (module as { __iconData: LucideIconData }).__iconData.node;
-
 const KIND_ICON_DRAWINGS: Record<KindIconName, readonly LucideIconNode[]> = {
-  brain: drawingOf(brainIcon),
-  inbox: drawingOf(inboxIcon),
-  zap: drawingOf(zapIcon),
-  'search-check': drawingOf(searchCheckIcon),
-  'life-buoy': drawingOf(lifeBuoyIcon),
-  hand: drawingOf(handIcon),
-  'message-square-text': drawingOf(messageSquareTextIcon),
-  'octagon-x': drawingOf(octagonXIcon),
+  brain: brainIcon.node,
+  inbox: inboxIcon.node,
+  zap: zapIcon.node,
+  'search-check': searchCheckIcon.node,
+  'life-buoy': lifeBuoyIcon.node,
+  hand: handIcon.node,
+  'message-square-text': messageSquareTextIcon.node,
+  'octagon-x': octagonXIcon.node,
 };
 
 const escapeAttribute = (value: unknown) => String(value).replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;');
@@ -67,8 +65,8 @@ export const kindIconImage = (name: KindIconName, color: string): string => icon
 
 /** The drawings of `ErrorIcon` and `WarningIcon` (lucide's alert icons, under their current names) in styles.css's --danger and --warn. */
 const PROBLEM_ICONS = {
-  error: { drawing: drawingOf(circleAlertIcon), color: '#f87171' },
-  warning: { drawing: drawingOf(triangleAlertIcon), color: '#fbbf24' },
+  error: { drawing: circleAlertIcon.node, color: '#f87171' },
+  warning: { drawing: triangleAlertIcon.node, color: '#fbbf24' },
 } as const;
 
 /** A problem's icon as a CSS image, as `ErrorIcon` or `WarningIcon` draws it in the problem's colour. */

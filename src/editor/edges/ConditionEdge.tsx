@@ -1,6 +1,6 @@
 import { memo, useContext } from 'react';
 import { createPortal } from 'react-dom';
-import { BaseEdge, type EdgeProps } from '@xyflow/react';
+import type { EdgeProps } from '@xyflow/react';
 import { useApp } from '../../store/index.ts';
 import { selectProblemsByElement } from '../../store/problemsByElement.ts';
 import { FailIcon } from '../../ui/canvasIcons.tsx';
@@ -25,25 +25,19 @@ function ConditionEdgeView({ id, sourceX, sourceY, targetX, targetY, data, marke
   const reason = data?.fired && data.firedReason && data.firedReason !== data.label ? data.firedReason : null;
   return (
     <>
-      {route.parts.length === 1 ? (
-        <BaseEdge id={id} path={route.path} markerEnd={markerEnd} interactionWidth={INTERACTION_WIDTH} />
-      ) : (
-        // BaseEdge's two paths, the drawn one in its parts (geometry.ts, EdgeRoute.parts).
-        <>
-          {route.parts.map((part, index) => (
-            <path
-              key={index}
-              id={index === 0 ? id : undefined}
-              d={part.d}
-              fill="none"
-              className="react-flow__edge-path"
-              style={part.startsAt ? { strokeDashoffset: part.startsAt } : undefined}
-              markerEnd={index === route.parts.length - 1 ? markerEnd : undefined}
-            />
-          ))}
-          <path d={route.path} fill="none" strokeOpacity={0} strokeWidth={INTERACTION_WIDTH} className="react-flow__edge-interaction" />
-        </>
-      )}
+      {/* BaseEdge's two paths, the drawn one in its parts (geometry.ts, EdgeRoute.parts). */}
+      {route.parts.map((part, index) => (
+        <path
+          key={index}
+          id={index === 0 ? id : undefined}
+          d={part.d}
+          fill="none"
+          className="react-flow__edge-path"
+          style={part.startsAt ? { strokeDashoffset: part.startsAt } : undefined}
+          markerEnd={index === route.parts.length - 1 ? markerEnd : undefined}
+        />
+      ))}
+      <path d={route.path} fill="none" strokeOpacity={0} strokeWidth={INTERACTION_WIDTH} className="react-flow__edge-interaction" />
       {labelLayer && createPortal(
         // The label is centred on its place by a zero-size anchor there rather than by a transform:
         // each transformed element is more work for the browser on every drag and pan frame.

@@ -1,0 +1,7 @@
+import type { LucideIconData } from 'lucide-react';
+
+// Every 'lucide-react/icons/*' module is typed by one file, which names its component only; at run
+// time each also exports its drawing. Importing the drawing alone leaves the component out of the bundle.
+declare module 'lucide-react/icons/brain' {
+  export const __iconData: LucideIconData;
+}
