@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { findTemplate } from '../graph/templates/index.ts';
 import { runGraph } from '../runtime/index.ts';
 import { withoutTimings } from '../runtime/testing.ts';
@@ -84,6 +84,23 @@ describe('the run session in storage', () => {
     expect(state.runs).toHaveLength(1);
     const expected = await runGraph(securityclaw(), { compact: true });
     expect(withoutTimings(state.runs[0].trace)).toEqual(withoutTimings(expected));
+  });
+
+  it('a save waits, after its delay, for the page to have drawn what changed and to be idle', async () => {
+    const idle: (() => void)[] = [];
+    vi.stubGlobal('requestIdleCallback', (work: () => void) => idle.push(work));
+    try {
+      const { storage, written } = fakeStorage();
+      const saving = startRunSessionSaving(storage, { delayMs: 1, target });
+      stopSaving = saving.stop;
+      await useApp.getState().step();
+      await expect.poll(() => idle.length).toBe(1);
+      expect(written.bodies).toBe(0);
+      idle.shift()!();
+      await expect.poll(() => written.bodies).toBe(1);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it('a fork comes back with its parent, and the journals of runs no longer shown are forgotten', async () => {

@@ -14,6 +14,7 @@ import { parseGraph, parseWith } from '../graph/parse.ts';
 import { Trace } from '../runtime/trace.ts';
 import { RunValuesSchema } from '../runtime/state.ts';
 import type { JournalEntry } from '../runtime/controller.ts';
+import { afterDrawing } from './afterDrawing.ts';
 import { useApp } from './index.ts';
 import { journalLength, savedRuns } from './runActions.ts';
 import type { SavedRun, SavedRuns } from './runSlice.ts';
@@ -22,6 +23,8 @@ import { useRunSessions } from './runSessionStatus.ts';
 
 export const RUNS_DB_NAME = 'loopscope-runs';
 const SAVE_DELAY_MS = 50;
+/** How long a save waits at most for the page to be idle once its delay is over. */
+const SAVE_WAITS_AT_MOST_MS = 500;
 
 const Id = lazySchema((z) => z.int().check(z.gte(1)));
 
@@ -255,7 +258,16 @@ export const startRunSessionSaving = (storage: RunSessionStorage, { delayMs = SA
   };
 
   const schedule = () => {
-    if (timer === null) timer = setTimeout(() => void save(), delayMs);
+    if (timer !== null) return;
+    // After the delay, once the page has drawn: a run imported or stepped to is shown first (the
+    // write was ~10 ms of the frame that shows an imported trace).
+    const mine = setTimeout(() => {
+      afterDrawing(() => {
+        // Not when a flush or a switch saved meanwhile.
+        if (timer === mine) void save();
+      }, SAVE_WAITS_AT_MOST_MS);
+    }, delayMs);
+    timer = mine;
   };
   const flush = () => {
     if (timer === null) return;
