@@ -22,12 +22,12 @@ void openInitialGraph(new URL(window.location.href)).finally(() => {
       </ErrorBoundary>
     </StrictMode>,
   );
-  // What is not needed to draw the first screen starts once it is drawn: the saver, and the warm-ups.
+  // What is not needed to draw the first screen starts once it is drawn: the saver, the open graph's
+  // runs (restored, then kept as they go on: that needs zod and the runtime's trace, whose loading
+  // and evaluating held a big graph's first screen back), and the warm-ups.
   afterDrawing(() => {
     firstScreenDrawn();
+    void import('../store/runSessions.ts').then((sessions) => sessions.startRunSessions());
     void import('./afterFirstScreen.ts').then(({ warmUp }) => warmUp());
   }, FIRST_SCREEN_WAITS_AT_MOST_MS);
-  // The open graph's runs come back, and are kept as they go on. Restoring them needs the runtime,
-  // which loads after the first screen anyway, so the session store does too.
-  void import('../store/runSessions.ts').then((sessions) => sessions.startRunSessions());
 });
