@@ -33,6 +33,18 @@ describe('createController', () => {
     expect(events).toEqual(['step 1:decide', 'attempt 2:execute 1 timeout', 'attempt 2:execute 2 empty', 'step 2:execute']);
   });
 
+  it('a headless run tells no attempts as they end; its steps keep them', async () => {
+    const controller = createController(template('securityclaw'), { headless: true });
+    const told: string[] = [];
+    controller.subscribe((event) => {
+      if (event.type === 'attempt') told.push(event.node);
+    });
+    await controller.step();
+    await controller.step();
+    expect(told).toEqual([]);
+    expect(controller.trace.steps[1].attempts.map((attempt) => attempt.outcome)).toEqual(['timeout', 'empty']);
+  });
+
   it('a second step() while one is in flight does nothing', async () => {
     const controller = createController(template('securityclaw'));
     const [first, second] = await Promise.all([controller.step(), controller.step()]);

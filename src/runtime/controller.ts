@@ -33,7 +33,7 @@ export interface PendingApproval {
 /** Plain events, in order, as the run goes. */
 export type RunEvent =
   | { type: 'step'; step: TraceStep }
-  /** An attempt of the node that is running, as soon as it ends (its step follows when the node is done). */
+  /** An attempt of the node that is running, as soon as it ends (its step follows when the node is done); not told in headless runs. */
   | { type: 'attempt'; node: string; step: number; attempt: Attempt }
   | { type: 'status'; status: RunStatus }
   | { type: 'approval'; pending: PendingApproval }
@@ -73,7 +73,7 @@ export interface RunOptions {
   fetch?: typeof fetch;
   /** Leaves `stateBefore` out of the steps (the state of any step is read from its checkpoint instead). */
   compact?: boolean;
-  /** Approvals take `config.auto` instead of waiting for a person. */
+  /** Approvals take `config.auto` instead of waiting for a person; no `attempt` events (each step carries its attempts). */
   headless?: boolean;
   /** Keeps the trace's steps (default); a run measured over 100,000 rounds keeps none. */
   keepSteps?: boolean;

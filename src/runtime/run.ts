@@ -13,7 +13,7 @@ import { kindDefinition, nodeById, outcomesOf, own, describeProblems, type Graph
 import { parseStateEdit } from '../graph/state.ts';
 import { withNamedScenario } from './apply-scenario.ts';
 import { RetainingSaver } from './checkpointer.ts';
-import { buildStateGraph, recursionLimitOf, type LoopscopeConfig } from './compile.ts';
+import { buildStateGraph, compileGraph, recursionLimitOf, type LoopscopeConfig } from './compile.ts';
 import type { ForkEdits, JournalEntry, PendingApproval, RunController, RunEvent, RunOptions, RunStatus } from './controller.ts';
 import { deniedAction, scriptedAnswer } from './kinds/index.ts';
 import { checkGuards } from './guards.ts';
@@ -79,7 +79,7 @@ const createSession = (graph: GraphFile, options: RunOptions): Session => {
     graph, saver, names, codec, threads: 0,
     // Compiled when first driven: a graph with no entry to start from never reaches LangGraph.
     get compiled() {
-      return (compiled ??= builder.compile({ checkpointer: saver }) as unknown as Compiled);
+      return (compiled ??= compileGraph(builder, { checkpointer: saver }) as unknown as Compiled);
     },
   };
 };
@@ -368,7 +368,8 @@ class Controller implements RunController {
       const input = await this.ensureThread();
       const stream = await this.session.compiled.stream(input, this.config({
         configurable: { thread_id: this.threadId, loopscope: this.hooks() },
-        streamMode: ['updates', 'custom'],
+        // Nobody watches a headless run's attempts as they end (each step keeps its own), and each would cost a chunk on the custom stream.
+        streamMode: this.options.headless ? ['updates'] : ['updates', 'custom'],
         recursionLimit: recursionLimitOf(this.session.graph),
         interruptBefore: mode === 'step' ? '*' : this.interruptNodes(),
       }) as never);
