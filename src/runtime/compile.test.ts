@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { type GraphFile } from '../graph/index.ts';
 import { findTemplate } from '../graph/templates/index.ts';
 import { RetainingSaver } from './checkpointer.ts';
-import { buildStateGraph, nodeNames, presentValues } from './compile.ts';
+import { buildStateGraph, compileGraph, nodeNames, presentValues } from './compile.ts';
 import { createController } from './run.ts';
 import { FIXTURES } from './fixtures/index.ts';
 import { initialValues, type RunValues } from './state.ts';
@@ -12,7 +12,7 @@ const securityclaw = () => (findTemplate('securityclaw') as { graph: () => Graph
 
 /** Streams a compiled graph, collecting each node's update under its LangGraph name. */
 const streamUpdates = async (graph: GraphFile, thread: string, saver: RetainingSaver, input: unknown, asNode?: string) => {
-  const compiled = buildStateGraph(graph).builder.compile({ checkpointer: saver });
+  const compiled = compileGraph(buildStateGraph(graph).builder, { checkpointer: saver });
   const config = { configurable: { thread_id: thread } };
   if (asNode) await compiled.updateState(config, input as Record<string, unknown>, asNode);
   const updates: [string, Record<string, unknown>][] = [];
@@ -32,7 +32,7 @@ describe('the compiled LangGraph StateGraph', () => {
   });
 
   it('has one conditional edge per source with its targets listed, so LangGraph draws the graph right', () => {
-    const compiled = buildStateGraph(securityclaw()).builder.compile();
+    const compiled = compileGraph(buildStateGraph(securityclaw()).builder);
     const drawn = compiled.getGraph();
     const out = (source: string) => drawn.edges.filter((edge) => edge.source === source).map((edge) => edge.target).sort();
     expect(Object.keys(compiled.nodes).sort()).toEqual(['__start__', 'answer', 'decide', 'evaluate', 'execute', 'halt', 'recover']);
@@ -41,6 +41,21 @@ describe('the compiled LangGraph StateGraph', () => {
     expect(out('evaluate')).toEqual(['__end__', 'answer', 'decide', 'recover']);
     // Every node may lead to the finally node (answer): a stop that gets a final response goes there.
     expect(out('recover')).toEqual(['__end__', 'answer', 'decide', 'halt']);
+  });
+
+  it('checkpoints a node\'s untriggered channel as undefined instead of throwing, and reads it back empty', async () => {
+    const saver = new RetainingSaver();
+    const compiled = compileGraph(buildStateGraph(FIXTURES.twoActions()).builder, { checkpointer: saver });
+    const triggers = Object.entries(compiled.channels).filter(([name]) => name.startsWith('branch:to:'));
+    expect(triggers.length).toBeGreaterThan(0);
+    for (const [, channel] of triggers) {
+      expect(channel.checkpoint()).toBeUndefined();
+      expect(channel.fromCheckpoint(undefined).isAvailable()).toBe(false);
+      expect(channel.fromCheckpoint('act').get()).toBe('act');
+    }
+    await compiled.invoke(initialValues(FIXTURES.twoActions(), 1) as never, { configurable: { thread_id: 't' }, recursionLimit: 100 });
+    const [last] = saver.kept('t');
+    expect(Object.entries(last.channel_values).filter(([name, value]) => name.startsWith('branch:to:') && value === undefined).length).toBeGreaterThan(0);
   });
 
   it('does the work: each node streams its writes, the runtime fields that changed, the ledger and its trace step', async () => {

@@ -2,7 +2,7 @@ import { Annotation, END, MemorySaver, START, StateGraph } from '@langchain/lang
 import { describe, expect, it } from 'vitest';
 import { type GraphFile } from '../graph/index.ts';
 import { findTemplate } from '../graph/templates/index.ts';
-import { buildStateGraph } from './compile.ts';
+import { buildStateGraph, compileGraph } from './compile.ts';
 import { runGraph } from './run.ts';
 import { branchOf, traceFromBranch, type CheckpointState } from './serverTrace.ts';
 import type { Trace } from './trace.ts';
@@ -26,7 +26,7 @@ const withoutTimes = (trace: Trace) => trace.steps.map((step) => ({ ...step, dur
 describe('a server thread read back as a trace', () => {
   it('is the trace loopscope run makes, step for step, with the stop', async () => {
     const graph = securityclaw();
-    const compiled = buildStateGraph(graph).builder.compile({ checkpointer: new MemorySaver() });
+    const compiled = compileGraph(buildStateGraph(graph).builder, { checkpointer: new MemorySaver() });
     await compiled.invoke({}, { configurable: { thread_id: 't' }, recursionLimit: 200 });
     const states = await history(compiled, 't');
     const { chain, missing } = branchOf(states[0], states);
@@ -39,7 +39,7 @@ describe('a server thread read back as a trace', () => {
 
   it('follows the current branch after a fork, and says which checkpoint is missing from a partial page', async () => {
     const graph = securityclaw();
-    const compiled = buildStateGraph(graph).builder.compile({ checkpointer: new MemorySaver() });
+    const compiled = compileGraph(buildStateGraph(graph).builder, { checkpointer: new MemorySaver() });
     const config = { configurable: { thread_id: 'f' }, recursionLimit: 200 };
     await compiled.invoke({}, config);
     const before = await history(compiled, 'f');
