@@ -129,3 +129,28 @@ test('a damaged save is reported, kept as it was, and its last good copy opens',
   const graphs = await openGraphs(page);
   await expect(graphs.getByRole('button', { name: /^Lost/ })).toHaveCount(1);
 });
+
+test('Graphs removes a kept graph from this browser, for good; the open one has no Remove', async ({ page }) => {
+  const errors = collectErrors(page);
+  await page.goto('/');
+  await relabel(page, 'decide', 'Kept until removed');
+  await page.getByRole('button', { name: 'New graph', exact: true }).click();
+  await expect(heading(page, 'Untitled graph')).toBeVisible();
+  await page.getByRole('complementary', { name: 'Palette' }).getByRole('button', { name: 'Act', exact: true }).press('Enter');
+  await expect(flowNode(page, 'act')).toBeVisible();
+
+  let graphs = await openGraphs(page);
+  await expect(graphs.getByRole('button', { name: /^Remove Untitled graph/ })).toHaveCount(0);
+  await graphs.getByRole('button', { name: /^Remove SecurityClaw triage/ }).click();
+  await expect(graphs.getByRole('button', { name: /^SecurityClaw triage/ })).toHaveCount(0);
+  await expect(graphs.getByRole('button', { name: /^Untitled graph/ })).toHaveCount(1);
+  await page.keyboard.press('Escape');
+  await expect(graphs).toBeHidden();
+
+  await page.reload();
+  await expect(flowNode(page, 'act')).toBeVisible();
+  graphs = await openGraphs(page);
+  await expect(graphs.getByRole('button', { name: /^Untitled graph/ })).toHaveCount(1);
+  await expect(graphs.getByRole('button', { name: /^SecurityClaw triage/ })).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
