@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { type GraphFile } from '../graph/index.ts';
 import { findTemplate } from '../graph/templates/index.ts';
 import { RetainingSaver } from './checkpointer.ts';
-import { buildStateGraph, compileGraph, nodeNames, presentValues } from './compile.ts';
+import { buildStateGraph, nodeNames, presentValues } from './compile.ts';
 import { createController } from './run.ts';
 import { FIXTURES } from './fixtures/index.ts';
 import { initialValues, type RunValues } from './state.ts';
@@ -12,7 +12,7 @@ const securityclaw = () => (findTemplate('securityclaw') as { graph: () => Graph
 
 /** Streams a compiled graph, collecting each node's update under its LangGraph name. */
 const streamUpdates = async (graph: GraphFile, thread: string, saver: RetainingSaver, input: unknown, asNode?: string) => {
-  const compiled = compileGraph(buildStateGraph(graph).builder, { checkpointer: saver });
+  const compiled = buildStateGraph(graph).compile({ checkpointer: saver });
   const config = { configurable: { thread_id: thread } };
   if (asNode) await compiled.updateState(config, input as Record<string, unknown>, asNode);
   const updates: [string, Record<string, unknown>][] = [];
@@ -32,7 +32,7 @@ describe('the compiled LangGraph StateGraph', () => {
   });
 
   it('has one conditional edge per source with its targets listed, so LangGraph draws the graph right', () => {
-    const compiled = compileGraph(buildStateGraph(securityclaw()).builder);
+    const compiled = buildStateGraph(securityclaw()).compile();
     const drawn = compiled.getGraph();
     const out = (source: string) => drawn.edges.filter((edge) => edge.source === source).map((edge) => edge.target).sort();
     expect(Object.keys(compiled.nodes).sort()).toEqual(['__start__', 'answer', 'decide', 'evaluate', 'execute', 'halt', 'recover']);
@@ -45,7 +45,7 @@ describe('the compiled LangGraph StateGraph', () => {
 
   it('checkpoints a node\'s untriggered channel as undefined instead of throwing, and reads it back empty', async () => {
     const saver = new RetainingSaver();
-    const compiled = compileGraph(buildStateGraph(FIXTURES.twoActions()).builder, { checkpointer: saver });
+    const compiled = buildStateGraph(FIXTURES.twoActions()).compile({ checkpointer: saver });
     const triggers = Object.entries(compiled.channels).filter(([name]) => name.startsWith('branch:to:'));
     expect(triggers.length).toBeGreaterThan(0);
     for (const [, channel] of triggers) {

@@ -164,16 +164,17 @@ const channelsOf = (graph: GraphFile) => {
 };
 
 /**
- * The StateGraph of a graph file, not yet compiled (compile it with a checkpointer to pause,
- * time-travel and fork). Start a run with `initialValues(graph, seed)` as the input.
- */
-/**
  * The graph file travels with its entry node's metadata under this key when `describe` is set (a
  * LangGraph server's graph description, `GET /assistants/{id}/graph`, shows it): a debugger attached
  * to the server draws the graph from it, conditions and all.
  */
 export const GRAPH_METADATA_KEY = 'loopscope_graph';
 
+/**
+ * The StateGraph of a graph file, with the one way to compile it (give `compile` a checkpointer to
+ * pause, time-travel and fork): its trigger channels made quiet (TriggerChannel). Start a run with
+ * `initialValues(graph, seed)` as the input.
+ */
 export const buildStateGraph = (graph: GraphFile, defaults: LoopscopeConfig = {}, { describe = false } = {}) => {
   const names = nodeNames(graph);
   const codec = channelCodec(graph);
@@ -217,15 +218,11 @@ export const buildStateGraph = (graph: GraphFile, defaults: LoopscopeConfig = {}
   const entry = names.get(graph.entry);
   // A new run on a thread whose run has stopped (a server's `runs.create` with input) ends at once: the stop holds.
   if (entry) builder.addConditionalEdges(START, new Untraced((values: Record<string, unknown>) => ((codec.fromChannels(values) as Partial<RunValues>)._run?.stop ? END : entry)) as never, [entry, END] as never);
-  return { builder, names, codec };
-};
-
-type Builder = ReturnType<typeof buildStateGraph>['builder'];
-
-/** The builder compiled, its trigger channels made quiet (TriggerChannel); the one way a graph is compiled. */
-export const compileGraph = (builder: Builder, options?: Parameters<Builder['compile']>[0]) => {
-  const compiled = builder.compile(options);
-  const channels = compiled.channels as Record<string, BaseChannel>;
-  for (const [name, channel] of Object.entries(channels)) if (channel instanceof EphemeralValue) channels[name] = new TriggerChannel(channel.guard);
-  return compiled;
+  const compile = (options?: Parameters<typeof builder.compile>[0]) => {
+    const compiled = builder.compile(options);
+    const channels = compiled.channels as Record<string, BaseChannel>;
+    for (const [name, channel] of Object.entries(channels)) if (channel instanceof EphemeralValue) channels[name] = new TriggerChannel(channel.guard);
+    return compiled;
+  };
+  return { compile, names, codec };
 };

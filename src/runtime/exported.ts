@@ -9,7 +9,7 @@ import { describeProblems } from '../graph/index.ts';
 import { contactedHosts } from '../graph/hosts.ts';
 import { parseGraph } from '../graph/parse.ts';
 import type { KeyRing } from '../skills/index.ts';
-import { buildStateGraph, compileGraph, recursionLimitOf } from './compile.ts';
+import { buildStateGraph, recursionLimitOf } from './compile.ts';
 
 /**
  * Keys for the graph's llm skills from the server's environment (its `.env`): a key name the graph
@@ -28,6 +28,6 @@ export const exportedGraph = (file: unknown, env: Readonly<Record<string, string
   if (!parsed.ok) throw new Error(`graph.json is not a valid Loopscope graph:\n${describeProblems(parsed.problems)}`);
   const graph = parsed.value;
   const declared = new Set(contactedHosts(graph).flatMap((host) => host.keyNames));
-  const { builder } = buildStateGraph(graph, { keys: environmentKeyRing(declared, env) }, { describe: true });
-  return compileGraph(builder).withConfig({ recursionLimit: recursionLimitOf(graph) });
+  const { compile } = buildStateGraph(graph, { keys: environmentKeyRing(declared, env) }, { describe: true });
+  return compile().withConfig({ recursionLimit: recursionLimitOf(graph) });
 };

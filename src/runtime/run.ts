@@ -13,7 +13,7 @@ import { kindDefinition, nodeById, outcomesOf, own, describeProblems, type Graph
 import { parseStateEdit } from '../graph/state.ts';
 import { withNamedScenario } from './apply-scenario.ts';
 import { RetainingSaver } from './checkpointer.ts';
-import { buildStateGraph, compileGraph, recursionLimitOf, type LoopscopeConfig } from './compile.ts';
+import { buildStateGraph, recursionLimitOf, type LoopscopeConfig } from './compile.ts';
 import type { ForkEdits, JournalEntry, PendingApproval, RunController, RunEvent, RunOptions, RunStatus } from './controller.ts';
 import { deniedAction, scriptedAnswer } from './kinds/index.ts';
 import { checkGuards } from './guards.ts';
@@ -72,14 +72,14 @@ interface Session {
 }
 
 const createSession = (graph: GraphFile, options: RunOptions): Session => {
-  const { builder, names, codec } = buildStateGraph(graph);
+  const { compile, names, codec } = buildStateGraph(graph);
   const saver = new RetainingSaver(options.retention);
   let compiled: Compiled | undefined;
   return {
     graph, saver, names, codec, threads: 0,
     // Compiled when first driven: a graph with no entry to start from never reaches LangGraph.
     get compiled() {
-      return (compiled ??= compileGraph(builder, { checkpointer: saver }) as unknown as Compiled);
+      return (compiled ??= compile({ checkpointer: saver }) as unknown as Compiled);
     },
   };
 };

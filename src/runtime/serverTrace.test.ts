@@ -2,7 +2,7 @@ import { Annotation, END, MemorySaver, START, StateGraph } from '@langchain/lang
 import { describe, expect, it } from 'vitest';
 import { type GraphFile } from '../graph/index.ts';
 import { findTemplate } from '../graph/templates/index.ts';
-import { buildStateGraph, compileGraph } from './compile.ts';
+import { buildStateGraph } from './compile.ts';
 import { runGraph } from './run.ts';
 import { branchOf, traceFromBranch, type CheckpointState } from './serverTrace.ts';
 import type { Trace } from './trace.ts';
@@ -10,7 +10,7 @@ import type { Trace } from './trace.ts';
 const securityclaw = () => (findTemplate('securityclaw') as { graph: () => GraphFile }).graph();
 
 /** A thread's history as the LangGraph server's API gives it (newest first), from an in-process checkpointer. */
-const history = async (compiled: { getStateHistory: ReturnType<ReturnType<typeof buildStateGraph>['builder']['compile']>['getStateHistory'] }, thread: string): Promise<CheckpointState[]> => {
+const history = async (compiled: { getStateHistory: ReturnType<ReturnType<typeof buildStateGraph>['compile']>['getStateHistory'] }, thread: string): Promise<CheckpointState[]> => {
   const states: CheckpointState[] = [];
   for await (const snapshot of compiled.getStateHistory({ configurable: { thread_id: thread } }))
     states.push({
@@ -26,7 +26,7 @@ const withoutTimes = (trace: Trace) => trace.steps.map((step) => ({ ...step, dur
 describe('a server thread read back as a trace', () => {
   it('is the trace loopscope run makes, step for step, with the stop', async () => {
     const graph = securityclaw();
-    const compiled = compileGraph(buildStateGraph(graph).builder, { checkpointer: new MemorySaver() });
+    const compiled = buildStateGraph(graph).compile({ checkpointer: new MemorySaver() });
     await compiled.invoke({}, { configurable: { thread_id: 't' }, recursionLimit: 200 });
     const states = await history(compiled, 't');
     const { chain, missing } = branchOf(states[0], states);
@@ -39,7 +39,7 @@ describe('a server thread read back as a trace', () => {
 
   it('follows the current branch after a fork, and says which checkpoint is missing from a partial page', async () => {
     const graph = securityclaw();
-    const compiled = compileGraph(buildStateGraph(graph).builder, { checkpointer: new MemorySaver() });
+    const compiled = buildStateGraph(graph).compile({ checkpointer: new MemorySaver() });
     const config = { configurable: { thread_id: 'f' }, recursionLimit: 200 };
     await compiled.invoke({}, config);
     const before = await history(compiled, 'f');
