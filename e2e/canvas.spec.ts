@@ -184,6 +184,24 @@ test('a node dragged moves on the canvas and in the minimap before the drop, whi
   await expect.poll(drawn).toBe(minimapBefore);
 });
 
+test('after a drop the loops into the dropped node are routed under it again', async ({ page }) => {
+  await page.goto('/');
+  const decide = canvasNode(page, 'Decide');
+  await expect(decide).toBeVisible();
+  // e5 and e6 loop back into Decide, the leftmost node: their bottom runs pass under it.
+  const loopBottoms = () => page.locator('.react-flow__edge[data-id="e5"] .react-flow__edge-path, .react-flow__edge[data-id="e6"] .react-flow__edge-path').evaluateAll((paths) => paths.map((path) => path.getBoundingClientRect().bottom));
+  const box = (await decide.boundingBox())!;
+  expect(Math.min(...(await loopBottoms()))).toBeGreaterThan(box.y + box.height);
+  await page.mouse.move(box.x + 30, box.y + 10);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 30, box.y + 260, { steps: 8 });
+  await page.mouse.up();
+  const dropped = (await decide.boundingBox())!;
+  expect(dropped.y).toBeGreaterThan(box.y + 200);
+  // Placed again after the drop (between frames): under where the node is now, not where it was.
+  await expect.poll(async () => Math.min(...(await loopBottoms()))).toBeGreaterThan(dropped.y + dropped.height);
+});
+
 test('the minimap shows the graph; dragging it pans the canvas and its wheel zooms', async ({ page }) => {
   await page.goto('/');
   await expect(canvasNode(page, 'Decide')).toBeVisible();

@@ -17,7 +17,7 @@ import { edgeTypes } from './edges/index.ts';
 import { EdgeLabelLayer, findEdgeLabelLayer } from './edges/labelLayer.ts';
 import { createEdgeLayoutStore, EdgeLayoutContext, type EdgeLayoutStore } from './edges/layoutStore.ts';
 import { graphBounds, onFitRequest, viewportAround, viewportFor } from './fit.ts';
-import { createFlowCache, edgeLayout, GENERAL_HANDLE, toFlowEdges, toFlowNodes, withPositions, type AgentFlowNode, type ConditionFlowEdge, type FlowCache } from './flowAdapter.ts';
+import { createFlowCache, edgeLayout, edgeLayoutInSlices, GENERAL_HANDLE, toFlowEdges, toFlowNodes, withPositions, type AgentFlowNode, type ConditionFlowEdge, type FlowCache } from './flowAdapter.ts';
 import { nodeRect } from './geometry.ts';
 import { nodeTypes } from './nodes/index.ts';
 import { useDragPreview } from './dragPreview.ts';
@@ -116,8 +116,13 @@ export function Canvas() {
       onNodeDragStop: () => {
         release('drag');
         // The drop's own frame shows the node where it was let go; routes and labels are placed
-        // again in a render after it (placing every label is most of a drop's work).
-        startTransition(() => setDragFrom(null));
+        // again after it, between frames (placing every loop of a big graph takes tens of ms), and
+        // drawn in a render of their own. Unless another drag has started since: it keeps its own.
+        const session = dragSession.current;
+        const { graph: dropped, overlay: run } = useApp.getState();
+        void edgeLayoutInSlices(dropped, run).then(() => {
+          if (dragSession.current === session) startTransition(() => setDragFrom(null));
+        });
       },
     };
   }, []);

@@ -7,11 +7,11 @@ import {
   edgeRoute,
   handleBoxes,
   labelSize,
-  loopLevels,
   nodeHeight,
   nodeRect,
   NODE_WIDTH,
   placeLabelsKeeping,
+  placeLoops,
   type LabelBasis,
   sourceHandleIndex,
   sourcePoint,
@@ -23,6 +23,7 @@ import {
   type Point,
   type Rect,
 } from './geometry.ts';
+import { finish, finishInSlices, type Pausable } from './pausable.ts';
 
 /** The source handle of edges whose condition is not a plain outcome. */
 export const GENERAL_HANDLE = 'out';
@@ -280,28 +281,47 @@ let lastLayout: { graph: GraphFile; overlay: CanvasOverlay | null; layout: EdgeL
  * Routes and label places for every edge: loops under the nodes they pass, labels clear of
  * nodes and of each other. Depends on the graph and the run overlay only, not on the selection.
  */
-export const edgeLayout = (graph: GraphFile, overlay: CanvasOverlay | null = null): EdgeLayout => {
-  if (lastLayout?.graph === graph && lastLayout.overlay === overlay) return lastLayout.layout;
-  // After a drop or an edit of the same nodes, the labels it does not concern stay where they were.
-  const layout = placeEdges(graph, overlay, lastLayout && sameNodeIds(lastLayout.graph.nodes, graph.nodes) ? lastLayout.layout.labelBasis : undefined);
+export const edgeLayout = (graph: GraphFile, overlay: CanvasOverlay | null = null): EdgeLayout =>
+  lastLayout?.graph === graph && lastLayout.overlay === overlay ? lastLayout.layout : keepLayout(graph, overlay, finish(placeEdges(graph, overlay, labelBasisFor(graph))));
+
+/**
+ * edgeLayout placed between frames: on a big graph placing every loop again takes tens of ms, which
+ * after a drop held the frame that shows it. The answer is kept, so edgeLayout then gives it at once.
+ */
+export const edgeLayoutInSlices = async (graph: GraphFile, overlay: CanvasOverlay | null): Promise<EdgeLayout> =>
+  lastLayout?.graph === graph && lastLayout.overlay === overlay ? lastLayout.layout : keepLayout(graph, overlay, await finishInSlices(placeEdges(graph, overlay, labelBasisFor(graph))));
+
+/** After a drop or an edit of the same nodes, the labels it does not concern stay where they were. */
+const labelBasisFor = (graph: GraphFile) => (lastLayout && sameNodeIds(lastLayout.graph.nodes, graph.nodes) ? lastLayout.layout.labelBasis : undefined);
+
+const keepLayout = (graph: GraphFile, overlay: CanvasOverlay | null, layout: EdgeLayout) => {
   lastLayout = { graph, overlay, layout };
   return layout;
 };
 
-const placeEdges = (graph: GraphFile, overlay: CanvasOverlay | null, previous?: ReadonlyMap<string, LabelBasis>): EdgeLayout => {
-  const nodes = new Map(graph.nodes.map((node) => [node.id, node]));
-  const rects = new Map<string, Rect>(graph.nodes.map((node) => [node.id, nodeRect(node)]));
+/** How many nodes or edges are gone through between two chances for the page to take its turn. */
+const ITEMS_PER_PART = 512;
+
+function* placeEdges(graph: GraphFile, overlay: CanvasOverlay | null, previous?: ReadonlyMap<string, LabelBasis>): Pausable<EdgeLayout> {
+  const nodes = new Map<string, GraphNode>();
+  const rects = new Map<string, Rect>();
+  for (const node of graph.nodes) {
+    nodes.set(node.id, node);
+    rects.set(node.id, nodeRect(node));
+    if (nodes.size % ITEMS_PER_PART === 0) yield;
+  }
   const ends = new Map<string, { from: Point; to: Point }>();
-  for (const edge of graph.edges) {
+  const loopEnds: { id: string; from: Point; to: Point }[] = [];
+  for (const [index, edge] of graph.edges.entries()) {
+    if (index % ITEMS_PER_PART === ITEMS_PER_PART - 1) yield;
     const source = nodes.get(edge.source);
     const target = nodes.get(edge.target);
     if (!source || !target) continue;
-    ends.set(edge.id, { from: kindDefinition(source.kind).terminal ? targetPoint(source) : sourcePoint(source, sourceHandleIndex(source, edge)), to: targetPoint(target) });
+    const end = { from: kindDefinition(source.kind).terminal ? targetPoint(source) : sourcePoint(source, sourceHandleIndex(source, edge)), to: targetPoint(target) };
+    ends.set(edge.id, end);
+    if (drawnAsLoop(end.from, end.to)) loopEnds.push({ id: edge.id, ...end });
   }
-  const loops = loopLevels(
-    [...ends].filter(([, end]) => drawnAsLoop(end.from, end.to)).map(([id, end]) => ({ id, ...end })),
-    rects.values(),
-  );
+  const loops = yield* placeLoops(loopEnds, rects.values());
   if (graph.edges.length > PLACE_LABELS_UP_TO) return { labels: new Map(), loops, labelBasis: new Map() };
   const requests: LabelRequest[] = [];
   for (const edge of graph.edges) {
@@ -311,7 +331,7 @@ const placeEdges = (graph: GraphFile, overlay: CanvasOverlay | null, previous?: 
   }
   const { placed, basis } = placeLabelsKeeping([...rects.values()], requests, previous);
   return { labels: placed, loops, labelBasis: basis };
-};
+}
 
 /** Loops depend on the edges, the entry and the order of node ids only: a move keeps the last answer. */
 const backEdgesOf = (graph: GraphFile, cache: FlowCache): Set<string> => {

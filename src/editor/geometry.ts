@@ -5,6 +5,7 @@
  * Pure functions of the graph, so they are tested without a browser.
  */
 import { kindDefinition, type GraphEdge, type GraphNode } from '../graph/index.ts';
+import { finish, type Pausable } from './pausable.ts';
 
 export const NODE_WIDTH = 184;
 /** Heights of a node's parts, in flow pixels (the node's CSS uses these). */
@@ -359,7 +360,13 @@ const OVER_RUN = 40;
  * above it cannot push it down, those starting below it cannot either), so placing every loop of
  * a big graph again, as each drop does, is not every loop times every node.
  */
-export const loopLevels = (loops: readonly { id: string; from: Point; to: Point }[], rects: Iterable<Rect>): Map<string, number> => {
+export const loopLevels = (loops: readonly { id: string; from: Point; to: Point }[], rects: Iterable<Rect>): Map<string, number> => finish(placeLoops(loops, rects));
+
+/** How many loops are placed between two chances for the page to take its turn. */
+const LOOPS_PER_PART = 32;
+
+/** loopLevels as work that can stop between loops (a drop on a big graph places them between frames). */
+export function* placeLoops(loops: readonly { id: string; from: Point; to: Point }[], rects: Iterable<Rect>): Pausable<Map<string, number>> {
   const levels = new Map<string, number>();
   const byTop = [...rects].sort((a, b) => a.y - b.y);
   const tops = byTop.map((rect) => rect.y);
@@ -381,6 +388,7 @@ export const loopLevels = (loops: readonly { id: string; from: Point; to: Point 
     for (const run of runs) if (run.left < right && run.right > left && Math.abs(run.y - y) < 34) y = run.y + 34;
     runs.push({ left, right, y });
     levels.set(loop.id, y);
+    if (levels.size % LOOPS_PER_PART === 0) yield;
   }
   return levels;
-};
+}
