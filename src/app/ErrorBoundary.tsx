@@ -26,8 +26,10 @@ export class ErrorBoundary extends Component<{ children: ReactNode }, State> {
   private retry = () => this.setState({ error: null });
 
   private exportGraph = () => {
-    const { graph, exportText } = useApp.getState();
-    downloadText(exportFileName(graph), exportText());
+    const { graph } = useApp.getState();
+    // The text serializeGraph writes (it is JSON.stringify's), written here without its per-node
+    // cache: the saving code is not part of the first screen, where this page can show.
+    downloadText(exportFileName(graph), `${JSON.stringify(graph, null, 2)}\n`);
   };
 
   private undo = () => {

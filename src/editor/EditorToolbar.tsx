@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { blankGraph, moveNodes } from '../graph/index.ts';
+import { blankGraph, moveNodes, serializeGraph } from '../graph/index.ts';
 import { useApp } from '../store/index.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { ExportIcon, ImportIcon, LayoutIcon, LibraryIcon, MermaidIcon, NewGraphIcon, PasteIcon, RedoIcon, ShareIcon, UndoIcon } from '../ui/icons.tsx';
@@ -23,8 +23,8 @@ export function EditorToolbar() {
   const [busy, setBusy] = useState(false);
 
   const exportJson = () => {
-    const { graph, exportText } = useApp.getState();
-    downloadText(exportFileName(graph), exportText());
+    const { graph } = useApp.getState();
+    downloadText(exportFileName(graph), serializeGraph(graph));
   };
 
   const autoLayout = async () => {
@@ -52,7 +52,7 @@ export function EditorToolbar() {
   const share = async () => {
     // Not written into this tab's address: a reload would then reopen the shared copy over later edits.
     const { shareUrl } = await import('./shareLink.ts');
-    const url = await shareUrl(useApp.getState().exportText(), `${window.location.origin}${window.location.pathname}`);
+    const url = await shareUrl(serializeGraph(useApp.getState().graph), `${window.location.origin}${window.location.pathname}`);
     void navigator.clipboard?.writeText(url).catch(() => undefined);
     setDialog({ type: 'share', url });
   };

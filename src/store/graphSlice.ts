@@ -1,4 +1,4 @@
-import { blankGraph, describeProblems, loadTemplates, serializeGraph, type GraphFile, type ParseResult, type Problem } from '../graph/index.ts';
+import { blankGraph, describeProblems, loadTemplates, type GraphFile, type ParseResult, type Problem } from '../graph/index.ts';
 import { afterDrawing } from './afterDrawing.ts';
 import { checkedProblems, checksReady, loadChecks, problemsAfter } from './problems.ts';
 import type { SliceCreator } from './types.ts';
@@ -43,7 +43,6 @@ export interface GraphSlice {
   layoutAsked: boolean;
   /** Opens what a parse of untrusted text gave (editor/importExport.ts); on failure the graph stays and `importError` names the problem. */
   importParsed: (result: ParseResult<GraphFile>, source?: string) => boolean;
-  exportText: () => string;
   openTemplate: (id: string) => Promise<boolean>;
   select: (selection: Partial<Selection>) => void;
   undo: () => void;
@@ -122,7 +121,6 @@ export const createGraphSlice: SliceCreator<GraphSlice> = (set, get) => {
       get().load(result.value);
       return true;
     },
-    exportText: () => serializeGraph(get().graph),
     openTemplate: async (id) => {
       const template = (await loadTemplates()).findTemplate(id);
       if (!template) return false;
