@@ -103,6 +103,28 @@ describe('the run session in storage', () => {
     }
   });
 
+  it('while an Instant run runs its changes wait: stored when it stops, or at once when the page goes', async () => {
+    const { storage } = fakeStorage();
+    const saving = startRunSessionSaving(storage, { delayMs: 1, target });
+    stopSaving = saving.stop;
+    await useApp.getState().step();
+    await saving.flush();
+    const writes = vi.spyOn(storage, 'write');
+    useApp.setState({ runStatus: 'running', speedMs: 0 });
+    useApp.setState({ selectedStep: 0 });
+    // Nothing to wait for but time: a save would have been written well within it.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(writes).not.toHaveBeenCalled();
+    target.dispatchEvent(new Event('pagehide'));
+    await expect.poll(() => writes.mock.calls.length).toBe(1);
+    useApp.setState({ selectedStep: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(writes).toHaveBeenCalledTimes(1);
+    useApp.setState({ runStatus: 'stopped' });
+    await expect.poll(() => writes.mock.calls.length).toBe(2);
+    expect(writes.mock.calls[1][1].header.selectedStep).toBe(1);
+  });
+
   it('a fork comes back with its parent, and the journals of runs no longer shown are forgotten', async () => {
     const { storage, journals } = fakeStorage();
     const saving = startRunSessionSaving(storage, { delayMs: 1, target });

@@ -219,6 +219,8 @@ export const startRunSessionSaving = (storage: RunSessionStorage, { delayMs = SA
   let writing: Promise<void> | null = null;
   let again = false;
   let timer: ReturnType<typeof setTimeout> | null = null;
+  /** Changes not stored yet and not scheduled: those of a running Instant run. */
+  let deferred = false;
 
   const save = async (): Promise<void> => {
     timer = null;
@@ -270,16 +272,18 @@ export const startRunSessionSaving = (storage: RunSessionStorage, { delayMs = SA
     timer = mine;
   };
   const flush = () => {
-    if (timer === null) return;
-    clearTimeout(timer);
+    if (timer === null && !deferred) return;
+    if (timer !== null) clearTimeout(timer);
+    deferred = false;
     void save();
   };
   /** Another graph was opened: what is pending goes to the graph it belongs to, then that graph's own runs come on screen. */
   const switchTo = async (documentId: string) => {
     switching = true;
     try {
-      if (timer !== null) {
-        clearTimeout(timer);
+      if (timer !== null || deferred) {
+        if (timer !== null) clearTimeout(timer);
+        deferred = false;
         await save();
       }
       while (writing) await writing;
@@ -300,7 +304,12 @@ export const startRunSessionSaving = (storage: RunSessionStorage, { delayMs = SA
       return;
     }
     if (switching) return;
-    if (state.runs !== previous.runs || state.activeRunId !== previous.activeRunId || state.liveRunId !== previous.liveRunId || state.selectedStep !== previous.selectedStep) schedule();
+    deferred ||= state.runs !== previous.runs || state.activeRunId !== previous.activeRunId || state.liveRunId !== previous.liveRunId || state.selectedStep !== previous.selectedStep;
+    // An Instant run makes thousands of steps a second, and storing them as they came was a few % of
+    // its time: they are stored when it stops or pauses (or the page goes), a run at a pace as it goes.
+    if (!deferred || (state.runStatus === 'running' && state.speedMs === 0)) return;
+    deferred = false;
+    schedule();
   });
   target.addEventListener('pagehide', flush);
   return {
