@@ -281,23 +281,21 @@ let lastLayout: { graph: GraphFile; overlay: CanvasOverlay | null; layout: EdgeL
  * Routes and label places for every edge: loops under the nodes they pass, labels clear of
  * nodes and of each other. Depends on the graph and the run overlay only, not on the selection.
  */
-export const edgeLayout = (graph: GraphFile, overlay: CanvasOverlay | null = null): EdgeLayout =>
-  lastLayout?.graph === graph && lastLayout.overlay === overlay ? lastLayout.layout : keepLayout(graph, overlay, finish(placeEdges(graph, overlay, labelBasisFor(graph))));
+export const edgeLayout = (graph: GraphFile, overlay: CanvasOverlay | null = null): EdgeLayout => finish(layoutOf(graph, overlay));
 
 /**
  * edgeLayout placed between frames: on a big graph placing every loop again takes tens of ms, which
  * after a drop held the frame that shows it. The answer is kept, so edgeLayout then gives it at once.
  */
-export const edgeLayoutInSlices = async (graph: GraphFile, overlay: CanvasOverlay | null): Promise<EdgeLayout> =>
-  lastLayout?.graph === graph && lastLayout.overlay === overlay ? lastLayout.layout : keepLayout(graph, overlay, await finishInSlices(placeEdges(graph, overlay, labelBasisFor(graph))));
+export const edgeLayoutInSlices = (graph: GraphFile, overlay: CanvasOverlay | null): Promise<EdgeLayout> => finishInSlices(layoutOf(graph, overlay));
 
-/** After a drop or an edit of the same nodes, the labels it does not concern stay where they were. */
-const labelBasisFor = (graph: GraphFile) => (lastLayout && sameNodeIds(lastLayout.graph.nodes, graph.nodes) ? lastLayout.layout.labelBasis : undefined);
-
-const keepLayout = (graph: GraphFile, overlay: CanvasOverlay | null, layout: EdgeLayout) => {
+function* layoutOf(graph: GraphFile, overlay: CanvasOverlay | null): Pausable<EdgeLayout> {
+  if (lastLayout?.graph === graph && lastLayout.overlay === overlay) return lastLayout.layout;
+  // After a drop or an edit of the same nodes, the labels it does not concern stay where they were.
+  const layout = yield* placeEdges(graph, overlay, lastLayout && sameNodeIds(lastLayout.graph.nodes, graph.nodes) ? lastLayout.layout.labelBasis : undefined);
   lastLayout = { graph, overlay, layout };
   return layout;
-};
+}
 
 /** How many nodes or edges are gone through between two chances for the page to take its turn. */
 const ITEMS_PER_PART = 512;

@@ -4,9 +4,10 @@ import { gridGraph, readGenerated } from '../../bench/graphs.ts';
 import { kindDefinition } from '../graph/index.ts';
 import { TEMPLATES } from '../graph/templates/index.ts';
 import { edgeLayout } from './flowAdapter.ts';
-import { drawnAsLoop, edgeRoute, loopLevels, nodeRect, placeLabels, placeLabelsKeeping, sourceHandleIndex, sourcePoint, targetPoint, type LabelRequest, type PlacedLabel, type Point, type Rect } from './geometry.ts';
+import { finish } from './pausable.ts';
+import { drawnAsLoop, edgeRoute, nodeRect, placeLabels, placeLabelsKeeping, placeLoops, sourceHandleIndex, sourcePoint, targetPoint, type LabelRequest, type PlacedLabel, type Point, type Rect } from './geometry.ts';
 
-/** loopLevels as first written: every loop looks at every node, top to bottom. */
+/** placeLoops as first written: every loop looks at every node, top to bottom. */
 const everyNode = (loops: readonly { id: string; from: Point; to: Point }[], rects: readonly Rect[]) => {
   const levels = new Map<string, number>();
   const byTop = [...rects].sort((a, b) => a.y - b.y);
@@ -23,7 +24,7 @@ const everyNode = (loops: readonly { id: string; from: Point; to: Point }[], rec
   return levels;
 };
 
-describe('loopLevels', () => {
+describe('placeLoops', () => {
   const coordinate = fc.integer({ min: -3000, max: 3000 });
   const point = fc.record({ x: coordinate, y: coordinate });
   const rect = fc.record({ x: coordinate, y: coordinate, width: fc.integer({ min: 1, max: 300 }), height: fc.integer({ min: 1, max: 400 }) });
@@ -32,7 +33,7 @@ describe('loopLevels', () => {
     fc.assert(
       fc.property(fc.array(rect, { maxLength: 40 }), fc.array(fc.record({ from: point, to: point }), { maxLength: 12 }), (rects, ends) => {
         const loops = ends.map((end, index) => ({ id: `e${index}`, ...end }));
-        expect(loopLevels(loops, rects)).toEqual(everyNode(loops, rects));
+        expect(finish(placeLoops(loops, rects))).toEqual(everyNode(loops, rects));
       }),
     );
   });
@@ -48,7 +49,7 @@ describe('loopLevels', () => {
         return drawnAsLoop(from, to) ? [{ id: edge.id, from, to }] : [];
       });
       const rects = graph.nodes.map(nodeRect);
-      expect(loopLevels(loops, rects)).toEqual(everyNode(loops, rects));
+      expect(finish(placeLoops(loops, rects))).toEqual(everyNode(loops, rects));
       expect(edgeLayout(graph).loops).toEqual(everyNode(loops, rects));
     }
   });

@@ -5,7 +5,7 @@
  * Pure functions of the graph, so they are tested without a browser.
  */
 import { kindDefinition, type GraphEdge, type GraphNode } from '../graph/index.ts';
-import { finish, type Pausable } from './pausable.ts';
+import type { Pausable } from './pausable.ts';
 
 export const NODE_WIDTH = 184;
 /** Heights of a node's parts, in flow pixels (the node's CSS uses these). */
@@ -354,18 +354,16 @@ const UNDER_NODE = 36;
 /** How close above a loop's run a node's top may be and still push the run under it. */
 const OVER_RUN = 40;
 
+/** How many loops are placed between two chances for the page to take its turn. */
+const LOOPS_PER_PART = 32;
+
 /**
  * Loops run under every node between their ends; loops over the same stretch are stacked apart.
  * A loop looks only at the nodes near its run's height (nodes sorted by top: those ending well
  * above it cannot push it down, those starting below it cannot either), so placing every loop of
- * a big graph again, as each drop does, is not every loop times every node.
+ * a big graph again, as each drop does, is not every loop times every node. Work that can stop
+ * between loops (`finish` it, or run it between frames after a drop).
  */
-export const loopLevels = (loops: readonly { id: string; from: Point; to: Point }[], rects: Iterable<Rect>): Map<string, number> => finish(placeLoops(loops, rects));
-
-/** How many loops are placed between two chances for the page to take its turn. */
-const LOOPS_PER_PART = 32;
-
-/** loopLevels as work that can stop between loops (a drop on a big graph places them between frames). */
 export function* placeLoops(loops: readonly { id: string; from: Point; to: Point }[], rects: Iterable<Rect>): Pausable<Map<string, number>> {
   const levels = new Map<string, number>();
   const byTop = [...rects].sort((a, b) => a.y - b.y);
