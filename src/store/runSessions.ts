@@ -271,21 +271,20 @@ export const startRunSessionSaving = (storage: RunSessionStorage, { delayMs = SA
     }, delayMs);
     timer = mine;
   };
-  const flush = () => {
-    if (timer === null && !deferred) return;
+  /** Saves now what is scheduled or deferred; null when nothing is (no save, not even a turn waited for). */
+  const savePending = () => {
+    if (timer === null && !deferred) return null;
     if (timer !== null) clearTimeout(timer);
     deferred = false;
-    void save();
+    return save();
   };
+  const flush = () => void savePending();
   /** Another graph was opened: what is pending goes to the graph it belongs to, then that graph's own runs come on screen. */
   const switchTo = async (documentId: string) => {
     switching = true;
     try {
-      if (timer !== null || deferred) {
-        if (timer !== null) clearTimeout(timer);
-        deferred = false;
-        await save();
-      }
+      const pending = savePending();
+      if (pending) await pending;
       while (writing) await writing;
       key = documentId;
       stored.clear();
