@@ -49,7 +49,10 @@ export const flowNode = (page: Page, id: string) => page.locator(`.react-flow__n
 /** Renames a node in the inspector, as a person would. */
 export const relabel = async (page: Page, id: string, label: string) => {
   await flowNode(page, id).locator('.agent-node-label').click();
-  await page.getByRole('region', { name: 'Inspector' }).getByLabel('Label').fill(label);
+  const inspector = page.getByRole('region', { name: 'Inspector' });
+  // The inspector follows the selection in a deferred render: until then it shows the node selected before.
+  await expect(inspector.getByLabel('Id', { exact: true })).toHaveValue(id);
+  await inspector.getByLabel('Label').fill(label);
   await expect(flowNode(page, id)).toContainText(label);
 };
 
