@@ -95,15 +95,19 @@ const stopProcess = (child: ChildProcess, exited: Promise<unknown>) => {
   return exited;
 };
 
-export const serveGraphs = async (graphs: readonly GraphFile[], options: ServeOptions = {}): Promise<Served> => {
-  const ownDir = options.dir === undefined;
-  const dir = ownDir ? await mkdtemp(join(tmpdir(), 'loopscope-serve-')) : resolve(options.dir as string);
-  if (!ownDir) await mkdir(dir, { recursive: true });
-  const graphIds = await writeProjects(graphs, dir);
+/** A LangGraph dev server on a project folder, started by `startLangGraphServer`. */
+export type LangGraphServer = Pick<Served, 'url' | 'pid' | 'exited'> & { stop: () => Promise<void> };
+
+/**
+ * Starts the LangGraph dev server (`langgraphjs dev`) on the project whose langgraph.json is in `dir`,
+ * on 127.0.0.1 and a free port (or `options.port`), and waits until it answers. It is this
+ * process's child, stopped by its own PID; it writes its state (.langgraph_api) into `dir`.
+ */
+export const startLangGraphServer = async (dir: string, env: NodeJS.ProcessEnv, options: Pick<ServeOptions, 'port' | 'onLog' | 'startTimeoutMs'> = {}): Promise<LangGraphServer> => {
   const port = options.port ?? (await freePort());
   const url = `http://${HOST}:${port}`;
   const child = spawn(process.execPath, [LANGGRAPH_CLI, 'dev', '--host', HOST, '--port', String(port), '--no-browser', '--no-reload', '--config', join(dir, 'langgraph.json')], {
-    cwd: dir, env: serverEnvironment(graphs, process.env, options.keys), stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: dir, env: { ...env, LANGGRAPH_CLI_NO_ANALYTICS: '1' }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   const log: string[] = [];
   for (const stream of [child.stdout, child.stderr])
@@ -117,8 +121,6 @@ export const serveGraphs = async (graphs: readonly GraphFile[], options: ServeOp
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
   const stop = async () => {
     await stopProcess(child, exited);
-    // The server's worker may still be writing its state (.langgraph_api) as it goes: removal retries.
-    if (ownDir) await rm(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   };
   const deadline = Date.now() + (options.startTimeoutMs ?? 120_000);
   let ended = false;
@@ -132,5 +134,26 @@ export const serveGraphs = async (graphs: readonly GraphFile[], options: ServeOp
     }
     await new Promise((done) => setTimeout(done, 250));
   }
-  return { url, dir, graphIds, pid: child.pid as number, exited, stop };
+  return { url, pid: child.pid as number, exited, stop };
+};
+
+export const serveGraphs = async (graphs: readonly GraphFile[], options: ServeOptions = {}): Promise<Served> => {
+  const ownDir = options.dir === undefined;
+  const dir = ownDir ? await mkdtemp(join(tmpdir(), 'loopscope-serve-')) : resolve(options.dir as string);
+  if (!ownDir) await mkdir(dir, { recursive: true });
+  const graphIds = await writeProjects(graphs, dir);
+  // The server's worker may still be writing its state (.langgraph_api) as it goes: removal retries.
+  const removeDir = () => (ownDir ? rm(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }) : Promise.resolve());
+  let server: LangGraphServer;
+  try {
+    server = await startLangGraphServer(dir, serverEnvironment(graphs, process.env, options.keys), options);
+  } catch (error) {
+    await removeDir();
+    throw error;
+  }
+  const stop = async () => {
+    await server.stop();
+    await removeDir();
+  };
+  return { url: server.url, dir, graphIds, pid: server.pid, exited: server.exited, stop };
 };

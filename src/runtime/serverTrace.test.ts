@@ -1,10 +1,15 @@
-import { Annotation, END, MemorySaver, START, StateGraph } from '@langchain/langgraph/web';
+import { Annotation, Command, END, MemorySaver, START, StateGraph } from '@langchain/langgraph/web';
 import { describe, expect, it } from 'vitest';
+import { graph as fanOutGraph } from './fixtures/langgraph/fanOutGraph.ts';
+import { graph as interruptGraph } from './fixtures/langgraph/interruptGraph.ts';
+import { graph as reactAgent } from './fixtures/langgraph/reactAgent.ts';
+import { graph as subgraphGraph } from './fixtures/langgraph/subgraphGraph.ts';
+import { drawingOf, type ServerDrawing } from './serverGraph.ts';
 import { type GraphFile } from '../graph/index.ts';
 import { findTemplate } from '../graph/templates/index.ts';
 import { buildStateGraph } from './compile.ts';
 import { runGraph } from './run.ts';
-import { branchOf, traceFromBranch, type CheckpointState } from './serverTrace.ts';
+import { branchOf, foreignStateAfter, foreignStateBefore, foreignTrace, traceFromBranch, type CheckpointState } from './serverTrace.ts';
 import type { Trace } from './trace.ts';
 
 const securityclaw = () => (findTemplate('securityclaw') as { graph: () => GraphFile }).graph();
@@ -68,5 +73,155 @@ describe('a server thread read back as a trace', () => {
     expect(trace.steps.map((step) => step.node)).toEqual(['a', 'a', 'b']);
     expect(trace.steps[2].writes).toEqual({ n: 6, log: ['a', 'a', 'b'] });
     expect(trace).toMatchObject({ stopReason: 'completed', finalState: { n: 6 } });
+  });
+});
+
+type Snapshot = {
+  values: unknown; next: readonly string[]; metadata?: unknown;
+  config: { configurable?: Record<string, unknown> }; parentConfig?: { configurable?: Record<string, unknown> };
+  tasks: readonly { name: string; error?: unknown; interrupts: readonly { value?: unknown }[]; state?: unknown }[];
+};
+type Servable = {
+  checkpointer?: unknown;
+  getStateHistory: (config: object) => AsyncIterable<Snapshot>;
+  getGraphAsync: (config: object) => Promise<{ toJSON: () => unknown }>;
+  invoke: (input: unknown, config: object) => Promise<unknown>;
+  updateState: (config: object, values: unknown, asNode?: string) => Promise<{ configurable?: Record<string, unknown> }>;
+};
+
+/**
+ * A thread's history as the LangGraph server's API sends it (the server's stateSnapshotToThreadState:
+ * a subgraph task's `checkpoint`, errors as messages, values as JSON), from the fixture run in process.
+ */
+const serverHistory = async (graph: Servable, thread: string, ns = ''): Promise<CheckpointState[]> => {
+  const states: CheckpointState[] = [];
+  for await (const snapshot of graph.getStateHistory({ configurable: { thread_id: thread, ...(ns ? { checkpoint_ns: ns } : {}) } }))
+    states.push(JSON.parse(JSON.stringify({
+      values: snapshot.values, next: snapshot.next, metadata: snapshot.metadata,
+      checkpoint: { checkpoint_id: snapshot.config.configurable?.checkpoint_id, checkpoint_ns: snapshot.config.configurable?.checkpoint_ns ?? '' },
+      parent_checkpoint: snapshot.parentConfig ? { checkpoint_id: snapshot.parentConfig.configurable?.checkpoint_id } : null,
+      tasks: snapshot.tasks.map((task) => ({
+        name: task.name, error: task.error ? String((task.error as Error).message ?? task.error) : null, interrupts: task.interrupts,
+        checkpoint: task.state && typeof task.state === 'object' && 'configurable' in task.state ? (task.state as { configurable: unknown }).configurable : null,
+      })),
+    })) as CheckpointState);
+  return states;
+};
+
+const served = async (graph: Servable) => {
+  graph.checkpointer = new MemorySaver();
+  const described = drawingOf(JSON.parse(JSON.stringify((await graph.getGraphAsync({ xray: true })).toJSON())));
+  return (described as { drawing: ServerDrawing }).drawing;
+};
+
+const chainOf = async (graph: Servable, thread: string) => {
+  const states = await serverHistory(graph, thread);
+  return branchOf(states[0], states).chain;
+};
+
+describe('a thread of a graph Loopscope did not make, read back from its checkpoints', () => {
+  it('the ReAct agent: which node ran, where its conditional edge went and why, the edge that fired, the tokens its messages report', async () => {
+    const drawing = await served(reactAgent as never);
+    await (reactAgent as never as Servable).invoke({ messages: [{ role: 'human', content: 'Weather in Paris?' }] }, { configurable: { thread_id: 'r' } });
+    const trace = foreignTrace('react-agent', await chainOf(reactAgent as never, 'r'), drawing);
+    expect(trace.steps.map((step) => step.node)).toEqual(['callModel', 'tools', 'callModel']);
+    const [ask, tools, answer] = trace.steps;
+    expect(ask.note).toBe('callModel → tools: conditional, chose tools of {tools, __end__}');
+    expect(ask.fired).toEqual({ id: 'callModel→tools', target: 'tools', reason: 'conditional, chose tools of {tools, __end__}' });
+    expect(ask.edges.map((edge) => [edge.id, edge.matched, edge.explain])).toEqual([['callModel→tools', true, 'chosen'], ['callModel→__end__', false, 'not chosen']]);
+    expect(tools.note).toBe('tools → callModel: plain edge');
+    expect(answer.fired?.id).toBe('callModel→__end__');
+    expect(answer.server).toMatchObject({ name: 'callModel', next: [], chose: ['__end__'], targets: ['tools', '__end__'], conditional: true });
+    expect(trace).toMatchObject({ stopReason: 'completed', stopExplain: '__end__ reached', tokensUsed: 140 });
+    expect(trace.steps.map((step) => step.tokensUsed)).toEqual([54, 54, 140]);
+    // Each step's state is its writes over what it started from: the messages after step 2 are the human's, the call and its result.
+    expect((foreignStateAfter(trace.steps, 1).messages as unknown[]).length).toBe(3);
+    expect((foreignStateBefore(trace.steps, 0).messages as unknown[]).length).toBe(1);
+  });
+
+  it('a fork: state edited on the server as a node (updateState) is a step of its own, and the run goes on from it', async () => {
+    const agent = reactAgent as never as Servable;
+    const drawing = await served(agent);
+    await agent.invoke({ messages: [{ role: 'human', content: 'Weather in Paris?' }] }, { configurable: { thread_id: 'f' } });
+    const first = foreignTrace('react-agent', await chainOf(agent, 'f'), drawing);
+    const asked = first.steps[0];
+    const messages = foreignStateAfter(first.steps, 0).messages as { kwargs: { id: string; tool_calls: { args: { city: string } }[] } }[];
+    const call = messages[1].kwargs;
+    const edited = { id: call.id, type: 'ai', content: '', tool_calls: [{ id: 'call_weather_1', name: 'get_weather', args: { city: 'Lyon' }, type: 'tool_call' }] };
+    const forked = await agent.updateState({ configurable: { thread_id: 'f', checkpoint_id: asked.server?.checkpoint } }, { messages: [edited] }, 'callModel');
+    await agent.invoke(null, { configurable: forked.configurable });
+    const trace = foreignTrace('react-agent', await chainOf(agent, 'f'), drawing);
+    expect(trace.steps.map((step) => [step.node, step.server?.edit ?? false])).toEqual([['callModel', false], ['callModel', true], ['tools', false], ['callModel', false]]);
+    expect(trace.steps[1].note).toBe('state edited on the server as callModel (updateState)');
+    expect(trace.steps[1].fired?.id).toBe('callModel→tools');
+    expect(JSON.stringify(trace.finalState)).toContain('sunny in Lyon');
+  });
+
+  it('a dynamic interrupt: the run waits (no stop), then the step that ran on with the answer keeps the value it waited on', async () => {
+    const graph = interruptGraph as never as Servable;
+    const drawing = await served(graph);
+    await graph.invoke({ topic: 'tides' }, { configurable: { thread_id: 'i' } });
+    const waiting = foreignTrace('interrupt-graph', await chainOf(graph, 'i'), drawing);
+    expect(waiting.steps.map((step) => step.node)).toEqual(['write']);
+    expect(waiting.stopReason).toBeNull();
+    await graph.invoke(new Command({ resume: 'yes' }), { configurable: { thread_id: 'i' } });
+    const done = foreignTrace('interrupt-graph', await chainOf(graph, 'i'), drawing);
+    expect(done.steps.map((step) => step.node)).toEqual(['write', 'review', 'publish']);
+    expect(done.steps[1].server?.interrupts).toEqual([{ question: 'Publish this draft?', draft: 'A short note about tides.' }]);
+    expect(done.finalState).toMatchObject({ verdict: 'yes', published: true });
+  });
+
+  it("a subgraph's steps come before its parent node's, with its namespace and parent node", async () => {
+    const graph = subgraphGraph as never as Servable;
+    const drawing = await served(graph);
+    await graph.invoke({ question: 'tides' }, { configurable: { thread_id: 's' } });
+    const chain = await chainOf(graph, 's');
+    const ns = chain.flatMap((state) => state.tasks ?? []).find((task) => task.checkpoint?.checkpoint_ns)?.checkpoint?.checkpoint_ns as string;
+    expect(ns).toMatch(/^research:/);
+    const inner = await serverHistory(graph, 's', ns);
+    const trace = foreignTrace('subgraph-graph', chain, drawing, new Map([[ns, branchOf(inner[0], inner).chain]]));
+    expect(trace.steps.map((step) => [step.node, step.server?.ns ?? '', step.server?.parent ?? ''])).toEqual([
+      ['research:search', ns, 'research'], ['research:summarize', ns, 'research'], ['research', '', ''], ['write', '', ''],
+    ]);
+    expect(trace.steps[0].fired?.id).toBe('research:search→research:summarize');
+    expect(trace.steps[2].note).toBe('research → write: plain edge');
+    expect(trace.steps[2].fired?.id).toBe('research:summarize→write');
+    expect(foreignStateAfter(trace.steps, 0).notes).toEqual(['found: tides follow the moon']);
+    expect(foreignStateBefore(trace.steps, 2).notes).toEqual([]);
+  });
+
+  it('a Send fan-out: one step per task of the superstep, the router choosing the worker three times', async () => {
+    const graph = fanOutGraph as never as Servable;
+    const drawing = await served(graph);
+    await graph.invoke({}, { configurable: { thread_id: 'p' } });
+    const trace = foreignTrace('fan-out-graph', await chainOf(graph, 'p'), drawing);
+    expect(trace.steps.map((step) => step.node)).toEqual(['plan', 'worker', 'worker', 'worker', 'combine']);
+    expect(trace.steps[0].note).toBe('plan → worker: conditional, chose worker ×3 of {worker}');
+    expect(trace.steps[2].server?.parallel).toEqual({ index: 2, of: 3 });
+    expect(trace.finalState).toMatchObject({ report: '3 findings' });
+  });
+});
+
+describe('a hostile history', () => {
+  const state = (id: string, parent: string | null): CheckpointState => ({ values: {}, next: [], checkpoint: { checkpoint_id: id }, parent_checkpoint: parent ? { checkpoint_id: parent } : null });
+
+  it('refuses checkpoints whose parents go round in a circle, at once and with a message', () => {
+    const cycle = [state('a', 'b'), state('b', 'c'), state('c', 'a')];
+    expect(() => branchOf(cycle[0], cycle)).toThrow(/go round in a circle: checkpoint a is its own ancestor/);
+    const self = [state('x', 'x')];
+    expect(() => branchOf(self[0], self)).toThrow(/circle/);
+  });
+
+  it('stops a branch longer than it reads', () => {
+    const long = Array.from({ length: 6_000 }, (_, index) => state(`c${index}`, `c${index + 1}`));
+    expect(() => branchOf(long[0], long)).toThrow(/longer than 5000 checkpoints/);
+  });
+
+  it('reads a history of odd shapes without throwing on it: no tasks, values that are not objects, names that are not strings', () => {
+    const odd = [
+      { values: 'nope', next: [], checkpoint: { checkpoint_id: 'b' }, parent_checkpoint: { checkpoint_id: 'a' } },
+      { values: {}, next: ['x', 7], checkpoint: { checkpoint_id: 'a' }, parent_checkpoint: null, tasks: [{ name: 3 }, null] },
+    ] as unknown as CheckpointState[];
+    expect(foreignTrace('odd', odd, null).steps.map((step) => step.node)).toEqual(['x']);
   });
 });

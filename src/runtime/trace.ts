@@ -92,6 +92,35 @@ export type GuardCheck = z.infer<typeof GuardCheck>;
 export const Guard = lazySchema((z) => z.strictObject({ reason: StopReason, explain: z.string() }));
 export type Guard = z.infer<typeof Guard>;
 
+/**
+ * What a LangGraph server told of a step of a graph Loopscope did not make (SPEC §8): the
+ * checkpoints around it, where it ran (a subgraph's namespace and parent node), and what came next.
+ */
+export const ServerStep = lazySchema((z) => z.strictObject({
+  /** The LangGraph name of the node that ran (the step's `node` is its id on the server's drawing). */
+  name: z.string(),
+  /** The checkpoint the step made, and the one it ran from. */
+  checkpoint: z.string(),
+  parentCheckpoint: z.nullable(z.string()),
+  /** Inside a subgraph: its checkpoint namespace (`research:<task id>`) and the parent graph's node running it. */
+  ns: z.optional(z.string()),
+  parent: z.optional(z.string()),
+  /** The nodes the checkpoint after it names as next (empty: nothing is left to run). */
+  next: z.array(z.string()),
+  /** Where its edges could go, and where they went (`__end__` when the run ended there). */
+  targets: z.array(z.string()),
+  chose: z.array(z.string()),
+  conditional: z.boolean(),
+  /** One of several tasks of one superstep (parallel branches, `Send`). */
+  parallel: z.optional(z.strictObject({ index: z.int().check(z.gte(1)), of: z.int().check(z.gte(1)) })),
+  /** The values of the `interrupt()`s the node waited on before it went on. */
+  interrupts: z.optional(z.array(z.unknown())),
+  error: z.optional(z.string()),
+  /** Not a node's run: state edited on the server as this node (`updateState`, a fork). */
+  edit: z.optional(z.literal(true)),
+}));
+export type ServerStep = z.infer<typeof ServerStep>;
+
 export const TraceStep = lazySchema((z) => z.strictObject({
   step: z.int().check(z.gte(1)),
   round: Count,
@@ -124,6 +153,8 @@ export const TraceStep = lazySchema((z) => z.strictObject({
   given: z.optional(Given),
   /** The `finally` node, run once after the run stopped (the stop reason stays). */
   finally: z.optional(z.literal(true)),
+  /** A step of a graph on a LangGraph server that Loopscope did not make, as the server told it. */
+  server: z.optional(ServerStep),
 }));
 export type TraceStep = z.infer<typeof TraceStep>;
 
