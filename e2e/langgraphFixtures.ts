@@ -8,7 +8,7 @@ import { cp, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startLangGraphServer } from '../src/cli/serve.ts';
+import { startLangGraphServer } from '../src/cli/langgraphDev.ts';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 

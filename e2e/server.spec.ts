@@ -173,9 +173,9 @@ test('a run started elsewhere (here: the SDK) is followed live when its thread i
   const run = await api.runs.create(thread.thread_id, 'slow-loop', { input: {} });
 
   await button(page, 'Refresh threads').click();
-  await button(page, `Open thread ${thread.thread_id.slice(0, 8)}`).click();
+  await button(page, `Open thread ${thread.thread_id.slice(-8)}`).click();
   // The run waits on its first search, held: the page shows it going on, joined.
-  await expect(panel(page)).toContainText(`following run ${run.run_id.slice(0, 8)}, started elsewhere`);
+  await expect(panel(page)).toContainText(`following run ${run.run_id.slice(-8)}, started elsewhere`);
   await expect(button(page, 'New run on server')).toBeDisabled();
   await expect(steps(page)).toHaveCount(1);
 

@@ -72,6 +72,7 @@ export function App() {
               <SplitPanel id="canvas-panel">
                 <main className="app-canvas">
                   <Canvas />
+                  {panels && <panels.ServerCanvas />}
                 </main>
               </SplitPanel>
               <Splitter controls="bottom-panel" label="Resize the timeline" />

@@ -5,30 +5,18 @@
  * node_modules (linked into the folder), so nothing is installed and nothing is fetched. The server
  * is Loopscope's child process, stopped by its own PID.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type GraphFile } from '../graph/index.ts';
 import { contactedHosts } from '../graph/hosts.ts';
 import { exportLangGraph, graphIdOf } from './export.ts';
+import { startLangGraphServer, type LangGraphServer } from './langgraphDev.ts';
+
+export { freePort, HOST } from './langgraphDev.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const LANGGRAPH_CLI = join(ROOT, 'node_modules/@langchain/langgraph-cli/dist/cli/cli.mjs');
-export const HOST = '127.0.0.1';
-
-/** A port nobody listens on now, chosen by the system. */
-export const freePort = (): Promise<number> =>
-  new Promise((done, fail) => {
-    const probe = createServer();
-    probe.once('error', fail);
-    probe.listen(0, HOST, () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? done(address.port) : fail(new Error('no port'))));
-    });
-  });
 
 export interface Served {
   url: string;
@@ -80,61 +68,6 @@ const writeProjects = async (graphs: readonly GraphFile[], dir: string): Promise
   await rm(join(dir, 'node_modules'), { force: true });
   await symlink(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
   return ids;
-};
-
-const answers = async (url: string): Promise<boolean> => {
-  try {
-    return (await fetch(`${url}/ok`)).ok;
-  } catch {
-    return false;
-  }
-};
-
-const stopProcess = (child: ChildProcess, exited: Promise<unknown>) => {
-  if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-  return exited;
-};
-
-/** A LangGraph dev server on a project folder, started by `startLangGraphServer`. */
-export type LangGraphServer = Pick<Served, 'url' | 'pid' | 'exited'> & { stop: () => Promise<void> };
-
-/**
- * Starts the LangGraph dev server (`langgraphjs dev`) on the project whose langgraph.json is in `dir`,
- * on 127.0.0.1 and a free port (or `options.port`), and waits until it answers. It is this
- * process's child, stopped by its own PID; it writes its state (.langgraph_api) into `dir`.
- */
-export const startLangGraphServer = async (dir: string, env: NodeJS.ProcessEnv, options: Pick<ServeOptions, 'port' | 'onLog' | 'startTimeoutMs'> = {}): Promise<LangGraphServer> => {
-  const port = options.port ?? (await freePort());
-  const url = `http://${HOST}:${port}`;
-  const child = spawn(process.execPath, [LANGGRAPH_CLI, 'dev', '--host', HOST, '--port', String(port), '--no-browser', '--no-reload', '--config', join(dir, 'langgraph.json')], {
-    cwd: dir, env: { ...env, LANGGRAPH_CLI_NO_ANALYTICS: '1' }, stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const log: string[] = [];
-  for (const stream of [child.stdout, child.stderr])
-    stream?.setEncoding('utf8').on('data', (text: string) => {
-      for (const line of text.split('\n').filter(Boolean)) {
-        log.push(line);
-        if (log.length > 200) log.shift();
-        options.onLog?.(line);
-      }
-    });
-  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
-  const stop = async () => {
-    await stopProcess(child, exited);
-  };
-  const deadline = Date.now() + (options.startTimeoutMs ?? 120_000);
-  let ended = false;
-  void exited.then(() => (ended = true));
-  while (!(await answers(url))) {
-    if (ended || Date.now() > deadline) {
-      await stop();
-      // eslint-disable-next-line no-control-regex
-      const tail = log.slice(-15).join('\n').replace(/\u001b\[[0-9;]*m/g, '');
-      throw new Error(`the LangGraph server did not start on ${url}${ended ? ' (it exited)' : ''}:\n${tail}`);
-    }
-    await new Promise((done) => setTimeout(done, 250));
-  }
-  return { url, pid: child.pid as number, exited, stop };
 };
 
 export const serveGraphs = async (graphs: readonly GraphFile[], options: ServeOptions = {}): Promise<Served> => {

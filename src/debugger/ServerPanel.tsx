@@ -1,51 +1,113 @@
 import { useState } from 'react';
 import { useApp } from '../store/index.ts';
-import { connect, continueOnServer, decideOnServer, disconnect, forkOnServer, openThread, refreshThreads, selectGraph, startRun, stepOnServer, useServer } from '../store/langgraphServer.ts';
+import { connect, disconnect, serverController, shortId, useServer, type ServerConnection } from '../store/langgraphServer.ts';
+import { useActiveRun } from './hooks.ts';
 
+/** JSON the person typed, or why it is not what `what` needs. */
+const readJson = (text: string, what: string, object = false): { value: unknown } | { error: string } => {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (problem) {
+    return { error: `${what}: ${(problem as Error).message}` };
+  }
+  if (object && (typeof value !== 'object' || value === null || Array.isArray(value))) return { error: `${what}: expected a JSON object of channels, e.g. {"messages": […]}` };
+  return { value };
+};
 
-function ForkOnServer() {
+function ForkOnServer({ foreign }: { foreign: boolean }) {
   const selected = useApp((state) => state.selectedStep);
+  const run = useActiveRun();
   const [text, setText] = useState('{}');
   const [error, setError] = useState<string | null>(null);
   const fork = () => {
-    let edits: unknown;
-    try {
-      edits = JSON.parse(text);
-    } catch (problem) {
-      setError(`State edits: ${(problem as Error).message}`);
-      return;
-    }
-    if (typeof edits !== 'object' || edits === null || Array.isArray(edits)) {
-      setError('State edits: expected a JSON object of fields, e.g. {"question": "…"}');
+    const read = readJson(text, 'State edits', true);
+    if ('error' in read) {
+      setError(read.error);
       return;
     }
     setError(null);
-    void forkOnServer(selected as number, edits as Record<string, unknown>);
+    void serverController()?.forkOnServer(selected as number, read.value as Record<string, unknown>);
+  };
+  // A graph drawn from the server: its channels after the step, to edit rather than to write out.
+  const fill = async () => {
+    if (!run || selected === null) return;
+    const { foreignStateAfter } = await import('../runtime/serverTrace.ts');
+    setText(JSON.stringify(foreignStateAfter(run.trace.steps, selected - 1), null, 2));
   };
   return (
     <div className="server-fork">
       <label>
         State edits (JSON)
+        <textarea rows={foreign ? 6 : 2} value={text} onChange={(event) => setText(event.target.value)} spellCheck={false} />
+      </label>
+      <div className="server-actions">
+        {foreign && <button type="button" onClick={() => void fill()} disabled={selected === null}>Edit the state after step {selected ?? '–'}</button>}
+        <button type="button" onClick={fork} disabled={selected === null}>Fork on server from step {selected ?? '–'}</button>
+      </div>
+      {error && <p role="alert">{error}</p>}
+    </div>
+  );
+}
+
+/** The value an `interrupt()` waits with, and the answer that resumes it. */
+function ResumeInterrupt({ thread, busy }: { thread: NonNullable<ServerConnection['thread']>; busy: boolean }) {
+  const [text, setText] = useState('"yes"');
+  const [error, setError] = useState<string | null>(null);
+  const resume = () => {
+    const read = readJson(text, 'Resume value');
+    if ('error' in read) {
+      setError(read.error);
+      return;
+    }
+    setError(null);
+    void serverController()?.resumeOnServer(read.value);
+  };
+  return (
+    <div className="server-interrupt" role="group" aria-label="Interrupt on server">
+      {thread.interrupts.map((interrupt, index) => (
+        <div key={index}>
+          <p><strong>{interrupt.node}</strong> waits on <code>interrupt()</code> with:</p>
+          <pre className="json" aria-label={`Interrupt value of ${interrupt.node}`}>{JSON.stringify(interrupt.value, null, 2)}</pre>
+        </div>
+      ))}
+      <label>
+        Resume value (JSON)
         <textarea rows={2} value={text} onChange={(event) => setText(event.target.value)} spellCheck={false} />
       </label>
-      <button type="button" onClick={fork} disabled={selected === null}>Fork on server from step {selected ?? '–'}</button>
+      <button type="button" onClick={resume} disabled={busy}>Resume on server</button>
       {error && <p role="alert">{error}</p>}
     </div>
   );
 }
 
 /**
- * "Connect to a LangGraph server": the server's graphs and threads; a thread opens on the canvas as
- * a run with its timeline, attempts and edges; runs there are started, stepped, continued, approved
- * and forked, and followed as they stream. Requests go only to the address typed here.
+ * "Connect to a LangGraph server": the server's graphs and threads; a thread opens as a run with
+ * its timeline, and runs there are started, stepped, continued, resumed, approved, forked and
+ * compared, and followed as they stream. Requests go only to the address typed here.
  */
 export function ServerPanel({ onClose }: { onClose: () => void }) {
   const server = useServer();
   const [address, setAddress] = useState(server.url ?? 'http://127.0.0.1:2024');
+  const [input, setInput] = useState('{}');
+  const [inputError, setInputError] = useState<string | null>(null);
   const graph = server.graphs.find((candidate) => candidate.graphId === server.graphId);
+  const controller = server.controller;
   const busy = server.connecting || server.thread?.busy === true;
   const next = server.thread?.next ?? [];
+  const foreign = graph !== undefined && graph.loopscope === null;
   const approvalNext = graph?.loopscope?.nodes.some((node) => node.kind === 'approve' && next.includes(node.id)) ?? false;
+  /** The run input a drawn graph starts with, read from what the person typed. */
+  const runInput = () => {
+    if (!foreign) return {};
+    const read = readJson(input, 'Run input', true);
+    setInputError('error' in read ? read.error : null);
+    return 'error' in read ? null : read.value;
+  };
+  const start = (how: 'startRun' | 'stepOnServer') => {
+    const value = runInput();
+    if (value !== null) void controller?.[how](value);
+  };
   return (
     <div className="dialog server-panel" role="dialog" aria-label="LangGraph server" onKeyDown={(event) => event.key === 'Escape' && onClose()}>
       <h2>LangGraph server</h2>
@@ -60,8 +122,11 @@ export function ServerPanel({ onClose }: { onClose: () => void }) {
             Server URL
             <input type="url" value={address} onChange={(event) => setAddress(event.target.value)} autoFocus />
           </label>
-          <button type="submit" disabled={server.connecting}>{server.connecting ? 'Connecting…' : 'Connect'}</button>
-          <p className="field-help">Requests go to this address only, with no key; e.g. the URL <code>npx loopscope serve graph.json</code> prints.</p>
+          <div className="server-actions">
+            <button type="submit" disabled={server.connecting}>{server.connecting ? 'Connecting…' : 'Connect'}</button>
+            {server.connecting && <button type="button" onClick={() => controller?.cancelConnect()}>Cancel</button>}
+          </div>
+          <p className="field-help">Requests go to this address only, with no key; e.g. the URL <code>npx loopscope serve graph.json</code> or <code>langgraphjs dev</code> prints.</p>
         </form>
       ) : (
         <>
@@ -70,39 +135,51 @@ export function ServerPanel({ onClose }: { onClose: () => void }) {
           </p>
           <label>
             Server graph
-            <select value={server.graphId ?? ''} onChange={(event) => void selectGraph(event.target.value)} disabled={busy}>
+            <select value={server.graphId ?? ''} onChange={(event) => void controller?.selectGraph(event.target.value)} disabled={busy}>
               {server.graphs.map((candidate) => (
-                <option key={candidate.assistantId} value={candidate.graphId}>{candidate.graphId}{candidate.loopscope ? '' : ' (not a Loopscope graph)'}</option>
+                <option key={candidate.assistantId} value={candidate.graphId}>{candidate.graphId}{candidate.loopscope ? '' : ' (LangGraph, drawn from the server)'}</option>
               ))}
             </select>
           </label>
+          {foreign && (
+            <label>
+              Run input (JSON)
+              <textarea rows={2} value={input} onChange={(event) => setInput(event.target.value)} spellCheck={false} placeholder='{"messages": [{"role": "human", "content": "Hello"}]}' />
+            </label>
+          )}
+          {inputError && <p role="alert">{inputError}</p>}
           <div className="server-actions">
-            <button type="button" onClick={() => void startRun()} disabled={busy || !graph}>New run on server</button>
-            <button type="button" onClick={() => void stepOnServer()} disabled={busy || !graph}>Step on server</button>
-            <button type="button" onClick={() => void continueOnServer()} disabled={busy || next.length === 0}>Continue on server</button>
-            <button type="button" onClick={() => void refreshThreads()} disabled={busy}>Refresh threads</button>
+            <button type="button" onClick={() => start('startRun')} disabled={busy || !graph}>New run on server</button>
+            <button type="button" onClick={() => start('stepOnServer')} disabled={busy || !graph}>Step on server</button>
+            <button type="button" onClick={() => void controller?.continueOnServer()} disabled={busy || next.length === 0}>Continue on server</button>
+            <button type="button" onClick={() => void controller?.refreshThreads()} disabled={busy}>Refresh threads</button>
           </div>
           {approvalNext && (
             <div className="server-actions" role="group" aria-label="Approval on server">
-              <button type="button" onClick={() => void decideOnServer('approved')} disabled={busy}>Approve on server</button>
-              <button type="button" onClick={() => void decideOnServer('denied')} disabled={busy}>Deny on server</button>
+              <button type="button" onClick={() => void controller?.decideOnServer('approved')} disabled={busy}>Approve on server</button>
+              <button type="button" onClick={() => void controller?.decideOnServer('denied')} disabled={busy}>Deny on server</button>
             </div>
           )}
           {server.thread && (
             <p className="server-thread" aria-live="polite">
-              Thread {server.thread.id.slice(0, 8)}: {server.thread.busy
-                ? server.thread.joined ? `following run ${server.thread.joined.slice(0, 8)}, started elsewhere…` : 'running on the server…'
-                : next.length ? `paused before ${next.join(', ')}` : 'ended'}
+              Thread {shortId(server.thread.id)}: {server.thread.busy
+                ? server.thread.joined ? `following run ${shortId(server.thread.joined)}, started elsewhere…` : 'running on the server…'
+                : server.thread.interrupts.length ? `waiting on an interrupt in ${server.thread.interrupts.map((interrupt) => interrupt.node).join(', ')}`
+                  : next.length ? `paused before ${next.join(', ')}` : 'ended'}
               {server.thread.truncated && ' (the oldest steps were not read)'}
             </p>
           )}
-          {server.thread && graph?.loopscope && <ForkOnServer />}
+          {server.thread && server.thread.interrupts.length > 0 && <ResumeInterrupt thread={server.thread} busy={busy} />}
+          {server.thread && graph && <ForkOnServer foreign={foreign} />}
           <ul className="server-threads" aria-label="Threads">
             {server.threads.map((thread) => (
               <li key={thread.id}>
-                <button type="button" onClick={() => void openThread(thread.id)} disabled={busy} aria-current={server.thread?.id === thread.id}>
-                  Open thread {thread.id.slice(0, 8)}
+                <button type="button" onClick={() => void controller?.openThread(thread.id)} disabled={busy} aria-current={server.thread?.id === thread.id}>
+                  Open thread {shortId(thread.id)}
                 </button>{' '}
+                {server.thread && server.thread.id !== thread.id && (
+                  <button type="button" onClick={() => void controller?.compareWith(thread.id)} disabled={busy}>Compare with thread {shortId(thread.id)}</button>
+                )}{' '}
                 <span className="muted">{thread.status} · {new Date(thread.updatedAt).toLocaleTimeString()}</span>
               </li>
             ))}

@@ -12,6 +12,8 @@ import { nodeLabel, useActiveRun, useSelectedStep } from './hooks.ts';
 // preload links to the page) is not part of the commit that shows a run or a trace.
 const stepView = onDemand(() => import('./StepView.tsx'));
 export const loadStepView = stepView.load;
+// A run of a graph Loopscope did not make, read from a LangGraph server, is told as the server tells it (SPEC §8).
+const serverStepDetail = onDemand(() => import('./server/ServerStepDetail.tsx'));
 
 /** What each stop reason means, for people who did not write the runtime. */
 const STOP_SENTENCES: Record<string, string> = {
@@ -58,7 +60,15 @@ export function StepDetail() {
   const runError = useApp((state) => state.runError);
   const traceWarning = useApp((state) => state.traceWarning);
   const dismiss = useApp((state) => state.dismissRunMessages);
-  const view = stepView.useModule(run !== undefined && step !== undefined);
+  const view = stepView.useModule(run !== undefined && step !== undefined && !run.foreign);
+  const serverView = serverStepDetail.useModule(run?.foreign === true);
+  if (run?.foreign)
+    return (
+      <section className="step-detail" aria-label="Step detail">
+        <h2>Step detail</h2>
+        {serverView ? <serverView.ServerStepDetail run={run} step={step} /> : <p className="muted">Loading…</p>}
+      </section>
+    );
   return (
     <section className="step-detail" aria-label="Step detail">
       <h2>Step detail</h2>

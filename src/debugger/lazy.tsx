@@ -5,8 +5,10 @@
 import { lazy, Suspense } from 'react';
 import { useApp } from '../store/index.ts';
 import { useHostRequest } from '../store/hosts.ts';
+import { useServer } from '../store/langgraphServer.ts';
 
 const LazyRunComparison = lazy(() => import('./RunComparison.tsx').then((module) => ({ default: module.RunComparison })));
+const LazyServerCanvas = lazy(() => import('./server/ServerCanvas.tsx').then((module) => ({ default: module.ServerCanvas })));
 const LazyHostConsent = lazy(() => import('./HostConsent.tsx').then((module) => ({ default: module.HostConsent })));
 
 /** Two runs side by side, once a comparison is asked for. */
@@ -19,4 +21,10 @@ export function RunComparison() {
 export function HostConsent() {
   const asking = useHostRequest((state) => state.request !== null);
   return asking ? <Suspense fallback={null}><LazyHostConsent /></Suspense> : null;
+}
+
+/** A LangGraph server's graph that Loopscope did not make, drawn over the canvas while it is the graph open. */
+export function ServerCanvas() {
+  const shown = useServer((state) => state.canvas !== null);
+  return shown ? <Suspense fallback={null}><LazyServerCanvas /></Suspense> : null;
 }

@@ -5,7 +5,7 @@ import '../store/runActions.ts';
 import '../store/scenarioActions.ts';
 export { RunToolbar } from './RunToolbar.tsx';
 // Loaded when first needed.
-export { HostConsent, RunComparison } from './lazy.tsx';
+export { HostConsent, RunComparison, ServerCanvas } from './lazy.tsx';
 
 export { loadTimelineRun, Timeline } from './Timeline.tsx';
 export { loadStepView, StepDetail } from './StepDetail.tsx';

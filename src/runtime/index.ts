@@ -15,5 +15,4 @@ export { stateAfterStep } from './states.ts';
 export { buildStateGraph, nodeNames, type LoopscopeConfig } from './compile.ts';
 export { RetainingSaver, DEFAULT_RETENTION, type RetentionPolicy } from './checkpointer.ts';
 export { initialValues, agentState, type RunValues, type RunLedger } from './state.ts';
-export { branchOf, isLoopscopeState, traceFromBranch, type CheckpointState } from './serverTrace.ts';
 export { GRAPH_METADATA_KEY } from './compile.ts';

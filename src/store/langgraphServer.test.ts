@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { drawnGraph, serverOrigin } from './langgraphServer.ts';
+import { parseGraph } from '../graph/parse.ts';
+import { serverOrigin, standInFor } from './langgraphServer.ts';
 
 describe('attaching to a LangGraph server', () => {
   it('takes the origin of an http(s) address only', () => {
@@ -8,18 +9,10 @@ describe('attaching to a LangGraph server', () => {
     expect(serverOrigin('127.0.0.1:2024')).toMatchObject({ error: expect.any(String) });
   });
 
-  it("draws a graph that is not Loopscope's from the server's description: its nodes, its edges, its entry", () => {
-    const graph = drawnGraph({
-      assistantId: 'a', graphId: 'agent', loopscope: null, nodes: ['model', 'tools'],
-      edges: [
-        { source: '__start__', target: 'model', conditional: false },
-        { source: 'model', target: 'tools', conditional: true },
-        { source: 'model', target: '__end__', conditional: true },
-        { source: 'tools', target: 'model', conditional: false },
-      ],
-    });
-    expect(graph.entry).toBe('model');
-    expect(graph.nodes.map((node) => node.id)).toEqual(['model', 'tools']);
-    expect(graph.edges.map((edge) => [edge.source, edge.target])).toEqual([['model', 'tools'], ['tools', 'model']]);
+  it("stands a graph Loopscope did not make in the library as a valid graph of its name with no nodes of Loopscope's", () => {
+    const graph = standInFor({ graphId: 'react-agent', assistantId: 'a1' }, 'http://127.0.0.1:2024');
+    expect(graph).toMatchObject({ name: 'react-agent', nodes: [], edges: [] });
+    expect(graph.description).toContain('http://127.0.0.1:2024');
+    expect(parseGraph(JSON.parse(JSON.stringify(graph))).ok).toBe(true);
   });
 });

@@ -1,14 +1,20 @@
 /**
  * The debugger attached to a LangGraph server (`loopscope serve`, `langgraphjs dev`, a deployment):
- * its graphs (assistants) and threads, a thread's run shown on the canvas from its checkpoints,
- * runs followed live as they stream, stepped (interruptBefore), forked (updateState on a
- * checkpoint) and approved. Connecting is the person's explicit choice of one URL: every request
- * goes to that origin only, with no key. The SDK loads when the person connects.
+ * its graphs (assistants) and threads, a thread's run shown from its checkpoints, runs followed live
+ * as they stream, stepped (interruptBefore), resumed after an `interrupt()`, forked (updateState on
+ * a checkpoint) and approved. A graph Loopscope exported carries its graph file and opens on the
+ * editor's canvas; any other graph is drawn from the server's own description (SPEC §8).
+ *
+ * One `ServerRunController` per connection, held by the store: it owns the SDK client and what it
+ * does on the server; the store holds what the panels show. Connecting is the person's explicit
+ * choice of one URL: every request goes to that origin only, with no key. The SDK loads when the
+ * person connects.
  */
 import { create } from 'zustand';
-import { type GraphFile } from '../graph/index.ts';
+import { blankGraph, type GraphFile } from '../graph/index.ts';
 import { originOf } from '../graph/hosts.ts';
 import { parseGraph } from '../graph/parse.ts';
+import type { ServerDrawing } from '../runtime/serverGraph.ts';
 import type { CheckpointState } from '../runtime/serverTrace.ts';
 import type { Trace, TraceStep } from '../runtime/trace.ts';
 import { fetchOnlyTo } from './hosts.ts';
@@ -21,21 +27,31 @@ type Client = InstanceType<Sdk['Client']>;
 export const HISTORY_PAGE = 50;
 /** Pages read for one run at most; a longer branch shows its newest steps and says so. */
 const MAX_PAGES = 20;
+/** Subgraph runs read for one thread at most (a page of each). */
+const MAX_SUBGRAPHS = 20;
+/** How long Connect waits for the server to list its graphs. */
+export const CONNECT_TIMEOUT_MS = 15_000;
 
 export interface ServerGraph {
   assistantId: string;
   graphId: string;
   /** The graph file, when the server's graph is a Loopscope export (it rides on the entry node's metadata). */
   loopscope: GraphFile | null;
-  /** The server's own drawing of the graph: node ids and edges (for graphs that are not Loopscope's). */
-  nodes: string[];
-  edges: { source: string; target: string; conditional: boolean }[];
+  /** The server's own drawing of the graph (any graph but a Loopscope export), or why it cannot be drawn. */
+  drawing: ServerDrawing | null;
+  drawingError: string | null;
 }
 
 export interface ServerThread {
   id: string;
   status: string;
   updatedAt: string;
+}
+
+/** An `interrupt(value)` a thread waits on. */
+export interface WaitingInterrupt {
+  node: string;
+  value: unknown;
 }
 
 export interface ServerConnection {
@@ -45,27 +61,21 @@ export interface ServerConnection {
   graphs: ServerGraph[];
   graphId: string | null;
   threads: ServerThread[];
-  /** The thread on the canvas, with where it stands. */
-  thread: { id: string; next: string[]; busy: boolean; truncated: boolean; joined?: string } | null;
+  /** The thread on screen, with where it stands. */
+  thread: { id: string; next: string[]; busy: boolean; truncated: boolean; joined?: string; interrupts: WaitingInterrupt[] } | null;
+  /** What runs on this connection, while connected or connecting. */
+  controller: ServerRunController | null;
+  /** A server graph Loopscope did not make, drawn in place of the canvas while its document is the one open. */
+  canvas: { origin: string; assistantId: string; graphId: string; drawing: ServerDrawing; documentId: string } | null;
+  /** Nodes a run on the server pauses before (interruptBefore), for a graph drawn from the server. */
+  breakpoints: string[];
 }
 
 export const useServer = create<ServerConnection>()(() => ({
-  url: null, connecting: false, error: null, graphs: [], graphId: null, threads: [], thread: null,
+  url: null, connecting: false, error: null, graphs: [], graphId: null, threads: [], thread: null, controller: null, canvas: null, breakpoints: [],
 }));
 
-let client: Client | null = null;
-
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
-/** Runs a server call, showing its failure instead of throwing. */
-const attempt = async <T>(work: () => Promise<T>): Promise<T | undefined> => {
-  try {
-    return await work();
-  } catch (error) {
-    useServer.setState({ error: messageOf(error) });
-    return undefined;
-  }
-};
 
 /** The origin of what the person typed, or why it is not a server address. */
 export const serverOrigin = (text: string): { origin: string } | { error: string } => {
@@ -76,266 +86,381 @@ export const serverOrigin = (text: string): { origin: string } | { error: string
 
 const GRAPH_KEY = 'loopscope_graph';
 
-const describeGraph = async (api: Client, assistantId: string, graphId: string): Promise<ServerGraph> => {
-  const drawn = (await api.assistants.getGraph(assistantId)) as { nodes?: { id: string | number; metadata?: Record<string, unknown> | null }[]; edges?: { source: string; target: string; conditional?: boolean }[] };
-  const nodes = (drawn.nodes ?? []).map((node) => ({ id: String(node.id), metadata: node.metadata ?? {} }));
-  const carried = nodes.find((node) => node.metadata[GRAPH_KEY] !== undefined)?.metadata[GRAPH_KEY];
-  // The file is data from another program: parsed like an import, and dropped if it does not parse.
-  const parsed = carried === undefined ? null : parseGraph(carried);
-  return {
-    assistantId, graphId, loopscope: parsed?.ok ? parsed.value : null,
-    nodes: nodes.map((node) => node.id).filter((id) => id !== '__start__' && id !== '__end__'),
-    edges: (drawn.edges ?? []).map((edge) => ({ source: String(edge.source), target: String(edge.target), conditional: edge.conditional === true })),
-  };
-};
+/**
+ * A server graph Loopscope did not make stands in the library as a graph with no nodes of its own,
+ * named after it: the canvas draws the server's description in its place while attached.
+ */
+export const standInFor = (graph: Pick<ServerGraph, 'graphId' | 'assistantId'>, origin: string): GraphFile => ({
+  ...blankGraph(),
+  name: graph.graphId,
+  description: `A graph on the LangGraph server at ${origin} (assistant ${graph.assistantId}). Loopscope draws it from the server's description while connected; it has no Loopscope nodes.`,
+});
 
+const threadKey = (origin: string, threadId: string) => `${origin} ${threadId}`;
 
-/** Connects to the server at `text` and lists its graphs. */
-export const connect = async (text: string) => {
-  const address = serverOrigin(text);
-  if ('error' in address) {
-    useServer.setState({ error: address.error });
-    return;
+/**
+ * A thread's or run's id as the page shows it: its end. Servers make UUIDv7 ids, whose first
+ * characters are the time they were made, the same for threads made within a minute.
+ */
+export const shortId = (id: string) => id.slice(-8);
+
+/**
+ * What runs on one LangGraph server: connecting, reading threads as runs, starting, stepping,
+ * resuming, forking and comparing them. Its state is the store's (`useServer`), where the panels read it.
+ */
+export class ServerRunController {
+  private readonly api: Client;
+  readonly origin: string;
+  /** Aborts the requests of Connect (Cancel, or its timeout). */
+  private readonly connecting = new AbortController();
+
+  private constructor(api: Client, origin: string) {
+    this.api = api;
+    this.origin = origin;
   }
-  useServer.setState({ connecting: true, error: null, graphs: [], threads: [], thread: null, graphId: null });
-  const { Client } = await import('@langchain/langgraph-sdk');
-  const api = new Client({ apiUrl: address.origin, apiKey: null, callerOptions: { fetch: fetchOnlyTo(new Set([address.origin])), maxRetries: 0 } });
-  const graphs = await attempt(async () => {
-    const assistants = await api.assistants.search({ limit: 100 });
-    return Promise.all(assistants.map((assistant) => describeGraph(api, assistant.assistant_id, assistant.graph_id)));
-  });
-  useServer.setState({ connecting: false });
-  if (!graphs) return;
-  client = api;
-  useServer.setState({ url: address.origin, graphs, error: null });
-  // The graph on the canvas, when the server has it (the person exported it from here); else the first.
-  const open = useApp.getState().graph.name;
-  const first = graphs.find((graph) => graph.loopscope?.name === open) ?? graphs[0];
-  if (first) await selectGraph(first.graphId);
-};
 
-export const disconnect = () => {
-  client = null;
-  useServer.setState({ url: null, graphs: [], threads: [], thread: null, graphId: null, error: null });
-};
+  /** Connects to the server at `text` and lists its graphs; Cancel (`cancelConnect`) or a stalled server end it with a message. */
+  static async connect(text: string): Promise<ServerRunController | null> {
+    const address = serverOrigin(text);
+    if ('error' in address) {
+      useServer.setState({ error: address.error });
+      return null;
+    }
+    useServer.getState().controller?.cancelConnect();
+    useServer.setState({ connecting: true, error: null, graphs: [], threads: [], thread: null, graphId: null, canvas: null, breakpoints: [] });
+    const { Client } = await import('@langchain/langgraph-sdk');
+    const api = new Client({ apiUrl: address.origin, apiKey: null, callerOptions: { fetch: fetchOnlyTo(new Set([address.origin])), maxRetries: 0 } });
+    const controller = new ServerRunController(api, address.origin);
+    useServer.setState({ controller });
+    const signal = controller.connecting.signal;
+    const timer = setTimeout(() => controller.connecting.abort(new Error(`the server at ${address.origin} did not answer within ${CONNECT_TIMEOUT_MS / 1000} s`)), CONNECT_TIMEOUT_MS);
+    let graphs: ServerGraph[];
+    try {
+      const stopped = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
+      graphs = await Promise.race([stopped, (async () => {
+        const assistants = await api.assistants.search({ limit: 100, signal });
+        return Promise.all(assistants.map((assistant) => controller.describeGraph(assistant.assistant_id, assistant.graph_id, signal)));
+      })()]);
+    } catch (error) {
+      if (useServer.getState().controller === controller) useServer.setState({ connecting: false, controller: null, error: `Not connected: ${messageOf(signal.aborted ? signal.reason : error)}` });
+      return null;
+    } finally {
+      clearTimeout(timer);
+    }
+    if (useServer.getState().controller !== controller) return null;
+    useServer.setState({ connecting: false, url: address.origin, graphs, error: null });
+    // The graph on the canvas, when the server has it (the person exported it from here); else the first.
+    const open = useApp.getState().graph.name;
+    const first = graphs.find((graph) => graph.loopscope?.name === open) ?? graphs[0];
+    if (first) await controller.selectGraph(first.graphId);
+    return controller;
+  }
 
-const selectedGraph = () => {
-  const { graphs, graphId } = useServer.getState();
-  return graphs.find((graph) => graph.graphId === graphId) ?? null;
-};
+  /** Stops connecting: what was asked is dropped, and the panel says so. */
+  cancelConnect() {
+    this.connecting.abort(new Error('Connect was cancelled'));
+  }
 
-export const refreshThreads = async () => {
-  const graph = selectedGraph();
-  if (!client || !graph) return;
-  const api = client;
-  const threads = await attempt(() => api.threads.search({ metadata: { graph_id: graph.graphId }, limit: 50, sortBy: 'updated_at', sortOrder: 'desc' }));
-  if (threads) useServer.setState({ threads: threads.map((thread) => ({ id: thread.thread_id, status: thread.status, updatedAt: thread.updated_at })) });
-};
+  /** Runs a server call, showing its failure instead of throwing. */
+  private async attempt<T>(work: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await work();
+    } catch (error) {
+      if (this.current()) useServer.setState({ error: messageOf(error) });
+      return undefined;
+    }
+  }
 
-/** Shows the graph on the canvas (as a new document) and lists its threads. */
-export const selectGraph = async (graphId: string) => {
-  useServer.setState({ graphId, threads: [], thread: null });
-  const graph = selectedGraph();
-  if (!graph) return;
-  const app = useApp.getState();
-  const file = graph.loopscope ?? drawnGraph(graph);
-  // Opened as a graph of the library: the one on screen stays saved under its own id.
-  if (JSON.stringify(app.graph) !== JSON.stringify(file)) app.load(file, { layout: graph.loopscope === null });
-  await refreshThreads();
-};
+  /** Whether this is still the store's connection (a Disconnect or another Connect replaces it). */
+  private current() {
+    return useServer.getState().controller === this;
+  }
 
-/**
- * A graph the server describes but Loopscope did not make: its nodes and edges drawn from the
- * server's description (opened with a request for the editor's Auto layout), with no configuration to run here.
- */
-export const drawnGraph = (graph: ServerGraph): GraphFile => {
-  const parsed = parseGraph({
-    format: 'loopscope/graph', version: 1, name: graph.graphId, entry: graph.edges.find((edge) => edge.source === '__start__')?.target ?? graph.nodes[0] ?? '',
-    nodes: graph.nodes.map((id, index) => ({ id, kind: 'act', label: id, position: { x: (index % 4) * 260, y: Math.floor(index / 4) * 180 } })),
-    edges: graph.edges.filter((edge) => graph.nodes.includes(edge.source) && graph.nodes.includes(edge.target)).map((edge, index) => ({ id: `e${index + 1}`, source: edge.source, target: edge.target })),
-  });
-  if (!parsed.ok) throw new Error(`the server's graph ${graph.graphId} cannot be drawn`);
-  return parsed.value;
-};
+  private async describeGraph(assistantId: string, graphId: string, signal?: AbortSignal): Promise<ServerGraph> {
+    const described: unknown = await this.api.assistants.getGraph(assistantId, { xray: true, signal });
+    const nodes = (Array.isArray((described as { nodes?: unknown })?.nodes) ? (described as { nodes: unknown[] }).nodes : []) as { metadata?: Record<string, unknown> | null }[];
+    const carried = nodes.find((node) => node?.metadata?.[GRAPH_KEY] !== undefined)?.metadata?.[GRAPH_KEY];
+    // The file is data from another program: parsed like an import, and dropped if it does not parse.
+    const parsed = carried === undefined ? null : parseGraph(carried);
+    if (parsed?.ok) return { assistantId, graphId, loopscope: parsed.value, drawing: null, drawingError: null };
+    const { drawingOf } = await import('../runtime/serverGraph.ts');
+    const drawn = drawingOf(described);
+    return { assistantId, graphId, loopscope: null, drawing: drawn.ok ? drawn.drawing : null, drawingError: drawn.ok ? null : drawn.error };
+  }
 
-const threadKey = (threadId: string) => `${useServer.getState().url} ${threadId}`;
+  selectedGraph() {
+    const { graphs, graphId } = useServer.getState();
+    return graphs.find((graph) => graph.graphId === graphId) ?? null;
+  }
 
-/**
- * Reads the thread's current branch a page of history at a time (newest first), until the run's
- * first step, and shows it as a run on the canvas.
- */
-const readThread = async (threadId: string) => {
-  const graph = selectedGraph();
-  if (!client || !graph) return;
-  const api = client;
-  const { branchOf, traceFromBranch } = await import('../runtime/index.ts');
-  useServer.setState({ error: null });
-  const read = await attempt(async () => {
-    const fetched: CheckpointState[] = [];
-    let page = (await api.threads.getHistory(threadId, { limit: HISTORY_PAGE })) as unknown as CheckpointState[];
+  async refreshThreads() {
+    const graph = this.selectedGraph();
+    if (!graph) return;
+    const threads = await this.attempt(() => this.api.threads.search({ metadata: { graph_id: graph.graphId }, limit: 50, sortBy: 'updated_at', sortOrder: 'desc' }));
+    if (threads && this.current()) useServer.setState({ threads: threads.map((thread) => ({ id: thread.thread_id, status: thread.status, updatedAt: thread.updated_at })) });
+  }
+
+  /**
+   * Shows the graph and lists its threads: a Loopscope export on the editor's canvas (as a new
+   * document); any other graph drawn from the server's description, standing in the library as a
+   * graph of its own name (one per server and assistant).
+   */
+  async selectGraph(graphId: string) {
+    useServer.setState({ graphId, threads: [], thread: null, canvas: null, breakpoints: [], error: null });
+    const graph = this.selectedGraph();
+    if (!graph) return;
+    const app = useApp.getState();
+    if (graph.loopscope) {
+      // Opened as a graph of the library: the one on screen stays saved under its own id.
+      if (JSON.stringify(app.graph) !== JSON.stringify(graph.loopscope)) app.load(graph.loopscope);
+    } else if (graph.drawing) {
+      const documentId = `langgraph ${this.origin} ${graph.assistantId}`;
+      if (app.documentId !== documentId) app.openDocument(standInFor(graph, this.origin), documentId);
+      useServer.setState({ canvas: { origin: this.origin, assistantId: graph.assistantId, graphId: graph.graphId, drawing: graph.drawing, documentId } });
+    } else {
+      useServer.setState({ error: `The server's graph ${graph.graphId} cannot be drawn: ${graph.drawingError}` });
+    }
+    await this.refreshThreads();
+  }
+
+  /** Reads the pages of a thread's history (newest first) until the branch of `head` is whole, or MAX_PAGES. */
+  private async readBranch(threadId: string, ns?: string) {
+    const { branchOf } = await import('../runtime/serverTrace.ts');
+    const checkpoint = ns ? { checkpoint: { checkpoint_ns: ns } } : {};
+    let page = (await this.api.threads.getHistory(threadId, { limit: HISTORY_PAGE, ...checkpoint })) as unknown as CheckpointState[];
     const head = page[0];
     if (!head) return null;
-    fetched.push(...page);
+    const fetched: CheckpointState[] = [...page];
     let branch = branchOf(head, fetched);
-    let pages = 1;
-    while (branch.missing && page.length === HISTORY_PAGE && pages < MAX_PAGES) {
+    for (let pages = 1; branch.missing && page.length === HISTORY_PAGE && pages < MAX_PAGES; pages += 1) {
       const before = page[page.length - 1].checkpoint;
-      page = (await api.threads.getHistory(threadId, { limit: HISTORY_PAGE, before: { configurable: { checkpoint_id: before.checkpoint_id } } })) as unknown as CheckpointState[];
+      page = (await this.api.threads.getHistory(threadId, { limit: HISTORY_PAGE, before: { configurable: { checkpoint_id: before.checkpoint_id, ...(ns ? { checkpoint_ns: ns } : {}) } }, ...checkpoint })) as unknown as CheckpointState[];
       fetched.push(...page);
-      pages += 1;
       branch = branchOf(head, fetched);
     }
     return { head, branch };
-  });
-  if (!read) {
-    if (read === null) useServer.setState({ error: `thread ${threadId} has no checkpoints yet` });
-    return;
   }
-  let trace: Trace;
-  try {
-    trace = traceFromBranch(graph.loopscope?.name ?? graph.graphId, read.branch.chain);
-  } catch (error) {
-    useServer.setState({ error: messageOf(error) });
-    return;
+
+  /** The branches of the subgraphs the thread's tasks ran, by namespace (at most MAX_SUBGRAPHS). */
+  private async readSubgraphs(threadId: string, chain: readonly CheckpointState[]) {
+    const namespaces = [...new Set(chain.flatMap((state) => (Array.isArray(state.tasks) ? state.tasks : []).map((task) => task?.checkpoint?.checkpoint_ns)).filter((ns): ns is string => typeof ns === 'string' && ns.length > 0))];
+    const chains = new Map<string, CheckpointState[]>();
+    for (const ns of namespaces.slice(0, MAX_SUBGRAPHS)) {
+      const read = await this.readBranch(threadId, ns).catch(() => null);
+      if (read) chains.set(ns, read.branch.chain);
+    }
+    return chains;
   }
-  const next = read.head.next;
-  // A run in flight stays busy until its stream ends (streamRun or joinRunElsewhere says so).
-  const shown = useServer.getState().thread;
-  const following = shown?.id === threadId && shown.busy ? { busy: true, ...(shown.joined ? { joined: shown.joined } : {}) } : { busy: false };
-  useServer.setState({ thread: { id: threadId, next, truncated: read.branch.missing !== null, ...following } });
-  useApp.getState().loadTrace(trace, { label: `thread ${threadId.slice(0, 8)}`, server: { key: threadKey(threadId), status: next.length > 0 ? 'paused' : 'stopped', foreign: graph.loopscope === null } });
-};
 
-/**
- * A run on this thread that was started elsewhere (another tab, the SDK, LangGraph Studio, a
- * cron): followed live until it ends, as a run started here is. Each event re-reads the thread.
- */
-const joinRunElsewhere = async (threadId: string) => {
-  if (!client || useServer.getState().thread?.busy) return;
-  const api = client;
-  const active = await attempt(async () => {
-    for (const status of ['running', 'pending'] as const) {
-      const [run] = await api.runs.list(threadId, { status, limit: 1 });
-      if (run) return run;
-    }
-    return null;
-  });
-  if (!active) return;
-  const shown = useServer.getState().thread;
-  if (shown?.id !== threadId) return;
-  useServer.setState({ thread: { ...shown, busy: true, joined: active.run_id } });
-  await attempt(async () => {
-    for await (const chunk of api.runs.joinStream(threadId, active.run_id, { streamMode: ['updates'] })) {
-      if (chunk.event === 'error') throw new Error(`the server's run failed: ${JSON.stringify(chunk.data)}`);
-      if (chunk.event !== 'metadata' && useServer.getState().thread?.id === threadId) await readThread(threadId);
-    }
-  });
-  const thread = useServer.getState().thread;
-  if (thread?.id === threadId) useServer.setState({ thread: { id: thread.id, next: thread.next, truncated: thread.truncated, busy: false } });
-  await readThread(threadId);
-  await refreshThreads();
-};
-
-/** Shows a thread as a run; if a run started elsewhere is going on there, follows it live. */
-export const openThread = async (threadId: string) => {
-  await readThread(threadId);
-  if (useServer.getState().thread?.id === threadId) await joinRunElsewhere(threadId);
-};
-
-/**
- * Runs the graph on a thread (a new one when none is open) and follows it live: each node's
- * update redraws the run. `interruptBefore` stops it before nodes (`"*"`: Step, one node).
- */
-/** `answered`: the LangGraph name of the approve node a person just answered. */
-const streamRun = async (input: Record<string, unknown> | null, stepping = false, answered?: string) => {
-  const graph = selectedGraph();
-  if (!client || !graph) return;
-  const api = client;
-  const { nodeNames } = await import('../runtime/index.ts');
-  // A run waits before an approve node for a person, as it does here (one just answered goes on).
-  const names = graph.loopscope ? nodeNames(graph.loopscope) : new Map<string, string>();
-  const approvals = (graph.loopscope?.nodes ?? []).filter((node) => node.kind === 'approve' && names.has(node.id)).map((node) => names.get(node.id) as string).filter((name) => name !== answered);
-  const interruptBefore = stepping ? '*' : approvals.length ? approvals : undefined;
-  const current = useServer.getState().thread;
-  const threadId = current?.id ?? (await attempt(() => api.threads.create({ metadata: { created_by: 'loopscope' } })))?.thread_id;
-  if (!threadId) return;
-  useServer.setState({ thread: { id: threadId, next: current?.next ?? [], busy: true, truncated: current?.truncated ?? false }, error: null });
-  await attempt(async () => {
-    const stream = api.runs.stream(threadId, graph.assistantId, {
-      input: current ? input : (input ?? {}), streamMode: ['updates'], ...(interruptBefore ? { interruptBefore } : {}),
+  /** Reads the thread's current branch and shows it as a run (on the canvas, the timeline, the step detail). */
+  async readThread(threadId: string) {
+    const graph = this.selectedGraph();
+    if (!graph) return;
+    const { foreignTrace, traceFromBranch } = await import('../runtime/serverTrace.ts');
+    useServer.setState({ error: null });
+    const read = await this.attempt(async () => {
+      const found = await this.readBranch(threadId);
+      if (!found) return null;
+      const subgraphs = graph.loopscope ? new Map() : await this.readSubgraphs(threadId, found.branch.chain);
+      const trace: Trace = graph.loopscope
+        ? traceFromBranch(graph.loopscope.name, found.branch.chain)
+        : foreignTrace(graph.graphId, found.branch.chain, graph.drawing, subgraphs);
+      return { ...found, trace };
     });
-    for await (const chunk of stream) {
-      if (chunk.event === 'error') throw new Error(`the server's run failed: ${JSON.stringify(chunk.data)}`);
-      if (chunk.event === 'updates') await readThread(threadId);
+    if (!read || !this.current()) {
+      if (read === null) useServer.setState({ error: `thread ${threadId} has no checkpoints yet` });
+      return;
     }
-  });
-  const thread = useServer.getState().thread;
-  if (thread?.id === threadId) useServer.setState({ thread: { ...thread, busy: false } });
-  await readThread(threadId);
-  await refreshThreads();
-};
-
-/** A new run on a new thread, followed live. */
-export const startRun = async () => {
-  useServer.setState({ thread: null });
-  await streamRun({});
-};
-
-/** Runs one node of the open thread (a new thread when none is open, or the open one has ended). */
-export const stepOnServer = async () => {
-  if (useServer.getState().thread?.next.length === 0) useServer.setState({ thread: null });
-  const before = useServer.getState().thread;
-  const steps = () => useApp.getState().runs.find((run) => run.server === threadKey(useServer.getState().thread?.id ?? ''))?.trace.steps.length ?? 0;
-  const count = before ? steps() : 0;
-  // A fresh thread stops before its first node once: go on past it, as the local Step does.
-  for (let call = 0; call < 3; call += 1) {
-    await streamRun(call === 0 && !before ? {} : null, true);
-    if (steps() > count || (useServer.getState().thread?.next.length ?? 0) === 0) break;
+    const next = Array.isArray(read.head.next) ? read.head.next.filter((name): name is string => typeof name === 'string') : [];
+    const interrupts = (Array.isArray(read.head.tasks) ? read.head.tasks : []).flatMap((task) => (Array.isArray(task?.interrupts) ? task.interrupts : []).map((interrupt: { value?: unknown } | null) => ({ node: String(task.name), value: interrupt?.value })));
+    // A run in flight stays busy until its stream ends (streamRun or joinRunElsewhere says so).
+    const shown = useServer.getState().thread;
+    const following = shown?.id === threadId && shown.busy ? { busy: true, ...(shown.joined ? { joined: shown.joined } : {}) } : { busy: false };
+    useServer.setState({ thread: { id: threadId, next, truncated: read.branch.missing !== null, interrupts, ...following } });
+    const stopped = next.length === 0 || read.trace.stopReason === 'error';
+    useApp.getState().loadTrace(read.trace, {
+      label: `thread ${shortId(threadId)}`,
+      ...(graph.loopscope ? {} : { graph: standInFor(graph, this.origin) }),
+      server: { key: threadKey(this.origin, threadId), status: stopped ? 'stopped' : 'paused', foreign: graph.loopscope === null },
+    });
   }
-};
 
-/** Goes on with the open thread to its end. */
-export const continueOnServer = () => streamRun(null);
+  /**
+   * A run on this thread that was started elsewhere (another tab, the SDK, LangGraph Studio, a
+   * cron): followed live until it ends, as a run started here is. Each event re-reads the thread.
+   */
+  private async joinRunElsewhere(threadId: string) {
+    if (useServer.getState().thread?.busy) return;
+    const active = await this.attempt(async () => {
+      for (const status of ['running', 'pending'] as const) {
+        const [run] = await this.api.runs.list(threadId, { status, limit: 1 });
+        if (run) return run;
+      }
+      return null;
+    });
+    if (!active) return;
+    const shown = useServer.getState().thread;
+    if (shown?.id !== threadId) return;
+    useServer.setState({ thread: { ...shown, busy: true, joined: active.run_id } });
+    await this.attempt(async () => {
+      for await (const chunk of this.api.runs.joinStream(threadId, active.run_id, { streamMode: ['updates'] })) {
+        if (chunk.event === 'error') throw new Error(`the server's run failed: ${JSON.stringify(chunk.data)}`);
+        if (chunk.event !== 'metadata' && useServer.getState().thread?.id === threadId) await this.readThread(threadId);
+      }
+    });
+    const thread = useServer.getState().thread;
+    if (thread?.id === threadId) useServer.setState({ thread: { id: thread.id, next: thread.next, truncated: thread.truncated, interrupts: thread.interrupts, busy: false } });
+    await this.readThread(threadId);
+    await this.refreshThreads();
+  }
 
-/** An approve node is next: the person's decision goes into the ledger, and the run goes on. */
-export const decideOnServer = async (decision: 'approved' | 'denied') => {
-  const thread = useServer.getState().thread;
-  if (!client || !thread) return;
-  const api = client;
-  const state = await attempt(() => api.threads.getState<Record<string, unknown>>(thread.id));
-  if (!state) return;
-  const updated = await attempt(() => api.threads.updateState(thread.id, { values: { _run: { ...(state.values._run as object), decision } } }));
-  if (updated === undefined) return;
-  await streamRun(null, false, thread.next[0]);
-};
+  /** Shows a thread as a run; if a run started elsewhere is going on there, follows it live. */
+  async openThread(threadId: string) {
+    await this.readThread(threadId);
+    if (useServer.getState().thread?.id === threadId) await this.joinRunElsewhere(threadId);
+  }
 
-/**
- * Forks the open thread after `step`: the state edits go into that step's checkpoint as a new
- * branch (updateState), and the run goes on from there; nothing before it runs again.
- */
-export const forkOnServer = async (step: number, edits: Record<string, unknown>) => {
-  const thread = useServer.getState().thread;
-  const graph = selectedGraph();
-  if (!client || !thread || !graph) return;
-  const api = client;
-  const found = await attempt(async () => {
+  /**
+   * Runs the graph on a thread (a new one when none is open) and follows it live: each node's
+   * update redraws the run. `interruptBefore` stops it before nodes (`"*"`: Step, one node; a
+   * drawn graph's breakpoints; a Loopscope export's approve nodes). `run.command` resumes an interrupt.
+   */
+  private async streamRun(run: { input?: unknown; command?: { resume: unknown } }, stepping = false, answered?: string) {
+    const graph = this.selectedGraph();
+    if (!graph) return;
+    const { nodeNames } = await import('../runtime/index.ts');
+    // A run waits before an approve node for a person, as it does here (one just answered goes on).
+    const names = graph.loopscope ? nodeNames(graph.loopscope) : new Map<string, string>();
+    const approvals = (graph.loopscope?.nodes ?? []).filter((node) => node.kind === 'approve' && names.has(node.id)).map((node) => names.get(node.id) as string).filter((name) => name !== answered);
+    const pauses = graph.loopscope ? approvals : useServer.getState().breakpoints;
+    const interruptBefore = stepping ? '*' : pauses.length ? pauses : undefined;
+    const current = useServer.getState().thread;
+    const threadId = current?.id ?? (await this.attempt(() => this.api.threads.create({ metadata: { created_by: 'loopscope' } })))?.thread_id;
+    if (!threadId) return;
+    useServer.setState({ thread: { id: threadId, next: current?.next ?? [], busy: true, truncated: current?.truncated ?? false, interrupts: current?.interrupts ?? [] }, error: null });
+    await this.attempt(async () => {
+      const stream = this.api.runs.stream(threadId, graph.assistantId, {
+        ...(run.command ? { command: run.command } : { input: (current ? (run.input ?? null) : (run.input ?? {})) as Record<string, unknown> | null }),
+        streamMode: ['updates'], ...(interruptBefore ? { interruptBefore } : {}),
+      });
+      for await (const chunk of stream) {
+        if (chunk.event === 'error') throw new Error(`the server's run failed: ${JSON.stringify(chunk.data)}`);
+        if (chunk.event === 'updates') await this.readThread(threadId);
+      }
+    });
+    const thread = useServer.getState().thread;
+    if (thread?.id === threadId) useServer.setState({ thread: { ...thread, busy: false } });
+    await this.readThread(threadId);
+    await this.refreshThreads();
+  }
+
+  /** A new run on a new thread, followed live; `input` is the graph's input (the person's JSON, for a graph drawn from the server). */
+  async startRun(input: unknown = {}) {
+    useServer.setState({ thread: null });
+    await this.streamRun({ input });
+  }
+
+  /** Runs one node of the open thread (a new thread when none is open, or the open one has ended). */
+  async stepOnServer(input: unknown = {}) {
+    if (useServer.getState().thread?.next.length === 0) useServer.setState({ thread: null });
+    const before = useServer.getState().thread;
+    const steps = () => useApp.getState().runs.find((run) => run.server === threadKey(this.origin, useServer.getState().thread?.id ?? ''))?.trace.steps.length ?? 0;
+    const count = before ? steps() : 0;
+    // A fresh thread stops before its first node once: go on past it, as the local Step does.
+    for (let call = 0; call < 3; call += 1) {
+      await this.streamRun({ input: call === 0 && !before ? input : null }, true);
+      if (steps() > count || (useServer.getState().thread?.next.length ?? 0) === 0) break;
+    }
+  }
+
+  /** Goes on with the open thread to its end. */
+  continueOnServer() {
+    return this.streamRun({ input: null });
+  }
+
+  /** The thread waits on an `interrupt()`: the person's answer resumes it (`Command({resume})`). */
+  resumeOnServer(value: unknown) {
+    return this.streamRun({ command: { resume: value } });
+  }
+
+  /** An approve node is next: the person's decision goes into the ledger, and the run goes on. */
+  async decideOnServer(decision: 'approved' | 'denied') {
+    const thread = useServer.getState().thread;
+    if (!thread) return;
+    const state = await this.attempt(() => this.api.threads.getState<Record<string, unknown>>(thread.id));
+    if (!state) return;
+    const updated = await this.attempt(() => this.api.threads.updateState(thread.id, { values: { _run: { ...(state.values._run as object), decision } } }));
+    if (updated === undefined) return;
+    await this.streamRun({ input: null }, false, thread.next[0]);
+  }
+
+  /** The checkpoint a Loopscope export's step `step` made, read back from the thread's history. */
+  private async loopscopeCheckpointOf(threadId: string, step: number) {
     let before: string | undefined;
     for (let pages = 0; pages < MAX_PAGES; pages += 1) {
-      const page = (await api.threads.getHistory(thread.id, { limit: HISTORY_PAGE, ...(before ? { before: { configurable: { checkpoint_id: before } } } : {}) })) as unknown as CheckpointState[];
+      const page = (await this.api.threads.getHistory(threadId, { limit: HISTORY_PAGE, ...(before ? { before: { configurable: { checkpoint_id: before } } } : {}) })) as unknown as CheckpointState[];
       const hit = page.find((state) => (state.values._step as TraceStep | null | undefined)?.step === step);
-      if (hit || page.length < HISTORY_PAGE) return hit ?? null;
+      if (hit || page.length < HISTORY_PAGE) return hit ? { id: hit.checkpoint.checkpoint_id ?? undefined, node: (hit.values._step as TraceStep).node } : null;
       before = page[page.length - 1].checkpoint.checkpoint_id ?? undefined;
     }
     return null;
-  });
-  if (!found) {
-    if (found === null) useServer.setState({ error: `no checkpoint of step ${step} on thread ${thread.id}` });
-    return;
   }
-  const { nodeNames } = await import('../runtime/index.ts');
-  const node = (found.values._step as TraceStep).node;
-  const asNode = (graph.loopscope && nodeNames(graph.loopscope).get(node)) || node;
-  const ok = await attempt(() => api.threads.updateState(thread.id, { values: edits, checkpointId: found.checkpoint.checkpoint_id ?? undefined, asNode }));
-  if (ok === undefined) return;
-  await streamRun(null);
+
+  /**
+   * Forks the open thread after `step`: the state edits go into that step's checkpoint as a new
+   * branch (updateState as the step's node), and the run goes on from there; nothing before it runs again.
+   */
+  async forkOnServer(step: number, edits: Record<string, unknown>) {
+    const thread = useServer.getState().thread;
+    const graph = this.selectedGraph();
+    if (!thread || !graph) return;
+    let target: { id: string | undefined; node: string } | null | undefined;
+    if (graph.loopscope) {
+      const loopscope = graph.loopscope;
+      const found = await this.attempt(() => this.loopscopeCheckpointOf(thread.id, step));
+      const { nodeNames } = await import('../runtime/index.ts');
+      target = found && { id: found.id, node: nodeNames(loopscope).get(found.node) || found.node };
+      if (found === undefined) return;
+    } else {
+      const shown = useApp.getState().runs.find((run) => run.server === threadKey(this.origin, thread.id))?.trace.steps[step - 1]?.server;
+      if (shown?.ns) {
+        useServer.setState({ error: `Step ${step} ran inside the subgraph ${shown.parent}: fork from a step of the graph itself` });
+        return;
+      }
+      target = shown ? { id: shown.checkpoint, node: shown.name } : null;
+    }
+    if (!target) {
+      useServer.setState({ error: `no checkpoint of step ${step} on thread ${thread.id}` });
+      return;
+    }
+    const { id, node } = target;
+    const ok = await this.attempt(() => this.api.threads.updateState(thread.id, { values: edits, checkpointId: id, asNode: node }));
+    if (ok === undefined) return;
+    await this.streamRun({ input: null });
+  }
+
+  /** Reads `otherThreadId` as a run beside the thread on screen and compares the two, their node paths aligned. */
+  async compareWith(otherThreadId: string) {
+    const shown = useServer.getState().thread;
+    const runOf = (threadId: string) => useApp.getState().runs.find((run) => run.server === threadKey(this.origin, threadId))?.id;
+    if (!shown || shown.id === otherThreadId) return;
+    await this.readThread(otherThreadId);
+    const left = runOf(shown.id);
+    const right = runOf(otherThreadId);
+    if (left !== undefined && right !== undefined) useApp.getState().compareRuns({ left, right });
+  }
+
+  setBreakpoints(nodes: string[]) {
+    useServer.setState({ breakpoints: nodes });
+  }
+}
+
+/** The connection's controller, when connected. */
+export const serverController = () => useServer.getState().controller;
+
+export const connect = (text: string) => ServerRunController.connect(text);
+
+export const disconnect = () => {
+  useServer.getState().controller?.cancelConnect();
+  useServer.setState({ url: null, connecting: false, graphs: [], threads: [], thread: null, graphId: null, error: null, controller: null, canvas: null, breakpoints: [] });
 };

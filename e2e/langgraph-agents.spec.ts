@@ -1,0 +1,198 @@
+/**
+ * Debugging LangGraph agents Loopscope did not make (SPEC §8): the fixtures written with LangGraph's
+ * own building blocks (src/runtime/fixtures/langgraph: a ReAct agent with a scripted chat model, a
+ * dynamic interrupt(), a subgraph, a Send fan-out) served by the LangGraph dev server; the page
+ * connects, draws each graph as the server describes it, runs it there and explains its steps.
+ */
+import { createServer, type Server } from 'node:http';
+import { expect, test, type Page } from './test.ts';
+import { collectErrors } from './helpers.ts';
+import { serveLangGraphFixtures } from './langgraphFixtures.ts';
+
+let served: Awaited<ReturnType<typeof serveLangGraphFixtures>> | undefined;
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  served = await serveLangGraphFixtures();
+});
+
+test.afterAll(async () => {
+  await served?.stop();
+});
+
+const panel = (page: Page) => page.getByRole('dialog', { name: 'LangGraph server' });
+const button = (page: Page, name: string) => panel(page).getByRole('button', { name, exact: true });
+const canvas = (page: Page) => page.getByRole('region', { name: 'LangGraph graph' });
+const node = (page: Page, id: string) => canvas(page).locator(`.react-flow__node[data-id="${id}"]`);
+const edge = (page: Page, id: string) => canvas(page).locator(`.react-flow__edge[data-id="${id}"]`);
+const steps = (page: Page) => page.getByRole('list', { name: 'Timeline' }).getByRole('listitem');
+const detail = (page: Page) => page.getByRole('region', { name: 'Step detail' });
+
+/** From a blank canvas: Connect to a LangGraph server → the URL → Connect → the graph. */
+const attach = async (page: Page, graphId: string) => {
+  await page.goto('/?template=blank');
+  await page.getByRole('button', { name: 'Connect to a LangGraph server' }).click();
+  await panel(page).getByLabel('Server URL').fill(served?.url ?? '');
+  await button(page, 'Connect').click();
+  await expect(panel(page)).toContainText(`Connected to ${served?.url}`);
+  await panel(page).getByLabel('Server graph').selectOption(graphId);
+  await expect(canvas(page)).toContainText(graphId);
+};
+
+const run = async (page: Page, input: unknown) => {
+  await panel(page).getByLabel('Run input (JSON)').fill(JSON.stringify(input));
+  await button(page, 'New run on server').click();
+};
+
+/** Words a Loopscope node shows of its kind, outcomes and retries: none belongs on a LangGraph node. */
+const LOOPSCOPE_WORDS = /\b(reason|collect|act|verify|recover|approve|respond|stop|retry|outcome|ok|empty|denied|entry)\b/i;
+
+test('the ReAct agent: drawn as the server describes it, its router choosing tools, the conversation with its tokens, a fork with an edited message, two threads compared', async ({ page }) => {
+  test.setTimeout(150_000);
+  const errors = collectErrors(page);
+  await attach(page, 'react-agent');
+  for (const id of ['__start__', 'callModel', 'tools', '__end__']) await expect(node(page, id)).toBeVisible();
+  await expect(node(page, 'tools')).toContainText('tools: get_weather');
+  for (const text of await canvas(page).locator('.react-flow__node').allInnerTexts()) expect(text).not.toMatch(LOOPSCOPE_WORDS);
+  // Plain edges solid, the router's edge dashed to each of its targets.
+  await expect(edge(page, '__start__→callModel')).toHaveClass(/\bplain\b/);
+  await expect(edge(page, 'tools→callModel')).toHaveClass(/\bplain\b/);
+  await expect(edge(page, 'callModel→tools')).toHaveClass(/\bconditional\b/);
+  await expect(edge(page, 'callModel→__end__')).toHaveClass(/\bconditional\b/);
+
+  await run(page, { messages: [{ role: 'human', content: 'Weather in Paris?' }] });
+  await expect(panel(page)).toContainText('ended');
+  await expect(steps(page)).toHaveCount(3);
+  await expect(detail(page).getByRole('status')).toContainText('Ended: __end__ reached.');
+
+  // The step where the router chose tools says so, and marks that edge.
+  await steps(page).first().click();
+  await expect(detail(page).getByLabel('Where it went')).toHaveText('callModel → tools: conditional, chose tools of {tools, __end__}');
+  await expect(edge(page, 'callModel→tools')).toHaveClass(/\bfired\b/);
+  await expect(edge(page, 'callModel→__end__')).toHaveClass(/\bnot-taken\b/);
+  await expect(node(page, 'callModel').locator('.lg-node')).toHaveClass(/\bcurrent\b/);
+  await expect(detail(page)).toContainText('messages: 1 added by this step');
+
+  // The last step: the conversation, the tool call beside its result, the final answer, the tokens.
+  await steps(page).nth(2).click();
+  await expect(edge(page, 'callModel→__end__')).toHaveClass(/\bfired\b/);
+  const conversation = detail(page).getByRole('list', { name: 'Conversation in messages' });
+  await expect(conversation.getByRole('listitem')).toHaveCount(3);
+  const call = conversation.getByRole('group', { name: 'Tool call get_weather' });
+  await expect(call).toContainText('calls get_weather({"city":"Paris"})');
+  await expect(call).toContainText('→ It is 18°C and sunny in Paris.');
+  await expect(conversation.getByRole('listitem').last()).toContainText('It is 18°C and sunny in Paris right now.');
+  await expect(detail(page)).toContainText('Tokens 140');
+  await expect(detail(page)).toContainText('(4 messages, 140 tokens)');
+
+  // Fork from step 1 with the tool call edited: the server goes on from there and calls the tool for Lyon.
+  const threadA = (await panel(page).locator('.server-thread').textContent())?.match(/Thread (\w+)/)?.[1] as string;
+  await steps(page).first().click();
+  await button(page, 'Edit the state after step 1').click();
+  const edits = panel(page).getByLabel('State edits (JSON)');
+  await expect(edits).toHaveValue(/"city": "Paris"/);
+  await edits.fill((await edits.inputValue()).replace('"city": "Paris"', '"city": "Lyon"'));
+  await button(page, 'Fork on server from step 1').click();
+  await expect(panel(page)).toContainText('ended');
+  await expect(steps(page)).toHaveCount(4);
+  await steps(page).nth(1).click();
+  await expect(detail(page).getByLabel('Where it went')).toHaveText('state edited on the server as callModel (updateState)');
+  await steps(page).nth(2).click();
+  await expect(detail(page)).toContainText('It is 18°C and sunny in Lyon.');
+
+  // A second thread, then the two compared: their node paths aligned, and where they part.
+  await run(page, { messages: [{ role: 'human', content: 'Weather in Paris?' }] });
+  await expect(panel(page)).toContainText('ended');
+  await expect(steps(page)).toHaveCount(3);
+  await button(page, `Compare with thread ${threadA}`).click();
+  const comparison = page.getByRole('region', { name: 'Run comparison' });
+  await expect(comparison.getByRole('table', { name: 'Aligned paths' }).getByRole('row')).toHaveCount(5);
+  await expect(comparison).toContainText('part at step 2');
+  expect(errors).toEqual([]);
+});
+
+test('a dynamic interrupt answered from the page, beside a breakpoint (interruptBefore) on another node', async ({ page }) => {
+  test.setTimeout(120_000);
+  const errors = collectErrors(page);
+  await attach(page, 'interrupt-graph');
+  // The panel covers the right of the canvas: closed while the breakpoint is set, then opened again as it was.
+  await button(page, 'Close').click();
+  const breakpoint = node(page, 'publish').getByRole('button', { name: 'Toggle breakpoint on publish' });
+  await breakpoint.click();
+  await expect(breakpoint).toHaveAttribute('aria-pressed', 'true');
+  await page.getByRole('button', { name: 'Connect to a LangGraph server' }).click();
+  await expect(panel(page)).toContainText(`Connected to ${served?.url}`);
+  await run(page, { topic: 'tides' });
+  await expect(panel(page)).toContainText('waiting on an interrupt in review');
+  await expect(panel(page).getByLabel('Interrupt value of review')).toContainText('Publish this draft?');
+  await expect(detail(page).getByRole('status')).toContainText('review waits on interrupt()');
+  await panel(page).getByLabel('Resume value (JSON)').fill('"yes"');
+  await button(page, 'Resume on server').click();
+  await expect(panel(page)).toContainText('paused before publish');
+  await expect(steps(page)).toHaveCount(2);
+  await steps(page).nth(1).click();
+  await expect(detail(page)).toContainText('Waited on interrupt() with {"question":"Publish this draft?","draft":"A short note about tides."}');
+  await button(page, 'Continue on server').click();
+  await expect(panel(page)).toContainText('ended');
+  await expect(steps(page)).toHaveCount(3);
+  await steps(page).nth(2).click();
+  await expect(detail(page).getByRole('table', { name: 'State changes' })).toContainText('published');
+  expect(errors).toEqual([]);
+});
+
+test('a subgraph drawn as a group; its steps show their parent node and namespace', async ({ page }) => {
+  test.setTimeout(120_000);
+  const errors = collectErrors(page);
+  await attach(page, 'subgraph-graph');
+  const group = canvas(page).getByRole('group', { name: 'Subgraph research' });
+  await expect(group).toBeVisible();
+  await expect(node(page, 'research:search')).toContainText('search');
+  await expect(node(page, 'research:summarize')).toContainText('summarize');
+  await run(page, { question: 'tides' });
+  await expect(panel(page)).toContainText('ended');
+  await expect(steps(page)).toHaveCount(4);
+  await steps(page).first().click();
+  await expect(detail(page)).toContainText('In the subgraph of research · checkpoint namespace research:');
+  await expect(node(page, 'research:search').locator('.lg-node')).toHaveClass(/\bcurrent\b/);
+  await steps(page).nth(2).click();
+  await expect(group).toHaveClass(/\bcurrent\b/);
+  await expect(detail(page).getByLabel('Where it went')).toHaveText('research → write: plain edge');
+  expect(errors).toEqual([]);
+});
+
+test('a Send fan-out: the router sends three workers in one superstep', async ({ page }) => {
+  test.setTimeout(120_000);
+  const errors = collectErrors(page);
+  await attach(page, 'fan-out-graph');
+  for (const id of ['plan', 'worker', 'combine', '__end__']) await expect(node(page, id)).toBeVisible();
+  await expect(edge(page, 'plan→worker')).toHaveClass(/\bconditional\b/);
+  await run(page, {});
+  await expect(panel(page)).toContainText('ended');
+  await expect(steps(page)).toHaveCount(5);
+  await steps(page).first().click();
+  await expect(detail(page).getByLabel('Where it went')).toHaveText('plan → worker: conditional, chose worker ×3 of {worker}');
+  await steps(page).nth(2).click();
+  await expect(detail(page)).toContainText('Task 2 of 3 in this superstep');
+  expect(errors).toEqual([]);
+});
+
+test('Connect to a server that never answers: Cancel stops it, and says so', async ({ page }) => {
+  const stalled: Server = createServer(() => {});
+  await new Promise<void>((resolve) => stalled.listen(0, '127.0.0.1', resolve));
+  const address = stalled.address();
+  try {
+    await page.goto('/?template=blank');
+    await page.getByRole('button', { name: 'Connect to a LangGraph server' }).click();
+    await panel(page).getByLabel('Server URL').fill(`http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`);
+    await button(page, 'Connect').click();
+    await expect(button(page, 'Connecting…')).toBeDisabled();
+    await button(page, 'Cancel').click();
+    await expect(panel(page).getByRole('alert')).toHaveText('Not connected: Connect was cancelled');
+    await expect(button(page, 'Connect')).toBeEnabled();
+  } finally {
+    stalled.closeAllConnections();
+    stalled.close();
+  }
+});

@@ -1,0 +1,238 @@
+/**
+ * A graph on a LangGraph server that Loopscope did not make, drawn from the server's description
+ * in place of the editor's canvas (SPEC §8): LangGraph nodes by their names (no Loopscope kind),
+ * `__start__` and `__end__`, plain edges solid, conditional edges dashed to each target, subgraphs
+ * as groups. The run shown marks the node of the selected step and the edge that fired, as on a
+ * Loopscope graph. Its own React Flow, node and edge types: loaded only when such a graph is shown.
+ */
+import { memo, useCallback, useEffect, useMemo, useState } from 'react';
+import {
+  Background,
+  BaseEdge,
+  getBezierPath,
+  Handle,
+  Position,
+  ReactFlow,
+  ReactFlowProvider,
+  type Edge,
+  type EdgeProps,
+  type Node,
+  type NodeChange,
+  type NodeProps,
+} from '@xyflow/react';
+import '@xyflow/react/dist/style.css';
+import type { DrawnEdge, DrawnGroup, DrawnNode, ServerDrawing } from '../../runtime/serverGraph.ts';
+import { useApp, type CanvasOverlay } from '../../store/index.ts';
+import { useServer, type ServerConnection } from '../../store/langgraphServer.ts';
+import { groupBox, keepPlaces, keptPlaces, layOutDrawing, sizeOf, type Point } from './drawingLayout.ts';
+import './server.css';
+
+interface LangGraphNodeData extends Record<string, unknown> {
+  node: DrawnNode;
+  current: boolean;
+  visits: number;
+  /** Null when the node cannot take a breakpoint (a subgraph's node, __start__, __end__). */
+  breakpoint: boolean | null;
+}
+interface GroupData extends Record<string, unknown> {
+  group: DrawnGroup;
+  current: boolean;
+}
+interface LangGraphEdgeData extends Record<string, unknown> {
+  edge: DrawnEdge;
+  fired: boolean;
+  reason: string | null;
+  notTaken: boolean;
+}
+type LangGraphFlowNode = Node<LangGraphNodeData, 'langgraph'>;
+type GroupFlowNode = Node<GroupData, 'langgraphGroup'>;
+type LangGraphFlowEdge = Edge<LangGraphEdgeData, 'langgraph'>;
+
+const toggleBreakpoint = (name: string) => {
+  const { breakpoints } = useServer.getState();
+  useServer.setState({ breakpoints: breakpoints.includes(name) ? breakpoints.filter((other) => other !== name) : [...breakpoints, name] });
+};
+
+function LangGraphNodeView({ data }: NodeProps<LangGraphFlowNode>) {
+  const { node, current, visits, breakpoint } = data;
+  return (
+    <div className={`lg-node lg-${node.type}${current ? ' current' : ''}${breakpoint ? ' has-breakpoint' : ''}`} style={sizeOf(node)} title={node.id}>
+      {node.type !== 'start' && <Handle type="target" position={Position.Left} isConnectable={false} />}
+      <div className="lg-node-head">
+        <span className="lg-node-name">{node.name}</span>
+        {visits > 0 && <span className="heat-badge" title={`ran ${visits} times in this run`}>×{visits}</span>}
+        {breakpoint !== null && (
+          <button
+            type="button"
+            className={`breakpoint-toggle nodrag${breakpoint ? ' on' : ''}`}
+            aria-label={`Toggle breakpoint on ${node.name}`}
+            aria-pressed={breakpoint}
+            title={breakpoint ? 'Remove breakpoint' : 'Runs on the server pause before this node (interruptBefore)'}
+            onClick={(event) => {
+              event.stopPropagation();
+              toggleBreakpoint(node.name);
+            }}
+          />
+        )}
+      </div>
+      {node.tools.length > 0 && <div className="lg-node-line" title={node.tools.join(', ')}>tools: {node.tools.join(', ')}</div>}
+      {node.interrupt && <div className="lg-node-line">interrupt {node.interrupt}</div>}
+      {node.type !== 'end' && <Handle type="source" position={Position.Right} isConnectable={false} />}
+    </div>
+  );
+}
+
+function GroupView({ data }: NodeProps<GroupFlowNode>) {
+  return (
+    <div className={`lg-group${data.current ? ' current' : ''}`} role="group" aria-label={`Subgraph ${data.group.id}`}>
+      <span className="lg-group-name">{data.group.name} <span className="muted">subgraph</span></span>
+    </div>
+  );
+}
+
+/** A loop from a node back to itself: out on the right, over the top, in on the left. */
+const selfLoop = (sourceX: number, sourceY: number, targetX: number, targetY: number) => {
+  const lift = 56;
+  const path = `M ${sourceX} ${sourceY} C ${sourceX + 60} ${sourceY - lift}, ${targetX - 60} ${targetY - lift}, ${targetX} ${targetY}`;
+  return [path, (sourceX + targetX) / 2, sourceY - lift * 0.75] as const;
+};
+
+function LangGraphEdgeView({ id, source, target, sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition, data, markerEnd }: EdgeProps<LangGraphFlowEdge>) {
+  const [path, labelX, labelY] = source === target
+    ? selfLoop(sourceX, sourceY, targetX, targetY)
+    : getBezierPath({ sourceX, sourceY, sourcePosition, targetX, targetY, targetPosition });
+  const label = data?.edge.label;
+  const text = [label, data?.fired ? data.reason : null].filter(Boolean).join(' · ');
+  // Drawn in the SVG: a label layer of React Flow's own would be React Flow code on the first screen's bundle.
+  const width = text.length * 6.4 + 12;
+  return (
+    <>
+      <BaseEdge id={id} path={path} markerEnd={markerEnd} />
+      {text && (
+        <g className={`lg-edge-label${data?.fired ? ' fired' : ''}`} transform={`translate(${labelX} ${labelY})`}>
+          <title>{text}</title>
+          <rect x={-width / 2} y={-10} width={width} height={20} rx={6} />
+          <text textAnchor="middle" dominantBaseline="central">{text}</text>
+        </g>
+      )}
+    </>
+  );
+}
+
+// At module scope: new objects on each render would have React Flow remount every node and edge.
+const nodeTypes = { langgraph: memo(LangGraphNodeView), langgraphGroup: memo(GroupView) };
+const edgeTypes = { langgraph: memo(LangGraphEdgeView) };
+// The enum's value: React Flow's enum would be one more piece of it on the first screen's bundle.
+const MARKER = { type: 'arrowclosed' as never, width: 18, height: 18 };
+const PRO_OPTIONS = { hideAttribution: true };
+const own = (record: Readonly<Record<string, number>> | undefined, key: string) => (record && Object.hasOwn(record, key) ? record[key] : 0);
+
+/** The flow nodes: groups behind, sized around their nodes, then the nodes at their places. */
+const flowNodes = (drawing: ServerDrawing, places: ReadonlyMap<string, Point>, overlay: CanvasOverlay | null, breakpoints: readonly string[]): (LangGraphFlowNode | GroupFlowNode)[] => {
+  const parted = new Set(overlay?.parting?.nodes);
+  const groups = drawing.groups.flatMap((group): GroupFlowNode[] => {
+    const box = groupBox(drawing, group.id, places);
+    if (!box) return [];
+    const current = overlay?.currentNode === group.id;
+    return [{
+      id: `group ${group.id}`, type: 'langgraphGroup', position: { x: box.x, y: box.y }, width: box.width, height: box.height, style: { width: box.width, height: box.height },
+      draggable: false, selectable: false, focusable: false, zIndex: -1, className: parted.has(group.id) ? 'parted' : undefined,
+      data: { group, current },
+    }];
+  });
+  const nodes = drawing.nodes.map((node): LangGraphFlowNode => ({
+    id: node.id, type: 'langgraph', position: places.get(node.id) ?? { x: 0, y: 0 }, ...sizeOf(node),
+    className: parted.has(node.id) ? 'parted' : undefined,
+    data: {
+      node, current: overlay?.currentNode === node.id, visits: own(overlay?.nodeVisits, node.id),
+      breakpoint: node.type === 'node' && node.group === null ? breakpoints.includes(node.name) : null,
+    },
+  }));
+  return [...groups, ...nodes];
+};
+
+const flowEdges = (drawing: ServerDrawing, overlay: CanvasOverlay | null): LangGraphFlowEdge[] =>
+  drawing.edges.map((edge) => {
+    const fired = overlay?.firedEdge === edge.id;
+    const notTaken = overlay?.triedEdges !== undefined && Object.hasOwn(overlay.triedEdges, edge.id);
+    const parting = overlay?.parting;
+    return {
+      id: edge.id, type: 'langgraph', source: edge.source, target: edge.target, markerEnd: MARKER,
+      className: [edge.conditional ? 'conditional' : 'plain', fired ? 'fired' : '', notTaken ? 'not-taken' : '', parting?.leftEdge === edge.id ? 'parted-left' : '', parting?.rightEdge === edge.id ? 'parted-right' : ''].filter(Boolean).join(' '),
+      animated: fired,
+      data: { edge, fired, reason: fired ? overlay?.firedReason ?? null : null, notTaken },
+    };
+  });
+
+function DrawnGraph({ canvas }: { canvas: NonNullable<ServerConnection['canvas']> }) {
+  const { drawing, origin, assistantId, graphId } = canvas;
+  const overlay = useApp((state) => state.overlay);
+  const breakpoints = useServer((state) => state.breakpoints);
+  const [places, setPlaces] = useState<ReadonlyMap<string, Point> | null>(() => keptPlaces(origin, assistantId, drawing));
+  const [layoutError, setLayoutError] = useState<string | null>(null);
+  useEffect(() => {
+    if (places) return;
+    let current = true;
+    layOutDrawing(drawing).then(
+      (laid) => {
+        if (!current) return;
+        keepPlaces(origin, assistantId, drawing, laid);
+        setPlaces(laid);
+      },
+      (error: unknown) => current && setLayoutError(error instanceof Error ? error.message : String(error)),
+    );
+    return () => {
+      current = false;
+    };
+  }, [places, drawing, origin, assistantId]);
+  const nodes = useMemo(() => (places ? flowNodes(drawing, places, overlay, breakpoints) : []), [drawing, places, overlay, breakpoints]);
+  const edges = useMemo(() => flowEdges(drawing, overlay), [drawing, overlay]);
+  const onNodesChange = useCallback((changes: NodeChange<LangGraphFlowNode | GroupFlowNode>[]) => {
+    const moved = changes.filter((change) => change.type === 'position' && change.position);
+    if (moved.length === 0) return;
+    setPlaces((before) => {
+      const next = new Map(before);
+      for (const change of moved) if (change.type === 'position' && change.position) next.set(change.id, { x: Math.round(change.position.x), y: Math.round(change.position.y) });
+      // Kept when the drag ends: the person's places are this assistant's from then on.
+      if (moved.some((change) => change.type === 'position' && change.dragging === false)) keepPlaces(origin, assistantId, drawing, next);
+      return next;
+    });
+  }, [origin, assistantId, drawing]);
+  return (
+    <section className="lg-canvas" aria-label="LangGraph graph">
+      <p className="lg-canvas-head">
+        <strong>{graphId}</strong> <span className="muted">LangGraph graph on {origin}, drawn from the server's description: solid edges always go, dashed ones are conditional</span>
+      </p>
+      {layoutError && <p role="alert">The graph could not be laid out: {layoutError}</p>}
+      {places ? (
+        <ReactFlow
+          nodes={nodes}
+          edges={edges}
+          nodeTypes={nodeTypes}
+          edgeTypes={edgeTypes}
+          onNodesChange={onNodesChange}
+          nodesConnectable={false}
+          edgesFocusable={false}
+          deleteKeyCode={null}
+          fitView
+          minZoom={0.1}
+          proOptions={PRO_OPTIONS}
+        >
+          <Background gap={24} />
+        </ReactFlow>
+      ) : !layoutError && <p className="muted lg-laying-out">Laying the graph out…</p>}
+    </section>
+  );
+}
+
+/** The server graph on the canvas while its stand-in document is the one open. */
+export function ServerCanvas() {
+  const canvas = useServer((state) => state.canvas);
+  const documentId = useApp((state) => state.documentId);
+  if (!canvas || canvas.documentId !== documentId) return null;
+  return (
+    <ReactFlowProvider>
+      <DrawnGraph key={`${canvas.origin} ${canvas.assistantId}`} canvas={canvas} />
+    </ReactFlowProvider>
+  );
+}
