@@ -90,29 +90,32 @@ function GroupView({ data }: NodeProps<GroupFlowNode>) {
   );
 }
 
-/** A loop from a node back to itself: out on the right, over the top, in on the left. */
-const selfLoop = (sourceX: number, sourceY: number, targetX: number, targetY: number) => {
-  const lift = 56;
-  const path = `M ${sourceX} ${sourceY} C ${sourceX + 60} ${sourceY - lift}, ${targetX - 60} ${targetY - lift}, ${targetX} ${targetY}`;
-  return [path, (sourceX + targetX) / 2, sourceY - lift * 0.75] as const;
+/**
+ * A loop back to a node on the left (or to itself): out on the right, down under both nodes, back
+ * along the bottom and up into the target from its left, as the editor draws a Loopscope loop.
+ */
+const loopUnder = (sourceX: number, sourceY: number, targetX: number, targetY: number) => {
+  const bottom = Math.max(sourceY, targetY) + 56;
+  const path = `M ${sourceX} ${sourceY} C ${sourceX + 48} ${sourceY}, ${sourceX + 48} ${bottom}, ${sourceX} ${bottom} L ${targetX} ${bottom} C ${targetX - 48} ${bottom}, ${targetX - 48} ${targetY}, ${targetX} ${targetY}`;
+  return [path, (sourceX + targetX) / 2, bottom] as const;
 };
 
-function LangGraphEdgeView({ id, source, target, sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition, data, markerEnd }: EdgeProps<LangGraphFlowEdge>) {
-  const [path, labelX, labelY] = source === target
-    ? selfLoop(sourceX, sourceY, targetX, targetY)
+function LangGraphEdgeView({ id, sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition, data, markerEnd }: EdgeProps<LangGraphFlowEdge>) {
+  const [path, labelX, labelY] = targetX < sourceX + 24
+    ? loopUnder(sourceX, sourceY, targetX, targetY)
     : getBezierPath({ sourceX, sourceY, sourcePosition, targetX, targetY, targetPosition });
+  // The branch's name when the server gives one; why it fired is the step detail's and the timeline's to say.
   const label = data?.edge.label;
-  const text = [label, data?.fired ? data.reason : null].filter(Boolean).join(' · ');
   // Drawn in the SVG: a label layer of React Flow's own would be React Flow code on the first screen's bundle.
-  const width = text.length * 6.4 + 12;
+  const width = (label?.length ?? 0) * 6.4 + 12;
   return (
     <>
       <BaseEdge id={id} path={path} markerEnd={markerEnd} />
-      {text && (
+      {label && (
         <g className={`lg-edge-label${data?.fired ? ' fired' : ''}`} transform={`translate(${labelX} ${labelY})`}>
-          <title>{text}</title>
+          <title>{data?.fired && data.reason ? `${label}: ${data.reason}` : label}</title>
           <rect x={-width / 2} y={-10} width={width} height={20} rx={6} />
-          <text textAnchor="middle" dominantBaseline="central">{text}</text>
+          <text textAnchor="middle" dominantBaseline="central">{label}</text>
         </g>
       )}
     </>

@@ -6,7 +6,7 @@
  * messages as a conversation (the ones it added), other channels before → after.
  */
 import { useMemo } from 'react';
-import { asMessages, diffMessages, type ChatMessage } from '../../runtime/messages.ts';
+import { asMessages, diffMessages, messageChannels, type ChatMessage } from '../../runtime/messages.ts';
 import { foreignStateAfter, foreignStateBefore } from '../../runtime/serverTrace.ts';
 import type { TraceStep } from '../../runtime/trace.ts';
 import { useApp } from '../../store/index.ts';
@@ -35,10 +35,12 @@ function RunState({ run }: { run: RunRecord }) {
 /** Only what the server tells: steps, and tokens its messages report. */
 function Known({ run, step }: { run: RunRecord; step: TraceStep | undefined }) {
   const tokens = step?.tokensUsed ?? run.trace.tokensUsed;
+  // Tokens are known only from messages that report them: a graph with no messages channel has none to tell.
+  const messages = messageChannels(run.trace.finalState).length > 0;
   return (
     <p className="gauges">
       <span className="gauge"><span className="gauge-name">Steps</span> <span className="gauge-value">{step ? `${step.step} of ${run.stepCount}` : run.stepCount}</span></span>
-      <span className="gauge"><span className="gauge-name">Tokens</span> <span className="gauge-value">{tokens} <span className="muted">(usage_metadata of the messages)</span></span></span>
+      {messages && <span className="gauge"><span className="gauge-name">Tokens</span> <span className="gauge-value">{tokens} <span className="muted">(usage_metadata of the messages)</span></span></span>}
     </p>
   );
 }

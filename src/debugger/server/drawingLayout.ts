@@ -58,6 +58,40 @@ interface ElkShape {
   layoutOptions?: Record<string, string>;
 }
 
+/**
+ * Edges that close a loop (`tools → callModel`): back edges of a depth-first walk from __start__
+ * (then from any node it did not reach). Left out of ELK's layering, so a loop reads as a line
+ * going back under the nodes rather than pushing its target ahead of its source.
+ */
+export const loopEdges = (drawing: ServerDrawing): Set<string> => {
+  const outgoing = new Map<string, ServerDrawing['edges']>();
+  for (const edge of drawing.edges) outgoing.set(edge.source, [...(outgoing.get(edge.source) ?? []), edge]);
+  const state = new Map<string, 'open' | 'done'>();
+  const back = new Set<string>();
+  const visit = (start: string) => {
+    const stack: { id: string; next: number }[] = [{ id: start, next: 0 }];
+    state.set(start, 'open');
+    while (stack.length > 0) {
+      const frame = stack[stack.length - 1];
+      const edges = outgoing.get(frame.id) ?? [];
+      if (frame.next >= edges.length) {
+        state.set(frame.id, 'done');
+        stack.pop();
+        continue;
+      }
+      const edge = edges[frame.next++];
+      const seen = state.get(edge.target);
+      if (seen === 'open') back.add(edge.id);
+      else if (seen === undefined) {
+        state.set(edge.target, 'open');
+        stack.push({ id: edge.target, next: 0 });
+      }
+    }
+  };
+  for (const node of [...drawing.nodes.filter((node) => node.type === 'start'), ...drawing.nodes]) if (!state.has(node.id)) visit(node.id);
+  return back;
+};
+
 /** ELK's layered layout, left to right, groups as compound nodes; places are each node's top-left corner. */
 export const layOutDrawing = async (drawing: ServerDrawing): Promise<Map<string, Point>> => {
   const { default: ELK } = await import('elkjs/lib/elk.bundled.js');
@@ -70,6 +104,7 @@ export const layOutDrawing = async (drawing: ServerDrawing): Promise<Map<string,
   for (const group of drawing.groups)
     shapes.set(group.id, { id: elkId.get(group.id) as string, children: [], layoutOptions: { 'elk.padding': `[top=${GROUP_PAD.top},left=${GROUP_PAD.side},bottom=${GROUP_PAD.bottom},right=${GROUP_PAD.side}]` } });
   const root: ElkShape[] = [];
+  const loops = loopEdges(drawing);
   const childrenOf = (group: string | null) => (group !== null ? shapes.get(group)?.children : undefined) ?? root;
   for (const group of drawing.groups) childrenOf(group.group).push(shapes.get(group.id) as ElkShape);
   for (const node of drawing.nodes) childrenOf(node.group).push(shapes.get(node.id) as ElkShape);
@@ -80,13 +115,13 @@ export const layOutDrawing = async (drawing: ServerDrawing): Promise<Map<string,
       'elk.direction': 'RIGHT',
       'elk.hierarchyHandling': 'INCLUDE_CHILDREN',
       'elk.spacing.nodeNode': '40',
-      'elk.layered.spacing.nodeNodeBetweenLayers': '70',
+      'elk.layered.spacing.nodeNodeBetweenLayers': '90',
       'elk.padding': '[top=20,left=20,bottom=20,right=20]',
       'elk.layered.considerModelOrder.strategy': 'NODES_AND_EDGES',
     },
     children: root,
     edges: drawing.edges
-      .filter((edge) => edge.source !== edge.target)
+      .filter((edge) => edge.source !== edge.target && !loops.has(edge.id))
       .map((edge, index) => ({ id: `e${index}`, sources: [elkId.get(edge.source) as string], targets: [elkId.get(edge.target) as string] })),
   }) as never)) as unknown as ElkShape;
   const byElkId = new Map([...elkId].map(([id, elk]) => [elk, id]));
