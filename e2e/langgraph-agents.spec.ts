@@ -41,6 +41,9 @@ const attach = async (page: Page, graphId: string) => {
   await expect(canvas(page)).toContainText(graphId);
 };
 
+/** A run on the server takes its time on a loaded machine: its end is waited for longer than a page's change. */
+const until = (page: Page, text: string) => expect(panel(page)).toContainText(text, { timeout: 60_000 });
+
 const run = async (page: Page, input: unknown) => {
   await panel(page).getByLabel('Run input (JSON)').fill(JSON.stringify(input));
   await button(page, 'New run on server').click();
@@ -63,7 +66,7 @@ test('the ReAct agent: drawn as the server describes it, its router choosing too
   await expect(edge(page, 'callModel→__end__')).toHaveClass(/\bconditional\b/);
 
   await run(page, { messages: [{ role: 'human', content: 'Weather in Paris?' }] });
-  await expect(panel(page)).toContainText('ended');
+  await until(page, 'ended');
   await expect(steps(page)).toHaveCount(3);
   await expect(detail(page).getByRole('status')).toContainText('Ended: __end__ reached.');
 
@@ -95,7 +98,7 @@ test('the ReAct agent: drawn as the server describes it, its router choosing too
   await expect(edits).toHaveValue(/"city": "Paris"/);
   await edits.fill((await edits.inputValue()).replace('"city": "Paris"', '"city": "Lyon"'));
   await button(page, 'Fork on server from step 1').click();
-  await expect(panel(page)).toContainText('ended');
+  await until(page, 'ended');
   await expect(steps(page)).toHaveCount(4);
   await steps(page).nth(1).click();
   await expect(detail(page).getByLabel('Where it went')).toHaveText('state edited on the server as callModel (updateState)');
@@ -104,7 +107,7 @@ test('the ReAct agent: drawn as the server describes it, its router choosing too
 
   // A second thread, then the two compared: their node paths aligned, and where they part.
   await run(page, { messages: [{ role: 'human', content: 'Weather in Paris?' }] });
-  await expect(panel(page)).toContainText('ended');
+  await until(page, 'ended');
   await expect(steps(page)).toHaveCount(3);
   await button(page, `Compare with thread ${threadA}`).click();
   const comparison = page.getByRole('region', { name: 'Run comparison' });
@@ -125,17 +128,17 @@ test('a dynamic interrupt answered from the page, beside a breakpoint (interrupt
   await page.getByRole('button', { name: 'Connect to a LangGraph server' }).click();
   await expect(panel(page)).toContainText(`Connected to ${served?.url}`);
   await run(page, { topic: 'tides' });
-  await expect(panel(page)).toContainText('waiting on an interrupt in review');
+  await until(page, 'waiting on an interrupt in review');
   await expect(panel(page).getByLabel('Interrupt value of review')).toContainText('Publish this draft?');
   await expect(detail(page).getByRole('status')).toContainText('review waits on interrupt()');
   await panel(page).getByLabel('Resume value (JSON)').fill('"yes"');
   await button(page, 'Resume on server').click();
-  await expect(panel(page)).toContainText('paused before publish');
+  await until(page, 'paused before publish');
   await expect(steps(page)).toHaveCount(2);
   await steps(page).nth(1).click();
   await expect(detail(page)).toContainText('Waited on interrupt() with {"question":"Publish this draft?","draft":"A short note about tides."}');
   await button(page, 'Continue on server').click();
-  await expect(panel(page)).toContainText('ended');
+  await until(page, 'ended');
   await expect(steps(page)).toHaveCount(3);
   await steps(page).nth(2).click();
   await expect(detail(page).getByRole('table', { name: 'State changes' })).toContainText('published');
@@ -151,7 +154,7 @@ test('a subgraph drawn as a group; its steps show their parent node and namespac
   await expect(node(page, 'research:search')).toContainText('search');
   await expect(node(page, 'research:summarize')).toContainText('summarize');
   await run(page, { question: 'tides' });
-  await expect(panel(page)).toContainText('ended');
+  await until(page, 'ended');
   await expect(steps(page)).toHaveCount(4);
   await steps(page).first().click();
   await expect(detail(page)).toContainText('In the subgraph of research · checkpoint namespace research:');
@@ -169,7 +172,7 @@ test('a Send fan-out: the router sends three workers in one superstep', async ({
   for (const id of ['plan', 'worker', 'combine', '__end__']) await expect(node(page, id)).toBeVisible();
   await expect(edge(page, 'plan→worker')).toHaveClass(/\bconditional\b/);
   await run(page, {});
-  await expect(panel(page)).toContainText('ended');
+  await until(page, 'ended');
   await expect(steps(page)).toHaveCount(5);
   await steps(page).first().click();
   await expect(detail(page).getByLabel('Where it went')).toHaveText('plan → worker: conditional, chose worker ×3 of {worker}');

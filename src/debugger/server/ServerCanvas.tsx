@@ -128,6 +128,8 @@ const edgeTypes = { langgraph: memo(LangGraphEdgeView) };
 // The enum's value: React Flow's enum would be one more piece of it on the first screen's bundle.
 const MARKER = { type: 'arrowclosed' as never, width: 18, height: 18 };
 const PRO_OPTIONS = { hideAttribution: true };
+// Room for the loops drawn under the nodes, which the nodes' bounds leave out.
+const FIT = { padding: 0.25 };
 const own = (record: Readonly<Record<string, number>> | undefined, key: string) => (record && Object.hasOwn(record, key) ? record[key] : 0);
 
 /** The flow nodes: groups behind, sized around their nodes, then the nodes at their places. */
@@ -218,6 +220,7 @@ function DrawnGraph({ canvas }: { canvas: NonNullable<ServerConnection['canvas']
           edgesFocusable={false}
           deleteKeyCode={null}
           fitView
+          fitViewOptions={FIT}
           minZoom={0.1}
           proOptions={PRO_OPTIONS}
         >
