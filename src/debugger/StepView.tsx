@@ -9,7 +9,7 @@ import { FailIcon, KindIcon, PassIcon, SkippedIcon, WarningIcon } from '../ui/ic
 
 const json = (value: unknown) => (value === undefined ? '—' : JSON.stringify(value));
 
-function Diff({ changes }: { changes: Change[] }) {
+export function Diff({ changes }: { changes: Change[] }) {
   if (changes.length === 0) return <p className="muted">No state change.</p>;
   return (
     <table className="diff" aria-label="State changes">

@@ -1,6 +1,7 @@
 /** Our graph document as React Flow nodes and edges. React Flow stays at this edge: the store's graph is the truth. */
 import { Position, type Edge, type EdgeMarker, type Node, type NodeHandle, type XYPosition } from '@xyflow/react';
 import { describeWhen, kindDefinition, outcomesOf, own, type GraphEdge, type GraphFile, type GraphNode, type KindDefinition } from '../graph/index.ts';
+import { backEdges } from '../graph/backEdges.ts';
 import type { CanvasOverlay } from '../store/index.ts';
 import {
   drawnAsLoop,
@@ -73,45 +74,8 @@ export const sourceHandleOf = (edge: GraphEdge, source: GraphNode | undefined): 
   return GENERAL_HANDLE;
 };
 
-/**
- * Edges that close a loop: back edges of a depth-first search from the entry (then from any node
- * it did not reach), tried in file order so the answer is stable.
- */
-export const findBackEdges = (graph: GraphFile): Set<string> => {
-  const outgoing = new Map<string, GraphEdge[]>();
-  for (const edge of graph.edges) {
-    const list = outgoing.get(edge.source);
-    if (list) list.push(edge);
-    else outgoing.set(edge.source, [edge]);
-  }
-  const state = new Map<string, 'open' | 'done'>();
-  const back = new Set<string>();
-  const visit = (start: string) => {
-    // Iterative, so that a long chain of nodes does not overflow the call stack.
-    const stack: { id: string; next: number }[] = [{ id: start, next: 0 }];
-    state.set(start, 'open');
-    while (stack.length > 0) {
-      const frame = stack[stack.length - 1];
-      const edges = outgoing.get(frame.id) ?? [];
-      if (frame.next >= edges.length) {
-        state.set(frame.id, 'done');
-        stack.pop();
-        continue;
-      }
-      const edge = edges[frame.next++];
-      const seen = state.get(edge.target);
-      if (seen === 'open') back.add(edge.id);
-      else if (seen === undefined) {
-        state.set(edge.target, 'open');
-        stack.push({ id: edge.target, next: 0 });
-      }
-    }
-  };
-  const ids = new Set(graph.nodes.map((node) => node.id));
-  if (ids.has(graph.entry)) visit(graph.entry);
-  for (const node of graph.nodes) if (!state.has(node.id)) visit(node.id);
-  return back;
-};
+/** Edges that close a loop: back edges of a depth-first search from the entry (graph/backEdges.ts). */
+export const findBackEdges = (graph: GraphFile): Set<string> => backEdges(graph.nodes, graph.edges, [graph.entry]);
 
 /**
  * The flow objects of the last call, each with the inputs it was made from. React Flow re-renders a

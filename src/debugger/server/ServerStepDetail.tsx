@@ -13,10 +13,9 @@ import { useApp } from '../../store/index.ts';
 import { useServer } from '../../store/langgraphServer.ts';
 import type { RunRecord } from '../../store/runSlice.ts';
 import { diffStates } from '../analysis.ts';
+import { Diff } from '../StepView.tsx';
 import { Conversation } from './Conversation.tsx';
 import './server.css';
-
-const json = (value: unknown) => (value === undefined ? '—' : JSON.stringify(value));
 
 function RunState({ run }: { run: RunRecord }) {
   const thread = useServer((state) => state.thread);
@@ -88,20 +87,7 @@ function ServerStepView({ run, step }: { run: RunRecord; step: TraceStep }) {
       {server?.error && <p className="warn">Failed: {server.error}</p>}
       {conversations.map((conversation) => <Messages key={conversation.channel} channel={conversation.channel} before={conversation.before} after={conversation.list} />)}
       <h4>Other channels before → after</h4>
-      {others.length === 0 ? <p className="muted">No other channel changed.</p> : (
-        <table className="diff" aria-label="State changes">
-          <thead><tr><th>Channel</th><th>Before</th><th>After</th></tr></thead>
-          <tbody>
-            {others.map((change) => (
-              <tr key={change.key} className={`diff-${change.type}`}>
-                <th scope="row">{change.key}</th>
-                <td><code>{change.type === 'added' ? '—' : json(change.before)}</code></td>
-                <td><code>{change.type === 'removed' ? '—' : json(change.after)}</code></td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <Diff changes={others} />
     </div>
   );
 }

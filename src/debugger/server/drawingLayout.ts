@@ -4,7 +4,8 @@
  * laid out again only when the server describes other nodes. Sizes are fixed here and drawn to by
  * the nodes' CSS (server.css).
  */
-import type { DrawnNode, ServerDrawing } from '../../runtime/serverGraph.ts';
+import { backEdges } from '../../graph/backEdges.ts';
+import { START_NODE, type DrawnNode, type ServerDrawing } from '../../runtime/serverGraph.ts';
 
 export interface Point {
   x: number;
@@ -59,38 +60,10 @@ interface ElkShape {
 }
 
 /**
- * Edges that close a loop (`tools → callModel`): back edges of a depth-first walk from __start__
- * (then from any node it did not reach). Left out of ELK's layering, so a loop reads as a line
- * going back under the nodes rather than pushing its target ahead of its source.
+ * Edges that close a loop (`tools → callModel`), from __start__: left out of ELK's layering, so a
+ * loop reads as a line going back under the nodes rather than pushing its target ahead of its source.
  */
-export const loopEdges = (drawing: ServerDrawing): Set<string> => {
-  const outgoing = new Map<string, ServerDrawing['edges']>();
-  for (const edge of drawing.edges) outgoing.set(edge.source, [...(outgoing.get(edge.source) ?? []), edge]);
-  const state = new Map<string, 'open' | 'done'>();
-  const back = new Set<string>();
-  const visit = (start: string) => {
-    const stack: { id: string; next: number }[] = [{ id: start, next: 0 }];
-    state.set(start, 'open');
-    while (stack.length > 0) {
-      const frame = stack[stack.length - 1];
-      const edges = outgoing.get(frame.id) ?? [];
-      if (frame.next >= edges.length) {
-        state.set(frame.id, 'done');
-        stack.pop();
-        continue;
-      }
-      const edge = edges[frame.next++];
-      const seen = state.get(edge.target);
-      if (seen === 'open') back.add(edge.id);
-      else if (seen === undefined) {
-        state.set(edge.target, 'open');
-        stack.push({ id: edge.target, next: 0 });
-      }
-    }
-  };
-  for (const node of [...drawing.nodes.filter((node) => node.type === 'start'), ...drawing.nodes]) if (!state.has(node.id)) visit(node.id);
-  return back;
-};
+export const loopEdges = (drawing: ServerDrawing): Set<string> => backEdges(drawing.nodes, drawing.edges, [START_NODE]);
 
 /** ELK's layered layout, left to right, groups as compound nodes; places are each node's top-left corner. */
 export const layOutDrawing = async (drawing: ServerDrawing): Promise<Map<string, Point>> => {
