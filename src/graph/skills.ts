@@ -57,13 +57,34 @@ export const LlmSkill = lazySchema((z) => z.strictObject({
   apiKeyName: z.optional(z.string()),
   temperature: z.optional(z.number().check(z.gte(0), z.lte(2))),
   timeoutMs: z._default(z.int().check(z.gte(1)), 60000),
+  /**
+   * As a decider, use the endpoint's native tool calling: the loop's tools go in the request's
+   * `tools`, and a `tool_calls` answer is the reply `{"tool", "args"}`.
+   */
+  toolCalls: z.optional(z.boolean()),
 }));
 
-export const Skill = lazySchema((z) => z.discriminatedUnion('type', [MockSkill, HttpSkill, LlmSkill]));
+/**
+ * One tool of an MCP server. `server` is a name: the servers themselves (a program to start, a URL)
+ * are the person's, in their project's `.mcp.json` (./mcpServers.ts), never in a graph file, so a
+ * graph someone sends cannot start a program or reach a server the person did not set up. The
+ * access a call needs comes from the tool's annotations at run time; `access` may only make it
+ * stricter (`exec` for a shell-like tool), so its default `read` adds nothing.
+ */
+export const McpSkill = lazySchema((z) => z.strictObject({
+  type: z.literal('mcp'),
+  ...skillBase(z),
+  server: z.string().check(z.minLength(1, 'name a server of the project\'s .mcp.json')),
+  tool: z.string().check(z.minLength(1, 'name one of the server\'s tools')),
+  timeoutMs: z._default(z.int().check(z.gte(1)), 30000),
+}));
+
+export const Skill = lazySchema((z) => z.discriminatedUnion('type', [MockSkill, HttpSkill, LlmSkill, McpSkill]));
 export type Skill = z.infer<typeof Skill>;
 export type MockSkill = z.infer<typeof MockSkill>;
 export type HttpSkill = z.infer<typeof HttpSkill>;
 export type LlmSkill = z.infer<typeof LlmSkill>;
+export type McpSkill = z.infer<typeof McpSkill>;
 
 const ACCESS_OF_METHOD: Record<HttpSkill['method'], Access> = { GET: 'read', POST: 'write', PUT: 'write', PATCH: 'write', DELETE: 'write' };
 

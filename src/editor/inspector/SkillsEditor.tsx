@@ -1,14 +1,14 @@
 import { useState } from 'react';
 import { CALL_OUTCOMES, type MockEntry, type Skill } from '../../graph/index.ts';
 import { originOf } from '../../graph/hosts.ts';
-import { HttpSkill, HTTP_METHODS, LlmSkill, MockSkill, ACCESS_LEVELS } from '../../graph/skills.ts';
+import { HttpSkill, HTTP_METHODS, LlmSkill, McpSkill, MockSkill, ACCESS_LEVELS } from '../../graph/skills.ts';
 import { checkSkillName, newSkill, nextSkillName, removeSkill, renameSkill, setSkill, skillUsers } from '../../graph/inspectorOps.ts';
 import { useApp } from '../../store/index.ts';
 import { getKey, keyNameOf, originsWithKey, setKey } from '../../store/secrets.ts';
 import { applyAt, DraftField, JsonField, NumberField, SelectField, TextField, type Apply, type Parsed } from './fields.tsx';
 
-const SKILL_TYPES: readonly Skill['type'][] = ['mock', 'http', 'llm'];
-const SCHEMAS = { mock: MockSkill, http: HttpSkill, llm: LlmSkill } as const;
+const SKILL_TYPES: readonly Skill['type'][] = ['mock', 'http', 'llm', 'mcp'];
+const SCHEMAS = { mock: MockSkill, http: HttpSkill, llm: LlmSkill, mcp: McpSkill } as const;
 
 /** The key is typed for the origin of the skill's base URL and is sent nowhere else. */
 function ApiKeyField({ name, skill, origin }: { name: string; skill: Skill & { type: 'llm' }; origin: string | null }) {
