@@ -13,7 +13,7 @@ import type { McpConfig } from '../graph/mcpServers.ts';
 import { parseGraph } from '../graph/parse.ts';
 import type { GraphFile } from '../graph/schema.ts';
 import { createNodeConnector, type NodeConnector } from '../skills/mcpNode.ts';
-import { filesAgentCopy, processesWith, testServers } from '../skills/mcpTesting.ts';
+import { filesAgentCopy, serversFor, testServers } from '../skills/mcpTesting.ts';
 import { runGraph, scenarioFromRun, runScenario, createController } from './index.ts';
 import { executedNodes } from './testing.ts';
 import { Trace } from './trace.ts';
@@ -33,7 +33,7 @@ afterEach(async () => {
   await connector?.close();
   connector = undefined;
   // No server of this test is left behind.
-  expect(processesWith(dir)).toEqual([]);
+  expect(serversFor(dir)).toEqual([]);
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -125,7 +125,7 @@ describe('mcp skills against real servers', () => {
       ['timeout', 'the MCP server "fixture" did not answer hang within 150 ms'],
       ['timeout', 'the MCP server "fixture" did not answer hang within 150 ms'],
     ]);
-    expect(processesWith(dir)).toHaveLength(1);
+    expect(serversFor(dir)).toHaveLength(1);
   });
 
   it('a server that dies is an error naming the server and its last line on stderr; the next use starts it again', async () => {

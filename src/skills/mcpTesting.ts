@@ -36,6 +36,7 @@ export const testServers = (dir: string, extra: McpConfig['mcpServers'] = {}): M
   },
 });
 
-/** Processes whose command line contains `marker` (a test's own folder), from the process list. */
-export const processesWith = (marker: string): string[] =>
-  execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' }).split('\n').filter((line) => line.includes(marker) && !line.includes('ps -eo'));
+/** The MCP servers (filesystem, everything, fixture) whose command line names `dir` (a test's own folder), from the process list. */
+export const serversFor = (dir: string): string[] =>
+  execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' }).split('\n')
+    .filter((line) => line.includes(dir) && [FILESYSTEM_SERVER, EVERYTHING_SERVER, FIXTURE_SERVER].some((server) => line.includes(server)));
