@@ -3,6 +3,7 @@ import { defineConfig, type Plugin } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { graphSchemaStamp } from './scripts/graphSchemaStamp.ts';
 import { immutableAssets } from './scripts/immutableAssets.ts';
+import { noAjv } from './scripts/noAjv.ts';
 
 /**
  * The page's Content Security Policy: scripts only from this origin (nothing inline, no eval;
@@ -58,6 +59,13 @@ const FIRST_SCRIPT = 'src/app/first.ts';
  * the first screen's code was 5 KB gzip larger.
  */
 const EARLY_MODULES = [FIRST_SCRIPT, 'src/store/earlyRead.ts', 'src/store/libraryDb.ts', 'src/store/ownSave.ts', 'src/graph/lazySchema.ts', 'src/graph/untrusted.ts', 'src/graph/common.ts', 'src/graph/limits.ts', 'src/graph/problems.ts'];
+/**
+ * What the runtime's MCP skill and the page's MCP connector share (the skill, its schema validator,
+ * and the graph's skill schemas it reads) goes into one chunk that loads after the first screen:
+ * split as rolldown would, each is a chunk of its own, and every chunk's name is in the first
+ * screen's map of what loads later (0.03 KB gzip a name).
+ */
+const MCP_SHARED = ['src/skills/mcp.ts', 'src/graph/skills.ts', 'node_modules/@cfworker/json-schema/'];
 const firstScript = (): Plugin => {
   let base = '/';
   return {
@@ -101,7 +109,7 @@ export default defineConfig(({ command }) => {
   // The dev server injects React's refresh preamble inline; a nonce made at each start lets only that run.
   const devNonce = randomBytes(18).toString('base64');
   return {
-    plugins: [react(), metaPolicy(), firstScript(), immutableAssets()],
+    plugins: [react(), metaPolicy(), firstScript(), immutableAssets(), noAjv()],
     define: { __GRAPH_SCHEMA__: JSON.stringify(graphSchemaStamp(import.meta.dirname)) },
     build: {
       chunkSizeWarningLimit: 1500,
@@ -110,7 +118,7 @@ export default defineConfig(({ command }) => {
       modulePreload: { polyfill: false },
       rolldownOptions: {
         input: { index: 'index.html', first: FIRST_SCRIPT },
-        output: { codeSplitting: { groups: [{ name: 'early', test: (id: string) => id.includes('vite/preload-helper') || EARLY_MODULES.some((module) => module !== FIRST_SCRIPT && id.endsWith(module)) }, { name: 'app', tags: ['$initial'], test: (id: string) => !id.includes('vite/preload-helper') && !EARLY_MODULES.some((module) => id.endsWith(module)), includeDependenciesRecursively: false }] } },
+        output: { codeSplitting: { groups: [{ name: 'early', test: (id: string) => id.includes('vite/preload-helper') || EARLY_MODULES.some((module) => module !== FIRST_SCRIPT && id.endsWith(module)) }, { name: 'app', tags: ['$initial'], test: (id: string) => !id.includes('vite/preload-helper') && !EARLY_MODULES.some((module) => id.endsWith(module)), includeDependenciesRecursively: false }, { name: 'mcp', test: (id: string) => MCP_SHARED.some((module) => id.includes(module)) }] } },
       },
     },
     html: command === 'serve' ? { cspNonce: devNonce } : undefined,
