@@ -13,12 +13,17 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { nodeById, type GraphFile } from '../graph/index.ts';
 import { contactedHosts } from '../graph/hosts.ts';
+import type { McpConfig } from '../graph/mcpServers.ts';
 import { reservedStateKey } from '../runtime/state.ts';
+import { serverVariables } from './mcp.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** Packages the bundle imports rather than carries (the server must share LangGraph's classes with the graph). */
-const SHARED = ['@langchain/core', '@langchain/langgraph', 'zod'] as const;
+/**
+ * Packages the bundle imports rather than carries: the server must share LangGraph's classes with
+ * the graph, and the MCP client is the SDK as the project pins it.
+ */
+const SHARED = ['@langchain/core', '@langchain/langgraph', 'zod', '@modelcontextprotocol/sdk', '@cfworker/json-schema'] as const;
 /** The server and its client, for the project's own `npm install`. */
 const SERVER = ['@langchain/langgraph-cli', '@langchain/langgraph-sdk'] as const;
 
@@ -49,31 +54,47 @@ export const bundleRuntime = (): Promise<string> =>
 
 const GRAPH_TS = `/**
  * The Loopscope graph in src/graph.json, compiled to a LangGraph StateGraph by Loopscope's runtime
- * (src/loopscope-runtime.js). Keys for llm skills come from the environment (.env, see .env.example).
+ * (src/loopscope-runtime.js). Keys for llm skills come from the environment (.env, see .env.example);
+ * the MCP servers of its mcp skills from the project's .mcp.json, when there is one.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { exportedGraph } from './loopscope-runtime.js';
 
 const file: unknown = JSON.parse(readFileSync(new URL('./graph.json', import.meta.url), 'utf8'));
+const servers = new URL('../.mcp.json', import.meta.url);
 
-export const graph = exportedGraph(file, process.env);
+export const graph = exportedGraph(file, process.env, existsSync(servers)
+  ? { mcpServers: JSON.parse(readFileSync(servers, 'utf8')), dir: fileURLToPath(new URL('..', import.meta.url)) }
+  : undefined);
 `;
 
 const RUNTIME_TYPES = `import type { CompiledStateGraph } from '@langchain/langgraph';
 
-/** Compiles a Loopscope graph file (format loopscope/graph) into the StateGraph Loopscope runs. */
-export declare const exportedGraph: (file: unknown, env?: Readonly<Record<string, string | undefined>>) => CompiledStateGraph<Record<string, unknown>, Record<string, unknown>, string>;
+/** Compiles a Loopscope graph file (format loopscope/graph) into the StateGraph Loopscope runs; its mcp skills reach the servers of \`servers\` (a .mcp.json and its folder). */
+export declare const exportedGraph: (file: unknown, env?: Readonly<Record<string, string | undefined>>, servers?: { mcpServers: unknown; dir: string }) => CompiledStateGraph<Record<string, unknown>, Record<string, unknown>, string>;
+
+/** Stops the MCP servers the graphs started (they are killed when the process exits in any case). */
+export declare const stopMcpServers: () => Promise<void>;
 `;
 
-const envExample = (graph: GraphFile): string => {
+const envExample = (graph: GraphFile, servers: McpConfig | undefined): string => {
   const hosts = contactedHosts(graph).filter((host) => host.keyNames.length > 0);
   const lines = ['# API keys for the graph\'s llm skills: copy to .env and fill in. .env is never committed.'];
   for (const name of [...new Set(hosts.flatMap((host) => host.keyNames))].sort())
     lines.push(`# sent to ${hosts.filter((host) => host.keyNames.includes(name)).map((host) => host.address).join(', ')}`, `${name}=`);
+  // What the MCP servers of .mcp.json read from the environment (`${NAME}` in their definitions).
+  for (const { server, names } of servers ? serverVariables(servers) : []) lines.push(`# read by the MCP server "${server}" (.mcp.json)`, ...names.map((name) => `${name}=`));
   return `${lines.join('\n')}\n`;
 };
 
-const readme = (graph: GraphFile, id: string) => `# ${id}
+const MCP_README = `
+The graph's mcp skills reach the MCP servers of \`.mcp.json\` (the servers of the project it was
+exported from): a stdio server starts on first use, in this folder (so \`./data\` means this
+folder's data/), and stops with the server; variables it reads are named in \`.env.example\`.
+`;
+
+const readme = (graph: GraphFile, id: string, servers: boolean) => `# ${id}
 
 A LangGraph.js project exported by Loopscope from the graph "${graph.name}" (\`src/graph.json\`).
 
@@ -88,7 +109,7 @@ The server serves the graph as \`${id}\`. A run starts from the graph's initial 
 choose the seed. Each checkpoint holds the whole run: the agent state, the ledger \`_run\`, and
 \`_step\`, the trace step of the node that ran last (what Loopscope's timeline shows). Attempts go
 out on the \`custom\` stream. Open Loopscope and use "Connect to a LangGraph server" to watch it.
-`;
+${servers ? MCP_README : ''}`;
 
 /** Why a graph cannot become a LangGraph project (LangGraph refuses a graph with nothing to start from), or null. */
 export const cannotExport = (graph: GraphFile): string | null => {
@@ -103,8 +124,11 @@ export interface ExportedProject {
   files: string[];
 }
 
-/** Writes the project into `dir` (created when missing; files of the same names are replaced). */
-export const exportLangGraph = async (graph: GraphFile, dir: string): Promise<ExportedProject> => {
+/**
+ * Writes the project into `dir` (created when missing; files of the same names are replaced), with
+ * the project's `.mcp.json` when given: the servers its mcp skills name, as the person defined them.
+ */
+export const exportLangGraph = async (graph: GraphFile, dir: string, servers?: McpConfig): Promise<ExportedProject> => {
   const graphId = graphIdOf(graph);
   const files: Record<string, string> = {
     'langgraph.json': `${JSON.stringify({ node_version: '20', graphs: { [graphId]: './src/graph.ts:graph' }, dependencies: ['.'], env: '.env' }, null, 2)}\n`,
@@ -115,11 +139,12 @@ export const exportLangGraph = async (graph: GraphFile, dir: string): Promise<Ex
       dependencies: await pinnedVersions(SHARED),
       devDependencies: await pinnedVersions(SERVER),
     }, null, 2)}\n`,
-    '.env.example': envExample(graph),
+    '.env.example': envExample(graph, servers),
+    ...(servers ? { '.mcp.json': `${JSON.stringify(servers, null, 2)}\n` } : {}),
     // The dev server reads .env when langgraph.json names it: an empty one, for the person to fill.
     '.env': '',
     '.gitignore': 'node_modules\n.env\n.langgraph_api\n',
-    'README.md': readme(graph, graphId),
+    'README.md': readme(graph, graphId, servers !== undefined),
     'src/graph.json': `${JSON.stringify(graph, null, 2)}\n`,
     'src/graph.ts': GRAPH_TS,
     [RUNTIME_MODULE]: await bundleRuntime(),

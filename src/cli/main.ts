@@ -35,15 +35,16 @@ export const USAGE = `Usage:
   loopscope run FILE [--json] [--seed N] [--scenario NAME] [--mcp FILE]
                                                             run it headless and print the timeline (or the trace)
   loopscope test FILE… [--reporter text|junit|tap]         run the files' scenarios (exit 1 if any fails or a file has none)
-  loopscope export FILE --langgraph DIR                     write a LangGraph.js project that the LangGraph server runs
-  loopscope serve FILE… [--port N] [--dir DIR] [--key NAME] serve the files on a LangGraph dev server at 127.0.0.1 (Ctrl-C stops it)
+  loopscope export FILE --langgraph DIR [--mcp FILE]        write a LangGraph.js project that the LangGraph server runs
+  loopscope serve FILE… [--port N] [--dir DIR] [--key NAME] [--mcp FILE]
+                                                            serve the files on a LangGraph dev server at 127.0.0.1 (Ctrl-C stops it)
   loopscope --help
 
   --key NAME[@ORIGIN]  lets llm skills send the environment variable NAME as their API key, to ORIGIN
                only when given (e.g. OPENAI_API_KEY@https://api.openai.com; repeatable); without it no
                variable is sent (serve: none reaches the server), whatever the file names
-  --mcp FILE   the MCP servers that mcp skills name (default: ./.mcp.json); a stdio server starts on first
-               use and stops when the run ends`;
+  --mcp FILE   the MCP servers that mcp skills name (default: ./.mcp.json); run: a stdio server starts on
+               first use and stops when the run ends; export and serve carry it into the project`;
 
 class Refusal extends Error {}
 
@@ -135,11 +136,11 @@ const announceHosts = (graph: GraphFile, io: Output) => {
     io.err(`note: this run may contact ${host.address} (${host.skills.join(', ')})${host.keyNames.length ? `, sending ${host.keyNames.join(', ')} if allowed with --key` : ''}`);
 };
 
-/** The project's MCP servers, when the graph names any (none is read otherwise), announced on stderr. */
-const projectServers = async (graph: GraphFile, named: string | undefined, io: Output): Promise<ProjectServers | null> => {
-  if (serversNamed(graph).size === 0 && named === undefined) return null;
+/** The project's MCP servers, when the graph names any (none is read otherwise), announced on stderr when they will run. */
+const projectServers = async (graphs: readonly GraphFile[], named: string | undefined, io: Output, announce = true): Promise<ProjectServers | null> => {
+  if (graphs.every((graph) => serversNamed(graph).size === 0) && named === undefined) return null;
   const servers = await readProjectServers(named);
-  for (const line of announceServers(graph, servers)) io.err(line);
+  if (announce) for (const graph of graphs) for (const line of announceServers(graph, servers)) io.err(line);
   return servers;
 };
 
@@ -177,7 +178,7 @@ const run = async (args: string[], io: Output): Promise<number> => {
   const graph = await loadGraph(files[0]);
   announceHosts(graph, io);
   // A scenario is an offline test: its MCP skills are mocks, and no server is read or started.
-  const servers = flags.scenario === undefined ? await projectServers(graph, flags.mcp, io) : null;
+  const servers = flags.scenario === undefined ? await projectServers([graph], flags.mcp, io) : null;
   const { runGraph } = await loadRuntime();
   const options = { seed: flags.seed, scenario: flags.scenario, keys: environmentKeys(process.env, flags.keys), compact: true };
   const trace = servers ? await withServers(servers, io, (mcp) => runGraph(graph, { ...options, mcp })) : await runGraph(graph, options);
@@ -231,21 +232,22 @@ const test = async (args: string[], io: Output): Promise<number> => {
 };
 
 const exportProject = async (args: string[], io: Output): Promise<number> => {
-  const { files, flags } = readFlags(args, 'export', ['--langgraph']);
+  const { files, flags } = readFlags(args, 'export', ['--langgraph', '--mcp']);
   if (!flags.langgraph) throw new Refusal('export needs --langgraph DIR');
   if (files.length !== 1) throw new Refusal('export takes one FILE');
   const graph = await loadGraph(files[0]);
   const { cannotExport, exportLangGraph } = await import('./export.ts');
   const refused = cannotExport(graph);
   if (refused) throw new Refusal(`${files[0]} cannot be exported: ${refused}`);
-  const project = await exportLangGraph(graph, flags.langgraph);
+  const servers = await projectServers([graph], flags.mcp, io, false);
+  const project = await exportLangGraph(graph, flags.langgraph, servers?.config);
   io.out(`${files[0]} → ${project.dir} (LangGraph graph "${project.graphId}"): ${project.files.join(', ')}`);
   io.out(`  cd ${project.dir} && npm install && npx langgraphjs dev --host 127.0.0.1 --no-browser`);
   return 0;
 };
 
 const serve = async (args: string[], io: Output): Promise<number> => {
-  const { files, flags } = readFlags(args, 'serve', ['--port', '--dir', '--key']);
+  const { files, flags } = readFlags(args, 'serve', ['--port', '--dir', '--key', '--mcp']);
   if (files.length === 0) throw new Refusal('serve takes at least one FILE');
   const { cannotExport } = await import('./export.ts');
   const graphs: GraphFile[] = [];
@@ -258,9 +260,10 @@ const serve = async (args: string[], io: Output): Promise<number> => {
     if (misdirected) throw new Refusal(`${file} cannot be served with these keys: ${misdirected}`);
     graphs.push(graph);
   }
+  const servers = await projectServers(graphs, flags.mcp, io);
   const { serveGraphs } = await import('./serve.ts');
   io.err('starting the LangGraph dev server…');
-  const served = await serveGraphs(graphs, { port: flags.port, dir: flags.dir, keys: new Set(flags.keys.keys()) });
+  const served = await serveGraphs(graphs, { port: flags.port, dir: flags.dir, keys: new Set(flags.keys.keys()), mcp: servers ?? undefined });
   io.out(`LangGraph server: ${served.url}`);
   served.graphIds.forEach((id, index) => io.out(`  graph ${id}  (${files[index]})`));
   io.out(`In Loopscope: Connect to a LangGraph server → ${served.url}   ·   Ctrl-C stops the server`);

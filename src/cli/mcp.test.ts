@@ -4,7 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FIXTURE_SERVER, filesAgentCopy, serversFor, ROOT, testServers } from '../skills/mcpTesting.ts';
@@ -93,6 +93,45 @@ describe('loopscope run with MCP servers', () => {
     const result = await cli('run', graphFile(), '--mcp', servers());
     expect(result.err).toContain(`note: no MCP server "files" in ${servers()}: calls of list_directory, search_files, read_text_file, write_file will fail`);
     expect(result.out).toContain(`there is no MCP server "files" in ${servers()} (it defines none)`);
+  });
+});
+
+describe('loopscope export and serve carry .mcp.json', () => {
+  it('export writes .mcp.json into the project, names the variables its servers read in .env.example, and the exported graph reaches them', async () => {
+    const config = testServers(copy.dir, { issues: { url: 'https://issues.example/mcp', headers: { authorization: 'Bearer ${ISSUES_TOKEN}' } } });
+    await writeFile(servers(), JSON.stringify(config));
+    const project = join(copy.dir, 'project');
+    const result = await cli('export', graphFile(), '--langgraph', project, '--mcp', servers());
+    expect(result.code).toBe(0);
+    expect(JSON.parse(await readFile(join(project, '.mcp.json'), 'utf8'))).toEqual(config);
+    expect(await readFile(join(project, '.env.example'), 'utf8')).toContain('# read by the MCP server "issues" (.mcp.json)\nISSUES_TOKEN=\n');
+    expect(await readFile(join(project, 'README.md'), 'utf8')).toContain('reach the MCP servers of `.mcp.json`');
+    const manifest = JSON.parse(await readFile(join(project, 'package.json'), 'utf8'));
+    expect(Object.keys(manifest.dependencies)).toEqual(expect.arrayContaining(['@modelcontextprotocol/sdk', '@cfworker/json-schema']));
+
+    // The project's graph, as its src/graph.ts builds it, with Loopscope's node_modules as its own.
+    await symlink(join(ROOT, 'node_modules'), join(project, 'node_modules'), 'dir');
+    const runtime = (await import(join(project, 'src/loopscope-runtime.js'))) as {
+      exportedGraph: (file: unknown, env: unknown, servers: unknown) => { invoke: (input: unknown) => Promise<Record<string, unknown>> };
+      stopMcpServers: () => Promise<void>;
+    };
+    try {
+      const graph = runtime.exportedGraph(JSON.parse(await readFile(join(project, 'src/graph.json'), 'utf8')), {}, { mcpServers: config, dir: project });
+      const final = await graph.invoke({});
+      expect((final._run as { stop: { reason: string } }).stop.reason).toBe('completed');
+      expect(await readFile(join(copy.dir, 'data', 'report.md'), 'utf8')).toContain('left-pad');
+    } finally {
+      await runtime.stopMcpServers();
+    }
+  });
+
+  it('serve keeps each stdio server starting in the folder of the person\'s .mcp.json', async () => {
+    const { anchoredServers } = await import('./serve.ts');
+    const config = { mcpServers: { files: { command: 'npx', args: ['@modelcontextprotocol/server-filesystem', './data'] }, remote: { url: 'http://127.0.0.1:3001/mcp' } } };
+    expect(anchoredServers({ config, file: join(copy.dir, '.mcp.json'), source: './.mcp.json' }).mcpServers).toEqual({
+      files: { command: 'npx', args: ['@modelcontextprotocol/server-filesystem', './data'], cwd: copy.dir },
+      remote: { url: 'http://127.0.0.1:3001/mcp' },
+    });
   });
 });
 

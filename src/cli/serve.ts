@@ -9,11 +9,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type GraphFile } from '../graph/index.ts';
 import { contactedHosts } from '../graph/hosts.ts';
+import { isStdioServer, type McpConfig } from '../graph/mcpServers.ts';
 import { exportLangGraph, graphIdOf } from './export.ts';
+import type { ProjectServers } from './mcp.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const LANGGRAPH_CLI = join(ROOT, 'node_modules/@langchain/langgraph-cli/dist/cli/cli.mjs');
@@ -53,7 +55,19 @@ export interface ServeOptions {
   startTimeoutMs?: number;
   /** Key names (`--key NAME`) the server may read from the environment; other apiKeyNames of the graphs are kept from it. */
   keys?: ReadonlySet<string>;
+  /** The project's MCP servers (its `.mcp.json`), for the graphs' mcp skills. */
+  mcp?: ProjectServers;
 }
+
+/**
+ * The servers as each served project carries them: a stdio server still starts in the folder of
+ * the person's `.mcp.json` (its `./data` is theirs, not the temporary project's).
+ */
+export const anchoredServers = (servers: ProjectServers): McpConfig => ({
+  ...servers.config,
+  mcpServers: Object.fromEntries(Object.entries(servers.config.mcpServers).map(([name, server]) =>
+    [name, isStdioServer(server) ? { ...server, cwd: resolve(dirname(servers.file), server.cwd ?? '.') } : server])),
+});
 
 /**
  * The server's environment: this one, minus every variable a graph names as an apiKeyName that the
@@ -65,14 +79,14 @@ export const serverEnvironment = (graphs: readonly GraphFile[], env: NodeJS.Proc
 };
 
 /** Writes one project per graph into `dir` and a langgraph.json serving them all. */
-const writeProjects = async (graphs: readonly GraphFile[], dir: string): Promise<string[]> => {
+const writeProjects = async (graphs: readonly GraphFile[], dir: string, servers: McpConfig | undefined): Promise<string[]> => {
   const ids: string[] = [];
   for (const graph of graphs) {
     const base = graphIdOf(graph);
     let id = base;
     for (let n = 2; ids.includes(id); n += 1) id = `${base}-${n}`;
     ids.push(id);
-    await exportLangGraph(graph, join(dir, id));
+    await exportLangGraph(graph, join(dir, id), servers);
   }
   const config = { node_version: '20', graphs: Object.fromEntries(ids.map((id) => [id, `./${id}/src/graph.ts:graph`])), dependencies: ['.'] };
   await writeFile(join(dir, 'langgraph.json'), `${JSON.stringify(config, null, 2)}\n`);
@@ -99,7 +113,7 @@ export const serveGraphs = async (graphs: readonly GraphFile[], options: ServeOp
   const ownDir = options.dir === undefined;
   const dir = ownDir ? await mkdtemp(join(tmpdir(), 'loopscope-serve-')) : resolve(options.dir as string);
   if (!ownDir) await mkdir(dir, { recursive: true });
-  const graphIds = await writeProjects(graphs, dir);
+  const graphIds = await writeProjects(graphs, dir, options.mcp && anchoredServers(options.mcp));
   const port = options.port ?? (await freePort());
   const url = `http://${HOST}:${port}`;
   const child = spawn(process.execPath, [LANGGRAPH_CLI, 'dev', '--host', HOST, '--port', String(port), '--no-browser', '--no-reload', '--config', join(dir, 'langgraph.json')], {
