@@ -7,7 +7,7 @@ import { McpFailure, type McpConnector } from '../skills/mcp.ts';
 import { cachingConnector, openHttpConnection } from '../skills/mcpClient.ts';
 import { serverUrl } from './mcpServers.ts';
 
-export const browserConnector = (fetchImpl: typeof fetch): McpConnector =>
+export const browserConnector = (fetchImpl: typeof fetch): McpConnector & { close(): Promise<void> } =>
   cachingConnector(async (name) => {
     const url = serverUrl(name);
     if (!url) throw new McpFailure('error', `no address was given for the MCP server "${name}" in this browser: Run asks for it`);

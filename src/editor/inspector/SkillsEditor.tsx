@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { CALL_OUTCOMES, type MockEntry, type Skill } from '../../graph/index.ts';
 import { originOf } from '../../graph/hosts.ts';
 import { HttpSkill, HTTP_METHODS, LlmSkill, McpSkill, MockSkill, ACCESS_LEVELS } from '../../graph/skills.ts';
@@ -8,6 +8,8 @@ import { getKey, keyNameOf, originsWithKey, setKey } from '../../store/secrets.t
 import { applyAt, DraftField, JsonField, NumberField, SelectField, TextField, type Apply, type Parsed } from './fields.tsx';
 
 const SKILL_TYPES: readonly Skill['type'][] = ['mock', 'http', 'llm', 'mcp'];
+// An MCP server's tools come with the MCP client: loaded when an mcp skill is opened.
+const McpSkillSettings = lazy(() => import('./McpSkillSettings.tsx').then((module) => ({ default: module.McpSkillSettings })));
 const SCHEMAS = { mock: MockSkill, http: HttpSkill, llm: LlmSkill, mcp: McpSkill } as const;
 
 /** The key is typed for the origin of the skill's base URL and is sent nowhere else. */
@@ -100,6 +102,12 @@ function SkillSettings({ name, skill, apply }: { name: string; skill: Skill; app
           <NumberField label="Temperature" value={skill.temperature} optional apply={apply('temperature')} />
           <NumberField label="Timeout (ms)" value={skill.timeoutMs} apply={apply('timeoutMs')} />
         </>
+      );
+    case 'mcp':
+      return (
+        <Suspense fallback={null}>
+          <McpSkillSettings skill={skill} apply={apply} />
+        </Suspense>
       );
   }
 }
