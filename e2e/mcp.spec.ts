@@ -75,6 +75,8 @@ const steps = (page: Page) => page.getByRole('list', { name: 'Timeline' }).getBy
 const call = (page: Page, skill: string, n = 1) => detail(page).locator(`dl[aria-label="Call of ${skill}, attempt ${n}"]`);
 
 test('a run against a real MCP server, stepped through: the page asks for the server\'s address and the host, each call shows its args and answer, a write tool is refused before the call', async ({ page }, testInfo) => {
+  // A real server answers each call: seconds on a loaded machine.
+  test.slow();
   const errors = collectErrors(page);
   const server = await startEverything(mcpPort(testInfo.parallelIndex));
   try {
@@ -136,6 +138,48 @@ test('a run against a real MCP server, stepped through: the page asks for the se
     expect(exported).toContain('"server": "everything"');
     expect(exported).not.toContain(server.url);
     expect(errors).toEqual([]);
+  } finally {
+    await server.stop();
+  }
+});
+
+test('the inspector lists an MCP server\'s tools with their marks to pick from, and builds a node\'s args form from the input schema', async ({ page }, testInfo) => {
+  test.slow();
+  const server = await startEverything(mcpPort(testInfo.parallelIndex));
+  try {
+    await page.goto('/?template=blank');
+    await page.getByLabel('Import JSON').setInputFiles({ name: 'weather.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(graph)) });
+    await expect(page.getByRole('heading', { name: 'Weather over MCP' })).toBeVisible();
+    const inspector = page.getByRole('region', { name: 'Inspector' });
+    const item = inspector.getByRole('region', { name: 'Skills' }).getByRole('listitem').filter({ hasText: 'toggle_logging' }).first();
+    await item.getByText('toggle_logging', { exact: true }).click();
+
+    // The address is the person's, typed here for this browser; the tools come from the server.
+    await item.getByLabel('Address of “everything” in this browser').fill(server.url);
+    await item.getByRole('button', { name: 'List the tools of everything' }).click();
+    const tools = item.getByRole('list', { name: 'Tools of everything' });
+    await expect(tools.getByRole('listitem', { name: 'Tool echo' })).toContainText('read-only');
+    await expect(tools.getByRole('listitem', { name: 'Tool echo' })).toContainText('Echoes back the input');
+    await expect(tools.getByRole('listitem', { name: 'Tool toggle-simulated-logging' })).toContainText('writes');
+    await expect(tools.getByRole('listitem', { name: 'Tool toggle-simulated-logging' })).toContainText('the skill\'s tool');
+    await expect(item).toContainText('Each call needs write access (its annotations)');
+    // Picking another tool changes the skill's tool.
+    await tools.getByRole('button', { name: 'Use get-structured-content' }).click();
+    await expect(item.getByLabel('Tool', { exact: true })).toHaveValue('get-structured-content');
+    await expect(item).toContainText('Each call needs read access (its annotations)');
+
+    // The Act node whose own skill it is: its args as a form of the tool's input schema.
+    await page.locator('.react-flow__node[data-id="log"]').click();
+    const args = inspector.getByRole('group', { name: 'Args of get-structured-content' });
+    await expect(args.getByRole('list', { name: 'Args problems' })).toContainText('args.location: required');
+    await args.getByLabel('location').selectOption('Los Angeles');
+    await expect(args.getByRole('list', { name: 'Args problems' })).toBeHidden();
+    await button(page, 'Run').click();
+    await expect(page.getByRole('dialog', { name: 'Allow network access' })).toBeVisible();
+    await page.getByRole('dialog', { name: 'Allow network access' }).getByRole('button', { name: 'Allow and run' }).click();
+    await expect(page.getByRole('status')).toContainText('completed');
+    await steps(page).nth(1).click();
+    await expect(call(page, 'toggle_logging')).toContainText('{"location":"Los Angeles"}');
   } finally {
     await server.stop();
   }

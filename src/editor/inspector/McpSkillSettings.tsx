@@ -3,7 +3,7 @@
  * browser reaches the server at (never in the graph), and the server's tools to pick from, each with
  * its description and what its annotations say (read-only, or a write; destructive).
  */
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import type { McpSkill } from '../../graph/skills.ts';
 import { accessOfTool, type McpTool } from '../../skills/mcp.ts';
 import { badServerUrl, serverUrl, setServerUrl } from '../../store/mcpServers.ts';
@@ -36,15 +36,16 @@ export function McpSkillSettings({ skill, apply }: { skill: McpSkill; apply: (ke
   const listed = useMcpTools((state) => state.servers[skill.server]);
   const problem = badServerUrl(address);
   const chosen = listed?.tools?.find((tool) => tool.name === skill.tool);
+  const id = useId();
   return (
     <>
       <TextField label="Server" value={skill.server} optional={false} apply={apply('server')} help="A server name of the project's .mcp.json: the graph names it, the person defines it." />
       <TextField label="Tool" value={skill.tool} optional={false} apply={apply('tool')} />
       <NumberField label="Timeout (ms)" value={skill.timeoutMs} apply={apply('timeoutMs')} />
       <div className="field">
-        <label htmlFor={`mcp-address-${skill.server}`}>Address of “{skill.server}” in this browser</label>
+        <label htmlFor={id}>Address of “{skill.server}” in this browser</label>
         <input
-          id={`mcp-address-${skill.server}`}
+          id={id}
           type="url"
           placeholder="http://127.0.0.1:3001/mcp"
           value={address}
