@@ -65,7 +65,13 @@ const EARLY_MODULES = [FIRST_SCRIPT, 'src/store/earlyRead.ts', 'src/store/librar
  * split as rolldown would, each is a chunk of its own, and every chunk's name is in the first
  * screen's map of what loads later (0.03 KB gzip a name).
  */
-const MCP_SHARED = ['src/skills/mcp.ts', 'src/graph/skills.ts', 'node_modules/@cfworker/json-schema/'];
+const MCP_SHARED = ['src/skills/mcp.ts', 'node_modules/@cfworker/json-schema/'];
+/**
+ * zod as the graph's schemas use it (zod/mini, its core and locales) stays in one chunk with
+ * ./src/graph/zodProvided.ts: the MCP SDK's client uses some of it too, and rolldown would split
+ * what they share into chunks of their own.
+ */
+const ZOD_PROVIDED = /src\/graph\/(zodProvided|skills)\.ts$|node_modules\/zod\/(v4\/(core|mini|locales)|mini|v4-mini)\//;
 const firstScript = (): Plugin => {
   let base = '/';
   return {
@@ -118,7 +124,7 @@ export default defineConfig(({ command }) => {
       modulePreload: { polyfill: false },
       rolldownOptions: {
         input: { index: 'index.html', first: FIRST_SCRIPT },
-        output: { codeSplitting: { groups: [{ name: 'early', test: (id: string) => id.includes('vite/preload-helper') || EARLY_MODULES.some((module) => module !== FIRST_SCRIPT && id.endsWith(module)) }, { name: 'app', tags: ['$initial'], test: (id: string) => !id.includes('vite/preload-helper') && !EARLY_MODULES.some((module) => id.endsWith(module)), includeDependenciesRecursively: false }, { name: 'mcp', test: (id: string) => MCP_SHARED.some((module) => id.includes(module)) }] } },
+        output: { codeSplitting: { groups: [{ name: 'early', test: (id: string) => id.includes('vite/preload-helper') || EARLY_MODULES.some((module) => module !== FIRST_SCRIPT && id.endsWith(module)) }, { name: 'app', tags: ['$initial'], test: (id: string) => !id.includes('vite/preload-helper') && !EARLY_MODULES.some((module) => id.endsWith(module)), includeDependenciesRecursively: false }, { name: 'mcp', test: (id: string) => MCP_SHARED.some((module) => id.includes(module)) }, { name: 'zodProvided', test: (id: string) => ZOD_PROVIDED.test(id) }] } },
       },
     },
     html: command === 'serve' ? { cspNonce: devNonce } : undefined,

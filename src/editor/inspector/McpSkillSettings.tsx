@@ -5,7 +5,7 @@
  */
 import { useId, useState } from 'react';
 import type { McpSkill } from '../../graph/skills.ts';
-import { accessOfTool, type McpTool } from '../../skills/mcp.ts';
+import { accessOfTool, stricterAccess, type McpTool } from '../../skills/mcp.ts';
 import { badServerUrl, serverUrl, setServerUrl } from '../../store/mcpServers.ts';
 import { listTools, useMcpTools } from '../../store/mcpTools.ts';
 import { NumberField, TextField, type Apply } from './fields.tsx';
@@ -63,14 +63,20 @@ export function McpSkillSettings({ skill, apply }: { skill: McpSkill; apply: (ke
       {listed?.tools && (
         <ul className="mcp-tools" aria-label={`Tools of ${skill.server}`}>
           {listed.tools.map((tool) => (
-            <ToolItem key={tool.name} tool={tool} chosen={tool.name === skill.tool} choose={() => apply('tool')(tool.name)} />
+            <ToolItem key={tool.name} tool={tool} chosen={tool.name === skill.tool} choose={() => {
+              // The access its annotations say goes into the skill too, so the graph and the canvas show it before any run.
+              apply('tool')(tool.name);
+              apply('access')(accessOfTool(tool));
+            }} />
           ))}
         </ul>
       )}
       {listed?.tools && !chosen && <p className="field-error">{skill.server} has no tool “{skill.tool}”: pick one above.</p>}
       {chosen && (
         <p className="field-help">
-          Each call needs {accessOfTool(chosen) === 'read' ? 'read' : 'write'} access (its annotations){skill.access !== 'read' ? `, or ${skill.access} as this skill declares` : ''}; the permission check runs before every call.
+          Each call needs {stricterAccess(accessOfTool(chosen), skill.access)} access (
+          {stricterAccess(accessOfTool(chosen), skill.access) === accessOfTool(chosen) ? 'its annotations' : `as this skill declares, stricter than its annotations' ${accessOfTool(chosen)}`}
+          ); the permission check runs before every call.
         </p>
       )}
     </>

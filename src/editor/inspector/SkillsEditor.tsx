@@ -1,5 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
-import { CALL_OUTCOMES, type MockEntry, type Skill } from '../../graph/index.ts';
+import { CALL_OUTCOMES, own, type MockEntry, type Skill } from '../../graph/index.ts';
 import { originOf } from '../../graph/hosts.ts';
 import { HttpSkill, HTTP_METHODS, LlmSkill, McpSkill, MockSkill, ACCESS_LEVELS } from '../../graph/skills.ts';
 import { checkSkillName, newSkill, nextSkillName, removeSkill, renameSkill, setSkill, skillUsers } from '../../graph/inspectorOps.ts';
@@ -125,8 +125,9 @@ function SkillItem({ name, skill, open, onToggle, onRenamed }: SkillItemProps) {
   const edit = useApp((state) => state.edit);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const users = skillUsers(graph, name);
+  // Applied to the skill as it is when applied, not as rendered: two settings applied at once (a tool and its access) both stay.
   const apply = (key: string): Apply<unknown> => (value) =>
-    applyAt(SCHEMAS[skill.type], skill as Record<string, unknown>, key, value, (next) => edit((current) => setSkill(current, name, next as Skill), `skill:${name}:${key}`));
+    applyAt(SCHEMAS[skill.type], (own(useApp.getState().graph.skills, name) ?? skill) as Record<string, unknown>, key, value, (next) => edit((current) => setSkill(current, name, next as Skill), `skill:${name}:${key}`));
   const parseName = (text: string): Parsed<string> => {
     const problem = checkSkillName(graph, text, name);
     return problem ? { ok: false, message: problem } : { ok: true, value: text };

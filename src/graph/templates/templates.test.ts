@@ -54,8 +54,8 @@ describe('built-in templates', () => {
     expect(validateGraph(findTemplate('securityclaw')!.graph())).toEqual([]);
     // Its write tool is denied in read-only mode on purpose (the denied path), and an approve node can grant it.
     expect(validateGraph(findTemplate('graph-engineer')!.graph()).map((problem) => [problem.code, problem.severity])).toEqual([['permission_conflict', 'warning']]);
-    // Its tools' access is the server's to tell (MCP annotations): nothing to warn about before a run.
-    expect(validateGraph(findTemplate('files-agent')!.graph())).toEqual([]);
+    // Its write tool declares the access its annotations give it, so the denial is foreseen, and Approve can grant it.
+    expect(validateGraph(findTemplate('files-agent')!.graph()).map((problem) => [problem.code, problem.severity, problem.nodeId])).toEqual([['permission_conflict', 'warning', 'think'], ['permission_conflict', 'warning', 'write']]);
   });
 
   it('the blank graph, copied rather than parsed, is its JSON as the parser reads it', () => {
