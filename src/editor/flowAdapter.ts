@@ -25,20 +25,11 @@ import {
 } from './geometry.ts';
 import { finish, finishInSlices, type Pausable } from './pausable.ts';
 
-/** What the node calls on MCP servers: `server/tool`, and the access its skill declares beyond read. */
-const toolsOf = (graph: GraphFile, node: GraphNode): string | undefined =>
-  kindDefinition(node.kind).skillRefs(node.config as never).flatMap(({ skill }) => {
-    const defined = own(graph.skills, skill);
-    return defined?.type === 'mcp' ? [`${defined.server}/${defined.tool}${defined.access === 'read' ? '' : ` · ${defined.access}`}`] : [];
-  }).join(', ') || undefined;
-
 /** The source handle of edges whose condition is not a plain outcome. */
 export const GENERAL_HANDLE = 'out';
 
 export interface AgentNodeData extends Record<string, unknown> {
   node: GraphNode;
-  /** The MCP tools the node calls (its skills of type mcp), with the access a skill declares beyond read. */
-  tools?: string;
   definition: KindDefinition;
   summary: readonly string[];
   isEntry: boolean;
@@ -200,7 +191,7 @@ export const toFlowNodes = (graph: GraphFile, extras: FlowExtras = NO_EXTRAS, ca
   // The same run marks, breakpoints, entry and finally, and the same nodes in the same order but
   // for some replaced or selected or no longer: only those are made again, the others keep their
   // objects (a drag starts by selecting the node it takes).
-  const marksKept = from && from.extras.overlay === overlay && from.extras.nodeBreakpoints === extras.nodeBreakpoints && from.graph.entry === graph.entry && from.graph.finally === graph.finally && from.graph.skills === graph.skills;
+  const marksKept = from && from.extras.overlay === overlay && from.extras.nodeBreakpoints === extras.nodeBreakpoints && from.graph.entry === graph.entry && from.graph.finally === graph.finally;
   const replaced = marksKept ? replacedNodes(from.graph, graph) : null;
   if (replaced && from && from.extras.selectedNodes !== extras.selectedNodes) {
     const before = new Set(from.extras.selectedNodes);
@@ -216,8 +207,7 @@ export const toFlowNodes = (graph: GraphFile, extras: FlowExtras = NO_EXTRAS, ca
     const isFinally = node.id === graph.finally;
     const visits = own(overlay?.nodeVisits, node.id) ?? 0;
     const breakpoint = breakpoints.has(node.id);
-    const tools = toolsOf(graph, node);
-    return reuse(cache.nodes, next, node.id, [node, className, isSelected, isEntry, isFinally, visits, breakpoint, tools], (): AgentFlowNode => ({
+    return reuse(cache.nodes, next, node.id, [node, className, isSelected, isEntry, isFinally, visits, breakpoint], (): AgentFlowNode => ({
       id: node.id,
       type: 'agent',
       position: node.position,
@@ -226,7 +216,7 @@ export const toFlowNodes = (graph: GraphFile, extras: FlowExtras = NO_EXTRAS, ca
       // The geometry knows each node's size: React Flow need not mount it hidden to measure it first.
       measured: { width: NODE_WIDTH, height: nodeHeight(node) },
       handles: handlesOf(node, kindDefinition(node.kind)),
-      data: { node, definition: kindDefinition(node.kind), summary: summaryLines(node), isEntry, isFinally, visits, breakpoint, tools },
+      data: { node, definition: kindDefinition(node.kind), summary: summaryLines(node), isEntry, isFinally, visits, breakpoint },
     }));
   };
   if (replaced) {

@@ -60,7 +60,7 @@ const kindRoom = (isEntry: boolean, isFinally: boolean) =>
 function AgentNodeView({ id, data, selected }: NodeProps<AgentFlowNode>) {
   const toggleNodeBreakpoint = useApp((state) => state.toggleNodeBreakpoint);
   const problems = useApp((state) => selectProblemsByElement(state).nodes.get(id));
-  const { node, definition, summary, isEntry, isFinally, visits, breakpoint, tools } = data;
+  const { node, definition, summary, isEntry, isFinally, visits, breakpoint } = data;
   const outcomes = useMemo(() => (definition.terminal ? null : outcomesOf(node)), [node, definition]);
   const handles = useMemo(() => handleStyles(node, outcomes ? [...outcomes, GENERAL_HANDLE] : []), [node, outcomes]);
   const title = node.label ?? node.id;
@@ -74,7 +74,6 @@ function AgentNodeView({ id, data, selected }: NodeProps<AgentFlowNode>) {
       data-kind={node.kind}
     >
       <NodeRunStatus id={id} />
-      {tools && <p className="agent-node-tools">{tools}</p>}
       <Handle type="target" position={Position.Left} className="target-handle" style={handles.get(null)} />
       <div className="agent-node-head">
         <span className="agent-node-icon icon-image" aria-hidden="true" style={{ '--icon': kindIconImage(definition.icon, definition.color) } as React.CSSProperties} />
