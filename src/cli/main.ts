@@ -11,9 +11,10 @@ import { contactedHosts } from '../graph/hosts.ts';
 import { parseGraph } from '../graph/parse.ts';
 import { hasErrors, validateGraph } from '../graph/validate.ts';
 import { ScenarioError } from '../runtime/apply-scenario.ts';
-import { allowKey, environmentKeys, keysToOtherOrigins, readKeyFlag, type AllowedKeys } from './keys.ts';
+import { allowKey, environmentKeys, readAllowance, type AllowedKeys } from '../skills/environmentKeys.ts';
+import { keysToOtherOrigins } from './keys.ts';
 import { report, REPORTERS, tally, type CaseReport, type FileReport, type ReporterName } from './reporters.ts';
-import { printable } from './terminal.ts';
+import { visibleLines } from '../graph/visible.ts';
 import { formatTimeline } from './timeline.ts';
 
 export interface Output {
@@ -103,7 +104,7 @@ const readFlags = (args: string[], command: string, accepted: readonly Option[])
       flags.scenario = args[++index];
       if (!flags.scenario) throw new Refusal('--scenario needs a NAME');
     } else if (option === '--key') {
-      const key = readKeyFlag(args[++index]);
+      const key = readAllowance(args[++index]);
       if ('refused' in key) throw new Refusal(key.refused);
       flags.keys = allowKey(flags.keys, key.name, key.origin);
     } else if (option === '--reporter') {
@@ -213,7 +214,7 @@ const serve = async (args: string[], io: Output): Promise<number> => {
   }
   const { serveGraphs } = await import('./serve.ts');
   io.err('starting the LangGraph dev server…');
-  const served = await serveGraphs(graphs, { port: flags.port, dir: flags.dir, keys: new Set(flags.keys.keys()) });
+  const served = await serveGraphs(graphs, { port: flags.port, dir: flags.dir, keys: flags.keys });
   io.out(`LangGraph server: ${served.url}`);
   served.graphIds.forEach((id, index) => io.out(`  graph ${id}  (${files[index]})`));
   io.out(`In Loopscope: Connect to a LangGraph server → ${served.url}   ·   Ctrl-C stops the server`);
@@ -233,7 +234,7 @@ const serve = async (args: string[], io: Output): Promise<number> => {
 };
 
 export const main = async (argv: string[], terminal: Output = processOutput): Promise<number> => {
-  const io: Output = { out: (line) => terminal.out(printable(line)), err: (line) => terminal.err(printable(line)) };
+  const io: Output = { out: (line) => terminal.out(visibleLines(line)), err: (line) => terminal.err(visibleLines(line)) };
   const [command, ...rest] = argv;
   try {
     switch (command) {

@@ -13,7 +13,9 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type GraphFile } from '../graph/index.ts';
 import { contactedHosts } from '../graph/hosts.ts';
+import { KEYS_VARIABLE, writeAllowances, type AllowedKeys } from '../skills/environmentKeys.ts';
 import { exportLangGraph, graphIdOf } from './export.ts';
+import { jsonText } from './projectText.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const LANGGRAPH_CLI = join(ROOT, 'node_modules/@langchain/langgraph-cli/dist/cli/cli.mjs');
@@ -51,17 +53,23 @@ export interface ServeOptions {
   onLog?: (line: string) => void;
   /** How long to wait for the server to answer, in ms. */
   startTimeoutMs?: number;
-  /** Key names (`--key NAME`) the server may read from the environment; other apiKeyNames of the graphs are kept from it. */
-  keys?: ReadonlySet<string>;
+  /** What `--key` allows: the server gets these variables, each held to its origins; other apiKeyNames of the graphs are kept from it. */
+  keys?: AllowedKeys;
 }
 
 /**
  * The server's environment: this one, minus every variable a graph names as an apiKeyName that the
- * person did not allow with `--key` (as `loopscope run` sends none without it).
+ * person did not allow with `--key` (as `loopscope run` sends none without it), and with the
+ * `--key`s as the served graphs' allowances (`LOOPSCOPE_KEYS`, whatever the shell held), so the
+ * server sends each key only to the origins `--key` names.
  */
-export const serverEnvironment = (graphs: readonly GraphFile[], env: NodeJS.ProcessEnv, keys: ReadonlySet<string> = new Set()): NodeJS.ProcessEnv => {
+export const serverEnvironment = (graphs: readonly GraphFile[], env: NodeJS.ProcessEnv, keys: AllowedKeys = new Map()): NodeJS.ProcessEnv => {
   const declared = new Set(graphs.flatMap((graph) => contactedHosts(graph).flatMap((host) => host.keyNames)));
-  return { ...Object.fromEntries(Object.entries(env).filter(([name]) => !declared.has(name) || keys.has(name))), LANGGRAPH_CLI_NO_ANALYTICS: '1' };
+  return {
+    ...Object.fromEntries(Object.entries(env).filter(([name]) => !declared.has(name) || keys.has(name))),
+    [KEYS_VARIABLE]: writeAllowances(keys),
+    LANGGRAPH_CLI_NO_ANALYTICS: '1',
+  };
 };
 
 /** Writes one project per graph into `dir` and a langgraph.json serving them all. */
@@ -75,8 +83,8 @@ const writeProjects = async (graphs: readonly GraphFile[], dir: string): Promise
     await exportLangGraph(graph, join(dir, id));
   }
   const config = { node_version: '20', graphs: Object.fromEntries(ids.map((id) => [id, `./${id}/src/graph.ts:graph`])), dependencies: ['.'] };
-  await writeFile(join(dir, 'langgraph.json'), `${JSON.stringify(config, null, 2)}\n`);
-  await writeFile(join(dir, 'package.json'), `${JSON.stringify({ name: 'loopscope-serve', private: true, type: 'module' }, null, 2)}\n`);
+  await writeFile(join(dir, 'langgraph.json'), jsonText(config));
+  await writeFile(join(dir, 'package.json'), jsonText({ name: 'loopscope-serve', private: true, type: 'module' }));
   await rm(join(dir, 'node_modules'), { force: true });
   await symlink(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
   return ids;

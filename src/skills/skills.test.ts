@@ -115,7 +115,10 @@ describe('llm skill', () => {
 
   it('a base URL that is not a URL is an error, with no request', async () => {
     const { calls, impl } = fakeFetch(() => completion('hi'));
-    expect(await llm({ baseUrl: 'not a url' }).call({}, context({ fetch: impl }))).toMatchObject({ outcome: 'error', error: 'the base URL "not a url" is not a URL' });
+    // The schema refuses it in a file; a skill made in code still sends nothing.
+    expect(LlmSkill.safeParse({ type: 'llm', baseUrl: 'not a url', model: 'm' }).success).toBe(false);
+    const unchecked = createLlmSkill('l', { ...LlmSkill.parse({ type: 'llm', baseUrl: 'http://localhost:11434/v1', model: 'm' }), baseUrl: 'not a url' });
+    expect(await unchecked.call({}, context({ fetch: impl }))).toMatchObject({ outcome: 'error', error: 'the base URL "not a url" is not a URL' });
     expect(calls).toHaveLength(0);
   });
 
