@@ -16,6 +16,7 @@ import { parseGraph } from '../graph/parse.ts';
 import { visibleText } from '../graph/visible.ts';
 import { readAllowances } from '../skills/environmentKeys.ts';
 import { cannotExport, graphIdOf } from './export.ts';
+import { localPagesOnlyConfig } from './localPages.ts';
 import { main } from './main.ts';
 
 const corpus = fileURLToPath(new URL('../../corpus/', import.meta.url));
@@ -126,7 +127,7 @@ describe('the hostile corpus, exported as LangGraph projects: each file written 
     expect(readme).not.toMatch(/<(script|a|b|img)\b/);
 
     // The JSON files: exactly the intended values.
-    expect(JSON.parse(await read('langgraph.json'))).toEqual({ node_version: '20', graphs: { [id]: './src/graph.ts:graph' }, dependencies: ['.'], env: '.env' });
+    expect(JSON.parse(await read('langgraph.json'))).toEqual({ node_version: '20', graphs: { [id]: './src/graph.ts:graph' }, dependencies: ['.'], env: '.env', ...localPagesOnlyConfig() });
     expect(JSON.parse(await read('package.json'))).toMatchObject({ name: id, description: `Exported by Loopscope from the graph “${visibleText(graph.name)}”` });
     expect(parseGraph(await read('src/graph.json'))).toEqual({ ok: true, value: graph });
   });

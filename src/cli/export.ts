@@ -16,6 +16,7 @@ import { originOf } from '../graph/hosts.ts';
 import { visibleText } from '../graph/visible.ts';
 import { reservedStateKey } from '../runtime/state.ts';
 import { KEYS_VARIABLE, writeAllowances } from '../skills/environmentKeys.ts';
+import { LOCAL_PAGES_MODULE, localPagesOnlyConfig } from './localPages.ts';
 import { dotenvText, jsonText, markdownText, type DotenvLine } from './projectText.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -39,16 +40,28 @@ const pinnedVersions = async (names: readonly string[]): Promise<Record<string, 
   }));
 };
 
-let bundled: Promise<string> | undefined;
+/** The modules of a project, by path in it, and the source each is bundled from. */
+const BUNDLES = {
+  [RUNTIME_MODULE]: 'src/runtime/exported.ts',
+  [LOCAL_PAGES_MODULE]: 'src/cli/localPagesOnly.ts',
+} as const;
 
-/** Loopscope's runtime as one ES module for Node (built once per process: it is the same for every graph). */
-export const bundleRuntime = (): Promise<string> =>
-  (bundled ??= build({
-    entryPoints: [join(ROOT, 'src/runtime/exported.ts')],
-    bundle: true, format: 'esm', platform: 'node', target: 'node20', write: false, legalComments: 'none',
-    external: SHARED.flatMap((name) => [name, `${name}/*`]),
-    banner: { js: '// Loopscope runtime, bundled by `loopscope export`: the same executor as the app and `loopscope run`.' },
-  }).then((result) => result.outputFiles[0].text));
+let bundled: Promise<Record<string, string>> | undefined;
+
+/**
+ * Loopscope's runtime, and the server's request check, each as one ES module for Node (built once
+ * per process: they are the same for every graph).
+ */
+export const bundleModules = (): Promise<Record<string, string>> =>
+  (bundled ??= Promise.all(Object.entries(BUNDLES).map(async ([path, source]) => {
+    const result = await build({
+      entryPoints: [join(ROOT, source)],
+      bundle: true, format: 'esm', platform: 'node', target: 'node20', write: false, legalComments: 'none',
+      external: [...SHARED, ...SERVER].flatMap((name) => [name, `${name}/*`]),
+      banner: { js: `// Loopscope's ${source}, bundled by \`loopscope export\`.` },
+    });
+    return [path, result.outputFiles[0].text] as const;
+  })).then(Object.fromEntries));
 
 const GRAPH_TS = `/**
  * The Loopscope graph in src/graph.json, compiled to a LangGraph StateGraph by Loopscope's runtime
@@ -112,8 +125,10 @@ npx langgraphjs dev --host 127.0.0.1 --port 2024 --no-browser
 The server serves the graph as \`${id}\`. A run starts from the graph's initial state; send
 \`{"question": …}\` (any state field) as input to change it, and \`config.configurable.seed\` to
 choose the seed. Each checkpoint holds the whole run: the agent state, the ledger \`_run\`, and
-\`_step\`, the trace step of the node that ran last (what Loopscope's timeline shows). Attempts go
-out on the \`custom\` stream. Open Loopscope and use "Connect to a LangGraph server" to watch it.
+\`_step\`, the trace step of the node that ran last (what Loopscope's timeline shows); those two
+are the runtime's own, and neither a run's input nor updateState sets them. Attempts go out on the
+\`custom\` stream. Open Loopscope and use "Connect to a LangGraph server" to watch it: the server
+answers the pages of this machine only (http://127.0.0.1 and http://localhost, any port).
 `;
 
 /** Why a graph cannot become a LangGraph project (LangGraph refuses a graph with nothing to start from), or null. */
@@ -133,7 +148,7 @@ export interface ExportedProject {
 export const exportLangGraph = async (graph: GraphFile, dir: string): Promise<ExportedProject> => {
   const graphId = graphIdOf(graph);
   const files: Record<string, string> = {
-    'langgraph.json': jsonText({ node_version: '20', graphs: { [graphId]: './src/graph.ts:graph' }, dependencies: ['.'], env: '.env' }),
+    'langgraph.json': jsonText({ node_version: '20', graphs: { [graphId]: './src/graph.ts:graph' }, dependencies: ['.'], env: '.env', ...localPagesOnlyConfig() }),
     'package.json': jsonText({
       name: graphId, version: '0.1.0', private: true, type: 'module',
       description: `Exported by Loopscope from the graph “${visibleText(graph.name)}”`,
@@ -148,7 +163,7 @@ export const exportLangGraph = async (graph: GraphFile, dir: string): Promise<Ex
     'README.md': readme(graph, graphId),
     'src/graph.json': jsonText(graph),
     'src/graph.ts': GRAPH_TS,
-    [RUNTIME_MODULE]: await bundleRuntime(),
+    ...(await bundleModules()),
     'src/loopscope-runtime.d.ts': RUNTIME_TYPES,
   };
   await mkdir(join(dir, 'src'), { recursive: true });

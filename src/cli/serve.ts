@@ -15,6 +15,7 @@ import { type GraphFile } from '../graph/index.ts';
 import { contactedHosts } from '../graph/hosts.ts';
 import { KEYS_VARIABLE, writeAllowances, type AllowedKeys } from '../skills/environmentKeys.ts';
 import { exportLangGraph, graphIdOf } from './export.ts';
+import { localPagesOnlyConfig } from './localPages.ts';
 import { jsonText } from './projectText.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -82,7 +83,7 @@ const writeProjects = async (graphs: readonly GraphFile[], dir: string): Promise
     ids.push(id);
     await exportLangGraph(graph, join(dir, id));
   }
-  const config = { node_version: '20', graphs: Object.fromEntries(ids.map((id) => [id, `./${id}/src/graph.ts:graph`])), dependencies: ['.'] };
+  const config = { node_version: '20', graphs: Object.fromEntries(ids.map((id) => [id, `./${id}/src/graph.ts:graph`])), dependencies: ['.'], ...localPagesOnlyConfig(`./${ids[0]}`) };
   await writeFile(join(dir, 'langgraph.json'), jsonText(config));
   await writeFile(join(dir, 'package.json'), jsonText({ name: 'loopscope-serve', private: true, type: 'module' }));
   await rm(join(dir, 'node_modules'), { force: true });

@@ -21,6 +21,6 @@ export const exportedGraph = (file: unknown, env: Readonly<Record<string, string
   if (!parsed.ok) throw new Error(`graph.json is not a valid Loopscope graph:\n${describeProblems(parsed.problems)}`);
   const allowances = readAllowances(Object.hasOwn(env, KEYS_VARIABLE) ? env[KEYS_VARIABLE] : undefined);
   if ('refused' in allowances) throw new Error(`${KEYS_VARIABLE} in the project's .env: ${allowances.refused}`);
-  const { compile } = buildStateGraph(parsed.value, { keys: environmentKeys(env, allowances.allowed, KEYS_IN_ENV) }, { describe: true });
+  const { compile } = buildStateGraph(parsed.value, { keys: environmentKeys(env, allowances.allowed, KEYS_IN_ENV) }, { describe: true, served: true });
   return compile().withConfig({ recursionLimit: recursionLimitOf(parsed.value) });
 };
