@@ -26,21 +26,6 @@ export const originOf = (url: string): string | null => {
   }
 };
 
-/**
- * An http(s) URL as a file may give it for a service: what \`new URL\` reads, with nothing it would
- * quietly drop or change on the way (it removes tabs and newlines, and trims spaces), so the address
- * a person sees is the one that is contacted and the one an export writes.
- */
-export const isHttpUrl = (text: string): boolean => {
-  if (/[\s\p{Cc}\p{Cf}]/u.test(text)) return false;
-  try {
-    const { protocol } = new URL(text);
-    return protocol === 'http:' || protocol === 'https:';
-  } catch {
-    return false;
-  }
-};
-
 /** The origin a URL template always leads to, whatever its placeholders are filled with; null when they can change it. */
 export const fixedOrigin = (template: string): string | null => {
   const fill = (value: string) => template.replace(/\{\{[^}]*\}\}/g, value);

@@ -2,7 +2,6 @@ import type * as z from 'zod/mini';
 import { lazySchema, type ZodModule } from './lazySchema.ts';
 import { CallOutcome, FORBIDDEN_KEYS } from './common.ts';
 import { LIMITS } from './limits.ts';
-import { isHttpUrl } from './hosts.ts';
 
 /**
  * The name of an environment variable, as POSIX shells and dotenv files take it: what an llm
@@ -28,6 +27,21 @@ export const MockEntry = lazySchema((z) => z.strictObject({
   reply: z.optional(z.unknown()),
 }));
 export type MockEntry = z.infer<typeof MockEntry>;
+
+/**
+ * An http(s) URL as a file may give it for a service: what \`new URL\` reads, with nothing it would
+ * quietly drop or change on the way (it removes tabs and newlines, and trims spaces), so the address
+ * a person sees is the one that is contacted and the one an export writes.
+ */
+export const isHttpUrl = (text: string): boolean => {
+  if (/[\s\p{Cc}\p{Cf}]/u.test(text)) return false;
+  try {
+    const { protocol } = new URL(text);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
+};
 
 const skillBase = (z: ZodModule) => ({
   access: z._default(Access, 'read'),
