@@ -71,9 +71,7 @@ test('bidi overrides and control characters in a name show escaped in the headin
   // The name is safe\u202egnp.exe: shown with the override as its escape, it cannot read as "safeexe.png".
   await expect(heading(page, 'safe\\u202egnp.exe')).toBeVisible();
   await importFile(page, 'ansi-names.json', corpusFile('ansi-names.json'));
-  const ansi = JSON.parse(corpusFile('ansi-names.json').toString('utf8')).name as string;
-  const shown = ansi.replace(/[\u0000-\u001f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  await expect(heading(page, shown)).toBeVisible();
+  await expect(heading(page, '\\u001b[2J\\u001b[H\\u001b[32mAll tests passed\\u001b[0m')).toBeVisible();
   await page.getByRole('button', { name: 'Graphs', exact: true }).click();
   const graphs = page.getByRole('dialog', { name: 'Graphs' });
   await expect(graphs.getByRole('button', { name: /^safe\\u202egnp\.exe/ })).toBeVisible();

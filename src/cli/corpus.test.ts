@@ -26,6 +26,8 @@ interface Expect {
   says: string;
   never?: string;
   env?: Record<string, string>;
+  /** The service answers every call with a redirect there. */
+  redirectTo?: string;
 }
 interface Answer {
   why: string;
@@ -64,12 +66,14 @@ describe('the hostile corpus', async () => {
       const run = answer.run;
       it('run', async () => {
         for (const [key, value] of Object.entries(run.env ?? {})) vi.stubEnv(key, value);
-        const fetchSpy = vi.fn(async () => new Response('[]'));
+        const fetchSpy = vi.fn(async () => (run.redirectTo ? new Response(null, { status: 307, headers: { location: run.redirectTo } }) : new Response('[]')));
         vi.stubGlobal('fetch', fetchSpy);
         try {
           check(await cli('run', join(corpus, name)), run, [answer.never]);
           // Nothing in the corpus may reach the network without the person allowing it.
           for (const call of fetchSpy.mock.calls as unknown as [string, RequestInit][]) expect(JSON.stringify(call[1]?.headers ?? {})).not.toContain('ghp_');
+          // Nor a host it was redirected to.
+          if (run.redirectTo) for (const [url] of fetchSpy.mock.calls as unknown as [string][]) expect(new URL(url).origin).not.toBe(new URL(run.redirectTo).origin);
         } finally {
           vi.unstubAllGlobals();
           vi.unstubAllEnvs();
