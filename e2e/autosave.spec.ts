@@ -187,7 +187,8 @@ const stallLibrary = async (page: Page) => {
 };
 
 test('an edit made while IndexedDB does not answer opens again in its graph, and is saved once it answers', async ({ page }) => {
-  test.setTimeout(60_000);
+  // Two pages, three loads and a stall of the storage, on a machine that may be loaded.
+  test.setTimeout(120_000);
   const errors = collectErrors(page);
   await page.goto('/');
   await expect(flowNode(page, 'decide')).toBeVisible();
@@ -213,7 +214,8 @@ test('an edit made while IndexedDB does not answer opens again in its graph, and
 });
 
 test('an edit kept only in the backup copy of a closed tab is restored into Graphs when the library answers, and said', async ({ page }) => {
-  test.setTimeout(60_000);
+  // Two pages, three loads and a stall of the storage, on a machine that may be loaded.
+  test.setTimeout(120_000);
   await page.goto('/');
   await expect(flowNode(page, 'decide')).toBeVisible();
   await expect.poll(async () => (await libraryEntries(page)).length).toBe(1);
