@@ -186,20 +186,25 @@ const stallLibrary = async (page: Page) => {
   };
 };
 
+/** The first graph saved; then, with the library held, a new graph with one node of `kind`, built while nothing reaches the library. */
+const newGraphWhileStalled = async (page: Page, kind: 'Act' | 'Verify') => {
+  await page.goto('/');
+  await expect(flowNode(page, 'decide')).toBeVisible();
+  await expect.poll(async () => (await libraryEntries(page)).length).toBe(1);
+  const release = await stallLibrary(page);
+  await page.getByRole('button', { name: 'New graph', exact: true }).click();
+  await expect(heading(page, 'Untitled graph')).toBeVisible();
+  await page.getByRole('complementary', { name: 'Palette' }).getByRole('button', { name: kind, exact: true }).press('Enter');
+  await expect(flowNode(page, kind.toLowerCase())).toBeVisible();
+  return release;
+};
+
 test('an edit made while IndexedDB does not answer opens again in its graph, and is saved once it answers', async ({ page }) => {
   // Two pages, three loads and a stall of the storage, on a machine that may be loaded.
   test.setTimeout(120_000);
   const errors = collectErrors(page);
-  await page.goto('/');
-  await expect(flowNode(page, 'decide')).toBeVisible();
-  await expect.poll(async () => (await libraryEntries(page)).length).toBe(1);
-
-  const release = await stallLibrary(page);
-  // A new graph, built while nothing reaches the library, then the tab reloaded: still nothing does.
-  await page.getByRole('button', { name: 'New graph', exact: true }).click();
-  await expect(heading(page, 'Untitled graph')).toBeVisible();
-  await page.getByRole('complementary', { name: 'Palette' }).getByRole('button', { name: 'Act', exact: true }).press('Enter');
-  await expect(flowNode(page, 'act')).toBeVisible();
+  const release = await newGraphWhileStalled(page, 'Act');
+  // The tab reloaded: still nothing reaches the library.
   await page.reload();
   await expect(heading(page, 'Untitled graph')).toBeVisible();
   await expect(flowNode(page, 'act')).toBeVisible();
@@ -216,14 +221,7 @@ test('an edit made while IndexedDB does not answer opens again in its graph, and
 test('an edit kept only in the backup copy of a closed tab is restored into Graphs when the library answers, and said', async ({ page }) => {
   // Two pages, three loads and a stall of the storage, on a machine that may be loaded.
   test.setTimeout(120_000);
-  await page.goto('/');
-  await expect(flowNode(page, 'decide')).toBeVisible();
-  await expect.poll(async () => (await libraryEntries(page)).length).toBe(1);
-  const release = await stallLibrary(page);
-  await page.getByRole('button', { name: 'New graph', exact: true }).click();
-  await expect(heading(page, 'Untitled graph')).toBeVisible();
-  await page.getByRole('complementary', { name: 'Palette' }).getByRole('button', { name: 'Verify', exact: true }).press('Enter');
-  await expect(flowNode(page, 'verify')).toBeVisible();
+  const release = await newGraphWhileStalled(page, 'Verify');
   // The tab closes before the library ever had the graph: its backup copy (localStorage) is all there is.
   const context = page.context();
   await page.close({ runBeforeUnload: true });
