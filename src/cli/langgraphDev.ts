@@ -46,14 +46,26 @@ export interface LangGraphServer {
   stop: () => Promise<void>;
 }
 
+export interface StartOptions {
+  port?: number;
+  onLog?: (line: string) => void;
+  /** How long to wait for the server to answer, in ms. */
+  startTimeoutMs?: number;
+  /** Stops start-up at any moment (Ctrl-C): the server, once spawned, is stopped by its PID, and the start rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
+
 /**
  * Starts the LangGraph dev server (`langgraphjs dev`) on the project whose langgraph.json is in `dir`,
  * on 127.0.0.1 and a free port (or `options.port`), and waits until it answers. It is this
- * process's child, stopped by its own PID; it writes its state (.langgraph_api) into `dir`.
+ * process's child, stopped by its own PID; it writes its state (.langgraph_api) into `dir`. A start
+ * that fails or is aborted leaves no process behind.
  */
-export const startLangGraphServer = async (dir: string, env: NodeJS.ProcessEnv, options: { port?: number; onLog?: (line: string) => void; startTimeoutMs?: number } = {}): Promise<LangGraphServer> => {
+export const startLangGraphServer = async (dir: string, env: NodeJS.ProcessEnv, options: StartOptions = {}): Promise<LangGraphServer> => {
+  const { signal } = options;
   const port = options.port ?? (await freePort());
   const url = `http://${HOST}:${port}`;
+  signal?.throwIfAborted();
   const child = spawn(process.execPath, [LANGGRAPH_CLI, 'dev', '--host', HOST, '--port', String(port), '--no-browser', '--no-reload', '--config', join(dir, 'langgraph.json')], {
     cwd: dir, env: { ...env, LANGGRAPH_CLI_NO_ANALYTICS: '1' }, stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -73,14 +85,20 @@ export const startLangGraphServer = async (dir: string, env: NodeJS.ProcessEnv, 
   const deadline = Date.now() + (options.startTimeoutMs ?? 120_000);
   let ended = false;
   void exited.then(() => (ended = true));
-  while (!(await answers(url))) {
-    if (ended || Date.now() > deadline) {
-      await stop();
-      // eslint-disable-next-line no-control-regex
-      const tail = log.slice(-15).join('\n').replace(/\u001b\[[0-9;]*m/g, '');
-      throw new Error(`the LangGraph server did not start on ${url}${ended ? ' (it exited)' : ''}:\n${tail}`);
+  try {
+    while (!(await answers(url))) {
+      signal?.throwIfAborted();
+      if (ended || Date.now() > deadline) {
+        // eslint-disable-next-line no-control-regex
+        const tail = log.slice(-15).join('\n').replace(/\u001b\[[0-9;]*m/g, '');
+        throw new Error(`the LangGraph server did not start on ${url}${ended ? ' (it exited)' : ''}:\n${tail}`);
+      }
+      await new Promise((done) => setTimeout(done, 250));
     }
-    await new Promise((done) => setTimeout(done, 250));
+    signal?.throwIfAborted();
+  } catch (error) {
+    await stop();
+    throw error;
   }
   return { url, pid: child.pid as number, exited, stop };
 };
