@@ -270,7 +270,7 @@ test('New graph and a template open as new graphs; the edited one is kept under 
   await expect(page.getByRole('heading', { name: 'Untitled graph' })).toBeVisible();
   await page.getByRole('button', { name: 'Graphs', exact: true }).click();
   const graphs = page.getByRole('dialog', { name: 'Graphs' });
-  await graphs.getByRole('button', { name: 'New graph from the template Graph Engineer' }).click();
+  await graphs.getByRole('button', { name: 'New graph from the template Graph Engineer', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Graph Engineer' })).toBeVisible();
   await page.getByRole('button', { name: 'Graphs', exact: true }).click();
   await expect(graphs.getByRole('button', { name: /^Graph Engineer.*open now/ })).toBeFocused();
