@@ -40,11 +40,11 @@ const jsonText = (text: string): string => {
 };
 
 /**
- * A decider's or judge's answer as a value of `schema`: the JSON in the text an llm wrote (a mock's
- * scripted `reply` arrives as that text too). Anything else is a `parse_error`, which the retry
- * policy may retry in place.
+ * A planner's, decider's or judge's answer as a value of `schema`: the JSON in the text an llm
+ * wrote (a mock's scripted `reply` arrives as that text too, with no records, so `empty` is read as
+ * well as `ok`). Anything else is a `parse_error`, which the retry policy may retry in place.
  */
-export const replyAs = <T>(schema: z.ZodMiniType<T>, what: string) => (result: SkillResult): SkillResult => {
+export const replyAs = <T>(schema: z.ZodMiniType<T>, what: string, shape = `${what} reply`) => (result: SkillResult): SkillResult => {
   if (result.outcome !== 'ok' && result.outcome !== 'empty') return result;
   let value: unknown;
   try {
@@ -53,7 +53,7 @@ export const replyAs = <T>(schema: z.ZodMiniType<T>, what: string) => (result: S
     return { ...result, outcome: 'parse_error', records: [], error: `the ${what} did not answer with JSON` };
   }
   const parsed = parseWith(schema, value);
-  if (!parsed.ok) return { ...result, outcome: 'parse_error', records: [], error: `not a ${what} reply: ${parsed.problems.map((problem) => `${problem.path || 'reply'}: ${problem.message}`).join('; ')}` };
+  if (!parsed.ok) return { ...result, outcome: 'parse_error', records: [], error: `not a ${shape}: ${parsed.problems.map((problem) => `${problem.path || 'reply'}: ${problem.message}`).join('; ')}` };
   return { ...result, outcome: 'ok', records: [parsed.value] };
 };
 

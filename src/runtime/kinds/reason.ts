@@ -1,7 +1,6 @@
 import { type Action } from '../../graph/index.ts';
-import { parseWith } from '../../graph/parse.ts';
 import { Plan } from '../../graph/kinds/reason.ts';
-import type { SkillResult } from '../../skills/index.ts';
+import { replyAs } from './loop.ts';
 import { asRecord, type Executor } from './types.ts';
 
 const stableJson = (value: unknown): string =>
@@ -12,19 +11,8 @@ const stableJson = (value: unknown): string =>
 const planSignature = (actions: readonly Action[]): string =>
   actions.map((action) => `${action.skill}(${stableJson(action.args)})`).join(' → ') || '(no actions)';
 
-/** The llm planner's answer must be a plan as JSON; anything else is a parse error, retried locally. */
-const asPlan = (result: SkillResult): SkillResult => {
-  if (result.outcome !== 'ok') return result;
-  let value: unknown;
-  try {
-    value = JSON.parse(result.text ?? '');
-  } catch {
-    return { ...result, outcome: 'parse_error', records: [], error: 'the planner did not answer with JSON' };
-  }
-  const plan = parseWith(Plan, value);
-  if (!plan.ok) return { ...result, outcome: 'parse_error', records: [], error: `not a plan: ${plan.problems.map((problem) => `${problem.path || 'plan'}: ${problem.message}`).join('; ')}` };
-  return { ...result, records: [plan.value] };
-};
+/** The llm planner's answer, read as deciders and judges are read: a plan as JSON (in the text), else a parse error, retried locally. */
+const asPlan = replyAs(Plan, 'planner', 'plan');
 
 /**
  * The scripted planner walks `plans` by round (a loop back that stays inside one round takes the
