@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { GraphFile } from './schema.ts';
+import type { GraphFile, GraphNode } from './schema.ts';
 import { findTemplate } from './templates/index.ts';
 import { PROBLEM_CODES, accessAllowed, hasErrors, validateGraph, type Problem, type ProblemCode } from './validate.ts';
 
@@ -17,6 +17,12 @@ const node = (graph: GraphFile, id: string) => {
   const found = graph.nodes.find((candidate) => candidate.id === id);
   if (!found) throw new Error(`no node ${id}`);
   return found;
+};
+
+const nodeOf = <K extends GraphNode['kind']>(graph: GraphFile, id: string, kind: K) => {
+  const found = node(graph, id);
+  if (found.kind !== kind) throw new Error(`${id} is no ${kind} node`);
+  return found as Extract<GraphNode, { kind: K }>;
 };
 
 describe('validateGraph', () => {
@@ -243,15 +249,45 @@ describe('validateGraph', () => {
       expect(problem).toMatchObject({ severity: 'error', nodeId: 'recover' });
       expect(problem.message).toContain('needs write access, but the graph runs read-only');
     });
-    it('only a warning when an Approve node can grant it, but always an error for Collect', () => {
+    it('only a warning when an Approve node reachable from the refused node can grant it; always an error for Collect', () => {
       const graph = mutated((g) => {
         g.skills.search_events = { ...g.skills.search_events, access: 'exec' };
         g.nodes.push({ id: 'ask', kind: 'approve', position: { x: 0, y: 0 }, config: {} });
+        g.edges.push({ id: 'a1', source: 'recover', target: 'ask', when: { outcome: 'needs_human' } }, { id: 'a2', source: 'ask', target: 'decide' });
         g.nodes.push({ id: 'gather', kind: 'collect', position: { x: 0, y: 0 }, config: { skills: ['search_events'], args: {}, retry: { maxAttempts: 3, retryOn: ['timeout'] }, maxIter: 5 } });
       });
       expect(withCode(graph, 'permission_conflict').map((problem) => [problem.nodeId, problem.severity])).toEqual([
         ['decide', 'warning'], ['gather', 'error'],
       ]);
+    });
+    it('an Approve node the run cannot reach from the refused node does not soften it', () => {
+      const graph = mutated((g) => {
+        g.skills.search_events = { ...g.skills.search_events, access: 'write' };
+        // It leads into the loop, but nothing leads to it.
+        g.nodes.push({ id: 'ask', kind: 'approve', position: { x: 0, y: 0 }, config: {} });
+        g.edges.push({ id: 'a1', source: 'ask', target: 'decide' });
+      });
+      const [problem] = withCode(graph, 'permission_conflict');
+      expect(problem).toMatchObject({ severity: 'error', nodeId: 'decide' });
+      expect(problem.message).toContain('No Approve node can be reached from decide');
+    });
+    it('a recovery rule asking for human confirmation softens nothing without an Approve node', () => {
+      const graph = mutated((g) => {
+        g.skills.search_events = { ...g.skills.search_events, access: 'write' };
+        nodeOf(g, 'recover', 'recover').config.rules.push({ reason: 'permission_denied', action: 'request_human_confirmation' });
+      });
+      expect(withCode(graph, 'permission_conflict').map((problem) => [problem.nodeId, problem.severity])).toEqual([['decide', 'error']]);
+    });
+    it('approval grants what an Act node was refused: a judge\'s skill stays an error even with an Approve node in reach', () => {
+      const graph = mutated((g) => {
+        g.skills.judge = { type: 'mock', access: 'write', script: [{ outcome: 'ok' }] };
+        nodeOf(g, 'evaluate', 'verify').config.judge = 'judge';
+        g.nodes.push({ id: 'ask', kind: 'approve', position: { x: 0, y: 0 }, config: {} });
+        g.edges.push({ id: 'a1', source: 'recover', target: 'ask', when: { outcome: 'needs_human' } }, { id: 'a2', source: 'ask', target: 'decide' });
+      });
+      const [problem] = withCode(graph, 'permission_conflict');
+      expect(problem).toMatchObject({ severity: 'error', nodeId: 'evaluate' });
+      expect(problem.message).toContain('Approval cannot grant it there');
     });
     it('not when the permission mode allows the access', () => {
       const graph = mutated((g) => {

@@ -50,6 +50,15 @@ const routedOutcomes = (when: When | undefined): string[] => {
   return [];
 };
 
+/**
+ * Whether an approval can grant this skill reference: approval grants the skill an Act node was
+ * refused (its own skill, its loop's tools, the plan's actions a Reason node makes), or the skill
+ * of a recovery rule. A collect node only reads; a judge, a planner and a verify or reason loop's
+ * tools are never granted.
+ */
+const approvalGrants = (node: GraphNode, reference: SkillReference): boolean =>
+  node.kind === 'act' || node.kind === 'recover' || (node.kind === 'reason' && reference.where.startsWith('config.plans'));
+
 const coversEverything = (when: When | undefined) => when === undefined || when === 'always' || when === 'otherwise';
 
 export const validateGraph = (graph: GraphFile): Problem[] => {
@@ -154,19 +163,29 @@ export const validateGraph = (graph: GraphFile): Problem[] => {
     }
   });
 
-  // An approve node grants the skill the permission check refused to an act node (its `results`), or a recovery's skill.
-  const hasApprove = graph.nodes.some((node) => node.kind === 'approve');
-  const recoverySkills = new Set(graph.nodes.flatMap((node) => (node.kind === 'recover' ? node.config.rules.flatMap((rule) => (rule.skill ? [rule.skill] : [])) : [])));
-  const grantable = (node: GraphNode, skill: string) => hasApprove && (node.kind === 'act' || node.kind === 'reason' || recoverySkills.has(skill));
+  // One rule softens a refusal: an Approve node the run can reach from the refused node, for a skill
+  // approval grants (what an Act node runs and was refused, or a recovery rule's skill). Collect only reads.
+  const approveIds = graph.nodes.filter((node) => node.kind === 'approve').map((node) => node.id);
+  const approveReachable = (node: GraphNode) => {
+    const reachable = reachableFrom(graph, node.id);
+    return approveIds.some((id) => id !== node.id && reachable.has(id));
+  };
   graph.nodes.forEach((node) => {
+    let canApprove: boolean | undefined;
     for (const reference of skillReferences(node)) {
       const skill = definesSkill(graph, reference.skill) ? graph.skills[reference.skill] : undefined;
       if (!skill || accessAllowed(graph.permissions.mode, effectiveAccess(skill))) continue;
-      const softened = node.kind !== 'collect' && grantable(node, reference.skill);
+      const grantable = approvalGrants(node, reference);
+      canApprove ??= approveIds.length > 0 && approveReachable(node);
+      const softened = grantable && canApprove;
+      const why = node.kind === 'collect' ? ' Collect nodes may only read.'
+        : softened ? ''
+          : !grantable ? ` Approval cannot grant it there (it grants what an Act node was refused, or a recovery rule's skill).`
+            : approveIds.length > 0 ? ` No Approve node can be reached from ${node.id}.` : '';
       problems.push({
         code: 'permission_conflict',
         severity: softened ? 'warning' : 'error',
-        message: `${node.id} uses "${reference.skill}", which needs ${effectiveAccess(skill)} access, but the graph runs ${graph.permissions.mode}: every call will be denied${softened ? ' unless a person approves it' : ''}.${node.kind === 'collect' ? ' Collect nodes may only read.' : hasApprove && !softened ? ' No approve node can grant it from here (approval grants what an act node was refused).' : ''}`,
+        message: `${node.id} uses "${reference.skill}", which needs ${effectiveAccess(skill)} access, but the graph runs ${graph.permissions.mode}: every call will be denied${softened ? ' unless a person approves it' : ''}.${why}`,
         nodeId: node.id,
       });
     }

@@ -222,6 +222,9 @@ describe('fixes found against the seeds\' code', () => {
     expect(conflict()?.severity).toBe('error');
     graph.nodes.push({ id: 'ask', kind: 'approve', position: { x: 0, y: 0 }, config: {} });
     graph.edges.push({ id: 'a1', source: 'ask', target: 'work' });
+    // Nothing leads to it yet: it cannot be reached from work.
+    expect(conflict()?.severity).toBe('error');
+    graph.edges.push({ id: 'a0', source: 'work', target: 'ask', when: { outcome: 'denied' } });
     expect(conflict()?.severity).toBe('warning');
     // A verify loop's tool is not granted by approval: approval grants what an act node was refused.
     nodeOf(graph, 'work', 'act').config.loop = { decider: 'think', tools: ['grep'], maxIter: 3 };
