@@ -30,6 +30,7 @@ describe('validateGraph', () => {
     expect([...PROBLEM_CODES]).toEqual([
       'no_entry', 'duplicate_id', 'unknown_node', 'unknown_skill', 'unreachable', 'dead_end',
       'unrouted_outcome', 'unknown_path', 'permission_conflict', 'bad_finally', 'capped_work', 'unknown_edge',
+      'collect_writes', 'retry_denied', 'reserved_state',
     ]);
   });
 
@@ -249,16 +250,15 @@ describe('validateGraph', () => {
       expect(problem).toMatchObject({ severity: 'error', nodeId: 'recover' });
       expect(problem.message).toContain('needs write access, but the graph runs read-only');
     });
-    it('only a warning when an Approve node reachable from the refused node can grant it; always an error for Collect', () => {
+    it('only a warning when an Approve node reachable from the refused node can grant it; Collect is collect_writes instead', () => {
       const graph = mutated((g) => {
         g.skills.search_events = { ...g.skills.search_events, access: 'exec' };
         g.nodes.push({ id: 'ask', kind: 'approve', position: { x: 0, y: 0 }, config: {} });
         g.edges.push({ id: 'a1', source: 'recover', target: 'ask', when: { outcome: 'needs_human' } }, { id: 'a2', source: 'ask', target: 'decide' });
         g.nodes.push({ id: 'gather', kind: 'collect', position: { x: 0, y: 0 }, config: { skills: ['search_events'], args: {}, retry: { maxAttempts: 3, retryOn: ['timeout'] }, maxIter: 5 } });
       });
-      expect(withCode(graph, 'permission_conflict').map((problem) => [problem.nodeId, problem.severity])).toEqual([
-        ['decide', 'warning'], ['gather', 'error'],
-      ]);
+      expect(withCode(graph, 'permission_conflict').map((problem) => [problem.nodeId, problem.severity])).toEqual([['decide', 'warning']]);
+      expect(withCode(graph, 'collect_writes').map((problem) => [problem.nodeId, problem.severity])).toEqual([['gather', 'error']]);
     });
     it('an Approve node the run cannot reach from the refused node does not soften it', () => {
       const graph = mutated((g) => {
@@ -295,6 +295,48 @@ describe('validateGraph', () => {
         g.permissions.mode = 'workspace';
       });
       expect(withCode(graph, 'permission_conflict')).toEqual([]);
+    });
+  });
+
+  describe('collect_writes', () => {
+    const withCollect = (access: 'read' | 'write' | 'exec', loop = false) => mutated((g) => {
+      g.permissions.mode = 'full';
+      g.skills.archive_write = { type: 'mock', access, script: [{ outcome: 'ok', records: [{}] }] };
+      g.nodes.push({ id: 'gather', kind: 'collect', position: { x: 0, y: 0 }, config: {
+        skills: loop ? [] : ['search_events', 'archive_write'], args: {}, retry: { maxAttempts: 3, retryOn: ['timeout'] }, maxIter: 5,
+        ...(loop ? { loop: { decider: 'fallback_lookup', tools: ['search_events', 'archive_write'], maxIter: 3 } } : {}),
+      } });
+      g.edges.push({ id: 'c1', source: 'gather', target: 'decide' });
+    });
+    it('a write or exec skill in a collect node, in its list or its loop, whatever the mode, with the path', () => {
+      expect(withCode(withCollect('write'), 'collect_writes')).toMatchObject([{ severity: 'error', nodeId: 'gather', path: 'nodes[6].config.skills[1]' }]);
+      const [problem] = withCode(withCollect('exec', true), 'collect_writes');
+      expect(problem).toMatchObject({ severity: 'error', path: 'nodes[6].config.loop.tools[1]' });
+      expect(problem.message).toContain('only reads, but "archive_write" needs exec access');
+    });
+    it('not for read skills', () => {
+      expect(withCode(withCollect('read'), 'collect_writes')).toEqual([]);
+    });
+  });
+
+  describe('retry_denied', () => {
+    it('permission_denied in retryOn is refused with the reason', () => {
+      const [problem] = withCode(mutated((g) => { nodeOf(g, 'execute', 'act').config.retry.retryOn = ['timeout', 'permission_denied']; }), 'retry_denied');
+      expect(problem).toMatchObject({ severity: 'error', nodeId: 'execute', path: 'nodes[1].config.retry.retryOn[1]' });
+      expect(problem.message).toContain('a refusal is decided by the permission mode, not flaky');
+    });
+    it('not for the outcomes worth retrying', () => {
+      expect(withCode(mutated((g) => { nodeOf(g, 'execute', 'act').config.retry.retryOn = ['timeout', 'parse_error', 'error']; }), 'retry_denied')).toEqual([]);
+    });
+  });
+
+  describe('reserved_state', () => {
+    it('state fields the runtime keeps, with the path', () => {
+      const graph = mutated((g) => { g.state = { question: 'q', _run: 1, _step: {}, round: 3, 'odd key': 1 }; });
+      expect(withCode(graph, 'reserved_state').map((problem) => [problem.path, problem.severity])).toEqual([
+        ['state._run', 'error'], ['state._step', 'error'], ['state.round', 'error'],
+      ]);
+      expect(withCode(graph, 'reserved_state')[0].message).toContain('a run could not start');
     });
   });
 

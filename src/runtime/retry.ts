@@ -20,6 +20,8 @@ export interface ActionEnv {
   /** Lets time pass: on the run's simulated clock for simulated skills, really for the others. */
   wait: (ms: number, simulated: boolean) => Promise<void>;
   context: Omit<SkillContext, 'attempt' | 'timeoutMs'>;
+  /** Why the node may only read (its kind only reads): a write or exec skill is refused before the call. */
+  onlyReads?: string;
   /** Told about each attempt as soon as it is recorded. */
   onAttempt?: (attempt: Attempt) => void;
 }
@@ -78,6 +80,13 @@ export const runAction = async (action: Action, policy: RetryPolicy, env: Action
       return run;
     }
     if (n > 1 && policy.backoffMs) await env.wait(backoffBefore(n, policy.backoffMs), runner.simulated === true);
+    if (env.onlyReads && runner.access !== 'read') {
+      run.outcome = 'permission_denied';
+      run.denied = true;
+      run.error = `${env.onlyReads}: ${action.skill} needs ${runner.access} access`;
+      record({ n, skill: action.skill, outcome: 'permission_denied', tokens: 0, error: run.error, action: actionIndex, durationMs: 0, retry: 'refused before the call, whatever the permission mode or an approval; a refusal is not retried' });
+      return run;
+    }
     if (!accessAllowed(env.mode, runner.access) && !env.consumeGrant(action.skill)) {
       run.outcome = 'permission_denied';
       run.denied = true;

@@ -36,3 +36,33 @@ describe('the llm planner reads a mock reply as it reads a model\'s answer', () 
     expect(decide.writes.plan).toMatchObject({ actions: PLAN.actions });
   });
 });
+
+const graphEngineer = () => (findTemplate('graph-engineer') as { graph: () => GraphFile }).graph();
+
+describe('COLLECT only reads', () => {
+  it('a write skill in its list is refused before the call, in workspace mode too, saying why', async () => {
+    const graph = graphEngineer();
+    graph.permissions.mode = 'workspace';
+    const gather = nodeOf(graph, 'gather', 'collect');
+    delete gather.config.loop;
+    gather.config.skills = ['read_logs', 'apply_patch'];
+    const step = (await runGraph(graph)).steps[0];
+    expect(step.outcome).toBe('error');
+    expect(step.attempts.map((attempt) => [attempt.skill, attempt.outcome, attempt.tokens])).toEqual([['read_logs', 'ok', 40], ['apply_patch', 'permission_denied', 0]]);
+    expect(step.attempts[1].error).toBe('gather is a Collect node, which only reads: apply_patch needs write access');
+    expect(step.attempts[1].returned).toBeUndefined();
+    expect(step.note).toContain('only reads');
+  });
+
+  it('a write tool its loop\'s decider asks for is refused before the call, and the loop ends at once', async () => {
+    const graph = graphEngineer();
+    graph.permissions.mode = 'full';
+    nodeOf(graph, 'gather', 'collect').config.loop?.tools.push('apply_patch');
+    const scout = graph.skills.scout;
+    if (scout.type !== 'mock') throw new Error('scout is a mock');
+    scout.script = [{ outcome: 'ok', reply: { tool: 'apply_patch', args: {} } }];
+    const step = (await runGraph(graph)).steps[0];
+    expect(step.iterations?.map((iteration) => iteration.outcome)).toEqual(['permission_denied']);
+    expect(step.attempts.at(-1)).toMatchObject({ skill: 'apply_patch', outcome: 'permission_denied', tokens: 0, error: expect.stringMatching(/only reads/) });
+  });
+});

@@ -26,6 +26,7 @@ export const collect = defineKind({
   mermaid: 'box',
   terminal: false,
   state: { collected: lazySchema((z) => z.array(z.unknown())) },
+  readsOnly: true,
   reads: ['collected'],
   fields: [
     { key: 'skills', label: 'Skills', type: 'skills' },

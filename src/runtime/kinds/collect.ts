@@ -38,7 +38,7 @@ export const executeCollect: Executor<'collect'> = async (context) => {
   }
   const writes = { collected: [...before, ...gathered] };
   if (last?.budgetStop) return { outcome: null, writes, attempts, note: `${last.budgetStop.explain}${capped}`, budgetStop: last.budgetStop };
-  if (last && isFailure(last.outcome)) return { outcome: 'error', writes, attempts, note: `${last.skill} failed with ${last.outcome}${capped}` };
+  if (last && isFailure(last.outcome)) return { outcome: 'error', writes, attempts, note: `${last.skill} failed with ${last.outcome}${last.error ? ` (${last.error})` : ''}${capped}` };
   if (gathered.length === 0) return { outcome: 'empty', writes, attempts, note: `${skills.length} skill(s) gathered nothing${capped}` };
   return { outcome: 'ok', writes, attempts, note: `gathered ${gathered.length} record(s) from ${skills.join(', ')}${capped}` };
 };
