@@ -30,7 +30,7 @@ describe('validateGraph', () => {
     expect([...PROBLEM_CODES]).toEqual([
       'no_entry', 'duplicate_id', 'unknown_node', 'unknown_skill', 'unreachable', 'dead_end',
       'unrouted_outcome', 'unknown_path', 'permission_conflict', 'bad_finally', 'capped_work', 'unknown_edge',
-      'collect_writes', 'retry_denied', 'reserved_state',
+      'collect_writes', 'retry_denied', 'reserved_state', 'no_verdict_tool',
     ]);
   });
 
@@ -327,6 +327,15 @@ describe('validateGraph', () => {
     });
     it('not for the outcomes worth retrying', () => {
       expect(withCode(mutated((g) => { nodeOf(g, 'execute', 'act').config.retry.retryOn = ['timeout', 'parse_error', 'error']; }), 'retry_denied')).toEqual([]);
+    });
+  });
+
+  describe('no_verdict_tool', () => {
+    it('a verdict from a tool needs an inner loop with tools', () => {
+      const graph = mutated((g) => { nodeOf(g, 'evaluate', 'verify').config.verdictFrom = 'tool'; });
+      expect(withCode(graph, 'no_verdict_tool')).toMatchObject([{ severity: 'warning', nodeId: 'evaluate', path: 'nodes[2].config.verdictFrom' }]);
+      nodeOf(graph, 'evaluate', 'verify').config.loop = { decider: 'fallback_lookup', tools: ['search_events'], maxIter: 2 };
+      expect(withCode(graph, 'no_verdict_tool')).toEqual([]);
     });
   });
 

@@ -10,7 +10,7 @@ import type { When } from './when.ts';
 export const PROBLEM_CODES = [
   'no_entry', 'duplicate_id', 'unknown_node', 'unknown_skill', 'unreachable', 'dead_end',
   'unrouted_outcome', 'unknown_path', 'permission_conflict', 'bad_finally', 'capped_work', 'unknown_edge',
-  'collect_writes', 'retry_denied', 'reserved_state',
+  'collect_writes', 'retry_denied', 'reserved_state', 'no_verdict_tool',
 ] as const;
 export type ProblemCode = (typeof PROBLEM_CODES)[number];
 
@@ -198,6 +198,8 @@ export const validateGraph = (graph: GraphFile): Problem[] => {
   graph.nodes.forEach((node, index) => {
     if (node.kind === 'collect' && !node.config.loop && node.config.skills.length > node.config.maxIter)
       problems.push({ code: 'capped_work', severity: 'warning', message: `${node.id} lists ${node.config.skills.length} skills but runs at most maxIter ${node.config.maxIter} a visit: ${node.config.skills.slice(node.config.maxIter).join(', ')} never run.`, nodeId: node.id, path: `nodes[${index}].config.maxIter` });
+    if (node.kind === 'verify' && node.config.verdictFrom === 'tool' && !node.config.loop?.tools.length)
+      problems.push({ code: 'no_verdict_tool', severity: 'warning', message: `${node.id} takes its verdict from a tool (verdictFrom "tool") but has no inner loop with tools: ${node.config.loop ? 'no tool can answer, so the evidence is never sufficient' : 'without a loop it counts records, and verdictFrom does nothing'}.`, nodeId: node.id, path: `nodes[${index}].config.verdictFrom` });
     if (node.kind === 'act' && !node.config.loop && !node.config.skill && longestPlan > node.config.maxIter)
       problems.push({ code: 'capped_work', severity: 'warning', message: `A plan has ${longestPlan} actions but ${node.id} runs at most maxIter ${node.config.maxIter} a visit: the rest would not run.`, nodeId: node.id, path: `nodes[${index}].config.maxIter` });
   });
