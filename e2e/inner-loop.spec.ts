@@ -60,7 +60,7 @@ test('the VERIFY judge sends the run back to REASON; the Act step shows its iter
 test('an inner loop that hits max_iter routes on error, and the final response is still written', async ({ page }) => {
   const errors = collectErrors(page);
   await runScenario(page, 'the inner loop hits max_iter and routes on error');
-  await expect(stopStatus(page)).toContainText('act_failed');
+  await expect(stopStatus(page)).toContainText('gave_up');
   await expect(steps(page)).toHaveCount(5);
   await steps(page).nth(2).click();
   await expect(detail(page)).toContainText('Outcome: max_iter');
@@ -82,7 +82,7 @@ test('a denied tool call inside an iteration goes to a person, who denies it', a
   await expect(iterations(page).nth(1)).toHaveAccessibleName('Iteration 2: call apply_patch → permission_denied');
   await expect(detail(page).getByRole('table', { name: 'Attempts of iteration 2' })).toContainText('read-only mode does not allow write access');
   await detail(page).getByRole('button', { name: 'Deny' }).click();
-  await expect(stopStatus(page)).toContainText('act_failed');
+  await expect(stopStatus(page)).toContainText('gave_up');
   await expect(steps(page)).toHaveCount(6);
   expect(errors).toEqual([]);
 });

@@ -68,7 +68,7 @@ test('an animated run shows the one node running now; paused, the node it goes o
   const errors = collectErrors(page);
   await page.goto('/');
   // A run that keeps failing for five rounds, 600 ms a node: long enough to watch it and pause it.
-  await page.getByRole('combobox', { name: /^Scenario/ }).selectOption('max rounds stops a loop that keeps failing');
+  await page.getByRole('combobox', { name: /^Scenario/ }).selectOption('max rounds forces stop');
   await page.getByRole('combobox', { name: 'Speed' }).selectOption({ label: 'Slow (600 ms a step)' });
   await button(page, 'Run').click();
   await expect(canvasChips(page, 'running')).toHaveCount(1);

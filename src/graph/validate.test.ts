@@ -55,7 +55,7 @@ describe('validateGraph', () => {
   describe('duplicate_id', () => {
     it('two nodes with one id, pointing at the second', () => {
       const graph = mutated((g) => { g.nodes.push({ ...node(g, 'answer'), label: 'again' }); });
-      expect(withCode(graph, 'duplicate_id')).toMatchObject([{ severity: 'error', nodeId: 'answer', path: 'nodes[6].id' }]);
+      expect(withCode(graph, 'duplicate_id')).toMatchObject([{ severity: 'error', nodeId: 'answer', path: 'nodes[8].id' }]);
     });
     it('two edges with one id', () => {
       const graph = mutated((g) => { g.edges[6] = { ...g.edges[6], id: 'e1' }; });
@@ -114,7 +114,7 @@ describe('validateGraph', () => {
       expect(withCode(graph, 'unknown_skill').map((problem) => [problem.nodeId, problem.path])).toEqual([
         ['decide', 'nodes[0].config.plans[0].actions[0].skill'],
         ['recover', 'nodes[3].config.rules[1].skill'],
-        ['gather', 'nodes[6].config.skills[0]'],
+        ['gather', 'nodes[8].config.skills[0]'],
       ]);
     });
     it('an act node’s own skill and a scenario override', () => {
@@ -147,13 +147,13 @@ describe('validateGraph', () => {
 
   describe('unreachable', () => {
     it('a node no path from the entry reaches, as a warning', () => {
-      const graph = mutated((g) => { g.edges = g.edges.filter((edge) => edge.id !== 'e7'); g.edges.push({ id: 'e7', source: 'recover', target: 'decide', when: 'otherwise' }); });
+      const graph = mutated((g) => { g.edges = g.edges.filter((edge) => edge.id !== 'e7' && edge.id !== 'e10'); g.edges.push({ id: 'e7', source: 'recover', target: 'decide', when: 'otherwise' }); });
       expect(withCode(graph, 'unreachable')).toMatchObject([{ severity: 'warning', nodeId: 'halt' }]);
     });
     it('everything downstream of a cut edge', () => {
       const graph = mutated((g) => { g.edges = g.edges.filter((edge) => edge.id !== 'e2'); });
-      // answer is the finally node: it runs after a stop whether or not an edge leads to it.
-      expect(withCode(graph, 'unreachable').map((problem) => problem.nodeId)).toEqual(['evaluate', 'recover', 'halt']);
+      // final is the finally node: it runs after a stop whether or not an edge leads to it.
+      expect(withCode(graph, 'unreachable').map((problem) => problem.nodeId)).toEqual(['evaluate', 'recover', 'answer', 'halt', 'confirm']);
     });
     it('not for a node reached only through a loop back', () => {
       const graph = mutated((g) => { g.entry = 'execute'; });
@@ -212,7 +212,7 @@ describe('validateGraph', () => {
         g.edges = g.edges.filter((edge) => edge.id !== 'e7');
         g.edges.push({ id: 'r2', source: 'recover', target: 'halt', when: { all: [{ outcome: 'no_path' }, { path: 'round', op: 'gt', value: 2 }] } });
       });
-      expect(withCode(allOf, 'unrouted_outcome').map((problem) => problem.message.match(/"(\w+)"/)?.[1])).toEqual(['needs_human', 'no_path']);
+      expect(withCode(allOf, 'unrouted_outcome').map((problem) => problem.message.match(/"(\w+)"/)?.[1])).toEqual(['no_path']);
       expect(withCode(securityclaw(), 'unrouted_outcome')).toEqual([]);
     });
   });
@@ -224,10 +224,10 @@ describe('validateGraph', () => {
     });
     it('a field group of a kind the graph does not have, inside all/any/not', () => {
       const graph = mutated((g) => {
-        g.edges[3].when = { all: [{ path: 'evaluation.plan_exhausted', op: 'eq', value: true }, { not: { path: 'approval.decision', op: 'eq', value: 'denied' } }] };
+        g.edges[3].when = { all: [{ path: 'evaluation.plan_exhausted', op: 'eq', value: true }, { not: { path: 'collected', op: 'empty' } }] };
       });
       const [problem] = withCode(graph, 'unknown_path');
-      expect(problem.message).toContain('"approval.decision"');
+      expect(problem.message).toContain('"collected"');
     });
     it('not for runtime fields, initial state, node-written fields, or inside free-form groups', () => {
       const graph = mutated((g) => {
@@ -244,14 +244,26 @@ describe('validateGraph', () => {
   });
 
   describe('permission_conflict', () => {
+    /** SecurityClaw without its human confirmation (the Approve node, its edges and the rule leading there). */
+    const unconfirmed = (mutate: (graph: GraphFile) => void) => mutated((g) => {
+      g.nodes = g.nodes.filter((candidate) => candidate.id !== 'confirm');
+      g.edges = g.edges.filter((edge) => edge.source !== 'confirm' && edge.target !== 'confirm');
+      const recover = nodeOf(g, 'recover', 'recover');
+      recover.config.rules = recover.config.rules.filter((rule) => rule.action !== 'request_human_confirmation');
+      mutate(g);
+    });
+    it('SecurityClaw\'s confirmation path softens a refused search: its Approve node is reachable from decide', () => {
+      const graph = mutated((g) => { g.skills.search_events = { ...g.skills.search_events, access: 'write' }; });
+      expect(withCode(graph, 'permission_conflict').map((problem) => [problem.nodeId, problem.severity])).toEqual([['decide', 'warning']]);
+    });
     it('a write skill in a read-only graph is an error when no one can approve it', () => {
-      const graph = mutated((g) => { g.skills.query_alternative_source = { ...g.skills.query_alternative_source, access: 'write' }; });
+      const graph = unconfirmed((g) => { g.skills.query_alternative_source = { ...g.skills.query_alternative_source, access: 'write' }; });
       const [problem] = withCode(graph, 'permission_conflict');
       expect(problem).toMatchObject({ severity: 'error', nodeId: 'recover' });
       expect(problem.message).toContain('needs write access, but the graph runs read-only');
     });
     it('only a warning when an Approve node reachable from the refused node can grant it; Collect is collect_writes instead', () => {
-      const graph = mutated((g) => {
+      const graph = unconfirmed((g) => {
         g.skills.search_events = { ...g.skills.search_events, access: 'exec' };
         g.nodes.push({ id: 'ask', kind: 'approve', position: { x: 0, y: 0 }, config: {} });
         g.edges.push({ id: 'a1', source: 'recover', target: 'ask', when: { outcome: 'needs_human' } }, { id: 'a2', source: 'ask', target: 'decide' });
@@ -261,7 +273,7 @@ describe('validateGraph', () => {
       expect(withCode(graph, 'collect_writes').map((problem) => [problem.nodeId, problem.severity])).toEqual([['gather', 'error']]);
     });
     it('an Approve node the run cannot reach from the refused node does not soften it', () => {
-      const graph = mutated((g) => {
+      const graph = unconfirmed((g) => {
         g.skills.search_events = { ...g.skills.search_events, access: 'write' };
         // It leads into the loop, but nothing leads to it.
         g.nodes.push({ id: 'ask', kind: 'approve', position: { x: 0, y: 0 }, config: {} });
@@ -272,14 +284,14 @@ describe('validateGraph', () => {
       expect(problem.message).toContain('No Approve node can be reached from decide');
     });
     it('a recovery rule asking for human confirmation softens nothing without an Approve node', () => {
-      const graph = mutated((g) => {
+      const graph = unconfirmed((g) => {
         g.skills.search_events = { ...g.skills.search_events, access: 'write' };
         nodeOf(g, 'recover', 'recover').config.rules.push({ reason: 'permission_denied', action: 'request_human_confirmation' });
       });
       expect(withCode(graph, 'permission_conflict').map((problem) => [problem.nodeId, problem.severity])).toEqual([['decide', 'error']]);
     });
     it('approval grants what an Act node was refused: a judge\'s skill stays an error even with an Approve node in reach', () => {
-      const graph = mutated((g) => {
+      const graph = unconfirmed((g) => {
         g.skills.judge = { type: 'mock', access: 'write', script: [{ outcome: 'ok' }] };
         nodeOf(g, 'evaluate', 'verify').config.judge = 'judge';
         g.nodes.push({ id: 'ask', kind: 'approve', position: { x: 0, y: 0 }, config: {} });
@@ -309,9 +321,9 @@ describe('validateGraph', () => {
       g.edges.push({ id: 'c1', source: 'gather', target: 'decide' });
     });
     it('a write or exec skill in a collect node, in its list or its loop, whatever the mode, with the path', () => {
-      expect(withCode(withCollect('write'), 'collect_writes')).toMatchObject([{ severity: 'error', nodeId: 'gather', path: 'nodes[6].config.skills[1]' }]);
+      expect(withCode(withCollect('write'), 'collect_writes')).toMatchObject([{ severity: 'error', nodeId: 'gather', path: 'nodes[8].config.skills[1]' }]);
       const [problem] = withCode(withCollect('exec', true), 'collect_writes');
-      expect(problem).toMatchObject({ severity: 'error', path: 'nodes[6].config.loop.tools[1]' });
+      expect(problem).toMatchObject({ severity: 'error', path: 'nodes[8].config.loop.tools[1]' });
       expect(problem.message).toContain('only reads, but "archive_write" needs exec access');
     });
     it('not for read skills', () => {

@@ -285,7 +285,7 @@ describe('an inner loop in channels: checkpoints, forks and restores stay exact'
     expect(restored.next).toBe('wrap_up');
     await restored.run();
     expect(restored.trace.steps.at(-1)).toMatchObject({ node: 'wrap_up', finally: true });
-    expect(restored.trace.stopReason).toBe('act_failed');
+    expect(restored.trace.stopReason).toBe('gave_up');
   });
 
   it('a fork may give a loop step the outcome max_iter, and the run routes on it to the final response', async () => {
@@ -294,6 +294,6 @@ describe('an inner loop in channels: checkpoints, forks and restores stay exact'
     const fork = await original.fork(3, { outcome: 'max_iter' });
     await fork.run();
     expect(fork.trace.steps.map((step) => step.node)).toEqual(['gather', 'think', 'run', 'halt', 'wrap_up']);
-    expect(fork.trace.stopReason).toBe('act_failed');
+    expect(fork.trace.stopReason).toBe('gave_up');
   });
 });
