@@ -56,8 +56,8 @@ describe('node kinds', () => {
     expect(KINDS.act.outcomesFor?.(KINDS.act.config.parse({ loop: { decider: 'd' } }))).toEqual(['ok', 'empty', 'error', 'denied', 'max_iter']);
     expect(KINDS.collect.outcomesFor?.(KINDS.collect.config.parse({ loop: { decider: 'd' } }))).toEqual(['ok', 'empty', 'error', 'max_iter']);
     expect(KINDS.reason.skillRefs(KINDS.reason.config.parse({ loop: { decider: 'd', tools: ['t'] } }))).toEqual([{ skill: 'd', where: 'config.loop.decider' }, { skill: 't', where: 'config.loop.tools[0]' }]);
-    expect(KINDS.reason.summary(KINDS.reason.config.parse({ loop: { decider: 'd', tools: ['t'] } }))).toEqual(['loop: d → t, max_iter 5', 'plan: the decider’s done output']);
-    expect(KINDS.verify.summary(KINDS.verify.config.parse({ loop: { decider: 'd', tools: ['t'] }, verdictFrom: 'tool' }))).toEqual(['loop: d → t, max_iter 5', 'verdict: the last tool’s ok']);
+    expect(KINDS.reason.summary(KINDS.reason.config.parse({ loop: { decider: 'd', tools: ['t'] } }))).toEqual(['loop: d → t, max_iter 5', 'plan: done output']);
+    expect(KINDS.verify.summary(KINDS.verify.config.parse({ loop: { decider: 'd', tools: ['t'] }, verdictFrom: 'tool' }))).toEqual(['loop: d → t, max_iter 5', 'verdict: tool ok']);
   });
 
   it('never let two kinds own the same field group (context isolation)', () => {

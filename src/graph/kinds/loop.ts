@@ -41,7 +41,7 @@ export const withLoopOutcomes = (outcomes: readonly string[]): string[] => [...o
 
 /** The loop's inspector fields: the kinds that run one share them. */
 export const LOOP_FIELDS: readonly InspectorField[] = [
-  { key: 'loop', label: 'Inner loop', type: 'json', optional: true, help: 'Optional: {"decider":"skill","tools":["…"],"maxIter":5}. A decider answers {"tool","args"} or {"done":true,"output":{}}; an output with "error" ends the node with error.' },
+  { key: 'loop', label: 'Inner loop', type: 'json', optional: true, help: 'Optional: {"decider":"skill","tools":["…"],"maxIter":5}. A decider answers {"tool","args"} or {"done":true,"output":{}}.' },
 ];
 
 /** The skills a loop names, with where. */

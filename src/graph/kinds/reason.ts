@@ -44,7 +44,7 @@ export const reason = defineKind({
     ...LOOP_FIELDS,
   ],
   summary: (config) =>
-    config.loop ? [...loopSummary(config.loop), 'plan: the decider’s done output']
+    config.loop ? [...loopSummary(config.loop), 'plan: done output']
     : config.planner === 'llm'
       ? [`llm planner: ${config.skill ?? 'no skill'}`]
       : [`${config.plans.length} scripted plan${config.plans.length === 1 ? '' : 's'}`,

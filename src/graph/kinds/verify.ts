@@ -30,14 +30,6 @@ export const Judgement = lazySchema((z) => z.looseObject({
   reasoning: z.optional(z.string()),
 }));
 export type Judgement = z.infer<typeof Judgement>;
-
-/** What a verify loop's `done` output may add when the verdict comes from a tool: the rest of the evaluation. */
-export const ToolVerdictNote = lazySchema((z) => z.looseObject({
-  exhausted: z._default(z.boolean(), false),
-  reason: z.optional(z.string()),
-  reasoning: z.optional(z.string()),
-}));
-export type ToolVerdictNote = z.infer<typeof ToolVerdictNote>;
 export type VerifyConfig = z.infer<typeof VerifyConfig>;
 
 /** The reasons an evaluation may give; recovery rules are keyed by them. */
@@ -64,11 +56,11 @@ export const verify = defineKind({
     { key: 'minRecords', label: 'Records needed', type: 'number', min: 0 },
     { key: 'judge', label: 'Judge skill', type: 'skill', optional: true, help: 'An llm (or mock) judge asked once instead of counting records.' },
     ...LOOP_FIELDS,
-    { key: 'verdictFrom', label: 'Verdict from', type: 'select', options: VERDICT_SOURCES, optional: true, help: 'With an inner loop: the decider’s done output (default), or tool: the ok field of the last tool answer.' },
+    { key: 'verdictFrom', label: 'Verdict from', type: 'select', options: VERDICT_SOURCES, optional: true, help: 'tool: the last tool answer’s ok.' },
     { key: 'retry.maxAttempts', label: 'Max attempts', type: 'number', min: 1, max: 100, optional: true },
   ],
   summary: (config) =>
-    config.loop ? [...loopSummary(config.loop), ...(config.verdictFrom === 'tool' ? ['verdict: the last tool’s ok'] : [])]
+    config.loop ? [...loopSummary(config.loop), ...(config.verdictFrom === 'tool' ? ['verdict: tool ok'] : [])]
       : config.judge ? [`judge: ${config.judge}`]
         : [`needs ≥ ${config.minRecords} record${config.minRecords === 1 ? '' : 's'}`],
   skillRefs: (config) => [...(config.judge ? [{ skill: config.judge, where: 'config.judge' }] : []), ...loopSkillRefs(config.loop)],
