@@ -42,10 +42,10 @@ test('stepping SecurityClaw: the node the run goes on with, the retried attempt,
   expect(errors).toEqual([]);
 });
 
-test('an error outside retryOn: the execute node failed, the stop node ran and wrote nothing, unlike a node that wrote', async ({ page }) => {
+test('an error the budget cannot recover from: the execute node failed, the stop node ran and wrote nothing, unlike a node that wrote', async ({ page }) => {
   const errors = collectErrors(page);
   await page.goto('/');
-  await page.getByRole('combobox', { name: /^Scenario/ }).selectOption('an error outside retryOn is not retried and has no recovery path');
+  await page.getByRole('combobox', { name: /^Scenario/ }).selectOption('recovery skips a rule the budget left cannot pay');
   await step(page, 1);
   await step(page, 2);
   await expect(chip(page, 'execute', 'failed: error')).toHaveText('failed: error');

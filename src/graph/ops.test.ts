@@ -122,7 +122,7 @@ describe('editing edges', () => {
   it('updateEdge and removeEdges touch only the named edges', () => {
     const graph = securityclaw();
     const relabelled = updateEdge(graph, 'e5', (edge) => ({ ...edge, label: 'try again' }));
-    expect(relabelled.edges.map((edge) => edge.label)).toEqual([undefined, undefined, undefined, undefined, 'try again', undefined, undefined, 'needs human confirmation', 'approved: re-plan', undefined]);
+    expect(relabelled.edges.map((edge) => edge.label)).toEqual([undefined, undefined, undefined, undefined, 'try again', undefined, undefined, undefined, 'approved: re-plan', undefined]);
     expect(wiring(removeEdges(graph, ['e3', 'e7', 'e8', 'e9', 'e10']))).toEqual(['e1:decide→execute', 'e2:execute→evaluate', 'e4:evaluate→recover', 'e5:evaluate→decide', 'e6:recover→decide']);
     unchanged(graph, (g) => removeEdges(updateEdge(g, 'e5', (edge) => ({ ...edge, label: 'x' })), ['e3']));
   });
