@@ -29,12 +29,14 @@ const importText = (page: Page, name: string, text: string) =>
 
 test('SecurityClaw: nodes by label, edges labelled in words, loop-backs drawn apart', async ({ page }) => {
   await page.goto('/');
-  for (const label of ['Decide', 'Execute skill', 'Evaluate', 'Recover', 'Format response', 'Forced stop'])
+  for (const label of ['Decide', 'Execute skill', 'Evaluate', 'Recover', 'Format response', 'Forced stop', 'Human confirmation', 'Final response'])
     await expect(canvasNode(page, label)).toBeVisible();
   await expect(edgeLabel(page, 'plan_exhausted = true')).toBeVisible();
   await expect(edgeLabel(page, 'outcome: recovered')).toBeVisible();
+  await expect(edgeLabel(page, 'outcome: needs_human')).toBeVisible();
   await expect(edgeLabel(page, 'otherwise')).toHaveCount(2);
-  await expect(page.locator('.react-flow__edge.back-edge')).toHaveCount(2);
+  // Re-plan, recovered, and approved: three loops back to decide.
+  await expect(page.locator('.react-flow__edge.back-edge')).toHaveCount(3);
   await expect(canvasNode(page, 'Decide').getByText('entry')).toBeVisible();
   // One source handle per outcome, none on terminal kinds.
   await expect(canvasNode(page, 'Evaluate').locator('.react-flow__handle.source')).toHaveCount(4);
@@ -83,7 +85,7 @@ test('?template=graph-engineer opens that template', async ({ page }) => {
   await page.goto('/?template=graph-engineer');
   await expect(page.getByRole('heading', { name: 'Graph Engineer' })).toBeVisible();
   await expect(page.locator('.react-flow__node')).toHaveCount(8);
-  await expect(edgeLabel(page, 'retry with a wider scope')).toBeVisible();
+  await expect(edgeLabel(page, 'not verified: back to REASON')).toBeVisible();
   await expect(page.locator('.react-flow__edge.back-edge')).toHaveCount(3);
 });
 

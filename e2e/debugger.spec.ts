@@ -275,7 +275,7 @@ test('an approval: the prompt names the pending action; Approve lets it run, Den
 
 test('max_rounds is named on screen, with the rounds gauge at its limit', async ({ page }) => {
   await page.goto('/');
-  await page.getByRole('combobox', { name: /^Scenario/ }).selectOption('max rounds stops a loop that keeps failing');
+  await page.getByRole('combobox', { name: /^Scenario/ }).selectOption('max rounds forces stop');
   await button(page, 'Run').click();
   await expect(stopStatus(page)).toContainText('max_rounds');
   await expect(stopStatus(page)).toContainText('used all its rounds');

@@ -42,10 +42,10 @@ test('stepping SecurityClaw: the node the run goes on with, the retried attempt,
   expect(errors).toEqual([]);
 });
 
-test('an error outside retryOn: the execute node failed, the stop node ran and wrote nothing, unlike a node that wrote', async ({ page }) => {
+test('an error the budget cannot recover from: the execute node failed, the stop node ran and wrote nothing, unlike a node that wrote', async ({ page }) => {
   const errors = collectErrors(page);
   await page.goto('/');
-  await page.getByRole('combobox', { name: /^Scenario/ }).selectOption('an error outside retryOn is not retried and has no recovery path');
+  await page.getByRole('combobox', { name: /^Scenario/ }).selectOption('recovery skips a rule the budget left cannot pay');
   await step(page, 1);
   await step(page, 2);
   await expect(chip(page, 'execute', 'failed: error')).toHaveText('failed: error');
@@ -68,7 +68,7 @@ test('an animated run shows the one node running now; paused, the node it goes o
   const errors = collectErrors(page);
   await page.goto('/');
   // A run that keeps failing for five rounds, 600 ms a node: long enough to watch it and pause it.
-  await page.getByRole('combobox', { name: /^Scenario/ }).selectOption('max rounds stops a loop that keeps failing');
+  await page.getByRole('combobox', { name: /^Scenario/ }).selectOption('max rounds forces stop');
   await page.getByRole('combobox', { name: 'Speed' }).selectOption({ label: 'Slow (600 ms a step)' });
   await button(page, 'Run').click();
   await expect(canvasChips(page, 'running')).toHaveCount(1);

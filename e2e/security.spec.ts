@@ -115,7 +115,7 @@ test('a key reaching a prototype is refused in the state editor and in a paste o
   const poisonedGraph = corpusFile('proto-key-in-state.json').toString('utf8');
   await paste(poisonedGraph);
   await expect(alert(page)).toContainText('state.__proto__: the key "__proto__" is not allowed anywhere in a file');
-  await expect(page.locator('.react-flow__node')).toHaveCount(6);
+  await expect(page.locator('.react-flow__node')).toHaveCount(8);
   expect(await page.evaluate(() => ({} as Record<string, unknown>).polluted)).toBeUndefined();
 });
 

@@ -25,9 +25,9 @@ test('opens on the SecurityClaw template with its nodes and the palette', async 
   expect(await canvasTop()).toBe(topAtFirst);
 
   await expect(page.getByRole('heading', { name: 'SecurityClaw triage' })).toBeVisible();
-  for (const label of ['Decide', 'Execute skill', 'Evaluate', 'Recover', 'Format response', 'Forced stop'])
+  for (const label of ['Decide', 'Execute skill', 'Evaluate', 'Recover', 'Format response', 'Forced stop', 'Human confirmation', 'Final response'])
     await expect(canvasNode(page, label)).toBeVisible();
-  await expect(page.locator('.react-flow__node')).toHaveCount(6);
+  await expect(page.locator('.react-flow__node')).toHaveCount(8);
 
   const palette = page.getByRole('complementary', { name: 'Palette' });
   for (const name of PALETTE_ITEMS)

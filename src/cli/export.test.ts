@@ -7,7 +7,7 @@ import { type GraphFile } from '../graph/index.ts';
 import { parseGraph } from '../graph/parse.ts';
 import { TEMPLATES } from '../graph/templates/index.ts';
 import { FIXTURES } from '../runtime/fixtures/index.ts';
-import { agentState, nodeNames, runGraph } from '../runtime/index.ts';
+import { agentState, applyScenario, nodeNames, runGraph } from '../runtime/index.ts';
 import { cannotExport, exportLangGraph, graphIdOf } from './export.ts';
 import { main } from './main.ts';
 import { serverEnvironment } from './serve.ts';
@@ -54,6 +54,8 @@ const streamExported = async (graph: GraphFile, seed: number, env?: Record<strin
 
 const startable = [
   ...TEMPLATES.filter((template) => cannotExport(template.graph()) === null).map((template) => [`template ${template.id}`, template.graph] as const),
+  // Every template scenario too: inner loops in every kind, errors that route, verdicts from tools, approvals answered.
+  ...TEMPLATES.flatMap((template) => template.graph().scenarios.map((scenario) => [`template ${template.id}, scenario "${scenario.name}"`, () => applyScenario(template.graph(), scenario)] as const)),
   ['fixture two-actions', FIXTURES.twoActions] as const,
   // A loop that only max steps ends: 3000 steps locally would outlast the test on a loaded machine; 200 still ends on max_steps.
   ['fixture loop', () => ({ ...FIXTURES.loop(), limits: { ...FIXTURES.loop().limits, maxSteps: 200 } })] as const,

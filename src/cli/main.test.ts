@@ -70,17 +70,17 @@ describe('loopscope run', () => {
   });
 
   it('--json prints the trace alone; --seed and --scenario apply', async () => {
-    const result = await cli('run', template('securityclaw'), '--json', '--seed', '5', '--scenario', 'timeout triggers local retry');
+    const result = await cli('run', template('securityclaw'), '--json', '--seed', '5', '--scenario', 'execute timeout triggers local retry');
     expect(result.code).toBe(0);
     const trace = JSON.parse(result.out);
-    expect(trace).toMatchObject({ format: 'loopscope/trace', seed: 5, stopReason: 'completed', rounds: 1, scenario: 'timeout triggers local retry' });
+    expect(trace).toMatchObject({ format: 'loopscope/trace', seed: 5, stopReason: 'completed', rounds: 1, scenario: 'execute timeout triggers local retry' });
     // Each step carries its writes, not a copy of the whole state before it.
     expect(trace.steps[0].writes.plan).toBeDefined();
     expect(trace.steps[0].stateBefore).toBeUndefined();
   });
 
   it('a guard stop shows its numbers; exit 0 for any stop reason', async () => {
-    const result = await cli('run', template('securityclaw'), '--scenario', 'max rounds stops a loop that keeps failing');
+    const result = await cli('run', template('securityclaw'), '--scenario', 'max rounds forces stop');
     expect(result.code).toBe(0);
     expect(result.out).toContain('■ guard max_rounds: round 6 would exceed maxRounds 5');
     expect(result.out).toContain('Stopped: max_rounds');
@@ -103,8 +103,8 @@ describe('loopscope test', () => {
   it('passes every template scenario', async () => {
     const result = await cli('test', template('securityclaw'), template('graph-engineer'), template('approval-gate'));
     expect(result.code).toBe(0);
-    expect(result.out).toContain('  ✓ timeout triggers local retry (completed, 4 steps)');
-    expect(result.out.split('\n').at(-1)).toMatch(/^19 passed, 0 failed$/);
+    expect(result.out).toContain('  ✓ execute timeout triggers local retry (completed, 4 steps)');
+    expect(result.out.split('\n').at(-1)).toMatch(/^26 passed, 0 failed$/);
   });
 
   it('exit 1 with the failed expectations and the step where the run parts from them', async () => {
@@ -195,7 +195,7 @@ describe('loopscope test', () => {
       // The text report names the file in its place, among the others.
       expect(result.out).toContain(`${deep} is not a valid Loopscope graph:`);
       expect(result.out).toContain('nested deeper than 64 levels');
-      expect(result.out).toContain('  ✓ timeout triggers local retry');
+      expect(result.out).toContain('  ✓ execute timeout triggers local retry');
       expect(result.out.split('\n').at(-1)).toMatch(/^\d+ passed, 0 failed$/);
       expect(result.code).toBe(2);
     } finally {

@@ -193,9 +193,9 @@ const run = async (args: string[], io: Output): Promise<number> => {
 const testCase = async (graph: GraphFile, scenario: GraphFile['scenarios'][number]): Promise<CaseReport> => {
   const started = performance.now();
   try {
-    const { runScenario } = await loadRuntime();
+    const { runScenario, stepsRan } = await loadRuntime();
     const { failures, trace, divergence } = await runScenario(graph, scenario, { compact: true });
-    return { name: scenario.name, failures, stopReason: trace.stopReason, steps: trace.steps.length, divergence, durationMs: performance.now() - started };
+    return { name: scenario.name, failures, stopReason: trace.stopReason, steps: stepsRan(trace.steps), divergence, durationMs: performance.now() - started };
   } catch (error) {
     // One scenario that cannot run is that scenario's failure; the others still run.
     if (!(error instanceof ScenarioError)) throw error;

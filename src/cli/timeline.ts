@@ -1,5 +1,6 @@
 /** The readable timeline of a trace for a terminal: a reader can tell why each edge was taken. */
 import type { Attempt, Iteration, Trace, TraceStep } from '../runtime/index.ts';
+import { stepsRan } from '../runtime/traceIndex.ts';
 
 /** JSON cut to one readable line. */
 const brief = (value: unknown, max = 160) => {
@@ -55,6 +56,6 @@ export const formatTimeline = (trace: Trace): string[] => {
     lines.push(...stepLines(step));
   }
   lines.push(`Stopped: ${trace.stopReason ?? 'not stopped'}${trace.stopExplain ? ` — ${trace.stopExplain}` : ''}`);
-  lines.push(`${trace.steps.length} step(s), ${trace.rounds} round(s), ${trace.tokensUsed} token(s)`);
+  lines.push(`${stepsRan(trace.steps)} step(s), ${trace.rounds} round(s), ${trace.tokensUsed} token(s)`);
   return lines;
 };

@@ -47,6 +47,9 @@ describe('comparing two runs', { timeout: 30_000 }, () => {
     const failing = (graph: GraphFile) => {
       if (graph.skills.search_events.type !== 'mock') throw new Error('mock expected');
       graph.skills.search_events.script = [{ outcome: 'error', error: 'SIEM returned 500' }];
+      // No rule for the error: no recovery path, the forced stop.
+      const recover = graph.nodes.find((node) => node.id === 'recover');
+      if (recover?.kind === 'recover') recover.config.rules = recover.config.rules.filter((rule) => rule.reason !== 'execution_error');
       return graph;
     };
     const withFinally = failing(securityclaw());
@@ -55,9 +58,9 @@ describe('comparing two runs', { timeout: 30_000 }, () => {
     const left = { id: 1, trace: await runGraph(withFinally) };
     const right = { id: 2, trace: await runGraph(without) };
     const difference = firstDifference(left, right);
-    expect(difference).toMatchObject({ step: 6, kind: 'path', canvas: { nodes: ['answer'], leftEdge: null, rightEdge: null } });
-    expect(difference?.sentence).toBe('Runs part at step 6: run 1 took the final response answer (finally, after the stop no_recovery_path), run 2 took nothing (the run had ended)');
-    expect(alignRuns(left, right).at(-1)).toMatchObject({ left: { node: 'answer', finally: true }, right: null, same: false });
+    expect(difference).toMatchObject({ step: 6, kind: 'path', canvas: { nodes: ['final'], leftEdge: null, rightEdge: null } });
+    expect(difference?.sentence).toBe('Runs part at step 6: run 1 took the final response final (finally, after the stop no_recovery_path), run 2 took nothing (the run had ended)');
+    expect(alignRuns(left, right).at(-1)).toMatchObject({ left: { node: 'final', finally: true }, right: null, same: false });
   });
 
   it('a run and its own copy never differ', async () => {

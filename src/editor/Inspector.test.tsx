@@ -155,14 +155,14 @@ describe('node inspector', () => {
   });
 
   it('makes a respond node the final response on every stop, and takes it back', () => {
-    open(template(), { nodes: ['answer'] });
+    open(template(), { nodes: ['final'] });
     const container = mount(<Inspector />);
     const box = field(container, 'Final response on every stop (finally)');
     expect(box.checked).toBe(true);
     act(() => box.click());
     expect(graph().finally).toBeUndefined();
     act(() => box.click());
-    expect(graph().finally).toBe('answer');
+    expect(graph().finally).toBe('final');
   });
 
   it('edits a node\'s inner loop as JSON, checked against the kind\'s schema', () => {

@@ -118,9 +118,9 @@ describe('toFlowEdges', () => {
 });
 
 describe('findBackEdges', () => {
-  it('finds the loops of SecurityClaw: re-plan and recovered', () => {
-    expect([...findBackEdges(securityclaw())].sort()).toEqual(['e5', 'e6']);
-    expect(toFlowEdges(securityclaw()).filter((edge) => edge.data!.backEdge).map((edge) => edge.className)).toEqual(['back-edge', 'back-edge']);
+  it('finds the loops of SecurityClaw: re-plan, recovered and approved', () => {
+    expect([...findBackEdges(securityclaw())].sort()).toEqual(['e5', 'e6', 'e9']);
+    expect(toFlowEdges(securityclaw()).filter((edge) => edge.data!.backEdge).map((edge) => edge.className)).toEqual(['back-edge', 'back-edge', 'back-edge']);
   });
 
   it('finds the Graph Engineer loops back (to reason, and from approval to act) and nothing on a chain', () => {
@@ -133,7 +133,7 @@ describe('findBackEdges', () => {
 
   it('counts a self-loop and survives a long chain', () => {
     const graph = securityclaw();
-    expect(findBackEdges(connect(graph, 'execute', 'execute', 'error')).size).toBe(3);
+    expect(findBackEdges(connect(graph, 'execute', 'execute', 'error')).size).toBe(4);
     const long: GraphFile = {
       ...graph,
       entry: 'n0',

@@ -28,6 +28,11 @@ export const CallOutcome = lazySchema((z) => z.enum(CALL_OUTCOMES));
 /** The outcomes an attempt may be retried on: every failure. */
 export const FAILURE_OUTCOMES = ['timeout', 'parse_error', 'permission_denied', 'error'] as const satisfies readonly CallOutcome[];
 export type CallOutcome = z.infer<typeof CallOutcome>;
+/**
+ * The outcomes worth retrying: a refusal is decided by the permission mode, not flaky, so
+ * `permission_denied` in `retryOn` is a validation error (`retry_denied`) and the inspector does not offer it.
+ */
+export const RETRIABLE_OUTCOMES = FAILURE_OUTCOMES.filter((outcome) => outcome !== 'permission_denied');
 
 export const RetryPolicy = lazySchema((z) => z.strictObject({
   maxAttempts: z._default(z.int().check(z.gte(1), z.lte(100)), 3),

@@ -45,6 +45,7 @@ describe('describeWhen', () => {
     const graph = findTemplate('securityclaw')!.graph();
     expect(graph.edges.map((edge) => describeWhen(edge.when))).toEqual([
       'always', 'always', 'outcome: sufficient', 'plan_exhausted = true', 'otherwise', 'outcome: recovered', 'otherwise',
+      'outcome: needs_human', 'outcome: approved', 'outcome: denied',
     ]);
   });
 });

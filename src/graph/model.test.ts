@@ -18,7 +18,7 @@ describe('graph model', () => {
     const graph = securityclaw();
     expect(outcomesOf(nodeById(graph, 'evaluate')!)).toEqual(['sufficient', 'exhausted', 'continue']);
     expect(outcomesOf(nodeById(graph, 'execute')!)).toEqual(['ok', 'empty', 'error', 'denied']);
-    expect(graph.nodes.filter(isTerminal).map((node) => node.id)).toEqual(['answer', 'halt']);
+    expect(graph.nodes.filter(isTerminal).map((node) => node.id)).toEqual(['answer', 'halt', 'final']);
     expect(nodeById(graph, 'nobody')).toBeUndefined();
   });
 
@@ -27,15 +27,16 @@ describe('graph model', () => {
     for (const path of ['round', 'steps', 'tokensUsed', 'question', 'plan.actions', 'results', 'execution_error.outcome',
       'evaluation.plan_exhausted', 'evaluation.reason', 'recovery.skill', 'failures', 'response.text'])
       expect(paths).toContain(path);
-    // No approve or collect node in SecurityClaw: nothing writes these.
-    expect(paths).not.toContain('approval');
+    // An approve node (the human confirmation) but no collect node in SecurityClaw: nothing writes `collected`.
+    expect(paths).toContain('approval.decision');
     expect(paths).not.toContain('collected');
   });
 
   it('follows edges from the entry, through loops, ignoring edges to nowhere', () => {
     const graph = securityclaw();
-    expect([...reachableFrom(graph, 'decide')].sort()).toEqual(['answer', 'decide', 'evaluate', 'execute', 'halt', 'recover']);
-    expect([...reachableFrom(graph, 'recover')].sort()).toEqual(['answer', 'decide', 'evaluate', 'execute', 'halt', 'recover']);
+    // The final response runs after a stop: no edge leads there.
+    expect([...reachableFrom(graph, 'decide')].sort()).toEqual(['answer', 'confirm', 'decide', 'evaluate', 'execute', 'halt', 'recover']);
+    expect([...reachableFrom(graph, 'recover')].sort()).toEqual(['answer', 'confirm', 'decide', 'evaluate', 'execute', 'halt', 'recover']);
     expect([...reachableFrom(graph, 'answer')]).toEqual(['answer']);
     const dangling = { ...graph, edges: [{ id: 'x', source: 'answer', target: 'ghost' }] };
     expect([...reachableFrom(dangling, 'answer')]).toEqual(['answer']);

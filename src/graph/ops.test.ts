@@ -55,7 +55,7 @@ describe('editing nodes', () => {
   it('updateNode and moveNodes touch only the named nodes', () => {
     const graph = securityclaw();
     const labelled = updateNode(graph, 'answer', (node) => ({ ...node, label: 'Reply' }));
-    expect(labelled.nodes.map((node) => node.label)).toEqual(['Decide', 'Execute skill', 'Evaluate', 'Recover', 'Reply', 'Forced stop']);
+    expect(labelled.nodes.map((node) => node.label)).toEqual(['Decide', 'Execute skill', 'Evaluate', 'Recover', 'Reply', 'Forced stop', 'Human confirmation', 'Final response']);
     const moved = moveNodes(graph, new Map([['halt', { x: 1, y: 2 }]]));
     expect(moved.nodes.find((node) => node.id === 'halt')?.position).toEqual({ x: 1, y: 2 });
     expect(moved.nodes.find((node) => node.id === 'answer')?.position).toEqual(graph.nodes.find((node) => node.id === 'answer')?.position);
@@ -74,12 +74,12 @@ describe('editing nodes', () => {
   it('renameNode renames the node, its edges, the entry and the scenarios that name it', () => {
     const graph = securityclaw();
     const renamed = renameNode(graph, 'decide', 'plan');
-    const timeout = renamed.scenarios.find((scenario) => scenario.name === 'timeout triggers local retry')!;
+    const timeout = renamed.scenarios.find((scenario) => scenario.name === 'execute timeout triggers local retry')!;
     expect(timeout.expect).toMatchObject({ attempts: { execute: 2, plan: 0 }, visits: { plan: 1, recover: 0 }, path: ['plan', 'execute', 'evaluate', 'answer'] });
     expect(renamed.scenarios.find((scenario) => scenario.name === "recovery changes the next round's path")!.expect.pathIncludes).toEqual(['recover', 'plan', 'execute', 'evaluate', 'answer']);
     expect(renamed.entry).toBe('plan');
     expect(renamed.nodes[0].id).toBe('plan');
-    expect(wiring(renamed)).toEqual(['e1:plan→execute', 'e2:execute→evaluate', 'e3:evaluate→answer', 'e4:evaluate→recover', 'e5:evaluate→plan', 'e6:recover→plan', 'e7:recover→halt']);
+    expect(wiring(renamed)).toEqual(['e1:plan→execute', 'e2:execute→evaluate', 'e3:evaluate→answer', 'e4:evaluate→recover', 'e5:evaluate→plan', 'e6:recover→plan', 'e7:recover→halt', 'e8:recover→confirm', 'e9:confirm→plan', 'e10:confirm→halt']);
     expect(validateGraph(renamed)).toEqual([]);
     expect(renameNode({ ...graph, scenarios: [{ name: 'a', decisions: { decide: ['denied'] }, expect: {} }] }, 'decide', 'plan').scenarios[0].decisions).toEqual({ plan: ['denied'] });
     expect(renameNode(graph, 'decide', 'decide')).toBe(graph);
@@ -89,12 +89,12 @@ describe('editing nodes', () => {
   it('removeNodes drops the nodes with every edge touching them, and the entry if it went', () => {
     const graph = securityclaw();
     const withoutRecover = removeNodes(graph, ['recover']);
-    expect(withoutRecover.nodes.map((node) => node.id)).toEqual(['decide', 'execute', 'evaluate', 'answer', 'halt']);
-    expect(wiring(withoutRecover)).toEqual(['e1:decide→execute', 'e2:execute→evaluate', 'e3:evaluate→answer', 'e5:evaluate→decide']);
+    expect(withoutRecover.nodes.map((node) => node.id)).toEqual(['decide', 'execute', 'evaluate', 'answer', 'halt', 'confirm', 'final']);
+    expect(wiring(withoutRecover)).toEqual(['e1:decide→execute', 'e2:execute→evaluate', 'e3:evaluate→answer', 'e5:evaluate→decide', 'e9:confirm→decide', 'e10:confirm→halt']);
     expect(withoutRecover.entry).toBe('decide');
     const withoutEntry = removeNodes(graph, ['decide', 'halt']);
     expect(withoutEntry.entry).toBe('');
-    expect(wiring(withoutEntry)).toEqual(['e2:execute→evaluate', 'e3:evaluate→answer', 'e4:evaluate→recover']);
+    expect(wiring(withoutEntry)).toEqual(['e2:execute→evaluate', 'e3:evaluate→answer', 'e4:evaluate→recover', 'e8:recover→confirm']);
     unchanged(graph, (g) => removeNodes(g, ['recover']));
   });
 });
@@ -103,35 +103,35 @@ describe('editing edges', () => {
   it('connect adds an edge with a fresh id, a condition from an outcome handle, and no duplicates', () => {
     const graph = securityclaw();
     const plain = connect(graph, 'answer', 'halt');
-    expect(plain.edges.at(-1)).toEqual({ id: 'e8', source: 'answer', target: 'halt' });
-    const onOutcome = connect(plain, 'recover', 'halt', 'needs_human');
-    expect(onOutcome.edges.at(-1)).toEqual({ id: 'e9', source: 'recover', target: 'halt', when: { outcome: 'needs_human' } });
-    expect(connect(onOutcome, 'recover', 'halt', 'needs_human')).toBe(onOutcome);
+    expect(plain.edges.at(-1)).toEqual({ id: 'e11', source: 'answer', target: 'halt' });
+    const onOutcome = connect(plain, 'recover', 'halt', 'no_path');
+    expect(onOutcome.edges.at(-1)).toEqual({ id: 'e12', source: 'recover', target: 'halt', when: { outcome: 'no_path' } });
+    expect(connect(onOutcome, 'recover', 'halt', 'no_path')).toBe(onOutcome);
     expect(connect(graph, 'decide', 'execute')).toBe(graph);
-    expect(connect(graph, 'decide', 'execute', 'error').edges).toHaveLength(8);
+    expect(connect(graph, 'decide', 'execute', 'error').edges).toHaveLength(11);
     unchanged(graph, (g) => connect(g, 'answer', 'halt'));
   });
 
   it('nextEdgeId skips ids in use', () => {
     const graph = securityclaw();
-    const taken = updateEdge(graph, 'e1', (edge) => ({ ...edge, id: 'e8' }));
-    expect(nextEdgeId(taken)).toBe('e9');
+    const taken = updateEdge(graph, 'e1', (edge) => ({ ...edge, id: 'e11' }));
+    expect(nextEdgeId(taken)).toBe('e12');
     expect(nextEdgeId(blank())).toBe('e1');
   });
 
   it('updateEdge and removeEdges touch only the named edges', () => {
     const graph = securityclaw();
     const relabelled = updateEdge(graph, 'e5', (edge) => ({ ...edge, label: 'try again' }));
-    expect(relabelled.edges.map((edge) => edge.label)).toEqual([undefined, undefined, undefined, undefined, 'try again', undefined, undefined]);
-    expect(wiring(removeEdges(graph, ['e3', 'e7']))).toEqual(['e1:decide→execute', 'e2:execute→evaluate', 'e4:evaluate→recover', 'e5:evaluate→decide', 'e6:recover→decide']);
+    expect(relabelled.edges.map((edge) => edge.label)).toEqual([undefined, undefined, undefined, undefined, 'try again', undefined, undefined, undefined, 'approved: re-plan', undefined]);
+    expect(wiring(removeEdges(graph, ['e3', 'e7', 'e8', 'e9', 'e10']))).toEqual(['e1:decide→execute', 'e2:execute→evaluate', 'e4:evaluate→recover', 'e5:evaluate→decide', 'e6:recover→decide']);
     unchanged(graph, (g) => removeEdges(updateEdge(g, 'e5', (edge) => ({ ...edge, label: 'x' })), ['e3']));
   });
 
   it('moveEdge swaps an edge with its neighbour among the same source’s edges only', () => {
     const graph = securityclaw();
     const order = (g: GraphFile) => g.edges.map((edge) => edge.id);
-    expect(order(moveEdge(graph, 'e4', -1))).toEqual(['e1', 'e2', 'e4', 'e3', 'e5', 'e6', 'e7']);
-    expect(order(moveEdge(graph, 'e3', 1))).toEqual(['e1', 'e2', 'e4', 'e3', 'e5', 'e6', 'e7']);
+    expect(order(moveEdge(graph, 'e4', -1))).toEqual(['e1', 'e2', 'e4', 'e3', 'e5', 'e6', 'e7', 'e8', 'e9', 'e10']);
+    expect(order(moveEdge(graph, 'e3', 1))).toEqual(['e1', 'e2', 'e4', 'e3', 'e5', 'e6', 'e7', 'e8', 'e9', 'e10']);
     // e3 is the first of evaluate's edges: moving it up stays within its source and changes nothing.
     expect(moveEdge(graph, 'e3', -1)).toBe(graph);
     expect(moveEdge(graph, 'e5', 1)).toBe(graph);
@@ -151,7 +151,7 @@ describe('duplicateNodes', () => {
     expect(next.nodes.slice(-2).map((node) => [node.id, node.position])).toEqual([
       ['recover_2', { x: picked[0].position.x + 40, y: picked[0].position.y + 40 }], ['halt_2', { x: picked[1].position.x + 40, y: picked[1].position.y + 40 }],
     ]);
-    expect(wiring(next).slice(7)).toEqual(['e8:recover_2→halt_2']);
+    expect(wiring(next).slice(10)).toEqual(['e11:recover_2→halt_2']);
     expect(next.edges.at(-1)?.when).toBe('otherwise');
     expect(next.nodes.at(-2)?.config).toEqual(picked[0].config);
     expect(next.nodes.at(-2)?.config).not.toBe(picked[0].config);

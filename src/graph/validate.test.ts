@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { GraphFile } from './schema.ts';
+import type { GraphFile, GraphNode } from './schema.ts';
 import { findTemplate } from './templates/index.ts';
 import { PROBLEM_CODES, accessAllowed, hasErrors, validateGraph, type Problem, type ProblemCode } from './validate.ts';
 
@@ -19,11 +19,18 @@ const node = (graph: GraphFile, id: string) => {
   return found;
 };
 
+const nodeOf = <K extends GraphNode['kind']>(graph: GraphFile, id: string, kind: K) => {
+  const found = node(graph, id);
+  if (found.kind !== kind) throw new Error(`${id} is no ${kind} node`);
+  return found as Extract<GraphNode, { kind: K }>;
+};
+
 describe('validateGraph', () => {
   it('knows exactly the SPEC codes', () => {
     expect([...PROBLEM_CODES]).toEqual([
       'no_entry', 'duplicate_id', 'unknown_node', 'unknown_skill', 'unreachable', 'dead_end',
       'unrouted_outcome', 'unknown_path', 'permission_conflict', 'bad_finally', 'capped_work', 'unknown_edge',
+      'collect_writes', 'retry_denied', 'reserved_state', 'no_verdict_tool',
     ]);
   });
 
@@ -48,7 +55,7 @@ describe('validateGraph', () => {
   describe('duplicate_id', () => {
     it('two nodes with one id, pointing at the second', () => {
       const graph = mutated((g) => { g.nodes.push({ ...node(g, 'answer'), label: 'again' }); });
-      expect(withCode(graph, 'duplicate_id')).toMatchObject([{ severity: 'error', nodeId: 'answer', path: 'nodes[6].id' }]);
+      expect(withCode(graph, 'duplicate_id')).toMatchObject([{ severity: 'error', nodeId: 'answer', path: 'nodes[8].id' }]);
     });
     it('two edges with one id', () => {
       const graph = mutated((g) => { g.edges[6] = { ...g.edges[6], id: 'e1' }; });
@@ -107,7 +114,7 @@ describe('validateGraph', () => {
       expect(withCode(graph, 'unknown_skill').map((problem) => [problem.nodeId, problem.path])).toEqual([
         ['decide', 'nodes[0].config.plans[0].actions[0].skill'],
         ['recover', 'nodes[3].config.rules[1].skill'],
-        ['gather', 'nodes[6].config.skills[0]'],
+        ['gather', 'nodes[8].config.skills[0]'],
       ]);
     });
     it('an act node’s own skill and a scenario override', () => {
@@ -140,13 +147,13 @@ describe('validateGraph', () => {
 
   describe('unreachable', () => {
     it('a node no path from the entry reaches, as a warning', () => {
-      const graph = mutated((g) => { g.edges = g.edges.filter((edge) => edge.id !== 'e7'); g.edges.push({ id: 'e7', source: 'recover', target: 'decide', when: 'otherwise' }); });
+      const graph = mutated((g) => { g.edges = g.edges.filter((edge) => edge.id !== 'e7' && edge.id !== 'e10'); g.edges.push({ id: 'e7', source: 'recover', target: 'decide', when: 'otherwise' }); });
       expect(withCode(graph, 'unreachable')).toMatchObject([{ severity: 'warning', nodeId: 'halt' }]);
     });
     it('everything downstream of a cut edge', () => {
       const graph = mutated((g) => { g.edges = g.edges.filter((edge) => edge.id !== 'e2'); });
-      // answer is the finally node: it runs after a stop whether or not an edge leads to it.
-      expect(withCode(graph, 'unreachable').map((problem) => problem.nodeId)).toEqual(['evaluate', 'recover', 'halt']);
+      // final is the finally node: it runs after a stop whether or not an edge leads to it.
+      expect(withCode(graph, 'unreachable').map((problem) => problem.nodeId)).toEqual(['evaluate', 'recover', 'answer', 'halt', 'confirm']);
     });
     it('not for a node reached only through a loop back', () => {
       const graph = mutated((g) => { g.entry = 'execute'; });
@@ -205,7 +212,7 @@ describe('validateGraph', () => {
         g.edges = g.edges.filter((edge) => edge.id !== 'e7');
         g.edges.push({ id: 'r2', source: 'recover', target: 'halt', when: { all: [{ outcome: 'no_path' }, { path: 'round', op: 'gt', value: 2 }] } });
       });
-      expect(withCode(allOf, 'unrouted_outcome').map((problem) => problem.message.match(/"(\w+)"/)?.[1])).toEqual(['needs_human', 'no_path']);
+      expect(withCode(allOf, 'unrouted_outcome').map((problem) => problem.message.match(/"(\w+)"/)?.[1])).toEqual(['no_path']);
       expect(withCode(securityclaw(), 'unrouted_outcome')).toEqual([]);
     });
   });
@@ -217,10 +224,10 @@ describe('validateGraph', () => {
     });
     it('a field group of a kind the graph does not have, inside all/any/not', () => {
       const graph = mutated((g) => {
-        g.edges[3].when = { all: [{ path: 'evaluation.plan_exhausted', op: 'eq', value: true }, { not: { path: 'approval.decision', op: 'eq', value: 'denied' } }] };
+        g.edges[3].when = { all: [{ path: 'evaluation.plan_exhausted', op: 'eq', value: true }, { not: { path: 'collected', op: 'empty' } }] };
       });
       const [problem] = withCode(graph, 'unknown_path');
-      expect(problem.message).toContain('"approval.decision"');
+      expect(problem.message).toContain('"collected"');
     });
     it('not for runtime fields, initial state, node-written fields, or inside free-form groups', () => {
       const graph = mutated((g) => {
@@ -237,21 +244,62 @@ describe('validateGraph', () => {
   });
 
   describe('permission_conflict', () => {
+    /** SecurityClaw without its human confirmation (the Approve node, its edges and the rule leading there). */
+    const unconfirmed = (mutate: (graph: GraphFile) => void) => mutated((g) => {
+      g.nodes = g.nodes.filter((candidate) => candidate.id !== 'confirm');
+      g.edges = g.edges.filter((edge) => edge.source !== 'confirm' && edge.target !== 'confirm');
+      const recover = nodeOf(g, 'recover', 'recover');
+      recover.config.rules = recover.config.rules.filter((rule) => rule.action !== 'request_human_confirmation');
+      mutate(g);
+    });
+    it('SecurityClaw\'s confirmation path softens a refused search: its Approve node is reachable from decide', () => {
+      const graph = mutated((g) => { g.skills.search_events = { ...g.skills.search_events, access: 'write' }; });
+      expect(withCode(graph, 'permission_conflict').map((problem) => [problem.nodeId, problem.severity])).toEqual([['decide', 'warning']]);
+    });
     it('a write skill in a read-only graph is an error when no one can approve it', () => {
-      const graph = mutated((g) => { g.skills.query_alternative_source = { ...g.skills.query_alternative_source, access: 'write' }; });
+      const graph = unconfirmed((g) => { g.skills.query_alternative_source = { ...g.skills.query_alternative_source, access: 'write' }; });
       const [problem] = withCode(graph, 'permission_conflict');
       expect(problem).toMatchObject({ severity: 'error', nodeId: 'recover' });
       expect(problem.message).toContain('needs write access, but the graph runs read-only');
     });
-    it('only a warning when an Approve node can grant it, but always an error for Collect', () => {
-      const graph = mutated((g) => {
+    it('only a warning when an Approve node reachable from the refused node can grant it; Collect is collect_writes instead', () => {
+      const graph = unconfirmed((g) => {
         g.skills.search_events = { ...g.skills.search_events, access: 'exec' };
         g.nodes.push({ id: 'ask', kind: 'approve', position: { x: 0, y: 0 }, config: {} });
+        g.edges.push({ id: 'a1', source: 'recover', target: 'ask', when: { outcome: 'needs_human' } }, { id: 'a2', source: 'ask', target: 'decide' });
         g.nodes.push({ id: 'gather', kind: 'collect', position: { x: 0, y: 0 }, config: { skills: ['search_events'], args: {}, retry: { maxAttempts: 3, retryOn: ['timeout'] }, maxIter: 5 } });
       });
-      expect(withCode(graph, 'permission_conflict').map((problem) => [problem.nodeId, problem.severity])).toEqual([
-        ['decide', 'warning'], ['gather', 'error'],
-      ]);
+      expect(withCode(graph, 'permission_conflict').map((problem) => [problem.nodeId, problem.severity])).toEqual([['decide', 'warning']]);
+      expect(withCode(graph, 'collect_writes').map((problem) => [problem.nodeId, problem.severity])).toEqual([['gather', 'error']]);
+    });
+    it('an Approve node the run cannot reach from the refused node does not soften it', () => {
+      const graph = unconfirmed((g) => {
+        g.skills.search_events = { ...g.skills.search_events, access: 'write' };
+        // It leads into the loop, but nothing leads to it.
+        g.nodes.push({ id: 'ask', kind: 'approve', position: { x: 0, y: 0 }, config: {} });
+        g.edges.push({ id: 'a1', source: 'ask', target: 'decide' });
+      });
+      const [problem] = withCode(graph, 'permission_conflict');
+      expect(problem).toMatchObject({ severity: 'error', nodeId: 'decide' });
+      expect(problem.message).toContain('No Approve node can be reached from decide');
+    });
+    it('a recovery rule asking for human confirmation softens nothing without an Approve node', () => {
+      const graph = unconfirmed((g) => {
+        g.skills.search_events = { ...g.skills.search_events, access: 'write' };
+        nodeOf(g, 'recover', 'recover').config.rules.push({ reason: 'permission_denied', action: 'request_human_confirmation' });
+      });
+      expect(withCode(graph, 'permission_conflict').map((problem) => [problem.nodeId, problem.severity])).toEqual([['decide', 'error']]);
+    });
+    it('approval grants what an Act node was refused: a judge\'s skill stays an error even with an Approve node in reach', () => {
+      const graph = unconfirmed((g) => {
+        g.skills.judge = { type: 'mock', access: 'write', script: [{ outcome: 'ok' }] };
+        nodeOf(g, 'evaluate', 'verify').config.judge = 'judge';
+        g.nodes.push({ id: 'ask', kind: 'approve', position: { x: 0, y: 0 }, config: {} });
+        g.edges.push({ id: 'a1', source: 'recover', target: 'ask', when: { outcome: 'needs_human' } }, { id: 'a2', source: 'ask', target: 'decide' });
+      });
+      const [problem] = withCode(graph, 'permission_conflict');
+      expect(problem).toMatchObject({ severity: 'error', nodeId: 'evaluate' });
+      expect(problem.message).toContain('Approval cannot grant it there');
     });
     it('not when the permission mode allows the access', () => {
       const graph = mutated((g) => {
@@ -259,6 +307,57 @@ describe('validateGraph', () => {
         g.permissions.mode = 'workspace';
       });
       expect(withCode(graph, 'permission_conflict')).toEqual([]);
+    });
+  });
+
+  describe('collect_writes', () => {
+    const withCollect = (access: 'read' | 'write' | 'exec', loop = false) => mutated((g) => {
+      g.permissions.mode = 'full';
+      g.skills.archive_write = { type: 'mock', access, script: [{ outcome: 'ok', records: [{}] }] };
+      g.nodes.push({ id: 'gather', kind: 'collect', position: { x: 0, y: 0 }, config: {
+        skills: loop ? [] : ['search_events', 'archive_write'], args: {}, retry: { maxAttempts: 3, retryOn: ['timeout'] }, maxIter: 5,
+        ...(loop ? { loop: { decider: 'fallback_lookup', tools: ['search_events', 'archive_write'], maxIter: 3 } } : {}),
+      } });
+      g.edges.push({ id: 'c1', source: 'gather', target: 'decide' });
+    });
+    it('a write or exec skill in a collect node, in its list or its loop, whatever the mode, with the path', () => {
+      expect(withCode(withCollect('write'), 'collect_writes')).toMatchObject([{ severity: 'error', nodeId: 'gather', path: 'nodes[8].config.skills[1]' }]);
+      const [problem] = withCode(withCollect('exec', true), 'collect_writes');
+      expect(problem).toMatchObject({ severity: 'error', path: 'nodes[8].config.loop.tools[1]' });
+      expect(problem.message).toContain('only reads, but "archive_write" needs exec access');
+    });
+    it('not for read skills', () => {
+      expect(withCode(withCollect('read'), 'collect_writes')).toEqual([]);
+    });
+  });
+
+  describe('retry_denied', () => {
+    it('permission_denied in retryOn is refused with the reason', () => {
+      const [problem] = withCode(mutated((g) => { nodeOf(g, 'execute', 'act').config.retry.retryOn = ['timeout', 'permission_denied']; }), 'retry_denied');
+      expect(problem).toMatchObject({ severity: 'error', nodeId: 'execute', path: 'nodes[1].config.retry.retryOn[1]' });
+      expect(problem.message).toContain('a refusal is decided by the permission mode, not flaky');
+    });
+    it('not for the outcomes worth retrying', () => {
+      expect(withCode(mutated((g) => { nodeOf(g, 'execute', 'act').config.retry.retryOn = ['timeout', 'parse_error', 'error']; }), 'retry_denied')).toEqual([]);
+    });
+  });
+
+  describe('no_verdict_tool', () => {
+    it('a verdict from a tool needs an inner loop with tools', () => {
+      const graph = mutated((g) => { nodeOf(g, 'evaluate', 'verify').config.verdictFrom = 'tool'; });
+      expect(withCode(graph, 'no_verdict_tool')).toMatchObject([{ severity: 'warning', nodeId: 'evaluate', path: 'nodes[2].config.verdictFrom' }]);
+      nodeOf(graph, 'evaluate', 'verify').config.loop = { decider: 'fallback_lookup', tools: ['search_events'], maxIter: 2 };
+      expect(withCode(graph, 'no_verdict_tool')).toEqual([]);
+    });
+  });
+
+  describe('reserved_state', () => {
+    it('state fields the runtime keeps, with the path', () => {
+      const graph = mutated((g) => { g.state = { question: 'q', _run: 1, _step: {}, round: 3, 'odd key': 1 }; });
+      expect(withCode(graph, 'reserved_state').map((problem) => [problem.path, problem.severity])).toEqual([
+        ['state._run', 'error'], ['state._step', 'error'], ['state.round', 'error'],
+      ]);
+      expect(withCode(graph, 'reserved_state')[0].message).toContain('a run could not start');
     });
   });
 

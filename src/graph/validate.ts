@@ -1,7 +1,8 @@
 import { pathsOf } from './describe.ts';
 import { kindDefinition, type SkillReference } from './kinds/index.ts';
 import { edgesInTryOrderBySource, isTerminal, outcomesOf, reachableFrom } from './model.ts';
-import { knownPaths } from './state.ts';
+import { formatPath } from './problems.ts';
+import { RESERVED_STATE_KEYS, RUNTIME_FIELDS, knownPaths } from './state.ts';
 import type { GraphFile, GraphNode, PermissionMode, ScenarioExpect } from './schema.ts';
 import { effectiveAccess, type Access } from './skills.ts';
 import type { When } from './when.ts';
@@ -9,6 +10,7 @@ import type { When } from './when.ts';
 export const PROBLEM_CODES = [
   'no_entry', 'duplicate_id', 'unknown_node', 'unknown_skill', 'unreachable', 'dead_end',
   'unrouted_outcome', 'unknown_path', 'permission_conflict', 'bad_finally', 'capped_work', 'unknown_edge',
+  'collect_writes', 'retry_denied', 'reserved_state', 'no_verdict_tool',
 ] as const;
 export type ProblemCode = (typeof PROBLEM_CODES)[number];
 
@@ -49,6 +51,14 @@ const routedOutcomes = (when: When | undefined): string[] => {
   if ('any' in when) return when.any.flatMap(routedOutcomes);
   return [];
 };
+
+/**
+ * Whether an approval can grant this skill reference: approval grants the skill an Act node was
+ * refused (its own skill, its loop's tools, the plan's actions a Reason node makes), or the skill
+ * of a recovery rule. A judge, a planner and a verify or reason loop's tools are never granted.
+ */
+const approvalGrants = (node: GraphNode, reference: SkillReference): boolean =>
+  node.kind === 'act' || node.kind === 'recover' || (node.kind === 'reason' && reference.where.startsWith('config.plans'));
 
 const coversEverything = (when: When | undefined) => when === undefined || when === 'always' || when === 'otherwise';
 
@@ -154,19 +164,30 @@ export const validateGraph = (graph: GraphFile): Problem[] => {
     }
   });
 
-  // An approve node grants the skill the permission check refused to an act node (its `results`), or a recovery's skill.
-  const hasApprove = graph.nodes.some((node) => node.kind === 'approve');
-  const recoverySkills = new Set(graph.nodes.flatMap((node) => (node.kind === 'recover' ? node.config.rules.flatMap((rule) => (rule.skill ? [rule.skill] : [])) : [])));
-  const grantable = (node: GraphNode, skill: string) => hasApprove && (node.kind === 'act' || node.kind === 'reason' || recoverySkills.has(skill));
+  // One rule softens a refusal: an Approve node the run can reach from the refused node, for a skill
+  // approval grants (what an Act node runs and was refused, or a recovery rule's skill). A kind that
+  // only reads (Collect) refuses a writing skill in any mode: collect_writes says so instead.
+  const approveIds = graph.nodes.filter((node) => node.kind === 'approve').map((node) => node.id);
+  const approveReachable = (node: GraphNode) => {
+    const reachable = reachableFrom(graph, node.id);
+    return approveIds.some((id) => id !== node.id && reachable.has(id));
+  };
   graph.nodes.forEach((node) => {
+    if (kindDefinition(node.kind).readsOnly) return;
+    let canApprove: boolean | undefined;
     for (const reference of skillReferences(node)) {
       const skill = definesSkill(graph, reference.skill) ? graph.skills[reference.skill] : undefined;
       if (!skill || accessAllowed(graph.permissions.mode, effectiveAccess(skill))) continue;
-      const softened = node.kind !== 'collect' && grantable(node, reference.skill);
+      const grantable = approvalGrants(node, reference);
+      canApprove ??= approveIds.length > 0 && approveReachable(node);
+      const softened = grantable && canApprove;
+      const why = softened ? ''
+          : !grantable ? ` Approval cannot grant it there (it grants what an Act node was refused, or a recovery rule's skill).`
+            : approveIds.length > 0 ? ` No Approve node can be reached from ${node.id}.` : '';
       problems.push({
         code: 'permission_conflict',
         severity: softened ? 'warning' : 'error',
-        message: `${node.id} uses "${reference.skill}", which needs ${effectiveAccess(skill)} access, but the graph runs ${graph.permissions.mode}: every call will be denied${softened ? ' unless a person approves it' : ''}.${node.kind === 'collect' ? ' Collect nodes may only read.' : hasApprove && !softened ? ' No approve node can grant it from here (approval grants what an act node was refused).' : ''}`,
+        message: `${node.id} uses "${reference.skill}", which needs ${effectiveAccess(skill)} access, but the graph runs ${graph.permissions.mode}: every call will be denied${softened ? ' unless a person approves it' : ''}.${why}`,
         nodeId: node.id,
       });
     }
@@ -177,12 +198,54 @@ export const validateGraph = (graph: GraphFile): Problem[] => {
   graph.nodes.forEach((node, index) => {
     if (node.kind === 'collect' && !node.config.loop && node.config.skills.length > node.config.maxIter)
       problems.push({ code: 'capped_work', severity: 'warning', message: `${node.id} lists ${node.config.skills.length} skills but runs at most maxIter ${node.config.maxIter} a visit: ${node.config.skills.slice(node.config.maxIter).join(', ')} never run.`, nodeId: node.id, path: `nodes[${index}].config.maxIter` });
+    if (node.kind === 'verify' && node.config.verdictFrom === 'tool' && !node.config.loop?.tools.length)
+      problems.push({ code: 'no_verdict_tool', severity: 'warning', message: `${node.id} takes its verdict from a tool (verdictFrom "tool") but has no inner loop with tools: ${node.config.loop ? 'no tool can answer, so the evidence is never sufficient' : 'without a loop it counts records, and verdictFrom does nothing'}.`, nodeId: node.id, path: `nodes[${index}].config.verdictFrom` });
     if (node.kind === 'act' && !node.config.loop && !node.config.skill && longestPlan > node.config.maxIter)
       problems.push({ code: 'capped_work', severity: 'warning', message: `A plan has ${longestPlan} actions but ${node.id} runs at most maxIter ${node.config.maxIter} a visit: the rest would not run.`, nodeId: node.id, path: `nodes[${index}].config.maxIter` });
   });
 
+  problems.push(...readsOnlyProblems(graph), ...retryProblems(graph), ...reservedStateProblems(graph));
   return problems;
 };
+
+/** A kind that only reads (Collect) names a skill that writes or executes: it would be refused at every call. */
+const readsOnlyProblems = (graph: GraphFile): Problem[] =>
+  graph.nodes.flatMap((node, index) => {
+    const definition = kindDefinition(node.kind);
+    if (!definition.readsOnly) return [];
+    return skillReferences(node).flatMap((reference) => {
+      const skill = definesSkill(graph, reference.skill) ? graph.skills[reference.skill] : undefined;
+      const access = skill && effectiveAccess(skill);
+      if (!access || access === 'read') return [];
+      return [{
+        code: 'collect_writes', severity: 'error', nodeId: node.id, path: `nodes[${index}].${reference.where}`,
+        message: `${node.id} is a ${definition.title} node, which only reads, but "${reference.skill}" needs ${access} access: it is refused before every call, whatever the permission mode. Move it to an Act node.`,
+      } satisfies Problem];
+    });
+  });
+
+/** `permission_denied` in a retry policy: a refusal is decided, not flaky, and is never retried. */
+const retryProblems = (graph: GraphFile): Problem[] =>
+  graph.nodes.flatMap((node, index) => {
+    const retryOn = (node.config as { retry?: { retryOn: readonly string[] } }).retry?.retryOn ?? [];
+    return retryOn.flatMap((outcome, at) => (outcome === 'permission_denied' ? [{
+      code: 'retry_denied', severity: 'error', nodeId: node.id, path: `nodes[${index}].config.retry.retryOn[${at}]`,
+      message: `${node.id} retries on permission_denied, which is never retried: a refusal is decided by the permission mode, not flaky, and asking again gives the same answer. Remove it; an Approve node is how a refusal is lifted.`,
+    } satisfies Problem] : []));
+  });
+
+/** An initial state field the runtime keeps itself: beside the state (the run could not start), or reset at the start. */
+const reservedStateProblems = (graph: GraphFile): Problem[] =>
+  Object.keys(graph.state).flatMap((key) => {
+    const beside = (RESERVED_STATE_KEYS as readonly string[]).includes(key);
+    if (!beside && !(RUNTIME_FIELDS as readonly string[]).includes(key)) return [];
+    return [{
+      code: 'reserved_state', severity: 'error', path: formatPath(['state', key]),
+      message: beside
+        ? `The state field "${key}" is kept by the runtime beside the state (its ledger): a run could not start. Rename it.`
+        : `The state field "${key}" is kept by the runtime, which sets it when a run starts: the value here would be ignored. Rename it.`,
+    } satisfies Problem];
+  });
 
 export const hasErrors = (problems: readonly Problem[]) => problems.some((problem) => problem.severity === 'error');
 

@@ -35,12 +35,12 @@ describe('the compiled LangGraph StateGraph', () => {
     const compiled = buildStateGraph(securityclaw()).compile();
     const drawn = compiled.getGraph();
     const out = (source: string) => drawn.edges.filter((edge) => edge.source === source).map((edge) => edge.target).sort();
-    expect(Object.keys(compiled.nodes).sort()).toEqual(['__start__', 'answer', 'decide', 'evaluate', 'execute', 'halt', 'recover']);
+    expect(Object.keys(compiled.nodes).sort()).toEqual(['__start__', 'answer', 'confirm', 'decide', 'evaluate', 'execute', 'final', 'halt', 'recover']);
     // A run on a thread that has stopped ends at once.
     expect(out('__start__')).toEqual(['__end__', 'decide']);
-    expect(out('evaluate')).toEqual(['__end__', 'answer', 'decide', 'recover']);
-    // Every node may lead to the finally node (answer): a stop that gets a final response goes there.
-    expect(out('recover')).toEqual(['__end__', 'answer', 'decide', 'halt']);
+    expect(out('evaluate')).toEqual(['__end__', 'answer', 'decide', 'final', 'recover']);
+    // Every node may lead to the finally node (final): a stop that gets a final response goes there.
+    expect(out('recover')).toEqual(['__end__', 'confirm', 'decide', 'final', 'halt']);
   });
 
   it('checkpoints a node\'s untriggered channel as undefined instead of throwing, and reads it back empty', async () => {

@@ -174,9 +174,9 @@ it('Stop pressed while a node waits on a skill: the node finishes, the run stops
 
 describe('a named scenario', () => {
   it('applies its skills, seed and name', async () => {
-    const controller = createController(template('securityclaw'), { scenario: 'timeout triggers local retry' });
+    const controller = createController(template('securityclaw'), { scenario: 'execute timeout triggers local retry' });
     await controller.run();
-    expect(controller.trace).toMatchObject({ scenario: 'timeout triggers local retry', stopReason: 'completed', rounds: 1 });
+    expect(controller.trace).toMatchObject({ scenario: 'execute timeout triggers local retry', stopReason: 'completed', rounds: 1 });
     expect(() => createController(template('securityclaw'), { scenario: 'nope' })).toThrow('the graph has no scenario "nope"');
   });
 });
@@ -248,8 +248,8 @@ describe('forks', () => {
   });
 
   it('without edits continue exactly as the original, with its seed and scenario', async () => {
-    const original = await runGraph(template('securityclaw'), { seed: 11, scenario: 'empty result enters recovery' });
-    const interactive = createController(template('securityclaw'), { seed: 11, scenario: 'empty result enters recovery' });
+    const original = await runGraph(template('securityclaw'), { seed: 11, scenario: 'empty result enters recover path' });
+    const interactive = createController(template('securityclaw'), { seed: 11, scenario: 'empty result enters recover path' });
     await interactive.run();
     const fork = await interactive.fork(4, {});
     await fork.run();

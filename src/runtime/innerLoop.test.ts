@@ -222,6 +222,9 @@ describe('fixes found against the seeds\' code', () => {
     expect(conflict()?.severity).toBe('error');
     graph.nodes.push({ id: 'ask', kind: 'approve', position: { x: 0, y: 0 }, config: {} });
     graph.edges.push({ id: 'a1', source: 'ask', target: 'work' });
+    // Nothing leads to it yet: it cannot be reached from work.
+    expect(conflict()?.severity).toBe('error');
+    graph.edges.push({ id: 'a0', source: 'work', target: 'ask', when: { outcome: 'denied' } });
     expect(conflict()?.severity).toBe('warning');
     // A verify loop's tool is not granted by approval: approval grants what an act node was refused.
     nodeOf(graph, 'work', 'act').config.loop = { decider: 'think', tools: ['grep'], maxIter: 3 };
@@ -282,7 +285,7 @@ describe('an inner loop in channels: checkpoints, forks and restores stay exact'
     expect(restored.next).toBe('wrap_up');
     await restored.run();
     expect(restored.trace.steps.at(-1)).toMatchObject({ node: 'wrap_up', finally: true });
-    expect(restored.trace.stopReason).toBe('act_failed');
+    expect(restored.trace.stopReason).toBe('gave_up');
   });
 
   it('a fork may give a loop step the outcome max_iter, and the run routes on it to the final response', async () => {
@@ -291,6 +294,6 @@ describe('an inner loop in channels: checkpoints, forks and restores stay exact'
     const fork = await original.fork(3, { outcome: 'max_iter' });
     await fork.run();
     expect(fork.trace.steps.map((step) => step.node)).toEqual(['gather', 'think', 'run', 'halt', 'wrap_up']);
-    expect(fork.trace.stopReason).toBe('act_failed');
+    expect(fork.trace.stopReason).toBe('gave_up');
   });
 });

@@ -20,6 +20,8 @@ export interface ActionEnv {
   /** Lets time pass: on the run's simulated clock for simulated skills, really for the others. */
   wait: (ms: number, simulated: boolean) => Promise<void>;
   context: Omit<SkillContext, 'attempt' | 'timeoutMs'>;
+  /** Why the node may only read (its kind only reads): a write or exec skill is refused before the call. */
+  onlyReads?: string;
   /** Told about each attempt as soon as it is recorded. */
   onAttempt?: (attempt: Attempt) => void;
 }
@@ -83,6 +85,13 @@ export const runAction = async (action: Action, policy: RetryPolicy, env: Action
     const learned = runner.learnAccess ? await runner.learnAccess(context) : runner.access;
     // A call that asks a service for its access shows what it was asked with and what it needed, allowed or not.
     const told = runner.learnAccess ? { args: action.args, ...(typeof learned === 'string' ? { access: learned } : {}) } : {};
+    if (env.onlyReads && typeof learned === 'string' && learned !== 'read') {
+      run.outcome = 'permission_denied';
+      run.denied = true;
+      run.error = `${env.onlyReads}: ${action.skill} needs ${learned} access`;
+      record({ n, skill: action.skill, outcome: 'permission_denied', tokens: 0, error: run.error, action: actionIndex, durationMs: 0, retry: 'refused before the call, whatever the permission mode or an approval; a refusal is not retried', ...told });
+      return run;
+    }
     if (typeof learned === 'string' && !accessAllowed(env.mode, learned) && !env.consumeGrant(action.skill)) {
       run.outcome = 'permission_denied';
       run.denied = true;

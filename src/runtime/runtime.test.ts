@@ -89,6 +89,8 @@ describe('task level: recovery and routing', () => {
   it('no matching rule → no_path → the stop node reason no_recovery_path', async () => {
     const graph = securityclaw();
     graph.skills.search_events = { type: 'mock', access: 'read', script: [{ outcome: 'error', error: 'boom' }] };
+    const recover = nodeOf(graph, 'recover', 'recover');
+    recover.config.rules = recover.config.rules.filter((rule) => rule.reason !== 'execution_error');
     const trace = await runGraph(graph);
     expect(trace.steps[3].outcome).toBe('no_path');
     expect(trace.stopReason).toBe('no_recovery_path');
@@ -118,7 +120,7 @@ describe('task level: recovery and routing', () => {
     const trace = await runGraph(graph);
     expect(trace.stopReason).toBe('no_route');
     // The step that stopped the run comes before the final response (`finally`).
-    expect(trace.steps.at(-1)).toMatchObject({ node: 'answer', finally: true, stop: { reason: 'no_route' } });
+    expect(trace.steps.at(-1)).toMatchObject({ node: 'final', finally: true, stop: { reason: 'no_route' } });
     const last = trace.steps.at(-2);
     expect(last?.node).toBe('evaluate');
     expect(last?.fired).toBeNull();
@@ -167,7 +169,7 @@ describe('system level: guards', () => {
     const trace = await runGraph(graph);
     expect(trace.stopReason).toBe('max_rounds');
     expect(trace.rounds).toBe(5);
-    expect(trace.steps.at(-1)).toMatchObject({ node: 'answer', finally: true, round: 5 });
+    expect(trace.steps.at(-1)).toMatchObject({ node: 'final', finally: true, round: 5 });
     const last = trace.steps.at(-2);
     expect(last?.guard).toEqual({ reason: 'max_rounds', explain: 'round 6 would exceed maxRounds 5' });
     expect(last?.fired).toBeNull();

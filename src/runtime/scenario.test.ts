@@ -30,10 +30,10 @@ describe('scenarios', { timeout: 30_000 }, () => {
     const byName = (name: string) => graph.scenarios.find((scenario) => scenario.name === name) as Scenario;
     const seedTests = {
       timeout: 'told apart: a timeout that never clears recovers by the fallback tool',
-      parse: 'parse errors exhaust retries and reach evaluate',
-      empty: 'empty result enters recovery',
+      parse: 'told apart: a parse failure exhausts its retries and reaches evaluate',
+      empty: 'empty result enters recover path',
     };
-    for (const name of ['timeout triggers local retry', "recovery changes the next round's path", 'max rounds stops a loop that keeps failing', ...Object.values(seedTests)])
+    for (const name of ['execute timeout triggers local retry', "recovery changes the next round's path", 'max rounds forces stop', ...Object.values(seedTests)])
       expect(byName(name), name).toBeDefined();
     const reasons = await Promise.all(Object.values(seedTests).map(async (name) => (await runScenario(graph, byName(name))).trace.finalState.failures));
     expect(reasons.map((failures) => (failures as { reason: string }[])[0].reason)).toEqual(['timeout', 'parse_error', 'empty_result']);

@@ -63,7 +63,7 @@ const scriptedRunner = (name: string, skill: Skill, ledger: CallLedger): SkillRu
 };
 
 const actionEnv = (
-  graph: GraphFile, real: RealRunners, ledger: CallLedger, run: RunLedger, state: Record<string, unknown>, deps: RunDeps, onAttempt?: (attempt: Attempt) => void,
+  graph: GraphFile, node: GraphNode, real: RealRunners, ledger: CallLedger, run: RunLedger, state: Record<string, unknown>, deps: RunDeps, onAttempt?: (attempt: Attempt) => void,
 ): ActionEnv => ({
   runner: (skill) => {
     const definition = own(graph.skills, skill);
@@ -85,6 +85,7 @@ const actionEnv = (
     ledger.tokensUsed += tokens;
   },
   limits: graph.limits,
+  ...(kindDefinition(node.kind).readsOnly ? { onlyReads: `${node.id} is a ${kindDefinition(node.kind).title} node, which only reads` } : {}),
   wait: async (ms, simulated) => {
     if (simulated) ledger.simulatedMs += ms;
     else await new Promise((resolve) => setTimeout(resolve, ms));
@@ -170,7 +171,7 @@ export const executeNode = async (graph: GraphFile, node: GraphNode, values: Run
   state.round = round;
   const ledger: CallLedger = { scripts: { ...run.scripts }, grants: { ...run.grants }, overrides: { ...run.overrides }, tokensUsed: tokensBefore, simulatedMs: 0 };
   const onAttempt = deps.onAttempt && ((attempt: Attempt) => deps.onAttempt?.(attempt, { node: node.id, step: stepNumber }));
-  const env = actionEnv(graph, real, ledger, run, state, deps, onAttempt);
+  const env = actionEnv(graph, node, real, ledger, run, state, deps, onAttempt);
   const visits = own(run.visits, node.id) ?? 0;
   const context: NodeContext = {
     node, graph, state, round, visits, lastWritten: run.lastWritten,

@@ -164,7 +164,7 @@ export const TraceStep = lazySchema((z) => z.strictObject({
 export type TraceStep = z.infer<typeof TraceStep>;
 
 // Whether a step's node ran: kept beside the step index, which the first screen reads without the trace's schemas.
-export { nodeRan } from './traceIndex.ts';
+export { nodeRan, stepsRan } from './traceIndex.ts';
 
 export const Trace = lazySchema((z) => z
   .strictObject({

@@ -14,6 +14,9 @@ import type { TraceStep } from './trace.ts';
  */
 export const nodeRan = (step: TraceStep) => !(step.guard && step.attempts.length === 0);
 
+/** A run's step count, the one every place says and `expect.steps` checks: the nodes that ran (a guard's stop is no step of a node). */
+export const stepsRan = (steps: readonly TraceStep[]): number => steps.reduce((count, step) => count + (nodeRan(step) ? 1 : 0), 0);
+
 export interface TraceIndex {
   /** Each step's round. */
   rounds: Int32Array;

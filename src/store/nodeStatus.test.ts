@@ -20,9 +20,12 @@ describe('node statuses of a run', () => {
     expect(statuses.halt).toBeUndefined();
   });
 
-  it('an error outside retryOn: execute failed, the stop node ran and wrote nothing', async () => {
+  it('an error outside retryOn and no rule for it: execute failed, the stop node ran and wrote nothing', async () => {
     const graph = securityclaw();
-    const trace = await runGraph(graph, { scenario: 'an error outside retryOn is not retried and has no recovery path' });
+    const recover = graph.nodes.find((node) => node.id === 'recover');
+    if (recover?.kind === 'recover') recover.config.rules = recover.config.rules.filter((rule) => rule.reason !== 'execution_error');
+    graph.skills.search_events = { type: 'mock', access: 'read', script: [{ outcome: 'error', error: 'SIEM returned 500' }] };
+    const trace = await runGraph(graph);
     const statuses = nodeStatusesFor(graph, trace.steps);
     expect(texts(statuses.execute)).toEqual(['failed: error', 'wrote 2 fields']);
     expect(texts(statuses.halt)).toEqual(['wrote nothing']);

@@ -305,7 +305,7 @@ describe('driving the runtime from the store', () => {
 
   it('a scenario runs its overrides: max rounds stops the loop', async () => {
     freshStore();
-    useApp.getState().setScenario('max rounds stops a loop that keeps failing');
+    useApp.getState().setScenario('max rounds forces stop');
     await useApp.getState().run();
     expect(useApp.getState().runs[0].trace.stopReason).toBe('max_rounds');
   });

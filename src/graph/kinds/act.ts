@@ -1,6 +1,6 @@
 import type * as z from 'zod/mini';
 import { CallOutcome, defaultRetry, Id, RetryPolicy } from '../common.ts';
-import { LOOP_FIELDS, LoopConfig, MAX_ITER, loopSkillRefs, loopSummary } from './loop.ts';
+import { LOOP_FIELDS, LoopConfig, loopSkillRefs, loopSummary, withLoopOutcomes } from './loop.ts';
 import { lazySchema } from '../lazySchema.ts';
 import { defineKind, RETRY_FIELDS } from './types.ts';
 
@@ -54,5 +54,5 @@ export const act = defineKind({
     `retry ×${config.retry.maxAttempts} on ${config.retry.retryOn.join(', ') || 'nothing'}`,
   ],
   skillRefs: (config) => [...(config.skill ? [{ skill: config.skill, where: 'config.skill' }] : []), ...loopSkillRefs(config.loop)],
-  outcomesFor: (config) => (config.loop ? ['ok', 'empty', 'error', 'denied', MAX_ITER] : ['ok', 'empty', 'error', 'denied']),
+  outcomesFor: (config) => (config.loop ? withLoopOutcomes(['ok', 'empty', 'error', 'denied']) : ['ok', 'empty', 'error', 'denied']),
 });

@@ -26,6 +26,7 @@ export const collect = defineKind({
   mermaid: 'box',
   terminal: false,
   state: { collected: lazySchema((z) => z.array(z.unknown())) },
+  readsOnly: true,
   reads: ['collected'],
   fields: [
     { key: 'skills', label: 'Skills', type: 'skills' },
@@ -36,5 +37,6 @@ export const collect = defineKind({
   ],
   summary: (config) => [...(config.loop ? loopSummary(config.loop) : [config.skills.join(', ') || 'no skills']), `retry ×${config.retry.maxAttempts}`],
   skillRefs: (config) => [...config.skills.map((skill, index) => ({ skill, where: `config.skills[${index}]` })), ...loopSkillRefs(config.loop)],
+  // No `denied`: Collect only reads, which every mode allows, and refuses a writing skill itself (an `error`).
   outcomesFor: (config) => (config.loop ? ['ok', 'empty', 'error', MAX_ITER] : ['ok', 'empty', 'error']),
 });

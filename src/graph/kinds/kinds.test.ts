@@ -50,6 +50,14 @@ describe('node kinds', () => {
     // The inner loop adds max_iter to the outcomes of the three kinds that may run one, and only with a loop.
     expect(KINDS.verify.outcomesFor?.(KINDS.verify.config.parse({ loop: { decider: 'd' } }))).toContain('max_iter');
     expect(KINDS.collect.outcomesFor?.(KINDS.collect.config.parse({}))).not.toContain('max_iter');
+    // Seed 003 runs every node through the same loop: a loop adds error, denied (not to Collect, which only reads) and max_iter.
+    expect(KINDS.reason.outcomesFor?.(KINDS.reason.config.parse({ loop: { decider: 'd' } }))).toEqual(['ok', 'repeated', 'error', 'denied', 'max_iter']);
+    expect(KINDS.verify.outcomesFor?.(KINDS.verify.config.parse({ loop: { decider: 'd' } }))).toEqual(['sufficient', 'exhausted', 'continue', 'error', 'denied', 'max_iter']);
+    expect(KINDS.act.outcomesFor?.(KINDS.act.config.parse({ loop: { decider: 'd' } }))).toEqual(['ok', 'empty', 'error', 'denied', 'max_iter']);
+    expect(KINDS.collect.outcomesFor?.(KINDS.collect.config.parse({ loop: { decider: 'd' } }))).toEqual(['ok', 'empty', 'error', 'max_iter']);
+    expect(KINDS.reason.skillRefs(KINDS.reason.config.parse({ loop: { decider: 'd', tools: ['t'] } }))).toEqual([{ skill: 'd', where: 'config.loop.decider' }, { skill: 't', where: 'config.loop.tools[0]' }]);
+    expect(KINDS.reason.summary(KINDS.reason.config.parse({ loop: { decider: 'd', tools: ['t'] } }))).toEqual(['loop: d → t, max_iter 5', 'plan: done output']);
+    expect(KINDS.verify.summary(KINDS.verify.config.parse({ loop: { decider: 'd', tools: ['t'] }, verdictFrom: 'tool' }))).toEqual(['loop: d → t, max_iter 5', 'verdict: tool ok']);
   });
 
   it('never let two kinds own the same field group (context isolation)', () => {

@@ -1,7 +1,7 @@
 /**
- * The inner agent loop a collect, act or verify node may run instead of its fixed list (seed 003:
- * an Agent Loop inside a node, bounded by max_iter): a decider skill answers each iteration with a
- * tool to call or `done`. Defined once here; each of the three kinds adds it to its config.
+ * The inner agent loop a reason, collect, act or verify node may run instead of its fixed work
+ * (seed 003: an Agent Loop inside a node, bounded by max_iter): a decider skill answers each
+ * iteration with a tool to call or `done`. Defined once here; each of the four kinds adds it to its config.
  */
 import type * as z from 'zod/mini';
 import { lazySchema } from '../lazySchema.ts';
@@ -28,7 +28,18 @@ export type DeciderReply = z.infer<typeof DeciderReply>;
 /** The outcome of a loop that used all its iterations without `done`. */
 export const MAX_ITER = 'max_iter';
 
-/** The loop's inspector fields: the three kinds share them. */
+/**
+ * What a loop may end with besides the kind's own outcomes: `error` (a failed call, or a `done`
+ * output carrying `error`), `denied` (the permission check refused a tool: the loop ends at once)
+ * and `max_iter`. Collect has no `denied`: it only reads, which every mode allows, and refuses a
+ * writing skill itself as an `error` (collect_writes).
+ */
+export const LOOP_OUTCOMES = ['error', 'denied', MAX_ITER] as const;
+
+/** A kind's outcomes with a loop: its own, then the loop's it lacks. */
+export const withLoopOutcomes = (outcomes: readonly string[]): string[] => [...outcomes, ...LOOP_OUTCOMES.filter((outcome) => !outcomes.includes(outcome))];
+
+/** The loop's inspector fields: the kinds that run one share them. */
 export const LOOP_FIELDS: readonly InspectorField[] = [
   { key: 'loop', label: 'Inner loop', type: 'json', optional: true, help: 'Optional: {"decider":"skill","tools":["…"],"maxIter":5}. A decider answers {"tool","args"} or {"done":true,"output":{}}.' },
 ];

@@ -1,5 +1,5 @@
 import type * as z from 'zod/mini';
-import { FAILURE_OUTCOMES } from '../common.ts';
+import { RETRIABLE_OUTCOMES } from '../common.ts';
 
 /** The icon a kind is drawn with, by name; the screen draws it as SVG (no emoji: not every machine has their font). */
 export const KIND_ICONS = ['brain', 'inbox', 'zap', 'search-check', 'life-buoy', 'hand', 'message-square-text', 'octagon-x'] as const;
@@ -48,6 +48,11 @@ export interface KindDefinition<Schema extends z.ZodMiniType = z.ZodMiniType, Ki
   state: Readonly<Record<string, z.ZodMiniType>>;
   /** The names of `state`, in order. */
   writes: readonly string[];
+  /**
+   * The kind only reads (seed 003: COLLECT 只读数据): a write or exec skill in it is the validation
+   * error `collect_writes`, and the runtime refuses it before the call, whatever the permission mode.
+   */
+  readsOnly?: boolean;
   /** State fields the node reads, recorded in each trace step. */
   reads: readonly string[];
   fields: readonly InspectorField[];
@@ -75,5 +80,5 @@ export const defineKind = <Schema extends z.ZodMiniType, Kind extends string>(de
 /** The inspector's fields of a node's local retry (`config.retry`). */
 export const RETRY_FIELDS: readonly InspectorField[] = [
   { key: 'retry.maxAttempts', label: 'Max attempts', type: 'number', min: 1, max: 100 },
-  { key: 'retry.retryOn', label: 'Retry on', type: 'multiselect', options: FAILURE_OUTCOMES },
+  { key: 'retry.retryOn', label: 'Retry on', type: 'multiselect', options: RETRIABLE_OUTCOMES },
 ];

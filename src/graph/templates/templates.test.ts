@@ -67,16 +67,35 @@ describe('built-in templates', () => {
     expect(validateGraph(findTemplate('blank')!.graph()).map((problem) => problem.code)).toEqual(['no_entry']);
   });
 
-  it('SecurityClaw keeps the seed loop: decide → execute → evaluate, recover back to decide, a forced stop', () => {
+  it('SecurityClaw keeps the seed loop: decide → execute → evaluate, recover back to decide, a person on the refused path, a forced stop', () => {
     const graph = findTemplate('securityclaw')!.graph();
     expect(graph.entry).toBe('decide');
     expect(graph.nodes.map((node) => `${node.id}:${node.kind}`)).toEqual([
-      'decide:reason', 'execute:act', 'evaluate:verify', 'recover:recover', 'answer:respond', 'halt:stop',
+      'decide:reason', 'execute:act', 'evaluate:verify', 'recover:recover', 'answer:respond', 'halt:stop', 'confirm:approve', 'final:respond',
     ]);
     expect(graph.edges.map((edge) => `${edge.source}→${edge.target}`)).toEqual([
       'decide→execute', 'execute→evaluate', 'evaluate→answer', 'evaluate→recover', 'evaluate→decide', 'recover→decide', 'recover→halt',
+      'recover→confirm', 'confirm→decide', 'confirm→halt',
     ]);
     const execute = graph.nodes.find((node) => node.id === 'execute');
     expect(execute?.kind === 'act' && execute.config.retry).toEqual({ maxAttempts: 3, retryOn: ['timeout', 'parse_error'] });
+    // Seed 000's recover node and seed 001's: each failure its own path.
+    const recover = graph.nodes.find((node) => node.id === 'recover');
+    expect(recover?.kind === 'recover' && recover.config.rules.map((rule) => `${rule.reason} → ${rule.action}${rule.skill ? ` ${rule.skill}` : ''}`)).toEqual([
+      'empty_result → expand_search_scope query_alternative_source', 'timeout → fallback_tool fallback_lookup', 'parse_error → fallback_tool fallback_lookup',
+      'coverage_low → broaden_evidence query_alternative_source', 'execution_error → fallback_tool fallback_lookup', 'permission_denied → request_human_confirmation',
+    ]);
+    // The final response after a forced stop is its own node, apart from the answer (Format response).
+    expect(graph.finally).toBe('final');
+  });
+
+  it('Graph Engineer runs every node through the inner loop, routes COLLECT\'s errors and takes VERIFY\'s verdict from a tool', () => {
+    const graph = findTemplate('graph-engineer')!.graph();
+    const config = (id: string) => graph.nodes.find((node) => node.id === id)?.config as Record<string, unknown>;
+    for (const id of ['gather', 'think', 'run', 'check']) expect(config(id).loop, id).toBeDefined();
+    expect(config('check').verdictFrom).toBe('tool');
+    expect(graph.edges.filter((edge) => edge.source === 'gather').map((edge) => [edge.target, edge.when])).toEqual([
+      ['think', 'otherwise'], ['halt', { any: [{ outcome: 'error' }, { outcome: 'max_iter' }] }],
+    ]);
   });
 });

@@ -1,7 +1,7 @@
 import { MAX_ITER, type Action } from '../../graph/index.ts';
 import { isFailure, type ActionRun } from '../retry.ts';
 import type { Attempt } from '../trace.ts';
-import { loopTrace, maxIterNote, runLoop } from './loop.ts';
+import { doneErrorNote, loopTrace, maxIterNote, runLoop } from './loop.ts';
 import { asRecord, resultOf, type Executor, type NodeResult } from './types.ts';
 
 /** The failure `execution_error` holds: the call that ended the visit. */
@@ -29,6 +29,8 @@ const executeActLoop: Executor<'act'> = async (context) => {
     const who = ending.by === 'decider' ? `the decider ${ending.run.skill}` : ending.run.skill;
     return { ...base, outcome, writes: { results, execution_error: executionError(ending.run) }, note: `iteration ${run.iterations.length}: ${who} ${ending.run.denied ? `was denied: ${ending.run.error}` : `failed with ${ending.run.outcome}${ending.run.error ? ` (${ending.run.error})` : ''}`}` };
   }
+  if (ending.type === 'error')
+    return { ...base, outcome: 'error', writes: { results, execution_error: { outcome: 'error', skill: loop.decider, message: ending.message } }, note: doneErrorNote(run, loop, ending.message) };
   if (ending.type === 'max_iter')
     return { ...base, outcome: MAX_ITER, writes: { results, execution_error: { outcome: 'error', skill: loop.decider, message: maxIterNote(loop) } }, note: maxIterNote(loop) };
   const records = recordsOf(run.calls);

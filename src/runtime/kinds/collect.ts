@@ -1,7 +1,7 @@
 import { MAX_ITER } from '../../graph/index.ts';
 import { isFailure, type ActionRun } from '../retry.ts';
 import type { Attempt } from '../trace.ts';
-import { loopTrace, maxIterNote, runLoop } from './loop.ts';
+import { doneErrorNote, loopTrace, maxIterNote, runLoop } from './loop.ts';
 import type { Executor } from './types.ts';
 
 /** The inner loop: a decider picks each read-only tool; what they return is appended to `collected`. */
@@ -15,6 +15,7 @@ const executeCollectLoop: Executor<'collect'> = async (context) => {
   const { ending } = run;
   if (ending.type === 'budget') return { ...base, outcome: null, note: ending.guard.explain, budgetStop: ending.guard };
   if (ending.type === 'failed') return { ...base, outcome: 'error', note: `iteration ${run.iterations.length}: ${ending.by === 'decider' ? 'the decider ' : ''}${ending.run.skill} failed with ${ending.run.outcome}${ending.run.error ? ` (${ending.run.error})` : ''}` };
+  if (ending.type === 'error') return { ...base, outcome: 'error', note: doneErrorNote(run, loop, ending.message) };
   if (ending.type === 'max_iter') return { ...base, outcome: MAX_ITER, note: `${maxIterNote(loop)}; ${gathered.length} record(s) gathered` };
   if (gathered.length === 0) return { ...base, outcome: 'empty', note: `done after ${run.iterations.length} iteration(s): nothing gathered` };
   return { ...base, outcome: 'ok', note: `done after ${run.iterations.length} iteration(s): gathered ${gathered.length} record(s)` };
@@ -38,7 +39,7 @@ export const executeCollect: Executor<'collect'> = async (context) => {
   }
   const writes = { collected: [...before, ...gathered] };
   if (last?.budgetStop) return { outcome: null, writes, attempts, note: `${last.budgetStop.explain}${capped}`, budgetStop: last.budgetStop };
-  if (last && isFailure(last.outcome)) return { outcome: 'error', writes, attempts, note: `${last.skill} failed with ${last.outcome}${capped}` };
+  if (last && isFailure(last.outcome)) return { outcome: 'error', writes, attempts, note: `${last.skill} failed with ${last.outcome}${last.error ? ` (${last.error})` : ''}${capped}` };
   if (gathered.length === 0) return { outcome: 'empty', writes, attempts, note: `${skills.length} skill(s) gathered nothing${capped}` };
   return { outcome: 'ok', writes, attempts, note: `gathered ${gathered.length} record(s) from ${skills.join(', ')}${capped}` };
 };

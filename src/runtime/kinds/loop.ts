@@ -1,10 +1,12 @@
 /**
- * The inner agent loop of collect, act and verify (seed 003): up to `maxIter` iterations of
- * think → act → observe. Each iteration asks the decider (with the node's declared reads only, and
- * what its tools returned so far) and gets a tool call or `done`. A reply that does not parse is a
- * `parse_error`, retried in place by the node's retry policy; a tool outside `tools` is an `error`
- * attempt; every tool call goes through runAction, so the permission check runs before each
- * attempt and each call has the node's local retry. The kind decides what the ending means.
+ * The inner agent loop of reason, collect, act and verify (seed 003, where every node runs the same
+ * `_execute_node`): up to `maxIter` iterations of think → act → observe. Each iteration asks the
+ * decider (with the node's declared reads only, and what its tools returned so far) and gets a tool
+ * call or `done`. A reply that does not parse is a `parse_error`, retried in place by the node's
+ * retry policy; a tool outside `tools` is an `error` attempt; every tool call goes through
+ * runAction, so the permission check runs before each attempt and each call has the node's local
+ * retry, and a refusal ends the loop at once. A `done` output carrying `error` ends it as an error
+ * (the article's `_route`). The kind decides what each ending means.
  */
 import type * as z from 'zod/mini';
 import { DeciderReply, kindDefinition, own, type LoopConfig, type NodeKind, type RetryPolicy } from '../../graph/index.ts';
@@ -17,6 +19,8 @@ import type { NodeContext } from './types.ts';
 /** How the loop ended. */
 export type LoopEnding =
   | { type: 'done'; output: Record<string, unknown> }
+  /** `done` with an output carrying `error`: the node ends with the outcome `error`. */
+  | { type: 'error'; message: string; output: Record<string, unknown> }
   /** The decider or a tool call failed (after its retries), or the decider asked for a tool it does not have. */
   | { type: 'failed'; by: 'decider' | 'tool'; run: ActionRun }
   | { type: 'budget'; guard: Guard }
@@ -32,6 +36,13 @@ export interface LoopRun {
   given: Given;
 }
 
+/** The error a `done` output carries, if any: a result with `error` takes the error edge (seed 003's `_route`). */
+export const outputError = (output: Record<string, unknown>): string | undefined => {
+  const { error } = output;
+  if (error === undefined || error === null || error === false || error === '') return undefined;
+  return typeof error === 'string' ? error : JSON.stringify(error);
+};
+
 /** The JSON in a model's text: a fenced block or the outermost braces. */
 const jsonText = (text: string): string => {
   const start = text.indexOf('{');
@@ -40,11 +51,11 @@ const jsonText = (text: string): string => {
 };
 
 /**
- * A decider's or judge's answer as a value of `schema`: the JSON in the text an llm wrote (a mock's
- * scripted `reply` arrives as that text too). Anything else is a `parse_error`, which the retry
- * policy may retry in place.
+ * A planner's, decider's or judge's answer as a value of `schema`: the JSON in the text an llm
+ * wrote (a mock's scripted `reply` arrives as that text too, with no records, so `empty` is read as
+ * well as `ok`). Anything else is a `parse_error`, which the retry policy may retry in place.
  */
-export const replyAs = <T>(schema: z.ZodMiniType<T>, what: string) => (result: SkillResult): SkillResult => {
+export const replyAs = <T>(schema: z.ZodMiniType<T>, what: string, shape = `${what} reply`) => (result: SkillResult): SkillResult => {
   if (result.outcome !== 'ok' && result.outcome !== 'empty') return result;
   let value: unknown;
   try {
@@ -53,7 +64,7 @@ export const replyAs = <T>(schema: z.ZodMiniType<T>, what: string) => (result: S
     return { ...result, outcome: 'parse_error', records: [], error: `the ${what} did not answer with JSON` };
   }
   const parsed = parseWith(schema, value);
-  if (!parsed.ok) return { ...result, outcome: 'parse_error', records: [], error: `not a ${what} reply: ${parsed.problems.map((problem) => `${problem.path || 'reply'}: ${problem.message}`).join('; ')}` };
+  if (!parsed.ok) return { ...result, outcome: 'parse_error', records: [], error: `not a ${shape}: ${parsed.problems.map((problem) => `${problem.path || 'reply'}: ${problem.message}`).join('; ')}` };
   return { ...result, outcome: 'ok', records: [parsed.value] };
 };
 
@@ -81,8 +92,9 @@ const deciderPrompt = <K extends NodeKind>(context: NodeContext<K>, tools: reado
 const tagged = (attempts: Attempt[], n: number) => attempts.map((attempt) => Object.assign(attempt, { iteration: n }));
 
 /**
- * Runs the loop. `output` checks a `done` reply's output (verify needs a judgement): an output
- * that does not fit is the decider's parse error like any other.
+ * Runs the loop. `output` checks a `done` reply's output (reason needs a plan, verify a judgement):
+ * an output that does not fit is the decider's parse error like any other, retried in place; one
+ * carrying `error` is not checked, it ends the loop as an error.
  */
 export const runLoop = async <K extends NodeKind>(
   context: NodeContext<K>, loop: LoopConfig, retry: RetryPolicy, output?: { schema: z.ZodMiniType; hint: string },
@@ -103,7 +115,7 @@ export const runLoop = async <K extends NodeKind>(
       const schema = inputSchemas.get(check.value.tool);
       for (const problem of schema ? argsProblems(schema, check.value.args) : [])
         check.issues.push({ code: 'custom', input: check.value.args, path: [], message: `the args do not fit ${check.value.tool}'s input schema (${problem})` });
-    } else if (output && !output.schema.safeParse(check.value.output).success)
+    } else if (output && outputError(check.value.output) === undefined && !output.schema.safeParse(check.value.output).success)
       check.issues.push({ code: 'custom', input: check.value.output, path: ['output'], message: `the output must be ${output.hint}` });
   });
   for (let n = 1; n <= loop.maxIter; n += 1) {
@@ -121,6 +133,11 @@ export const runLoop = async <K extends NodeKind>(
     iteration.reply = reply;
     if ('done' in reply) {
       iteration.outcome = 'done';
+      const error = outputError(reply.output);
+      if (error !== undefined) {
+        iteration.note = `done with an error after ${n} iteration(s): ${error}`;
+        return finish({ type: 'error', message: error, output: reply.output });
+      }
       iteration.note = `done after ${n} iteration(s)`;
       return finish({ type: 'done', output: reply.output });
     }
@@ -156,6 +173,10 @@ export const runLoop = async <K extends NodeKind>(
 
 /** The trace fields every loop step carries. */
 export const loopTrace = (run: LoopRun, loop: LoopConfig) => ({ iterations: run.iterations, maxIter: loop.maxIter, given: run.given });
+
+/** The sentence of a loop whose decider ended it with an error. */
+export const doneErrorNote = (run: LoopRun, loop: LoopConfig, message: string) =>
+  `iteration ${run.iterations.length}: the decider ${loop.decider} answered done with an error: ${message}`;
 
 /** The sentence of a loop that used every iteration. */
 export const maxIterNote = (loop: LoopConfig) =>

@@ -1,8 +1,7 @@
-import { type Action } from '../../graph/index.ts';
-import { parseWith } from '../../graph/parse.ts';
+import { MAX_ITER, type Action, type LoopConfig } from '../../graph/index.ts';
 import { Plan } from '../../graph/kinds/reason.ts';
-import type { SkillResult } from '../../skills/index.ts';
-import { asRecord, type Executor } from './types.ts';
+import { doneErrorNote, loopTrace, maxIterNote, replyAs, runLoop } from './loop.ts';
+import { asRecord, type Executor, type NodeContext, type NodeResult } from './types.ts';
 
 const stableJson = (value: unknown): string =>
   Array.isArray(value) ? `[${value.map(stableJson).join(',')}]`
@@ -12,18 +11,30 @@ const stableJson = (value: unknown): string =>
 const planSignature = (actions: readonly Action[]): string =>
   actions.map((action) => `${action.skill}(${stableJson(action.args)})`).join(' → ') || '(no actions)';
 
-/** The llm planner's answer must be a plan as JSON; anything else is a parse error, retried locally. */
-const asPlan = (result: SkillResult): SkillResult => {
-  if (result.outcome !== 'ok') return result;
-  let value: unknown;
-  try {
-    value = JSON.parse(result.text ?? '');
-  } catch {
-    return { ...result, outcome: 'parse_error', records: [], error: 'the planner did not answer with JSON' };
+/** The llm planner's answer, read as deciders and judges are read: a plan as JSON (in the text), else a parse error, retried locally. */
+const asPlan = replyAs(Plan, 'planner', 'plan');
+
+const PLAN_HINT = '{"actions": [{"skill": NAME, "args": {...}}]}';
+
+/**
+ * The inner loop: the decider may look with its read tools, then its `done` output is the plan,
+ * checked as a plan (a malformed one is the decider's parse_error, retried in place). The tools'
+ * answers are the decider's observations only: Reason writes nothing but `plan`.
+ */
+const planByLoop = async (context: NodeContext<'reason'>, loop: LoopConfig): Promise<{ actions: Action[]; source: string; trace: Partial<NodeResult> } | { ended: NodeResult }> => {
+  const run = await runLoop(context, loop, context.node.config.retry, { schema: Plan, hint: PLAN_HINT });
+  const trace = { attempts: run.attempts, ...loopTrace(run, loop) };
+  const { ending } = run;
+  if (ending.type === 'budget') return { ended: { ...trace, outcome: null, writes: {}, note: ending.guard.explain, budgetStop: ending.guard } };
+  if (ending.type === 'failed') {
+    const who = ending.by === 'decider' ? `the decider ${ending.run.skill}` : ending.run.skill;
+    const note = `iteration ${run.iterations.length}: ${who} ${ending.run.denied ? `was denied: ${ending.run.error}` : `failed with ${ending.run.outcome}${ending.run.error ? ` (${ending.run.error})` : ''}`}: no plan`;
+    return { ended: { ...trace, outcome: ending.run.denied ? 'denied' : 'error', writes: {}, note } };
   }
-  const plan = parseWith(Plan, value);
-  if (!plan.ok) return { ...result, outcome: 'parse_error', records: [], error: `not a plan: ${plan.problems.map((problem) => `${problem.path || 'plan'}: ${problem.message}`).join('; ')}` };
-  return { ...result, records: [plan.value] };
+  if (ending.type === 'error') return { ended: { ...trace, outcome: 'error', writes: {}, note: `${doneErrorNote(run, loop, ending.message)}: no plan` } };
+  if (ending.type === 'max_iter') return { ended: { ...trace, outcome: MAX_ITER, writes: {}, note: `${maxIterNote(loop)}: no plan` } };
+  const { actions } = Plan.parse(ending.output);
+  return { actions, source: `the decider ${loop.decider} planned it after ${run.iterations.length} iteration(s)`, trace };
 };
 
 /**
@@ -42,11 +53,16 @@ export const executeReason: Executor<'reason'> = async (context) => {
   let actions: Action[];
   let source: string;
   const attempts = [];
+  let loopSteps: Partial<NodeResult> = {};
   if (recoverySkill) {
     const failed = asRecord(state.execution_error)?.skill;
     const basis = previousActions.find((action) => action.skill === failed) ?? previousActions[0];
     actions = [{ skill: recoverySkill, args: basis?.args ?? {} }];
     source = `recovery chose ${recoverySkill} (${String(recovery?.action)} for ${String(recovery?.reason)}), with the previous action's args`;
+  } else if (node.config.loop) {
+    const planned = await planByLoop(context, node.config.loop);
+    if ('ended' in planned) return planned.ended;
+    ({ actions, source, trace: loopSteps } = planned);
   } else if (node.config.planner === 'llm') {
     if (!node.config.skill) return { outcome: 'error', writes: {}, attempts: [], note: 'the llm planner has no skill' };
     const prompt = `${node.config.prompt ?? 'Plan the next actions.'}\nAnswer with JSON {"actions":[{"skill":"…","args":{}}]}.\nState: ${JSON.stringify(state)}`;
@@ -71,5 +87,5 @@ export const executeReason: Executor<'reason'> = async (context) => {
   const note = repeated
     ? `the same plan as last time with no recovery in between${blindRetry ? ' and no new evidence: a blind retry' : ''} (${source})`
     : `${source}: ${signature}`;
-  return { outcome: repeated ? 'repeated' : 'ok', writes: { plan: { actions, signature, repeated } }, attempts, note, ...(blindRetry ? { blindRetry } : {}) };
+  return { attempts, ...loopSteps, outcome: repeated ? 'repeated' : 'ok', writes: { plan: { actions, signature, repeated } }, note, ...(blindRetry ? { blindRetry } : {}) };
 };

@@ -1,7 +1,9 @@
 import { MAX_ITER, own, RetryPolicy } from '../../graph/index.ts';
+import type * as z from 'zod/mini';
+import { lazySchema } from '../../graph/lazySchema.ts';
 import { Judgement } from '../../graph/kinds/verify.ts';
 import { isFailure } from '../retry.ts';
-import { givenTo, loopTrace, maxIterNote, replyAs, runLoop } from './loop.ts';
+import { doneErrorNote, givenTo, loopTrace, maxIterNote, replyAs, runLoop, type LoopRun } from './loop.ts';
 import { asRecord, type Executor, type NodeResult } from './types.ts';
 
 const REASON_OF_FAILURE: Record<string, string> = { timeout: 'timeout', parse_error: 'parse_error', permission_denied: 'permission_denied' };
@@ -20,9 +22,12 @@ const recordCount = (state: Readonly<Record<string, unknown>>): number => {
 
 type Verdict = 'sufficient' | 'exhausted' | 'continue';
 
-const evaluated = (outcome: Verdict | typeof MAX_ITER, reason: string, reasoning: string, records: number, extra: Partial<NodeResult> = {}): NodeResult => ({
+/** The loop's endings that are no verdict: the plan is exhausted, and the outcome says how the loop ended. */
+type LoopFailure = typeof MAX_ITER | 'error' | 'denied';
+
+const evaluated = (outcome: Verdict | LoopFailure, reason: string, reasoning: string, records: number, extra: Partial<NodeResult> = {}): NodeResult => ({
   outcome,
-  writes: { evaluation: { evidence_sufficient: outcome === 'sufficient', plan_exhausted: outcome === 'exhausted' || outcome === MAX_ITER, reason, reasoning, records } },
+  writes: { evaluation: { evidence_sufficient: outcome === 'sufficient', plan_exhausted: outcome !== 'sufficient' && outcome !== 'continue', reason, reasoning, records } },
   attempts: [],
   note: reasoning,
   ...extra,
@@ -56,19 +61,50 @@ const executeJudge: Executor<'verify'> = async (context) => {
   return fromJudgement(run.records[0] as Judgement, `the judge ${judge}`, records, extra);
 };
 
-/** The inner loop: the decider checks with tools, then answers done with a judgement. */
+/** What a verify loop's `done` output may add when the verdict comes from a tool: the rest of the evaluation. */
+const ToolVerdictNote = lazySchema((z) => z.looseObject({
+  exhausted: z._default(z.boolean(), false),
+  reason: z.optional(z.string()),
+  reasoning: z.optional(z.string()),
+}));
+type ToolVerdictNote = z.infer<typeof ToolVerdictNote>;
+
+const TOOL_VERDICT_HINT = '{"exhausted": bool, "reason": text, "reasoning": text} (the verdict is the last tool answer\'s "ok")';
+
+/**
+ * The verdict of the last tool answer (seed 003's `state.verified = out.get("ok")`): the `ok`
+ * field of the last record the last tool call that answered returned. No tool answered: nothing
+ * was verified.
+ */
+const toolVerdict = (run: LoopRun, note: ToolVerdictNote, records: number, extra: Partial<NodeResult>): NodeResult => {
+  const answered = run.calls.filter((call) => !isFailure(call.outcome)).at(-1);
+  const ok = asRecord(answered?.records.at(-1))?.ok === true;
+  const outcome: Verdict = ok ? 'sufficient' : note.exhausted ? 'exhausted' : 'continue';
+  const reason = ok ? 'sufficient' : (note.reason ?? 'insufficient');
+  const from = answered
+    ? `the tool ${answered.skill} answered ok: ${String(asRecord(answered.records.at(-1))?.ok ?? 'nothing')}`
+    : 'no tool answered, so nothing was verified';
+  return evaluated(outcome, reason, `${from} (the verdict comes from the tool)${note.reasoning ? `; the decider: ${note.reasoning}` : ''}`, records, extra);
+};
+
+/** The inner loop: the decider checks with tools, then answers done with a judgement (or the last tool's `ok` is the verdict). */
 const executeVerifyLoop: Executor<'verify'> = async (context) => {
   const loop = context.node.config.loop as NonNullable<typeof context.node.config.loop>;
-  const run = await runLoop(context, loop, retryOf(context.node.config), { schema: Judgement, hint: JUDGEMENT_HINT });
+  const fromTool = context.node.config.verdictFrom === 'tool';
+  const output = fromTool ? { schema: ToolVerdictNote, hint: TOOL_VERDICT_HINT } : { schema: Judgement, hint: JUDGEMENT_HINT };
+  const run = await runLoop(context, loop, retryOf(context.node.config), output);
   const records = run.calls.filter((call) => !isFailure(call.outcome)).reduce((sum, call) => sum + call.records.length, 0);
   const extra = { attempts: run.attempts, ...loopTrace(run, loop) };
   const { ending } = run;
   if (ending.type === 'budget') return { outcome: null, writes: {}, ...extra, note: ending.guard.explain, budgetStop: ending.guard };
   if (ending.type === 'failed') {
     const reason = reasonOfFailure(ending.run.outcome);
-    return evaluated('exhausted', reason, `iteration ${run.iterations.length}: ${ending.run.skill} ended with ${ending.run.outcome}: the plan is exhausted (${reason})`, records, extra);
+    // A refusal ends the loop at once with `denied` (seed 003 returns {"error": "permission denied"}); any other failure exhausts the plan.
+    return evaluated(ending.run.denied ? 'denied' : 'exhausted', reason, `iteration ${run.iterations.length}: ${ending.run.skill} ended with ${ending.run.outcome}${ending.run.error ? ` (${ending.run.error})` : ''}: the plan is exhausted (${reason})`, records, extra);
   }
+  if (ending.type === 'error') return evaluated('error', 'execution_error', `${doneErrorNote(run, loop, ending.message)}: the plan is exhausted`, records, extra);
   if (ending.type === 'max_iter') return evaluated(MAX_ITER, MAX_ITER, `${maxIterNote(loop)}: the plan is exhausted`, records, extra);
+  if (fromTool) return toolVerdict(run, ToolVerdictNote.parse(ending.output), records, extra);
   return fromJudgement(Judgement.parse(ending.output), `the decider ${loop.decider}, after ${run.iterations.length} iteration(s)`, records, extra);
 };
 
