@@ -260,6 +260,15 @@ describe('keys on the command line', () => {
   });
 });
 
+describe('loopscope open', () => {
+  it('exit 2 with a clear message when the folder is not there or a flag is wrong', async () => {
+    expect(await cli('open', join(tmpdir(), 'loopscope-nowhere', 'folder'), '--no-browser')).toEqual({ code: 2, out: '', err: `${join(tmpdir(), 'loopscope-nowhere', 'folder')}: no such folder or file` });
+    expect((await cli('open', '--port', 'x')).err).toBe('--port needs a port number (0-65535)');
+    expect((await cli('open', 'a', 'b')).err).toBe('open takes one PATH (a folder or a graph file)');
+    expect((await cli('open', '--json')).err).toBe('open does not take --json');
+  });
+});
+
 describe('npx loopscope (through bin/loopscope.mjs)', () => {
   it('runs the TypeScript sources and returns the exit code', async () => {
     const run = promisify(execFile);
