@@ -95,8 +95,8 @@ export interface Folder {
   /** The folder, as given (resolved). */
   root: string;
   list: () => Promise<GraphListing[]>;
-  /** A graph file's text (valid or not; the page shows its problems) and when it was written. */
-  read: (path: string) => Promise<{ text: string; savedAt: number }>;
+  /** A graph file's text and when it was written; with what is wrong with it when it is not a valid graph (the page shows it read-only). */
+  read: (path: string) => Promise<{ text: string; savedAt: number; problem?: string }>;
   /**
    * Writes a graph's text (refused unless it is a valid graph) over the file, atomically; with
    * `create`, only when no file has the name. A file that is there and is not a graph is never written.
@@ -199,7 +199,7 @@ export const openFolder = async (root: string): Promise<Folder> => {
     } catch {
       return;
     }
-    for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    for (const entry of entries) {
       if (leftOut(entry.name)) continue;
       const full = join(folder, entry.name);
       // Links to folders are not followed (a loop, or a way out); a link to a file inside is listed.
@@ -229,7 +229,7 @@ export const openFolder = async (root: string): Promise<Folder> => {
     }
     if (content.kind === 'too-big') throw new FolderError(413, content.problem);
     if (content.kind === 'other') throw new FolderError(404, `${path}: not a Loopscope graph file (no "format": "${GRAPH_FORMAT}")`);
-    return { text: content.text, savedAt: (await stat(file)).mtimeMs };
+    return { text: content.text, savedAt: (await stat(file)).mtimeMs, ...(content.problem ? { problem: content.problem } : {}) };
   };
 
   const write: Folder['write'] = async (path, text, { create = false } = {}) => {
@@ -311,6 +311,7 @@ export const openFolder = async (root: string): Promise<Folder> => {
     list: async () => {
       const found: GraphListing[] = [];
       await walk(real, 0, found);
+      found.sort((a, b) => a.path.localeCompare(b.path));
       const listed = new Set(found.map((listing) => listing.path));
       for (const path of known.keys()) if (!listed.has(path)) known.delete(path);
       return found;

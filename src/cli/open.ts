@@ -118,8 +118,10 @@ export const ROUTES: readonly Route[] = [
     method: 'GET',
     path: '/api/graph',
     handle: async ({ folder, url, response }) => {
-      const { text, savedAt } = await folder.read(pathOf(url));
-      response.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'X-Saved-At': String(savedAt) });
+      const { text, savedAt, problem } = await folder.read(pathOf(url));
+      // A file that is not a valid graph comes with its problem (encoded: a header is ASCII), for the page to show it read-only.
+      const said = problem === undefined ? {} : { 'X-Problem': encodeURIComponent(problem) };
+      response.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'X-Saved-At': String(savedAt), ...said });
       response.end(text);
     },
   },

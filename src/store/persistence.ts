@@ -14,9 +14,49 @@ import { isOwnSave, readSave } from './ownSave.ts';
 
 export { OPEN_KEY, type LibraryEntry };
 
-export type LibrarySummary = Pick<LibraryEntry, 'id' | 'name' | 'savedAt'>;
+export type LibrarySummary = Pick<LibraryEntry, 'id' | 'name' | 'savedAt'> & {
+  /** The graph's file, in a folder's library. */
+  path?: string;
+  /** Why the graph's file cannot be edited (not a valid graph, too big): it opens read-only. */
+  problem?: string;
+};
 
-/** Where the library lives; IndexedDB in the browser, fake-indexeddb or a fake in tests. */
+/** A graph file changed on disk (anyone's write, this page's too: `savedAt` tells them apart), or removed. */
+export type FileChange = { id: string; path: string; kind: 'changed'; savedAt: number } | { id: string; path: string; kind: 'removed' };
+
+/**
+ * What a library of files adds (the folder `loopscope open` serves, folderLibrary.ts): a graph is a
+ * file, named by the person; the browser's library has none of this.
+ */
+export interface FileLibrary {
+  /** The folder, as the server names it. */
+  folder: string;
+  /** The path of the file a graph id names; null for a graph that is no file of the folder (a template or an import, until it is given a name). */
+  pathOf: (id: string) => string | null;
+  idOf: (path: string) => string;
+  /** Whether the graph's edits are written to its file: not when it is no file yet, nor while `held`. */
+  keeps: (id: string) => boolean;
+  /**
+   * Files not written to: one that is not a valid graph (read-only), one deleted on disk (until
+   * saved again), one changed on disk while the page held edits (until the person chooses).
+   */
+  held: Map<string, 'invalid' | 'deleted' | 'changed'>;
+  /** When this page last wrote the file (as the server said): a change on disk at that time is its own. */
+  writtenAt: (id: string) => number | undefined;
+  /** Makes a new file holding `text`; refused when the name is taken. Resolves to its graph id. */
+  create: (path: string, text: string) => Promise<string>;
+  /** A graph file's text as it is on disk, with what is wrong with it when it is not a valid graph (or cannot be opened: too big). */
+  readFile: (id: string) => Promise<{ text: string; savedAt: number; problem?: string } | undefined>;
+  /** Follows the changes of the folder's graph files on disk. Returns a stop function. */
+  watch: (onChange: (change: FileChange) => void) => () => void;
+  /** Keeps the open graph in step with its file while the saver runs (fileSync.ts); `saveNow` writes it. Returns a stop function. */
+  follow: (persistence: Persistence, saveNow: () => Promise<void>) => () => void;
+}
+
+/**
+ * Where the library lives: IndexedDB in the browser (indexedDbLibrary.ts), the folder of
+ * `loopscope open` (folderLibrary.ts, with `files`), fake-indexeddb or a fake in tests.
+ */
 export interface LibraryStorage {
   /** Every graph, the most recently saved first. */
   list: () => Promise<LibrarySummary[]>;
@@ -29,6 +69,8 @@ export interface LibraryStorage {
   remove: (id: string) => Promise<void>;
   /** The graph saved last in any tab, for a tab that has none of its own. */
   lastSaved: () => Promise<string | undefined>;
+  /** Present when the graphs are a folder's files. */
+  files?: FileLibrary;
 }
 
 /** The synchronous storages: this tab's open graph (sessionStorage) and the save journal (localStorage). */
@@ -159,6 +201,8 @@ export const holdAutosave = (): (() => void) => {
 /** What saves the open graph (autosave.ts): loaded once the page's first screen is drawn. */
 export interface Saver {
   flush: () => Promise<void>;
+  /** Writes the open graph now, even when it was written or opened as it is (Keep mine, Save again, Retry). */
+  saveNow: () => Promise<void>;
   takeOver: (id: string) => Promise<void>;
   stop: () => void;
 }
@@ -168,7 +212,11 @@ export interface Persistence {
   options: ResolvedOptions;
   /** Per graph, the text saved last from this page. */
   lastSaved: Map<string, string>;
-  /** Per graph, the document as opened from its save, while it is unedited: saving it would write the same document. */
+  /**
+   * Per graph, the document its save holds (as opened, written, or read again from a file changed
+   * on disk): saving it would write the same document, and while another is open the page holds an
+   * unsaved edit.
+   */
   openedAsSaved: Map<string, GraphFile>;
   /** The open document when persistence started: what changed since then the saver saves as it starts. */
   startedWith: { documentId: string; graph: GraphFile };
