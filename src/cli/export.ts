@@ -10,7 +10,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import type { BuildOptions } from 'esbuild';
 import { nodeById, type GraphFile } from '../graph/index.ts';
 import { contactedHosts } from '../graph/hosts.ts';
 import { reservedStateKey } from '../runtime/state.ts';
@@ -28,24 +28,40 @@ export const RUNTIME_MODULE = 'src/loopscope-runtime.js';
 export const graphIdOf = (graph: GraphFile): string => graph.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'graph';
 
 const pinnedVersions = async (names: readonly string[]): Promise<Record<string, string>> => {
-  const own = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+  const own = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as Record<'dependencies' | 'optionalDependencies' | 'devDependencies', Record<string, string> | undefined>;
   return Object.fromEntries(names.map((name) => {
-    const version = own.dependencies[name];
+    // The server is optional (serve's), the SDK the app's (bundled into its build): pinned all the same.
+    const version = own.dependencies?.[name] ?? own.optionalDependencies?.[name] ?? own.devDependencies?.[name];
     if (!version) throw new Error(`Loopscope's package.json does not pin ${name}`);
     return [name, version];
   }));
 };
 
-let bundled: Promise<string> | undefined;
-
-/** Loopscope's runtime as one ES module for Node (built once per process: it is the same for every graph). */
-export const bundleRuntime = (): Promise<string> =>
-  (bundled ??= build({
-    entryPoints: [join(ROOT, 'src/runtime/exported.ts')],
-    bundle: true, format: 'esm', platform: 'node', target: 'node20', write: false, legalComments: 'none',
+/** How esbuild makes Loopscope's runtime one ES module for Node: at export from the sources, or ahead of time into the package (scripts/buildCli.ts). */
+export const runtimeBundleOptions = (root: string) =>
+  ({
+    entryPoints: [join(root, 'src/runtime/exported.ts')],
+    bundle: true, format: 'esm', platform: 'node', target: 'node20', legalComments: 'none',
     external: SHARED.flatMap((name) => [name, `${name}/*`]),
     banner: { js: '// Loopscope runtime, bundled by `loopscope export`: the same executor as the app and `loopscope run`.' },
-  }).then((result) => result.outputFiles[0].text));
+  }) satisfies BuildOptions;
+
+/** The built command line's name for the runtime it carries, beside its own files (build/). */
+export const PREBUILT_RUNTIME = 'loopscope-runtime.js';
+declare const __LOOPSCOPE_BUILT__: boolean | undefined;
+
+let bundled: Promise<string> | undefined;
+
+/**
+ * Loopscope's runtime as one ES module for Node (made once per process: it is the same for every
+ * graph). The built command line carries it made already (an installed package has no sources to
+ * bundle, nor esbuild); from the sources, esbuild bundles it.
+ */
+export const bundleRuntime = (): Promise<string> =>
+  (bundled ??=
+    typeof __LOOPSCOPE_BUILT__ !== 'undefined'
+      ? readFile(new URL(`../${PREBUILT_RUNTIME}`, import.meta.url), 'utf8')
+      : import('esbuild').then(async ({ build }) => (await build({ ...runtimeBundleOptions(ROOT), write: false })).outputFiles[0].text));
 
 const GRAPH_TS = `/**
  * The Loopscope graph in src/graph.json, compiled to a LangGraph StateGraph by Loopscope's runtime

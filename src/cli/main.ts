@@ -29,7 +29,7 @@ const processOutput: Output = {
 export const USAGE = `Usage:
   loopscope validate FILE                                   check a graph (exit 1 on errors, 2 if not a graph)
   loopscope run FILE [--json] [--seed N] [--scenario NAME]  run it headless and print the timeline (or the trace)
-  loopscope test FILE… [--reporter text|junit|tap]         run the files' scenarios (exit 1 if any fails or a file has none)
+  loopscope test FILE|FOLDER… [--reporter text|junit|tap]  run the files' scenarios, a folder's graph files too (exit 1 if any fails or a file has none)
   loopscope export FILE --langgraph DIR                     write a LangGraph.js project that the LangGraph server runs
   loopscope serve FILE… [--port N] [--dir DIR] [--key NAME] serve the files on a LangGraph dev server at 127.0.0.1 (Ctrl-C stops it)
   loopscope open [PATH] [--port N] [--no-browser]          edit the graph files of a folder (PATH, a graph file's folder, or this one) in the app
@@ -176,9 +176,32 @@ const testFile = async (file: string): Promise<FileReport> => {
 };
 
 /** Exit 2 when a file is not a graph, else 1 when a scenario failed or a file had none, else 0. */
+/**
+ * The files a command names: a folder stands for its graph files, found as `loopscope open` lists
+ * them (subfolders included, node_modules and dot-folders left out), in path order.
+ */
+const graphFilesOf = async (paths: string[]): Promise<string[]> => {
+  const { stat } = await import('node:fs/promises');
+  const files: string[] = [];
+  for (const path of paths) {
+    const isFolder = await stat(path).then((stats) => stats.isDirectory(), () => false);
+    if (!isFolder) {
+      files.push(path);
+      continue;
+    }
+    const { join } = await import('node:path');
+    const { openFolder } = await import('./folder.ts');
+    const found = await (await openFolder(path)).list();
+    if (found.length === 0) throw new Refusal(`${path}: no graph file in the folder (a .json file whose "format" is "loopscope/graph")`);
+    files.push(...found.map((listing) => join(path, ...listing.path.split('/'))));
+  }
+  return files;
+};
+
 const test = async (args: string[], io: Output): Promise<number> => {
-  const { files, flags } = readFlags(args, 'test', ['--reporter']);
-  if (files.length === 0) throw new Refusal('test takes at least one FILE');
+  const { files: named, flags } = readFlags(args, 'test', ['--reporter']);
+  if (named.length === 0) throw new Refusal('test takes at least one FILE or FOLDER');
+  const files = await graphFilesOf(named);
   const reports: FileReport[] = [];
   for (const file of files) reports.push(await testFile(file));
   for (const line of report(flags.reporter, reports)) io.out(line);

@@ -9,14 +9,27 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
 import { type GraphFile } from '../graph/index.ts';
 import { contactedHosts } from '../graph/hosts.ts';
 import { exportLangGraph, graphIdOf } from './export.ts';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const LANGGRAPH_CLI = join(ROOT, 'node_modules/@langchain/langgraph-cli/dist/cli/cli.mjs');
+// Found where npm put them: beside Loopscope in a project that installed it, in its own node_modules in its repository.
+const resolvePackage = (name: string) => dirname(createRequire(import.meta.url).resolve(`${name}/package.json`));
+/** The node_modules folder that holds Loopscope's LangGraph: the projects served link to it. */
+const MODULES = dirname(dirname(resolvePackage('@langchain/langgraph')));
+/**
+ * The LangGraph dev server's command line: an optional dependency of Loopscope (it is big, and only
+ * `serve` uses it), so an install made with `--omit=optional` (a CI that only tests) has none.
+ */
+const langGraphCli = () => {
+  try {
+    return join(resolvePackage('@langchain/langgraph-cli'), 'dist/cli/cli.mjs');
+  } catch {
+    throw new Error('serve needs the LangGraph dev server, which this install left out (npm install --omit=optional): run `npm install @langchain/langgraph-cli@1.5.1`');
+  }
+};
 export const HOST = '127.0.0.1';
 
 /** A port nobody listens on now, chosen by the system. */
@@ -78,7 +91,7 @@ const writeProjects = async (graphs: readonly GraphFile[], dir: string): Promise
   await writeFile(join(dir, 'langgraph.json'), `${JSON.stringify(config, null, 2)}\n`);
   await writeFile(join(dir, 'package.json'), `${JSON.stringify({ name: 'loopscope-serve', private: true, type: 'module' }, null, 2)}\n`);
   await rm(join(dir, 'node_modules'), { force: true });
-  await symlink(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  await symlink(MODULES, join(dir, 'node_modules'), 'dir');
   return ids;
 };
 
@@ -96,13 +109,14 @@ const stopProcess = (child: ChildProcess, exited: Promise<unknown>) => {
 };
 
 export const serveGraphs = async (graphs: readonly GraphFile[], options: ServeOptions = {}): Promise<Served> => {
+  const cli = langGraphCli();
   const ownDir = options.dir === undefined;
   const dir = ownDir ? await mkdtemp(join(tmpdir(), 'loopscope-serve-')) : resolve(options.dir as string);
   if (!ownDir) await mkdir(dir, { recursive: true });
   const graphIds = await writeProjects(graphs, dir);
   const port = options.port ?? (await freePort());
   const url = `http://${HOST}:${port}`;
-  const child = spawn(process.execPath, [LANGGRAPH_CLI, 'dev', '--host', HOST, '--port', String(port), '--no-browser', '--no-reload', '--config', join(dir, 'langgraph.json')], {
+  const child = spawn(process.execPath, [cli, 'dev', '--host', HOST, '--port', String(port), '--no-browser', '--no-reload', '--config', join(dir, 'langgraph.json')], {
     cwd: dir, env: serverEnvironment(graphs, process.env, options.keys), stdio: ['ignore', 'pipe', 'pipe'],
   });
   const log: string[] = [];
