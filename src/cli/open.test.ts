@@ -116,9 +116,13 @@ describe('loopscope open: the server', () => {
 
   it('takes more routes through the same checks (the seam for other local services)', async () => {
     await opened.stop();
-    opened = await startOpen({ folder: await openFolder(root), port: 0, appDir: app, token: TOKEN, routes: [{ method: 'POST', path: '/api/echo/*', handle: async ({ url, readText, json }) => json(200, { at: url.pathname, body: await readText() }) }] });
+    let stopped = 0;
+    opened = await startOpen({ folder: await openFolder(root), port: 0, appDir: app, token: TOKEN, routes: [{ method: 'POST', path: '/api/echo/*', handle: async ({ url, readText, json }) => json(200, { at: url.pathname, body: await readText() }), stop: () => void (stopped += 1) }] });
     expect(JSON.parse((await api('/api/echo/x', { method: 'POST', body: 'hi' })).body)).toEqual({ at: '/api/echo/x', body: 'hi' });
     expect((await raw('/api/echo/x', { method: 'POST', body: 'hi' })).status).toBe(403);
+    await opened.stop();
+    expect(stopped).toBe(1);
+    opened = await startOpen({ folder: await openFolder(root), port: 0, appDir: app, token: TOKEN });
   });
 
   it('takes the next free port when the one asked for is in use, and says so', async () => {

@@ -106,6 +106,8 @@ export interface Route {
   method: 'GET' | 'PUT' | 'POST' | 'DELETE';
   path: string;
   handle: (context: RouteContext) => Promise<void> | void;
+  /** Called when `open` stops: a route that started something (a process) stops it here. */
+  stop?: () => Promise<void> | void;
 }
 
 const pathOf = (url: URL) => url.searchParams.get('path') ?? '';
@@ -300,6 +302,7 @@ export const startOpen = async ({ folder, port: asked = DEFAULT_PORT, appDir = a
     onError: (error) => onNote?.(`watching the folder failed (${error.message}); changes made on disk show when a graph is opened again`),
   });
   const stop = async () => {
+    for (const route of table) await route.stop?.();
     await stopWatching();
     events.close();
     server.closeAllConnections();
