@@ -12,8 +12,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BuildOptions } from 'esbuild';
 import { nodeById, type GraphFile } from '../graph/index.ts';
-import { contactedHosts } from '../graph/hosts.ts';
+import { originOf } from '../graph/hosts.ts';
+import { visibleText } from '../graph/visible.ts';
 import { reservedStateKey } from '../runtime/state.ts';
+import { KEYS_VARIABLE, writeAllowances } from '../skills/environmentKeys.ts';
+import { LOCAL_PAGES_MODULE, localPagesOnlyConfig } from './localPages.ts';
+import { dotenvText, jsonText, markdownText, type DotenvLine } from './projectText.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -37,35 +41,45 @@ const pinnedVersions = async (names: readonly string[]): Promise<Record<string, 
   }));
 };
 
-/** How esbuild makes Loopscope's runtime one ES module for Node: at export from the sources, or ahead of time into the package (scripts/buildCli.ts). */
-export const runtimeBundleOptions = (root: string) =>
+/** The modules of a project, by path in it, and the source each is bundled from. */
+export const BUNDLES = {
+  [RUNTIME_MODULE]: 'src/runtime/exported.ts',
+  [LOCAL_PAGES_MODULE]: 'src/cli/localPagesOnly.ts',
+} as const;
+
+/** How esbuild makes one of them an ES module for Node: at export from the sources, or ahead of time into the package (scripts/buildCli.ts). */
+export const bundleOptions = (root: string, source: string) =>
   ({
-    entryPoints: [join(root, 'src/runtime/exported.ts')],
+    entryPoints: [join(root, source)],
     bundle: true, format: 'esm', platform: 'node', target: 'node20', legalComments: 'none',
-    external: SHARED.flatMap((name) => [name, `${name}/*`]),
-    banner: { js: '// Loopscope runtime, bundled by `loopscope export`: the same executor as the app and `loopscope run`.' },
+    external: [...SHARED, ...SERVER].flatMap((name) => [name, `${name}/*`]),
+    banner: { js: `// Loopscope's ${source}, bundled by \`loopscope export\`.` },
   }) satisfies BuildOptions;
 
-/** The built command line's name for the runtime it carries, beside its own files (build/). */
-export const PREBUILT_RUNTIME = 'loopscope-runtime.js';
+/** Where the built command line keeps them, made ahead (build/modules/, by their path in a project). */
+export const PREBUILT_MODULES = 'modules';
 declare const __LOOPSCOPE_BUILT__: boolean | undefined;
 
-let bundled: Promise<string> | undefined;
+let bundled: Promise<Record<string, string>> | undefined;
 
 /**
- * Loopscope's runtime as one ES module for Node (made once per process: it is the same for every
- * graph). The built command line carries it made already (an installed package has no sources to
- * bundle, nor esbuild); from the sources, esbuild bundles it.
+ * Loopscope's runtime, and the server's request check, each as one ES module for Node (made once
+ * per process: they are the same for every graph). The built command line carries them made
+ * already (an installed package has no sources to bundle, nor esbuild); from the sources, esbuild
+ * bundles them.
  */
-export const bundleRuntime = (): Promise<string> =>
-  (bundled ??=
-    typeof __LOOPSCOPE_BUILT__ !== 'undefined'
-      ? readFile(new URL(`../${PREBUILT_RUNTIME}`, import.meta.url), 'utf8')
-      : import('esbuild').then(async ({ build }) => (await build({ ...runtimeBundleOptions(ROOT), write: false })).outputFiles[0].text));
+export const bundleModules = (): Promise<Record<string, string>> =>
+  (bundled ??= Promise.all(Object.entries(BUNDLES).map(async ([path, source]) => {
+    if (typeof __LOOPSCOPE_BUILT__ !== 'undefined') return [path, await readFile(new URL(`../${PREBUILT_MODULES}/${path}`, import.meta.url), 'utf8')] as const;
+    const { build } = await import('esbuild');
+    const result = await build({ ...bundleOptions(ROOT, source), write: false });
+    return [path, result.outputFiles[0].text] as const;
+  })).then(Object.fromEntries));
 
 const GRAPH_TS = `/**
  * The Loopscope graph in src/graph.json, compiled to a LangGraph StateGraph by Loopscope's runtime
- * (src/loopscope-runtime.js). Keys for llm skills come from the environment (.env, see .env.example).
+ * (src/loopscope-runtime.js). Keys for llm skills come from the environment (.env, see .env.example),
+ * each sent only where LOOPSCOPE_KEYS allows it.
  */
 import { readFileSync } from 'node:fs';
 import { exportedGraph } from './loopscope-runtime.js';
@@ -81,29 +95,53 @@ const RUNTIME_TYPES = `import type { CompiledStateGraph } from '@langchain/langg
 export declare const exportedGraph: (file: unknown, env?: Readonly<Record<string, string | undefined>>) => CompiledStateGraph<Record<string, unknown>, Record<string, unknown>, string>;
 `;
 
+/** The origins each key name of the graph's llm skills goes to, by name. */
+const keyOrigins = (graph: GraphFile): Map<string, string[]> => {
+  const origins = new Map<string, string[]>();
+  for (const skill of Object.values(graph.skills)) {
+    if (skill.type !== 'llm' || !skill.apiKeyName) continue;
+    const origin = originOf(skill.baseUrl) ?? skill.baseUrl;
+    const known = origins.get(skill.apiKeyName) ?? [];
+    if (!known.includes(origin)) origins.set(skill.apiKeyName, [...known, origin]);
+  }
+  return new Map([...origins].sort(([a], [b]) => (a < b ? -1 : 1)));
+};
+
+/**
+ * The keys the graph's llm skills name, empty, for the person to fill in; and the allowance that
+ * lets each go to its skill's origin, written commented out: nothing is sent until the person
+ * allows it (the command line's `--key` rule).
+ */
 const envExample = (graph: GraphFile): string => {
-  const hosts = contactedHosts(graph).filter((host) => host.keyNames.length > 0);
-  const lines = ['# API keys for the graph\'s llm skills: copy to .env and fill in. .env is never committed.'];
-  for (const name of [...new Set(hosts.flatMap((host) => host.keyNames))].sort())
-    lines.push(`# sent to ${hosts.filter((host) => host.keyNames.includes(name)).map((host) => host.address).join(', ')}`, `${name}=`);
-  return `${lines.join('\n')}\n`;
+  const origins = keyOrigins(graph);
+  const lines: DotenvLine[] = [{ comment: 'API keys for the graph\'s llm skills: copy to .env and fill in. .env is never committed.' }];
+  if (origins.size === 0) return dotenvText(lines);
+  const allowances = writeAllowances(new Map([...origins].map(([name, to]) => [name, new Set(to)])));
+  lines.push(
+    { comment: `A key is sent only where ${KEYS_VARIABLE} allows it (NAME@ORIGIN, separated by commas): uncomment to allow what the graph asks.` },
+    { name: KEYS_VARIABLE, value: allowances, commented: true },
+  );
+  for (const [name, to] of origins) lines.push({ comment: `sent to ${to.join(', ')}` }, { name, value: '' });
+  return dotenvText(lines);
 };
 
 const readme = (graph: GraphFile, id: string) => `# ${id}
 
-A LangGraph.js project exported by Loopscope from the graph "${graph.name}" (\`src/graph.json\`).
+A LangGraph.js project exported by Loopscope from the graph “${markdownText(graph.name)}” (\`src/graph.json\`).
 
 \`\`\`sh
 npm install
-cp .env.example .env          # then fill in the keys it names, if any
+cp .env.example .env          # then fill in the keys it names, if any, and allow them in LOOPSCOPE_KEYS
 npx langgraphjs dev --host 127.0.0.1 --port 2024 --no-browser
 \`\`\`
 
 The server serves the graph as \`${id}\`. A run starts from the graph's initial state; send
 \`{"question": …}\` (any state field) as input to change it, and \`config.configurable.seed\` to
 choose the seed. Each checkpoint holds the whole run: the agent state, the ledger \`_run\`, and
-\`_step\`, the trace step of the node that ran last (what Loopscope's timeline shows). Attempts go
-out on the \`custom\` stream. Open Loopscope and use "Connect to a LangGraph server" to watch it.
+\`_step\`, the trace step of the node that ran last (what Loopscope's timeline shows); those two
+are the runtime's own, and neither a run's input nor updateState sets them. Attempts go out on the
+\`custom\` stream. Open Loopscope and use "Connect to a LangGraph server" to watch it: the server
+answers the pages of this machine only (http://127.0.0.1 and http://localhost, any port).
 `;
 
 /** Why a graph cannot become a LangGraph project (LangGraph refuses a graph with nothing to start from), or null. */
@@ -123,22 +161,22 @@ export interface ExportedProject {
 export const exportLangGraph = async (graph: GraphFile, dir: string): Promise<ExportedProject> => {
   const graphId = graphIdOf(graph);
   const files: Record<string, string> = {
-    'langgraph.json': `${JSON.stringify({ node_version: '20', graphs: { [graphId]: './src/graph.ts:graph' }, dependencies: ['.'], env: '.env' }, null, 2)}\n`,
-    'package.json': `${JSON.stringify({
+    'langgraph.json': jsonText({ node_version: '20', graphs: { [graphId]: './src/graph.ts:graph' }, dependencies: ['.'], env: '.env', ...localPagesOnlyConfig() }),
+    'package.json': jsonText({
       name: graphId, version: '0.1.0', private: true, type: 'module',
-      description: `"${graph.name}", exported by Loopscope`,
+      description: `Exported by Loopscope from the graph “${visibleText(graph.name)}”`,
       scripts: { dev: 'langgraphjs dev --host 127.0.0.1 --no-browser' },
       dependencies: await pinnedVersions(SHARED),
       devDependencies: await pinnedVersions(SERVER),
-    }, null, 2)}\n`,
+    }),
     '.env.example': envExample(graph),
     // The dev server reads .env when langgraph.json names it: an empty one, for the person to fill.
     '.env': '',
     '.gitignore': 'node_modules\n.env\n.langgraph_api\n',
     'README.md': readme(graph, graphId),
-    'src/graph.json': `${JSON.stringify(graph, null, 2)}\n`,
+    'src/graph.json': jsonText(graph),
     'src/graph.ts': GRAPH_TS,
-    [RUNTIME_MODULE]: await bundleRuntime(),
+    ...(await bundleModules()),
     'src/loopscope-runtime.d.ts': RUNTIME_TYPES,
   };
   await mkdir(join(dir, 'src'), { recursive: true });

@@ -11,9 +11,10 @@ import { contactedHosts } from '../graph/hosts.ts';
 import { parseGraph } from '../graph/parse.ts';
 import { hasErrors, validateGraph } from '../graph/validate.ts';
 import { ScenarioError } from '../runtime/apply-scenario.ts';
-import { allowKey, environmentKeys, keysToOtherOrigins, readKeyFlag, type AllowedKeys } from './keys.ts';
+import { allowKey, environmentKeys, readAllowance, type AllowedKeys } from '../skills/environmentKeys.ts';
+import { keysToOtherOrigins } from './keys.ts';
 import { report, REPORTERS, tally, type CaseReport, type FileReport, type ReporterName } from './reporters.ts';
-import { printable } from './terminal.ts';
+import { visibleLines } from '../graph/visible.ts';
 import { formatTimeline } from './timeline.ts';
 
 export interface Output {
@@ -106,7 +107,7 @@ const readFlags = (args: string[], command: string, accepted: readonly Option[])
       flags.scenario = args[++index];
       if (!flags.scenario) throw new Refusal('--scenario needs a NAME');
     } else if (option === '--key') {
-      const key = readKeyFlag(args[++index]);
+      const key = readAllowance(args[++index]);
       if ('refused' in key) throw new Refusal(key.refused);
       flags.keys = allowKey(flags.keys, key.name, key.origin);
     } else if (option === '--reporter') {
@@ -239,25 +240,41 @@ const serve = async (args: string[], io: Output): Promise<number> => {
     if (misdirected) throw new Refusal(`${file} cannot be served with these keys: ${misdirected}`);
     graphs.push(graph);
   }
-  const { serveGraphs } = await import('./serve.ts');
-  io.err('starting the LangGraph dev server…');
-  const served = await serveGraphs(graphs, { port: flags.port, dir: flags.dir, keys: new Set(flags.keys.keys()) });
-  io.out(`LangGraph server: ${served.url}`);
-  served.graphIds.forEach((id, index) => io.out(`  graph ${id}  (${files[index]})`));
-  io.out(`In Loopscope: Connect to a LangGraph server → ${served.url}   ·   Ctrl-C stops the server`);
+  const { serveGraphs, ServeAborted, ServeRefused } = await import('./serve.ts');
+  // Listened for from the first moment: a Ctrl-C during start-up stops the server it started and removes its folder too.
+  const interrupted = new AbortController();
   const signals = ['SIGINT', 'SIGTERM'] as const;
-  const stopped = await new Promise<'signal' | number | null>((done) => {
-    for (const signal of signals) process.once(signal, () => done('signal'));
-    void served.exited.then(done);
-  });
-  for (const signal of signals) process.removeAllListeners(signal);
-  await served.stop();
-  if (stopped === 'signal') {
-    io.err('the LangGraph server stopped');
-    return 0;
+  const onSignal = () => interrupted.abort();
+  for (const signal of signals) process.on(signal, onSignal);
+  try {
+    io.err('starting the LangGraph dev server…');
+    let served;
+    try {
+      served = await serveGraphs(graphs, { port: flags.port, dir: flags.dir, keys: flags.keys, signal: interrupted.signal });
+    } catch (error) {
+      if (error instanceof ServeRefused) throw new Refusal(error.message);
+      if (!(error instanceof ServeAborted)) throw error;
+      io.err('stopped during start-up: the LangGraph server was stopped and its folder removed');
+      return 0;
+    }
+    io.out(`LangGraph server: ${served.url}`);
+    served.graphIds.forEach((id, index) => io.out(`  graph ${id}  (${files[index]})`));
+    io.out(`In Loopscope: Connect to a LangGraph server → ${served.url}   ·   Ctrl-C stops the server`);
+    const stopped = await new Promise<'signal' | number | null>((done) => {
+      interrupted.signal.addEventListener('abort', () => done('signal'), { once: true });
+      if (interrupted.signal.aborted) done('signal');
+      void served.exited.then(done);
+    });
+    await served.stop();
+    if (stopped === 'signal') {
+      io.err('the LangGraph server stopped');
+      return 0;
+    }
+    io.err(`the LangGraph server exited on its own (code ${stopped})`);
+    return 1;
+  } finally {
+    for (const signal of signals) process.off(signal, onSignal);
   }
-  io.err(`the LangGraph server exited on its own (code ${stopped})`);
-  return 1;
 };
 
 /** `open PATH`: the folder, or a graph file's folder (that file opens first); the current folder when none is given. */
@@ -301,7 +318,7 @@ const openFolderOf = async (args: string[], io: Output): Promise<number> => {
 };
 
 export const main = async (argv: string[], terminal: Output = processOutput): Promise<number> => {
-  const io: Output = { out: (line) => terminal.out(printable(line)), err: (line) => terminal.err(printable(line)) };
+  const io: Output = { out: (line) => terminal.out(visibleLines(line)), err: (line) => terminal.err(visibleLines(line)) };
   const [command, ...rest] = argv;
   try {
     switch (command) {

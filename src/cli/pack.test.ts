@@ -62,7 +62,7 @@ describe('the package, installed into another folder', () => {
     expect(tested.stdout).toContain('<testsuites');
     const exported = await loopscope('export', 'graphs/triage.json', '--langgraph', 'exported');
     expect(exported.code).toBe(0);
-    expect(await readFile(join(project, 'exported', 'src', 'loopscope-runtime.js'), 'utf8')).toContain('Loopscope runtime');
+    expect(await readFile(join(project, 'exported', 'src', 'loopscope-runtime.js'), 'utf8')).toContain('bundled by `loopscope export`');
     // The dev server was left out of this install: serve says how to have it.
     const served = await loopscope('serve', 'graphs/triage.json');
     expect(served.stderr).toContain('serve needs the LangGraph dev server, which this install left out');

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { TEMPLATES } from '../graph/templates/index.ts';
+import { visibleText } from '../graph/visible.ts';
 import { useApp } from '../store/index.ts';
 import { fileLibrary, refreshLibrary, removeFromLibrary, useLibrary } from '../store/libraryActions.ts';
 import { openFromLibrary, type LibrarySummary } from '../store/persistence.ts';
@@ -32,8 +33,10 @@ export function GraphLibrary({ onClose }: { onClose: () => void }) {
   const entryItem = (entry: LibrarySummary) => {
     const current = entry.id === openId;
     const when = savedWords(entry.savedAt);
-    const title = entry.path ?? entry.name;
-    const detail = entry.problem ?? (entry.path ? `${entry.name} · ${current ? 'open now · ' : ''}saved ${when}` : current ? `open now · saved ${when}` : `saved ${when}`);
+    // A name, a path or a problem is shown with its control and bidi characters escaped.
+    const name = visibleText(entry.name);
+    const title = visibleText(entry.path ?? entry.name);
+    const detail = entry.problem ? visibleText(entry.problem) : entry.path ? `${name} · ${current ? 'open now · ' : ''}saved ${when}` : current ? `open now · saved ${when}` : `saved ${when}`;
     if (removing?.id === entry.id)
       return (
         <li key={entry.id} className="library-confirm">
@@ -52,7 +55,7 @@ export function GraphLibrary({ onClose }: { onClose: () => void }) {
           <button
             type="button"
             className="icon-button"
-            aria-label={files ? `Remove ${title}` : `Remove ${entry.name} (saved ${when}) from this browser`}
+            aria-label={files ? `Remove ${title}` : `Remove ${name} (saved ${when}) from this browser`}
             title={files ? 'Delete the file (asks first)' : 'Remove from this browser'}
             onClick={() => (files ? setRemoving(entry) : void removeFromLibrary(entry.id))}
           >

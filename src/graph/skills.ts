@@ -1,7 +1,14 @@
 import type * as z from 'zod/mini';
 import { lazySchema, type ZodModule } from './lazySchema.ts';
-import { CallOutcome } from './common.ts';
+import { CallOutcome, FORBIDDEN_KEYS } from './common.ts';
 import { LIMITS } from './limits.ts';
+
+/**
+ * The name of an environment variable, as POSIX shells and dotenv files take it: what an llm
+ * skill's \`apiKeyName\` and the command line's \`--key\` hold. Nothing else can be a line of its own
+ * in an exported project's .env.example, or a shell's code.
+ */
+export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 export const ACCESS_LEVELS = ['read', 'write', 'exec'] as const;
 export const Access = lazySchema((z) => z.enum(ACCESS_LEVELS));
@@ -20,6 +27,21 @@ export const MockEntry = lazySchema((z) => z.strictObject({
   reply: z.optional(z.unknown()),
 }));
 export type MockEntry = z.infer<typeof MockEntry>;
+
+/**
+ * An http(s) URL as a file may give it for a service: what \`new URL\` reads, with nothing it would
+ * quietly drop or change on the way (it removes tabs and newlines, and trims spaces), so the address
+ * a person sees is the one that is contacted and the one an export writes.
+ */
+export const isHttpUrl = (text: string): boolean => {
+  if (/[\s\p{Cc}\p{Cf}]/u.test(text)) return false;
+  try {
+    const { protocol } = new URL(text);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
+};
 
 const skillBase = (z: ZodModule) => ({
   access: z._default(Access, 'read'),
@@ -51,10 +73,14 @@ export const HttpSkill = lazySchema((z) => z.strictObject({
 export const LlmSkill = lazySchema((z) => z.strictObject({
   type: z.literal('llm'),
   ...skillBase(z),
-  baseUrl: z.string().check(z.minLength(1)),
+  baseUrl: z.string().check(z.refine(isHttpUrl, 'expected an http(s) URL such as http://localhost:11434/v1, without spaces or control characters')),
   model: z.string().check(z.minLength(1)),
-  /** The name of the key; the key itself never lives in the file. */
-  apiKeyName: z.optional(z.string()),
+  /** The name of the key (an environment variable's name); the key itself never lives in the file. */
+  apiKeyName: z.optional(z.string().check(
+    z.regex(ENV_NAME, 'an API key name is the name of an environment variable: letters, digits and _, not starting with a digit'),
+    // As for ids: a dotenv file cannot even set `__proto__` (its parser assigns it to an object).
+    z.refine((name) => !FORBIDDEN_KEYS.has(name), 'this name is reserved (__proto__, constructor and prototype cannot be key names)'),
+  )),
   temperature: z.optional(z.number().check(z.gte(0), z.lte(2))),
   timeoutMs: z._default(z.int().check(z.gte(1)), 60000),
 }));

@@ -6,28 +6,21 @@
  */
 import '../graph/zodProvided.ts';
 import { describeProblems } from '../graph/index.ts';
-import { contactedHosts } from '../graph/hosts.ts';
 import { parseGraph } from '../graph/parse.ts';
-import type { KeyRing } from '../skills/index.ts';
+import { environmentKeys, KEYS_IN_ENV, KEYS_VARIABLE, readAllowances } from '../skills/environmentKeys.ts';
 import { buildStateGraph, recursionLimitOf } from './compile.ts';
 
 /**
- * Keys for the graph's llm skills from the server's environment (its `.env`): a key name the graph
- * itself declares is sent to that skill's origin, as `--key NAME` allows on the command line; the
- * person chose it by writing it into the project's `.env`.
+ * The compiled graph a LangGraph server serves; a file that is not a valid graph is refused with
+ * the path that failed. An llm skill's key comes from the server's environment only where
+ * `LOOPSCOPE_KEYS` (the project's .env) lets that variable go to that skill's origin, as `--key`
+ * does on the command line: without it nothing is sent, whatever variables the server's shell holds.
  */
-const environmentKeyRing = (declared: ReadonlySet<string>, env: Readonly<Record<string, string | undefined>>): KeyRing => (name) => {
-  if (!declared.has(name)) return { refused: `${name} is not an apiKeyName of this graph` };
-  const key = env[name];
-  return key ? { key } : { refused: `set ${name} in the project's .env (see .env.example)` };
-};
-
-/** The compiled graph a LangGraph server serves; a file that is not a valid graph is refused with the path that failed. */
 export const exportedGraph = (file: unknown, env: Readonly<Record<string, string | undefined>> = {}) => {
   const parsed = parseGraph(file);
   if (!parsed.ok) throw new Error(`graph.json is not a valid Loopscope graph:\n${describeProblems(parsed.problems)}`);
-  const graph = parsed.value;
-  const declared = new Set(contactedHosts(graph).flatMap((host) => host.keyNames));
-  const { compile } = buildStateGraph(graph, { keys: environmentKeyRing(declared, env) }, { describe: true });
-  return compile().withConfig({ recursionLimit: recursionLimitOf(graph) });
+  const allowances = readAllowances(Object.hasOwn(env, KEYS_VARIABLE) ? env[KEYS_VARIABLE] : undefined);
+  if ('refused' in allowances) throw new Error(`${KEYS_VARIABLE} in the project's .env: ${allowances.refused}`);
+  const { compile } = buildStateGraph(parsed.value, { keys: environmentKeys(env, allowances.allowed, KEYS_IN_ENV) }, { describe: true, served: true });
+  return compile().withConfig({ recursionLimit: recursionLimitOf(parsed.value) });
 };
