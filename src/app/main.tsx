@@ -4,7 +4,6 @@ import { App } from './App.tsx';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
 import { openInitialGraph } from './startup.ts';
 import { startPersistence } from '../store/persistence.ts';
-import { servedByOpen } from '../store/folderToken.ts';
 import { afterDrawing } from '../store/afterDrawing.ts';
 import './styles.css';
 
@@ -15,10 +14,11 @@ let firstScreenDrawn!: () => void;
 // The saver loads once the first screen is drawn, and saves what was edited before it started.
 const savingFrom = new Promise<void>((resolve) => (firstScreenDrawn = resolve));
 /**
- * Where the graphs are: the folder's files when `loopscope open` served this page (its address
- * carries a token), else this browser's library (IndexedDB).
+ * Where the graphs are: the folder's files when `loopscope open` served this page (the address it
+ * prints carries the server's token, and keeps it: a reload or a second tab reaches the folder too),
+ * else this browser's library (IndexedDB).
  */
-const libraryStarted = servedByOpen() ? import('../store/folderStart.ts').then((folder) => folder.startFolderLibrary(savingFrom)) : startPersistence({ savingFrom });
+const libraryStarted = window.location.hash.includes('token=') ? import('../store/folderStart.ts').then((folder) => folder.startFolderLibrary(savingFrom)) : startPersistence({ savingFrom });
 // The graph is opened before the first render, so the first screen is the graph the person was editing.
 void Promise.resolve(libraryStarted).then(() => openInitialGraph(new URL(window.location.href))).finally(() => {
   createRoot(document.getElementById('root')!).render(

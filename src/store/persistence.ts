@@ -4,7 +4,7 @@
  * link adds a graph; it never writes over another one. A reload opens what this tab was editing.
  */
 import { create } from 'zustand';
-import { describeProblems, loadTemplates, own, readJson, type GraphFile, type ParseResult } from '../graph/index.ts';
+import { describeProblems, loadTemplates, type GraphFile, type ParseResult } from '../graph/index.ts';
 import { takeEarlyParse, takeEarlyRead } from './earlyRead.ts';
 import type { GraphLocks } from './graphLocks.ts';
 import { newDocumentId } from './graphSlice.ts';
@@ -79,13 +79,6 @@ export type SyncStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> & 
 export const JOURNAL_PREFIX = 'loopscope.journal.';
 const DEBOUNCE_MS = 300;
 const STORAGE_TIMEOUT_MS = 3000;
-
-/** The name a damaged or old save gives itself, read within the input limits; a stand-in when it has none. */
-export const nameIn = (text: string) => {
-  const json = readJson(text);
-  const name = json.ok && json.value !== null && typeof json.value === 'object' ? own(json.value as Record<string, unknown>, 'name') : undefined;
-  return typeof name === 'string' ? name : 'Restored graph';
-};
 
 /**
  * The library in IndexedDB (indexedDbLibrary.ts), loaded on first use: the first screen's graph is
@@ -230,7 +223,7 @@ let active: Persistence | null = null;
 export const activePersistence = () => active;
 
 /** The entry's save, or the journal's where it is newer (the tab left before IndexedDB had it). */
-const newestSave = (entry: LibraryEntry | undefined, journal: JournalEntry | null): { text: string; schema?: string } | undefined =>
+const newestSave = (entry: LibraryEntry | undefined, journal: JournalEntry | null): { name?: string; text: string; schema?: string } | undefined =>
   journal && (!entry || journal.savedAt > entry.savedAt) ? journal : entry;
 
 export type GraphParser = (text: string, schema: string | undefined) => Promise<ParseResult<GraphFile>>;
@@ -294,7 +287,7 @@ export const openFromLibrary = async (id: string, parse: GraphParser = parseAsid
     else if (unanswered) failRestore(`Opened from a backup copy: ${unanswered}.`);
     return true;
   }
-  failRestore(`The saved graph "${entry?.name ?? nameIn(latest.text)}" is damaged and was not opened (${firstProblem}); it is kept as it was.`);
+  failRestore(`The saved graph "${latest.name ?? entry?.name}" is damaged and was not opened (${firstProblem}); it is kept as it was.`);
   return false;
 };
 
