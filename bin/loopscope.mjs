@@ -1,7 +1,6 @@
 #!/usr/bin/env node
-// The command line runs the TypeScript sources directly so that it works right after `npm ci`,
-// with the very engine the browser runs.
-import { register } from 'tsx/esm/api';
+// The command line, built into plain JavaScript (scripts/buildCli.ts, run by `npm ci` and `npm pack`
+// through `prepare`): it starts as fast as any Node script.
 
 // `loopscope run … | head`: the reader has what it wanted and closed the pipe. Stop quietly, as
 // Unix tools do, instead of dying on the next write with a stack trace.
@@ -10,6 +9,12 @@ process.stdout.on('error', (error) => {
   throw error;
 });
 
-register();
-const { main } = await import('../src/cli/main.ts');
-process.exitCode = await main(process.argv.slice(2));
+let cli;
+try {
+  cli = await import('../build/cli/main.js');
+} catch (error) {
+  if (error?.code !== 'ERR_MODULE_NOT_FOUND' || !String(error.message).includes('build/cli/main.js')) throw error;
+  process.stderr.write('loopscope: the command line is not built; in the Loopscope repository run `npm run build:cli` (npm ci does it)\n');
+  process.exit(2);
+}
+process.exitCode = await cli.main(process.argv.slice(2));

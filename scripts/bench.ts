@@ -4,7 +4,8 @@
  * BENCH_QUICK, BENCH_SECTIONS or BENCH_BROWSER=0) also writes its table into docs/performance.md.
  *
  * Node: the runtime against the same loop written straight on LangGraph (bench/loops.ts), memory
- * over a long run, Pause during a long run, and opening and exporting a 1,000-node file.
+ * over a long run, Pause during a long run, opening and exporting a 1,000-node file, and the
+ * command line's start against a plain LangGraph script (bench/startup).
  * Browser (bench/browser.ts): the app's production build against a bare React Flow page and the
  * engine in a page with no UI (bench/bare, bench/engine, built by bench/vite.config.ts), in
  * headless Chromium at 1440×900, alternating, medians.
@@ -114,7 +115,25 @@ rows.push(
   { id: 'file.export', measure: '1,000-node file: export', unit: 'ms', ours: fastestOf(() => serializeGraph(file.value)), baseline: fastestOf(() => JSON.stringify(file.value)), baselineIs: 'JSON.stringify of the same graph', target: { atMost: 20 } },
 );
 
-// 5. The browser.
+// 5. The command line's start: `loopscope run` of a one-round graph, from start to exit, against a
+// plain LangGraph script running the same loop (bench/startup). Alternating, medians.
+const timedRun = (args: string[]) => {
+  const started = performance.now();
+  const result = spawnSync(process.execPath, args, { cwd: root, stdio: 'ignore' });
+  if (result.status !== 0) throw new Error(`node ${args.join(' ')} exited with ${result.status}`);
+  return performance.now() - started;
+};
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+if (spawnSync(process.execPath, ['--import', 'tsx', 'scripts/buildCli.ts'], { cwd: root, stdio: 'inherit' }).status !== 0) throw new Error('the command line did not build');
+const startTimes = { ours: [] as number[], plain: [] as number[] };
+for (let n = 0; n < Math.max(3, REPEAT); n += 1) {
+  startTimes.ours.push(timedRun(['bin/loopscope.mjs', 'run', 'bench/startup/one-round.json']));
+  startTimes.plain.push(timedRun(['bench/startup/plain.mjs']));
+}
+log(`loopscope run, one round, start to exit: ${startTimes.ours.map(Math.round).join(', ')} ms; the plain LangGraph script: ${startTimes.plain.map(Math.round).join(', ')} ms`);
+rows.push({ id: 'cli.startup', measure: '`loopscope run` of a one-round graph, start to exit', unit: 'ms', ours: median(startTimes.ours), baseline: median(startTimes.plain), baselineIs: 'a plain LangGraph script running the same loop (bench/startup/plain.mjs), median of alternating runs', target: { ratio: 1.5 } });
+
+// 6. The browser.
 if (process.env.BENCH_BROWSER !== '0') {
   const appDir = join(OUT, 'app');
   const pagesDir = join(OUT, 'pages');

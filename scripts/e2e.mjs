@@ -62,6 +62,9 @@ if (!/^\d+$/.test(port)) {
 console.log(`e2e: building into ${outDir}, preview on port ${port}, Chromium ${chromium}`);
 const built = run(bin('vite'), ['build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn']);
 if (built !== 0) process.exit(built);
+// Journeys run the command line too (loopscope open, serve, run): built from these sources.
+const cliBuilt = run(process.execPath, ['--import', 'tsx', 'scripts/buildCli.ts']);
+if (cliBuilt !== 0) process.exit(cliBuilt);
 
 const env = { ...process.env, E2E_PORT: port, E2E_OUT: outDir, CHROMIUM_PATH: chromium };
 process.exit(run(bin('playwright'), ['test', ...process.argv.slice(2)], env));

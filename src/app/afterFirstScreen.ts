@@ -3,9 +3,20 @@
  * is needed to draw that screen.
  */
 import { loadPanels } from './App.tsx';
-import { followLinksInAddress } from './startup.ts';
+import { useApp } from '../store/index.ts';
+import { openLinkedGraph } from './startup.ts';
 import { whenQuiet } from './whenQuiet.ts';
 import { warmUpRuntime } from '../store/runSlice.ts';
+
+/** A share link pasted into the address of an open tab changes only the fragment: it opens too. Not needed before then, so not on the first screen. */
+export const followLinksInAddress = (target: Window = window) => {
+  const onHashChange = () =>
+    void openLinkedGraph(new URL(target.location.href), target.history).then(({ problem }) => {
+      if (problem) useApp.setState({ importError: problem });
+    });
+  target.addEventListener('hashchange', onHashChange);
+  return () => target.removeEventListener('hashchange', onHashChange);
+};
 
 /**
  * A share link pasted into the address is followed from now on. The parser's worker starts (a big file imported later opens sooner), and the timeline's run view

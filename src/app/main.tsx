@@ -12,9 +12,15 @@ const FIRST_SCREEN_WAITS_AT_MOST_MS = 500;
 
 let firstScreenDrawn!: () => void;
 // The saver loads once the first screen is drawn, and saves what was edited before it started.
-startPersistence({ savingFrom: new Promise<void>((resolve) => (firstScreenDrawn = resolve)) });
+const savingFrom = new Promise<void>((resolve) => (firstScreenDrawn = resolve));
+/**
+ * Where the graphs are: the folder's files when `loopscope open` served this page (the address it
+ * prints carries the server's token, and keeps it: a reload or a second tab reaches the folder too),
+ * else this browser's library (IndexedDB).
+ */
+const libraryStarted = window.location.hash.includes('token=') ? import('../store/folderStart.ts').then((folder) => folder.startFolderLibrary(savingFrom)) : startPersistence({ savingFrom });
 // The graph is opened before the first render, so the first screen is the graph the person was editing.
-void openInitialGraph(new URL(window.location.href)).finally(() => {
+void Promise.resolve(libraryStarted).then(() => openInitialGraph(new URL(window.location.href))).finally(() => {
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <ErrorBoundary>

@@ -10,7 +10,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import type { BuildOptions } from 'esbuild';
 import { nodeById, type GraphFile } from '../graph/index.ts';
 import { originOf } from '../graph/hosts.ts';
 import type { McpConfig } from '../graph/mcpServers.ts';
@@ -37,34 +37,47 @@ export const RUNTIME_MODULE = 'src/loopscope-runtime.js';
 export const graphIdOf = (graph: GraphFile): string => graph.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'graph';
 
 const pinnedVersions = async (names: readonly string[]): Promise<Record<string, string>> => {
-  const own = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+  const own = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as Record<'dependencies' | 'optionalDependencies' | 'devDependencies', Record<string, string> | undefined>;
   return Object.fromEntries(names.map((name) => {
-    const version = own.dependencies[name];
+    // The server is optional (serve's), the SDK the app's (bundled into its build): pinned all the same.
+    const version = own.dependencies?.[name] ?? own.optionalDependencies?.[name] ?? own.devDependencies?.[name];
     if (!version) throw new Error(`Loopscope's package.json does not pin ${name}`);
     return [name, version];
   }));
 };
 
 /** The modules of a project, by path in it, and the source each is bundled from. */
-const BUNDLES = {
+export const BUNDLES = {
   [RUNTIME_MODULE]: 'src/runtime/exported.ts',
   [LOCAL_PAGES_MODULE]: 'src/cli/localPagesOnly.ts',
 } as const;
 
+/** How esbuild makes one of them an ES module for Node: at export from the sources, or ahead of time into the package (scripts/buildCli.ts). */
+export const bundleOptions = (root: string, source: string) =>
+  ({
+    entryPoints: [join(root, source)],
+    bundle: true, format: 'esm', platform: 'node', target: 'node20', legalComments: 'none',
+    external: [...SHARED, ...SERVER].flatMap((name) => [name, `${name}/*`]),
+    banner: { js: `// Loopscope's ${source}, bundled by \`loopscope export\`.` },
+  }) satisfies BuildOptions;
+
+/** Where the built command line keeps them, made ahead (build/modules/, by their path in a project). */
+export const PREBUILT_MODULES = 'modules';
+declare const __LOOPSCOPE_BUILT__: boolean | undefined;
+
 let bundled: Promise<Record<string, string>> | undefined;
 
 /**
- * Loopscope's runtime, and the server's request check, each as one ES module for Node (built once
- * per process: they are the same for every graph).
+ * Loopscope's runtime, and the server's request check, each as one ES module for Node (made once
+ * per process: they are the same for every graph). The built command line carries them made
+ * already (an installed package has no sources to bundle, nor esbuild); from the sources, esbuild
+ * bundles them.
  */
 export const bundleModules = (): Promise<Record<string, string>> =>
   (bundled ??= Promise.all(Object.entries(BUNDLES).map(async ([path, source]) => {
-    const result = await build({
-      entryPoints: [join(ROOT, source)],
-      bundle: true, format: 'esm', platform: 'node', target: 'node20', write: false, legalComments: 'none',
-      external: [...SHARED, ...SERVER].flatMap((name) => [name, `${name}/*`]),
-      banner: { js: `// Loopscope's ${source}, bundled by \`loopscope export\`.` },
-    });
+    if (typeof __LOOPSCOPE_BUILT__ !== 'undefined') return [path, await readFile(new URL(`../${PREBUILT_MODULES}/${path}`, import.meta.url), 'utf8')] as const;
+    const { build } = await import('esbuild');
+    const result = await build({ ...bundleOptions(ROOT, source), write: false });
     return [path, result.outputFiles[0].text] as const;
   })).then(Object.fromEntries));
 

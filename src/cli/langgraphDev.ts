@@ -5,10 +5,22 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 
-const LANGGRAPH_CLI = fileURLToPath(new URL('../../node_modules/@langchain/langgraph-cli/dist/cli/cli.mjs', import.meta.url));
+/** A package's folder, found where npm put it: beside Loopscope in a project that installed it, in its own node_modules in its repository. */
+export const resolvePackage = (name: string) => dirname(createRequire(import.meta.url).resolve(`${name}/package.json`));
+/**
+ * The LangGraph dev server's command line: an optional dependency of Loopscope (it is big, and only
+ * `serve` uses it), so an install made with `--omit=optional` (a CI that only tests) has none.
+ */
+export const langGraphCli = () => {
+  try {
+    return join(resolvePackage('@langchain/langgraph-cli'), 'dist/cli/cli.mjs');
+  } catch {
+    throw new Error('serve needs the LangGraph dev server, which this install left out (npm install --omit=optional): run `npm install @langchain/langgraph-cli@1.5.1`');
+  }
+};
 export const HOST = '127.0.0.1';
 
 /** A port nobody listens on now, chosen by the system. */
@@ -66,7 +78,7 @@ export const startLangGraphServer = async (dir: string, env: NodeJS.ProcessEnv, 
   const port = options.port ?? (await freePort());
   const url = `http://${HOST}:${port}`;
   signal?.throwIfAborted();
-  const child = spawn(process.execPath, [LANGGRAPH_CLI, 'dev', '--host', HOST, '--port', String(port), '--no-browser', '--no-reload', '--config', join(dir, 'langgraph.json')], {
+  const child = spawn(process.execPath, [langGraphCli(), 'dev', '--host', HOST, '--port', String(port), '--no-browser', '--no-reload', '--config', join(dir, 'langgraph.json')], {
     cwd: dir, env: { ...env, LANGGRAPH_CLI_NO_ANALYTICS: '1' }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   const log: string[] = [];

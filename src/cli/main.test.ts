@@ -1,7 +1,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Window } from 'happy-dom';
@@ -205,7 +205,7 @@ describe('loopscope test', () => {
 
   it('--help and unknown commands', async () => {
     expect((await cli('--help')).out).toContain('loopscope run FILE [--json] [--seed N] [--scenario NAME]');
-    expect((await cli('--help')).out).toContain('loopscope test FILE… [--reporter text|junit|tap]');
+    expect((await cli('--help')).out).toContain('loopscope test FILE|FOLDER… [--reporter text|junit|tap]');
     expect((await cli('--help')).out).toContain('loopscope serve FILE… [--port N] [--dir DIR] [--key NAME]');
     expect(await cli('frobnicate')).toMatchObject({ code: 2 });
   });
@@ -260,8 +260,38 @@ describe('keys on the command line', () => {
   });
 });
 
+describe('loopscope test FOLDER', () => {
+  it('runs the scenarios of the folder\'s graph files, found as loopscope open lists them', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'loopscope-test-folder-'));
+    try {
+      await mkdir(join(folder, 'graphs', 'more'), { recursive: true });
+      await mkdir(join(folder, 'node_modules', 'pkg'), { recursive: true });
+      await copyFile(template('securityclaw'), join(folder, 'graphs', 'triage.json'));
+      await copyFile(template('approval-gate'), join(folder, 'graphs', 'more', 'approval.json'));
+      await copyFile(template('graph-engineer'), join(folder, 'node_modules', 'pkg', 'left-out.json'));
+      await writeFile(join(folder, 'graphs', 'settings.json'), '{"not": "a graph"}');
+      const result = await cli('test', join(folder, 'graphs'), '--reporter', 'junit');
+      expect(result.code).toBe(0);
+      expect([...result.out.matchAll(/<testsuite name="([^"]+)"/g)].map((match) => match[1])).toEqual(['Approval gate', 'SecurityClaw triage']);
+      await mkdir(join(folder, 'empty'));
+      expect(await cli('test', join(folder, 'empty'))).toMatchObject({ code: 2, err: `${join(folder, 'empty')}: no graph file in the folder (a .json file whose "format" is "loopscope/graph")` });
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('loopscope open', () => {
+  it('exit 2 with a clear message when the folder is not there or a flag is wrong', async () => {
+    expect(await cli('open', join(tmpdir(), 'loopscope-nowhere', 'folder'), '--no-browser')).toEqual({ code: 2, out: '', err: `${join(tmpdir(), 'loopscope-nowhere', 'folder')}: no such folder or file` });
+    expect((await cli('open', '--port', 'x')).err).toBe('--port needs a port number (0-65535)');
+    expect((await cli('open', 'a', 'b')).err).toBe('open takes one PATH (a folder or a graph file)');
+    expect((await cli('open', '--json')).err).toBe('open does not take --json');
+  });
+});
+
 describe('npx loopscope (through bin/loopscope.mjs)', () => {
-  it('runs the TypeScript sources and returns the exit code', async () => {
+  it('runs the built command line and returns the exit code', async () => {
     const run = promisify(execFile);
     const ok = await run('npx', ['loopscope', 'validate', template('securityclaw')], { cwd: root });
     expect(ok.stdout).toContain('valid');

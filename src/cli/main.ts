@@ -1,5 +1,5 @@
 /**
- * `loopscope validate | run | test | export | serve`. Exit codes: 0 fine, 1 problems (validation errors, failed
+ * `loopscope validate | run | test | export | serve | open`. Exit codes: 0 fine, 1 problems (validation errors, failed
  * scenarios), 2 not a graph (or a usage mistake). A bad file always gets a message naming the
  * path inside it, never a stack trace.
  */
@@ -35,10 +35,11 @@ export const USAGE = `Usage:
   loopscope validate FILE                                   check a graph (exit 1 on errors, 2 if not a graph)
   loopscope run FILE [--json] [--seed N] [--scenario NAME] [--mcp FILE]
                                                             run it headless and print the timeline (or the trace)
-  loopscope test FILE… [--reporter text|junit|tap]         run the files' scenarios (exit 1 if any fails or a file has none)
+  loopscope test FILE|FOLDER… [--reporter text|junit|tap]  run the files' scenarios, a folder's graph files too (exit 1 if any fails or a file has none)
   loopscope export FILE --langgraph DIR [--mcp FILE]        write a LangGraph.js project that the LangGraph server runs
   loopscope serve FILE… [--port N] [--dir DIR] [--key NAME] [--mcp FILE]
                                                             serve the files on a LangGraph dev server at 127.0.0.1 (Ctrl-C stops it)
+  loopscope open [PATH] [--port N] [--no-browser]          edit the graph files of a folder (PATH, a graph file's folder, or this one) in the app
   loopscope --help
 
   --key NAME[@ORIGIN]  lets llm skills send the environment variable NAME as their API key, to ORIGIN
@@ -78,14 +79,15 @@ const validate = async (files: string[], io: Output): Promise<number> => {
   return hasErrors(problems) ? 1 : 0;
 };
 
-const OPTIONS = ['--json', '--seed', '--scenario', '--key', '--reporter', '--langgraph', '--port', '--dir', '--mcp'] as const;
+const OPTIONS = ['--json', '--seed', '--scenario', '--key', '--reporter', '--langgraph', '--port', '--dir', '--mcp', '--no-browser'] as const;
 type Option = (typeof OPTIONS)[number];
 
 /** The one reader of every command's options; a command names the ones it takes, and any other is refused. */
 const readFlags = (args: string[], command: string, accepted: readonly Option[]) => {
   const files: string[] = [];
-  const flags: { json: boolean; seed?: number; scenario?: string; keys: AllowedKeys; reporter: ReporterName; langgraph?: string; port?: number; dir?: string; mcp?: string } = {
+  const flags: { json: boolean; seed?: number; scenario?: string; keys: AllowedKeys; reporter: ReporterName; langgraph?: string; port?: number; dir?: string; mcp?: string; noBrowser: boolean } = {
     json: false,
+    noBrowser: false,
     keys: new Map(),
     reporter: 'text',
   };
@@ -104,6 +106,7 @@ const readFlags = (args: string[], command: string, accepted: readonly Option[])
     if (!option) throw new Refusal(`unknown option ${arg}`);
     if (!accepted.includes(option)) throw new Refusal(`${command} does not take ${option}`);
     if (option === '--json') flags.json = true;
+    else if (option === '--no-browser') flags.noBrowser = true;
     else if (option === '--seed') {
       const seed = Number(args[++index]);
       if (!Number.isInteger(seed)) throw new Refusal('--seed needs a whole number');
@@ -124,7 +127,9 @@ const readFlags = (args: string[], command: string, accepted: readonly Option[])
     else if (option === '--mcp') flags.mcp = valueOf(++index, '--mcp needs a file (the project\'s .mcp.json)');
     else {
       const port = Number(args[++index]);
-      if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Refusal('--port needs a port number (1-65535)');
+      // `open` takes 0 too: a port the system picks (tests, several folders at once).
+      const lowest = command === 'open' ? 0 : 1;
+      if (!Number.isInteger(port) || port < lowest || port > 65535) throw new Refusal(`--port needs a port number (${lowest}-65535)`);
       flags.port = port;
     }
   }
@@ -220,9 +225,32 @@ const testFile = async (file: string): Promise<FileReport> => {
 };
 
 /** Exit 2 when a file is not a graph, else 1 when a scenario failed or a file had none, else 0. */
+/**
+ * The files a command names: a folder stands for its graph files, found as `loopscope open` lists
+ * them (subfolders included, node_modules and dot-folders left out), in path order.
+ */
+const graphFilesOf = async (paths: string[]): Promise<string[]> => {
+  const { stat } = await import('node:fs/promises');
+  const files: string[] = [];
+  for (const path of paths) {
+    const isFolder = await stat(path).then((stats) => stats.isDirectory(), () => false);
+    if (!isFolder) {
+      files.push(path);
+      continue;
+    }
+    const { join } = await import('node:path');
+    const { openFolder } = await import('./folder.ts');
+    const found = await (await openFolder(path)).list();
+    if (found.length === 0) throw new Refusal(`${path}: no graph file in the folder (a .json file whose "format" is "loopscope/graph")`);
+    files.push(...found.map((listing) => join(path, ...listing.path.split('/'))));
+  }
+  return files;
+};
+
 const test = async (args: string[], io: Output): Promise<number> => {
-  const { files, flags } = readFlags(args, 'test', ['--reporter']);
-  if (files.length === 0) throw new Refusal('test takes at least one FILE');
+  const { files: named, flags } = readFlags(args, 'test', ['--reporter']);
+  if (named.length === 0) throw new Refusal('test takes at least one FILE or FOLDER');
+  const files = await graphFilesOf(named);
   const reports: FileReport[] = [];
   for (const file of files) reports.push(await testFile(file));
   for (const line of report(flags.reporter, reports)) io.out(line);
@@ -299,6 +327,46 @@ const serve = async (args: string[], io: Output): Promise<number> => {
   }
 };
 
+/** `open PATH`: the folder, or a graph file's folder (that file opens first); the current folder when none is given. */
+const openFolderOf = async (args: string[], io: Output): Promise<number> => {
+  const { files, flags } = readFlags(args, 'open', ['--port', '--no-browser']);
+  if (files.length > 1) throw new Refusal('open takes one PATH (a folder or a graph file)');
+  const given = files[0] ?? '.';
+  const { stat } = await import('node:fs/promises');
+  const { basename, dirname, resolve } = await import('node:path');
+  let first: string | undefined;
+  let folderPath = resolve(given);
+  try {
+    if ((await stat(folderPath)).isFile()) {
+      first = basename(folderPath);
+      folderPath = dirname(folderPath);
+    }
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new Refusal(code === 'ENOENT' ? `${given}: no such folder or file` : `${given}: cannot be read (${code ?? String(error)})`);
+  }
+  const { FolderError, openFolder } = await import('./folder.ts');
+  const { hasDesktop, openBrowser, startOpen } = await import('./open.ts');
+  let opened;
+  try {
+    const folder = await openFolder(folderPath);
+    opened = await startOpen({ folder, port: flags.port, onNote: (line) => io.err(line) });
+  } catch (error) {
+    if (error instanceof FolderError) throw new Refusal(error.message);
+    throw error;
+  }
+  const url = first ? `${opened.url}&file=${encodeURIComponent(first)}` : opened.url;
+  io.out(`Loopscope is editing the graphs of ${folderPath} at ${url}   ·   Ctrl-C stops it`);
+  if (!flags.noBrowser && hasDesktop()) openBrowser(url);
+  const signals = ['SIGINT', 'SIGTERM'] as const;
+  await new Promise<void>((done) => {
+    for (const signal of signals) process.once(signal, () => done());
+  });
+  for (const signal of signals) process.removeAllListeners(signal);
+  await opened.stop();
+  return 0;
+};
+
 export const main = async (argv: string[], terminal: Output = processOutput): Promise<number> => {
   const io: Output = { out: (line) => terminal.out(visibleLines(line)), err: (line) => terminal.err(visibleLines(line)) };
   const [command, ...rest] = argv;
@@ -314,6 +382,8 @@ export const main = async (argv: string[], terminal: Output = processOutput): Pr
         return await exportProject(rest, io);
       case 'serve':
         return await serve(rest, io);
+      case 'open':
+        return await openFolderOf(rest, io);
       case '--help':
       case '-h':
       case 'help':

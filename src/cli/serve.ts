@@ -8,20 +8,21 @@
 import { mkdtemp, mkdir, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { type GraphFile } from '../graph/index.ts';
 import { contactedHosts } from '../graph/hosts.ts';
 import { isStdioServer, type McpConfig } from '../graph/mcpServers.ts';
 import { KEYS_VARIABLE, writeAllowances, type AllowedKeys } from '../skills/environmentKeys.ts';
 import { exportLangGraph, graphIdOf } from './export.ts';
-import { startLangGraphServer, type LangGraphServer } from './langgraphDev.ts';
+import { langGraphCli, resolvePackage, startLangGraphServer, type LangGraphServer } from './langgraphDev.ts';
 import { localPagesOnlyConfig } from './localPages.ts';
 import type { ProjectServers } from './mcp.ts';
 import { jsonText } from './projectText.ts';
 
 export { freePort, HOST } from './langgraphDev.ts';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** The node_modules folder that holds Loopscope's LangGraph: the projects served link to it. */
+const MODULES = dirname(dirname(resolvePackage('@langchain/langgraph')));
+
 
 export interface Served {
   url: string;
@@ -91,7 +92,7 @@ const writeProjects = async (graphs: readonly GraphFile[], dir: string, servers:
   await writeFile(join(dir, 'langgraph.json'), jsonText(config));
   await writeFile(join(dir, 'package.json'), jsonText({ name: 'loopscope-serve', private: true, type: 'module' }));
   await rm(join(dir, 'node_modules'), { force: true });
-  await symlink(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  await symlink(MODULES, join(dir, 'node_modules'), 'dir');
   return ids;
 };
 
@@ -126,6 +127,8 @@ export class ServeAborted extends Error {}
  */
 export const serveGraphs = async (graphs: readonly GraphFile[], options: ServeOptions = {}): Promise<Served> => {
   const { signal } = options;
+  // An install without the LangGraph dev server is told so before any folder is claimed or written.
+  langGraphCli();
   const ownDir = options.dir === undefined;
   if (!ownDir) await claimFolder(resolve(options.dir as string));
   const dir = ownDir ? await mkdtemp(join(tmpdir(), 'loopscope-serve-')) : resolve(options.dir as string);

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { blankGraph, moveNodes, serializeGraph } from '../graph/index.ts';
 import { useApp } from '../store/index.ts';
+import { fileLibrary } from '../store/libraryActions.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { ExportIcon, ImportIcon, LayoutIcon, LibraryIcon, MermaidIcon, NewGraphIcon, PasteIcon, RedoIcon, ShareIcon, UndoIcon } from '../ui/icons.tsx';
 import { ToolButton } from '../ui/ToolButton.tsx';
@@ -11,8 +12,9 @@ import { importFile, importGraphText } from './importExport.ts';
 
 // A dialog, not on the first screen: loaded when it is first opened.
 const GraphLibrary = lazy(() => import('./GraphLibrary.tsx').then((module) => ({ default: module.GraphLibrary })));
+const NewFileDialog = lazy(() => import('./NewFileDialog.tsx').then((module) => ({ default: module.NewFileDialog })));
 
-type Dialog = { type: 'library' } | { type: 'paste' } | { type: 'mermaid'; text: string } | { type: 'share'; url: string } | null;
+type Dialog = { type: 'library' } | { type: 'new-file' } | { type: 'paste' } | { type: 'mermaid'; text: string } | { type: 'share'; url: string } | null;
 
 export function EditorToolbar() {
   const canUndo = useApp((state) => state.past.length > 0);
@@ -47,7 +49,8 @@ export function EditorToolbar() {
     void autoLayout();
   }, [layoutAsked]);
 
-  const newGraph = () => useApp.getState().load(blankGraph());
+  // Under `loopscope open` a new graph is a new file, named first.
+  const newGraph = () => (fileLibrary() ? setDialog({ type: 'new-file' }) : useApp.getState().load(blankGraph()));
 
   const share = async () => {
     // Not written into this tab's address: a reload would then reopen the shared copy over later edits.
@@ -104,6 +107,7 @@ function ToolbarDialog({ dialog, onClose }: { dialog: NonNullable<Dialog>; onClo
       () => setCopied(false),
     );
   if (dialog.type === 'library') return <Suspense fallback={null}><GraphLibrary onClose={onClose} /></Suspense>;
+  if (dialog.type === 'new-file') return <Suspense fallback={null}><NewFileDialog onClose={onClose} /></Suspense>;
   const title = dialog.type === 'paste' ? 'Paste JSON' : dialog.type === 'mermaid' ? 'Mermaid flowchart' : 'Share link';
   return (
     <Dialog title={title} onClose={onClose}>

@@ -1,16 +1,27 @@
 import { useState } from 'react';
 import { openCopyOfGraph, takeOverGraph, useGraphTab } from '../store/libraryActions.ts';
+import { FileNotice } from './FileNotice.tsx';
 
 const WORDS = {
   elsewhere: 'This graph is open in another tab. Edits made here are not saved, so they never write over that tab’s work.',
   taken: 'This graph was taken over in another tab, which has the edits saved here. Edits made here from now on are not saved.',
 } as const;
 
+/** What the page says above the canvas of where the open graph is saved: another tab, its file on disk. */
+export function OtherTabNotice() {
+  return (
+    <>
+      <TabNotice />
+      <FileNotice />
+    </>
+  );
+}
+
 /**
  * Says when another tab has the open graph, and offers the two ways on: edit it here (the other tab
  * saves and lets go, and its latest save opens here), or keep this tab's version as a copy.
  */
-export function OtherTabNotice() {
+function TabNotice() {
   const conflict = useGraphTab((state) => state.conflict);
   const [busy, setBusy] = useState(false);
   if (!conflict) return null;

@@ -2,7 +2,7 @@ import { useReactFlow } from '@xyflow/react';
 import { useState } from 'react';
 import type { Problem } from '../graph/index.ts';
 import { useApp } from '../store/index.ts';
-import { useAutosave } from '../store/persistence.ts';
+import { savingStarted, useAutosave } from '../store/persistence.ts';
 import { ErrorIcon, WarningIcon } from '../ui/icons.tsx';
 
 const FOCUS_MS = 400;
@@ -24,6 +24,11 @@ function AutosaveAlert() {
           <p key={text}>{text}</p>
         ))}
       </div>
+      {error && (
+        <button type="button" onClick={() => void savingStarted().then((saver) => saver?.saveNow())}>
+          Retry
+        </button>
+      )}
       <button type="button" onClick={() => useAutosave.setState({ error: null, restoreError: null })} aria-label="Dismiss autosave message">
         Dismiss
       </button>

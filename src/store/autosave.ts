@@ -111,6 +111,8 @@ export const startSaving = (persistence: Persistence): Saver => {
     // first ask, so a save on `pagehide` still starts in this turn.
     const mine = owned.get(id) ?? (await claim(id));
     if (!mine) return;
+    // In a folder: a graph that is no file yet, or whose file is read-only or deleted, is not written.
+    if (library.files && !library.files.keeps(id)) return;
     // However its text was spaced, not written again: for a big graph that is a synchronous journal copy and a write.
     if (openedAsSaved.get(id) === graph) return;
     const text = serializeGraph(graph);
@@ -124,6 +126,7 @@ export const startSaving = (persistence: Persistence): Saver => {
     try {
       await library.write(id, graph.name, text);
       lastSaved.set(id, text);
+      openedAsSaved.set(id, graph);
       if (unconfirmed.get(id) === entry) unconfirmed.delete(id);
       // A journal of this save or an older one is done with; a newer one stays until its own save lands.
       if (!unjournaled.has(id) && (readJournal(journal, id)?.savedAt ?? 0) <= entry.savedAt) {
@@ -132,7 +135,8 @@ export const startSaving = (persistence: Persistence): Saver => {
       }
       if (useAutosave.getState().error) useAutosave.setState({ error: null });
       // The list learns of the save from what was written, and so do the other tabs: nobody reads the whole library again.
-      const saved: LibrarySummary = { id, name: graph.name, savedAt: entry.savedAt };
+      const path = library.files?.pathOf(id);
+      const saved: LibrarySummary = { id, name: graph.name, savedAt: entry.savedAt, ...(path ? { path } : {}) };
       useLibrary.setState((state) => ({ entries: withSaved(state.entries, saved) }));
       locks.announceSaved(saved);
     } catch (error) {
@@ -154,6 +158,13 @@ export const startSaving = (persistence: Persistence): Saver => {
   const flush = async () => {
     const taken = takePending();
     if (taken) await save(taken.id, taken.graph);
+  };
+  const saveNow = async () => {
+    takePending();
+    const { documentId: id, graph } = useApp.getState();
+    openedAsSaved.delete(id);
+    lastSaved.delete(id);
+    await save(id, graph);
   };
   /** The debounced save: left pending while a gesture holds it, and asked again once the gesture ends. */
   const saveWhenStill = () => {
@@ -268,11 +279,15 @@ export const startSaving = (persistence: Persistence): Saver => {
   void restoreBackups();
   // The list of graphs is read when the panel that shows it opens (GraphLibrary.tsx): reading it means
   // reading every graph's text, on the page's thread, a long task in the gesture that follows the first screen.
+  // The folder's files change on disk too (an editor, `git checkout`): followed while the saver runs.
+  const stopFollowing = library.files?.follow(persistence, saveNow);
   return {
     flush,
+    saveNow,
     takeOver,
     stop: () => {
       stopped = true;
+      stopFollowing?.();
       unsubscribe();
       target.removeEventListener('pagehide', onPageHide);
       if (timer !== null) clearTimeout(timer);

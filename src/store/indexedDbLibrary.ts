@@ -5,7 +5,15 @@
  */
 import { newDocumentId } from './graphSlice.ts';
 import { DB_NAME, DB_VERSION, LAST_KEY, LIBRARY_STORE, META_STORE, request, SAVE_STAMP, type LibraryEntry } from './libraryDb.ts';
-import { nameIn, type LibraryStorage } from './persistence.ts';
+import { own, readJson } from '../graph/index.ts';
+import type { LibraryStorage } from './persistence.ts';
+
+/** The name a damaged or old save gives itself, read within the input limits; a stand-in when it has none. */
+const nameIn = (text: string) => {
+  const json = readJson(text);
+  const name = json.ok && json.value !== null && typeof json.value === 'object' ? own(json.value as Record<string, unknown>, 'name') : undefined;
+  return typeof name === 'string' ? name : 'Restored graph';
+};
 
 /** The version 1 autosave: one graph under one key, taken into the library on upgrade. */
 const LEGACY_STORE = 'graphs';

@@ -4,7 +4,7 @@
  * link adds a graph; it never writes over another one. A reload opens what this tab was editing.
  */
 import { create } from 'zustand';
-import { describeProblems, loadTemplates, own, readJson, type GraphFile, type ParseResult } from '../graph/index.ts';
+import { describeProblems, loadTemplates, type GraphFile, type ParseResult } from '../graph/index.ts';
 import { takeEarlyParse, takeEarlyRead } from './earlyRead.ts';
 import type { GraphLocks } from './graphLocks.ts';
 import { newDocumentId } from './graphSlice.ts';
@@ -14,9 +14,49 @@ import { isOwnSave, readSave } from './ownSave.ts';
 
 export { OPEN_KEY, type LibraryEntry };
 
-export type LibrarySummary = Pick<LibraryEntry, 'id' | 'name' | 'savedAt'>;
+export type LibrarySummary = Pick<LibraryEntry, 'id' | 'name' | 'savedAt'> & {
+  /** The graph's file, in a folder's library. */
+  path?: string;
+  /** Why the graph's file cannot be edited (not a valid graph, too big): it opens read-only. */
+  problem?: string;
+};
 
-/** Where the library lives; IndexedDB in the browser, fake-indexeddb or a fake in tests. */
+/** A graph file changed on disk (anyone's write, this page's too: `savedAt` tells them apart), or removed. */
+export type FileChange = { id: string; path: string; kind: 'changed'; savedAt: number } | { id: string; path: string; kind: 'removed' };
+
+/**
+ * What a library of files adds (the folder `loopscope open` serves, folderLibrary.ts): a graph is a
+ * file, named by the person; the browser's library has none of this.
+ */
+export interface FileLibrary {
+  /** The folder, as the server names it. */
+  folder: string;
+  /** The path of the file a graph id names; null for a graph that is no file of the folder (a template or an import, until it is given a name). */
+  pathOf: (id: string) => string | null;
+  idOf: (path: string) => string;
+  /** Whether the graph's edits are written to its file: not when it is no file yet, nor while `held`. */
+  keeps: (id: string) => boolean;
+  /**
+   * Files not written to: one that is not a valid graph (read-only), one deleted on disk (until
+   * saved again), one changed on disk while the page held edits (until the person chooses).
+   */
+  held: Map<string, 'invalid' | 'deleted' | 'changed'>;
+  /** When this page last wrote the file (as the server said): a change on disk at that time is its own. */
+  writtenAt: (id: string) => number | undefined;
+  /** Makes a new file holding `text`; refused when the name is taken. Resolves to its graph id. */
+  create: (path: string, text: string) => Promise<string>;
+  /** A graph file's text as it is on disk, with what is wrong with it when it is not a valid graph (or cannot be opened: too big). */
+  readFile: (id: string) => Promise<{ text: string; savedAt: number; problem?: string } | undefined>;
+  /** Follows the changes of the folder's graph files on disk. Returns a stop function. */
+  watch: (onChange: (change: FileChange) => void) => () => void;
+  /** Keeps the open graph in step with its file while the saver runs (fileSync.ts); `saveNow` writes it. Returns a stop function. */
+  follow: (persistence: Persistence, saveNow: () => Promise<void>) => () => void;
+}
+
+/**
+ * Where the library lives: IndexedDB in the browser (indexedDbLibrary.ts), the folder of
+ * `loopscope open` (folderLibrary.ts, with `files`), fake-indexeddb or a fake in tests.
+ */
 export interface LibraryStorage {
   /** Every graph, the most recently saved first. */
   list: () => Promise<LibrarySummary[]>;
@@ -29,6 +69,8 @@ export interface LibraryStorage {
   remove: (id: string) => Promise<void>;
   /** The graph saved last in any tab, for a tab that has none of its own. */
   lastSaved: () => Promise<string | undefined>;
+  /** Present when the graphs are a folder's files. */
+  files?: FileLibrary;
 }
 
 /** The synchronous storages: this tab's open graph (sessionStorage) and the save journal (localStorage). */
@@ -37,13 +79,6 @@ export type SyncStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> & 
 export const JOURNAL_PREFIX = 'loopscope.journal.';
 const DEBOUNCE_MS = 300;
 const STORAGE_TIMEOUT_MS = 3000;
-
-/** The name a damaged or old save gives itself, read within the input limits; a stand-in when it has none. */
-export const nameIn = (text: string) => {
-  const json = readJson(text);
-  const name = json.ok && json.value !== null && typeof json.value === 'object' ? own(json.value as Record<string, unknown>, 'name') : undefined;
-  return typeof name === 'string' ? name : 'Restored graph';
-};
 
 /**
  * The library in IndexedDB (indexedDbLibrary.ts), loaded on first use: the first screen's graph is
@@ -159,6 +194,8 @@ export const holdAutosave = (): (() => void) => {
 /** What saves the open graph (autosave.ts): loaded once the page's first screen is drawn. */
 export interface Saver {
   flush: () => Promise<void>;
+  /** Writes the open graph now, even when it was written or opened as it is (Keep mine, Save again, Retry). */
+  saveNow: () => Promise<void>;
   takeOver: (id: string) => Promise<void>;
   stop: () => void;
 }
@@ -168,7 +205,11 @@ export interface Persistence {
   options: ResolvedOptions;
   /** Per graph, the text saved last from this page. */
   lastSaved: Map<string, string>;
-  /** Per graph, the document as opened from its save, while it is unedited: saving it would write the same document. */
+  /**
+   * Per graph, the document its save holds (as opened, written, or read again from a file changed
+   * on disk): saving it would write the same document, and while another is open the page holds an
+   * unsaved edit.
+   */
   openedAsSaved: Map<string, GraphFile>;
   /** The open document when persistence started: what changed since then the saver saves as it starts. */
   startedWith: { documentId: string; graph: GraphFile };
@@ -182,7 +223,7 @@ let active: Persistence | null = null;
 export const activePersistence = () => active;
 
 /** The entry's save, or the journal's where it is newer (the tab left before IndexedDB had it). */
-const newestSave = (entry: LibraryEntry | undefined, journal: JournalEntry | null): { text: string; schema?: string } | undefined =>
+const newestSave = (entry: LibraryEntry | undefined, journal: JournalEntry | null): { name?: string; text: string; schema?: string } | undefined =>
   journal && (!entry || journal.savedAt > entry.savedAt) ? journal : entry;
 
 export type GraphParser = (text: string, schema: string | undefined) => Promise<ParseResult<GraphFile>>;
@@ -246,7 +287,7 @@ export const openFromLibrary = async (id: string, parse: GraphParser = parseAsid
     else if (unanswered) failRestore(`Opened from a backup copy: ${unanswered}.`);
     return true;
   }
-  failRestore(`The saved graph "${entry?.name ?? nameIn(latest.text)}" is damaged and was not opened (${firstProblem}); it is kept as it was.`);
+  failRestore(`The saved graph "${latest.name ?? entry?.name}" is damaged and was not opened (${firstProblem}); it is kept as it was.`);
   return false;
 };
 

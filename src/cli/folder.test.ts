@@ -1,0 +1,134 @@
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { serializeGraph, type GraphFile } from '../graph/index.ts';
+import { findTemplate } from '../graph/templates/index.ts';
+import { checkedPath, FolderError, openFolder, type FileChange, type Folder } from './folder.ts';
+
+const graph = (findTemplate('securityclaw') as { graph: () => GraphFile }).graph();
+const text = serializeGraph(graph);
+let root: string;
+let outside: string;
+let folder: Folder;
+
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'loopscope-folder-'));
+  outside = await mkdtemp(join(tmpdir(), 'loopscope-outside-'));
+  await mkdir(join(root, 'graphs/deep'), { recursive: true });
+  await mkdir(join(root, 'node_modules/pkg'), { recursive: true });
+  await mkdir(join(root, '.git'), { recursive: true });
+  await writeFile(join(root, 'graphs/triage.json'), text);
+  await writeFile(join(root, 'graphs/deep/other.json'), serializeGraph({ ...graph, name: 'Other' }));
+  await writeFile(join(root, 'package.json'), '{"name": "not-a-graph"}\n');
+  await writeFile(join(root, 'node_modules/pkg/graph.json'), text);
+  await writeFile(join(root, '.git/graph.json'), text);
+  await writeFile(join(root, 'broken.json'), '{"format": "loopscope/graph", "version": 1, "name": 3}\n');
+  await writeFile(join(outside, 'secret.json'), text);
+  folder = await openFolder(root);
+});
+
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+  await rm(outside, { recursive: true, force: true });
+});
+
+const refusal = async (work: Promise<unknown>) => {
+  const error = await work.then(() => null, (caught: unknown) => caught);
+  expect(error).toBeInstanceOf(FolderError);
+  return error as FolderError;
+};
+
+describe('the folder of loopscope open', () => {
+  it('lists the graph files by path, subfolders included, node_modules, dot-folders and other JSON left out; a broken one with its problem', async () => {
+    const listed = await folder.list();
+    expect(listed.map((listing) => listing.path)).toEqual(['broken.json', 'graphs/deep/other.json', 'graphs/triage.json']);
+    expect(listed[2]).toMatchObject({ name: 'SecurityClaw triage' });
+    expect(listed[0].problem).toMatch(/^broken\.json: name: expected text/);
+    expect(listed[0].name).toBeUndefined();
+  });
+
+  it('refuses a folder that is not there, naming it', async () => {
+    const error = await refusal(openFolder(join(root, 'nowhere')));
+    expect(error.message).toBe(`${join(root, 'nowhere')}: no such folder`);
+  });
+
+  it('refuses every path that would leave the folder or reach what the list leaves out, before touching a file', async () => {
+    for (const path of ['../x.json', 'graphs/../../x.json', '/etc/passwd.json', 'C:/x.json', 'graphs\\..\\x.json', '.git/graph.json', 'node_modules/pkg/graph.json', 'graphs/./triage.json', 'graphs//triage.json', 'package', '', 'a\0.json'])
+      expect(() => checkedPath(path), path).toThrow(FolderError);
+    expect(checkedPath('graphs/triage.json')).toBe('graphs/triage.json');
+    // Encoded forms are not decoded again here: `%2e%2e` is a file name inside the folder, never "..".
+    expect((await refusal(folder.read('%2e%2e/secret.json'))).status).toBe(404);
+  });
+
+  it('follows no link out of the folder, for reading, writing or deleting', async () => {
+    await symlink(join(outside, 'secret.json'), join(root, 'link.json'));
+    await symlink(outside, join(root, 'away'));
+    expect((await folder.list()).map((listing) => listing.path)).not.toContain('link.json');
+    expect((await refusal(folder.read('link.json'))).status).toBe(403);
+    expect((await refusal(folder.write('link.json', text))).status).toBe(403);
+    expect((await refusal(folder.write('away/new.json', text, { create: true }))).status).toBe(403);
+    expect((await refusal(folder.remove('away/secret.json'))).status).toBe(403);
+    expect(await readFile(join(outside, 'secret.json'), 'utf8')).toBe(text);
+    expect(await readdir(outside)).toEqual(['secret.json']);
+  });
+
+  it('writes atomically, the stable text, leaving no temporary file; a new file only under a free name', async () => {
+    const edited = serializeGraph({ ...graph, name: 'Edited' });
+    const { savedAt } = await folder.write('graphs/triage.json', edited);
+    expect(await readFile(join(root, 'graphs/triage.json'), 'utf8')).toBe(edited);
+    expect(savedAt).toBeGreaterThan(0);
+    expect(await readdir(join(root, 'graphs'))).toEqual(['deep', 'triage.json']);
+    expect((await refusal(folder.write('graphs/triage.json', text, { create: true }))).status).toBe(409);
+    await folder.write('graphs/new.json', text, { create: true });
+    expect((await folder.read('graphs/new.json')).text).toBe(text);
+    expect((await refusal(folder.write('missing/new.json', text, { create: true }))).message).toBe('missing/new.json: the folder missing/ does not exist');
+  });
+
+  it('never writes a file that is not a graph, nor a text that is not one', async () => {
+    expect((await refusal(folder.write('package.json', text))).status).toBe(409);
+    expect(await readFile(join(root, 'package.json'), 'utf8')).toBe('{"name": "not-a-graph"}\n');
+    expect((await refusal(folder.write('graphs/triage.json', '{"format": "loopscope/graph"}'))).status).toBe(400);
+    expect((await refusal(folder.remove('package.json'))).status).toBe(409);
+  });
+
+  it('reads an invalid graph file for the page to show read-only; a file past the import limit is refused with its path', async () => {
+    expect((await folder.read('broken.json')).text).toContain('"name": 3');
+    await writeFile(join(root, 'big.json'), `{"format": "loopscope/graph", "version": 1, "name": "${'x'.repeat(33_000_000)}"}`);
+    const error = await refusal(folder.read('big.json'));
+    expect(error.status).toBe(413);
+    expect(error.message).toBe('big.json: too large: 33.0 MB, at most 8.0 MB of text can be opened');
+    expect((await folder.list()).find((listing) => listing.path === 'big.json')?.problem).toBe(error.message);
+    // Within the bytes but past the characters: the limit of an import, as an import says it.
+    await writeFile(join(root, 'big.json'), `{"format": "loopscope/graph", "version": 1, "name": "${'x'.repeat(8_100_000)}"}`);
+    expect((await folder.list()).find((listing) => listing.path === 'big.json')?.problem).toMatch(/^big\.json: too large: 8\.1 MB of text, at most 8\.0 MB can be opened/);
+  });
+
+  it('deletes a graph file', async () => {
+    await folder.remove('graphs/deep/other.json');
+    expect((await folder.list()).map((listing) => listing.path)).toEqual(['broken.json', 'graphs/triage.json']);
+  });
+
+  it('tells of a graph file changed, added or removed on disk, once per change, and not of files it leaves out', async () => {
+    const changes: FileChange[] = [];
+    let seen: () => void = () => {};
+    const stop = await folder.watch((change) => {
+      changes.push(change);
+      seen();
+    }, { debounceMs: 20 });
+    const next = (count: number) => new Promise<void>((resolve) => {
+      seen = () => changes.length >= count && resolve();
+      seen();
+    });
+    try {
+      await writeFile(join(root, 'node_modules/pkg/graph.json'), `${text} `);
+      await writeFile(join(root, 'graphs/triage.json'), serializeGraph({ ...graph, name: 'On disk' }));
+      await next(1);
+      await rm(join(root, 'graphs/deep/other.json'));
+      await next(2);
+      expect(changes).toEqual([{ path: 'graphs/triage.json', kind: 'changed', savedAt: expect.any(Number) }, { path: 'graphs/deep/other.json', kind: 'removed' }]);
+    } finally {
+      await stop();
+    }
+  });
+});

@@ -1,0 +1,118 @@
+/**
+ * The library as the graph files of the folder `loopscope open` serves (src/cli/open.ts): each
+ * graph is a file, its id `file://FOLDER/PATH` (so its runs and its journal are kept apart from a
+ * file of the same path in another folder), written through the server's API with the token the
+ * page was opened with. Loaded only on a page served that way (main.tsx).
+ */
+import { blankGraph, serializeGraph } from '../graph/index.ts';
+import { fileIsInvalid, startFileSync } from './fileSync.ts';
+import type { FileChange, FileLibrary, LibraryEntry, LibraryStorage, LibrarySummary } from './persistence.ts';
+
+interface Listing {
+  path: string;
+  name?: string;
+  savedAt: number;
+  problem?: string;
+}
+
+export const folderLibrary = async (token: string, origin = window.location.origin, fetchImpl: typeof fetch = (...args) => fetch(...args)): Promise<LibraryStorage & { files: FileLibrary }> => {
+  const headers = { Authorization: `Bearer ${token}` };
+  const call = async (method: string, path: string, { body, keepalive = false }: { body?: string; keepalive?: boolean } = {}) => {
+    let response: Response;
+    try {
+      response = await fetchImpl(`${origin}${path}`, { method, headers: body === undefined ? headers : { ...headers, 'Content-Type': 'application/json' }, body, keepalive, cache: 'no-store' });
+    } catch {
+      throw new Error('the loopscope open server does not answer (was it stopped?)');
+    }
+    if (response.ok) return response;
+    const said = await response.json().then((value: { error?: string }) => value.error, () => undefined);
+    throw Object.assign(new Error(said ?? `the server answered ${response.status}`), { status: response.status });
+  };
+  const info = await call('GET', '/api/info').catch((error: Error & { status?: number }) => {
+    throw error.status === 403 ? new Error('this tab\'s address is from a `loopscope open` that has stopped or restarted') : error;
+  });
+  const { folder } = (await info.json()) as { folder: string };
+  const prefix = `file://${folder}/`;
+  const pathOf = (id: string) => (id.startsWith(prefix) ? id.slice(prefix.length) : null);
+  const idOf = (path: string) => `${prefix}${path}`;
+  const query = (id: string) => `/api/graph?path=${encodeURIComponent(pathOf(id) ?? '')}`;
+  /** When this page last wrote each file, as the server said: a change on disk at that time is this page's own. */
+  const written = new Map<string, number>();
+  const held: FileLibrary['held'] = new Map();
+  const summaryOf = (listing: Listing): LibrarySummary => ({
+    id: idOf(listing.path),
+    name: listing.name ?? listing.path,
+    savedAt: listing.savedAt,
+    path: listing.path,
+    ...(listing.problem ? { problem: listing.problem } : {}),
+  });
+  const list = async () => ((await (await call('GET', '/api/graphs')).json()) as { graphs: Listing[] }).graphs.map(summaryOf);
+
+  const readFile: FileLibrary['readFile'] = async (id) => {
+    const path = pathOf(id);
+    if (path === null) return undefined;
+    try {
+      const response = await call('GET', query(id));
+      const problem = response.headers.get('X-Problem');
+      return { text: await response.text(), savedAt: Number(response.headers.get('X-Saved-At')) || Date.now(), ...(problem === null ? {} : { problem: decodeURIComponent(problem) }) };
+    } catch (error) {
+      const status = (error as { status?: number }).status;
+      if (status === 404) return undefined;
+      // Too big to open: shown read-only with what the server said.
+      if (status === 413) return { text: '', savedAt: 0, problem: (error as Error).message };
+      throw error;
+    }
+  };
+
+  return {
+    list,
+    read: async (id) => {
+      const file = await readFile(id);
+      if (!file) return undefined;
+      const name = pathOf(id) as string;
+      if (file.problem === undefined) {
+        if (held.get(id) === 'invalid') held.delete(id);
+        return { id, name, savedAt: file.savedAt, text: file.text, copies: [] };
+      }
+      // Not a valid graph: the person's to fix. It opens read-only, as a blank graph named by its path, its problem said; never written over.
+      held.set(id, 'invalid');
+      fileIsInvalid(id, file.problem);
+      return { id, name, savedAt: file.savedAt, text: serializeGraph({ ...blankGraph(), name }), copies: [] } satisfies LibraryEntry;
+    },
+    write: async (id, _name, text) => {
+      if (pathOf(id) === null) throw new Error('this graph is not a file of the folder yet');
+      // keepalive: a save as the page goes (pagehide) still reaches the server, when it is small enough for the browser to keep.
+      const response = await call('PUT', query(id), { body: text, keepalive: text.length < 60_000 });
+      written.set(id, ((await response.json()) as { savedAt: number }).savedAt);
+    },
+    remove: async (id) => {
+      await call('DELETE', query(id));
+    },
+    // The graph file changed last: what a person who just ran `loopscope open` most likely works on.
+    lastSaved: async () => (await list()).filter((entry) => !entry.problem).sort((a, b) => b.savedAt - a.savedAt)[0]?.id,
+    files: {
+      folder,
+      pathOf,
+      idOf,
+      keeps: (id) => pathOf(id) !== null && !held.has(id),
+      held,
+      writtenAt: (id) => written.get(id),
+      readFile,
+      follow: startFileSync,
+      create: async (path, text) => {
+        const id = idOf(path);
+        const response = await call('POST', query(id), { body: text });
+        written.set(id, ((await response.json()) as { savedAt: number }).savedAt);
+        return id;
+      },
+      watch: (onChange) => {
+        const events = new EventSource(`${origin}/api/events?token=${encodeURIComponent(token)}`);
+        events.addEventListener('change', (event) => {
+          const change = JSON.parse((event as MessageEvent<string>).data) as { path: string; kind: 'changed' | 'removed'; savedAt?: number };
+          onChange({ ...change, id: idOf(change.path) } as FileChange);
+        });
+        return () => events.close();
+      },
+    },
+  };
+};

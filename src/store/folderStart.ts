@@ -1,0 +1,47 @@
+/**
+ * A page served by `loopscope open`: the library is the folder's files (folderLibrary.ts). When
+ * the server does not take the token (it was stopped or restarted), the person is told, and the
+ * page keeps the browser's library.
+ */
+import { folderLibrary } from './folderLibrary.ts';
+import { OPEN_KEY } from './libraryDb.ts';
+import { reasonOf, startPersistence, useAutosave } from './persistence.ts';
+
+export interface FolderAddress {
+  token: string;
+  /** The file to open first, by its path in the folder (`&file=…`, a graph file named on the command line). */
+  file: string | null;
+}
+
+/**
+ * The token and the file to open first, from the address; the file is taken out of it, so that a
+ * reload opens what the tab has open then.
+ */
+export const takeFolderAddress = (location: Pick<Location, 'hash' | 'pathname' | 'search'> = window.location, history: Pick<History, 'replaceState' | 'state'> = window.history): FolderAddress | null => {
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  const token = fragment.get('token');
+  if (!token) return null;
+  const file = fragment.get('file');
+  if (file !== null) history.replaceState(history.state, '', `${location.pathname}${location.search}#token=${encodeURIComponent(token)}`);
+  return { token, file };
+};
+
+/** Starts the folder's library; the browser's when the folder cannot be reached (and the person is told). */
+export const startFolderLibrary = async (savingFrom: Promise<unknown>) => {
+  const address = takeFolderAddress();
+  if (!address) return startPersistence({ savingFrom });
+  const { token, file } = address;
+  try {
+    const library = await folderLibrary(token);
+    // The file named on the command line opens first; else the one this tab had open, when it is
+    // of this folder; else the file changed last (what `loopscope open` is most likely run for).
+    const kept = sessionStorage.getItem(OPEN_KEY);
+    const first = file !== null ? library.files.idOf(file) : kept !== null && library.files.pathOf(kept) !== null ? kept : await library.lastSaved();
+    if (first === undefined) sessionStorage.removeItem(OPEN_KEY);
+    else sessionStorage.setItem(OPEN_KEY, first);
+    return startPersistence({ library, savingFrom });
+  } catch (error) {
+    useAutosave.setState({ restoreError: `The folder of loopscope open cannot be reached: ${reasonOf(error)}. Open the address it printed; until then the graphs shown are this browser's.` });
+    return startPersistence({ savingFrom });
+  }
+};
