@@ -19,7 +19,7 @@ import { createEdgeLayoutStore, EdgeLayoutContext, type EdgeLayoutStore } from '
 import { graphBounds, onFitRequest, viewportAround, viewportFor, type FitMode } from './fit.ts';
 import { createFlowCache, edgeLayout, edgeLayoutInSlices, loadLabelPlacement, toFlowEdges, toFlowNodes, withPositions, type AgentFlowNode, type ConditionFlowEdge, type FlowCache } from './flowAdapter.ts';
 import { CANVAS_TEXT, nodeRect } from './geometry.ts';
-import { Extras, Outline, OUTLINE_BELOW_ZOOM, problemMarks, ProblemMarks, runStatuses, RunStatuses } from './detail.ts';
+import { CanvasDrawing, OUTLINE_BELOW_ZOOM, problemMarks, runStatuses } from './detail.ts';
 import { nodeTypes } from './nodes/index.ts';
 import { useDragPreview } from './dragPreview.ts';
 import './editor.css';
@@ -141,6 +141,7 @@ export function Canvas() {
   const hint = canvasHint.useModule(graph.nodes.length === 0);
   const marks = problemMarks.useModule(useApp(hasProblems));
   const statuses = runStatuses.useModule(overlay !== null);
+  const drawing = useMemo(() => ({ outline: zoomedOut, later: drawnLater, marks, statuses }), [zoomedOut, drawnLater, marks, statuses]);
 
   const extras = useMemo(
     () => ({ overlay, selectedNodes: selection.nodes, selectedEdges: selection.edges, nodeBreakpoints: breakpoints.nodes, edgeBreakpoints: breakpoints.edges }),
@@ -281,47 +282,41 @@ export function Canvas() {
     <div className="canvas" ref={container} style={CANVAS_STYLE} onDragOver={documentEdits.onDragOver} onDrop={onDrop} aria-label="Canvas" role="region">
       <EdgeLabelLayer.Provider value={labelLayer}>
         <EdgeLayoutContext.Provider value={layoutStore.current}>
-         <Outline.Provider value={zoomedOut}>
-          <Extras.Provider value={drawnLater}>
-          <ProblemMarks.Provider value={marks}>
-           <RunStatuses.Provider value={statuses}>
-          <ReactFlow<AgentFlowNode, ConditionFlowEdge>
-            className={zoomedOut ? 'zoomed-out' : undefined}
-            nodes={nodes}
-            edges={edges}
-            nodeTypes={nodeTypes}
-            edgeTypes={edgeTypes}
-            onNodesChange={onNodesChange}
-            onEdgesChange={onEdgesChange}
-            onConnect={documentEdits.onConnect}
-            onConnectStart={documentEdits.onConnectStart}
-            onConnectEnd={documentEdits.onConnectEnd}
-            isValidConnection={isValidConnection}
-            // A click on an outcome row selects its node: a connection is made by dragging only.
-            connectOnClick={false}
-            // Zoomed out the edges have no reconnect anchors: a screenful of a big graph is then as light as React Flow's own edges.
-            onReconnect={zoomedOut ? undefined : documentEdits.onReconnect}
-            onReconnectStart={documentEdits.onConnectStart}
-            onReconnectEnd={documentEdits.onConnectEnd}
-            onDelete={documentEdits.onDelete}
-            onMoveStart={onMoveStart}
-            onMoveEnd={onMoveEnd}
-            onNodeDragStart={onNodeDragStart}
-            onNodeDragStop={onNodeDragStop}
-            // Past a few hundred nodes, drawing only what is in view keeps dragging and panning smooth.
-            onlyRenderVisibleElements={graph.nodes.length > LARGE_GRAPH}
-            deleteKeyCode={DELETE_KEYS}
-            multiSelectionKeyCode={MULTI_SELECTION_KEYS}
-            selectionKeyCode="Shift"
-            minZoom={0.1}
-            proOptions={PRO_OPTIONS}
-          >
-            <Background gap={20} />
-          </ReactFlow>
-           </RunStatuses.Provider>
-          </ProblemMarks.Provider>
-          </Extras.Provider>
-         </Outline.Provider>
+          <CanvasDrawing.Provider value={drawing}>
+            <ReactFlow<AgentFlowNode, ConditionFlowEdge>
+              className={zoomedOut ? 'zoomed-out' : undefined}
+              nodes={nodes}
+              edges={edges}
+              nodeTypes={nodeTypes}
+              edgeTypes={edgeTypes}
+              onNodesChange={onNodesChange}
+              onEdgesChange={onEdgesChange}
+              onConnect={documentEdits.onConnect}
+              onConnectStart={documentEdits.onConnectStart}
+              onConnectEnd={documentEdits.onConnectEnd}
+              isValidConnection={isValidConnection}
+              // A click on an outcome row selects its node: a connection is made by dragging only.
+              connectOnClick={false}
+              // Zoomed out the edges have no reconnect anchors: a screenful of a big graph is then as light as React Flow's own edges.
+              onReconnect={zoomedOut ? undefined : documentEdits.onReconnect}
+              onReconnectStart={documentEdits.onConnectStart}
+              onReconnectEnd={documentEdits.onConnectEnd}
+              onDelete={documentEdits.onDelete}
+              onMoveStart={onMoveStart}
+              onMoveEnd={onMoveEnd}
+              onNodeDragStart={onNodeDragStart}
+              onNodeDragStop={onNodeDragStop}
+              // Past a few hundred nodes, drawing only what is in view keeps dragging and panning smooth.
+              onlyRenderVisibleElements={graph.nodes.length > LARGE_GRAPH}
+              deleteKeyCode={DELETE_KEYS}
+              multiSelectionKeyCode={MULTI_SELECTION_KEYS}
+              selectionKeyCode="Shift"
+              minZoom={0.1}
+              proOptions={PRO_OPTIONS}
+            >
+              <Background gap={20} />
+            </ReactFlow>
+          </CanvasDrawing.Provider>
         </EdgeLayoutContext.Provider>
       </EdgeLabelLayer.Provider>
       {connectSource && connecting && <connecting.ConnectDialog source={connectSource} onClose={() => setConnectFrom(null)} />}

@@ -1,3 +1,7 @@
+/**
+ * How the canvas draws its nodes and edges at a moment: in full or in outline (by the zoom), and
+ * with the parts that load after its first screen, each when it is first needed.
+ */
 import { createContext } from 'react';
 import { onDemand } from '../ui/onDemand.ts';
 
@@ -11,26 +15,27 @@ import { onDemand } from '../ui/onDemand.ts';
  */
 export const OUTLINE_BELOW_ZOOM = 0.5;
 
-/** Whether the canvas is drawn in outline (Canvas.tsx gives it from the zoom; nodes and edges read it). */
-export const Outline = createContext(false);
-
-/** What the canvas draws after its first commit (canvasExtras.tsx), once loaded: null before. */
-export const Extras = createContext<typeof import('./canvasExtras.tsx') | null>(null);
-
-type ProblemMarkModule = typeof import('./ProblemMark.tsx');
 /**
  * The problem marks, loaded once the graph has problems: the check runs after the first screen
  * (store/problems.ts), so nothing on it is marked, and the marks load with the check's answer.
  */
 export const problemMarks = onDemand(() => import('./ProblemMark.tsx'));
-/** The marks' module for the nodes and labels (null until there are problems to mark). */
-export const ProblemMarks = createContext<ProblemMarkModule | null>(null);
-
-type RunStatusModule = typeof import('./nodes/NodeRunStatus.tsx');
 /**
  * The nodes' run status chips, loaded once there is a run on the canvas: runs come with the
  * debugger's panels, after the first screen, so the chips and their styles load with them.
  */
 export const runStatuses = onDemand(() => import('./nodes/NodeRunStatus.tsx'));
-/** The chips' module for the nodes (null until a run is shown). */
-export const RunStatuses = createContext<RunStatusModule | null>(null);
+
+export interface Drawing {
+  /** Drawn in outline (OUTLINE_BELOW_ZOOM). */
+  outline: boolean;
+  /** What the canvas draws after its first commit (canvasExtras.tsx: the breakpoint toggles, the outline), once loaded. */
+  later: typeof import('./canvasExtras.tsx') | null;
+  /** The problem marks (null until there are problems to mark). */
+  marks: typeof import('./ProblemMark.tsx') | null;
+  /** The run status chips (null until a run is shown). */
+  statuses: typeof import('./nodes/NodeRunStatus.tsx') | null;
+}
+
+/** How the canvas draws now (Canvas.tsx gives it; nodes and edges read it). */
+export const CanvasDrawing = createContext<Drawing>({ outline: false, later: null, marks: null, statuses: null });

@@ -5,7 +5,7 @@ import { useApp } from '../../store/index.ts';
 import { selectProblemsByElement } from '../../store/problemsByElement.ts';
 import type { ConditionFlowEdge } from '../flowAdapter.ts';
 import { edgeRoute, LABEL_FONT, LABEL_LINE } from '../geometry.ts';
-import { Extras, Outline, ProblemMarks } from '../detail.ts';
+import { CanvasDrawing } from '../detail.ts';
 import { EdgeLabelLayer } from './labelLayer.ts';
 import { useEdgeLayout } from './layoutStore.ts';
 
@@ -16,9 +16,7 @@ const INTERACTION_WIDTH = 18;
 function ConditionEdgeView({ id, sourceX, sourceY, targetX, targetY, data, markerEnd, selected }: EdgeProps<ConditionFlowEdge>) {
   const problems = useApp((state) => selectProblemsByElement(state).edges.get(id));
   const labelLayer = useContext(EdgeLabelLayer);
-  const outline = useContext(Outline);
-  const marks = useContext(ProblemMarks);
-  const extras = useContext(Extras);
+  const { outline, later: extras, marks } = useContext(CanvasDrawing);
   const { loopY, place } = useEdgeLayout(id);
   const route = edgeRoute({ x: sourceX, y: sourceY }, { x: targetX, y: targetY }, loopY);
   // Zoomed out (detail.ts).

@@ -7,7 +7,7 @@ import { fontText } from '../../ui/endText.ts';
 import { kindIconImage } from '../../ui/canvasIcons.tsx';
 import { GENERAL_HANDLE, type AgentFlowNode } from '../flowAdapter.ts';
 import { CANVAS_TEXT, handleBoxes, nodeHeight, nodeWidth, NODE_BORDER_SIDE, NODE_ROWS, TITLE_CHROME } from '../geometry.ts';
-import { Extras, Outline, ProblemMarks, RunStatuses } from '../detail.ts';
+import { CanvasDrawing } from '../detail.ts';
 
 /** The node's size and rows come from the geometry (its text sizes too, set on the canvas), so layout and label placement know where everything is. */
 const ROW_STYLE = {
@@ -64,10 +64,7 @@ const nodeClass = (selected: boolean, breakpoint: boolean, problems: ElementProb
 /** One component for every kind: the kind registry gives it colour, icon, outcomes and summary. */
 function AgentNodeView({ id, data, selected }: NodeProps<AgentFlowNode>) {
   const problems = useApp((state) => selectProblemsByElement(state).nodes.get(id));
-  const outline = useContext(Outline);
-  const marks = useContext(ProblemMarks);
-  const statuses = useContext(RunStatuses);
-  const extras = useContext(Extras);
+  const { outline, later: extras, marks, statuses } = useContext(CanvasDrawing);
   const { node, definition, summary, isEntry, isFinally, visits, breakpoint } = data;
   const sources = useMemo(() => (definition.terminal ? [] : [...outcomesOf(node), GENERAL_HANDLE]), [node, definition]);
   const handles = useMemo(() => handleStyles(node, sources), [node, sources]);
