@@ -61,7 +61,7 @@ const labelsOverBadges = (page: Page) =>
     return badges.flatMap((badge) => labels.filter((label) => overlap(label.box, badge.getBoundingClientRect())).map((label) => `${label.id} on ${badge.textContent || badge.className}`));
   });
 
-for (const template of ['securityclaw', 'graph-engineer', 'approval-gate']) {
+for (const template of ['securityclaw', 'graph-engineer', 'approval-gate', 'files-agent']) {
   test(`${template} at 1280×720: whole, every text at least 10 px at the first fit, no title cut, no label on a node`, async ({ page }) => {
     await page.goto(`/?template=${template}`);
     await expect(page.locator('.react-flow__node').first()).toBeVisible();
