@@ -425,8 +425,8 @@ export const browserRows = async (options: BrowserOptions): Promise<Row[]> => {
       { id: 'big.drag.p50', measure: `${sizes.big} nodes: drag, frame p50`, unit: 'ms', ours: frameP(big.ours, 'drag', 50), baseline: frameP(big.theirs, 'drag', 50), baselineIs: bareIs, target: null },
       { id: 'big.drag.p95', measure: `${sizes.big} nodes: drag, frame p95`, unit: 'ms', ours: frameP(big.ours, 'drag', 95), baseline: frameP(big.theirs, 'drag', 95), baselineIs: bareIs, target: { ratio: 1.2 } },
       { id: 'big.pan.p50', measure: `${sizes.big} nodes: pan, frame p50`, unit: 'ms', ours: frameP(big.ours, 'panned', 50), baseline: frameP(big.theirs, 'panned', 50), baselineIs: bareIs, target: null },
-      { id: 'big.pan.p95', measure: `${sizes.big} nodes: pan, frame p95`, unit: 'ms', ours: frameP(big.ours, 'panned', 95), baseline: frameP(big.theirs, 'panned', 95), baselineIs: bareIs, target: null },
-      { id: 'big.dom', measure: `${sizes.big} nodes: DOM elements of the page, the same ${inView ?? '?'} nodes in view`, unit: 'elements', ours: of(big.ours, (sample) => sample.dom.elements), baseline: of(big.theirs, (sample) => sample.dom.elements), baselineIs: bareIs, target: null, note: `bare page shows ${median(big.theirs.map((sample) => sample.dom.nodes)) ?? '?'} nodes` },
+      { id: 'big.pan.p95', measure: `${sizes.big} nodes: pan, frame p95`, unit: 'ms', ours: frameP(big.ours, 'panned', 95), baseline: frameP(big.theirs, 'panned', 95), baselineIs: bareIs, target: { ratio: 1.2 } },
+      { id: 'big.dom', measure: `${sizes.big} nodes: DOM elements of the page, the same ${inView ?? '?'} nodes in view`, unit: 'elements', ours: of(big.ours, (sample) => sample.dom.elements), baseline: of(big.theirs, (sample) => sample.dom.elements), baselineIs: bareIs, target: { ratio: 2 }, note: `bare page shows ${median(big.theirs.map((sample) => sample.dom.nodes)) ?? '?'} nodes; zoomed out to show them (below 0.5), the canvas draws in outline (src/editor/detail.ts)` },
     );
 
     // 3. The huge graph: open and drag, or the app's refusal.

@@ -5,9 +5,9 @@
  * sizes, positions and handles, no Loopscope code in the page.
  */
 import '../src/graph/zodProvided.ts';
-import { kindDefinition, type GraphFile, type GraphNode } from '../src/graph/index.ts';
+import { kindDefinition, outcomesOf, type GraphFile, type GraphNode } from '../src/graph/index.ts';
 import { parseGraph } from '../src/graph/parse.ts';
-import { handleCount, nodeHeight, NODE_WIDTH } from '../src/editor/geometry.ts';
+import { handleCount, nodeHeight, nodeWidth } from '../src/editor/geometry.ts';
 import { sourceHandleOf } from '../src/editor/flowAdapter.ts';
 
 /** mulberry32: a small seeded generator, enough for placing edges. */
@@ -55,13 +55,10 @@ export interface BareGraph {
 
 export const bareGraph = (graph: GraphFile): BareGraph => {
   const byId = new Map(graph.nodes.map((node) => [node.id, node]));
-  const handlesOf = (node: GraphNode) => {
-    const definition = kindDefinition(node.kind);
-    return handleCount(node) === 0 ? [] : [...definition.outcomes, 'out'].slice(0, handleCount(node));
-  };
+  const handlesOf = (node: GraphNode) => (handleCount(node) === 0 ? [] : [...outcomesOf(node), 'out']);
   return {
     name: graph.name,
-    nodes: graph.nodes.map((node) => ({ id: node.id, label: node.label ?? node.id, x: node.position.x, y: node.position.y, width: NODE_WIDTH, height: nodeHeight(node), handles: handlesOf(node) })),
+    nodes: graph.nodes.map((node) => ({ id: node.id, label: node.label ?? node.id, x: node.position.x, y: node.position.y, width: nodeWidth(node), height: nodeHeight(node), handles: handlesOf(node) })),
     edges: graph.edges.map((edge) => ({ id: edge.id, source: edge.source, target: edge.target, sourceHandle: sourceHandleOf(edge, byId.get(edge.source)) })),
   };
 };

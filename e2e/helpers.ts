@@ -58,6 +58,23 @@ export const relabel = async (page: Page, id: string, label: string) => {
 
 export const pane = (page: Page) => page.locator('.react-flow__pane');
 
+/**
+ * Clicks an edge as a person would: on its label where it has one, else on its line, halfway
+ * along (an edge its outcome row names has no label, unless there is more to say).
+ */
+export const clickEdge = async (page: Page, source: string, target: string) => {
+  const edge = page.getByRole('group', { name: `Edge from ${source} to ${target}` });
+  const label = page.locator(`.edge-label[data-edge-id="${await edge.getAttribute('data-id')}"]`);
+  if (await label.count()) return label.click();
+  const point = await edge.locator('.react-flow__edge-path').first().evaluate((path) => {
+    const line = path as SVGPathElement;
+    const at = line.getPointAtLength(line.getTotalLength() / 2);
+    const matrix = line.getScreenCTM()!;
+    return { x: at.x * matrix.a + at.y * matrix.c + matrix.e, y: at.x * matrix.b + at.y * matrix.d + matrix.f };
+  });
+  await page.mouse.click(point.x, point.y);
+};
+
 /** Drags a palette item onto the canvas at a point of the pane. */
 export const dropKind = async (page: Page, title: string, x: number, y: number) => {
   await page.getByRole('complementary', { name: 'Palette' }).getByRole('button', { name: title, exact: true }).dragTo(pane(page), { targetPosition: { x, y } });
@@ -73,6 +90,72 @@ export const connectHandles = async (page: Page, source: string, handle: string,
   await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 4 });
   await page.mouse.up();
 };
+
+/**
+ * Drags from a node's source handle (its outcome row, or `out`, the condition row) and lets go on
+ * another node's body, as in the editors where a connection dropped anywhere on a node connects to it.
+ */
+export const connectToBody = async (page: Page, source: string, handle: string, target: string, where: 'title' | 'middle' = 'title') => {
+  const from = (await flowNode(page, source).locator(`.react-flow__handle.source[data-handleid="${handle}"]`).boundingBox())!;
+  const to = (await flowNode(page, target).locator(where === 'title' ? '.agent-node-label' : '.agent-node').boundingBox())!;
+  const [x, y] = where === 'title' ? [to.x + to.width / 2, to.y + to.height / 2] : [to.x + to.width * 0.6, to.y + to.height * 0.55];
+  await page.mouse.move(from.x + from.width - 8, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(x - 30, y, { steps: 8 });
+  await page.mouse.move(x, y, { steps: 4 });
+  await page.mouse.up();
+};
+
+/**
+ * Every text on the canvas's nodes and edge labels smaller than 10 px on screen (its font size
+ * times the zoom): bodies, badges, chips and labels, not only titles.
+ */
+export const smallTexts = (page: Page) =>
+  page.evaluate(() => {
+    const zoom = new DOMMatrixReadOnly(getComputedStyle(document.querySelector('.react-flow__viewport')!).transform).a;
+    return [...document.querySelectorAll<HTMLElement>('.react-flow__node *, .edge-label, .edge-label *')]
+      .filter((element) => element.checkVisibility() && [...element.childNodes].some((child) => child.nodeType === Node.TEXT_NODE && child.textContent!.trim()))
+      .map((element) => ({ text: element.textContent!.trim().slice(0, 24), size: parseFloat(getComputedStyle(element).fontSize) * zoom }))
+      .filter(({ size }) => size < 10)
+      .map(({ text, size }) => `${text} ${size.toFixed(1)} px`);
+  });
+
+/** Every node's box on screen, by id. */
+export const nodeBoxes = (page: Page) =>
+  page.evaluate(() => [...document.querySelectorAll<HTMLElement>('.react-flow__node')].map((node) => ({ id: node.dataset.id ?? '', box: node.getBoundingClientRect().toJSON() as DOMRect })));
+
+/** Pairs of nodes that overlap on screen. */
+export const overlappingNodes = async (page: Page) => {
+  const boxes = await nodeBoxes(page);
+  const found: string[] = [];
+  for (const [index, { id, box }] of boxes.entries())
+    for (const other of boxes.slice(index + 1))
+      if (box.left < other.box.right && other.box.left < box.right && box.top < other.box.bottom && other.box.top < box.bottom) found.push(`${id} on ${other.id}`);
+  return found;
+};
+
+/** Nodes not wholly inside the canvas with a margin of `margin` px, by their boxes on screen. */
+export const nodesOutOfView = (page: Page, margin = 0) =>
+  page.evaluate((inset) => {
+    const pane = document.querySelector('.react-flow')!.getBoundingClientRect();
+    return [...document.querySelectorAll<HTMLElement>('.react-flow__node')]
+      .filter((node) => {
+        const box = node.getBoundingClientRect();
+        return box.left < pane.left + inset || box.right > pane.right - inset || box.top < pane.top + inset || box.bottom > pane.bottom - inset;
+      })
+      .map((node) => node.dataset.id);
+  }, margin);
+
+/** Waits until the canvas's view holds still from one frame to the next (an animated fit has ended). */
+export const viewStill = (page: Page) =>
+  page.waitForFunction(
+    () =>
+      new Promise<boolean>((resolve) => {
+        const viewport = document.querySelector<HTMLElement>('.react-flow__viewport');
+        const before = viewport?.style.transform;
+        requestAnimationFrame(() => requestAnimationFrame(() => resolve(viewport?.style.transform === before)));
+      }),
+  );
 
 const viewTransform = (page: Page) => page.locator('.react-flow__viewport').evaluate((element) => (element as HTMLElement).style.transform);
 

@@ -3,7 +3,7 @@
  * short journeys: each starts from where the one before it left the graph, opened from a file.
  */
 import { expect, test, type Locator, type Page } from './test.ts';
-import { connectHandles, dropKind, flowNode, openGraph, SIX_NODES } from './helpers.ts';
+import { clickEdge, connectHandles, dropKind, flowNode, openGraph, SIX_NODES } from './helpers.ts';
 
 // Wide enough that the palette, a six-node canvas and the inspector all fit without scrolling.
 test.use({ viewport: { width: 1800, height: 1000 } });
@@ -32,10 +32,9 @@ const addMockSkill = async (page: Page, name: string, setScript: (skill: Locator
   await setScript(skill);
 };
 
-/** Selects an edge by clicking its label on the canvas, as a person would. */
+/** Selects an edge by clicking it on the canvas, as a person would. */
 const selectEdge = async (page: Page, source: string, target: string) => {
-  const id = await page.getByRole('group', { name: `Edge from ${source} to ${target}` }).getAttribute('data-id');
-  await page.locator(`.edge-label[data-edge-id="${id}"]`).click();
+  await clickEdge(page, source, target);
   await expect(inspector(page)).toContainText(`${source} → ${target}`);
 };
 
@@ -105,7 +104,9 @@ test('a newcomer connects the forward path from the general and the outcome hand
   await connectHandles(page, 'act', 'out', 'verify');
   await connectHandles(page, 'verify', 'sufficient', 'respond');
   await expect(page.locator('.react-flow__edge')).toHaveCount(3);
-  await expect(page.locator('.edge-label').filter({ hasText: 'outcome: sufficient' })).toBeVisible();
+  // Named by the outcome row it leaves, the edge needs no label: the inspector says its condition.
+  await selectEdge(page, 'verify', 'respond');
+  await expect(inspector(page).getByLabel('Outcome', { exact: true })).toHaveValue('sufficient');
 });
 
 test('a newcomer connects the recovery loop and makes the fallbacks "otherwise" in the condition editor', async ({ page }) => {

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from './test.ts';
-import { collectErrors, flowNode } from './helpers.ts';
+import { collectErrors, flowNode, nodesOutOfView, smallTexts } from './helpers.ts';
 
 // A laptop screen: the size the canvas has to be readable at.
 test.use({ viewport: { width: 1280, height: 720 } });
@@ -35,6 +35,8 @@ test('node titles are at least 10 px on screen at the first fit and after Auto l
   await page.goto('/?template=securityclaw');
   await expect(flowNode(page, 'decide')).toBeVisible();
   await expect.poll(() => smallestTitle(page)).toBeGreaterThanOrEqual(10);
+  // The labels are placed just after the first screen.
+  await expect(page.locator('.edge-label').first()).toBeVisible();
   expect(await labelClashes(page)).toEqual([]);
 
   // Piled in one column, then laid out.
@@ -47,17 +49,48 @@ test('node titles are at least 10 px on screen at the first fit and after Auto l
   await expect.poll(() => labelClashes(page)).toEqual([]);
 });
 
-/** Nodes not wholly inside the canvas, by their boxes on screen. */
-const nodesOutOfView = (page: Page) =>
+/** Node titles ended short: a title is never cut at the default zoom. */
+const cutTitles = (page: Page) => page.locator('.agent-node-label [aria-hidden="true"]').allTextContents();
+
+/** Edge labels that cover a run's status chips or a node's badges. */
+const labelsOverBadges = (page: Page) =>
   page.evaluate(() => {
-    const pane = document.querySelector('.react-flow')!.getBoundingClientRect();
-    return [...document.querySelectorAll<HTMLElement>('.react-flow__node')]
-      .filter((node) => {
-        const box = node.getBoundingClientRect();
-        return box.left < pane.left || box.right > pane.right || box.top < pane.top || box.bottom > pane.bottom;
-      })
-      .map((node) => node.dataset.id);
+    const labels = [...document.querySelectorAll<HTMLElement>('.edge-label')].map((label) => ({ id: label.dataset.edgeId, box: label.getBoundingClientRect() }));
+    const badges = [...document.querySelectorAll<HTMLElement>('.status-chip, .entry-badge, .heat-badge, .problem-mark')].filter((badge) => !badge.closest('.edge-label'));
+    const overlap = (a: DOMRect, b: DOMRect) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    return badges.flatMap((badge) => labels.filter((label) => overlap(label.box, badge.getBoundingClientRect())).map((label) => `${label.id} on ${badge.textContent || badge.className}`));
   });
+
+for (const template of ['securityclaw', 'graph-engineer', 'approval-gate', 'files-agent']) {
+  test(`${template} at 1280×720: whole, every text at least 10 px at the first fit, no title cut, no label on a node`, async ({ page }) => {
+    await page.goto(`/?template=${template}`);
+    await expect(page.locator('.react-flow__node').first()).toBeVisible();
+    // The labels are placed just after the first screen: wait for them.
+    await expect(page.locator('.edge-label').first()).toBeVisible();
+    await expect.poll(() => nodesOutOfView(page)).toEqual([]);
+    expect(await smallTexts(page)).toEqual([]);
+    expect(await cutTitles(page)).toEqual([]);
+    expect(await labelClashes(page)).toEqual([]);
+  });
+}
+
+test('after a run every text is still 10 px or more, and no label covers a run chip or a badge', async ({ page }) => {
+  await page.goto('/');
+  await button(page, 'Run').click();
+  await expect(page.getByRole('status').filter({ hasText: 'completed' })).toBeVisible();
+  // Every step in turn: the chips change with the selected step, and the labels with its edges.
+  const steps = page.getByRole('list', { name: 'Timeline' }).getByRole('listitem');
+  const count = await steps.count();
+  expect(count).toBeGreaterThan(3);
+  for (let index = 0; index < count; index += 1) {
+    await steps.nth(index).click();
+    await expect(page.locator('.react-flow__node.current')).toHaveCount(1);
+    await expect(page.locator('.status-chip').first()).toBeVisible();
+    expect(await labelsOverBadges(page), `step ${index + 1}`).toEqual([]);
+    expect(await smallTexts(page), `step ${index + 1}`).toEqual([]);
+    expect(await cutTitles(page)).toEqual([]);
+  }
+});
 
 test('on a 1280×720 laptop the default graph fits whole and readable; the scenarios wait on a rail, so the timeline reasons are not cut', async ({ page }) => {
   await page.goto('/');
@@ -131,8 +164,9 @@ test('connect two nodes from the keyboard: select a node, press C, choose the ou
   await page.keyboard.press('Enter');
   await expect(dialog).toBeHidden();
   await expect(page.locator('.react-flow__edge')).toHaveCount(1);
-  await expect(page.locator('.edge-label')).toContainText('outcome: empty');
-  await expect(page.getByRole('region', { name: 'Inspector' })).toContainText('act → verify');
+  const inspector = page.getByRole('region', { name: 'Inspector' });
+  await expect(inspector).toContainText('act → verify');
+  await expect(inspector.getByLabel('Outcome', { exact: true })).toHaveValue('empty');
   expect(errors).toEqual([]);
 });
 

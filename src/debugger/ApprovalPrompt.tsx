@@ -7,7 +7,8 @@ export function ApprovalPrompt() {
   const decide = useApp((state) => state.decide);
   if (!pending || status !== 'awaiting_approval') return null;
   return (
-    <div role="dialog" aria-label="Approval" className="approval">
+    // Over the canvas: a fit keeps the graph out from under it (editor/freeRoom.ts).
+    <div role="dialog" aria-label="Approval" className="approval" data-covers-canvas>
       <h3>Approval needed at {pending.node}</h3>
       <p>{pending.prompt}</p>
       <dl>

@@ -10,53 +10,41 @@ import {
   type NodeChange,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { addNode, connect, createNode, moveNodes, NODE_KINDS, removeEdges, removeNodes, updateEdge, type GraphFile, type NodeKind, type Position } from '../graph/index.ts';
+import { moveNodes, type GraphFile, type Position } from '../graph/index.ts';
 import { useApp } from '../store/index.ts';
 import { holdAutosave } from '../store/persistence.ts';
 import { edgeTypes } from './edges/index.ts';
 import { EdgeLabelLayer, findEdgeLabelLayer } from './edges/labelLayer.ts';
 import { createEdgeLayoutStore, EdgeLayoutContext, type EdgeLayoutStore } from './edges/layoutStore.ts';
-import { graphBounds, onFitRequest, viewportAround, viewportFor } from './fit.ts';
-import { createFlowCache, edgeLayout, edgeLayoutInSlices, GENERAL_HANDLE, toFlowEdges, toFlowNodes, withPositions, type AgentFlowNode, type ConditionFlowEdge, type FlowCache } from './flowAdapter.ts';
-import { nodeRect } from './geometry.ts';
+import { graphBounds, onFitRequest, viewportAround, viewportFor, type FitMode } from './fit.ts';
+import { createFlowCache, edgeLayout, edgeLayoutInSlices, loadLabelPlacement, toFlowEdges, toFlowNodes, withPositions, type AgentFlowNode, type ConditionFlowEdge, type FlowCache } from './flowAdapter.ts';
+import { CANVAS_TEXT, nodeRect } from './geometry.ts';
+import { CanvasDrawing, OUTLINE_BELOW_ZOOM, problemMarks, runStatuses } from './detail.ts';
 import { nodeTypes } from './nodes/index.ts';
 import { useDragPreview } from './dragPreview.ts';
 import './editor.css';
 import { onDemand } from '../ui/onDemand.ts';
 
-// Dialogs and file reading load when first used: the first screen draws the graph only.
+// Dialogs load when first used: the first screen draws the graph only.
 const connectDialog = onDemand(() => import('./ConnectDialog.tsx'));
-const loadImports = () => import('./importExport.ts');
-
-/** The drag-and-drop type of a palette item. */
-export const KIND_DRAG_TYPE = 'application/x-loopscope-kind';
-
-const isKind = (value: string): value is NodeKind => (NODE_KINDS as readonly string[]).includes(value);
-
-/** Adds a node of a kind at a point of the flow and selects it, as one undoable edit. */
-export const addNodeAt = (kind: NodeKind, position: Position) => {
-  const { edit, select } = useApp.getState();
-  let id = '';
-  edit((graph) => {
-    const node = createNode(graph, kind, position);
-    id = node.id;
-    return addNode(graph, node);
-  });
-  select({ nodes: [id], edges: [] });
-};
+const canvasHint = onDemand(() => import('./CanvasHint.tsx'));
+/** What loads after the canvas's first commit: the document edits of its gestures, and what a fit may use of it. */
+type Deferred = typeof import('./canvasEdits.ts') & typeof import('./freeRoom.ts');
+type CanvasExtras = typeof import('./canvasExtras.tsx');
 
 const LARGE_GRAPH = 200;
+/** The canvas's text sizes, for the nodes' and labels' CSS. */
+const CANVAS_STYLE = { '--title-size': `${CANVAS_TEXT.title}px`, '--body-size': `${CANVAS_TEXT.body}px` } as React.CSSProperties;
 // Made once: a key list made on each render has React Flow take its key listeners off and on again.
 const DELETE_KEYS = ['Backspace', 'Delete'];
 const MULTI_SELECTION_KEYS = ['Shift', 'Meta', 'Control'];
 const PRO_OPTIONS = { hideAttribution: true };
-/**
- * Below this zoom loop-backs are drawn solid rather than dashed: their dashes are then a pixel or
- * two, and the browser dashes each long loop whole for every tile it crosses, which on a big graph
- * zoomed out made each frame's drawing take ~40 ms.
- */
-const DASHES_FROM_ZOOM = 0.5;
-const dashesTooSmall = (state: { transform: [number, number, number] }) => state.transform[2] < DASHES_FROM_ZOOM;
+const hasProblems = (state: { problems: readonly unknown[] | null }) => (state.problems?.length ?? 0) > 0;
+const inOutline = (state: { transform: [number, number, number] }) => state.transform[2] < OUTLINE_BELOW_ZOOM;
+/** A connection never goes from a node to itself: dropped back on the node it started from, it is let go. */
+const isValidConnection = (connection: Connection | ConditionFlowEdge) => connection.source !== connection.target;
+/** Every node's body is a connection's target while one is dragged (editor.css): the canvas says when. */
+const markConnecting = (canvas: HTMLElement | null, connecting: boolean) => canvas?.classList.toggle('is-connecting', connecting);
 
 /**
  * React Flow 12 mounts its selection listener whenever its store holds a list of selection-change
@@ -80,7 +68,7 @@ export function Canvas() {
   const breakpoints = useApp((state) => state.breakpoints);
   const documentVersion = useApp((state) => state.documentVersion);
   const { screenToFlowPosition, setViewport } = useReactFlow();
-  const zoomedOut = useStore(dashesTooSmall);
+  const zoomedOut = useStore(inOutline);
   useNoSelectionListener();
   // Flow objects kept from one render to the next while their inputs stay the same.
   const flowCache = useRef<FlowCache>(null);
@@ -128,10 +116,18 @@ export function Canvas() {
   }, []);
   const { onMoveStart, onMoveEnd, onNodeDragStart, onNodeDragStop } = gestureHandlers;
   const [connectFrom, setConnectFrom] = useState<string | null>(null);
+  // What connecting, deleting and dropping do to the document (canvasEdits.ts), and the room a fit may use (freeRoom.ts), once loaded.
+  const edits = useRef<Deferred | null>(null);
+  // What the canvas draws after its first commit (canvasExtras.tsx): the breakpoint toggles, the outline.
+  const [drawnLater, setDrawnLater] = useState<CanvasExtras | null>(null);
   useEffect(() => {
-    // The shortcuts are not needed to draw the canvas: they load after its first commit (a key pressed before then does nothing).
+    // The shortcuts and the edits are not needed to draw the canvas: they load after its first
+    // commit (a key pressed or a gesture made before then does nothing).
     let stop: (() => void) | undefined;
     let unmounted = false;
+    void Promise.all([import('./canvasEdits.ts'), import('./freeRoom.ts')]).then(([loaded, room]) => (edits.current = { ...loaded, ...room }));
+    void loadLabelPlacement().then(() => !unmounted && startTransition(() => setLabelsPlaceable(true)));
+    void import('./canvasExtras.tsx').then((loaded) => !unmounted && startTransition(() => setDrawnLater(loaded)));
     void import('./shortcuts.ts').then(({ listenForShortcuts }) => {
       if (!unmounted) stop = listenForShortcuts(setConnectFrom);
     });
@@ -142,6 +138,10 @@ export function Canvas() {
   }, []);
   const connectSource = connectFrom === null ? undefined : graph.nodes.find((node) => node.id === connectFrom);
   const connecting = connectDialog.useModule(connectSource !== undefined);
+  const hint = canvasHint.useModule(graph.nodes.length === 0);
+  const marks = problemMarks.useModule(useApp(hasProblems));
+  const statuses = runStatuses.useModule(overlay !== null);
+  const drawing = useMemo(() => ({ outline: zoomedOut, later: drawnLater, marks, statuses }), [zoomedOut, drawnLater, marks, statuses]);
 
   const extras = useMemo(
     () => ({ overlay, selectedNodes: selection.nodes, selectedEdges: selection.edges, nodeBreakpoints: breakpoints.nodes, edgeBreakpoints: breakpoints.edges }),
@@ -158,7 +158,9 @@ export function Canvas() {
   // Routes and label places depend on the graph and the run only: selecting does not move labels.
   // The edges read them from this store, so placing them again gives React Flow no new edges.
   const layoutGraph = dragFrom ?? graph;
-  const layout = useMemo(() => edgeLayout(layoutGraph, overlay), [layoutGraph, overlay]);
+  // Labels are placed once their placement has loaded, just after the first commit (flowAdapter.ts).
+  const [labelsPlaceable, setLabelsPlaceable] = useState(false);
+  const layout = useMemo(() => edgeLayout(layoutGraph, overlay), [layoutGraph, overlay, labelsPlaceable]);
   const layoutStore = useRef<EdgeLayoutStore>(null);
   layoutStore.current ??= createEdgeLayoutStore(layout);
   useLayoutEffect(() => layoutStore.current!.set(layout), [layout]);
@@ -174,24 +176,32 @@ export function Canvas() {
    * and then, and again for the frame.
    */
   const size = useRef<{ width: number; height: number } | null>(null);
+  /** How the view was last fitted: a resize fits again the same way. */
+  const fitMode = useRef<FitMode>('readable');
   const fit = useCallback(
-    (duration = 0) => {
+    (duration = 0, mode: FitMode = fitMode.current) => {
       const { graph: current, overlay: run } = useApp.getState();
       const element = container.current;
       if (!element || current.nodes.length === 0) return;
       viewFitted.current = true;
+      fitMode.current = mode;
       const box = size.current ?? element.getBoundingClientRect();
       // A large graph opens on its entry: fitting every node would draw them all at once and freeze the page.
       const entry = current.nodes.length > LARGE_GRAPH ? (current.nodes.find((node) => node.id === current.entry) ?? current.nodes[0]) : null;
-      const view = entry ? viewportAround(nodeRect(entry), box) : viewportFor(graphBounds(current, edgeLayout(current, run))!, box);
+      const view = entry ? viewportAround(nodeRect(entry), box) : viewportFor(graphBounds(current, edgeLayout(current, run))!, edits.current?.freeRoom(element, box) ?? box, mode);
       void setViewport(view, { duration });
     },
     [setViewport],
   );
-  useEffect(() => onFitRequest(() => fit(200)), [fit]);
-  // The document on screen when the canvas mounts, and every one opened after it, at once: a new
-  // graph has nothing on screen to move from, and an animated fit keeps a big graph redrawing.
-  useEffect(() => fit(), [documentVersion, fit]);
+  // Fit View and Auto layout show the whole graph.
+  useEffect(() => onFitRequest(() => fit(200, 'whole')), [fit]);
+  // The document on screen when the canvas mounts, and every one opened after it, at once and
+  // readable: a new graph has nothing on screen to move from, and an animated fit keeps a big graph redrawing.
+  useEffect(() => fit(0, 'readable'), [documentVersion, fit]);
+  // Once the labels have their places, a view still fitted fits them too.
+  useEffect(() => {
+    if (labelsPlaceable && viewFitted.current) fit();
+  }, [labelsPlaceable, fit]);
   useEffect(() => {
     const element = container.current;
     if (!element) return;
@@ -254,94 +264,63 @@ export function Canvas() {
     if (selectionChanged) useApp.getState().select({ edges: [...selected] });
   }, []);
 
-  const onConnect = useCallback((connection: Connection) => {
-    const outcome = connection.sourceHandle && connection.sourceHandle !== GENERAL_HANDLE ? connection.sourceHandle : null;
-    useApp.getState().edit((current) => connect(current, connection.source, connection.target, outcome));
-  }, []);
-
-  const onReconnect = useCallback((old: ConditionFlowEdge, connection: Connection) => {
-    useApp.getState().edit((current) =>
-      updateEdge(current, old.id, (edge) => {
-        const outcome = connection.sourceHandle && connection.sourceHandle !== GENERAL_HANDLE ? connection.sourceHandle : null;
-        const wasOutcome = typeof edge.when === 'object' && 'outcome' in edge.when;
-        const { when, ...rest } = edge;
-        // The handle an edge leaves from is its outcome; other conditions stay as they were.
-        const nextWhen = outcome ? { outcome } : wasOutcome ? undefined : when;
-        return { ...rest, source: connection.source, target: connection.target, ...(nextWhen === undefined ? {} : { when: nextWhen }) };
-      }),
-    );
-  }, []);
-
-  // Removes nodes (with their edges) and edges as one undoable edit.
-  const onDelete = useCallback(({ nodes: gone, edges: goneEdges }: { nodes: AgentFlowNode[]; edges: ConditionFlowEdge[] }) => {
-    if (gone.length === 0 && goneEdges.length === 0) return;
-    const { edit, select } = useApp.getState();
-    edit((graph) => removeEdges(removeNodes(graph, gone.map((node) => node.id)), goneEdges.map((edge) => edge.id)));
-    select({ nodes: [], edges: [] });
-  }, []);
-
-  const onDragOver = useCallback((event: React.DragEvent) => {
-    if (event.dataTransfer.types.includes(KIND_DRAG_TYPE) || event.dataTransfer.types.includes('Files')) {
-      event.preventDefault();
-      event.dataTransfer.dropEffect = event.dataTransfer.types.includes('Files') ? 'copy' : 'move';
-    }
-  }, []);
-
-  const onDrop = useCallback(
-    (event: React.DragEvent) => {
-      const kind = event.dataTransfer.getData(KIND_DRAG_TYPE);
-      if (isKind(kind)) {
-        event.preventDefault();
-        addNodeAt(kind, screenToFlowPosition({ x: event.clientX, y: event.clientY }));
-        return;
-      }
-      const file = event.dataTransfer.files[0];
-      if (file) {
-        event.preventDefault();
-        void loadImports().then(({ importFile }) => importFile(file));
-      }
-    },
-    [screenToFlowPosition],
+  // Made once, each calling the edits when they have loaded.
+  const documentEdits = useMemo(
+    () => ({
+      onConnect: (connection: Connection) => edits.current?.connectEdge(connection),
+      onReconnect: (old: ConditionFlowEdge, connection: Connection) => edits.current?.reconnectEdge(old, connection),
+      onDelete: (removed: { nodes: AgentFlowNode[]; edges: ConditionFlowEdge[] }) => edits.current?.removeElements(removed),
+      onDragOver: (event: React.DragEvent) => edits.current?.acceptDrop(event),
+      onConnectStart: () => markConnecting(container.current, true),
+      onConnectEnd: () => markConnecting(container.current, false),
+    }),
+    [],
   );
+  const onDrop = useCallback((event: React.DragEvent) => edits.current?.drop(event, screenToFlowPosition), [screenToFlowPosition]);
 
   return (
-    <div className="canvas" ref={container} onDragOver={onDragOver} onDrop={onDrop} aria-label="Canvas" role="region">
+    <div className="canvas" ref={container} style={CANVAS_STYLE} onDragOver={documentEdits.onDragOver} onDrop={onDrop} aria-label="Canvas" role="region">
       <EdgeLabelLayer.Provider value={labelLayer}>
         <EdgeLayoutContext.Provider value={layoutStore.current}>
-          <ReactFlow<AgentFlowNode, ConditionFlowEdge>
-            className={zoomedOut ? 'zoomed-out' : undefined}
-            nodes={nodes}
-            edges={edges}
-            nodeTypes={nodeTypes}
-            edgeTypes={edgeTypes}
-            onNodesChange={onNodesChange}
-            onEdgesChange={onEdgesChange}
-            onConnect={onConnect}
-            onReconnect={onReconnect}
-            onDelete={onDelete}
-            onMoveStart={onMoveStart}
-            onMoveEnd={onMoveEnd}
-            onNodeDragStart={onNodeDragStart}
-            onNodeDragStop={onNodeDragStop}
-            // Past a few hundred nodes, drawing only what is in view keeps dragging and panning smooth.
-            onlyRenderVisibleElements={graph.nodes.length > LARGE_GRAPH}
-            deleteKeyCode={DELETE_KEYS}
-            multiSelectionKeyCode={MULTI_SELECTION_KEYS}
-            selectionKeyCode="Shift"
-            minZoom={0.1}
-            proOptions={PRO_OPTIONS}
-          >
-            <Background gap={20} />
-          </ReactFlow>
+          <CanvasDrawing.Provider value={drawing}>
+            <ReactFlow<AgentFlowNode, ConditionFlowEdge>
+              className={zoomedOut ? 'zoomed-out' : undefined}
+              nodes={nodes}
+              edges={edges}
+              nodeTypes={nodeTypes}
+              edgeTypes={edgeTypes}
+              onNodesChange={onNodesChange}
+              onEdgesChange={onEdgesChange}
+              onConnect={documentEdits.onConnect}
+              onConnectStart={documentEdits.onConnectStart}
+              onConnectEnd={documentEdits.onConnectEnd}
+              isValidConnection={isValidConnection}
+              // A click on an outcome row selects its node: a connection is made by dragging only.
+              connectOnClick={false}
+              // Zoomed out the edges have no reconnect anchors: a screenful of a big graph is then as light as React Flow's own edges.
+              onReconnect={zoomedOut ? undefined : documentEdits.onReconnect}
+              onReconnectStart={documentEdits.onConnectStart}
+              onReconnectEnd={documentEdits.onConnectEnd}
+              onDelete={documentEdits.onDelete}
+              onMoveStart={onMoveStart}
+              onMoveEnd={onMoveEnd}
+              onNodeDragStart={onNodeDragStart}
+              onNodeDragStop={onNodeDragStop}
+              // Past a few hundred nodes, drawing only what is in view keeps dragging and panning smooth.
+              onlyRenderVisibleElements={graph.nodes.length > LARGE_GRAPH}
+              deleteKeyCode={DELETE_KEYS}
+              multiSelectionKeyCode={MULTI_SELECTION_KEYS}
+              selectionKeyCode="Shift"
+              minZoom={0.1}
+              proOptions={PRO_OPTIONS}
+            >
+              <Background gap={20} />
+            </ReactFlow>
+          </CanvasDrawing.Provider>
         </EdgeLayoutContext.Provider>
       </EdgeLabelLayer.Provider>
       {connectSource && connecting && <connecting.ConnectDialog source={connectSource} onClose={() => setConnectFrom(null)} />}
-      {graph.nodes.length === 0 && (
-        <div className="canvas-hint" role="note">
-          <p><strong>An empty graph.</strong> Drag a kind from the palette onto the canvas, or focus it and press Enter.</p>
-          <p>The first node is the entry. Connect an outcome handle on a node's right to the next node, or select a node and press C.</p>
-        </div>
-      )}
+      {hint && graph.nodes.length === 0 && <hint.CanvasHint />}
     </div>
   );
 }

@@ -1,8 +1,9 @@
 import { useReactFlow } from '@xyflow/react';
-import { KIND_LIST, type NodeKind } from '../graph/index.ts';
+import { createNode, KIND_LIST, type NodeKind } from '../graph/index.ts';
 import { freePosition } from '../graph/placement.ts';
 import { useApp } from '../store/index.ts';
-import { addNodeAt, KIND_DRAG_TYPE } from './Canvas.tsx';
+import { addNodeAt, KIND_DRAG_TYPE } from './canvasEdits.ts';
+import { nodeRect } from './geometry.ts';
 import { KindIcon } from '../ui/icons.tsx';
 
 /** Kinds to drag onto the canvas; Enter, Space or a click adds one at the centre of the view. */
@@ -11,8 +12,10 @@ export function Palette() {
   const addAtCentre = (kind: NodeKind) => {
     const pane = document.querySelector('.canvas .react-flow')?.getBoundingClientRect();
     const centre = pane ? screenToFlowPosition({ x: pane.left + pane.width / 2, y: pane.top + pane.height / 2 }) : { x: 0, y: 0 };
-    // Centred on the point rather than hanging from it, and clear of the nodes already there.
-    addNodeAt(kind, freePosition(useApp.getState().graph, { x: Math.round(centre.x - 100), y: Math.round(centre.y - 60) }));
+    // Centred on the point rather than hanging from it, and where nothing is: clear of every node by its real size.
+    const graph = useApp.getState().graph;
+    const { width, height } = nodeRect(createNode(graph, kind, centre));
+    addNodeAt(kind, freePosition(graph, { x: Math.round(centre.x - width / 2), y: Math.round(centre.y - height / 2) }, { width, height }, nodeRect));
   };
   return (
     <div className="palette">

@@ -1,5 +1,5 @@
 import type { ElementProblems } from '../store/problemsByElement.ts';
-import { problemIconImage } from '../ui/canvasIcons.tsx';
+import { problemIconImage } from '../ui/problemIcons.ts';
 
 /**
  * The validation panel's problems, marked where they are on the canvas. The icon is a background

@@ -1,40 +1,72 @@
 /**
- * How the canvas fits a graph into view. The floor on the zoom keeps node titles (16 px) at more
- * than 10 px on screen; a graph too big for that is shown from its left, where the entry is,
- * readable, and the rest is a pan or a click on the minimap away.
+ * How the canvas fits a graph into view. A graph opened is fitted readable: whole with every text
+ * of the canvas (13 px, geometry.ts CANVAS_TEXT) at 10 px or more on screen where it fits so; else
+ * whole with its titles (15 px) at 10 px or more; else, too big for that, from its left, where the
+ * entry is, every text readable, and the rest is a pan or a click on the minimap away. Fit View
+ * and Auto layout show the whole graph, however small. Either way the box fitted is all that is
+ * drawn (nodes, the chips and toggles above them, loops, labels) with a margin, in the part of the
+ * canvas nothing covers.
  */
 import type { Viewport } from '@xyflow/react';
 import type { GraphFile } from '../graph/schema.ts';
 import type { EdgeLayout } from './flowAdapter.ts';
-import { LOOP_SWING, nodeRect, type Rect } from './geometry.ts';
+import { ABOVE_NODE, CANVAS_TEXT, LOOP_SWING, nodeRect, unionOf, type Rect } from './geometry.ts';
 
-export const MIN_FIT_ZOOM = 0.66;
+/** The smallest zoom at which the canvas's body text is 10 px on screen. */
+export const MIN_FIT_ZOOM = Math.ceil((10 / CANVAS_TEXT.body) * 1000) / 1000;
+/** The smallest zoom at which the node titles are 10 px on screen: a graph is opened whole down to it. */
+export const MIN_WHOLE_FIT_ZOOM = Math.ceil((10 / CANVAS_TEXT.title) * 1000) / 1000;
+/** The smallest zoom Fit View goes to for the whole graph. */
+export const MIN_WHOLE_ZOOM = 0.1;
 const MAX_FIT_ZOOM = 1.2;
-const PADDING = 24;
-/** For React Flow's own Fit View button. */
-export const FIT_OPTIONS = { padding: 0.06, maxZoom: MAX_FIT_ZOOM, minZoom: MIN_FIT_ZOOM };
+/** The margin kept round the graph, in screen pixels. */
+export const FIT_MARGIN = 24;
+/** What the breakpoint toggle on a node's corner reaches past its right side (editor.css). */
+const TOGGLE_OUT = 10;
+/** How far a loop's label hangs under its run. */
+const LOOP_LABEL_BELOW = 16;
 
-/** The box the graph is drawn in: its nodes and the loops under them. */
+/** How a fit chooses its zoom: readable (whole if it can be, else from the graph's left); or the whole graph. */
+export type FitMode = 'readable' | 'whole';
+
+/** The box the graph is drawn in: its nodes with what is drawn above them, the loops under them, the labels. */
 export const graphBounds = (graph: GraphFile, layout: EdgeLayout): Rect | null => {
   if (graph.nodes.length === 0) return null;
-  const rects = graph.nodes.map(nodeRect);
-  // A loop swings out past the nodes it joins before it turns under them.
-  const reach = layout.loops.size > 0 ? LOOP_SWING : 0;
-  const left = Math.min(...rects.map((rect) => rect.x)) - reach;
-  const top = Math.min(...rects.map((rect) => rect.y));
-  const right = Math.max(...rects.map((rect) => rect.x + rect.width)) + reach;
-  // A loop's label hangs about half a line under its run.
-  const bottom = Math.max(...rects.map((rect) => rect.y + rect.height), ...[...layout.loops.values()].map((y) => y + 16));
-  return { x: left, y: top, width: right - left, height: bottom - top };
+  const rects = new Map(graph.nodes.map((node) => [node.id, nodeRect(node)]));
+  const parts: Rect[] = [...rects.values()].map((rect) => ({ x: rect.x, y: rect.y - ABOVE_NODE, width: rect.width + TOGGLE_OUT, height: rect.height + ABOVE_NODE }));
+  // A loop swings out past the nodes it joins before it turns under them; its label hangs under its run.
+  for (const edge of graph.edges) {
+    const level = layout.loops.get(edge.id);
+    const [source, target] = [rects.get(edge.source), rects.get(edge.target)];
+    if (level === undefined || !source || !target) continue;
+    const [left, right] = [target.x - LOOP_SWING, source.x + source.width + LOOP_SWING];
+    parts.push({ x: Math.min(left, right), y: level, width: Math.abs(right - left), height: LOOP_LABEL_BELOW });
+  }
+  if (layout.labelExtent) parts.push(layout.labelExtent);
+  return unionOf(parts);
 };
 
-/** The view that shows `bounds` in a `size` canvas: whole where it can be read, else from its left. */
-export const viewportFor = (bounds: Rect, size: { width: number; height: number }): Viewport => {
-  const room = { width: Math.max(1, size.width - 2 * PADDING), height: Math.max(1, size.height - 2 * PADDING) };
-  const zoom = Math.min(MAX_FIT_ZOOM, Math.max(MIN_FIT_ZOOM, Math.min(room.width / bounds.width, room.height / bounds.height)));
-  const across = (length: number, space: number, start: number) =>
-    length * zoom <= space ? PADDING + (space - length * zoom) / 2 - start * zoom : PADDING - start * zoom;
-  return { x: across(bounds.width, room.width, bounds.x), y: across(bounds.height, room.height, bounds.y), zoom };
+/** The part of a canvas nothing covers, relative to the canvas (freeRoom.ts finds it). */
+export interface Room {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * The view that shows `bounds` in `room` of the canvas (its whole size by default) with a margin:
+ * readable and from the graph's left and top where it does not fit, or whole.
+ */
+export const viewportFor = (bounds: Rect, room: Room | { width: number; height: number }, mode: FitMode = 'readable'): Viewport => {
+  const { x: roomX = 0, y: roomY = 0 } = room as Partial<Room>;
+  const space = { width: Math.max(1, room.width - 2 * FIT_MARGIN), height: Math.max(1, room.height - 2 * FIT_MARGIN) };
+  const whole = Math.min(space.width / bounds.width, space.height / bounds.height);
+  const floor = mode === 'whole' ? MIN_WHOLE_ZOOM : whole >= MIN_WHOLE_FIT_ZOOM ? Math.min(MIN_FIT_ZOOM, whole) : MIN_FIT_ZOOM;
+  const zoom = Math.min(MAX_FIT_ZOOM, Math.max(floor, whole));
+  const across = (length: number, free: number, start: number) =>
+    length * zoom <= free ? FIT_MARGIN + (free - length * zoom) / 2 - start * zoom : FIT_MARGIN - start * zoom;
+  return { x: roomX + across(bounds.width, space.width, bounds.x), y: roomY + across(bounds.height, space.height, bounds.y), zoom };
 };
 
 /** The view centred on `rect` at full size: where a graph too large to draw whole opens. */
@@ -44,7 +76,7 @@ export const viewportAround = (rect: Rect, size: { width: number; height: number
   zoom: 1,
 });
 
-/** Asks the canvas to fit the graph again (after Auto layout, say). */
+/** Asks the canvas to show the whole graph again (Fit View, Auto layout). */
 const listeners = new Set<() => void>();
 export const requestFit = () => {
   for (const listener of listeners) listener();

@@ -5,7 +5,7 @@ import { connect, moveNodes, type GraphFile } from '../graph/index.ts';
 import { updateNode } from '../graph/inspectorOps.ts';
 import { findTemplate } from '../graph/templates/index.ts';
 import { createFlowCache, findBackEdges, GENERAL_HANDLE, NO_EXTRAS, toFlowEdges, toFlowNodes, withPositions, type FlowExtras } from './flowAdapter.ts';
-import { nodeHeight, NODE_WIDTH, sourceHandleIndex, sourcePoint, targetPoint } from './geometry.ts';
+import { nodeHeight, nodeWidth, sourceHandleIndex, sourcePoint, targetPoint } from './geometry.ts';
 
 const securityclaw = () => findTemplate('securityclaw')!.graph();
 
@@ -274,7 +274,7 @@ describe('flow objects keep their identity', () => {
 
   it('gives each node the size the geometry draws it at, so React Flow need not measure it first', () => {
     const graph = securityclaw();
-    for (const node of toFlowNodes(graph)) expect(node.measured).toEqual({ width: NODE_WIDTH, height: nodeHeight(node.data.node) });
+    for (const node of toFlowNodes(graph)) expect(node.measured).toEqual({ width: nodeWidth(node.data.node), height: nodeHeight(node.data.node) });
   });
 });
 

@@ -10,8 +10,7 @@ import {
   labelSize,
   nodeHeight,
   nodeRect,
-  NODE_WIDTH,
-  placeLabelsKeeping,
+  nodeWidth,
   placeLoops,
   type LabelBasis,
   sourceHandleIndex,
@@ -23,6 +22,7 @@ import {
   type PlacedLabel,
   type Point,
   type Rect,
+  unionOf,
 } from './geometry.ts';
 import { finish, finishInSlices, type Pausable } from './pausable.ts';
 
@@ -49,6 +49,8 @@ export interface ConditionEdgeData extends Record<string, unknown> {
   firedReason: string | null;
   /** Why the edge was tried and not taken at the selected step. */
   notTaken: string | null;
+  /** Its drawing says its condition (saidByDrawing): it is labelled only when there is more to say. */
+  quiet: boolean;
   visits: number;
   breakpoint: boolean;
 }
@@ -178,7 +180,7 @@ export const toFlowNodes = (graph: GraphFile, extras: FlowExtras = NO_EXTRAS, ca
       selected: isSelected,
       className,
       // The geometry knows each node's size: React Flow need not mount it hidden to measure it first.
-      measured: { width: NODE_WIDTH, height: nodeHeight(node) },
+      measured: { width: nodeWidth(node), height: nodeHeight(node) },
       handles: handlesOf(node, kindDefinition(node.kind)),
       data: { node, definition: kindDefinition(node.kind), summary: summaryLines(node), isEntry, isFinally, visits, breakpoint },
     }));
@@ -206,13 +208,31 @@ export const withPositions = <N extends { id: string; position: XYPosition }>(no
     return position && (position.x !== node.position.x || position.y !== node.position.y) ? { ...node, position } : node;
   });
 
-/** What an edge's label says: the condition, the edge's note, and at a run's selected step why it fired. */
-export const edgeLabelText = (edge: GraphEdge, overlay: CanvasOverlay | null): LabelText => {
+/**
+ * Whether an edge's drawing says all its label would: it has no condition, or it leaves the outcome
+ * row its condition names, and it has no note. Such an edge goes unlabelled unless there is more to
+ * say (it is drawn as a loop, far from its row; a run tried it, or it fired for a reason of its
+ * own; it has a breakpoint or a problem; it is selected), as in the editors that name an output at
+ * its port: fewer labels, each clear of nodes and handles.
+ */
+export const saidByDrawing = (edge: GraphEdge, source: GraphNode | undefined): boolean => {
+  if (edge.label) return false;
+  if (edge.when === undefined || edge.when === 'always') return true;
+  const handle = sourceHandleOf(edge, source);
+  return handle !== null && handle !== GENERAL_HANDLE;
+};
+
+/**
+ * What an edge's label says: the condition, the edge's note, and at a run's selected step why it
+ * fired; null when the edge has no label (saidByDrawing, not a loop, nothing from the run).
+ */
+export const edgeLabelText = (edge: GraphEdge, overlay: CanvasOverlay | null, shape: { source: GraphNode | undefined; loop: boolean }): LabelText | null => {
   const label = describeWhen(edge.when);
   const fired = overlay?.firedEdge === edge.id;
   const reason = fired && overlay.firedReason && overlay.firedReason !== label ? overlay.firedReason : null;
   const visits = own(overlay?.edgeVisits, edge.id) ?? 0;
   const notTaken = own(overlay?.triedEdges, edge.id) !== undefined;
+  if (!shape.loop && !reason && !notTaken && saidByDrawing(edge, shape.source)) return null;
   return {
     lines: [label, ...(edge.label ? [edge.label] : []), ...(reason ? [reason] : [])],
     // The badges beside the condition: the not-taken cross, the heat count.
@@ -225,7 +245,26 @@ export interface EdgeLayout {
   loops: ReadonlyMap<string, number>;
   /** What the labels were placed for: the next layout of the same nodes keeps those that still hold. */
   labelBasis: ReadonlyMap<string, LabelBasis>;
+  /** The box every placed label is drawn in (none when labels are not placed): the view fits it too. */
+  labelExtent: Rect | null;
+  /** The labels are not placed yet (their placement loads after the first screen): none is drawn until they are. */
+  labelsPending: boolean;
 }
+
+type LabelPlacement = typeof import('./labelPlacement.ts');
+let placement: LabelPlacement | null = null;
+let placementLoading: Promise<void> | null = null;
+
+/**
+ * Loads where labels go (labelPlacement.ts): the canvas asks after its first commit, the tests
+ * first. Until then a layout places no label and says so (`labelsPending`): the first screen draws
+ * the graph, its labels a moment later, in their places.
+ */
+export const loadLabelPlacement = (): Promise<void> =>
+  (placementLoading ??= import('./labelPlacement.ts').then((loaded) => {
+    placement = loaded;
+    lastLayout = null;
+  }));
 
 /** The same nodes in the same order, moved or edited or not. */
 const sameNodeIds = (previous: GraphFile['nodes'], next: GraphFile['nodes']) =>
@@ -284,15 +323,17 @@ function* placeEdges(graph: GraphFile, overlay: CanvasOverlay | null, previous?:
     if (drawnAsLoop(end.from, end.to)) loopEnds.push({ id: edge.id, ...end });
   }
   const loops = yield* placeLoops(loopEnds, rects.values());
-  if (graph.edges.length > PLACE_LABELS_UP_TO) return { labels: new Map(), loops, labelBasis: new Map() };
+  if (graph.edges.length > PLACE_LABELS_UP_TO || !placement) return { labels: new Map(), loops, labelBasis: new Map(), labelExtent: null, labelsPending: !placement && graph.edges.length <= PLACE_LABELS_UP_TO };
   const requests: LabelRequest[] = [];
   for (const edge of graph.edges) {
     const end = ends.get(edge.id);
     if (!end) continue;
-    requests.push({ id: edge.id, route: edgeRoute(end.from, end.to, loops.get(edge.id) ?? null), size: labelSize(edgeLabelText(edge, overlay)) });
+    const loopY = loops.get(edge.id) ?? null;
+    const text = edgeLabelText(edge, overlay, { source: nodes.get(edge.source), loop: loopY !== null });
+    if (text) requests.push({ id: edge.id, route: edgeRoute(end.from, end.to, loopY), size: labelSize(text) });
   }
-  const { placed, basis } = placeLabelsKeeping([...rects.values()], requests, previous);
-  return { labels: placed, loops, labelBasis: basis };
+  const { placed, basis, boxes } = placement.placeLabelsKeeping(graph.nodes.flatMap(placement.nodeObstacles), requests, previous);
+  return { labels: placed, loops, labelBasis: basis, labelExtent: boxes.size > 0 ? unionOf(boxes.values()) : null, labelsPending: false };
 }
 
 /** Loops depend on the edges, the entry and the order of node ids only: a move keeps the last answer. */
@@ -365,7 +406,7 @@ export const toFlowEdges = (graph: GraphFile, extras: FlowExtras = NO_EXTRAS, ca
       markerEnd: MARKER_END,
       // Only the target end: a source end's anchor would sit on the outcome handle and swallow new connections from it.
       reconnectable: 'target',
-      data: { label: describeWhen(edge.when), note: edge.label ?? null, backEdge, fired, firedReason, notTaken, visits, breakpoint },
+      data: { label: describeWhen(edge.when), note: edge.label ?? null, backEdge, fired, firedReason, notTaken, quiet: saidByDrawing(edge, nodes.get(edge.source)), visits, breakpoint },
     }));
   });
   cache.edges = next;

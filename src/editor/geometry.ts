@@ -4,22 +4,31 @@
  * nodes and labels by them, and label placement keeps labels clear of nodes and of each other.
  * Pure functions of the graph, so they are tested without a browser.
  */
-import { kindDefinition, type GraphEdge, type GraphNode } from '../graph/index.ts';
+import { kindDefinition, outcomesOf, type GraphEdge, type GraphNode } from '../graph/index.ts';
 import type { Pausable } from './pausable.ts';
 
-export const NODE_WIDTH = 184;
-/** Heights of a node's parts, in flow pixels (the node's CSS uses these). */
-export const NODE_ROWS = { borderTop: 4, borderBottom: 1, head: 30, kind: 18, summaryPad: 9, summaryLine: 17, outcomesPad: 7, outcome: 20 } as const;
+/** The narrowest and widest a node is, in flow pixels: its width is its title's (nodeWidth). */
+export const MIN_NODE_WIDTH = 152;
+export const MAX_NODE_WIDTH = 320;
+/**
+ * Heights of a node's parts, in flow pixels (the node's CSS uses these). An outcome row is its
+ * source handle, 22 px: at the smallest fit zoom (fit.ts) that is 17 px on screen to grab.
+ */
+export const NODE_ROWS = { borderTop: 4, borderBottom: 1, head: 30, kind: 20, summaryPad: 8, summaryLine: 18, outcomesPad: 6, outcome: 22 } as const;
+/**
+ * The canvas's text sizes, in flow pixels (the node's and the labels' CSS use these): titles, and
+ * every other text (rows, badges, labels). At the smallest fit zoom the body is still 10 px on screen.
+ */
+export const CANVAS_TEXT = { title: 15, body: 13 } as const;
 /** The node's left and right borders, in flow pixels (the node's CSS uses this). */
 export const NODE_BORDER_SIDE = 1;
 /** More summary lines than this are cut, the last one saying how many are left out. */
 export const MAX_SUMMARY_LINES = 3;
 /** Source handles stick out past the node's right side by this much, the target handle past its left. */
-const SOURCE_HANDLE_OUT = 4;
+export const SOURCE_HANDLE_OUT = 4;
 const TARGET_HANDLE_OUT = 5;
-/** Handle squares, in flow pixels (the node's CSS uses these). */
-const SOURCE_HANDLE_SIZE = 10;
-const TARGET_HANDLE_SIZE = 12;
+/** The target handle's square, in flow pixels, as big as an outcome row (its dot is drawn smaller, at its left). */
+export const TARGET_HANDLE_SIZE = NODE_ROWS.outcome;
 
 export interface Rect {
   x: number;
@@ -32,6 +41,18 @@ export interface Point {
   x: number;
   y: number;
 }
+
+/** The smallest box holding every one of `rects` (at least one). */
+export const unionOf = (rects: Iterable<Rect>): Rect => {
+  let [left, top, right, bottom] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const rect of rects) {
+    left = Math.min(left, rect.x);
+    top = Math.min(top, rect.y);
+    right = Math.max(right, rect.x + rect.width);
+    bottom = Math.max(bottom, rect.y + rect.height);
+  }
+  return { x: left, y: top, width: right - left, height: bottom - top };
+};
 
 /**
  * Each node's summary lines, made once per node object (an edit replaces the node): the summary
@@ -49,11 +70,8 @@ export const summaryLines = (node: GraphNode): readonly string[] => {
   return lines;
 };
 
-/** The source handles of a node, top to bottom: one per outcome, then the general one. */
-export const handleCount = (node: GraphNode) => {
-  const definition = kindDefinition(node.kind);
-  return definition.terminal ? 0 : definition.outcomes.length + 1;
-};
+/** The source handles of a node, top to bottom: one per outcome (its own: an inner loop adds max_iter), then the general one. */
+export const handleCount = (node: GraphNode) => (kindDefinition(node.kind).terminal ? 0 : outcomesOf(node).length + 1);
 
 export const nodeHeight = (node: GraphNode) => {
   const lines = summaryLines(node).length;
@@ -62,15 +80,40 @@ export const nodeHeight = (node: GraphNode) => {
   return borderTop + head + kind + (lines ? summaryPad + lines * summaryLine : 0) + (handles ? outcomesPad + handles * outcome : 0) + borderBottom;
 };
 
-export const nodeRect = (node: GraphNode): Rect => ({ x: node.position.x, y: node.position.y, width: NODE_WIDTH, height: nodeHeight(node) });
+/** What a node's head holds beside its title, in flow pixels (editor.css): borders, padding, the kind icon and its gap. */
+export const TITLE_CHROME = 2 * NODE_BORDER_SIDE + 8 + 2 + 18 + 6;
+
+/**
+ * A title's width in the canvas's title font (650 weight, CANVAS_TEXT.title), a fair upper bound
+ * from its length (0.66 em a character: the widest common fonts average 0.64 for words): the
+ * geometry has no fonts (it runs in the layout worker and in tests), and a title drawn wider than
+ * its node would be ended in an ellipsis. Checked against the browser's fonts by the journeys
+ * (e2e/readable.spec.ts: no title of the templates is cut).
+ */
+export const titleWidth = (title: string) => [...title].length * 0.66 * CANVAS_TEXT.title;
+
+/**
+ * A node's width: as wide as its title, so a title is never cut (up to MAX_NODE_WIDTH), and no
+ * narrower than MIN_NODE_WIDTH, room for its rows. Narrow nodes for short titles keep a graph
+ * small enough to be read whole on a laptop's canvas.
+ */
+export const nodeWidth = (node: GraphNode): number =>
+  Math.min(MAX_NODE_WIDTH, Math.max(MIN_NODE_WIDTH, 4 * Math.ceil((TITLE_CHROME + titleWidth(node.label ?? node.id)) / 4)));
+
+export const nodeRect = (node: GraphNode): Rect => ({ x: node.position.x, y: node.position.y, width: nodeWidth(node), height: nodeHeight(node) });
+
+/** The top of a node's first outcome row, from the node's top (the rows' container has a 1 px border and 2 px above them). */
+export const outcomesTop = (node: GraphNode) => {
+  const lines = summaryLines(node).length;
+  const { borderTop, head, kind, summaryPad, summaryLine } = NODE_ROWS;
+  return borderTop + head + kind + (lines ? summaryPad + lines * summaryLine : 0) + 3;
+};
 
 /** Where an edge leaves a node: its source handle (`index` in handle order). */
-export const sourcePoint = (node: GraphNode, index: number): Point => {
-  const lines = summaryLines(node).length;
-  const { borderTop, head, kind, summaryPad, summaryLine, outcome } = NODE_ROWS;
-  const top = node.position.y + borderTop + head + kind + (lines ? summaryPad + lines * summaryLine : 0) + 3;
-  return { x: node.position.x + NODE_WIDTH + SOURCE_HANDLE_OUT, y: top + (index + 0.5) * outcome };
-};
+export const sourcePoint = (node: GraphNode, index: number): Point => ({
+  x: node.position.x + nodeWidth(node) + SOURCE_HANDLE_OUT,
+  y: node.position.y + outcomesTop(node) + (index + 0.5) * NODE_ROWS.outcome,
+});
 
 /** The target handle sits halfway down the node inside its borders, as React Flow centres a handle. */
 export const targetPoint = (node: GraphNode): Point => ({
@@ -87,7 +130,8 @@ export interface HandleBox extends Rect {
 /**
  * Every handle's box relative to its node, where the node component draws it: an edge ends on the
  * middle of a box's outer side, at `targetPoint` / `sourcePoint`. `sources` are the source handle
- * ids top to bottom (none for a terminal node).
+ * ids top to bottom (none for a terminal node). A source handle is its whole outcome row, so the
+ * row is what a person grabs; the target handle is a square as tall as a row, its dot at its left.
  */
 export const handleBoxes = (node: GraphNode, sources: readonly string[]): HandleBox[] => {
   const { x, y } = node.position;
@@ -96,17 +140,26 @@ export const handleBoxes = (node: GraphNode, sources: readonly string[]): Handle
     { id: null, type: 'target', x: target.x - x, y: target.y - y - TARGET_HANDLE_SIZE / 2, width: TARGET_HANDLE_SIZE, height: TARGET_HANDLE_SIZE },
     ...sources.map((id, index): HandleBox => {
       const point = sourcePoint(node, index);
-      return { id, type: 'source', x: point.x - x - SOURCE_HANDLE_SIZE, y: point.y - y - SOURCE_HANDLE_SIZE / 2, width: SOURCE_HANDLE_SIZE, height: SOURCE_HANDLE_SIZE };
+      // From just past the target handle's square, which stands over the rows of a short node.
+      const left = TARGET_HANDLE_SIZE - TARGET_HANDLE_OUT;
+      return { id, type: 'source', x: left, y: point.y - y - NODE_ROWS.outcome / 2, width: point.x - x - left, height: NODE_ROWS.outcome };
     }),
   ];
 };
 
+/** Where the run's status chips (above a node) and the node's breakpoint toggle (on its top right corner) reach above it. */
+export const ABOVE_NODE = 24;
+/** A box a label should keep clear of, and how much covering it costs (by area): labelPlacement.ts. */
+export interface Obstacle extends Rect {
+  weight?: number;
+}
+
 /** The handle an edge leaves from, as an index into the node's handles. */
 export const sourceHandleIndex = (node: GraphNode, edge: GraphEdge): number => {
-  const definition = kindDefinition(node.kind);
+  const outcomes = outcomesOf(node);
   const when = edge.when;
-  const outcome = typeof when === 'object' && 'outcome' in when ? definition.outcomes.indexOf(when.outcome) : -1;
-  return outcome >= 0 ? outcome : definition.outcomes.length;
+  const outcome = typeof when === 'object' && 'outcome' in when ? outcomes.indexOf(when.outcome) : -1;
+  return outcome >= 0 ? outcome : outcomes.length;
 };
 
 /**
@@ -189,12 +242,17 @@ export const edgeRoute = (source: Point, target: Point, loopY: number | null): E
 /** A back edge is drawn as a loop when its target is not well to the right of its source. */
 export const drawnAsLoop = (source: Point, target: Point) => target.x < source.x + 40;
 
-/** Edge label text, in flow pixels: the label's CSS uses these. */
-export const LABEL_FONT = 13;
+/** Edge label text, in flow pixels: the label's CSS uses these. Every line is the canvas's body size. */
+export const LABEL_FONT = CANVAS_TEXT.body;
 const LABEL_CHAR = 0.58 * LABEL_FONT;
 const LABEL_PAD_X = 18;
 export const LABEL_LINE = 18;
 const LABEL_PAD_Y = 6;
+/**
+ * Room kept in every label for its breakpoint toggle, shown while the edge is selected (the edge's
+ * own menu): a selected label grows into room its place already counted, so it covers nothing new.
+ */
+export const LABEL_TOGGLE = 24;
 
 export interface LabelText {
   lines: string[];
@@ -204,7 +262,7 @@ export interface LabelText {
 
 /** A label's box, from its text: a fair upper bound of what the browser draws. */
 export const labelSize = ({ lines, extra }: LabelText) => ({
-  width: Math.ceil(Math.max(...lines.map((line, index) => line.length * (index === 0 ? LABEL_CHAR : LABEL_CHAR * 0.85)), 20) + LABEL_PAD_X + extra),
+  width: Math.ceil(Math.max(...lines.map((line) => line.length * LABEL_CHAR), 20) + LABEL_PAD_X + LABEL_TOGGLE + extra),
   height: lines.length * LABEL_LINE + LABEL_PAD_Y,
 });
 
@@ -221,53 +279,6 @@ export interface LabelRequest {
   size: { width: number; height: number };
 }
 
-const MARGIN = 6;
-/** React Flow's reconnect anchor (radius 10) at a handle sticking out 4 to 6 px, less the margin. */
-const EDGE_END_CLEARANCE = 10;
-const overlapArea = (a: Rect, b: Rect) =>
-  Math.max(0, Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x) + MARGIN) * Math.max(0, Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y) + MARGIN);
-
-/**
- * A coarse grid of boxes, so a label is checked only against what is near it. Placing the labels
- * again is most of a drop's work, so a look-up makes no strings and no sets: cells have number
- * keys, and each box notes the last look-up that counted it (a box spans several cells).
- */
-const spatialIndex = (cell: number) => {
-  const cells = new Map<number, { rect: Rect; countedBy: number }[]>();
-  // Two cells sharing a key would only cost time: a box's overlap is measured, not assumed.
-  const key = (x: number, y: number) => x * 4_194_304 + y;
-  let lookUp = 0;
-  const eachCell = (rect: Rect, visit: (key: number) => void) => {
-    const [left, right, top, bottom] = [Math.floor(rect.x / cell), Math.floor((rect.x + rect.width) / cell), Math.floor(rect.y / cell), Math.floor((rect.y + rect.height) / cell)];
-    for (let x = left; x <= right; x += 1) for (let y = top; y <= bottom; y += 1) visit(key(x, y));
-  };
-  return {
-    add: (rect: Rect) => {
-      const entry = { rect, countedBy: 0 };
-      eachCell(rect, (at) => {
-        const list = cells.get(at);
-        if (list) list.push(entry);
-        else cells.set(at, [entry]);
-      });
-    },
-    overlap: (rect: Rect) => {
-      lookUp += 1;
-      let total = 0;
-      eachCell(rect, (at) => {
-        for (const entry of cells.get(at) ?? []) {
-          if (entry.countedBy === lookUp) continue;
-          entry.countedBy = lookUp;
-          total += overlapArea(rect, entry.rect);
-        }
-      });
-      return total;
-    },
-  };
-};
-
-const CURVE_STOPS = [0.5, 0.4, 0.6, 0.3, 0.7, 0.22, 0.78, 0.15, 0.85];
-const LOOP_STOPS = [0.5, 0.35, 0.65, 0.2, 0.8, 0.1, 0.9];
-
 /** A label's place and what it was placed for: its route, its size and what the spot cost. */
 export interface LabelBasis {
   label: PlacedLabel;
@@ -276,67 +287,6 @@ export interface LabelBasis {
   height: number;
   cost: number;
 }
-
-/** A cost under this is a spot that covers nothing (`placeLabels` weighs covered area by a thousand). */
-const CLEAR = 1000;
-
-/**
- * Places each label on its edge where it covers no node and no label placed before it: along the
- * edge first, then just above or below it. Where every spot is taken, the least covered one.
- */
-export const placeLabels = (nodes: readonly Rect[], labels: readonly LabelRequest[]): Map<string, PlacedLabel> => placeLabelsKeeping(nodes, labels).placed;
-
-/**
- * `placeLabels`, where a label placed before (`previous`) on the same route with the same size stays
- * where it was unless its spot now covers more than it did: after a drop or an edit only the labels
- * it concerns are placed again (looking for a place is up to 63 look-ups a label, keeping one is
- * one; in a crowded graph most labels cover something wherever they go, and looked at every spot),
- * and the others do not move about the canvas. `basis` is what to pass as `previous` the next time.
- */
-export const placeLabelsKeeping = (nodes: readonly Rect[], labels: readonly LabelRequest[], previous: ReadonlyMap<string, LabelBasis> = new Map()) => {
-  const index = spatialIndex(160);
-  // A node's obstacle reaches past its sides to its edges' ends, where the handles and the
-  // reconnect anchors are: a label there would take the pointer from them.
-  for (const node of nodes) index.add({ ...node, x: node.x - EDGE_END_CLEARANCE, width: node.width + 2 * EDGE_END_CLEARANCE });
-  const placed = new Map<string, PlacedLabel>();
-  const basis = new Map<string, LabelBasis>();
-  const rectAt = (route: EdgeRoute, size: LabelRequest['size'], t: number, dy: number): Rect => {
-    const centre = route.at(t);
-    return { x: centre.x - size.width / 2, y: centre.y + dy - size.height / 2, width: size.width, height: size.height };
-  };
-  // A small preference for the middle of the edge and for sitting on it.
-  const costOf = (rect: Rect, t: number, dy: number) => index.overlap(rect) * 1000 + Math.abs(t - 0.5) + Math.abs(dy) / 50;
-  for (const { id, route, size } of labels) {
-    const before = previous.get(id);
-    if (before && before.path === route.path && before.width === size.width && before.height === size.height) {
-      const rect = rectAt(route, size, before.label.t, before.label.dy);
-      const cost = costOf(rect, before.label.t, before.label.dy);
-      if (cost <= before.cost) {
-        placed.set(id, before.label);
-        basis.set(id, { ...before, cost });
-        index.add(rect);
-        continue;
-      }
-    }
-    let best: { label: PlacedLabel; rect: Rect; cost: number } | null = null;
-    // On the edge, then just above or below it, then further off where nodes crowd it.
-    const step = size.height / 2 + 8;
-    const shifts = [0, -step, step, -2 * step, 2 * step, -3 * step, 3 * step];
-    outer: for (const dy of shifts)
-      for (const t of route.loop ? LOOP_STOPS : CURVE_STOPS) {
-        const rect = rectAt(route, size, t, dy);
-        const cost = costOf(rect, t, dy);
-        if (!best || cost < best.cost) best = { label: { t, dx: 0, dy }, rect, cost };
-        if (cost < CLEAR) break outer;
-      }
-    if (best) {
-      placed.set(id, best.label);
-      basis.set(id, { label: best.label, path: route.path, width: size.width, height: size.height, cost: best.cost });
-      index.add(best.rect);
-    }
-  }
-  return { placed, basis };
-};
 
 /** The index of the first of `sorted` (ascending) that is at least `value`. */
 const firstAtLeast = (sorted: readonly number[], value: number) => {
@@ -350,7 +300,9 @@ const firstAtLeast = (sorted: readonly number[], value: number) => {
 };
 
 /** How far below a node the bottom run of a loop passing under it goes. */
-const UNDER_NODE = 36;
+const UNDER_NODE = 28;
+/** How far apart the runs of loops over the same stretch are stacked: a label's height and a little. */
+const LOOP_GAP = 28;
 /** How close above a loop's run a node's top may be and still push the run under it. */
 const OVER_RUN = 40;
 
@@ -383,7 +335,7 @@ export function* placeLoops(loops: readonly { id: string; from: Point; to: Point
       if (rect.y >= y + OVER_RUN) break;
       if (rect.x < right && rect.x + rect.width > left) y = Math.max(y, rect.y + rect.height + UNDER_NODE);
     }
-    for (const run of runs) if (run.left < right && run.right > left && Math.abs(run.y - y) < 34) y = run.y + 34;
+    for (const run of runs) if (run.left < right && run.right > left && Math.abs(run.y - y) < LOOP_GAP) y = run.y + LOOP_GAP;
     runs.push({ left, right, y });
     levels.set(loop.id, y);
     if (levels.size % LOOPS_PER_PART === 0) yield;

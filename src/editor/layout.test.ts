@@ -1,11 +1,14 @@
-import { describe, expect, it } from 'vitest';
-import { type GraphFile } from '../graph/index.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { outcomesOf, type GraphFile } from '../graph/index.ts';
 import { parseGraph } from '../graph/parse.ts';
 import { findTemplate } from '../graph/templates/index.ts';
-import { edgeLabelText, edgeLayout, findBackEdges } from './flowAdapter.ts';
-import { edgeRoute, labelSize, nodeRect, sourceHandleIndex, sourcePoint, targetPoint, type Rect } from './geometry.ts';
+import { edgeLabelText, edgeLayout, findBackEdges, GENERAL_HANDLE, loadLabelPlacement } from './flowAdapter.ts';
+import { edgeRoute, handleBoxes, labelSize, nodeRect, sourceHandleIndex, sourcePoint, targetPoint, type Rect } from './geometry.ts';
 import handBuiltFile from '../graph/fixtures/hand-built.json';
 import { layoutGraph, type Positions } from './layout.ts';
+
+// Labels are placed once their placement has loaded, as on the canvas after its first commit.
+beforeAll(() => loadLabelPlacement());
 
 /** A long loop of layers with side branches and loop-backs, like a big agent graph. */
 const generated = (count: number): GraphFile => {
@@ -30,13 +33,16 @@ const overlap = (a: Rect, b: Rect) => a.x < b.x + b.width && b.x < a.x + a.width
 const labelBoxes = (graph: GraphFile) => {
   const layout = edgeLayout(graph);
   const nodes = new Map(graph.nodes.map((node) => [node.id, node]));
-  return graph.edges.map((edge) => {
+  return graph.edges.flatMap((edge) => {
     const source = nodes.get(edge.source)!;
+    // Edges their drawing names have no label (flowAdapter.ts, saidByDrawing).
+    const text = edgeLabelText(edge, null, { source, loop: layout.loops.has(edge.id) });
+    if (!text) return [];
     const route = edgeRoute(sourcePoint(source, sourceHandleIndex(source, edge)), targetPoint(nodes.get(edge.target)!), layout.loops.get(edge.id) ?? null);
     const place = layout.labels.get(edge.id)!;
     const centre = route.at(place.t);
-    const size = labelSize(edgeLabelText(edge, null));
-    return { id: edge.id, x: centre.x + place.dx - size.width / 2, y: centre.y + place.dy - size.height / 2, width: size.width, height: size.height };
+    const size = labelSize(text);
+    return [{ id: edge.id, x: centre.x + place.dx - size.width / 2, y: centre.y + place.dy - size.height / 2, width: size.width, height: size.height }];
   });
 };
 
@@ -71,20 +77,25 @@ describe('edgeLayout', () => {
 });
 
 describe('edge labels', () => {
-  it('leave the ends of a short edge free, where its handles and reconnect anchors are', () => {
+  it('keep clear of the handles of a short edge: the outcome rows, the target handle, the reconnect anchor', () => {
     const blank = findTemplate('blank')!.graph();
     const graph = handBuilt();
+    const [act, verify] = [{ ...graph.nodes[1], position: { x: 0, y: 0 } }, { ...graph.nodes[2], position: { x: 240, y: 0 } }];
     const close: GraphFile = {
       ...blank,
-      entry: graph.nodes[1].id,
-      nodes: [{ ...graph.nodes[1], position: { x: 0, y: 0 } }, { ...graph.nodes[2], position: { x: 304, y: 0 } }],
-      edges: [{ id: 'e1', source: graph.nodes[1].id, target: graph.nodes[2].id, when: { outcome: 'ok' } }],
+      entry: act.id,
+      nodes: [act, verify],
+      // A condition its outcome row does not name: it has a label.
+      edges: [{ id: 'e1', source: act.id, target: verify.id, when: { path: 'results', op: 'empty' } }],
     };
     const [label] = labelBoxes(close);
-    const [act, verify] = close.nodes;
-    // React Flow's reconnect anchors: circles of radius 10 on each end.
-    for (const end of [sourcePoint(act, sourceHandleIndex(act, close.edges[0])), targetPoint(verify)])
-      expect(overlap(label, { x: end.x - 10, y: end.y - 10, width: 20, height: 20 })).toBe(false);
+    expect(label).toBeDefined();
+    const handles = [act, verify].flatMap((node) =>
+      handleBoxes(node, [...outcomesOf(node), GENERAL_HANDLE]).map((box) => ({ ...box, x: box.x + node.position.x, y: box.y + node.position.y })),
+    );
+    // React Flow's reconnect anchor: a circle of radius 10 on the edge's target end.
+    const end = targetPoint(verify);
+    for (const box of [...handles, { x: end.x - 10, y: end.y - 10, width: 20, height: 20 }]) expect(overlap(label, box)).toBe(false);
   });
 });
 

@@ -2,8 +2,8 @@ import ELK from 'elkjs/lib/elk.bundled.js';
 import type { ElkExtendedEdge, ElkNode } from 'elkjs/lib/elk-api.js';
 import type { Position } from '../graph/index.ts';
 import type { GraphFile } from '../graph/schema.ts';
-import { edgeLabelText, findBackEdges } from './flowAdapter.ts';
-import { handleCount, labelSize, nodeHeight, NODE_WIDTH, sourceHandleIndex, sourcePoint, targetPoint } from './geometry.ts';
+import { findBackEdges } from './flowAdapter.ts';
+import { handleCount, nodeHeight, nodeWidth, sourceHandleIndex, sourcePoint, targetPoint } from './geometry.ts';
 
 export type Positions = Map<string, Position>;
 
@@ -11,9 +11,12 @@ const elk = new ELK();
 const MODEL_ORDER_UP_TO = 60;
 
 /**
- * A layered left-to-right layout (ELK), with each node's real size and handles and each edge
- * label's size, so that the gaps between layers have room for the labels. Loop-back edges are left
- * out of the layering, so a loop reads as a line going back rather than pushing its target right.
+ * A layered left-to-right layout (ELK), with each node's real size and handles, compact so that a
+ * graph laid out fits the canvas: layers just far enough apart that an edge to the next one is
+ * drawn as a curve. Labels are not ELK's: given to it they took layers of their own, and most
+ * edges have none (an outcome row names its edge); the canvas places the labels there are beside
+ * their edges, clear of nodes and handles (geometry.ts). Loop-back edges are left out of the
+ * layering, so a loop reads as a line going back rather than pushing its target right.
  */
 export const layoutGraph = async (graph: GraphFile): Promise<Positions> => {
   const back = findBackEdges(graph);
@@ -25,13 +28,15 @@ export const layoutGraph = async (graph: GraphFile): Promise<Positions> => {
     const origin = { ...node, position: { x: 0, y: 0 } };
     return {
       id: name,
-      width: NODE_WIDTH,
+      width: nodeWidth(node),
       height: nodeHeight(node),
-      layoutOptions: { 'elk.portConstraints': 'FIXED_POS' },
+      // Ports on their sides, placed by ELK: with our handles' fixed places ELK aligned each edge
+      // straight, stepping every layer further down, a graph's height many times its tallest node.
+      layoutOptions: { 'elk.portConstraints': 'FIXED_SIDE' },
       ports: [
         { id: `${name}::in`, width: 1, height: 1, x: 0, y: targetPoint(origin).y, layoutOptions: { 'elk.port.side': 'WEST' } },
         ...Array.from({ length: handleCount(node) }, (_, index) => ({
-          id: `${name}::out${index}`, width: 1, height: 1, x: NODE_WIDTH, y: sourcePoint(origin, index).y, layoutOptions: { 'elk.port.side': 'EAST' },
+          id: `${name}::out${index}`, width: 1, height: 1, x: nodeWidth(node), y: sourcePoint(origin, index).y, layoutOptions: { 'elk.port.side': 'EAST' },
         })),
       ],
     };
@@ -42,12 +47,10 @@ export const layoutGraph = async (graph: GraphFile): Promise<Positions> => {
     const sourceName = names.get(edge.source);
     const targetName = names.get(edge.target);
     if (back.has(edge.id) || !source || !sourceName || !targetName || sourceName === targetName) return;
-    const size = labelSize(edgeLabelText(edge, null));
     edges.push({
       id: `e${index}`,
       sources: [handleCount(source) > 0 ? `${sourceName}::out${sourceHandleIndex(source, edge)}` : sourceName],
       targets: [`${targetName}::in`],
-      labels: [{ text: `e${index}`, width: size.width, height: size.height }],
     });
   });
   const laid = await elk.layout({
@@ -55,11 +58,12 @@ export const layoutGraph = async (graph: GraphFile): Promise<Positions> => {
     layoutOptions: {
       'elk.algorithm': 'layered',
       'elk.direction': 'RIGHT',
-      'elk.edgeLabels.placement': 'CENTER',
+      // A node with no edges yet (a graph's `finally`) goes in a layer with the others, not on a row of its own above them.
+      'elk.separateConnectedComponents': 'false',
       'elk.spacing.nodeNode': '36',
-      'elk.spacing.edgeLabel': '4',
       'elk.spacing.edgeNode': '16',
-      'elk.layered.spacing.nodeNodeBetweenLayers': '16',
+      // Wide enough that an edge to the next layer is drawn as a curve, not a loop (geometry.ts, drawnAsLoop).
+      'elk.layered.spacing.nodeNodeBetweenLayers': '52',
       'elk.layered.spacing.edgeNodeBetweenLayers': '12',
       // Keeping the file's order reads best, but costs seconds on big graphs.
       ...(graph.nodes.length <= MODEL_ORDER_UP_TO ? { 'elk.layered.considerModelOrder.strategy': 'NODES_AND_EDGES' } : {}),

@@ -1,8 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { gridGraph, readGenerated } from '../../bench/graphs.ts';
 import { moveNodes } from '../graph/index.ts';
-import { edgeLayout, edgeLayoutInSlices } from './flowAdapter.ts';
+import { edgeLayout, edgeLayoutInSlices, loadLabelPlacement } from './flowAdapter.ts';
 import { finish, finishInSlices, type Pausable } from './pausable.ts';
+
+// Labels are placed once their placement has loaded, as on the canvas after its first commit.
+beforeAll(() => loadLabelPlacement());
 
 function* counted(parts: number, log: string[]): Pausable<number> {
   for (let part = 1; part <= parts; part += 1) {

@@ -167,13 +167,27 @@ describe('duplicateNodes', () => {
 });
 
 describe('freePosition', () => {
-  it('keeps a free spot and moves below the nodes standing on a taken one', () => {
+  // Nodes as tall as a Recover with its rules: taller than the step the palette once moved down by.
+  const size = { width: 184, height: 220 };
+  const boxOf = (node: { position: { x: number; y: number } }) => ({ ...node.position, ...size });
+  const overlaps = (a: { x: number; y: number }, b: { x: number; y: number }) => Math.abs(a.x - b.x) < size.width && Math.abs(a.y - b.y) < size.height;
+
+  it('keeps a free spot, and finds the nearest free one for a taken spot', () => {
     const graph = securityclaw();
     const decide = graph.nodes.find((node) => node.id === 'decide')!.position;
-    expect(freePosition(graph, { x: decide.x - 1000, y: decide.y })).toEqual({ x: decide.x - 1000, y: decide.y });
-    const placed = freePosition(graph, { x: decide.x + 10, y: decide.y + 10 });
-    expect(placed.x).toBe(decide.x + 10);
-    expect(graph.nodes.every((node) => Math.abs(node.position.x - placed.x) >= 220 || Math.abs(node.position.y - placed.y) >= 150)).toBe(true);
+    expect(freePosition(graph, { x: decide.x - 1000, y: decide.y }, size, boxOf)).toEqual({ x: decide.x - 1000, y: decide.y });
+    const placed = freePosition(graph, { x: decide.x + 10, y: decide.y + 10 }, size, boxOf);
+    expect(graph.nodes.some((node) => overlaps(node.position, placed))).toBe(false);
+    expect(Math.hypot(placed.x - decide.x, placed.y - decide.y)).toBeLessThan(600);
+  });
+
+  it('places node after node asked for at one spot clear of each other, as the palette does from the keyboard', () => {
+    let graph = { ...securityclaw(), nodes: [], edges: [] } as GraphFile;
+    for (let index = 0; index < 8; index += 1) {
+      const position = freePosition(graph, { x: 300, y: 200 }, size, boxOf);
+      expect(graph.nodes.filter((node) => overlaps(node.position, position))).toEqual([]);
+      graph = { ...graph, nodes: [...graph.nodes, { ...securityclaw().nodes[0], id: `n${index}`, position }] };
+    }
   });
 });
 

@@ -3,16 +3,43 @@ import type { Position } from './common.ts';
 import { nextEdgeId, uniqueId } from './ops.ts';
 import type { GraphEdge, GraphFile, GraphNode } from './schema.ts';
 
-/** Roughly a node's footprint on the canvas, for placing new nodes where none stands. */
-const NODE_FOOTPRINT = { width: 220, height: 150 };
+/** A node's box on the canvas. The canvas knows sizes (editor/geometry.ts), the graph does not: the caller says. */
+export interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
 
-/** The position itself when no node stands there, else the first free spot below it. */
-export const freePosition = (graph: GraphFile, position: Position): Position => {
-  const taken = (y: number) =>
-    graph.nodes.some((node) => Math.abs(node.position.x - position.x) < NODE_FOOTPRINT.width && Math.abs(node.position.y - y) < NODE_FOOTPRINT.height);
-  let y = position.y;
-  while (taken(y)) y += NODE_FOOTPRINT.height;
-  return { x: position.x, y };
+/** Room kept between a new node and the others: the run's chips above a node and its edges' ends beside it need it. */
+const CLEARANCE = 40;
+/** How far apart the spots tried are, and how many rings of them round the wanted one. */
+const STEP = 40;
+const RINGS = 40;
+
+const clear = (box: Box, boxes: readonly Box[]) =>
+  boxes.every((other) => box.x + box.width + CLEARANCE <= other.x || other.x + other.width + CLEARANCE <= box.x || box.y + box.height + CLEARANCE <= other.y || other.y + other.height + CLEARANCE <= box.y);
+
+/**
+ * The nearest spot to `position` where a node of `size` overlaps no node of the graph (`boxOf`
+ * gives each node's box) and keeps a clearance from each: the position itself when it is free,
+ * else the closest free one on rings of spots round it, nearer ones first, right and below before
+ * left and above at the same distance.
+ */
+export const freePosition = (graph: GraphFile, position: Position, size: { width: number; height: number }, boxOf: (node: GraphNode) => Box): Position => {
+  const boxes = graph.nodes.map(boxOf);
+  const fits = (spot: Position) => clear({ ...spot, ...size }, boxes);
+  if (fits(position)) return position;
+  for (let ring = 1; ring <= RINGS; ring += 1) {
+    const spots: Position[] = [];
+    for (let dx = -ring; dx <= ring; dx += 1)
+      for (let dy = -ring; dy <= ring; dy += 1) if (Math.max(Math.abs(dx), Math.abs(dy)) === ring) spots.push({ x: position.x + dx * STEP, y: position.y + dy * STEP });
+    const distance = (spot: Position) => Math.hypot(spot.x - position.x, spot.y - position.y) - (spot.x >= position.x ? 0.1 : 0) - (spot.y >= position.y ? 0.05 : 0);
+    const found = spots.sort((a, b) => distance(a) - distance(b)).find(fits);
+    if (found) return found;
+  }
+  // A canvas this crowded: below everything.
+  return { x: position.x, y: Math.max(...boxes.map((box) => box.y + box.height)) + CLEARANCE };
 };
 
 /** Copies of nodes with fresh ids, offset, and the edges among them. */
@@ -33,4 +60,3 @@ export const duplicateNodes = (graph: GraphFile, nodes: readonly GraphNode[], ed
   }
   return { graph: next, ids: copies.map((node) => node.id) };
 };
-

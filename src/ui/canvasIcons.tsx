@@ -1,18 +1,17 @@
 /**
  * The icons the first screen draws: the brand, the panels' rail, a failed edge's mark, a dialog's
- * close button, and the canvas's kind and problem icons as CSS images. The rest are in icons.tsx, loaded with the panels.
+ * close button, and the canvas's kind icons as CSS images. The rest are in icons.tsx, loaded with
+ * the panels, and problemIcons.ts (the canvas's problem marks come with the graph's check, after the first screen).
  */
 import type { LucideIconNode } from 'lucide-react';
 // The drawings alone, not the components (lucideIconData.d.ts): the canvas draws them as CSS images.
 import { __iconData as brainIcon } from 'lucide-react/icons/brain';
-import { __iconData as circleAlertIcon } from 'lucide-react/icons/circle-exclamation-point';
 import { __iconData as handIcon } from 'lucide-react/icons/hand';
 import { __iconData as inboxIcon } from 'lucide-react/icons/inbox';
 import { __iconData as lifeBuoyIcon } from 'lucide-react/icons/life-buoy';
 import { __iconData as messageSquareTextIcon } from 'lucide-react/icons/message-square-text';
 import { __iconData as octagonXIcon } from 'lucide-react/icons/octagon-x';
 import { __iconData as searchCheckIcon } from 'lucide-react/icons/search-check';
-import { __iconData as triangleAlertIcon } from 'lucide-react/icons/triangle-exclamation-point';
 import { __iconData as zapIcon } from 'lucide-react/icons/zap';
 import type { KindIconName } from '../graph/index.ts';
 
@@ -50,7 +49,7 @@ const iconImages = new Map<string, string>();
  * timeline's rows too: a row's icon is one element instead of an SVG of up to a dozen, made again
  * as the window moves.
  */
-const iconImage = (key: string, drawing: readonly LucideIconNode[], color: string): string => {
+export const iconImage = (key: string, drawing: readonly LucideIconNode[], color: string): string => {
   let image = iconImages.get(key);
   if (image === undefined) {
     const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24" viewBox="0 0 24 24" fill="none" stroke="${escapeAttribute(color)}" stroke-width="2" stroke-linecap="round" stroke-linejoin="round">${svgElements(drawing)}</svg>`;
@@ -63,11 +62,3 @@ const iconImage = (key: string, drawing: readonly LucideIconNode[], color: strin
 /** A kind's icon as a CSS image, the same lucide drawing as `KindIcon`, in `color`. */
 export const kindIconImage = (name: KindIconName, color: string): string => iconImage(`kind ${name} ${color}`, KIND_ICON_DRAWINGS[name], color);
 
-/** The drawings of `ErrorIcon` and `WarningIcon` (lucide's alert icons, under their current names) in styles.css's --danger and --warn. */
-const PROBLEM_ICONS = {
-  error: { drawing: circleAlertIcon.node, color: '#f87171' },
-  warning: { drawing: triangleAlertIcon.node, color: '#fbbf24' },
-} as const;
-
-/** A problem's icon as a CSS image, as `ErrorIcon` or `WarningIcon` draws it in the problem's colour. */
-export const problemIconImage = (severity: keyof typeof PROBLEM_ICONS): string => iconImage(`problem ${severity}`, PROBLEM_ICONS[severity].drawing, PROBLEM_ICONS[severity].color);

@@ -7,6 +7,7 @@ import { Brain, Hand, Inbox, LifeBuoy, MessageSquareText, OctagonX, SearchCheck,
 import type { KindIconName } from '../graph/index.ts';
 
 export * from './canvasIcons.tsx';
+export * from './problemIcons.ts';
 
 export {
   Cable as ConnectIcon,
@@ -17,6 +18,7 @@ export {
   FilePlus as NewGraphIcon,
   FileUp as ImportIcon,
   Library as LibraryIcon,
+  Maximize as FitViewIcon,
   Minus as SkippedIcon,
   Network as LayoutIcon,
   Pause as PauseIcon,

@@ -3,10 +3,9 @@ import { createPortal } from 'react-dom';
 import type { EdgeProps } from '@xyflow/react';
 import { useApp } from '../../store/index.ts';
 import { selectProblemsByElement } from '../../store/problemsByElement.ts';
-import { FailIcon } from '../../ui/canvasIcons.tsx';
-import { ProblemMark } from '../ProblemMark.tsx';
 import type { ConditionFlowEdge } from '../flowAdapter.ts';
 import { edgeRoute, LABEL_FONT, LABEL_LINE } from '../geometry.ts';
+import { CanvasDrawing } from '../detail.ts';
 import { EdgeLabelLayer } from './labelLayer.ts';
 import { useEdgeLayout } from './layoutStore.ts';
 
@@ -15,14 +14,22 @@ const INTERACTION_WIDTH = 18;
 
 /** An edge drawn on the route the geometry gives it, its label where the layout placed it. */
 function ConditionEdgeView({ id, sourceX, sourceY, targetX, targetY, data, markerEnd, selected }: EdgeProps<ConditionFlowEdge>) {
-  const toggleEdgeBreakpoint = useApp((state) => state.toggleEdgeBreakpoint);
   const problems = useApp((state) => selectProblemsByElement(state).edges.get(id));
   const labelLayer = useContext(EdgeLabelLayer);
+  const { outline, later: extras, marks } = useContext(CanvasDrawing);
   const { loopY, place } = useEdgeLayout(id);
   const route = edgeRoute({ x: sourceX, y: sourceY }, { x: targetX, y: targetY }, loopY);
-  const centre = route.at(place.t);
+  // Zoomed out (detail.ts).
+  if (outline && extras) return <extras.OutlineEdge id={id} path={route.path} markerEnd={markerEnd} interaction={INTERACTION_WIDTH} />;
+  const centre = route.at(place?.t ?? 0.5);
   const title = data?.notTaken ? `not taken: ${data.notTaken}` : data?.fired && data.firedReason ? `fired: ${data.firedReason}` : undefined;
   const reason = data?.fired && data.firedReason && data.firedReason !== data.label ? data.firedReason : null;
+  const visits = data?.visits ?? 0;
+  // The edge's own menu: its breakpoint toggle, while it is selected, in the room its label keeps for it.
+  const toggle = selected && extras && <extras.BreakpointToggle id={id} on={Boolean(data?.breakpoint)} edge />;
+  const badged = Boolean(toggle || data?.breakpoint || problems || data?.notTaken || visits > 0);
+  // An edge its drawing names (flowAdapter.ts, saidByDrawing) has a label only when there is more to say.
+  const labelled = !data?.quiet || loopY !== null || reason || data.notTaken || data.breakpoint || problems || selected;
   return (
     <>
       {/* BaseEdge's two paths, the drawn one in its parts (geometry.ts, EdgeRoute.parts). */}
@@ -38,7 +45,7 @@ function ConditionEdgeView({ id, sourceX, sourceY, targetX, targetY, data, marke
         />
       ))}
       <path d={route.path} fill="none" strokeOpacity={0} strokeWidth={INTERACTION_WIDTH} className="react-flow__edge-interaction" />
-      {labelLayer && createPortal(
+      {labelLayer && labelled && place && createPortal(
         // The label is centred on its place by a zero-size anchor there rather than by a transform:
         // each transformed element is more work for the browser on every drag and pan frame.
         <div className="edge-label-anchor" style={{ left: centre.x + place.dx, top: centre.y + place.dy }}>
@@ -54,26 +61,21 @@ function ConditionEdgeView({ id, sourceX, sourceY, targetX, targetY, data, marke
               else select({ nodes: [], edges: [id] });
             }}
           >
-            <span className="edge-label-line">
-              {data?.breakpoint && <span className="breakpoint-dot" aria-label="breakpoint" role="img" />}
-              {problems && <ProblemMark problems={problems} />}
-              <span className="edge-condition">{data?.label}</span>
-              {data?.notTaken && <FailIcon className="edge-why" size={14} role="img" aria-label={`not taken: ${data.notTaken}`} />}
-              {data && data.visits > 0 && <span className="heat-badge">×{data.visits}</span>}
-            </span>
+            {badged ? (
+              <span className="edge-label-line">
+                {toggle}
+                {data?.breakpoint && !toggle && <span className="breakpoint-dot" aria-label="breakpoint" role="img" />}
+                {problems && marks && <marks.ProblemMark problems={problems} />}
+                {data?.label}
+                {data?.notTaken && extras && <extras.NotTakenMark why={data.notTaken} />}
+                {visits > 0 && <span className="heat-badge">×{visits}</span>}
+              </span>
+            ) : (
+              // A label with nothing beside its condition is one element: a big graph has many labels.
+              data?.label
+            )}
             {data?.note && <span className="edge-note">{data.note}</span>}
             {reason && <span className="edge-reason">{reason}</span>}
-            <button
-              type="button"
-              className={`breakpoint-toggle${data?.breakpoint ? ' on' : ''}`}
-              aria-label={`Toggle breakpoint on edge ${id}`}
-              aria-pressed={Boolean(data?.breakpoint)}
-              title="Pause after this edge fires"
-              onClick={(event) => {
-                event.stopPropagation();
-                toggleEdgeBreakpoint(id);
-              }}
-            />
           </div>
         </div>,
         labelLayer,

@@ -1,8 +1,11 @@
-import { describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { moveNodes } from '../../graph/index.ts';
 import { findTemplate } from '../../graph/templates/index.ts';
-import { edgeLayout } from '../flowAdapter.ts';
+import { edgeLayout, loadLabelPlacement } from '../flowAdapter.ts';
 import { createEdgeLayoutStore } from './layoutStore.ts';
+
+// Labels are placed once their placement has loaded, as on the canvas after its first commit.
+beforeAll(() => loadLabelPlacement());
 
 describe('the edge layout store', () => {
   it('tells its edges of a new layout, each label that stays where it was keeping its place object', () => {

@@ -44,11 +44,14 @@ export const EdgeLayoutContext = createContext<EdgeLayoutStore | null>(null);
 const MIDDLE: PlacedLabel = { t: 0.5, dx: 0, dy: 0 };
 const unsubscribed = () => () => undefined;
 
-/** An edge's loop height (null for a curve) and its label's place (the middle when none was placed). */
-export const useEdgeLayout = (id: string): { loopY: number | null; place: PlacedLabel } => {
+/**
+ * An edge's loop height (null for a curve) and its label's place: the middle when none was placed
+ * (a graph with more edges than are placed), null while the labels' places are still to come.
+ */
+export const useEdgeLayout = (id: string): { loopY: number | null; place: PlacedLabel | null } => {
   const store = useContext(EdgeLayoutContext);
   const subscribe = store?.subscribe ?? unsubscribed;
   const loopY = useSyncExternalStore(subscribe, () => store?.get().loops.get(id) ?? null);
-  const place = useSyncExternalStore(subscribe, () => store?.get().labels.get(id) ?? MIDDLE);
+  const place = useSyncExternalStore(subscribe, () => store?.get().labels.get(id) ?? (store?.get().labelsPending ? null : MIDDLE));
   return { loopY, place };
 };

@@ -1,18 +1,16 @@
-import { memo, useMemo } from 'react';
+import { memo, useContext, useMemo } from 'react';
 import { Handle, Position, type NodeProps } from '@xyflow/react';
 import { outcomesOf } from '../../graph/index.ts';
 import { useApp } from '../../store/index.ts';
-import { selectProblemsByElement } from '../../store/problemsByElement.ts';
+import { selectProblemsByElement, type ElementProblems } from '../../store/problemsByElement.ts';
 import { fontText } from '../../ui/endText.ts';
 import { kindIconImage } from '../../ui/canvasIcons.tsx';
-import { ProblemMark } from '../ProblemMark.tsx';
 import { GENERAL_HANDLE, type AgentFlowNode } from '../flowAdapter.ts';
-import { handleBoxes, nodeHeight, NODE_BORDER_SIDE, NODE_ROWS, NODE_WIDTH } from '../geometry.ts';
-import { NodeRunStatus } from './NodeRunStatus.tsx';
+import { CANVAS_TEXT, handleBoxes, nodeHeight, nodeWidth, NODE_BORDER_SIDE, NODE_ROWS, TITLE_CHROME } from '../geometry.ts';
+import { CanvasDrawing } from '../detail.ts';
 
-/** The node's size and rows come from the geometry, so layout and label placement know where everything is. */
+/** The node's size and rows come from the geometry (its text sizes too, set on the canvas), so layout and label placement know where everything is. */
 const ROW_STYLE = {
-  '--node-width': `${NODE_WIDTH}px`,
   '--row-head': `${NODE_ROWS.head}px`,
   '--row-kind': `${NODE_ROWS.kind}px`,
   '--row-summary': `${NODE_ROWS.summaryLine}px`,
@@ -22,13 +20,16 @@ const ROW_STYLE = {
 
 /**
  * Where each handle sits inside the node, from the geometry's boxes (relative to the node's outer
- * edge; the node's padding box starts inside its borders). Placed by `left`/`top` rather than React
- * Flow's centring transform, in no positioned row: a node of a big graph is many elements, and each
- * transformed or positioned one is more work for the browser on every drag and pan frame.
+ * edge; the node's padding box starts inside its borders), as custom properties the node's CSS
+ * places it by (a connection under way moves the target handle over the whole node: editor.css).
+ * Placed by `left`/`top` rather than React Flow's centring transform, in no positioned row: a node
+ * of a big graph is many elements, and each transformed or positioned one is more work for the
+ * browser on every drag and pan frame.
  */
 const handleStyles = (node: AgentFlowNode['data']['node'], sources: readonly string[]) => {
   const styles = new Map<string | null, React.CSSProperties>();
-  for (const box of handleBoxes(node, sources)) styles.set(box.id, { left: box.x - NODE_BORDER_SIDE, top: box.y - NODE_ROWS.borderTop, right: 'auto', bottom: 'auto', transform: 'none' });
+  for (const box of handleBoxes(node, sources))
+    styles.set(box.id, { '--handle-x': `${box.x - NODE_BORDER_SIDE}px`, '--handle-y': `${box.y - NODE_ROWS.borderTop}px`, '--handle-width': `${box.width}px` } as React.CSSProperties);
   return styles;
 };
 
@@ -39,41 +40,59 @@ const handleStyles = (node: AgentFlowNode['data']['node'], sources: readonly str
  * frame. The fonts and the rows' paddings, gaps and fixed widths are editor.css's (`.agent-node-head`,
  * `.agent-node-label`, `.agent-node-kind`, `.agent-node-summary`, `.problem-mark`, the badges).
  */
-const titleFont = fontText((family) => `650 16px ${family}`);
-const rowFont = fontText((family) => `12px ${family}`);
-const entryBadgeFont = fontText((family) => `700 11px ${family}`);
-const heatBadgeFont = fontText((family) => `700 10px ${family}`);
+const titleFont = fontText((family) => `650 ${CANVAS_TEXT.title}px ${family}`);
+const rowFont = fontText((family) => `${CANVAS_TEXT.body}px ${family}`);
+const badgeFont = fontText((family) => `700 ${CANVAS_TEXT.body}px ${family}`);
 const GAP = 6;
 const BADGE_PADDING = 10;
-const ROW_WIDTH = NODE_WIDTH - 2 * NODE_BORDER_SIDE - 2 * 8;
-/** The head's padding (8 left, 2 right) and the kind icon with its gap. */
-const TITLE_WIDTH = NODE_WIDTH - 2 * NODE_BORDER_SIDE - 8 - 2 - 18 - GAP;
 const PROBLEM_MARK = 16;
-const FINALLY_MARGIN = 4;
+/** A row's room for text: the node less its borders and the rows' padding. */
+const rowWidth = (width: number) => width - 2 * NODE_BORDER_SIDE - 2 * 8;
 
-const titleRoom = (hasProblems: boolean, visits: number) =>
-  TITLE_WIDTH - (hasProblems ? PROBLEM_MARK + GAP : 0) - (visits > 0 ? heatBadgeFont.width(`×${visits}`) + BADGE_PADDING + GAP : 0);
-const kindRoom = (isEntry: boolean, isFinally: boolean) =>
-  ROW_WIDTH - (isEntry ? GAP + entryBadgeFont.width('ENTRY') + BADGE_PADDING : 0) - (isFinally ? GAP + FINALLY_MARGIN + entryBadgeFont.width('FINALLY') + BADGE_PADDING : 0);
+const badgeRoom = (text: string) => GAP + badgeFont.width(text) + BADGE_PADDING;
+/**
+ * The kind row holds the node's marks (entry, finally, the run's count, its problems) beside the
+ * kind's name, which gives way to them: the title has the head to itself, and is as wide as the
+ * node was made for it (geometry.ts, nodeWidth), so neither a run nor a problem cuts it.
+ */
+const kindRoom = (width: number, isEntry: boolean, isFinally: boolean, visits: number, hasProblems: boolean) =>
+  rowWidth(width) - (isEntry ? badgeRoom('entry') : 0) - (isFinally ? badgeRoom('finally') : 0) - (visits > 0 ? badgeRoom(`×${visits}`) : 0) - (hasProblems ? PROBLEM_MARK + GAP : 0);
+
+const nodeClass = (selected: boolean, breakpoint: boolean, problems: ElementProblems | undefined, outline: boolean) =>
+  `agent-node${outline ? ' outline' : ''}${selected ? ' is-selected' : ''}${breakpoint ? ' has-breakpoint' : ''}${problems ? ` has-${problems.severity}` : ''}`;
 
 /** One component for every kind: the kind registry gives it colour, icon, outcomes and summary. */
 function AgentNodeView({ id, data, selected }: NodeProps<AgentFlowNode>) {
-  const toggleNodeBreakpoint = useApp((state) => state.toggleNodeBreakpoint);
   const problems = useApp((state) => selectProblemsByElement(state).nodes.get(id));
+  const { outline, later: extras, marks, statuses } = useContext(CanvasDrawing);
   const { node, definition, summary, isEntry, isFinally, visits, breakpoint } = data;
-  const outcomes = useMemo(() => (definition.terminal ? null : outcomesOf(node)), [node, definition]);
-  const handles = useMemo(() => handleStyles(node, outcomes ? [...outcomes, GENERAL_HANDLE] : []), [node, outcomes]);
+  const sources = useMemo(() => (definition.terminal ? [] : [...outcomesOf(node), GENERAL_HANDLE]), [node, definition]);
+  const handles = useMemo(() => handleStyles(node, sources), [node, sources]);
   const title = node.label ?? node.id;
-  const kindName = `${definition.title.toLowerCase()}${node.label && node.label !== node.id ? ` · ${id}` : ''}`;
-  const shownTitle = titleFont.end(title, titleRoom(problems !== undefined, visits));
-  const shownKindName = rowFont.end(kindName, kindRoom(isEntry, isFinally));
-  return (
-    <div
-      className={`agent-node${selected ? ' is-selected' : ''}${breakpoint ? ' has-breakpoint' : ''}${problems ? ` has-${problems.severity}` : ''}`}
-      style={{ ...ROW_STYLE, '--kind-color': definition.color, height: nodeHeight(node) } as React.CSSProperties}
-      data-kind={node.kind}
+  const width = nodeWidth(node);
+  const style = { ...ROW_STYLE, '--kind-color': definition.color, width, height: nodeHeight(node) } as React.CSSProperties;
+  const sourceHandle = (handle: string, text: boolean) => (
+    <Handle
+      key={handle}
+      type="source"
+      position={Position.Right}
+      id={handle}
+      className={handle === GENERAL_HANDLE ? 'outcome-row general' : 'outcome-row'}
+      title={handle === GENERAL_HANDLE ? 'edge with a condition or always' : `outcome ${handle}`}
+      style={handles.get(handle)}
     >
-      <NodeRunStatus id={id} />
+      {text ? (handle === GENERAL_HANDLE ? 'condition' : handle) : null}
+    </Handle>
+  );
+  // Zoomed out (detail.ts).
+  if (outline && extras)
+    return <extras.OutlineNode className={nodeClass(selected, breakpoint, problems, true)} style={style} title={title} room={rowWidth(width)} target={handles.get(null)} sources={sources.map((handle) => sourceHandle(handle, false))} />;
+  const kindName = `${definition.title.toLowerCase()}${node.label && node.label !== node.id ? ` · ${id}` : ''}`;
+  const shownTitle = titleFont.end(title, width - TITLE_CHROME);
+  const shownKindName = rowFont.end(kindName, kindRoom(width, isEntry, isFinally, visits, problems !== undefined));
+  return (
+    <div className={nodeClass(selected, breakpoint, problems, false)} style={style} data-kind={node.kind}>
+      {statuses && <statuses.NodeRunStatus id={id} />}
       <Handle type="target" position={Position.Left} className="target-handle" style={handles.get(null)} />
       <div className="agent-node-head">
         <span className="agent-node-icon icon-image" aria-hidden="true" style={{ '--icon': kindIconImage(definition.icon, definition.color) } as React.CSSProperties} />
@@ -88,46 +107,23 @@ function AgentNodeView({ id, data, selected }: NodeProps<AgentFlowNode>) {
             </>
           )}
         </span>
-        {problems && <ProblemMark problems={problems} />}
-        {visits > 0 && <span className="heat-badge" title={`ran ${visits} times in this run`}>×{visits}</span>}
-        <button
-          type="button"
-          className={`breakpoint-toggle nodrag${breakpoint ? ' on' : ''}`}
-          aria-label={`Toggle breakpoint on ${id}`}
-          aria-pressed={breakpoint}
-          title={breakpoint ? 'Remove breakpoint' : 'Pause before this node runs'}
-          onClick={(event) => {
-            event.stopPropagation();
-            toggleNodeBreakpoint(id);
-          }}
-        />
       </div>
       <div className="agent-node-kind">
         <span className="agent-node-kind-name" title={shownKindName === kindName ? undefined : kindName}>{shownKindName}</span>
         {isEntry && <span className="entry-badge">entry</span>}
         {isFinally && <span className="entry-badge finally-badge" title="runs once after any early stop">finally</span>}
+        {visits > 0 && <span className="heat-badge" title={`ran ${visits} times in this run`}>×{visits}</span>}
+        {problems && marks && <marks.ProblemMark problems={problems} />}
       </div>
       {summary.length > 0 && (
-        <ul className="agent-node-summary">
-          {summary.map((line) => (
-            <li key={line} title={line}>{rowFont.end(line, ROW_WIDTH)}</li>
-          ))}
-        </ul>
+        // One element for all the lines: a node of a big graph is many elements, and each costs every frame.
+        <div className="agent-node-summary" title={summary.join('\n')}>
+          {summary.map((line) => rowFont.end(line, rowWidth(width))).join('\n')}
+        </div>
       )}
-      {outcomes && (
-        <ul className="agent-node-outcomes">
-          {outcomes.map((outcome) => (
-            <li key={outcome} className="outcome-row">
-              {outcome}
-              <Handle type="source" position={Position.Right} id={outcome} className="outcome-handle" title={`outcome ${outcome}`} style={handles.get(outcome)} />
-            </li>
-          ))}
-          <li className="outcome-row general">
-            condition
-            <Handle type="source" position={Position.Right} id={GENERAL_HANDLE} className="general-handle" title="edge with a condition or always" style={handles.get(GENERAL_HANDLE)} />
-          </li>
-        </ul>
-      )}
+      {sources.length > 0 && <div className="agent-node-outcomes">{sources.map((handle) => sourceHandle(handle, true))}</div>}
+      {/* The node's breakpoint, in a place of its own: the top right corner, where no handle is and no label goes (geometry.ts, nodeObstacles). */}
+      {extras && <extras.BreakpointToggle id={id} on={breakpoint} />}
     </div>
   );
 }

@@ -1,0 +1,147 @@
+/**
+ * Where edge labels go: on their edge, clear of nodes, of what is drawn above them and of their
+ * handles, and of each other. Loaded just after the canvas's first commit (flowAdapter.ts,
+ * loadLabelPlacement): the first screen draws the graph, its labels a moment later, in their places.
+ */
+import { ABOVE_NODE, handleCount, nodeRect, NODE_ROWS, outcomesTop, SOURCE_HANDLE_OUT, targetPoint, TARGET_HANDLE_SIZE, type EdgeRoute, type LabelBasis, type LabelRequest, type Obstacle, type PlacedLabel, type Rect } from './geometry.ts';
+import type { GraphNode } from '../graph/index.ts';
+
+/** Boxes closer than this touch. */
+const MARGIN = 6;
+const overlapArea = (a: Rect, b: Rect) =>
+  Math.max(0, Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x) + MARGIN) * Math.max(0, Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y) + MARGIN);
+
+/**
+ * A coarse grid of boxes, so a label is checked only against what is near it. Placing the labels
+ * again is most of a drop's work, so a look-up makes no strings and no sets: cells have number
+ * keys, and each box notes the last look-up that counted it (a box spans several cells).
+ */
+const spatialIndex = (cell: number) => {
+  const cells = new Map<number, { rect: Rect; weight: number; countedBy: number }[]>();
+  // Two cells sharing a key would only cost time: a box's overlap is measured, not assumed.
+  const key = (x: number, y: number) => x * 4_194_304 + y;
+  let lookUp = 0;
+  const eachCell = (rect: Rect, visit: (key: number) => void) => {
+    const [left, right, top, bottom] = [Math.floor(rect.x / cell), Math.floor((rect.x + rect.width) / cell), Math.floor(rect.y / cell), Math.floor((rect.y + rect.height) / cell)];
+    for (let x = left; x <= right; x += 1) for (let y = top; y <= bottom; y += 1) visit(key(x, y));
+  };
+  return {
+    add: (rect: Rect, weight = 1) => {
+      const entry = { rect, weight, countedBy: 0 };
+      eachCell(rect, (at) => {
+        const list = cells.get(at);
+        if (list) list.push(entry);
+        else cells.set(at, [entry]);
+      });
+    },
+    overlap: (rect: Rect) => {
+      lookUp += 1;
+      let total = 0;
+      eachCell(rect, (at) => {
+        for (const entry of cells.get(at) ?? []) {
+          if (entry.countedBy === lookUp) continue;
+          entry.countedBy = lookUp;
+          total += entry.weight * overlapArea(rect, entry.rect);
+        }
+      });
+      return total;
+    },
+  };
+};
+
+const CURVE_STOPS = [0.5, 0.4, 0.6, 0.3, 0.7, 0.22, 0.78, 0.15, 0.85];
+const LOOP_STOPS = [0.5, 0.35, 0.65, 0.2, 0.8, 0.1, 0.9];
+
+/** A cost under this is a spot that covers nothing (`placeLabels` weighs covered area by a thousand). */
+const CLEAR = 1000;
+
+/**
+ * Places each label on its edge where it covers no obstacle (nodeObstacles: nodes, what is drawn
+ * above them, their handles) and no label placed before it: along the edge first, then just above
+ * or below it. Where every spot is taken, the least covered one, by area times the obstacle's weight.
+ */
+export const placeLabels = (obstacles: readonly Obstacle[], labels: readonly LabelRequest[]): Map<string, PlacedLabel> => placeLabelsKeeping(obstacles, labels).placed;
+
+/**
+ * `placeLabels`, where a label placed before (`previous`) on the same route with the same size stays
+ * where it was unless its spot now covers more than it did: after a drop or an edit only the labels
+ * it concerns are placed again (looking for a place is up to 63 look-ups a label, keeping one is
+ * one; in a crowded graph most labels cover something wherever they go, and looked at every spot),
+ * and the others do not move about the canvas. `basis` is what to pass as `previous` the next time.
+ */
+export const placeLabelsKeeping = (obstacles: readonly Obstacle[], labels: readonly LabelRequest[], previous: ReadonlyMap<string, LabelBasis> = new Map()) => {
+  const index = spatialIndex(160);
+  for (const obstacle of obstacles) index.add(obstacle, obstacle.weight);
+  const placed = new Map<string, PlacedLabel>();
+  const basis = new Map<string, LabelBasis>();
+  /** Where each label is drawn: the view fits them too (fit.ts). */
+  const boxes = new Map<string, Rect>();
+  const rectAt = (route: EdgeRoute, size: LabelRequest['size'], t: number, dy: number, dx = 0): Rect => {
+    const centre = route.at(t);
+    return { x: centre.x + dx - size.width / 2, y: centre.y + dy - size.height / 2, width: size.width, height: size.height };
+  };
+  // A small preference for the middle of the edge and for sitting on it.
+  const costOf = (rect: Rect, t: number, dy: number, dx = 0) => index.overlap(rect) * 1000 + Math.abs(t - 0.5) + (Math.abs(dy) + Math.abs(dx)) / 50;
+  for (const { id, route, size } of labels) {
+    const before = previous.get(id);
+    if (before && before.path === route.path && before.width === size.width && before.height === size.height) {
+      const rect = rectAt(route, size, before.label.t, before.label.dy, before.label.dx);
+      const cost = costOf(rect, before.label.t, before.label.dy, before.label.dx);
+      if (cost <= before.cost) {
+        placed.set(id, before.label);
+        basis.set(id, { ...before, cost });
+        boxes.set(id, rect);
+        index.add(rect);
+        continue;
+      }
+    }
+    let best: { label: PlacedLabel; rect: Rect; cost: number } | null = null;
+    // On the edge, then just above or below it, then further off where nodes crowd it.
+    const step = size.height / 2 + 8;
+    const shifts = [0, -step, step, -2 * step, 2 * step, -3 * step, 3 * step];
+    // Where the edge runs between nodes too close for its label, beside the edge: ending where the
+    // edge is, or starting there (a label near its edge's start reads as the name of the way out).
+    const sideways = size.width / 2 + 12;
+    outer: for (const dx of [0, -sideways, sideways])
+      for (const dy of shifts)
+        for (const t of route.loop ? LOOP_STOPS : CURVE_STOPS) {
+          const rect = rectAt(route, size, t, dy, dx);
+          const cost = costOf(rect, t, dy, dx);
+          if (!best || cost < best.cost) best = { label: { t, dx, dy }, rect, cost };
+          if (cost < CLEAR) break outer;
+        }
+    if (best) {
+      placed.set(id, best.label);
+      basis.set(id, { label: best.label, path: route.path, width: size.width, height: size.height, cost: best.cost });
+      boxes.set(id, best.rect);
+      index.add(best.rect);
+    }
+  }
+  return { placed, basis, boxes };
+};
+
+/** How far the breakpoint toggle reaches past a node's right side. */
+const TOGGLE_OUT = 10;
+/** React Flow's reconnect anchor (radius 10) at a handle sticking out 4 to 6 px: what a node's handles reach past its sides. */
+const EDGE_END_CLEARANCE = 16;
+/** How much more a label covering a handle costs than one covering a node's text: it would take the pointer from the handle. */
+const HANDLE_WEIGHT = 50;
+
+/**
+ * What an edge label must keep clear of around a node: its box, with the run's status chips and the
+ * breakpoint toggle above it; and, weighed far more, its handles (the outcome rows, and the target
+ * handle with the reconnect anchor at it).
+ */
+export const nodeObstacles = (node: GraphNode): Obstacle[] => {
+  const rect = nodeRect(node);
+  const target = targetPoint(node);
+  const reach = Math.max(TOGGLE_OUT, SOURCE_HANDLE_OUT);
+  const obstacles: Obstacle[] = [
+    { x: rect.x, y: rect.y - ABOVE_NODE, width: rect.width + reach, height: rect.height + ABOVE_NODE, weight: 1 },
+    { x: target.x - EDGE_END_CLEARANCE, y: target.y - EDGE_END_CLEARANCE, width: EDGE_END_CLEARANCE + TARGET_HANDLE_SIZE + MARGIN, height: 2 * EDGE_END_CLEARANCE, weight: HANDLE_WEIGHT },
+  ];
+  const handles = handleCount(node);
+  if (handles > 0) obstacles.push({ x: rect.x, y: rect.y + outcomesTop(node), width: rect.width + EDGE_END_CLEARANCE, height: handles * NODE_ROWS.outcome, weight: HANDLE_WEIGHT });
+  return obstacles;
+};
+
