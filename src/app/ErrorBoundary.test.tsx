@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { validateGraph } from '../graph/validate.ts';
 import { findTemplate } from '../graph/templates/index.ts';
 import { useApp } from '../store/index.ts';
-import { ErrorBoundary } from './ErrorBoundary.tsx';
+import { ErrorBoundary, loadCrashPage } from './ErrorBoundary.tsx';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -34,14 +34,17 @@ const mount = () => {
 const button = (container: HTMLElement, name: string) => [...container.querySelectorAll('button')].find((candidate) => candidate.textContent === name);
 
 describe('ErrorBoundary', () => {
-  it('keeps the graph, says what failed, and offers export and undo instead of a blank page', () => {
+  it('keeps the graph, says what failed, and offers export and undo instead of a blank page', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const graph = findTemplate('securityclaw')!.graph();
     useApp.setState({ graph, problems: validateGraph(graph), past: [], future: [] });
     const container = mount();
     expect(container.textContent).toBe('SecurityClaw triage');
 
-    act(() => useApp.getState().edit((current) => ({ ...current, name: 'breaks the page' })));
+    await act(async () => {
+      useApp.getState().edit((current) => ({ ...current, name: 'breaks the page' }));
+      await loadCrashPage();
+    });
     expect(container.querySelector('[role="alert"] h1')?.textContent).toBe('Loopscope could not draw this graph');
     expect(container.textContent).toContain("reading 'join'");
     expect(useApp.getState().graph.name).toBe('breaks the page');
