@@ -23,8 +23,23 @@ const mainPanels = (narrow: boolean): Record<string, PanelSpec> => ({
 const bottomPanels = (narrow: boolean): Record<string, PanelSpec> => ({
   'timeline-panel': { min: 280 },
   'scenarios-panel': { size: { percent: 24 }, min: 200, collapsible: true, collapsedSize: RAIL_PX, startCollapsed: narrow },
-  'problems-panel': { size: { percent: 24 }, min: 200, collapsible: true },
+  'problems-panel': { size: { percent: 24 }, min: 200, collapsible: true, collapsedSize: RAIL_PX },
 });
+/**
+ * The Debug layout: the canvas across the top, and under it, most of the screen's height, the view
+ * controls, the timeline and the step detail side by side; scenarios and problems start as rails.
+ * Its sizes are remembered apart from the editing layout's (groups of their own).
+ */
+const RAIL = { size: { percent: 24 }, min: 200, collapsible: true, collapsedSize: RAIL_PX, startCollapsed: true };
+const DEBUG_MAIN: Record<string, PanelSpec> = { 'centre-panel': { min: 320 } };
+const DEBUG_CENTRE: Record<string, PanelSpec> = { 'canvas-panel': { min: 160 }, 'bottom-panel': { size: { percent: 58 }, min: 110 } };
+const DEBUG_BOTTOM: Record<string, PanelSpec> = {
+  'view-panel': { size: { px: 116 }, min: 100, max: 260, collapsible: true },
+  'timeline-panel': { min: 280 },
+  'step-panel': { size: { percent: 42 }, min: 240 },
+  'scenarios-panel': RAIL,
+  'problems-panel': RAIL,
+};
 
 /**
  * The shell: a one-row header, the palette, the canvas with the debugger's timeline and the
@@ -34,6 +49,9 @@ const bottomPanels = (narrow: boolean): Record<string, PanelSpec> => ({
 export function App() {
   const name = useApp((state) => state.graph.name);
   const scenarioCount = useApp((state) => state.graph.scenarios.length);
+  const problemCount = useApp((state) => state.problems?.length ?? 0);
+  const debug = useApp((state) => state.debugLayout);
+  const layoutId = (group: string) => `loopscope-${group}${debug ? '-debug' : ''}`;
   // A first visit on a laptop: the scenarios start as a rail and the inspector narrower, so the canvas and the timeline's reasons fit.
   const [narrow] = useState(isNarrowWindow);
   const [main] = useState(() => mainPanels(narrow));
@@ -59,51 +77,65 @@ export function App() {
         </header>
         {panels && <panels.HostConsent />}
         {panels && <panels.OtherTabNotice />}
-        <SplitGroup orientation="horizontal" className="app-main" id="loopscope-main" panels={main}>
-          <SplitPanel id="palette-panel">
-            <aside className="app-palette" aria-label="Palette">
-              {panels && <panels.Palette />}
-              {panels && <panels.ViewControls />}
-            </aside>
-          </SplitPanel>
-          <Splitter controls="palette-panel" label="Resize the palette" />
+        {/* The canvas keeps its place in the tree in both layouts (slots left empty, groups renamed): switching never remounts it. */}
+        <SplitGroup orientation="horizontal" className={`app-main${debug ? ' debug-layout' : ''}`} id={layoutId('main')} panels={debug ? DEBUG_MAIN : main}>
+          {!debug && (
+            <SplitPanel id="palette-panel">
+              <aside className="app-palette" aria-label="Palette">
+                {panels && <panels.Palette />}
+                {panels && <panels.ViewControls />}
+              </aside>
+            </SplitPanel>
+          )}
+          {!debug && <Splitter controls="palette-panel" label="Resize the palette" />}
           <SplitPanel id="centre-panel">
-            <SplitGroup orientation="vertical" id="loopscope-centre" panels={CENTRE}>
+            <SplitGroup orientation="vertical" id={layoutId('centre')} panels={debug ? DEBUG_CENTRE : CENTRE}>
               <SplitPanel id="canvas-panel">
                 <main className="app-canvas">
                   <Canvas />
+                  {panels && <panels.RunOnCanvas />}
                 </main>
               </SplitPanel>
               <Splitter controls="bottom-panel" label="Resize the timeline" />
               <SplitPanel id="bottom-panel">
-                <SplitGroup orientation="horizontal" className="app-bottom" id="loopscope-bottom" panels={bottom}>
+                <SplitGroup orientation="horizontal" className="app-bottom" id={layoutId('bottom')} panels={debug ? DEBUG_BOTTOM : bottom}>
+                  {debug && (
+                    <SplitPanel id="view-panel">
+                      <aside className="app-palette" aria-label="View">{panels && <panels.ViewControls />}</aside>
+                    </SplitPanel>
+                  )}
+                  {debug && <Splitter controls="view-panel" label="Resize the view controls" />}
                   <SplitPanel id="timeline-panel">
                     {panels && <panels.Timeline />}
                   </SplitPanel>
+                  {debug && <Splitter controls="step-panel" label="Resize the step detail" />}
+                  {debug && <SplitPanel id="step-panel">{panels && <panels.StepDetail />}</SplitPanel>}
                   <Splitter controls="scenarios-panel" label="Resize the scenarios" />
                   <RailPanel id="scenarios-panel" title={`Scenarios (${scenarioCount})`}>
                     {panels && <panels.ScenariosPanel />}
                   </RailPanel>
                   <Splitter controls="problems-panel" label="Resize the problems" />
-                  <SplitPanel id="problems-panel">
+                  <RailPanel id="problems-panel" title={`Problems (${problemCount})`}>
                     {panels && <panels.ProblemsPanel />}
-                  </SplitPanel>
+                  </RailPanel>
                 </SplitGroup>
               </SplitPanel>
             </SplitGroup>
           </SplitPanel>
-          <Splitter controls="side-panel" label="Resize the inspector" />
-          <SplitPanel id="side-panel">
-            <SplitGroup orientation="vertical" className="app-side" id="loopscope-side" panels={SIDE}>
-              <SplitPanel id="inspector-panel">
-                {panels && <panels.Inspector />}
-              </SplitPanel>
-              <Splitter controls="step-panel" label="Resize the step detail" />
-              <SplitPanel id="step-panel">
-                {panels && <panels.StepDetail />}
-              </SplitPanel>
-            </SplitGroup>
-          </SplitPanel>
+          {!debug && <Splitter controls="side-panel" label="Resize the inspector" />}
+          {!debug && (
+            <SplitPanel id="side-panel">
+              <SplitGroup orientation="vertical" className="app-side" id="loopscope-side" panels={SIDE}>
+                <SplitPanel id="inspector-panel">
+                  {panels && <panels.Inspector />}
+                </SplitPanel>
+                <Splitter controls="step-panel" label="Resize the step detail" />
+                <SplitPanel id="step-panel">
+                  {panels && <panels.StepDetail />}
+                </SplitPanel>
+              </SplitGroup>
+            </SplitPanel>
+          )}
         </SplitGroup>
         {panels && <panels.RunComparison />}
       </div>

@@ -46,7 +46,7 @@ let stopSaving: () => void = () => {};
 
 beforeEach(() => {
   useApp.getState().reset();
-  useApp.setState({ breakpoints: { nodes: [], edges: [], conditions: [] }, seed: 1, scenario: null, speedMs: 0 });
+  useApp.setState({ breakpoints: { nodes: [], edges: [], conditions: [] }, seed: 1, scenarioChoices: new Map(), speedMs: 0 });
   useApp.getState().load(securityclaw());
   useRunSessions.setState({ error: null });
 });

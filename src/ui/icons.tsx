@@ -9,6 +9,7 @@ import type { KindIconName } from '../graph/index.ts';
 export * from './canvasIcons.tsx';
 
 export {
+  Bug as DebugLayoutIcon,
   Cable as ConnectIcon,
   Check as PassIcon,
   ClipboardPaste as PasteIcon,
