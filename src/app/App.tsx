@@ -98,6 +98,8 @@ export function App() {
               </SplitPanel>
               <Splitter controls="bottom-panel" label="Resize the timeline" />
               <SplitPanel id="bottom-panel">
+                {/* Over the timeline's row, never over the canvas, where the runs' parting is marked. */}
+                {panels && <panels.RunComparison />}
                 <SplitGroup orientation="horizontal" className="app-bottom" id={layoutId('bottom')} panels={debug ? DEBUG_BOTTOM : bottom}>
                   {debug && (
                     <SplitPanel id="view-panel">
@@ -137,7 +139,6 @@ export function App() {
             </SplitPanel>
           )}
         </SplitGroup>
-        {panels && <panels.RunComparison />}
       </div>
     </ReactFlowProvider>
   );
