@@ -1,3 +1,4 @@
+import { dataFlowProblems } from './dataFlow.ts';
 import { pathsOf } from './describe.ts';
 import { kindDefinition, type SkillReference } from './kinds/index.ts';
 import { edgesInTryOrderBySource, isTerminal, outcomesOf, reachableFrom } from './model.ts';
@@ -9,6 +10,7 @@ import type { When } from './when.ts';
 export const PROBLEM_CODES = [
   'no_entry', 'duplicate_id', 'unknown_node', 'unknown_skill', 'unreachable', 'dead_end',
   'unrouted_outcome', 'unknown_path', 'permission_conflict', 'bad_finally', 'capped_work', 'unknown_edge',
+  'unwritten_read', 'no_plan',
 ] as const;
 export type ProblemCode = (typeof PROBLEM_CODES)[number];
 
@@ -180,6 +182,8 @@ export const validateGraph = (graph: GraphFile): Problem[] => {
     if (node.kind === 'act' && !node.config.loop && !node.config.skill && longestPlan > node.config.maxIter)
       problems.push({ code: 'capped_work', severity: 'warning', message: `A plan has ${longestPlan} actions but ${node.id} runs at most maxIter ${node.config.maxIter} a visit: the rest would not run.`, nodeId: node.id, path: `nodes[${index}].config.maxIter` });
   });
+
+  problems.push(...dataFlowProblems(graph));
 
   return problems;
 };
