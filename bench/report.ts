@@ -61,12 +61,24 @@ export const tableOf = (results: Result[]) =>
     pass: result.pass === null ? '' : result.pass ? 'yes' : 'NO',
   }));
 
-/** The same table in Markdown, for the README. */
+/** The same table in Markdown, for docs/performance.md. */
 export const markdownOf = (results: Result[]) => {
   const rows = tableOf(results);
   const lines = ['| measure | Loopscope | baseline | ratio | target | pass |', '|---|---|---|---|---|---|'];
   for (const row of rows) lines.push(`| ${row.measure} | ${row.Loopscope} | ${row.baseline} | ${row.ratio} | ${row.target} | ${row.pass} |`);
   return lines.join('\n');
+};
+
+const TABLE_START = '<!-- bench-table:start';
+const TABLE_END = '<!-- bench-table:end -->';
+
+/** The document with the part between its bench-table markers (the markers kept) replaced by `table`. */
+export const withBenchTable = (doc: string, table: string) => {
+  const start = doc.indexOf(TABLE_START);
+  const end = doc.indexOf(TABLE_END);
+  if (start < 0 || end < start) throw new Error('docs/performance.md has lost its bench-table markers');
+  const afterStartMarker = doc.indexOf('\n', start) + 1;
+  return `${doc.slice(0, afterStartMarker)}${table}${doc.slice(end)}`;
 };
 
 export const median = (values: number[]) => {

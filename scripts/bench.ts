@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: every figure of issue 14, ours beside a baseline measured in the same run,
- * printed as one table and written to bench-results.json (and bench-results.md, for the README).
+ * printed as one table and written to bench-results.json and bench-results.md; a full run (no
+ * BENCH_QUICK, BENCH_SECTIONS or BENCH_BROWSER=0) also writes its table into docs/performance.md.
  *
  * Node: the runtime against the same loop written straight on LangGraph (bench/loops.ts), memory
  * over a long run, Pause during a long run, and opening and exporting a 1,000-node file.
@@ -18,7 +19,7 @@
 import '../src/graph/zodProvided.ts';
 import { spawnSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serializeGraph } from '../src/graph/index.ts';
@@ -28,7 +29,7 @@ import { DEFAULT_RETENTION } from '../src/runtime/index.ts';
 import { browserRows } from '../bench/browser.ts';
 import { gridGraph } from '../bench/graphs.ts';
 import { compareLoops, longRun } from '../bench/loops.ts';
-import { judge, markdownOf, tableOf, type Row } from '../bench/report.ts';
+import { judge, markdownOf, tableOf, withBenchTable, type Row } from '../bench/report.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const quick = process.env.BENCH_QUICK === '1';
@@ -136,4 +137,11 @@ for (const result of results) if (result.note) log(`  ${result.measure}: ${resul
 const machine = { node: process.version, cores: cpus().length, cpu: cpus()[0]?.model, loadBefore, loadAfter };
 writeFileSync(join(root, 'bench-results.json'), `${JSON.stringify({ startedAt: startedAt.toISOString(), seconds: Math.round((Date.now() - startedAt.getTime()) / 1000), quick, repeat: REPEAT, machine, rows: results }, null, 2)}\n`);
 writeFileSync(join(root, 'bench-results.md'), `${markdownOf(results)}\n`);
-log(`\nwritten: bench-results.json, bench-results.md (${Math.round((Date.now() - startedAt.getTime()) / 1000)} s)`);
+const full = !quick && !process.env.BENCH_SECTIONS && process.env.BENCH_BROWSER !== '0';
+if (full) {
+  const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).stdout.trim();
+  const docPath = join(root, 'docs', 'performance.md');
+  const caption = `Measured on ${commit} (${startedAt.toISOString().slice(0, 10)}), one full run of ${Math.round((Date.now() - startedAt.getTime()) / 60_000)} min on ${cpus().length} cores, load average before ${loadBefore}, after ${loadAfter}.`;
+  writeFileSync(docPath, withBenchTable(readFileSync(docPath, 'utf8'), `${caption}\n\n${markdownOf(results)}\n`));
+}
+log(`\nwritten: bench-results.json, bench-results.md${full ? ', docs/performance.md' : ''} (${Math.round((Date.now() - startedAt.getTime()) / 1000)} s)`);

@@ -1,0 +1,45 @@
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+// The layers (graph <- skills <- runtime <- store <- ui <- editor / debugger <- app; the command line
+// on graph, skills and runtime) are enforced by `npm run lint` (.oxlintrc.json). Each probe is a file
+// in a copy of the tree's layout (outside src/, where other tests read every file), linted with the
+// project's own configuration.
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const OXLINT = join(ROOT, 'node_modules/.bin/oxlint');
+const probeRoot = mkdtempSync(join(tmpdir(), 'loopscope-layers-'));
+copyFileSync(join(ROOT, '.oxlintrc.json'), join(probeRoot, '.oxlintrc.json'));
+let probes = 0;
+
+const lintProbe = (folder: string, source: string) => {
+  mkdirSync(join(probeRoot, 'src', folder), { recursive: true });
+  const path = join(probeRoot, 'src', folder, `probe${(probes += 1)}.ts`);
+  writeFileSync(path, source);
+  return spawnSync(OXLINT, ['--deny-warnings', path], { cwd: probeRoot, encoding: 'utf8' });
+};
+
+afterAll(() => rmSync(probeRoot, { recursive: true, force: true }));
+
+describe('import layers', () => {
+  it.each([
+    ['graph', "import '../store/index.ts';", 'src/graph/ may not import from src/store/'],
+    ['graph', "export const later = () => import('../runtime/index.ts');", 'src/graph/ may not import from src/runtime/'],
+    ['runtime', "import '../store/index.ts';", 'src/runtime/ may not import from src/store/'],
+    ['cli', "import '../store/index.ts';", 'src/cli/ may not import from src/store/'],
+    ['debugger', "import '../editor/index.ts';", 'src/debugger/ may not import from src/editor/'],
+  ])('an import from src/%s against the layers fails the lint: %s', (folder, source, message) => {
+    const result = lintProbe(folder, source);
+    expect(result.status).not.toBe(0);
+    expect(result.stdout).toContain(message);
+  });
+
+  it('an import along the layers passes', () => {
+    const result = lintProbe('store', "import '../graph/index.ts';\nimport '../runtime/index.ts';");
+    expect(result.stdout).toContain('0 errors');
+    expect(result.status).toBe(0);
+  });
+});
