@@ -58,7 +58,12 @@ export function NodeInspector({ node }: { node: GraphNode }) {
     // The whole config is re-checked against the kind's schema, so no field can make it invalid.
     applyAt(definition.config, node.config as Record<string, unknown>, key, value, (config) => setNode(`config.${key}`, (current) => ({ ...current, config }) as GraphNode));
   // A skill made with "New skill…" and the field that picks it are one edit: one Undo takes both back.
-  const defineSkill = (key: string): DefineSkill => (name, skill) => edit((current) => setSkill(current, name, skill), `node:${node.id}:config.${key}`);
+  // The pick that follows shares the definition's key, and the definition starts an edit of its own
+  // (an earlier edit of the same field is not merged into it).
+  const defineSkill = (key: string): DefineSkill => (name, skill) => {
+    useApp.setState({ lastEditKey: null });
+    edit((current) => setSkill(current, name, skill), `node:${node.id}:config.${key}`);
+  };
   const setText = (key: 'label' | 'description'): Apply<string | undefined> => (value) => {
     setNode(key, (current) => {
       const next = { ...current, [key]: value };
