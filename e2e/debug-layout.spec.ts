@@ -90,7 +90,7 @@ test('Debug layout: the timeline and the step detail side by side under the canv
   expect(errors).toEqual([]);
 });
 
-test('F10 steps through the recovery path in the Debug layout with the node of each step in view, and the view stays the person\'s while they hold the canvas', async ({ page }) => {
+test('F10 steps through the recovery path in the Debug layout with the node of each step in view; an edited condition leaves nothing stale; the view stays the person\'s while they hold the canvas', async ({ page }) => {
   const errors = collectErrors(page);
   await page.goto('/?template=securityclaw');
   // The keys come with the run controls, a moment after the first screen.
@@ -108,6 +108,22 @@ test('F10 steps through the recovery path in the Debug layout with the node of e
     await expect.poll(() => inCanvasView(page, id), { message: `step ${index + 1}: ${id} in view` }).toBe(true);
   }
 
+  // Back to editing to change a condition: the run on screen says it ran on an earlier version.
+  await page.keyboard.press('Control+Shift+D');
+  await page.getByRole('group', { name: 'Edge from evaluate to recover' }).focus();
+  await page.keyboard.press('Enter');
+  await page.getByRole('region', { name: 'Inspector' }).getByLabel('Value').fill('false');
+  const note = page.getByRole('note').filter({ hasText: 'ran on an earlier version of this graph' });
+  await expect(note).toBeVisible();
+  // Debugging again, F10 starts afresh on the graph as it is: nothing of the old run is painted as its.
+  await page.getByRole('heading', { name: 'Timeline' }).click();
+  await page.keyboard.press('Control+Shift+D');
+  await expect(debugToggle(page)).toHaveAttribute('aria-pressed', 'true');
+  await page.keyboard.press('F10');
+  await expect(page.getByLabel('Shown run')).toHaveValue('2');
+  await expect(stepHeading(page)).toContainText('Step 1 · Decide');
+  await expect(note).toHaveCount(0);
+  await expect.poll(() => inCanvasView(page, 'decide')).toBe(true);
   // A person grabs the canvas and pans away: while they hold it, a step does not move the view.
   const area = await box(pane(page));
   await page.mouse.move(area.x + area.width - 40, area.y + area.height - 30);
@@ -115,10 +131,11 @@ test('F10 steps through the recovery path in the Debug layout with the node of e
   await page.mouse.move(area.x + 40, area.y + 20, { steps: 6 });
   const theirs = await transform(page);
   await page.keyboard.press('F10');
-  await expect(stepHeading(page)).toContainText("Step 6 · Execute skill");
+  await expect(stepHeading(page)).toContainText('Step 2 · Execute skill');
   await expect(flowNode(page, 'execute')).toHaveClass(/\bcurrent\b/);
   expect(await transform(page)).toBe(theirs);
   await page.mouse.up();
+
   expect(errors).toEqual([]);
 });
 
