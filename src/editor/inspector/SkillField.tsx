@@ -4,8 +4,7 @@ import { checkSkillName, newSkill, nextSkillName } from '../../graph/inspectorOp
 import { parseUntrusted } from '../../graph/parse.ts';
 import { Skill } from '../../graph/skills.ts';
 import { useApp } from '../../store/index.ts';
-import { LazySelect } from '../../ui/LazySelect.tsx';
-import { FieldRow, type Apply } from './fields.tsx';
+import { SelectField, type Apply } from './fields.tsx';
 
 /** Defines a skill in the graph (`setSkill`), as part of the edit that then picks it. */
 export type DefineSkill = (name: string, skill: Skill) => void;
@@ -95,40 +94,22 @@ export function NewSkillForm({ onCreate, onCancel }: { onCreate: (name: string, 
 
 /** Not a skill name (names are ids, and an id cannot start with a space): picks "New skill…". */
 const NEW_SKILL = ' new';
-const NONE = [{ value: '', label: '(none)' }];
-const NEW = [{ value: NEW_SKILL, label: 'New skill…' }];
 
 /**
  * A skill picker: the graph's skills, and "New skill…", which opens the form above in place and
  * picks the skill it creates.
  */
 export function SkillField({ label, value, skills, apply, define, optional, help }: { label: string; value: string | undefined; skills: readonly string[]; apply: Apply<string | undefined>; define: DefineSkill; optional?: boolean; help?: string }) {
-  const id = useId();
-  const [error, setError] = useState<string | null>(null);
   const [creating, setCreating] = useState(false);
-  // A value the options do not list (an unknown skill) stays visible rather than silently changing.
-  const shown = value !== undefined && !skills.includes(value) ? [value, ...skills] : skills;
   return (
     <>
-      <FieldRow label={label} id={id} error={error} help={help}>
-        <LazySelect
-          id={id}
-          value={value ?? ''}
-          aria-invalid={error ? true : undefined}
-          onChange={(event) => {
-            if (event.target.value === NEW_SKILL) setCreating(true);
-            else setError(apply(event.target.value === '' ? undefined : event.target.value));
-          }}
-          fixed={[...(optional || value === undefined ? NONE : []), ...NEW]}
-          choices={shown.map((option) => ({ value: option, label: option }))}
-        />
-      </FieldRow>
+      <SelectField label={label} value={value} options={skills} apply={apply} optional={optional} help={help} actions={[{ value: NEW_SKILL, label: 'New skill…', run: () => setCreating(true) }]} />
       {creating && (
         <NewSkillForm
           onCancel={() => setCreating(false)}
           onCreate={(name, skill) => {
             define(name, skill);
-            setError(apply(name));
+            apply(name);
             setCreating(false);
           }}
         />
