@@ -43,8 +43,9 @@ const DEBUG_BOTTOM: Record<string, PanelSpec> = {
 
 /**
  * The shell: a one-row header, the palette, the canvas with the debugger's timeline and the
- * problems under it, and the inspector and step detail on the right. Every panel resizes and
- * collapses on its splitter (drag it, or focus it and use the arrow keys); the canvas gets the rest.
+ * problems under it, and the inspector and step detail on the right; or, in the Debug layout, the
+ * canvas over the timeline and the step detail side by side. Every panel resizes and collapses on
+ * its splitter (drag it, or focus it and use the arrow keys); the canvas gets the rest.
  */
 export function App() {
   const name = useApp((state) => state.graph.name);
