@@ -40,6 +40,8 @@ const box = async (locator: ReturnType<Page['locator']>) => {
 };
 
 test('Debug layout: the timeline and the step detail side by side under the canvas, palette and inspector hidden; the editing layout comes back as it was; both remembered', async ({ page }) => {
+  // A long journey (reloads, whole runs, a slow run): three times the usual budget on a loaded machine.
+  test.slow();
   const errors = collectErrors(page);
   await page.goto('/?template=securityclaw');
   // The editing layout, with the Scenarios panel opened by the person.
@@ -91,6 +93,8 @@ test('Debug layout: the timeline and the step detail side by side under the canv
 });
 
 test('F10 steps through the recovery path in the Debug layout with the node of each step in view; an edited condition leaves nothing stale; the view stays the person\'s while they hold the canvas', async ({ page }) => {
+  // A long journey (reloads, whole runs, a slow run): three times the usual budget on a loaded machine.
+  test.slow();
   const errors = collectErrors(page);
   await page.goto('/?template=securityclaw');
   // The keys come with the run controls, a moment after the first screen.
@@ -140,6 +144,8 @@ test('F10 steps through the recovery path in the Debug layout with the node of e
 });
 
 test('the debugger keys: F5 runs and continues, F10 steps, Shift+F10 steps a round, F6 pauses, Shift+F5 resets; none while typing in a field; each in its button\'s tooltip', async ({ page }) => {
+  // A long journey (reloads, whole runs, a slow run): three times the usual budget on a loaded machine.
+  test.slow();
   const errors = collectErrors(page);
   await page.goto('/?template=securityclaw');
   for (const [name, key] of [['Run', 'F5'], ['Step', 'F10'], ['Step round', 'Shift+F10'], ['Pause', 'F6'], ['Continue', 'F5'], ['Reset', 'Shift+F5']]) {
@@ -229,6 +235,8 @@ test('nothing stale: a run shown on an edited graph is dimmed and says it ran on
 });
 
 test('nothing stale: a refused Run says why beside the Run button and leaves no run looking like its result', async ({ page }) => {
+  // A long journey (reloads, whole runs, a slow run): three times the usual budget on a loaded machine.
+  test.slow();
   const errors = collectErrors(page);
   await page.goto('/?template=securityclaw');
   const withHost = JSON.parse(JSON.stringify(await exportedGraph(page))) as { name: string; skills: Record<string, unknown> };

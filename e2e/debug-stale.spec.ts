@@ -17,6 +17,8 @@ const inspector = (page: Page) => page.getByRole('region', { name: 'Inspector' }
 const problems = (page: Page) => page.getByRole('region', { name: 'Problems' });
 
 test('breakpoints survive a reload with the run session, and Fork and continue stops at them', async ({ page }) => {
+  // A long journey (reloads, whole runs, a slow run): three times the usual budget on a loaded machine.
+  test.slow();
   const errors = collectErrors(page);
   await page.goto('/?template=securityclaw');
   await breakpoints(page).getByLabel('Node').selectOption('answer');
@@ -47,6 +49,8 @@ test('breakpoints survive a reload with the run session, and Fork and continue s
 });
 
 test('Compare runs: a paused run has made no such step yet, and the comparison leaves the canvas in view with the parting on it', async ({ page }) => {
+  // A long journey (reloads, whole runs, a slow run): three times the usual budget on a loaded machine.
+  test.slow();
   const errors = collectErrors(page);
   await page.goto('/?template=securityclaw');
   await button(page, 'Run').click();
