@@ -3,6 +3,7 @@ import { defineConfig, type Plugin } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { graphSchemaStamp } from './scripts/graphSchemaStamp.ts';
 import { immutableAssets } from './scripts/immutableAssets.ts';
+import { noAjv } from './scripts/noAjv.ts';
 
 /**
  * The page's Content Security Policy: scripts only from this origin (nothing inline, no eval;
@@ -58,6 +59,19 @@ const FIRST_SCRIPT = 'src/app/first.ts';
  * the first screen's code was 5 KB gzip larger.
  */
 const EARLY_MODULES = [FIRST_SCRIPT, 'src/store/earlyRead.ts', 'src/store/libraryDb.ts', 'src/store/ownSave.ts', 'src/graph/lazySchema.ts', 'src/graph/untrusted.ts', 'src/graph/common.ts', 'src/graph/limits.ts', 'src/graph/problems.ts'];
+/**
+ * What the runtime's MCP skill and the page's MCP connector share (the skill, its schema validator,
+ * and the graph's skill schemas it reads) goes into one chunk that loads after the first screen:
+ * split as rolldown would, each is a chunk of its own, and every chunk's name is in the first
+ * screen's map of what loads later (0.03 KB gzip a name).
+ */
+const MCP_SHARED = ['src/skills/mcp.ts', 'node_modules/@cfworker/json-schema/'];
+/**
+ * zod as the graph's schemas use it (zod/mini, its core and locales) stays in one chunk with
+ * ./src/graph/zodProvided.ts: the MCP SDK's client uses some of it too, and rolldown would split
+ * what they share into chunks of their own.
+ */
+const ZOD_PROVIDED = /src\/graph\/(zodProvided|skills)\.ts$|node_modules\/zod\/(v4\/(core|mini|locales)|mini|v4-mini)\//;
 const firstScript = (): Plugin => {
   let base = '/';
   return {
@@ -101,7 +115,7 @@ export default defineConfig(({ command }) => {
   // The dev server injects React's refresh preamble inline; a nonce made at each start lets only that run.
   const devNonce = randomBytes(18).toString('base64');
   return {
-    plugins: [react(), metaPolicy(), firstScript(), immutableAssets()],
+    plugins: [react(), metaPolicy(), firstScript(), immutableAssets(), noAjv()],
     define: { __GRAPH_SCHEMA__: JSON.stringify(graphSchemaStamp(import.meta.dirname)) },
     build: {
       chunkSizeWarningLimit: 1500,
@@ -110,7 +124,7 @@ export default defineConfig(({ command }) => {
       modulePreload: { polyfill: false },
       rolldownOptions: {
         input: { index: 'index.html', first: FIRST_SCRIPT },
-        output: { codeSplitting: { groups: [{ name: 'early', test: (id: string) => id.includes('vite/preload-helper') || EARLY_MODULES.some((module) => module !== FIRST_SCRIPT && id.endsWith(module)) }, { name: 'app', tags: ['$initial'], test: (id: string) => !id.includes('vite/preload-helper') && !EARLY_MODULES.some((module) => id.endsWith(module)), includeDependenciesRecursively: false }] } },
+        output: { codeSplitting: { groups: [{ name: 'early', test: (id: string) => id.includes('vite/preload-helper') || EARLY_MODULES.some((module) => module !== FIRST_SCRIPT && id.endsWith(module)) }, { name: 'app', tags: ['$initial'], test: (id: string) => !id.includes('vite/preload-helper') && !EARLY_MODULES.some((module) => id.endsWith(module)), includeDependenciesRecursively: false }, { name: 'mcp', test: (id: string) => MCP_SHARED.some((module) => id.includes(module)) }, { name: 'zodProvided', test: (id: string) => ZOD_PROVIDED.test(id) }] } },
       },
     },
     html: command === 'serve' ? { cspNonce: devNonce } : undefined,

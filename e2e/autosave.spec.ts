@@ -1,5 +1,5 @@
 import { expect, test, type Page } from './test.ts';
-import { collectErrors, flowNode, relabel } from './helpers.ts';
+import { collectErrors, flowNode, libraryEntries, relabel } from './helpers.ts';
 
 const heading = (page: Page, name: string) => page.getByRole('heading', { name, exact: true });
 
@@ -153,4 +153,87 @@ test('Graphs removes a kept graph from this browser, for good; the open one has 
   await expect(graphs.getByRole('button', { name: /^Untitled graph/ })).toHaveCount(1);
   await expect(graphs.getByRole('button', { name: /^SecurityClaw triage/ })).toHaveCount(0);
   expect(errors).toEqual([]);
+});
+
+/**
+ * Holds the library's stores in a read-write transaction from another page of the site, kept open
+ * by a chain of reads until `release` is called: every read and write of the app waits meanwhile,
+ * as when IndexedDB does not answer.
+ */
+const stallLibrary = async (page: Page) => {
+  const blocker = await page.context().newPage();
+  await blocker.goto('/favicon.svg');
+  await blocker.evaluate(
+    () =>
+      new Promise<void>((ready, failed) => {
+        const open = indexedDB.open('loopscope');
+        open.onerror = () => failed(open.error);
+        open.onsuccess = () => {
+          const tx = open.result.transaction(['library', 'meta'], 'readwrite');
+          const store = tx.objectStore('library');
+          const flag = window as unknown as { released?: boolean };
+          const hold = () => {
+            if (!flag.released) store.get('held').onsuccess = hold;
+          };
+          hold();
+          ready();
+        };
+      }),
+  );
+  return async () => {
+    await blocker.evaluate(() => void ((window as unknown as { released?: boolean }).released = true));
+    await blocker.close();
+  };
+};
+
+/** The first graph saved; then, with the library held, a new graph with one node of `kind`, built while nothing reaches the library. */
+const newGraphWhileStalled = async (page: Page, kind: 'Act' | 'Verify') => {
+  await page.goto('/');
+  await expect(flowNode(page, 'decide')).toBeVisible();
+  await expect.poll(async () => (await libraryEntries(page)).length).toBe(1);
+  const release = await stallLibrary(page);
+  await page.getByRole('button', { name: 'New graph', exact: true }).click();
+  await expect(heading(page, 'Untitled graph')).toBeVisible();
+  await page.getByRole('complementary', { name: 'Palette' }).getByRole('button', { name: kind, exact: true }).press('Enter');
+  await expect(flowNode(page, kind.toLowerCase())).toBeVisible();
+  return release;
+};
+
+test('an edit made while IndexedDB does not answer opens again in its graph, and is saved once it answers', async ({ page }) => {
+  // Two pages, three loads and a stall of the storage, on a machine that may be loaded.
+  test.setTimeout(120_000);
+  const errors = collectErrors(page);
+  const release = await newGraphWhileStalled(page, 'Act');
+  // The tab reloaded: still nothing reaches the library.
+  await page.reload();
+  await expect(heading(page, 'Untitled graph')).toBeVisible();
+  await expect(flowNode(page, 'act')).toBeVisible();
+  await expect(page.getByRole('alert')).toContainText('Opened from a backup copy: the browser storage did not answer.');
+
+  // Once it answers, the graph is saved under its own id: a reload opens it from the library.
+  await release();
+  await expect.poll(async () => (await libraryEntries(page)).map((entry) => entry.name).sort()).toEqual(['SecurityClaw triage', 'Untitled graph']);
+  await page.reload();
+  await expect(flowNode(page, 'act')).toBeVisible();
+  expect(errors.filter((error) => !error.includes('storage'))).toEqual([]);
+});
+
+test('an edit kept only in the backup copy of a closed tab is restored into Graphs when the library answers, and said', async ({ page }) => {
+  // Two pages, three loads and a stall of the storage, on a machine that may be loaded.
+  test.setTimeout(120_000);
+  const release = await newGraphWhileStalled(page, 'Verify');
+  // The tab closes before the library ever had the graph: its backup copy (localStorage) is all there is.
+  const context = page.context();
+  await page.close({ runBeforeUnload: true });
+  await release();
+
+  // A new tab opens the graph saved last; the one kept in the backup goes into Graphs, and the page says so.
+  const other = await context.newPage();
+  await other.goto('/');
+  await expect(heading(other, 'SecurityClaw triage')).toBeVisible();
+  await expect(other.getByRole('alert')).toContainText('"Untitled graph" was restored');
+  await expect.poll(async () => (await libraryEntries(other)).map((entry) => entry.name).sort()).toEqual(['SecurityClaw triage', 'Untitled graph']);
+  const graphs = await openGraphs(other);
+  await graphs.getByRole('button', { name: /^Untitled graph/ }).click();
+  await expect(flowNode(other, 'verify')).toBeVisible();
 });

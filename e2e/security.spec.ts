@@ -65,6 +65,20 @@ test('ids named like Object methods open from a file, draw, run, and come back a
   expect(errors).toEqual([]);
 });
 
+test('bidi overrides and control characters in a name show escaped in the heading and in Graphs, as the terminal shows them', async ({ page }) => {
+  await page.goto('/');
+  await importFile(page, 'bidi-name.json', corpusFile('bidi-name.json'));
+  // The name is safe\u202egnp.exe: shown with the override as its escape, it cannot read as "safeexe.png".
+  await expect(heading(page, 'safe\\u202egnp.exe')).toBeVisible();
+  await importFile(page, 'ansi-names.json', corpusFile('ansi-names.json'));
+  await expect(heading(page, '\\u001b[2J\\u001b[H\\u001b[32mAll tests passed\\u001b[0m')).toBeVisible();
+  await page.getByRole('button', { name: 'Graphs', exact: true }).click();
+  const graphs = page.getByRole('dialog', { name: 'Graphs' });
+  await expect(graphs.getByRole('button', { name: /^safe\\u202egnp\.exe/ })).toBeVisible();
+  await expect(graphs).not.toContainText('\u202e');
+  await expect(graphs).not.toContainText('\u001b');
+});
+
 test('the issue file opens from a paste and from a link', async ({ page }) => {
   const errors = collectErrors(page);
   const text = corpusFile('issue-crash.json').toString('utf8');

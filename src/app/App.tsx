@@ -2,6 +2,7 @@ import { ReactFlowProvider } from '@xyflow/react';
 import { startTransition, useEffect, useState } from 'react';
 import '../debugger/index.ts';
 import { Canvas } from '../editor/index.ts';
+import { visibleText } from '../graph/visible.ts';
 import { useApp } from '../store/index.ts';
 import { BrandIcon } from '../ui/canvasIcons.tsx';
 import { isNarrowWindow, RAIL_PX, RailPanel } from './RailPanel.tsx';
@@ -72,7 +73,8 @@ export function App() {
           <div className="brand">
             <BrandIcon size={18} className="brand-mark" aria-hidden="true" /> <span>Loopscope</span>
           </div>
-          <h1 className="graph-name" title={name}>{name}</h1>
+          {/* Control and bidi characters shown escaped: a file's name cannot reorder or hide the heading. */}
+          <h1 className="graph-name" title={visibleText(name)}>{visibleText(name)}</h1>
           {panels && <panels.EditorToolbar />}
           {panels && <panels.RunToolbar />}
         </header>

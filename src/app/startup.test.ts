@@ -3,13 +3,10 @@ import { serializeGraph } from '../graph/index.ts';
 import { findTemplate } from '../graph/templates/index.ts';
 import { encodeShareFragment } from '../editor/shareLink.ts';
 import { useApp } from '../store/index.ts';
-import { OPEN_KEY, startPersistence, type LibraryEntry, type LibraryStorage, type SyncStorage } from '../store/persistence.ts';
+import { OPEN_KEY, startPersistence, type LibraryEntry, type LibraryStorage, memoryStorage, type SyncStorage } from '../store/persistence.ts';
 import { openInitialGraph } from './startup.ts';
 
-const memory = (): SyncStorage => {
-  const values = new Map<string, string>();
-  return { getItem: (key) => values.get(key) ?? null, setItem: (key, value) => void values.set(key, value), removeItem: (key) => void values.delete(key) };
-};
+const memory = (): SyncStorage => memoryStorage();
 
 const saved = { ...findTemplate('blank')!.graph(), name: 'Being edited' };
 let entries: Map<string, LibraryEntry>;

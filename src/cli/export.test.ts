@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type GraphFile } from '../graph/index.ts';
 import { parseGraph } from '../graph/parse.ts';
 import { TEMPLATES } from '../graph/templates/index.ts';
@@ -40,8 +40,8 @@ afterAll(async () => {
 });
 
 /** The nodes the exported graph's in-process stream visits, and the agent state it ends with. */
-const streamExported = async (graph: GraphFile, seed: number) => {
-  const compiled = exportedGraph(JSON.parse(JSON.stringify(graph)));
+const streamExported = async (graph: GraphFile, seed: number, env?: Record<string, string>) => {
+  const compiled = exportedGraph(JSON.parse(JSON.stringify(graph)), env);
   const names = new Map([...nodeNames(graph)].map(([id, name]) => [name, id]));
   const path: string[] = [];
   let last: Record<string, unknown> = {};
@@ -95,7 +95,9 @@ describe('loopscope export --langgraph', () => {
       await exportLangGraph(graph, other);
       const example = await readFile(join(other, '.env.example'), 'utf8');
       expect(example).toContain('OPENAI_API_KEY=\n');
-      expect(example).toContain('https://llm.example.com');
+      expect(example).toContain('# sent to https://llm.example.com\n');
+      // The allowance the key needs, commented out: the person allows it by uncommenting.
+      expect(example).toContain("\n# LOOPSCOPE_KEYS='OPENAI_API_KEY@https://llm.example.com'\n");
       for (const name of ['.env', '.env.example', 'src/graph.json', 'src/graph.ts', 'package.json']) expect(await readFile(join(other, name), 'utf8')).not.toContain('sk-never');
     } finally {
       delete process.env.OPENAI_API_KEY;
@@ -107,8 +109,45 @@ describe('loopscope export --langgraph', () => {
     const graph = TEMPLATES.find((template) => template.id === 'securityclaw')?.graph() as GraphFile;
     graph.skills.think = { type: 'llm', access: 'read', baseUrl: 'https://llm.example.com/v1', model: 'm', apiKeyName: 'OPENAI_API_KEY' } as never;
     const env = { PATH: '/bin', OPENAI_API_KEY: 'sk-x' };
-    expect(serverEnvironment([graph], env)).toEqual({ PATH: '/bin', LANGGRAPH_CLI_NO_ANALYTICS: '1' });
-    expect(serverEnvironment([graph], env, new Set(['OPENAI_API_KEY']))).toMatchObject({ OPENAI_API_KEY: 'sk-x' });
+    expect(serverEnvironment([graph], { ...env, LOOPSCOPE_KEYS: 'OPENAI_API_KEY' })).toEqual({ PATH: '/bin', LOOPSCOPE_KEYS: '', LANGGRAPH_CLI_NO_ANALYTICS: '1' });
+    expect(serverEnvironment([graph], env, new Map([['OPENAI_API_KEY', new Set(['https://llm.example.com'])]]))).toMatchObject({ OPENAI_API_KEY: 'sk-x', LOOPSCOPE_KEYS: 'OPENAI_API_KEY@https://llm.example.com' });
+  });
+
+  describe('the exported graph sends a key only where LOOPSCOPE_KEYS lets it go', () => {
+    const graphNaming = (apiKeyName: string): GraphFile => ({
+      format: 'loopscope/graph', version: 1, name: 'keys', entry: 'ask', limits: { maxRounds: 5, maxSteps: 10 }, permissions: { mode: 'read-only' }, state: {}, scenarios: [],
+      skills: { think: { type: 'llm', access: 'read', baseUrl: 'https://llm.example.com/v1', model: 'm', apiKeyName, timeoutMs: 1000 } },
+      nodes: [{ id: 'ask', kind: 'act', position: { x: 0, y: 0 }, config: { skill: 'think' } }, { id: 'end', kind: 'stop', position: { x: 0, y: 0 }, config: {} }],
+      edges: [{ id: 'e', source: 'ask', target: 'end' }],
+    }) as unknown as GraphFile;
+    /** The Authorization headers the run sent, and the error its attempt ended with. */
+    const runWith = async (graph: GraphFile, env: Record<string, string>) => {
+      const sent: (string | null)[] = [];
+      vi.stubGlobal('fetch', async (_url: string, init: RequestInit) => {
+        sent.push(new Headers(init.headers).get('authorization'));
+        return new Response(JSON.stringify({ choices: [{ message: { content: 'hi' } }] }));
+      });
+      try {
+        const { state } = await streamExported(graph, 1, env);
+        return { sent, error: (state.results as { error?: string }[] | undefined)?.[0]?.error };
+      } finally {
+        vi.unstubAllGlobals();
+      }
+    };
+
+    it('a variable of the server\'s environment is not sent because the file names it', async () => {
+      expect(await runWith(graphNaming('AWS_SECRET_ACCESS_KEY'), { AWS_SECRET_ACCESS_KEY: 'aws-secret' })).toEqual({
+        sent: [], error: 'the environment variable AWS_SECRET_ACCESS_KEY is sent to https://llm.example.com only with LOOPSCOPE_KEYS=AWS_SECRET_ACCESS_KEY@https://llm.example.com in the project\'s .env',
+      });
+      expect(await runWith(graphNaming('AWS_SECRET_ACCESS_KEY'), { AWS_SECRET_ACCESS_KEY: 'aws-secret', LOOPSCOPE_KEYS: 'AWS_SECRET_ACCESS_KEY@https://other.example' })).toMatchObject({ sent: [] });
+      expect(await runWith(graphNaming('OPENAI_API_KEY'), { OPENAI_API_KEY: 'sk-1', LOOPSCOPE_KEYS: 'OPENAI_API_KEY@https://llm.example.com' })).toEqual({ sent: ['Bearer sk-1'], error: undefined });
+    });
+
+    it('a name every object has is never read as a variable', async () => {
+      const env = Object.create({ toString: () => 'inherited' }) as Record<string, string>;
+      env.LOOPSCOPE_KEYS = 'toString@https://llm.example.com';
+      expect(await runWith(graphNaming('toString'), env)).toEqual({ sent: [], error: 'LOOPSCOPE_KEYS allows toString but the environment variable toString is not set' });
+    });
   });
 
   it('a graph with nothing to start from is refused with exit 2; a bad option or a missing DIR says so', async () => {

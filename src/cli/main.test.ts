@@ -243,7 +243,7 @@ describe('keys on the command line', () => {
     expect(`${result.out}${result.err}`).not.toContain('ghp_secret_value');
     const other = await withServer(['run', hostile('github-token'), '--key', 'OPENAI_API_KEY']);
     expect(other.seen).toEqual([]);
-    expect((await cli('run', hostile('github-token'), '--key', 'not a name')).err).toBe('--key needs the NAME of an environment variable, optionally NAME@ORIGIN');
+    expect((await cli('run', hostile('github-token'), '--key', 'not a name')).err).toBe('--key needs the NAME of an environment variable, optionally NAME@ORIGIN, got "not a name"');
   });
 
   it('--key NAME@ORIGIN sends the variable to that origin only: a file pointing elsewhere gets nothing', async () => {

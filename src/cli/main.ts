@@ -4,6 +4,7 @@
  * path inside it, never a stack trace.
  */
 import { readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import '../graph/zodProvided.ts';
 import { decodeText } from '../graph/bytes.ts';
 import { describeProblems, type GraphFile } from '../graph/index.ts';
@@ -11,9 +12,13 @@ import { contactedHosts } from '../graph/hosts.ts';
 import { parseGraph } from '../graph/parse.ts';
 import { hasErrors, validateGraph } from '../graph/validate.ts';
 import { ScenarioError } from '../runtime/apply-scenario.ts';
-import { allowKey, environmentKeys, keysToOtherOrigins, readKeyFlag, type AllowedKeys } from './keys.ts';
+import { serversNamed } from '../graph/mcpServers.ts';
+import type { McpConnector } from '../skills/mcp.ts';
+import { announceServers, McpConfigError, readProjectServers, type ProjectServers } from './mcp.ts';
+import { allowKey, environmentKeys, readAllowance, type AllowedKeys } from '../skills/environmentKeys.ts';
+import { keysToOtherOrigins } from './keys.ts';
 import { report, REPORTERS, tally, type CaseReport, type FileReport, type ReporterName } from './reporters.ts';
-import { printable } from './terminal.ts';
+import { visibleLines } from '../graph/visible.ts';
 import { formatTimeline } from './timeline.ts';
 
 export interface Output {
@@ -28,15 +33,19 @@ const processOutput: Output = {
 
 export const USAGE = `Usage:
   loopscope validate FILE                                   check a graph (exit 1 on errors, 2 if not a graph)
-  loopscope run FILE [--json] [--seed N] [--scenario NAME]  run it headless and print the timeline (or the trace)
+  loopscope run FILE [--json] [--seed N] [--scenario NAME] [--mcp FILE]
+                                                            run it headless and print the timeline (or the trace)
   loopscope test FILE… [--reporter text|junit|tap]         run the files' scenarios (exit 1 if any fails or a file has none)
-  loopscope export FILE --langgraph DIR                     write a LangGraph.js project that the LangGraph server runs
-  loopscope serve FILE… [--port N] [--dir DIR] [--key NAME] serve the files on a LangGraph dev server at 127.0.0.1 (Ctrl-C stops it)
+  loopscope export FILE --langgraph DIR [--mcp FILE]        write a LangGraph.js project that the LangGraph server runs
+  loopscope serve FILE… [--port N] [--dir DIR] [--key NAME] [--mcp FILE]
+                                                            serve the files on a LangGraph dev server at 127.0.0.1 (Ctrl-C stops it)
   loopscope --help
 
   --key NAME[@ORIGIN]  lets llm skills send the environment variable NAME as their API key, to ORIGIN
                only when given (e.g. OPENAI_API_KEY@https://api.openai.com; repeatable); without it no
-               variable is sent (serve: none reaches the server), whatever the file names`;
+               variable is sent (serve: none reaches the server), whatever the file names
+  --mcp FILE   the MCP servers that mcp skills name (default: ./.mcp.json); run: a stdio server starts on
+               first use and stops when the run ends; export and serve carry it into the project`;
 
 class Refusal extends Error {}
 
@@ -69,13 +78,13 @@ const validate = async (files: string[], io: Output): Promise<number> => {
   return hasErrors(problems) ? 1 : 0;
 };
 
-const OPTIONS = ['--json', '--seed', '--scenario', '--key', '--reporter', '--langgraph', '--port', '--dir'] as const;
+const OPTIONS = ['--json', '--seed', '--scenario', '--key', '--reporter', '--langgraph', '--port', '--dir', '--mcp'] as const;
 type Option = (typeof OPTIONS)[number];
 
 /** The one reader of every command's options; a command names the ones it takes, and any other is refused. */
 const readFlags = (args: string[], command: string, accepted: readonly Option[]) => {
   const files: string[] = [];
-  const flags: { json: boolean; seed?: number; scenario?: string; keys: AllowedKeys; reporter: ReporterName; langgraph?: string; port?: number; dir?: string } = {
+  const flags: { json: boolean; seed?: number; scenario?: string; keys: AllowedKeys; reporter: ReporterName; langgraph?: string; port?: number; dir?: string; mcp?: string } = {
     json: false,
     keys: new Map(),
     reporter: 'text',
@@ -103,7 +112,7 @@ const readFlags = (args: string[], command: string, accepted: readonly Option[])
       flags.scenario = args[++index];
       if (!flags.scenario) throw new Refusal('--scenario needs a NAME');
     } else if (option === '--key') {
-      const key = readKeyFlag(args[++index]);
+      const key = readAllowance(args[++index]);
       if ('refused' in key) throw new Refusal(key.refused);
       flags.keys = allowKey(flags.keys, key.name, key.origin);
     } else if (option === '--reporter') {
@@ -112,6 +121,7 @@ const readFlags = (args: string[], command: string, accepted: readonly Option[])
       flags.reporter = name as ReporterName;
     } else if (option === '--langgraph') flags.langgraph = valueOf(++index, '--langgraph needs a folder (DIR)');
     else if (option === '--dir') flags.dir = valueOf(++index, '--dir needs a folder');
+    else if (option === '--mcp') flags.mcp = valueOf(++index, '--mcp needs a file (the project\'s .mcp.json)');
     else {
       const port = Number(args[++index]);
       if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Refusal('--port needs a port number (1-65535)');
@@ -127,13 +137,52 @@ const announceHosts = (graph: GraphFile, io: Output) => {
     io.err(`note: this run may contact ${host.address} (${host.skills.join(', ')})${host.keyNames.length ? `, sending ${host.keyNames.join(', ')} if allowed with --key` : ''}`);
 };
 
+/** The project's MCP servers, when the graph names any (none is read otherwise), announced on stderr when they will run. */
+const projectServers = async (graphs: readonly GraphFile[], named: string | undefined, io: Output, announce = true): Promise<ProjectServers | null> => {
+  if (graphs.every((graph) => serversNamed(graph).size === 0) && named === undefined) return null;
+  const servers = await readProjectServers(named);
+  if (announce) for (const graph of graphs) for (const line of announceServers(graph, servers)) io.err(line);
+  return servers;
+};
+
+const SIGNALS = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
+
+/**
+ * Runs `work` with the MCP servers it starts stopped when it ends: by its end, by Ctrl-C or a kill
+ * (then the process exits once they are stopped), or by a crash (their PIDs are killed on exit).
+ */
+const withServers = async <T>(servers: ProjectServers, io: Output, work: (mcp: McpConnector) => Promise<T>): Promise<T> => {
+  const { createNodeConnector } = await import('../skills/mcpNode.ts');
+  const connector = createNodeConnector(servers.config, {
+    dir: dirname(servers.file), source: servers.source,
+    onStart: (name, pid) => io.err(`note: started the MCP server "${name}" (pid ${pid})`),
+  });
+  const handlers = Object.entries(SIGNALS).map(([signal, code]) => {
+    const handler = () => {
+      io.err(`${signal}: stopping the MCP servers this run started`);
+      void connector.close().finally(() => process.exit(code));
+    };
+    process.once(signal, handler);
+    return [signal, handler] as const;
+  });
+  try {
+    return await work(connector);
+  } finally {
+    for (const [signal, handler] of handlers) process.off(signal, handler);
+    await connector.close();
+  }
+};
+
 const run = async (args: string[], io: Output): Promise<number> => {
-  const { files, flags } = readFlags(args, 'run', ['--json', '--seed', '--scenario', '--key']);
+  const { files, flags } = readFlags(args, 'run', ['--json', '--seed', '--scenario', '--key', '--mcp']);
   if (files.length !== 1) throw new Refusal('run takes one FILE');
   const graph = await loadGraph(files[0]);
   announceHosts(graph, io);
+  // A scenario is an offline test: its MCP skills are mocks, and no server is read or started.
+  const servers = flags.scenario === undefined ? await projectServers([graph], flags.mcp, io) : null;
   const { runGraph } = await loadRuntime();
-  const trace = await runGraph(graph, { seed: flags.seed, scenario: flags.scenario, keys: environmentKeys(process.env, flags.keys), compact: true });
+  const options = { seed: flags.seed, scenario: flags.scenario, keys: environmentKeys(process.env, flags.keys), compact: true };
+  const trace = servers ? await withServers(servers, io, (mcp) => runGraph(graph, { ...options, mcp })) : await runGraph(graph, options);
   if (flags.json) io.out(JSON.stringify(trace, null, 2));
   else for (const line of formatTimeline(trace)) io.out(line);
   return 0;
@@ -184,21 +233,22 @@ const test = async (args: string[], io: Output): Promise<number> => {
 };
 
 const exportProject = async (args: string[], io: Output): Promise<number> => {
-  const { files, flags } = readFlags(args, 'export', ['--langgraph']);
+  const { files, flags } = readFlags(args, 'export', ['--langgraph', '--mcp']);
   if (!flags.langgraph) throw new Refusal('export needs --langgraph DIR');
   if (files.length !== 1) throw new Refusal('export takes one FILE');
   const graph = await loadGraph(files[0]);
   const { cannotExport, exportLangGraph } = await import('./export.ts');
   const refused = cannotExport(graph);
   if (refused) throw new Refusal(`${files[0]} cannot be exported: ${refused}`);
-  const project = await exportLangGraph(graph, flags.langgraph);
+  const servers = await projectServers([graph], flags.mcp, io, false);
+  const project = await exportLangGraph(graph, flags.langgraph, servers?.config);
   io.out(`${files[0]} → ${project.dir} (LangGraph graph "${project.graphId}"): ${project.files.join(', ')}`);
   io.out(`  cd ${project.dir} && npm install && npx langgraphjs dev --host 127.0.0.1 --no-browser`);
   return 0;
 };
 
 const serve = async (args: string[], io: Output): Promise<number> => {
-  const { files, flags } = readFlags(args, 'serve', ['--port', '--dir', '--key']);
+  const { files, flags } = readFlags(args, 'serve', ['--port', '--dir', '--key', '--mcp']);
   if (files.length === 0) throw new Refusal('serve takes at least one FILE');
   const { cannotExport } = await import('./export.ts');
   const graphs: GraphFile[] = [];
@@ -211,29 +261,46 @@ const serve = async (args: string[], io: Output): Promise<number> => {
     if (misdirected) throw new Refusal(`${file} cannot be served with these keys: ${misdirected}`);
     graphs.push(graph);
   }
-  const { serveGraphs } = await import('./serve.ts');
-  io.err('starting the LangGraph dev server…');
-  const served = await serveGraphs(graphs, { port: flags.port, dir: flags.dir, keys: new Set(flags.keys.keys()) });
-  io.out(`LangGraph server: ${served.url}`);
-  served.graphIds.forEach((id, index) => io.out(`  graph ${id}  (${files[index]})`));
-  io.out(`In Loopscope: Connect to a LangGraph server → ${served.url}   ·   Ctrl-C stops the server`);
+  const servers = await projectServers(graphs, flags.mcp, io);
+  const { serveGraphs, ServeAborted, ServeRefused } = await import('./serve.ts');
+  // Listened for from the first moment: a Ctrl-C during start-up stops the server it started and removes its folder too.
+  const interrupted = new AbortController();
   const signals = ['SIGINT', 'SIGTERM'] as const;
-  const stopped = await new Promise<'signal' | number | null>((done) => {
-    for (const signal of signals) process.once(signal, () => done('signal'));
-    void served.exited.then(done);
-  });
-  for (const signal of signals) process.removeAllListeners(signal);
-  await served.stop();
-  if (stopped === 'signal') {
-    io.err('the LangGraph server stopped');
-    return 0;
+  const onSignal = () => interrupted.abort();
+  for (const signal of signals) process.on(signal, onSignal);
+  try {
+    io.err('starting the LangGraph dev server…');
+    let served;
+    try {
+      served = await serveGraphs(graphs, { port: flags.port, dir: flags.dir, keys: flags.keys, signal: interrupted.signal, mcp: servers ?? undefined });
+    } catch (error) {
+      if (error instanceof ServeRefused) throw new Refusal(error.message);
+      if (!(error instanceof ServeAborted)) throw error;
+      io.err('stopped during start-up: the LangGraph server was stopped and its folder removed');
+      return 0;
+    }
+    io.out(`LangGraph server: ${served.url}`);
+    served.graphIds.forEach((id, index) => io.out(`  graph ${id}  (${files[index]})`));
+    io.out(`In Loopscope: Connect to a LangGraph server → ${served.url}   ·   Ctrl-C stops the server`);
+    const stopped = await new Promise<'signal' | number | null>((done) => {
+      interrupted.signal.addEventListener('abort', () => done('signal'), { once: true });
+      if (interrupted.signal.aborted) done('signal');
+      void served.exited.then(done);
+    });
+    await served.stop();
+    if (stopped === 'signal') {
+      io.err('the LangGraph server stopped');
+      return 0;
+    }
+    io.err(`the LangGraph server exited on its own (code ${stopped})`);
+    return 1;
+  } finally {
+    for (const signal of signals) process.off(signal, onSignal);
   }
-  io.err(`the LangGraph server exited on its own (code ${stopped})`);
-  return 1;
 };
 
 export const main = async (argv: string[], terminal: Output = processOutput): Promise<number> => {
-  const io: Output = { out: (line) => terminal.out(printable(line)), err: (line) => terminal.err(printable(line)) };
+  const io: Output = { out: (line) => terminal.out(visibleLines(line)), err: (line) => terminal.err(visibleLines(line)) };
   const [command, ...rest] = argv;
   try {
     switch (command) {
@@ -258,7 +325,7 @@ export const main = async (argv: string[], terminal: Output = processOutput): Pr
         return 2;
     }
   } catch (error) {
-    if (error instanceof Refusal || error instanceof ScenarioError) {
+    if (error instanceof Refusal || error instanceof ScenarioError || error instanceof McpConfigError) {
       io.err(error.message);
       return 2;
     }

@@ -1,14 +1,22 @@
 /** The readable timeline of a trace for a terminal: a reader can tell why each edge was taken. */
 import type { Attempt, Iteration, Trace, TraceStep } from '../runtime/index.ts';
 
+/** JSON cut to one readable line. */
+const brief = (value: unknown, max = 160) => {
+  const text = JSON.stringify(value) ?? '';
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+};
+
 const attemptLine = (attempt: Attempt, indent = '      ') =>
-  `${indent}attempt ${attempt.n} ${attempt.skill}: ${attempt.outcome}` +
+  `${indent}attempt ${attempt.n} ${attempt.skill}${attempt.access ? ` [${attempt.access}]` : ''}: ${attempt.outcome}` +
   `${attempt.records === undefined ? '' : `, ${attempt.records} record(s)`}, ${attempt.tokens} token(s)` +
-  `${attempt.error ? ` — ${attempt.error}` : ''}`;
+  `${attempt.error ? ` — ${attempt.error}` : ''}` +
+  // A call to a tool of a server (MCP) shows what it answered.
+  `${attempt.access && attempt.returned?.length ? ` ← ${brief(attempt.returned)}` : ''}`;
 
 /** An iteration of an inner loop: the decider's reply, then the tool call and its attempts, nested. */
 const iterationLines = (iteration: Iteration): string[] => {
-  const asked = iteration.tool ? `call ${iteration.tool}${iteration.args && Object.keys(iteration.args).length ? ` ${JSON.stringify(iteration.args)}` : ''}` : iteration.outcome === 'done' ? 'done' : 'no reply';
+  const asked = iteration.tool ? `call ${iteration.tool}${iteration.args && Object.keys(iteration.args).length ? ` ${brief(iteration.args)}` : ''}` : iteration.outcome === 'done' ? 'done' : 'no reply';
   const lines = [`      ↻ iteration ${iteration.n}: ${asked}${iteration.tool ? ` → ${iteration.outcome}` : ''}${iteration.note ? ` — ${iteration.note}` : ''}`];
   for (const attempt of iteration.attempts) {
     lines.push(attemptLine(attempt, '          '));

@@ -1,6 +1,8 @@
 import { useState } from 'react';
 import type { ContactedHost } from '../graph/index.ts';
-import { useHostRequest } from '../store/hosts.ts';
+import { originOf } from '../graph/hosts.ts';
+import { useHostRequest, type ServerAsk } from '../store/hosts.ts';
+import { badServerUrl, serverUrl, setServerUrl } from '../store/mcpServers.ts';
 import { getKey, setKey } from '../store/secrets.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 
@@ -36,13 +38,40 @@ function HostItem({ host }: { host: ContactedHost }) {
   );
 }
 
+/** An MCP server the graph names, and the address this browser reaches it at (kept here, never in the graph). */
+function ServerItem({ server, url, onUrl }: { server: ServerAsk; url: string; onUrl: (url: string) => void }) {
+  const problem = badServerUrl(url);
+  const origin = problem ? null : originOf(url);
+  const id = `mcp-server-${server.name}`;
+  return (
+    <li>
+      <label htmlFor={id}>
+        <strong>MCP server “{server.name}”</strong> <span className="muted">({server.skills.join(', ')})</span>
+      </label>
+      <input id={id} type="url" placeholder="http://127.0.0.1:3001/mcp" value={url} aria-describedby={`${id}-help`} onChange={(event) => onUrl(event.target.value)} />
+      <p className="field-help" id={`${id}-help`}>
+        {problem ? `Its address: ${problem}. ` : `Requests go to ${origin}. `}
+        The page reaches MCP servers over Streamable HTTP only; the address is kept in this browser, never in the graph.
+      </p>
+    </li>
+  );
+}
+
 /**
  * Before the first run of a graph that contacts other hosts: which hosts, for which skills, and
- * the keys that would go there. Nothing is sent until the person allows it; asked once per graph and host.
+ * the keys that would go there; and the address of each MCP server it names. Nothing is sent until
+ * the person allows it; asked once per graph and host.
  */
 export function HostConsent() {
   const request = useHostRequest((state) => state.request);
+  const [urls, setUrls] = useState<Record<string, string>>(() => Object.fromEntries((request?.servers ?? []).map((server) => [server.name, serverUrl(server.name) ?? ''])));
   if (!request) return null;
+  const urlOf = (name: string) => urls[name] ?? serverUrl(name) ?? '';
+  const missing = request.servers.some((server) => badServerUrl(urlOf(server.name)) !== null);
+  const allow = () => {
+    for (const server of request.servers) setServerUrl(server.name, urlOf(server.name));
+    request.answer(true);
+  };
   return (
     <Dialog title="Allow network access" onClose={() => request.answer(false)}>
       <p>
@@ -53,9 +82,12 @@ export function HostConsent() {
         {request.hosts.map((host) => (
           <HostItem key={host.origin ?? host.address} host={host} />
         ))}
+        {request.servers.map((server) => (
+          <ServerItem key={server.name} server={server} url={urlOf(server.name)} onUrl={(url) => setUrls((current) => ({ ...current, [server.name]: url }))} />
+        ))}
       </ul>
       <div className="dialog-actions">
-        <button type="button" onClick={() => request.answer(true)} data-autofocus>Allow and run</button>
+        <button type="button" onClick={allow} disabled={missing} data-autofocus>Allow and run</button>
         <button type="button" onClick={() => request.answer(false)}>Cancel</button>
       </div>
     </Dialog>

@@ -32,6 +32,18 @@ const outcomeWords = (step: TraceStep) => (step.guard && step.outcome === null ?
 
 const EDGE_WORDS = { taken: 'taken', notTaken: 'not taken', skipped: 'skipped' } as const;
 
+/** A call to a tool of a server (MCP): the args it was made (or refused) with, and what the server answered. */
+function ToolCall({ attempt }: { attempt: Attempt }) {
+  return (
+    <dl className="tool-call" aria-label={`Call of ${attempt.skill}, attempt ${attempt.n}`}>
+      <dt>args</dt>
+      <dd><code>{json(attempt.args)}</code></dd>
+      <dt>answer</dt>
+      <dd>{attempt.returned ? <code>{json(attempt.returned)}</code> : <span className="muted">none: {attempt.outcome === 'permission_denied' ? 'refused before the call, the server was not asked' : 'no records'}</span>}</dd>
+    </dl>
+  );
+}
+
 /** Attempts with what came of each: retried in place (no re-plan), or not, and why. */
 function AttemptsTable({ attempts, label }: { attempts: readonly Attempt[]; label: string }) {
   return (
@@ -45,7 +57,9 @@ function AttemptsTable({ attempts, label }: { attempts: readonly Attempt[]; labe
               <td>{attempt.n}</td>
               <td>
                 {attempt.skill} <span className={`outcome-${attempt.outcome}`}>{attempt.outcome}</span> <span className="muted">{attempt.tokens} tok</span>
+                {attempt.access && <span className={`access access-${attempt.access}`}> {attempt.access}</span>}
                 {attempt.error && <div className="muted">{attempt.error}</div>}
+                {attempt.args && <ToolCall attempt={attempt} />}
               </td>
               <td>
                 <strong className={`verdict ${verdict}`}>{VERDICT_WORDS[verdict]}</strong>

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { TEMPLATES } from '../graph/templates/index.ts';
+import { visibleText } from '../graph/visible.ts';
 import { useApp } from '../store/index.ts';
 import { refreshLibrary, removeFromLibrary, useLibrary } from '../store/libraryActions.ts';
 import { openFromLibrary } from '../store/persistence.ts';
@@ -36,11 +37,11 @@ export function GraphLibrary({ onClose }: { onClose: () => void }) {
             return (
               <li key={entry.id} className={current ? 'current' : undefined}>
                 <button type="button" className="library-open" onClick={() => open(entry.id)} aria-current={current ? 'true' : undefined} data-autofocus={current || undefined}>
-                  <span className="library-name">{entry.name}</span>
+                  <span className="library-name">{visibleText(entry.name)}</span>
                   <span className="muted">{current ? `open now · saved ${when}` : `saved ${when}`}</span>
                 </button>
                 {!current && (
-                  <button type="button" className="icon-button" aria-label={`Remove ${entry.name} (saved ${when}) from this browser`} title="Remove from this browser" onClick={() => void removeFromLibrary(entry.id)}>
+                  <button type="button" className="icon-button" aria-label={`Remove ${visibleText(entry.name)} (saved ${when}) from this browser`} title="Remove from this browser" onClick={() => void removeFromLibrary(entry.id)}>
                     <RemoveIcon size={16} aria-hidden="true" />
                   </button>
                 )}

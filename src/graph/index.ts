@@ -18,6 +18,6 @@ export type { Problem, ProblemCode } from './validate.ts';
 // The schemas' own modules are not in this index either (schema.ts, skills.ts, when.ts), nor hosts.ts:
 // the first screen needs their types only; import their values from the modules themselves.
 export type { GraphEdge, GraphFile, GraphFileInput, GraphNode, Limits, NodeOfKind, PermissionMode, Scenario, ScenarioExpect, TokenExpectation } from './schema.ts';
-export type { Access, HttpSkill, LlmSkill, MockEntry, MockSkill, Skill } from './skills.ts';
+export type { Access, HttpSkill, LlmSkill, McpSkill, MockEntry, MockSkill, Skill } from './skills.ts';
 export type { Op, When } from './when.ts';
 export type { ContactedHost } from './hosts.ts';

@@ -143,6 +143,8 @@ export const newSkill = (type: Skill['type']): Skill => {
       return { type, access: 'read', url: 'https://example.com/search?q={{args.q}}', method: 'GET', timeoutMs: 10000 };
     case 'llm':
       return { type, access: 'read', baseUrl: 'http://localhost:11434/v1', model: 'llama3.1', timeoutMs: 60000 };
+    case 'mcp':
+      return { type, access: 'read', server: 'files', tool: 'read_text_file', timeoutMs: 30000 };
   }
 };
 

@@ -3,7 +3,7 @@ import { lazySchema, type ZodModule } from './lazySchema.ts';
 import { Id, Position } from './common.ts';
 import { KINDS, NODE_KINDS, type NodeKind } from './kinds/index.ts';
 import { LIMITS } from './limits.ts';
-import { Skill } from './skills.ts';
+import { LlmSkill, Skill } from './skills.ts';
 import { When, whenDepth } from './when.ts';
 
 export const GRAPH_FORMAT = 'loopscope/graph';
@@ -96,8 +96,12 @@ export const Scenario = lazySchema((z) => z.strictObject({
   name: z.string().check(z.minLength(1)),
   description: z.optional(z.string()),
   seed: z.optional(z.int()),
-  /** Merged over the graph's skills: a partial skill keeps the graph's other settings. */
-  skills: z.optional(z.record(z.string(), z.record(z.string(), z.unknown()))),
+  /**
+   * Merged over the graph's skills: a partial skill keeps the graph's other settings. Where to send
+   * and which key to read are checked here as in a skill: a host is announced, and a key name
+   * written out, before any scenario runs.
+   */
+  skills: z.optional(z.record(z.string(), z.catchall(z.partial(z.pick(LlmSkill, { baseUrl: true, apiKeyName: true })), z.unknown()))),
   state: z.optional(StateObject),
   /** A person's answers at each approve node, in the order it ran; the run takes them instead of asking. */
   decisions: z.optional(z.record(Id, z.array(z.enum(['approved', 'denied'])).check(z.minLength(1), z.maxLength(1000)))),

@@ -1,7 +1,14 @@
 import type * as z from 'zod/mini';
 import { lazySchema, type ZodModule } from './lazySchema.ts';
-import { CallOutcome } from './common.ts';
+import { CallOutcome, FORBIDDEN_KEYS } from './common.ts';
 import { LIMITS } from './limits.ts';
+
+/**
+ * The name of an environment variable, as POSIX shells and dotenv files take it: what an llm
+ * skill's \`apiKeyName\` and the command line's \`--key\` hold. Nothing else can be a line of its own
+ * in an exported project's .env.example, or a shell's code.
+ */
+export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 export const ACCESS_LEVELS = ['read', 'write', 'exec'] as const;
 export const Access = lazySchema((z) => z.enum(ACCESS_LEVELS));
@@ -20,6 +27,21 @@ export const MockEntry = lazySchema((z) => z.strictObject({
   reply: z.optional(z.unknown()),
 }));
 export type MockEntry = z.infer<typeof MockEntry>;
+
+/**
+ * An http(s) URL as a file may give it for a service: what \`new URL\` reads, with nothing it would
+ * quietly drop or change on the way (it removes tabs and newlines, and trims spaces), so the address
+ * a person sees is the one that is contacted and the one an export writes.
+ */
+export const isHttpUrl = (text: string): boolean => {
+  if (/[\s\p{Cc}\p{Cf}]/u.test(text)) return false;
+  try {
+    const { protocol } = new URL(text);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
+};
 
 const skillBase = (z: ZodModule) => ({
   access: z._default(Access, 'read'),
@@ -51,19 +73,44 @@ export const HttpSkill = lazySchema((z) => z.strictObject({
 export const LlmSkill = lazySchema((z) => z.strictObject({
   type: z.literal('llm'),
   ...skillBase(z),
-  baseUrl: z.string().check(z.minLength(1)),
+  baseUrl: z.string().check(z.refine(isHttpUrl, 'expected an http(s) URL such as http://localhost:11434/v1, without spaces or control characters')),
   model: z.string().check(z.minLength(1)),
-  /** The name of the key; the key itself never lives in the file. */
-  apiKeyName: z.optional(z.string()),
+  /** The name of the key (an environment variable's name); the key itself never lives in the file. */
+  apiKeyName: z.optional(z.string().check(
+    z.regex(ENV_NAME, 'an API key name is the name of an environment variable: letters, digits and _, not starting with a digit'),
+    // As for ids: a dotenv file cannot even set `__proto__` (its parser assigns it to an object).
+    z.refine((name) => !FORBIDDEN_KEYS.has(name), 'this name is reserved (__proto__, constructor and prototype cannot be key names)'),
+  )),
   temperature: z.optional(z.number().check(z.gte(0), z.lte(2))),
   timeoutMs: z._default(z.int().check(z.gte(1)), 60000),
+  /**
+   * As a decider, use the endpoint's native tool calling: the loop's tools go in the request's
+   * `tools`, and a `tool_calls` answer is the reply `{"tool", "args"}`.
+   */
+  toolCalls: z.optional(z.boolean()),
 }));
 
-export const Skill = lazySchema((z) => z.discriminatedUnion('type', [MockSkill, HttpSkill, LlmSkill]));
+/**
+ * One tool of an MCP server. `server` is a name: the servers themselves (a program to start, a URL)
+ * are the person's, in their project's `.mcp.json` (./mcpServers.ts), never in a graph file, so a
+ * graph someone sends cannot start a program or reach a server the person did not set up. The
+ * access a call needs comes from the tool's annotations at run time; `access` may only make it
+ * stricter (`exec` for a shell-like tool), so its default `read` adds nothing.
+ */
+export const McpSkill = lazySchema((z) => z.strictObject({
+  type: z.literal('mcp'),
+  ...skillBase(z),
+  server: z.string().check(z.minLength(1, 'name a server of the project\'s .mcp.json')),
+  tool: z.string().check(z.minLength(1, 'name one of the server\'s tools')),
+  timeoutMs: z._default(z.int().check(z.gte(1)), 30000),
+}));
+
+export const Skill = lazySchema((z) => z.discriminatedUnion('type', [MockSkill, HttpSkill, LlmSkill, McpSkill]));
 export type Skill = z.infer<typeof Skill>;
 export type MockSkill = z.infer<typeof MockSkill>;
 export type HttpSkill = z.infer<typeof HttpSkill>;
 export type LlmSkill = z.infer<typeof LlmSkill>;
+export type McpSkill = z.infer<typeof McpSkill>;
 
 const ACCESS_OF_METHOD: Record<HttpSkill['method'], Access> = { GET: 'read', POST: 'write', PUT: 'write', PATCH: 'write', DELETE: 'write' };
 

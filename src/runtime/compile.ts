@@ -12,6 +12,7 @@ import { Runnable } from '@langchain/core/runnables';
 import { EphemeralValue } from '@langchain/langgraph/channels';
 import { Annotation, BaseChannel, END, InvalidUpdateError, NodeInterrupt, START, StateGraph, type LangGraphRunnableConfig } from '@langchain/langgraph/web';
 import { reachableFrom, type GraphFile } from '../graph/index.ts';
+import { outsideWriteCheck, refusedWrite, writtenByRuntime, type OutsideWriteCheck } from './outsideWrites.ts';
 import { channelCodec, channelNames, initialValues, type RunValues } from './state.ts';
 import { executeNode, finallyNode, realRunners, routeAfter, type RunDeps } from './step.ts';
 
@@ -106,9 +107,16 @@ class FieldChannel extends BaseChannel<unknown, unknown, unknown> {
   // LangGraph checks a state field's channel by this name (a schema added twice must agree).
   lc_graph_name = 'LastValue';
   value: [unknown] | [] = [];
+  /** On a served graph: what a write from outside the runtime's nodes must pass (outsideWrites.ts). */
+  private readonly outside: OutsideWriteCheck | undefined;
+
+  constructor(outside?: OutsideWriteCheck) {
+    super();
+    this.outside = outside;
+  }
 
   fromCheckpoint(checkpoint?: unknown): this {
-    const channel = new FieldChannel();
+    const channel = new FieldChannel(this.outside);
     if (checkpoint !== undefined) channel.value = [checkpoint];
     return channel as this;
   }
@@ -116,6 +124,8 @@ class FieldChannel extends BaseChannel<unknown, unknown, unknown> {
   update(values: unknown[]): boolean {
     if (values.length === 0) return false;
     if (values.length !== 1) throw new InvalidUpdateError('LastValue can only receive one value per step.', { lc_error_code: 'INVALID_CONCURRENT_GRAPH_UPDATE' });
+    const refused = this.outside && refusedWrite(this.outside, values, this.value[0]);
+    if (refused) throw new InvalidUpdateError(refused);
     this.value = [values[0]];
     return true;
   }
@@ -158,9 +168,9 @@ export const presentValues = (values: Record<string, unknown>): Record<string, u
   return values;
 };
 
-const channelsOf = (graph: GraphFile) => {
+const channelsOf = (graph: GraphFile, served: boolean) => {
   const { channel } = channelCodec(graph);
-  return Annotation.Root(Object.fromEntries(channelNames(graph).map((name) => [channel(name), () => new FieldChannel()])));
+  return Annotation.Root(Object.fromEntries(channelNames(graph).map((name) => [channel(name), () => new FieldChannel(served ? outsideWriteCheck(name) : undefined)])));
 };
 
 /**
@@ -173,14 +183,15 @@ export const GRAPH_METADATA_KEY = 'loopscope_graph';
 /**
  * The StateGraph of a graph file, with the one way to compile it (give `compile` a checkpointer to
  * pause, time-travel and fork): its trigger channels made quiet (TriggerChannel). Start a run with
- * `initialValues(graph, seed)` as the input.
+ * `initialValues(graph, seed)` as the input. `served`: the graph runs for clients outside Loopscope
+ * (a LangGraph server), whose input and updateState cannot set what the runtime keeps (outsideWrites.ts).
  */
-export const buildStateGraph = (graph: GraphFile, defaults: LoopscopeConfig = {}, { describe = false } = {}) => {
+export const buildStateGraph = (graph: GraphFile, defaults: LoopscopeConfig = {}, { describe = false, served = false } = {}) => {
   const names = nodeNames(graph);
   const codec = channelCodec(graph);
   const real = realRunners(graph);
   const nodes = graph.nodes.filter((node) => names.has(node.id));
-  const builder = new StateGraph(channelsOf(graph)).addNode(
+  const builder = new StateGraph(channelsOf(graph, served)).addNode(
     nodes.map((node): [string, Untraced<Record<string, unknown>, Record<string, unknown>>, { metadata?: Record<string, unknown> }] => [
       names.get(node.id) as string,
       new Untraced(async (values: Record<string, unknown>, config: LangGraphRunnableConfig) => {
@@ -191,7 +202,8 @@ export const buildStateGraph = (graph: GraphFile, defaults: LoopscopeConfig = {}
         const writer = config.writer;
         // Each attempt goes out on the `custom` stream as it ends: LangGraph's retries would hide them.
         const update = await executeNode(graph, node, run, real, { ...loopscope, onAttempt: writer && ((attempt, where) => writer({ type: 'attempt', ...where, attempt })) });
-        return codec.toChannels(fresh ? { ...run, ...update } : update);
+        const written = codec.toChannels(fresh ? { ...run, ...update } : update);
+        return served ? writtenByRuntime(written) : written;
       }),
       describe && node.id === graph.entry ? { metadata: { [GRAPH_METADATA_KEY]: graph } } : {},
     ]),

@@ -13,7 +13,7 @@
  * take the node's `config.auto`, and without one they deny (the safe default; the graph routes
  * `denied`). `trace` is a snapshot taken when read.
  */
-import type { KeyRing } from '../skills/index.ts';
+import type { KeyRing, McpConnector } from '../skills/index.ts';
 import type { GraphFile } from '../graph/schema.ts';
 import type { MockEntry } from '../graph/skills.ts';
 import type { RetentionPolicy } from './checkpointer.ts';
@@ -71,6 +71,8 @@ export interface RunOptions {
   stepDelayMs?: number;
   /** Injected in tests; the global fetch otherwise. */
   fetch?: typeof fetch;
+  /** MCP servers by name, for mcp skills: the command line's from `.mcp.json`, the page's from the URLs the person gave. */
+  mcp?: McpConnector;
   /** Leaves `stateBefore` out of the steps (the state of any step is read from its checkpoint instead). */
   compact?: boolean;
   /** Approvals take `config.auto` instead of waiting for a person; no `attempt` events (each step carries its attempts). */

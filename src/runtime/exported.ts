@@ -6,28 +6,51 @@
  */
 import '../graph/zodProvided.ts';
 import { describeProblems } from '../graph/index.ts';
-import { contactedHosts } from '../graph/hosts.ts';
-import { parseGraph } from '../graph/parse.ts';
-import type { KeyRing } from '../skills/index.ts';
+import { McpConfig } from '../graph/mcpServers.ts';
+import { parseGraph, parseWith } from '../graph/parse.ts';
+import { environmentKeys, KEYS_IN_ENV, KEYS_VARIABLE, readAllowances } from '../skills/environmentKeys.ts';
+import { createNodeConnector, type NodeConnector } from '../skills/mcpNode.ts';
 import { buildStateGraph, recursionLimitOf } from './compile.ts';
 
+/** The project's MCP servers, as its `src/graph.ts` reads them: the `.mcp.json` carried into it, and its folder. */
+export interface ExportedServers {
+  mcpServers: unknown;
+  dir: string;
+}
+
 /**
- * Keys for the graph's llm skills from the server's environment (its `.env`): a key name the graph
- * itself declares is sent to that skill's origin, as `--key NAME` allows on the command line; the
- * person chose it by writing it into the project's `.env`.
+ * The MCP servers of the project, for the graph's mcp skills: stdio servers start on first use and
+ * run as long as the server does (they are killed by PID when its process exits).
  */
-const environmentKeyRing = (declared: ReadonlySet<string>, env: Readonly<Record<string, string | undefined>>): KeyRing => (name) => {
-  if (!declared.has(name)) return { refused: `${name} is not an apiKeyName of this graph` };
-  const key = env[name];
-  return key ? { key } : { refused: `set ${name} in the project's .env (see .env.example)` };
+const projectConnector = (servers: ExportedServers, env: Readonly<Record<string, string | undefined>>) => {
+  const parsed = parseWith(McpConfig, servers.mcpServers);
+  if (!parsed.ok) throw new Error(`.mcp.json is not a list of MCP servers:\n${describeProblems(parsed.problems)}`);
+  const connector = createNodeConnector(parsed.value, { dir: servers.dir, env, source: 'the project\'s .mcp.json' });
+  connectors.add(connector);
+  return connector;
 };
 
-/** The compiled graph a LangGraph server serves; a file that is not a valid graph is refused with the path that failed. */
-export const exportedGraph = (file: unknown, env: Readonly<Record<string, string | undefined>> = {}) => {
+const connectors = new Set<NodeConnector>();
+
+/** Stops every MCP server the exported graphs started (by PID), for a host that ends without exiting its process. */
+export const stopMcpServers = async () => {
+  const all = [...connectors];
+  connectors.clear();
+  await Promise.all(all.map((connector) => connector.close()));
+};
+
+/**
+ * The compiled graph a LangGraph server serves; a file that is not a valid graph is refused with
+ * the path that failed. An llm skill's key comes from the server's environment only where
+ * `LOOPSCOPE_KEYS` (the project's .env) lets that variable go to that skill's origin, as `--key`
+ * does on the command line: without it nothing is sent, whatever variables the server's shell holds.
+ */
+export const exportedGraph = (file: unknown, env: Readonly<Record<string, string | undefined>> = {}, servers?: ExportedServers) => {
   const parsed = parseGraph(file);
   if (!parsed.ok) throw new Error(`graph.json is not a valid Loopscope graph:\n${describeProblems(parsed.problems)}`);
-  const graph = parsed.value;
-  const declared = new Set(contactedHosts(graph).flatMap((host) => host.keyNames));
-  const { compile } = buildStateGraph(graph, { keys: environmentKeyRing(declared, env) }, { describe: true });
-  return compile().withConfig({ recursionLimit: recursionLimitOf(graph) });
+  const allowances = readAllowances(Object.hasOwn(env, KEYS_VARIABLE) ? env[KEYS_VARIABLE] : undefined);
+  if ('refused' in allowances) throw new Error(`${KEYS_VARIABLE} in the project's .env: ${allowances.refused}`);
+  const mcp = servers ? projectConnector(servers, env) : undefined;
+  const { compile } = buildStateGraph(parsed.value, { keys: environmentKeys(env, allowances.allowed, KEYS_IN_ENV), mcp }, { describe: true, served: true });
+  return compile().withConfig({ recursionLimit: recursionLimitOf(parsed.value) });
 };

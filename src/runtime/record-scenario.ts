@@ -1,8 +1,9 @@
 /**
  * "Save as scenario": a run turned into a test. What the run did (path, stop reason, rounds,
- * attempts) becomes the expectations, and what each skill returned, real http and llm skills
+ * attempts) becomes the expectations, and what each skill returned, real http, llm and mcp skills
  * included, becomes a mock script, so that the test replays the run offline.
  */
+import { own } from '../graph/common.ts';
 import type { GraphFile, Scenario } from '../graph/schema.ts';
 import type { MockEntry } from '../graph/skills.ts';
 import { nodeRan } from './scenario.ts';
@@ -69,6 +70,10 @@ export const scenarioFromRun = (graph: GraphFile, trace: Trace, taken: readonly 
     scripts.set(attempt.skill, [...(scripts.get(attempt.skill) ?? []), entry]);
     if (placeholder) placeholders.add(attempt.skill);
   }
+  // An MCP tool's access is its server's to tell: the mock keeps what the run learned, so a denial replays as a denial.
+  const learned = new Map(attempts.flatMap((attempt) => (attempt.access && own(graph.skills, attempt.skill)?.type === 'mcp' ? [[attempt.skill, attempt.access] as const] : [])));
+  for (const [name] of learned)
+    if (!scripts.has(name)) scripts.set(name, [{ outcome: 'error', tokens: 0, error: `${name} was never called in the run this scenario was saved from (only refused)` }]);
   if (placeholders.size > 0)
     notes.push(`This trace does not hold the records ${[...placeholders].join(', ')} returned (it was made by an older Loopscope): their scripts return empty placeholder records.`);
   for (const [name, skill] of Object.entries(graph.skills))
@@ -99,7 +104,7 @@ export const scenarioFromRun = (graph: GraphFile, trace: Trace, taken: readonly 
     name: unique(`${trace.scenario ?? trace.graph}: ${outcome} in ${trace.rounds} round(s)`, taken),
     description: `Saved from a run (seed ${trace.seed}): the path, the stop and each skill's results as it ran.`,
     seed: trace.seed,
-    ...(scripts.size > 0 ? { skills: Object.fromEntries([...scripts].map(([name, script]) => [name, { type: 'mock', script }])) } : {}),
+    ...(scripts.size > 0 ? { skills: Object.fromEntries([...scripts].map(([name, script]) => [name, { type: 'mock', ...(learned.has(name) ? { access: learned.get(name) } : {}), script }])) } : {}),
     ...(original?.state ? { state: original.state } : {}),
     ...(decisions.length > 0 ? { decisions: Object.fromEntries(decisions) } : {}),
     expect: {

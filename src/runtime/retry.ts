@@ -78,14 +78,19 @@ export const runAction = async (action: Action, policy: RetryPolicy, env: Action
       return run;
     }
     if (n > 1 && policy.backoffMs) await env.wait(backoffBefore(n, policy.backoffMs), runner.simulated === true);
-    if (!accessAllowed(env.mode, runner.access) && !env.consumeGrant(action.skill)) {
+    const context = { ...env.context, attempt: n, timeoutMs: policy.timeoutMs };
+    // A tool's access is what its server says (MCP annotations): asked before the check, so the call itself waits for it.
+    const learned = runner.learnAccess ? await runner.learnAccess(context) : runner.access;
+    // A call that asks a service for its access shows what it was asked with and what it needed, allowed or not.
+    const told = runner.learnAccess ? { args: action.args, ...(typeof learned === 'string' ? { access: learned } : {}) } : {};
+    if (typeof learned === 'string' && !accessAllowed(env.mode, learned) && !env.consumeGrant(action.skill)) {
       run.outcome = 'permission_denied';
       run.denied = true;
-      run.error = `${env.mode} mode does not allow ${runner.access} access`;
-      record({ n, skill: action.skill, outcome: 'permission_denied', tokens: 0, error: run.error, action: actionIndex, durationMs: 0, retry: permissionSentence(env.mode, action.skill, runner.access) });
+      run.error = `${env.mode} mode does not allow ${learned} access`;
+      record({ n, skill: action.skill, outcome: 'permission_denied', tokens: 0, error: run.error, action: actionIndex, durationMs: 0, retry: permissionSentence(env.mode, action.skill, learned), ...told });
       return run;
     }
-    const raw = await runner.call(action.args, { ...env.context, attempt: n, timeoutMs: policy.timeoutMs });
+    const raw = typeof learned === 'string' ? await runner.call(action.args, context) : learned;
     const result = interpret(raw);
     env.charge(result.tokens);
     if (runner.simulated) await env.wait(result.durationMs ?? 0, true);
@@ -93,6 +98,7 @@ export const runAction = async (action: Action, policy: RetryPolicy, env: Action
       n, skill: action.skill, outcome: result.outcome, tokens: result.tokens, records: result.records.length,
       durationMs: result.durationMs ?? 0, action: actionIndex, retry: retrySentence(result.outcome, n, policy),
       ...(result.error ? { error: result.error } : {}),
+      ...told,
       // What the skill itself answered, before a planner read it: enough to replay the call as a mock.
       returned: raw.records,
       ...(raw.text === undefined ? {} : { text: raw.text }),

@@ -312,7 +312,7 @@ class Controller implements RunController {
 
   private hooks(): LoopscopeConfig {
     return {
-      now: this.options.now, fetch: this.options.fetch, keys: this.options.keys,
+      now: this.options.now, fetch: this.options.fetch, keys: this.options.keys, mcp: this.options.mcp,
       beforeNode: (node, values) => this.beforeNode(node, values),
     };
   }

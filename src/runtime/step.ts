@@ -5,7 +5,7 @@
  * Skill calls are its only effects, with the ledger deciding what a mock or a fork's override serves.
  */
 import { kindDefinition, nodeById, own, type GraphFile, type GraphNode, type MockEntry, type Skill } from '../graph/index.ts';
-import { createSkill, resultOfEntry, type KeyRing, type SkillRunner } from '../skills/index.ts';
+import { createSkill, resultOfEntry, type KeyRing, type McpConnector, type SkillRunner } from '../skills/index.ts';
 import { chooseEdge, type EdgeChoice } from './conditions.ts';
 import { checkGuards } from './guards.ts';
 import { EXECUTORS, type NodeContext, type NodeResult } from './kinds/index.ts';
@@ -19,6 +19,8 @@ export interface RunDeps {
   fetch?: typeof fetch;
   /** Keys for llm skills, each bound to the origin it was given for; kept in memory only. */
   keys?: KeyRing;
+  /** MCP servers by name, for mcp skills (none: their calls are errors that say so). */
+  mcp?: McpConnector;
   /** Told about every attempt as it ends (the `custom` stream), so attempts show while the node runs. */
   onAttempt?: (attempt: Attempt, where: { node: string; step: number }) => void;
 }
@@ -65,7 +67,11 @@ const actionEnv = (
 ): ActionEnv => ({
   runner: (skill) => {
     const definition = own(graph.skills, skill);
-    return definition ? (scriptedRunner(skill, definition, ledger) ?? real.get(skill)) : undefined;
+    if (!definition) return undefined;
+    const scripted = scriptedRunner(skill, definition, ledger);
+    const service = real.get(skill);
+    // A fork's override of an MCP tool serves the answer, but the tool's access is still the server's to tell.
+    return scripted && service?.learnAccess ? { ...scripted, learnAccess: service.learnAccess, describe: service.describe } : (scripted ?? service);
   },
   mode: graph.permissions.mode,
   consumeGrant: (skill) => {
@@ -83,7 +89,7 @@ const actionEnv = (
     if (simulated) ledger.simulatedMs += ms;
     else await new Promise((resolve) => setTimeout(resolve, ms));
   },
-  context: { state, seed: run.seed, keys: deps.keys, fetch: deps.fetch },
+  context: { state, seed: run.seed, keys: deps.keys, fetch: deps.fetch, mcp: deps.mcp },
   onAttempt,
 });
 
@@ -169,6 +175,12 @@ export const executeNode = async (graph: GraphFile, node: GraphNode, values: Run
   const context: NodeContext = {
     node, graph, state, round, visits, lastWritten: run.lastWritten,
     runAction: (action, policy, index, interpret) => runAction(action, policy, env, index, interpret),
+    describeTool: async (skill) => {
+      const runner = env.runner(skill);
+      if (runner?.describe) return runner.describe({ ...env.context, attempt: 1 });
+      const description = own(graph.skills, skill)?.description;
+      return { name: skill, ...(description ? { description } : {}) };
+    },
     tell: onAttempt,
     budgetLeft: () => (graph.limits.tokenBudget === undefined ? null : Math.max(0, graph.limits.tokenBudget - ledger.tokensUsed)),
     decision: run.decision ?? undefined,

@@ -7,6 +7,7 @@ import type * as z from 'zod/mini';
 import { lazySchema } from '../graph/lazySchema.ts';
 import { CallOutcome, NODE_KINDS, TRACE_LIMITS, type ParseResult } from '../graph/index.ts';
 import { parseUntrusted } from '../graph/parse.ts';
+import { Access } from '../graph/skills.ts';
 
 export const TRACE_FORMAT = 'loopscope/trace';
 export const TRACE_VERSION = 1;
@@ -40,6 +41,10 @@ export const Attempt = lazySchema((z) => z.strictObject({
   returned: z.optional(z.array(z.unknown())),
   /** The raw text an llm answered. */
   text: z.optional(z.string()),
+  /** The arguments of a call to a tool whose service tells its access (an MCP tool): what was sent, or would have been. */
+  args: z.optional(State),
+  /** The access that tool needed, from its annotations and the skill's own stricter `access`. */
+  access: z.optional(Access),
 }));
 export type Attempt = z.infer<typeof Attempt>;
 

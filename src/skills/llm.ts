@@ -1,14 +1,44 @@
 import { type LlmSkill } from '../graph/index.ts';
 import { originOf } from '../graph/hosts.ts';
 import { exchange, failureOf } from './net.ts';
+import type { ToolDescription } from './mcp.ts';
 import { type SkillContext, type SkillResult, type SkillRunner } from './types.ts';
 
+type ToolCall = { function?: { name?: unknown; arguments?: unknown } };
+
+/**
+ * A `tool_calls` answer as the decider's reply text, `{"tool": NAME, "args": {...}}`; arguments
+ * that are not JSON stay as they came, so that the reply fails to parse as any other would.
+ */
+const toolCallReply = (call: ToolCall): string | null => {
+  const name = call.function?.name;
+  const raw = call.function?.arguments;
+  if (typeof name !== 'string') return null;
+  if (typeof raw !== 'string') return JSON.stringify({ tool: name, args: raw ?? {} });
+  try {
+    return JSON.stringify({ tool: name, args: raw.trim() ? JSON.parse(raw) : {} });
+  } catch {
+    return `{"tool": ${JSON.stringify(name)}, "args": ${raw}}`;
+  }
+};
+
 const ChatAnswer = (body: unknown): { text: string; totalTokens: number } | null => {
-  const record = body as { choices?: { message?: { content?: unknown } }[]; usage?: { total_tokens?: unknown } } | null;
-  const text = record?.choices?.[0]?.message?.content;
+  const record = body as { choices?: { message?: { content?: unknown; tool_calls?: ToolCall[] } }[]; usage?: { total_tokens?: unknown } } | null;
+  const message = record?.choices?.[0]?.message;
+  const call = Array.isArray(message?.tool_calls) && message.tool_calls.length > 0 ? toolCallReply(message.tool_calls[0]) : null;
+  const text = call ?? message?.content;
   if (typeof text !== 'string') return null;
   const totalTokens = record?.usage?.total_tokens;
   return { text, totalTokens: typeof totalTokens === 'number' ? totalTokens : 0 };
+};
+
+/** A loop's tools as the endpoint's native `tools` (OpenAI function tools). */
+const nativeTools = (tools: unknown): unknown[] | undefined => {
+  if (!Array.isArray(tools) || tools.length === 0) return undefined;
+  return (tools as ToolDescription[]).map((tool) => ({
+    type: 'function',
+    function: { name: tool.name, ...(tool.description ? { description: tool.description } : {}), parameters: tool.inputSchema ?? { type: 'object', properties: {} } },
+  }));
 };
 
 /** The key for this skill's origin, none when it names no key, or why it is not sent. */
@@ -35,6 +65,7 @@ export const createLlmSkill = (name: string, skill: LlmSkill): SkillRunner => ({
     const { key, refused } = keyFor(skill, origin, context);
     if (refused) return fail('permission_denied', refused);
     const prompt = typeof args.prompt === 'string' ? args.prompt : JSON.stringify(args);
+    const tools = skill.toolCalls ? nativeTools(args.tools) : undefined;
     const answer = await exchange(context.fetch ?? fetch, url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
@@ -43,6 +74,7 @@ export const createLlmSkill = (name: string, skill: LlmSkill): SkillRunner => ({
         messages: [{ role: 'user', content: prompt }],
         seed: context.seed,
         ...(skill.temperature === undefined ? {} : { temperature: skill.temperature }),
+        ...(tools ? { tools } : {}),
       }),
     }, Math.min(skill.timeoutMs, context.timeoutMs ?? Number.POSITIVE_INFINITY));
     const failure = failureOf(answer, 'the model server');

@@ -3,6 +3,7 @@
  * the time limit, and the body within a size limit. Whatever a file asks, the limit is clamped.
  */
 import { readAtMost } from '../graph/bytes.ts';
+import { originOf } from '../graph/hosts.ts';
 import { SKILL_LIMITS } from '../graph/index.ts';
 import type { SkillResult } from './types.ts';
 
@@ -27,6 +28,38 @@ const readBody = async (response: Response): Promise<string | null> => {
   return bytes && new TextDecoder().decode(bytes);
 };
 
+/** Redirects followed within the origin before the exchange is given up. */
+export const MAX_REDIRECTS = 5;
+
+/** The request a redirect asks for (the fetch standard's rule): 303, and 301/302 of a POST, become a GET without a body. */
+const redirected = (init: RequestInit, status: number): RequestInit => {
+  const method = (init.method ?? 'GET').toUpperCase();
+  return status === 303 && method !== 'HEAD' || ((status === 301 || status === 302) && method === 'POST') ? { ...init, method: 'GET', body: undefined } : init;
+};
+
+/**
+ * The answer at `url`, following redirects only within its origin: a service cannot send a call
+ * (its body, its key) to a host the person never listed or allowed. A page's fetch does not show
+ * where a redirect leads (an opaque redirect), so there a redirect is refused.
+ */
+const fetchWithinOrigin = async (fetchImpl: typeof fetch, url: string, init: RequestInit): Promise<Response | Exchange> => {
+  const origin = originOf(url);
+  let target = url;
+  let request: RequestInit = { ...init, redirect: 'manual' };
+  for (let hop = 0; ; hop += 1) {
+    const response = await fetchImpl(target, request);
+    const location = response.status >= 300 && response.status < 400 ? response.headers.get('location') : null;
+    if (response.type !== 'opaqueredirect' && location === null) return response;
+    void response.body?.cancel().catch(() => undefined);
+    if (location === null) return { type: 'failed', message: `${origin} answered with a redirect, which a page cannot follow safely (it does not say where to)` };
+    const next = new URL(location, target).href;
+    if (originOf(next) !== origin) return { type: 'failed', message: `${origin} redirected to ${originOf(next) ?? next}: redirects are followed only within ${origin}` };
+    if (hop === MAX_REDIRECTS) return { type: 'failed', message: `more than ${MAX_REDIRECTS} redirects within ${origin}` };
+    request = redirected(request, response.status);
+    target = next;
+  }
+};
+
 export const exchange = async (fetchImpl: typeof fetch, url: string, init: RequestInit, timeoutMs: number): Promise<Exchange> => {
   const ms = clampTimeout(timeoutMs);
   const controller = new AbortController();
@@ -40,7 +73,8 @@ export const exchange = async (fetchImpl: typeof fetch, url: string, init: Reque
   });
   const request = (async (): Promise<Exchange> => {
     try {
-      const response = await fetchImpl(url, { ...init, signal: controller.signal });
+      const response = await fetchWithinOrigin(fetchImpl, url, { ...init, signal: controller.signal });
+      if (!(response instanceof Response)) return response;
       if (!response.ok) {
         void response.body?.cancel().catch(() => undefined);
         return { type: 'answer', status: response.status, ok: false, text: '' };

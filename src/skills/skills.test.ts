@@ -1,4 +1,6 @@
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { HttpSkill, LlmSkill, MockSkill } from '../graph/skills.ts';
 import { boundKeys, clampTimeout, createHttpSkill, createLlmSkill, createMockSkill, fillJsonTemplate, RequestRefused, type SkillContext } from './index.ts';
 import { SKILL_LIMITS } from '../graph/index.ts';
@@ -115,7 +117,10 @@ describe('llm skill', () => {
 
   it('a base URL that is not a URL is an error, with no request', async () => {
     const { calls, impl } = fakeFetch(() => completion('hi'));
-    expect(await llm({ baseUrl: 'not a url' }).call({}, context({ fetch: impl }))).toMatchObject({ outcome: 'error', error: 'the base URL "not a url" is not a URL' });
+    // The schema refuses it in a file; a skill made in code still sends nothing.
+    expect(LlmSkill.safeParse({ type: 'llm', baseUrl: 'not a url', model: 'm' }).success).toBe(false);
+    const unchecked = createLlmSkill('l', { ...LlmSkill.parse({ type: 'llm', baseUrl: 'http://localhost:11434/v1', model: 'm' }), baseUrl: 'not a url' });
+    expect(await unchecked.call({}, context({ fetch: impl }))).toMatchObject({ outcome: 'error', error: 'the base URL "not a url" is not a URL' });
     expect(calls).toHaveLength(0);
   });
 
@@ -211,5 +216,63 @@ describe('hostile services and files', () => {
     const { calls, impl } = fakeFetch(() => new Response('[]'));
     await http({ method: 'POST', body: 'q={{args.q}}', headers: { 'Content-Type': 'text/plain' } }).call({ q: 'a"b' }, context({ fetch: impl }));
     expect(calls[0].init.body).toBe('q=a"b');
+  });
+});
+
+describe('redirects stay within the origin the person allowed', () => {
+  const redirect = (status: number, location: string) => new Response(null, { status, headers: { location } });
+  const http = (method = 'GET', body?: string) => createHttpSkill('h', HttpSkill.parse({ type: 'http', url: 'https://api.example/items', method, body, access: 'write' }));
+  const keys = boundKeys([{ name: 'LLM_KEY', origin: 'https://llm.example', key: 'sk-1' }]);
+  const llm = createLlmSkill('l', LlmSkill.parse({ type: 'llm', baseUrl: 'https://llm.example/v1', model: 'm', apiKeyName: 'LLM_KEY' }));
+
+  it('an http GET and an llm POST redirected to another origin are refused: nothing goes there', async () => {
+    const { calls, impl } = fakeFetch(() => redirect(307, 'https://attacker.example/steal'));
+    expect(await http().call({}, context({ fetch: impl }))).toMatchObject({ outcome: 'error', error: 'https://api.example redirected to https://attacker.example: redirects are followed only within https://api.example' });
+    expect(await llm.call({ prompt: 'secret' }, context({ fetch: impl, keys }))).toMatchObject({ outcome: 'error', error: 'https://llm.example redirected to https://attacker.example: redirects are followed only within https://llm.example' });
+    expect(calls.map((call) => call.url)).toEqual(['https://api.example/items', 'https://llm.example/v1/chat/completions']);
+    expect(calls.every((call) => call.init.redirect === 'manual')).toBe(true);
+  });
+
+  it('a redirect within the origin is followed: 307 keeps the method, body and key, 303 becomes a GET', async () => {
+    const { calls, impl } = fakeFetch((call) => (call.url.endsWith('/v1/chat/completions') ? redirect(307, '/v2/chat/completions') : new Response(JSON.stringify({ choices: [{ message: { content: 'hi' } }] }))));
+    expect(await llm.call({ prompt: 'p' }, context({ fetch: impl, keys }))).toMatchObject({ outcome: 'ok', text: 'hi' });
+    expect(calls.map((call) => [call.url, call.init.method, new Headers(call.init.headers).get('authorization'), typeof call.init.body])).toEqual([
+      ['https://llm.example/v1/chat/completions', 'POST', 'Bearer sk-1', 'string'],
+      ['https://llm.example/v2/chat/completions', 'POST', 'Bearer sk-1', 'string'],
+    ]);
+    const seeOther = fakeFetch((call) => (call.url.endsWith('/items') ? redirect(303, 'https://api.example/result') : new Response('[{"id":1}]')));
+    expect(await http('POST', '{"a":1}').call({}, context({ fetch: seeOther.impl }))).toMatchObject({ outcome: 'ok' });
+    expect(seeOther.calls.map((call) => [call.url, call.init.method, call.init.body])).toEqual([['https://api.example/items', 'POST', '{"a":1}'], ['https://api.example/result', 'GET', undefined]]);
+  });
+
+  it('a redirect loop ends; a page\'s opaque redirect is refused', async () => {
+    const loop = fakeFetch(() => redirect(302, '/items'));
+    expect(await http().call({}, context({ fetch: loop.impl }))).toMatchObject({ outcome: 'error', error: 'more than 5 redirects within https://api.example' });
+    expect(loop.calls).toHaveLength(6);
+    const opaque = fakeFetch(() => Object.defineProperty(new Response(null, { status: 200 }), 'type', { value: 'opaqueredirect' }));
+    expect(await http().call({}, context({ fetch: opaque.impl }))).toMatchObject({ outcome: 'error', error: 'https://api.example answered with a redirect, which a page cannot follow safely (it does not say where to)' });
+  });
+});
+
+describe('redirects, with the real fetch of the command line', () => {
+  const listen = async (handle: (url: string, respond: (status: number, headers: Record<string, string>, body?: string) => void) => void) => {
+    const requests: string[] = [];
+    const server = createServer((request, response) => {
+      requests.push(`${request.method} ${request.url}`);
+      handle(request.url ?? '', (status, headers, body) => response.writeHead(status, headers).end(body));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    onTestFinished(() => void server.close());
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests };
+  };
+
+  it('a 307 to another port (another origin) is not followed; one to the same origin is', async () => {
+    const elsewhere = await listen((_url, respond) => respond(200, { 'content-type': 'application/json' }, '[{"stolen":true}]'));
+    const service = await listen((url, respond) => (url === '/items' ? respond(307, { location: `${elsewhere.url}/collect` }) : url === '/moved' ? respond(308, { location: '/here' }) : respond(200, {}, '[{"id":1}]')));
+    const skill = (path: string) => createHttpSkill('h', HttpSkill.parse({ type: 'http', url: `${service.url}${path}`, method: 'POST', body: '{"secret":1}', access: 'write' }));
+    expect(await skill('/items').call({}, context())).toMatchObject({ outcome: 'error', error: `${service.url} redirected to ${elsewhere.url}: redirects are followed only within ${service.url}` });
+    expect(elsewhere.requests).toEqual([]);
+    expect(await skill('/moved').call({}, context())).toMatchObject({ outcome: 'ok', records: [{ id: 1 }] });
+    expect(service.requests).toEqual(['POST /items', 'POST /moved', 'POST /here']);
   });
 });

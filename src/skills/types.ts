@@ -5,6 +5,7 @@
 import type { CallOutcome } from '../graph/index.ts';
 import type { Access } from '../graph/skills.ts';
 import type { KeyRing } from './keys.ts';
+import type { McpConnector, ToolDescription } from './mcp.ts';
 
 export interface SkillContext {
   /** The 1-based attempt of this call inside its action. */
@@ -19,6 +20,8 @@ export interface SkillContext {
   keys?: KeyRing;
   /** Injected in tests; the global fetch otherwise. */
   fetch?: typeof fetch;
+  /** MCP servers by name, for mcp skills: the command line's come from `.mcp.json`, the page's from URLs the person gave. */
+  mcp?: McpConnector;
 }
 
 export interface SkillResult {
@@ -37,6 +40,14 @@ export interface SkillRunner {
   readonly access: Access;
   /** Its durations are reported, not waited (mock): the run's clock moves instead of the page's. */
   readonly simulated?: boolean;
+  /**
+   * For a skill whose access its service tells (an MCP tool's annotations): asked before the
+   * permission check of each attempt. A result instead of an access is that attempt's answer
+   * (the server cannot be reached, it has no such tool): the call is not made.
+   */
+  learnAccess?(context: SkillContext): Promise<Access | SkillResult>;
+  /** What a decider is told of this skill as a tool; its name (and description) when not given. */
+  describe?(context: SkillContext): Promise<ToolDescription>;
   call(args: Record<string, unknown>, context: SkillContext): Promise<SkillResult>;
 }
 

@@ -9,12 +9,32 @@ import { webGraphLocks } from './graphLocks.ts';
 import { useApp } from './index.ts';
 import { OPEN_KEY, SAVE_STAMP } from './libraryDb.ts';
 import { useGraphTab, useLibrary, withSaved } from './libraryActions.ts';
-import { fail, gesturesUnderWay, JOURNAL_PREFIX, onGesturesOver, readJournal, reasonOf, useAutosave, type JournalEntry, type LibrarySummary, type Persistence, type Saver } from './persistence.ts';
+import { newDocumentId } from './graphSlice.ts';
+import { fail, failRestore, gesturesUnderWay, JOURNAL_PREFIX, onGesturesOver, parseAside, readJournal, reasonOf, useAutosave, type JournalEntry, type LibrarySummary, type Persistence, type Saver, type SyncStorage } from './persistence.ts';
 
 /** Nodes and edges written ahead of a first save in one slice, and the idle time a slice needs. */
 const PREPARE_SLICE = 200;
 const PREPARE_MARGIN_MS = 4;
 const whenIdle = (work: (deadline?: IdleDeadline) => void) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(work) : setTimeout(work, 50));
+
+/** The graphs the journal holds a copy of. */
+const journaledIds = (sync: SyncStorage): string[] => {
+  const ids: string[] = [];
+  try {
+    for (let index = 0; index < (sync.length ?? 0); index += 1) {
+      const key = sync.key?.(index);
+      if (key?.startsWith(JOURNAL_PREFIX)) ids.push(key.slice(JOURNAL_PREFIX.length));
+    }
+  } catch {
+    // Storage refused: there is no journal to read.
+  }
+  return ids;
+};
+
+const isQuotaError = (error: unknown) => error instanceof Error && (error.name === 'QuotaExceededError' || /quota/i.test(error.message));
+
+/** Why a write failed, in words: a full storage says so, whatever the browser calls it. */
+const writeFailure = (error: unknown) => (isQuotaError(error) ? "the browser's storage for this site is full" : reasonOf(error));
 
 export const startSaving = (persistence: Persistence): Saver => {
   const { library, session, journal, delayMs, target } = persistence.options;
@@ -31,12 +51,14 @@ export const startSaving = (persistence: Persistence): Saver => {
   const unconfirmed = new Map<string, JournalEntry>();
   /** Graphs known to have no journal copy (any other may have one, from an earlier page or a failed write). */
   const unjournaled = new Set<string>();
-  const writeJournal = (id: string, entry: JournalEntry) => {
+  /** Whether the copy was written: a full localStorage only loses the safety net, IndexedDB is the save. */
+  const writeJournal = (id: string, entry: JournalEntry): boolean => {
     try {
       journal.setItem(JOURNAL_PREFIX + id, JSON.stringify(entry));
       unjournaled.delete(id);
+      return true;
     } catch {
-      // A full localStorage only loses the safety net; IndexedDB is the save.
+      return false;
     }
   };
   /** Per graph: whether this tab may save it, once known (the lock is asked for once; another tab may take it). */
@@ -116,8 +138,9 @@ export const startSaving = (persistence: Persistence): Saver => {
     } catch (error) {
       // Kept where a reload finds it, until a write works.
       if (unconfirmed.get(id) === entry) unconfirmed.delete(id);
-      writeJournal(id, entry);
-      fail(reasonOf(error));
+      const backedUp = writeJournal(id, entry);
+      // What happened, and where the graph is kept meanwhile.
+      useAutosave.setState({ error: `Autosave failed: ${writeFailure(error)}. Your graph is kept in this tab${backedUp ? " and in this browser's backup copy, which a reload opens" : ' only (Export JSON keeps a copy)'}; the next edit tries again.` });
     }
   };
 
@@ -166,6 +189,45 @@ export const startSaving = (persistence: Persistence): Saver => {
     if (taken) void save(taken.id, taken.graph, true);
   };
 
+  /**
+   * Graphs whose last edit only this browser's backup copy (the journal) holds: the tab that made
+   * it left while IndexedDB did not answer, and no page has the graph open. Each goes back into its
+   * graph once the library answers (a graph of its own when the library never had it), or, when
+   * the library's save of it is newer (another tab saved it since), into a new graph; the person is
+   * told, and nothing is left only in the backup.
+   */
+  const restoreBackups = async () => {
+    const restored: string[] = [];
+    for (const id of journaledIds(journal)) {
+      const backup = readJournal(journal, id);
+      // The open graph's backup is opened with it and saved by the saver; another tab's open graph is that tab's.
+      if (!backup || id === useApp.getState().documentId || !(await claim(id))) continue;
+      try {
+        const entry = await library.read(id);
+        if (readJournal(journal, id)?.savedAt !== backup.savedAt || id === useApp.getState().documentId) continue;
+        if (entry?.text !== backup.text) {
+          const parsed = await parseAside(backup.text, backup.schema);
+          // A damaged backup stays as it is: nothing better of that edit exists.
+          if (!parsed.ok) continue;
+          const into = entry && entry.savedAt > backup.savedAt ? newDocumentId() : id;
+          await library.write(into, parsed.value.name, backup.text);
+          const saved: LibrarySummary = { id: into, name: parsed.value.name, savedAt: Date.now() };
+          useLibrary.setState((state) => ({ entries: withSaved(state.entries, saved) }));
+          locks.announceSaved(saved);
+          restored.push(into === id ? `"${parsed.value.name}" was restored` : `"${parsed.value.name}" was restored as a new graph (its graph was saved elsewhere since)`);
+        }
+        journal.removeItem(JOURNAL_PREFIX + id);
+      } catch (error) {
+        // Left in the backup, to be tried again by the next page.
+        fail(reasonOf(error));
+      } finally {
+        if (id !== useApp.getState().documentId) letGo(id);
+      }
+    }
+    if (restored.length > 0)
+      failRestore(`An edit made while the browser storage did not answer was kept in this browser's backup copy: ${restored.join('; ')}. It is in Graphs.`);
+  };
+
   const opened = (id: string, graph: GraphFile) => {
     session.setItem(OPEN_KEY, id);
     useGraphTab.setState({ conflict: null });
@@ -203,6 +265,7 @@ export const startSaving = (persistence: Persistence): Saver => {
     claimOpen(documentId);
     if (graph !== persistence.startedWith.graph) edited(documentId, graph);
   }
+  void restoreBackups();
   // The list of graphs is read when the panel that shows it opens (GraphLibrary.tsx): reading it means
   // reading every graph's text, on the page's thread, a long task in the gesture that follows the first screen.
   return {

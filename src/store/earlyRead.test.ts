@@ -8,16 +8,13 @@ import { readSavedEarly } from './earlyRead.ts';
 import { useApp } from './index.ts';
 import { GRAPH_SCHEMA, OPEN_KEY, readSaved } from './libraryDb.ts';
 import { indexedDbLibrary } from './indexedDbLibrary.ts';
-import { JOURNAL_PREFIX, openFromLibrary, restoreLastGraph, startPersistence, useAutosave, type LibraryStorage, type SyncStorage } from './persistence.ts';
+import { JOURNAL_PREFIX, openFromLibrary, restoreLastGraph, startPersistence, useAutosave, type LibraryStorage, memoryStorage, type SyncStorage } from './persistence.ts';
 
 vi.mock('../graph/parse.ts', { spy: true });
 
 const template = (id: string) => findTemplate(id)!.graph();
 
-const memory = (): SyncStorage => {
-  const values = new Map<string, string>();
-  return { getItem: (key) => values.get(key) ?? null, setItem: (key, value) => void values.set(key, value), removeItem: (key) => void values.delete(key) };
-};
+const memory = (): SyncStorage => memoryStorage();
 
 let stops: (() => void)[] = [];
 afterEach(() => {

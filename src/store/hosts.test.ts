@@ -1,9 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type GraphFile } from '../graph/index.ts';
 import { contactedHosts } from '../graph/hosts.ts';
 import { findTemplate } from '../graph/templates/index.ts';
 import { RequestRefused } from '../skills/index.ts';
-import { fetchOnlyTo, forgetAllowedHosts, networkFor, useHostRequest } from './hosts.ts';
+import { fetchOnlyTo, forgetAllowedHosts, networkFor, useHostRequest, type HostRequest } from './hosts.ts';
+import { badServerUrl, setServerUrl } from './mcpServers.ts';
 import { forgetKeys, keyRing, setKey } from './secrets.ts';
 
 afterEach(() => {
@@ -62,6 +63,47 @@ describe('networkFor', () => {
     const again = answerNext(true);
     expect(await networkFor(graph, 2)).not.toBeNull();
     expect(await again).toEqual(['https://api.example']);
+  });
+});
+
+describe('networkFor a graph with MCP skills', () => {
+  const storage = new Map<string, string>();
+  beforeEach(() => {
+    storage.clear();
+    vi.stubGlobal('localStorage', { getItem: (key: string) => storage.get(key) ?? null, setItem: (key: string, value: string) => storage.set(key, value) });
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  const mcpGraph = withSkills({ read: { type: 'mcp', access: 'read', server: 'files', tool: 'read_text_file', timeoutMs: 1000 } });
+
+  it('asks for the address of each server the graph names, keeps it in this browser (not the graph), and lets requests go to its host only', async () => {
+    const asked = new Promise<HostRequest>((resolve) => {
+      const stop = useHostRequest.subscribe(({ request }) => {
+        if (!request) return;
+        stop();
+        resolve(request);
+        setServerUrl('files', 'http://127.0.0.1:4431/mcp');
+        request.answer(true);
+      });
+    });
+    const network = await networkFor(mcpGraph, 1);
+    expect((await asked).servers).toEqual([{ name: 'files', skills: ['read'] }]);
+    expect(network?.mcp).toBeDefined();
+    expect(JSON.parse(storage.get('loopscope.mcpServerUrls') as string)).toEqual({ files: 'http://127.0.0.1:4431/mcp' });
+    expect(JSON.stringify(mcpGraph)).not.toContain('4431');
+    await expect(network?.fetch('http://127.0.0.1:9999/other')).rejects.toBeInstanceOf(RequestRefused);
+    // Given and allowed: not asked again for this document.
+    expect(await networkFor(mcpGraph, 1)).not.toBeNull();
+    expect(useHostRequest.getState().request).toBeNull();
+  });
+
+  it('a declined question runs nothing, and a server with no address cannot be reached', async () => {
+    const declined = answerNext(false);
+    expect(await networkFor(mcpGraph, 1)).toBeNull();
+    await declined;
+    expect(badServerUrl('')).toBe('the page needs the server\'s address');
+    expect(badServerUrl('file:///etc')).toBe('an http:// or https:// address');
+    expect(badServerUrl('http://127.0.0.1:3001/mcp')).toBeNull();
   });
 });
 

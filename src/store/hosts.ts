@@ -10,11 +10,22 @@ import { contactedHosts, originOf } from '../graph/hosts.ts';
 import type { KeyRing } from '../skills/index.ts';
 // net.ts itself, not the index: the index would bring every skill runner onto the first screen.
 import { RequestRefused } from '../skills/net.ts';
+import type { McpConnector } from '../skills/mcp.ts';
+import { serversNamed } from '../graph/mcpServers.ts';
+import { serverUrl } from './mcpServers.ts';
 import { keyRing } from './secrets.ts';
+
+/** An MCP server a graph names: the page reaches it at the address the person gives here. */
+export interface ServerAsk {
+  name: string;
+  skills: string[];
+}
 
 export interface HostRequest {
   graphName: string;
   hosts: ContactedHost[];
+  /** MCP servers the graph names; the dialog asks each one's address (kept in this browser, ./mcpServers.ts). */
+  servers: ServerAsk[];
   answer: (allowed: boolean) => void;
 }
 
@@ -39,23 +50,34 @@ export const fetchOnlyTo = (origins: ReadonlySet<string>, fetchImpl: typeof fetc
 export interface RunNetwork {
   fetch: typeof fetch;
   keys: KeyRing;
+  /** The MCP servers the graph's mcp skills name, at the addresses the person gave. */
+  mcp?: McpConnector;
 }
 
 /**
  * What a run of this graph may reach, asking the person first when it contacts a host not yet
- * allowed for this document; null when they decline. A graph with mock skills only asks nothing.
+ * allowed for this document, or names an MCP server with no address yet; null when they decline.
+ * A graph with mock skills only asks nothing.
  */
 export const networkFor = async (graph: GraphFile, document: number): Promise<RunNetwork | null> => {
   const hosts = contactedHosts(graph);
-  const fixed = hosts.flatMap((host) => (host.origin ? [host.origin] : []));
-  const asked = hosts.length > 0 && fixed.some((origin) => !allowed.has(pair(document, origin)));
+  const servers = [...serversNamed(graph)].map(([name, skills]) => ({ name, skills }));
+  // Read after the question too: the person gives the servers' addresses in it.
+  const fixed = () => [
+    ...hosts.flatMap((host) => (host.origin ? [host.origin] : [])),
+    ...servers.flatMap((server) => originOf(serverUrl(server.name) ?? '') ?? []),
+  ];
+  const asked = servers.some((server) => !serverUrl(server.name)) || fixed().some((origin) => !allowed.has(pair(document, origin)));
   if (asked) {
-    const yes = await new Promise<boolean>((resolve) => useHostRequest.setState({ request: { graphName: graph.name, hosts, answer: resolve } }));
+    const yes = await new Promise<boolean>((resolve) => useHostRequest.setState({ request: { graphName: graph.name, hosts, servers, answer: resolve } }));
     useHostRequest.setState({ request: null });
     if (!yes) return null;
-    for (const origin of fixed) allowed.add(pair(document, origin));
+    for (const origin of fixed()) allowed.add(pair(document, origin));
   }
-  return { fetch: fetchOnlyTo(new Set(fixed)), keys: keyRing };
+  const fetchImpl = fetchOnlyTo(new Set(fixed()));
+  if (servers.length === 0) return { fetch: fetchImpl, keys: keyRing };
+  const { browserConnector } = await import('./mcpConnector.ts');
+  return { fetch: fetchImpl, keys: keyRing, mcp: browserConnector(fetchImpl) };
 };
 
 /** Forgets what was allowed (tests). */
@@ -67,12 +89,14 @@ export const forgetAllowedHosts = () => allowed.clear();
  */
 export const networkAskedOnFirstRequest = (graph: GraphFile, document: number): RunNetwork => {
   let asked: Promise<RunNetwork | null> | undefined;
+  const network = async () => {
+    const allowedNetwork = await (asked ??= networkFor(graph, document));
+    if (!allowedNetwork) throw new RequestRefused('the hosts this run contacts were not allowed');
+    return allowedNetwork;
+  };
   return {
     keys: keyRing,
-    fetch: async (input, init) => {
-      const network = await (asked ??= networkFor(graph, document));
-      if (!network) throw new RequestRefused('the hosts this run contacts were not allowed');
-      return network.fetch(input, init);
-    },
+    fetch: async (input, init) => (await network()).fetch(input, init),
+    mcp: { connect: async (server) => ((await network()).mcp as McpConnector).connect(server) },
   };
 };

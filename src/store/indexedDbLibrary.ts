@@ -72,14 +72,21 @@ export const indexedDbLibrary = (factory: IDBFactory | undefined = globalThis.in
     const tx = db.transaction([LIBRARY_STORE, META_STORE], 'readwrite');
     const library = tx.objectStore(LIBRARY_STORE);
     const previous = library.get(id);
+    // What the write itself threw (a full storage can refuse the put at once): thrown out of this
+    // handler, the browser would abort with "Uncaught exception in event handler" and lose it.
+    let refused: unknown = null;
     previous.onsuccess = () => {
       const old = previous.result as LibraryEntry | undefined;
       const copies = old ? (old.text === text ? old.copies : [old.text, ...old.copies].slice(0, COPIES_KEPT)) : [];
-      library.put({ id, name, savedAt: Date.now(), text, copies, ...SAVE_STAMP } satisfies LibraryEntry);
-      tx.objectStore(META_STORE).put(id, LAST_KEY);
+      try {
+        library.put({ id, name, savedAt: Date.now(), text, copies, ...SAVE_STAMP } satisfies LibraryEntry);
+        tx.objectStore(META_STORE).put(id, LAST_KEY);
+      } catch (error) {
+        refused = error;
+        tx.abort();
+      }
     };
-    const done = completion(tx);
-    return done;
+    return completion(tx).catch((error: unknown) => Promise.reject(refused ?? error));
   };
   return {
     list: async () => {

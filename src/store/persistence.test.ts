@@ -1,4 +1,4 @@
-import { IDBFactory } from 'fake-indexeddb';
+import { IDBFactory, IDBObjectStore as FakeObjectStore } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { serializeGraph } from '../graph/index.ts';
 import { findTemplate } from '../graph/templates/index.ts';
@@ -29,7 +29,16 @@ const rename = (name: string) => useApp.getState().edit((graph) => ({ ...graph, 
 
 const memory = (): SyncStorage & { values: Map<string, string> } => {
   const values = new Map<string, string>();
-  return { values, getItem: (key) => values.get(key) ?? null, setItem: (key, value) => void values.set(key, value), removeItem: (key) => void values.delete(key) };
+  return {
+    values,
+    getItem: (key) => values.get(key) ?? null,
+    setItem: (key, value) => void values.set(key, value),
+    removeItem: (key) => void values.delete(key),
+    key: (index) => [...values.keys()][index] ?? null,
+    get length() {
+      return values.size;
+    },
+  };
 };
 
 /** An in-memory library that can fail its writes or never finish them (a page that left too early). */
@@ -186,10 +195,10 @@ describe('saving', () => {
   it('shows a failed write, keeps the graph and its journal, and clears the message once a write works', async () => {
     const fake = fakeLibrary();
     const { journal } = await start(fake.library);
-    fake.failWrites(new Error('QuotaExceededError'));
+    fake.failWrites(new DOMException('The quota has been exceeded.', 'QuotaExceededError'));
     rename('Big');
     await vi.advanceTimersByTimeAsync(300);
-    expect(useAutosave.getState().error).toBe('Autosave failed: QuotaExceededError. Your graph is kept in memory.');
+    expect(useAutosave.getState().error).toBe("Autosave failed: the browser's storage for this site is full. Your graph is kept in this tab and in this browser's backup copy, which a reload opens; the next edit tries again.");
     expect(journal.getItem(`${JOURNAL_PREFIX}graph-initial`)).toContain('Big');
     fake.failWrites(null);
     rename('Smaller');
@@ -378,6 +387,41 @@ describe('restoring', () => {
     expect(useApp.getState().graph.name).toBe('SecurityClaw triage');
   });
 
+  it('a library that does not answer opens the graph from its backup copy, says so, and saves it once it answers', async () => {
+    const fake = fakeLibrary([entryOf('graph-edited', template('graph-engineer'))]);
+    let answer = () => {};
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    const library: LibraryStorage = { ...fake.library, read: async (id) => (await answered, fake.library.read(id)), write: async (...args) => (await answered, fake.library.write(...args)) };
+    const session = memory();
+    const journal = memory();
+    session.setItem(OPEN_KEY, 'graph-edited');
+    journal.setItem(`${JOURNAL_PREFIX}graph-edited`, JSON.stringify({ name: 'Edited offline', text: serializeGraph({ ...template('graph-engineer'), name: 'Edited offline' }), savedAt: 2000 }));
+    stops.push(startPersistence({ library, session, journal, target: fakeWindow().target, timeoutMs: 20 }));
+    await restoreLastGraph();
+    expect(useApp.getState().documentId).toBe('graph-edited');
+    expect(useApp.getState().graph.name).toBe('Edited offline');
+    expect(useAutosave.getState().restoreError).toBe('Opened from a backup copy: the browser storage did not answer.');
+    await savingStarted();
+    answer();
+    await vi.waitFor(() => expect(fake.names()).toEqual(['Edited offline']));
+    await vi.waitFor(() => expect(journal.getItem(`${JOURNAL_PREFIX}graph-edited`)).toBeNull());
+  });
+
+  it('a graph only a backup copy holds goes back into the library, into its own graph or, when its save is newer, into a new one, and is said', async () => {
+    const journaled = (name: string, savedAt: number) => JSON.stringify({ name, text: serializeGraph({ ...template('blank'), name }), savedAt });
+    const fake = fakeLibrary([entryOf('graph-saved-since', template('graph-engineer'), [], 5000), entryOf('graph-same', template('approval-gate'), [], 5000)]);
+    const journal = memory();
+    journal.setItem(`${JOURNAL_PREFIX}graph-never-saved`, journaled('Never saved', 3000));
+    journal.setItem(`${JOURNAL_PREFIX}graph-saved-since`, journaled('Older edit', 3000));
+    journal.setItem(`${JOURNAL_PREFIX}graph-same`, JSON.stringify({ name: 'Approval gate', text: serializeGraph(template('approval-gate')), savedAt: 3000 }));
+    await start(fake.library, memory(), journal);
+    await vi.waitFor(() => expect(useAutosave.getState().restoreError).toBe('An edit made while the browser storage did not answer was kept in this browser\'s backup copy: "Never saved" was restored; "Older edit" was restored as a new graph (its graph was saved elsewhere since). It is in Graphs.'));
+    expect(fake.names()).toEqual(['Approval gate', 'Graph Engineer', 'Never saved', 'Older edit']);
+    expect(JSON.parse(fake.entries.get('graph-never-saved')!.text).name).toBe('Never saved');
+    expect(journal.values.size).toBe(0);
+    expect(useLibrary.getState().entries.map((entry) => entry.name).sort()).toEqual(['Never saved', 'Older edit']);
+  });
+
   it('opening a graph of the library saves the open one first', async () => {
     const fake = fakeLibrary([entryOf('graph-a', template('graph-engineer'))]);
     await start(fake.library);
@@ -402,6 +446,20 @@ describe('indexedDbLibrary', () => {
     expect(await library.lastSaved()).toBe('a');
     await library.remove('b');
     expect((await library.list()).map((summary) => summary.id)).toEqual(['a']);
+  });
+
+  it('a put a full storage refuses rejects with that refusal, not with "Uncaught exception in event handler"', async () => {
+    const library = indexedDbLibrary(new IDBFactory());
+    await library.write('a', 'A', 'one');
+    const put = vi.spyOn(FakeObjectStore.prototype, 'put').mockImplementation(() => {
+      throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+    });
+    try {
+      await expect(library.write('a', 'A', 'two')).rejects.toMatchObject({ name: 'QuotaExceededError' });
+    } finally {
+      put.mockRestore();
+    }
+    expect((await library.read('a'))?.text).toBe('one');
   });
 
   it('takes the version 1 autosave into the library', async () => {

@@ -32,7 +32,7 @@ export interface LibraryStorage {
 }
 
 /** The synchronous storages: this tab's open graph (sessionStorage) and the save journal (localStorage). */
-export type SyncStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+export type SyncStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> & Partial<Pick<Storage, 'key' | 'length'>>;
 
 export const JOURNAL_PREFIX = 'loopscope.journal.';
 const DEBOUNCE_MS = 300;
@@ -72,7 +72,7 @@ export const useAutosave = create<{ error: string | null; restoreError: string |
 
 export const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error)) || 'unknown error';
 export const fail = (what: string) => useAutosave.setState({ error: `Autosave failed: ${what}. Your graph is kept in memory.` });
-const failRestore = (text: string) => useAutosave.setState({ restoreError: text });
+export const failRestore = (text: string) => useAutosave.setState({ restoreError: text });
 
 const withTimeout = <T>(promise: Promise<T>, ms: number) =>
   Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the browser storage did not answer')), ms))]);
@@ -120,7 +120,7 @@ export interface PersistenceOptions {
 export type ResolvedOptions = Required<Omit<PersistenceOptions, 'locks' | 'savingFrom'>> & Pick<PersistenceOptions, 'locks'>;
 
 /** No storage at all (a browser that refuses it): the app still works, in memory. */
-const memoryStorage = (): SyncStorage => {
+export const memoryStorage = (): SyncStorage => {
   const values = new Map<string, string>();
   return { getItem: (key) => values.get(key) ?? null, setItem: (key, value) => void values.set(key, value), removeItem: (key) => void values.delete(key) };
 };
@@ -185,13 +185,13 @@ export const activePersistence = () => active;
 const newestSave = (entry: LibraryEntry | undefined, journal: JournalEntry | null): { text: string; schema?: string } | undefined =>
   journal && (!entry || journal.savedAt > entry.savedAt) ? journal : entry;
 
-type GraphParser = (text: string, schema: string | undefined) => Promise<ParseResult<GraphFile>>;
+export type GraphParser = (text: string, schema: string | undefined) => Promise<ParseResult<GraphFile>>;
 /**
  * With the editor on screen, a big save is parsed in a worker, so the page does not freeze
  * meanwhile; this page's own save only needs reading (ownSave.ts), sooner here than a worker's
  * answer is copied back.
  */
-const parseAside: GraphParser = async (text, schema) => (isOwnSave(schema) ? readSave(text, schema) : (await import('./offThread.ts')).parseOffThread({ kind: 'graph', text }));
+export const parseAside: GraphParser = async (text, schema) => (isOwnSave(schema) ? readSave(text, schema) : (await import('./offThread.ts')).parseOffThread({ kind: 'graph', text }));
 /**
  * Before the first screen nothing is drawn that could freeze, and a worker would only be starting
  * (its script loaded, its schemas built, its first parse cold): the page parses the save itself,
@@ -210,15 +210,21 @@ export const openFromLibrary = async (id: string, parse: GraphParser = parseAsid
   const { library, journal, timeoutMs } = active.options;
   // Until the saver has started (just after the first screen) nothing was edited that it would flush.
   void active.saver?.flush();
+  const backup = readJournal(journal, id);
   let entry = known?.entry;
+  // Why the library did not answer, when this browser's backup copy of the last edit is opened instead.
+  let unanswered: string | undefined;
   if (!known)
     try {
       entry = await withTimeout(library.read(id), timeoutMs);
     } catch (error) {
-      failRestore(`Could not read the saved graph (${reasonOf(error)}). Your graph is kept in memory.`);
-      return false;
+      unanswered = reasonOf(error);
+      if (!backup) {
+        failRestore(`Could not read the saved graph (${unanswered}). Your graph is kept in memory.`);
+        return false;
+      }
     }
-  const latest = newestSave(entry, readJournal(journal, id));
+  const latest = newestSave(entry, backup);
   if (latest === undefined) return false;
   const candidates = [latest, ...(entry && entry.text !== latest.text ? [entry] : []), ...(entry?.copies ?? []).map((text) => ({ text, schema: undefined }))];
   let firstProblem: string | null = null;
@@ -237,6 +243,7 @@ export const openFromLibrary = async (id: string, parse: GraphParser = parseAsid
     }
     useApp.getState().openDocument(parsed.value, id);
     if (index > 0) failRestore(`The last save of "${parsed.value.name}" was damaged (${firstProblem}); its last good copy was opened.`);
+    else if (unanswered) failRestore(`Opened from a backup copy: ${unanswered}.`);
     return true;
   }
   failRestore(`The saved graph "${entry?.name ?? nameIn(latest.text)}" is damaged and was not opened (${firstProblem}); it is kept as it was.`);
@@ -258,7 +265,8 @@ export const restoreLastGraph = async () => {
   } catch (error) {
     failRestore(`Could not read the saved graphs (${reasonOf(error)}). Your graph is kept in memory.`);
   }
-  if (id !== undefined && (await openFromLibrary(id, parseHere, early?.id === id ? early : undefined))) return;
+  // An early read that got no answer will not bring its parse either.
+  if (id !== undefined && (await openFromLibrary(id, early ? parseHere : readSave, early?.id === id ? early : undefined))) return;
   const { findTemplate, DEFAULT_TEMPLATE_ID } = await loadTemplates();
   const fallback = findTemplate(DEFAULT_TEMPLATE_ID) ?? findTemplate('blank');
   if (fallback) useApp.getState().openDocument(fallback.graph(), newDocumentId());

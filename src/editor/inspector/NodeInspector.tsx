@@ -1,10 +1,14 @@
-import { kindDefinition, type GraphNode, type InspectorField } from '../../graph/index.ts';
+import { lazy, Suspense } from 'react';
+import { kindDefinition, type GraphNode, type InspectorField, type McpSkill } from '../../graph/index.ts';
 import { checkNodeId, getAt, renameNode, setSkill, updateNode, type RecoveryRule } from '../../graph/inspectorOps.ts';
 import { useApp } from '../../store/index.ts';
 import { applyAt, CheckboxesField, DraftField, JsonField, NumberField, SelectField, TextField, type Apply, type Parsed } from './fields.tsx';
 import { PlansEditor, RecoverRulesEditor } from './ListEditors.tsx';
 import { SkillField, type DefineSkill } from './SkillField.tsx';
 import { KindIcon } from '../../ui/icons.tsx';
+
+// Loaded with an MCP tool's node: it brings the MCP client, to read the tool's input schema.
+const McpArgsForm = lazy(() => import('./McpArgsForm.tsx').then((module) => ({ default: module.McpArgsForm })));
 
 /** Settings whose friendly list editor comes first, with the JSON field kept as a fallback. */
 const LIST_EDITORS: Record<string, (props: { value: unknown; skills: readonly string[]; apply: Apply<unknown>; define: DefineSkill }) => React.ReactNode> = {
@@ -52,6 +56,9 @@ export function NodeInspector({ node }: { node: GraphNode }) {
   const definition = kindDefinition(node.kind);
   const skills = Object.keys(graph.skills);
   const isEntry = graph.entry === node.id;
+  // A node's own skill that is an MCP tool gets its args as a form of the tool's input schema.
+  const ownSkill = getAt(node.config, 'skill');
+  const ownMcpSkill = typeof ownSkill === 'string' && Object.hasOwn(graph.skills, ownSkill) && graph.skills[ownSkill].type === 'mcp' ? graph.skills[ownSkill] as McpSkill : undefined;
 
   const setNode = (key: string, update: (node: GraphNode) => GraphNode) => edit((current) => updateNode(current, node.id, update), `node:${node.id}:${key}`);
   const setConfig = (key: string): Apply<unknown> => (value) =>
@@ -127,6 +134,11 @@ export function NodeInspector({ node }: { node: GraphNode }) {
           {definition.fields.map((field) => (
             <ConfigField key={field.key} field={field} node={node} skills={skills} apply={setConfig(field.key)} define={defineSkill(field.key)} />
           ))}
+          {ownMcpSkill && (
+            <Suspense fallback={null}>
+              <McpArgsForm skill={ownMcpSkill} args={(getAt(node.config, 'args') as Record<string, unknown> | undefined) ?? {}} apply={setConfig('args')} />
+            </Suspense>
+          )}
         </section>
       ) : null}
     </div>

@@ -1,14 +1,16 @@
-import { useState } from 'react';
-import { CALL_OUTCOMES, type MockEntry, type Skill } from '../../graph/index.ts';
+import { lazy, Suspense, useState } from 'react';
+import { CALL_OUTCOMES, own, type MockEntry, type Skill } from '../../graph/index.ts';
 import { originOf } from '../../graph/hosts.ts';
-import { HttpSkill, HTTP_METHODS, LlmSkill, MockSkill, ACCESS_LEVELS } from '../../graph/skills.ts';
+import { HttpSkill, HTTP_METHODS, LlmSkill, McpSkill, MockSkill, ACCESS_LEVELS } from '../../graph/skills.ts';
 import { checkSkillName, newSkill, nextSkillName, removeSkill, renameSkill, setSkill, skillUsers } from '../../graph/inspectorOps.ts';
 import { useApp } from '../../store/index.ts';
 import { getKey, keyNameOf, originsWithKey, setKey } from '../../store/secrets.ts';
 import { applyAt, DraftField, JsonField, NumberField, SelectField, TextField, type Apply, type Parsed } from './fields.tsx';
 
-const SKILL_TYPES: readonly Skill['type'][] = ['mock', 'http', 'llm'];
-const SCHEMAS = { mock: MockSkill, http: HttpSkill, llm: LlmSkill } as const;
+const SKILL_TYPES: readonly Skill['type'][] = ['mock', 'http', 'llm', 'mcp'];
+// An MCP server's tools come with the MCP client: loaded when an mcp skill is opened.
+const McpSkillSettings = lazy(() => import('./McpSkillSettings.tsx').then((module) => ({ default: module.McpSkillSettings })));
+const SCHEMAS = { mock: MockSkill, http: HttpSkill, llm: LlmSkill, mcp: McpSkill } as const;
 
 /** The key is typed for the origin of the skill's base URL and is sent nowhere else. */
 function ApiKeyField({ name, skill, origin }: { name: string; skill: Skill & { type: 'llm' }; origin: string | null }) {
@@ -101,6 +103,12 @@ function SkillSettings({ name, skill, apply }: { name: string; skill: Skill; app
           <NumberField label="Timeout (ms)" value={skill.timeoutMs} apply={apply('timeoutMs')} />
         </>
       );
+    case 'mcp':
+      return (
+        <Suspense fallback={null}>
+          <McpSkillSettings skill={skill} apply={apply} />
+        </Suspense>
+      );
   }
 }
 
@@ -117,8 +125,9 @@ function SkillItem({ name, skill, open, onToggle, onRenamed }: SkillItemProps) {
   const edit = useApp((state) => state.edit);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const users = skillUsers(graph, name);
+  // Applied to the skill as it is when applied, not as rendered: two settings applied at once (a tool and its access) both stay.
   const apply = (key: string): Apply<unknown> => (value) =>
-    applyAt(SCHEMAS[skill.type], skill as Record<string, unknown>, key, value, (next) => edit((current) => setSkill(current, name, next as Skill), `skill:${name}:${key}`));
+    applyAt(SCHEMAS[skill.type], (own(useApp.getState().graph.skills, name) ?? skill) as Record<string, unknown>, key, value, (next) => edit((current) => setSkill(current, name, next as Skill), `skill:${name}:${key}`));
   const parseName = (text: string): Parsed<string> => {
     const problem = checkSkillName(graph, text, name);
     return problem ? { ok: false, message: problem } : { ok: true, value: text };

@@ -6,6 +6,8 @@ import { parseGraph } from '../parse.ts';
 import { describeProblems } from '../problems.ts';
 import { blankGraph } from './builtIn.ts';
 import graphEngineer from './graph-engineer.json';
+// A template with a folder of its own: its .mcp.json and the files it works on (examples/files-agent/).
+import filesAgent from '../../../examples/files-agent/graph.json';
 import securityclaw from './securityclaw.json';
 
 /** A built-in template's graph, read as strictly as a file: a fresh copy at each call. */
@@ -25,6 +27,7 @@ export interface Template {
 export const TEMPLATES: readonly Template[] = [
   { id: 'securityclaw', title: 'SecurityClaw triage', summary: 'decide → execute → evaluate → respond, or recover and re-plan, or stop', graph: fromJson('securityclaw', securityclaw) },
   { id: 'graph-engineer', title: 'Graph Engineer', summary: 'COLLECT → REASON → ACT → VERIFY, VERIFY looping back to REASON', graph: fromJson('graph-engineer', graphEngineer) },
+  { id: 'files-agent', title: 'Graph Engineer on your files', summary: 'COLLECT → REASON → ACT → VERIFY on real files through an MCP server: reads go through, a write is denied, approved once, then written', graph: fromJson('files-agent', filesAgent) },
   { id: 'approval-gate', title: 'Approval gate', summary: 'a write denied in read-only mode → a person approves it once, or denies and the run stops', graph: fromJson('approval-gate', approvalGate) },
   { id: 'blank', title: 'Blank', summary: 'an empty canvas', graph: blankGraph },
 ];

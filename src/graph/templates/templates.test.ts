@@ -5,9 +5,11 @@ import { validateGraph } from '../validate.ts';
 import { DEFAULT_TEMPLATE_ID, TEMPLATES, findTemplate } from './index.ts';
 
 /** Every template file in this folder, by id (its file name). */
-const RAW: Record<string, unknown> = Object.fromEntries(
-  Object.entries(import.meta.glob('./*.json', { eager: true, import: 'default' })).map(([file, json]) => [file.slice(2, -'.json'.length), json]),
-);
+const RAW: Record<string, unknown> = {
+  ...Object.fromEntries(Object.entries(import.meta.glob('./*.json', { eager: true, import: 'default' })).map(([file, json]) => [file.slice(2, -'.json'.length), json])),
+  // A template with a folder of its own (its .mcp.json and data/).
+  'files-agent': (await import('../../../examples/files-agent/graph.json')).default,
+};
 
 describe('built-in templates', () => {
   it('lists every template file once, with the default among them', () => {
@@ -52,6 +54,8 @@ describe('built-in templates', () => {
     expect(validateGraph(findTemplate('securityclaw')!.graph())).toEqual([]);
     // Its write tool is denied in read-only mode on purpose (the denied path), and an approve node can grant it.
     expect(validateGraph(findTemplate('graph-engineer')!.graph()).map((problem) => [problem.code, problem.severity])).toEqual([['permission_conflict', 'warning']]);
+    // Its write tool declares the access its annotations give it, so the denial is foreseen, and Approve can grant it.
+    expect(validateGraph(findTemplate('files-agent')!.graph()).map((problem) => [problem.code, problem.severity, problem.nodeId])).toEqual([['permission_conflict', 'warning', 'think'], ['permission_conflict', 'warning', 'write']]);
   });
 
   it('the blank graph, copied rather than parsed, is its JSON as the parser reads it', () => {

@@ -9,7 +9,7 @@
 import type * as z from 'zod/mini';
 import { DeciderReply, kindDefinition, own, type LoopConfig, type NodeKind, type RetryPolicy } from '../../graph/index.ts';
 import { parseWith } from '../../graph/parse.ts';
-import type { SkillResult } from '../../skills/index.ts';
+import { argsProblems, type SkillResult, type ToolDescription } from '../../skills/index.ts';
 import { isFailure, type ActionRun } from '../retry.ts';
 import type { Attempt, Given, Guard, Iteration } from '../trace.ts';
 import type { NodeContext } from './types.ts';
@@ -69,10 +69,10 @@ export const givenTo = <K extends NodeKind>(context: NodeContext<K>, skill: stri
 };
 
 /** The prompt an llm decider reads; a mock decider ignores it. */
-const deciderPrompt = <K extends NodeKind>(context: NodeContext<K>, loop: LoopConfig, given: Given, observations: unknown[], outputHint: string) =>
+const deciderPrompt = <K extends NodeKind>(context: NodeContext<K>, tools: readonly ToolDescription[], given: Given, observations: unknown[], outputHint: string) =>
   [
     `You run the inner loop of the ${context.node.kind} node "${context.node.id}". Each turn, call one tool or finish.`,
-    `Tools: ${loop.tools.join(', ') || '(none)'}.`,
+    `Tools (name, description, input schema): ${tools.length > 0 ? JSON.stringify(tools) : '(none)'}.`,
     `Answer with JSON only: {"tool": NAME, "args": {...}} or {"done": true, "output": ${outputHint}}.`,
     `State (this node's reads): ${JSON.stringify(given.state)}`,
     `Observations so far: ${JSON.stringify(observations)}`,
@@ -92,19 +92,23 @@ export const runLoop = async <K extends NodeKind>(
   const attempts: Attempt[] = [];
   const calls: ActionRun[] = [];
   const observations: unknown[] = [];
-  const replySchema = output
-    ? DeciderReply.check((check) => {
-      if ('done' in check.value) {
-        const parsed = output.schema.safeParse(check.value.output);
-        if (!parsed.success) check.issues.push({ code: 'custom', input: check.value.output, path: ['output'], message: `the output must be ${output.hint}` });
-      }
-    })
-    : DeciderReply;
   let index = 0;
   const finish = (ending: LoopEnding): LoopRun => ({ ending, iterations, attempts, calls, given });
+  // Told to the decider in its prompt, and as native tools to an llm that calls them (`toolCalls`).
+  const tools: ToolDescription[] = await Promise.all(loop.tools.map((tool) => context.describeTool?.(tool) ?? { name: tool }));
+  const inputSchemas = new Map(tools.flatMap((tool) => (tool.inputSchema ? [[tool.name, tool.inputSchema] as const] : [])));
+  // Args that do not fit the tool's input schema (an MCP tool's) are the decider's parse error, retried in place: the decider may answer better.
+  const replySchema = DeciderReply.check((check) => {
+    if (!('done' in check.value)) {
+      const schema = inputSchemas.get(check.value.tool);
+      for (const problem of schema ? argsProblems(schema, check.value.args) : [])
+        check.issues.push({ code: 'custom', input: check.value.args, path: [], message: `the args do not fit ${check.value.tool}'s input schema (${problem})` });
+    } else if (output && !output.schema.safeParse(check.value.output).success)
+      check.issues.push({ code: 'custom', input: check.value.output, path: ['output'], message: `the output must be ${output.hint}` });
+  });
   for (let n = 1; n <= loop.maxIter; n += 1) {
-    const prompt = deciderPrompt(context, loop, given, observations, output?.hint ?? '{...}');
-    const decided = await context.runAction({ skill: loop.decider, args: { prompt } }, retry, index++, replyAs(replySchema, 'decider'));
+    const prompt = deciderPrompt(context, tools, given, observations, output?.hint ?? '{...}');
+    const decided = await context.runAction({ skill: loop.decider, args: { prompt, tools } }, retry, index++, replyAs(replySchema, 'decider'));
     const iteration: Iteration = { n, outcome: decided.outcome, attempts: tagged(decided.attempts, n) };
     iterations.push(iteration);
     attempts.push(...iteration.attempts);

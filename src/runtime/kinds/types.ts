@@ -1,5 +1,6 @@
 import type { Action, NodeKind, NodeOfKind, RetryPolicy } from '../../graph/index.ts';
 import type { GraphFile } from '../../graph/schema.ts';
+import type { ToolDescription } from '../../skills/index.ts';
 import type { ActionRun, Interpret } from '../retry.ts';
 import type { Attempt, Given, Guard, Iteration, StopReason } from '../trace.ts';
 
@@ -14,6 +15,8 @@ export interface NodeContext<K extends NodeKind = NodeKind> {
   /** The step at which each field group was last written (0: initial state), to tell what happened since. */
   lastWritten: Readonly<Record<string, number>>;
   runAction: (action: Action, policy: RetryPolicy, index: number, interpret?: Interpret) => Promise<ActionRun>;
+  /** What a decider is told of a tool: its name, description and (an MCP tool's) input schema. */
+  describeTool?: (skill: string) => Promise<ToolDescription>;
   /** Tells about an attempt recorded without a call (a tool the loop refused), as runAction's are told. */
   tell?: (attempt: Attempt) => void;
   /** Tokens left under the budget; null without one. */

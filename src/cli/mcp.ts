@@ -1,0 +1,71 @@
+/**
+ * The command line's MCP servers: the project's `.mcp.json` from the current folder (or the file
+ * `--mcp FILE` names), read only when a graph has mcp skills, and a connector that starts a stdio
+ * server on first use and stops it by its PID when the run ends, also on Ctrl-C, a kill, or a
+ * crash of the run.
+ */
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { decodeText } from '../graph/bytes.ts';
+import { describeProblems } from '../graph/problems.ts';
+import { McpConfig, isStdioServer, serversNamed, variablesOf } from '../graph/mcpServers.ts';
+import { parseWith } from '../graph/parse.ts';
+import type { GraphFile } from '../graph/schema.ts';
+
+export const MCP_FILE = '.mcp.json';
+
+export interface ProjectServers {
+  config: McpConfig;
+  /** The file's absolute path. */
+  file: string;
+  /** How the file is named in messages: as the person gave it, or relative to the current folder. */
+  source: string;
+}
+
+/** Why `.mcp.json` could not be used: a sentence naming the file and the path inside it. */
+export class McpConfigError extends Error {}
+
+/** Reads and checks a `.mcp.json`; null when the default file is not there (a named one must be). */
+export const readProjectServers = async (named: string | undefined, cwd = process.cwd()): Promise<ProjectServers | null> => {
+  const file = resolve(cwd, named ?? MCP_FILE);
+  const source = named ?? `./${MCP_FILE}`;
+  let bytes: Uint8Array;
+  try {
+    bytes = await readFile(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (named === undefined && code === 'ENOENT') return null;
+    throw new McpConfigError(`${source}: cannot read the file (${code ?? (error as Error).message})`);
+  }
+  const text = decodeText(bytes);
+  let value: unknown;
+  try {
+    value = text.ok ? JSON.parse(text.value) : undefined;
+  } catch (error) {
+    throw new McpConfigError(`${source} is not JSON: ${(error as Error).message}`);
+  }
+  if (!text.ok) throw new McpConfigError(`${source}: ${describeProblems(text.problems)}`);
+  const parsed = parseWith(McpConfig, value);
+  if (!parsed.ok) throw new McpConfigError(`${source} is not a list of MCP servers ({"mcpServers": {NAME: {"command", "args", "env"} or {"url"}}}):\n${describeProblems(parsed.problems).replace(/^/gm, '  ')}`);
+  return { config: parsed.value, file, source };
+};
+
+/** What a run will reach, in lines for stderr, before it starts anything. */
+export const announceServers = (graph: GraphFile, servers: ProjectServers | null): string[] => {
+  const lines: string[] = [];
+  for (const [name, skills] of serversNamed(graph)) {
+    const server = servers && Object.hasOwn(servers.config.mcpServers, name) ? servers.config.mcpServers[name] : undefined;
+    if (!server) {
+      lines.push(`note: no MCP server "${name}" in ${servers?.source ?? `./${MCP_FILE} (there is none here; --mcp FILE names another)`}: calls of ${skills.join(', ')} will fail`);
+      continue;
+    }
+    const what = isStdioServer(server) ? `start the MCP server "${name}" (${[server.command, ...(server.args ?? [])].join(' ')})` : `reach the MCP server "${name}" at ${server.url}`;
+    lines.push(`note: this run may ${what} from ${servers?.source}, for ${skills.join(', ')}`);
+  }
+  return lines;
+};
+
+
+/** The environment variables the servers read (`${NAME}` in their definitions), by server. */
+export const serverVariables = (config: McpConfig): { server: string; names: string[] }[] =>
+  Object.entries(config.mcpServers).map(([server, definition]) => ({ server, names: variablesOf(definition) })).filter((entry) => entry.names.length > 0);

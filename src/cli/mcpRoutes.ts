@@ -1,0 +1,92 @@
+/**
+ * The MCP servers of a folder's `.mcp.json`, reached by the page through a local server (meant for
+ * `loopscope open`, whose API routes are token-protected): the page cannot start programs, so the
+ * local server starts each stdio server with the node connector and passes the page's calls on.
+ * A server is started only after the person allowed it in the page, once per server.
+ *
+ *   GET  /api/mcp                 the servers: name, what they are, allowed or not
+ *   POST /api/mcp/NAME/allow      the person allowed this server (asked in the page)
+ *   POST /api/mcp/NAME/tools      its tools (starts it on first use)
+ *   POST /api/mcp/NAME/call       {tool, args, timeoutMs} → the answer, or {failure: {outcome, message}}
+ *
+ * The handler knows nothing of the server it is mounted in: it is given the request's method, path
+ * and body and answers with a status and a JSON value (`open`'s route table calls it for `/api/mcp/*`).
+ */
+import { isStdioServer } from '../graph/mcpServers.ts';
+import { McpFailure } from '../skills/mcp.ts';
+import { createNodeConnector, type NodeConnector } from '../skills/mcpNode.ts';
+import type { ProjectServers } from './mcp.ts';
+
+export const MCP_ROUTE = '/api/mcp';
+
+export interface McpAnswer {
+  status: number;
+  body: unknown;
+}
+
+export interface McpRoutes {
+  handle: (method: string, path: string, readBody: () => Promise<string>) => Promise<McpAnswer>;
+  /** Stops every server started for the page (by PID). */
+  close: () => Promise<void>;
+}
+
+const refusal = (status: number, message: string): McpAnswer => ({ status, body: { error: message } });
+
+/** What a call's body must be. */
+const callOf = (text: string): { tool: string; args: Record<string, unknown>; timeoutMs: number } | null => {
+  try {
+    const body = JSON.parse(text) as { tool?: unknown; args?: unknown; timeoutMs?: unknown };
+    const args = body.args ?? {};
+    if (typeof body.tool !== 'string' || typeof args !== 'object' || args === null || Array.isArray(args) || typeof body.timeoutMs !== 'number') return null;
+    return { tool: body.tool, args: args as Record<string, unknown>, timeoutMs: body.timeoutMs };
+  } catch {
+    return null;
+  }
+};
+
+export const mcpRoutes = (servers: ProjectServers | null, options: { dir: string; env?: NodeJS.ProcessEnv } = { dir: process.cwd() }): McpRoutes => {
+  const config = servers?.config ?? { mcpServers: {} };
+  const allowed = new Set<string>();
+  let connector: NodeConnector | null = null;
+  const connect = (name: string) => (connector ??= createNodeConnector(config, { dir: options.dir, env: options.env, source: servers?.source ?? '.mcp.json' })).connect(name);
+  const defined = (name: string) => Object.hasOwn(config.mcpServers, name);
+  return {
+    handle: async (method, path, readBody) => {
+      const rest = path.slice(MCP_ROUTE.length).split('/').filter(Boolean).map(decodeURIComponent);
+      if (rest.length === 0 && method === 'GET')
+        return {
+          status: 200,
+          body: {
+            servers: Object.entries(config.mcpServers).map(([name, server]) => ({
+              name, allowed: allowed.has(name),
+              ...(isStdioServer(server) ? { command: [server.command, ...(server.args ?? [])].join(' ') } : { url: server.url }),
+            })),
+          },
+        };
+      const [name, action] = rest;
+      if (rest.length !== 2 || method !== 'POST') return refusal(404, `no such MCP route: ${method} ${path}`);
+      if (!defined(name)) return refusal(404, `there is no MCP server "${name}" in ${servers?.source ?? 'the folder (it has no .mcp.json)'}`);
+      if (action === 'allow') {
+        allowed.add(name);
+        return { status: 200, body: { allowed: name } };
+      }
+      // Nothing is started or reached before the person said yes in the page.
+      if (!allowed.has(name)) return refusal(403, `the MCP server "${name}" was not allowed in the page`);
+      try {
+        if (action === 'tools') return { status: 200, body: { tools: await (await connect(name)).tools() } };
+        if (action === 'call') {
+          const call = callOf(await readBody());
+          if (!call) return refusal(400, 'a call is {"tool": NAME, "args": {...}, "timeoutMs": N}');
+          return { status: 200, body: { answer: await (await connect(name)).call(call.tool, call.args, call.timeoutMs) } };
+        }
+      } catch (error) {
+        return { status: 200, body: { failure: { outcome: error instanceof McpFailure ? error.outcome : 'error', message: (error as Error).message } } };
+      }
+      return refusal(404, `no such MCP route: ${method} ${path}`);
+    },
+    close: async () => {
+      await connector?.close();
+      connector = null;
+    },
+  };
+};

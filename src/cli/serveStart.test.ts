@@ -1,0 +1,99 @@
+/**
+ * `loopscope serve` before its server answers: `--dir` takes an empty or new folder, or one serve
+ * made (and refuses any other, changing nothing), and a Ctrl-C during start-up leaves nothing
+ * behind — no LangGraph server reparented to PID 1, no temporary folder.
+ */
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from './main.ts';
+import { claimFolder, SERVE_MARKER, ServeRefused } from './serve.ts';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const securityclaw = join(root, 'src/graph/templates/securityclaw.json');
+let folder = '';
+
+beforeAll(async () => {
+  folder = await mkdtemp(join(tmpdir(), 'loopscope-serve-start-'));
+});
+afterAll(() => rm(folder, { recursive: true, force: true }));
+
+/** Every file under `dir` with its text: what "changing nothing" is checked against. */
+const snapshot = async (dir: string) => {
+  const files = await readdir(dir, { recursive: true });
+  return Promise.all(files.sort().map(async (file) => [file, await readFile(join(dir, file), 'utf8').catch(() => 'a folder')]));
+};
+
+describe('serve --dir', () => {
+  it('takes an absent or empty folder (marking it) and one it made before; refuses any other as it is', async () => {
+    const absent = join(folder, 'absent', 'deeper');
+    await claimFolder(absent);
+    expect(await readdir(absent)).toEqual([SERVE_MARKER]);
+    await writeFile(join(absent, 'package.json'), '{"name": "served before"}');
+    await claimFolder(absent);
+    const empty = join(folder, 'empty');
+    await mkdir(empty);
+    await claimFolder(empty);
+    expect(await readdir(empty)).toEqual([SERVE_MARKER]);
+
+    const project = join(folder, 'project');
+    await mkdir(join(project, 'node_modules', 'left-pad'), { recursive: true });
+    await writeFile(join(project, 'package.json'), '{"name": "mine"}');
+    await writeFile(join(project, 'langgraph.json'), '{"graphs": {}}');
+    const before = await snapshot(project);
+    await expect(claimFolder(project)).rejects.toThrow(ServeRefused);
+    expect(await snapshot(project)).toEqual(before);
+  });
+
+  it('the command line refuses a folder of someone else\'s with exit 2, changing nothing', async () => {
+    const project = join(folder, 'cli-project');
+    await mkdir(project);
+    await writeFile(join(project, 'package.json'), '{"name": "mine"}');
+    const before = await snapshot(project);
+    const lines: string[] = [];
+    const code = await main(['serve', securityclaw, '--dir', project], { out: (line) => lines.push(line), err: (line) => lines.push(line) });
+    expect(code).toBe(2);
+    expect(lines.at(-1)).toBe(`--dir ${project} is not empty and was not made by loopscope serve: serving writes package.json, langgraph.json and node_modules there, so it takes an empty or new folder only (nothing was changed)`);
+    expect(await snapshot(project)).toEqual(before);
+  });
+});
+
+/** The processes whose working folder is under `dir`: the LangGraph server and its workers run there. */
+const processesIn = async (dir: string): Promise<number[]> => {
+  const pids = (await readdir('/proc')).filter((name) => /^\d+$/.test(name));
+  const found = await Promise.all(pids.map(async (pid) => ((await readlink(`/proc/${pid}/cwd`).catch(() => '')).startsWith(dir) ? [Number(pid)] : [])));
+  return found.flat();
+};
+
+const until = async <T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, ms = 60_000): Promise<T> => {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`waited ${ms} ms for ${what}; last: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+};
+
+describe.skipIf(process.platform !== 'linux')('serve interrupted during start-up', () => {
+  it.each(['SIGINT', 'SIGTERM'] as const)('%s once the LangGraph server has started: it is stopped by its PID and the temporary folder removed', async (signal) => {
+    // A temporary folder of this test's own, so that nothing another test makes is counted.
+    const temporary = await mkdtemp(join(folder, 'tmp-'));
+    const child = spawn(process.execPath, ['bin/loopscope.mjs', 'serve', securityclaw], { cwd: root, env: { ...process.env, TMPDIR: temporary }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    for (const stream of [child.stdout, child.stderr]) stream.setEncoding('utf8').on('data', (text: string) => (output += text));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    // Its server is running (a process in its folder) and has not answered yet.
+    await until(() => processesIn(join(temporary, 'loopscope-serve-')), (pids) => pids.length > 0, 'the LangGraph server to start');
+    expect(output).not.toContain('LangGraph server: http');
+    child.kill(signal);
+    expect(await exited).toBe(0);
+    expect(output).toContain('stopped during start-up');
+    // (tsx keeps its cache there too.)
+    expect((await readdir(temporary)).filter((name) => name.startsWith('loopscope-serve-'))).toEqual([]);
+    await until(() => processesIn(join(temporary, 'loopscope-serve-')), (pids) => pids.length === 0, 'no process left in the served folder', 10_000);
+  }, 120_000);
+});
