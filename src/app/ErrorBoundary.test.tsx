@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { validateGraph } from '../graph/validate.ts';
 import { findTemplate } from '../graph/templates/index.ts';
 import { useApp } from '../store/index.ts';
-import { ErrorBoundary, loadCrashPage } from './ErrorBoundary.tsx';
+import { ErrorBoundary } from './ErrorBoundary.tsx';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -43,7 +43,7 @@ describe('ErrorBoundary', () => {
 
     await act(async () => {
       useApp.getState().edit((current) => ({ ...current, name: 'breaks the page' }));
-      await loadCrashPage();
+      await import('./CrashPage.tsx');
     });
     expect(container.querySelector('[role="alert"] h1')?.textContent).toBe('Loopscope could not draw this graph');
     expect(container.textContent).toContain("reading 'join'");

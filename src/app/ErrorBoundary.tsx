@@ -1,8 +1,7 @@
 import { Component, lazy, Suspense, type ErrorInfo, type ReactNode } from 'react';
 
 /** The crash page is never on a first screen: it loads when the page is idle (afterFirstScreen.ts), before anything can fail. */
-export const loadCrashPage = () => import('./CrashPage.tsx');
-const CrashPage = lazy(() => loadCrashPage().then((module) => ({ default: module.CrashPage })));
+const CrashPage = lazy(() => import('./CrashPage.tsx').then((module) => ({ default: module.CrashPage })));
 
 interface State {
   error: Error | null;
@@ -30,7 +29,8 @@ export class ErrorBoundary extends Component<{ children: ReactNode }, State> {
     const { error } = this.state;
     if (!error) return this.props.children;
     return (
-      <Suspense fallback={<p className="crash" role="alert">{error.message}</p>}>
+      // Loaded when the page was first idle: a crash before then waits the moment it takes to load.
+      <Suspense fallback={null}>
         <CrashPage error={error} retry={this.retry} />
       </Suspense>
     );

@@ -3,10 +3,18 @@
  * is needed to draw that screen.
  */
 import { loadPanels } from './App.tsx';
-import { loadCrashPage } from './ErrorBoundary.tsx';
-import { followLinksInAddress } from './startup.ts';
+import { openLinkedGraph } from './startup.ts';
+import { useApp } from '../store/index.ts';
 import { whenQuiet } from './whenQuiet.ts';
 import { warmUpRuntime } from '../store/runSlice.ts';
+
+/** A share link pasted into the address of an open tab changes only the fragment: it opens too. */
+const followLinksInAddress = () =>
+  window.addEventListener('hashchange', () =>
+    void openLinkedGraph(new URL(window.location.href), window.history).then(({ problem }) => {
+      if (problem) useApp.setState({ importError: problem });
+    }),
+  );
 
 /**
  * A share link pasted into the address is followed from now on. The crash page loads, so that it
@@ -17,7 +25,7 @@ import { warmUpRuntime } from '../store/runSlice.ts';
  */
 export const warmUp = () => {
   followLinksInAddress();
-  void loadCrashPage();
+  void import('./CrashPage.tsx');
   void import('../store/offThread.ts').then(({ warmParser }) => warmParser());
   void loadPanels().then((panels) => Promise.all([panels.loadTimelineRun(), panels.loadStepView(), panels.loadSelectionForms()]));
   // Quiet since the page began to load: nobody uses a page before its first screen.

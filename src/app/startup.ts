@@ -47,13 +47,3 @@ export const openInitialGraph = async (url: URL, history: AddressHistory = windo
   await restoreLastGraph();
   if (problem) useApp.setState({ importError: problem });
 };
-
-/** A share link pasted into the address of an open tab changes only the fragment: it opens too. */
-export const followLinksInAddress = (target: Window = window) => {
-  const onHashChange = () =>
-    void openLinkedGraph(new URL(target.location.href), target.history).then(({ problem }) => {
-      if (problem) useApp.setState({ importError: problem });
-    });
-  target.addEventListener('hashchange', onHashChange);
-  return () => target.removeEventListener('hashchange', onHashChange);
-};

@@ -341,6 +341,7 @@ export const createRunActions = (set: SetApp, get: GetApp): Pick<RunSlice, RunAc
   };
 
   return {
+    dismissRunMessages: () => set({ runError: null, runRefused: null, traceWarning: null }),
     setScenario: (name) =>
       set((state) => {
         const scenarioChoices = new Map(state.scenarioChoices);

@@ -77,7 +77,7 @@ export interface RunRecord {
 export type { ForkEdits };
 
 export interface RunSlice {
-  /** The Debug layout (timeline and step detail side by side under the canvas) rather than the editing one; remembered (debugLayout.ts). */
+  /** The Debug layout (timeline and step detail side by side under the canvas) rather than the editing one; remembered (debugLayoutMode.ts). */
   debugLayout: boolean;
   overlay: CanvasOverlay | null;
   breakpoints: Breakpoints;
@@ -195,7 +195,7 @@ export interface SavedRuns {
  * What drives and shows runs (runActions.ts) loads with the debugger's panels, which offer it, and
  * with the session store: the first screen draws the canvas with none of it.
  */
-const RUN_ACTIONS = ['setScenario', 'run', 'step', 'stepRound', 'continueRun', 'pause', 'reset', 'decide', 'selectStep', 'selectRun', 'fork', 'restoreRuns', 'readRunState', 'loadTrace'] as const;
+const RUN_ACTIONS = ['setScenario', 'dismissRunMessages', 'run', 'step', 'stepRound', 'continueRun', 'pause', 'reset', 'decide', 'selectStep', 'selectRun', 'fork', 'restoreRuns', 'readRunState', 'loadTrace'] as const;
 export type RunActionName = (typeof RUN_ACTIONS)[number];
 
 export const createRunSlice: SliceCreator<RunSlice> = (set, get) => ({
@@ -231,6 +231,5 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => ({
 
     setSeed: (seed) => set({ seed }),
     setSpeed: (speedMs) => set({ speedMs }),
-    dismissRunMessages: () => set({ runError: null, runRefused: null, traceWarning: null }),
     ...deferredActions(get, RUN_ACTIONS, () => import('./runActions.ts')),
 });
