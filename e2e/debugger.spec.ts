@@ -177,7 +177,9 @@ test('fork from step 3 with another outcome: evaluate routes on it, and the step
   await steps(page).nth(2).click();
   await detail(page).getByRole('button', { name: 'Fork from here' }).click();
   const form = detail(page).getByRole('form', { name: 'Fork from step 3' });
-  await form.getByLabel("Step 3's outcome (edges may route on it)").selectOption('sufficient');
+  // Beside the outcome: the edge is chosen from it, which edge fires on what.
+  await expect(form.getByLabel("Step 3's outcome")).toHaveAccessibleDescription(/^Edges follow the outcome: the edge after step 3 is chosen again from it \(e3 to Format response: outcome: sufficient; e4 to Recover: plan_exhausted/);
+  await form.getByLabel("Step 3's outcome").selectOption('sufficient');
   await form.getByRole('button', { name: 'Fork and continue' }).click();
   await expect(page.getByLabel('Shown run').locator('option')).toHaveText(['Run 1', 'Run 2 (fork of run 1 at step 3)']);
   await expect(stopStatus(page)).toContainText('completed');

@@ -97,8 +97,8 @@ test('a real run against a local service becomes a scenario; a changed condition
     await scenarios(page).getByRole('button', { name: `Run scenario ${SAVED}` }).click();
     const item = scenarioItem(page, SAVED);
     await expect(item).toContainText('failed at step 3');
-    await expect(item).toContainText('Parts from the run at step 3: evaluate (step 3) took e5 to decide (otherwise: no other edge matched), not toward recover: e4 did not match, evaluation.plan_exhausted eq false (was true)');
-    await item.getByText(/^\d+ expectations? failed$/).click();
+    // It leads with the cause, then expected against actual.
+    await expect(item.locator('.scenario-cause')).toHaveText('parts at step 3: Evaluate took e5 (exhausted), the scenario took e4 (plan_exhausted = false)');
     await expect(item.getByRole('list', { name: `Failed expectations of ${SAVED}` })).toContainText('path: expected ["decide","execute","evaluate","recover"');
     expect(siem.calls()).toHaveLength(3);
 
@@ -132,7 +132,7 @@ test('a real run against a local service becomes a scenario; a changed condition
     const xml = (junit as { stdout: string }).stdout;
     expect(xml).toContain('<testsuite name="SecurityClaw on a local SIEM"');
     expect(xml).toContain(`<testcase name="${SAVED}"`);
-    expect(xml).toMatch(/<failure message="\d+ expectation\(s\) failed \(the run parts from it at step 3\): /);
+    expect(xml).toMatch(/<failure message="parts at step 3: Evaluate took e5 \(exhausted\), the scenario took e4 \(plan_exhausted = false\); \d+ expectation\(s\) failed, the first: /);
     expect(xml).toContain('path: expected [&quot;decide&quot;,&quot;execute&quot;,&quot;evaluate&quot;,&quot;recover&quot;');
     expect(siem.calls()).toHaveLength(3);
     expect(errors).toEqual([]);

@@ -1,6 +1,6 @@
 /**
- * The screenshots of docs/: the default graph, a hand-built graph and the debugger mid-run, at a
- * laptop's 1280×720 and at 1920×1080. Against a running preview of the built app:
+ * The screenshots of docs/: the default graph, a hand-built graph, the debugger mid-run and the
+ * Debug layout stepping through recovery, at a laptop's 1280×720 and at 1920×1080. Against a running preview of the built app:
  *   npx vite build --outDir .e2e-me && npx vite preview --outDir .e2e-me --port 4322 &
  *   node --import tsx scripts/screenshots.ts http://127.0.0.1:4322 docs
  */
@@ -42,6 +42,18 @@ for (const size of SIZES) {
   }
   await page.getByRole('list', { name: 'Timeline' }).getByRole('listitem').nth(1).click();
   await page.screenshot({ path: name('debugger-mid-run') });
+
+  // The Debug layout, stepped with F10 into the recovery path: the recover step, its node in view.
+  await open(page, '/?template=securityclaw');
+  await page.getByRole('button', { name: 'Debug layout', exact: true }).click();
+  await page.getByRole('button', { name: 'Debug layout', exact: true, pressed: true }).waitFor();
+  for (let step = 0; step < 4; step += 1) {
+    await page.keyboard.press('F10');
+    await page.getByRole('list', { name: 'Timeline' }).getByRole('listitem').nth(step).waitFor();
+  }
+  await page.locator('.react-flow__node.current[data-id="recover"]').waitFor();
+  await page.waitForFunction(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(true)))));
+  await page.screenshot({ path: name('debug-layout') });
   await context.close();
 }
 await browser.close();

@@ -16,25 +16,46 @@ export const loadPanels = () => (panelsLoading ??= import('./panels.ts'));
 
 const CENTRE: Record<string, PanelSpec> = { 'canvas-panel': { min: 160 }, 'bottom-panel': { size: { percent: 30 }, min: 110, collapsible: true } };
 const SIDE: Record<string, PanelSpec> = { 'inspector-panel': { min: 120 }, 'step-panel': { size: { percent: 50 }, min: 120, collapsible: true } };
+/** The palette's column, and the view controls' in the Debug layout. */
+const NARROW_COLUMN: PanelSpec = { size: { px: 116 }, min: 100, max: 260, collapsible: true };
+/** Scenarios and problems beside the timeline: a rail when collapsed. */
+const railAt = (startCollapsed: boolean): PanelSpec => ({ size: { percent: 24 }, min: 200, collapsible: true, collapsedSize: RAIL_PX, startCollapsed });
 const mainPanels = (narrow: boolean): Record<string, PanelSpec> => ({
-  'palette-panel': { size: { px: 116 }, min: 100, max: 260, collapsible: true },
+  'palette-panel': NARROW_COLUMN,
   'centre-panel': { min: 320 },
   'side-panel': { size: { px: narrow ? 280 : 320 }, min: 260, max: 640, collapsible: true },
 });
 const bottomPanels = (narrow: boolean): Record<string, PanelSpec> => ({
   'timeline-panel': { min: 280 },
-  'scenarios-panel': { size: { percent: 24 }, min: 200, collapsible: true, collapsedSize: RAIL_PX, startCollapsed: narrow },
-  'problems-panel': { size: { percent: 24 }, min: 200, collapsible: true },
+  'scenarios-panel': railAt(narrow),
+  'problems-panel': railAt(false),
 });
+/**
+ * The Debug layout: the canvas across the top, and under it, most of the screen's height, the view
+ * controls, the timeline and the step detail side by side; scenarios and problems start as rails.
+ * Its sizes are remembered apart from the editing layout's (groups of their own).
+ */
+const DEBUG_CENTRE: Record<string, PanelSpec> = { 'canvas-panel': { min: 160 }, 'bottom-panel': { size: { percent: 58 }, min: 110 } };
+const DEBUG_BOTTOM: Record<string, PanelSpec> = {
+  'view-panel': NARROW_COLUMN,
+  'timeline-panel': { min: 280 },
+  'step-panel': { size: { percent: 42 }, min: 240 },
+  'scenarios-panel': railAt(true),
+  'problems-panel': railAt(true),
+};
 
 /**
  * The shell: a one-row header, the palette, the canvas with the debugger's timeline and the
- * problems under it, and the inspector and step detail on the right. Every panel resizes and
- * collapses on its splitter (drag it, or focus it and use the arrow keys); the canvas gets the rest.
+ * problems under it, and the inspector and step detail on the right; or, in the Debug layout, the
+ * canvas over the timeline and the step detail side by side. Every panel resizes and collapses on
+ * its splitter (drag it, or focus it and use the arrow keys); the canvas gets the rest.
  */
 export function App() {
   const name = useApp((state) => state.graph.name);
   const scenarioCount = useApp((state) => state.graph.scenarios.length);
+  const problemCount = useApp((state) => state.problems?.length ?? 0);
+  const debug = useApp((state) => state.debugLayout);
+  const layoutId = (group: string) => `loopscope-${group}${debug ? '-debug' : ''}`;
   // A first visit on a laptop: the scenarios start as a rail and the inspector narrower, so the canvas and the timeline's reasons fit.
   const [narrow] = useState(isNarrowWindow);
   const [main] = useState(() => mainPanels(narrow));
@@ -47,6 +68,14 @@ export function App() {
   useEffect(() => {
     void loadPanels().then((loaded) => startTransition(() => setPanels(loaded)));
   }, []);
+  const viewControls = panels && <panels.ViewControls />;
+  // Under the inspector, or beside the timeline in the Debug layout.
+  const stepDetail = (
+    <>
+      <Splitter controls="step-panel" label="Resize the step detail" />
+      <SplitPanel id="step-panel">{panels && <panels.StepDetail />}</SplitPanel>
+    </>
+  );
   return (
     <ReactFlowProvider>
       <div className="app">
@@ -61,54 +90,71 @@ export function App() {
         </header>
         {panels && <panels.HostConsent />}
         {panels && <panels.OtherTabNotice />}
-        <SplitGroup orientation="horizontal" className="app-main" id="loopscope-main" panels={main}>
-          <SplitPanel id="palette-panel">
-            <aside className="app-palette" aria-label="Palette">
-              {panels && <panels.Palette />}
-              {panels && <panels.ViewControls />}
-            </aside>
-          </SplitPanel>
-          <Splitter controls="palette-panel" label="Resize the palette" />
+        {/* The canvas keeps its place in the tree in both layouts (slots left empty, groups renamed): switching never remounts it. */}
+        <SplitGroup orientation="horizontal" className={`app-main${debug ? ' debug-layout' : ''}`} id={layoutId('main')} panels={main}>
+          {!debug && (
+            <>
+              <SplitPanel id="palette-panel">
+                <aside className="app-palette" aria-label="Palette">
+                  {panels && <panels.Palette />}
+                  {viewControls}
+                </aside>
+              </SplitPanel>
+              <Splitter controls="palette-panel" label="Resize the palette" />
+            </>
+          )}
           <SplitPanel id="centre-panel">
-            <SplitGroup orientation="vertical" id="loopscope-centre" panels={CENTRE}>
+            <SplitGroup orientation="vertical" id={layoutId('centre')} panels={debug ? DEBUG_CENTRE : CENTRE}>
               <SplitPanel id="canvas-panel">
                 <main className="app-canvas">
                   <Canvas />
+                  {panels && <panels.RunOnCanvas />}
                   {panels && <panels.ServerCanvas />}
                 </main>
               </SplitPanel>
               <Splitter controls="bottom-panel" label="Resize the timeline" />
               <SplitPanel id="bottom-panel">
-                <SplitGroup orientation="horizontal" className="app-bottom" id="loopscope-bottom" panels={bottom}>
+                {/* Over the timeline's row, never over the canvas, where the runs' parting is marked. */}
+                {panels && <panels.RunComparison />}
+                <SplitGroup orientation="horizontal" className="app-bottom" id={layoutId('bottom')} panels={debug ? DEBUG_BOTTOM : bottom}>
+                  {debug && (
+                    <>
+                      <SplitPanel id="view-panel">
+                        <aside className="app-palette" aria-label="View">{viewControls}</aside>
+                      </SplitPanel>
+                      <Splitter controls="view-panel" label="Resize the view controls" />
+                    </>
+                  )}
                   <SplitPanel id="timeline-panel">
                     {panels && <panels.Timeline />}
                   </SplitPanel>
+                  {debug && stepDetail}
                   <Splitter controls="scenarios-panel" label="Resize the scenarios" />
                   <RailPanel id="scenarios-panel" title={`Scenarios (${scenarioCount})`}>
                     {panels && <panels.ScenariosPanel />}
                   </RailPanel>
                   <Splitter controls="problems-panel" label="Resize the problems" />
-                  <SplitPanel id="problems-panel">
+                  <RailPanel id="problems-panel" title={`Problems (${problemCount})`}>
                     {panels && <panels.ProblemsPanel />}
-                  </SplitPanel>
+                  </RailPanel>
                 </SplitGroup>
               </SplitPanel>
             </SplitGroup>
           </SplitPanel>
-          <Splitter controls="side-panel" label="Resize the inspector" />
-          <SplitPanel id="side-panel">
-            <SplitGroup orientation="vertical" className="app-side" id="loopscope-side" panels={SIDE}>
-              <SplitPanel id="inspector-panel">
-                {panels && <panels.Inspector />}
+          {!debug && (
+            <>
+              <Splitter controls="side-panel" label="Resize the inspector" />
+              <SplitPanel id="side-panel">
+                <SplitGroup orientation="vertical" className="app-side" id="loopscope-side" panels={SIDE}>
+                  <SplitPanel id="inspector-panel">
+                    {panels && <panels.Inspector />}
+                  </SplitPanel>
+                  {stepDetail}
+                </SplitGroup>
               </SplitPanel>
-              <Splitter controls="step-panel" label="Resize the step detail" />
-              <SplitPanel id="step-panel">
-                {panels && <panels.StepDetail />}
-              </SplitPanel>
-            </SplitGroup>
-          </SplitPanel>
+            </>
+          )}
         </SplitGroup>
-        {panels && <panels.RunComparison />}
       </div>
     </ReactFlowProvider>
   );

@@ -34,14 +34,17 @@ const mount = () => {
 const button = (container: HTMLElement, name: string) => [...container.querySelectorAll('button')].find((candidate) => candidate.textContent === name);
 
 describe('ErrorBoundary', () => {
-  it('keeps the graph, says what failed, and offers export and undo instead of a blank page', () => {
+  it('keeps the graph, says what failed, and offers export and undo instead of a blank page', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const graph = findTemplate('securityclaw')!.graph();
     useApp.setState({ graph, problems: validateGraph(graph), past: [], future: [] });
     const container = mount();
     expect(container.textContent).toBe('SecurityClaw triage');
 
-    act(() => useApp.getState().edit((current) => ({ ...current, name: 'breaks the page' })));
+    await act(async () => {
+      useApp.getState().edit((current) => ({ ...current, name: 'breaks the page' }));
+      await import('./CrashPage.tsx');
+    });
     expect(container.querySelector('[role="alert"] h1')?.textContent).toBe('Loopscope could not draw this graph');
     expect(container.textContent).toContain("reading 'join'");
     expect(useApp.getState().graph.name).toBe('breaks the page');

@@ -51,18 +51,22 @@ interface SplitGroupProps {
  * max sizes): the page is not measured until the person drags a separator.
  */
 export function SplitGroup({ id, orientation, panels, className, children }: SplitGroupProps) {
-  const [layout, setLayout] = useState(() => initialLayout(panels, remembered(id)));
+  const [held, setHeld] = useState(() => ({ id, layout: initialLayout(panels, remembered(id)) }));
+  // Another id is another layout (the Debug layout's groups): its own sizes, as remembered, with no remount of what the panels hold.
+  const current = held.id === id ? held : { id, layout: initialLayout(panels, remembered(id)) };
+  if (current !== held) setHeld(current);
+  const { layout } = current;
   const ref = useRef<HTMLDivElement>(null);
   const set = useCallback(
     (panel: string, state: PanelState) =>
-      setLayout((previous) => {
-        const next = { ...previous, [panel]: state };
+      setHeld((previous) => {
+        const next = { ...previous.layout, [panel]: state };
         try {
           layoutStorage?.setItem(storageKey(id), JSON.stringify(next));
         } catch {
           // A full or refused storage only forgets the sizes.
         }
-        return next;
+        return { id, layout: next };
       }),
     [id],
   );

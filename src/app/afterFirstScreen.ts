@@ -19,13 +19,15 @@ export const followLinksInAddress = (target: Window = window) => {
 };
 
 /**
- * A share link pasted into the address is followed from now on. The parser's worker starts (a big file imported later opens sooner), and the timeline's run view
+ * A share link pasted into the address is followed from now on. The crash page loads, so that it
+ * shows at once should drawing fail (and whatever the network does then). The parser's worker starts (a big file imported later opens sooner), and the timeline's run view
  * and the step view load (small), so the first trace does not wait for them. The runtime (LangGraph,
  * a megabyte of script) loads for the first Run once the person pauses: evaluating it holds the
  * page ~50 ms in one piece, a hitch in a drag begun at once.
  */
 export const warmUp = () => {
   followLinksInAddress();
+  void import('./CrashPage.tsx');
   void import('../store/offThread.ts').then(({ warmParser }) => warmParser());
   void loadPanels().then((panels) => Promise.all([panels.loadTimelineRun(), panels.loadStepView(), panels.loadSelectionForms()]));
   // Quiet since the page began to load: nobody uses a page before its first screen.

@@ -110,7 +110,8 @@ describe('loopscope test', () => {
   it('exit 1 with the failed expectations and the step where the run parts from them', async () => {
     const result = await cli('test', fixture('with-errors'));
     expect(result.code).toBe(1);
-    expect(result.out).toContain('  ✗ completes — parts from the run at step 2\n      stopReason: expected "completed", got "no_route" (parts at step 2: the run stopped at run (step 2): no_route)');
+    // The cause first, then expected against actual.
+    expect(result.out).toContain('  ✗ completes — parts at step 2: the run stopped at run (step 2): no_route\n      stopReason: expected "completed", got "no_route"\n');
     expect(result.out.split('\n').at(-1)).toBe('0 passed, 1 failed');
   });
 
@@ -137,7 +138,7 @@ describe('loopscope test', () => {
     expect(cases.map((test) => test.getAttribute('name'))).toEqual(['denied, approved once, then it runs', 'a failing write after approval stops as execution_failed', 'completes', 'has scenarios']);
     expect(cases[0].children).toHaveLength(0);
     const failure = cases[2].getElementsByTagName('failure')[0];
-    expect(failure.getAttribute('message')).toBe('1 expectation(s) failed (the run parts from it at step 2): stopReason: expected "completed", got "no_route" (parts at step 2: the run stopped at run (step 2): no_route)');
+    expect(failure.getAttribute('message')).toBe('parts at step 2: the run stopped at run (step 2): no_route; 1 expectation(s) failed, the first: stopReason: expected "completed", got "no_route"');
     expect(failure.getAttribute('type')).toBe('stopReason');
     expect(cases[3].getElementsByTagName('error')[0].getAttribute('type')).toBe('no_scenarios');
   });
@@ -159,6 +160,7 @@ describe('loopscope test', () => {
       '  ---',
       `  file: ${JSON.stringify(fixture('with-errors'))}`,
       '  step: 2',
+      '  cause: "parts at step 2: the run stopped at run (step 2): no_route"',
       '  failures:',
       '    - "stopReason: expected \\"completed\\", got \\"no_route\\" (parts at step 2: the run stopped at run (step 2): no_route)"',
       '  ...',

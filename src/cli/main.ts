@@ -199,12 +199,12 @@ const testCase = async (graph: GraphFile, scenario: GraphFile['scenarios'][numbe
   const started = performance.now();
   try {
     const { runScenario, stepsRan } = await loadRuntime();
-    const { failures, trace, divergence } = await runScenario(graph, scenario, { compact: true });
-    return { name: scenario.name, failures, stopReason: trace.stopReason, steps: stepsRan(trace.steps), divergence, durationMs: performance.now() - started };
+    const { failures, trace, divergence, cause } = await runScenario(graph, scenario, { compact: true });
+    return { name: scenario.name, failures, stopReason: trace.stopReason, steps: stepsRan(trace.steps), divergence, cause, durationMs: performance.now() - started };
   } catch (error) {
     // One scenario that cannot run is that scenario's failure; the others still run.
     if (!(error instanceof ScenarioError)) throw error;
-    return { name: scenario.name, failures: [], error: error.message, stopReason: null, steps: 0, divergence: null, durationMs: performance.now() - started };
+    return { name: scenario.name, failures: [], error: error.message, stopReason: null, steps: 0, divergence: null, cause: null, durationMs: performance.now() - started };
   }
 };
 

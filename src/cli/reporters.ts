@@ -14,6 +14,8 @@ export interface CaseReport {
   steps: number;
   /** The first step where the run parts from the scenario. */
   divergence: number | null;
+  /** What to read first when it failed (runtime causeOf): where the run parts from it and why. */
+  cause: string | null;
   durationMs: number;
 }
 
@@ -38,6 +40,13 @@ export const tally = (files: readonly FileReport[]) => {
 
 const problemsOf = (test: CaseReport) => (test.error ? [test.error] : test.failures.map((failure) => failure.message));
 
+/** Under the cause: each expectation, expected against actual, with its own lead where it is not the cause. */
+const mismatchesOf = (test: CaseReport) =>
+  test.error ? [test.error] : test.failures.map((failure) => (failure.lead === test.cause ? failure.mismatch : `${failure.mismatch} (${failure.lead})`));
+
+/** The failure in one line, the cause first. */
+const headlineOf = (test: CaseReport) => test.error ?? `${test.cause ?? 'failed'}; ${test.failures.length} expectation(s) failed, the first: ${test.failures[0]?.mismatch ?? ''}`;
+
 const summary = (files: readonly FileReport[]) => {
   const { passed: ok, failed } = tally(files);
   return `${ok} passed, ${failed} failed`;
@@ -54,8 +63,9 @@ const text = (files: readonly FileReport[]): string[] => {
     for (const test of file.cases) {
       if (passed(test)) lines.push(`  ✓ ${test.name} (${test.stopReason}, ${test.steps} steps)`);
       else {
-        lines.push(`  ✗ ${test.name}${test.divergence === null ? '' : ` — parts from the run at step ${test.divergence}`}`);
-        for (const problem of problemsOf(test)) lines.push(`      ${problem}`);
+        // The cause first, as a test runner leads with the first failing assertion; then expected against actual.
+        lines.push(`  ✗ ${test.name}${test.cause ? ` — ${test.cause}` : ''}`);
+        for (const problem of mismatchesOf(test)) lines.push(`      ${problem}`);
       }
     }
   }
@@ -108,9 +118,7 @@ const junit = (files: readonly FileReport[]): string[] => {
       lines.push(`${open}>`);
       if (test.error) lines.push(`      <error message="${xml(test.error)}" type="scenario_error"/>`);
       else {
-        const where = test.divergence === null ? '' : ` (the run parts from it at step ${test.divergence})`;
-        const message = `${test.failures.length} expectation(s) failed${where}: ${test.failures[0].message}`;
-        lines.push(`      <failure message="${xml(message)}" type="${xml(test.failures.map((failure) => failure.expectation).join(' '))}">${xml(problemsOf(test).join('\n'))}</failure>`);
+        lines.push(`      <failure message="${xml(headlineOf(test))}" type="${xml(test.failures.map((failure) => failure.expectation).join(' '))}">${xml(problemsOf(test).join('\n'))}</failure>`);
       }
       lines.push('    </testcase>');
     }
@@ -142,6 +150,7 @@ const tap = (files: readonly FileReport[]): string[] => {
         '  ---',
         `  file: ${JSON.stringify(file.file)}`,
         ...(test.divergence === null ? [] : [`  step: ${test.divergence}`]),
+        ...(test.cause === null ? [] : [`  cause: ${JSON.stringify(test.cause)}`]),
         '  failures:',
         ...problemsOf(test).map((problem) => `    - ${JSON.stringify(problem)}`),
         '  ...',

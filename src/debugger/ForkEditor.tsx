@@ -1,13 +1,13 @@
 import { useState } from 'react';
 import { lazySchema } from '../graph/lazySchema.ts';
-import { CALL_OUTCOMES, describeProblems, kindDefinition, nodeById, outcomesOf, own, readJson, type ParseResult } from '../graph/index.ts';
+import { CALL_OUTCOMES, describeProblems, describeWhen, edgesInTryOrder, kindDefinition, nodeById, outcomesOf, own, readJson, type ParseResult } from '../graph/index.ts';
 import { MockEntry } from '../graph/skills.ts';
 import { parseUntrusted } from '../graph/parse.ts';
 import { parseStateEdit } from '../graph/state.ts';
 import type { TraceStep } from '../runtime/trace.ts';
 import { useApp } from '../store/index.ts';
 import type { ForkEdits } from '../store/runSlice.ts';
-import { useActiveRun } from './hooks.ts';
+import { nodeLabel, useActiveRun } from './hooks.ts';
 
 const StateObject = lazySchema((z) => z.record(z.string(), z.unknown()));
 
@@ -35,6 +35,8 @@ export function ForkEditor({ step, state, onDone }: { step: TraceStep; state: Re
   const forkedNode = run && nodeById(run.graph, step.node);
   const outcomes = step.outcome === null ? [] : forkedNode ? outcomesOf(forkedNode) : kindDefinition(step.kind).outcomes;
   const [stepOutcome, setStepOutcome] = useState(step.outcome ?? '');
+  // What each of its edges fires on, in the order they are tried: which outcome (or field) leads where.
+  const routes = run ? edgesInTryOrder(run.graph, step.node).map((edge) => `${edge.id} to ${nodeLabel(run.graph, edge.target)}: ${describeWhen(edge.when)}`).join('; ') : '';
 
   const parsed = parseUntrusted(StateObject, stateText);
   const changes = parsed.ok ? editedFields(state, parsed.value) : {};
@@ -74,12 +76,17 @@ export function ForkEditor({ step, state, onDone }: { step: TraceStep; state: Re
       </label>
       {!stateResult.ok && <p role="alert" className="error">State: {describeProblems(stateResult.problems)}</p>}
       {outcomes.length > 0 && (
-        <label>
-          Step {step.step}'s outcome (edges may route on it)
-          <select value={stepOutcome} onChange={(event) => setStepOutcome(event.target.value)}>
-            {outcomes.map((name) => <option key={name} value={name}>{name}</option>)}
-          </select>
-        </label>
+        <div className="fork-outcome">
+          <label>
+            Step {step.step}'s outcome
+            <select value={stepOutcome} onChange={(event) => setStepOutcome(event.target.value)} aria-describedby={`fork-routes-${step.step}`}>
+              {outcomes.map((name) => <option key={name} value={name}>{name}</option>)}
+            </select>
+          </label>
+          <p id={`fork-routes-${step.step}`} className="field-help">
+            Edges follow the outcome: the edge after step {step.step} is chosen again from it{routes ? ` (${routes})` : ''}. An edit of the state alone changes the edge only where a condition reads that field; to take another edge, change the outcome here.
+          </p>
+        </div>
       )}
       <fieldset>
         <legend>A skill's next result</legend>

@@ -1,9 +1,11 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import { useApp } from '../store/index.ts';
+import { chosenScenario } from '../store/runActions.ts';
 import { warmUpRuntime } from '../store/runSlice.ts';
-import { ContinueIcon, PauseIcon, ResetIcon, RunIcon, ServerIcon, StepIcon, StepRoundIcon } from '../ui/icons.tsx';
+import { ContinueIcon, DebugLayoutIcon, PauseIcon, ResetIcon, RunIcon, ServerIcon, StepIcon, StepRoundIcon } from '../ui/icons.tsx';
 import { ToolButton } from '../ui/ToolButton.tsx';
-import { focusTimeline } from './focus.ts';
+import { COMMAND_KEYS, listenForDebuggerKeys, runControls, startFrom, toggleDebugLayout, type DebuggerCommand } from './debuggerKeys.ts';
 
 // The server panel brings the LangGraph SDK: loaded when the person asks for it.
 const ServerPanel = lazy(() => import('./ServerPanel.tsx').then((module) => ({ default: module.ServerPanel })));
@@ -19,39 +21,43 @@ const STATUS_WORDS = { idle: 'Ready', running: 'Running…', paused: 'Paused', a
 /** Made once: `toLocaleString` makes a formatter at every call. */
 const STEP_COUNT = new Intl.NumberFormat('en');
 
-/** The run buttons, in the header. */
+/** A button's tooltip with its key, as code debuggers show them. */
+const withKey = (title: string, command: DebuggerCommand) => `${title} (${COMMAND_KEYS[command].replace('Control', 'Ctrl')})`;
+
+/** The run buttons, in the header, with their keys; and the Debug layout toggle. */
 export function RunToolbar() {
   const status = useApp((state) => state.runStatus);
-  const liveRunId = useApp((state) => state.liveRunId);
-  const hasRuns = useApp((state) => state.runs.length > 0);
-  const pauseAsked = useApp((state) => state.pauseAsked);
-  const instant = useApp((state) => state.speedMs === 0);
+  const controls = useApp(useShallow(runControls));
   const liveSteps = useApp((state) => state.liveSteps);
+  const instant = useApp((state) => state.speedMs === 0);
+  const pauseAsked = useApp((state) => state.pauseAsked);
+  const refused = useApp((state) => state.runRefused);
+  const debugLayout = useApp((state) => state.debugLayout);
   const actions = useApp.getState();
   const [serverOpen, setServerOpen] = useState(false);
+  useEffect(listenForDebuggerKeys, []);
 
   const running = status === 'running';
-  const canGoOn = liveRunId !== null && status === 'paused';
-  const busy = running || status === 'awaiting_approval';
-  // The timeline is where a run is read: focus goes there, not 60 Tabs away.
-  const start = (work: () => Promise<void>) => {
-    focusTimeline();
-    void work();
-  };
-
   return (
     // The runtime loads once the person pauses (app/afterFirstScreen.ts); a pointer or the focus coming to the
     // run controls is reason enough to start now, so a Run right after opening waits less.
     <div className="run-toolbar" role="toolbar" aria-label="Run controls" onPointerEnter={warmUpRuntime} onFocus={warmUpRuntime}>
-      <ToolButton icon={RunIcon} label="Run" className="primary" onClick={() => start(actions.run)} disabled={busy} title="Run the graph from the start" />
-      <ToolButton icon={StepIcon} label="Step" onClick={() => start(actions.step)} disabled={busy} title="Run one node" />
-      <ToolButton icon={StepRoundIcon} label="Step round" compact onClick={() => start(actions.stepRound)} disabled={busy} title="Run to the start of the next round" />
-      <ToolButton icon={PauseIcon} label="Pause" compact onClick={() => actions.pause()} disabled={!running || pauseAsked} />
-      <ToolButton icon={ContinueIcon} label="Continue" compact onClick={() => start(actions.continueRun)} disabled={!canGoOn} />
-      <ToolButton icon={ResetIcon} label="Reset" compact onClick={() => actions.reset()} disabled={!hasRuns || running} title="Forget the runs" />
+      <ToolButton icon={RunIcon} label="Run" className="primary" onClick={() => startFrom(actions.run)} disabled={!controls.canStart} title={withKey('Run the graph from the start; Continue when a run is paused', 'run')} aria-keyshortcuts={COMMAND_KEYS.run} />
+      {refused && (
+        <span role="alert" className="run-refused">
+          <span>Run refused: {refused}</span>
+          <button type="button" onClick={actions.dismissRunMessages} aria-label="Dismiss why the run was refused">Dismiss</button>
+        </span>
+      )}
+      <ToolButton icon={StepIcon} label="Step" onClick={() => startFrom(actions.step)} disabled={!controls.canStart} title={withKey('Run one node', 'step')} aria-keyshortcuts={COMMAND_KEYS.step} />
+      <ToolButton icon={StepRoundIcon} label="Step round" compact onClick={() => startFrom(actions.stepRound)} disabled={!controls.canStart} title={withKey('Run to the start of the next round', 'stepRound')} aria-keyshortcuts={COMMAND_KEYS.stepRound} />
+      <ToolButton icon={PauseIcon} label="Pause" compact onClick={() => actions.pause()} disabled={!controls.canPause} title={withKey('Pause', 'pause')} aria-keyshortcuts={COMMAND_KEYS.pause} />
+      <ToolButton icon={ContinueIcon} label="Continue" compact onClick={() => startFrom(actions.continueRun)} disabled={!controls.canContinue} title={withKey('Continue the paused run', 'run')} aria-keyshortcuts={COMMAND_KEYS.run} />
+      <ToolButton icon={ResetIcon} label="Reset" compact onClick={() => actions.reset()} disabled={!controls.canReset} title={withKey('Forget the runs', 'reset')} aria-keyshortcuts={COMMAND_KEYS.reset} />
       <span className="run-state" aria-live="polite">{running && pauseAsked ? 'Pausing…' : STATUS_WORDS[status]}</span>
       {/* An Instant run's timeline is redrawn seldom: the count shows it goes on (not announced, it changes four times a second). */}
       {running && instant && liveSteps > 0 && <span className="run-progress">step {STEP_COUNT.format(liveSteps)}</span>}
+      <ToolButton icon={DebugLayoutIcon} label="Debug layout" compact className={debugLayout ? 'toggled' : undefined} aria-pressed={debugLayout} onClick={toggleDebugLayout} title={withKey(debugLayout ? 'Back to the editing layout' : 'Debug layout: the timeline and the step detail side by side under the canvas', 'layout')} aria-keyshortcuts={COMMAND_KEYS.layout} />
       <ToolButton icon={ServerIcon} label="Connect to a LangGraph server" compact="wide" onClick={() => setServerOpen((open) => !open)} aria-expanded={serverOpen} />
       {serverOpen && (
         <Suspense fallback={null}>
@@ -67,7 +73,7 @@ export function RunSettings() {
   const status = useApp((state) => state.runStatus);
   const seed = useApp((state) => state.seed);
   const speedMs = useApp((state) => state.speedMs);
-  const scenario = useApp((state) => state.scenario);
+  const scenario = useApp(chosenScenario);
   const scenarios = useApp((state) => state.graph.scenarios);
   const actions = useApp.getState();
   const busy = status === 'running' || status === 'awaiting_approval';

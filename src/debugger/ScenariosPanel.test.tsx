@@ -54,7 +54,9 @@ describe('ScenariosPanel', { timeout: 30_000 }, () => {
     expect(container.textContent).toContain('(graph edited since)');
     await act(() => app().runScenarios());
     expect(items()).toEqual(['failed at step 3', 'passed']);
-    expect(container.querySelector('.scenario-failure')?.textContent).toContain('Parts from the run at step 3: evaluate (step 3) took e5 to decide');
+    // The cause first (where the paths part, the edge each took), then expected against actual.
+    expect(container.querySelector('.scenario-cause')?.textContent).toBe('parts at step 3: Evaluate took e5 (exhausted), the scenario took e4 (plan_exhausted = false)');
+    expect(container.querySelector('.scenario-failures')?.textContent).toContain('path: expected ["decide","execute","evaluate","recover"');
     act(() => buttonNamed('Open at step 3')?.click());
     expect(app().selectedStep).toBe(3);
   });

@@ -33,7 +33,6 @@ function Failure({ name, result }: { name: string; result: ScenarioRunResult }) 
   const openScenarioRun = useApp((state) => state.openScenarioRun);
   const compareRuns = useApp((state) => state.compareRuns);
   if (result.status === 'error') return <p className="error">{result.error}</p>;
-  const first = result.failures.find((failure) => failure.step === result.divergence) ?? result.failures[0];
   const other = comparedWith(runs, source, result.runId);
   const compare = () => {
     const own = openScenarioRun(name);
@@ -41,17 +40,16 @@ function Failure({ name, result }: { name: string; result: ScenarioRunResult }) 
   };
   return (
     <div className="scenario-failure">
-      {result.divergence !== null && (
-        <p>
-          Parts from the run at <strong>step {result.divergence}</strong>: {first?.detail}
-        </p>
-      )}
-      <details>
-        <summary>{result.failures.length} expectation{result.failures.length === 1 ? '' : 's'} failed</summary>
-        <ul className="scenario-failures" aria-label={`Failed expectations of ${name}`}>
-          {result.failures.map((failure) => <li key={failure.message}><code>{failure.message}</code></li>)}
-        </ul>
-      </details>
+      {/* The cause first, as a test runner leads with the first failing assertion; then what was expected and what happened. */}
+      {result.cause && <p className="scenario-cause"><strong>{result.cause}</strong></p>}
+      <ul className="scenario-failures" aria-label={`Failed expectations of ${name}`}>
+        {result.failures.map((failure) => (
+          <li key={failure.message} title={failure.message}>
+            <code>{failure.mismatch}</code>
+            {failure.lead !== result.cause && <span className="muted"> ({failure.lead})</span>}
+          </li>
+        ))}
+      </ul>
       <div className="scenario-buttons">
         <button type="button" onClick={() => openScenarioRun(name)}>
           {result.divergence === null ? 'Open its run' : `Open at step ${result.divergence}`}

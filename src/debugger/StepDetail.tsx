@@ -33,10 +33,11 @@ function StatusBanner() {
   const status = useApp((state) => state.runStatus);
   const pausedBy = useApp((state) => state.pausedBy);
   const live = useApp((state) => state.activeRunId !== null && state.activeRunId === state.liveRunId);
+  const refused = useApp((state) => state.runRefused !== null);
   const reason = run?.trace.stopReason;
   const text = reason
     ? null
-    : !run ? 'No run yet.'
+    : !run ? (refused ? 'Not run: why is beside the Run button.' : 'No run yet.')
       : live && status === 'running' ? 'Running…'
         : live && status === 'awaiting_approval' ? 'Waiting for a person to approve or deny.'
           : live && pausedBy ? `Paused by ${pausedBy}.`

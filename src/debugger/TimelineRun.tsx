@@ -178,6 +178,7 @@ export function RunPicker() {
       <label className="run-field">
         Shown run
         <select value={activeRunId ?? ''} onChange={(event) => selectRun(Number(event.target.value))}>
+          {activeRunId === null && <option value="" disabled>(none shown)</option>}
           {runs.map((run) => <option key={run.id} value={run.id}>{run.label}</option>)}
         </select>
       </label>
@@ -337,7 +338,7 @@ export function TimelineRun({ heightAtMost }: { heightAtMost?: RefObject<number 
       <InFlight />
       <RoundsOverview />
       <div className="timeline-scroll" ref={scroller} onScroll={onScroll}>
-        {rowCount === 0 && <p className="muted">No run yet: press Run or Step, or import a trace.</p>}
+        {rowCount === 0 && <p className="muted">{run ? 'No step yet: press Step or Run.' : 'No run shown: press Run or Step, pick one in Shown run, or import a trace.'}</p>}
         <div role="list" aria-label="Timeline" className="timeline-list" style={{ height: total }} onKeyDown={onKeyDown} tabIndex={selected === null && stepCount > 0 ? 0 : -1}>
           {run && layout && Array.from({ length: range.end - range.start }, (_, offset) => {
             const index = range.start + offset;

@@ -39,6 +39,11 @@ describe('whereRunsPart', () => {
     const shorter = { id: 3, trace: trace(one.trace.steps.slice(0, 2)) };
     expect(whereRunsPart(one, shorter)?.sentence).toBe('Runs part at step 3: run 1 took e4 (evaluation.plan_exhausted eq true (was true)), run 3 took nothing (the run had ended)');
   });
+
+  it('does not say a paused run had ended: it has made no such step yet', () => {
+    const paused = { id: 4, trace: trace(one.trace.steps.slice(0, 2), { stopReason: null }) };
+    expect(whereRunsPart(one, paused)?.sentence).toBe('Runs part at step 3: run 1 took e4 (evaluation.plan_exhausted eq true (was true)), run 4 took nothing yet (it is paused after step 2)');
+  });
 });
 
 describe('timeline rows and windowing', () => {

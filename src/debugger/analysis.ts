@@ -23,8 +23,9 @@ export const diffStates = (before: Record<string, unknown>, after: Record<string
   return changes;
 };
 
-const firedWords = (step: TraceStep | undefined) => {
-  if (!step) return 'nothing (the run had ended)';
+const firedWords = (step: TraceStep | undefined, trace: Trace) => {
+  // A run that has not stopped is paused (or still going): it has made no such step yet, it did not end.
+  if (!step) return trace.stopReason ? 'nothing (the run had ended)' : `nothing yet (it is paused after step ${trace.steps.length})`;
   if (step.finally) return `the final response ${step.node} (finally, after the stop ${step.stop?.reason ?? 'of the run'})`;
   return step.fired ? `${step.fired.id} (${step.fired.reason})` : step.stop ? `no edge (stopped: ${step.stop.reason})` : 'no edge';
 };
@@ -41,7 +42,7 @@ export const whereRunsPart = (a: { id: number; trace: Trace }, b: { id: number; 
     const left = a.trace.steps[index];
     const right = b.trace.steps[index];
     if (left?.node === right?.node && left?.fired?.id === right?.fired?.id && left?.stop?.reason === right?.stop?.reason) continue;
-    return { step: index + 1, sentence: `Runs part at step ${index + 1}: run ${a.id} took ${firedWords(left)}, run ${b.id} took ${firedWords(right)}` };
+    return { step: index + 1, sentence: `Runs part at step ${index + 1}: run ${a.id} took ${firedWords(left, a.trace)}, run ${b.id} took ${firedWords(right, b.trace)}` };
   }
   return null;
 };

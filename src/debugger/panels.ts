@@ -4,6 +4,7 @@
 import '../store/runActions.ts';
 import '../store/scenarioActions.ts';
 export { RunToolbar } from './RunToolbar.tsx';
+export { RunOnCanvas } from './RunOnCanvas.tsx';
 // Loaded when first needed.
 export { HostConsent, RunComparison, ServerCanvas } from './lazy.tsx';
 

@@ -120,6 +120,8 @@ export function Canvas() {
   const edits = useRef<Deferred | null>(null);
   // What the canvas draws after its first commit (canvasExtras.tsx): the breakpoint toggles, the outline.
   const [drawnLater, setDrawnLater] = useState<CanvasExtras | null>(null);
+  // Labels are placed once their placement has loaded, just after the first commit (flowAdapter.ts).
+  const [labelsPlaceable, setLabelsPlaceable] = useState(false);
   useEffect(() => {
     // The shortcuts and the edits are not needed to draw the canvas: they load after its first
     // commit (a key pressed or a gesture made before then does nothing).
@@ -158,8 +160,8 @@ export function Canvas() {
   // Routes and label places depend on the graph and the run only: selecting does not move labels.
   // The edges read them from this store, so placing them again gives React Flow no new edges.
   const layoutGraph = dragFrom ?? graph;
-  // Labels are placed once their placement has loaded, just after the first commit (flowAdapter.ts).
-  const [labelsPlaceable, setLabelsPlaceable] = useState(false);
+  // edgeLayout places labels once their placement module has loaded (flowAdapter.ts): the flag, not read here, lays them out again then.
+  // oxlint-disable-next-line react-hooks/exhaustive-deps
   const layout = useMemo(() => edgeLayout(layoutGraph, overlay), [layoutGraph, overlay, labelsPlaceable]);
   const layoutStore = useRef<EdgeLayoutStore>(null);
   layoutStore.current ??= createEdgeLayoutStore(layout);

@@ -216,6 +216,55 @@ describe('plans editor', () => {
     click(container, 'Add round');
     expect(plans()).toHaveLength(rounds + 1);
   });
+
+  it('offers New skill… in an action’s skill picker: the skill is defined and picked in one edit, one Undo takes both back', () => {
+    open(template(), { nodes: ['decide'] });
+    const container = mount(<Inspector />);
+    const plans = () => (node('decide').config as { plans: { actions: { skill: string }[] }[] }).plans;
+    choose(field(container, '1st action’s skill', 0), ' new');
+    const form = container.querySelector<HTMLElement>('[aria-label="New skill"]')!;
+    type(field(form, 'Skill name'), 'search_wider');
+    type(field(form, 'Script (JSON: one result per attempt, the last repeats)'), '[{"outcome": "ok", "records": [{"ip": "10.0.0.5"}]}]');
+    click(form, 'Create skill');
+    expect(graph().skills.search_wider).toEqual({ type: 'mock', access: 'read', script: [{ outcome: 'ok', records: [{ ip: '10.0.0.5' }] }] });
+    expect(plans()[0].actions[0].skill).toBe('search_wider');
+    expect(container.querySelector('[aria-label="New skill"]')).toBeNull();
+    act(() => useApp.getState().undo());
+    expect(Object.hasOwn(graph().skills, 'search_wider')).toBe(false);
+    expect(plans()[0].actions[0].skill).toBe('search_events');
+  });
+
+  it('says why a new skill is refused, and keeps the form', () => {
+    open(template(), { nodes: ['decide'] });
+    const container = mount(<Inspector />);
+    choose(field(container, '1st action’s skill', 0), ' new');
+    const form = container.querySelector<HTMLElement>('[aria-label="New skill"]')!;
+    type(field(form, 'Skill name'), 'search_events');
+    click(form, 'Create skill');
+    expect(form.querySelector('[role="alert"]')?.textContent).toBe('Name: "search_events" is taken');
+    choose(field(form, 'Skill type'), 'http');
+    type(field(form, 'Skill name'), 'lookup');
+    type(field(form, 'URL'), '');
+    click(form, 'Create skill');
+    expect(form.querySelector('[role="alert"]')?.textContent).toContain('url');
+    expect(Object.hasOwn(graph().skills, 'lookup')).toBe(false);
+  });
+
+  it('never inserts a skill that does not exist: with none, Add round adds an empty round and Add action asks for a new skill', () => {
+    const bare = template();
+    bare.skills = {};
+    bare.nodes = bare.nodes.map((candidate) => (candidate.id === 'decide' ? { ...candidate, config: { ...candidate.config, plans: [] } } as typeof candidate : candidate));
+    open(bare, { nodes: ['decide'] });
+    const container = mount(<Inspector />);
+    const plans = () => (node('decide').config as { plans: { actions: { skill: string }[] }[] }).plans;
+    click(container, 'Add round');
+    expect(plans()).toEqual([{ actions: [] }]);
+    click(container, 'Add action');
+    const form = container.querySelector<HTMLElement>('[aria-label="New skill"]')!;
+    click(form, 'Create skill');
+    expect(Object.keys(graph().skills)).toEqual(['skill_1']);
+    expect(plans()).toEqual([{ actions: [{ skill: 'skill_1', args: {} }] }]);
+  });
 });
 
 describe('condition editor', () => {

@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
-import { isTyping, shortcutOf } from './shortcuts.ts';
+import { isTyping } from '../ui/typing.ts';
+import { shortcutOf } from './shortcuts.ts';
 
 const key = (key: string, mods: Partial<Record<'ctrlKey' | 'metaKey' | 'shiftKey' | 'altKey', boolean>> = {}) => ({ key, ctrlKey: false, metaKey: false, shiftKey: false, altKey: false, ...mods });
 

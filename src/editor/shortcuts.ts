@@ -4,13 +4,9 @@
  */
 import { loadSchemas } from '../graph/index.ts';
 import { useApp } from '../store/index.ts';
+import { isTyping } from '../ui/typing.ts';
 import { copyNodes, pasteNodes, type NodeClip } from './clipboard.ts';
 
-/** Keys typed into a form belong to the form, not to the canvas. */
-export const isTyping = (target: EventTarget | null) => {
-  if (!(target instanceof HTMLElement)) return false;
-  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
-};
 
 export type ShortcutAction = 'undo' | 'redo' | 'copy' | 'paste' | 'duplicate' | 'connect' | null;
 

@@ -43,7 +43,7 @@ describe('creating and adding nodes', () => {
     const graph = blank();
     const first = addNode(graph, createNode(graph, 'reason', { x: 0, y: 0 }));
     expect(first.entry).toBe('reason');
-    expect(validateGraph(first).map((problem) => problem.code)).toEqual(['dead_end']);
+    expect(validateGraph(first).map((problem) => problem.code)).toEqual(['dead_end', 'no_plan']);
     const second = addNode(first, createNode(first, 'act', { x: 0, y: 0 }));
     expect(second.entry).toBe('reason');
     expect(addNode(securityclaw(), createNode(securityclaw(), 'stop', { x: 0, y: 0 })).entry).toBe('decide');

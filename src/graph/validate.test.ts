@@ -30,7 +30,7 @@ describe('validateGraph', () => {
     expect([...PROBLEM_CODES]).toEqual([
       'no_entry', 'duplicate_id', 'unknown_node', 'unknown_skill', 'unreachable', 'dead_end',
       'unrouted_outcome', 'unknown_path', 'permission_conflict', 'bad_finally', 'capped_work', 'unknown_edge',
-      'collect_writes', 'retry_denied', 'reserved_state', 'no_verdict_tool',
+      'collect_writes', 'retry_denied', 'reserved_state', 'no_verdict_tool', 'unwritten_read', 'no_plan',
     ]);
   });
 
@@ -374,5 +374,50 @@ describe('validateGraph', () => {
     expect(validateGraph(unreachableOnly).map((problem) => problem.code)).toEqual(['unreachable']);
     expect(hasErrors(validateGraph(unreachableOnly))).toBe(false);
     expect(hasErrors(validateGraph(mutated((g) => { g.entry = ''; })))).toBe(true);
+  });
+});
+
+describe('data flow: what a node needs, and where it comes from', () => {
+  it('unwritten_read: a Recover fed straight from Act reads an evaluation no node on its way writes', () => {
+    const graph = mutated((draft) => {
+      // The execute error goes to recover, and evaluate no longer does.
+      draft.edges = [...draft.edges.filter((edge) => edge.id !== 'e4'), { id: 'e9', source: 'execute', target: 'recover', when: { outcome: 'error' } }];
+    });
+    // In round 2 an evaluation is there, but the last round's: the way that fails is named.
+    expect(withCode(graph, 'unwritten_read')).toEqual([
+      { code: 'unwritten_read', severity: 'warning', nodeId: 'recover', message: 'recover reads "evaluation", but on the way decide → execute → recover no node before it writes it (a Verify node does): there it works on nothing, or on what an earlier round left.' },
+    ]);
+    // Every way into it with a Verify before it (SecurityClaw's e4) is fine, and so is an initial value.
+    expect(withCode(securityclaw(), 'unwritten_read')).toEqual([]);
+    expect(withCode({ ...graph, state: { ...graph.state, evaluation: { reason: 'empty_result' } } }, 'unwritten_read')).toEqual([]);
+  });
+
+  it('unwritten_read: a Verify with no Act or Collect before it, and an Act with no plan to run', () => {
+    const graph = mutated((draft) => {
+      draft.entry = 'execute';
+      draft.edges = draft.edges.map((edge) => (edge.id === 'e6' ? { ...edge, target: 'evaluate' } : edge)).filter((edge) => edge.id !== 'e1');
+    });
+    const found = withCode(graph, 'unwritten_read').map((problem) => [problem.nodeId, problem.message.split(',')[0]]);
+    expect(found).toEqual([['execute', 'execute reads "plan"']]);
+    const noEvidence = mutated((draft) => {
+      draft.edges = draft.edges.map((edge) => (edge.id === 'e1' ? { ...edge, target: 'evaluate' } : edge));
+    });
+    expect(withCode(noEvidence, 'unwritten_read').map((problem) => problem.message.split(':')[0])).toEqual(['evaluate reads "results" or "collected", but on the way decide → evaluate no node before it writes them (a Collect or an Act node does)']);
+  });
+
+  it('no_plan: a Reason with no plan to make is an error on its node', () => {
+    const scripted = mutated((draft) => {
+      const decide = node(draft, 'decide');
+      if (decide.kind === 'reason') decide.config.plans = [];
+    });
+    expect(withCode(scripted, 'no_plan')).toEqual([
+      { code: 'no_plan', severity: 'error', nodeId: 'decide', path: 'nodes[0].config.plans', message: 'decide has no plan with an action: its first step fails with nothing to do. Add a round with an action (Plans by round), or plan with an llm.' },
+    ]);
+    const llm = mutated((draft) => {
+      const decide = node(draft, 'decide');
+      if (decide.kind === 'reason') decide.config.planner = 'llm';
+    });
+    expect(withCode(llm, 'no_plan').map((problem) => problem.path)).toEqual(['nodes[0].config.skill']);
+    expect(withCode(securityclaw(), 'no_plan')).toEqual([]);
   });
 });

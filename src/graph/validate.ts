@@ -1,3 +1,4 @@
+import { dataFlowProblems } from './dataFlow.ts';
 import { pathsOf } from './describe.ts';
 import { kindDefinition, type SkillReference } from './kinds/index.ts';
 import { edgesInTryOrderBySource, isTerminal, outcomesOf, reachableFrom } from './model.ts';
@@ -10,7 +11,7 @@ import type { When } from './when.ts';
 export const PROBLEM_CODES = [
   'no_entry', 'duplicate_id', 'unknown_node', 'unknown_skill', 'unreachable', 'dead_end',
   'unrouted_outcome', 'unknown_path', 'permission_conflict', 'bad_finally', 'capped_work', 'unknown_edge',
-  'collect_writes', 'retry_denied', 'reserved_state', 'no_verdict_tool',
+  'collect_writes', 'retry_denied', 'reserved_state', 'no_verdict_tool', 'unwritten_read', 'no_plan',
 ] as const;
 export type ProblemCode = (typeof PROBLEM_CODES)[number];
 
@@ -204,7 +205,7 @@ export const validateGraph = (graph: GraphFile): Problem[] => {
       problems.push({ code: 'capped_work', severity: 'warning', message: `A plan has ${longestPlan} actions but ${node.id} runs at most maxIter ${node.config.maxIter} a visit: the rest would not run.`, nodeId: node.id, path: `nodes[${index}].config.maxIter` });
   });
 
-  problems.push(...readsOnlyProblems(graph), ...retryProblems(graph), ...reservedStateProblems(graph));
+  problems.push(...readsOnlyProblems(graph), ...retryProblems(graph), ...reservedStateProblems(graph), ...dataFlowProblems(graph));
   return problems;
 };
 

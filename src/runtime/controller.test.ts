@@ -247,6 +247,32 @@ describe('forks', () => {
     await expect(original.fork(3, { outcome: 'approved' })).rejects.toThrow('"approved" is not an outcome of step 3 (a verify node has sufficient, exhausted, continue)');
   });
 
+  it('honour breakpoints from their first Run: on the node they go to, and on the edge their step now takes', async () => {
+    const breakpoints = ['answer'];
+    const original = createController(template('securityclaw'), { breakpointNodes: () => breakpoints });
+    await original.step();
+    await original.step();
+    await original.step();
+    // Fork and continue: the new outcome routes to answer, which has a breakpoint: nothing runs yet.
+    const fork = await original.fork(3, { outcome: 'sufficient' });
+    await fork.run();
+    expect(fork.status).toBe('paused');
+    expect(fork.trace.steps).toHaveLength(3);
+    expect(fork.next).toBe('answer');
+    // Continue goes past the breakpoint it stopped at.
+    await fork.run();
+    expect(fork.trace.steps.map((step) => step.node)).toEqual(['decide', 'execute', 'evaluate', 'answer']);
+
+    const edges: string[] = [];
+    const withEdgeBreakpoint = createController(template('securityclaw'), { shouldPauseAfter: (step) => edges.includes(step.fired?.id ?? '') });
+    await withEdgeBreakpoint.step();
+    edges.push('e1');
+    const forkAtFirst = await withEdgeBreakpoint.fork(1, {});
+    await forkAtFirst.run();
+    expect(forkAtFirst.trace.steps).toHaveLength(1);
+    expect(forkAtFirst.next).toBe('execute');
+  });
+
   it('without edits continue exactly as the original, with its seed and scenario', async () => {
     const original = await runGraph(template('securityclaw'), { seed: 11, scenario: 'empty result enters recover path' });
     const interactive = createController(template('securityclaw'), { seed: 11, scenario: 'empty result enters recover path' });

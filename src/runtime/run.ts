@@ -125,6 +125,8 @@ interface Start {
   /** How the thread gets its first checkpoint: the input of a fresh run, or an update as the node that ran last. */
   seed: { input: RunValues } | { values: RunValues; asNode: string } | null;
   forkedFrom?: Trace['forkedFrom'];
+  /** A fork just made: its first Run stops at a breakpoint on the edge its step now takes or on the node it leads to. */
+  fresh?: boolean;
 }
 
 class Controller implements RunController {
@@ -151,6 +153,8 @@ class Controller implements RunController {
   private nodesThisCall = 0;
   /** The next node is the first of a person's Run or Continue. */
   private firstOfRun = false;
+  /** A fork not run yet (Start.fresh). */
+  private freshFork: boolean;
   /** Every LangGraph call of this run, in order: a stop or decision reaches the checkpointer after the node in flight. */
   private work: Promise<unknown> = Promise.resolve();
 
@@ -165,6 +169,7 @@ class Controller implements RunController {
     this.entries = options.record === false ? [] : start.journal;
     this.seed = start.seed;
     this.forkedFrom = start.forkedFrom;
+    this.freshFork = start.fresh === true;
     this.pending = this.awaitedApproval();
     this.currentStatus = this.values._run.stop ? 'stopped' : this.pending ? 'awaiting_approval' : this.values._run.step > 0 ? 'paused' : 'idle';
     this.announcedStop = this.values._run.stop !== null;
@@ -440,8 +445,27 @@ class Controller implements RunController {
     return ran > 0 ? (this.steps.at(-1) ?? this.values._step) : null;
   }
 
+  /**
+   * A fork's first Run stops at once where a breakpoint holds before anything runs: LangGraph goes
+   * past an interrupt before the first node of a thread seeded by an update, and the fork's own step
+   * (its edge chosen again from the edited state or outcome) was never looked at by the pause rules.
+   */
+  private breaksBeforeForkRuns(): boolean {
+    if (!this.freshFork) return false;
+    this.freshFork = false;
+    const step = this.values._step;
+    const next = this.next;
+    const breaks = this.isBreakpoint(next) || (step !== null && this.options.shouldPauseAfter?.(step, this.steps[step.step - 2])) || (next !== null && this.options.shouldPauseBefore?.(next, this.state));
+    if (breaks) this.passedAt = this.values._run.step;
+    return Boolean(breaks);
+  }
+
   async run() {
     if (this.running || this.values._run.stop || this.pending) return;
+    if (this.breaksBeforeForkRuns()) {
+      this.setStatus('paused');
+      return;
+    }
     this.running = true;
     this.pauseRequested = false;
     this.firstOfRun = true;
@@ -557,7 +581,7 @@ class Controller implements RunController {
       seed: atStep === 0 ? { input: values } : { values, asNode: this.nodeName((from as TraceStep).node) },
       forkedFrom: { step: atStep, edited: [...Object.keys(edited.value), ...(outcomeChanged ? ['outcome'] : [])], overridden: Object.keys(edits.nextResults ?? {}) },
     };
-    return new Controller(this.session, { ...this.options, journal: undefined, forkedFrom: undefined }, this.scenario, start);
+    return new Controller(this.session, { ...this.options, journal: undefined, forkedFrom: undefined }, this.scenario, { ...start, fresh: true });
   }
 }
 

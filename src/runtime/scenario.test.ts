@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { describeProblems, type GraphFile, type Scenario } from '../graph/index.ts';
 import { parseGraph } from '../graph/parse.ts';
 import { TEMPLATES, findTemplate } from '../graph/templates/index.ts';
-import { applyScenario, checkScenario, firstDivergence, refusedRealSkill, runGraph, runScenario, ScenarioError } from './index.ts';
+import { applyScenario, causeOf, checkScenario, firstDivergence, refusedRealSkill, runGraph, runScenario, ScenarioError } from './index.ts';
 
 const securityclaw = () => (findTemplate('securityclaw') as { graph: () => GraphFile }).graph();
 const expectOnly = (expect: Scenario['expect']): Scenario => ({ name: 'probe', expect });
@@ -122,6 +122,23 @@ describe('expectations', { timeout: 30_000 }, () => {
     expect(messages).toContain('state question: expected "x", got "failed logins from 10.0.0.5?" (no step wrote question: it kept its initial value)');
     expect(failures.find((failure) => failure.expectation === 'rounds')).toMatchObject({ expected: 1, actual: 2 });
     expect(firstDivergence(failures)).toBe(3);
+    // Each leads with where and why the run parts from it, then says what was expected and what happened.
+    const path = failures.find((failure) => failure.expectation === 'path');
+    expect(path?.lead).toBe('parts at step 3: evaluate took e4 (exhausted), the scenario took e3');
+    expect(path?.mismatch).toBe('path: expected ["decide","execute","evaluate","answer"], got ["decide","execute","evaluate","recover","decide","execute","evaluate","answer"]');
+    expect(failures.find((failure) => failure.expectation === 'tokensUsed')?.lead).toBe('parts at step 6: execute (step 6) brought the tokens past 300');
+    expect(failures.find((failure) => failure.expectation === 'state question')?.lead).toBe('state question: no step wrote question: it kept its initial value');
+  });
+
+  it('a failed scenario leads with its cause: the step where the paths part, the edge the run took there and the one the scenario took, by label and condition', async () => {
+    const result = await runScenario(securityclaw(), { name: 'answers at once', expect: { path: ['decide', 'execute', 'evaluate', 'answer'], attempts: { execute: 2 } } });
+    expect(result.divergence).toBe(3);
+    expect(result.cause).toBe('parts at step 3: Evaluate took e4 (exhausted), the scenario took e3 (sufficient)');
+    expect(causeOf(result.failures, result.divergence)).toBe(result.cause);
+    const fired = await runScenario(securityclaw(), { name: 'gives up', expect: { fired: ['e7'] } });
+    expect(fired.cause).toBe('parts at step 4: Recover took e6 (recovered), the scenario took e7 (otherwise)');
+    const passing = await runScenario(securityclaw(), { name: 'as drawn', expect: { stopReason: 'completed' } });
+    expect(passing.cause).toBeNull();
   });
 
   it('passes what the run did: a path with gaps, edges fired and not, tokens in a range', async () => {

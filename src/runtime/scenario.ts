@@ -1,5 +1,6 @@
 /** Scenarios (SPEC §4): overrides of a graph, and the expectations its trace must meet. */
 import type { GraphFile, Scenario, TokenExpectation } from '../graph/schema.ts';
+import { describeWhen } from '../graph/describe.ts';
 import { readPath } from '../skills/index.ts';
 import { runGraph, type HeadlessOptions } from './run.ts';
 export { applyScenario, ScenarioError } from './apply-scenario.ts';
@@ -23,6 +24,20 @@ export interface ExpectationFailure {
   detail: string;
   /** The whole failure in one line, for the command line and the panel. */
   message: string;
+  /** What was expected and what happened: `path: expected [...], got [...]`. */
+  mismatch: string;
+  /**
+   * The cause first, as a test runner leads with the first failing assertion: where the run parts
+   * from the scenario, which edge it took there and which the scenario took (`parts at step 3:
+   * Evaluate took e4 (exhausted), the scenario took e3 (sufficient)`), or what happened there.
+   */
+  lead: string;
+}
+
+/** Where the run could have gone the scenario's way and went another: the node or edge the scenario wanted. */
+interface Turn {
+  wanted: string;
+  isEdge: boolean;
 }
 
 const show = (value: unknown) => (value === undefined ? 'nothing' : JSON.stringify(value));
@@ -81,15 +96,16 @@ class RunFacts {
   }
 }
 
-type Found = Omit<ExpectationFailure, 'message'> & { words?: { expected: string; actual: string } };
+type Found = Omit<ExpectationFailure, 'message' | 'mismatch' | 'lead'> & { words?: { expected: string; actual: string }; turn?: Turn & { at: TraceStep } };
 type Check = (facts: RunFacts) => Found[];
 interface Located {
   at: TraceStep | undefined;
   detail: string;
+  turn?: Turn;
 }
 
-const failure = (expectation: string, expected: unknown, actual: unknown, { at, detail }: Located, words?: Found['words']): Found => ({
-  expectation, expected, actual, step: at?.step ?? null, detail, ...(words ? { words } : {}),
+const failure = (expectation: string, expected: unknown, actual: unknown, { at, detail, turn }: Located, words?: Found['words']): Found => ({
+  expectation, expected, actual, step: at?.step ?? null, detail, ...(words ? { words } : {}), ...(turn && at ? { turn: { ...turn, at } } : {}),
 });
 
 const checkPath = (expected: string[]): Check => (facts) => {
@@ -102,14 +118,14 @@ const checkPath = (expected: string[]): Check => (facts) => {
     parts >= path.length ? { at: facts.last, detail: `${facts.stopped()} after ${path.length} node(s); expected ${expected[parts]} next` }
       : parts >= expected.length ? { at: decision, detail: `expected the run to end after ${expected.at(-1) ?? 'no node'}, but ${decision ? facts.wentOn(decision) : 'it went on'}` }
         : parts === 0 ? { at: decision, detail: `the run started at ${path[0]}, expected ${expected[0]}` }
-          : { at: decision, detail: decision ? facts.missedTurnWords(decision, expected[parts]) : `expected ${expected[parts]}` };
+          : { at: decision, detail: decision ? facts.missedTurnWords(decision, expected[parts]) : `expected ${expected[parts]}`, turn: { wanted: expected[parts], isEdge: false } };
   return [failure('path', expected, path, located)];
 };
 
 /** Where the run could have turned toward `wanted` and did not, else where it stopped. */
 const missedOrStopped = (facts: RunFacts, wanted: string, { isEdge = false, from = 1, lead = '' } = {}): Located => {
   const turn = facts.firstMissedTurn((edge) => (isEdge ? edge.id === wanted : edge.target === wanted), from);
-  if (turn) return { at: turn, detail: facts.missedTurnWords(turn, wanted, isEdge) };
+  if (turn) return { at: turn, detail: facts.missedTurnWords(turn, wanted, isEdge), turn: { wanted, isEdge } };
   return { at: facts.last, detail: `${lead}no step could take ${isEdge ? wanted : `an edge to ${wanted}`}; ${facts.stopped()}` };
 };
 
@@ -213,20 +229,50 @@ const checks = (scenario: Scenario, facts: RunFacts): Check[] => {
   return list;
 };
 
-const withMessage = ({ words, ...found }: Found): ExpectationFailure => {
-  const where = found.step === null ? ` (${found.detail})` : ` (parts at step ${found.step}: ${found.detail})`;
-  return { ...found, message: `${found.expectation}: expected ${words?.expected ?? show(found.expected)}, got ${words?.actual ?? show(found.actual)}${where}` };
+/** How a step and an edge are named in a lead: by the graph's labels and conditions when it is at hand, else by ids and the trace's words. */
+const namer = (graph: GraphFile | undefined) => ({
+  node: (id: string) => graph?.nodes.find((node) => node.id === id)?.label ?? id,
+  /** What an edge fires on, short: an outcome's name, else its condition in words. */
+  when: (id: string) => {
+    const edge = graph?.edges.find((candidate) => candidate.id === id);
+    if (!edge) return '';
+    return ` (${typeof edge.when === 'object' && 'outcome' in edge.when ? edge.when.outcome : describeWhen(edge.when)})`;
+  },
+});
+
+/** `Evaluate took e4 (exhausted), the scenario took e3 (sufficient)`: the run's turn and the scenario's, at one step. */
+const turnWords = ({ at, wanted, isEdge }: Turn & { at: TraceStep }, names: ReturnType<typeof namer>) => {
+  const node = names.node(at.node);
+  const took = at.fired ? `${node} took ${at.fired.id} (${at.outcome ?? at.fired.reason})` : at.stop ? `${node} stopped the run (${at.stop.reason})` : `${node} took no edge`;
+  const toward = at.edges.find((edge) => (isEdge ? edge.id === wanted : edge.target === wanted));
+  const scenario = toward ? `the scenario took ${toward.id}${names.when(toward.id)}` : isEdge ? `the scenario took ${wanted}` : `the scenario went on to ${names.node(wanted)}, where no edge of ${node} leads`;
+  return `${took}, ${scenario}`;
 };
 
-/** Every expectation the trace misses, with the step where the run parts from it; empty when the scenario passes. */
-export const checkScenario = (trace: Trace, scenario: Scenario): ExpectationFailure[] => {
+const withMessage = ({ words, turn, ...found }: Found, names: ReturnType<typeof namer>): ExpectationFailure => {
+  const where = found.step === null ? ` (${found.detail})` : ` (parts at step ${found.step}: ${found.detail})`;
+  const mismatch = `${found.expectation}: expected ${words?.expected ?? show(found.expected)}, got ${words?.actual ?? show(found.actual)}`;
+  const lead = found.step === null ? `${found.expectation}: ${found.detail}` : `parts at step ${found.step}: ${turn ? turnWords(turn, names) : found.detail}`;
+  return { ...found, message: `${mismatch}${where}`, mismatch, lead };
+};
+
+/**
+ * Every expectation the trace misses, with the step where the run parts from it; empty when the
+ * scenario passes. With the graph, leads name nodes by their labels and edges by what they fire on.
+ */
+export const checkScenario = (trace: Trace, scenario: Scenario, graph?: GraphFile): ExpectationFailure[] => {
   const facts = new RunFacts(trace);
-  return checks(scenario, facts).flatMap((check) => check(facts)).map(withMessage);
+  const names = namer(graph);
+  return checks(scenario, facts).flatMap((check) => check(facts)).map((found) => withMessage(found, names));
 };
 
 /** The earliest step any failure names: where the debugger opens a failed scenario's run. */
 export const firstDivergence = (failures: readonly ExpectationFailure[]): number | null =>
   failures.reduce<number | null>((first, { step }) => (step !== null && (first === null || step < first) ? step : first), null);
+
+/** The cause of a failed scenario, in one line: the lead of the failure at the first step where the run parts from it. */
+export const causeOf = (failures: readonly ExpectationFailure[], divergence: number | null): string | null =>
+  (failures.find((failure) => failure.step === divergence) ?? failures[0])?.lead ?? null;
 
 export interface ScenarioResult {
   scenario: Scenario;
@@ -234,11 +280,14 @@ export interface ScenarioResult {
   failures: ExpectationFailure[];
   /** The first step where the run parts from the scenario, or null when it passes (or no step can be named). */
   divergence: number | null;
+  /** What to read first when it fails (causeOf); null when it passes. */
+  cause: string | null;
 }
 
 export const runScenario = async (graph: GraphFile, scenario: Scenario, options: HeadlessOptions = {}): Promise<ScenarioResult> => {
   const trace = await runGraph(applyScenario(graph, scenario), { ...options, seed: scenario.seed ?? options.seed, scenario: undefined });
   const named = { ...trace, scenario: scenario.name };
-  const failures = checkScenario(named, scenario);
-  return { scenario, trace: named, failures, divergence: firstDivergence(failures) };
+  const failures = checkScenario(named, scenario, graph);
+  const divergence = firstDivergence(failures);
+  return { scenario, trace: named, failures, divergence, cause: causeOf(failures, divergence) };
 };

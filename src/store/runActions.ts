@@ -3,6 +3,7 @@
  * state. It loads with the debugger's panels and the session store (runSlice.ts keeps the stand-ins
  * until then) and, once loaded, puts these actions in the store.
  */
+import { sameBehaviour } from '../graph/behaviour.ts';
 import type { GraphFile } from '../graph/schema.ts';
 import type { RunController, RunOptions } from '../runtime/controller.ts';
 import type { TraceStep } from '../runtime/trace.ts';
@@ -13,7 +14,7 @@ import type { RunNetwork } from './hosts.ts';
 import { useApp } from './index.ts';
 import { keepUnchanged, NO_ACTIVITY, nodeStatusesFor, type LiveActivity } from './nodeStatus.ts';
 import { loadRuntime, runtimeIfLoaded, type CanvasOverlay, type RunActionName, type RunRecord, type RunSlice, type SavedRuns } from './runSlice.ts';
-import type { GetApp, SetApp } from './types.ts';
+import type { AppState, GetApp, SetApp } from './types.ts';
 
 type Runtime = typeof import('../runtime/index.ts');
 
@@ -74,6 +75,12 @@ const LIVE_REDRAW_MS = 250;
  */
 const REDRAW_MS_PER_STEP = 1;
 export const liveRedrawSpacing = (stepsShown: number) => Math.max(LIVE_REDRAW_MS, stepsShown * REDRAW_MS_PER_STEP);
+
+/** The open graph's scenario for its next run: its own choice, while the graph still has a scenario of that name. */
+export const chosenScenario = (state: Pick<AppState, 'scenarioChoices' | 'documentId' | 'graph'>): string | null => {
+  const name = state.scenarioChoices.get(state.documentId);
+  return name !== undefined && state.graph.scenarios.some((scenario) => scenario.name === name) ? name : null;
+};
 
 /** The controllers of the runs on screen (imported traces have none), by run id. */
 const controllers = new Map<number, RunController>();
@@ -250,7 +257,7 @@ export const createRunActions = (set: SetApp, get: GetApp): Pick<RunSlice, RunAc
     release();
     controller = created;
     controllers.set(id, created);
-    set({ liveRunId: id, runError: null, pausedBy: null, pendingApproval: created.pendingApproval, runStatus: created.status, liveSteps: created.trace.steps.length });
+    set({ liveRunId: id, runError: null, runRefused: null, pausedBy: null, pendingApproval: created.pendingApproval, runStatus: created.status, liveSteps: created.trace.steps.length });
     inFlight = null;
     unsubscribe = created.subscribe((event) => {
       if (controller !== created) return;
@@ -273,16 +280,25 @@ export const createRunActions = (set: SetApp, get: GetApp): Pick<RunSlice, RunAc
     return created;
   };
 
+  /**
+   * A Run or Step that cannot start says why (beside the Run button), and the run shown before goes
+   * off the canvas and the timeline, so that nothing on screen looks like what it did. The runs stay
+   * in the run picker, and a live one is let go where it is: picked again, it goes on.
+   */
+  const refuse = (reason: string) => {
+    release();
+    set({ runRefused: reason, activeRunId: null, liveRunId: null, runStatus: 'idle', selectedStep: null, stateAfterSelected: null, stateBeforeSelected: null, overlay: null, nodeStatus: {}, pendingApproval: null, pausedBy: null, inFlight: null });
+    return null;
+  };
+
   const startFresh = async () => {
     try {
-      const { graph, scenario, seed } = get();
+      const { graph, seed } = get();
+      const scenario = chosenScenario(get());
       // What a run may contact loads with the first run, as the runtime does.
       const { networkFor } = await import('./hosts.ts');
       const network = await networkFor(graph, get().documentVersion);
-      if (!network) {
-        set({ runError: 'Not run: it would contact hosts that were not allowed.' });
-        return null;
-      }
+      if (!network) return refuse('it would contact hosts that were not allowed.');
       const runtime = await loadRuntime();
       // The runtime applies the named scenario and records it in the trace, as the command line does.
       const created = runtime.createController(graph, { ...controlOptions(graph, network), seed, ...(scenario === null ? {} : { scenario }) });
@@ -290,15 +306,14 @@ export const createRunActions = (set: SetApp, get: GetApp): Pick<RunSlice, RunAc
       updateRun(id, { label: `Run ${id}` });
       return attach(id, created);
     } catch (error) {
-      set({ runError: error instanceof Error ? error.message : String(error) });
-      return null;
+      return refuse(error instanceof Error ? error.message : String(error));
     }
   };
 
-  /** The live run if it can go on; an edited graph starts afresh rather than stepping a stale run. */
+  /** The live run if it can go on; a graph edited in what a run reads starts afresh rather than stepping a stale run. */
   const goOn = async () => {
     const live = get().runs.find((run) => run.id === get().liveRunId);
-    return controller && controller.status !== 'stopped' && live?.graph === get().graph ? controller : startFresh();
+    return controller && controller.status !== 'stopped' && live && sameBehaviour(live.graph, get().graph) ? controller : startFresh();
   };
 
   /** Says which node breakpoint a Run stopped at (LangGraph interrupted before the node). */
@@ -326,6 +341,14 @@ export const createRunActions = (set: SetApp, get: GetApp): Pick<RunSlice, RunAc
   };
 
   return {
+    dismissRunMessages: () => set({ runError: null, runRefused: null, traceWarning: null }),
+    setScenario: (name) =>
+      set((state) => {
+        const scenarioChoices = new Map(state.scenarioChoices);
+        if (name === null) scenarioChoices.delete(state.documentId);
+        else scenarioChoices.set(state.documentId, name);
+        return { scenarioChoices };
+      }),
     run: () =>
       guarded(async () => {
         const created = await startFresh();
@@ -365,7 +388,7 @@ export const createRunActions = (set: SetApp, get: GetApp): Pick<RunSlice, RunAc
     reset: () => {
       release();
       controllers.clear();
-      set({ runs: [], activeRunId: null, liveRunId: null, selectedStep: null, stateAfterSelected: null, stateBeforeSelected: null, overlay: null, nodeStatus: {}, runStatus: 'idle', pendingApproval: null, pausedBy: null, runError: null, traceWarning: null });
+      set({ runs: [], activeRunId: null, liveRunId: null, selectedStep: null, stateAfterSelected: null, stateBeforeSelected: null, overlay: null, nodeStatus: {}, runStatus: 'idle', pendingApproval: null, pausedBy: null, runError: null, runRefused: null, traceWarning: null });
     },
     decide: (decision) =>
       guarded(async () => {
@@ -377,7 +400,7 @@ export const createRunActions = (set: SetApp, get: GetApp): Pick<RunSlice, RunAc
     selectRun: (id) => {
       const run = get().runs.find((candidate) => candidate.id === id);
       if (!run) return;
-      set({ activeRunId: id });
+      set({ activeRunId: id, runRefused: null });
       const picked = controllers.get(id);
       if (picked && picked !== controller && picked.status !== 'stopped') attach(id, picked);
       showStep(run.stepCount > 0 ? run.stepCount : null);

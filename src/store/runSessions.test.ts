@@ -46,7 +46,7 @@ let stopSaving: () => void = () => {};
 
 beforeEach(() => {
   useApp.getState().reset();
-  useApp.setState({ breakpoints: { nodes: [], edges: [], conditions: [] }, seed: 1, scenario: null, speedMs: 0 });
+  useApp.setState({ breakpoints: { nodes: [], edges: [], conditions: [] }, seed: 1, scenarioChoices: new Map(), speedMs: 0 });
   useApp.getState().load(securityclaw());
   useRunSessions.setState({ error: null });
 });
@@ -234,5 +234,36 @@ describe('the run session in storage', () => {
     useApp.getState().openDocument(first.graph, first.id);
     await expect.poll(() => useApp.getState().runs.map((run) => run.stepCount)).toEqual([1]);
     expect(useApp.getState().runs[0].graph.name).toBe(first.graph.name);
+  });
+
+  it('breakpoints come back with the run session after a reload, and each graph keeps its own', async () => {
+    const { storage } = fakeStorage();
+    const saving = startRunSessionSaving(storage, { delayMs: 1, target });
+    stopSaving = saving.stop;
+    const first = { id: useApp.getState().documentId, graph: useApp.getState().graph };
+    useApp.getState().toggleNodeBreakpoint('recover');
+    useApp.getState().toggleEdgeBreakpoint('e4');
+    useApp.getState().addCondition({ type: 'round', round: 2 });
+    await useApp.getState().step();
+    await saving.flush();
+
+    // Another graph has none of them; coming back brings them back.
+    useApp.getState().load(findTemplate('approval-gate')!.graph());
+    await expect.poll(() => useApp.getState().breakpoints).toEqual({ nodes: [], edges: [], conditions: [] });
+    useApp.getState().toggleNodeBreakpoint('approve');
+    await saving.flush();
+    useApp.getState().openDocument(first.graph, first.id);
+    await expect.poll(() => useApp.getState().breakpoints).toEqual({ nodes: ['recover'], edges: ['e4'], conditions: [{ type: 'round', round: 2 }] });
+    saving.stop();
+
+    // The reload: a fresh screen, with none set, then the stored session.
+    useApp.getState().reset();
+    useApp.setState({ breakpoints: { nodes: [], edges: [], conditions: [] } });
+    useApp.getState().openDocument(securityclaw(), first.id);
+    expect(await restoreRunSession(storage)).toBe(true);
+    expect(useApp.getState().breakpoints).toEqual({ nodes: ['recover'], edges: ['e4'], conditions: [{ type: 'round', round: 2 }] });
+    // And the restored run pauses at them: before recover.
+    await useApp.getState().continueRun();
+    expect(useApp.getState().pausedBy).toBe('breakpoint on node recover: paused before it runs');
   });
 });

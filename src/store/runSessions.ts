@@ -17,7 +17,7 @@ import type { JournalEntry } from '../runtime/controller.ts';
 import { afterDrawing } from './afterDrawing.ts';
 import { useApp } from './index.ts';
 import { journalLength, savedRuns } from './runActions.ts';
-import type { SavedRun, SavedRuns } from './runSlice.ts';
+import type { Breakpoints, SavedRun, SavedRuns } from './runSlice.ts';
 import { parseOffThread } from './offThread.ts';
 import { useRunSessions } from './runSessionStatus.ts';
 
@@ -27,6 +27,7 @@ const SAVE_DELAY_MS = 50;
 const SAVE_WAITS_AT_MOST_MS = 500;
 
 const Id = lazySchema((z) => z.int().check(z.gte(1)));
+const NO_BREAKPOINTS: Breakpoints = { nodes: [], edges: [], conditions: [] };
 
 /**
  * What of a run never changes once it is on screen, stored once: its graph, and an imported trace,
@@ -51,12 +52,24 @@ const SavedRunHeader = lazySchema((z) => z.strictObject({
   journalLength: z.int().check(z.gte(0)),
 }));
 
+/** The breakpoints set on the graph: they belong to its session, and come back with its runs. */
+const SavedBreakpoints = lazySchema((z) => z.strictObject({
+  nodes: z.array(z.string()),
+  edges: z.array(z.string()),
+  conditions: z.array(z.discriminatedUnion('type', [
+    z.strictObject({ type: z.literal('tokens_percent'), percent: z.number().check(z.gte(0)) }),
+    z.strictObject({ type: z.literal('round'), round: z.int().check(z.gte(1)) }),
+    z.strictObject({ type: z.literal('attempt_failed') }),
+  ])),
+}));
+
 const SessionHeader = lazySchema((z) => z.strictObject({
   version: z.literal(1),
   runs: z.array(SavedRunHeader),
   activeRunId: z.nullable(Id),
   liveRunId: z.nullable(Id),
   selectedStep: z.nullable(z.int().check(z.gte(0))),
+  breakpoints: z.optional(SavedBreakpoints),
 }));
 type SessionHeader = z.infer<typeof SessionHeader>;
 
@@ -148,7 +161,7 @@ export const indexedDbRunStorage = (factory: IDBFactory | undefined = globalThis
 };
 
 /** A stored session read back: untrusted, so every part is parsed, and a part that fails is named. */
-export const parseSession = (stored: StoredSession): { ok: true; value: SavedRuns } | { ok: false; problems: ParseProblem[] } => {
+export const parseSession = (stored: StoredSession): { ok: true; value: SavedRuns & { breakpoints: Breakpoints } } | { ok: false; problems: ParseProblem[] } => {
   const header = parseWith(SessionHeader, stored.header);
   if (!header.ok) return header;
   const runs: SavedRun[] = [];
@@ -170,7 +183,7 @@ export const parseSession = (stored: StoredSession): { ok: true; value: SavedRun
     if (!start.ok) return start;
     runs.push({ ...record, graph: graph.value, journal: journal.value });
   }
-  return { ok: true, value: { runs, activeRunId: header.value.activeRunId, liveRunId: header.value.liveRunId, selectedStep: header.value.selectedStep } };
+  return { ok: true, value: { runs, activeRunId: header.value.activeRunId, liveRunId: header.value.liveRunId, selectedStep: header.value.selectedStep, breakpoints: header.value.breakpoints ?? NO_BREAKPOINTS } };
 };
 
 const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error)) || 'unknown error';
@@ -190,6 +203,7 @@ export const restoreRunSession = async (storage: RunSessionStorage, key = useApp
     useRunSessions.setState({ error: `The runs of the last session are damaged and were not shown (${describeProblems(parsed.problems).split('\n')[0]}).` });
     return false;
   }
+  useApp.setState({ breakpoints: parsed.value.breakpoints });
   if (parsed.value.runs.length === 0) return false;
   const runs: SavedRun[] = [];
   for (const [index, run] of parsed.value.runs.entries()) {
@@ -241,6 +255,7 @@ export const startRunSessionSaving = (storage: RunSessionStorage, { delayMs = SA
       version: 1,
       runs: snapshot.runs.map(({ journal, graph: _graph, trace: _trace, file: _file, ...record }) => ({ ...record, journalLength: journal?.length ?? 0 })),
       activeRunId: snapshot.activeRunId, liveRunId: snapshot.liveRunId, selectedStep: snapshot.selectedStep,
+      breakpoints: useApp.getState().breakpoints,
     };
     writing = storage.write(into, { header, bodies, appends, dropped });
     try {
@@ -289,6 +304,8 @@ export const startRunSessionSaving = (storage: RunSessionStorage, { delayMs = SA
       key = documentId;
       stored.clear();
       useApp.getState().reset();
+      // The graph opened has its own breakpoints, if its session kept any.
+      useApp.setState({ breakpoints: NO_BREAKPOINTS });
       if (await restoreRunSession(storage, documentId)) for (const run of useApp.getState().runs) stored.set(run.id, journalLength(run.id));
     } finally {
       switching = false;
@@ -303,7 +320,7 @@ export const startRunSessionSaving = (storage: RunSessionStorage, { delayMs = SA
       return;
     }
     if (switching) return;
-    deferred ||= state.runs !== previous.runs || state.activeRunId !== previous.activeRunId || state.liveRunId !== previous.liveRunId || state.selectedStep !== previous.selectedStep;
+    deferred ||= state.runs !== previous.runs || state.activeRunId !== previous.activeRunId || state.liveRunId !== previous.liveRunId || state.selectedStep !== previous.selectedStep || state.breakpoints !== previous.breakpoints;
     // An Instant run makes thousands of steps a second, and storing them as they came was a few % of
     // its time: they are stored when it stops or pauses (or the page goes), a run at a pace as it goes.
     if (!deferred || (state.runStatus === 'running' && state.speedMs === 0)) return;

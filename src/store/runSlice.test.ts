@@ -5,7 +5,7 @@ import { useHostRequest } from './hosts.ts';
 import { useApp } from './index.ts';
 import { visitCounts } from '../runtime/traceIndex.ts';
 import { pauseAfterReason, pauseBeforeReason } from './breakpoints.ts';
-import { liveRedrawSpacing, overlayFor } from './runActions.ts';
+import { chosenScenario, liveRedrawSpacing, overlayFor } from './runActions.ts';
 import type { Breakpoints } from './runSlice.ts';
 
 const securityclaw = () => findTemplate('securityclaw')!.graph();
@@ -18,7 +18,7 @@ const none: Breakpoints = { nodes: [], edges: [], conditions: [] };
 
 const freshStore = () => {
   useApp.getState().reset();
-  useApp.setState({ breakpoints: none, seed: 1, scenario: null, speedMs: 0 });
+  useApp.setState({ breakpoints: none, seed: 1, scenarioChoices: new Map(), speedMs: 0 });
   useApp.getState().load(securityclaw());
 };
 
@@ -137,13 +137,16 @@ describe('driving the runtime from the store', () => {
     expect(state.runStatus).toBe('paused');
   });
 
-  it('Step after an edit of the graph starts a new run on it', async () => {
+  it('Step after an edit of what a run reads starts a new run on it; after a move or a new name it goes on', async () => {
     freshStore();
     await useApp.getState().step();
-    useApp.getState().edit((graph) => ({ ...graph, name: 'Edited' }));
+    useApp.getState().edit((graph) => ({ ...graph, name: 'Renamed', nodes: graph.nodes.map((node) => ({ ...node, position: { x: node.position.x + 40, y: node.position.y } })) }));
+    await useApp.getState().step();
+    expect(useApp.getState().runs.map((run) => run.stepCount)).toEqual([2]);
+    useApp.getState().edit((graph) => ({ ...graph, name: 'Edited', limits: { ...graph.limits, maxRounds: 2 } }));
     await useApp.getState().step();
     const state = useApp.getState();
-    expect(state.runs.map((run) => run.stepCount)).toEqual([1, 1]);
+    expect(state.runs.map((run) => run.stepCount)).toEqual([2, 1]);
     expect(state.runs[1].trace.graph).toBe('Edited');
   });
 
@@ -308,6 +311,48 @@ describe('driving the runtime from the store', () => {
     useApp.getState().setScenario('max rounds forces stop');
     await useApp.getState().run();
     expect(useApp.getState().runs[0].trace.stopReason).toBe('max_rounds');
+  });
+
+  it('the scenario chosen belongs to its graph: another graph opened runs as drawn, and its own choice comes back with it', async () => {
+    freshStore();
+    const first = useApp.getState().documentId;
+    const firstGraph = useApp.getState().graph;
+    useApp.getState().setScenario('max rounds stops a loop that keeps failing');
+    expect(chosenScenario(useApp.getState())).toBe('max rounds stops a loop that keeps failing');
+    // Another graph with a scenario of the same name: the choice made on the first is not its own.
+    useApp.getState().load(securityclaw());
+    expect(chosenScenario(useApp.getState())).toBeNull();
+    await useApp.getState().run();
+    expect(useApp.getState().runs.at(-1)?.trace.stopReason).toBe('completed');
+    expect(useApp.getState().runs.at(-1)?.scenario).toBeUndefined();
+    useApp.getState().openDocument(firstGraph, first);
+    expect(chosenScenario(useApp.getState())).toBe('max rounds stops a loop that keeps failing');
+    // A scenario removed since is no choice at all: the graph runs as drawn, as the picker then shows.
+    useApp.getState().edit((graph) => ({ ...graph, scenarios: graph.scenarios.filter((scenario) => scenario.name !== 'max rounds stops a loop that keeps failing') }));
+    expect(chosenScenario(useApp.getState())).toBeNull();
+  });
+
+  it('a refused Run says why and leaves no earlier run on screen as if it were its result', async () => {
+    freshStore();
+    await useApp.getState().step();
+    await useApp.getState().step();
+    const graph = securityclaw();
+    graph.skills.search_events = { type: 'http', access: 'read', method: 'GET', timeoutMs: 1000, url: 'http://siem.test/' };
+    useApp.getState().edit(() => graph);
+    // The person declines the hosts the run would contact.
+    onTestFinished(useHostRequest.subscribe(({ request }) => request?.answer(false)));
+    await useApp.getState().run();
+    let state = useApp.getState();
+    expect(state.runRefused).toBe('it would contact hosts that were not allowed.');
+    expect(state.activeRunId).toBeNull();
+    expect(state.overlay).toBeNull();
+    expect(state.nodeStatus).toEqual({});
+    expect(state.runs).toHaveLength(1);
+    // The earlier run is still there to pick, and picked, it is shown again and the refusal is gone.
+    state.selectRun(state.runs[0].id);
+    state = useApp.getState();
+    expect(state.runRefused).toBeNull();
+    expect(state.overlay?.currentNode).toBe('execute');
   });
 
   it('an approval waits for a person, and Approve lets the run finish', async () => {

@@ -1,6 +1,7 @@
 import type { GraphFile } from '../graph/schema.ts';
 import type { ForkEdits, JournalEntry, PendingApproval, RunStatus } from '../runtime/controller.ts';
 import type { Attempt, Trace } from '../runtime/trace.ts';
+import { readDebugLayout } from './debugLayoutMode.ts';
 import { deferredActions } from './deferredActions.ts';
 import type { NodeRunStatus } from './nodeStatus.ts';
 import type { SliceCreator } from './types.ts';
@@ -76,6 +77,8 @@ export interface RunRecord {
 export type { ForkEdits };
 
 export interface RunSlice {
+  /** The Debug layout (timeline and step detail side by side under the canvas) rather than the editing one; remembered (debugLayoutMode.ts). */
+  debugLayout: boolean;
   overlay: CanvasOverlay | null;
   breakpoints: Breakpoints;
   toggleNodeBreakpoint: (id: string) => void;
@@ -111,14 +114,18 @@ export interface RunSlice {
    */
   liveSteps: number;
   runError: string | null;
+  /** Why the last Run or Step could not start, shown beside the Run button; no run is shown then, so none looks like its result. */
+  runRefused: string | null;
   /** E.g. an imported trace made on another graph. */
   traceWarning: string | null;
   seed: number;
   speedMs: number;
-  scenario: string | null;
+  /** The scenario chosen for the next run, by graph of the library (its document id): a choice made on one graph never runs another. */
+  scenarioChoices: ReadonlyMap<string, string>;
 
   setSeed: (seed: number) => void;
   setSpeed: (ms: number) => void;
+  /** Chooses the open graph's scenario for its next runs (null: the graph as drawn). */
   setScenario: (name: string | null) => void;
   /** Starts a fresh run to its end (or a breakpoint, an approval, Pause). */
   run: () => Promise<void>;
@@ -188,10 +195,11 @@ export interface SavedRuns {
  * What drives and shows runs (runActions.ts) loads with the debugger's panels, which offer it, and
  * with the session store: the first screen draws the canvas with none of it.
  */
-const RUN_ACTIONS = ['run', 'step', 'stepRound', 'continueRun', 'pause', 'reset', 'decide', 'selectStep', 'selectRun', 'fork', 'restoreRuns', 'readRunState', 'loadTrace'] as const;
+const RUN_ACTIONS = ['setScenario', 'dismissRunMessages', 'run', 'step', 'stepRound', 'continueRun', 'pause', 'reset', 'decide', 'selectStep', 'selectRun', 'fork', 'restoreRuns', 'readRunState', 'loadTrace'] as const;
 export type RunActionName = (typeof RUN_ACTIONS)[number];
 
 export const createRunSlice: SliceCreator<RunSlice> = (set, get) => ({
+    debugLayout: readDebugLayout(),
     overlay: null,
     breakpoints: { nodes: [], edges: [], conditions: [] },
     toggleNodeBreakpoint: (id) => set((state) => ({ breakpoints: { ...state.breakpoints, nodes: toggle(state.breakpoints.nodes, id) } })),
@@ -215,14 +223,13 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => ({
     pauseAsked: false,
     liveSteps: 0,
     runError: null,
+    runRefused: null,
     traceWarning: null,
     seed: 1,
     speedMs: 0,
-    scenario: null,
+    scenarioChoices: new Map(),
 
     setSeed: (seed) => set({ seed }),
     setSpeed: (speedMs) => set({ speedMs }),
-    setScenario: (scenario) => set({ scenario }),
-    dismissRunMessages: () => set({ runError: null, traceWarning: null }),
     ...deferredActions(get, RUN_ACTIONS, () => import('./runActions.ts')),
 });

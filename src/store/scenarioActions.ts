@@ -24,10 +24,10 @@ const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 const runOne = async (runtime: Runtime, graph: GraphFile, documentVersion: number, scenario: Scenario): Promise<ScenarioRunResult> => {
   try {
-    const { failures, trace, divergence } = await runtime.runScenario(graph, scenario);
-    return { status: failures.length === 0 ? 'passed' : 'failed', failures, divergence, trace, graph, documentVersion };
+    const { failures, trace, divergence, cause } = await runtime.runScenario(graph, scenario);
+    return { status: failures.length === 0 ? 'passed' : 'failed', failures, divergence, cause, trace, graph, documentVersion };
   } catch (error) {
-    return { status: 'error', failures: [], divergence: null, error: error instanceof Error ? error.message : String(error), graph, documentVersion };
+    return { status: 'error', failures: [], divergence: null, cause: null, error: error instanceof Error ? error.message : String(error), graph, documentVersion };
   }
 };
 

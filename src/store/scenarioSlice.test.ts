@@ -12,7 +12,7 @@ const flipRecoveryCondition = () => app().edit((graph) => updateEdge(graph, 'e4'
 
 beforeEach(() => {
   app().reset();
-  useApp.setState({ scenarioResults: new Map(), scenarioSources: new Map(), comparison: null, seed: 1, scenario: null, speedMs: 0 });
+  useApp.setState({ scenarioResults: new Map(), scenarioSources: new Map(), comparison: null, seed: 1, scenarioChoices: new Map(), speedMs: 0 });
   app().load(securityclaw());
 });
 

@@ -14,6 +14,8 @@ export interface ScenarioRunResult {
   failures: ExpectationFailure[];
   /** The first step where the run parts from the scenario. */
   divergence: number | null;
+  /** The cause, in one line, to read first (runtime causeOf); null when it passed or could not run. */
+  cause: string | null;
   /** Why the scenario could not run (an override that is not a valid skill). */
   error?: string;
   trace?: Trace;

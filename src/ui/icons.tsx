@@ -10,6 +10,7 @@ export * from './canvasIcons.tsx';
 export * from './problemIcons.ts';
 
 export {
+  Bug as DebugLayoutIcon,
   Cable as ConnectIcon,
   Check as PassIcon,
   ClipboardPaste as PasteIcon,

@@ -1,21 +1,22 @@
 import { lazy, Suspense } from 'react';
 import { kindDefinition, type GraphNode, type InspectorField, type McpSkill } from '../../graph/index.ts';
-import { checkNodeId, getAt, renameNode, updateNode, type RecoveryRule } from '../../graph/inspectorOps.ts';
+import { checkNodeId, getAt, renameNode, setSkill, updateNode, type RecoveryRule } from '../../graph/inspectorOps.ts';
 import { useApp } from '../../store/index.ts';
 import { applyAt, CheckboxesField, DraftField, JsonField, NumberField, SelectField, TextField, type Apply, type Parsed } from './fields.tsx';
 import { PlansEditor, RecoverRulesEditor } from './ListEditors.tsx';
+import { SkillField, type DefineSkill } from './SkillField.tsx';
 import { KindIcon } from '../../ui/icons.tsx';
 
 // Loaded with an MCP tool's node: it brings the MCP client, to read the tool's input schema.
 const McpArgsForm = lazy(() => import('./McpArgsForm.tsx').then((module) => ({ default: module.McpArgsForm })));
 
 /** Settings whose friendly list editor comes first, with the JSON field kept as a fallback. */
-const LIST_EDITORS: Record<string, (props: { value: unknown; skills: readonly string[]; apply: Apply<unknown> }) => React.ReactNode> = {
-  'recover:rules': ({ value, skills, apply }) => <RecoverRulesEditor rules={value as RecoveryRule[]} skills={skills} apply={apply} />,
-  'reason:plans': ({ value, skills, apply }) => <PlansEditor plans={value as { actions: [] }[]} skills={skills} apply={apply} />,
+const LIST_EDITORS: Record<string, (props: { value: unknown; skills: readonly string[]; apply: Apply<unknown>; define: DefineSkill }) => React.ReactNode> = {
+  'recover:rules': ({ value, skills, apply, define }) => <RecoverRulesEditor rules={value as RecoveryRule[]} skills={skills} apply={apply} define={define} />,
+  'reason:plans': ({ value, skills, apply, define }) => <PlansEditor plans={value as { actions: [] }[]} skills={skills} apply={apply} define={define} />,
 };
 
-function ConfigField({ field, node, skills, apply }: { field: InspectorField; node: GraphNode; skills: readonly string[]; apply: Apply<unknown> }) {
+function ConfigField({ field, node, skills, apply, define }: { field: InspectorField; node: GraphNode; skills: readonly string[]; apply: Apply<unknown>; define: DefineSkill }) {
   const value = getAt(node.config, field.key);
   const common = { label: field.label, help: field.help, apply };
   switch (field.type) {
@@ -28,7 +29,7 @@ function ConfigField({ field, node, skills, apply }: { field: InspectorField; no
     case 'multiselect':
       return <CheckboxesField {...common} value={(value as string[] | undefined) ?? []} options={field.options} />;
     case 'skill':
-      return <SelectField {...common} value={value as string | undefined} options={skills} optional={field.optional} />;
+      return <SkillField {...common} value={value as string | undefined} skills={skills} define={define} optional={field.optional} />;
     case 'skills':
       return <CheckboxesField {...common} value={(value as string[] | undefined) ?? []} options={skills} />;
     case 'json': {
@@ -37,7 +38,7 @@ function ConfigField({ field, node, skills, apply }: { field: InspectorField; no
       return (
         <div className="field">
           <span className="field-title">{field.label}</span>
-          {listEditor({ value: value ?? [], skills, apply })}
+          {listEditor({ value: value ?? [], skills, apply, define })}
           <details>
             <summary>Edit {field.label.toLowerCase()} as JSON</summary>
             <JsonField {...common} label={`${field.label} (JSON)`} value={value} optional />
@@ -63,6 +64,13 @@ export function NodeInspector({ node }: { node: GraphNode }) {
   const setConfig = (key: string): Apply<unknown> => (value) =>
     // The whole config is re-checked against the kind's schema, so no field can make it invalid.
     applyAt(definition.config, node.config as Record<string, unknown>, key, value, (config) => setNode(`config.${key}`, (current) => ({ ...current, config }) as GraphNode));
+  // A skill made with "New skill…" and the field that picks it are one edit: one Undo takes both back.
+  // The pick that follows shares the definition's key, and the definition starts an edit of its own
+  // (an earlier edit of the same field is not merged into it).
+  const defineSkill = (key: string): DefineSkill => (name, skill) => {
+    useApp.setState({ lastEditKey: null });
+    edit((current) => setSkill(current, name, skill), `node:${node.id}:config.${key}`);
+  };
   const setText = (key: 'label' | 'description'): Apply<string | undefined> => (value) => {
     setNode(key, (current) => {
       const next = { ...current, [key]: value };
@@ -124,7 +132,7 @@ export function NodeInspector({ node }: { node: GraphNode }) {
         <section className="inspector-section" aria-label={`${definition.title} settings`}>
           <h3>Settings</h3>
           {definition.fields.map((field) => (
-            <ConfigField key={field.key} field={field} node={node} skills={skills} apply={setConfig(field.key)} />
+            <ConfigField key={field.key} field={field} node={node} skills={skills} apply={setConfig(field.key)} define={defineSkill(field.key)} />
           ))}
           {ownMcpSkill && (
             <Suspense fallback={null}>

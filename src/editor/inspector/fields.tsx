@@ -138,7 +138,14 @@ export function JsonField({ label, value, apply, optional, help }: { label: stri
 
 const NONE = [{ value: '', label: '(none)' }];
 
-export function SelectField({ label, value, options, labels, apply, optional, help }: { label: string; value: string | undefined; options: readonly string[]; labels?: Record<string, string>; apply: Apply<string | undefined>; optional?: boolean; help?: string }) {
+/** An option that does something rather than pick a value ("New skill…"); its value is none an option can have. */
+export interface SelectAction {
+  value: string;
+  label: string;
+  run: () => void;
+}
+
+export function SelectField({ label, value, options, labels, apply, optional, help, actions = [] }: { label: string; value: string | undefined; options: readonly string[]; labels?: Record<string, string>; apply: Apply<string | undefined>; optional?: boolean; help?: string; actions?: readonly SelectAction[] }) {
   const id = useId();
   const [error, setError] = useState<string | null>(null);
   // A value the options do not list (an unknown skill) stays visible rather than silently changing.
@@ -149,8 +156,12 @@ export function SelectField({ label, value, options, labels, apply, optional, he
         id={id}
         value={value ?? ''}
         aria-invalid={error ? true : undefined}
-        onChange={(event) => setError(apply(event.target.value === '' ? undefined : event.target.value))}
-        fixed={optional || value === undefined ? NONE : []}
+        onChange={(event) => {
+          const action = actions.find((candidate) => candidate.value === event.target.value);
+          if (action) action.run();
+          else setError(apply(event.target.value === '' ? undefined : event.target.value));
+        }}
+        fixed={[...(optional || value === undefined ? NONE : []), ...actions]}
         choices={shown.map((option) => ({ value: option, label: labels?.[option] ?? option }))}
       />
     </FieldRow>

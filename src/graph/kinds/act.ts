@@ -41,6 +41,8 @@ export const act = defineKind({
   terminal: false,
   state: { results: lazySchema((z) => z.array(ActionResult)), execution_error: lazySchema((z) => z.nullable(ExecutionError)) },
   reads: ['plan', 'approval'],
+  // Without a skill or a loop of its own it runs the plan's actions: with no plan, nothing.
+  needs: (config) => (config.skill || config.loop ? [] : [['plan']]),
   fields: [
     { key: 'skill', label: 'Own skill', type: 'skill', optional: true, help: 'Leave empty to run the plan’s actions.' },
     ...RETRY_FIELDS,

@@ -38,6 +38,8 @@ export const recover = defineKind({
     failures: lazySchema((z) => z.array(z.looseObject({ round: z.int().check(z.gte(0)), reason: z.string(), action: z.string(), skill: z.nullable(z.string()) }))),
   },
   reads: ['evaluation', 'failures', 'tokensUsed'],
+  // Its rules are found by the evaluation's reason: with none, no rule applies.
+  needs: () => [['evaluation']],
   fields: [
     { key: 'rules', label: 'Rules', type: 'json', help: '[{"reason":"empty_result","action":"expand_search_scope","skill":"…","estTokens":100}]' },
   ],

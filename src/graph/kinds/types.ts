@@ -55,6 +55,12 @@ export interface KindDefinition<Schema extends z.ZodMiniType = z.ZodMiniType, Ki
   readsOnly?: boolean;
   /** State fields the node reads, recorded in each trace step. */
   reads: readonly string[];
+  /**
+   * What the node cannot do its work without, as groups of alternatives: one field of each group
+   * must be written by a node on some path into it (or be in the initial state), or validation
+   * warns `unwritten_read`. Absent: it needs nothing (its reads are only looked at when there).
+   */
+  needs?: (config: z.infer<Schema>) => readonly (readonly string[])[];
   fields: readonly InspectorField[];
   /** The key settings shown on the node at a glance. */
   summary: (config: z.infer<Schema>) => string[];

@@ -52,6 +52,8 @@ export const verify = defineKind({
     evaluation: lazySchema((z) => z.looseObject({ evidence_sufficient: z.boolean(), plan_exhausted: z.boolean(), reason: z.string(), reasoning: z.string(), records: z.optional(z.int().check(z.gte(0))) })),
   },
   reads: ['results', 'execution_error', 'collected'],
+  // It judges the evidence an Act or a Collect node gathered, unless its own loop gathers it.
+  needs: (config) => (config.loop ? [] : [['results', 'collected']]),
   fields: [
     { key: 'minRecords', label: 'Records needed', type: 'number', min: 0 },
     { key: 'judge', label: 'Judge skill', type: 'skill', optional: true, help: 'An llm (or mock) judge asked once instead of counting records.' },

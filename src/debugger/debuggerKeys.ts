@@ -1,0 +1,87 @@
+/**
+ * The debugger's keys, as in code debuggers: F5 Run (Continue when a run is paused), F10 Step,
+ * Shift+F10 Step round, F6 Pause, Shift+F5 Reset, and Ctrl+Shift+D for the Debug layout. None of
+ * them acts while a text field has the focus (the key is the field's), nor while a dialog is open.
+ */
+import { DEBUG_LAYOUT_KEY } from '../store/debugLayoutMode.ts';
+import { useApp, type AppState } from '../store/index.ts';
+import { isTyping } from '../ui/typing.ts';
+import { focusTimeline } from './focus.ts';
+
+export type DebuggerCommand = 'run' | 'step' | 'stepRound' | 'pause' | 'reset' | 'layout';
+
+/** The keys of each command, as the buttons' tooltips and `aria-keyshortcuts` give them. */
+export const COMMAND_KEYS: Record<DebuggerCommand, string> = {
+  run: 'F5',
+  step: 'F10',
+  stepRound: 'Shift+F10',
+  pause: 'F6',
+  reset: 'Shift+F5',
+  layout: 'Control+Shift+D',
+};
+
+export const commandOfKey = (event: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'shiftKey' | 'altKey'>): DebuggerCommand | null => {
+  if (event.altKey) return null;
+  if (event.ctrlKey || event.metaKey) return event.shiftKey && event.key.toLowerCase() === 'd' ? 'layout' : null;
+  if (event.key === 'F5') return event.shiftKey ? 'reset' : 'run';
+  if (event.key === 'F10') return event.shiftKey ? 'stepRound' : 'step';
+  if (event.key === 'F6' && !event.shiftKey) return 'pause';
+  return null;
+};
+
+/** What the run controls can do now: the buttons are enabled, and the keys act, by the same rule. */
+export const runControls = (state: Pick<AppState, 'runStatus' | 'liveRunId' | 'runs' | 'pauseAsked'>) => {
+  const running = state.runStatus === 'running';
+  const busy = running || state.runStatus === 'awaiting_approval';
+  return {
+    canStart: !busy,
+    canPause: running && !state.pauseAsked,
+    canContinue: state.liveRunId !== null && state.runStatus === 'paused',
+    canReset: state.runs.length > 0 && !running,
+  };
+};
+
+/** Switches between the editing and the Debug layout; each keeps its own panel sizes, and the choice is remembered. */
+export const toggleDebugLayout = () => {
+  const debug = !useApp.getState().debugLayout;
+  try {
+    globalThis.localStorage?.setItem(DEBUG_LAYOUT_KEY, debug ? 'debug' : 'edit');
+  } catch {
+    // A full or refused storage only forgets the choice.
+  }
+  useApp.setState({ debugLayout: debug });
+};
+
+/** The run's work started from a button or a key: the timeline takes the focus, where the run is read. */
+export const startFrom = (work: () => Promise<void>) => {
+  focusTimeline();
+  void work();
+};
+
+/** Does a command, if the run controls allow it now; returns whether it did. */
+export const runCommand = (command: DebuggerCommand): boolean => {
+  const state = useApp.getState();
+  const can = runControls(state);
+  if (command === 'layout') toggleDebugLayout();
+  else if (command === 'run' && can.canContinue) startFrom(state.continueRun);
+  else if (command === 'run' && can.canStart) startFrom(state.run);
+  else if (command === 'step' && can.canStart) startFrom(state.step);
+  else if (command === 'stepRound' && can.canStart) startFrom(state.stepRound);
+  else if (command === 'pause' && can.canPause) state.pause();
+  else if (command === 'reset' && can.canReset) state.reset();
+  else return false;
+  return true;
+};
+
+/** Listens on the whole window; returns a stop function. */
+export const listenForDebuggerKeys = () => {
+  const onKeyDown = (event: KeyboardEvent) => {
+    const command = commandOfKey(event);
+    if (!command || isTyping(event.target) || document.querySelector('dialog[open]')) return;
+    // F5 would reload the page and F6 move to the address bar: the key is the debugger's, whether or not the command can act now.
+    event.preventDefault();
+    runCommand(command);
+  };
+  window.addEventListener('keydown', onKeyDown);
+  return () => window.removeEventListener('keydown', onKeyDown);
+};
