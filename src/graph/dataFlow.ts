@@ -12,10 +12,13 @@ const quoted = (fields: readonly string[]) => fields.map((field) => `"${field}"`
 const writersOf = (fields: readonly string[]) =>
   KIND_LIST.filter((kind) => kind.writes.some((field) => fields.includes(field))).map((kind) => `${/^[AEIOU]/.test(kind.title) ? 'an' : 'a'} ${kind.title}`).join(' or ');
 
-/** A Reason node that has nothing to plan: a scripted planner with no action in any plan, an llm planner with no skill. */
+/**
+ * A Reason node that has nothing to plan: a scripted planner with no action in any plan, an llm
+ * planner with no skill. One that runs an inner loop plans by its decider's done output.
+ */
 const noPlanProblems = (graph: GraphFile): Problem[] =>
   graph.nodes.flatMap((node, index): Problem[] => {
-    if (node.kind !== 'reason') return [];
+    if (node.kind !== 'reason' || node.config.loop) return [];
     const { planner, plans, skill } = node.config;
     if (planner === 'llm' && !skill)
       return [{ code: 'no_plan', severity: 'error', message: `${node.id} plans with an llm but names no planner skill: its first step fails. Pick the LLM skill that makes the plan.`, nodeId: node.id, path: `nodes[${index}].config.skill` }];

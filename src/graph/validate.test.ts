@@ -419,5 +419,7 @@ describe('data flow: what a node needs, and where it comes from', () => {
     });
     expect(withCode(llm, 'no_plan').map((problem) => problem.path)).toEqual(['nodes[0].config.skill']);
     expect(withCode(securityclaw(), 'no_plan')).toEqual([]);
+    // A Reason that runs an inner loop plans by its decider's done output (seed 003).
+    expect(withCode(findTemplate('graph-engineer')!.graph(), 'no_plan')).toEqual([]);
   });
 });

@@ -317,8 +317,8 @@ describe('driving the runtime from the store', () => {
     freshStore();
     const first = useApp.getState().documentId;
     const firstGraph = useApp.getState().graph;
-    useApp.getState().setScenario('max rounds stops a loop that keeps failing');
-    expect(chosenScenario(useApp.getState())).toBe('max rounds stops a loop that keeps failing');
+    useApp.getState().setScenario('max rounds forces stop');
+    expect(chosenScenario(useApp.getState())).toBe('max rounds forces stop');
     // Another graph with a scenario of the same name: the choice made on the first is not its own.
     useApp.getState().load(securityclaw());
     expect(chosenScenario(useApp.getState())).toBeNull();
@@ -326,9 +326,9 @@ describe('driving the runtime from the store', () => {
     expect(useApp.getState().runs.at(-1)?.trace.stopReason).toBe('completed');
     expect(useApp.getState().runs.at(-1)?.scenario).toBeUndefined();
     useApp.getState().openDocument(firstGraph, first);
-    expect(chosenScenario(useApp.getState())).toBe('max rounds stops a loop that keeps failing');
+    expect(chosenScenario(useApp.getState())).toBe('max rounds forces stop');
     // A scenario removed since is no choice at all: the graph runs as drawn, as the picker then shows.
-    useApp.getState().edit((graph) => ({ ...graph, scenarios: graph.scenarios.filter((scenario) => scenario.name !== 'max rounds stops a loop that keeps failing') }));
+    useApp.getState().edit((graph) => ({ ...graph, scenarios: graph.scenarios.filter((scenario) => scenario.name !== 'max rounds forces stop') }));
     expect(chosenScenario(useApp.getState())).toBeNull();
   });
 
