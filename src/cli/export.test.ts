@@ -88,6 +88,15 @@ describe('loopscope export --langgraph', () => {
     }
   });
 
+  it('a state field LangGraph cannot keep (toString) is refused alike by run, export and the exported graph, never renamed', async () => {
+    const graph = { ...FIXTURES.twoActions(), state: { ...FIXTURES.twoActions().state, toString: 'mine' } };
+    const refusal = 'the state field "toString" is named like a member every JavaScript object has, which LangGraph cannot keep as a field: rename it';
+    expect(cannotExport(graph)).toBe(refusal);
+    expect(await runGraph(graph, { seed: 1 })).toMatchObject({ stopReason: 'error', stopExplain: refusal, steps: [] });
+    // A project whose src/graph.json was given such a field by hand.
+    expect(() => exportedGraph(JSON.parse(JSON.stringify(graph)))).toThrow(refusal);
+  });
+
   it('names each llm key in .env.example, never a value', async () => {
     const graph = TEMPLATES.find((template) => template.id === 'securityclaw')?.graph() as GraphFile;
     graph.skills.think = { type: 'llm', access: 'read', baseUrl: 'https://llm.example.com/v1', model: 'm', apiKeyName: 'OPENAI_API_KEY' } as never;

@@ -15,7 +15,7 @@ import { nodeById, type GraphFile } from '../graph/index.ts';
 import { originOf } from '../graph/hosts.ts';
 import type { McpConfig } from '../graph/mcpServers.ts';
 import { visibleText } from '../graph/visible.ts';
-import { reservedStateKey } from '../runtime/state.ts';
+import { refusedState } from '../runtime/state.ts';
 import { KEYS_VARIABLE, writeAllowances } from '../skills/environmentKeys.ts';
 import { LOCAL_PAGES_MODULE, localPagesOnlyConfig } from './localPages.ts';
 import { serverVariables } from './mcp.ts';
@@ -170,8 +170,8 @@ ${servers ? MCP_README : ''}`;
 /** Why a graph cannot become a LangGraph project (LangGraph refuses a graph with nothing to start from), or null. */
 export const cannotExport = (graph: GraphFile): string | null => {
   if (!nodeById(graph, graph.entry)) return `the graph's entry "${graph.entry}" is not one of its nodes: a LangGraph graph needs a node to start from`;
-  const reserved = reservedStateKey(graph);
-  return reserved ? `the state field "${reserved}" is kept by the runtime: rename it` : null;
+  const refused = refusedState(graph);
+  return refused ? `${refused}: rename it` : null;
 };
 
 export interface ExportedProject {

@@ -66,6 +66,18 @@ export const STATE_FIELDS: Readonly<Record<string, z.ZodMiniType>> = Object.free
  */
 export const RESERVED_STATE_KEYS = ['_run', '_step'] as const;
 
+/**
+ * Why a run's state cannot have a field of this name (a run could not start), or null: a channel
+ * the runtime keeps beside the state, or a name every JavaScript object has (`toString`,
+ * `hasOwnProperty`, `__proto__`…), which LangGraph cannot have as a channel: it keeps channels in
+ * plain objects and finds the inherited member under that name instead.
+ */
+export const stateKeyRefusal = (key: string): string | null => {
+  if ((RESERVED_STATE_KEYS as readonly string[]).includes(key)) return `the state field "${key}" is kept by the runtime beside the state (its ledger)`;
+  if (key in Object.prototype) return `the state field "${key}" is named like a member every JavaScript object has, which LangGraph cannot keep as a field`;
+  return null;
+};
+
 /** What of a graph decides its state's fields. */
 interface StateShape {
   state: Record<string, unknown>;

@@ -135,14 +135,13 @@ describe('validateGraph', () => {
     });
   });
 
-  it('a skill or state field named like an Object method is not taken as defined', () => {
+  it('a skill named like an Object method is not taken as defined, nor a condition path as a state field', () => {
     const graph = mutated((g) => {
       const decide = node(g, 'decide');
       if (decide.kind === 'reason') decide.config.plans[0].actions[0].skill = 'toString';
-      g.state = { hasOwnProperty: 'mine' };
       g.edges[3].when = { path: 'hasOwnProperty', op: 'exists' };
     });
-    expect(validateGraph(graph).map((problem) => `${problem.code} ${problem.path}`)).toEqual(['unknown_skill nodes[0].config.plans[0].actions[0].skill']);
+    expect(validateGraph(graph).map((problem) => `${problem.code} ${problem.path}`)).toEqual(['unknown_skill nodes[0].config.plans[0].actions[0].skill', 'unknown_path edges[3].when']);
   });
 
   describe('unreachable', () => {
@@ -358,6 +357,18 @@ describe('validateGraph', () => {
         ['state._run', 'error'], ['state._step', 'error'], ['state.round', 'error'],
       ]);
       expect(withCode(graph, 'reserved_state')[0].message).toContain('a run could not start');
+    });
+    it('state fields named like what every object has, which LangGraph cannot keep: in the state and in a scenario’s', () => {
+      const graph = mutated((g) => {
+        g.state = { question: 'q', toString: 'a', hasOwnProperty: 1, valueOf: 2, isPrototypeOf: 3, toLocaleString: 4, __lookupGetter__: 5 };
+        g.scenarios = [{ name: 's', state: { propertyIsEnumerable: true, question: 'q2' }, expect: {} }];
+      });
+      const problems = withCode(graph, 'reserved_state');
+      expect(problems.map((problem) => [problem.path, problem.severity])).toEqual([
+        ['state.toString', 'error'], ['state.hasOwnProperty', 'error'], ['state.valueOf', 'error'], ['state.isPrototypeOf', 'error'],
+        ['state.toLocaleString', 'error'], ['state.__lookupGetter__', 'error'], ['scenarios[0].state.propertyIsEnumerable', 'error'],
+      ]);
+      expect(problems[0].message).toBe('The state field "toString" is named like a member every JavaScript object has, which LangGraph cannot keep as a field: a run could not start. Rename it.');
     });
   });
 

@@ -3,7 +3,7 @@ import { pathsOf } from './describe.ts';
 import { kindDefinition, type SkillReference } from './kinds/index.ts';
 import { edgesInTryOrderBySource, isTerminal, outcomesOf, reachableFrom } from './model.ts';
 import { formatPath } from './problems.ts';
-import { RESERVED_STATE_KEYS, RUNTIME_FIELDS, knownPaths } from './state.ts';
+import { RUNTIME_FIELDS, knownPaths, stateKeyRefusal } from './state.ts';
 import type { GraphFile, GraphNode, PermissionMode, ScenarioExpect } from './schema.ts';
 import { effectiveAccess, type Access } from './skills.ts';
 import type { When } from './when.ts';
@@ -235,15 +235,24 @@ const retryProblems = (graph: GraphFile): Problem[] =>
     } satisfies Problem] : []));
   });
 
-/** An initial state field the runtime keeps itself: beside the state (the run could not start), or reset at the start. */
+/**
+ * An initial state field (the graph's, or a scenario's over it) that cannot be one: beside the state
+ * or named like what every object has (the run could not start), or reset at the start.
+ */
 const reservedStateProblems = (graph: GraphFile): Problem[] =>
-  Object.keys(graph.state).flatMap((key) => {
-    const beside = (RESERVED_STATE_KEYS as readonly string[]).includes(key);
-    if (!beside && !(RUNTIME_FIELDS as readonly string[]).includes(key)) return [];
+  [
+    ...reservedFieldProblems(graph.state, ['state']),
+    ...graph.scenarios.flatMap((scenario, index) => reservedFieldProblems(scenario.state ?? {}, ['scenarios', index, 'state'])),
+  ];
+
+const reservedFieldProblems = (state: Record<string, unknown>, at: (string | number)[]): Problem[] =>
+  Object.keys(state).flatMap((key) => {
+    const refusal = stateKeyRefusal(key);
+    if (!refusal && !(RUNTIME_FIELDS as readonly string[]).includes(key)) return [];
     return [{
-      code: 'reserved_state', severity: 'error', path: formatPath(['state', key]),
-      message: beside
-        ? `The state field "${key}" is kept by the runtime beside the state (its ledger): a run could not start. Rename it.`
+      code: 'reserved_state', severity: 'error', path: formatPath([...at, key]),
+      message: refusal
+        ? `${refusal[0].toUpperCase()}${refusal.slice(1)}: a run could not start. Rename it.`
         : `The state field "${key}" is kept by the runtime, which sets it when a run starts: the value here would be ignored. Rename it.`,
     } satisfies Problem];
   });

@@ -13,7 +13,7 @@ import { EphemeralValue } from '@langchain/langgraph/channels';
 import { Annotation, BaseChannel, END, InvalidUpdateError, NodeInterrupt, START, StateGraph, type LangGraphRunnableConfig } from '@langchain/langgraph/web';
 import { reachableFrom, type GraphFile } from '../graph/index.ts';
 import { outsideWriteCheck, refusedWrite, writtenByRuntime, type OutsideWriteCheck } from './outsideWrites.ts';
-import { channelCodec, channelNames, initialValues, type RunValues } from './state.ts';
+import { channelNames, initialValues, refusedState, type RunValues } from './state.ts';
 import { executeNode, finallyNode, realRunners, routeAfter, type RunDeps } from './step.ts';
 
 /** What a caller passes in `config.configurable.loopscope` (attempts come back on the `custom` stream). */
@@ -168,10 +168,8 @@ export const presentValues = (values: Record<string, unknown>): Record<string, u
   return values;
 };
 
-const channelsOf = (graph: GraphFile, served: boolean) => {
-  const { channel } = channelCodec(graph);
-  return Annotation.Root(Object.fromEntries(channelNames(graph).map((name) => [channel(name), () => new FieldChannel(served ? outsideWriteCheck(name) : undefined)])));
-};
+const channelsOf = (graph: GraphFile, served: boolean) =>
+  Annotation.Root(Object.fromEntries(channelNames(graph).map((name) => [name, () => new FieldChannel(served ? outsideWriteCheck(name) : undefined)])));
 
 /**
  * The graph file travels with its entry node's metadata under this key when `describe` is set (a
@@ -187,8 +185,10 @@ export const GRAPH_METADATA_KEY = 'loopscope_graph';
  * (a LangGraph server), whose input and updateState cannot set what the runtime keeps (outsideWrites.ts).
  */
 export const buildStateGraph = (graph: GraphFile, defaults: LoopscopeConfig = {}, { describe = false, served = false } = {}) => {
+  // Validation (reserved_state), the command line, the export and a run all refuse such a graph first.
+  const refused = refusedState(graph);
+  if (refused) throw new Error(`${refused}: rename it`);
   const names = nodeNames(graph);
-  const codec = channelCodec(graph);
   const real = realRunners(graph);
   const nodes = graph.nodes.filter((node) => names.has(node.id));
   const builder = new StateGraph(channelsOf(graph, served)).addNode(
@@ -196,13 +196,13 @@ export const buildStateGraph = (graph: GraphFile, defaults: LoopscopeConfig = {}
       names.get(node.id) as string,
       new Untraced(async (values: Record<string, unknown>, config: LangGraphRunnableConfig) => {
         const loopscope = configOf(config, defaults);
-        const { run, fresh } = startingValues(graph, codec.fromChannels(presentValues(values)), config);
+        const { run, fresh } = startingValues(graph, presentValues(values), config);
         const pause = await loopscope.beforeNode?.(node.id, run);
         if (pause) throw new NodeInterrupt(pause);
         const writer = config.writer;
         // Each attempt goes out on the `custom` stream as it ends: LangGraph's retries would hide them.
         const update = await executeNode(graph, node, run, real, { ...loopscope, onAttempt: writer && ((attempt, where) => writer({ type: 'attempt', ...where, attempt })) });
-        const written = codec.toChannels(fresh ? { ...run, ...update } : update);
+        const written = fresh ? { ...run, ...update } : update;
         return served ? writtenByRuntime(written) : written;
       }),
       describe && node.id === graph.entry ? { metadata: { [GRAPH_METADATA_KEY]: graph } } : {},
@@ -218,7 +218,7 @@ export const buildStateGraph = (graph: GraphFile, defaults: LoopscopeConfig = {}
       ...(closingName ? [closingName] : []),
     ])];
     const route = (values: Record<string, unknown>) => {
-      const run = codec.fromChannels(presentValues(values)) as RunValues;
+      const run = presentValues(values) as RunValues;
       if (!run._run || run._run.stop) return END;
       // A stop that gets a final response goes to the finally node: an edge of the compiled graph, not a side path.
       if (run._run.closing) return closingName ?? END;
@@ -229,12 +229,12 @@ export const buildStateGraph = (graph: GraphFile, defaults: LoopscopeConfig = {}
   }
   const entry = names.get(graph.entry);
   // A new run on a thread whose run has stopped (a server's `runs.create` with input) ends at once: the stop holds.
-  if (entry) builder.addConditionalEdges(START, new Untraced((values: Record<string, unknown>) => ((codec.fromChannels(values) as Partial<RunValues>)._run?.stop ? END : entry)) as never, [entry, END] as never);
+  if (entry) builder.addConditionalEdges(START, new Untraced((values: Record<string, unknown>) => ((values as Partial<RunValues>)._run?.stop ? END : entry)) as never, [entry, END] as never);
   const compile = (options?: Parameters<typeof builder.compile>[0]) => {
     const compiled = builder.compile(options);
     const channels = compiled.channels as Record<string, BaseChannel>;
     for (const [name, channel] of Object.entries(channels)) if (channel instanceof EphemeralValue) channels[name] = new TriggerChannel(channel.guard);
     return compiled;
   };
-  return { compile, names, codec };
+  return { compile, names };
 };

@@ -13,11 +13,11 @@ import { kindDefinition, nodeById, outcomesOf, own, describeProblems, type Graph
 import { parseStateEdit } from '../graph/state.ts';
 import { withNamedScenario } from './apply-scenario.ts';
 import { RetainingSaver } from './checkpointer.ts';
-import { buildStateGraph, recursionLimitOf, type LoopscopeConfig } from './compile.ts';
+import { buildStateGraph, nodeNames, recursionLimitOf, type LoopscopeConfig } from './compile.ts';
 import type { ForkEdits, JournalEntry, PendingApproval, RunController, RunEvent, RunOptions, RunStatus } from './controller.ts';
 import { deniedAction, scriptedAnswer } from './kinds/index.ts';
 import { checkGuards } from './guards.ts';
-import { agentState, channelNames, initialValues, type ChannelCodec, reservedStateKey, type RunValues, type Stop } from './state.ts';
+import { agentState, channelNames, initialValues, refusedState, type RunValues, type Stop } from './state.ts';
 import { routeAfter, stopFields } from './step.ts';
 import { TRACE_FORMAT, TRACE_VERSION, type Trace, type TraceStep } from './trace.ts';
 
@@ -67,19 +67,18 @@ interface Session {
   readonly compiled: Compiled;
   saver: RetainingSaver;
   names: Map<string, string>;
-  codec: ChannelCodec;
   threads: number;
 }
 
 const createSession = (graph: GraphFile, options: RunOptions): Session => {
-  const { compile, names, codec } = buildStateGraph(graph);
   const saver = new RetainingSaver(options.retention);
   let compiled: Compiled | undefined;
   return {
-    graph, saver, names, codec, threads: 0,
-    // Compiled when first driven: a graph with no entry to start from never reaches LangGraph.
+    graph, saver, names: nodeNames(graph), threads: 0,
+    // Built when first driven: a graph with no entry to start from, or a state field LangGraph
+    // cannot keep, never reaches LangGraph.
     get compiled() {
-      return (compiled ??= compile({ checkpointer: saver }) as unknown as Compiled);
+      return (compiled ??= buildStateGraph(graph).compile({ checkpointer: saver }) as unknown as Compiled);
     },
   };
 };
@@ -307,7 +306,7 @@ class Controller implements RunController {
 
   /** Writes these channels as they are when the write's turn comes (a node in flight may have moved them on). */
   private syncCheckpoint(keys: readonly string[]) {
-    void this.enqueue(() => this.session.compiled.updateState(this.config(), this.session.codec.toChannels(Object.fromEntries(keys.map((key) => [key, this.values[key]]))), this.asNode()));
+    void this.enqueue(() => this.session.compiled.updateState(this.config(), Object.fromEntries(keys.map((key) => [key, this.values[key]])), this.asNode()));
   }
 
   private hooks(): LoopscopeConfig {
@@ -349,8 +348,8 @@ class Controller implements RunController {
     const seed = this.seed;
     this.seed = null;
     if (!seed) return null;
-    if ('input' in seed) return this.session.codec.toChannels(seed.input);
-    await this.session.compiled.updateState(this.config(), this.session.codec.toChannels(seed.values), seed.asNode);
+    if ('input' in seed) return seed.input;
+    await this.session.compiled.updateState(this.config(), seed.values, seed.asNode);
     return null;
   }
 
@@ -391,7 +390,7 @@ class Controller implements RunController {
             continue;
           }
           ran += 1;
-          this.takeStep(this.session.codec.fromChannels(update as Record<string, unknown>));
+          this.takeStep(update as Record<string, unknown>);
         }
       }
     }).catch((error: unknown) => {
@@ -514,11 +513,9 @@ class Controller implements RunController {
     if (step === this.values._run.step) return this.values;
     if (step > this.values._run.step || step < 0) return null;
     const names = channelNames(this.session.graph);
-    const fromCheckpoint = (channels: Record<string, unknown>) => {
-      const values = this.session.codec.fromChannels(channels);
-      // A field nothing had written is kept in the checkpoint as undefined (compile.ts, FieldChannel).
-      return Object.fromEntries(names.filter((name) => Object.hasOwn(values, name) && values[name] !== undefined).map((name) => [name, values[name]]));
-    };
+    // A field nothing had written is kept in the checkpoint as undefined (compile.ts, FieldChannel).
+    const fromCheckpoint = (values: Record<string, unknown>) =>
+      Object.fromEntries(names.filter((name) => Object.hasOwn(values, name) && values[name] !== undefined).map((name) => [name, values[name]]));
     let base: Record<string, unknown> | undefined;
     for (const checkpoint of this.session.saver.kept(this.threadId)) {
       const at = (checkpoint.channel_values._run as RunValues['_run'] | undefined)?.step;
@@ -608,10 +605,10 @@ const cannotStart = (graph: GraphFile, seed: number, stop: Stop): Start => {
 export const createController = (graph: GraphFile, options: RunOptions = {}): RunController => {
   const chosen = withNamedScenario(graph, options.scenario, options.seed);
   const seed = chosen.seed ?? 1;
-  const reserved = reservedStateKey(chosen.graph);
+  const refused = refusedState(chosen.graph);
   const session = createSession(chosen.graph, options);
   let start: Start;
-  if (reserved) start = cannotStart(chosen.graph, seed, { reason: 'error', explain: `the state field "${reserved}" is kept by the runtime: rename it` });
+  if (refused) start = cannotStart(chosen.graph, seed, { reason: 'error', explain: `${refused}: rename it` });
   else if (!session.names.has(chosen.graph.entry)) start = cannotStart(chosen.graph, seed, { reason: 'error', explain: `there is no node "${chosen.graph.entry}"` });
   else if (options.journal?.length) start = restoredStart(session, options.journal, options.forkedFrom);
   else {

@@ -10,7 +10,7 @@ import type * as z from 'zod/mini';
 import { lazySchema } from '../graph/lazySchema.ts';
 import { type GraphFile } from '../graph/index.ts';
 import { MockEntry } from '../graph/skills.ts';
-import { RESERVED_STATE_KEYS, stateFieldsOf } from '../graph/state.ts';
+import { stateFieldsOf, stateKeyRefusal } from '../graph/state.ts';
 import { TraceStep } from './trace.ts';
 
 export const RUN_CHANNEL = '_run';
@@ -59,9 +59,9 @@ export type RunValues = Record<string, unknown> & { _run: RunLedger; _step: Trac
  */
 export const channelNames = (graph: GraphFile): string[] => [...stateFieldsOf(graph), RUN_CHANNEL, STEP_CHANNEL];
 
-/** A graph whose initial state uses a runtime channel's name cannot run: the field would be shadowed. */
-export const reservedStateKey = (graph: GraphFile): string | undefined =>
-  Object.keys(graph.state).find((key) => (RESERVED_STATE_KEYS as readonly string[]).includes(key));
+/** Why this graph's initial state keeps the run from starting (a field it cannot have), or undefined. */
+export const refusedState = (graph: GraphFile): string | undefined =>
+  Object.keys(graph.state).map(stateKeyRefusal).find((refusal) => refusal !== null) ?? undefined;
 
 /** The values a run starts from: the graph's state and a fresh ledger. */
 export const initialValues = (graph: GraphFile, seed: number): RunValues => ({
@@ -85,29 +85,3 @@ export const agentState = (values: Readonly<Record<string, unknown>>): Record<st
 
 /** Channel values checked as a whole (a journal read back from storage is untrusted). */
 export const RunValuesSchema = lazySchema((z) => z.looseObject({ _run: RunLedger, _step: z.nullable(TraceStep) }));
-
-/**
- * How values cross into LangGraph and back. LangGraph keeps its channels in plain objects, where a
- * field named like a member of every object (`toString`, `valueOf`) finds the inherited member
- * instead of its channel: such fields travel under an alias. A graph without one pays nothing.
- */
-export interface ChannelCodec {
-  toChannels: (values: Record<string, unknown>) => Record<string, unknown>;
-  fromChannels: (values: Record<string, unknown>) => Record<string, unknown>;
-  /** The LangGraph channel of a field. */
-  channel: (field: string) => string;
-}
-
-const ALIAS = '~';
-const needsAlias = (field: string) => field in Object.prototype;
-
-export const channelCodec = (graph: GraphFile): ChannelCodec => {
-  if (!channelNames(graph).some(needsAlias)) return { toChannels: (values) => values, fromChannels: (values) => values, channel: (field) => field };
-  const channel = (field: string) => (needsAlias(field) ? `${ALIAS}${field}` : field);
-  const field = (name: string) => (name.startsWith(ALIAS) && needsAlias(name.slice(ALIAS.length)) ? name.slice(ALIAS.length) : name);
-  return {
-    channel,
-    toChannels: (values) => Object.fromEntries(Object.entries(values).map(([key, value]) => [channel(key), value])),
-    fromChannels: (values) => Object.fromEntries(Object.entries(values).map(([key, value]) => [field(key), value])),
-  };
-};
