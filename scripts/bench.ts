@@ -3,8 +3,9 @@
  * printed as one table and written to bench-results.json and bench-results.md; a full run (no
  * BENCH_QUICK, BENCH_SECTIONS or BENCH_BROWSER=0) also writes its table into docs/performance.md.
  *
- * Node: the runtime against the same loop written straight on LangGraph (bench/loops.ts), memory
- * over a long run, Pause during a long run, opening and exporting a 1,000-node file, and the
+ * Node: the runtime against the same loop written straight on LangGraph (bench/loops.ts), a step
+ * on a 1,000-node chain against the same on LangGraph and against a short chain (bench/chain.ts),
+ * memory over a long run, Pause during a long run, opening and exporting a 1,000-node file, and the
  * command line's start against a plain LangGraph script (bench/startup).
  * Browser (bench/browser.ts): the app's production build against a bare React Flow page and the
  * engine in a page with no UI (bench/bare, bench/engine, built by bench/vite.config.ts), in
@@ -15,6 +16,7 @@
  *   BENCH_OUT=.bench  where the two builds go
  *   BENCH_REPEAT=6    repetitions of each browser measure
  *   BENCH_BROWSER=0   the Node rows only
+ *   BENCH_CHAIN_NODES=1000  the long chain a step is timed on (issue 40, #14)
  * Numbers belong here, never in unit tests.
  */
 import '../src/graph/zodProvided.ts';
@@ -29,12 +31,14 @@ import { validateGraph } from '../src/graph/validate.ts';
 import { DEFAULT_RETENTION } from '../src/runtime/index.ts';
 import { browserRows } from '../bench/browser.ts';
 import { gridGraph } from '../bench/graphs.ts';
+import { chainSteps } from '../bench/chain.ts';
 import { compareLoops, longRun } from '../bench/loops.ts';
 import { judge, markdownOf, tableOf, withBenchTable, type Row } from '../bench/report.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const quick = process.env.BENCH_QUICK === '1';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (quick ? 500 : 10_000));
+const CHAIN_NODES = Number(process.env.BENCH_CHAIN_NODES ?? (quick ? 200 : 1_000));
 const MEMORY_ROUNDS = Number(process.env.BENCH_MEMORY_ROUNDS ?? (quick ? 5_000 : 100_000));
 const REPEAT = Number(process.env.BENCH_REPEAT ?? (quick ? 2 : 6));
 const PORT = Number(process.env.BENCH_PORT ?? 4180);
@@ -53,6 +57,19 @@ log(`Checkpointer for both runtimes: newest ${DEFAULT_RETENTION.keepNewest} + a 
 const loops = await compareLoops(ROUNDS, Math.max(2, Math.ceil(REPEAT / 2)));
 log(`runtime vs LangGraph in Node, ${ROUNDS.toLocaleString('en')} rounds: ${Math.round(loops.best.ours)} ms (${loops.steps.ours} steps) vs ${Math.round(loops.best.straight)} ms (${loops.steps.straight} steps)`);
 rows.push({ id: 'runtime.node', measure: `runtime, ${ROUNDS.toLocaleString('en')} rounds, in Node`, unit: 'ms', ours: loops.best.ours, baseline: loops.best.straight, baselineIs: 'the same loop written straight on LangGraph (bench/loops.ts), best of the repetitions', target: { ratio: 1.25 }, note: 'aim 1.05×' });
+
+// 1b. A step as the graph grows (issue 40, #14): a chain of act nodes, each step a node no step ran before.
+const [small, large] = [50, CHAIN_NODES];
+const [smallStep, largeStep] = await chainSteps([small, large], Math.max(2, Math.ceil(REPEAT / 2)));
+const perStep = (ms: number) => `${ms.toFixed(2)} ms`;
+log(`a step on a chain of ${small} / ${large.toLocaleString('en')} act nodes: ours ${perStep(smallStep.ours)} / ${perStep(largeStep.ours)}, straight LangGraph ${perStep(smallStep.straight)} / ${perStep(largeStep.straight)}`);
+rows.push(
+  { id: 'runtime.chainStep', measure: `a step of \`loopscope run\` on a chain of ${large.toLocaleString('en')} act nodes`, unit: 'ms', ours: largeStep.ours, baseline: largeStep.straight, baselineIs: 'a step of the same chain written straight on LangGraph with a MemorySaver (bench/chain.ts), best of the repetitions', target: { ratio: 1.25 } },
+  {
+    id: 'runtime.chainGrowth', measure: `a step of \`loopscope run\` on a chain of ${large.toLocaleString('en')} act nodes, against one of ${small}`, unit: 'ms', ours: largeStep.ours, baseline: smallStep.ours, baselineIs: `a step of ours on a chain of ${small} (bench/chain.ts)`, target: null,
+    note: `LangGraph's own step grows ${(largeStep.straight / smallStep.straight).toFixed(2)}× between the same sizes (written straight): what a step pays per node is LangGraph's (docs/performance.md, "A step as the graph grows")`,
+  },
+);
 
 // 2. Memory over a long run, heap after a full GC every tenth of the way.
 const heapMb = () => {

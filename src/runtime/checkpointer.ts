@@ -78,7 +78,8 @@ export class RetainingSaver extends BaseCheckpointSaver {
       .map(({ write }): CheckpointPendingWrite => [write.taskId, write.channel, write.value]);
     return {
       config: { configurable: { thread_id: threadId, checkpoint_ns: namespace, checkpoint_id: id } },
-      checkpoint: stored.checkpoint,
+      // A copy: LangGraph changes what it reads (a state snapshot applies pending writes to it).
+      checkpoint: copyCheckpoint(stored.checkpoint),
       metadata: stored.metadata,
       pendingWrites: writes,
       ...(stored.parentId ? { parentConfig: { configurable: { thread_id: threadId, checkpoint_ns: namespace, checkpoint_id: stored.parentId } } } : {}),
@@ -115,7 +116,10 @@ export class RetainingSaver extends BaseCheckpointSaver {
   async put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata): Promise<RunnableConfig> {
     const thread = this.thread(config, true);
     const parentId = config.configurable?.checkpoint_id as string | undefined;
-    thread.byId.set(checkpoint.id, { checkpoint: copyCheckpoint(checkpoint), metadata, parentId, writes: new Map() });
+    // Kept as given: LangGraph hands over a checkpoint of its own making (a copy, or one made for
+    // this put) and does not change it afterwards; copying it again here was a cost per step that
+    // grew with the graph's size (every node's versions seen, issue 40, #14).
+    thread.byId.set(checkpoint.id, { checkpoint, metadata, parentId, writes: new Map() });
     thread.recent.push(checkpoint.id);
     this.retain(thread);
     const { threadId, namespace } = threadOf(config);

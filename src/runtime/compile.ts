@@ -162,6 +162,24 @@ class TriggerChannel extends EphemeralValue<unknown> {
   }
 }
 
+/** The name LangGraph gives the writer that runs a node's conditional edges. */
+const BRANCH_WRITER = '<branch_run>';
+
+/**
+ * The channels as the step began: LangGraph's own read (Pregel's CONFIG_KEY_READ, not fresh). A
+ * route is attached without LangGraph's reader, which reads the state "fresh": it builds a whole
+ * new checkpoint with the node's writes applied, copying every channel's version and every node's
+ * versions seen, so a step cost grew with the graph's size (issue 40, #14). A route gets the
+ * node's update instead; over these values it is exactly what that fresh read gave, since every
+ * state channel keeps its one last write (FieldChannel). An update made as a node (`updateState`,
+ * a fork) runs the route the same way.
+ */
+const stepStartValues = (config: LangGraphRunnableConfig, fields: string[]): Record<string, unknown> => {
+  const read = config.configurable?.__pregel_read as ((select: string[], fresh: boolean) => Record<string, unknown>) | undefined;
+  if (!read) throw new Error('a route reads the state inside a LangGraph step');
+  return read(fields, false);
+};
+
 /** Values LangGraph read, without the fields nothing has written (a FieldChannel reads them as undefined). */
 export const presentValues = (values: Record<string, unknown>): Record<string, unknown> => {
   for (const key in values) if (values[key] === undefined) return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
@@ -189,6 +207,7 @@ export const buildStateGraph = (graph: GraphFile, defaults: LoopscopeConfig = {}
   const refused = refusedState(graph);
   if (refused) throw new Error(`${refused}: rename it`);
   const names = nodeNames(graph);
+  const fieldNames = channelNames(graph);
   const real = realRunners(graph);
   const nodes = graph.nodes.filter((node) => names.has(node.id));
   const builder = new StateGraph(channelsOf(graph, served)).addNode(
@@ -217,8 +236,8 @@ export const buildStateGraph = (graph: GraphFile, defaults: LoopscopeConfig = {}
       // The finally node's own list too: a guard can stop the run just before it, and it then runs as the closing step.
       ...(closingName ? [closingName] : []),
     ])];
-    const route = (values: Record<string, unknown>) => {
-      const run = presentValues(values) as RunValues;
+    const route = (update: Record<string, unknown> | null, config: LangGraphRunnableConfig) => {
+      const run = presentValues({ ...stepStartValues(config, fieldNames), ...update }) as RunValues;
       if (!run._run || run._run.stop) return END;
       // A stop that gets a final response goes to the finally node: an edge of the compiled graph, not a side path.
       if (run._run.closing) return closingName ?? END;
@@ -234,6 +253,16 @@ export const buildStateGraph = (graph: GraphFile, defaults: LoopscopeConfig = {}
     const compiled = builder.compile(options);
     const channels = compiled.channels as Record<string, BaseChannel>;
     for (const [name, channel] of Object.entries(channels)) if (channel instanceof EphemeralValue) channels[name] = new TriggerChannel(channel.guard);
+    // Each node's route, attached again without LangGraph's fresh read (see stepStartValues). The
+    // compile attaches a graph's conditional edges last, after LangGraph's own route for a Command
+    // a node returns (attached without a reader): only ours are replaced.
+    for (const [source, branches] of Object.entries(builder.branches)) {
+      if (source === START) continue;
+      const node = compiled.nodes[source as keyof typeof compiled.nodes] as unknown as { writers: Runnable[] };
+      const ours = node.writers.splice(-Object.keys(branches).length);
+      if (!ours.every((writer) => writer.getName() === BRANCH_WRITER)) throw new Error(`LangGraph attached the routes of "${source}" otherwise than this version expects`);
+      for (const [name, branch] of Object.entries(branches)) compiled.attachBranch(source as never, name, branch as never, { withReader: false });
+    }
     return compiled;
   };
   return { compile, names };
