@@ -6,7 +6,7 @@ import { TEMPLATES } from '../graph/templates/index.ts';
 import { edgeLayout, loadLabelPlacement } from './flowAdapter.ts';
 import { nodeObstacles, placeLabels, placeLabelsInOrder, placeLabelsKeeping } from './labelPlacement.ts';
 import { finish } from './pausable.ts';
-import { ABOVE_NODE, drawnAsLoop, edgeRoute, handleBoxes, nodeRect, placeLoops, sourceHandleIndex, sourcePoint, targetPoint, type LabelRequest, type PlacedLabel, type Point, type Rect } from './geometry.ts';
+import { ABOVE_NODE, NODE_ROWS, drawnAsLoop, edgeRoute, handleBoxes, nodeRect, placeLoops, sourceHandleIndex, sourcePoint, targetPoint, type LabelRequest, type PlacedLabel, type Point, type Rect } from './geometry.ts';
 
 // Labels are placed once their placement has loaded, as on the canvas after its first commit.
 beforeAll(() => loadLabelPlacement());
@@ -213,6 +213,9 @@ describe('nodeObstacles', () => {
         expect(handles.some((handle) => inside({ x: end.x - 10, y: end.y - 10, width: 20, height: 20 }, handle))).toBe(true);
         const rect = nodeRect(node);
         expect(inside({ ...rect, y: rect.y - ABOVE_NODE, height: ABOVE_NODE }, body)).toBe(true);
+        // The run's chips, the title and the badges beside the kind (entry, heat count) weigh more than the rows under them.
+        const head = { ...rect, y: rect.y - ABOVE_NODE, height: ABOVE_NODE + NODE_ROWS.borderTop + NODE_ROWS.head + NODE_ROWS.kind };
+        expect(handles.some((obstacle) => inside(head, obstacle) && (obstacle.weight ?? 1) > (body.weight ?? 1)), `${node.id} head`).toBe(true);
       }
     }
   });

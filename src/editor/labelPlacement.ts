@@ -162,10 +162,16 @@ const TOGGLE_OUT = 10;
 const EDGE_END_CLEARANCE = 16;
 /** How much more a label covering a handle costs than one covering a node's text: it would take the pointer from the handle. */
 const HANDLE_WEIGHT = 50;
+/**
+ * How much more a label covering a node's title, its badges (entry, heat count) and the run's
+ * chips above it costs than one covering the rest of it: where a label finds no clear spot (a
+ * run's reason makes it long), it covers a node's rows rather than what names the node and says what the run did there.
+ */
+const HEAD_WEIGHT = 10;
 
 /**
  * What an edge label must keep clear of around a node: its box, with the run's status chips and the
- * breakpoint toggle above it; and, weighed far more, its handles (the outcome rows, and the target
+ * breakpoint toggle above it; weighed more, its head (title and badges) with the chips; and, weighed far more, its handles (the outcome rows, and the target
  * handle with the reconnect anchor at it).
  */
 export const nodeObstacles = (node: GraphNode): Obstacle[] => {
@@ -174,6 +180,7 @@ export const nodeObstacles = (node: GraphNode): Obstacle[] => {
   const reach = Math.max(TOGGLE_OUT, SOURCE_HANDLE_OUT);
   const obstacles: Obstacle[] = [
     { x: rect.x, y: rect.y - ABOVE_NODE, width: rect.width + reach, height: rect.height + ABOVE_NODE, weight: 1 },
+    { x: rect.x, y: rect.y - ABOVE_NODE, width: rect.width + reach, height: ABOVE_NODE + NODE_ROWS.borderTop + NODE_ROWS.head + NODE_ROWS.kind, weight: HEAD_WEIGHT },
     { x: target.x - EDGE_END_CLEARANCE, y: target.y - EDGE_END_CLEARANCE, width: EDGE_END_CLEARANCE + TARGET_HANDLE_SIZE + MARGIN, height: 2 * EDGE_END_CLEARANCE, weight: HANDLE_WEIGHT },
   ];
   const handles = handleCount(node);
