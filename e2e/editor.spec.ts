@@ -227,14 +227,17 @@ test('bad input dropped or pasted on the canvas, or in a share link, shows the p
 test('a pasted graph document and a dropped file open', async ({ page }) => {
   page.on('dialog', (dialog) => void dialog.accept());
   await page.goto('/?template=blank');
-  // A paste reaches the canvas once the page is drawn (the template opens before the first render).
+  // A paste reaches the canvas once the page is drawn and its shortcuts have loaded (after the
+  // first commit): until then a paste does nothing, so it is tried again.
   await expect(page.getByRole('heading', { name: 'Untitled graph' })).toBeVisible();
-  await page.evaluate((text) => {
-    const transfer = new DataTransfer();
-    transfer.setData('text/plain', text);
-    document.body.dispatchEvent(new ClipboardEvent('paste', { clipboardData: transfer, bubbles: true }));
-  }, TEMPLATE);
-  await expect(page.getByRole('heading', { name: 'SecurityClaw triage' })).toBeVisible();
+  await expect(async () => {
+    await page.evaluate((text) => {
+      const transfer = new DataTransfer();
+      transfer.setData('text/plain', text);
+      document.body.dispatchEvent(new ClipboardEvent('paste', { clipboardData: transfer, bubbles: true }));
+    }, TEMPLATE);
+    await expect(page.getByRole('heading', { name: 'SecurityClaw triage' })).toBeVisible({ timeout: 2_000 });
+  }).toPass();
   const renamed = { ...JSON.parse(TEMPLATE), name: 'Dropped graph' };
   const dropped = await page.evaluateHandle((text) => {
     const transfer = new DataTransfer();
