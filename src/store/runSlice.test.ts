@@ -1,4 +1,4 @@
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { findTemplate } from '../graph/templates/index.ts';
 import type { Trace, TraceStep } from '../runtime/trace.ts';
 import { useHostRequest } from './hosts.ts';
@@ -233,7 +233,7 @@ describe('driving the runtime from the store', () => {
     freshStore();
     useApp.getState().setSpeed(30);
     const running = useApp.getState().run();
-    while ((useApp.getState().runs[0]?.stepCount ?? 0) < 1) await new Promise((resolve) => setTimeout(resolve, 5));
+    await vi.waitFor(() => expect(useApp.getState().runs[0]?.stepCount ?? 0).toBeGreaterThanOrEqual(1), { timeout: 10_000, interval: 5 });
     useApp.getState().pause();
     // The page answers at once; the run stops when the node in flight is done.
     expect(useApp.getState().pauseAsked).toBe(true);
