@@ -270,7 +270,8 @@ describe('driving the runtime from the store', () => {
       });
     }) as typeof fetch;
     const running = useApp.getState().run();
-    await expect.poll(() => useApp.getState().inFlight).toMatchObject({ step: 2, node: 'execute', attempts: [{ n: 1, outcome: 'error' }] });
+    // Polled past the default second: the attempt is drawn at the next redraw (a quarter second at least), later on a loaded machine.
+    await expect.poll(() => useApp.getState().inFlight, { timeout: 10_000 }).toMatchObject({ step: 2, node: 'execute', attempts: [{ n: 1, outcome: 'error' }] });
     // The canvas says so on the node: it runs, on its second attempt of three; decide before it wrote its plan.
     expect(useApp.getState().nodeStatus.execute.map((chip) => chip.text)).toEqual(['running', 'attempt 2 of 3']);
     expect(useApp.getState().nodeStatus.decide.map((chip) => chip.text)).toEqual(['wrote plan']);
