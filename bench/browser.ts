@@ -7,11 +7,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { serializeGraph } from '../src/graph/index.ts';
 import { graphSchemaStamp } from '../scripts/graphSchemaStamp.ts';
 import { bareGraph, gridGraph, longRunGraph, readGenerated } from './graphs.ts';
+import { initialJsGzipKb } from './initialJs.ts';
 import { median, percentile, type Row } from './report.ts';
 
 export interface BrowserOptions {
@@ -267,13 +267,6 @@ const setExpect = (page: Page, name: string) =>
     window.__bench.drawnAt = null;
     window.__bench.t0 = performance.now();
   }, name);
-
-/** The sum of the gzipped JavaScript a page's HTML loads at once: its entry and modulepreloads. */
-export const initialJsGzipKb = (dir: string, html: string) => {
-  const text = readFileSync(join(dir, html), 'utf8');
-  const sources = [...text.matchAll(/<script[^>]*type="module"[^>]*src="([^"]+)"/g), ...text.matchAll(/<link[^>]*rel="modulepreload"[^>]*href="([^"]+)"/g)].map((match) => match[1]);
-  return [...new Set(sources)].reduce((sum, source) => sum + gzipSync(readFileSync(join(dir, source.replace(/^\//, '')))).length, 0) / 1024;
-};
 
 /** Which parts run: BENCH_SECTIONS=canvas,run,runtime (all by default), to measure one part again quickly. */
 const sections = new Set((process.env.BENCH_SECTIONS ?? 'canvas,run,runtime').split(','));

@@ -36,7 +36,7 @@ test('the canvas says it: REASON runs an inner loop, COLLECT routes its error, V
   await expect(canvasNode(page, 'Verify').getByTitle('loop: reviewer → check_cause, max_iter 3')).toBeVisible();
   await expect(canvasNode(page, 'Verify').getByTitle('verdict: tool ok')).toBeVisible();
   // COLLECT's error and max_iter have their own edge to Give up, no longer swallowed by an always edge.
-  await expect(edgeLabel(page, 'outcome: error or outcome: max_iter')).toHaveCount(2);
+  await expect(edgeLabel(page, 'outcome: error or max_iter')).toHaveCount(2);
   // ok, empty, error, max_iter, and the general handle.
   await expect(canvasNode(page, 'Collect').locator('.react-flow__handle.source')).toHaveCount(5);
 

@@ -18,6 +18,8 @@ const SIZES = [
 const open = async (page: Page, path: string) => {
   await page.goto(`${base}${path}`);
   await page.locator('.react-flow__node').first().waitFor();
+  // Edge labels are placed just after the first screen: every graph shot here has some.
+  await page.locator('.edge-label').first().waitFor();
   // The first fit animates; the shot waits until the view is still.
   await page.waitForFunction(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(true)))));
 };

@@ -66,8 +66,14 @@ describe('graphBounds', () => {
     for (const template of TEMPLATES) {
       const graph = template.graph();
       if (graph.nodes.length === 0) continue;
-      const view = viewportFor(graphBounds(graph, edgeLayout(graph))!, LAPTOP);
+      const bounds = graphBounds(graph, edgeLayout(graph))!;
+      const view = viewportFor(bounds, LAPTOP);
       expect(view.zoom * CANVAS_TEXT.body, template.id).toBeGreaterThanOrEqual(10);
+      // Whole: a graph too big for that opens readable from its left, which this is not.
+      const box = shown(bounds, LAPTOP, view);
+      expect(Math.min(box.left, box.top), template.id).toBeGreaterThanOrEqual(FIT_MARGIN - 0.01);
+      expect(box.right, template.id).toBeLessThanOrEqual(LAPTOP.width - FIT_MARGIN + 0.01);
+      expect(box.bottom, template.id).toBeLessThanOrEqual(LAPTOP.height - FIT_MARGIN + 0.01);
     }
   });
 });

@@ -70,12 +70,41 @@ export const placeLabels = (obstacles: readonly Obstacle[], labels: readonly Lab
  * and the others do not move about the canvas. `basis` is what to pass as `previous` the next time.
  */
 export const placeLabelsKeeping = (obstacles: readonly Obstacle[], labels: readonly LabelRequest[], previous: ReadonlyMap<string, LabelBasis> = new Map()) => {
+  // In the order they were placed last time, so that placing again what nothing changed keeps every label.
+  const known = new Map(labels.map((label) => [label.id, label]));
+  const before = [...previous.keys()].flatMap((id) => known.get(id) ?? []);
+  const order = before.length === 0 ? labels : [...before, ...labels.filter((label) => !previous.has(label.id))];
+  let best = placeLabelsInOrder(obstacles, order, previous);
+  if (labels.length > REORDER_UP_TO) return best;
+  // Placed one after another, a label that found no clear spot may have lost it to one placed
+  // before it that had others: placed first, as the most constrained, it may find one, and the
+  // others go round it. Tried while it helps, and only for labels looked for anew (a label kept
+  // where it was stays there).
+  const first: LabelRequest[] = [];
+  for (let round = 0; round < REORDER_ROUNDS && best.searchedUnclear.length > 0; round += 1) {
+    for (const id of best.searchedUnclear) if (!first.some((label) => label.id === id)) first.push(known.get(id)!);
+    const next = placeLabelsInOrder(obstacles, [...first, ...order.filter((label) => !first.includes(label))], previous);
+    if (next.unclear > best.unclear || (next.unclear === best.unclear && next.cost >= best.cost)) break;
+    best = next;
+  }
+  return best;
+};
+
+/** Up to this many labels, an unclear one is tried first (placeLabelsKeeping): a few more passes over few labels. */
+const REORDER_UP_TO = 80;
+const REORDER_ROUNDS = 4;
+
+/** Places `labels` one after another in this order, each where it covers least of what is there (exported for its test). */
+export const placeLabelsInOrder = (obstacles: readonly Obstacle[], labels: readonly LabelRequest[], previous: ReadonlyMap<string, LabelBasis>) => {
   const index = spatialIndex(160);
   for (const obstacle of obstacles) index.add(obstacle, obstacle.weight);
   const placed = new Map<string, PlacedLabel>();
   const basis = new Map<string, LabelBasis>();
   /** Where each label is drawn: the view fits them too (fit.ts). */
   const boxes = new Map<string, Rect>();
+  /** Labels looked for anew that found no clear spot; how many labels found none; what every spot cost. */
+  const searchedUnclear: string[] = [];
+  let [unclear, total] = [0, 0];
   const rectAt = (route: EdgeRoute, size: LabelRequest['size'], t: number, dy: number, dx = 0): Rect => {
     const centre = route.at(t);
     return { x: centre.x + dx - size.width / 2, y: centre.y + dy - size.height / 2, width: size.width, height: size.height };
@@ -92,6 +121,8 @@ export const placeLabelsKeeping = (obstacles: readonly Obstacle[], labels: reado
         basis.set(id, { ...before, cost });
         boxes.set(id, rect);
         index.add(rect);
+        if (cost >= CLEAR) unclear += 1;
+        total += cost;
         continue;
       }
     }
@@ -115,9 +146,14 @@ export const placeLabelsKeeping = (obstacles: readonly Obstacle[], labels: reado
       basis.set(id, { label: best.label, path: route.path, width: size.width, height: size.height, cost: best.cost });
       boxes.set(id, best.rect);
       index.add(best.rect);
+      if (best.cost >= CLEAR) {
+        unclear += 1;
+        searchedUnclear.push(id);
+      }
+      total += best.cost;
     }
   }
-  return { placed, basis, boxes };
+  return { placed, basis, boxes, unclear, cost: total, searchedUnclear };
 };
 
 /** How far the breakpoint toggle reaches past a node's right side. */
@@ -126,10 +162,16 @@ const TOGGLE_OUT = 10;
 const EDGE_END_CLEARANCE = 16;
 /** How much more a label covering a handle costs than one covering a node's text: it would take the pointer from the handle. */
 const HANDLE_WEIGHT = 50;
+/**
+ * How much more a label covering a node's title, its badges (entry, heat count) and the run's
+ * chips above it costs than one covering the rest of it: where a label finds no clear spot (a
+ * run's reason makes it long), it covers a node's rows rather than what names the node and says what the run did there.
+ */
+const HEAD_WEIGHT = 10;
 
 /**
  * What an edge label must keep clear of around a node: its box, with the run's status chips and the
- * breakpoint toggle above it; and, weighed far more, its handles (the outcome rows, and the target
+ * breakpoint toggle above it; weighed more, its head (title and badges) with the chips; and, weighed far more, its handles (the outcome rows, and the target
  * handle with the reconnect anchor at it).
  */
 export const nodeObstacles = (node: GraphNode): Obstacle[] => {
@@ -138,6 +180,7 @@ export const nodeObstacles = (node: GraphNode): Obstacle[] => {
   const reach = Math.max(TOGGLE_OUT, SOURCE_HANDLE_OUT);
   const obstacles: Obstacle[] = [
     { x: rect.x, y: rect.y - ABOVE_NODE, width: rect.width + reach, height: rect.height + ABOVE_NODE, weight: 1 },
+    { x: rect.x, y: rect.y - ABOVE_NODE, width: rect.width + reach, height: ABOVE_NODE + NODE_ROWS.borderTop + NODE_ROWS.head + NODE_ROWS.kind, weight: HEAD_WEIGHT },
     { x: target.x - EDGE_END_CLEARANCE, y: target.y - EDGE_END_CLEARANCE, width: EDGE_END_CLEARANCE + TARGET_HANDLE_SIZE + MARGIN, height: 2 * EDGE_END_CLEARANCE, weight: HANDLE_WEIGHT },
   ];
   const handles = handleCount(node);

@@ -108,6 +108,9 @@ describe('layoutGraph', () => {
     expect(x('execute')).toBeLessThan(x('evaluate'));
     expect(x('evaluate')).toBeLessThan(x('answer'));
     expect(x('evaluate')).toBeLessThan(x('recover'));
+    // The main line along the top, not stepping down a layer at a time.
+    const y = (id: string) => positions.get(id)!.y;
+    expect(new Set(['decide', 'execute', 'evaluate', 'answer'].map(y)).size).toBe(1);
     expect(clashes(withPositions(graph, positions))).toEqual([]);
   });
 

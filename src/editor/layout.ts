@@ -16,7 +16,8 @@ const MODEL_ORDER_UP_TO = 60;
  * drawn as a curve. Labels are not ELK's: given to it they took layers of their own, and most
  * edges have none (an outcome row names its edge); the canvas places the labels there are beside
  * their edges, clear of nodes and handles (geometry.ts). Loop-back edges are left out of the
- * layering, so a loop reads as a line going back rather than pushing its target right.
+ * layering, so a loop reads as a line going back rather than pushing its target right. Each
+ * layer then starts at the top (alignLayersTop).
  */
 export const layoutGraph = async (graph: GraphFile): Promise<Positions> => {
   const back = findBackEdges(graph);
@@ -73,11 +74,36 @@ export const layoutGraph = async (graph: GraphFile): Promise<Positions> => {
     children,
     edges,
   });
-  const placed = new Map((laid.children ?? []).map((child) => [child.id, child]));
+  const placed = new Map(alignLayersTop(laid.children ?? []).map((child) => [child.id, child]));
   const positions: Positions = new Map();
   for (const node of graph.nodes) {
     const child = placed.get(names.get(node.id) as string);
     if (child) positions.set(node.id, { x: Math.round(child.x ?? 0), y: Math.round(child.y ?? 0) });
   }
   return positions;
+};
+
+/**
+ * Moves each layer up so its first node starts at the top, keeping the layer's own spacing. ELK
+ * straightens each edge from its outcome row, low on the node, to the next node's middle, so a
+ * chain of nodes steps further down at every layer: a graph much taller than it needs (Graph
+ * Engineer laid out so was too tall to read whole on a laptop). Aligned at the top, the main line
+ * runs along the top, as the articles draw it.
+ */
+const alignLayersTop = (children: ElkNode[]): ElkNode[] => {
+  const byLeft = [...children].sort((a, b) => (a.x ?? 0) - (b.x ?? 0));
+  const layers: ElkNode[][] = [];
+  let right = -Infinity;
+  for (const child of byLeft) {
+    // A layer is the nodes ELK stacked in one column: a node starting past every node before it starts the next.
+    if ((child.x ?? 0) >= right) layers.push([]);
+    layers[layers.length - 1].push(child);
+    right = Math.max(right, (child.x ?? 0) + (child.width ?? 0));
+  }
+  const top = Math.min(...children.map((child) => child.y ?? 0));
+  for (const layer of layers) {
+    const shift = Math.min(...layer.map((child) => child.y ?? 0)) - top;
+    for (const child of layer) child.y = (child.y ?? 0) - shift;
+  }
+  return children;
 };

@@ -31,10 +31,11 @@ describe('describeWhen', () => {
   it('joins compound conditions, keeping nested groups apart', () => {
     const exhausted = { path: 'evaluation.plan_exhausted', op: 'eq', value: true } as const;
     expect(describeWhen({ all: [{ outcome: 'exhausted' }, exhausted] })).toBe('outcome: exhausted and plan_exhausted = true');
-    expect(describeWhen({ any: [{ outcome: 'ok' }, { outcome: 'empty' }] })).toBe('outcome: ok or outcome: empty');
+    expect(describeWhen({ any: [{ outcome: 'ok' }, { outcome: 'empty' }] })).toBe('outcome: ok or empty');
+    expect(describeWhen({ any: [{ outcome: 'ok' }, exhausted] })).toBe('outcome: ok or plan_exhausted = true');
     expect(describeWhen({ not: { outcome: 'ok' } })).toBe('not (outcome: ok)');
     expect(describeWhen({ all: [{ any: [{ outcome: 'ok' }, { outcome: 'empty' }] }, exhausted] })).toBe(
-      '(outcome: ok or outcome: empty) and plan_exhausted = true',
+      '(outcome: ok or empty) and plan_exhausted = true',
     );
     expect(describeWhen({ any: [{ all: [{ outcome: 'ok' }, exhausted] }, { outcome: 'empty' }] })).toBe(
       '(outcome: ok and plan_exhausted = true) or outcome: empty',

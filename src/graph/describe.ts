@@ -21,7 +21,12 @@ export const describeWhen = (when: When | undefined): string => {
     return `${field} ${OP_WORDS[when.op]} ${short(when.value)}`;
   }
   if ('all' in when) return when.all.map(describeOperand).join(' and ');
-  if ('any' in when) return when.any.map(describeOperand).join(' or ');
+  if ('any' in when) {
+    // Any of several outcomes reads as the outcome rows name them, once: `outcome: error or max_iter`.
+    const outcomes = when.any.flatMap((operand) => (typeof operand === 'object' && 'outcome' in operand ? [operand.outcome] : []));
+    if (outcomes.length === when.any.length) return `outcome: ${outcomes.join(' or ')}`;
+    return when.any.map(describeOperand).join(' or ');
+  }
   return `not (${describeWhen(when.not)})`;
 };
 

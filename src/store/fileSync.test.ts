@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { serializeGraph, type GraphFile } from '../graph/index.ts';
 import { findTemplate } from '../graph/templates/index.ts';
 import { startFileSync } from './fileSync.ts';
@@ -79,10 +79,8 @@ const fakeFolder = () => {
   return { library, files, writes, changeOnDisk, removeOnDisk };
 };
 
-const settle = async (condition: () => boolean) => {
-  for (let tries = 0; tries < 200 && !condition(); tries += 1) await new Promise((resolve) => setTimeout(resolve, 5));
-  expect(condition()).toBe(true);
-};
+/** Waits for a condition (a loaded machine takes its time), not for a fixed time. */
+const settle = (condition: () => boolean) => vi.waitFor(() => expect(condition()).toBe(true), { timeout: 10_000, interval: 5 });
 const nameOnScreen = () => useApp.getState().graph.name;
 const nameOnDisk = (folder: ReturnType<typeof fakeFolder>, path = 'triage.json') => JSON.parse(folder.files.get(path)!.text).name as string;
 const rename = (name: string) => useApp.getState().edit((current) => ({ ...current, name }), 'name');

@@ -1,4 +1,4 @@
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { findTemplate } from '../graph/templates/index.ts';
 import type { Trace, TraceStep } from '../runtime/trace.ts';
 import { useHostRequest } from './hosts.ts';
@@ -233,7 +233,7 @@ describe('driving the runtime from the store', () => {
     freshStore();
     useApp.getState().setSpeed(30);
     const running = useApp.getState().run();
-    while ((useApp.getState().runs[0]?.stepCount ?? 0) < 1) await new Promise((resolve) => setTimeout(resolve, 5));
+    await vi.waitFor(() => expect(useApp.getState().runs[0]?.stepCount ?? 0).toBeGreaterThanOrEqual(1), { timeout: 10_000, interval: 5 });
     useApp.getState().pause();
     // The page answers at once; the run stops when the node in flight is done.
     expect(useApp.getState().pauseAsked).toBe(true);
@@ -270,7 +270,8 @@ describe('driving the runtime from the store', () => {
       });
     }) as typeof fetch;
     const running = useApp.getState().run();
-    await expect.poll(() => useApp.getState().inFlight).toMatchObject({ step: 2, node: 'execute', attempts: [{ n: 1, outcome: 'error' }] });
+    // Polled past the default second: the attempt is drawn at the next redraw (a quarter second at least), later on a loaded machine.
+    await expect.poll(() => useApp.getState().inFlight, { timeout: 10_000 }).toMatchObject({ step: 2, node: 'execute', attempts: [{ n: 1, outcome: 'error' }] });
     // The canvas says so on the node: it runs, on its second attempt of three; decide before it wrote its plan.
     expect(useApp.getState().nodeStatus.execute.map((chip) => chip.text)).toEqual(['running', 'attempt 2 of 3']);
     expect(useApp.getState().nodeStatus.decide.map((chip) => chip.text)).toEqual(['wrote plan']);

@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { KINDS, KIND_LIST, NODE_KINDS, kindDefinition } from './index.ts';
 
-/** SPEC §1: the field groups each kind owns and the outcomes it reports. */
+/** SPEC §1: the field groups each kind owns and the outcomes it reports; and how Mermaid draws it. */
 const SPEC = {
-  reason: { writes: ['plan'], outcomes: ['ok', 'repeated', 'error'], title: 'Reason' },
-  collect: { writes: ['collected'], outcomes: ['ok', 'empty', 'error'], title: 'Collect' },
-  act: { writes: ['results', 'execution_error'], outcomes: ['ok', 'empty', 'error', 'denied'], title: 'Act' },
-  verify: { writes: ['evaluation'], outcomes: ['sufficient', 'exhausted', 'continue'], title: 'Verify' },
-  recover: { writes: ['recovery', 'failures'], outcomes: ['recovered', 'needs_human', 'no_path'], title: 'Recover' },
-  approve: { writes: ['approval'], outcomes: ['approved', 'denied'], title: 'Approve' },
-  respond: { writes: ['response'], outcomes: [], title: 'Respond' },
-  stop: { writes: [], outcomes: [], title: 'Stop' },
+  reason: { writes: ['plan'], outcomes: ['ok', 'repeated', 'error'], title: 'Reason', mermaid: 'box' },
+  collect: { writes: ['collected'], outcomes: ['ok', 'empty', 'error'], title: 'Collect', mermaid: 'box' },
+  act: { writes: ['results', 'execution_error'], outcomes: ['ok', 'empty', 'error', 'denied'], title: 'Act', mermaid: 'box' },
+  verify: { writes: ['evaluation'], outcomes: ['sufficient', 'exhausted', 'continue'], title: 'Verify', mermaid: 'rhombus' },
+  recover: { writes: ['recovery', 'failures'], outcomes: ['recovered', 'needs_human', 'no_path'], title: 'Recover', mermaid: 'box' },
+  approve: { writes: ['approval'], outcomes: ['approved', 'denied'], title: 'Approve', mermaid: 'rhombus' },
+  respond: { writes: ['response'], outcomes: [], title: 'Respond', mermaid: 'stadium' },
+  stop: { writes: [], outcomes: [], title: 'Stop', mermaid: 'stadium' },
 } as const;
 
 describe('node kinds', () => {
@@ -20,9 +20,9 @@ describe('node kinds', () => {
   });
 
   for (const kind of NODE_KINDS) {
-    it(`${kind}: SPEC title, outcomes and owned fields; defaults parse; summary reads`, () => {
+    it(`${kind}: SPEC title, outcomes, owned fields and Mermaid shape; defaults parse; summary reads`, () => {
       const definition = kindDefinition(kind);
-      expect({ writes: definition.writes, outcomes: definition.outcomes, title: definition.title }).toEqual(SPEC[kind]);
+      expect({ writes: definition.writes, outcomes: definition.outcomes, title: definition.title, mermaid: definition.mermaid }).toEqual(SPEC[kind]);
       expect(definition.terminal).toBe(SPEC[kind].outcomes.length === 0);
       const config = definition.config.parse({}) as Record<string, unknown>;
       expect(definition.summary(config).length).toBeGreaterThan(0);
@@ -42,11 +42,10 @@ describe('node kinds', () => {
     expect(KINDS.stop.config.safeParse({ reason: 'Not Snake' }).success).toBe(false);
   });
 
-  it('each definition carries its skill references and Mermaid shape: nothing else lists kinds', () => {
+  it('each definition carries its skill references: nothing else lists kinds', () => {
     expect(KINDS.act.skillRefs(KINDS.act.config.parse({ skill: 'a', loop: { decider: 'd', tools: ['t'] } }))).toEqual([
       { skill: 'a', where: 'config.skill' }, { skill: 'd', where: 'config.loop.decider' }, { skill: 't', where: 'config.loop.tools[0]' },
     ]);
-    expect(KIND_LIST.map((definition) => definition.mermaid)).toEqual(['box', 'box', 'box', 'rhombus', 'box', 'rhombus', 'stadium', 'stadium']);
     // The inner loop adds max_iter to the outcomes of the three kinds that may run one, and only with a loop.
     expect(KINDS.verify.outcomesFor?.(KINDS.verify.config.parse({ loop: { decider: 'd' } }))).toContain('max_iter');
     expect(KINDS.collect.outcomesFor?.(KINDS.collect.config.parse({}))).not.toContain('max_iter');
