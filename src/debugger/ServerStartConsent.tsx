@@ -16,8 +16,8 @@ export function ServerStartConsent() {
       <p>
         “{request.graphName}” calls tools of the MCP server “{request.server}” ({request.skills.join(', ')}).{' '}
         {request.command !== undefined
-          ? 'loopscope open would start it on this machine, in the folder, with your permissions, with this command line from '
-          : 'loopscope open would send its calls to this address, from '}
+          ? 'Allowed, loopscope open starts it on this machine with your permissions, running this command line from '
+          : 'Allowed, loopscope open sends its calls to this address, from '}
         <code>{request.source}</code>:
       </p>
       <pre className="server-command">{request.command ?? request.url}</pre>
