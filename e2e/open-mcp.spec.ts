@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { filesAgentCopy, serversFor, testServers } from '../src/skills/mcpTesting.ts';
-import { collectErrors } from './helpers.ts';
+import { collectErrors, pane } from './helpers.ts';
 import { expect, test, type Page } from './test.ts';
 
 const root = resolve(import.meta.dirname, '..');
@@ -115,6 +115,19 @@ test('loopscope open reaches the folder’s stdio MCP server once allowed: the r
   await expect(detail(page).getByRole('heading', { name: /^Step 5 · Act/ })).toBeVisible();
   await expect(call(page, 'write_file')).toContainText('"path":"report.md"');
   await expect(call(page, 'write_file')).toContainText('Successfully wrote to report.md');
+  // The inspector lists the tools of the folder's server (asked nothing more: it was allowed), with no address to give.
+  await pane(page).click({ position: { x: 8, y: 8 } });
+  const inspector = page.getByRole('region', { name: 'Inspector' });
+  const item = inspector.getByRole('region', { name: 'Skills' }).getByRole('listitem').filter({ hasText: 'write_file' }).first();
+  await item.getByText('write_file', { exact: true }).click();
+  await expect(item).toContainText('a server of the folder\'s .mcp.json');
+  await expect(item.getByLabel('Address of “files” in this browser')).toHaveCount(0);
+  await item.getByRole('button', { name: 'List the tools of files' }).click();
+  const tools = inspector.getByRole('list', { name: 'Tools of files' });
+  await expect(tools.getByRole('listitem', { name: 'Tool read_text_file' })).toContainText('read-only');
+  await expect(tools.getByRole('listitem', { name: 'Tool write_file' })).toContainText('writes');
+  await expect(consent(page)).toHaveCount(0);
+
   // Asked once: a second run reaches the running server without a question.
   await button(page, 'Run').click();
   await expect(page.getByLabel('Shown run')).toHaveValue('2');
