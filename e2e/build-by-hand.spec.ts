@@ -48,7 +48,9 @@ test('a newcomer builds seed 001’s evaluate / recover / stop agent from a blan
   await expect(problems).toContainText('"needs_human"');
   await connectToBody(page, 'recover', 'needs_human', 'stop');
   await expect(page.locator('.react-flow__edge')).toHaveCount(8);
-  await expect(problems).toContainText('Problems (0)');
+  // Every outcome routed; what is left is the plan, empty until the agent has skills, and said so.
+  await expect(problems).toContainText('Problems (1)');
+  await expect(problems).toContainText('no_plan reason has no plan with an action');
 
   // The whole agent in view and readable.
   await button(page, 'Fit View').click();
@@ -57,8 +59,8 @@ test('a newcomer builds seed 001’s evaluate / recover / stop agent from a blan
   expect(await overlappingNodes(page)).toEqual([]);
   expect(await smallTexts(page)).toEqual([]);
 
-  // Run: with no skills yet the plan is empty, so evaluate finds no evidence, the plan is
-  // exhausted, recover has no rule for it, and the agent stops rather than loop.
+  // Run: with no skills yet the plan is empty (reason errs, as Problems foresaw), so evaluate finds
+  // no evidence, the plan is exhausted, recover has no rule for it, and the agent stops rather than loop.
   await button(page, 'Run').click();
   await expect(page.getByRole('status')).toContainText('Stopped: stopped');
   const steps = page.getByRole('list', { name: 'Timeline' }).getByRole('listitem');

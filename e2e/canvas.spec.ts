@@ -33,7 +33,8 @@ test('SecurityClaw: nodes by label, edges labelled in words, loop-backs drawn ap
     await expect(canvasNode(page, label)).toBeVisible();
   await expect(edgeLabel(page, 'plan_exhausted = true')).toBeVisible();
   await expect(edgeLabel(page, 'outcome: recovered')).toBeVisible();
-  await expect(edgeLabel(page, 'outcome: needs_human')).toBeVisible();
+  // Drawn from the outcome row that names it, so it needs no label.
+  await expect(edgeLabel(page, 'outcome: needs_human')).toHaveCount(0);
   await expect(edgeLabel(page, 'otherwise')).toHaveCount(2);
   // Re-plan, recovered, and approved: three loops back to decide.
   await expect(page.locator('.react-flow__edge.back-edge')).toHaveCount(3);
