@@ -6,5 +6,5 @@
  * with them.
  */
 import '../graph/zodProvided.ts';
-export { HostConsent, loadStepView, loadTimelineRun, RunComparison, RunOnCanvas, RunToolbar, ScenariosPanel, ServerCanvas, StepDetail, Timeline } from '../debugger/panels.ts';
+export { HostConsent, loadStepView, loadTimelineRun, RunComparison, RunOnCanvas, RunToolbar, ScenariosPanel, ServerCanvas, ServerStartConsent, StepDetail, Timeline } from '../debugger/panels.ts';
 export { EditorToolbar, Inspector, loadSelectionForms, OtherTabNotice, Palette, ProblemsPanel, ViewControls } from '../editor/panels.ts';

@@ -327,6 +327,30 @@ const serve = async (args: string[], io: Output): Promise<number> => {
   }
 };
 
+/**
+ * The folder's MCP servers for the page (`/api/mcp`, src/cli/mcpRoutes.ts), when it has a
+ * `.mcp.json`: nothing starts until the person allows a server in the page. A `.mcp.json` that
+ * cannot be read is said, and the graphs are served all the same.
+ */
+const folderMcpRoutes = async (folderPath: string, io: Output) => {
+  let servers: ProjectServers | null;
+  try {
+    const read = await readProjectServers(undefined, folderPath);
+    // Named by its path: the person may have started open from another folder.
+    servers = read && { ...read, source: read.file };
+  } catch (error) {
+    if (!(error instanceof McpConfigError)) throw error;
+    io.err(`note: ${error.message}`);
+    io.err('note: MCP skills cannot reach the folder\'s servers until it is fixed and loopscope open started again');
+    return [];
+  }
+  if (!servers) return [];
+  const { mcpRoutes, openMcpRoutes } = await import('./mcpRoutes.ts');
+  const names = Object.keys(servers.config.mcpServers);
+  io.err(`note: the page may start the MCP servers of ${servers.source} (${names.join(', ') || 'none'}), each once you allow it there; they stop with loopscope open`);
+  return openMcpRoutes(mcpRoutes(servers, { dir: folderPath, onStart: (name, pid) => io.err(`note: started the MCP server "${name}" (pid ${pid}), allowed in the page`) }));
+};
+
 /** `open PATH`: the folder, or a graph file's folder (that file opens first); the current folder when none is given. */
 const openFolderOf = async (args: string[], io: Output): Promise<number> => {
   const { files, flags } = readFlags(args, 'open', ['--port', '--no-browser']);
@@ -347,18 +371,21 @@ const openFolderOf = async (args: string[], io: Output): Promise<number> => {
   }
   const { FolderError, openFolder } = await import('./folder.ts');
   const { hasDesktop, openBrowser, startOpen } = await import('./open.ts');
+  const routes = await folderMcpRoutes(folderPath, io);
   let opened;
   try {
     const folder = await openFolder(folderPath);
-    opened = await startOpen({ folder, port: flags.port, onNote: (line) => io.err(line) });
+    opened = await startOpen({ folder, port: flags.port, routes, onNote: (line) => io.err(line) });
   } catch (error) {
+    for (const route of routes) await route.stop?.();
     if (error instanceof FolderError) throw new Refusal(error.message);
     throw error;
   }
   const url = first ? `${opened.url}&file=${encodeURIComponent(first)}` : opened.url;
   io.out(`Loopscope is editing the graphs of ${folderPath} at ${url}   ·   Ctrl-C stops it`);
   if (!flags.noBrowser && hasDesktop()) openBrowser(url);
-  const signals = ['SIGINT', 'SIGTERM'] as const;
+  // A closed terminal (SIGHUP) stops it too, and with it the MCP servers it started.
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
   await new Promise<void>((done) => {
     for (const signal of signals) process.once(signal, () => done());
   });

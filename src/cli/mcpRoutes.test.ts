@@ -1,10 +1,12 @@
 /**
- * The folder's MCP servers reached through a local server (the seam `loopscope open` mounts): the
- * page's connector on one side, the routes and the node connector on the other, over real HTTP.
+ * The folder's MCP servers reached through `loopscope open` (its server with the MCP routes in its
+ * table): the page's connector on one side, the routes and the node connector on the other, over
+ * real HTTP, with open's Host and token checks.
  */
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import '../graph/zodProvided.ts';
@@ -12,37 +14,33 @@ import { parseGraph } from '../graph/parse.ts';
 import { runGraph, createController } from '../runtime/index.ts';
 import { folderConnector } from '../skills/mcpFolder.ts';
 import { filesAgentCopy, serversFor, testServers } from '../skills/mcpTesting.ts';
-import { MCP_ROUTE, mcpRoutes, type McpRoutes } from './mcpRoutes.ts';
+import { openFolder } from './folder.ts';
+import { MCP_ROUTE, mcpRoutes, openMcpRoutes } from './mcpRoutes.ts';
+import { startOpen, type Opened } from './open.ts';
 
 const TOKEN = 'secret-token';
 let copy: Awaited<ReturnType<typeof filesAgentCopy>>;
-let routes: McpRoutes;
-let server: Server;
+let app: string;
+let opened: Opened;
 let origin: string;
+const started: number[] = [];
 
 beforeEach(async () => {
   copy = await filesAgentCopy();
-  routes = mcpRoutes({ config: testServers(copy.dir), file: join(copy.dir, '.mcp.json'), source: './.mcp.json' }, { dir: copy.dir });
-  // What `open` does for its API routes: the token first, then the route.
-  server = createServer((request, response) => {
-    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
-    if (request.headers.authorization !== `Bearer ${TOKEN}` || !url.pathname.startsWith(MCP_ROUTE)) return void response.writeHead(403).end();
-    const readBody = () => new Promise<string>((resolve) => {
-      let text = '';
-      request.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('end', () => resolve(text));
-    });
-    void routes.handle(request.method ?? 'GET', url.pathname, readBody).then(({ status, body }) => response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body)));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  app = await mkdtemp(join(tmpdir(), 'loopscope-app-'));
+  await writeFile(join(app, 'index.html'), '<!doctype html><title>Loopscope</title>');
+  started.length = 0;
+  const routes = mcpRoutes({ config: testServers(copy.dir), file: join(copy.dir, '.mcp.json'), source: './.mcp.json' }, { dir: copy.dir, onStart: (_name, pid) => started.push(pid) });
+  opened = await startOpen({ folder: await openFolder(copy.dir), port: 0, appDir: app, token: TOKEN, routes: openMcpRoutes(routes) });
+  origin = `http://127.0.0.1:${opened.port}`;
 });
 
 afterEach(async () => {
-  await routes.close();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  // Stopping open stops the servers it started, by PID.
+  await opened.stop();
   expect(serversFor(copy.dir)).toEqual([]);
   await copy.remove();
+  await rm(app, { recursive: true, force: true });
 });
 
 const template = async () => {
@@ -68,21 +66,33 @@ describe('the folder\'s MCP servers through the local server', () => {
     await controller.run();
     expect(controller.trace.stopReason).toBe('completed');
     expect(asked).toEqual(['files']);
+    expect(started).toHaveLength(1);
+    expect(serversFor(copy.dir).map((line) => Number(line.trim().split(/\s+/)[0]))).toEqual(started);
     expect(controller.trace.steps[0].attempts.find((attempt) => attempt.skill === 'read_text_file')?.returned?.[0]).toMatchObject({ content: expect.stringContaining('left-pad') });
     expect(await readFile(join(copy.dir, 'data', 'report.md'), 'utf8')).toContain('left-pad');
   });
 
-  it('a server the person did not allow is never started: its calls are permission_denied', async () => {
+  it('a server the person denied is never started: its calls are errors that say so', async () => {
     const trace = await runGraph(await template(), { mcp: folderConnector({ origin, token: TOKEN }, async () => false), compact: true });
-    expect(trace.steps[0].attempts.find((attempt) => attempt.skill === 'list_directory')).toMatchObject({ outcome: 'permission_denied', error: 'the MCP server "files" was not allowed to start' });
+    expect(trace.steps[0].attempts.find((attempt) => attempt.skill === 'list_directory')).toMatchObject({ outcome: 'error', error: 'the MCP server "files" was not started: it was denied in the page' });
     expect(serversFor(copy.dir)).toEqual([]);
   });
 
-  it('refuses a server not allowed yet, one the folder does not define, and a request without the token', async () => {
+  it('refuses a server not allowed yet, one the folder does not define, a request without the token and one for another Host', async () => {
     const call = (path: string, token = TOKEN) => fetch(`${origin}${MCP_ROUTE}/${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
     expect((await call('files/tools')).status).toBe(403);
     expect(await (await call('nope/allow')).json()).toEqual({ error: 'there is no MCP server "nope" in ./.mcp.json' });
     expect((await call('files/allow', 'wrong')).status).toBe(403);
+    // Another name for this machine (a DNS-rebinding site's) is refused, token or not.
+    const rebound = await new Promise<number>((resolve, reject) => {
+      const request = httpRequest({ host: '127.0.0.1', port: opened.port, path: `${MCP_ROUTE}/files/allow`, method: 'POST', headers: { Host: `evil.example:${opened.port}`, authorization: `Bearer ${TOKEN}` } }, (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      });
+      request.on('error', reject);
+      request.end();
+    });
+    expect(rebound).toBe(403);
     expect(serversFor(copy.dir)).toEqual([]);
     const listed = await (await fetch(`${origin}${MCP_ROUTE}`, { headers: { authorization: `Bearer ${TOKEN}` } })).json();
     expect(listed.servers.map((entry: { name: string; allowed: boolean }) => [entry.name, entry.allowed])).toEqual([['files', false], ['fixture', false]]);

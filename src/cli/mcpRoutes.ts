@@ -4,7 +4,7 @@
  * local server starts each stdio server with the node connector and passes the page's calls on.
  * A server is started only after the person allowed it in the page, once per server.
  *
- *   GET  /api/mcp                 the servers: name, what they are, allowed or not
+ *   GET  /api/mcp                 the servers: name, command line (and env names) or address, allowed or not; and the file
  *   POST /api/mcp/NAME/allow      the person allowed this server (asked in the page)
  *   POST /api/mcp/NAME/tools      its tools (starts it on first use)
  *   POST /api/mcp/NAME/call       {tool, args, timeoutMs} → the answer, or {failure: {outcome, message}}
@@ -16,6 +16,7 @@ import { isStdioServer } from '../graph/mcpServers.ts';
 import { McpFailure } from '../skills/mcp.ts';
 import { createNodeConnector, type NodeConnector } from '../skills/mcpNode.ts';
 import type { ProjectServers } from './mcp.ts';
+import type { Route, RouteContext } from './open.ts';
 
 export const MCP_ROUTE = '/api/mcp';
 
@@ -29,6 +30,10 @@ export interface McpRoutes {
   /** Stops every server started for the page (by PID). */
   close: () => Promise<void>;
 }
+
+/** A stdio server's command line as a shell would read it: a word with spaces or quotes is quoted, so what the person reads is what runs. */
+const commandLine = (command: string, args: readonly string[]) =>
+  [command, ...args].map((word) => (/^[\w@%+=:,./~-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`)).join(' ');
 
 const refusal = (status: number, message: string): McpAnswer => ({ status, body: { error: message } });
 
@@ -44,11 +49,19 @@ const callOf = (text: string): { tool: string; args: Record<string, unknown>; ti
   }
 };
 
-export const mcpRoutes = (servers: ProjectServers | null, options: { dir: string; env?: NodeJS.ProcessEnv } = { dir: process.cwd() }): McpRoutes => {
+export interface McpRoutesOptions {
+  /** The folder of `.mcp.json`, where its stdio servers start. */
+  dir: string;
+  env?: NodeJS.ProcessEnv;
+  /** Told when a server starts, with its PID. */
+  onStart?: (server: string, pid: number) => void;
+}
+
+export const mcpRoutes = (servers: ProjectServers | null, options: McpRoutesOptions = { dir: process.cwd() }): McpRoutes => {
   const config = servers?.config ?? { mcpServers: {} };
   const allowed = new Set<string>();
   let connector: NodeConnector | null = null;
-  const connect = (name: string) => (connector ??= createNodeConnector(config, { dir: options.dir, env: options.env, source: servers?.source ?? '.mcp.json' })).connect(name);
+  const connect = (name: string) => (connector ??= createNodeConnector(config, { dir: options.dir, env: options.env, source: servers?.source ?? '.mcp.json', onStart: options.onStart })).connect(name);
   const defined = (name: string) => Object.hasOwn(config.mcpServers, name);
   return {
     handle: async (method, path, readBody) => {
@@ -57,9 +70,10 @@ export const mcpRoutes = (servers: ProjectServers | null, options: { dir: string
         return {
           status: 200,
           body: {
+            source: servers?.source ?? '.mcp.json',
             servers: Object.entries(config.mcpServers).map(([name, server]) => ({
               name, allowed: allowed.has(name),
-              ...(isStdioServer(server) ? { command: [server.command, ...(server.args ?? [])].join(' ') } : { url: server.url }),
+              ...(isStdioServer(server) ? { command: commandLine(server.command, server.args ?? []), env: Object.keys(server.env ?? {}) } : { url: server.url }),
             })),
           },
         };
@@ -89,4 +103,19 @@ export const mcpRoutes = (servers: ProjectServers | null, options: { dir: string
       connector = null;
     },
   };
+};
+
+/**
+ * The routes as `loopscope open` mounts them in its table, behind the Host and token checks of
+ * every API route; when `open` stops, the servers they started stop (by PID).
+ */
+export const openMcpRoutes = (mcp: McpRoutes): Route[] => {
+  const handle = async ({ request, url, readText, json }: RouteContext) => {
+    const { status, body } = await mcp.handle(request.method ?? 'GET', url.pathname, () => readText());
+    json(status, body);
+  };
+  return [
+    { method: 'GET', path: MCP_ROUTE, handle },
+    { method: 'POST', path: `${MCP_ROUTE}/*`, handle, stop: () => mcp.close() },
+  ];
 };

@@ -4,12 +4,13 @@
  */
 import { lazy, Suspense } from 'react';
 import { useApp } from '../store/index.ts';
-import { useHostRequest } from '../store/hosts.ts';
+import { useHostRequest, useServerStartRequests } from '../store/hosts.ts';
 import { useServer } from '../store/langgraphServer.ts';
 
 const LazyRunComparison = lazy(() => import('./RunComparison.tsx').then((module) => ({ default: module.RunComparison })));
 const LazyServerCanvas = lazy(() => import('./server/ServerCanvas.tsx').then((module) => ({ default: module.ServerCanvas })));
 const LazyHostConsent = lazy(() => import('./HostConsent.tsx').then((module) => ({ default: module.HostConsent })));
+const LazyServerStartConsent = lazy(() => import('./ServerStartConsent.tsx').then((module) => ({ default: module.ServerStartConsent })));
 
 /** Two runs side by side, once a comparison is asked for. */
 export function RunComparison() {
@@ -21,6 +22,12 @@ export function RunComparison() {
 export function HostConsent() {
   const asking = useHostRequest((state) => state.request !== null);
   return asking ? <Suspense fallback={null}><LazyHostConsent /></Suspense> : null;
+}
+
+/** Under `loopscope open`, the question before one of the folder's MCP servers is started. */
+export function ServerStartConsent() {
+  const asking = useServerStartRequests((state) => state.requests.length > 0);
+  return asking ? <Suspense fallback={null}><LazyServerStartConsent /></Suspense> : null;
 }
 
 /** A LangGraph server's graph that Loopscope did not make, drawn over the canvas while it is the graph open. */

@@ -6,7 +6,7 @@ import '../store/scenarioActions.ts';
 export { RunToolbar } from './RunToolbar.tsx';
 export { RunOnCanvas } from './RunOnCanvas.tsx';
 // Loaded when first needed.
-export { HostConsent, RunComparison, ServerCanvas } from './lazy.tsx';
+export { HostConsent, RunComparison, ServerCanvas, ServerStartConsent } from './lazy.tsx';
 
 export { loadTimelineRun, Timeline } from './Timeline.tsx';
 export { loadStepView, StepDetail } from './StepDetail.tsx';

@@ -209,6 +209,26 @@ describe('the template "Graph Engineer on your files" against the filesystem ser
     expect(gather.given).toBeDefined();
   });
 
+  it('an llm decider whose args do not fit is asked again in place and told why: its next prompt names the path and quotes its answer', async () => {
+    const graph = await template();
+    graph.skills.scout = { type: 'llm', access: 'read', baseUrl: 'http://model.test/v1', model: 'tiny', timeoutMs: 5000 };
+    const prompts: string[] = [];
+    const answers = ['{"tool": "read_text_file", "args": {"file": "todo.txt"}}', '{"tool": "read_text_file", "args": {"path": "todo.txt"}}', '{"done": true, "output": {}}'];
+    const model = (async (_url: string, init: RequestInit) => {
+      prompts.push((JSON.parse(String(init.body)).messages as { content: string }[])[0].content);
+      return new Response(JSON.stringify({ choices: [{ message: { content: answers[prompts.length - 1] } }], usage: { total_tokens: 10 } }));
+    }) as unknown as typeof fetch;
+    const trace = await runGraph(graph, { mcp: connectCopy(), fetch: model, compact: true });
+    const gather = trace.steps[0];
+    expect(gather.iterations?.[0].attempts.map((attempt) => [attempt.skill, attempt.n, attempt.outcome])).toEqual([['scout', 1, 'parse_error'], ['scout', 2, 'ok'], ['read_text_file', 1, 'ok']]);
+    expect(prompts[0]).not.toContain('refused');
+    expect(prompts[1]).toContain('Your previous answer was refused (not a decider reply: reply: the args do not fit read_text_file\'s input schema (args.path: required)).');
+    expect(prompts[1]).toContain(`You answered: ${answers[0]}`);
+    expect(prompts[1].startsWith(prompts[0])).toBe(true);
+    // The next iteration's first ask is told nothing of a refusal that was corrected.
+    expect(prompts[2]).not.toContain('refused');
+  });
+
   it('an llm decider with toolCalls gets the MCP tools as native tools, and its tool_calls answer is the reply', async () => {
     const graph = await template();
     graph.skills.scout = { type: 'llm', access: 'read', baseUrl: 'http://model.test/v1', model: 'tiny', timeoutMs: 5000, toolCalls: true };

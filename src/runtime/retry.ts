@@ -42,6 +42,12 @@ export interface ActionRun {
 /** Turns a raw skill answer into the attempt's outcome, e.g. a planner rejecting text that is not a plan. */
 export type Interpret = (result: SkillResult) => SkillResult;
 
+/**
+ * The args of a retry, from the action's own and the attempt before it: a decider is told why its
+ * answer was refused, so that it can answer better in place. The same action all the same.
+ */
+export type RetryArgs = (args: Record<string, unknown>, previous: Attempt) => Record<string, unknown>;
+
 const retriable = (policy: RetryPolicy, outcome: CallOutcome) => (policy.retryOn as readonly CallOutcome[]).includes(outcome);
 
 const retrySentence = (outcome: CallOutcome, n: number, policy: RetryPolicy): string => {
@@ -58,7 +64,7 @@ const permissionSentence = (mode: PermissionMode, skill: string, access: string)
 /** The wait before attempt `n`: doubling from `backoffMs`, capped so that no file can stall a run for days. */
 export const backoffBefore = (n: number, backoffMs: number) => Math.min(SKILL_LIMITS.maxBackoffMs, backoffMs * 2 ** (n - 2));
 
-export const runAction = async (action: Action, policy: RetryPolicy, env: ActionEnv, actionIndex: number, interpret: Interpret = (result) => result): Promise<ActionRun> => {
+export const runAction = async (action: Action, policy: RetryPolicy, env: ActionEnv, actionIndex: number, interpret: Interpret = (result) => result, retryArgs?: RetryArgs): Promise<ActionRun> => {
   const attempts: Attempt[] = [];
   const run: ActionRun = { skill: action.skill, args: action.args, outcome: 'error', records: [], attempts, denied: false, budgetStop: null };
   const record = (attempt: Attempt) => {
@@ -80,11 +86,13 @@ export const runAction = async (action: Action, policy: RetryPolicy, env: Action
       return run;
     }
     if (n > 1 && policy.backoffMs) await env.wait(backoffBefore(n, policy.backoffMs), runner.simulated === true);
+    const previous = attempts.at(-1);
+    const args = retryArgs && previous ? retryArgs(action.args, previous) : action.args;
     const context = { ...env.context, attempt: n, timeoutMs: policy.timeoutMs };
     // A tool's access is what its server says (MCP annotations): asked before the check, so the call itself waits for it.
     const learned = runner.learnAccess ? await runner.learnAccess(context) : runner.access;
     // A call that asks a service for its access shows what it was asked with and what it needed, allowed or not.
-    const told = runner.learnAccess ? { args: action.args, ...(typeof learned === 'string' ? { access: learned } : {}) } : {};
+    const told = runner.learnAccess ? { args, ...(typeof learned === 'string' ? { access: learned } : {}) } : {};
     if (env.onlyReads && typeof learned === 'string' && learned !== 'read') {
       run.outcome = 'permission_denied';
       run.denied = true;
@@ -99,7 +107,7 @@ export const runAction = async (action: Action, policy: RetryPolicy, env: Action
       record({ n, skill: action.skill, outcome: 'permission_denied', tokens: 0, error: run.error, action: actionIndex, durationMs: 0, retry: permissionSentence(env.mode, action.skill, learned), ...told });
       return run;
     }
-    const raw = typeof learned === 'string' ? await runner.call(action.args, context) : learned;
+    const raw = typeof learned === 'string' ? await runner.call(args, context) : learned;
     const result = interpret(raw);
     env.charge(result.tokens);
     if (runner.simulated) await env.wait(result.durationMs ?? 0, true);

@@ -175,7 +175,7 @@ export const executeNode = async (graph: GraphFile, node: GraphNode, values: Run
   const visits = own(run.visits, node.id) ?? 0;
   const context: NodeContext = {
     node, graph, state, round, visits, lastWritten: run.lastWritten,
-    runAction: (action, policy, index, interpret) => runAction(action, policy, env, index, interpret),
+    runAction: (action, policy, index, interpret, retryArgs) => runAction(action, policy, env, index, interpret, retryArgs),
     describeTool: async (skill) => {
       const runner = env.runner(skill);
       if (runner?.describe) return runner.describe({ ...env.context, attempt: 1 });

@@ -27,25 +27,31 @@ const post = async (api: FolderApi, path: string, body?: unknown): Promise<Recor
 };
 
 /**
- * `allow(name)` asks the person (in the page) whether the folder's server may be started; its
- * answer is asked once per server and page, and a refusal is every call's `permission_denied`.
+ * `allow(name)` asks the person (in the page) whether the folder's server may be started; it is
+ * asked once per server and connector, and a refusal makes every call of that server an `error`
+ * that says so (the person's refusal is not the run's permission mode: nothing is there to approve).
+ * `allow` may throw an McpFailure (a server the folder does not define): every call says it.
  */
 export const folderConnector = (api: FolderApi, allow: (server: string) => Promise<boolean>): McpConnector => {
-  const asked = new Map<string, Promise<boolean>>();
+  const connections = new Map<string, Promise<McpConnection>>();
+  const open = async (server: string): Promise<McpConnection> => {
+    if (!(await allow(server))) throw new McpFailure('error', `the MCP server "${server}" was not started: it was denied in the page`);
+    const name = encodeURIComponent(server);
+    await post(api, `${name}/allow`);
+    let tools: Promise<McpTool[]> | undefined;
+    return {
+      // Listed once; a failed listing (a server that could not start) is asked again next time.
+      tools: () => (tools ??= post(api, `${name}/tools`).then((value) => value.tools as McpTool[], (error: unknown) => {
+        tools = undefined;
+        throw error;
+      })),
+      call: async (tool, args, timeoutMs) => (await post(api, `${name}/call`, { tool, args, timeoutMs })).answer as McpAnswer,
+    };
+  };
   return {
-    connect: async (server) => {
-      let answer = asked.get(server);
-      if (!answer) {
-        answer = allow(server).then(async (yes) => (yes ? (await post(api, `${encodeURIComponent(server)}/allow`), true) : false));
-        asked.set(server, answer);
-      }
-      if (!(await answer)) throw new McpFailure('permission_denied', `the MCP server "${server}" was not allowed to start`);
-      const name = encodeURIComponent(server);
-      let tools: Promise<McpTool[]> | undefined;
-      const connection: McpConnection = {
-        tools: () => (tools ??= post(api, `${name}/tools`).then((value) => value.tools as McpTool[])),
-        call: async (tool, args, timeoutMs) => (await post(api, `${name}/call`, { tool, args, timeoutMs })).answer as McpAnswer,
-      };
+    connect: (server) => {
+      let connection = connections.get(server);
+      if (!connection) connections.set(server, (connection = open(server)));
       return connection;
     },
   };

@@ -5,6 +5,7 @@
  */
 import { folderLibrary } from './folderLibrary.ts';
 import { OPEN_KEY } from './libraryDb.ts';
+import { setOpenServer } from './openServer.ts';
 import { reasonOf, startPersistence, useAutosave } from './persistence.ts';
 
 export interface FolderAddress {
@@ -33,6 +34,7 @@ export const startFolderLibrary = async (savingFrom: Promise<unknown>) => {
   const { token, file } = address;
   try {
     const library = await folderLibrary(token);
+    setOpenServer({ origin: window.location.origin, token });
     // The file named on the command line opens first; else the one this tab had open, when it is
     // of this folder; else the file changed last (what `loopscope open` is most likely run for).
     const kept = sessionStorage.getItem(OPEN_KEY);

@@ -3,8 +3,9 @@ import { type GraphFile } from '../graph/index.ts';
 import { contactedHosts } from '../graph/hosts.ts';
 import { findTemplate } from '../graph/templates/index.ts';
 import { RequestRefused } from '../skills/index.ts';
-import { fetchOnlyTo, forgetAllowedHosts, networkFor, useHostRequest, type HostRequest } from './hosts.ts';
+import { fetchOnlyTo, forgetAllowedHosts, networkFor, useHostRequest, useServerStartRequests, type HostRequest, type ServerStartRequest } from './hosts.ts';
 import { badServerUrl, setServerUrl } from './mcpServers.ts';
+import { setOpenServer } from './openServer.ts';
 import { forgetKeys, keyRing, setKey } from './secrets.ts';
 
 afterEach(() => {
@@ -104,6 +105,67 @@ describe('networkFor a graph with MCP skills', () => {
     expect(badServerUrl('')).toBe('the page needs the server\'s address');
     expect(badServerUrl('file:///etc')).toBe('an http:// or https:// address');
     expect(badServerUrl('http://127.0.0.1:3001/mcp')).toBeNull();
+  });
+});
+
+describe('networkFor under loopscope open', () => {
+  const ORIGIN = 'http://127.0.0.1:5290';
+  /** The local server's MCP routes as the page sees them (src/cli/mcpRoutes.ts), in memory. */
+  const local = () => {
+    const requests: string[] = [];
+    const allowed = new Set<string>();
+    vi.stubGlobal('fetch', async (input: string, init: RequestInit = {}) => {
+      const path = input.slice(ORIGIN.length);
+      requests.push(`${init.method ?? 'GET'} ${path}`);
+      if ((init.headers as Record<string, string>).Authorization !== 'Bearer the-token' && (init.headers as Record<string, string>).authorization !== 'Bearer the-token') return Response.json({ error: 'token' }, { status: 403 });
+      if (path === '/api/mcp') return Response.json({ source: '/work/project/.mcp.json', servers: [{ name: 'files', allowed: allowed.has('files'), command: 'npx @modelcontextprotocol/server-filesystem ./data', env: ['ROOT'] }] });
+      if (path === '/api/mcp/files/allow') return allowed.add('files'), Response.json({ allowed: 'files' });
+      if (path === '/api/mcp/files/tools') return Response.json({ tools: [{ name: 'read_text_file', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } }] });
+      if (path === '/api/mcp/files/call') return Response.json({ answer: { structuredContent: { content: 'hello' } } });
+      return Response.json({ error: `no ${path}` }, { status: 404 });
+    });
+    return requests;
+  };
+  /** Answers the next start question, and says what it showed. */
+  const answerStart = (yes: boolean) =>
+    new Promise<Omit<ServerStartRequest, 'answer'>>((resolve) => {
+      const stop = useServerStartRequests.subscribe(({ requests: [request] }) => {
+        if (!request) return;
+        stop();
+        const { answer, ...shown } = request;
+        resolve(shown);
+        answer(yes);
+      });
+    });
+  beforeEach(() => setOpenServer({ origin: ORIGIN, token: 'the-token' }));
+  afterEach(() => {
+    setOpenServer(null);
+    vi.unstubAllGlobals();
+  });
+
+  const mcpGraph = withSkills({ read: { type: 'mcp', access: 'read', server: 'files', tool: 'read_text_file', timeoutMs: 1000 }, other: { type: 'mcp', access: 'read', server: 'elsewhere', tool: 'x', timeoutMs: 1000 } });
+
+  it('asks no address: the folder\'s .mcp.json says where each server is; a server starts only once the person denies or allows it, asked once', async () => {
+    const requests = local();
+    const network = await networkFor(mcpGraph, 1);
+    expect(useHostRequest.getState().request).toBeNull();
+    // Denied: nothing is asked of the local server beyond the list, and the run's calls say why.
+    const denied = answerStart(false);
+    await expect(network!.mcp!.connect('files')).rejects.toMatchObject({ outcome: 'error', message: 'the MCP server "files" was not started: it was denied in the page' });
+    expect(await denied).toEqual({ server: 'files', command: 'npx @modelcontextprotocol/server-filesystem ./data', env: ['ROOT'], source: '/work/project/.mcp.json', graphName: mcpGraph.name, skills: ['read'] });
+    await expect(network!.mcp!.connect('files')).rejects.toMatchObject({ outcome: 'error' });
+    expect(requests).toEqual(['GET /api/mcp']);
+    // A server the folder does not define is said, with those it does.
+    await expect(network!.mcp!.connect('elsewhere')).rejects.toMatchObject({ outcome: 'error', message: 'there is no MCP server "elsewhere" in /work/project/.mcp.json (it defines files)' });
+
+    // The next run asks again; allowed, the server is reached, and no later run asks.
+    const allowed = answerStart(true);
+    const connection = await (await networkFor(mcpGraph, 1))!.mcp!.connect('files');
+    await allowed;
+    expect(await connection.call('read_text_file', { path: 'a' }, 1000)).toEqual({ structuredContent: { content: 'hello' } });
+    expect(requests.slice(-3)).toEqual(['GET /api/mcp', 'POST /api/mcp/files/allow', 'POST /api/mcp/files/call']);
+    await (await networkFor(mcpGraph, 1))!.mcp!.connect('files');
+    expect(useServerStartRequests.getState().requests).toEqual([]);
   });
 });
 

@@ -13,6 +13,7 @@ import { RequestRefused } from '../skills/net.ts';
 import type { McpConnector } from '../skills/mcp.ts';
 import { serversNamed } from '../graph/mcpServers.ts';
 import { serverUrl } from './mcpServers.ts';
+import { openServer } from './openServer.ts';
 import { keyRing } from './secrets.ts';
 
 /** An MCP server a graph names: the page reaches it at the address the person gives here. */
@@ -31,6 +32,41 @@ export interface HostRequest {
 
 /** The question on screen, if any; the debugger's host dialog shows it. */
 export const useHostRequest = create<{ request: HostRequest | null }>()(() => ({ request: null }));
+
+/**
+ * Under `loopscope open`: may it start (or reach) this server of the folder's `.mcp.json`? Asked
+ * before the server is first used, once per server.
+ */
+export interface ServerStartRequest {
+  server: string;
+  /** Its command line as `.mcp.json` says (a stdio server), or its address. */
+  command?: string;
+  /** The environment variables `.mcp.json` gives a stdio server, by name (their values may be secrets). */
+  env?: string[];
+  url?: string;
+  /** Where `.mcp.json` is. */
+  source: string;
+  graphName: string;
+  /** The graph's skills that call it. */
+  skills: string[];
+  answer: (allowed: boolean) => void;
+}
+
+/** The servers waiting for the person's answer, first shown first; the debugger's dialog shows them. */
+export const useServerStartRequests = create<{ requests: ServerStartRequest[] }>()(() => ({ requests: [] }));
+
+/** Asks the person, in the page, whether a folder's MCP server may be started. */
+export const askToStartServer = (question: Omit<ServerStartRequest, 'answer'>): Promise<boolean> =>
+  new Promise((resolve) => {
+    const request: ServerStartRequest = {
+      ...question,
+      answer: (allowed) => {
+        useServerStartRequests.setState((state) => ({ requests: state.requests.filter((candidate) => candidate !== request) }));
+        resolve(allowed);
+      },
+    };
+    useServerStartRequests.setState((state) => ({ requests: [...state.requests, request] }));
+  });
 
 /** `document origin` pairs a person allowed, in memory only. */
 const allowed = new Set<string>();
@@ -61,7 +97,10 @@ export interface RunNetwork {
  */
 export const networkFor = async (graph: GraphFile, document: number): Promise<RunNetwork | null> => {
   const hosts = contactedHosts(graph);
-  const servers = [...serversNamed(graph)].map(([name, skills]) => ({ name, skills }));
+  const named = serversNamed(graph);
+  // Under `loopscope open` the folder's `.mcp.json` says where each server is: no address is asked.
+  const folder = openServer();
+  const servers = folder ? [] : [...named].map(([name, skills]) => ({ name, skills }));
   // Read after the question too: the person gives the servers' addresses in it.
   const fixed = () => [
     ...hosts.flatMap((host) => (host.origin ? [host.origin] : [])),
@@ -75,7 +114,11 @@ export const networkFor = async (graph: GraphFile, document: number): Promise<Ru
     for (const origin of fixed()) allowed.add(pair(document, origin));
   }
   const fetchImpl = fetchOnlyTo(new Set(fixed()));
-  if (servers.length === 0) return { fetch: fetchImpl, keys: keyRing };
+  if (named.size === 0) return { fetch: fetchImpl, keys: keyRing };
+  if (folder) {
+    const { folderMcp } = await import('./folderMcp.ts');
+    return { fetch: fetchImpl, keys: keyRing, mcp: folderMcp(folder, graph) };
+  }
   const { browserConnector } = await import('./mcpConnector.ts');
   return { fetch: fetchImpl, keys: keyRing, mcp: browserConnector(fetchImpl) };
 };

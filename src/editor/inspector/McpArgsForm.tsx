@@ -5,6 +5,7 @@
  */
 import type { McpSkill } from '../../graph/skills.ts';
 import { argsProblems } from '../../skills/mcp.ts';
+import { useApp } from '../../store/index.ts';
 import { listedTool, listTools, useMcpTools } from '../../store/mcpTools.ts';
 import { JsonField, NumberField, SelectField, TextField, type Apply } from './fields.tsx';
 
@@ -28,7 +29,7 @@ export function McpArgsForm({ skill, args, apply }: { skill: McpSkill; args: Rec
     return (
       <div className="field">
         <p className="field-help">The args of {skill.tool} follow its input schema, which {skill.server} tells.</p>
-        <button type="button" disabled={servers[skill.server]?.listing === true} onClick={() => void listTools(skill.server)}>Read the args of {skill.tool}</button>
+        <button type="button" disabled={servers[skill.server]?.listing === true} onClick={() => void listTools(skill.server, useApp.getState().graph)}>Read the args of {skill.tool}</button>
         {servers[skill.server]?.error && <p className="field-error" role="alert">{servers[skill.server]?.error}</p>}
       </div>
     );

@@ -1,13 +1,16 @@
 /**
  * An mcp skill's settings (loaded when one is opened): the server name and tool, the address this
- * browser reaches the server at (never in the graph), and the server's tools to pick from, each with
- * its description and what its annotations say (read-only, or a write; destructive).
+ * browser reaches the server at (never in the graph; under `loopscope open` the folder's
+ * `.mcp.json` says where it is), and the server's tools to pick from, each with its description and
+ * what its annotations say (read-only, or a write; destructive).
  */
 import { useId, useState } from 'react';
 import type { McpSkill } from '../../graph/skills.ts';
 import { accessOfTool, stricterAccess, type McpTool } from '../../skills/mcp.ts';
+import { useApp } from '../../store/index.ts';
 import { badServerUrl, serverUrl, setServerUrl } from '../../store/mcpServers.ts';
 import { listTools, useMcpTools } from '../../store/mcpTools.ts';
+import { openServer } from '../../store/openServer.ts';
 import { NumberField, TextField, type Apply } from './fields.tsx';
 
 /** The marks of a tool, in words: what its annotations say. */
@@ -35,6 +38,8 @@ export function McpSkillSettings({ skill, apply }: { skill: McpSkill; apply: (ke
   const [address, setAddress] = useState(() => serverUrl(skill.server) ?? '');
   const listed = useMcpTools((state) => state.servers[skill.server]);
   const problem = badServerUrl(address);
+  // Under `loopscope open`, the folder's .mcp.json says where the server is.
+  const served = openServer() !== null;
   const chosen = listed?.tools?.find((tool) => tool.name === skill.tool);
   const id = useId();
   return (
@@ -43,19 +48,25 @@ export function McpSkillSettings({ skill, apply }: { skill: McpSkill; apply: (ke
       <TextField label="Tool" value={skill.tool} optional={false} apply={apply('tool')} />
       <NumberField label="Timeout (ms)" value={skill.timeoutMs} apply={apply('timeoutMs')} />
       <div className="field">
-        <label htmlFor={id}>Address of “{skill.server}” in this browser</label>
-        <input
-          id={id}
-          type="url"
-          placeholder="http://127.0.0.1:3001/mcp"
-          value={address}
-          onChange={(event) => {
-            setAddress(event.target.value);
-            setServerUrl(skill.server, event.target.value);
-          }}
-        />
-        <p className="field-help">The page reaches MCP servers over Streamable HTTP. Kept in this browser only, never in the graph.</p>
-        <button type="button" disabled={problem !== null || listed?.listing === true} onClick={() => void listTools(skill.server)}>
+        {served ? (
+          <p className="field-help">Served by loopscope open: “{skill.server}” is a server of the folder's .mcp.json, started once you allow it.</p>
+        ) : (
+          <>
+            <label htmlFor={id}>Address of “{skill.server}” in this browser</label>
+            <input
+              id={id}
+              type="url"
+              placeholder="http://127.0.0.1:3001/mcp"
+              value={address}
+              onChange={(event) => {
+                setAddress(event.target.value);
+                setServerUrl(skill.server, event.target.value);
+              }}
+            />
+            <p className="field-help">The page reaches MCP servers over Streamable HTTP. Kept in this browser only, never in the graph.</p>
+          </>
+        )}
+        <button type="button" disabled={(!served && problem !== null) || listed?.listing === true} onClick={() => void listTools(skill.server, useApp.getState().graph)}>
           List the tools of {skill.server}
         </button>
       </div>

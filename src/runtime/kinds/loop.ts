@@ -89,6 +89,19 @@ const deciderPrompt = <K extends NodeKind>(context: NodeContext<K>, tools: reado
     `Observations so far: ${JSON.stringify(observations)}`,
   ].join('\n');
 
+/** The longest a refused answer is quoted back to its decider. */
+const QUOTED_CHARS = 2_000;
+
+/**
+ * A decider's retry after a reply that was refused (not JSON, not a reply, args that do not fit the
+ * tool's input schema): the same prompt, with why, so that it can correct itself in place.
+ */
+const toldWhy = (args: Record<string, unknown>, previous: Attempt): Record<string, unknown> => {
+  if (previous.outcome !== 'parse_error' || !previous.error) return args;
+  const answered = previous.text === undefined ? '' : ` You answered: ${previous.text.slice(0, QUOTED_CHARS)}${previous.text.length > QUOTED_CHARS ? '…' : ''}`;
+  return { ...args, prompt: `${String(args.prompt)}\nYour previous answer was refused (${previous.error}).${answered}\nAnswer again, with JSON only.` };
+};
+
 const tagged = (attempts: Attempt[], n: number) => attempts.map((attempt) => Object.assign(attempt, { iteration: n }));
 
 /**
@@ -120,7 +133,7 @@ export const runLoop = async <K extends NodeKind>(
   });
   for (let n = 1; n <= loop.maxIter; n += 1) {
     const prompt = deciderPrompt(context, tools, given, observations, output?.hint ?? '{...}');
-    const decided = await context.runAction({ skill: loop.decider, args: { prompt, tools } }, retry, index++, replyAs(replySchema, 'decider'));
+    const decided = await context.runAction({ skill: loop.decider, args: { prompt, tools } }, retry, index++, replyAs(replySchema, 'decider'), toldWhy);
     const iteration: Iteration = { n, outcome: decided.outcome, attempts: tagged(decided.attempts, n) };
     iterations.push(iteration);
     attempts.push(...iteration.attempts);

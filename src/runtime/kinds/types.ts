@@ -1,7 +1,7 @@
 import type { Action, NodeKind, NodeOfKind, RetryPolicy } from '../../graph/index.ts';
 import type { GraphFile } from '../../graph/schema.ts';
 import type { ToolDescription } from '../../skills/index.ts';
-import type { ActionRun, Interpret } from '../retry.ts';
+import type { ActionRun, Interpret, RetryArgs } from '../retry.ts';
 import type { Attempt, Given, Guard, Iteration, StopReason } from '../trace.ts';
 
 export interface NodeContext<K extends NodeKind = NodeKind> {
@@ -14,7 +14,7 @@ export interface NodeContext<K extends NodeKind = NodeKind> {
   visits: number;
   /** The step at which each field group was last written (0: initial state), to tell what happened since. */
   lastWritten: Readonly<Record<string, number>>;
-  runAction: (action: Action, policy: RetryPolicy, index: number, interpret?: Interpret) => Promise<ActionRun>;
+  runAction: (action: Action, policy: RetryPolicy, index: number, interpret?: Interpret, retryArgs?: RetryArgs) => Promise<ActionRun>;
   /** What a decider is told of a tool: its name, description and (an MCP tool's) input schema. */
   describeTool?: (skill: string) => Promise<ToolDescription>;
   /** Tells about an attempt recorded without a call (a tool the loop refused), as runAction's are told. */
