@@ -34,8 +34,12 @@ const addMockSkill = async (page: Page, name: string, setScript: (skill: Locator
 
 /** Selects an edge by clicking it on the canvas, as a person would. */
 const selectEdge = async (page: Page, source: string, target: string) => {
-  await clickEdge(page, source, target);
-  await expect(inspector(page)).toContainText(`${source} → ${target}`);
+  // Labels are placed just after the graph is drawn, and placed again where they found no room:
+  // a click aimed while one moves may miss, so it is aimed again.
+  await expect(async () => {
+    await clickEdge(page, source, target);
+    await expect(inspector(page)).toContainText(`${source} → ${target}`, { timeout: 2_000 });
+  }).toPass();
 };
 
 /** The graph as the journeys leave it, stage by stage. */
