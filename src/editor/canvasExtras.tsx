@@ -5,7 +5,7 @@
  */
 import { Handle, Position } from '@xyflow/react';
 import { useApp } from '../store/index.ts';
-import { FailIcon } from '../ui/canvasIcons.tsx';
+import FailIcon from 'lucide-react/icons/x';
 import { fontText } from '../ui/endText.ts';
 
 /** A breakpoint's toggle: a node's, on its corner, or an edge's, in its label (the edge's own menu). */

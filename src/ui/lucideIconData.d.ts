@@ -5,3 +5,12 @@ import type { LucideIconData } from 'lucide-react';
 declare module 'lucide-react/icons/brain' {
   export const __iconData: LucideIconData;
 }
+declare module 'lucide-react/icons/chevron-left' {
+  export const __iconData: LucideIconData;
+}
+declare module 'lucide-react/icons/chevron-right' {
+  export const __iconData: LucideIconData;
+}
+declare module 'lucide-react/icons/circle-dot' {
+  export const __iconData: LucideIconData;
+}
