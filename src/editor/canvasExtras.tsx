@@ -67,13 +67,15 @@ export function NotTakenMark({ why }: { why: string }) {
   return <FailIcon className="edge-why" size={14} role="img" aria-label={`not taken: ${why}`} />;
 }
 
-/** A mark's icon and colour: a lock for read, a pencil for write (a warning sign when the tool says it is destructive), a terminal for exec. */
+/**
+ * A mark's icon and colour (styles.css's --ok, --warn and --danger, as the marks' text in editor.css):
+ * a lock for read, a pencil for write (a warning sign when the tool says it is destructive), a terminal for exec.
+ */
 const MARK_LOOKS: Record<AccessLevel, { drawing: typeof lockIcon.node; color: string }> = {
   read: { drawing: lockIcon.node, color: '#34d399' },
   write: { drawing: pencilIcon.node, color: '#fbbf24' },
   exec: { drawing: squareTerminalIcon.node, color: '#f87171' },
 };
-/** In styles.css's --ok, --warn and --danger, as the marks' text (editor.css). */
 const DESTRUCTIVE = { drawing: triangleAlertIcon.node, color: '#f87171' };
 /** A mark's icon and the gaps around it, in flow pixels (editor.css, `.access-mark`). */
 const MARK_CHROME = 6 + 12 + 3;
