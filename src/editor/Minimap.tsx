@@ -109,6 +109,19 @@ const union = (a: Rect, b: Rect | null): Rect => {
 };
 
 /**
+ * The box rounded outward to a grid of about a sixteenth of its size (a power of two, in flow
+ * pixels): a pan moves the view, so the box around the view and the graph changed on every move,
+ * and with it the viewBox, and every path was laid out again; rounded, it changes when the view
+ * crosses a grid line, a few times in a long pan.
+ */
+const snappedOutward = (box: Rect): Rect => {
+  const step = 2 ** Math.ceil(Math.log2(Math.max(box.width, box.height, 1) / 16));
+  const x = Math.floor(box.x / step) * step;
+  const y = Math.floor(box.y / step) * step;
+  return { x, y, width: Math.ceil((box.x + box.width) / step) * step - x, height: Math.ceil((box.y + box.height) / step) * step - y };
+};
+
+/**
  * The whole graph in small, the part in view unmasked; dragging it pans the canvas, the wheel
  * zooms it. Drawn from the document as a few paths rather than React Flow's MiniMap, which keeps
  * one element and one store subscription per node: on a big graph each drag or pan frame paid
@@ -128,7 +141,7 @@ export function Minimap() {
   const dragged = useDeferredValue(useDragPreview((state) => state.positions));
   const drawn = useMemo(() => (dragged ? withDraggedNodes(documentDrawing, dragged) : documentDrawing), [documentDrawing, dragged]);
   const inView = { x: vx, y: vy, width: vw, height: vh };
-  const box = union(inView, drawn.bounds);
+  const box = snappedOutward(union(inView, drawn.bounds));
   // As React Flow's minimap: the box fitted into the drawing, centred, with a margin.
   const scale = Math.max(box.width / WIDTH, box.height / HEIGHT) || 1;
   const offset = OFFSET * scale;
