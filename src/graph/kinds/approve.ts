@@ -36,4 +36,6 @@ export const approve = defineKind({
     config.auto ? `headless: ${config.auto}` : 'asks a person',
   ],
   skillRefs: () => [],
+  interruptsBefore: true,
+  grantsSkills: true,
 });

@@ -37,7 +37,7 @@ export const reason = defineKind({
   reads: ['round', 'recovery', 'plan', 'evaluation', 'failures'],
   fields: [
     { key: 'planner', label: 'Planner', type: 'select', options: ['scripted', 'llm'] },
-    { key: 'plans', label: 'Plans by round', type: 'json', help: 'One entry per round; the last repeats. [{"actions":[{"skill":"…","args":{}}]}]' },
+    { key: 'plans', label: 'Plans by round', type: 'json', list: 'plans', help: 'One entry per round; the last repeats. [{"actions":[{"skill":"…","args":{}}]}]' },
     { key: 'skill', label: 'LLM skill', type: 'skill', optional: true, help: 'Used by the llm planner.' },
     { key: 'prompt', label: 'Prompt', type: 'text', optional: true },
     ...RETRY_FIELDS,
@@ -55,4 +55,6 @@ export const reason = defineKind({
     ...loopSkillRefs(config.loop),
   ],
   outcomesFor: (config) => (config.loop ? withLoopOutcomes(['ok', 'repeated', 'error']) : ['ok', 'repeated', 'error']),
+  // The plan's actions run in an Act node, where an approval may grant them; the planner and the loop's tools, never.
+  approvable: (reference) => reference.where.startsWith('config.plans'),
 });

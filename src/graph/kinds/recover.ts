@@ -41,11 +41,13 @@ export const recover = defineKind({
   // Its rules are found by the evaluation's reason: with none, no rule applies.
   needs: () => [['evaluation']],
   fields: [
-    { key: 'rules', label: 'Rules', type: 'json', help: '[{"reason":"empty_result","action":"expand_search_scope","skill":"…","estTokens":100}]' },
+    { key: 'rules', label: 'Rules', type: 'json', list: 'recoveryRules', help: '[{"reason":"empty_result","action":"expand_search_scope","skill":"…","estTokens":100}]' },
   ],
   summary: (config) =>
     config.rules.length === 0
       ? ['no rules']
       : config.rules.slice(0, 3).map((rule) => `${rule.reason} → ${rule.skill ?? rule.action}`),
   skillRefs: (config) => config.rules.flatMap((rule, index) => (rule.skill ? [{ skill: rule.skill, where: `config.rules[${index}].skill` }] : [])),
+  // A rule's skill runs in the next plan, as an Act node's action an approval may grant.
+  approvable: () => true,
 });
