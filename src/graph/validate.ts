@@ -1,4 +1,5 @@
 import { dataFlowProblems } from './dataFlow.ts';
+import { KIND_CHECKS } from './kinds/checks.ts';
 import { pathsOf } from './describe.ts';
 import { KIND_LIST, kindDefinition, type AnyKindDefinition, type SkillReference } from './kinds/index.ts';
 import { edgesInTryOrderBySource, isTerminal, outcomesOf, reachableFrom } from './model.ts';
@@ -191,15 +192,9 @@ export const validateGraph = (graph: GraphFile): Problem[] => {
     }
   });
 
-  // A cap that drops work says so before the run: the skills or plan actions past maxIter never run.
-  const longestPlan = Math.max(0, ...graph.nodes.flatMap((node) => (node.kind === 'reason' ? node.config.plans.map((plan) => plan.actions.length) : [])));
+  // What each kind checks in its own config (kinds/checks.ts): capped work, a verdict with no tool, no plan.
   graph.nodes.forEach((node, index) => {
-    if (node.kind === 'collect' && !node.config.loop && node.config.skills.length > node.config.maxIter)
-      problems.push({ code: 'capped_work', severity: 'warning', message: `${node.id} lists ${node.config.skills.length} skills but runs at most maxIter ${node.config.maxIter} a visit: ${node.config.skills.slice(node.config.maxIter).join(', ')} never run.`, nodeId: node.id, path: `nodes[${index}].config.maxIter` });
-    if (node.kind === 'verify' && node.config.verdictFrom === 'tool' && !node.config.loop?.tools.length)
-      problems.push({ code: 'no_verdict_tool', severity: 'warning', message: `${node.id} takes its verdict from a tool (verdictFrom "tool") but has no inner loop with tools: ${node.config.loop ? 'no tool can answer, so the evidence is never sufficient' : 'without a loop it counts records, and verdictFrom does nothing'}.`, nodeId: node.id, path: `nodes[${index}].config.verdictFrom` });
-    if (node.kind === 'act' && !node.config.loop && !node.config.skill && longestPlan > node.config.maxIter)
-      problems.push({ code: 'capped_work', severity: 'warning', message: `A plan has ${longestPlan} actions but ${node.id} runs at most maxIter ${node.config.maxIter} a visit: the rest would not run.`, nodeId: node.id, path: `nodes[${index}].config.maxIter` });
+    problems.push(...((KIND_CHECKS[node.kind] as ((node: GraphNode, index: number, graph: GraphFile) => Problem[]) | undefined)?.(node, index, graph) ?? []));
   });
 
   problems.push(...readsOnlyProblems(graph), ...retryProblems(graph), ...reservedStateProblems(graph), ...dataFlowProblems(graph));

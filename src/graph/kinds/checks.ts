@@ -1,0 +1,52 @@
+/**
+ * What validation checks in one kind's config, beyond what every node gets (validateGraph runs
+ * these with the rest). Kept beside the definitions but out of them: the first screen loads the
+ * definitions, validation comes later. A kind with nothing of its own to check has no entry.
+ */
+import type { GraphFile, NodeOfKind } from '../schema.ts';
+import type { Problem } from '../validate.ts';
+import type { NodeKind } from './index.ts';
+
+/** A node's own problems; `index` is its place in `graph.nodes`, for the path. */
+type KindCheck<K extends NodeKind> = (node: NodeOfKind<K>, index: number, graph: GraphFile) => Problem[];
+
+/** The most actions a Reason node's scripted plan holds, per graph (an Act node runs them). */
+const longestPlans = new WeakMap<GraphFile, number>();
+const longestPlan = (graph: GraphFile) => {
+  let longest = longestPlans.get(graph);
+  if (longest === undefined) {
+    longest = Math.max(0, ...graph.nodes.flatMap((node) => (node.kind === 'reason' ? node.config.plans.map((plan) => plan.actions.length) : [])));
+    longestPlans.set(graph, longest);
+  }
+  return longest;
+};
+
+export const KIND_CHECKS: { [K in NodeKind]?: KindCheck<K> } = {
+  // A Reason node that has nothing to plan: a scripted planner with no action in any plan, an llm
+  // planner with no skill. One that runs an inner loop plans by its decider's done output.
+  reason: (node, index) => {
+    if (node.config.loop) return [];
+    const { planner, plans, skill } = node.config;
+    if (planner === 'llm' && !skill)
+      return [{ code: 'no_plan', severity: 'error', message: `${node.id} plans with an llm but names no planner skill: its first step fails. Pick the LLM skill that makes the plan.`, nodeId: node.id, path: `nodes[${index}].config.skill` }];
+    if (planner !== 'llm' && !plans.some((plan) => plan.actions.length > 0))
+      return [{ code: 'no_plan', severity: 'error', message: `${node.id} has no plan with an action: its first step fails with nothing to do. Add a round with an action (Plans by round), or plan with an llm.`, nodeId: node.id, path: `nodes[${index}].config.plans` }];
+    return [];
+  },
+  // A cap that drops work says so before the run: the skills or plan actions past maxIter never run.
+  collect: (node, index) =>
+    !node.config.loop && node.config.skills.length > node.config.maxIter
+      ? [{ code: 'capped_work', severity: 'warning', message: `${node.id} lists ${node.config.skills.length} skills but runs at most maxIter ${node.config.maxIter} a visit: ${node.config.skills.slice(node.config.maxIter).join(', ')} never run.`, nodeId: node.id, path: `nodes[${index}].config.maxIter` }]
+      : [],
+  act: (node, index, graph) => {
+    if (node.config.loop || node.config.skill) return [];
+    const longest = longestPlan(graph);
+    return longest > node.config.maxIter
+      ? [{ code: 'capped_work', severity: 'warning', message: `A plan has ${longest} actions but ${node.id} runs at most maxIter ${node.config.maxIter} a visit: the rest would not run.`, nodeId: node.id, path: `nodes[${index}].config.maxIter` }]
+      : [];
+  },
+  verify: (node, index) =>
+    node.config.verdictFrom === 'tool' && !node.config.loop?.tools.length
+      ? [{ code: 'no_verdict_tool', severity: 'warning', message: `${node.id} takes its verdict from a tool (verdictFrom "tool") but has no inner loop with tools: ${node.config.loop ? 'no tool can answer, so the evidence is never sufficient' : 'without a loop it counts records, and verdictFrom does nothing'}.`, nodeId: node.id, path: `nodes[${index}].config.verdictFrom` }]
+      : [],
+};
