@@ -69,7 +69,7 @@ describe('adding a node kind as docs/architecture.md says', () => {
     const result = typecheck();
     expect(result.status, result.output).not.toBe(0);
     expect(result.output).toMatch(/src\/runtime\/kinds\/index\.ts\(\d+,\d+\): error TS2741: Property 'echo' is missing/);
-    expect(result.output).toMatch(/src\/graph\/arbitrary\.ts\(\d+,\d+\): error TS2366/);
+    expect(result.output).toMatch(/src\/graph\/kinds\/examples\.ts\(\d+,\d+\): error TS2741: Property 'echo' is missing/);
   }, 180_000);
 
   // Goes on from the copy the case above left half done.
@@ -77,7 +77,7 @@ describe('adding a node kind as docs/architecture.md says', () => {
     writeBlock('src/runtime/kinds/echo.ts');
     addImport(4, 'src/runtime/kinds/index.ts', "import { executeEcho } from './echo.ts';");
     edit(4, 'src/runtime/kinds/index.ts', /(export const EXECUTORS: [^\n]*\{\n[\s\S]*?)\n\};/, '$1\n  echo: executeEcho,\n};');
-    edit(5, 'src/graph/arbitrary.ts', /^( *)switch \(kind\) \{\n/m, "$&$1  case 'echo':\n$1    return fc.record({ text: fc.string({ maxLength: 10 }) }, { requiredKeys: [] });\n");
+    edit(5, 'src/graph/kinds/examples.ts', /(export const KIND_EXAMPLES: [^\n]*\{\n[\s\S]*?)\n\};/, "$1\n  echo: () => fc.record({ text: fc.string({ maxLength: 10 }) }, { requiredKeys: [] }),\n};");
     edit(6, 'src/graph/kinds/kinds.test.ts', /(const SPEC = \{\n[\s\S]*?)\n\} as const;/, "$1\n  echo: { writes: ['echoed'], outcomes: ['ok'], title: 'Echo', mermaid: 'box' },\n} as const;");
     edit(6, 'src/graph/state.test.ts', /'approval', 'response'\]/, "'approval', 'response', 'echoed']");
     edit(6, 'src/graph/parse.test.ts', /respond, stop\)/, 'respond, stop, echo)');
