@@ -1,5 +1,5 @@
 import { dataFlowProblems } from './dataFlow.ts';
-import { KIND_CHECKS } from './kinds/checks.ts';
+import { KIND_VALIDATION, type KindValidation } from './kinds/validation.ts';
 import { pathsOf } from './describe.ts';
 import { KIND_LIST, kindDefinition, type AnyKindDefinition, type SkillReference } from './kinds/index.ts';
 import { edgesInTryOrderBySource, isTerminal, outcomesOf, reachableFrom } from './model.ts';
@@ -53,6 +53,9 @@ const routedOutcomes = (when: When | undefined): string[] => {
   if ('any' in when) return when.any.flatMap(routedOutcomes);
   return [];
 };
+
+/** What validation knows of a node's kind beyond its definition (kinds/validation.ts). */
+const validationOf = (node: GraphNode) => KIND_VALIDATION[node.kind] as KindValidation<GraphNode['kind']> | undefined;
 
 /** The kinds with a capability, by name, for messages: `approve`, `respond or stop`. */
 const kindsThat = (capable: (definition: AnyKindDefinition) => boolean | undefined) =>
@@ -166,7 +169,7 @@ export const validateGraph = (graph: GraphFile): Problem[] => {
   // node, for a skill reference its kind says approval grants (`approvable`: what an Act node runs and
   // was refused, or a recovery rule's skill). A kind that only reads (Collect) refuses a writing skill
   // in any mode: collect_writes says so instead.
-  const approveIds = graph.nodes.filter((node) => kindDefinition(node.kind).grantsSkills).map((node) => node.id);
+  const approveIds = graph.nodes.filter((node) => validationOf(node)?.grantsSkills).map((node) => node.id);
   const approveReachable = (node: GraphNode) => {
     const reachable = reachableFrom(graph, node.id);
     return approveIds.some((id) => id !== node.id && reachable.has(id));
@@ -177,7 +180,7 @@ export const validateGraph = (graph: GraphFile): Problem[] => {
     for (const reference of skillReferences(node)) {
       const skill = definesSkill(graph, reference.skill) ? graph.skills[reference.skill] : undefined;
       if (!skill || accessAllowed(graph.permissions.mode, effectiveAccess(skill))) continue;
-      const grantable = kindDefinition(node.kind).approvable?.(reference) ?? false;
+      const grantable = validationOf(node)?.approvable?.(reference) ?? false;
       canApprove ??= approveIds.length > 0 && approveReachable(node);
       const softened = grantable && canApprove;
       const why = softened ? ''
@@ -192,9 +195,9 @@ export const validateGraph = (graph: GraphFile): Problem[] => {
     }
   });
 
-  // What each kind checks in its own config (kinds/checks.ts): capped work, a verdict with no tool, no plan.
+  // What each kind checks in its own config (kinds/validation.ts): capped work, a verdict with no tool, no plan.
   graph.nodes.forEach((node, index) => {
-    problems.push(...((KIND_CHECKS[node.kind] as ((node: GraphNode, index: number, graph: GraphFile) => Problem[]) | undefined)?.(node, index, graph) ?? []));
+    problems.push(...(validationOf(node)?.check?.(node, index, graph) ?? []));
   });
 
   problems.push(...readsOnlyProblems(graph), ...retryProblems(graph), ...reservedStateProblems(graph), ...dataFlowProblems(graph));

@@ -37,5 +37,4 @@ export const approve = defineKind({
   ],
   skillRefs: () => [],
   interruptsBefore: true,
-  grantsSkills: true,
 });

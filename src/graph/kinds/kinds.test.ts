@@ -3,6 +3,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { KINDS, KIND_LIST, NODE_KINDS, kindDefinition, type AnyKindDefinition } from './index.ts';
+import { KIND_VALIDATION } from './validation.ts';
 
 /** SPEC §1: the field groups each kind owns and the outcomes it reports; and how Mermaid draws it. */
 const SPEC = {
@@ -70,13 +71,13 @@ describe('node kinds', () => {
   it('carry the SPEC kinds’ capabilities: who asks a person, grants, writes the final response', () => {
     const capable = (has: (definition: AnyKindDefinition) => unknown) => KIND_LIST.filter(has).map((definition) => definition.kind);
     expect(capable((definition) => definition.interruptsBefore)).toEqual(['approve']);
-    expect(capable((definition) => definition.grantsSkills)).toEqual(['approve']);
+    expect(NODE_KINDS.filter((kind) => KIND_VALIDATION[kind]?.grantsSkills)).toEqual(['approve']);
     expect(capable((definition) => definition.finalResponse)).toEqual(['respond']);
     expect(capable((definition) => definition.readsOnly)).toEqual(['collect']);
     // A foreign graph's steps are recorded as one kind (serverTrace.ts).
     expect(capable((definition) => definition.foreignSteps)).toHaveLength(1);
     // What an approval grants: an Act node's skills, a recovery rule's, a plan's actions; never a planner's or a judge's.
-    const grants = (kind: keyof typeof KINDS, where: string) => kindDefinition(kind).approvable?.({ skill: 's', where }) ?? false;
+    const grants = (kind: keyof typeof KINDS, where: string) => KIND_VALIDATION[kind]?.approvable?.({ skill: 's', where }) ?? false;
     expect([grants('act', 'config.skill'), grants('recover', 'config.rules[0].skill'), grants('reason', 'config.plans[0].actions[0].skill')]).toEqual([true, true, true]);
     expect([grants('reason', 'config.skill'), grants('reason', 'config.loop.tools[0]'), grants('verify', 'config.judge'), grants('collect', 'config.skills[0]')]).toEqual([false, false, false, false]);
   });

@@ -55,6 +55,4 @@ export const reason = defineKind({
     ...loopSkillRefs(config.loop),
   ],
   outcomesFor: (config) => (config.loop ? withLoopOutcomes(['ok', 'repeated', 'error']) : ['ok', 'repeated', 'error']),
-  // The plan's actions run in an Act node, where an approval may grant them; the planner and the loop's tools, never.
-  approvable: (reference) => reference.where.startsWith('config.plans'),
 });

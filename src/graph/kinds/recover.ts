@@ -48,6 +48,4 @@ export const recover = defineKind({
       ? ['no rules']
       : config.rules.slice(0, 3).map((rule) => `${rule.reason} → ${rule.skill ?? rule.action}`),
   skillRefs: (config) => config.rules.flatMap((rule, index) => (rule.skill ? [{ skill: rule.skill, where: `config.rules[${index}].skill` }] : [])),
-  // A rule's skill runs in the next plan, as an Act node's action an approval may grant.
-  approvable: () => true,
 });

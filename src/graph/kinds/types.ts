@@ -79,10 +79,6 @@ export interface KindDefinition<Schema extends z.ZodMiniType = z.ZodMiniType, Ki
    * the answers given in advance (`AskedConfig`); a scenario's `decisions` pin those answers.
    */
   interruptsBefore?: true;
-  /** Its approval lifts a permission refusal once: a refused skill from which one can be reached is a warning, not an error. */
-  grantsSkills?: true;
-  /** Which of its skill references an approval can grant when the permission check refuses them (absent: none). */
-  approvable?: (reference: SkillReference) => boolean;
   /** It may be the graph's `finally` node: run once after a stop, it writes the final response. */
   finalResponse?: true;
   /** A step of a LangGraph node Loopscope did not make (a foreign graph's) is recorded as this kind. */
