@@ -47,6 +47,12 @@ describe('openInitialGraph', () => {
     expect(JSON.parse(entries.get('graph-edited')!.text).name).toBe('Being edited');
   });
 
+  it('?template= under loopscope open keeps the token in the address, so a reload reaches the folder again', async () => {
+    await openInitialGraph(new URL('http://x/?template=graph-engineer#token=abc%2B1'), history);
+    expect(useApp.getState().graph.name).toBe('Graph Engineer');
+    expect(replaceState).toHaveBeenCalledWith(null, '', '/#token=abc%2B1');
+  });
+
   it('a share link opens as a new graph and leaves the address', async () => {
     const fragment = await encodeShareFragment(serializeGraph({ ...saved, name: 'Shared' }));
     await openInitialGraph(new URL(`http://x/#${fragment}`), history);

@@ -4,12 +4,17 @@ import { openAsNewGraph, restoreLastGraph } from '../store/persistence.ts';
 
 type AddressHistory = Pick<History, 'replaceState' | 'state'>;
 
-/** The address without what opened a graph, so a reload shows what the person is editing now. */
+/**
+ * The address without what opened a graph, so a reload shows what the person is editing now. The
+ * rest of the fragment stays: under `loopscope open` it holds the token a reload needs.
+ */
 const withoutOpener = (url: URL) => {
   const next = new URL(url);
   next.searchParams.delete('template');
-  next.hash = '';
-  return `${next.pathname}${next.search}`;
+  const fragment = new URLSearchParams(next.hash.slice(1));
+  fragment.delete('graph');
+  next.hash = fragment.toString();
+  return `${next.pathname}${next.search}${next.hash}`;
 };
 
 /**

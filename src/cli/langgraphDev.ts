@@ -4,6 +4,7 @@
  * Node's modules only: `loopscope serve` and the journeys' LangGraph fixtures both start it here.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -11,15 +12,20 @@ import { dirname, join } from 'node:path';
 /** A package's folder, found where npm put it: beside Loopscope in a project that installed it, in its own node_modules in its repository. */
 export const resolvePackage = (name: string) => dirname(createRequire(import.meta.url).resolve(`${name}/package.json`));
 /**
- * The LangGraph dev server's command line: an optional dependency of Loopscope (it is big, and only
- * `serve` uses it), so an install made with `--omit=optional` (a CI that only tests) has none.
+ * The LangGraph dev server's command line, as its package publishes it (its `langgraphjs` bin):
+ * an optional dependency of Loopscope (it is big, and only `serve` uses it), so an install made
+ * with `--omit=optional` (a CI that only tests) has none.
  */
 export const langGraphCli = () => {
+  let folder: string;
   try {
-    return join(resolvePackage('@langchain/langgraph-cli'), 'dist/cli/cli.mjs');
+    folder = resolvePackage('@langchain/langgraph-cli');
   } catch {
     throw new Error('serve needs the LangGraph dev server, which this install left out (npm install --omit=optional): run `npm install @langchain/langgraph-cli@1.5.1`');
   }
+  const { bin } = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as { bin?: Record<string, string> };
+  if (typeof bin?.langgraphjs !== 'string') throw new Error(`@langchain/langgraph-cli in ${folder} has no langgraphjs command: install @langchain/langgraph-cli@1.5.1`);
+  return join(folder, bin.langgraphjs);
 };
 export const HOST = '127.0.0.1';
 

@@ -328,27 +328,27 @@ const serve = async (args: string[], io: Output): Promise<number> => {
 };
 
 /**
- * The folder's MCP servers for the page (`/api/mcp`, src/cli/mcpRoutes.ts), when it has a
- * `.mcp.json`: nothing starts until the person allows a server in the page. A `.mcp.json` that
- * cannot be read is said, and the graphs are served all the same.
+ * The folder's MCP servers for the page (`/api/mcp`, src/cli/mcpRoutes.ts): its `.mcp.json` is
+ * read again on each use, so one written or changed while open runs is seen; nothing starts until
+ * the person allows a server in the page. A file that cannot be read is said, here and there.
  */
 const folderMcpRoutes = async (folderPath: string, io: Output) => {
-  let servers: ProjectServers | null;
+  // Named by its path: the person may have started open from another folder.
+  const read = async () => {
+    const servers = await readProjectServers(undefined, folderPath);
+    return servers && { ...servers, source: servers.file };
+  };
   try {
-    const read = await readProjectServers(undefined, folderPath);
-    // Named by its path: the person may have started open from another folder.
-    servers = read && { ...read, source: read.file };
+    const servers = await read();
+    const names = Object.keys(servers?.config.mcpServers ?? {});
+    if (servers) io.err(`note: the page may start the MCP servers of ${servers.source} (${names.join(', ') || 'none'}), each once you allow it there; they stop with loopscope open`);
   } catch (error) {
     if (!(error instanceof McpConfigError)) throw error;
     io.err(`note: ${error.message}`);
-    io.err('note: MCP skills cannot reach the folder\'s servers until it is fixed and loopscope open started again');
-    return [];
+    io.err('note: MCP skills cannot reach the folder\'s servers until it is fixed (it is read again on each use)');
   }
-  if (!servers) return [];
   const { mcpRoutes, openMcpRoutes } = await import('./mcpRoutes.ts');
-  const names = Object.keys(servers.config.mcpServers);
-  io.err(`note: the page may start the MCP servers of ${servers.source} (${names.join(', ') || 'none'}), each once you allow it there; they stop with loopscope open`);
-  return openMcpRoutes(mcpRoutes(servers, { dir: folderPath, onStart: (name, pid) => io.err(`note: started the MCP server "${name}" (pid ${pid}), allowed in the page`) }));
+  return openMcpRoutes(mcpRoutes(read, { dir: folderPath, onStart: (name, pid) => io.err(`note: started the MCP server "${name}" (pid ${pid}), allowed in the page`) }));
 };
 
 /** `open PATH`: the folder, or a graph file's folder (that file opens first); the current folder when none is given. */

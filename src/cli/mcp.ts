@@ -22,6 +22,9 @@ export interface ProjectServers {
   source: string;
 }
 
+/** What `.mcp.json` holds, as messages say it. */
+export const MCP_CONFIG_SHAPE = '{"mcpServers": {NAME: {"command", "args", "env"} or {"url"}}}';
+
 /** Why `.mcp.json` could not be used: a sentence naming the file and the path inside it. */
 export class McpConfigError extends Error {}
 
@@ -46,7 +49,7 @@ export const readProjectServers = async (named: string | undefined, cwd = proces
   }
   if (!text.ok) throw new McpConfigError(`${source}: ${describeProblems(text.problems)}`);
   const parsed = parseWith(McpConfig, value);
-  if (!parsed.ok) throw new McpConfigError(`${source} is not a list of MCP servers ({"mcpServers": {NAME: {"command", "args", "env"} or {"url"}}}):\n${describeProblems(parsed.problems).replace(/^/gm, '  ')}`);
+  if (!parsed.ok) throw new McpConfigError(`${source} is not a list of MCP servers (${MCP_CONFIG_SHAPE}):\n${describeProblems(parsed.problems).replace(/^/gm, '  ')}`);
   return { config: parsed.value, file, source };
 };
 

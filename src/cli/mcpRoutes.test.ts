@@ -15,6 +15,7 @@ import { runGraph, createController } from '../runtime/index.ts';
 import { folderConnector } from '../skills/mcpFolder.ts';
 import { filesAgentCopy, serversFor, testServers } from '../skills/mcpTesting.ts';
 import { openFolder } from './folder.ts';
+import { readProjectServers } from './mcp.ts';
 import { MCP_ROUTE, mcpRoutes, openMcpRoutes } from './mcpRoutes.ts';
 import { startOpen, type Opened } from './open.ts';
 
@@ -30,7 +31,8 @@ beforeEach(async () => {
   app = await mkdtemp(join(tmpdir(), 'loopscope-app-'));
   await writeFile(join(app, 'index.html'), '<!doctype html><title>Loopscope</title>');
   started.length = 0;
-  const routes = mcpRoutes({ config: testServers(copy.dir), file: join(copy.dir, '.mcp.json'), source: './.mcp.json' }, { dir: copy.dir, onStart: (_name, pid) => started.push(pid) });
+  await writeServers(testServers(copy.dir));
+  const routes = mcpRoutes(() => readProjectServers(undefined, copy.dir), { dir: copy.dir, onStart: (_name, pid) => started.push(pid) });
   opened = await startOpen({ folder: await openFolder(copy.dir), port: 0, appDir: app, token: TOKEN, routes: openMcpRoutes(routes) });
   origin = `http://127.0.0.1:${opened.port}`;
 });
@@ -42,6 +44,9 @@ afterEach(async () => {
   await copy.remove();
   await rm(app, { recursive: true, force: true });
 });
+
+const writeServers = (config: unknown) => writeFile(join(copy.dir, '.mcp.json'), typeof config === 'string' ? config : JSON.stringify(config));
+const listed = async () => (await fetch(`${origin}${MCP_ROUTE}`, { headers: { authorization: `Bearer ${TOKEN}` } })).json();
 
 const template = async () => {
   const parsed = parseGraph(JSON.parse(await readFile(join(copy.dir, 'graph.json'), 'utf8')));
@@ -94,8 +99,7 @@ describe('the folder\'s MCP servers through the local server', () => {
     });
     expect(rebound).toBe(403);
     expect(serversFor(copy.dir)).toEqual([]);
-    const listed = await (await fetch(`${origin}${MCP_ROUTE}`, { headers: { authorization: `Bearer ${TOKEN}` } })).json();
-    expect(listed.servers.map((entry: { name: string; allowed: boolean }) => [entry.name, entry.allowed])).toEqual([['files', false], ['fixture', false]]);
+    expect((await listed()).servers.map((entry: { name: string; allowed: boolean }) => [entry.name, entry.allowed])).toEqual([['files', false], ['fixture', false]]);
   });
 
   it('passes a server\'s failures on with their outcome: a timeout, a crash named with its last words', async () => {
@@ -103,5 +107,28 @@ describe('the folder\'s MCP servers through the local server', () => {
     const connection = await mcp.connect('fixture');
     await expect(connection.call('hang', {}, 100)).rejects.toMatchObject({ outcome: 'timeout', message: 'the MCP server "fixture" did not answer hang within 100 ms' });
     await expect(connection.call('crash', {}, 5000)).rejects.toMatchObject({ outcome: 'error', message: 'the MCP server "fixture" stopped while calling crash; its last words on stderr: fixture: about to crash' });
+  });
+
+  it('reads .mcp.json again on each use: a changed server stops and is asked about again, a broken file is said, a server added later is seen', async () => {
+    const call = (path: string) => fetch(`${origin}${MCP_ROUTE}/${path}`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` } });
+    await call('files/allow');
+    expect((await call('files/tools')).status).toBe(200);
+    expect(started).toHaveLength(1);
+    // The same definition, another server changed: files keeps running and stays allowed.
+    await writeServers(testServers(copy.dir, { extra: { url: 'http://127.0.0.1:9/mcp' } }));
+    expect((await listed()).servers.map((entry: { name: string; allowed: boolean }) => [entry.name, entry.allowed])).toEqual([['files', true], ['fixture', false], ['extra', false]]);
+    expect(serversFor(copy.dir)).toHaveLength(1);
+    // Files now starts another way: the one running stops, and nothing starts before it is allowed again.
+    const changed = testServers(copy.dir);
+    changed.mcpServers.files = { ...changed.mcpServers.files, args: [...(changed.mcpServers.files as { args: string[] }).args, join(copy.dir, 'data')] };
+    await writeServers(changed);
+    expect((await listed()).servers[0]).toMatchObject({ name: 'files', allowed: false });
+    expect(serversFor(copy.dir)).toEqual([]);
+    expect((await call('files/tools')).status).toBe(403);
+    await writeServers('{"mcpServers": ');
+    expect((await listed()).problem).toMatch(/\.mcp\.json is not JSON/);
+    expect(await (await call('files/allow')).json()).toEqual({ error: expect.stringMatching(/\.mcp\.json is not JSON/) });
+    await rm(join(copy.dir, '.mcp.json'));
+    expect((await listed()).problem).toMatch(/the folder has no \.mcp\.json/);
   });
 });

@@ -4,7 +4,7 @@
  * local server starts each stdio server with the node connector and passes the page's calls on.
  * A server is started only after the person allowed it in the page, once per server.
  *
- *   GET  /api/mcp                 the servers: name, command line (and env names) or address, allowed or not; and the file
+ *   GET  /api/mcp                 the servers: name, command line (and env names) or address, allowed or not; the file, or why it cannot be used
  *   POST /api/mcp/NAME/allow      the person allowed this server (asked in the page)
  *   POST /api/mcp/NAME/tools      its tools (starts it on first use)
  *   POST /api/mcp/NAME/call       {tool, args, timeoutMs} → the answer, or {failure: {outcome, message}}
@@ -12,10 +12,10 @@
  * The handler knows nothing of the server it is mounted in: it is given the request's method, path
  * and body and answers with a status and a JSON value (`open`'s route table calls it for `/api/mcp/*`).
  */
-import { isStdioServer } from '../graph/mcpServers.ts';
+import { isStdioServer, type McpConfig } from '../graph/mcpServers.ts';
 import { McpFailure } from '../skills/mcp.ts';
 import { createNodeConnector, type NodeConnector } from '../skills/mcpNode.ts';
-import type { ProjectServers } from './mcp.ts';
+import { MCP_CONFIG_SHAPE, McpConfigError, type ProjectServers } from './mcp.ts';
 import type { Route, RouteContext } from './open.ts';
 
 export const MCP_ROUTE = '/api/mcp';
@@ -57,41 +57,77 @@ export interface McpRoutesOptions {
   onStart?: (server: string, pid: number) => void;
 }
 
-export const mcpRoutes = (servers: ProjectServers | null, options: McpRoutesOptions = { dir: process.cwd() }): McpRoutes => {
-  const config = servers?.config ?? { mcpServers: {} };
+/** A server's definition as allowed: a change of its command, args, env or address asks again. */
+const allowKey = (name: string, server: unknown) => `${name}\n${JSON.stringify(server)}`;
+
+/**
+ * `read` gives the folder's `.mcp.json` as it is now (null: there is none): it is read again on
+ * every request, so a server added or changed while `open` runs is seen without a restart. A
+ * server is allowed for its definition: once that changes or goes, the server started from the old
+ * one stops, and the person is asked again.
+ */
+export const mcpRoutes = (read: () => Promise<ProjectServers | null>, options: McpRoutesOptions = { dir: process.cwd() }): McpRoutes => {
   const allowed = new Set<string>();
-  let connector: NodeConnector | null = null;
-  const connect = (name: string) => (connector ??= createNodeConnector(config, { dir: options.dir, env: options.env, source: servers?.source ?? '.mcp.json', onStart: options.onStart })).connect(name);
-  const defined = (name: string) => Object.hasOwn(config.mcpServers, name);
+  /** One connector per started server, with the definition it was started from. */
+  const started = new Map<string, { key: string; connector: NodeConnector }>();
+  const stop = async (name: string) => {
+    const entry = started.get(name);
+    started.delete(name);
+    await entry?.connector.close();
+  };
+  const stopChanged = (defined: McpConfig['mcpServers']) =>
+    Promise.all([...started].filter(([name, { key }]) => !Object.hasOwn(defined, name) || key !== allowKey(name, defined[name])).map(([name]) => stop(name)));
+  const connect = (servers: ProjectServers, name: string) => {
+    let entry = started.get(name);
+    if (!entry) {
+      const config = { mcpServers: { [name]: servers.config.mcpServers[name] } };
+      entry = { key: allowKey(name, config.mcpServers[name]), connector: createNodeConnector(config, { dir: options.dir, env: options.env, source: servers.source, onStart: options.onStart }) };
+      started.set(name, entry);
+    }
+    return entry.connector.connect(name);
+  };
   return {
     handle: async (method, path, readBody) => {
+      let servers: ProjectServers | null;
+      try {
+        servers = await read();
+      } catch (error) {
+        if (!(error instanceof McpConfigError)) throw error;
+        // The file is being edited or is wrong: nothing is started from it, and the page says why.
+        return method === 'GET' && path === MCP_ROUTE ? { status: 200, body: { source: '.mcp.json', servers: [], problem: error.message } } : refusal(409, error.message);
+      }
+      const source = servers?.source ?? 'the folder (it has no .mcp.json)';
+      const defined = servers?.config.mcpServers ?? {};
+      await stopChanged(defined);
       const rest = path.slice(MCP_ROUTE.length).split('/').filter(Boolean).map(decodeURIComponent);
       if (rest.length === 0 && method === 'GET')
         return {
           status: 200,
           body: {
-            source: servers?.source ?? '.mcp.json',
-            servers: Object.entries(config.mcpServers).map(([name, server]) => ({
-              name, allowed: allowed.has(name),
+            source,
+            ...(servers ? {} : { problem: `the folder has no .mcp.json to name its MCP servers (${MCP_CONFIG_SHAPE}); it is read again on each use` }),
+            servers: Object.entries(defined).map(([name, server]) => ({
+              name, allowed: allowed.has(allowKey(name, server)),
               ...(isStdioServer(server) ? { command: commandLine(server.command, server.args ?? []), env: Object.keys(server.env ?? {}) } : { url: server.url }),
             })),
           },
         };
       const [name, action] = rest;
       if (rest.length !== 2 || method !== 'POST') return refusal(404, `no such MCP route: ${method} ${path}`);
-      if (!defined(name)) return refusal(404, `there is no MCP server "${name}" in ${servers?.source ?? 'the folder (it has no .mcp.json)'}`);
+      if (!servers || !Object.hasOwn(defined, name)) return refusal(404, `there is no MCP server "${name}" in ${source}`);
+      const key = allowKey(name, defined[name]);
       if (action === 'allow') {
-        allowed.add(name);
+        allowed.add(key);
         return { status: 200, body: { allowed: name } };
       }
-      // Nothing is started or reached before the person said yes in the page.
-      if (!allowed.has(name)) return refusal(403, `the MCP server "${name}" was not allowed in the page`);
+      // Nothing is started or reached before the person said yes in the page, to this definition.
+      if (!allowed.has(key)) return refusal(403, `the MCP server "${name}" was not allowed in the page`);
       try {
-        if (action === 'tools') return { status: 200, body: { tools: await (await connect(name)).tools() } };
+        if (action === 'tools') return { status: 200, body: { tools: await (await connect(servers, name)).tools() } };
         if (action === 'call') {
           const call = callOf(await readBody());
           if (!call) return refusal(400, 'a call is {"tool": NAME, "args": {...}, "timeoutMs": N}');
-          return { status: 200, body: { answer: await (await connect(name)).call(call.tool, call.args, call.timeoutMs) } };
+          return { status: 200, body: { answer: await (await connect(servers, name)).call(call.tool, call.args, call.timeoutMs) } };
         }
       } catch (error) {
         return { status: 200, body: { failure: { outcome: error instanceof McpFailure ? error.outcome : 'error', message: (error as Error).message } } };
@@ -99,8 +135,7 @@ export const mcpRoutes = (servers: ProjectServers | null, options: McpRoutesOpti
       return refusal(404, `no such MCP route: ${method} ${path}`);
     },
     close: async () => {
-      await connector?.close();
-      connector = null;
+      await Promise.all([...started.keys()].map(stop));
     },
   };
 };

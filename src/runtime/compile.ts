@@ -9,10 +9,10 @@
  * Only `@langchain/langgraph/web` and its channel classes are imported: they run in the browser too.
  */
 import { Runnable } from '@langchain/core/runnables';
-import { EphemeralValue } from '@langchain/langgraph/channels';
-import { Annotation, BaseChannel, END, InvalidUpdateError, NodeInterrupt, START, StateGraph, type LangGraphRunnableConfig } from '@langchain/langgraph/web';
+import { Annotation, END, NodeInterrupt, START, StateGraph, type LangGraphRunnableConfig } from '@langchain/langgraph/web';
 import { reachableFrom, type GraphFile } from '../graph/index.ts';
-import { outsideWriteCheck, refusedWrite, writtenByRuntime, type OutsideWriteCheck } from './outsideWrites.ts';
+import { FieldChannel, stepStartValues, withLeanSteps } from './langgraphInternals.ts';
+import { outsideWriteCheck, writtenByRuntime } from './outsideWrites.ts';
 import { channelNames, initialValues, refusedState, type RunValues } from './state.ts';
 import { executeNode, finallyNode, realRunners, routeAfter, type RunDeps } from './step.ts';
 
@@ -94,92 +94,6 @@ class Untraced<Input, Output> extends Runnable<Input, Output> {
   }
 }
 
-/**
- * A field's channel: LangGraph's LastValue (one write a step, the last value kept) but for reading
- * while empty. LangGraph reads every field several times a step (a node's input, a route's fresh
- * read, the checkpoint, the values it keeps for its stream), and a LastValue nothing has written
- * yet (the `response` of a respond node a loop has not reached) throws an EmptyChannelError at each
- * read, caught at once. Four exceptions a step per such field cost a browser more than the runtime's
- * own work (a CPU profile of the 10,000-round bench). This one reads as undefined while empty, and
- * the values read drop it (`presentValues`); it stays unavailable, so it triggers nothing.
- */
-class FieldChannel extends BaseChannel<unknown, unknown, unknown> {
-  // LangGraph checks a state field's channel by this name (a schema added twice must agree).
-  lc_graph_name = 'LastValue';
-  value: [unknown] | [] = [];
-  /** On a served graph: what a write from outside the runtime's nodes must pass (outsideWrites.ts). */
-  private readonly outside: OutsideWriteCheck | undefined;
-
-  constructor(outside?: OutsideWriteCheck) {
-    super();
-    this.outside = outside;
-  }
-
-  fromCheckpoint(checkpoint?: unknown): this {
-    const channel = new FieldChannel(this.outside);
-    if (checkpoint !== undefined) channel.value = [checkpoint];
-    return channel as this;
-  }
-
-  update(values: unknown[]): boolean {
-    if (values.length === 0) return false;
-    if (values.length !== 1) throw new InvalidUpdateError('LastValue can only receive one value per step.', { lc_error_code: 'INVALID_CONCURRENT_GRAPH_UPDATE' });
-    const refused = this.outside && refusedWrite(this.outside, values, this.value[0]);
-    if (refused) throw new InvalidUpdateError(refused);
-    this.value = [values[0]];
-    return true;
-  }
-
-  get(): unknown {
-    return this.value[0];
-  }
-
-  checkpoint(): unknown {
-    return this.value[0];
-  }
-
-  isAvailable(): boolean {
-    return this.value.length !== 0;
-  }
-}
-
-/**
- * LangGraph's EphemeralValue (the `branch:to:<node>` channel that triggers a node, and `__start__`)
- * but checkpointed while empty as undefined, not by throwing. LangGraph checkpoints every channel
- * after every step and catches the EmptyChannelError each untriggered one throws: a graph has one
- * such channel a node, nearly all empty at any step, and those errors were about 7 % of a
- * 10,000-round run in the browser (a CPU profile of the bench). Undefined reads back as empty.
- */
-class TriggerChannel extends EphemeralValue<unknown> {
-  fromCheckpoint(checkpoint?: unknown): this {
-    const channel = new TriggerChannel(this.guard);
-    if (checkpoint !== undefined) channel.value = [checkpoint];
-    return channel as this;
-  }
-
-  checkpoint(): unknown {
-    return this.value[0];
-  }
-}
-
-/** The name LangGraph gives the writer that runs a node's conditional edges. */
-const BRANCH_WRITER = '<branch_run>';
-
-/**
- * The channels as the step began: LangGraph's own read (Pregel's CONFIG_KEY_READ, not fresh). A
- * route is attached without LangGraph's reader, which reads the state "fresh": it builds a whole
- * new checkpoint with the node's writes applied, copying every channel's version and every node's
- * versions seen, so a step cost grew with the graph's size (issue 40, #14). A route gets the
- * node's update instead; over these values it is exactly what that fresh read gave, since every
- * state channel keeps its one last write (FieldChannel). An update made as a node (`updateState`,
- * a fork) runs the route the same way.
- */
-const stepStartValues = (config: LangGraphRunnableConfig, fields: string[]): Record<string, unknown> => {
-  const read = config.configurable?.__pregel_read as ((select: string[], fresh: boolean) => Record<string, unknown>) | undefined;
-  if (!read) throw new Error('a route reads the state inside a LangGraph step');
-  return read(fields, false);
-};
-
 /** Values LangGraph read, without the fields nothing has written (a FieldChannel reads them as undefined). */
 export const presentValues = (values: Record<string, unknown>): Record<string, unknown> => {
   for (const key in values) if (values[key] === undefined) return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
@@ -249,21 +163,6 @@ export const buildStateGraph = (graph: GraphFile, defaults: LoopscopeConfig = {}
   const entry = names.get(graph.entry);
   // A new run on a thread whose run has stopped (a server's `runs.create` with input) ends at once: the stop holds.
   if (entry) builder.addConditionalEdges(START, new Untraced((values: Record<string, unknown>) => ((values as Partial<RunValues>)._run?.stop ? END : entry)) as never, [entry, END] as never);
-  const compile = (options?: Parameters<typeof builder.compile>[0]) => {
-    const compiled = builder.compile(options);
-    const channels = compiled.channels as Record<string, BaseChannel>;
-    for (const [name, channel] of Object.entries(channels)) if (channel instanceof EphemeralValue) channels[name] = new TriggerChannel(channel.guard);
-    // Each node's route, attached again without LangGraph's fresh read (see stepStartValues). The
-    // compile attaches a graph's conditional edges last, after LangGraph's own route for a Command
-    // a node returns (attached without a reader): only ours are replaced.
-    for (const [source, branches] of Object.entries(builder.branches)) {
-      if (source === START) continue;
-      const node = compiled.nodes[source as keyof typeof compiled.nodes] as unknown as { writers: Runnable[] };
-      const ours = node.writers.splice(-Object.keys(branches).length);
-      if (!ours.every((writer) => writer.getName() === BRANCH_WRITER)) throw new Error(`LangGraph attached the routes of "${source}" otherwise than this version expects`);
-      for (const [name, branch] of Object.entries(branches)) compiled.attachBranch(source as never, name, branch as never, { withReader: false });
-    }
-    return compiled;
-  };
+  const compile = (options?: Parameters<typeof builder.compile>[0]) => withLeanSteps(builder.compile(options), builder.branches);
   return { compile, names };
 };

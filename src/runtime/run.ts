@@ -513,7 +513,7 @@ class Controller implements RunController {
     if (step === this.values._run.step) return this.values;
     if (step > this.values._run.step || step < 0) return null;
     const names = channelNames(this.session.graph);
-    // A field nothing had written is kept in the checkpoint as undefined (compile.ts, FieldChannel).
+    // A field nothing had written is kept in the checkpoint as undefined (langgraphInternals.ts, FieldChannel).
     const fromCheckpoint = (values: Record<string, unknown>) =>
       Object.fromEntries(names.filter((name) => Object.hasOwn(values, name) && values[name] !== undefined).map((name) => [name, values[name]]));
     let base: Record<string, unknown> | undefined;
