@@ -57,7 +57,7 @@ const routedOutcomes = (when: When | undefined): string[] => {
 /** What validation knows of a node's kind beyond its definition (kinds/validation.ts). */
 const validationOf = (node: GraphNode) => KIND_VALIDATION[node.kind] as KindValidation<GraphNode['kind']> | undefined;
 
-/** The kinds with a capability, by name, for messages: `approve`, `respond or stop`. */
+/** The kinds with a capability, by name, for messages: `approve`, or `a or b` when several have it. */
 const kindsThat = (capable: (definition: AnyKindDefinition) => boolean | undefined) =>
   KIND_LIST.filter(capable).map((definition) => definition.kind).join(' or ');
 

@@ -28,8 +28,10 @@ export type MermaidShape = 'box' | 'stadium' | 'rhombus';
 /**
  * Everything about a node kind, in one place (Rivet's node registry): the kind list, the node
  * schema union, skill references, inspector fields, the Mermaid shape and the state it writes are
- * derived from these; its executor sits beside it in src/runtime/kinds, in a map the compiler
- * checks against the registry.
+ * derived from these, and code elsewhere asks for a capability (`interruptsBefore`,
+ * `finalResponse`…) rather than naming a kind; its executor sits beside it in src/runtime/kinds, in
+ * a map the compiler checks against the registry, and what only validation reads in
+ * kinds/validation.ts.
  */
 export interface KindDefinition<Schema extends z.ZodMiniType = z.ZodMiniType, Kind extends string = string> {
   kind: Kind;
