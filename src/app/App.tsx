@@ -11,8 +11,12 @@ import type { PanelSpec } from './splitLayout.ts';
 
 type Panels = typeof import('./panels.ts');
 let panelsLoading: Promise<Panels> | null = null;
-/** The panels' contents, loaded once: by the shell after its first commit, and by the idle warm-up. */
-export const loadPanels = () => (panelsLoading ??= import('./panels.ts'));
+/**
+ * The panels' contents, loaded once: by the shell after its first commit, and by the idle warm-up.
+ * What their buttons do comes with them: the store's run and scenario actions.
+ */
+export const loadPanels = () =>
+  (panelsLoading ??= Promise.all([import('./panels.ts'), useApp.getState().loadRunActions(), useApp.getState().loadScenarioActions()]).then(([panels]) => panels));
 
 const CENTRE: Record<string, PanelSpec> = { 'canvas-panel': { min: 160 }, 'bottom-panel': { size: { percent: 30 }, min: 110, collapsible: true } };
 const SIDE: Record<string, PanelSpec> = { 'inspector-panel': { min: 120 }, 'step-panel': { size: { percent: 50 }, min: 120, collapsible: true } };

@@ -57,7 +57,7 @@ describe('ScenariosPanel', { timeout: 30_000 }, () => {
     // The cause first (where the paths part, the edge each took), then expected against actual.
     expect(container.querySelector('.scenario-cause')?.textContent).toBe('parts at step 3: Evaluate took e5 (exhausted), the scenario took e4 (plan_exhausted = false)');
     expect(container.querySelector('.scenario-failures')?.textContent).toContain('path: expected ["decide","execute","evaluate","recover"');
-    act(() => buttonNamed('Open at step 3')?.click());
+    await act(async () => buttonNamed('Open at step 3')?.click());
     expect(app().selectedStep).toBe(3);
   });
 

@@ -34,8 +34,8 @@ function Failure({ name, result }: { name: string; result: ScenarioRunResult }) 
   const compareRuns = useApp((state) => state.compareRuns);
   if (result.status === 'error') return <p className="error">{result.error}</p>;
   const other = comparedWith(runs, source, result.runId);
-  const compare = () => {
-    const own = openScenarioRun(name);
+  const compare = async () => {
+    const own = await openScenarioRun(name);
     if (own !== null && other !== undefined) compareRuns({ left: other, right: own } satisfies RunPair);
   };
   return (

@@ -1,8 +1,4 @@
 // The debugger's panel contents and its toolbar, loaded after the first screen (src/app/panels.ts).
-// What their buttons do comes with them: the store's run and scenario actions (a trace read from a
-// file is shown at once, with no wait for them).
-import '../store/runActions.ts';
-import '../store/scenarioActions.ts';
 export { RunToolbar } from './RunToolbar.tsx';
 export { RunOnCanvas } from './RunOnCanvas.tsx';
 // Loaded when first needed.

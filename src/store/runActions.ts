@@ -11,7 +11,6 @@ import { traceIndex, visitCounts } from '../runtime/traceIndex.ts';
 import { afterDrawing } from './afterDrawing.ts';
 import { pauseAfterReason, pauseBeforeReason, roundOf } from './breakpoints.ts';
 import type { RunNetwork } from './hosts.ts';
-import { useApp } from './index.ts';
 import { keepUnchanged, NO_ACTIVITY, nodeStatusesFor, type LiveActivity } from './nodeStatus.ts';
 import { loadRuntime, runtimeIfLoaded, type CanvasOverlay, type RunActionName, type RunRecord, type RunSlice, type SavedRuns } from './runSlice.ts';
 import type { AppState, GetApp, SetApp } from './types.ts';
@@ -474,5 +473,3 @@ export const createRunActions = (set: SetApp, get: GetApp): Pick<RunSlice, RunAc
     },
   };
 };
-
-useApp.setState(createRunActions(useApp.setState, useApp.getState));

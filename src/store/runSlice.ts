@@ -153,10 +153,12 @@ export interface RunSlice {
    * Shows a finished trace as a run, with no skill called: an imported one (on the graph it carries, else the open one), or
    * one made elsewhere, such as a scenario's, with its own label and graph. With `server`, the trace
    * of a LangGraph server thread: a later read of the same thread (it goes on, it was forked)
-   * replaces that run. Returns the run's id.
+   * replaces that run. Returns the run's id (a promise while the run's code has not loaded).
    */
-  loadTrace: (trace: Trace, shown?: { label?: string; graph?: GraphFile; file?: Blob; server?: { key: string; status?: RunStatus; foreign?: boolean } }) => number;
+  loadTrace: (trace: Trace, shown?: { label?: string; graph?: GraphFile; file?: Blob; server?: { key: string; status?: RunStatus; foreign?: boolean } }) => number | Promise<number>;
   dismissRunMessages: () => void;
+  /** Puts the run's actions (runActions.ts) in the store, loading their code once. */
+  loadRunActions: () => Promise<void>;
 }
 
 const toggle = (list: string[], id: string) => (list.includes(id) ? list.filter((item) => item !== id) : [...list, id]);
@@ -198,7 +200,9 @@ export interface SavedRuns {
 const RUN_ACTIONS = ['setScenario', 'dismissRunMessages', 'run', 'step', 'stepRound', 'continueRun', 'pause', 'reset', 'decide', 'selectStep', 'selectRun', 'fork', 'restoreRuns', 'readRunState', 'loadTrace'] as const;
 export type RunActionName = (typeof RUN_ACTIONS)[number];
 
-export const createRunSlice: SliceCreator<RunSlice> = (set, get) => ({
+export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
+  const { standIns, load } = deferredActions<RunSlice, RunActionName>(set, get, RUN_ACTIONS, async () => (await import('./runActions.ts')).createRunActions(set, get));
+  return {
     debugLayout: readDebugLayout(),
     overlay: null,
     breakpoints: { nodes: [], edges: [], conditions: [] },
@@ -231,5 +235,7 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => ({
 
     setSeed: (seed) => set({ seed }),
     setSpeed: (speedMs) => set({ speedMs }),
-    ...deferredActions(get, RUN_ACTIONS, () => import('./runActions.ts')),
-});
+    ...standIns,
+    loadRunActions: load,
+  };
+};

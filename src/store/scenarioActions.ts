@@ -5,7 +5,6 @@
  */
 import type { GraphFile, Scenario } from '../graph/index.ts';
 import { removeScenario, saveScenario } from '../graph/scenarioOps.ts';
-import { useApp } from './index.ts';
 import { overlayFor } from './runActions.ts';
 import { loadRuntime, type RunRecord } from './runSlice.ts';
 import type { ScenarioActionName, ScenarioRunResult, ScenarioSlice } from './scenarioSlice.ts';
@@ -49,11 +48,11 @@ export const createScenarioActions = (set: SetApp, get: GetApp): Pick<ScenarioSl
     }
   },
 
-  openScenarioRun: (name) => {
+  openScenarioRun: async (name) => {
     const result = get().scenarioResults.get(name);
     if (!result?.trace) return null;
     const shown = result.runId !== undefined && get().runs.some((run) => run.id === result.runId);
-    const id = shown ? (result.runId as number) : get().loadTrace(result.trace, { label: `scenario "${name}" (${result.status})`, graph: result.graph });
+    const id = shown ? (result.runId as number) : await get().loadTrace(result.trace, { label: `scenario "${name}" (${result.status})`, graph: result.graph });
     if (shown) get().selectRun(id);
     set((state) => ({ scenarioResults: new Map(state.scenarioResults).set(name, { ...result, runId: id }) }));
     get().selectStep(result.divergence ?? result.trace.steps.length);
@@ -90,5 +89,3 @@ export const createScenarioActions = (set: SetApp, get: GetApp): Pick<ScenarioSl
     set({ overlay: { ...overlayFor(right.trace.steps, step, right.stepCount), parting } });
   },
 });
-
-useApp.setState(createScenarioActions(useApp.setState, useApp.getState));

@@ -32,12 +32,12 @@ describe('scenarios in the app', { timeout: 30_000 }, () => {
     await app().runScenarios([name]);
     const result = app().scenarioResults.get(name);
     expect(result).toMatchObject({ status: 'failed', divergence: 3 });
-    const id = app().openScenarioRun(name);
+    const id = await app().openScenarioRun(name);
     expect(app().activeRunId).toBe(id);
     expect(app().selectedStep).toBe(3);
     expect(app().runs.find((run) => run.id === id)?.label).toBe(`Run ${id}: scenario "${name}" (failed)`);
     // Opening it again shows the same run rather than another copy.
-    expect(app().openScenarioRun(name)).toBe(id);
+    expect(await app().openScenarioRun(name)).toBe(id);
     expect(app().runs).toHaveLength(1);
   });
 
@@ -46,10 +46,10 @@ describe('scenarios in the app', { timeout: 30_000 }, () => {
     const local = app().activeRunId as number;
     // A thread of the exported graph has the trace a local run has (export.test.ts pins that).
     const { trace } = app().runs.find((run) => run.id === local)!;
-    const server = app().loadTrace(trace, { label: 'thread 0123abcd', server: { key: 'http://127.0.0.1:2024 0123abcd', status: 'stopped' } });
+    const server = await app().loadTrace(trace, { label: 'thread 0123abcd', server: { key: 'http://127.0.0.1:2024 0123abcd', status: 'stopped' } });
     expect(app().runs.find((run) => run.id === server)).toMatchObject({ label: `Run ${server}: thread 0123abcd`, imported: true, server: 'http://127.0.0.1:2024 0123abcd' });
     // Read again, the thread replaces its run rather than adding one.
-    expect(app().loadTrace(trace, { label: 'thread 0123abcd', server: { key: 'http://127.0.0.1:2024 0123abcd' } })).toBe(server);
+    expect(await app().loadTrace(trace, { label: 'thread 0123abcd', server: { key: 'http://127.0.0.1:2024 0123abcd' } })).toBe(server);
     expect(app().runs).toHaveLength(2);
     expect(await app().readRunState(server, 3)).toEqual(await app().readRunState(local, 3));
     const draft = await app().draftScenario(server);
@@ -57,7 +57,7 @@ describe('scenarios in the app', { timeout: 30_000 }, () => {
     await app().runScenarios(['pinned server run']);
     expect(app().scenarioResults.get('pinned server run')?.status).toBe('passed');
 
-    const foreign = app().loadTrace(trace, { label: 'thread 4567efgh', server: { key: 'http://127.0.0.1:2024 4567efgh', foreign: true } });
+    const foreign = await app().loadTrace(trace, { label: 'thread 4567efgh', server: { key: 'http://127.0.0.1:2024 4567efgh', foreign: true } });
     expect(unsavableReason(app().runs.find((run) => run.id === foreign)!)).toContain('did not make');
     expect(await app().draftScenario(foreign)).toBeNull();
   });

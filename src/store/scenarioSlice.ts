@@ -43,7 +43,7 @@ export interface ScenarioSlice {
   /** Runs these scenarios of the open graph (all of them when no names are given), one after another. */
   runScenarios: (names?: string[]) => Promise<void>;
   /** Shows the scenario's last run in the debugger, at the step where it parts from the scenario; returns the run's id. */
-  openScenarioRun: (name: string) => number | null;
+  openScenarioRun: (name: string) => Promise<number | null>;
   /** What "Save as scenario" proposes for a run on screen, for the person to trim. */
   draftScenario: (runId: number) => Promise<ScenarioDraft | null>;
   /** Saves (or replaces, by name) a scenario in the graph: one undoable edit. */
@@ -53,13 +53,17 @@ export interface ScenarioSlice {
   closeComparison: () => void;
   /** Shows the right run at the step where the two part, and marks on the canvas the edge each run took there. */
   showParting: (pair: RunPair, step: number, parting: CanvasParting) => Promise<void>;
+  /** Puts the scenarios' actions (scenarioActions.ts) in the store, loading their code once. */
+  loadScenarioActions: () => Promise<void>;
 }
 
 /** Their code loads with the debugger's panels, as the run's actions do (scenarioActions.ts). */
 const SCENARIO_ACTIONS = ['runScenarios', 'openScenarioRun', 'draftScenario', 'saveScenario', 'removeScenario', 'showParting'] as const;
 export type ScenarioActionName = (typeof SCENARIO_ACTIONS)[number];
 
-export const createScenarioSlice: SliceCreator<ScenarioSlice> = (set, get) => ({
+export const createScenarioSlice: SliceCreator<ScenarioSlice> = (set, get) => {
+  const { standIns, load } = deferredActions<ScenarioSlice, ScenarioActionName>(set, get, SCENARIO_ACTIONS, async () => (await import('./scenarioActions.ts')).createScenarioActions(set, get));
+  return {
   scenarioResults: new Map(),
   scenariosRunning: [],
   scenarioSources: new Map(),
@@ -72,5 +76,7 @@ export const createScenarioSlice: SliceCreator<ScenarioSlice> = (set, get) => ({
     get().selectStep(get().selectedStep);
   },
 
-  ...deferredActions(get, SCENARIO_ACTIONS, () => import('./scenarioActions.ts')),
-});
+  ...standIns,
+  loadScenarioActions: load,
+  };
+};
