@@ -124,6 +124,10 @@ export default defineConfig(({ command }) => {
       modulePreload: { polyfill: false },
       rolldownOptions: {
         input: { index: 'index.html', first: FIRST_SCRIPT },
+        // Each of lucide's icon modules makes its component as it loads (createLucideIcon, which
+        // only makes a new component): said pure, the component goes when nothing uses it, and
+        // lucide's React code with it. The first screen takes the drawings alone (ui/canvasIcons.tsx).
+        treeshake: { manualPureFunctions: ['createLucideIcon'] },
         output: { codeSplitting: { groups: [{ name: 'early', test: (id: string) => id.includes('vite/preload-helper') || EARLY_MODULES.some((module) => module !== FIRST_SCRIPT && id.endsWith(module)) }, { name: 'app', tags: ['$initial'], test: (id: string) => !id.includes('vite/preload-helper') && !EARLY_MODULES.some((module) => id.endsWith(module)), includeDependenciesRecursively: false }, { name: 'mcp', test: (id: string) => MCP_SHARED.some((module) => id.includes(module)) }, { name: 'zodProvided', test: (id: string) => ZOD_PROVIDED.test(id) }] } },
       },
     },

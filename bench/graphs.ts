@@ -58,7 +58,7 @@ export const bareGraph = (graph: GraphFile): BareGraph => {
   const handlesOf = (node: GraphNode) => (handleCount(node) === 0 ? [] : [...outcomesOf(node), 'out']);
   return {
     name: graph.name,
-    nodes: graph.nodes.map((node) => ({ id: node.id, label: node.label ?? node.id, x: node.position.x, y: node.position.y, width: nodeWidth(node), height: nodeHeight(node), handles: handlesOf(node) })),
+    nodes: graph.nodes.map((node) => ({ id: node.id, label: node.label ?? node.id, x: node.position.x, y: node.position.y, width: nodeWidth(node), height: nodeHeight(node, graph.skills), handles: handlesOf(node) })),
     edges: graph.edges.map((edge) => ({ id: edge.id, source: edge.source, target: edge.target, sourceHandle: sourceHandleOf(edge, byId.get(edge.source)) })),
   };
 };

@@ -58,6 +58,8 @@ const detail = (page: Page) => page.getByRole('region', { name: 'Step detail' })
 const steps = (page: Page) => page.getByRole('list', { name: 'Timeline' }).getByRole('listitem');
 const call = (page: Page, skill: string) => detail(page).locator(`dl[aria-label="Call of ${skill}, attempt 1"]`);
 const consent = (page: Page) => page.getByRole('dialog', { name: 'Start the MCP server “files”?' });
+/** A node of the canvas by its accessible name: its title, then what its tools row says. */
+const canvasNode = (page: Page, name: string) => page.getByRole('region', { name: 'Canvas' }).getByRole('group', { name, exact: true });
 
 let open: Open;
 
@@ -77,6 +79,15 @@ test('loopscope open reaches the folder’s stdio MCP server once allowed: the r
   await button(page, 'Graphs').click();
   await page.getByRole('dialog', { name: 'Graphs' }).getByRole('button', { name: /^graph\.json/ }).click();
   await expect(page.getByRole('heading', { name: 'Graph Engineer on your files', exact: true })).toBeVisible();
+
+  // The canvas shows the tools each node calls and the access they need (what the skills declare
+  // until the server's tools are listed), in its rows and in its name for a screen reader.
+  await expect(canvasNode(page, 'Collect calls 3 tools on files: list_directory read, search_files read, read_text_file read')).toContainText('3 read');
+  const act = canvasNode(page, 'Act calls 2 tools on files: read_text_file read, write_file write');
+  await expect(act.getByRole('img', { name: 'calls 2 tools on files: read_text_file read, write_file write' })).toContainText('1 read1 write');
+  await expect(canvasNode(page, 'Verify calls files read_text_file read')).toContainText('read_text_');
+  // Reason plans write_file for Act: it calls no tool itself.
+  await expect(canvasNode(page, 'Reason')).toBeVisible();
 
   // Nothing starts before the person says so: the page names the server and its command line.
   await button(page, 'Run').click();
@@ -127,6 +138,8 @@ test('loopscope open reaches the folder’s stdio MCP server once allowed: the r
   await expect(tools.getByRole('listitem', { name: 'Tool read_text_file' })).toContainText('read-only');
   await expect(tools.getByRole('listitem', { name: 'Tool write_file' })).toContainText('writes');
   await expect(consent(page)).toHaveCount(0);
+  // Listed, the tools' annotations give the access on the canvas too: write_file says it is destructive.
+  await expect(canvasNode(page, 'Act calls 2 tools on files: read_text_file read, write_file write destructive')).toBeVisible();
 
   // Asked once: a second run reaches the running server without a question.
   await button(page, 'Run').click();

@@ -67,6 +67,8 @@ for (const template of ['securityclaw', 'graph-engineer', 'approval-gate', 'file
     await expect(page.locator('.react-flow__node').first()).toBeVisible();
     // The labels are placed just after the first screen: wait for them.
     await expect(page.locator('.edge-label').first()).toBeVisible();
+    // And the tools rows of the nodes that call MCP tools, filled in with the labels.
+    if (template === 'files-agent') await expect(page.getByRole('img', { name: /^calls / })).toHaveCount(3);
     await expect.poll(() => nodesOutOfView(page)).toEqual([]);
     expect(await smallTexts(page)).toEqual([]);
     expect(await cutTitles(page)).toEqual([]);

@@ -85,7 +85,7 @@ export function App() {
       <div className="app">
         <header className="app-header">
           <div className="brand">
-            <BrandIcon size={18} className="brand-mark" aria-hidden="true" /> <span>Loopscope</span>
+            <BrandIcon size={18} className="brand-mark" /> <span>Loopscope</span>
           </div>
           {/* Control and bidi characters shown escaped: a file's name cannot reorder or hide the heading. */}
           <h1 className="graph-name" title={visibleText(name)}>{visibleText(name)}</h1>

@@ -27,14 +27,14 @@ export function RailPanel({ id, title, children }: RailPanelProps) {
     <SplitPanel id={id}>
       {collapsed ? (
         <button type="button" className="panel-rail" aria-expanded="false" aria-label={`Show ${title}`} title={`Show ${title}`} onClick={() => setCollapsed(false)}>
-          <ShowPanelIcon size={14} aria-hidden="true" />
+          <ShowPanelIcon size={14} />
           <span>{title}</span>
         </button>
       ) : (
         <div className="rail-panel-open">
           {children}
           <button type="button" className="panel-hide" aria-expanded="true" aria-label={`Hide ${title}`} title={`Hide ${title}`} onClick={() => setCollapsed(true)}>
-            <HidePanelIcon size={14} aria-hidden="true" />
+            <HidePanelIcon size={14} />
           </button>
         </div>
       )}

@@ -190,7 +190,7 @@ export function Canvas() {
       const box = size.current ?? element.getBoundingClientRect();
       // A large graph opens on its entry: fitting every node would draw them all at once and freeze the page.
       const entry = current.nodes.length > LARGE_GRAPH ? (current.nodes.find((node) => node.id === current.entry) ?? current.nodes[0]) : null;
-      const view = entry ? viewportAround(nodeRect(entry), box) : viewportFor(graphBounds(current, edgeLayout(current, run))!, edits.current?.freeRoom(element, box) ?? box, mode);
+      const view = entry ? viewportAround(nodeRect(entry, current.skills), box) : viewportFor(graphBounds(current, edgeLayout(current, run))!, edits.current?.freeRoom(element, box) ?? box, mode);
       void setViewport(view, { duration });
     },
     [setViewport],

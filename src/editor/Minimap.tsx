@@ -4,7 +4,7 @@ import { kindDefinition, type GraphNode, type Position } from '../graph/index.ts
 import { useApp } from '../store/index.ts';
 import { useDragPreview } from './dragPreview.ts';
 import { withPositions } from './flowAdapter.ts';
-import { nodeRect, type Rect } from './geometry.ts';
+import { nodeRect, type Rect, type Skills } from './geometry.ts';
 
 /** The drawing's size in its own units; CSS stretches it (editor.css), as it did React Flow's minimap. */
 const WIDTH = 200;
@@ -19,12 +19,12 @@ const rounded = ({ x, y, width, height }: Rect) =>
   `M${x + RADIUS},${y}h${width - 2 * RADIUS}a${RADIUS},${RADIUS} 0 0 1 ${RADIUS},${RADIUS}v${height - 2 * RADIUS}a${RADIUS},${RADIUS} 0 0 1 ${-RADIUS},${RADIUS}h${2 * RADIUS - width}a${RADIUS},${RADIUS} 0 0 1 ${-RADIUS},${-RADIUS}v${2 * RADIUS - height}a${RADIUS},${RADIUS} 0 0 1 ${RADIUS},${-RADIUS}z`;
 
 /** A node's box and subpath, kept for as long as the node object is the same: a drag move replaces one node. */
-const drawings = new WeakMap<GraphNode, { rect: Rect; d: string }>();
-const drawingOf = (node: GraphNode) => {
+const drawings = new WeakMap<GraphNode, { rect: Rect; d: string; skills: Skills }>();
+const drawingOf = (node: GraphNode, skills: Skills) => {
   let drawing = drawings.get(node);
-  if (!drawing) {
-    const rect = nodeRect(node);
-    drawing = { rect, d: rounded(rect) };
+  if (drawing?.skills !== skills) {
+    const rect = nodeRect(node, skills);
+    drawing = { rect, d: rounded(rect), skills };
     drawings.set(node, drawing);
   }
   return drawing;
@@ -42,6 +42,8 @@ interface NodePath {
   d: string;
   bounds: Rect;
   nodes: GraphNode[];
+  /** The skills it was drawn with: a node's height depends on them. */
+  skills: Skills;
 }
 
 const boundsOf = (rects: readonly Rect[]): Rect => {
@@ -58,7 +60,7 @@ const boundsOf = (rects: readonly Rect[]): Rect => {
  * nodes are the very objects of the last drawing's path of the same key is that path again: a drag
  * move replaces one node, and joining every node's subpath on each move was whole-graph work.
  */
-const drawNodes = (nodes: readonly GraphNode[], last: ReadonlyMap<string, NodePath>) => {
+const drawNodes = (nodes: readonly GraphNode[], skills: Skills, last: ReadonlyMap<string, NodePath>) => {
   const byColor = new Map<string, GraphNode[][]>();
   for (const node of nodes) {
     const color = kindDefinition(node.kind).color;
@@ -72,15 +74,15 @@ const drawNodes = (nodes: readonly GraphNode[], last: ReadonlyMap<string, NodePa
     groups.forEach((group, index) => {
       const key = `${color}:${index}`;
       const before = last.get(key);
-      if (before && before.nodes.length === group.length && before.nodes.every((node, at) => node === group[at])) return void paths.set(key, before);
-      paths.set(key, pathOf(key, color, group));
+      if (before?.skills === skills && before.nodes.length === group.length && before.nodes.every((node, at) => node === group[at])) return void paths.set(key, before);
+      paths.set(key, pathOf(key, color, group, skills));
     });
   return withBounds(paths);
 };
 
-const pathOf = (key: string, color: string, nodes: GraphNode[]): NodePath => {
-  const drawn = nodes.map(drawingOf);
-  return { key, color, d: drawn.map((drawing) => drawing.d).join(''), bounds: boundsOf(drawn.map((drawing) => drawing.rect)), nodes };
+const pathOf = (key: string, color: string, nodes: GraphNode[], skills: Skills): NodePath => {
+  const drawn = nodes.map((node) => drawingOf(node, skills));
+  return { key, color, d: drawn.map((drawing) => drawing.d).join(''), bounds: boundsOf(drawn.map((drawing) => drawing.rect)), nodes, skills };
 };
 
 const withBounds = (paths: ReadonlyMap<string, NodePath>) => ({ paths, bounds: paths.size > 0 ? boundsOf([...paths.values()].map((path) => path.bounds)) : null });
@@ -89,7 +91,7 @@ const withBounds = (paths: ReadonlyMap<string, NodePath>) => ({ paths, bounds: p
 const withDraggedNodes = (drawing: { paths: ReadonlyMap<string, NodePath> }, positions: ReadonlyMap<string, Position>) => {
   const paths = new Map<string, NodePath>();
   for (const [key, path] of drawing.paths)
-    paths.set(key, path.nodes.some((node) => positions.has(node.id)) ? pathOf(key, path.color, withPositions(path.nodes, positions)) : path);
+    paths.set(key, path.nodes.some((node) => positions.has(node.id)) ? pathOf(key, path.color, withPositions(path.nodes, positions), path.skills) : path);
   return withBounds(paths);
 };
 
@@ -115,10 +117,12 @@ const union = (a: Rect, b: Rect | null): Rect => {
 export function Minimap() {
   // Drawn after the canvas: on opening a big graph the drawing was ~20 ms of the canvas's first render.
   const nodes = useDeferredValue(useApp((state) => state.graph.nodes), NO_NODES);
+  // A node's height depends on the skills it calls (geometry.ts, mcpToolsOf).
+  const skills = useDeferredValue(useApp((state) => state.graph.skills));
   const [vx, vy, vw, vh] = useStore(selectView).split(' ').map(Number);
   const { getViewport, setViewport, zoomTo } = useReactFlow();
   const lastPaths = useRef<ReadonlyMap<string, NodePath>>(new Map());
-  const documentDrawing = useMemo(() => drawNodes(nodes, lastPaths.current), [nodes]);
+  const documentDrawing = useMemo(() => drawNodes(nodes, skills, lastPaths.current), [nodes, skills]);
   lastPaths.current = documentDrawing.paths;
   // Nodes being dragged are drawn where they are now, in a render that waits for the canvas's.
   const dragged = useDeferredValue(useDragPreview((state) => state.positions));

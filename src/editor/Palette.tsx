@@ -14,8 +14,8 @@ export function Palette() {
     const centre = pane ? screenToFlowPosition({ x: pane.left + pane.width / 2, y: pane.top + pane.height / 2 }) : { x: 0, y: 0 };
     // Centred on the point rather than hanging from it, and where nothing is: clear of every node by its real size.
     const graph = useApp.getState().graph;
-    const { width, height } = nodeRect(createNode(graph, kind, centre));
-    addNodeAt(kind, freePosition(graph, { x: Math.round(centre.x - width / 2), y: Math.round(centre.y - height / 2) }, { width, height }, nodeRect));
+    const { width, height } = nodeRect(createNode(graph, kind, centre), graph.skills);
+    addNodeAt(kind, freePosition(graph, { x: Math.round(centre.x - width / 2), y: Math.round(centre.y - height / 2) }, { width, height }, (node) => nodeRect(node, graph.skills)));
   };
   return (
     <div className="palette">

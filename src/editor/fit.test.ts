@@ -54,7 +54,7 @@ describe('graphBounds', () => {
       const bounds = graphBounds(graph, layout)!;
       const within = (rect: Rect) => rect.x >= bounds.x && rect.y >= bounds.y && rect.x + rect.width <= bounds.x + bounds.width && rect.y + rect.height <= bounds.y + bounds.height;
       for (const node of graph.nodes) {
-        const rect = nodeRect(node);
+        const rect = nodeRect(node, graph.skills);
         expect(within({ ...rect, y: rect.y - ABOVE_NODE, height: rect.height + ABOVE_NODE }), node.id).toBe(true);
       }
       expect(layout.labelExtent && within(layout.labelExtent)).toBe(true);

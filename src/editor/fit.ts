@@ -32,7 +32,7 @@ export type FitMode = 'readable' | 'whole';
 /** The box the graph is drawn in: its nodes with what is drawn above them, the loops under them, the labels. */
 export const graphBounds = (graph: GraphFile, layout: EdgeLayout): Rect | null => {
   if (graph.nodes.length === 0) return null;
-  const rects = new Map(graph.nodes.map((node) => [node.id, nodeRect(node)]));
+  const rects = new Map(graph.nodes.map((node) => [node.id, nodeRect(node, graph.skills)]));
   const parts: Rect[] = [...rects.values()].map((rect) => ({ x: rect.x, y: rect.y - ABOVE_NODE, width: rect.width + TOGGLE_OUT, height: rect.height + ABOVE_NODE }));
   // A loop swings out past the nodes it joins before it turns under them; its label hangs under its run.
   for (const edge of graph.edges) {

@@ -28,9 +28,9 @@ describe('toFlowNodes', () => {
       const target = graph.nodes.find((node) => node.id === edge.target)!;
       const handle = nodes.get(source.id)!.handles!.find((one) => one.type === 'source' && one.id === (edge.when && typeof edge.when === 'object' && 'outcome' in edge.when ? edge.when.outcome : GENERAL_HANDLE))!;
       // React Flow ends an edge on the middle of the handle's outer side.
-      expect({ x: source.position.x + handle.x + handle.width!, y: source.position.y + handle.y + handle.height! / 2 }).toEqual(sourcePoint(source, sourceHandleIndex(source, edge)));
+      expect({ x: source.position.x + handle.x + handle.width!, y: source.position.y + handle.y + handle.height! / 2 }).toEqual(sourcePoint(source, graph.skills, sourceHandleIndex(source, edge)));
       const into = nodes.get(target.id)!.handles!.find((one) => one.type === 'target')!;
-      expect({ x: target.position.x + into.x, y: target.position.y + into.y + into.height! / 2 }).toEqual(targetPoint(target));
+      expect({ x: target.position.x + into.x, y: target.position.y + into.y + into.height! / 2 }).toEqual(targetPoint(target, graph.skills));
     }
   });
 
@@ -274,7 +274,7 @@ describe('flow objects keep their identity', () => {
 
   it('gives each node the size the geometry draws it at, so React Flow need not measure it first', () => {
     const graph = securityclaw();
-    for (const node of toFlowNodes(graph)) expect(node.measured).toEqual({ width: nodeWidth(node.data.node), height: nodeHeight(node.data.node) });
+    for (const node of toFlowNodes(graph)) expect(node.measured).toEqual({ width: nodeWidth(node.data.node), height: nodeHeight(node.data.node, graph.skills) });
   });
 });
 

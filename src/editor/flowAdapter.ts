@@ -22,15 +22,21 @@ import {
   type PlacedLabel,
   type Point,
   type Rect,
+  type Skills,
   unionOf,
 } from './geometry.ts';
 import { finish, finishInSlices, type Pausable } from './pausable.ts';
+
+/** The id of a node's title or tools row, which name the node (a node id is unique in its graph, and one editor canvas is on the page). */
+export const nodeTextId = (id: string, part: 'title' | 'tools') => `node-${part}-${id}`;
 
 /** The source handle of edges whose condition is not a plain outcome. */
 export const GENERAL_HANDLE = 'out';
 
 export interface AgentNodeData extends Record<string, unknown> {
   node: GraphNode;
+  /** The graph's skills: the node's rows show the MCP tools it calls (geometry.ts, mcpToolsOf). */
+  skills: Skills;
   definition: KindDefinition;
   summary: readonly string[];
   isEntry: boolean;
@@ -141,8 +147,8 @@ const reuse = <T>(previous: Map<string, Cached<T>>, next: Map<string, Cached<T>>
  * Where React Flow finds each handle, from the geometry. Without them it mounts every node of the
  * graph once, however far out of view, to measure its handles: seconds for a big graph.
  */
-const handlesOf = (node: GraphNode, definition: KindDefinition): NodeHandle[] =>
-  handleBoxes(node, definition.terminal ? [] : [...outcomesOf(node), GENERAL_HANDLE]).map((box) => ({
+const handlesOf = (node: GraphNode, skills: Skills, definition: KindDefinition): NodeHandle[] =>
+  handleBoxes(node, skills, definition.terminal ? [] : [...outcomesOf(node), GENERAL_HANDLE]).map((box) => ({
     ...box,
     position: box.type === 'target' ? Position.Left : Position.Right,
   }));
@@ -157,7 +163,7 @@ export const toFlowNodes = (graph: GraphFile, extras: FlowExtras = NO_EXTRAS, ca
   // The same run marks, breakpoints, entry and finally, and the same nodes in the same order but
   // for some replaced or selected or no longer: only those are made again, the others keep their
   // objects (a drag starts by selecting the node it takes).
-  const marksKept = from && from.extras.overlay === overlay && from.extras.nodeBreakpoints === extras.nodeBreakpoints && from.graph.entry === graph.entry && from.graph.finally === graph.finally;
+  const marksKept = from && from.extras.overlay === overlay && from.extras.nodeBreakpoints === extras.nodeBreakpoints && from.graph.entry === graph.entry && from.graph.finally === graph.finally && from.graph.skills === graph.skills;
   const replaced = marksKept ? replacedNodes(from.graph, graph) : null;
   if (replaced && from && from.extras.selectedNodes !== extras.selectedNodes) {
     const before = new Set(from.extras.selectedNodes);
@@ -173,16 +179,19 @@ export const toFlowNodes = (graph: GraphFile, extras: FlowExtras = NO_EXTRAS, ca
     const isFinally = node.id === graph.finally;
     const visits = own(overlay?.nodeVisits, node.id) ?? 0;
     const breakpoint = breakpoints.has(node.id);
-    return reuse(cache.nodes, next, node.id, [node, className, isSelected, isEntry, isFinally, visits, breakpoint], (): AgentFlowNode => ({
+    const skills = graph.skills;
+    return reuse(cache.nodes, next, node.id, [node, skills, className, isSelected, isEntry, isFinally, visits, breakpoint], (): AgentFlowNode => ({
       id: node.id,
       type: 'agent',
       position: node.position,
       selected: isSelected,
       className,
       // The geometry knows each node's size: React Flow need not mount it hidden to measure it first.
-      measured: { width: nodeWidth(node), height: nodeHeight(node) },
-      handles: handlesOf(node, kindDefinition(node.kind)),
-      data: { node, definition: kindDefinition(node.kind), summary: summaryLines(node), isEntry, isFinally, visits, breakpoint },
+      measured: { width: nodeWidth(node), height: nodeHeight(node, skills) },
+      handles: handlesOf(node, skills, kindDefinition(node.kind)),
+      // Named by its title and its tools row (AgentNode.tsx), so a screen reader hears what it calls.
+      domAttributes: { 'aria-labelledby': `${nodeTextId(node.id, 'title')} ${nodeTextId(node.id, 'tools')}` },
+      data: { node, skills, definition: kindDefinition(node.kind), summary: summaryLines(node), isEntry, isFinally, visits, breakpoint },
     }));
   };
   if (replaced) {
@@ -308,7 +317,7 @@ function* placeEdges(graph: GraphFile, overlay: CanvasOverlay | null, previous?:
   const rects = new Map<string, Rect>();
   for (const node of graph.nodes) {
     nodes.set(node.id, node);
-    rects.set(node.id, nodeRect(node));
+    rects.set(node.id, nodeRect(node, graph.skills));
     if (nodes.size % ITEMS_PER_PART === 0) yield;
   }
   const ends = new Map<string, { from: Point; to: Point }>();
@@ -318,7 +327,7 @@ function* placeEdges(graph: GraphFile, overlay: CanvasOverlay | null, previous?:
     const source = nodes.get(edge.source);
     const target = nodes.get(edge.target);
     if (!source || !target) continue;
-    const end = { from: kindDefinition(source.kind).terminal ? targetPoint(source) : sourcePoint(source, sourceHandleIndex(source, edge)), to: targetPoint(target) };
+    const end = { from: kindDefinition(source.kind).terminal ? targetPoint(source, graph.skills) : sourcePoint(source, graph.skills, sourceHandleIndex(source, edge)), to: targetPoint(target, graph.skills) };
     ends.set(edge.id, end);
     if (drawnAsLoop(end.from, end.to)) loopEnds.push({ id: edge.id, ...end });
   }
@@ -332,7 +341,7 @@ function* placeEdges(graph: GraphFile, overlay: CanvasOverlay | null, previous?:
     const text = edgeLabelText(edge, overlay, { source: nodes.get(edge.source), loop: loopY !== null });
     if (text) requests.push({ id: edge.id, route: edgeRoute(end.from, end.to, loopY), size: labelSize(text) });
   }
-  const { placed, basis, boxes } = placement.placeLabelsKeeping(graph.nodes.flatMap(placement.nodeObstacles), requests, previous);
+  const { placed, basis, boxes } = placement.placeLabelsKeeping(graph.nodes.flatMap((node) => placement!.nodeObstacles(node, graph.skills)), requests, previous);
   return { labels: placed, loops, labelBasis: basis, labelExtent: boxes.size > 0 ? unionOf(boxes.values()) : null, labelsPending: false };
 }
 

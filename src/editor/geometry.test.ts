@@ -2,11 +2,11 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { gridGraph, readGenerated } from '../../bench/graphs.ts';
 import { kindDefinition, outcomesOf } from '../graph/index.ts';
-import { TEMPLATES } from '../graph/templates/index.ts';
+import { findTemplate, TEMPLATES } from '../graph/templates/index.ts';
 import { edgeLayout, loadLabelPlacement } from './flowAdapter.ts';
 import { nodeObstacles, placeLabels, placeLabelsInOrder, placeLabelsKeeping } from './labelPlacement.ts';
 import { finish } from './pausable.ts';
-import { ABOVE_NODE, NODE_ROWS, drawnAsLoop, edgeRoute, handleBoxes, nodeRect, placeLoops, sourceHandleIndex, sourcePoint, targetPoint, type LabelRequest, type PlacedLabel, type Point, type Rect } from './geometry.ts';
+import { ABOVE_NODE, NODE_ROWS, drawnAsLoop, edgeRoute, handleBoxes, mcpToolsOf, nodeHeight, nodeRect, outcomesTop, placeLoops, sourceHandleIndex, sourcePoint, targetPoint, type LabelRequest, type PlacedLabel, type Point, type Rect } from './geometry.ts';
 
 // Labels are placed once their placement has loaded, as on the canvas after its first commit.
 beforeAll(() => loadLabelPlacement());
@@ -48,11 +48,11 @@ describe('placeLoops', () => {
       // Every edge's ends, as the canvas draws them, from the geometry.
       const loops = graph.edges.flatMap((edge) => {
         const [source, target] = [byId.get(edge.source)!, byId.get(edge.target)!];
-        const from = kindDefinition(source.kind).terminal ? targetPoint(source) : sourcePoint(source, sourceHandleIndex(source, edge));
-        const to = targetPoint(target);
+        const from = kindDefinition(source.kind).terminal ? targetPoint(source, graph.skills) : sourcePoint(source, graph.skills, sourceHandleIndex(source, edge));
+        const to = targetPoint(target, graph.skills);
         return drawnAsLoop(from, to) ? [{ id: edge.id, from, to }] : [];
       });
-      const rects = graph.nodes.map(nodeRect);
+      const rects = graph.nodes.map((node) => nodeRect(node, graph.skills));
       expect(finish(placeLoops(loops, rects))).toEqual(everyNode(loops, rects));
       expect(edgeLayout(graph).loops).toEqual(everyNode(loops, rects));
     }
@@ -202,16 +202,16 @@ describe('nodeObstacles', () => {
   it('cover every handle, weighed above the node, with the reconnect anchor on the target handle, and the room above the node for its run chips', () => {
     for (const graph of TEMPLATES.map((template) => template.graph())) {
       for (const node of graph.nodes) {
-        const obstacles = nodeObstacles(node);
+        const obstacles = nodeObstacles(node, graph.skills);
         const [body, ...handles] = obstacles;
         const sources = kindDefinition(node.kind).terminal ? [] : [...outcomesOf(node), 'out'];
-        for (const box of handleBoxes(node, sources)) {
+        for (const box of handleBoxes(node, graph.skills, sources)) {
           const placed = { ...box, x: box.x + node.position.x, y: box.y + node.position.y };
           expect(handles.some((handle) => inside(placed, handle) && (handle.weight ?? 1) > (body.weight ?? 1)), `${node.id} ${box.id}`).toBe(true);
         }
-        const end = targetPoint(node);
+        const end = targetPoint(node, graph.skills);
         expect(handles.some((handle) => inside({ x: end.x - 10, y: end.y - 10, width: 20, height: 20 }, handle))).toBe(true);
-        const rect = nodeRect(node);
+        const rect = nodeRect(node, graph.skills);
         expect(inside({ ...rect, y: rect.y - ABOVE_NODE, height: ABOVE_NODE }, body)).toBe(true);
         // The run's chips, the title and the badges beside the kind (entry, heat count) weigh more than the rows under them.
         const head = { ...rect, y: rect.y - ABOVE_NODE, height: ABOVE_NODE + NODE_ROWS.borderTop + NODE_ROWS.head + NODE_ROWS.kind };
@@ -268,5 +268,47 @@ describe('edgeRoute parts', () => {
   it('draws a curve in one part', () => {
     const route = edgeRoute({ x: 0, y: 0 }, { x: 300, y: 120 }, null);
     expect(route.parts).toEqual([{ d: route.path, startsAt: 0 }]);
+  });
+});
+
+describe('the tools row', () => {
+  const files = () => findTemplate('files-agent')!.graph();
+
+  it('is a row of the nodes that call MCP tools (their own skills, their inner loop\'s tools), not of those that only plan them', () => {
+    const graph = files();
+    const called = Object.fromEntries(graph.nodes.map((node) => [node.id, mcpToolsOf(node, graph.skills)]));
+    expect(called).toEqual({
+      gather: ['list_directory', 'search_files', 'read_text_file'],
+      think: [],
+      write: ['read_text_file', 'write_file'],
+      check: ['read_text_file'],
+      report: [], ask: [], halt: [], wrap_up: [],
+    });
+  });
+
+  it('is counted in the node\'s measured rows: its height, its outcome rows and so every edge end move down by it', () => {
+    const graph = files();
+    const act = graph.nodes.find((node) => node.id === 'write')!;
+    // The same node with its tools as mock skills: no row.
+    const mocks = Object.fromEntries(Object.entries(graph.skills).map(([name, skill]) => [name, skill.type === 'mcp' ? { type: 'mock' as const, access: skill.access, script: [{ outcome: 'ok' as const }] } : skill]));
+    expect(mcpToolsOf(act, mocks)).toEqual([]);
+    expect(nodeHeight(act, graph.skills) - nodeHeight(act, mocks)).toBe(NODE_ROWS.tools);
+    expect(outcomesTop(act, graph.skills) - outcomesTop(act, mocks)).toBe(NODE_ROWS.tools);
+    expect(sourcePoint(act, graph.skills, 0).y - sourcePoint(act, mocks, 0).y).toBe(NODE_ROWS.tools);
+    expect(handleBoxes(act, graph.skills, ['ok'])[1].y - handleBoxes(act, mocks, ['ok'])[1].y).toBe(NODE_ROWS.tools);
+    // Asked again with the first skills, the row is back: what a node calls is kept per skills, not per node alone.
+    expect(nodeHeight(act, graph.skills) - nodeHeight(act, mocks)).toBe(NODE_ROWS.tools);
+  });
+
+  it('leaves every node of the template clear of the others, with the room above each for its run chips', () => {
+    const graph = files();
+    const rects = graph.nodes.map((node) => ({ id: node.id, ...nodeRect(node, graph.skills) }));
+    for (const a of rects)
+      for (const b of rects)
+        if (a.id < b.id) {
+          const [top, bottom] = a.y <= b.y ? [a, b] : [b, a];
+          const apart = a.x + a.width <= b.x || b.x + b.width <= a.x || top.y + top.height + ABOVE_NODE <= bottom.y;
+          expect(apart, `${a.id} and ${b.id}`).toBe(true);
+        }
   });
 });

@@ -4,7 +4,7 @@
  * nodes and labels by them, and label placement keeps labels clear of nodes and of each other.
  * Pure functions of the graph, so they are tested without a browser.
  */
-import { kindDefinition, outcomesOf, type GraphEdge, type GraphNode } from '../graph/index.ts';
+import { kindDefinition, outcomesOf, own, type GraphEdge, type GraphFile, type GraphNode } from '../graph/index.ts';
 import type { Pausable } from './pausable.ts';
 
 /** The narrowest and widest a node is, in flow pixels: its width is its title's (nodeWidth). */
@@ -14,7 +14,7 @@ export const MAX_NODE_WIDTH = 320;
  * Heights of a node's parts, in flow pixels (the node's CSS uses these). An outcome row is its
  * source handle, 22 px: at the smallest fit zoom (fit.ts) that is 17 px on screen to grab.
  */
-export const NODE_ROWS = { borderTop: 4, borderBottom: 1, head: 30, kind: 20, summaryPad: 8, summaryLine: 18, outcomesPad: 6, outcome: 22 } as const;
+export const NODE_ROWS = { borderTop: 4, borderBottom: 1, head: 30, kind: 20, tools: 20, summaryPad: 8, summaryLine: 18, outcomesPad: 6, outcome: 22 } as const;
 /**
  * The canvas's text sizes, in flow pixels (the node's and the labels' CSS use these): titles, and
  * every other text (rows, badges, labels). At the smallest fit zoom the body is still 10 px on screen.
@@ -70,14 +70,38 @@ export const summaryLines = (node: GraphNode): readonly string[] => {
   return lines;
 };
 
+/** The graph's skills by name: a node's rows depend on them (mcpToolsOf). */
+export type Skills = GraphFile['skills'];
+
+/** Where a node names a skill it does not call itself: a plan's actions (Act calls them), a recovery's next skill, the loop's decider. */
+const NOT_CALLED = /^config\.(plans|rules)|decider$/;
+const toolsCalled = new WeakMap<GraphNode, { skills: Skills; names: readonly string[] }>();
+
+/**
+ * The skills of type `mcp` a node calls itself (its own skill or skills, its judge, its inner
+ * loop's tools), once each: the node shows them in a row of its own (the tools row), between its
+ * kind and its summary. Made once per node and skills objects, as summaryLines.
+ */
+export const mcpToolsOf = (node: GraphNode, skills: Skills): readonly string[] => {
+  const known = toolsCalled.get(node);
+  if (known?.skills === skills) return known.names;
+  const names = [...new Set(kindDefinition(node.kind).skillRefs(node.config as never).filter(({ skill, where }) => !NOT_CALLED.test(where) && own(skills, skill)?.type === 'mcp').map(({ skill }) => skill))];
+  toolsCalled.set(node, { skills, names });
+  return names;
+};
+
+/** The height of the rows above a node's summary: its head, its kind, and its tools row when it calls MCP tools. */
+const rowsAbove = (node: GraphNode, skills: Skills) =>
+  NODE_ROWS.borderTop + NODE_ROWS.head + NODE_ROWS.kind + (mcpToolsOf(node, skills).length ? NODE_ROWS.tools : 0);
+
 /** The source handles of a node, top to bottom: one per outcome (its own: an inner loop adds max_iter), then the general one. */
 export const handleCount = (node: GraphNode) => (kindDefinition(node.kind).terminal ? 0 : outcomesOf(node).length + 1);
 
-export const nodeHeight = (node: GraphNode) => {
+export const nodeHeight = (node: GraphNode, skills: Skills) => {
   const lines = summaryLines(node).length;
   const handles = handleCount(node);
-  const { borderTop, borderBottom, head, kind, summaryPad, summaryLine, outcomesPad, outcome } = NODE_ROWS;
-  return borderTop + head + kind + (lines ? summaryPad + lines * summaryLine : 0) + (handles ? outcomesPad + handles * outcome : 0) + borderBottom;
+  const { borderBottom, summaryPad, summaryLine, outcomesPad, outcome } = NODE_ROWS;
+  return rowsAbove(node, skills) + (lines ? summaryPad + lines * summaryLine : 0) + (handles ? outcomesPad + handles * outcome : 0) + borderBottom;
 };
 
 /** What a node's head holds beside its title, in flow pixels (editor.css): borders, padding, the kind icon and its gap. */
@@ -100,25 +124,24 @@ export const titleWidth = (title: string) => [...title].length * 0.66 * CANVAS_T
 export const nodeWidth = (node: GraphNode): number =>
   Math.min(MAX_NODE_WIDTH, Math.max(MIN_NODE_WIDTH, 4 * Math.ceil((TITLE_CHROME + titleWidth(node.label ?? node.id)) / 4)));
 
-export const nodeRect = (node: GraphNode): Rect => ({ x: node.position.x, y: node.position.y, width: nodeWidth(node), height: nodeHeight(node) });
+export const nodeRect = (node: GraphNode, skills: Skills): Rect => ({ x: node.position.x, y: node.position.y, width: nodeWidth(node), height: nodeHeight(node, skills) });
 
 /** The top of a node's first outcome row, from the node's top (the rows' container has a 1 px border and 2 px above them). */
-export const outcomesTop = (node: GraphNode) => {
+export const outcomesTop = (node: GraphNode, skills: Skills) => {
   const lines = summaryLines(node).length;
-  const { borderTop, head, kind, summaryPad, summaryLine } = NODE_ROWS;
-  return borderTop + head + kind + (lines ? summaryPad + lines * summaryLine : 0) + 3;
+  return rowsAbove(node, skills) + (lines ? NODE_ROWS.summaryPad + lines * NODE_ROWS.summaryLine : 0) + 3;
 };
 
 /** Where an edge leaves a node: its source handle (`index` in handle order). */
-export const sourcePoint = (node: GraphNode, index: number): Point => ({
+export const sourcePoint = (node: GraphNode, skills: Skills, index: number): Point => ({
   x: node.position.x + nodeWidth(node) + SOURCE_HANDLE_OUT,
-  y: node.position.y + outcomesTop(node) + (index + 0.5) * NODE_ROWS.outcome,
+  y: node.position.y + outcomesTop(node, skills) + (index + 0.5) * NODE_ROWS.outcome,
 });
 
 /** The target handle sits halfway down the node inside its borders, as React Flow centres a handle. */
-export const targetPoint = (node: GraphNode): Point => ({
+export const targetPoint = (node: GraphNode, skills: Skills): Point => ({
   x: node.position.x - TARGET_HANDLE_OUT,
-  y: node.position.y + NODE_ROWS.borderTop + (nodeHeight(node) - NODE_ROWS.borderTop - NODE_ROWS.borderBottom) / 2,
+  y: node.position.y + NODE_ROWS.borderTop + (nodeHeight(node, skills) - NODE_ROWS.borderTop - NODE_ROWS.borderBottom) / 2,
 });
 
 export interface HandleBox extends Rect {
@@ -133,13 +156,13 @@ export interface HandleBox extends Rect {
  * ids top to bottom (none for a terminal node). A source handle is its whole outcome row, so the
  * row is what a person grabs; the target handle is a square as tall as a row, its dot at its left.
  */
-export const handleBoxes = (node: GraphNode, sources: readonly string[]): HandleBox[] => {
+export const handleBoxes = (node: GraphNode, skills: Skills, sources: readonly string[]): HandleBox[] => {
   const { x, y } = node.position;
-  const target = targetPoint(node);
+  const target = targetPoint(node, skills);
   return [
     { id: null, type: 'target', x: target.x - x, y: target.y - y - TARGET_HANDLE_SIZE / 2, width: TARGET_HANDLE_SIZE, height: TARGET_HANDLE_SIZE },
     ...sources.map((id, index): HandleBox => {
-      const point = sourcePoint(node, index);
+      const point = sourcePoint(node, skills, index);
       // From just past the target handle's square, which stands over the rows of a short node.
       const left = TARGET_HANDLE_SIZE - TARGET_HANDLE_OUT;
       return { id, type: 'source', x: left, y: point.y - y - NODE_ROWS.outcome / 2, width: point.x - x - left, height: NODE_ROWS.outcome };

@@ -3,7 +3,7 @@
  * handles, and of each other. Loaded just after the canvas's first commit (flowAdapter.ts,
  * loadLabelPlacement): the first screen draws the graph, its labels a moment later, in their places.
  */
-import { ABOVE_NODE, handleCount, nodeRect, NODE_ROWS, outcomesTop, SOURCE_HANDLE_OUT, targetPoint, TARGET_HANDLE_SIZE, type EdgeRoute, type LabelBasis, type LabelRequest, type Obstacle, type PlacedLabel, type Rect } from './geometry.ts';
+import { ABOVE_NODE, handleCount, nodeRect, NODE_ROWS, outcomesTop, SOURCE_HANDLE_OUT, targetPoint, TARGET_HANDLE_SIZE, type EdgeRoute, type LabelBasis, type LabelRequest, type Obstacle, type PlacedLabel, type Rect, type Skills } from './geometry.ts';
 import type { GraphNode } from '../graph/index.ts';
 
 /** Boxes closer than this touch. */
@@ -174,9 +174,9 @@ const HEAD_WEIGHT = 10;
  * breakpoint toggle above it; weighed more, its head (title and badges) with the chips; and, weighed far more, its handles (the outcome rows, and the target
  * handle with the reconnect anchor at it).
  */
-export const nodeObstacles = (node: GraphNode): Obstacle[] => {
-  const rect = nodeRect(node);
-  const target = targetPoint(node);
+export const nodeObstacles = (node: GraphNode, skills: Skills): Obstacle[] => {
+  const rect = nodeRect(node, skills);
+  const target = targetPoint(node, skills);
   const reach = Math.max(TOGGLE_OUT, SOURCE_HANDLE_OUT);
   const obstacles: Obstacle[] = [
     { x: rect.x, y: rect.y - ABOVE_NODE, width: rect.width + reach, height: rect.height + ABOVE_NODE, weight: 1 },
@@ -184,7 +184,7 @@ export const nodeObstacles = (node: GraphNode): Obstacle[] => {
     { x: target.x - EDGE_END_CLEARANCE, y: target.y - EDGE_END_CLEARANCE, width: EDGE_END_CLEARANCE + TARGET_HANDLE_SIZE + MARGIN, height: 2 * EDGE_END_CLEARANCE, weight: HANDLE_WEIGHT },
   ];
   const handles = handleCount(node);
-  if (handles > 0) obstacles.push({ x: rect.x, y: rect.y + outcomesTop(node), width: rect.width + EDGE_END_CLEARANCE, height: handles * NODE_ROWS.outcome, weight: HANDLE_WEIGHT });
+  if (handles > 0) obstacles.push({ x: rect.x, y: rect.y + outcomesTop(node, skills), width: rect.width + EDGE_END_CLEARANCE, height: handles * NODE_ROWS.outcome, weight: HANDLE_WEIGHT });
   return obstacles;
 };
 

@@ -38,7 +38,7 @@ const labelBoxes = (graph: GraphFile) => {
     // Edges their drawing names have no label (flowAdapter.ts, saidByDrawing).
     const text = edgeLabelText(edge, null, { source, loop: layout.loops.has(edge.id) });
     if (!text) return [];
-    const route = edgeRoute(sourcePoint(source, sourceHandleIndex(source, edge)), targetPoint(nodes.get(edge.target)!), layout.loops.get(edge.id) ?? null);
+    const route = edgeRoute(sourcePoint(source, graph.skills, sourceHandleIndex(source, edge)), targetPoint(nodes.get(edge.target)!, graph.skills), layout.loops.get(edge.id) ?? null);
     const place = layout.labels.get(edge.id)!;
     const centre = route.at(place.t);
     const size = labelSize(text);
@@ -51,7 +51,7 @@ const clashes = (graph: GraphFile) => {
   const found: string[] = [];
   const labels = labelBoxes(graph);
   for (const label of labels) {
-    for (const node of graph.nodes) if (overlap(label, nodeRect(node))) found.push(`${label.id} on ${node.id}`);
+    for (const node of graph.nodes) if (overlap(label, nodeRect(node, graph.skills))) found.push(`${label.id} on ${node.id}`);
     for (const other of labels) if (other.id > label.id && overlap(label, other)) found.push(`${label.id} on ${other.id}`);
   }
   return found;
@@ -91,10 +91,10 @@ describe('edge labels', () => {
     const [label] = labelBoxes(close);
     expect(label).toBeDefined();
     const handles = [act, verify].flatMap((node) =>
-      handleBoxes(node, [...outcomesOf(node), GENERAL_HANDLE]).map((box) => ({ ...box, x: box.x + node.position.x, y: box.y + node.position.y })),
+      handleBoxes(node, close.skills, [...outcomesOf(node), GENERAL_HANDLE]).map((box) => ({ ...box, x: box.x + node.position.x, y: box.y + node.position.y })),
     );
     // React Flow's reconnect anchor: a circle of radius 10 on the edge's target end.
-    const end = targetPoint(verify);
+    const end = targetPoint(verify, close.skills);
     for (const box of [...handles, { x: end.x - 10, y: end.y - 10, width: 20, height: 20 }]) expect(overlap(label, box)).toBe(false);
   });
 });
@@ -138,7 +138,7 @@ describe('layoutGraph', () => {
     expect(back.size).toBeGreaterThan(0);
     for (const edge of graph.edges) if (!back.has(edge.id)) expect(positions.get(edge.target)!.x).toBeGreaterThan(positions.get(edge.source)!.x);
     const laid = withPositions(graph, positions);
-    const rects = laid.nodes.map(nodeRect).sort((a, b) => a.x - b.x || a.y - b.y);
+    const rects = laid.nodes.map((node) => nodeRect(node, laid.skills)).sort((a, b) => a.x - b.x || a.y - b.y);
     for (let i = 0; i < rects.length; i += 1)
       for (let j = i + 1; j < rects.length && rects[j].x < rects[i].x + rects[i].width; j += 1) expect(overlap(rects[i], rects[j])).toBe(false);
   });

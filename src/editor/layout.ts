@@ -30,14 +30,14 @@ export const layoutGraph = async (graph: GraphFile): Promise<Positions> => {
     return {
       id: name,
       width: nodeWidth(node),
-      height: nodeHeight(node),
+      height: nodeHeight(node, graph.skills),
       // Ports on their sides, placed by ELK: with our handles' fixed places ELK aligned each edge
       // straight, stepping every layer further down, a graph's height many times its tallest node.
       layoutOptions: { 'elk.portConstraints': 'FIXED_SIDE' },
       ports: [
-        { id: `${name}::in`, width: 1, height: 1, x: 0, y: targetPoint(origin).y, layoutOptions: { 'elk.port.side': 'WEST' } },
+        { id: `${name}::in`, width: 1, height: 1, x: 0, y: targetPoint(origin, graph.skills).y, layoutOptions: { 'elk.port.side': 'WEST' } },
         ...Array.from({ length: handleCount(node) }, (_, index) => ({
-          id: `${name}::out${index}`, width: 1, height: 1, x: nodeWidth(node), y: sourcePoint(origin, index).y, layoutOptions: { 'elk.port.side': 'EAST' },
+          id: `${name}::out${index}`, width: 1, height: 1, x: nodeWidth(node), y: sourcePoint(origin, graph.skills, index).y, layoutOptions: { 'elk.port.side': 'EAST' },
         })),
       ],
     };

@@ -10,7 +10,9 @@ import { LIMITS } from './limits.ts';
  */
 export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-export const ACCESS_LEVELS = ['read', 'write', 'exec'] as const;
+import { ACCESS_LEVELS } from './mcpAccess.ts';
+
+export { ACCESS_LEVELS };
 export const Access = lazySchema((z) => z.enum(ACCESS_LEVELS));
 export type Access = z.infer<typeof Access>;
 

@@ -7,7 +7,8 @@
  * Streamable HTTP, the page's speaks Streamable HTTP only), so nothing here needs Node.
  */
 import { Validator, type OutputUnit, type Schema, type SchemaDraft } from '@cfworker/json-schema';
-import { ACCESS_LEVELS, type Access, type McpSkill } from '../graph/skills.ts';
+import { callAccess } from '../graph/mcpAccess.ts';
+import type { McpSkill } from '../graph/skills.ts';
 import { formatPath } from '../graph/problems.ts';
 import { clampTimeout } from './net.ts';
 import { outcomeOfRecords, type SkillContext, type SkillResult, type SkillRunner } from './types.ts';
@@ -64,11 +65,7 @@ export class McpFailure extends Error {
   }
 }
 
-/** `readOnlyHint: true` → read; anything else (no annotations included) → write. */
-export const accessOfTool = (tool: Pick<McpTool, 'annotations'>): Access => (tool.annotations?.readOnlyHint === true ? 'read' : 'write');
-
-/** The stricter of two access levels. */
-export const stricterAccess = (a: Access, b: Access): Access => (ACCESS_LEVELS.indexOf(a) >= ACCESS_LEVELS.indexOf(b) ? a : b);
+export { accessOfTool, stricterAccess } from '../graph/mcpAccess.ts';
 
 const DRAFTS: [RegExp, SchemaDraft][] = [[/draft-04/, '4'], [/draft-07/, '7'], [/2019-09/, '2019-09']];
 
@@ -165,7 +162,7 @@ export const createMcpSkill = (name: string, skill: McpSkill): SkillRunner => ({
   access: skill.access,
   learnAccess: async (context) => {
     const found = await toolOf(name, skill, context);
-    return 'failed' in found ? found.failed : stricterAccess(accessOfTool(found.tool), skill.access);
+    return 'failed' in found ? found.failed : callAccess(skill.access, found.tool);
   },
   describe: async (context) => {
     const found = await toolOf(name, skill, context);

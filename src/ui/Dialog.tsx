@@ -1,5 +1,6 @@
 import { useEffect, useRef, type ReactNode } from 'react';
-import { CloseIcon } from './canvasIcons.tsx';
+// Its own module: a dialog needs none of the panels' other icons.
+import CloseIcon from 'lucide-react/icons/x';
 import './ui.css';
 
 /**

@@ -1,11 +1,14 @@
 /**
- * The icons the first screen draws: the brand, the panels' rail, a failed edge's mark, a dialog's
- * close button, and the canvas's kind icons as CSS images. The rest are in icons.tsx, loaded with
- * the panels, and problemIcons.ts (the canvas's problem marks come with the graph's check, after the first screen).
+ * The icons the first screen draws: the brand, the panels' rail and the canvas's kind icons, as CSS
+ * images of lucide's drawings. The first screen draws no lucide component: lucide's React code loads
+ * with the panels (icons.tsx), and problemIcons.ts with the graph's check, after the first screen.
  */
 import type { LucideIconNode } from 'lucide-react';
 // The drawings alone, not the components (lucideIconData.d.ts): the canvas draws them as CSS images.
 import { __iconData as brainIcon } from 'lucide-react/icons/brain';
+import { __iconData as chevronLeftIcon } from 'lucide-react/icons/chevron-left';
+import { __iconData as chevronRightIcon } from 'lucide-react/icons/chevron-right';
+import { __iconData as circleDotIcon } from 'lucide-react/icons/circle-dot';
 import { __iconData as handIcon } from 'lucide-react/icons/hand';
 import { __iconData as inboxIcon } from 'lucide-react/icons/inbox';
 import { __iconData as lifeBuoyIcon } from 'lucide-react/icons/life-buoy';
@@ -15,13 +18,8 @@ import { __iconData as searchCheckIcon } from 'lucide-react/icons/search-check';
 import { __iconData as zapIcon } from 'lucide-react/icons/zap';
 import type { KindIconName } from '../graph/index.ts';
 
-// Each from its own module: lucide's index reaches every icon, and what the page loads later would come with it.
-export { default as BrandIcon } from 'lucide-react/icons/circle-dot';
-export { default as FailIcon, default as CloseIcon } from 'lucide-react/icons/x';
-export { default as ShowPanelIcon } from 'lucide-react/icons/chevron-left';
-export { default as HidePanelIcon } from 'lucide-react/icons/chevron-right';
-
-const KIND_ICON_DRAWINGS: Record<KindIconName, readonly LucideIconNode[]> = {
+/** Each kind's lucide drawing: the canvas's CSS images and the panels' `KindIcon`. */
+export const KIND_ICON_DRAWINGS: Record<KindIconName, readonly LucideIconNode[]> = {
   brain: brainIcon.node,
   inbox: inboxIcon.node,
   zap: zapIcon.node,
@@ -61,4 +59,14 @@ export const iconImage = (key: string, drawing: readonly LucideIconNode[], color
 
 /** A kind's icon as a CSS image, the same lucide drawing as `KindIcon`, in `color`. */
 export const kindIconImage = (name: KindIconName, color: string): string => iconImage(`kind ${name} ${color}`, KIND_ICON_DRAWINGS[name], color);
+
+
+/** A lucide drawing as a decorative icon in the text's colour: a mask over `currentColor` (styles.css, `.icon-mask`). */
+const maskIcon = (name: string, drawing: readonly LucideIconNode[]) =>
+  function MaskIcon({ size, className }: { size: number; className?: string }) {
+    return <span aria-hidden="true" className={`icon-mask${className ? ` ${className}` : ''}`} style={{ '--icon': iconImage(`mask ${name}`, drawing, '#000'), width: size, height: size } as React.CSSProperties} />;
+  };
+export const BrandIcon = maskIcon('circle-dot', circleDotIcon.node);
+export const ShowPanelIcon = maskIcon('chevron-left', chevronLeftIcon.node);
+export const HidePanelIcon = maskIcon('chevron-right', chevronRightIcon.node);
 

@@ -3,7 +3,8 @@
  * in a CSS image: no emoji, which some machines draw as empty boxes. The first screen's own icons
  * are in canvasIcons.tsx, so that the toolbars' and panels' icons load with them.
  */
-import { Brain, Hand, Inbox, LifeBuoy, MessageSquareText, OctagonX, SearchCheck, Zap, type LucideIcon, type LucideProps } from 'lucide-react';
+import { createElement, type SVGProps } from 'react';
+import { KIND_ICON_DRAWINGS } from './canvasIcons.tsx';
 import type { KindIconName } from '../graph/index.ts';
 
 export * from './canvasIcons.tsx';
@@ -36,21 +37,19 @@ export {
   TriangleAlert as WarningIcon,
   Undo2 as UndoIcon,
   Workflow as MermaidIcon,
+  X as CloseIcon,
+  X as FailIcon,
 } from 'lucide-react';
 
-const KIND_ICON_COMPONENTS: Record<KindIconName, LucideIcon> = {
-  brain: Brain,
-  inbox: Inbox,
-  zap: Zap,
-  'search-check': SearchCheck,
-  'life-buoy': LifeBuoy,
-  hand: Hand,
-  'message-square-text': MessageSquareText,
-  'octagon-x': OctagonX,
-};
-
-/** A node kind's icon, decorative: the kind's name is always written beside it. */
-export function KindIcon({ name, ...props }: { name: KindIconName } & LucideProps) {
-  const Icon = KIND_ICON_COMPONENTS[name];
-  return <Icon aria-hidden="true" focusable="false" size={16} {...props} />;
+/**
+ * A node kind's icon, decorative (the kind's name is always written beside it): its lucide drawing
+ * inline, in the text's colour, as lucide draws it. Drawn from the drawing rather than by lucide's
+ * component, so that the first screen, which has the drawings, needs none of lucide's React code.
+ */
+export function KindIcon({ name, size = 16, ...props }: { name: KindIconName; size?: number } & SVGProps<SVGSVGElement>) {
+  return (
+    <svg aria-hidden="true" focusable="false" width={size} height={size} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" {...props}>
+      {KIND_ICON_DRAWINGS[name].map(([tag, attributes]) => createElement(tag, attributes))}
+    </svg>
+  );
 }

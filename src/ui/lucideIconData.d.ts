@@ -5,3 +5,21 @@ import type { LucideIconData } from 'lucide-react';
 declare module 'lucide-react/icons/brain' {
   export const __iconData: LucideIconData;
 }
+declare module 'lucide-react/icons/lock' {
+  export const __iconData: LucideIconData;
+}
+declare module 'lucide-react/icons/pencil' {
+  export const __iconData: LucideIconData;
+}
+declare module 'lucide-react/icons/square-terminal' {
+  export const __iconData: LucideIconData;
+}
+declare module 'lucide-react/icons/chevron-left' {
+  export const __iconData: LucideIconData;
+}
+declare module 'lucide-react/icons/chevron-right' {
+  export const __iconData: LucideIconData;
+}
+declare module 'lucide-react/icons/circle-dot' {
+  export const __iconData: LucideIconData;
+}

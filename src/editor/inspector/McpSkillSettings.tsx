@@ -6,7 +6,8 @@
  */
 import { useId, useState } from 'react';
 import type { McpSkill } from '../../graph/skills.ts';
-import { accessOfTool, stricterAccess, type McpTool } from '../../skills/mcp.ts';
+import { accessOfTool, isDestructive, stricterAccess } from '../../graph/mcpAccess.ts';
+import type { McpTool } from '../../skills/mcp.ts';
 import { useApp } from '../../store/index.ts';
 import { badServerUrl, serverUrl, setServerUrl } from '../../store/mcpServers.ts';
 import { listTools, useMcpTools } from '../../store/mcpTools.ts';
@@ -16,7 +17,7 @@ import { NumberField, TextField, type Apply } from './fields.tsx';
 /** The marks of a tool, in words: what its annotations say. */
 export const toolMarks = (tool: McpTool): string[] => [
   accessOfTool(tool) === 'read' ? 'read-only' : 'writes',
-  ...(tool.annotations?.destructiveHint === true && accessOfTool(tool) !== 'read' ? ['destructive'] : []),
+  ...(isDestructive(tool) ? ['destructive'] : []),
 ];
 
 function ToolItem({ tool, chosen, choose }: { tool: McpTool; chosen: boolean; choose: () => void }) {

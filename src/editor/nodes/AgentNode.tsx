@@ -5,14 +5,15 @@ import { useApp } from '../../store/index.ts';
 import { selectProblemsByElement, type ElementProblems } from '../../store/problemsByElement.ts';
 import { fontText } from '../../ui/endText.ts';
 import { kindIconImage } from '../../ui/canvasIcons.tsx';
-import { GENERAL_HANDLE, type AgentFlowNode } from '../flowAdapter.ts';
-import { CANVAS_TEXT, handleBoxes, nodeHeight, nodeWidth, NODE_BORDER_SIDE, NODE_ROWS, TITLE_CHROME } from '../geometry.ts';
+import { GENERAL_HANDLE, nodeTextId, type AgentFlowNode } from '../flowAdapter.ts';
+import { CANVAS_TEXT, handleBoxes, mcpToolsOf, nodeHeight, nodeWidth, NODE_BORDER_SIDE, NODE_ROWS, TITLE_CHROME, type Skills } from '../geometry.ts';
 import { CanvasDrawing } from '../detail.ts';
 
 /** The node's size and rows come from the geometry (its text sizes too, set on the canvas), so layout and label placement know where everything is. */
 const ROW_STYLE = {
   '--row-head': `${NODE_ROWS.head}px`,
   '--row-kind': `${NODE_ROWS.kind}px`,
+  '--row-tools': `${NODE_ROWS.tools}px`,
   '--row-summary': `${NODE_ROWS.summaryLine}px`,
   '--row-outcome': `${NODE_ROWS.outcome}px`,
   '--border-top': `${NODE_ROWS.borderTop}px`,
@@ -26,9 +27,9 @@ const ROW_STYLE = {
  * of a big graph is many elements, and each transformed or positioned one is more work for the
  * browser on every drag and pan frame.
  */
-const handleStyles = (node: AgentFlowNode['data']['node'], sources: readonly string[]) => {
+const handleStyles = (node: AgentFlowNode['data']['node'], skills: Skills, sources: readonly string[]) => {
   const styles = new Map<string | null, React.CSSProperties>();
-  for (const box of handleBoxes(node, sources))
+  for (const box of handleBoxes(node, skills, sources))
     styles.set(box.id, { '--handle-x': `${box.x - NODE_BORDER_SIDE}px`, '--handle-y': `${box.y - NODE_ROWS.borderTop}px`, '--handle-width': `${box.width}px` } as React.CSSProperties);
   return styles;
 };
@@ -65,12 +66,12 @@ const nodeClass = (selected: boolean, breakpoint: boolean, problems: ElementProb
 function AgentNodeView({ id, data, selected }: NodeProps<AgentFlowNode>) {
   const problems = useApp((state) => selectProblemsByElement(state).nodes.get(id));
   const { outline, later: extras, marks, statuses } = useContext(CanvasDrawing);
-  const { node, definition, summary, isEntry, isFinally, visits, breakpoint } = data;
+  const { node, skills, definition, summary, isEntry, isFinally, visits, breakpoint } = data;
   const sources = useMemo(() => (definition.terminal ? [] : [...outcomesOf(node), GENERAL_HANDLE]), [node, definition]);
-  const handles = useMemo(() => handleStyles(node, sources), [node, sources]);
+  const handles = useMemo(() => handleStyles(node, skills, sources), [node, skills, sources]);
   const title = node.label ?? node.id;
   const width = nodeWidth(node);
-  const style = { ...ROW_STYLE, '--kind-color': definition.color, width, height: nodeHeight(node) } as React.CSSProperties;
+  const style = { ...ROW_STYLE, '--kind-color': definition.color, width, height: nodeHeight(node, skills) } as React.CSSProperties;
   const sourceHandle = (handle: string, text: boolean) => (
     <Handle
       key={handle}
@@ -96,7 +97,7 @@ function AgentNodeView({ id, data, selected }: NodeProps<AgentFlowNode>) {
       <Handle type="target" position={Position.Left} className="target-handle" style={handles.get(null)} />
       <div className="agent-node-head">
         <span className="agent-node-icon icon-image" aria-hidden="true" style={{ '--icon': kindIconImage(definition.icon, definition.color) } as React.CSSProperties} />
-        <span className="agent-node-label" title={title}>
+        <span className="agent-node-label" id={nodeTextId(id, 'title')} title={title}>
           {shownTitle === title ? (
             title
           ) : (
@@ -115,6 +116,12 @@ function AgentNodeView({ id, data, selected }: NodeProps<AgentFlowNode>) {
         {visits > 0 && <span className="heat-badge" title={`ran ${visits} times in this run`}>×{visits}</span>}
         {problems && marks && <marks.ProblemMark problems={problems} />}
       </div>
+      {mcpToolsOf(node, skills).length > 0 && (
+        // Its room is the geometry's from the first frame; what it says comes with the canvas's later parts.
+        <div className="agent-node-tools" id={nodeTextId(id, 'tools')}>
+          {extras && <extras.ToolsRow node={node} skills={skills} room={rowWidth(width)} font={rowFont} />}
+        </div>
+      )}
       {summary.length > 0 && (
         // One element for all the lines: a node of a big graph is many elements, and each costs every frame.
         <div className="agent-node-summary" title={summary.join('\n')}>

@@ -1,0 +1,31 @@
+/**
+ * The access a call of an MCP tool needs (SPEC §7), defined once for the runtime, the inspector and
+ * the canvas: from the tool's annotations (`readOnlyHint: true` → read, anything else → write), a
+ * skill's own `access` only stricter. Free of the graph's schemas, so the canvas can use it without
+ * loading them.
+ */
+
+/** Access levels, least to most. */
+export const ACCESS_LEVELS = ['read', 'write', 'exec'] as const;
+export type AccessLevel = (typeof ACCESS_LEVELS)[number];
+
+/** What a server says of a tool (MCP's annotations): hints, never trusted to loosen anything. */
+export interface ToolHints {
+  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean };
+}
+
+/** `readOnlyHint: true` → read; anything else (no annotations included) → write. */
+export const accessOfTool = (tool: ToolHints): AccessLevel => (tool.annotations?.readOnlyHint === true ? 'read' : 'write');
+
+/** The stricter of two access levels. */
+export const stricterAccess = (a: AccessLevel, b: AccessLevel): AccessLevel => (ACCESS_LEVELS.indexOf(a) >= ACCESS_LEVELS.indexOf(b) ? a : b);
+
+/** A tool that writes and says it may destroy what is there. */
+export const isDestructive = (tool: ToolHints): boolean => tool.annotations?.destructiveHint === true && accessOfTool(tool) !== 'read';
+
+/**
+ * The access each call of an mcp skill needs: with its tool as the server lists it, the stricter of
+ * the tool's annotations and the skill's own `access`; without, what the skill declares (the run
+ * still checks the annotations before every call).
+ */
+export const callAccess = (declared: AccessLevel, listed: ToolHints | undefined): AccessLevel => (listed ? stricterAccess(accessOfTool(listed), declared) : declared);
