@@ -35,10 +35,13 @@ symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'), 'dir');
 writeFileSync(join(copy, 'tsconfig.kind.json'), JSON.stringify({ extends: './tsconfig.json', include: ['src'] }));
 
 const blocks = docBlocks();
+/** Every file the steps wrote or edited. */
+const touched = new Set<string>();
 const writeBlock = (path: string) => {
   const text = blocks.get(path);
   if (text === undefined) throw new Error(`docs/architecture.md's "${SECTION}" has no block for ${path}`);
   writeFileSync(join(copy, path), text);
+  touched.add(path);
 };
 
 /** Replaces the one place `anchor` matches in `path`; a step whose place moved fails here, naming it. */
@@ -48,6 +51,7 @@ const edit = (step: number, path: string, anchor: RegExp, replacement: string) =
   const matches = text.match(new RegExp(anchor.source, `${anchor.flags.replace('g', '')}g`))?.length ?? 0;
   if (matches !== 1) throw new Error(`step ${step} of "${SECTION}": ${anchor} matches ${matches} times in ${path}, not once`);
   writeFileSync(file, text.replace(anchor, replacement));
+  touched.add(path);
 };
 
 /** An import after the file's last one. */
@@ -62,14 +66,14 @@ const run = (tool: string, args: string[]) => {
 const typecheck = () => run('tsc', ['--noEmit', '-p', 'tsconfig.kind.json']);
 
 describe('adding a node kind as docs/architecture.md says', () => {
-  it('half added (defined and registered, with no executor), the type checker names what is missing', () => {
+  it('half added (defined and in KINDS, with no executor and no examples), the type checker names what is missing', () => {
     writeBlock('src/graph/kinds/echo.ts');
     addImport(2, 'src/graph/kinds/index.ts', "import { echo } from './echo.ts';");
     edit(2, 'src/graph/kinds/index.ts', /(export const KINDS = \{[^}]*?) \} as const;/, '$1, echo } as const;');
     const result = typecheck();
     expect(result.status, result.output).not.toBe(0);
     expect(result.output).toMatch(/src\/runtime\/kinds\/index\.ts\(\d+,\d+\): error TS2741: Property 'echo' is missing/);
-    expect(result.output).toMatch(/src\/graph\/arbitrary\.ts\(\d+,\d+\): error TS2366/);
+    expect(result.output).toMatch(/src\/graph\/kinds\/examples\.ts\(\d+,\d+\): error TS2741: Property 'echo' is missing/);
   }, 180_000);
 
   // Goes on from the copy the case above left half done.
@@ -77,10 +81,10 @@ describe('adding a node kind as docs/architecture.md says', () => {
     writeBlock('src/runtime/kinds/echo.ts');
     addImport(4, 'src/runtime/kinds/index.ts', "import { executeEcho } from './echo.ts';");
     edit(4, 'src/runtime/kinds/index.ts', /(export const EXECUTORS: [^\n]*\{\n[\s\S]*?)\n\};/, '$1\n  echo: executeEcho,\n};');
-    edit(5, 'src/graph/arbitrary.ts', /^( *)switch \(kind\) \{\n/m, "$&$1  case 'echo':\n$1    return fc.record({ text: fc.string({ maxLength: 10 }) }, { requiredKeys: [] });\n");
-    edit(6, 'src/graph/kinds/kinds.test.ts', /(const SPEC = \{\n[\s\S]*?)\n\} as const;/, "$1\n  echo: { writes: ['echoed'], outcomes: ['ok'], title: 'Echo', mermaid: 'box' },\n} as const;");
-    edit(6, 'src/graph/state.test.ts', /'approval', 'response'\]/, "'approval', 'response', 'echoed']");
-    edit(6, 'src/graph/parse.test.ts', /respond, stop\)/, 'respond, stop, echo)');
+    edit(2, 'src/graph/kinds/examples.ts', /(export const KIND_EXAMPLES: [^\n]*\{\n[\s\S]*?)\n\};/, "$1\n  echo: () => fc.record({ text: fc.string({ maxLength: 10 }) }, { requiredKeys: [] }),\n};");
+    edit(5, 'src/graph/kinds/kinds.test.ts', /(const SPEC = \{\n[\s\S]*?)\n\} as const;/, "$1\n  echo: { writes: ['echoed'], outcomes: ['ok'], title: 'Echo', mermaid: 'box' },\n} as const;");
+    edit(5, 'src/graph/state.test.ts', /'approval', 'response'\]/, "'approval', 'response', 'echoed']");
+    edit(5, 'src/graph/parse.test.ts', /respond, stop\)/, 'respond, stop, echo)');
     writeBlock('src/runtime/kinds/echo.test.ts');
 
     const checked = typecheck();
@@ -94,5 +98,7 @@ describe('adding a node kind as docs/architecture.md says', () => {
     const tested = run('vitest', ['run', ...tests]);
     expect(tested.status, tested.output).toBe(0);
     expect(tested.output).toMatch(/Test Files +6 passed/);
+    // The kind is a capability of its definition everywhere else: the code the steps touched is in kinds/ (and tests).
+    expect([...touched].filter((path) => !/^src\/(graph|runtime)\/kinds\//.test(path) && !path.endsWith('.test.ts'))).toEqual([]);
   }, 240_000);
 });

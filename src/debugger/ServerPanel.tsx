@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { kindDefinition } from '../graph/index.ts';
 import { useApp } from '../store/index.ts';
 import { connect, disconnect, serverController, shortId, useServer, type ServerConnection } from '../store/langgraphServer.ts';
 import { useActiveRun } from './hooks.ts';
@@ -96,7 +97,7 @@ export function ServerPanel({ onClose }: { onClose: () => void }) {
   const busy = server.connecting || server.thread?.busy === true;
   const next = server.thread?.next ?? [];
   const foreign = graph !== undefined && graph.loopscope === null;
-  const approvalNext = graph?.loopscope?.nodes.some((node) => node.kind === 'approve' && next.includes(node.id)) ?? false;
+  const approvalNext = graph?.loopscope?.nodes.some((node) => kindDefinition(node.kind).interruptsBefore && next.includes(node.id)) ?? false;
   /** The run input a drawn graph starts with, read from what the person typed. */
   const runInput = () => {
     if (!foreign) return {};

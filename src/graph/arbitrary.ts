@@ -5,25 +5,14 @@
  */
 import fc from 'fast-check';
 import { CALL_OUTCOMES } from './common.ts';
-import { EVALUATION_REASONS } from './kinds/verify.ts';
-import { NODE_KINDS, type NodeKind } from './kinds/index.ts';
+import { KIND_EXAMPLES, jsonKey as key, jsonLeaf, jsonRecord as record } from './kinds/examples.ts';
+import { KIND_LIST, NODE_KINDS } from './kinds/index.ts';
 import { OPS, type When } from './when.ts';
 
 /** Ids a file may use, with the names every object inherits among them. */
 const idArbitrary = fc.oneof(
   fc.constantFrom('toString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', '__defineGetter__', 'then', 'length', '_', 'node-2', 'A_b-9'),
   fc.integer({ min: 0, max: 99 }).map((n) => `n${n}`),
-);
-
-const FAILURES = ['timeout', 'parse_error', 'permission_denied', 'error'] as const;
-
-const jsonLeaf = fc.oneof(fc.string({ maxLength: 8 }), fc.integer({ min: -1000, max: 1000 }), fc.boolean(), fc.constant(null));
-const key = fc.constantFrom('ip', 'host', 'count', 'toString', 'valueOf', 'q');
-const record = fc.dictionary(key, jsonLeaf, { maxKeys: 3 });
-
-const retryArbitrary = fc.record(
-  { maxAttempts: fc.integer({ min: 1, max: 4 }), retryOn: fc.uniqueArray(fc.constantFrom(...FAILURES), { maxLength: 3 }) },
-  { requiredKeys: [] },
 );
 
 /** What a scripted decider or judge may answer: a tool call, done, a judgement, or something that does not parse. */
@@ -48,7 +37,7 @@ const mockSkill = fc.record(
 );
 
 /** Outcomes of every kind, so that an edge may name one its source never has. */
-const OUTCOMES = ['ok', 'empty', 'error', 'denied', 'repeated', 'sufficient', 'exhausted', 'continue', 'recovered', 'needs_human', 'no_path', 'approved'];
+const OUTCOMES = [...new Set(KIND_LIST.flatMap((definition) => definition.outcomes))];
 
 const PATHS = ['round', 'steps', 'tokensUsed', 'evaluation.plan_exhausted', 'evaluation.reason', 'evaluation.evidence_sufficient', 'recovery.action', 'plan.repeated'];
 
@@ -63,31 +52,6 @@ const whenArbitrary: fc.Arbitrary<When> = fc.letrec<{ when: When }>((tie) => ({
     fc.record({ not: tie('when') }),
   ),
 })).when;
-
-const loopArbitrary = (skill: fc.Arbitrary<string>) =>
-  fc.record({ decider: skill, tools: fc.uniqueArray(skill, { maxLength: 2 }), maxIter: fc.integer({ min: 1, max: 3 }) }, { requiredKeys: ['decider'] });
-
-const configFor = (kind: NodeKind, skills: readonly string[]): fc.Arbitrary<Record<string, unknown>> => {
-  const skill = fc.constantFrom(...skills);
-  switch (kind) {
-    case 'reason':
-      return fc.record({ plans: fc.array(fc.record({ actions: fc.array(fc.record({ skill, args: record }), { maxLength: 2 }) }), { maxLength: 3 }), retry: retryArbitrary }, { requiredKeys: [] });
-    case 'collect':
-      return fc.record({ skills: fc.uniqueArray(skill, { maxLength: 2 }), retry: retryArbitrary, loop: loopArbitrary(skill) }, { requiredKeys: [] });
-    case 'act':
-      return fc.record({ skill, retry: retryArbitrary, maxIter: fc.integer({ min: 1, max: 3 }), loop: loopArbitrary(skill) }, { requiredKeys: [] });
-    case 'verify':
-      return fc.record({ minRecords: fc.integer({ min: 0, max: 3 }), judge: skill, loop: loopArbitrary(skill), retry: retryArbitrary }, { requiredKeys: [] });
-    case 'recover':
-      return fc.record({ rules: fc.array(fc.record({ reason: fc.constantFrom(...EVALUATION_REASONS, 'otherwise'), action: fc.constantFrom('expand_search_scope', 'fallback_tool', 'request_human_confirmation'), skill, estTokens: fc.integer({ min: 0, max: 100 }) }, { requiredKeys: ['reason', 'action'] }), { maxLength: 3 }) }, { requiredKeys: [] });
-    case 'approve':
-      return fc.record({ prompt: fc.string({ maxLength: 10 }), auto: fc.constantFrom('approve', 'deny') }, { requiredKeys: [] });
-    case 'respond':
-      return fc.record({ template: fc.string({ maxLength: 10 }) }, { requiredKeys: [] });
-    case 'stop':
-      return fc.record({ reason: fc.constantFrom('stopped', 'no_recovery_path', 'constructor', 'to_string') }, { requiredKeys: [] });
-  }
-};
 
 /** A graph file as JSON a person could write: valid, though its validation may warn or fail. */
 export const graphFileArbitrary = fc
@@ -111,7 +75,7 @@ export const graphFileArbitrary = fc
           ...ids.map((id) =>
             fc.constantFrom(...NODE_KINDS).chain((kind) =>
               fc.record(
-                { id: fc.constant(id), kind: fc.constant(kind), label: fc.string({ maxLength: 12 }), position: fc.record({ x: fc.integer({ min: -2000, max: 2000 }), y: fc.integer({ min: -2000, max: 2000 }) }), config: configFor(kind, skillNames) },
+                { id: fc.constant(id), kind: fc.constant(kind), label: fc.string({ maxLength: 12 }), position: fc.record({ x: fc.integer({ min: -2000, max: 2000 }), y: fc.integer({ min: -2000, max: 2000 }) }), config: KIND_EXAMPLES[kind](fc.constantFrom(...skillNames)) },
                 { requiredKeys: ['id', 'kind'] },
               ),
             ),

@@ -1,7 +1,7 @@
 /**
  * Problems of data flow, found before a run: a node the run can reach with a field it needs written
- * by no node on that way (`unwritten_read`), and a Reason node with no plan to make (`no_plan`). What a kind needs
- * and writes comes from its definition (kinds/); validateGraph reports these with the others.
+ * by no node on that way (`unwritten_read`). What a kind needs and writes comes from its definition
+ * (kinds/); validateGraph reports these with the others.
  */
 import { KIND_LIST, kindDefinition } from './kinds/index.ts';
 import { outgoingEdges } from './model.ts';
@@ -11,21 +11,6 @@ import type { Problem } from './validate.ts';
 const quoted = (fields: readonly string[]) => fields.map((field) => `"${field}"`).join(' or ');
 const writersOf = (fields: readonly string[]) =>
   KIND_LIST.filter((kind) => kind.writes.some((field) => fields.includes(field))).map((kind) => `${/^[AEIOU]/.test(kind.title) ? 'an' : 'a'} ${kind.title}`).join(' or ');
-
-/**
- * A Reason node that has nothing to plan: a scripted planner with no action in any plan, an llm
- * planner with no skill. One that runs an inner loop plans by its decider's done output.
- */
-const noPlanProblems = (graph: GraphFile): Problem[] =>
-  graph.nodes.flatMap((node, index): Problem[] => {
-    if (node.kind !== 'reason' || node.config.loop) return [];
-    const { planner, plans, skill } = node.config;
-    if (planner === 'llm' && !skill)
-      return [{ code: 'no_plan', severity: 'error', message: `${node.id} plans with an llm but names no planner skill: its first step fails. Pick the LLM skill that makes the plan.`, nodeId: node.id, path: `nodes[${index}].config.skill` }];
-    if (planner !== 'llm' && !plans.some((plan) => plan.actions.length > 0))
-      return [{ code: 'no_plan', severity: 'error', message: `${node.id} has no plan with an action: its first step fails with nothing to do. Add a round with an action (Plans by round), or plan with an llm.`, nodeId: node.id, path: `nodes[${index}].config.plans` }];
-    return [];
-  });
 
 /**
  * For a group of fields: the nodes the run can reach with none of them written (no node before it
@@ -85,4 +70,4 @@ const unwrittenReadProblems = (graph: GraphFile): Problem[] => {
   return problems;
 };
 
-export const dataFlowProblems = (graph: GraphFile): Problem[] => [...noPlanProblems(graph), ...unwrittenReadProblems(graph)];
+export const dataFlowProblems = (graph: GraphFile): Problem[] => unwrittenReadProblems(graph);

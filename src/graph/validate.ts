@@ -1,6 +1,7 @@
 import { dataFlowProblems } from './dataFlow.ts';
+import { KIND_VALIDATION, type KindValidation } from './kinds/validation.ts';
 import { pathsOf } from './describe.ts';
-import { kindDefinition, type SkillReference } from './kinds/index.ts';
+import { KIND_LIST, kindDefinition, type AnyKindDefinition, type SkillReference } from './kinds/index.ts';
 import { edgesInTryOrderBySource, isTerminal, outcomesOf, reachableFrom } from './model.ts';
 import { formatPath } from './problems.ts';
 import { RUNTIME_FIELDS, knownPaths, stateKeyRefusal } from './state.ts';
@@ -53,13 +54,12 @@ const routedOutcomes = (when: When | undefined): string[] => {
   return [];
 };
 
-/**
- * Whether an approval can grant this skill reference: approval grants the skill an Act node was
- * refused (its own skill, its loop's tools, the plan's actions a Reason node makes), or the skill
- * of a recovery rule. A judge, a planner and a verify or reason loop's tools are never granted.
- */
-const approvalGrants = (node: GraphNode, reference: SkillReference): boolean =>
-  node.kind === 'act' || node.kind === 'recover' || (node.kind === 'reason' && reference.where.startsWith('config.plans'));
+/** What validation knows of a node's kind beyond its definition (kinds/validation.ts). */
+const validationOf = (node: GraphNode) => KIND_VALIDATION[node.kind] as KindValidation<GraphNode['kind']> | undefined;
+
+/** The kinds with a capability, by name, for messages: `approve`, or `a or b` when several have it. */
+const kindsThat = (capable: (definition: AnyKindDefinition) => boolean | undefined) =>
+  KIND_LIST.filter(capable).map((definition) => definition.kind).join(' or ');
 
 const coversEverything = (when: When | undefined) => when === undefined || when === 'always' || when === 'otherwise';
 
@@ -76,7 +76,7 @@ export const validateGraph = (graph: GraphFile): Problem[] => {
   if (graph.finally !== undefined) {
     const closing = graph.nodes.find((node) => node.id === graph.finally);
     if (!closing) problems.push({ code: 'unknown_node', severity: 'error', message: `"finally" names "${graph.finally}", which is not a node.`, path: 'finally' });
-    else if (closing.kind !== 'respond') problems.push({ code: 'bad_finally', severity: 'error', message: `"finally" names ${closing.id}, a ${closing.kind} node: it must be a respond node, the final response.`, path: 'finally', nodeId: closing.id });
+    else if (!kindDefinition(closing.kind).finalResponse) problems.push({ code: 'bad_finally', severity: 'error', message: `"finally" names ${closing.id}, a ${closing.kind} node: it must be a ${kindsThat((definition) => definition.finalResponse)} node, the final response.`, path: 'finally', nodeId: closing.id });
   }
 
   const seen = new Set<string>();
@@ -112,8 +112,8 @@ export const validateGraph = (graph: GraphFile): Problem[] => {
         problems.push({ code: 'unknown_node', severity: 'warning', message: `Scenario "${scenario.name}" expects something of the node "${id}", which the graph does not have.`, path: `scenarios[${index}].expect.${where}` });
     for (const id of Object.keys(scenario.decisions ?? {})) {
       const node = graph.nodes.find((candidate) => candidate.id === id);
-      if (node?.kind !== 'approve')
-        problems.push({ code: 'unknown_node', severity: 'warning', message: `Scenario "${scenario.name}" answers for "${id}", which is ${node ? `a ${node.kind} node, not an approve node` : 'not a node of the graph'}: the answers are never used.`, path: `scenarios[${index}].decisions.${id}` });
+      if (!node || !kindDefinition(node.kind).interruptsBefore)
+        problems.push({ code: 'unknown_node', severity: 'warning', message: `Scenario "${scenario.name}" answers for "${id}", which is ${node ? `a ${node.kind} node, not an ${kindsThat((definition) => definition.interruptsBefore)} node` : 'not a node of the graph'}: the answers are never used.`, path: `scenarios[${index}].decisions.${id}` });
     }
     for (const field of ['fired', 'notFired'] as const)
       (scenario.expect[field] ?? []).forEach((id, at) => {
@@ -165,10 +165,11 @@ export const validateGraph = (graph: GraphFile): Problem[] => {
     }
   });
 
-  // One rule softens a refusal: an Approve node the run can reach from the refused node, for a skill
-  // approval grants (what an Act node runs and was refused, or a recovery rule's skill). A kind that
-  // only reads (Collect) refuses a writing skill in any mode: collect_writes says so instead.
-  const approveIds = graph.nodes.filter((node) => node.kind === 'approve').map((node) => node.id);
+  // One rule softens a refusal: a node that grants skills (Approve) the run can reach from the refused
+  // node, for a skill reference its kind says approval grants (`approvable`: what an Act node runs and
+  // was refused, or a recovery rule's skill). A kind that only reads (Collect) refuses a writing skill
+  // in any mode: collect_writes says so instead.
+  const approveIds = graph.nodes.filter((node) => validationOf(node)?.grantsSkills).map((node) => node.id);
   const approveReachable = (node: GraphNode) => {
     const reachable = reachableFrom(graph, node.id);
     return approveIds.some((id) => id !== node.id && reachable.has(id));
@@ -179,7 +180,7 @@ export const validateGraph = (graph: GraphFile): Problem[] => {
     for (const reference of skillReferences(node)) {
       const skill = definesSkill(graph, reference.skill) ? graph.skills[reference.skill] : undefined;
       if (!skill || accessAllowed(graph.permissions.mode, effectiveAccess(skill))) continue;
-      const grantable = approvalGrants(node, reference);
+      const grantable = validationOf(node)?.approvable?.(reference) ?? false;
       canApprove ??= approveIds.length > 0 && approveReachable(node);
       const softened = grantable && canApprove;
       const why = softened ? ''
@@ -194,15 +195,9 @@ export const validateGraph = (graph: GraphFile): Problem[] => {
     }
   });
 
-  // A cap that drops work says so before the run: the skills or plan actions past maxIter never run.
-  const longestPlan = Math.max(0, ...graph.nodes.flatMap((node) => (node.kind === 'reason' ? node.config.plans.map((plan) => plan.actions.length) : [])));
+  // What each kind checks in its own config (kinds/validation.ts): capped work, a verdict with no tool, no plan.
   graph.nodes.forEach((node, index) => {
-    if (node.kind === 'collect' && !node.config.loop && node.config.skills.length > node.config.maxIter)
-      problems.push({ code: 'capped_work', severity: 'warning', message: `${node.id} lists ${node.config.skills.length} skills but runs at most maxIter ${node.config.maxIter} a visit: ${node.config.skills.slice(node.config.maxIter).join(', ')} never run.`, nodeId: node.id, path: `nodes[${index}].config.maxIter` });
-    if (node.kind === 'verify' && node.config.verdictFrom === 'tool' && !node.config.loop?.tools.length)
-      problems.push({ code: 'no_verdict_tool', severity: 'warning', message: `${node.id} takes its verdict from a tool (verdictFrom "tool") but has no inner loop with tools: ${node.config.loop ? 'no tool can answer, so the evidence is never sufficient' : 'without a loop it counts records, and verdictFrom does nothing'}.`, nodeId: node.id, path: `nodes[${index}].config.verdictFrom` });
-    if (node.kind === 'act' && !node.config.loop && !node.config.skill && longestPlan > node.config.maxIter)
-      problems.push({ code: 'capped_work', severity: 'warning', message: `A plan has ${longestPlan} actions but ${node.id} runs at most maxIter ${node.config.maxIter} a visit: the rest would not run.`, nodeId: node.id, path: `nodes[${index}].config.maxIter` });
+    problems.push(...(validationOf(node)?.check?.(node, index, graph) ?? []));
   });
 
   problems.push(...readsOnlyProblems(graph), ...retryProblems(graph), ...reservedStateProblems(graph), ...dataFlowProblems(graph));

@@ -1,4 +1,4 @@
-import { describeProblems, own, type GraphFile, type Scenario } from '../graph/index.ts';
+import { describeProblems, kindDefinition, own, type GraphFile, type GraphNode, type Scenario } from '../graph/index.ts';
 import { Skill } from '../graph/skills.ts';
 import { parseWith } from '../graph/parse.ts';
 
@@ -22,11 +22,11 @@ const overriddenSkill = (scenario: Scenario, name: string, base: Skill | undefin
   return merged.value;
 };
 
-/** The approve nodes with the scenario's answers given in advance (`config.answers`), so the run asks nobody. */
+/** The nodes that ask a person (`interruptsBefore`) with the scenario's answers given in advance (`config.answers`), so the run asks nobody. */
 const withDecisions = (nodes: GraphFile['nodes'], decisions: Scenario['decisions']): GraphFile['nodes'] =>
   decisions === undefined ? nodes : nodes.map((node) => {
     const answers = own(decisions, node.id);
-    return node.kind === 'approve' && answers ? { ...node, config: { ...node.config, answers } } : node;
+    return kindDefinition(node.kind).interruptsBefore && answers ? ({ ...node, config: { ...node.config, answers } } as GraphNode) : node;
   });
 
 /**

@@ -4,6 +4,7 @@
  * included, becomes a mock script, so that the test replays the run offline.
  */
 import { own } from '../graph/common.ts';
+import { kindDefinition } from '../graph/kinds/index.ts';
 import type { GraphFile, Scenario } from '../graph/schema.ts';
 import type { MockEntry } from '../graph/skills.ts';
 import { nodeRan } from './scenario.ts';
@@ -86,7 +87,7 @@ export const scenarioFromRun = (graph: GraphFile, trace: Trace, taken: readonly 
   // Every answer of a node that a person answered at least once, in order: the replay takes them by visit.
   const answered = new Map<string, ('approved' | 'denied')[]>();
   const byPerson = new Set<string>();
-  for (const step of trace.steps.filter((candidate) => candidate.kind === 'approve' && nodeRan(candidate))) {
+  for (const step of trace.steps.filter((candidate) => kindDefinition(candidate.kind).interruptsBefore && nodeRan(candidate))) {
     if (step.outcome !== 'approved' && step.outcome !== 'denied') continue;
     answered.set(step.node, [...(answered.get(step.node) ?? []), step.outcome]);
     const by = (step.writes?.approval as { by?: unknown } | undefined)?.by;

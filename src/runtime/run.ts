@@ -9,7 +9,7 @@
  * forks from, so the steps before it are never run again.
  */
 import type { CompiledStateGraph } from '@langchain/langgraph/web';
-import { kindDefinition, nodeById, outcomesOf, own, describeProblems, type GraphFile } from '../graph/index.ts';
+import { kindDefinition, nodeById, outcomesOf, own, describeProblems, type AskedConfig, type GraphFile } from '../graph/index.ts';
 import { parseStateEdit } from '../graph/state.ts';
 import { withNamedScenario } from './apply-scenario.ts';
 import { RetainingSaver } from './checkpointer.ts';
@@ -234,22 +234,22 @@ class Controller implements RunController {
     this.emit({ type: 'stopped', reason: stop.reason, explain: stop.explain, trace: this.trace });
   }
 
-  /** The next node is an approve node whose answer for this visit was given in advance (`config.answers`, a scenario's decisions). */
+  /** The next node asks a person (`interruptsBefore`), and its answer for this visit was given in advance (`config.answers`, a scenario's decisions). */
   private answeredInAdvance(): boolean {
     const node = this.next === null ? undefined : nodeById(this.session.graph, this.next);
-    return node?.kind === 'approve' && scriptedAnswer(node.config, own(this.values._run.visits, node.id) ?? 0) !== undefined;
+    return node !== undefined && kindDefinition(node.kind).interruptsBefore === true && scriptedAnswer(node.config as AskedConfig, own(this.values._run.visits, node.id) ?? 0) !== undefined;
   }
 
-  /** An approve node is next and nobody answered yet: an interactive run waits for a person (unless a guard stops it first). */
+  /** A node that asks a person is next and nobody answered yet: an interactive run waits for a person (unless a guard stops it first). */
   private awaitedApproval(): PendingApproval | null {
     const next = this.next;
     const node = next === null ? undefined : nodeById(this.session.graph, next);
-    if (this.options.headless || node?.kind !== 'approve' || this.values._run.decision !== null || this.answeredInAdvance()) return null;
+    if (this.options.headless || !node || !kindDefinition(node.kind).interruptsBefore || this.values._run.decision !== null || this.answeredInAdvance()) return null;
     const guards = checkGuards({ round: this.values.round as number, steps: this.values.steps as number, tokensUsed: this.values.tokensUsed as number, limits: this.session.graph.limits });
     if (guards.stop) return null;
     const denied = deniedAction(this.state);
     return {
-      node: node.id, prompt: node.config.prompt ?? `Allow ${denied.skill ?? 'the action'} to run?`, ...denied,
+      node: node.id, prompt: (node.config as AskedConfig).prompt ?? `Allow ${denied.skill ?? 'the action'} to run?`, ...denied,
       reason: denied.skill ? `${denied.skill} was refused by the permission check (${this.session.graph.permissions.mode})` : undefined,
     };
   }
@@ -353,10 +353,10 @@ class Controller implements RunController {
     return null;
   }
 
-  /** The nodes a Run stops before: breakpoints, and approve nodes nobody answered yet. */
+  /** The nodes a Run stops before: breakpoints, and nodes that ask a person (`interruptsBefore`) nobody answered yet. */
   private interruptNodes(): string[] {
     const graph = this.session.graph;
-    const approvals = this.options.headless ? [] : graph.nodes.filter((node) => node.kind === 'approve' && this.session.names.has(node.id)).map((node) => node.id);
+    const approvals = this.options.headless ? [] : graph.nodes.filter((node) => kindDefinition(node.kind).interruptsBefore && this.session.names.has(node.id)).map((node) => node.id);
     const answered = this.values._run.decision !== null || this.answeredInAdvance() ? this.next : null;
     const ids = [...(this.options.breakpointNodes?.() ?? []), ...approvals].filter((id) => id !== answered && this.session.names.has(id));
     return [...new Set(ids)].map((id) => this.nodeName(id));

@@ -5,11 +5,14 @@
  * `_step` of each checkpoint along the thread's current branch (a fork made with `updateState`
  * starts a new branch from an older checkpoint), read newest first, a page at a time.
  */
-import { describeProblems } from '../graph/index.ts';
+import { describeProblems, KIND_LIST, NODE_KINDS } from '../graph/index.ts';
 import { asMessages, messageChannels, tokensIn } from './messages.ts';
 import { drawnIdOf, edgesLeaving, END_NODE, type ServerDrawing } from './serverGraph.ts';
 import { agentState } from './state.ts';
 import { parseTrace, TRACE_FORMAT, TRACE_VERSION, type EdgeCheck, type ServerStep, type Trace, type TraceStep } from './trace.ts';
+
+/** The kind a step of a node Loopscope did not make is recorded as: the one with `foreignSteps` (kinds.test.ts checks there is one). */
+const FOREIGN_KIND = KIND_LIST.find((definition) => definition.foreignSteps)?.kind ?? NODE_KINDS[0];
 
 /** A task of a checkpoint, as the server lists it: the node it runs, and what came of it so far. */
 export interface CheckpointTask {
@@ -199,7 +202,7 @@ export const foreignSteps = (chain: readonly CheckpointState[], drawing: ServerD
       };
       const words = edit ? `state edited on the server as ${task.name} (updateState)` : `${task.name} → ${route.chose.length ? route.chose.map(lastPart).join(', ') : '—'}: ${route.reason}`;
       steps.push({
-        step: 0, round: where.round ?? Math.max(round, 1), node: id, kind: 'act', outcome: typeof task.error === 'string' ? 'error' : null, attempts: [], reads: [], writes,
+        step: 0, round: where.round ?? Math.max(round, 1), node: id, kind: FOREIGN_KIND, outcome: typeof task.error === 'string' ? 'error' : null, attempts: [], reads: [], writes,
         edges: route.edges, fired: route.fired, guard: null, durationMs: 0, note: words, tokensUsed: stateTokens(afterValues),
         // The state it started from, when the step before it was in another namespace (or there was none).
         ...(steps.length === 0 || stepBefore !== (ns || undefined) ? { stateBefore: start } : {}),

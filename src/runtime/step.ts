@@ -105,10 +105,10 @@ export const routeAfter = (graph: GraphFile, source: string, outcome: string | n
 /** Stops that end a run without a final response: it answered already, a person ended it, or it broke. */
 const NO_FINAL_RESPONSE = new Set(['completed', 'user_stopped', 'error']);
 
-/** The graph's `finally` node, when it names a respond node. */
+/** The graph's `finally` node, when it names a node whose kind writes a final response (`finalResponse`). */
 export const finallyNode = (graph: GraphFile): GraphNode | undefined => {
   const node = graph.finally === undefined ? undefined : nodeById(graph, graph.finally);
-  return node?.kind === 'respond' ? node : undefined;
+  return node && kindDefinition(node.kind).finalResponse ? node : undefined;
 };
 
 /**
@@ -118,7 +118,7 @@ export const finallyNode = (graph: GraphFile): GraphNode | undefined => {
 export const stopFields = (graph: GraphFile, stop: Stop | null): Pick<RunLedger, 'stop' | 'closing'> =>
   stop && finallyNode(graph) && !NO_FINAL_RESPONSE.has(stop.reason) ? { stop: null, closing: stop } : { stop, closing: null };
 
-/** Runs the `finally` node: no guards, the respond executor, and the stop it closes stays the run's stop. */
+/** Runs the `finally` node: no guards, its kind's executor, and the stop it closes stays the run's stop. */
 const executeFinally = async (graph: GraphFile, node: GraphNode, values: RunValues, closing: Stop, deps: RunDeps): Promise<Record<string, unknown>> => {
   const now = deps.now ?? Date.now;
   const run = values._run;
@@ -126,7 +126,7 @@ const executeFinally = async (graph: GraphFile, node: GraphNode, values: RunValu
   const started = now();
   const state = agentState(values);
   const context = { node, graph, state, round: values.round as number, visits: own(run.visits, node.id) ?? 0, lastWritten: run.lastWritten } as NodeContext;
-  const result = await (EXECUTORS.respond as (context: NodeContext) => Promise<NodeResult>)(context);
+  const result = await (EXECUTORS[node.kind] as (context: NodeContext) => Promise<NodeResult>)(context);
   const stop = { reason: closing.reason, explain: `${closing.explain}; ${node.id} wrote the final response` };
   const lastWritten = { ...run.lastWritten };
   for (const key of Object.keys(result.writes)) lastWritten[key] = stepNumber;

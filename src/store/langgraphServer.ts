@@ -11,7 +11,7 @@
  * person connects.
  */
 import { create } from 'zustand';
-import { blankGraph, type GraphFile } from '../graph/index.ts';
+import { blankGraph, kindDefinition, type GraphFile } from '../graph/index.ts';
 import { originOf } from '../graph/hosts.ts';
 import { parseGraph } from '../graph/parse.ts';
 import type { ServerDrawing } from '../runtime/serverGraph.ts';
@@ -323,15 +323,15 @@ export class ServerRunController {
   /**
    * Runs the graph on a thread (a new one when none is open) and follows it live: each node's
    * update redraws the run. `interruptBefore` stops it before nodes (`"*"`: Step, one node; a
-   * drawn graph's breakpoints; a Loopscope export's approve nodes). `run.command` resumes an interrupt.
+   * drawn graph's breakpoints; a Loopscope export's nodes that ask a person). `run.command` resumes an interrupt.
    */
   private async streamRun(run: { input?: unknown; command?: { resume: unknown } }, stepping = false, answered?: string) {
     const graph = this.selectedGraph();
     if (!graph) return;
     const { nodeNames } = await import('../runtime/index.ts');
-    // A run waits before an approve node for a person, as it does here (one just answered goes on).
+    // A run waits for a person before a node that asks one (`interruptsBefore`), as it does here (one just answered goes on).
     const names = graph.loopscope ? nodeNames(graph.loopscope) : new Map<string, string>();
-    const approvals = (graph.loopscope?.nodes ?? []).filter((node) => node.kind === 'approve' && names.has(node.id)).map((node) => names.get(node.id) as string).filter((name) => name !== answered);
+    const approvals = (graph.loopscope?.nodes ?? []).filter((node) => kindDefinition(node.kind).interruptsBefore && names.has(node.id)).map((node) => names.get(node.id) as string).filter((name) => name !== answered);
     const pauses = graph.loopscope ? approvals : useServer.getState().breakpoints;
     const interruptBefore = stepping ? '*' : pauses.length ? pauses : undefined;
     const current = useServer.getState().thread;

@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import { kindDefinition, type GraphNode, type InspectorField, type McpSkill } from '../../graph/index.ts';
+import { kindDefinition, type GraphNode, type InspectorField, type InspectorListEditor, type McpSkill } from '../../graph/index.ts';
 import { checkNodeId, getAt, renameNode, setSkill, updateNode, type RecoveryRule } from '../../graph/inspectorOps.ts';
 import { useApp } from '../../store/index.ts';
 import { applyAt, CheckboxesField, DraftField, JsonField, NumberField, SelectField, TextField, type Apply, type Parsed } from './fields.tsx';
@@ -10,10 +10,10 @@ import { KindIcon } from '../../ui/icons.tsx';
 // Loaded with an MCP tool's node: it brings the MCP client, to read the tool's input schema.
 const McpArgsForm = lazy(() => import('./McpArgsForm.tsx').then((module) => ({ default: module.McpArgsForm })));
 
-/** Settings whose friendly list editor comes first, with the JSON field kept as a fallback. */
-const LIST_EDITORS: Record<string, (props: { value: unknown; skills: readonly string[]; apply: Apply<unknown>; define: DefineSkill }) => React.ReactNode> = {
-  'recover:rules': ({ value, skills, apply, define }) => <RecoverRulesEditor rules={value as RecoveryRule[]} skills={skills} apply={apply} define={define} />,
-  'reason:plans': ({ value, skills, apply, define }) => <PlansEditor plans={value as { actions: [] }[]} skills={skills} apply={apply} define={define} />,
+/** The friendly list editors a kind's `json` field may name (`list`): each comes first, with the JSON field kept as a fallback. */
+const LIST_EDITORS: Record<InspectorListEditor, (props: { value: unknown; skills: readonly string[]; apply: Apply<unknown>; define: DefineSkill }) => React.ReactNode> = {
+  recoveryRules: ({ value, skills, apply, define }) => <RecoverRulesEditor rules={value as RecoveryRule[]} skills={skills} apply={apply} define={define} />,
+  plans: ({ value, skills, apply, define }) => <PlansEditor plans={value as { actions: [] }[]} skills={skills} apply={apply} define={define} />,
 };
 
 function ConfigField({ field, node, skills, apply, define }: { field: InspectorField; node: GraphNode; skills: readonly string[]; apply: Apply<unknown>; define: DefineSkill }) {
@@ -33,7 +33,7 @@ function ConfigField({ field, node, skills, apply, define }: { field: InspectorF
     case 'skills':
       return <CheckboxesField {...common} value={(value as string[] | undefined) ?? []} options={skills} />;
     case 'json': {
-      const listEditor = LIST_EDITORS[`${node.kind}:${field.key}`];
+      const listEditor = field.list && LIST_EDITORS[field.list];
       if (!listEditor) return <JsonField {...common} label={`${field.label} (JSON)`} value={value} optional />;
       return (
         <div className="field">
@@ -109,7 +109,7 @@ export function NodeInspector({ node }: { node: GraphNode }) {
           </button>
         )}
       </div>
-      {node.kind === 'respond' && (
+      {definition.finalResponse && (
         <div className="field">
           <label>
             <input

@@ -57,4 +57,5 @@ export const act = defineKind({
   ],
   skillRefs: (config) => [...(config.skill ? [{ skill: config.skill, where: 'config.skill' }] : []), ...loopSkillRefs(config.loop)],
   outcomesFor: (config) => (config.loop ? withLoopOutcomes(['ok', 'empty', 'error', 'denied']) : ['ok', 'empty', 'error', 'denied']),
+  foreignSteps: true,
 });

@@ -36,4 +36,5 @@ export const approve = defineKind({
     config.auto ? `headless: ${config.auto}` : 'asks a person',
   ],
   skillRefs: () => [],
+  interruptsBefore: true,
 });

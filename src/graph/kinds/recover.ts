@@ -41,7 +41,7 @@ export const recover = defineKind({
   // Its rules are found by the evaluation's reason: with none, no rule applies.
   needs: () => [['evaluation']],
   fields: [
-    { key: 'rules', label: 'Rules', type: 'json', help: '[{"reason":"empty_result","action":"expand_search_scope","skill":"…","estTokens":100}]' },
+    { key: 'rules', label: 'Rules', type: 'json', list: 'recoveryRules', help: '[{"reason":"empty_result","action":"expand_search_scope","skill":"…","estTokens":100}]' },
   ],
   summary: (config) =>
     config.rules.length === 0

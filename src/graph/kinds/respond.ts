@@ -24,4 +24,5 @@ export const respond = defineKind({
   fields: [{ key: 'template', label: 'Template', type: 'text', optional: true }],
   summary: () => ['ends: completed'],
   skillRefs: () => [],
+  finalResponse: true,
 });

@@ -5,9 +5,13 @@ import { RETRIABLE_OUTCOMES } from '../common.ts';
 export const KIND_ICONS = ['brain', 'inbox', 'zap', 'search-check', 'life-buoy', 'hand', 'message-square-text', 'octagon-x'] as const;
 export type KindIconName = (typeof KIND_ICONS)[number];
 
+/** The list editors the inspector has for a `json` field's value, shown before its JSON text. */
+export type InspectorListEditor = 'plans' | 'recoveryRules';
+
 /**
  * A form field of the inspector, described as data so that the graph layer stays free of React.
- * `json` fields edit a nested value as JSON text, validated against `schema` of the kind's config.
+ * `json` fields edit a nested value as JSON text, validated against `schema` of the kind's config;
+ * with `list`, that list editor comes first and the JSON text stays as a fallback.
  */
 export type InspectorField =
   | { key: string; label: string; type: 'number'; min?: number; max?: number; optional?: boolean; help?: string }
@@ -16,7 +20,7 @@ export type InspectorField =
   | { key: string; label: string; type: 'multiselect'; options: readonly string[]; help?: string }
   | { key: string; label: string; type: 'skill'; optional?: boolean; help?: string }
   | { key: string; label: string; type: 'skills'; help?: string }
-  | { key: string; label: string; type: 'json'; optional?: boolean; help?: string };
+  | { key: string; label: string; type: 'json'; optional?: boolean; help?: string; list?: InspectorListEditor };
 
 /** How Mermaid draws the kind: a box, a stadium (ends the run) or a rhombus (decides). */
 export type MermaidShape = 'box' | 'stadium' | 'rhombus';
@@ -24,8 +28,10 @@ export type MermaidShape = 'box' | 'stadium' | 'rhombus';
 /**
  * Everything about a node kind, in one place (Rivet's node registry): the kind list, the node
  * schema union, skill references, inspector fields, the Mermaid shape and the state it writes are
- * derived from these; its executor sits beside it in src/runtime/kinds, in a map the compiler
- * checks against the registry.
+ * derived from these, and code elsewhere asks for a capability (`interruptsBefore`,
+ * `finalResponse`…) rather than naming a kind; its executor sits beside it in src/runtime/kinds, in
+ * a map the compiler checks against the registry, and what only validation reads in
+ * kinds/validation.ts.
  */
 export interface KindDefinition<Schema extends z.ZodMiniType = z.ZodMiniType, Kind extends string = string> {
   kind: Kind;
@@ -69,6 +75,25 @@ export interface KindDefinition<Schema extends z.ZodMiniType = z.ZodMiniType, Ki
   /** The outcomes of a node with this config, when they depend on it (an inner loop adds `max_iter`). */
   outcomesFor?: (config: z.infer<Schema>) => readonly string[];
   mermaid: MermaidShape;
+  /**
+   * A person answers (approved or denied) before a node of this kind runs: an interactive run
+   * interrupts before it, here and on a LangGraph server. Its config may hold the question and
+   * the answers given in advance (`AskedConfig`); a scenario's `decisions` pin those answers.
+   */
+  interruptsBefore?: true;
+  /** It may be the graph's `finally` node: run once after a stop, it writes the final response. */
+  finalResponse?: true;
+  /** A step of a LangGraph node Loopscope did not make (a foreign graph's) is recorded as this kind. */
+  foreignSteps?: true;
+}
+
+/** What a person answers a node that `interruptsBefore` it. */
+export type Decision = 'approved' | 'denied';
+
+/** The config of a kind that `interruptsBefore`: the question, and the answers given in advance, one a visit. */
+export interface AskedConfig {
+  prompt?: string;
+  answers?: readonly Decision[];
 }
 
 export interface SkillReference {

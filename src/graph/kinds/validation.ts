@@ -1,0 +1,73 @@
+/**
+ * What validation knows of a kind beyond its definition: the checks of its own config and how it
+ * stands to approvals. Kept beside the definitions but out of them: the first screen loads the
+ * definitions, validation comes later. A kind with none of these has no entry.
+ */
+import type { GraphFile, NodeOfKind } from '../schema.ts';
+import type { Problem } from '../validate.ts';
+import type { NodeKind, SkillReference } from './index.ts';
+
+export interface KindValidation<K extends NodeKind> {
+  /** The node's own problems, beyond what every node gets; `index` is its place in `graph.nodes`, for the path. */
+  check?: (node: NodeOfKind<K>, index: number, graph: GraphFile) => Problem[];
+  /** Its approval lifts a permission refusal once: a refused skill from which such a node can be reached is a warning, not an error. */
+  grantsSkills?: true;
+  /** Which of its skill references an approval can grant when the permission check refuses them (absent: none). */
+  approvable?: (reference: SkillReference) => boolean;
+}
+
+/** The most actions a Reason node's scripted plan holds, per graph (an Act node runs them). */
+const longestPlans = new WeakMap<GraphFile, number>();
+const longestPlan = (graph: GraphFile) => {
+  let longest = longestPlans.get(graph);
+  if (longest === undefined) {
+    longest = Math.max(0, ...graph.nodes.flatMap((node) => (node.kind === 'reason' ? node.config.plans.map((plan) => plan.actions.length) : [])));
+    longestPlans.set(graph, longest);
+  }
+  return longest;
+};
+
+export const KIND_VALIDATION: { [K in NodeKind]?: KindValidation<K> } = {
+  reason: {
+    // A Reason node that has nothing to plan: a scripted planner with no action in any plan, an llm
+    // planner with no skill. One that runs an inner loop plans by its decider's done output.
+    check: (node, index) => {
+      if (node.config.loop) return [];
+      const { planner, plans, skill } = node.config;
+      if (planner === 'llm' && !skill)
+        return [{ code: 'no_plan', severity: 'error', message: `${node.id} plans with an llm but names no planner skill: its first step fails. Pick the LLM skill that makes the plan.`, nodeId: node.id, path: `nodes[${index}].config.skill` }];
+      if (planner !== 'llm' && !plans.some((plan) => plan.actions.length > 0))
+        return [{ code: 'no_plan', severity: 'error', message: `${node.id} has no plan with an action: its first step fails with nothing to do. Add a round with an action (Plans by round), or plan with an llm.`, nodeId: node.id, path: `nodes[${index}].config.plans` }];
+      return [];
+    },
+    // The plan's actions run in an Act node, where an approval may grant them; the planner and the loop's tools, never.
+    approvable: (reference) => reference.where.startsWith('config.plans'),
+  },
+  collect: {
+    // A cap that drops work says so before the run: the skills or plan actions past maxIter never run.
+    check: (node, index) =>
+      !node.config.loop && node.config.skills.length > node.config.maxIter
+        ? [{ code: 'capped_work', severity: 'warning', message: `${node.id} lists ${node.config.skills.length} skills but runs at most maxIter ${node.config.maxIter} a visit: ${node.config.skills.slice(node.config.maxIter).join(', ')} never run.`, nodeId: node.id, path: `nodes[${index}].config.maxIter` }]
+        : [],
+  },
+  act: {
+    check: (node, index, graph) => {
+      if (node.config.loop || node.config.skill) return [];
+      const longest = longestPlan(graph);
+      return longest > node.config.maxIter
+        ? [{ code: 'capped_work', severity: 'warning', message: `A plan has ${longest} actions but ${node.id} runs at most maxIter ${node.config.maxIter} a visit: the rest would not run.`, nodeId: node.id, path: `nodes[${index}].config.maxIter` }]
+        : [];
+    },
+    // Approval grants the skill an Act node was refused: its own, its loop's, the plan's.
+    approvable: () => true,
+  },
+  verify: {
+    check: (node, index) =>
+      node.config.verdictFrom === 'tool' && !node.config.loop?.tools.length
+        ? [{ code: 'no_verdict_tool', severity: 'warning', message: `${node.id} takes its verdict from a tool (verdictFrom "tool") but has no inner loop with tools: ${node.config.loop ? 'no tool can answer, so the evidence is never sufficient' : 'without a loop it counts records, and verdictFrom does nothing'}.`, nodeId: node.id, path: `nodes[${index}].config.verdictFrom` }]
+        : [],
+  },
+  // A rule's skill runs in the next plan, as an Act node's action an approval may grant.
+  recover: { approvable: () => true },
+  approve: { grantsSkills: true },
+};
