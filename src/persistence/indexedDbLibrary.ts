@@ -3,7 +3,7 @@
  * the replaced text kept among the last good copies, read back to check each write. Loaded on first
  * use (persistence.ts): the first screen's save is read by the page's first script.
  */
-import { newDocumentId } from './graphSlice.ts';
+import { newDocumentId } from '../store/graphSlice.ts';
 import { DB_NAME, DB_VERSION, LAST_KEY, LIBRARY_STORE, META_STORE, request, SAVE_STAMP, type LibraryEntry } from './libraryDb.ts';
 import { own, readJson } from '../graph/index.ts';
 import type { LibraryStorage } from './persistence.ts';

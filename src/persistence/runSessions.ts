@@ -14,10 +14,10 @@ import { parseGraph, parseWith } from '../graph/parse.ts';
 import { Trace } from '../runtime/trace.ts';
 import { RunValuesSchema } from '../runtime/state.ts';
 import type { JournalEntry } from '../runtime/controller.ts';
-import { afterDrawing } from './afterDrawing.ts';
-import { useApp } from './index.ts';
-import { journalLength, savedRuns } from './runActions.ts';
-import type { Breakpoints, SavedRun, SavedRuns } from './runSlice.ts';
+import { afterDrawing } from '../store/afterDrawing.ts';
+import { useApp } from '../store/index.ts';
+import { journalLength, savedRuns } from '../store/runActions.ts';
+import type { Breakpoints, SavedRun, SavedRuns } from '../store/runSlice.ts';
 import { parseOffThread } from './offThread.ts';
 import { useRunSessions } from './runSessionStatus.ts';
 

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { findTemplate } from '../graph/templates/index.ts';
 import { runGraph } from '../runtime/index.ts';
 import { withoutTimings } from '../runtime/testing.ts';
-import { useApp } from './index.ts';
+import { useApp } from '../store/index.ts';
 import { restoreRunSession, startRunSessionSaving, type RunSessionStorage } from './runSessions.ts';
 import { useRunSessions } from './runSessionStatus.ts';
 
