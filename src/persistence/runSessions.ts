@@ -20,6 +20,7 @@ import { journalLength, savedRuns } from '../store/runActions.ts';
 import type { Breakpoints, SavedRun, SavedRuns } from '../store/runSlice.ts';
 import { parseOffThread } from './offThread.ts';
 import { useRunSessions } from './runSessionStatus.ts';
+import { request } from './libraryDb.ts';
 
 export const RUNS_DB_NAME = 'loopscope-runs';
 const SAVE_DELAY_MS = 50;
@@ -95,12 +96,6 @@ export interface RunSessionStorage {
   read: (key: string) => Promise<StoredSession | undefined>;
   write: (key: string, changes: SessionChanges) => Promise<void>;
 }
-
-const request = <T>(req: IDBRequest<T>) =>
-  new Promise<T>((resolve, reject) => {
-    req.onsuccess = () => resolve(req.result);
-    req.onerror = () => reject(req.error ?? new Error('IndexedDB request failed'));
-  });
 
 const HEADERS = 'sessions';
 const JOURNALS = 'journal';
