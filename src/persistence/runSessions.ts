@@ -20,6 +20,7 @@ import { journalLength, savedRuns } from '../store/runActions.ts';
 import type { Breakpoints, SavedRun, SavedRuns } from '../store/runSlice.ts';
 import { parseOffThread } from './offThread.ts';
 import { useRunSessions } from './runSessionStatus.ts';
+import { completion } from './idbTransaction.ts';
 import { request } from './libraryDb.ts';
 
 export const RUNS_DB_NAME = 'loopscope-runs';
@@ -145,12 +146,9 @@ export const indexedDbRunStorage = (factory: IDBFactory | undefined = globalThis
       for (const { run, body } of bodies) journals.put(body, [key, run, BODY]);
       for (const { run, from, entries } of appends) entries.forEach((entry, index) => journals.put(entry, [key, run, from + index]));
       tx.objectStore(HEADERS).put(header, key);
-      await new Promise<void>((resolve, reject) => {
-        tx.oncomplete = () => resolve();
-        tx.onerror = () => reject(tx.error ?? new Error('the write failed'));
-        tx.onabort = () => reject(tx.error ?? new Error('the write was aborted'));
-        tx.commit?.();
-      });
+      const written = completion(tx);
+      tx.commit?.();
+      await written;
     },
   };
 };
