@@ -231,3 +231,30 @@ test('the minimap shows the graph; dragging it pans the canvas and its wheel zoo
   await page.mouse.wheel(0, -200);
   await expect.poll(async () => Number(/scale\(([\d.]+)\)/.exec(await transform())?.[1])).toBeGreaterThan(Number(/scale\(([\d.]+)\)/.exec(panned)?.[1]));
 });
+
+test('a pan holds the pointer on the pane: nodes it passes on the way are not hovered', async ({ page }) => {
+  await page.goto('/');
+  await expect(canvasNode(page, 'Decide')).toBeVisible();
+  const pane = page.locator('.react-flow__pane');
+  const viewport = page.locator('.react-flow__viewport');
+  const transform = () => viewport.evaluate((element) => (element as HTMLElement).style.transform);
+  const before = await transform();
+  // Just right of a node, panning towards it: each move lands on the node as last drawn, before the view follows.
+  const node = (await canvasNode(page, 'Decide').boundingBox())!;
+  const from = await page.evaluate(({ x, y }) => {
+    for (let right = x; right < x + 80; right += 1) if (document.elementFromPoint(right, y)?.classList.contains('react-flow__pane')) return { x: right + 1, y };
+    throw new Error('no pane beside the node');
+  }, { x: node.x + node.width, y: node.y + node.height / 2 });
+  await page.evaluate(() => {
+    const hovered: string[] = [];
+    (window as unknown as { hovered: string[] }).hovered = hovered;
+    document.querySelector('.react-flow__nodes')!.addEventListener('pointerover', (event) => hovered.push((event.target as Element).className));
+  });
+  await page.mouse.move(from.x, from.y);
+  await page.mouse.down();
+  for (let n = 1; n <= 8; n += 1) await page.mouse.move(from.x - n * 4, from.y - n * 2);
+  expect(await pane.evaluate((element) => element.hasPointerCapture(1))).toBe(true);
+  await page.mouse.up();
+  await expect.poll(transform).not.toBe(before);
+  expect(await page.evaluate(() => (window as unknown as { hovered: string[] }).hovered)).toEqual([]);
+});
