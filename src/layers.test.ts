@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
-// The layers (graph <- skills <- runtime <- store <- ui <- editor / debugger <- app; the command line
+// The layers (graph <- skills <- runtime <- store <- server / ui <- editor / debugger <- app; the command line
 // on graph, skills and runtime) are enforced by `npm run lint` (.oxlintrc.json). Each probe is a file
 // in a copy of the tree's layout (outside src/, where other tests read every file), linted with the
 // project's own configuration.
@@ -31,6 +31,9 @@ describe('import layers', () => {
     ['runtime', "import '../store/index.ts';", 'src/runtime/ may not import from src/store/'],
     ['cli', "import '../store/index.ts';", 'src/cli/ may not import from src/store/'],
     ['debugger', "import '../editor/index.ts';", 'src/debugger/ may not import from src/editor/'],
+    ['store', "export const later = () => import('../server/langgraphServer.ts');", 'src/store/ may not import from src/server/'],
+    ['runtime', "import '../server/langgraphServer.ts';", 'src/runtime/ may not import from src/server/'],
+    ['server', "import '../debugger/index.ts';", 'src/server/ may not import from src/debugger/'],
   ])('an import from src/%s against the layers fails the lint: %s', (folder, source, message) => {
     const result = lintProbe(folder, source);
     expect(result.status).not.toBe(0);
@@ -41,5 +44,13 @@ describe('import layers', () => {
     const result = lintProbe('store', "import '../graph/index.ts';\nimport '../runtime/index.ts';");
     expect(result.stdout).toContain('0 errors');
     expect(result.status).toBe(0);
+  });
+
+  it('the server layer may use the store, and a package path that names a server is no layer', () => {
+    const server = lintProbe('server', "import '../store/index.ts';\nimport '../runtime/index.ts';");
+    expect(server.stdout).toContain('0 errors');
+    const skills = lintProbe('skills', "import '@modelcontextprotocol/sdk/server/index.js';");
+    expect(skills.stdout).toContain('0 errors');
+    expect([server.status, skills.status]).toEqual([0, 0]);
   });
 });

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { kindDefinition } from '../graph/index.ts';
 import { useApp } from '../store/index.ts';
-import { connect, disconnect, serverController, shortId, useServer, type ServerConnection } from '../store/langgraphServer.ts';
+import { connect, disconnect, serverController, shortId, useServer, type ServerConnection } from '../server/langgraphServer.ts';
 import { useActiveRun } from './hooks.ts';
 
 /** JSON the person typed, or why it is not what `what` needs. */

@@ -17,8 +17,8 @@ import { parseGraph } from '../graph/parse.ts';
 import type { ServerDrawing } from '../runtime/serverGraph.ts';
 import type { CheckpointState } from '../runtime/serverTrace.ts';
 import type { Trace, TraceStep } from '../runtime/trace.ts';
-import { fetchOnlyTo } from './hosts.ts';
-import { useApp } from './index.ts';
+import { fetchOnlyTo } from '../store/hosts.ts';
+import { useApp } from '../store/index.ts';
 
 type Sdk = typeof import('@langchain/langgraph-sdk');
 type Client = InstanceType<Sdk['Client']>;
