@@ -5,7 +5,7 @@
  */
 import { sameBehaviour } from '../graph/behaviour.ts';
 import type { GraphFile } from '../graph/schema.ts';
-import type { RunController, RunOptions } from '../runtime/controller.ts';
+import type { LocalRunController as RunController, RunOptions } from '../runtime/controller.ts';
 import type { TraceStep } from '../runtime/trace.ts';
 import { traceIndex, visitCounts } from '../runtime/traceIndex.ts';
 import { afterDrawing } from './afterDrawing.ts';
