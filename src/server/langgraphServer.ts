@@ -380,11 +380,6 @@ export class ServerRunController implements RunController {
     }
   }
 
-  /** Goes on with the open thread to its end. */
-  continueOnServer() {
-    return this.run();
-  }
-
   /** The thread waits on an `interrupt()`: the person's answer resumes it (`Command({resume})`). */
   resumeOnServer(value: unknown) {
     return this.streamRun({ command: { resume: value } });

@@ -16,6 +16,9 @@ import { runRegistry, type RunRegistry } from './runRegistry.ts';
 import { loadRuntime, runtimeIfLoaded, type CanvasOverlay, type RunActionName, type RunRecord, type RunSlice, type SavedRuns } from './runSlice.ts';
 import type { AppState, GetApp, SetApp } from './types.ts';
 
+/** The page's registry, for the store to hand to its run actions. */
+export { runRegistry };
+
 type Runtime = typeof import('../runtime/index.ts');
 
 /** Resolves once the page has drawn a frame (at once where nothing draws frames: tests, workers). */

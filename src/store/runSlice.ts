@@ -202,8 +202,8 @@ export type RunActionName = (typeof RUN_ACTIONS)[number];
 
 export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
   const { standIns, load } = deferredActions<RunSlice, RunActionName>(set, get, RUN_ACTIONS, async () => {
-    const [{ createRunActions }, { runRegistry }] = await Promise.all([import('./runActions.ts'), import('./runRegistry.ts')]);
-    return createRunActions(set, get, runRegistry);
+    const actions = await import('./runActions.ts');
+    return actions.createRunActions(set, get, actions.runRegistry);
   });
   return {
     debugLayout: readDebugLayout(),
