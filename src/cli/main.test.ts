@@ -188,6 +188,16 @@ describe('loopscope test', () => {
     expect(await cli('serve', template('securityclaw'), '--frobnicate')).toMatchObject({ code: 2, err: 'unknown option --frobnicate' });
   });
 
+  it('reads options as parseArgs splits them, and names what a misused one needs', async () => {
+    expect(await cli('run', template('securityclaw'), '--seed=7', '--json')).toMatchObject({ code: 0 });
+    expect(JSON.parse((await cli('run', template('securityclaw'), '--seed=7', '--json')).out).seed).toBe(7);
+    expect(await cli('run', template('securityclaw'), '--json=yes')).toMatchObject({ code: 2, err: '--json takes no value' });
+    expect(await cli('export', template('securityclaw'), '--langgraph', '--mcp', 'x.json')).toMatchObject({ code: 2, err: '--langgraph needs a folder (DIR)' });
+    expect(await cli('run', template('securityclaw'), '-j')).toMatchObject({ code: 2, err: 'unknown option -j' });
+    expect(await cli('run', '--', '--not-an-option.json')).toMatchObject({ code: 2 });
+    expect((await cli('run', '--', '--not-an-option.json')).err).toContain('--not-an-option.json');
+  });
+
   it('a file too deep to read is reported and the files after it still run', async () => {
     const folder = await mkdtemp(join(tmpdir(), 'loopscope-test-'));
     try {

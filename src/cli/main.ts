@@ -5,6 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import '../graph/zodProvided.ts';
 import { decodeText } from '../graph/bytes.ts';
 import { describeProblems, type GraphFile } from '../graph/index.ts';
@@ -79,59 +80,93 @@ const validate = async (files: string[], io: Output): Promise<number> => {
   return hasErrors(problems) ? 1 : 0;
 };
 
-const OPTIONS = ['--json', '--seed', '--scenario', '--key', '--reporter', '--langgraph', '--port', '--dir', '--mcp', '--no-browser'] as const;
-type Option = (typeof OPTIONS)[number];
+/** Every command's options, as node:util's parseArgs reads them. */
+const OPTIONS = {
+  json: { type: 'boolean' },
+  'no-browser': { type: 'boolean' },
+  seed: { type: 'string' },
+  scenario: { type: 'string' },
+  key: { type: 'string', multiple: true },
+  reporter: { type: 'string' },
+  langgraph: { type: 'string' },
+  port: { type: 'string' },
+  dir: { type: 'string' },
+  mcp: { type: 'string' },
+} as const satisfies NonNullable<ParseArgsConfig['options']>;
+type Option = `--${keyof typeof OPTIONS}`;
 
-/** The one reader of every command's options; a command names the ones it takes, and any other is refused. */
+/** What a value-taking option needs, said when it is missing or wrong. */
+const NEEDS = {
+  seed: () => 'a whole number',
+  scenario: () => 'a NAME',
+  reporter: () => `one of ${REPORTERS.join(', ')}`,
+  langgraph: () => 'a folder (DIR)',
+  // `open` takes 0 too: a port the system picks (tests, several folders at once).
+  port: (command: string) => `a port number (${command === 'open' ? 0 : 1}-65535)`,
+  dir: () => 'a folder',
+  mcp: () => "a file (the project's .mcp.json)",
+} satisfies Record<string, (command: string) => string>;
+
+const isOption = (name: string): name is keyof typeof OPTIONS => Object.hasOwn(OPTIONS, name);
+
+/**
+ * The one reader of every command's options; a command names the ones it takes, and any other is
+ * refused. parseArgs splits the words (`--reporter=tap`, `--` before a file named like an option);
+ * it reads leniently so that each refusal names the option and what it needs, in our words.
+ */
 const readFlags = (args: string[], command: string, accepted: readonly Option[]) => {
+  const { tokens } = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: false, tokens: true });
   const files: string[] = [];
-  const flags: { json: boolean; seed?: number; scenario?: string; keys: AllowedKeys; reporter: ReporterName; langgraph?: string; port?: number; dir?: string; mcp?: string; noBrowser: boolean } = {
-    json: false,
-    noBrowser: false,
-    keys: new Map(),
-    reporter: 'text',
-  };
-  const valueOf = (index: number, refusal: string) => {
-    const value = args[index];
-    if (!value || value.startsWith('--')) throw new Refusal(refusal);
+  // Each option's values in order; undefined where one lacks its value (`--seed` last, or before another option).
+  const given = new Map<keyof typeof OPTIONS, (string | undefined)[]>();
+  for (const token of tokens) {
+    if (token.kind === 'positional') files.push(token.value);
+    if (token.kind !== 'option') continue;
+    const name = token.name;
+    if (!isOption(name) || token.rawName !== `--${name}`) throw new Refusal(`unknown option ${token.rawName}`);
+    if (!accepted.includes(`--${name}`)) throw new Refusal(`${command} does not take --${name}`);
+    if (OPTIONS[name].type === 'boolean' && token.value !== undefined) throw new Refusal(`--${name} takes no value`);
+    // A following option is not a value: `--langgraph --json` lacks its folder.
+    const value = token.value === undefined || (!token.inlineValue && token.value.startsWith('--')) ? undefined : token.value;
+    given.set(name, [...(given.get(name) ?? []), value]);
+  }
+  /** The option's last value; refused when it has none. */
+  const valueOf = (name: keyof typeof NEEDS) => {
+    const values = given.get(name);
+    if (!values) return undefined;
+    const value = values.at(-1);
+    if (value === undefined) throw new Refusal(`--${name} needs ${NEEDS[name](command)}`);
     return value;
   };
-  for (let index = 0; index < args.length; index += 1) {
-    const arg = args[index];
-    if (!arg.startsWith('--')) {
-      files.push(arg);
-      continue;
-    }
-    const option = OPTIONS.find((known) => arg === known || (known === '--reporter' && arg.startsWith('--reporter=')));
-    if (!option) throw new Refusal(`unknown option ${arg}`);
-    if (!accepted.includes(option)) throw new Refusal(`${command} does not take ${option}`);
-    if (option === '--json') flags.json = true;
-    else if (option === '--no-browser') flags.noBrowser = true;
-    else if (option === '--seed') {
-      const seed = Number(args[++index]);
-      if (!Number.isInteger(seed)) throw new Refusal('--seed needs a whole number');
-      flags.seed = seed;
-    } else if (option === '--scenario') {
-      flags.scenario = args[++index];
-      if (!flags.scenario) throw new Refusal('--scenario needs a NAME');
-    } else if (option === '--key') {
-      const key = readAllowance(args[++index]);
-      if ('refused' in key) throw new Refusal(key.refused);
-      flags.keys = allowKey(flags.keys, key.name, key.origin);
-    } else if (option === '--reporter') {
-      const name = arg === '--reporter' ? args[++index] : arg.slice('--reporter='.length);
-      if (!(REPORTERS as readonly string[]).includes(name ?? '')) throw new Refusal(`--reporter needs one of ${REPORTERS.join(', ')}${name ? `, got "${name}"` : ''}`);
-      flags.reporter = name as ReporterName;
-    } else if (option === '--langgraph') flags.langgraph = valueOf(++index, '--langgraph needs a folder (DIR)');
-    else if (option === '--dir') flags.dir = valueOf(++index, '--dir needs a folder');
-    else if (option === '--mcp') flags.mcp = valueOf(++index, '--mcp needs a file (the project\'s .mcp.json)');
-    else {
-      const port = Number(args[++index]);
-      // `open` takes 0 too: a port the system picks (tests, several folders at once).
-      const lowest = command === 'open' ? 0 : 1;
-      if (!Number.isInteger(port) || port < lowest || port > 65535) throw new Refusal(`--port needs a port number (${lowest}-65535)`);
-      flags.port = port;
-    }
+  const flags: { json: boolean; seed?: number; scenario?: string; keys: AllowedKeys; reporter: ReporterName; langgraph?: string; port?: number; dir?: string; mcp?: string; noBrowser: boolean } = {
+    json: given.has('json'),
+    noBrowser: given.has('no-browser'),
+    keys: new Map(),
+    reporter: 'text',
+    scenario: valueOf('scenario'),
+    langgraph: valueOf('langgraph'),
+    dir: valueOf('dir'),
+    mcp: valueOf('mcp'),
+  };
+  const seed = valueOf('seed');
+  if (seed !== undefined) {
+    flags.seed = Number(seed);
+    if (!Number.isInteger(flags.seed)) throw new Refusal(`--seed needs ${NEEDS.seed()}`);
+  }
+  for (const text of given.get('key') ?? []) {
+    const key = readAllowance(text);
+    if ('refused' in key) throw new Refusal(key.refused);
+    flags.keys = allowKey(flags.keys, key.name, key.origin);
+  }
+  const reporter = valueOf('reporter');
+  if (reporter !== undefined) {
+    if (!(REPORTERS as readonly string[]).includes(reporter)) throw new Refusal(`--reporter needs ${NEEDS.reporter()}, got "${reporter}"`);
+    flags.reporter = reporter as ReporterName;
+  }
+  const port = valueOf('port');
+  if (port !== undefined) {
+    flags.port = Number(port);
+    if (!Number.isInteger(flags.port) || flags.port < (command === 'open' ? 0 : 1) || flags.port > 65535) throw new Refusal(`--port needs ${NEEDS.port(command)}`);
   }
   return { files, flags };
 };

@@ -8,7 +8,7 @@ import { mkdir, mkdtemp, readdir, readFile, readlink, rm, writeFile } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from './main.ts';
 import { claimFolder, SERVE_MARKER, ServeRefused } from './serve.ts';
 
@@ -68,15 +68,13 @@ const processesIn = async (dir: string): Promise<number[]> => {
   return found.flat();
 };
 
-const until = async <T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, ms = 60_000): Promise<T> => {
-  const deadline = Date.now() + ms;
-  for (;;) {
+/** Reads until `done` holds, every 100 ms, failing after `ms` with what was read last. */
+const until = <T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, ms = 60_000): Promise<T> =>
+  vi.waitFor(async () => {
     const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`waited ${ms} ms for ${what}; last: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-};
+    if (!done(value)) throw new Error(`waited for ${what}; last: ${JSON.stringify(value)}`);
+    return value;
+  }, { timeout: ms, interval: 100 });
 
 describe.skipIf(process.platform !== 'linux')('serve interrupted during start-up', () => {
   it.each(['SIGINT', 'SIGTERM'] as const)('%s once the LangGraph server has started: it is stopped by its PID and the temporary folder removed', async (signal) => {

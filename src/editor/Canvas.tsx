@@ -4,7 +4,6 @@ import {
   ReactFlow,
   useReactFlow,
   useStore,
-  useStoreApi,
   type Connection,
   type EdgeChange,
   type NodeChange,
@@ -22,6 +21,7 @@ import { CANVAS_TEXT, nodeRect } from './geometry.ts';
 import { CanvasDrawing, OUTLINE_BELOW_ZOOM, problemMarks, runStatuses } from './detail.ts';
 import { nodeTypes } from './nodes/index.ts';
 import { useDragPreview } from './dragPreview.ts';
+import { useNoSelectionListener } from './reactFlowInternals.ts';
 import './editor.css';
 import { onDemand } from '../ui/onDemand.ts';
 
@@ -45,21 +45,6 @@ const inOutline = (state: { transform: [number, number, number] }) => state.tran
 const isValidConnection = (connection: Connection | ConditionFlowEdge) => connection.source !== connection.target;
 /** Every node's body is a connection's target while one is dragged (editor.css): the canvas says when. */
 const markConnecting = (canvas: HTMLElement | null, connecting: boolean) => canvas?.classList.toggle('is-connecting', connecting);
-
-/**
- * React Flow 12 mounts its selection listener whenever its store holds a list of selection-change
- * handlers, and the empty list it starts with counts (`!![]`): the listener's selector then walks
- * every node and edge at every store update, each drag move among them (~2 ms a move at 5,000 nodes
- * and 7,500 edges, and more at a drag's start). The canvas takes selection from `onNodesChange` and
- * registers no such handler, so the empty list is dropped.
- */
-const useNoSelectionListener = () => {
-  const store = useStoreApi();
-  // In the canvas's first render, before React Flow's: a listener once mounted reads the list in its effect.
-  useState(() => {
-    if (store.getState().onSelectionChangeHandlers.length === 0) store.setState({ onSelectionChangeHandlers: undefined as never });
-  });
-};
 
 export function Canvas() {
   const graph = useApp((state) => state.graph);

@@ -124,6 +124,14 @@ describe('save a run as a scenario', { timeout: 30_000 }, () => {
     expect(answered.trace.stopReason).toBe(replay.trace.stopReason);
   });
 
+  it('leaves a headless answer (`auto`) to the graph: a scenario pins only what a person answered', async () => {
+    const graph = template('approval-gate');
+    nodeOf(graph, 'ask', 'approve').config.auto = 'deny';
+    const trace = await runGraph(graph);
+    expect(trace.finalState.approval).toMatchObject({ decision: 'denied', by: 'auto' });
+    expect(scenarioFromRun(graph, trace).scenario.decisions).toBeUndefined();
+  });
+
   it('says what it cannot pin: a fork’s state edit, an uncalled real skill, records an old trace lacks', async () => {
     const graph = template('approval-gate');
     nodeOf(graph, 'ask', 'approve').config.auto = 'deny';

@@ -7,6 +7,7 @@ import { own } from '../graph/common.ts';
 import { kindDefinition } from '../graph/kinds/index.ts';
 import type { GraphFile, Scenario } from '../graph/schema.ts';
 import type { MockEntry } from '../graph/skills.ts';
+import { ANSWERED_BY_PERSON } from './kinds/index.ts';
 import { nodeRan } from './scenario.ts';
 import type { Attempt, Trace } from './trace.ts';
 
@@ -90,8 +91,7 @@ export const scenarioFromRun = (graph: GraphFile, trace: Trace, taken: readonly 
   for (const step of trace.steps.filter((candidate) => kindDefinition(candidate.kind).interruptsBefore && nodeRan(candidate))) {
     if (step.outcome !== 'approved' && step.outcome !== 'denied') continue;
     answered.set(step.node, [...(answered.get(step.node) ?? []), step.outcome]);
-    const by = (step.writes?.approval as { by?: unknown } | undefined)?.by;
-    if (by === 'person' || by === 'answers') byPerson.add(step.node);
+    if (ANSWERED_BY_PERSON[step.kind]?.(step.writes ?? {})) byPerson.add(step.node);
   }
   const decisions = [...answered].filter(([node]) => byPerson.has(node));
   if (trace.stopReason === null) notes.push('The run has not stopped: the scenario pins what it did so far, with no stop reason.');

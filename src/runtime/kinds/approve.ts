@@ -12,6 +12,12 @@ export const deniedAction = (state: Readonly<Record<string, unknown>>): { skill?
 /** The answer given in advance for this run of the node (`config.answers`, one per visit), if any. */
 export const scriptedAnswer = (config: { answers?: readonly ('approved' | 'denied')[] }, visits: number) => config.answers?.[visits];
 
+/** Whether the answer a step wrote came from a person, asked or in advance (not `auto`, not the headless default). */
+export const answeredByPerson = (writes: Readonly<Record<string, unknown>>) => {
+  const by = asRecord(writes.approval)?.by;
+  return by === 'person' || by === 'answers';
+};
+
 /**
  * A person's decision, else the answer given in advance for this visit, else `config.auto` (a
  * headless run without one denies, the safe default, and the graph routes `denied`). Approval

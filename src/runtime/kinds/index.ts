@@ -1,6 +1,6 @@
 import type { NodeKind } from '../../graph/index.ts';
 import { executeAct } from './act.ts';
-import { executeApprove } from './approve.ts';
+import { answeredByPerson, executeApprove } from './approve.ts';
 import { executeCollect } from './collect.ts';
 import { executeReason } from './reason.ts';
 import { executeRecover } from './recover.ts';
@@ -22,4 +22,12 @@ export const EXECUTORS: { [K in NodeKind]: Executor<K> } = {
   approve: executeApprove,
   respond: executeRespond,
   stop: executeStop,
+};
+
+/**
+ * For a kind that asks a person (`interruptsBefore`): whether the answer a step wrote came from a
+ * person, which a scenario saved from the run pins (an answer of `auto` stays the graph's).
+ */
+export const ANSWERED_BY_PERSON: { [K in NodeKind]?: (writes: Readonly<Record<string, unknown>>) => boolean } = {
+  approve: answeredByPerson,
 };
