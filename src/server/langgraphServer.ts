@@ -5,7 +5,7 @@
  * a checkpoint) and approved. A graph Loopscope exported carries its graph file and opens on the
  * editor's canvas; any other graph is drawn from the server's own description (SPEC §8).
  *
- * One `ServerRunController` per connection, held by the store: it owns the SDK client and what it
+ * One `ServerRunController` per connection, held in the connection's state (`useServer`): it owns the SDK client and what it
  * does on the server; the store holds what the panels show. Connecting is the person's explicit
  * choice of one URL: every request goes to that origin only, with no key. The SDK loads when the
  * person connects.
@@ -119,8 +119,14 @@ export class ServerRunController implements RunController {
   readonly origin: string;
   /** Aborts the requests of Connect (Cancel, or its timeout). */
   private readonly connecting = new AbortController();
-  /** The approve node whose decision was just written: the next run goes on past it. */
-  private answered: string | undefined;
+  /** The approve node whose decision was just written, on its thread: the next run there goes on past it. */
+  private answered: { thread: string; node: string } | undefined;
+
+  /** The approve node just answered on the open thread, if any. */
+  private answeredHere() {
+    const thread = useServer.getState().thread;
+    return thread && this.answered?.thread === thread.id ? this.answered.node : undefined;
+  }
 
   private constructor(api: Client, origin: string) {
     this.api = api;
@@ -458,7 +464,7 @@ export class ServerRunController implements RunController {
   /** The approve node of a Loopscope export the open thread waits before, unless just answered. */
   private approvalNext() {
     const next = useServer.getState().thread?.next ?? [];
-    return this.selectedGraph()?.loopscope?.nodes.find((node) => kindDefinition(node.kind).interruptsBefore && next.includes(node.id) && node.id !== this.answered) ?? null;
+    return this.selectedGraph()?.loopscope?.nodes.find((node) => kindDefinition(node.kind).interruptsBefore && next.includes(node.id) && node.id !== this.answeredHere()) ?? null;
   }
 
   get status(): RunStatus {
@@ -513,7 +519,7 @@ export class ServerRunController implements RunController {
 
   /** Goes on with the open thread to its end or its next interrupt (a new thread when none is open). */
   run() {
-    const answered = this.answered;
+    const answered = this.answeredHere();
     this.answered = undefined;
     return this.streamRun({ input: null }, false, answered);
   }
@@ -533,7 +539,7 @@ export class ServerRunController implements RunController {
     const state = await this.attempt(() => this.api.threads.getState<Record<string, unknown>>(thread.id));
     if (!state) return;
     const updated = await this.attempt(() => this.api.threads.updateState(thread.id, { values: { _run: { ...(state.values._run as object), decision } } }));
-    if (updated !== undefined) this.answered = thread.next[0];
+    if (updated !== undefined) this.answered = { thread: thread.id, node: thread.next[0] };
   }
 
   /** The state after a step of the open thread, as the server's checkpoints hold it. */
