@@ -53,12 +53,12 @@ const metaPolicy = (): Plugin => ({
 const FIRST_SCRIPT = 'src/app/first.ts';
 /**
  * What the first script runs before the page's entry has loaded: its own modules, and the reader of
- * the save it imports (src/store/ownSave.ts) with what that imports, and Vite's helper for dynamic
+ * the save it imports (src/persistence/ownSave.ts) with what that imports, and Vite's helper for dynamic
  * imports. They go into one chunk of their own ('early': in two, 0.4 KB gzip larger); every other
  * module of the first screen goes into one chunk ('app'): in a dozen chunks shared with later ones,
  * the first screen's code was 5 KB gzip larger.
  */
-const EARLY_MODULES = [FIRST_SCRIPT, 'src/store/earlyRead.ts', 'src/store/libraryDb.ts', 'src/store/ownSave.ts', 'src/graph/lazySchema.ts', 'src/graph/untrusted.ts', 'src/graph/common.ts', 'src/graph/limits.ts', 'src/graph/problems.ts'];
+const EARLY_MODULES = [FIRST_SCRIPT, 'src/persistence/earlyRead.ts', 'src/persistence/libraryDb.ts', 'src/persistence/ownSave.ts', 'src/graph/lazySchema.ts', 'src/graph/untrusted.ts', 'src/graph/common.ts', 'src/graph/limits.ts', 'src/graph/problems.ts'];
 /**
  * What the runtime's MCP skill and the page's MCP connector share (the skill, its schema validator,
  * and the graph's skill schemas it reads) goes into one chunk that loads after the first screen:
@@ -83,10 +83,10 @@ const firstScript = (): Plugin => {
         const chunk = context.bundle && Object.values(context.bundle).find((output) => output.type === 'chunk' && output.isEntry && output.facadeModuleId?.endsWith(FIRST_SCRIPT));
         if (context.bundle && !chunk) throw new Error(`the build has no entry for ${FIRST_SCRIPT}`);
         const chunks = Object.values(context.bundle ?? {}).filter((output) => output.type === 'chunk');
-        const reader = chunks.find((output) => output.moduleIds.some((id) => id.endsWith('src/store/ownSave.ts')));
+        const reader = chunks.find((output) => output.moduleIds.some((id) => id.endsWith('src/persistence/ownSave.ts')));
         const page = chunks.find((output) => output.moduleIds.some((id) => id.endsWith('src/app/main.tsx')));
         if (reader && page && (reader === page || reader.imports.includes(page.fileName)))
-          throw new Error('the first script\'s save reader (src/store/ownSave.ts) would wait for the whole page: add what it imports to EARLY_MODULES');
+          throw new Error('the first script\'s save reader (src/persistence/ownSave.ts) would wait for the whole page: add what it imports to EARLY_MODULES');
         const src = chunk ? `${base}${chunk.fileName}` : `/${FIRST_SCRIPT}`;
         // What it imports, and what that imports, is asked for with it, not once it has arrived.
         const byName = new Map(chunks.map((output) => [output.fileName, output]));

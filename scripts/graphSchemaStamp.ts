@@ -6,7 +6,7 @@ import { join, relative } from 'node:path';
  * A fingerprint of the graph layer's code (`src/graph`, its tests and fixtures left out) and of the
  * zod it runs on: what decides which files a page reads and how. The build puts it in the page
  * (`__GRAPH_SCHEMA__`), and the page stamps its own saves with it, so a save written by a page with
- * the very same schemas opens without being checked against them again (src/store/ownSave.ts); any
+ * the very same schemas opens without being checked against them again (src/persistence/ownSave.ts); any
  * change to the layer, even a comment, makes a new stamp, and an older save is then read as
  * strictly as any file.
  */

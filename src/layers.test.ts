@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
-// The layers (graph <- skills <- runtime <- store <- server / ui <- editor / debugger <- app; the command line
-// on graph, skills and runtime) are enforced by `npm run lint` (.oxlintrc.json). Each probe is a file
+// The layers (graph <- skills <- runtime <- store <- persistence <- ui <- editor / debugger <- app, and
+// store <- server <- debugger; the command line on graph, skills and runtime) are enforced by `npm run lint` (.oxlintrc.json). Each probe is a file
 // in a copy of the tree's layout (outside src/, where other tests read every file), linted with the
 // project's own configuration.
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -29,11 +29,14 @@ describe('import layers', () => {
     ['graph', "import '../store/index.ts';", 'src/graph/ may not import from src/store/'],
     ['graph', "export const later = () => import('../runtime/index.ts');", 'src/graph/ may not import from src/runtime/'],
     ['runtime', "import '../store/index.ts';", 'src/runtime/ may not import from src/store/'],
-    ['cli', "import '../store/index.ts';", 'src/cli/ may not import from src/store/'],
-    ['debugger', "import '../editor/index.ts';", 'src/debugger/ may not import from src/editor/'],
+    ['store', "import '../persistence/persistence.ts';", 'src/store/ may not import from src/persistence/'],
+    ['store', "export const later = () => import('../persistence/runSessions.ts');", 'src/store/ may not import from src/persistence/'],
+    ['persistence', "import '../ui/index.ts';", 'src/persistence/ may not import from src/ui/'],
     ['store', "export const later = () => import('../server/langgraphServer.ts');", 'src/store/ may not import from src/server/'],
     ['runtime', "import '../server/langgraphServer.ts';", 'src/runtime/ may not import from src/server/'],
     ['server', "import '../debugger/index.ts';", 'src/server/ may not import from src/debugger/'],
+    ['cli', "import '../store/index.ts';", 'src/cli/ may not import from src/store/'],
+    ['debugger', "import '../editor/index.ts';", 'src/debugger/ may not import from src/editor/'],
   ])('an import from src/%s against the layers fails the lint: %s', (folder, source, message) => {
     const result = lintProbe(folder, source);
     expect(result.status).not.toBe(0);
@@ -42,6 +45,12 @@ describe('import layers', () => {
 
   it('an import along the layers passes', () => {
     const result = lintProbe('store', "import '../graph/index.ts';\nimport '../runtime/index.ts';");
+    expect(result.stdout).toContain('0 errors');
+    expect(result.status).toBe(0);
+  });
+
+  it('persistence may import the store and the layers below it', () => {
+    const result = lintProbe('persistence', "import '../store/index.ts';\nimport '../graph/index.ts';\nexport const later = () => import('../runtime/index.ts');");
     expect(result.stdout).toContain('0 errors');
     expect(result.status).toBe(0);
   });

@@ -28,7 +28,7 @@ export const followLinksInAddress = (target: Window = window) => {
 export const warmUp = () => {
   followLinksInAddress();
   void import('./CrashPage.tsx');
-  void import('../store/offThread.ts').then(({ warmParser }) => warmParser());
+  void import('../persistence/offThread.ts').then(({ warmParser }) => warmParser());
   void loadPanels().then((panels) => Promise.all([panels.loadTimelineRun(), panels.loadStepView(), panels.loadSelectionForms()]));
   // Quiet since the page began to load: nobody uses a page before its first screen.
   whenQuiet(warmUpRuntime, undefined, window, 0);

@@ -3,7 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
 import { openInitialGraph } from './startup.ts';
-import { startPersistence } from '../store/persistence.ts';
+import { startPersistence } from '../persistence/persistence.ts';
 import { afterDrawing } from '../store/afterDrawing.ts';
 import './styles.css';
 
@@ -18,7 +18,7 @@ const savingFrom = new Promise<void>((resolve) => (firstScreenDrawn = resolve));
  * prints carries the server's token, and keeps it: a reload or a second tab reaches the folder too),
  * else this browser's library (IndexedDB).
  */
-const libraryStarted = window.location.hash.includes('token=') ? import('../store/folderStart.ts').then((folder) => folder.startFolderLibrary(savingFrom)) : startPersistence({ savingFrom });
+const libraryStarted = window.location.hash.includes('token=') ? import('../persistence/folderStart.ts').then((folder) => folder.startFolderLibrary(savingFrom)) : startPersistence({ savingFrom });
 // The graph is opened before the first render, so the first screen is the graph the person was editing.
 void Promise.resolve(libraryStarted).then(() => openInitialGraph(new URL(window.location.href))).finally(() => {
   createRoot(document.getElementById('root')!).render(
@@ -33,7 +33,7 @@ void Promise.resolve(libraryStarted).then(() => openInitialGraph(new URL(window.
   // and evaluating held a big graph's first screen back), and the warm-ups.
   afterDrawing(() => {
     firstScreenDrawn();
-    void import('../store/runSessions.ts').then((sessions) => sessions.startRunSessions());
+    void import('../persistence/runSessions.ts').then((sessions) => sessions.startRunSessions());
     void import('./afterFirstScreen.ts').then(({ warmUp }) => warmUp());
   }, FIRST_SCREEN_WAITS_AT_MOST_MS);
 });

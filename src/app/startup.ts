@@ -1,6 +1,6 @@
 import { describeProblems, loadTemplates } from '../graph/index.ts';
 import { useApp } from '../store/index.ts';
-import { openAsNewGraph, restoreLastGraph } from '../store/persistence.ts';
+import { openAsNewGraph, restoreLastGraph } from '../persistence/persistence.ts';
 
 type AddressHistory = Pick<History, 'replaceState' | 'state'>;
 

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useApp } from '../store/index.ts';
-import { fileLibrary, keepMine, loadFromDisk, saveAsFile, useFileNotice } from '../store/libraryActions.ts';
+import { fileLibrary, keepMine, loadFromDisk, saveAsFile, useFileNotice } from '../persistence/libraryActions.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { slugOf } from './download.ts';
 import { FileNameForm } from './FileNameForm.tsx';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { openCopyOfGraph, takeOverGraph, useGraphTab } from '../store/libraryActions.ts';
+import { openCopyOfGraph, takeOverGraph, useGraphTab } from '../persistence/libraryActions.ts';
 import { FileNotice } from './FileNotice.tsx';
 
 const WORDS = {

@@ -2,7 +2,7 @@ import { useReactFlow } from '@xyflow/react';
 import { useState } from 'react';
 import type { Problem } from '../graph/index.ts';
 import { useApp } from '../store/index.ts';
-import { savingStarted, useAutosave } from '../store/persistence.ts';
+import { savingStarted, useAutosave } from '../persistence/persistence.ts';
 import { ErrorIcon, WarningIcon } from '../ui/icons.tsx';
 
 const FOCUS_MS = 400;

@@ -3,7 +3,7 @@
  * (./zodProvided.ts) rather than imported by each schema's file. The page's first screen draws
  * nodes from the kind registry, whose definitions hold their schemas: built at the top of their
  * files, they brought zod (18 KB gzip) and the cost of building every schema (30–50 ms) onto the
- * first screen, which needs neither (a page's own save is read without its schemas: ownSave.ts).
+ * first screen, which needs neither (a page's own save is read without its schemas: src/persistence/ownSave.ts).
  * A schema is therefore a stand-in that builds the real one at its first use and passes every use
  * on to it; the files that define schemas import zod's types only.
  *

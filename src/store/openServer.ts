@@ -1,7 +1,8 @@
 /**
  * The `loopscope open` server that served this page, once the folder's library has started through
- * it (folderStart.ts); null on the static page. What reaches the person's machine through that
- * server (the folder's MCP servers) asks here.
+ * it (src/persistence/folderStart.ts sets it); null on the static page. What reaches the person's
+ * machine through that server (the folder's MCP servers: hosts.ts, mcpTools.ts) asks here, so it
+ * is the store's state, below the persistence layer that sets it.
  */
 export interface OpenServer {
   origin: string;

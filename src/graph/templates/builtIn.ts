@@ -7,7 +7,7 @@ import blank from './blank.json';
  * Its JSON is written with every default in it, as the parser gives it back (a test checks), so it
  * is copied rather than parsed: the store makes it as the page starts, where its parse (zod's parsing
  * code run for the first time, ~12 ms in a trace of the first screen) held the page's thread, and a
- * page opening its own autosave parses nothing else (src/store/ownSave.ts).
+ * page opening its own autosave parses nothing else (src/persistence/ownSave.ts).
  */
 export const blankGraph = (): GraphFile => structuredClone(blank) as GraphFile;
 

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { serializeGraph, type GraphFile } from '../graph/index.ts';
 import { findTemplate } from '../graph/templates/index.ts';
 import { startFileSync } from './fileSync.ts';
-import { useApp } from './index.ts';
+import { useApp } from '../store/index.ts';
 import { keepMine, loadFromDisk, saveAsFile, useFileNotice } from './libraryActions.ts';
 import { openFromLibrary, savingStarted, startPersistence, useAutosave, type FileChange, type FileLibrary, type LibraryStorage, type SyncStorage } from './persistence.ts';
 

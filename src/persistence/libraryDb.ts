@@ -34,6 +34,7 @@ export const LAST_KEY = 'last';
 /** In sessionStorage: the id of the graph this tab has open. */
 export const OPEN_KEY = 'loopscope.open';
 
+/** An IndexedDB request as a promise: the one wrapper, for the library and the run sessions (runSessions.ts) alike. */
 export const request = <T>(req: IDBRequest<T>) =>
   new Promise<T>((resolve, reject) => {
     req.onsuccess = () => resolve(req.result);

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { findTemplate } from '../graph/templates/index.ts';
 import { runGraph } from '../runtime/index.ts';
 import { withoutTimings } from '../runtime/testing.ts';
-import { useApp } from './index.ts';
+import { useApp } from '../store/index.ts';
 import { restoreRunSession, startRunSessionSaving, type RunSessionStorage } from './runSessions.ts';
 import { useRunSessions } from './runSessionStatus.ts';
 
@@ -110,16 +110,22 @@ describe('the run session in storage', () => {
     await useApp.getState().step();
     await saving.flush();
     const writes = vi.spyOn(storage, 'write');
-    useApp.setState({ runStatus: 'running', speedMs: 0 });
-    useApp.setState({ selectedStep: 0 });
-    // Nothing to wait for but time: a save would have been written well within it.
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(writes).not.toHaveBeenCalled();
-    target.dispatchEvent(new Event('pagehide'));
-    await expect.poll(() => writes.mock.calls.length).toBe(1);
-    useApp.setState({ selectedStep: 1 });
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(writes).toHaveBeenCalledTimes(1);
+    // Nothing to wait for but time: the clock is moved past when a save would have been written.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'requestAnimationFrame', 'requestIdleCallback'] });
+    try {
+      useApp.setState({ runStatus: 'running', speedMs: 0 });
+      useApp.setState({ selectedStep: 0 });
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(writes).not.toHaveBeenCalled();
+      target.dispatchEvent(new Event('pagehide'));
+      await vi.advanceTimersByTimeAsync(0);
+      await expect.poll(() => writes.mock.calls.length).toBe(1);
+      useApp.setState({ selectedStep: 1 });
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(writes).toHaveBeenCalledTimes(1);
+    } finally {
+      vi.useRealTimers();
+    }
     useApp.setState({ runStatus: 'stopped' });
     await expect.poll(() => writes.mock.calls.length).toBe(2);
     expect(writes.mock.calls[1][1].header.selectedStep).toBe(1);

@@ -5,7 +5,7 @@ import * as parseModule from '../graph/parse.ts';
 import { findTemplate } from '../graph/templates/index.ts';
 import { putEntry, writeVersion1Autosave } from './libraryDb.testing.ts';
 import { readSavedEarly } from './earlyRead.ts';
-import { useApp } from './index.ts';
+import { useApp } from '../store/index.ts';
 import { GRAPH_SCHEMA, OPEN_KEY, readSaved } from './libraryDb.ts';
 import { indexedDbLibrary } from './indexedDbLibrary.ts';
 import { JOURNAL_PREFIX, openFromLibrary, restoreLastGraph, startPersistence, useAutosave, type LibraryStorage, memoryStorage, type SyncStorage } from './persistence.ts';

@@ -14,12 +14,14 @@ import { parseGraph, parseWith } from '../graph/parse.ts';
 import { Trace } from '../runtime/trace.ts';
 import { RunValuesSchema } from '../runtime/state.ts';
 import type { JournalEntry } from '../runtime/controller.ts';
-import { afterDrawing } from './afterDrawing.ts';
-import { useApp } from './index.ts';
-import { journalLength, savedRuns } from './runActions.ts';
-import type { Breakpoints, SavedRun, SavedRuns } from './runSlice.ts';
+import { afterDrawing } from '../store/afterDrawing.ts';
+import { useApp } from '../store/index.ts';
+import { journalLength, savedRuns } from '../store/runActions.ts';
+import type { Breakpoints, SavedRun, SavedRuns } from '../store/runSlice.ts';
 import { parseOffThread } from './offThread.ts';
 import { useRunSessions } from './runSessionStatus.ts';
+import { completion } from './idbTransaction.ts';
+import { request } from './libraryDb.ts';
 
 export const RUNS_DB_NAME = 'loopscope-runs';
 const SAVE_DELAY_MS = 50;
@@ -96,12 +98,6 @@ export interface RunSessionStorage {
   write: (key: string, changes: SessionChanges) => Promise<void>;
 }
 
-const request = <T>(req: IDBRequest<T>) =>
-  new Promise<T>((resolve, reject) => {
-    req.onsuccess = () => resolve(req.result);
-    req.onerror = () => reject(req.error ?? new Error('IndexedDB request failed'));
-  });
-
 const HEADERS = 'sessions';
 const JOURNALS = 'journal';
 /** A run's body sits before its journal entries, in the same key range. */
@@ -150,12 +146,9 @@ export const indexedDbRunStorage = (factory: IDBFactory | undefined = globalThis
       for (const { run, body } of bodies) journals.put(body, [key, run, BODY]);
       for (const { run, from, entries } of appends) entries.forEach((entry, index) => journals.put(entry, [key, run, from + index]));
       tx.objectStore(HEADERS).put(header, key);
-      await new Promise<void>((resolve, reject) => {
-        tx.oncomplete = () => resolve();
-        tx.onerror = () => reject(tx.error ?? new Error('the write failed'));
-        tx.onabort = () => reject(tx.error ?? new Error('the write was aborted'));
-        tx.commit?.();
-      });
+      const written = completion(tx);
+      tx.commit?.();
+      await written;
     },
   };
 };

@@ -6,7 +6,7 @@
  * Loaded with the saver, on a page served by `loopscope open` only.
  */
 import { describeProblems, type GraphFile } from '../graph/index.ts';
-import { useApp } from './index.ts';
+import { useApp } from '../store/index.ts';
 import { refreshList, setFileActions, useFileNotice } from './libraryActions.ts';
 import { reasonOf, type FileChange, type FileLibrary, type Persistence } from './persistence.ts';
 

@@ -6,10 +6,10 @@
  */
 import { prepareSerialization, serializeGraph, type GraphFile } from '../graph/index.ts';
 import { webGraphLocks } from './graphLocks.ts';
-import { useApp } from './index.ts';
+import { useApp } from '../store/index.ts';
 import { OPEN_KEY, SAVE_STAMP } from './libraryDb.ts';
 import { useGraphTab, useLibrary, withSaved } from './libraryActions.ts';
-import { newDocumentId } from './graphSlice.ts';
+import { newDocumentId } from '../store/graphSlice.ts';
 import { fail, failRestore, gesturesUnderWay, JOURNAL_PREFIX, onGesturesOver, parseAside, readJournal, reasonOf, useAutosave, type JournalEntry, type LibrarySummary, type Persistence, type Saver, type SyncStorage } from './persistence.ts';
 
 /** Nodes and edges written ahead of a first save in one slice, and the idle time a slice needs. */

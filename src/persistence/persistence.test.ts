@@ -4,7 +4,7 @@ import { serializeGraph } from '../graph/index.ts';
 import { findTemplate } from '../graph/templates/index.ts';
 import { writeVersion1Autosave } from './libraryDb.testing.ts';
 import { GRAPH_SCHEMA } from './libraryDb.ts';
-import { useApp } from './index.ts';
+import { useApp } from '../store/index.ts';
 import { COPIES_KEPT, indexedDbLibrary } from './indexedDbLibrary.ts';
 import { takeOverGraph, useGraphTab, useLibrary } from './libraryActions.ts';
 import {
@@ -22,7 +22,7 @@ import {
   type SyncStorage,
 } from './persistence.ts';
 import type { GraphLocks } from './graphLocks.ts';
-import { setKey } from './secrets.ts';
+import { setKey } from '../store/secrets.ts';
 
 const template = (id: string) => findTemplate(id)!.graph();
 const rename = (name: string) => useApp.getState().edit((graph) => ({ ...graph, name }), 'name');

@@ -4,12 +4,14 @@
  * is there, where read after them it waited for the database. The parse is made on the page's
  * thread, which is mostly idle while the page's entry loads and compiles: a worker that parsed the
  * save competed with that compiling for the cores and made the open no faster. The reader
- * (ownSave.ts: this build's own save is only read, any other parsed) comes in by a dynamic import
- * (its chunk is the page's anyway), so the first script stays small and the read starts at once.
+ * (ownSave.ts: this build's own save is only read, any other parsed) is imported as the page's
+ * entry imports it: both are in the first script's chunk (vite.config.ts, EARLY_MODULES), so a
+ * dynamic import here would load nothing later and only put Vite's loader in its way.
  */
 import type { ParseResult } from '../graph/index.ts';
 import type { GraphFile } from '../graph/schema.ts';
 import { OPEN_KEY, readSaved, type SavedRead } from './libraryDb.ts';
+import { readSave } from './ownSave.ts';
 
 let early: Promise<SavedRead | null> | null = null;
 /** The database the read was started on: one read of it for the page, whoever starts it first. */
@@ -30,15 +32,14 @@ export const readSavedEarly = () => {
   if (typeof indexedDB === 'undefined' || readFrom === indexedDB) return;
   readFrom = indexedDB;
   early = readSaved(indexedDB, openId());
-  // The parse too: the page's thread is mostly idle while the page's scripts load and compile, and
-  // the reader's code (shared with the page's entry) arrives well before them. A save of another
-  // build waits for the schemas (ownSave.ts), which load on their own.
-  earlyParse = Promise.all([early, import('./ownSave.ts')])
-    .then(async ([read, { readSave }]) => {
+  // The parse too: the page's thread is mostly idle while the page's scripts load and compile. A save
+  // of another build waits for the schemas (ownSave.ts), which load on their own.
+  earlyParse = early
+    .then(async (read) => {
       const entry = read?.entry;
       return entry === undefined ? null : { text: entry.text, parsed: await readSave(entry.text, entry.schema) };
     })
-    // Its chunk not loaded: the page parses the save itself.
+    // The schemas' or the parser's chunk not loaded: the page parses the save itself.
     .catch(() => null);
 };
 

@@ -3,9 +3,10 @@
  * the replaced text kept among the last good copies, read back to check each write. Loaded on first
  * use (persistence.ts): the first screen's save is read by the page's first script.
  */
-import { newDocumentId } from './graphSlice.ts';
+import { newDocumentId } from '../store/graphSlice.ts';
 import { DB_NAME, DB_VERSION, LAST_KEY, LIBRARY_STORE, META_STORE, request, SAVE_STAMP, type LibraryEntry } from './libraryDb.ts';
 import { own, readJson } from '../graph/index.ts';
+import { completion } from './idbTransaction.ts';
 import type { LibraryStorage } from './persistence.ts';
 
 /** The name a damaged or old save gives itself, read within the input limits; a stand-in when it has none. */
@@ -20,13 +21,6 @@ const LEGACY_STORE = 'graphs';
 const LEGACY_KEY = 'autosave';
 /** How many earlier saves each graph keeps. */
 export const COPIES_KEPT = 3;
-
-const completion = (tx: IDBTransaction) =>
-  new Promise<void>((resolve, reject) => {
-    tx.oncomplete = () => resolve();
-    tx.onerror = () => reject(tx.error ?? new Error('the write failed'));
-    tx.onabort = () => reject(tx.error ?? new Error('the write was aborted'));
-  });
 
 /** Version 1 kept one autosave; it becomes the library's first graph. */
 const upgrade = (db: IDBDatabase, tx: IDBTransaction, oldVersion: number) => {

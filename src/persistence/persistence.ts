@@ -7,8 +7,8 @@ import { create } from 'zustand';
 import { describeProblems, loadTemplates, type GraphFile, type ParseResult } from '../graph/index.ts';
 import { takeEarlyParse, takeEarlyRead } from './earlyRead.ts';
 import type { GraphLocks } from './graphLocks.ts';
-import { newDocumentId } from './graphSlice.ts';
-import { useApp } from './index.ts';
+import { newDocumentId } from '../store/graphSlice.ts';
+import { useApp } from '../store/index.ts';
 import { OPEN_KEY, type LibraryEntry, type SavedRead } from './libraryDb.ts';
 import { isOwnSave, readSave } from './ownSave.ts';
 

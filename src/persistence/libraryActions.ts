@@ -5,7 +5,7 @@
  */
 import { create } from 'zustand';
 import { blankGraph, serializeGraph, type GraphFile } from '../graph/index.ts';
-import { useApp } from './index.ts';
+import { useApp } from '../store/index.ts';
 import { activePersistence, fail, JOURNAL_PREFIX, openAsNewGraph, openFromLibrary, reasonOf, type FileLibrary, type LibraryStorage, type LibrarySummary } from './persistence.ts';
 
 export const useLibrary = create<{ entries: LibrarySummary[] }>()(() => ({ entries: [] }));
