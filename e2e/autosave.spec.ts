@@ -224,7 +224,11 @@ test('an edit kept only in the backup copy of a closed tab is restored into Grap
   const release = await newGraphWhileStalled(page, 'Verify');
   // The tab closes before the library ever had the graph: its backup copy (localStorage) is all there is.
   const context = page.context();
+  // Closing with the unload handlers run does not wait for the tab to go: wait for it, or its
+  // stalled save could still land after the release and become the graph saved last.
+  const closed = page.waitForEvent('close');
   await page.close({ runBeforeUnload: true });
+  await closed;
   await release();
 
   // A new tab opens the graph saved last; the one kept in the backup goes into Graphs, and the page says so.

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
-// The layers (graph <- skills <- runtime <- store <- persistence <- ui <- editor / debugger <- app; the command line
-// on graph, skills and runtime) are enforced by `npm run lint` (.oxlintrc.json). Each probe is a file
+// The layers (graph <- skills <- runtime <- store <- persistence <- ui <- editor / debugger <- app, and
+// store <- server <- debugger; the command line on graph, skills and runtime) are enforced by `npm run lint` (.oxlintrc.json). Each probe is a file
 // in a copy of the tree's layout (outside src/, where other tests read every file), linted with the
 // project's own configuration.
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -32,6 +32,9 @@ describe('import layers', () => {
     ['store', "import '../persistence/persistence.ts';", 'src/store/ may not import from src/persistence/'],
     ['store', "export const later = () => import('../persistence/runSessions.ts');", 'src/store/ may not import from src/persistence/'],
     ['persistence', "import '../ui/index.ts';", 'src/persistence/ may not import from src/ui/'],
+    ['store', "export const later = () => import('../server/langgraphServer.ts');", 'src/store/ may not import from src/server/'],
+    ['runtime', "import '../server/langgraphServer.ts';", 'src/runtime/ may not import from src/server/'],
+    ['server', "import '../debugger/index.ts';", 'src/server/ may not import from src/debugger/'],
     ['cli', "import '../store/index.ts';", 'src/cli/ may not import from src/store/'],
     ['debugger', "import '../editor/index.ts';", 'src/debugger/ may not import from src/editor/'],
   ])('an import from src/%s against the layers fails the lint: %s', (folder, source, message) => {
@@ -50,5 +53,13 @@ describe('import layers', () => {
     const result = lintProbe('persistence', "import '../store/index.ts';\nimport '../graph/index.ts';\nexport const later = () => import('../runtime/index.ts');");
     expect(result.stdout).toContain('0 errors');
     expect(result.status).toBe(0);
+  });
+
+  it('the server layer may use the store, and a package path that names a server is no layer', () => {
+    const server = lintProbe('server', "import '../store/index.ts';\nimport '../runtime/index.ts';");
+    expect(server.stdout).toContain('0 errors');
+    const skills = lintProbe('skills', "import '@modelcontextprotocol/sdk/server/index.js';");
+    expect(skills.stdout).toContain('0 errors');
+    expect([server.status, skills.status]).toEqual([0, 0]);
   });
 });

@@ -1,7 +1,6 @@
 import { useState } from 'react';
-import { kindDefinition } from '../graph/index.ts';
 import { useApp } from '../store/index.ts';
-import { connect, disconnect, serverController, shortId, useServer, type ServerConnection } from '../store/langgraphServer.ts';
+import { connect, disconnect, serverController, shortId, useServer, type ServerConnection } from '../server/langgraphServer.ts';
 import { useActiveRun } from './hooks.ts';
 
 /** JSON the person typed, or why it is not what `what` needs. */
@@ -97,7 +96,8 @@ export function ServerPanel({ onClose }: { onClose: () => void }) {
   const busy = server.connecting || server.thread?.busy === true;
   const next = server.thread?.next ?? [];
   const foreign = graph !== undefined && graph.loopscope === null;
-  const approvalNext = graph?.loopscope?.nodes.some((node) => kindDefinition(node.kind).interruptsBefore && next.includes(node.id)) ?? false;
+  // Read from the connection's state, which this panel follows.
+  const approvalNext = Boolean(controller?.pendingApproval);
   /** The run input a drawn graph starts with, read from what the person typed. */
   const runInput = () => {
     if (!foreign) return {};
@@ -152,7 +152,7 @@ export function ServerPanel({ onClose }: { onClose: () => void }) {
           <div className="server-actions">
             <button type="button" onClick={() => start('startRun')} disabled={busy || !graph}>New run on server</button>
             <button type="button" onClick={() => start('stepOnServer')} disabled={busy || !graph}>Step on server</button>
-            <button type="button" onClick={() => void controller?.continueOnServer()} disabled={busy || next.length === 0}>Continue on server</button>
+            <button type="button" onClick={() => void controller?.run()} disabled={busy || next.length === 0}>Continue on server</button>
             <button type="button" onClick={() => void controller?.refreshThreads()} disabled={busy}>Refresh threads</button>
           </div>
           {approvalNext && (

@@ -5,7 +5,7 @@
 import { lazy, Suspense } from 'react';
 import { useApp } from '../store/index.ts';
 import { useHostRequest, useServerStartRequests } from '../store/hosts.ts';
-import { useServer } from '../store/langgraphServer.ts';
+import { useServer } from '../server/langgraphServer.ts';
 
 const LazyRunComparison = lazy(() => import('./RunComparison.tsx').then((module) => ({ default: module.RunComparison })));
 const LazyServerCanvas = lazy(() => import('./server/ServerCanvas.tsx').then((module) => ({ default: module.ServerCanvas })));

@@ -99,36 +99,71 @@ export interface ForkEdits {
   outcome?: string;
 }
 
+/**
+ * An operation a run cannot do where it runs, and why: a run on a LangGraph server cannot be
+ * paused from here, nor forked with scripted skill results. The debugger shows the reason instead
+ * of doing it; nothing throws.
+ */
+export interface Unsupported {
+  unsupported: string;
+}
+
+export const isUnsupported = (value: unknown): value is Unsupported =>
+  typeof value === 'object' && value !== null && typeof (value as Partial<Unsupported>).unsupported === 'string';
+
+/**
+ * The contract of a run the debugger drives, wherever it runs: here (`createController`, run.ts)
+ * or on a LangGraph server (`ServerRunController`, src/server/), each step a checkpoint either way.
+ * The debugger's actions (Step, Run/Continue, approvals, forks, a step's state) are written once
+ * against it.
+ */
 export interface RunController {
   readonly status: RunStatus;
   readonly trace: Trace;
-  /** The state after the last executed step. */
-  readonly state: Record<string, unknown>;
   /** The node that runs next, or null when the run has stopped. */
   readonly next: string | null;
   readonly pendingApproval: PendingApproval | null;
-  /** The recorded changes of the run (empty when `record` is off). */
-  readonly journal: readonly JournalEntry[];
   subscribe(listener: (event: RunEvent) => void): () => void;
   /** Runs one node (and its edge choice); resolves with the step, or null when none ran. */
   step(): Promise<TraceStep | null>;
   /** Runs until the end, a breakpoint, an approval or pause(). */
   run(): Promise<void>;
-  pause(): void;
-  stop(): void;
+  pause(): void | Unsupported;
+  stop(): void | Unsupported;
   /** Answers a pending approval; the run continues with `step()` or `run()`. */
-  decide(decision: 'approved' | 'denied'): void;
-  /** The state after `step` (0: the initial state), read from its checkpoint or rebuilt from the journal; null if not kept. */
+  decide(decision: 'approved' | 'denied'): void | Promise<void>;
+  /** The state after `step` (0: the initial state); null if not kept. */
   stateAt(step: number): Promise<Record<string, unknown> | null>;
   /**
-   * A new run that keeps steps 1..`atStep` of this one as they ran (no skill is called again),
-   * takes the state after `atStep` with the edits (as if that step's node had written them, so
-   * its edge is chosen again) and is ready to go on. Throws when an edit does not fit the state
-   * schema, naming the path.
+   * A run that keeps steps 1..`atStep` of this one as they ran (no skill is called again), takes
+   * the state after `atStep` with the edits (as if that step's node had written them, so its edge
+   * is chosen again) and is ready to go on with `run()` or `step()`. Throws when an edit does not
+   * fit the state schema, naming the path.
    */
-  fork(atStep: number, edits: ForkEdits): Promise<RunController>;
+  fork(atStep: number, edits: ForkEdits): Promise<RunController | Unsupported>;
+}
+
+/** Answers the pending approval and goes on, as the debugger's Approve and Deny do on any run. */
+export const decideAndGoOn = async (controller: RunController, decision: 'approved' | 'denied') => {
+  await controller.decide(decision);
+  await controller.run();
+};
+
+/** The run in this page: everything the contract says, and its journal and checkpoints to keep and restore it. */
+export interface LocalRunController extends RunController {
+  /** The state after the last executed step. */
+  readonly state: Record<string, unknown>;
+  /** The recorded changes of the run (empty when `record` is off). */
+  readonly journal: readonly JournalEntry[];
+  pause(): void;
+  stop(): void;
+  decide(decision: 'approved' | 'denied'): void;
+  /** Read from its checkpoint or rebuilt from the journal. */
+  stateAt(step: number): Promise<Record<string, unknown> | null>;
+  /** A new run of this page (forks are always supported here). */
+  fork(atStep: number, edits: ForkEdits): Promise<LocalRunController>;
   /** Settles when every change asked of the run so far has reached its checkpointer. */
   settled(): Promise<void>;
 }
 
-export type CreateController = (graph: GraphFile, options?: RunOptions) => RunController;
+export type CreateController = (graph: GraphFile, options?: RunOptions) => LocalRunController;

@@ -14,7 +14,7 @@ import { parseStateEdit } from '../graph/state.ts';
 import { withNamedScenario } from './apply-scenario.ts';
 import { RetainingSaver } from './checkpointer.ts';
 import { buildStateGraph, nodeNames, recursionLimitOf, type LoopscopeConfig } from './compile.ts';
-import type { ForkEdits, JournalEntry, PendingApproval, RunController, RunEvent, RunOptions, RunStatus } from './controller.ts';
+import type { ForkEdits, JournalEntry, PendingApproval, LocalRunController, RunEvent, RunOptions, RunStatus } from './controller.ts';
 import { deniedAction, scriptedAnswer } from './kinds/index.ts';
 import { checkGuards } from './guards.ts';
 import { agentState, channelNames, initialValues, refusedState, type RunValues, type Stop } from './state.ts';
@@ -128,7 +128,7 @@ interface Start {
   fresh?: boolean;
 }
 
-class Controller implements RunController {
+class Controller implements LocalRunController {
   private readonly session: Session;
   private readonly options: RunOptions;
   private readonly threadId: string;
@@ -535,7 +535,7 @@ class Controller implements RunController {
     return values && agentState(values);
   }
 
-  async fork(atStep: number, edits: ForkEdits): Promise<RunController> {
+  async fork(atStep: number, edits: ForkEdits): Promise<LocalRunController> {
     const graph = this.session.graph;
     const edited = parseStateEdit(edits.state ?? {}, graph);
     if (!edited.ok) throw new Error(`the edited state does not fit: ${describeProblems(edited.problems)}`);
@@ -602,7 +602,7 @@ const cannotStart = (graph: GraphFile, seed: number, stop: Stop): Start => {
  * A run the debugger drives step by step, or the command line to its end (see controller.ts for
  * the contract and forks). Throws ScenarioError when `options.scenario` names no scenario of the graph.
  */
-export const createController = (graph: GraphFile, options: RunOptions = {}): RunController => {
+export const createController = (graph: GraphFile, options: RunOptions = {}): LocalRunController => {
   const chosen = withNamedScenario(graph, options.scenario, options.seed);
   const seed = chosen.seed ?? 1;
   const refused = refusedState(chosen.graph);

@@ -5,15 +5,19 @@
  */
 import { sameBehaviour } from '../graph/behaviour.ts';
 import type { GraphFile } from '../graph/schema.ts';
-import type { RunController, RunOptions } from '../runtime/controller.ts';
+import { decideAndGoOn, type LocalRunController, type RunOptions } from '../runtime/controller.ts';
 import type { TraceStep } from '../runtime/trace.ts';
 import { traceIndex, visitCounts } from '../runtime/traceIndex.ts';
 import { afterDrawing } from './afterDrawing.ts';
 import { pauseAfterReason, pauseBeforeReason, roundOf } from './breakpoints.ts';
 import type { RunNetwork } from './hosts.ts';
 import { keepUnchanged, NO_ACTIVITY, nodeStatusesFor, type LiveActivity } from './nodeStatus.ts';
+import { runRegistry, type RunRegistry } from './runRegistry.ts';
 import { loadRuntime, runtimeIfLoaded, type CanvasOverlay, type RunActionName, type RunRecord, type RunSlice, type SavedRuns } from './runSlice.ts';
 import type { AppState, GetApp, SetApp } from './types.ts';
+
+/** The page's registry, for the store to hand to its run actions. */
+export { runRegistry };
 
 type Runtime = typeof import('../runtime/index.ts');
 
@@ -81,13 +85,10 @@ export const chosenScenario = (state: Pick<AppState, 'scenarioChoices' | 'docume
   return name !== undefined && state.graph.scenarios.some((scenario) => scenario.name === name) ? name : null;
 };
 
-/** The controllers of the runs on screen (imported traces have none), by run id. */
-const controllers = new Map<number, RunController>();
-
 /** The runs on screen with their journals, for the session store. */
-export const savedRuns = (state: Pick<RunSlice, 'runs' | 'activeRunId' | 'liveRunId' | 'selectedStep'>): SavedRuns => ({
+export const savedRuns = (state: Pick<RunSlice, 'runs' | 'activeRunId' | 'liveRunId' | 'selectedStep'>, registry: RunRegistry = runRegistry): SavedRuns => ({
   runs: state.runs.map(({ trace, stepCount: _shown, ...record }) => {
-    const controller = controllers.get(record.id);
+    const controller = registry.get(record.id);
     return controller ? { ...record, journal: [...controller.journal], ...(trace.forkedFrom ? { forkedFrom: trace.forkedFrom } : {}) } : { ...record, trace };
   }),
   activeRunId: state.activeRunId,
@@ -96,11 +97,10 @@ export const savedRuns = (state: Pick<RunSlice, 'runs' | 'activeRunId' | 'liveRu
 });
 
 /** How long a run's journal is, to store only what is new. */
-export const journalLength = (runId: number) => controllers.get(runId)?.journal.length ?? 0;
+export const journalLength = (runId: number, registry: RunRegistry = runRegistry) => registry.get(runId)?.journal.length ?? 0;
 
-export const createRunActions = (set: SetApp, get: GetApp): Pick<RunSlice, RunActionName> => {
-  /** The run that Step, Run and Continue drive. */
-  let controller: RunController | null = null;
+/** The store's run actions, driving the controllers `registry` holds. */
+export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry): Pick<RunSlice, RunActionName> => {
   let unsubscribe: (() => void) | null = null;
   /** Set by Step round: pause before the entry starts the next round. */
   let untilNextRound = false;
@@ -130,7 +130,7 @@ export const createRunActions = (set: SetApp, get: GetApp): Pick<RunSlice, RunAc
 
   /** A run's state after a step: from its checkpoints, or replayed from an imported trace. */
   const stateOf = async (runtime: Runtime, run: RunRecord, stepNumber: number) => {
-    const source = controllers.get(run.id);
+    const source = registry.get(run.id);
     return source ? source.stateAt(stepNumber) : stateFromTrace(runtime, run, stepNumber);
   };
 
@@ -143,12 +143,12 @@ export const createRunActions = (set: SetApp, get: GetApp): Pick<RunSlice, RunAc
   /** What the live run does now, when it is the run shown. */
   const liveActivity = (): LiveActivity => {
     const { activeRunId, liveRunId } = get();
-    if (!controller || activeRunId === null || activeRunId !== liveRunId) return NO_ACTIVITY;
-    if (controller.status === 'running' || stepping) {
-      const running = inFlight?.node ?? controller.next;
+    if (!registry.live || activeRunId === null || activeRunId !== liveRunId) return NO_ACTIVITY;
+    if (registry.live.status === 'running' || stepping) {
+      const running = inFlight?.node ?? registry.live.next;
       return { running, attempts: inFlight?.node === running ? inFlight.attempts : [], next: null };
     }
-    return { ...NO_ACTIVITY, next: controller.status === 'stopped' ? null : controller.next };
+    return { ...NO_ACTIVITY, next: registry.live.status === 'stopped' ? null : registry.live.next };
   };
 
   const paintStep = async () => {
@@ -156,7 +156,7 @@ export const createRunActions = (set: SetApp, get: GetApp): Pick<RunSlice, RunAc
     const run = runs.find((candidate) => candidate.id === activeRunId);
     // A step picked in the timeline shows the nodes as that step left them.
     const shown = run ? Math.min(run.stepCount, selectedStep ?? run.stepCount) : 0;
-    const still = controller?.status === 'running' && activeRunId === get().liveRunId && get().speedMs === 0;
+    const still = registry.live?.status === 'running' && activeRunId === get().liveRunId && get().speedMs === 0;
     set((state) => ({
       overlay: run ? { ...overlayFor(run.trace.steps, selectedStep, run.stepCount), ...(still ? { still } : {}) } : null,
       nodeStatus: keepUnchanged(state.nodeStatus, run ? nodeStatusesFor(run.graph, run.trace.steps, liveActivity(), shown) : {}),
@@ -179,11 +179,11 @@ export const createRunActions = (set: SetApp, get: GetApp): Pick<RunSlice, RunAc
   /** Copies the live controller's progress into its run record and follows the last step. */
   const syncLive = () => {
     const id = get().liveRunId;
-    if (!controller || id === null) return;
-    const trace = controller.trace;
+    if (!registry.live || id === null) return;
+    const trace = registry.live.trace;
     updateRun(id, { trace, stepCount: trace.steps.length });
-    const running = controller.status === 'running';
-    set({ runStatus: controller.status, pendingApproval: controller.pendingApproval, activeRunId: id, inFlight: running ? inFlight : null, ...(running ? {} : { pauseAsked: false }) });
+    const running = registry.live.status === 'running';
+    set({ runStatus: registry.live.status, pendingApproval: registry.live.pendingApproval, activeRunId: id, inFlight: running ? inFlight : null, ...(running ? {} : { pauseAsked: false }) });
     showStep(trace.steps.length > 0 ? trace.steps.length : null);
   };
 
@@ -214,14 +214,14 @@ export const createRunActions = (set: SetApp, get: GetApp): Pick<RunSlice, RunAc
     pendingSync = null;
     unsubscribe?.();
     unsubscribe = null;
-    controller?.pause();
-    controller = null;
+    registry.live?.pause();
+    registry.setLive(null);
   };
 
   const addRun = (record: Omit<RunRecord, 'id'>, at?: number) => {
     const id = at ?? (get().runs.at(-1)?.id ?? 0) + 1;
     const runs = [...get().runs, { ...record, id }];
-    for (const dropped of runs.slice(0, -MAX_RUNS)) controllers.delete(dropped.id);
+    for (const dropped of runs.slice(0, -MAX_RUNS)) registry.remove(dropped.id);
     set({ runs: runs.slice(-MAX_RUNS), activeRunId: id });
     return id;
   };
@@ -252,14 +252,14 @@ export const createRunActions = (set: SetApp, get: GetApp): Pick<RunSlice, RunAc
   });
 
   /** Makes `created` the live run: its events redraw the screen. */
-  const attach = (id: number, created: RunController) => {
+  const attach = (id: number, created: LocalRunController) => {
     release();
-    controller = created;
-    controllers.set(id, created);
+    registry.setLive(created);
+    registry.register(id, created);
     set({ liveRunId: id, runError: null, runRefused: null, pausedBy: null, pendingApproval: created.pendingApproval, runStatus: created.status, liveSteps: created.trace.steps.length });
     inFlight = null;
     unsubscribe = created.subscribe((event) => {
-      if (controller !== created) return;
+      if (registry.live !== created) return;
       const instant = created.status === 'running' && get().speedMs === 0;
       const shown = () => get().runs.find((run) => run.id === id)?.stepCount ?? 0;
       if (event.type === 'attempt') {
@@ -312,15 +312,15 @@ export const createRunActions = (set: SetApp, get: GetApp): Pick<RunSlice, RunAc
   /** The live run if it can go on; a graph edited in what a run reads starts afresh rather than stepping a stale run. */
   const goOn = async () => {
     const live = get().runs.find((run) => run.id === get().liveRunId);
-    return controller && controller.status !== 'stopped' && live && sameBehaviour(live.graph, get().graph) ? controller : startFresh();
+    return registry.live && registry.live.status !== 'stopped' && live && sameBehaviour(live.graph, get().graph) ? registry.live : startFresh();
   };
 
   /** Says which node breakpoint a Run stopped at (LangGraph interrupted before the node). */
   const noteBreakpoint = () => {
-    if (!controller || controller.status !== 'paused' || get().pausedBy || controller.next === null) return;
+    if (!registry.live || registry.live.status !== 'paused' || get().pausedBy || registry.live.next === null) return;
     const live = get().runs.find((run) => run.id === get().liveRunId);
     if (!live) return;
-    const reason = pauseBeforeReason({ ...get().breakpoints, conditions: [] }, live.graph, controller.next, controller.state);
+    const reason = pauseBeforeReason({ ...get().breakpoints, conditions: [] }, live.graph, registry.live.next, registry.live.state);
     if (reason) set({ pausedBy: reason });
   };
 
@@ -336,7 +336,7 @@ export const createRunActions = (set: SetApp, get: GetApp): Pick<RunSlice, RunAc
 
   const continueLive = async () => {
     set({ pausedBy: null });
-    await controller?.run();
+    await registry.live?.run();
   };
 
   return {
@@ -380,34 +380,35 @@ export const createRunActions = (set: SetApp, get: GetApp): Pick<RunSlice, RunAc
       }),
     continueRun: () => guarded(continueLive),
     pause: () => {
-      if (!controller || get().runStatus !== 'running') return;
-      controller.pause();
+      if (!registry.live || get().runStatus !== 'running') return;
+      registry.live.pause();
       set({ pauseAsked: true });
     },
     reset: () => {
       release();
-      controllers.clear();
+      registry.clear();
       set({ runs: [], activeRunId: null, liveRunId: null, selectedStep: null, stateAfterSelected: null, stateBeforeSelected: null, overlay: null, nodeStatus: {}, runStatus: 'idle', pendingApproval: null, pausedBy: null, runError: null, runRefused: null, traceWarning: null });
     },
     decide: (decision) =>
       guarded(async () => {
-        if (!controller) return;
-        controller.decide(decision);
-        await continueLive();
+        const live = registry.live;
+        if (!live) return;
+        set({ pausedBy: null });
+        await decideAndGoOn(live, decision);
       }),
     selectStep: (step) => showStep(step),
     selectRun: (id) => {
       const run = get().runs.find((candidate) => candidate.id === id);
       if (!run) return;
       set({ activeRunId: id, runRefused: null });
-      const picked = controllers.get(id);
-      if (picked && picked !== controller && picked.status !== 'stopped') attach(id, picked);
+      const picked = registry.get(id);
+      if (picked && picked !== registry.live && picked.status !== 'stopped') attach(id, picked);
       showStep(run.stepCount > 0 ? run.stepCount : null);
     },
     fork: (atStep, edits) =>
       guarded(async () => {
         const from = get().runs.find((candidate) => candidate.id === get().activeRunId);
-        const source = from && controllers.get(from.id);
+        const source = from && registry.get(from.id);
         if (!from || !source) return;
         const created = await source.fork(atStep, edits);
         const id = addRun({ label: '', graph: from.graph, trace: created.trace, stepCount: created.trace.steps.length, forkOf: { run: from.id, step: atStep }, seed: from.seed, scenario: from.scenario });
@@ -418,7 +419,7 @@ export const createRunActions = (set: SetApp, get: GetApp): Pick<RunSlice, RunAc
     restoreRuns: async (saved) => {
       const [runtime, { networkAskedOnFirstRequest }] = await Promise.all([loadRuntime(), import('./hosts.ts')]);
       release();
-      controllers.clear();
+      registry.clear();
       const { graph } = get();
       const sameGraph = (other: GraphFile) => JSON.stringify(other) === JSON.stringify(graph);
       const runs: RunRecord[] = [];
@@ -427,13 +428,13 @@ export const createRunActions = (set: SetApp, get: GetApp): Pick<RunSlice, RunAc
         const ranOn = sameGraph(record.graph) ? graph : record.graph;
         if (journal) {
           const restored = runtime.createController(ranOn, { ...controlOptions(ranOn, networkAskedOnFirstRequest(ranOn, get().documentVersion)), seed: record.seed, scenario: record.scenario, journal, forkedFrom });
-          controllers.set(record.id, restored);
+          registry.register(record.id, restored);
           const shown = restored.trace;
           runs.push({ ...record, graph: ranOn, trace: shown, stepCount: shown.steps.length });
         } else if (trace) runs.push({ ...record, graph: ranOn, trace, stepCount: trace.steps.length });
       }
       set({ runs, activeRunId: saved.activeRunId, liveRunId: null, runStatus: 'idle', pendingApproval: null });
-      const live = saved.liveRunId === null ? undefined : controllers.get(saved.liveRunId);
+      const live = saved.liveRunId === null ? undefined : registry.get(saved.liveRunId);
       if (live && saved.liveRunId !== null) attach(saved.liveRunId, live);
       else set({ runStatus: runs.some((run) => run.id === saved.activeRunId) ? 'stopped' : 'idle' });
       showStep(saved.selectedStep);

@@ -6,6 +6,7 @@ import { useApp } from './index.ts';
 import { visitCounts } from '../runtime/traceIndex.ts';
 import { pauseAfterReason, pauseBeforeReason } from './breakpoints.ts';
 import { chosenScenario, liveRedrawSpacing, overlayFor } from './runActions.ts';
+import { runRegistry } from './runRegistry.ts';
 import type { Breakpoints } from './runSlice.ts';
 
 const securityclaw = () => findTemplate('securityclaw')!.graph();
@@ -280,6 +281,18 @@ describe('driving the runtime from the store', () => {
     expect(useApp.getState().inFlight).toBeNull();
     expect(useApp.getState().nodeStatus.execute.map((chip) => chip.text)).toEqual(['attempt 2 of 3', 'wrote 2 fields']);
     expect(useApp.getState().runs[0].trace.steps[1].attempts.map((attempt) => attempt.outcome)).toEqual(['error', 'ok']);
+  });
+
+  it("the store's runs are plain values; their controllers are the registry's, the live one too, and Reset forgets them", async () => {
+    freshStore();
+    await useApp.getState().step();
+    const { runs, liveRunId } = useApp.getState();
+    const live = runRegistry.get(runs[0].id);
+    expect(live?.trace.steps).toHaveLength(1);
+    expect(runRegistry.live).toBe(live);
+    expect(liveRunId).toBe(runs[0].id);
+    useApp.getState().reset();
+    expect([runRegistry.get(runs[0].id), runRegistry.live]).toEqual([undefined, null]);
   });
 
   it('Reset forgets the runs and the overlay', async () => {

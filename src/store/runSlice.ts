@@ -201,7 +201,10 @@ const RUN_ACTIONS = ['setScenario', 'dismissRunMessages', 'run', 'step', 'stepRo
 export type RunActionName = (typeof RUN_ACTIONS)[number];
 
 export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
-  const { standIns, load } = deferredActions<RunSlice, RunActionName>(set, get, RUN_ACTIONS, async () => (await import('./runActions.ts')).createRunActions(set, get));
+  const { standIns, load } = deferredActions<RunSlice, RunActionName>(set, get, RUN_ACTIONS, async () => {
+    const actions = await import('./runActions.ts');
+    return actions.createRunActions(set, get, actions.runRegistry);
+  });
   return {
     debugLayout: readDebugLayout(),
     overlay: null,

@@ -23,7 +23,7 @@ import {
 import '@xyflow/react/dist/style.css';
 import type { DrawnEdge, DrawnGroup, DrawnNode, ServerDrawing } from '../../runtime/serverGraph.ts';
 import { useApp, type CanvasOverlay } from '../../store/index.ts';
-import { useServer, type ServerConnection } from '../../store/langgraphServer.ts';
+import { useServer, type ServerConnection } from '../../server/langgraphServer.ts';
 import { groupBox, keepPlaces, keptPlaces, layOutDrawing, sizeOf, type Point } from './drawingLayout.ts';
 import './server.css';
 

@@ -10,7 +10,7 @@ import { asMessages, diffMessages, messageChannels, type ChatMessage } from '../
 import { foreignStateAfter, foreignStateBefore } from '../../runtime/serverTrace.ts';
 import type { TraceStep } from '../../runtime/trace.ts';
 import { useApp } from '../../store/index.ts';
-import { useServer } from '../../store/langgraphServer.ts';
+import { useServer } from '../../server/langgraphServer.ts';
 import type { RunRecord } from '../../store/runSlice.ts';
 import { diffStates } from '../analysis.ts';
 import { Diff } from '../StepView.tsx';

@@ -5,7 +5,7 @@
  * a checkpoint) and approved. A graph Loopscope exported carries its graph file and opens on the
  * editor's canvas; any other graph is drawn from the server's own description (SPEC §8).
  *
- * One `ServerRunController` per connection, held by the store: it owns the SDK client and what it
+ * One `ServerRunController` per connection, held in the connection's state (`useServer`): it owns the SDK client and what it
  * does on the server; the store holds what the panels show. Connecting is the person's explicit
  * choice of one URL: every request goes to that origin only, with no key. The SDK loads when the
  * person connects.
@@ -14,14 +14,16 @@ import { create } from 'zustand';
 import { blankGraph, kindDefinition, type GraphFile } from '../graph/index.ts';
 import { originOf } from '../graph/hosts.ts';
 import { parseGraph } from '../graph/parse.ts';
+import { isUnsupported, type ForkEdits, type PendingApproval, type RunController, type RunEvent, type RunStatus, type Unsupported } from '../runtime/controller.ts';
 import type { ServerDrawing } from '../runtime/serverGraph.ts';
 import type { CheckpointState } from '../runtime/serverTrace.ts';
-import type { Trace, TraceStep } from '../runtime/trace.ts';
-import { fetchOnlyTo } from './hosts.ts';
-import { useApp } from './index.ts';
+import { TRACE_FORMAT, TRACE_VERSION, type Trace, type TraceStep } from '../runtime/trace.ts';
+import { fetchOnlyTo } from '../store/hosts.ts';
+import { useApp } from '../store/index.ts';
 
 type Sdk = typeof import('@langchain/langgraph-sdk');
-type Client = InstanceType<Sdk['Client']>;
+/** The SDK's client; tests hand `connect` one that answers as a server would. */
+export type Client = InstanceType<Sdk['Client']>;
 
 /** Checkpoints asked for per history request: a thread is read a page at a time, newest first. */
 export const HISTORY_PAGE = 50;
@@ -104,15 +106,27 @@ const threadKey = (origin: string, threadId: string) => `${origin} ${threadId}`;
  */
 export const shortId = (id: string) => id.slice(-8);
 
+const NOT_FROM_HERE: Unsupported = { unsupported: 'A run on a LangGraph server goes on to its next interrupt: it cannot be paused or stopped from here' };
+
 /**
  * What runs on one LangGraph server: connecting, reading threads as runs, starting, stepping,
  * resuming, forking and comparing them. Its state is the store's (`useServer`), where the panels read it.
+ * As a `RunController` (runtime/controller.ts) it is the open thread's run: Step, Run, decide and
+ * fork there are the same calls as on a run in the page.
  */
-export class ServerRunController {
+export class ServerRunController implements RunController {
   private readonly api: Client;
   readonly origin: string;
   /** Aborts the requests of Connect (Cancel, or its timeout). */
   private readonly connecting = new AbortController();
+  /** The approve node whose decision was just written, on its thread: the next run there goes on past it. */
+  private answered: { thread: string; node: string } | undefined;
+
+  /** The approve node just answered on the open thread, if any. */
+  private answeredHere() {
+    const thread = useServer.getState().thread;
+    return thread && this.answered?.thread === thread.id ? this.answered.node : undefined;
+  }
 
   private constructor(api: Client, origin: string) {
     this.api = api;
@@ -120,7 +134,7 @@ export class ServerRunController {
   }
 
   /** Connects to the server at `text` and lists its graphs; Cancel (`cancelConnect`) or a stalled server end it with a message. */
-  static async connect(text: string): Promise<ServerRunController | null> {
+  static async connect(text: string, client?: Client): Promise<ServerRunController | null> {
     const address = serverOrigin(text);
     if ('error' in address) {
       useServer.setState({ error: address.error });
@@ -128,8 +142,7 @@ export class ServerRunController {
     }
     useServer.getState().controller?.cancelConnect();
     useServer.setState({ connecting: true, error: null, graphs: [], threads: [], thread: null, graphId: null, canvas: null, breakpoints: [] });
-    const { Client } = await import('@langchain/langgraph-sdk');
-    const api = new Client({ apiUrl: address.origin, apiKey: null, callerOptions: { fetch: fetchOnlyTo(new Set([address.origin])), maxRetries: 0 } });
+    const api = client ?? new (await import('@langchain/langgraph-sdk')).Client({ apiUrl: address.origin, apiKey: null, callerOptions: { fetch: fetchOnlyTo(new Set([address.origin])), maxRetries: 0 } });
     const controller = new ServerRunController(api, address.origin);
     useServer.setState({ controller });
     const signal = controller.connecting.signal;
@@ -373,25 +386,15 @@ export class ServerRunController {
     }
   }
 
-  /** Goes on with the open thread to its end. */
-  continueOnServer() {
-    return this.streamRun({ input: null });
-  }
-
   /** The thread waits on an `interrupt()`: the person's answer resumes it (`Command({resume})`). */
   resumeOnServer(value: unknown) {
     return this.streamRun({ command: { resume: value } });
   }
 
-  /** An approve node is next: the person's decision goes into the ledger, and the run goes on. */
+  /** An approve node is next: the person's decision goes into the ledger, and the run goes on (unless the decision could not be written). */
   async decideOnServer(decision: 'approved' | 'denied') {
-    const thread = useServer.getState().thread;
-    if (!thread) return;
-    const state = await this.attempt(() => this.api.threads.getState<Record<string, unknown>>(thread.id));
-    if (!state) return;
-    const updated = await this.attempt(() => this.api.threads.updateState(thread.id, { values: { _run: { ...(state.values._run as object), decision } } }));
-    if (updated === undefined) return;
-    await this.streamRun({ input: null }, false, thread.next[0]);
+    await this.decide(decision);
+    if (this.answered !== undefined) await this.run();
   }
 
   /** The checkpoint a Loopscope export's step `step` made, read back from the thread's history. */
@@ -400,43 +403,45 @@ export class ServerRunController {
     for (let pages = 0; pages < MAX_PAGES; pages += 1) {
       const page = (await this.api.threads.getHistory(threadId, { limit: HISTORY_PAGE, ...(before ? { before: { configurable: { checkpoint_id: before } } } : {}) })) as unknown as CheckpointState[];
       const hit = page.find((state) => (state.values._step as TraceStep | null | undefined)?.step === step);
-      if (hit || page.length < HISTORY_PAGE) return hit ? { id: hit.checkpoint.checkpoint_id ?? undefined, node: (hit.values._step as TraceStep).node } : null;
+      if (hit || page.length < HISTORY_PAGE) return hit ? { id: hit.checkpoint.checkpoint_id ?? undefined, node: (hit.values._step as TraceStep).node, values: hit.values } : null;
       before = page[page.length - 1].checkpoint.checkpoint_id ?? undefined;
     }
     return null;
   }
 
-  /**
-   * Forks the open thread after `step`: the state edits go into that step's checkpoint as a new
-   * branch (updateState as the step's node), and the run goes on from there; nothing before it runs again.
-   */
+  /** Forks the open thread after `step` with the state edits, and goes on from there. */
   async forkOnServer(step: number, edits: Record<string, unknown>) {
+    const forked = await this.fork(step, { state: edits });
+    if (!isUnsupported(forked)) await forked.run();
+  }
+
+  /** Writes the edits into the checkpoint of `step` as that step's node: a new branch of the thread. */
+  private async branchAt(step: number, edits: Record<string, unknown>): Promise<boolean> {
     const thread = useServer.getState().thread;
     const graph = this.selectedGraph();
-    if (!thread || !graph) return;
+    if (!thread || !graph) return false;
     let target: { id: string | undefined; node: string } | null | undefined;
     if (graph.loopscope) {
       const loopscope = graph.loopscope;
       const found = await this.attempt(() => this.loopscopeCheckpointOf(thread.id, step));
       const { nodeNames } = await import('../runtime/index.ts');
       target = found && { id: found.id, node: nodeNames(loopscope).get(found.node) || found.node };
-      if (found === undefined) return;
+      if (found === undefined) return false;
     } else {
       const shown = useApp.getState().runs.find((run) => run.server === threadKey(this.origin, thread.id))?.trace.steps[step - 1]?.server;
       if (shown?.ns) {
         useServer.setState({ error: `Step ${step} ran inside the subgraph ${shown.parent}: fork from a step of the graph itself` });
-        return;
+        return false;
       }
       target = shown ? { id: shown.checkpoint, node: shown.name } : null;
     }
     if (!target) {
       useServer.setState({ error: `no checkpoint of step ${step} on thread ${thread.id}` });
-      return;
+      return false;
     }
     const { id, node } = target;
     const ok = await this.attempt(() => this.api.threads.updateState(thread.id, { values: edits, checkpointId: id, asNode: node }));
-    if (ok === undefined) return;
-    await this.streamRun({ input: null });
+    return ok !== undefined;
   }
 
   /** Reads `otherThreadId` as a run beside the thread on screen and compares the two, their node paths aligned. */
@@ -450,6 +455,122 @@ export class ServerRunController {
     if (left !== undefined && right !== undefined) useApp.getState().compareRuns({ left, right });
   }
 
+  /** The open thread's run, as the store shows it. */
+  private shownRun() {
+    const thread = useServer.getState().thread;
+    return thread ? useApp.getState().runs.find((run) => run.server === threadKey(this.origin, thread.id)) : undefined;
+  }
+
+  /** The approve node of a Loopscope export the open thread waits before, unless just answered. */
+  private approvalNext() {
+    const next = useServer.getState().thread?.next ?? [];
+    return this.selectedGraph()?.loopscope?.nodes.find((node) => kindDefinition(node.kind).interruptsBefore && next.includes(node.id) && node.id !== this.answeredHere()) ?? null;
+  }
+
+  get status(): RunStatus {
+    const thread = useServer.getState().thread;
+    if (!thread) return 'idle';
+    if (thread.busy) return 'running';
+    if (thread.next.length === 0) return 'stopped';
+    return this.approvalNext() ? 'awaiting_approval' : 'paused';
+  }
+
+  get trace(): Trace {
+    return this.shownRun()?.trace ?? { format: TRACE_FORMAT, version: TRACE_VERSION, graph: this.selectedGraph()?.graphId ?? '', seed: 1, stopReason: null, rounds: 0, tokensUsed: 0, finalState: {}, steps: [] };
+  }
+
+  get next(): string | null {
+    return useServer.getState().thread?.next[0] ?? null;
+  }
+
+  get pendingApproval(): PendingApproval | null {
+    const node = this.approvalNext();
+    return node && { node: node.id, prompt: (node.config as { prompt?: string }).prompt ?? `Approve ${node.id}?` };
+  }
+
+  /** Tells the open thread's new steps and changes of status, as the server's answers come in. */
+  subscribe(listener: (event: RunEvent) => void) {
+    let status = this.status;
+    let told = this.trace.steps.length;
+    const tell = () => {
+      const steps = this.trace.steps;
+      for (; told < steps.length; told += 1) listener({ type: 'step', step: steps[told] });
+      told = Math.min(told, steps.length);
+      if (this.status === status) return;
+      status = this.status;
+      listener({ type: 'status', status });
+      const pending = this.pendingApproval;
+      if (pending) listener({ type: 'approval', pending });
+    };
+    const unsubscribeServer = useServer.subscribe(tell);
+    const unsubscribeApp = useApp.subscribe((state, before) => state.runs !== before.runs && tell());
+    return () => {
+      unsubscribeServer();
+      unsubscribeApp();
+    };
+  }
+
+  async step(): Promise<TraceStep | null> {
+    const before = useServer.getState().thread ? this.trace.steps.length : 0;
+    await this.stepOnServer();
+    const steps = this.trace.steps;
+    return steps.length > before ? (steps.at(-1) ?? null) : null;
+  }
+
+  /** Goes on with the open thread to its end or its next interrupt (a new thread when none is open). */
+  run() {
+    const answered = this.answeredHere();
+    this.answered = undefined;
+    return this.streamRun({ input: null }, false, answered);
+  }
+
+  pause() {
+    return NOT_FROM_HERE;
+  }
+
+  stop() {
+    return NOT_FROM_HERE;
+  }
+
+  /** An approve node is next: the person's decision goes into the ledger; `run()` goes on past the node. */
+  async decide(decision: 'approved' | 'denied') {
+    const thread = useServer.getState().thread;
+    if (!thread) return;
+    const state = await this.attempt(() => this.api.threads.getState<Record<string, unknown>>(thread.id));
+    if (!state) return;
+    const updated = await this.attempt(() => this.api.threads.updateState(thread.id, { values: { _run: { ...(state.values._run as object), decision } } }));
+    if (updated !== undefined) this.answered = { thread: thread.id, node: thread.next[0] };
+  }
+
+  /** The state after a step of the open thread, as the server's checkpoints hold it. */
+  async stateAt(step: number) {
+    const run = this.shownRun();
+    const thread = useServer.getState().thread;
+    if (!run || !thread) return null;
+    if (run.foreign) {
+      const { foreignStateAfter, foreignStateBefore } = await import('../runtime/serverTrace.ts');
+      if (step === 0) return run.trace.steps.length > 0 ? foreignStateBefore(run.trace.steps, 0) : null;
+      return step <= run.trace.steps.length ? foreignStateAfter(run.trace.steps, step - 1) : null;
+    }
+    const [found, { agentState }] = await Promise.all([this.attempt(() => this.loopscopeCheckpointOf(thread.id, step)), import('../runtime/state.ts')]);
+    return found ? agentState(found.values) : null;
+  }
+
+  /**
+   * The open thread forked after `step`: the state edits go into that step's checkpoint as a new
+   * branch (updateState as the step's node); `run()` goes on from there and nothing before it runs
+   * again. The server runs its own skills: scripted results and another outcome are not for it.
+   */
+  async fork(atStep: number, edits: ForkEdits): Promise<RunController | Unsupported> {
+    if (Object.keys(edits.nextResults ?? {}).length > 0 || edits.outcome !== undefined) return { unsupported: 'A run on a LangGraph server calls its own skills: a fork there takes state edits only' };
+    const branched = await this.branchAt(atStep, edits.state ?? {});
+    const thread = useServer.getState().thread;
+    if (!branched || !thread) return { unsupported: useServer.getState().error ?? `no checkpoint of step ${atStep} to fork from` };
+    // The new branch is the run on screen, ready to go on.
+    await this.readThread(thread.id);
+    return this;
+  }
+
   setBreakpoints(nodes: string[]) {
     useServer.setState({ breakpoints: nodes });
   }
@@ -458,7 +579,7 @@ export class ServerRunController {
 /** The connection's controller, when connected. */
 export const serverController = () => useServer.getState().controller;
 
-export const connect = (text: string) => ServerRunController.connect(text);
+export const connect = (text: string, client?: Client) => ServerRunController.connect(text, client);
 
 export const disconnect = () => {
   useServer.getState().controller?.cancelConnect();

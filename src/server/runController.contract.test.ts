@@ -1,0 +1,131 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createController, decideAndGoOn, isUnsupported, type ForkEdits, type RunController, type RunEvent } from '../runtime/index.ts';
+import { FIXTURES } from '../runtime/fixtures/index.ts';
+import { useApp } from '../store/index.ts';
+import { inProcessServer } from './inProcessServer.testing.ts';
+import { connect, disconnect } from './langgraphServer.ts';
+
+/** Each implementation of the contract, on a graph of its own, with what tells one of its steps' states from another. */
+interface Implementation {
+  name: string;
+  start(): Promise<RunController>;
+  /** Which step a state is the state after. */
+  stepOf(state: Record<string, unknown>): number;
+  /** A state edit its fork takes, and how it shows in the state after the forked step. */
+  edit: ForkEdits['state'];
+  edited(state: Record<string, unknown>): boolean;
+}
+
+const implementations: Implementation[] = [
+  {
+    name: 'a run in the page (createController)',
+    start: async () => createController(FIXTURES.twoActions()),
+    stepOf: (state) => Number(state.steps),
+    edit: { tokensUsed: 42 },
+    edited: (state) => state.tokensUsed === 42,
+  },
+  {
+    name: 'a thread of a LangGraph server (ServerRunController over the SDK)',
+    start: async () => {
+      const controller = await connect('http://server.test', inProcessServer().client);
+      if (!controller) throw new Error('not connected');
+      return controller;
+    },
+    stepOf: (state) => Number(state.count),
+    edit: { count: 10 },
+    edited: (state) => state.count === 10,
+  },
+];
+
+afterEach(() => {
+  disconnect();
+  useApp.getState().reset();
+});
+
+/** Runs to the end, approving whatever asks. */
+const toTheEnd = async (controller: RunController) => {
+  await controller.run();
+  while (controller.status === 'awaiting_approval') await decideAndGoOn(controller, 'approved');
+};
+
+describe.each(implementations)('the RunController contract: $name', (implementation) => {
+  it('is idle before its first step, with no steps', async () => {
+    const controller = await implementation.start();
+    expect(controller.status).toBe('idle');
+    expect(controller.trace.steps).toEqual([]);
+  });
+
+  it('step() runs one node and pauses before the next, which it names', async () => {
+    const controller = await implementation.start();
+    const first = await controller.step();
+    expect(first?.step).toBe(1);
+    expect(controller.status).toBe('paused');
+    expect(controller.trace.steps.map((step) => step.node)).toEqual([first?.node]);
+    expect(controller.next).not.toBeNull();
+    const next = controller.next;
+    const second = await controller.step();
+    expect(second?.node).toBe(next);
+  });
+
+  it('run() goes on to the end: stopped, nothing next, its steps numbered in order', async () => {
+    const controller = await implementation.start();
+    await controller.step();
+    await toTheEnd(controller);
+    expect(controller.status).toBe('stopped');
+    expect(controller.next).toBeNull();
+    expect(controller.trace.steps.length).toBeGreaterThan(1);
+    expect(controller.trace.steps.map((step) => step.step)).toEqual(controller.trace.steps.map((_, index) => index + 1));
+  });
+
+  it('stateAt(n) is the state after step n', async () => {
+    const controller = await implementation.start();
+    await controller.step();
+    await controller.step();
+    const [after1, after2] = await Promise.all([controller.stateAt(1), controller.stateAt(2)]);
+    expect(implementation.stepOf(after1 ?? {})).toBe(1);
+    expect(implementation.stepOf(after2 ?? {})).toBe(2);
+  });
+
+  it('fork(n, edits) keeps steps 1..n as they ran, takes the edits after step n and goes on with run()', async () => {
+    const controller = await implementation.start();
+    await toTheEnd(controller);
+    const ran = controller.trace.steps.map((step) => step.node);
+    const forked = await controller.fork(1, { state: implementation.edit });
+    if (isUnsupported(forked)) throw new Error(forked.unsupported);
+    expect(implementation.edited((await forked.stateAt(1)) ?? {}) || implementation.edited((await forked.stateAt(2)) ?? {})).toBe(true);
+    await toTheEnd(forked);
+    expect(forked.status).toBe('stopped');
+    expect(forked.trace.steps[0].node).toBe(ran[0]);
+  });
+
+  it('pause() and stop() are done or say, as a value, why they cannot be', async () => {
+    const controller = await implementation.start();
+    await controller.step();
+    for (const result of [controller.pause(), controller.stop()]) expect(result === undefined || isUnsupported(result)).toBe(true);
+  });
+
+  it('subscribe() tells each new step and the status as it changes, until unsubscribed', async () => {
+    const controller = await implementation.start();
+    const told: RunEvent[] = [];
+    const unsubscribe = controller.subscribe((event) => told.push(event));
+    await controller.step();
+    expect(told.filter((event) => event.type === 'step').map((event) => event.type === 'step' && event.step.step)).toEqual([1]);
+    expect(told.some((event) => event.type === 'status')).toBe(true);
+    unsubscribe();
+    const before = told.length;
+    await controller.step();
+    expect(told).toHaveLength(before);
+  });
+});
+
+describe('what a run on a LangGraph server cannot do from here', () => {
+  it('forks take state edits only, and pause is not for a run on the server: each says why as a typed result', async () => {
+    const server = inProcessServer();
+    const controller = (await connect('http://server.test', server.client)) as RunController;
+    await toTheEnd(controller);
+    const forked = await controller.fork(1, { nextResults: { search: [{ outcome: 'ok', value: 1 }] } as unknown as ForkEdits['nextResults'] });
+    expect(forked).toEqual({ unsupported: expect.stringContaining('state edits only') });
+    expect(controller.pause()).toEqual({ unsupported: expect.stringContaining('cannot be paused') });
+    expect(server.requests.filter((request) => request.startsWith('update'))).toEqual([]);
+  });
+});
