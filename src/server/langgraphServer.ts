@@ -467,6 +467,8 @@ export class ServerRunController implements RunController {
   }
 
   get status(): RunStatus {
+    // Disconnected (or replaced by another connection): nothing goes on from here.
+    if (!this.current()) return 'stopped';
     const thread = useServer.getState().thread;
     if (!thread) return 'idle';
     if (thread.busy) return 'running';
@@ -495,13 +497,15 @@ export class ServerRunController implements RunController {
     // The thread open now (or, with none open, the first one read): what another thread does later is that thread's run's, not this listener's.
     let thread = useServer.getState().thread?.id;
     const tell = () => {
-      const open = useServer.getState().thread?.id;
-      if (open === undefined || this.shown?.key !== threadKey(this.origin, open)) return;
-      thread ??= open;
-      if (open !== thread) return;
-      const steps = this.trace.steps;
-      for (; told < steps.length; told += 1) listener({ type: 'step', step: steps[told] });
-      told = Math.min(told, steps.length);
+      if (this.current()) {
+        const open = useServer.getState().thread?.id;
+        if (open === undefined || this.shown?.key !== threadKey(this.origin, open)) return;
+        thread ??= open;
+        if (open !== thread) return;
+        const steps = this.trace.steps;
+        for (; told < steps.length; told += 1) listener({ type: 'step', step: steps[told] });
+        told = Math.min(told, steps.length);
+      }
       if (this.status === status) return;
       status = this.status;
       listener({ type: 'status', status });
