@@ -21,6 +21,8 @@ test.beforeAll(async () => {
 test.afterAll(() => service.close());
 
 test('SecurityClaw over HTTP: fork step 3 with an edited evaluation, reload mid-fork, continue — no step that ran calls the service again', async ({ page }) => {
+  // A long journey (two runs over HTTP, a reload, the run restored): twice the usual budget on a loaded machine, where it took ~50 s of 60.
+  test.setTimeout(120_000);
   const errors = collectErrors(page);
   const template = JSON.parse(await readFile('src/graph/templates/securityclaw.json', 'utf8'));
   const graph = { ...securityclawOver(template, service.url), name: 'SecurityClaw over HTTP' };

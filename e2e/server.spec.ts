@@ -186,3 +186,24 @@ test('a run started elsewhere (here: the SDK) is followed live when its thread i
   await expect(steps(page)).toHaveCount(13);
   expect(errors).toEqual([]);
 });
+
+test('the debugger\'s own controls drive the open thread as they drive a run here: F10 steps it, its approval prompt answers it', async ({ page }) => {
+  test.setTimeout(120_000);
+  const errors = collectErrors(page);
+  await attach(page, 'approval-gate');
+  await button(page, 'Step on server').click();
+  await expect(steps(page)).toHaveCount(1);
+  await expect(panel(page)).toContainText('paused before');
+  await button(page, 'Close').click();
+
+  // F10, as on a run in the page: one node on the server's thread, which pauses before the approve node.
+  await page.keyboard.press('F10');
+  await expect(steps(page)).toHaveCount(2);
+  const prompt = page.getByRole('dialog', { name: 'Approval' });
+  await expect(prompt).toContainText('Approval needed at ask');
+  await prompt.getByRole('button', { name: 'Approve the action' }).click();
+  await expect(steps(page)).toHaveCount(5);
+  await expect(steps(page).nth(2)).toContainText('approved');
+  await expect(page.getByRole('status')).toContainText('completed');
+  expect(errors).toEqual([]);
+});

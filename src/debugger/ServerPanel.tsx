@@ -3,6 +3,16 @@ import { useApp } from '../store/index.ts';
 import { connect, disconnect, serverController, shortId, useServer, type ServerConnection } from '../server/langgraphServer.ts';
 import { useActiveRun } from './hooks.ts';
 
+/**
+ * Does one of the debugger's run actions (the same Continue, Approve, Deny and Fork as on a run in
+ * the page) on the open thread's run, made the live run first: a run started in the page since may
+ * have taken its place.
+ */
+const onServer = async (action: () => Promise<void>) => {
+  await serverController()?.follow();
+  await action();
+};
+
 /** JSON the person typed, or why it is not what `what` needs. */
 const readJson = (text: string, what: string, object = false): { value: unknown } | { error: string } => {
   let value: unknown;
@@ -27,7 +37,8 @@ function ForkOnServer({ foreign }: { foreign: boolean }) {
       return;
     }
     setError(null);
-    void serverController()?.forkOnServer(selected as number, read.value as Record<string, unknown>);
+    // The store's Fork, as on a run in the page: the server's controller branches the thread and goes on.
+    void onServer(() => useApp.getState().fork(selected as number, { state: read.value as Record<string, unknown> }));
   };
   // A graph drawn from the server: its channels after the step, to edit rather than to write out.
   const fill = async () => {
@@ -152,13 +163,13 @@ export function ServerPanel({ onClose }: { onClose: () => void }) {
           <div className="server-actions">
             <button type="button" onClick={() => start('startRun')} disabled={busy || !graph}>New run on server</button>
             <button type="button" onClick={() => start('stepOnServer')} disabled={busy || !graph}>Step on server</button>
-            <button type="button" onClick={() => void controller?.run()} disabled={busy || next.length === 0}>Continue on server</button>
+            <button type="button" onClick={() => void onServer(() => useApp.getState().continueRun())} disabled={busy || next.length === 0}>Continue on server</button>
             <button type="button" onClick={() => void controller?.refreshThreads()} disabled={busy}>Refresh threads</button>
           </div>
           {approvalNext && (
             <div className="server-actions" role="group" aria-label="Approval on server">
-              <button type="button" onClick={() => void controller?.decideOnServer('approved')} disabled={busy}>Approve on server</button>
-              <button type="button" onClick={() => void controller?.decideOnServer('denied')} disabled={busy}>Deny on server</button>
+              <button type="button" onClick={() => void onServer(() => useApp.getState().decide('approved'))} disabled={busy}>Approve on server</button>
+              <button type="button" onClick={() => void onServer(() => useApp.getState().decide('denied'))} disabled={busy}>Deny on server</button>
             </div>
           )}
           {server.thread && (

@@ -166,4 +166,7 @@ export interface LocalRunController extends RunController {
   settled(): Promise<void>;
 }
 
+/** Whether a controller is a run in this page, with a journal to keep it by. */
+export const isLocalRun = (controller: RunController): controller is LocalRunController => 'journal' in controller;
+
 export type CreateController = (graph: GraphFile, options?: RunOptions) => LocalRunController;

@@ -6,7 +6,9 @@
  * editor's canvas; any other graph is drawn from the server's own description (SPEC §8).
  *
  * One `ServerRunController` per connection, held in the connection's state (`useServer`): it owns the SDK client and what it
- * does on the server; the store holds what the panels show. Connecting is the person's explicit
+ * does on the server. The open thread's run is shown by the store's run actions (`followRun`), which
+ * keep it as a plain value and drive it through the `RunController` contract, as they do a run in
+ * the page: Continue, Approve, Deny and Fork are the same actions there. Connecting is the person's explicit
  * choice of one URL: every request goes to that origin only, with no key. The SDK loads when the
  * person connects.
  */
@@ -14,7 +16,7 @@ import { create } from 'zustand';
 import { blankGraph, kindDefinition, type GraphFile } from '../graph/index.ts';
 import { originOf } from '../graph/hosts.ts';
 import { parseGraph } from '../graph/parse.ts';
-import { isUnsupported, type ForkEdits, type PendingApproval, type RunController, type RunEvent, type RunStatus, type Unsupported } from '../runtime/controller.ts';
+import { type ForkEdits, type PendingApproval, type RunController, type RunEvent, type RunStatus, type Unsupported } from '../runtime/controller.ts';
 import type { ServerDrawing } from '../runtime/serverGraph.ts';
 import type { CheckpointState } from '../runtime/serverTrace.ts';
 import { TRACE_FORMAT, TRACE_VERSION, type Trace, type TraceStep } from '../runtime/trace.ts';
@@ -121,6 +123,10 @@ export class ServerRunController implements RunController {
   private readonly connecting = new AbortController();
   /** The approve node whose decision was just written, on its thread: the next run there goes on past it. */
   private answered: { thread: string; node: string } | undefined;
+  /** The open thread's run as last read: its key in the store, how it is shown, and its trace. */
+  private shown: { key: string; label: string; graph: GraphFile; foreign: boolean; trace: Trace } | null = null;
+  /** Told when a read of the open thread changes `trace`. */
+  private readonly traceListeners = new Set<() => void>();
 
   /** The approve node just answered on the open thread, if any. */
   private answeredHere() {
@@ -290,12 +296,17 @@ export class ServerRunController implements RunController {
     const shown = useServer.getState().thread;
     const following = shown?.id === threadId && shown.busy ? { busy: true, ...(shown.joined ? { joined: shown.joined } : {}) } : { busy: false };
     useServer.setState({ thread: { id: threadId, next, truncated: read.branch.missing !== null, interrupts, ...following } });
-    const stopped = next.length === 0 || read.trace.stopReason === 'error';
-    useApp.getState().loadTrace(read.trace, {
-      label: `thread ${shortId(threadId)}`,
-      ...(graph.loopscope ? {} : { graph: standInFor(graph, this.origin) }),
-      server: { key: threadKey(this.origin, threadId), status: stopped ? 'stopped' : 'paused', foreign: graph.loopscope === null },
-    });
+    const key = threadKey(this.origin, threadId);
+    this.shown = { key, label: `thread ${shortId(threadId)}`, graph: graph.loopscope ?? standInFor(graph, this.origin), foreign: graph.loopscope === null, trace: read.trace };
+    for (const listener of this.traceListeners) listener();
+    await this.follow();
+  }
+
+  /** Makes the open thread's run the store's live run (again, after a run in the page took its place): the debugger's actions drive it. */
+  async follow() {
+    if (!this.shown) return;
+    const { key, label, graph, foreign } = this.shown;
+    await useApp.getState().followRun(this, { key, label, graph, ...(foreign ? { foreign } : {}) });
   }
 
   /**
@@ -377,7 +388,7 @@ export class ServerRunController implements RunController {
   async stepOnServer(input: unknown = {}) {
     if (useServer.getState().thread?.next.length === 0) useServer.setState({ thread: null });
     const before = useServer.getState().thread;
-    const steps = () => useApp.getState().runs.find((run) => run.server === threadKey(this.origin, useServer.getState().thread?.id ?? ''))?.trace.steps.length ?? 0;
+    const steps = () => this.trace.steps.length;
     const count = before ? steps() : 0;
     // A fresh thread stops before its first node once: go on past it, as the local Step does.
     for (let call = 0; call < 3; call += 1) {
@@ -391,12 +402,6 @@ export class ServerRunController implements RunController {
     return this.streamRun({ command: { resume: value } });
   }
 
-  /** An approve node is next: the person's decision goes into the ledger, and the run goes on (unless the decision could not be written). */
-  async decideOnServer(decision: 'approved' | 'denied') {
-    await this.decide(decision);
-    if (this.answered !== undefined) await this.run();
-  }
-
   /** The checkpoint a Loopscope export's step `step` made, read back from the thread's history. */
   private async loopscopeCheckpointOf(threadId: string, step: number) {
     let before: string | undefined;
@@ -407,12 +412,6 @@ export class ServerRunController implements RunController {
       before = page[page.length - 1].checkpoint.checkpoint_id ?? undefined;
     }
     return null;
-  }
-
-  /** Forks the open thread after `step` with the state edits, and goes on from there. */
-  async forkOnServer(step: number, edits: Record<string, unknown>) {
-    const forked = await this.fork(step, { state: edits });
-    if (!isUnsupported(forked)) await forked.run();
   }
 
   /** Writes the edits into the checkpoint of `step` as that step's node: a new branch of the thread. */
@@ -428,7 +427,7 @@ export class ServerRunController implements RunController {
       target = found && { id: found.id, node: nodeNames(loopscope).get(found.node) || found.node };
       if (found === undefined) return false;
     } else {
-      const shown = useApp.getState().runs.find((run) => run.server === threadKey(this.origin, thread.id))?.trace.steps[step - 1]?.server;
+      const shown = this.trace.steps[step - 1]?.server;
       if (shown?.ns) {
         useServer.setState({ error: `Step ${step} ran inside the subgraph ${shown.parent}: fork from a step of the graph itself` });
         return false;
@@ -455,10 +454,10 @@ export class ServerRunController implements RunController {
     if (left !== undefined && right !== undefined) useApp.getState().compareRuns({ left, right });
   }
 
-  /** The open thread's run, as the store shows it. */
-  private shownRun() {
+  /** The open thread's trace as last read, if it is still the open thread's. */
+  private shownTrace(): Trace | undefined {
     const thread = useServer.getState().thread;
-    return thread ? useApp.getState().runs.find((run) => run.server === threadKey(this.origin, thread.id)) : undefined;
+    return thread && this.shown?.key === threadKey(this.origin, thread.id) ? this.shown.trace : undefined;
   }
 
   /** The approve node of a Loopscope export the open thread waits before, unless just answered. */
@@ -468,6 +467,8 @@ export class ServerRunController implements RunController {
   }
 
   get status(): RunStatus {
+    // Disconnected (or replaced by another connection): nothing goes on from here.
+    if (!this.current()) return 'stopped';
     const thread = useServer.getState().thread;
     if (!thread) return 'idle';
     if (thread.busy) return 'running';
@@ -475,8 +476,9 @@ export class ServerRunController implements RunController {
     return this.approvalNext() ? 'awaiting_approval' : 'paused';
   }
 
+  /** The run of the thread read last: while another thread starts, the run on screen keeps its own steps. */
   get trace(): Trace {
-    return this.shownRun()?.trace ?? { format: TRACE_FORMAT, version: TRACE_VERSION, graph: this.selectedGraph()?.graphId ?? '', seed: 1, stopReason: null, rounds: 0, tokensUsed: 0, finalState: {}, steps: [] };
+    return this.shown?.trace ?? { format: TRACE_FORMAT, version: TRACE_VERSION, graph: this.selectedGraph()?.graphId ?? '', seed: 1, stopReason: null, rounds: 0, tokensUsed: 0, finalState: {}, steps: [] };
   }
 
   get next(): string | null {
@@ -492,10 +494,18 @@ export class ServerRunController implements RunController {
   subscribe(listener: (event: RunEvent) => void) {
     let status = this.status;
     let told = this.trace.steps.length;
+    // The thread open now (or, with none open, the first one read): what another thread does later is that thread's run's, not this listener's.
+    let thread = useServer.getState().thread?.id;
     const tell = () => {
-      const steps = this.trace.steps;
-      for (; told < steps.length; told += 1) listener({ type: 'step', step: steps[told] });
-      told = Math.min(told, steps.length);
+      if (this.current()) {
+        const open = useServer.getState().thread?.id;
+        if (open === undefined || this.shown?.key !== threadKey(this.origin, open)) return;
+        thread ??= open;
+        if (open !== thread) return;
+        const steps = this.trace.steps;
+        for (; told < steps.length; told += 1) listener({ type: 'step', step: steps[told] });
+        told = Math.min(told, steps.length);
+      }
       if (this.status === status) return;
       status = this.status;
       listener({ type: 'status', status });
@@ -503,10 +513,10 @@ export class ServerRunController implements RunController {
       if (pending) listener({ type: 'approval', pending });
     };
     const unsubscribeServer = useServer.subscribe(tell);
-    const unsubscribeApp = useApp.subscribe((state, before) => state.runs !== before.runs && tell());
+    this.traceListeners.add(tell);
     return () => {
       unsubscribeServer();
-      unsubscribeApp();
+      this.traceListeners.delete(tell);
     };
   }
 
@@ -544,13 +554,13 @@ export class ServerRunController implements RunController {
 
   /** The state after a step of the open thread, as the server's checkpoints hold it. */
   async stateAt(step: number) {
-    const run = this.shownRun();
+    const trace = this.shownTrace();
     const thread = useServer.getState().thread;
-    if (!run || !thread) return null;
-    if (run.foreign) {
+    if (!trace || !thread) return null;
+    if (!this.selectedGraph()?.loopscope) {
       const { foreignStateAfter, foreignStateBefore } = await import('../runtime/serverTrace.ts');
-      if (step === 0) return run.trace.steps.length > 0 ? foreignStateBefore(run.trace.steps, 0) : null;
-      return step <= run.trace.steps.length ? foreignStateAfter(run.trace.steps, step - 1) : null;
+      if (step === 0) return trace.steps.length > 0 ? foreignStateBefore(trace.steps, 0) : null;
+      return step <= trace.steps.length ? foreignStateAfter(trace.steps, step - 1) : null;
     }
     const [found, { agentState }] = await Promise.all([this.attempt(() => this.loopscopeCheckpointOf(thread.id, step)), import('../runtime/state.ts')]);
     return found ? agentState(found.values) : null;

@@ -129,3 +129,15 @@ describe('what a run on a LangGraph server cannot do from here', () => {
     expect(server.requests.filter((request) => request.startsWith('update'))).toEqual([]);
   });
 });
+
+describe('a thread of a server, once disconnected', () => {
+  it('has stopped, and says so to whoever follows it, so that Step starts a run in the page again', async () => {
+    const controller = (await connect('http://server.test', inProcessServer().client)) as RunController;
+    await controller.step();
+    const told: RunEvent[] = [];
+    controller.subscribe((event) => told.push(event));
+    disconnect();
+    expect(controller.status).toBe('stopped');
+    expect(told).toEqual([{ type: 'status', status: 'stopped' }]);
+  });
+});

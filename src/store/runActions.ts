@@ -5,7 +5,7 @@
  */
 import { sameBehaviour } from '../graph/behaviour.ts';
 import type { GraphFile } from '../graph/schema.ts';
-import { decideAndGoOn, type LocalRunController, type RunOptions } from '../runtime/controller.ts';
+import { decideAndGoOn, isLocalRun, isUnsupported, type RunController, type RunOptions } from '../runtime/controller.ts';
 import type { TraceStep } from '../runtime/trace.ts';
 import { traceIndex, visitCounts } from '../runtime/traceIndex.ts';
 import { afterDrawing } from './afterDrawing.ts';
@@ -89,7 +89,7 @@ export const chosenScenario = (state: Pick<AppState, 'scenarioChoices' | 'docume
 export const savedRuns = (state: Pick<RunSlice, 'runs' | 'activeRunId' | 'liveRunId' | 'selectedStep'>, registry: RunRegistry = runRegistry): SavedRuns => ({
   runs: state.runs.map(({ trace, stepCount: _shown, ...record }) => {
     const controller = registry.get(record.id);
-    return controller ? { ...record, journal: [...controller.journal], ...(trace.forkedFrom ? { forkedFrom: trace.forkedFrom } : {}) } : { ...record, trace };
+    return controller && isLocalRun(controller) ? { ...record, journal: [...controller.journal], ...(trace.forkedFrom ? { forkedFrom: trace.forkedFrom } : {}) } : { ...record, trace };
   }),
   activeRunId: state.activeRunId,
   liveRunId: state.liveRunId,
@@ -97,7 +97,10 @@ export const savedRuns = (state: Pick<RunSlice, 'runs' | 'activeRunId' | 'liveRu
 });
 
 /** How long a run's journal is, to store only what is new. */
-export const journalLength = (runId: number, registry: RunRegistry = runRegistry) => registry.get(runId)?.journal.length ?? 0;
+export const journalLength = (runId: number, registry: RunRegistry = runRegistry) => {
+  const controller = registry.get(runId);
+  return controller && isLocalRun(controller) ? controller.journal.length : 0;
+};
 
 /** The store's run actions, driving the controllers `registry` holds. */
 export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry): Pick<RunSlice, RunActionName> => {
@@ -128,10 +131,13 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
     }
   };
 
-  /** A run's state after a step: from its checkpoints, or replayed from an imported trace. */
+  /**
+   * A run's state after a step: from its checkpoints, or replayed from the trace it is kept as (a
+   * server's thread too: its checkpoints would cost a history request for each step picked).
+   */
   const stateOf = async (runtime: Runtime, run: RunRecord, stepNumber: number) => {
     const source = registry.get(run.id);
-    return source ? source.stateAt(stepNumber) : stateFromTrace(runtime, run, stepNumber);
+    return source && !run.imported ? source.stateAt(stepNumber) : stateFromTrace(runtime, run, stepNumber);
   };
 
   /** The states around the selected step. */
@@ -176,15 +182,22 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
     void paintStep();
   };
 
+  /** What the last sync showed of the live run: a sync with nothing new leaves the step the person picked since. */
+  let synced: { id: number; steps: number; status: string } | null = null;
+
   /** Copies the live controller's progress into its run record and follows the last step. */
   const syncLive = () => {
     const id = get().liveRunId;
     if (!registry.live || id === null) return;
     const trace = registry.live.trace;
+    const { status } = registry.live;
+    const nothingNew = synced?.id === id && synced.steps === trace.steps.length && synced.status === status && get().activeRunId === id;
+    synced = { id, steps: trace.steps.length, status };
     updateRun(id, { trace, stepCount: trace.steps.length });
-    const running = registry.live.status === 'running';
-    set({ runStatus: registry.live.status, pendingApproval: registry.live.pendingApproval, activeRunId: id, inFlight: running ? inFlight : null, ...(running ? {} : { pauseAsked: false }) });
-    showStep(trace.steps.length > 0 ? trace.steps.length : null);
+    const running = status === 'running';
+    set({ runStatus: status, pendingApproval: registry.live.pendingApproval, activeRunId: id, inFlight: running ? inFlight : null, ...(running ? {} : { pauseAsked: false }) });
+    if (nothingNew) void paintStep();
+    else showStep(trace.steps.length > 0 ? trace.steps.length : null);
   };
 
   /**
@@ -252,7 +265,7 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
   });
 
   /** Makes `created` the live run: its events redraw the screen. */
-  const attach = (id: number, created: LocalRunController) => {
+  const attach = (id: number, created: RunController) => {
     release();
     registry.setLive(created);
     registry.register(id, created);
@@ -317,7 +330,7 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
 
   /** Says which node breakpoint a Run stopped at (LangGraph interrupted before the node). */
   const noteBreakpoint = () => {
-    if (!registry.live || registry.live.status !== 'paused' || get().pausedBy || registry.live.next === null) return;
+    if (!registry.live || !isLocalRun(registry.live) || registry.live.status !== 'paused' || get().pausedBy || registry.live.next === null) return;
     const live = get().runs.find((run) => run.id === get().liveRunId);
     if (!live) return;
     const reason = pauseBeforeReason({ ...get().breakpoints, conditions: [] }, live.graph, registry.live.next, registry.live.state);
@@ -381,8 +394,8 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
     continueRun: () => guarded(continueLive),
     pause: () => {
       if (!registry.live || get().runStatus !== 'running') return;
-      registry.live.pause();
-      set({ pauseAsked: true });
+      const refused = registry.live.pause();
+      set(isUnsupported(refused) ? { runError: refused.unsupported } : { pauseAsked: true });
     },
     reset: () => {
       release();
@@ -411,6 +424,12 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
         const source = from && registry.get(from.id);
         if (!from || !source) return;
         const created = await source.fork(atStep, edits);
+        if (isUnsupported(created)) return void set({ runError: created.unsupported });
+        // A server's fork is a new branch of the same thread: the run on screen shows it, in place.
+        if (created === source) {
+          if (registry.live !== source) attach(from.id, source);
+          return continueLive();
+        }
         const id = addRun({ label: '', graph: from.graph, trace: created.trace, stepCount: created.trace.steps.length, forkOf: { run: from.id, step: atStep }, seed: from.seed, scenario: from.scenario });
         updateRun(id, { label: `Run ${id} (fork of run ${from.id} at step ${atStep})` });
         attach(id, created);
@@ -442,30 +461,39 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
     loadTrace: (trace, shown) => {
       release();
       const graph = shown?.graph ?? get().graph;
-      const server = shown?.server;
-      const replaced = server && get().runs.find((run) => run.server === server.key);
-      let id: number;
-      if (replaced) {
-        id = replaced.id;
-        updateRun(id, { trace, stepCount: trace.steps.length, graph });
-        set({ activeRunId: id });
-      } else {
-        addRun({ label: '', graph, trace, stepCount: trace.steps.length, imported: true, ...(shown?.file ? { file: shown.file } : {}), ...(server ? { server: server.key } : {}), ...(server?.foreign ? { foreign: true } : {}) });
-        id = get().activeRunId as number;
-        updateRun(id, { label: shown?.label ? `Run ${id}: ${shown.label}` : `Run ${id} (imported)` });
-      }
+      const id = addRun({ label: '', graph, trace, stepCount: trace.steps.length, imported: true, ...(shown?.file ? { file: shown.file } : {}) });
+      updateRun(id, { label: shown?.label ? `Run ${id}: ${shown.label}` : `Run ${id} (imported)` });
       set({
         liveRunId: null,
-        runStatus: server?.status ?? 'stopped',
+        runStatus: 'stopped',
         pendingApproval: null,
         pausedBy: null,
         runError: null,
-        // Only a file read without its own graph may not match the canvas: a scenario's and a server's runs come with theirs.
-        traceWarning: shown?.graph || shown?.server || trace.graph === graph.name ? null : `This trace was made on "${trace.graph}", but the open graph is "${graph.name}": the canvas may not match it.`,
+        // Only a file read without its own graph may not match the canvas: a scenario's run comes with its own.
+        traceWarning: shown?.graph || trace.graph === graph.name ? null : `This trace was made on "${trace.graph}", but the open graph is "${graph.name}": the canvas may not match it.`,
       });
-      // A server thread read again with nothing new keeps the step the person is looking at.
-      const kept = replaced && replaced.trace.steps.length === trace.steps.length ? get().selectedStep : null;
-      showStep(kept ?? (trace.steps.length > 0 ? trace.steps.length : null));
+      showStep(trace.steps.length > 0 ? trace.steps.length : null);
+      return id;
+    },
+    followRun: (controller, shown) => {
+      const { trace } = controller;
+      const replaced = get().runs.find((run) => run.server === shown.key);
+      let id: number;
+      if (replaced) {
+        id = replaced.id;
+        updateRun(id, { trace, stepCount: trace.steps.length, graph: shown.graph });
+        set({ activeRunId: id });
+      } else {
+        id = addRun({ label: '', graph: shown.graph, trace, stepCount: trace.steps.length, imported: true, server: shown.key, ...(shown.foreign ? { foreign: true } : {}) });
+        updateRun(id, { label: `Run ${id}: ${shown.label}` });
+      }
+      // A controller drives the one run it shows now (a server connection, its open thread).
+      for (const run of get().runs) if (run.id !== id && registry.get(run.id) === controller) registry.remove(run.id);
+      set({ traceWarning: null });
+      if (registry.live === controller && get().liveRunId === id) {
+        // Read again with nothing new: the step the person is looking at stays.
+        if (replaced?.trace.steps.length !== trace.steps.length) flushLive();
+      } else attach(id, controller);
       return id;
     },
     readRunState: async (runId, step) => {

@@ -1,25 +1,26 @@
 /**
  * The controllers of the runs on screen, by run id, and the live one (the run Step, Run and
  * Continue drive): a service handed to the store's run actions, so that the store keeps each run
- * as a plain value (`RunRecord`) and no controller lives in the actions' module state. Imported
- * traces have no controller.
+ * as a plain value (`RunRecord`) and no controller lives in the actions' module state. A run in
+ * the page has its `RunController`; a LangGraph server's open thread, its connection's
+ * `ServerRunController` (src/server/); imported traces have none.
  */
-import type { LocalRunController } from '../runtime/controller.ts';
+import type { RunController } from '../runtime/controller.ts';
 
 export interface RunRegistry {
-  get(runId: number): LocalRunController | undefined;
-  register(runId: number, controller: LocalRunController): void;
+  get(runId: number): RunController | undefined;
+  register(runId: number, controller: RunController): void;
   remove(runId: number): void;
   /** Forgets every run, and the live one. */
   clear(): void;
   /** The run Step, Run and Continue drive, if any. */
-  readonly live: LocalRunController | null;
-  setLive(controller: LocalRunController | null): void;
+  readonly live: RunController | null;
+  setLive(controller: RunController | null): void;
 }
 
 export const createRunRegistry = (): RunRegistry => {
-  const byRun = new Map<number, LocalRunController>();
-  let live: LocalRunController | null = null;
+  const byRun = new Map<number, RunController>();
+  let live: RunController | null = null;
   return {
     get: (runId) => byRun.get(runId),
     register: (runId, controller) => void byRun.set(runId, controller),

@@ -1,5 +1,6 @@
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { findTemplate } from '../graph/templates/index.ts';
+import type { RunController } from '../runtime/controller.ts';
 import type { Trace, TraceStep } from '../runtime/trace.ts';
 import { useHostRequest } from './hosts.ts';
 import { useApp } from './index.ts';
@@ -389,5 +390,62 @@ describe('driving the runtime from the store', () => {
     expect(state.runs[0].imported).toBe(true);
     expect(state.traceWarning).toMatch(/"Other"/);
     await expect.poll(() => useApp.getState().overlay?.currentNode).toBe('decide');
+  });
+});
+
+describe('a run that goes on elsewhere (a LangGraph server\'s thread), driven by the same actions', () => {
+  /** A thread running on a server, as its controller tells it: it cannot be paused from here, and records what it is asked. */
+  const runningElsewhere = (trace: Trace) => {
+    const asked: string[] = [];
+    const controller: RunController = {
+      status: 'running',
+      trace,
+      next: 'execute',
+      pendingApproval: null,
+      subscribe: () => () => {},
+      step: async () => {
+        asked.push('step');
+        return null;
+      },
+      run: async () => void asked.push('run'),
+      pause: () => ({ unsupported: 'it goes on to its next interrupt' }),
+      stop: () => ({ unsupported: 'it goes on to its next interrupt' }),
+      decide: (decision) => void asked.push(decision),
+      stateAt: async () => null,
+      fork: async () => ({ unsupported: 'state edits only' }),
+    };
+    return { controller, asked };
+  };
+  const trace = (steps: TraceStep[]): Trace => ({ format: 'loopscope/trace', version: 1, graph: 'SecurityClaw triage', seed: 1, stopReason: null, rounds: 1, tokensUsed: 0, finalState: {}, steps });
+
+  it('is the live run: Continue and the approval go to its controller; Pause and an unsupported fork say why, in words', async () => {
+    freshStore();
+    const { controller, asked } = runningElsewhere(trace([step({ step: 1 })]));
+    const id = await useApp.getState().followRun(controller, { key: 'http://server 1', label: 'thread 1', graph: useApp.getState().graph });
+    expect(useApp.getState()).toMatchObject({ liveRunId: id, activeRunId: id, runStatus: 'running', selectedStep: 1 });
+    useApp.getState().pause();
+    expect(useApp.getState().runError).toBe('it goes on to its next interrupt');
+    expect(useApp.getState().pauseAsked).toBe(false);
+    await useApp.getState().continueRun();
+    await useApp.getState().decide('approved');
+    expect(asked).toEqual(['run', 'approved', 'run']);
+    await useApp.getState().fork(1, { outcome: 'error' });
+    expect(useApp.getState().runError).toBe('state edits only');
+    expect(useApp.getState().runs).toHaveLength(1);
+  });
+
+  it('read again, it is updated in place; with nothing new, the step the person picked stays', async () => {
+    freshStore();
+    const first = runningElsewhere(trace([step({ step: 1 }), step({ step: 2 })]));
+    const shown = { key: 'http://server 2', label: 'thread 2', graph: useApp.getState().graph };
+    const id = await useApp.getState().followRun(first.controller, shown);
+    useApp.getState().selectStep(1);
+    expect(await useApp.getState().followRun(first.controller, shown)).toBe(id);
+    expect(useApp.getState().selectedStep).toBe(1);
+    const longer = runningElsewhere(trace([step({ step: 1 }), step({ step: 2 }), step({ step: 3 })]));
+    expect(await useApp.getState().followRun(longer.controller, shown)).toBe(id);
+    expect(useApp.getState().runs).toHaveLength(1);
+    expect(useApp.getState().runs[0].stepCount).toBe(3);
+    expect(useApp.getState().selectedStep).toBe(3);
   });
 });

@@ -1,5 +1,5 @@
 import type { GraphFile } from '../graph/schema.ts';
-import type { ForkEdits, JournalEntry, PendingApproval, RunStatus } from '../runtime/controller.ts';
+import type { ForkEdits, JournalEntry, PendingApproval, RunController, RunStatus } from '../runtime/controller.ts';
 import type { Attempt, Trace } from '../runtime/trace.ts';
 import { deferredActions } from './deferredActions.ts';
 import type { NodeRunStatus } from './nodeStatus.ts';
@@ -60,7 +60,11 @@ export interface RunRecord {
   stepCount: number;
   /** The run and step this one was forked from: the runs form a tree. */
   forkOf?: { run: number; step: number };
-  /** Shown from its trace, with no controller or journal (an imported trace, a scenario's or a server's run): it cannot be stepped or forked here. */
+  /**
+   * Kept as its trace, with no journal (an imported trace, a scenario's run, a server's thread): it
+   * is not forked from the step detail, and after a reload it is shown, not driven. A server's
+   * thread is driven by its connection while it is the open thread.
+   */
   imported?: boolean;
   /** A LangGraph server thread it shows (`url thread`): that thread's later reads replace it in place. */
   server?: string;
@@ -150,11 +154,17 @@ export interface RunSlice {
   readRunState: (runId: number, step: number) => Promise<Record<string, unknown> | null>;
   /**
    * Shows a finished trace as a run, with no skill called: an imported one (on the graph it carries, else the open one), or
-   * one made elsewhere, such as a scenario's, with its own label and graph. With `server`, the trace
-   * of a LangGraph server thread: a later read of the same thread (it goes on, it was forked)
-   * replaces that run. Returns the run's id (a promise while the run's code has not loaded).
+   * one made elsewhere, such as a scenario's, with its own label and graph. Returns the run's id
+   * (a promise while the run's code has not loaded).
    */
-  loadTrace: (trace: Trace, shown?: { label?: string; graph?: GraphFile; file?: Blob; server?: { key: string; status?: RunStatus; foreign?: boolean } }) => number | Promise<number>;
+  loadTrace: (trace: Trace, shown?: { label?: string; graph?: GraphFile; file?: Blob }) => number | Promise<number>;
+  /**
+   * Shows a run that goes on elsewhere (a LangGraph server's open thread, `key` naming it) as the
+   * live run: its controller's events redraw it, and Continue, Approve, Deny, Pause and Fork drive
+   * it through the `RunController` contract as they drive a run in the page. A later call with the
+   * same key (the thread went on, it was forked) updates that run in place. Returns the run's id.
+   */
+  followRun: (controller: RunController, shown: { key: string; label: string; graph: GraphFile; foreign?: boolean }) => number | Promise<number>;
   dismissRunMessages: () => void;
   /** Puts the run's actions (runActions.ts) in the store, loading their code once. */
   loadRunActions: () => Promise<void>;
@@ -196,7 +206,7 @@ export interface SavedRuns {
  * What drives and shows runs (runActions.ts) loads with the debugger's panels, which offer it, and
  * with the session store: the first screen draws the canvas with none of it.
  */
-const RUN_ACTIONS = ['setScenario', 'dismissRunMessages', 'run', 'step', 'stepRound', 'continueRun', 'pause', 'reset', 'decide', 'selectStep', 'selectRun', 'fork', 'restoreRuns', 'readRunState', 'loadTrace'] as const;
+const RUN_ACTIONS = ['setScenario', 'dismissRunMessages', 'run', 'step', 'stepRound', 'continueRun', 'pause', 'reset', 'decide', 'selectStep', 'selectRun', 'fork', 'restoreRuns', 'readRunState', 'loadTrace', 'followRun'] as const;
 export type RunActionName = (typeof RUN_ACTIONS)[number];
 
 export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {

@@ -1,11 +1,29 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { updateEdge } from '../graph/index.ts';
 import { findTemplate } from '../graph/templates/index.ts';
+import type { RunController } from '../runtime/controller.ts';
+import type { Trace } from '../runtime/trace.ts';
 import { useApp } from './index.ts';
 import { unsavableReason } from './scenarioActions.ts';
 
 const securityclaw = () => findTemplate('securityclaw')!.graph();
 const app = () => useApp.getState();
+
+/** A run that ended elsewhere (a server's thread), as its controller tells it. */
+const endedElsewhere = (trace: Trace): RunController => ({
+  status: 'stopped',
+  trace,
+  next: null,
+  pendingApproval: null,
+  subscribe: () => () => {},
+  step: async () => null,
+  run: async () => {},
+  pause: () => ({ unsupported: 'ended' }),
+  stop: () => ({ unsupported: 'ended' }),
+  decide: () => {},
+  stateAt: async () => null,
+  fork: async () => ({ unsupported: 'ended' }),
+});
 
 /** evaluate → recover fires on plan_exhausted = false instead of true. */
 const flipRecoveryCondition = () => app().edit((graph) => updateEdge(graph, 'e4', (edge) => ({ ...edge, when: { path: 'evaluation.plan_exhausted', op: 'eq', value: false } })));
@@ -46,10 +64,12 @@ describe('scenarios in the app', { timeout: 30_000 }, () => {
     const local = app().activeRunId as number;
     // A thread of the exported graph has the trace a local run has (export.test.ts pins that).
     const { trace } = app().runs.find((run) => run.id === local)!;
-    const server = await app().loadTrace(trace, { label: 'thread 0123abcd', server: { key: 'http://127.0.0.1:2024 0123abcd', status: 'stopped' } });
+    const graph = app().graph;
+    const thread = endedElsewhere(trace);
+    const server = await app().followRun(thread, { key: 'http://127.0.0.1:2024 0123abcd', label: 'thread 0123abcd', graph });
     expect(app().runs.find((run) => run.id === server)).toMatchObject({ label: `Run ${server}: thread 0123abcd`, imported: true, server: 'http://127.0.0.1:2024 0123abcd' });
     // Read again, the thread replaces its run rather than adding one.
-    expect(await app().loadTrace(trace, { label: 'thread 0123abcd', server: { key: 'http://127.0.0.1:2024 0123abcd' } })).toBe(server);
+    expect(await app().followRun(thread, { key: 'http://127.0.0.1:2024 0123abcd', label: 'thread 0123abcd', graph })).toBe(server);
     expect(app().runs).toHaveLength(2);
     expect(await app().readRunState(server, 3)).toEqual(await app().readRunState(local, 3));
     const draft = await app().draftScenario(server);
@@ -57,7 +77,7 @@ describe('scenarios in the app', { timeout: 30_000 }, () => {
     await app().runScenarios(['pinned server run']);
     expect(app().scenarioResults.get('pinned server run')?.status).toBe('passed');
 
-    const foreign = await app().loadTrace(trace, { label: 'thread 4567efgh', server: { key: 'http://127.0.0.1:2024 4567efgh', foreign: true } });
+    const foreign = await app().followRun(endedElsewhere(trace), { key: 'http://127.0.0.1:2024 4567efgh', label: 'thread 4567efgh', graph, foreign: true });
     expect(unsavableReason(app().runs.find((run) => run.id === foreign)!)).toContain('did not make');
     expect(await app().draftScenario(foreign)).toBeNull();
   });
