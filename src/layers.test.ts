@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
-// The layers (graph <- skills <- runtime <- store <- persistence <- ui <- editor / debugger <- app, and
+// The layers (graph <- skills <- runtime <- network <- store <- persistence <- ui <- editor / debugger <- app, and
 // store <- server <- debugger; the command line on graph, skills and runtime) are enforced by `npm run lint` (.oxlintrc.json). Each probe is a file
 // in a copy of the tree's layout (outside src/, where other tests read every file), linted with the
 // project's own configuration.
@@ -30,6 +30,8 @@ describe('import layers', () => {
     ['graph', "export const later = () => import('../runtime/index.ts');", 'src/graph/ may not import from src/runtime/'],
     ['runtime', "import '../store/index.ts';", 'src/runtime/ may not import from src/store/'],
     ['store', "import '../persistence/persistence.ts';", 'src/store/ may not import from src/persistence/'],
+    ['network', "import '../store/index.ts';", 'src/network/ may not import from src/store/'],
+    ['runtime', "export const later = () => import('../network/hosts.ts');", 'src/runtime/ may not import from src/network/'],
     ['store', "export const later = () => import('../persistence/runSessions.ts');", 'src/store/ may not import from src/persistence/'],
     ['persistence', "import '../ui/index.ts';", 'src/persistence/ may not import from src/ui/'],
     ['store', "export const later = () => import('../server/langgraphServer.ts');", 'src/store/ may not import from src/server/'],
@@ -44,7 +46,7 @@ describe('import layers', () => {
   });
 
   it('an import along the layers passes', () => {
-    const result = lintProbe('store', "import '../graph/index.ts';\nimport '../runtime/index.ts';");
+    const result = lintProbe('store', "import '../graph/index.ts';\nimport '../runtime/index.ts';\nimport '../network/hosts.ts';");
     expect(result.stdout).toContain('0 errors');
     expect(result.status).toBe(0);
   });

@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import type { ContactedHost } from '../graph/index.ts';
 import { originOf } from '../graph/hosts.ts';
-import { useHostRequest, type ServerAsk } from '../store/hosts.ts';
-import { badServerUrl, serverUrl, setServerUrl } from '../store/mcpServers.ts';
-import { getKey, setKey } from '../store/secrets.ts';
+import { useHostRequest, type ServerAsk } from '../network/hosts.ts';
+import { badServerUrl, serverUrl, setServerUrl } from '../network/mcpServers.ts';
+import { getKey, setKey } from '../network/secrets.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 
 /** A key asked for where it will be sent: typed here, it is bound to that origin only. */

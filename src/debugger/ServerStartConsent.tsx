@@ -1,4 +1,4 @@
-import { useServerStartRequests } from '../store/hosts.ts';
+import { useServerStartRequests } from '../network/hosts.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 
 /**

@@ -4,7 +4,7 @@
  */
 import { lazy, Suspense } from 'react';
 import { useApp } from '../store/index.ts';
-import { useHostRequest, useServerStartRequests } from '../store/hosts.ts';
+import { useHostRequest, useServerStartRequests } from '../network/hosts.ts';
 import { useServer } from '../server/langgraphServer.ts';
 
 const LazyRunComparison = lazy(() => import('./RunComparison.tsx').then((module) => ({ default: module.RunComparison })));

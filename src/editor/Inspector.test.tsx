@@ -7,7 +7,7 @@ import { serializeGraph, type GraphFile, type When } from '../graph/index.ts';
 import { validateGraph } from '../graph/validate.ts';
 import { findTemplate } from '../graph/templates/index.ts';
 import { useApp } from '../store/index.ts';
-import { getKey } from '../store/secrets.ts';
+import { getKey } from '../network/secrets.ts';
 import { mountForTest, unmountAfterEach } from '../ui/mountForTest.tsx';
 import { Inspector } from './Inspector.tsx';
 import { ProblemsPanel } from './ProblemsPanel.tsx';

@@ -13,7 +13,7 @@ import { __iconData as triangleAlertIcon } from 'lucide-react/icons/triangle-exc
 import type { GraphNode } from '../graph/index.ts';
 import type { AccessLevel } from '../graph/mcpAccess.ts';
 import { useApp } from '../store/index.ts';
-import { listedTool, useMcpTools } from '../store/mcpTools.ts';
+import { listedTool, useMcpTools } from '../network/mcpTools.ts';
 import FailIcon from 'lucide-react/icons/x';
 import { iconImage } from '../ui/canvasIcons.tsx';
 import { fontText } from '../ui/endText.ts';

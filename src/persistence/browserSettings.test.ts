@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useApp } from '../store/index.ts';
-import { setServerUrl, useMcpServerUrls } from '../store/mcpServers.ts';
+import { setServerUrl, useMcpServerUrls } from '../network/mcpServers.ts';
 import { keepLayout, LAYOUT_KEY } from './browserSettings.ts';
 import { keepMcpServerUrls, MCP_SERVER_URLS_KEY } from './mcpServerUrls.ts';
 

@@ -5,7 +5,7 @@
  */
 import { folderLibrary } from './folderLibrary.ts';
 import { OPEN_KEY } from './libraryDb.ts';
-import { setOpenServer } from '../store/openServer.ts';
+import { setOpenServer } from '../network/openServer.ts';
 import { reasonOf, startPersistence, useAutosave } from './persistence.ts';
 
 export interface FolderAddress {

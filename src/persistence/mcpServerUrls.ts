@@ -1,9 +1,9 @@
 /**
- * The address this browser gave each MCP server name (src/store/mcpServers.ts), kept between
+ * The address this browser gave each MCP server name (src/network/mcpServers.ts), kept between
  * visits. Read once the first screen is drawn: nothing asks for an address before a run or the
  * inspector, which load after it.
  */
-import { useMcpServerUrls } from '../store/mcpServers.ts';
+import { useMcpServerUrls } from '../network/mcpServers.ts';
 import { read, write } from './browserSettings.ts';
 
 export const MCP_SERVER_URLS_KEY = 'loopscope.mcpServerUrls';

@@ -22,7 +22,7 @@ import {
   type SyncStorage,
 } from './persistence.ts';
 import type { GraphLocks } from './graphLocks.ts';
-import { setKey } from '../store/secrets.ts';
+import { setKey } from '../network/secrets.ts';
 
 const template = (id: string) => findTemplate(id)!.graph();
 const rename = (name: string) => useApp.getState().edit((graph) => ({ ...graph, name }), 'name');

@@ -10,7 +10,7 @@ import type { TraceStep } from '../runtime/trace.ts';
 import { traceIndex, visitCounts } from '../runtime/traceIndex.ts';
 import { afterDrawing } from './afterDrawing.ts';
 import { pauseAfterReason, pauseBeforeReason, roundOf } from './breakpoints.ts';
-import type { RunNetwork } from './hosts.ts';
+import type { RunNetwork } from '../network/hosts.ts';
 import { keepUnchanged, NO_ACTIVITY, nodeStatusesFor, type LiveActivity } from './nodeStatus.ts';
 import { runRegistry, type RunRegistry } from './runRegistry.ts';
 import { loadRuntime, runtimeIfLoaded, type CanvasOverlay, type RunActionName, type RunRecord, type RunSlice, type SavedRuns } from './runSlice.ts';
@@ -308,7 +308,7 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
       const { graph, seed } = get();
       const scenario = chosenScenario(get());
       // What a run may contact loads with the first run, as the runtime does.
-      const { networkFor } = await import('./hosts.ts');
+      const { networkFor } = await import('../network/hosts.ts');
       const network = await networkFor(graph, get().documentVersion);
       if (!network) return refuse('it would contact hosts that were not allowed.');
       const runtime = await loadRuntime();
@@ -436,7 +436,7 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
         await continueLive();
       }),
     restoreRuns: async (saved) => {
-      const [runtime, { networkAskedOnFirstRequest }] = await Promise.all([loadRuntime(), import('./hosts.ts')]);
+      const [runtime, { networkAskedOnFirstRequest }] = await Promise.all([loadRuntime(), import('../network/hosts.ts')]);
       release();
       registry.clear();
       const { graph } = get();

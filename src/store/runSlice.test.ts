@@ -2,7 +2,7 @@ import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { findTemplate } from '../graph/templates/index.ts';
 import type { RunController } from '../runtime/controller.ts';
 import type { Trace, TraceStep } from '../runtime/trace.ts';
-import { useHostRequest } from './hosts.ts';
+import { useHostRequest } from '../network/hosts.ts';
 import { useApp } from './index.ts';
 import { visitCounts } from '../runtime/traceIndex.ts';
 import { pauseAfterReason, pauseBeforeReason } from './breakpoints.ts';

@@ -6,7 +6,7 @@
 import type { McpSkill } from '../../graph/skills.ts';
 import { argsProblems } from '../../skills/mcp.ts';
 import { useApp } from '../../store/index.ts';
-import { listedTool, listTools, useMcpTools } from '../../store/mcpTools.ts';
+import { listedTool, listTools, useMcpTools } from '../../network/mcpTools.ts';
 import { JsonField, NumberField, SelectField, TextField, type Apply } from './fields.tsx';
 
 type PropertySchema = { type?: unknown; description?: unknown; enum?: unknown };

@@ -9,9 +9,9 @@ import type { McpSkill } from '../../graph/skills.ts';
 import { accessOfTool, isDestructive, stricterAccess } from '../../graph/mcpAccess.ts';
 import type { McpTool } from '../../skills/mcp.ts';
 import { useApp } from '../../store/index.ts';
-import { badServerUrl, serverUrl, setServerUrl } from '../../store/mcpServers.ts';
-import { listTools, useMcpTools } from '../../store/mcpTools.ts';
-import { openServer } from '../../store/openServer.ts';
+import { badServerUrl, serverUrl, setServerUrl } from '../../network/mcpServers.ts';
+import { listTools, useMcpTools } from '../../network/mcpTools.ts';
+import { openServer } from '../../network/openServer.ts';
 import { NumberField, TextField, type Apply } from './fields.tsx';
 
 /** The marks of a tool, in words: what its annotations say. */

@@ -4,7 +4,7 @@ import { originOf } from '../../graph/hosts.ts';
 import { HttpSkill, HTTP_METHODS, LlmSkill, McpSkill, MockSkill, ACCESS_LEVELS } from '../../graph/skills.ts';
 import { checkSkillName, newSkill, nextSkillName, removeSkill, renameSkill, setSkill, skillUsers } from '../../graph/inspectorOps.ts';
 import { useApp } from '../../store/index.ts';
-import { getKey, keyNameOf, originsWithKey, setKey } from '../../store/secrets.ts';
+import { getKey, keyNameOf, originsWithKey, setKey } from '../../network/secrets.ts';
 import { applyAt, DraftField, JsonField, NumberField, SelectField, TextField, type Apply, type Parsed } from './fields.tsx';
 
 const SKILL_TYPES: readonly Skill['type'][] = ['mock', 'http', 'llm', 'mcp'];

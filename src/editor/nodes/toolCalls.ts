@@ -18,7 +18,7 @@ export interface ToolCall {
   listed: boolean;
 }
 
-/** A server's tool, as listed in this page (store/mcpTools.ts), if it was. */
+/** A server's tool, as listed in this page (network/mcpTools.ts), if it was. */
 export type ListedTool = (server: string, tool: string) => ToolHints | undefined;
 
 /** The MCP tools a node calls, each with the access it needs: a skill may declare stricter than its tool's annotations, never looser. */
