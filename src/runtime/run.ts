@@ -18,6 +18,7 @@ import type { ForkEdits, JournalEntry, PendingApproval, LocalRunController, RunE
 import { deniedAction, scriptedAnswer } from './kinds/index.ts';
 import { checkGuards } from './guards.ts';
 import { agentState, channelNames, initialValues, refusedState, type RunValues, type Stop } from './state.ts';
+import { nextStatus, startingStatus, type RunStatusEvent } from './runStatus.ts';
 import { routeAfter, stopFields } from './step.ts';
 import { TRACE_FORMAT, TRACE_VERSION, type Trace, type TraceStep } from './trace.ts';
 
@@ -143,7 +144,6 @@ class Controller implements LocalRunController {
   private pending: PendingApproval | null = null;
   private pauseRequested = false;
   private running = false;
-  private announcedStop = false;
   /** A condition paused the run before the node at this step already: resuming goes past it. */
   private passedAt = -1;
   private lastYield = 0;
@@ -170,8 +170,7 @@ class Controller implements LocalRunController {
     this.forkedFrom = start.forkedFrom;
     this.freshFork = start.fresh === true;
     this.pending = this.awaitedApproval();
-    this.currentStatus = this.values._run.stop ? 'stopped' : this.pending ? 'awaiting_approval' : this.values._run.step > 0 ? 'paused' : 'idle';
-    this.announcedStop = this.values._run.stop !== null;
+    this.currentStatus = startingStatus({ stopped: this.values._run.stop !== null, awaitingApproval: this.pending !== null, stepsRan: this.values._run.step });
   }
 
   get status() {
@@ -219,18 +218,20 @@ class Controller implements LocalRunController {
     for (const listener of Array.from(this.listeners)) listener(event);
   }
 
-  private setStatus(status: RunStatus) {
+  /** The one place the status changes (runStatus.ts); a change is told. */
+  private transition(event: RunStatusEvent) {
+    const status = nextStatus(this.currentStatus, event);
     if (status === this.currentStatus) return;
     this.currentStatus = status;
     this.emit({ type: 'status', status });
   }
 
+  /** Tells the stop once: the status is `stopped` from when it was told (or from the start, for a run made stopped). */
   private announceStopIfStopped() {
     const stop = this.values._run.stop;
-    if (!stop || this.announcedStop) return;
-    this.announcedStop = true;
+    if (!stop || this.currentStatus === 'stopped') return;
     this.pending = null;
-    this.setStatus('stopped');
+    this.transition({ type: 'stopped' });
     this.emit({ type: 'stopped', reason: stop.reason, explain: stop.explain, trace: this.trace });
   }
 
@@ -419,10 +420,10 @@ class Controller implements LocalRunController {
     }
     this.pending = this.awaitedApproval();
     if (!this.pending) {
-      this.setStatus('paused');
+      this.transition({ type: 'paused' });
       return;
     }
-    this.setStatus('awaiting_approval');
+    this.transition({ type: 'approval_asked' });
     this.emit({ type: 'approval', pending: this.pending });
   }
 
@@ -462,13 +463,13 @@ class Controller implements LocalRunController {
   async run() {
     if (this.running || this.values._run.stop || this.pending) return;
     if (this.breaksBeforeForkRuns()) {
-      this.setStatus('paused');
+      this.transition({ type: 'paused' });
       return;
     }
     this.running = true;
     this.pauseRequested = false;
     this.firstOfRun = true;
-    this.setStatus('running');
+    this.transition({ type: 'run_started' });
     try {
       // A fresh thread, or one whose state was just edited, stops before its first node once: go on past it.
       for (let idle = 0; idle < 3; ) {
@@ -505,7 +506,7 @@ class Controller implements LocalRunController {
     if (!this.pending) return;
     this.pending = null;
     this.edit({ _run: { ...this.values._run, decision } });
-    this.setStatus('paused');
+    this.transition({ type: 'decided' });
   }
 
   /** The channel values after `step`: the checkpoint kept for it, else the nearest kept one before it with the journal replayed. */
