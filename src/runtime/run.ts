@@ -17,7 +17,8 @@ import { buildStateGraph, nodeNames, recursionLimitOf, type LoopscopeConfig } fr
 import type { ForkEdits, JournalEntry, PendingApproval, LocalRunController, RunEvent, RunOptions, RunStatus } from './controller.ts';
 import { deniedAction, scriptedAnswer } from './kinds/index.ts';
 import { checkGuards } from './guards.ts';
-import { agentState, channelNames, initialValues, refusedState, type RunValues, type Stop } from './state.ts';
+import { foldJournal, journalSteps, journalUpTo, putStep, takeUpdate, valuesAt } from './journal.ts';
+import { agentState, initialValues, refusedState, type RunValues, type Stop } from './state.ts';
 import { nextStatus, startingStatus, type RunStatusEvent } from './runStatus.ts';
 import { routeAfter, stopFields } from './step.ts';
 import { TRACE_FORMAT, TRACE_VERSION, type Trace, type TraceStep } from './trace.ts';
@@ -82,40 +83,6 @@ const createSession = (graph: GraphFile, options: RunOptions): Session => {
       return (compiled ??= buildStateGraph(graph).compile({ checkpointer: saver }) as unknown as Compiled);
     },
   };
-};
-
-/** The values after folding journal entries (each a channel update) in order. */
-const fold = (entries: readonly JournalEntry[], from?: Record<string, unknown>): Record<string, unknown> => {
-  let values: Record<string, unknown> = from ?? {};
-  for (const entry of entries) values = { ...values, ...entry.update };
-  return values;
-};
-
-/** The trace steps a journal recorded: an edit of a step (a stop, a fork's new route) replaces it. */
-const stepsOf = (entries: readonly JournalEntry[]): TraceStep[] => {
-  const steps: TraceStep[] = [];
-  for (const { update } of entries) {
-    const step = update._step as TraceStep | null | undefined;
-    if (!step) continue;
-    if (steps.at(-1)?.step === step.step) steps[steps.length - 1] = step;
-    else steps.push(step);
-  }
-  return steps;
-};
-
-/** The last entry at or before `step`, by binary search: entries are in step order. */
-const lastEntryAt = (entries: readonly JournalEntry[], step: number): number => {
-  let low = 0;
-  let high = entries.length - 1;
-  let found = -1;
-  while (low <= high) {
-    const middle = (low + high) >> 1;
-    if (entries[middle].step <= step) {
-      found = middle;
-      low = middle + 1;
-    } else high = middle - 1;
-  }
-  return found;
 };
 
 interface Start {
@@ -255,21 +222,12 @@ class Controller implements LocalRunController {
     };
   }
 
-  private record(update: Record<string, unknown>) {
-    if (this.options.record !== false) this.entries.push({ step: (update._run as RunValues['_run'] | undefined)?.step ?? this.values._run.step, update });
-  }
-
   /** Takes in a node's update (from the stream) or an edit (a stop, a decision). */
   private apply(update: Record<string, unknown>) {
-    const before = this.values;
-    this.values = { ...before, ...update } as RunValues;
-    this.record(update);
-    const step = update._step as TraceStep | undefined;
-    if (!step) return;
-    const kept = this.options.compact ? step : { ...step, stateBefore: agentState(before) };
-    if (this.options.keepSteps === false) return;
-    if (this.steps.at(-1)?.step === step.step) this.steps[this.steps.length - 1] = kept;
-    else this.steps.push(kept);
+    const { values, entry, step } = takeUpdate(this.values, update, this.options.compact);
+    this.values = values;
+    if (this.options.record !== false) this.entries.push(entry);
+    if (step && this.options.keepSteps !== false) putStep(this.steps, step);
   }
 
   private nodeName(id: string) {
@@ -509,26 +467,14 @@ class Controller implements LocalRunController {
     this.transition({ type: 'decided' });
   }
 
-  /** The channel values after `step`: the checkpoint kept for it, else the nearest kept one before it with the journal replayed. */
+  /** The channel values after `step`: the run's own, a kept checkpoint's, or the journal replayed (journal.ts). */
   private valuesAt(step: number): RunValues | null {
-    if (step === this.values._run.step) return this.values;
-    if (step > this.values._run.step || step < 0) return null;
-    const names = channelNames(this.session.graph);
-    // A field nothing had written is kept in the checkpoint as undefined (langgraphInternals.ts, FieldChannel).
-    const fromCheckpoint = (values: Record<string, unknown>) =>
-      Object.fromEntries(names.filter((name) => Object.hasOwn(values, name) && values[name] !== undefined).map((name) => [name, values[name]]));
-    let base: Record<string, unknown> | undefined;
-    for (const checkpoint of this.session.saver.kept(this.threadId)) {
-      const at = (checkpoint.channel_values._run as RunValues['_run'] | undefined)?.step;
-      if (at === undefined || at > step) continue;
-      if (at === step) return fromCheckpoint(checkpoint.channel_values) as RunValues;
-      base = fromCheckpoint(checkpoint.channel_values);
-      break;
-    }
-    const end = lastEntryAt(this.entries, step);
-    if (end < 0) return null;
-    const startAt = base ? lastEntryAt(this.entries, (base._run as RunValues['_run']).step) + 1 : 0;
-    return fold(this.entries.slice(startAt, end + 1), base) as RunValues;
+    const saver = this.session.saver;
+    const threadId = this.threadId;
+    const kept = function* () {
+      for (const checkpoint of saver.kept(threadId)) yield checkpoint.channel_values;
+    };
+    return valuesAt({ graph: this.session.graph, values: this.values, journal: this.entries, kept: kept() }, step);
   }
 
   async stateAt(step: number) {
@@ -573,7 +519,7 @@ class Controller implements LocalRunController {
     const values = { ...base, ...patch } as RunValues;
     const inherited = this.steps.slice(0, Math.max(0, atStep - 1));
     const steps = step ? [...inherited, this.options.compact ? step : { ...step, stateBefore: this.steps[atStep - 1]?.stateBefore }] : inherited;
-    const prefix = this.entries.slice(0, lastEntryAt(this.entries, atStep) + 1);
+    const prefix = journalUpTo(this.entries, atStep);
     const start: Start = {
       values, steps: steps as TraceStep[], journal: [...prefix, { step: atStep, update: patch }],
       seed: atStep === 0 ? { input: values } : { values, asNode: this.nodeName((from as TraceStep).node) },
@@ -585,8 +531,8 @@ class Controller implements LocalRunController {
 
 /** The steps of a recorded journal and where its run stands, for a run restored after a reload. */
 const restoredStart = (session: Session, journal: readonly JournalEntry[], forkedFrom: Trace['forkedFrom']): Start => {
-  const values = fold(journal) as RunValues;
-  const steps = stepsOf(journal);
+  const values = foldJournal(journal) as RunValues;
+  const steps = journalSteps(journal);
   const last = values._step;
   const seed = values._run.stop ? null : last ? { values, asNode: session.names.get(last.node) as string } : { input: values };
   return { values, steps, journal: [...journal], seed, forkedFrom };
