@@ -7,20 +7,22 @@
  * the stream: each node's update carries its trace step, and each attempt comes on the `custom`
  * stream as it ends. A fork seeds a new thread with `updateState` from the values of the step it
  * forks from, so the steps before it are never run again.
+ *
+ * What is not a LangGraph call lives in pure modules: the status (runStatus.ts), each update taken
+ * in and the state at a step (journal.ts), and where a fork starts (fork.ts).
  */
 import type { CompiledStateGraph } from '@langchain/langgraph/web';
-import { kindDefinition, nodeById, outcomesOf, own, describeProblems, type AskedConfig, type GraphFile } from '../graph/index.ts';
-import { parseStateEdit } from '../graph/state.ts';
+import { kindDefinition, nodeById, own, type AskedConfig, type GraphFile } from '../graph/index.ts';
 import { withNamedScenario } from './apply-scenario.ts';
 import { RetainingSaver } from './checkpointer.ts';
 import { buildStateGraph, nodeNames, recursionLimitOf, type LoopscopeConfig } from './compile.ts';
 import type { ForkEdits, JournalEntry, PendingApproval, LocalRunController, RunEvent, RunOptions, RunStatus } from './controller.ts';
 import { deniedAction, scriptedAnswer } from './kinds/index.ts';
 import { checkGuards } from './guards.ts';
-import { foldJournal, journalSteps, journalUpTo, putStep, takeUpdate, valuesAt } from './journal.ts';
+import { forkStart } from './fork.ts';
+import { foldJournal, journalSteps, putStep, takeUpdate, valuesAt } from './journal.ts';
 import { agentState, initialValues, refusedState, type RunValues, type Stop } from './state.ts';
 import { nextStatus, startingStatus, type RunStatusEvent } from './runStatus.ts';
-import { routeAfter, stopFields } from './step.ts';
 import { TRACE_FORMAT, TRACE_VERSION, type Trace, type TraceStep } from './trace.ts';
 
 /** A long run hands the event loop back after this much work, so the page keeps painting and clicks get through. */
@@ -55,9 +57,6 @@ const nextTask = (): Promise<void> => {
     port.postMessage(null);
   });
 };
-
-/** Stops a person may undo by forking: a changed state may find a route, a person's stop is theirs to lift. */
-const LIFTED_BY_A_FORK = new Set(['no_route', 'user_stopped']);
 
 const USER_STOP: Stop = { reason: 'user_stopped', explain: 'stopped by a person' };
 
@@ -483,49 +482,9 @@ class Controller implements LocalRunController {
   }
 
   async fork(atStep: number, edits: ForkEdits): Promise<LocalRunController> {
-    const graph = this.session.graph;
-    const edited = parseStateEdit(edits.state ?? {}, graph);
-    if (!edited.ok) throw new Error(`the edited state does not fit: ${describeProblems(edited.problems)}`);
-    const base = this.valuesAt(atStep);
-    if (!base) throw new Error(`the state after step ${atStep} was not kept`);
-    const from = this.steps[atStep - 1] ?? (base._step?.step === atStep ? base._step : null);
-    if (atStep > 0 && !from) throw new Error(`run has no step ${atStep}`);
-    if (from && from.guard && from.attempts.length === 0) throw new Error(`step ${atStep} did not run its node (a guard stopped the run before it): fork from the step before`);
-    const overrides = { ...base._run.overrides };
-    for (const [skill, entries] of Object.entries(edits.nextResults ?? {})) overrides[skill] = [...entries, ...(own(overrides, skill) ?? [])];
-    const liftStop = base._run.stop && LIFTED_BY_A_FORK.has(base._run.stop.reason);
-    const liftClosing = base._run.closing && LIFTED_BY_A_FORK.has(base._run.closing.reason);
-    const run = { ...base._run, overrides, decision: null, ...(liftStop ? { stop: null } : {}), ...(liftClosing ? { closing: null } : {}) };
-    const outcomeChanged = edits.outcome !== undefined && edits.outcome !== run.outcome;
-    if (outcomeChanged) {
-      const fromNode = from && nodeById(graph, from.node);
-      const outcomes = fromNode ? outcomesOf(fromNode) : [];
-      if (!from || !outcomes.includes(edits.outcome as string))
-        throw new Error(`"${edits.outcome}" is not an outcome of step ${atStep}${from ? ` (a ${from.kind} node has ${outcomes.join(', ') || 'none'})` : ''}`);
-      run.outcome = edits.outcome as string;
-    }
-    let step = from;
-    if (from && !run.stop && !run.closing && !kindDefinition(from.kind).terminal) {
-      const route = routeAfter(graph, from.node, run.outcome, agentState({ ...base, ...edited.value }));
-      step = { ...from, outcome: run.outcome, edges: route.edges, fired: route.fired };
-      delete step.stop;
-      delete step.stateBefore;
-      if (route.stop) {
-        Object.assign(run, stopFields(graph, route.stop));
-        if (route.stop.reason !== 'error') step.stop = route.stop;
-      }
-    }
-    const patch = { ...edited.value, _run: run, _step: step };
-    const values = { ...base, ...patch } as RunValues;
-    const inherited = this.steps.slice(0, Math.max(0, atStep - 1));
-    const steps = step ? [...inherited, this.options.compact ? step : { ...step, stateBefore: this.steps[atStep - 1]?.stateBefore }] : inherited;
-    const prefix = journalUpTo(this.entries, atStep);
-    const start: Start = {
-      values, steps: steps as TraceStep[], journal: [...prefix, { step: atStep, update: patch }],
-      seed: atStep === 0 ? { input: values } : { values, asNode: this.nodeName((from as TraceStep).node) },
-      forkedFrom: { step: atStep, edited: [...Object.keys(edited.value), ...(outcomeChanged ? ['outcome'] : [])], overridden: Object.keys(edits.nextResults ?? {}) },
-    };
-    return new Controller(this.session, { ...this.options, journal: undefined, forkedFrom: undefined }, this.scenario, { ...start, fresh: true });
+    const start = forkStart({ graph: this.session.graph, steps: this.steps, journal: this.entries, compact: this.options.compact, base: this.valuesAt(atStep) }, atStep, edits);
+    const seed = start.seedNode === null ? { input: start.values } : { values: start.values, asNode: this.nodeName(start.seedNode) };
+    return new Controller(this.session, { ...this.options, journal: undefined, forkedFrom: undefined }, this.scenario, { ...start, seed, fresh: true });
   }
 }
 
