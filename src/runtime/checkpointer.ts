@@ -5,7 +5,7 @@
  * never changed in place, so consecutive checkpoints share every value they did not rewrite) and
  * keeps only the newest few plus keyframes, spaced wider as they pile up, so its memory stays flat
  * however long the run. A dropped checkpoint's state is rebuilt from the nearest one kept by
- * replaying the run's recorded updates (see `Controller.valuesAt`).
+ * replaying the run's recorded updates (`valuesAt`, journal.ts).
  */
 import {
   BaseCheckpointSaver, compareWritesSortKeys, copyCheckpoint, getCheckpointId, WRITES_IDX_MAP, writesSortKey,

@@ -14,5 +14,5 @@ export { evaluateWhen, chooseEdge } from './conditions.ts';
 export { stateAfterStep } from './states.ts';
 export { buildStateGraph, nodeNames, type LoopscopeConfig } from './compile.ts';
 export { RetainingSaver, DEFAULT_RETENTION, type RetentionPolicy } from './checkpointer.ts';
-export { initialValues, agentState, type RunValues, type RunLedger } from './state.ts';
+export { initialValues, initialState, agentState, type RunValues, type RunLedger } from './state.ts';
 export { GRAPH_METADATA_KEY } from './compile.ts';

@@ -7,18 +7,22 @@
  * the stream: each node's update carries its trace step, and each attempt comes on the `custom`
  * stream as it ends. A fork seeds a new thread with `updateState` from the values of the step it
  * forks from, so the steps before it are never run again.
+ *
+ * What is not a LangGraph call lives in pure modules: the status (runStatus.ts), each update taken
+ * in and the state at a step (journal.ts), and where a fork starts (fork.ts).
  */
 import type { CompiledStateGraph } from '@langchain/langgraph/web';
-import { kindDefinition, nodeById, outcomesOf, own, describeProblems, type AskedConfig, type GraphFile } from '../graph/index.ts';
-import { parseStateEdit } from '../graph/state.ts';
+import { kindDefinition, nodeById, own, type AskedConfig, type GraphFile } from '../graph/index.ts';
 import { withNamedScenario } from './apply-scenario.ts';
 import { RetainingSaver } from './checkpointer.ts';
 import { buildStateGraph, nodeNames, recursionLimitOf, type LoopscopeConfig } from './compile.ts';
 import type { ForkEdits, JournalEntry, PendingApproval, LocalRunController, RunEvent, RunOptions, RunStatus } from './controller.ts';
 import { deniedAction, scriptedAnswer } from './kinds/index.ts';
 import { checkGuards } from './guards.ts';
-import { agentState, channelNames, initialValues, refusedState, type RunValues, type Stop } from './state.ts';
-import { routeAfter, stopFields } from './step.ts';
+import { forkStart } from './fork.ts';
+import { foldJournal, journalSteps, putStep, takeUpdate, valuesAt } from './journal.ts';
+import { agentState, initialValues, refusedState, type RunValues, type Stop } from './state.ts';
+import { nextStatus, startingStatus, type RunStatusEvent } from './runStatus.ts';
 import { TRACE_FORMAT, TRACE_VERSION, type Trace, type TraceStep } from './trace.ts';
 
 /** A long run hands the event loop back after this much work, so the page keeps painting and clicks get through. */
@@ -54,9 +58,6 @@ const nextTask = (): Promise<void> => {
   });
 };
 
-/** Stops a person may undo by forking: a changed state may find a route, a person's stop is theirs to lift. */
-const LIFTED_BY_A_FORK = new Set(['no_route', 'user_stopped']);
-
 const USER_STOP: Stop = { reason: 'user_stopped', explain: 'stopped by a person' };
 
 type Compiled = CompiledStateGraph<Record<string, unknown>, Record<string, unknown>, string>;
@@ -81,40 +82,6 @@ const createSession = (graph: GraphFile, options: RunOptions): Session => {
       return (compiled ??= buildStateGraph(graph).compile({ checkpointer: saver }) as unknown as Compiled);
     },
   };
-};
-
-/** The values after folding journal entries (each a channel update) in order. */
-const fold = (entries: readonly JournalEntry[], from?: Record<string, unknown>): Record<string, unknown> => {
-  let values: Record<string, unknown> = from ?? {};
-  for (const entry of entries) values = { ...values, ...entry.update };
-  return values;
-};
-
-/** The trace steps a journal recorded: an edit of a step (a stop, a fork's new route) replaces it. */
-const stepsOf = (entries: readonly JournalEntry[]): TraceStep[] => {
-  const steps: TraceStep[] = [];
-  for (const { update } of entries) {
-    const step = update._step as TraceStep | null | undefined;
-    if (!step) continue;
-    if (steps.at(-1)?.step === step.step) steps[steps.length - 1] = step;
-    else steps.push(step);
-  }
-  return steps;
-};
-
-/** The last entry at or before `step`, by binary search: entries are in step order. */
-const lastEntryAt = (entries: readonly JournalEntry[], step: number): number => {
-  let low = 0;
-  let high = entries.length - 1;
-  let found = -1;
-  while (low <= high) {
-    const middle = (low + high) >> 1;
-    if (entries[middle].step <= step) {
-      found = middle;
-      low = middle + 1;
-    } else high = middle - 1;
-  }
-  return found;
 };
 
 interface Start {
@@ -143,7 +110,6 @@ class Controller implements LocalRunController {
   private pending: PendingApproval | null = null;
   private pauseRequested = false;
   private running = false;
-  private announcedStop = false;
   /** A condition paused the run before the node at this step already: resuming goes past it. */
   private passedAt = -1;
   private lastYield = 0;
@@ -170,8 +136,7 @@ class Controller implements LocalRunController {
     this.forkedFrom = start.forkedFrom;
     this.freshFork = start.fresh === true;
     this.pending = this.awaitedApproval();
-    this.currentStatus = this.values._run.stop ? 'stopped' : this.pending ? 'awaiting_approval' : this.values._run.step > 0 ? 'paused' : 'idle';
-    this.announcedStop = this.values._run.stop !== null;
+    this.currentStatus = startingStatus({ stopped: this.values._run.stop !== null, awaitingApproval: this.pending !== null, stepsRan: this.values._run.step });
   }
 
   get status() {
@@ -219,18 +184,20 @@ class Controller implements LocalRunController {
     for (const listener of Array.from(this.listeners)) listener(event);
   }
 
-  private setStatus(status: RunStatus) {
+  /** The one place the status changes (runStatus.ts); a change is told. */
+  private transition(event: RunStatusEvent) {
+    const status = nextStatus(this.currentStatus, event);
     if (status === this.currentStatus) return;
     this.currentStatus = status;
     this.emit({ type: 'status', status });
   }
 
+  /** Tells the stop once: the status is `stopped` from when it was told (or from the start, for a run made stopped). */
   private announceStopIfStopped() {
     const stop = this.values._run.stop;
-    if (!stop || this.announcedStop) return;
-    this.announcedStop = true;
+    if (!stop || this.currentStatus === 'stopped') return;
     this.pending = null;
-    this.setStatus('stopped');
+    this.transition({ type: 'stopped' });
     this.emit({ type: 'stopped', reason: stop.reason, explain: stop.explain, trace: this.trace });
   }
 
@@ -254,21 +221,12 @@ class Controller implements LocalRunController {
     };
   }
 
-  private record(update: Record<string, unknown>) {
-    if (this.options.record !== false) this.entries.push({ step: (update._run as RunValues['_run'] | undefined)?.step ?? this.values._run.step, update });
-  }
-
   /** Takes in a node's update (from the stream) or an edit (a stop, a decision). */
   private apply(update: Record<string, unknown>) {
-    const before = this.values;
-    this.values = { ...before, ...update } as RunValues;
-    this.record(update);
-    const step = update._step as TraceStep | undefined;
-    if (!step) return;
-    const kept = this.options.compact ? step : { ...step, stateBefore: agentState(before) };
-    if (this.options.keepSteps === false) return;
-    if (this.steps.at(-1)?.step === step.step) this.steps[this.steps.length - 1] = kept;
-    else this.steps.push(kept);
+    const { values, entry, step } = takeUpdate(this.values, update, this.options.compact);
+    this.values = values;
+    if (this.options.record !== false) this.entries.push(entry);
+    if (step && this.options.keepSteps !== false) putStep(this.steps, step);
   }
 
   private nodeName(id: string) {
@@ -419,10 +377,10 @@ class Controller implements LocalRunController {
     }
     this.pending = this.awaitedApproval();
     if (!this.pending) {
-      this.setStatus('paused');
+      this.transition({ type: 'paused' });
       return;
     }
-    this.setStatus('awaiting_approval');
+    this.transition({ type: 'approval_asked' });
     this.emit({ type: 'approval', pending: this.pending });
   }
 
@@ -462,13 +420,13 @@ class Controller implements LocalRunController {
   async run() {
     if (this.running || this.values._run.stop || this.pending) return;
     if (this.breaksBeforeForkRuns()) {
-      this.setStatus('paused');
+      this.transition({ type: 'paused' });
       return;
     }
     this.running = true;
     this.pauseRequested = false;
     this.firstOfRun = true;
-    this.setStatus('running');
+    this.transition({ type: 'run_started' });
     try {
       // A fresh thread, or one whose state was just edited, stops before its first node once: go on past it.
       for (let idle = 0; idle < 3; ) {
@@ -505,29 +463,17 @@ class Controller implements LocalRunController {
     if (!this.pending) return;
     this.pending = null;
     this.edit({ _run: { ...this.values._run, decision } });
-    this.setStatus('paused');
+    this.transition({ type: 'decided' });
   }
 
-  /** The channel values after `step`: the checkpoint kept for it, else the nearest kept one before it with the journal replayed. */
+  /** The channel values after `step`: the run's own, a kept checkpoint's, or the journal replayed (journal.ts). */
   private valuesAt(step: number): RunValues | null {
-    if (step === this.values._run.step) return this.values;
-    if (step > this.values._run.step || step < 0) return null;
-    const names = channelNames(this.session.graph);
-    // A field nothing had written is kept in the checkpoint as undefined (langgraphInternals.ts, FieldChannel).
-    const fromCheckpoint = (values: Record<string, unknown>) =>
-      Object.fromEntries(names.filter((name) => Object.hasOwn(values, name) && values[name] !== undefined).map((name) => [name, values[name]]));
-    let base: Record<string, unknown> | undefined;
-    for (const checkpoint of this.session.saver.kept(this.threadId)) {
-      const at = (checkpoint.channel_values._run as RunValues['_run'] | undefined)?.step;
-      if (at === undefined || at > step) continue;
-      if (at === step) return fromCheckpoint(checkpoint.channel_values) as RunValues;
-      base = fromCheckpoint(checkpoint.channel_values);
-      break;
-    }
-    const end = lastEntryAt(this.entries, step);
-    if (end < 0) return null;
-    const startAt = base ? lastEntryAt(this.entries, (base._run as RunValues['_run']).step) + 1 : 0;
-    return fold(this.entries.slice(startAt, end + 1), base) as RunValues;
+    const saver = this.session.saver;
+    const threadId = this.threadId;
+    const kept = function* () {
+      for (const checkpoint of saver.kept(threadId)) yield checkpoint.channel_values;
+    };
+    return valuesAt({ graph: this.session.graph, values: this.values, journal: this.entries, kept: kept() }, step);
   }
 
   async stateAt(step: number) {
@@ -536,56 +482,16 @@ class Controller implements LocalRunController {
   }
 
   async fork(atStep: number, edits: ForkEdits): Promise<LocalRunController> {
-    const graph = this.session.graph;
-    const edited = parseStateEdit(edits.state ?? {}, graph);
-    if (!edited.ok) throw new Error(`the edited state does not fit: ${describeProblems(edited.problems)}`);
-    const base = this.valuesAt(atStep);
-    if (!base) throw new Error(`the state after step ${atStep} was not kept`);
-    const from = this.steps[atStep - 1] ?? (base._step?.step === atStep ? base._step : null);
-    if (atStep > 0 && !from) throw new Error(`run has no step ${atStep}`);
-    if (from && from.guard && from.attempts.length === 0) throw new Error(`step ${atStep} did not run its node (a guard stopped the run before it): fork from the step before`);
-    const overrides = { ...base._run.overrides };
-    for (const [skill, entries] of Object.entries(edits.nextResults ?? {})) overrides[skill] = [...entries, ...(own(overrides, skill) ?? [])];
-    const liftStop = base._run.stop && LIFTED_BY_A_FORK.has(base._run.stop.reason);
-    const liftClosing = base._run.closing && LIFTED_BY_A_FORK.has(base._run.closing.reason);
-    const run = { ...base._run, overrides, decision: null, ...(liftStop ? { stop: null } : {}), ...(liftClosing ? { closing: null } : {}) };
-    const outcomeChanged = edits.outcome !== undefined && edits.outcome !== run.outcome;
-    if (outcomeChanged) {
-      const fromNode = from && nodeById(graph, from.node);
-      const outcomes = fromNode ? outcomesOf(fromNode) : [];
-      if (!from || !outcomes.includes(edits.outcome as string))
-        throw new Error(`"${edits.outcome}" is not an outcome of step ${atStep}${from ? ` (a ${from.kind} node has ${outcomes.join(', ') || 'none'})` : ''}`);
-      run.outcome = edits.outcome as string;
-    }
-    let step = from;
-    if (from && !run.stop && !run.closing && !kindDefinition(from.kind).terminal) {
-      const route = routeAfter(graph, from.node, run.outcome, agentState({ ...base, ...edited.value }));
-      step = { ...from, outcome: run.outcome, edges: route.edges, fired: route.fired };
-      delete step.stop;
-      delete step.stateBefore;
-      if (route.stop) {
-        Object.assign(run, stopFields(graph, route.stop));
-        if (route.stop.reason !== 'error') step.stop = route.stop;
-      }
-    }
-    const patch = { ...edited.value, _run: run, _step: step };
-    const values = { ...base, ...patch } as RunValues;
-    const inherited = this.steps.slice(0, Math.max(0, atStep - 1));
-    const steps = step ? [...inherited, this.options.compact ? step : { ...step, stateBefore: this.steps[atStep - 1]?.stateBefore }] : inherited;
-    const prefix = this.entries.slice(0, lastEntryAt(this.entries, atStep) + 1);
-    const start: Start = {
-      values, steps: steps as TraceStep[], journal: [...prefix, { step: atStep, update: patch }],
-      seed: atStep === 0 ? { input: values } : { values, asNode: this.nodeName((from as TraceStep).node) },
-      forkedFrom: { step: atStep, edited: [...Object.keys(edited.value), ...(outcomeChanged ? ['outcome'] : [])], overridden: Object.keys(edits.nextResults ?? {}) },
-    };
-    return new Controller(this.session, { ...this.options, journal: undefined, forkedFrom: undefined }, this.scenario, { ...start, fresh: true });
+    const start = forkStart({ graph: this.session.graph, steps: this.steps, journal: this.entries, compact: this.options.compact, base: this.valuesAt(atStep) }, atStep, edits);
+    const seed = start.seedNode === null ? { input: start.values } : { values: start.values, asNode: this.nodeName(start.seedNode) };
+    return new Controller(this.session, { ...this.options, journal: undefined, forkedFrom: undefined }, this.scenario, { ...start, seed, fresh: true });
   }
 }
 
 /** The steps of a recorded journal and where its run stands, for a run restored after a reload. */
 const restoredStart = (session: Session, journal: readonly JournalEntry[], forkedFrom: Trace['forkedFrom']): Start => {
-  const values = fold(journal) as RunValues;
-  const steps = stepsOf(journal);
+  const values = foldJournal(journal) as RunValues;
+  const steps = journalSteps(journal);
   const last = values._step;
   const seed = values._run.stop ? null : last ? { values, asNode: session.names.get(last.node) as string } : { input: values };
   return { values, steps, journal: [...journal], seed, forkedFrom };

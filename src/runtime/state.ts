@@ -83,5 +83,8 @@ export const agentState = (values: Readonly<Record<string, unknown>>): Record<st
   return agent;
 };
 
+/** The agent state a run of this graph starts from (the seed is the ledger's alone). */
+export const initialState = (graph: GraphFile): Record<string, unknown> => agentState(initialValues(graph, 1));
+
 /** Channel values checked as a whole (a journal read back from storage is untrusted). */
 export const RunValuesSchema = lazySchema((z) => z.looseObject({ _run: RunLedger, _step: z.nullable(TraceStep) }));

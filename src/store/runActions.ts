@@ -120,12 +120,10 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
   const updateRun = (id: number, change: Partial<RunRecord>) =>
     set((state) => ({ runs: state.runs.map((run) => (run.id === id ? { ...run, ...change } : run)) }));
 
-  /** The initial state of a graph, for an imported trace (its steps carry no states). */
-  const initialStateOf = (graph: GraphFile) => ({ ...graph.state, round: 1, steps: 0, tokensUsed: 0 });
-
+  /** An imported trace's steps carry no states: they are replayed over the graph's initial state. */
   const stateFromTrace = (runtime: Runtime, run: RunRecord, stepNumber: number) => {
     try {
-      return runtime.stateAfterStep(run.trace, stepNumber, initialStateOf(run.graph));
+      return runtime.stateAfterStep(run.trace, stepNumber, runtime.initialState(run.graph));
     } catch {
       return null;
     }

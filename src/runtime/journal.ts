@@ -1,0 +1,100 @@
+/**
+ * A run's journal as pure functions: the run's channel updates in order (`JournalEntry`,
+ * controller.ts), the first the whole initial state. The controller (run.ts) takes each update in
+ * with `takeUpdate`; folding the journal gives the values at any step, which is how a step whose
+ * checkpoint the bounded checkpointer dropped is read (`valuesAt`), how a run stored by the page
+ * comes back after a reload (`foldJournal`, `journalSteps`) and what a fork inherits
+ * (`journalUpTo`).
+ */
+import type { GraphFile } from '../graph/index.ts';
+import type { JournalEntry } from './controller.ts';
+import { agentState, channelNames, type RunValues } from './state.ts';
+import type { TraceStep } from './trace.ts';
+
+/**
+ * What one update (a node's, or an edit: a stop, a decision) makes of the values: the values after
+ * it, its journal entry, and the trace step it carries, if any, with the state before it unless
+ * the run keeps compact steps.
+ */
+export const takeUpdate = (values: RunValues, update: Record<string, unknown>, compact: boolean | undefined): { values: RunValues; entry: JournalEntry; step: TraceStep | null } => {
+  const after = { ...values, ...update } as RunValues;
+  const step = update._step as TraceStep | undefined;
+  return { values: after, entry: { step: after._run.step, update }, step: !step ? null : compact ? step : { ...step, stateBefore: agentState(values) } };
+};
+
+/** Puts a step into a run's steps in place (a long run's steps are not copied per node): an edit of a step (a stop, a fork's new route) replaces its record. */
+export const putStep = (steps: TraceStep[], step: TraceStep): void => {
+  if (steps.at(-1)?.step === step.step) steps[steps.length - 1] = step;
+  else steps.push(step);
+};
+
+/** The values after folding journal entries (each a channel update) in order over `from`. */
+export const foldJournal = (entries: readonly JournalEntry[], from?: Record<string, unknown>): Record<string, unknown> => {
+  let values: Record<string, unknown> = from ?? {};
+  for (const entry of entries) values = { ...values, ...entry.update };
+  return values;
+};
+
+/** The trace steps a journal recorded, each as its last update left it. */
+export const journalSteps = (entries: readonly JournalEntry[]): TraceStep[] => {
+  const steps: TraceStep[] = [];
+  for (const { update } of entries) {
+    const step = update._step as TraceStep | null | undefined;
+    if (step) putStep(steps, step);
+  }
+  return steps;
+};
+
+/** The index of the last entry at or before `step`, by binary search (entries are in step order); -1 when there is none. */
+export const lastEntryAt = (entries: readonly JournalEntry[], step: number): number => {
+  let low = 0;
+  let high = entries.length - 1;
+  let found = -1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    if (entries[middle].step <= step) {
+      found = middle;
+      low = middle + 1;
+    } else high = middle - 1;
+  }
+  return found;
+};
+
+/** The entries up to and including `step`'s last: what a fork from `step` inherits. */
+export const journalUpTo = (entries: readonly JournalEntry[], step: number): JournalEntry[] => entries.slice(0, lastEntryAt(entries, step) + 1);
+
+/** A run as `valuesAt` reads it. */
+export interface RunAtHand {
+  graph: GraphFile;
+  /** The values after the run's last step. */
+  values: RunValues;
+  journal: readonly JournalEntry[];
+  /** The channel values of the thread's kept checkpoints, newest first (read only when an earlier step is asked for). */
+  kept: Iterable<Readonly<Record<string, unknown>>>;
+}
+
+/**
+ * The channel values after `step`: the run's own values for its last step, the checkpoint kept for
+ * it, else the nearest kept one before it with the journal replayed from there (or the whole
+ * journal); null when neither holds it.
+ */
+export const valuesAt = (run: RunAtHand, step: number): RunValues | null => {
+  if (step === run.values._run.step) return run.values;
+  if (step > run.values._run.step || step < 0) return null;
+  const names = channelNames(run.graph);
+  // A field nothing had written is kept in the checkpoint as undefined (langgraphInternals.ts, FieldChannel).
+  const fromCheckpoint = (values: Readonly<Record<string, unknown>>) =>
+    Object.fromEntries(names.filter((name) => Object.hasOwn(values, name) && values[name] !== undefined).map((name) => [name, values[name]]));
+  let base: Record<string, unknown> | undefined;
+  for (const values of run.kept) {
+    const at = (values._run as RunValues['_run'] | undefined)?.step;
+    if (at === undefined || at > step) continue;
+    if (at === step) return fromCheckpoint(values) as RunValues;
+    base = fromCheckpoint(values);
+    break;
+  }
+  const end = lastEntryAt(run.journal, step);
+  if (end < 0) return null;
+  const startAt = base ? lastEntryAt(run.journal, (base._run as RunValues['_run']).step) + 1 : 0;
+  return foldJournal(run.journal.slice(startAt, end + 1), base) as RunValues;
+};
