@@ -3,12 +3,15 @@ import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
 import { openInitialGraph } from './startup.ts';
+import { keepLayout } from '../persistence/browserSettings.ts';
 import { startPersistence } from '../persistence/persistence.ts';
 import { afterDrawing } from '../store/afterDrawing.ts';
 import './styles.css';
 
 /** The longest what comes after the first screen waits for the page's first idle time. */
 const FIRST_SCREEN_WAITS_AT_MOST_MS = 500;
+
+keepLayout();
 
 let firstScreenDrawn!: () => void;
 // The saver loads once the first screen is drawn, and saves what was edited before it started.
@@ -30,10 +33,11 @@ void Promise.resolve(libraryStarted).then(() => openInitialGraph(new URL(window.
   );
   // What is not needed to draw the first screen starts once it is drawn: the saver, the open graph's
   // runs (restored, then kept as they go on: that needs zod and the runtime's trace, whose loading
-  // and evaluating held a big graph's first screen back), and the warm-ups.
+  // and evaluating held a big graph's first screen back), the MCP servers' addresses, and the warm-ups.
   afterDrawing(() => {
     firstScreenDrawn();
     void import('../persistence/runSessions.ts').then((sessions) => sessions.startRunSessions());
+    void import('../persistence/mcpServerUrls.ts').then((urls) => urls.keepMcpServerUrls());
     void import('./afterFirstScreen.ts').then(({ warmUp }) => warmUp());
   }, FIRST_SCREEN_WAITS_AT_MOST_MS);
 });

@@ -3,7 +3,6 @@
  * Shift+F10 Step round, F6 Pause, Shift+F5 Reset, and Ctrl+Shift+D for the Debug layout. None of
  * them acts while a text field has the focus (the key is the field's), nor while a dialog is open.
  */
-import { DEBUG_LAYOUT_KEY } from '../store/debugLayoutMode.ts';
 import { useApp, type AppState } from '../store/index.ts';
 import { isTyping } from '../ui/typing.ts';
 import { focusTimeline } from './focus.ts';
@@ -43,13 +42,7 @@ export const runControls = (state: Pick<AppState, 'runStatus' | 'liveRunId' | 'r
 
 /** Switches between the editing and the Debug layout; each keeps its own panel sizes, and the choice is remembered. */
 export const toggleDebugLayout = () => {
-  const debug = !useApp.getState().debugLayout;
-  try {
-    globalThis.localStorage?.setItem(DEBUG_LAYOUT_KEY, debug ? 'debug' : 'edit');
-  } catch {
-    // A full or refused storage only forgets the choice.
-  }
-  useApp.setState({ debugLayout: debug });
+  useApp.setState((state) => ({ debugLayout: !state.debugLayout }));
 };
 
 /** The run's work started from a button or a key: the timeline takes the focus, where the run is read. */

@@ -81,6 +81,8 @@ const fakeFolder = () => {
 
 /** Waits for a condition (a loaded machine takes its time), not for a fixed time. */
 const settle = (condition: () => boolean) => vi.waitFor(() => expect(condition()).toBe(true), { timeout: 10_000, interval: 5 });
+/** Runs the saver's pending save now, rather than waiting for its delay: what it would write is on disk when this resolves. */
+const saveWhatIsPending = async () => (await savingStarted())!.flush();
 const nameOnScreen = () => useApp.getState().graph.name;
 const nameOnDisk = (folder: ReturnType<typeof fakeFolder>, path = 'triage.json') => JSON.parse(folder.files.get(path)!.text).name as string;
 const rename = (name: string) => useApp.getState().edit((current) => ({ ...current, name }), 'name');
@@ -123,7 +125,7 @@ describe('a graph file and the page, under loopscope open', () => {
     folder.changeOnDisk('triage.json', serializeGraph(named('Theirs')));
     await settle(() => useFileNotice.getState().notice?.kind === 'changed');
     // The pending save of "Mine" does not land over "Theirs".
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    await saveWhatIsPending();
     expect(nameOnDisk(folder)).toBe('Theirs');
     await keepMine();
     expect(nameOnDisk(folder)).toBe('Mine');
@@ -143,7 +145,7 @@ describe('a graph file and the page, under loopscope open', () => {
     folder.removeOnDisk('triage.json');
     await settle(() => useFileNotice.getState().notice?.kind === 'deleted');
     rename('Kept in the page');
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    await saveWhatIsPending();
     expect(folder.files.has('triage.json')).toBe(false);
     await keepMine();
     expect(nameOnDisk(folder)).toBe('Kept in the page');
@@ -153,7 +155,7 @@ describe('a graph file and the page, under loopscope open', () => {
     folder.changeOnDisk('triage.json', '{"format": "loopscope/graph", "name": 3}', 'triage.json: name: expected text');
     await settle(() => useFileNotice.getState().notice?.kind === 'invalid-on-disk');
     rename('Not written over the broken file');
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    await saveWhatIsPending();
     expect(folder.files.get('triage.json')!.text).toContain('"name": 3');
     folder.changeOnDisk('triage.json', serializeGraph(named('Fixed on disk')));
     await settle(() => nameOnScreen() === 'Fixed on disk');
@@ -163,7 +165,7 @@ describe('a graph file and the page, under loopscope open', () => {
   it('writes nothing for a graph that is no file yet, until it is saved as one', async () => {
     useApp.getState().load(named('A template'));
     rename('Draft edit');
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    await saveWhatIsPending();
     expect([...folder.files.keys()]).toEqual(['triage.json']);
     await saveAsFile('draft');
     expect(nameOnDisk(folder, 'draft.json')).toBe('Draft edit');

@@ -4,7 +4,7 @@ import { contactedHosts } from '../graph/hosts.ts';
 import { findTemplate } from '../graph/templates/index.ts';
 import { RequestRefused } from '../skills/index.ts';
 import { fetchOnlyTo, forgetAllowedHosts, networkFor, useHostRequest, useServerStartRequests, type HostRequest, type ServerStartRequest } from './hosts.ts';
-import { badServerUrl, setServerUrl } from './mcpServers.ts';
+import { badServerUrl, setServerUrl, useMcpServerUrls } from './mcpServers.ts';
 import { setOpenServer } from './openServer.ts';
 import { forgetKeys, keyRing, setKey } from './secrets.ts';
 
@@ -68,12 +68,7 @@ describe('networkFor', () => {
 });
 
 describe('networkFor a graph with MCP skills', () => {
-  const storage = new Map<string, string>();
-  beforeEach(() => {
-    storage.clear();
-    vi.stubGlobal('localStorage', { getItem: (key: string) => storage.get(key) ?? null, setItem: (key: string, value: string) => storage.set(key, value) });
-  });
-  afterEach(() => vi.unstubAllGlobals());
+  beforeEach(() => useMcpServerUrls.setState({}, true));
 
   const mcpGraph = withSkills({ read: { type: 'mcp', access: 'read', server: 'files', tool: 'read_text_file', timeoutMs: 1000 } });
 
@@ -90,7 +85,7 @@ describe('networkFor a graph with MCP skills', () => {
     const network = await networkFor(mcpGraph, 1);
     expect((await asked).servers).toEqual([{ name: 'files', skills: ['read'] }]);
     expect(network?.mcp).toBeDefined();
-    expect(JSON.parse(storage.get('loopscope.mcpServerUrls') as string)).toEqual({ files: 'http://127.0.0.1:4431/mcp' });
+    expect(useMcpServerUrls.getState()).toEqual({ files: 'http://127.0.0.1:4431/mcp' });
     expect(JSON.stringify(mcpGraph)).not.toContain('4431');
     await expect(network?.fetch('http://127.0.0.1:9999/other')).rejects.toBeInstanceOf(RequestRefused);
     // Given and allowed: not asked again for this document.

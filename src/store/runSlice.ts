@@ -1,7 +1,6 @@
 import type { GraphFile } from '../graph/schema.ts';
 import type { ForkEdits, JournalEntry, PendingApproval, RunStatus } from '../runtime/controller.ts';
 import type { Attempt, Trace } from '../runtime/trace.ts';
-import { readDebugLayout } from './debugLayoutMode.ts';
 import { deferredActions } from './deferredActions.ts';
 import type { NodeRunStatus } from './nodeStatus.ts';
 import type { SliceCreator } from './types.ts';
@@ -77,7 +76,7 @@ export interface RunRecord {
 export type { ForkEdits };
 
 export interface RunSlice {
-  /** The Debug layout (timeline and step detail side by side under the canvas) rather than the editing one; remembered (debugLayoutMode.ts). */
+  /** The Debug layout (timeline and step detail side by side under the canvas) rather than the editing one; remembered by this browser (src/persistence/browserSettings.ts). */
   debugLayout: boolean;
   overlay: CanvasOverlay | null;
   breakpoints: Breakpoints;
@@ -206,7 +205,7 @@ export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {
     return actions.createRunActions(set, get, actions.runRegistry);
   });
   return {
-    debugLayout: readDebugLayout(),
+    debugLayout: false,
     overlay: null,
     breakpoints: { nodes: [], edges: [], conditions: [] },
     toggleNodeBreakpoint: (id) => set((state) => ({ breakpoints: { ...state.breakpoints, nodes: toggle(state.breakpoints.nodes, id) } })),
