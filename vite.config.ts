@@ -58,7 +58,7 @@ const FIRST_SCRIPT = 'src/app/first.ts';
  * module of the first screen goes into one chunk ('app'): in a dozen chunks shared with later ones,
  * the first screen's code was 5 KB gzip larger.
  */
-const EARLY_MODULES = [FIRST_SCRIPT, 'src/persistence/earlyRead.ts', 'src/persistence/libraryDb.ts', 'src/persistence/ownSave.ts', 'src/graph/lazySchema.ts', 'src/graph/untrusted.ts', 'src/graph/common.ts', 'src/graph/limits.ts', 'src/graph/problems.ts'];
+const EARLY_MODULES = [FIRST_SCRIPT, 'src/persistence/earlyRead.ts', 'src/persistence/libraryDb.ts', 'src/persistence/ownSave.ts', 'src/graph/untrusted.ts', 'src/graph/common.ts', 'src/graph/limits.ts', 'src/graph/problems.ts'];
 /**
  * What the runtime's MCP skill and the page's MCP connector share (the skill, its schema validator,
  * and the graph's skill schemas it reads) goes into one chunk that loads after the first screen:
@@ -67,11 +67,11 @@ const EARLY_MODULES = [FIRST_SCRIPT, 'src/persistence/earlyRead.ts', 'src/persis
  */
 const MCP_SHARED = ['src/skills/mcp.ts', 'node_modules/@cfworker/json-schema/'];
 /**
- * zod as the graph's schemas use it (zod/mini, its core and locales) stays in one chunk with
- * ./src/graph/zodProvided.ts: the MCP SDK's client uses some of it too, and rolldown would split
- * what they share into chunks of their own.
+ * zod as the app's schemas use it (zod/mini, its core and locales) stays in one chunk with the
+ * module that configures it (./src/graph/zod.ts): the MCP SDK's client uses some of it too, and
+ * rolldown would split what they share into chunks of their own.
  */
-const ZOD_PROVIDED = /src\/graph\/(zodProvided|skills)\.ts$|node_modules\/zod\/(v4\/(core|mini|locales)|mini|v4-mini)\//;
+const ZOD = /src\/graph\/(zod|skills)\.ts$|node_modules\/zod\/(v4\/(core|mini|locales)|mini|v4-mini)\//;
 const firstScript = (): Plugin => {
   let base = '/';
   return {
@@ -88,17 +88,21 @@ const firstScript = (): Plugin => {
         if (reader && page && (reader === page || reader.imports.includes(page.fileName)))
           throw new Error('the first script\'s save reader (src/persistence/ownSave.ts) would wait for the whole page: add what it imports to EARLY_MODULES');
         const src = chunk ? `${base}${chunk.fileName}` : `/${FIRST_SCRIPT}`;
-        // What it imports, and what that imports, is asked for with it, not once it has arrived.
         const byName = new Map(chunks.map((output) => [output.fileName, output]));
-        const imported = new Set<string>();
-        const visit = (names: readonly string[]) => {
+        /** The chunks these load statically, and what those load, and so on. */
+        const loadedWith = (names: readonly string[], loaded = new Set<string>()): Set<string> => {
           for (const name of names) {
-            if (imported.has(name)) continue;
-            imported.add(name);
-            visit(byName.get(name)?.imports ?? []);
+            if (loaded.has(name)) continue;
+            loaded.add(name);
+            loadedWith(byName.get(name)?.imports ?? [], loaded);
           }
+          return loaded;
         };
-        visit(chunk?.type === 'chunk' ? chunk.imports : []);
+        // The first screen draws without zod: the schemas load behind a dynamic import() where something is parsed or checked.
+        const zodFirst = [...loadedWith([chunk?.fileName, page?.fileName].filter((name) => name !== undefined))].find((name) => byName.get(name)?.moduleIds.some((id) => ZOD.test(id)));
+        if (zodFirst) throw new Error(`the page's first screen would load zod (${zodFirst}): import the schemas (src/graph/zod.ts and what imports it) behind a dynamic import()`);
+        // What it imports, and what that imports, is asked for with it, not once it has arrived.
+        const imported = loadedWith(chunk?.type === 'chunk' ? chunk.imports : []);
         const preloads = [...imported].map((file) => `<link rel="modulepreload" crossorigin href="${base}${file}">`);
         const tag = [`<script type="module" async crossorigin src="${src}"></script>`, ...preloads].join('\n    ');
         // Listed once, with the first script.
@@ -128,7 +132,7 @@ export default defineConfig(({ command }) => {
         // only makes a new component): said pure, the component goes when nothing uses it, and
         // lucide's React code with it. The first screen takes the drawings alone (ui/canvasIcons.tsx).
         treeshake: { manualPureFunctions: ['createLucideIcon'] },
-        output: { codeSplitting: { groups: [{ name: 'early', test: (id: string) => id.includes('vite/preload-helper') || EARLY_MODULES.some((module) => module !== FIRST_SCRIPT && id.endsWith(module)) }, { name: 'app', tags: ['$initial'], test: (id: string) => !id.includes('vite/preload-helper') && !EARLY_MODULES.some((module) => id.endsWith(module)), includeDependenciesRecursively: false }, { name: 'mcp', test: (id: string) => MCP_SHARED.some((module) => id.includes(module)) }, { name: 'zodProvided', test: (id: string) => ZOD_PROVIDED.test(id) }] } },
+        output: { codeSplitting: { groups: [{ name: 'early', test: (id: string) => id.includes('vite/preload-helper') || EARLY_MODULES.some((module) => module !== FIRST_SCRIPT && id.endsWith(module)) }, { name: 'app', tags: ['$initial'], test: (id: string) => !id.includes('vite/preload-helper') && !EARLY_MODULES.some((module) => id.endsWith(module)), includeDependenciesRecursively: false }, { name: 'mcp', test: (id: string) => MCP_SHARED.some((module) => id.includes(module)) }, { name: 'zod', test: (id: string) => ZOD.test(id) }] } },
       },
     },
     html: command === 'serve' ? { cspNonce: devNonce } : undefined,

@@ -4,7 +4,6 @@
  * LangGraph with the same checkpointer. Each step of a chain runs a node no step ran before, so
  * whatever a step pays per node of the graph shows here as it cannot in a loop of four nodes.
  */
-import '../src/graph/zodProvided.ts';
 import { Annotation, END, START, StateGraph } from '@langchain/langgraph/web';
 import { MemorySaver } from '@langchain/langgraph-checkpoint';
 import { type GraphFile } from '../src/graph/index.ts';

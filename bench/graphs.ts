@@ -4,7 +4,6 @@
  * exactly as many steps as asked. Also the same graph as a bare React Flow page draws it: the same
  * sizes, positions and handles, no Loopscope code in the page.
  */
-import '../src/graph/zodProvided.ts';
 import { kindDefinition, outcomesOf, type GraphFile, type GraphNode } from '../src/graph/index.ts';
 import { parseGraph } from '../src/graph/parse.ts';
 import { handleCount, nodeHeight, nodeWidth } from '../src/editor/geometry.ts';

@@ -4,7 +4,6 @@
  * a Loopscope graph file compiled by the runtime, both with the same checkpointer and retention
  * policy. Node (scripts/bench.ts) and the browser (bench/engine) run these same functions.
  */
-import '../src/graph/zodProvided.ts';
 import { Annotation, END, START, StateGraph } from '@langchain/langgraph/web';
 import { type GraphFile } from '../src/graph/index.ts';
 import { parseGraph } from '../src/graph/parse.ts';

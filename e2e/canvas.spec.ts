@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from './test.ts';
-import '../src/graph/zodProvided.ts';
 import { parseGraph } from '../src/graph/parse.ts';
 import { flowNode, relabel } from './helpers.ts';
 

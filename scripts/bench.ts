@@ -19,7 +19,6 @@
  *   BENCH_CHAIN_NODES=1000  the long chain a step is timed on (issue 40, #14)
  * Numbers belong here, never in unit tests.
  */
-import '../src/graph/zodProvided.ts';
 import { spawnSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { readFileSync, writeFileSync } from 'node:fs';

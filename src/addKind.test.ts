@@ -66,14 +66,16 @@ const run = (tool: string, args: string[]) => {
 const typecheck = () => run('tsc', ['--noEmit', '-p', 'tsconfig.kind.json']);
 
 describe('adding a node kind as docs/architecture.md says', () => {
-  it('half added (defined and in KINDS, with no executor and no examples), the type checker names what is missing', () => {
+  it('half added (defined and in KINDS, with no schemas registered, no executor and no examples), the type checker names what is missing', () => {
     writeBlock('src/graph/kinds/echo.ts');
+    writeBlock('src/graph/kinds/echo.schema.ts');
     addImport(2, 'src/graph/kinds/index.ts', "import { echo } from './echo.ts';");
     edit(2, 'src/graph/kinds/index.ts', /(export const KINDS = \{[^}]*?) \} as const;/, '$1, echo } as const;');
     const result = typecheck();
     expect(result.status, result.output).not.toBe(0);
     expect(result.output).toMatch(/src\/runtime\/kinds\/index\.ts\(\d+,\d+\): error TS2741: Property 'echo' is missing/);
     expect(result.output).toMatch(/src\/graph\/kinds\/examples\.ts\(\d+,\d+\): error TS2741: Property 'echo' is missing/);
+    expect(result.output).toMatch(/src\/graph\/kinds\/schemas\.ts\(\d+,\d+\): error TS2741: Property 'echo' is missing/);
   }, 180_000);
 
   // Goes on from the copy the case above left half done.
@@ -81,6 +83,8 @@ describe('adding a node kind as docs/architecture.md says', () => {
     writeBlock('src/runtime/kinds/echo.ts');
     addImport(4, 'src/runtime/kinds/index.ts', "import { executeEcho } from './echo.ts';");
     edit(4, 'src/runtime/kinds/index.ts', /(export const EXECUTORS: [^\n]*\{\n[\s\S]*?)\n\};/, '$1\n  echo: executeEcho,\n};');
+    addImport(2, 'src/graph/kinds/schemas.ts', "import { echoSchemas } from './echo.schema.ts';");
+    edit(2, 'src/graph/kinds/schemas.ts', /(export const KIND_SCHEMAS = \{\n[\s\S]*?)\n\} satisfies/, '$1\n  echo: echoSchemas,\n} satisfies');
     edit(2, 'src/graph/kinds/examples.ts', /(export const KIND_EXAMPLES: [^\n]*\{\n[\s\S]*?)\n\};/, "$1\n  echo: () => fc.record({ text: fc.string({ maxLength: 10 }) }, { requiredKeys: [] }),\n};");
     edit(5, 'src/graph/kinds/kinds.test.ts', /(const SPEC = \{\n[\s\S]*?)\n\} as const;/, "$1\n  echo: { writes: ['echoed'], outcomes: ['ok'], title: 'Echo', mermaid: 'box' },\n} as const;");
     edit(5, 'src/graph/state.test.ts', /'approval', 'response'\]/, "'approval', 'response', 'echoed']");

@@ -1,6 +1,4 @@
-// The unit tests start as Node's entries do: zod given to the graph layer's schemas, and the graph
-// check that the page loads after its first screen loaded before any test edits a graph.
-import './graph/zodProvided.ts';
+// The graph check that the page loads after its first screen, loaded before any test edits a graph.
 import { useApp } from './store/index.ts';
 import { loadChecks } from './store/problems.ts';
 

@@ -2,7 +2,6 @@
  * The engine in a page with no UI: the runtime against straight LangGraph in the browser, and a
  * graph file run as the app runs it, for the bench to time against the app's own Run.
  */
-import '../../src/graph/zodProvided.ts';
 import { parseGraph } from '../../src/graph/parse.ts';
 import { compareLoops, runAsTheAppDoes } from '../loops.ts';
 

@@ -6,7 +6,6 @@
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import '../graph/zodProvided.ts';
 import { decodeText } from '../graph/bytes.ts';
 import { describeProblems, type GraphFile } from '../graph/index.ts';
 import { contactedHosts } from '../graph/hosts.ts';

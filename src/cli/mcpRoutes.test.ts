@@ -9,7 +9,6 @@ import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import '../graph/zodProvided.ts';
 import { parseGraph } from '../graph/parse.ts';
 import { runGraph, createController } from '../runtime/index.ts';
 import { folderConnector } from '../skills/mcpFolder.ts';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { lazySchema } from '../graph/lazySchema.ts';
+import { z } from '../graph/zod.ts';
 import { CALL_OUTCOMES, describeProblems, describeWhen, edgesInTryOrder, kindDefinition, nodeById, outcomesOf, own, readJson, type ParseResult } from '../graph/index.ts';
 import { MockEntry } from '../graph/skills.ts';
 import { parseUntrusted } from '../graph/parse.ts';
@@ -9,7 +9,7 @@ import { useApp } from '../store/index.ts';
 import type { ForkEdits } from '../store/runSlice.ts';
 import { nodeLabel, useActiveRun } from './hooks.ts';
 
-const StateObject = lazySchema((z) => z.record(z.string(), z.unknown()));
+const StateObject = z.record(z.string(), z.unknown());
 
 /** The top-level fields whose value the person changed: a fork replaces only those. */
 const editedFields = (before: Record<string, unknown>, after: Record<string, unknown>) =>

@@ -1,6 +1,6 @@
 import { useReactFlow } from '@xyflow/react';
-import { createNode, KIND_LIST, type NodeKind } from '../graph/index.ts';
-import { freePosition } from '../graph/placement.ts';
+import { KIND_LIST, type NodeKind } from '../graph/index.ts';
+import { createNode, freePosition } from '../graph/placement.ts';
 import { useApp } from '../store/index.ts';
 import { addNodeAt, KIND_DRAG_TYPE } from './canvasEdits.ts';
 import { nodeRect } from './geometry.ts';

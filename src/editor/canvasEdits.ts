@@ -4,7 +4,8 @@
  * the shortcuts (a gesture made before then does nothing).
  */
 import type { Connection } from '@xyflow/react';
-import { addNode, connect, createNode, NODE_KINDS, removeEdges, removeNodes, updateEdge, type NodeKind, type Position } from '../graph/index.ts';
+import { addNode, connect, NODE_KINDS, removeEdges, removeNodes, updateEdge, type NodeKind, type Position } from '../graph/index.ts';
+import { createNode } from '../graph/placement.ts';
 import { useApp } from '../store/index.ts';
 import { GENERAL_HANDLE, type AgentFlowNode, type ConditionFlowEdge } from './flowAdapter.ts';
 

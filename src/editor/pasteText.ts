@@ -5,10 +5,10 @@
 import { LIMITS, type ParseProblem } from '../graph/index.ts';
 import { GraphEdge, GraphNode, GRAPH_FORMAT } from '../graph/schema.ts';
 import { parseUntrusted } from '../graph/parse.ts';
-import { lazySchema } from '../graph/lazySchema.ts';
+import { z } from '../graph/zod.ts';
 import { CLIP_FORMAT, type NodeClip } from './clipboard.ts';
 
-const NodeClipSchema = lazySchema((z) => z.strictObject({ format: z.literal(CLIP_FORMAT), nodes: z.array(GraphNode), edges: z.array(GraphEdge) }));
+const NodeClipSchema = z.strictObject({ format: z.literal(CLIP_FORMAT), nodes: z.array(GraphNode), edges: z.array(GraphEdge) });
 
 export type ClipboardText =
   | { type: 'nodes'; clip: NodeClip }

@@ -2,7 +2,6 @@
  * The editor's keyboard shortcuts. Not needed to draw the canvas: the canvas loads them once it has
  * committed (Canvas.tsx), a moment after the first screen.
  */
-import { loadSchemas } from '../graph/index.ts';
 import { useApp } from '../store/index.ts';
 import { isTyping } from '../ui/typing.ts';
 import { copyNodes, pasteNodes, type NodeClip } from './clipboard.ts';
@@ -72,9 +71,9 @@ export const listenForShortcuts = (startConnection: (source: string) => void) =>
     if (isTyping(event.target)) return;
     const text = event.clipboardData?.getData('text/plain') ?? '';
     // Outside a text field the browser does nothing with a paste: the text is read once its reader
-    // has loaded, with the schemas that check copied nodes (both after the first screen).
+    // has loaded, with the schemas that check copied nodes (after the first screen).
     event.preventDefault();
-    void Promise.all([import('./pasteText.ts'), loadSchemas()]).then(([{ classifyClipboardText }]) => {
+    void import('./pasteText.ts').then(({ classifyClipboardText }) => {
       const found = classifyClipboardText(text);
       if (found.type === 'graph') void import('./importExport.ts').then(({ importGraphText }) => importGraphText(found.text, 'the pasted text'));
       else if (found.type === 'nodes' && !clip) placeCopies(found.clip, 1);

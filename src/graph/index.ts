@@ -1,7 +1,6 @@
 export * from './common.ts';
 export * from './describe.ts';
 export * from './kinds/index.ts';
-export { loadSchemas, schemasReady } from './lazySchema.ts';
 export * from './limits.ts';
 export * from './model.ts';
 export * from './problems.ts';

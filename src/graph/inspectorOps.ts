@@ -1,5 +1,6 @@
 /** Pure edits the inspector makes beyond the canvas's (ops.ts): a node's config by dotted keys, its id, an edge's order, skills. */
-import { FORBIDDEN_KEYS, idProblem } from './common.ts';
+import { FORBIDDEN_KEYS } from './common.ts';
+import { idProblem } from './commonSchemas.ts';
 import type { GraphFile, GraphNode, Scenario } from './schema.ts';
 import type { Skill } from './skills.ts';
 
@@ -150,4 +151,5 @@ export const newSkill = (type: Skill['type']): Skill => {
 
 // The inspector's rule editor offers these; the graph index does not re-export the kinds' modules.
 export { EVALUATION_REASONS } from './kinds/verify.ts';
-export { HUMAN_ACTION, type RecoveryRule } from './kinds/recover.ts';
+export { HUMAN_ACTION } from './kinds/recover.ts';
+export type { RecoveryRule } from './kinds/recover.schema.ts';

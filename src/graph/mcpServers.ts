@@ -5,31 +5,30 @@
  * person did not set up. Keys other clients add (`disabled`, `description`, …) are left alone.
  * `${NAME}` (or `${NAME:-default}`) in args, env, url and headers is read from the environment.
  */
-import type * as z from 'zod/mini';
-import { lazySchema } from './lazySchema.ts';
+import { z } from './zod.ts';
 import type { GraphFile } from './schema.ts';
 import type { McpSkill } from './skills.ts';
 
-const Text = lazySchema((z) => z.string());
-const TextMap = lazySchema((z) => z.record(z.string(), z.string()));
+const Text = z.string();
+const TextMap = z.record(z.string(), z.string());
 
-export const StdioServer = lazySchema((z) => z.looseObject({
+export const StdioServer = z.looseObject({
   type: z.optional(z.literal('stdio')),
   command: z.string().check(z.minLength(1)),
   args: z.optional(z.array(Text)),
   env: z.optional(TextMap),
   /** Where the program starts; relative to the folder of `.mcp.json`, which is the default. */
   cwd: z.optional(z.string()),
-}));
+});
 
-export const UrlServer = lazySchema((z) => z.looseObject({
+export const UrlServer = z.looseObject({
   type: z.optional(z.enum(['http', 'streamable-http'])),
   url: z.string().check(z.minLength(1)),
   headers: z.optional(TextMap),
-}));
+});
 
-export const McpServer = lazySchema((z) => z.union([StdioServer, UrlServer]));
-export const McpConfig = lazySchema((z) => z.looseObject({ mcpServers: z.record(z.string(), McpServer) }));
+export const McpServer = z.union([StdioServer, UrlServer]);
+export const McpConfig = z.looseObject({ mcpServers: z.record(z.string(), McpServer) });
 
 export type StdioServer = z.infer<typeof StdioServer>;
 export type UrlServer = z.infer<typeof UrlServer>;

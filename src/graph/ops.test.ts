@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkNodeId, moveEdge, renameNode, updateNode } from './inspectorOps.ts';
-import { addNode, connect, createNode, moveNodes, nextEdgeId, nextNodeId, removeEdges, removeNodes, updateEdge } from './ops.ts';
-import { duplicateNodes, freePosition } from './placement.ts';
+import { addNode, connect, moveNodes, nextEdgeId, nextNodeId, removeEdges, removeNodes, updateEdge } from './ops.ts';
+import { createNode, duplicateNodes, freePosition } from './placement.ts';
 import { removeScenario, saveScenario } from './scenarioOps.ts';
 import { parseGraph } from './parse.ts';
 import { serializeGraph } from './serialize.ts';

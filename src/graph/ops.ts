@@ -1,9 +1,10 @@
 /**
  * Pure edits of a graph document, as the canvas makes them. Each returns a new document and never
  * mutates its input. The inspector's (inspectorOps.ts), the palette's and the clipboard's
- * (placement.ts) and the scenarios' (scenarioOps.ts) load with them.
+ * (placement.ts: a new node, with its kind's default config) and the scenarios' (scenarioOps.ts)
+ * load with them.
  */
-import { KINDS, type NodeKind } from './kinds/index.ts';
+import type { NodeKind } from './kinds/index.ts';
 import type { Position } from './common.ts';
 import type { GraphEdge, GraphFile, GraphNode } from './schema.ts';
 import type { When } from './when.ts';
@@ -21,9 +22,6 @@ export const nextEdgeId = (graph: GraphFile): string => {
   const taken = new Set(graph.edges.map((edge) => edge.id));
   for (let n = graph.edges.length + 1; ; n += 1) if (!taken.has(`e${n}`)) return `e${n}`;
 };
-
-export const createNode = (graph: GraphFile, kind: NodeKind, position: Position): GraphNode =>
-  ({ id: nextNodeId(graph, kind), kind, label: KINDS[kind].title, position, config: KINDS[kind].config.parse({}) }) as GraphNode;
 
 export const addNode = (graph: GraphFile, node: GraphNode): GraphFile => ({
   ...graph,

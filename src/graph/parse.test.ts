@@ -7,7 +7,7 @@ import { CURRENT_VERSION } from './schema.ts';
 import { parseGraph, parseWith } from './parse.ts';
 import { prepareSerialization, serializeGraph } from './serialize.ts';
 import { describeProblems, formatPath, type ParseProblem } from './problems.ts';
-import { RetryPolicy } from './common.ts';
+import { RetryPolicy } from './commonSchemas.ts';
 import { findTemplate } from './templates/index.ts';
 import { validateGraph } from './validate.ts';
 import specExample from './fixtures/spec-example.json';

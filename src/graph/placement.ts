@@ -1,7 +1,13 @@
-/** Where new nodes and copies go: the palette's (a free spot) and the clipboard's (copies offset, with fresh ids). */
+/** New nodes and where they and copies go: the palette's (a free spot) and the clipboard's (copies offset, with fresh ids). */
 import type { Position } from './common.ts';
-import { nextEdgeId, uniqueId } from './ops.ts';
+import { KINDS, type NodeKind } from './kinds/index.ts';
+import { KIND_SCHEMAS } from './kinds/schemas.ts';
+import { nextEdgeId, nextNodeId, uniqueId } from './ops.ts';
 import type { GraphEdge, GraphFile, GraphNode } from './schema.ts';
+
+/** A node of a kind, with its kind's default config (its config schema's, hence zod: not on the first screen). */
+export const createNode = (graph: GraphFile, kind: NodeKind, position: Position): GraphNode =>
+  ({ id: nextNodeId(graph, kind), kind, label: KINDS[kind].title, position, config: KIND_SCHEMAS[kind].config.parse({}) }) as GraphNode;
 
 /** A node's box on the canvas. The canvas knows sizes (editor/geometry.ts), the graph does not: the caller says. */
 export interface Box {

@@ -1,7 +1,7 @@
-import type * as z from 'zod/mini';
-import { lazySchema, type ZodModule } from './lazySchema.ts';
-import { Id, Position } from './common.ts';
-import { KINDS, NODE_KINDS, type NodeKind } from './kinds/index.ts';
+import { z } from './zod.ts';
+import { Id, Position } from './commonSchemas.ts';
+import { NODE_KINDS, type NodeKind } from './kinds/index.ts';
+import { KIND_SCHEMAS } from './kinds/schemas.ts';
 import { LIMITS } from './limits.ts';
 import { LlmSkill, Skill } from './skills.ts';
 import { When, whenDepth } from './when.ts';
@@ -9,7 +9,7 @@ import { When, whenDepth } from './when.ts';
 export const GRAPH_FORMAT = 'loopscope/graph';
 export const CURRENT_VERSION = 1;
 
-const nodeSchema = <K extends NodeKind, C extends z.ZodMiniType>(z: ZodModule, kind: K, config: C) =>
+const nodeSchema = <K extends NodeKind, C extends z.ZodMiniType>(kind: K, config: C) =>
   z.strictObject({
     id: Id,
     kind: z.literal(kind),
@@ -22,17 +22,17 @@ const nodeSchema = <K extends NodeKind, C extends z.ZodMiniType>(z: ZodModule, k
 
 /** The node schema of each registered kind: the union below is derived, never listed. */
 type NodeSchemas = {
-  [K in NodeKind]: (typeof KINDS)[K]['config'] extends infer Config extends z.ZodMiniType ? ReturnType<typeof nodeSchema<K, Config>> : never;
+  [K in NodeKind]: (typeof KIND_SCHEMAS)[K]['config'] extends infer Config extends z.ZodMiniType ? ReturnType<typeof nodeSchema<K, Config>> : never;
 }[NodeKind];
 
-export const GraphNode = lazySchema((z) => z.discriminatedUnion(
+export const GraphNode = z.discriminatedUnion(
   'kind',
-  NODE_KINDS.map((kind) => nodeSchema(z, kind, KINDS[kind].config)) as unknown as [NodeSchemas, ...NodeSchemas[]],
-));
+  NODE_KINDS.map((kind) => nodeSchema(kind, KIND_SCHEMAS[kind].config)) as unknown as [NodeSchemas, ...NodeSchemas[]],
+);
 export type GraphNode = z.infer<typeof GraphNode>;
 export type NodeOfKind<K extends NodeKind> = Extract<GraphNode, { kind: K }>;
 
-export const GraphEdge = lazySchema((z) => z
+export const GraphEdge = z
   .strictObject({
     id: Id,
     source: Id,
@@ -43,24 +43,24 @@ export const GraphEdge = lazySchema((z) => z
   .check((context) => {
     if (whenDepth(context.value.when) > LIMITS.conditionDepth)
       context.issues.push({ code: 'custom', input: context.value.when, path: ['when'], message: `conditions nest at most ${LIMITS.conditionDepth} levels deep (all, any, not)` });
-  }));
+  });
 export type GraphEdge = z.infer<typeof GraphEdge>;
 
-export const Limits = lazySchema((z) => z.strictObject({
+export const Limits = z.strictObject({
   maxRounds: z._default(z.int().check(z.gte(1), z.lte(LIMITS.maxRounds)), 5),
   maxSteps: z._default(z.int().check(z.gte(1), z.lte(LIMITS.maxSteps)), 50),
   tokenBudget: z.optional(z.int().check(z.gte(0))),
-}));
+});
 export type Limits = z.infer<typeof Limits>;
 
 export const PERMISSION_MODES = ['read-only', 'workspace', 'full'] as const;
-export const Permissions = lazySchema((z) => z.strictObject({ mode: z._default(z.enum(PERMISSION_MODES), 'read-only') }));
+export const Permissions = z.strictObject({ mode: z._default(z.enum(PERMISSION_MODES), 'read-only') });
 export type PermissionMode = (typeof PERMISSION_MODES)[number];
 
-const StateObject = lazySchema((z) => z.record(z.string(), z.unknown()));
+const StateObject = z.record(z.string(), z.unknown());
 
 /** A token count pinned exactly, or a range (either end may be left open). */
-export const TokenExpectation = lazySchema((z) => z.union([
+export const TokenExpectation = z.union([
   z.int().check(z.gte(0)),
   z
     .strictObject({ min: z.optional(z.int().check(z.gte(0))), max: z.optional(z.int().check(z.gte(0))) })
@@ -68,11 +68,11 @@ export const TokenExpectation = lazySchema((z) => z.union([
       z.refine((range) => range.min !== undefined || range.max !== undefined, 'a range needs "min", "max" or both'),
       z.refine((range) => range.min === undefined || range.max === undefined || range.min <= range.max, '"min" must not be above "max"'),
     ),
-], { error: 'expected a number of tokens, or a range {"min": N, "max": N}' }));
+], { error: 'expected a number of tokens, or a range {"min": N, "max": N}' });
 export type TokenExpectation = z.infer<typeof TokenExpectation>;
 
 /** What a scenario's run must show (SPEC §4); every field is optional and checked only when present. */
-export const ScenarioExpect = lazySchema((z) => z.strictObject({
+export const ScenarioExpect = z.strictObject({
   stopReason: z.optional(z.string()),
   rounds: z.optional(z.int().check(z.gte(0))),
   steps: z.optional(z.int().check(z.gte(0))),
@@ -89,10 +89,10 @@ export const ScenarioExpect = lazySchema((z) => z.strictObject({
   notFired: z.optional(z.array(Id)),
   /** Each `path` must hold `value` in the final state. */
   state: z.optional(z.array(z.strictObject({ path: z.string(), value: z.unknown() }))),
-}));
+});
 export type ScenarioExpect = z.infer<typeof ScenarioExpect>;
 
-export const Scenario = lazySchema((z) => z.strictObject({
+export const Scenario = z.strictObject({
   name: z.string().check(z.minLength(1)),
   description: z.optional(z.string()),
   seed: z.optional(z.int()),
@@ -106,10 +106,10 @@ export const Scenario = lazySchema((z) => z.strictObject({
   /** A person's answers at each approve node, in the order it ran; the run takes them instead of asking. */
   decisions: z.optional(z.record(Id, z.array(z.enum(['approved', 'denied'])).check(z.minLength(1), z.maxLength(1000)))),
   expect: ScenarioExpect,
-}));
+});
 export type Scenario = z.infer<typeof Scenario>;
 
-export const GraphFile = lazySchema((z) => z.strictObject({
+export const GraphFile = z.strictObject({
   format: z.literal(GRAPH_FORMAT),
   version: z.literal(CURRENT_VERSION),
   name: z.string().check(z.minLength(1)),
@@ -125,7 +125,7 @@ export const GraphFile = lazySchema((z) => z.strictObject({
   nodes: z.array(GraphNode).check(z.maxLength(LIMITS.nodes)),
   edges: z._default(z.array(GraphEdge).check(z.maxLength(LIMITS.edges)), []),
   scenarios: z._default(z.array(Scenario).check(z.maxLength(LIMITS.scenarios)), []),
-}));
+});
 export type GraphFile = z.infer<typeof GraphFile>;
 /** What a person may write: every defaulted field optional. */
 export type GraphFileInput = z.input<typeof GraphFile>;

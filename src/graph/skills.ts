@@ -1,6 +1,6 @@
-import type * as z from 'zod/mini';
-import { lazySchema, type ZodModule } from './lazySchema.ts';
-import { CallOutcome, FORBIDDEN_KEYS } from './common.ts';
+import { z } from './zod.ts';
+import { FORBIDDEN_KEYS } from './common.ts';
+import { CallOutcome } from './commonSchemas.ts';
 import { LIMITS } from './limits.ts';
 
 /**
@@ -13,10 +13,10 @@ export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 import { ACCESS_LEVELS } from './mcpAccess.ts';
 
 export { ACCESS_LEVELS };
-export const Access = lazySchema((z) => z.enum(ACCESS_LEVELS));
+export const Access = z.enum(ACCESS_LEVELS);
 export type Access = z.infer<typeof Access>;
 
-export const MockEntry = lazySchema((z) => z.strictObject({
+export const MockEntry = z.strictObject({
   outcome: CallOutcome,
   records: z.optional(z.array(z.unknown()).check(z.maxLength(LIMITS.records))),
   tokens: z.optional(z.int().check(z.gte(0))),
@@ -27,7 +27,7 @@ export const MockEntry = lazySchema((z) => z.strictObject({
    * reads it exactly as it reads a real model's answer, and "Save as scenario" writes it back here.
    */
   reply: z.optional(z.unknown()),
-}));
+});
 export type MockEntry = z.infer<typeof MockEntry>;
 
 /**
@@ -45,36 +45,36 @@ export const isHttpUrl = (text: string): boolean => {
   }
 };
 
-const skillBase = (z: ZodModule) => ({
+const skillBase = {
   access: z._default(Access, 'read'),
   /** The default token cost of each attempt. */
   tokens: z.optional(z.int().check(z.gte(0))),
   description: z.optional(z.string()),
-});
+};
 
-export const MockSkill = lazySchema((z) => z.strictObject({
+export const MockSkill = z.strictObject({
   type: z.literal('mock'),
-  ...skillBase(z),
+  ...skillBase,
   /** One entry per attempt, the last repeating. */
   script: z.array(MockEntry).check(z.minLength(1, 'a mock skill needs at least one script entry'), z.maxLength(LIMITS.scriptEntries)),
-}));
+});
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
-export const HttpSkill = lazySchema((z) => z.strictObject({
+export const HttpSkill = z.strictObject({
   type: z.literal('http'),
-  ...skillBase(z),
+  ...skillBase,
   url: z.string().check(z.minLength(1)),
   method: z._default(z.enum(HTTP_METHODS), 'GET'),
   headers: z.optional(z.record(z.string(), z.string())),
   body: z.optional(z.string()),
   timeoutMs: z._default(z.int().check(z.gte(1)), 10000),
   recordsPath: z.optional(z.string()),
-}));
+});
 
-export const LlmSkill = lazySchema((z) => z.strictObject({
+export const LlmSkill = z.strictObject({
   type: z.literal('llm'),
-  ...skillBase(z),
+  ...skillBase,
   baseUrl: z.string().check(z.refine(isHttpUrl, 'expected an http(s) URL such as http://localhost:11434/v1, without spaces or control characters')),
   model: z.string().check(z.minLength(1)),
   /** The name of the key (an environment variable's name); the key itself never lives in the file. */
@@ -90,7 +90,7 @@ export const LlmSkill = lazySchema((z) => z.strictObject({
    * `tools`, and a `tool_calls` answer is the reply `{"tool", "args"}`.
    */
   toolCalls: z.optional(z.boolean()),
-}));
+});
 
 /**
  * One tool of an MCP server. `server` is a name: the servers themselves (a program to start, a URL)
@@ -99,15 +99,15 @@ export const LlmSkill = lazySchema((z) => z.strictObject({
  * access a call needs comes from the tool's annotations at run time; `access` may only make it
  * stricter (`exec` for a shell-like tool), so its default `read` adds nothing.
  */
-export const McpSkill = lazySchema((z) => z.strictObject({
+export const McpSkill = z.strictObject({
   type: z.literal('mcp'),
-  ...skillBase(z),
+  ...skillBase,
   server: z.string().check(z.minLength(1, 'name a server of the project\'s .mcp.json')),
   tool: z.string().check(z.minLength(1, 'name one of the server\'s tools')),
   timeoutMs: z._default(z.int().check(z.gte(1)), 30000),
-}));
+});
 
-export const Skill = lazySchema((z) => z.discriminatedUnion('type', [MockSkill, HttpSkill, LlmSkill, McpSkill]));
+export const Skill = z.discriminatedUnion('type', [MockSkill, HttpSkill, LlmSkill, McpSkill]);
 export type Skill = z.infer<typeof Skill>;
 export type MockSkill = z.infer<typeof MockSkill>;
 export type HttpSkill = z.infer<typeof HttpSkill>;

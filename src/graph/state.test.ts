@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { KIND_LIST } from './kinds/index.ts';
+import { kindSchemas } from './kinds/schemas.ts';
 import { fieldShapesOf, parseStateEdit, STATE_FIELDS } from './state.ts';
 
 describe('the state schema', () => {
   it('has a typed field for each kind’s field group and the runtime’s fields; a kind writes exactly its schema’s fields', () => {
-    for (const kind of KIND_LIST) expect(kind.writes).toEqual(Object.keys(kind.state));
+    for (const kind of KIND_LIST) expect(kind.writes).toEqual(Object.keys(kindSchemas(kind.kind).state));
     expect(Object.keys(STATE_FIELDS)).toEqual(['round', 'steps', 'tokensUsed', 'plan', 'collected', 'results', 'execution_error', 'evaluation', 'recovery', 'failures', 'approval', 'response']);
     expect(fieldShapesOf().evaluation).toEqual(['evidence_sufficient', 'plan_exhausted', 'reason', 'reasoning', 'records']);
   });

@@ -3,10 +3,10 @@
  * (from the kind definitions). A run writes these itself; the schema is checked where a person
  * writes them, when they edit the state of a step to fork from it.
  */
-import type * as z from 'zod/mini';
-import { lazySchema } from './lazySchema.ts';
+import { z } from './zod.ts';
 import { FORBIDDEN_KEYS } from './common.ts';
 import { KIND_LIST, kindDefinition } from './kinds/index.ts';
+import { kindSchemas } from './kinds/schemas.ts';
 import { parseWith } from './parse.ts';
 import { formatPath, type ParseProblem, type ParseResult } from './problems.ts';
 import type { NodeKind } from './kinds/index.ts';
@@ -14,9 +14,9 @@ import type { GraphFile } from './schema.ts';
 
 /** The fields the runtime itself keeps (SPEC §1, State). */
 export const RUNTIME_STATE = {
-  round: lazySchema((z) => z.int().check(z.gte(1))),
-  steps: lazySchema((z) => z.int().check(z.gte(0))),
-  tokensUsed: lazySchema((z) => z.number().check(z.gte(0))),
+  round: z.int().check(z.gte(1)),
+  steps: z.int().check(z.gte(0)),
+  tokensUsed: z.number().check(z.gte(0)),
 } as const;
 
 /** Fields the runtime itself keeps in the state. */
@@ -34,11 +34,11 @@ let fieldShapes: Record<string, readonly string[]> | null = null;
 
 /**
  * The known inner fields of each node-owned field group, from the kinds' state schemas, for path
- * checks and suggestions. Read from the schemas on first use, which builds them (lazySchema.ts).
+ * checks and suggestions, read from the schemas once.
  */
 export const fieldShapesOf = (): Readonly<Record<string, readonly string[]>> =>
   (fieldShapes ??= Object.fromEntries(
-    KIND_LIST.flatMap((kind) => Object.entries(kind.state)).flatMap(([field, schema]) => {
+    KIND_LIST.flatMap((kind) => Object.entries(kindSchemas(kind.kind).state)).flatMap(([field, schema]) => {
       const keys = objectKeys(schema);
       return keys.length > 0 ? [[field, keys]] : [];
     }),
@@ -57,7 +57,7 @@ export const knownPaths = (graph: GraphFile): string[] => {
 /** Every typed field of the state: the runtime's and each kind's field groups. */
 export const STATE_FIELDS: Readonly<Record<string, z.ZodMiniType>> = Object.freeze({
   ...RUNTIME_STATE,
-  ...Object.fromEntries(KIND_LIST.flatMap((kind) => Object.entries(kind.state))),
+  ...Object.fromEntries(KIND_LIST.flatMap((kind) => Object.entries(kindSchemas(kind.kind).state))),
 });
 
 /**

@@ -1,5 +1,4 @@
-import type * as z from 'zod/mini';
-import { lazySchema } from './lazySchema.ts';
+import { z } from './zod.ts';
 
 export const OPS = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'exists', 'empty'] as const;
 export type Op = (typeof OPS)[number];
@@ -15,7 +14,7 @@ export type When =
 
 const PATH = /^[A-Za-z_$][\w$]*(\.[\w$]+)*$/;
 
-export const When: z.ZodMiniType<When> = lazySchema((z) => z.lazy(() =>
+export const When: z.ZodMiniType<When> = z.lazy(() =>
   z.union([
     z.literal('always'),
     z.literal('otherwise'),
@@ -29,7 +28,7 @@ export const When: z.ZodMiniType<When> = lazySchema((z) => z.lazy(() =>
     z.strictObject({ any: z.array(When).check(z.minLength(1)) }),
     z.strictObject({ not: When }),
   ]),
-));
+);
 
 /** How deep `all` / `any` / `not` nest in a condition (a plain condition is 1), counted without recursion. */
 export const whenDepth = (when: When | undefined): number => {

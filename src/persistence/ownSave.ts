@@ -1,6 +1,5 @@
 // The graph layer's own files, not its index: the page's first script loads this (earlyRead.ts), and
 // the index would bring all of the layer with it.
-import { loadSchemas } from '../graph/lazySchema.ts';
 import type { ParseResult } from '../graph/problems.ts';
 import type { GraphFile } from '../graph/schema.ts';
 import { readJson } from '../graph/untrusted.ts';
@@ -15,13 +14,13 @@ export const isOwnSave = (schema: string | undefined) => GRAPH_SCHEMA !== null &
  * (`GRAPH_SCHEMA`) is therefore taken as written: read within the input limits (size, nesting,
  * keys that reach a prototype), not checked against the schemas again, which for a 1,000-node graph
  * was a tenth of a second of the first screen. Any other save — an older build's, the copies it
- * replaced, one with no stamp — is read as strictly as a file, once the schemas have loaded (the
- * page's own save needs neither them nor zod).
+ * replaced, one with no stamp — is read as strictly as a file, by the parser and the schemas loaded for it
+ * (the page's own save needs neither them nor zod).
  */
 export const readSave = async (text: string, schema: string | undefined): Promise<ParseResult<GraphFile>> => {
   const read = isOwnSave(schema) ? readJson(text) : null;
   if (read?.ok) return read as ParseResult<GraphFile>;
   // Not ours, or not even JSON: the strict reading, with the schemas, says what is wrong with it.
-  const [{ parseGraph }] = await Promise.all([import('../graph/parse.ts'), loadSchemas()]);
+  const { parseGraph } = await import('../graph/parse.ts');
   return parseGraph(text);
 };

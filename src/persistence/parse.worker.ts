@@ -1,4 +1,3 @@
-import '../graph/zodProvided.ts';
 import type { ParseRequest } from './offThread.ts';
 import { answer } from './parseInWorker.ts';
 

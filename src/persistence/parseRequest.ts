@@ -2,7 +2,6 @@
  * A file's parse, as the parsing worker makes it and as the page makes it for a small file
  * (offThread.ts): a module of its own, which the page loads with the first file it opens.
  */
-import { loadSchemas } from '../graph/lazySchema.ts';
 import { decodeText } from '../graph/bytes.ts';
 import { TRACE_LIMITS, type GraphFile, type ParseResult } from '../graph/index.ts';
 import { parseGraph } from '../graph/parse.ts';
@@ -20,8 +19,6 @@ export const readTraceFile = async (file: Blob): Promise<ParseResult<Trace>> => 
   return text.ok ? parseTrace(text.value) : text;
 };
 
-/** A file's parse, in the worker or (a small file, no worker) on the page, where the schemas may still be loading. */
-export const parseRequest = async (request: ParseRequest): Promise<ParseResult<GraphFile> | ParseResult<Trace>> => {
-  await loadSchemas();
-  return request.kind === 'graph' ? parseGraph(request.text) : readTraceFile(request.file);
-};
+/** A file's parse, in the worker or (a small file, no worker) on the page. */
+export const parseRequest = async (request: ParseRequest): Promise<ParseResult<GraphFile> | ParseResult<Trace>> =>
+  request.kind === 'graph' ? parseGraph(request.text) : readTraceFile(request.file);

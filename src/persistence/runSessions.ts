@@ -5,10 +5,8 @@
  * write, and a run comes back by folding it. Its own database, apart from the graph library, with
  * one session per graph of the library (keyed by its id): opening a graph shows its own runs.
  */
-import type * as z from 'zod/mini';
 // A session is read back against the schemas (its graphs, traces and journals).
-import '../graph/zodProvided.ts';
-import { lazySchema } from '../graph/lazySchema.ts';
+import { z } from '../graph/zod.ts';
 import { describeProblems, type ParseProblem } from '../graph/index.ts';
 import { parseGraph, parseWith } from '../graph/parse.ts';
 import { Trace } from '../runtime/trace.ts';
@@ -28,7 +26,7 @@ const SAVE_DELAY_MS = 50;
 /** How long a save waits at most for the page to be idle once its delay is over. */
 const SAVE_WAITS_AT_MOST_MS = 500;
 
-const Id = lazySchema((z) => z.int().check(z.gte(1)));
+const Id = z.int().check(z.gte(1));
 const NO_BREAKPOINTS: Breakpoints = { nodes: [], edges: [], conditions: [] };
 
 /**
@@ -36,10 +34,10 @@ const NO_BREAKPOINTS: Breakpoints = { nodes: [], edges: [], conditions: [] };
  * as the file it was read from when there is one (storing a file copies none of its steps on the
  * page; it is read again off the main thread when the session comes back).
  */
-const RunBody = lazySchema((z) => z.strictObject({ graph: z.unknown(), trace: z.optional(Trace), file: z.optional(z.instanceof(Blob)) }));
+const RunBody = z.strictObject({ graph: z.unknown(), trace: z.optional(Trace), file: z.optional(z.instanceof(Blob)) });
 type RunBody = z.infer<typeof RunBody>;
 
-const SavedRunHeader = lazySchema((z) => z.strictObject({
+const SavedRunHeader = z.strictObject({
   id: Id,
   label: z.string(),
   forkOf: z.optional(z.strictObject({ run: Id, step: z.int().check(z.gte(0)) })),
@@ -52,10 +50,10 @@ const SavedRunHeader = lazySchema((z) => z.strictObject({
   forkedFrom: z.optional(z.strictObject({ step: z.int().check(z.gte(0)), edited: z.array(z.string()), overridden: z.array(z.string()) })),
   /** How many journal entries the run has in the journal store. */
   journalLength: z.int().check(z.gte(0)),
-}));
+});
 
 /** The breakpoints set on the graph: they belong to its session, and come back with its runs. */
-const SavedBreakpoints = lazySchema((z) => z.strictObject({
+const SavedBreakpoints = z.strictObject({
   nodes: z.array(z.string()),
   edges: z.array(z.string()),
   conditions: z.array(z.discriminatedUnion('type', [
@@ -63,20 +61,20 @@ const SavedBreakpoints = lazySchema((z) => z.strictObject({
     z.strictObject({ type: z.literal('round'), round: z.int().check(z.gte(1)) }),
     z.strictObject({ type: z.literal('attempt_failed') }),
   ])),
-}));
+});
 
-const SessionHeader = lazySchema((z) => z.strictObject({
+const SessionHeader = z.strictObject({
   version: z.literal(1),
   runs: z.array(SavedRunHeader),
   activeRunId: z.nullable(Id),
   liveRunId: z.nullable(Id),
   selectedStep: z.nullable(z.int().check(z.gte(0))),
   breakpoints: z.optional(SavedBreakpoints),
-}));
+});
 type SessionHeader = z.infer<typeof SessionHeader>;
 
-const JournalEntrySchema = lazySchema((z) => z.strictObject({ step: z.int().check(z.gte(0)), update: z.record(z.string(), z.unknown()) }));
-const Journal = lazySchema((z) => z.array(JournalEntrySchema));
+const JournalEntrySchema = z.strictObject({ step: z.int().check(z.gte(0)), update: z.record(z.string(), z.unknown()) });
+const Journal = z.array(JournalEntrySchema);
 
 export interface StoredSession {
   header: unknown;

@@ -4,7 +4,6 @@
  * StateGraph is the one the app and the command line run, so a LangGraph server runs the graph
  * exactly as Loopscope does, and its checkpoints carry the same `_run` ledger and `_step` trace step.
  */
-import '../graph/zodProvided.ts';
 import { describeProblems } from '../graph/index.ts';
 import { McpConfig } from '../graph/mcpServers.ts';
 import { parseGraph, parseWith } from '../graph/parse.ts';

@@ -3,7 +3,6 @@
  * LangGraph reaches the browser only when a run starts.
  */
 // A run checks what skills answer and what people edit against the graph's schemas.
-import '../graph/zodProvided.ts';
 export * from './trace.ts';
 export * from './controller.ts';
 export { createController, runGraph, type HeadlessOptions } from './run.ts';

@@ -8,7 +8,6 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import '../graph/zodProvided.ts';
 import type { McpConfig } from '../graph/mcpServers.ts';
 import { parseGraph } from '../graph/parse.ts';
 import type { GraphFile } from '../graph/schema.ts';

@@ -4,7 +4,6 @@
  * person's decision), the agent state through the state schema. A read-only graph with a DELETE
  * skill cannot be made to send it by a forged ledger.
  */
-import '../graph/zodProvided.ts';
 import { MemorySaver } from '@langchain/langgraph/web';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseGraph } from '../graph/parse.ts';

@@ -6,8 +6,7 @@
  * field was last written, the outcome edges route on, a person's decision, the stop), and `_step`,
  * the trace step of the node that ran last.
  */
-import type * as z from 'zod/mini';
-import { lazySchema } from '../graph/lazySchema.ts';
+import { z } from '../graph/zod.ts';
 import { type GraphFile } from '../graph/index.ts';
 import { MockEntry } from '../graph/skills.ts';
 import { stateFieldsOf, stateKeyRefusal } from '../graph/state.ts';
@@ -16,12 +15,12 @@ import { TraceStep } from './trace.ts';
 export const RUN_CHANNEL = '_run';
 export const STEP_CHANNEL = '_step';
 
-const Counts = lazySchema((z) => z.record(z.string(), z.int().check(z.gte(0))));
+const Counts = z.record(z.string(), z.int().check(z.gte(0)));
 
-export const Stop = lazySchema((z) => z.strictObject({ reason: z.string(), explain: z.string() }));
+export const Stop = z.strictObject({ reason: z.string(), explain: z.string() });
 export type Stop = z.infer<typeof Stop>;
 
-export const RunLedger = lazySchema((z) => z.strictObject({
+export const RunLedger = z.strictObject({
   seed: z.int(),
   /** The number of the last trace step (forks and edits leave `steps` to the person; this stays in order). */
   step: z.int().check(z.gte(0)),
@@ -46,7 +45,7 @@ export const RunLedger = lazySchema((z) => z.strictObject({
    * final response, until that node has written it (then it becomes `stop`).
    */
   closing: z.optional(z.nullable(Stop)),
-}));
+});
 export type RunLedger = z.infer<typeof RunLedger>;
 
 /** All channel values of a run: the agent state plus `_run` and `_step`. */
@@ -87,4 +86,4 @@ export const agentState = (values: Readonly<Record<string, unknown>>): Record<st
 export const initialState = (graph: GraphFile): Record<string, unknown> => agentState(initialValues(graph, 1));
 
 /** Channel values checked as a whole (a journal read back from storage is untrusted). */
-export const RunValuesSchema = lazySchema((z) => z.looseObject({ _run: RunLedger, _step: z.nullable(TraceStep) }));
+export const RunValuesSchema = z.looseObject({ _run: RunLedger, _step: z.nullable(TraceStep) });

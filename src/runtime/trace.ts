@@ -3,9 +3,9 @@
  * of SPEC §2 are fixed; extra fields are optional additions. Defined once as zod schemas, since an
  * imported trace is untrusted input, with the types inferred from them.
  */
-import type * as z from 'zod/mini';
-import { lazySchema } from '../graph/lazySchema.ts';
-import { CallOutcome, NODE_KINDS, TRACE_LIMITS, type ParseResult } from '../graph/index.ts';
+import { z } from '../graph/zod.ts';
+import { CallOutcome } from '../graph/commonSchemas.ts';
+import { NODE_KINDS, TRACE_LIMITS, type ParseResult } from '../graph/index.ts';
 import { parseUntrusted } from '../graph/parse.ts';
 import { Access } from '../graph/skills.ts';
 
@@ -13,14 +13,14 @@ export const TRACE_FORMAT = 'loopscope/trace';
 export const TRACE_VERSION = 1;
 
 /** `completed`, `max_rounds`, `max_steps`, `budget_exhausted`, `no_route`, `denied`, `user_stopped`, `error`, or a stop node's reason. */
-export const StopReason = lazySchema((z) => z.string());
+export const StopReason = z.string();
 export type StopReason = z.infer<typeof StopReason>;
 
-const State = lazySchema((z) => z.record(z.string(), z.unknown()));
-const Count = lazySchema((z) => z.int().check(z.gte(0)));
+const State = z.record(z.string(), z.unknown());
+const Count = z.int().check(z.gte(0));
 
 /** One try of one skill call inside a node: the action level. */
-export const Attempt = lazySchema((z) => z.strictObject({
+export const Attempt = z.strictObject({
   n: z.int().check(z.gte(1)),
   skill: z.string(),
   outcome: CallOutcome,
@@ -45,7 +45,7 @@ export const Attempt = lazySchema((z) => z.strictObject({
   args: z.optional(State),
   /** The access that tool needed, from its annotations and the skill's own stricter `access`. */
   access: z.optional(Access),
-}));
+});
 export type Attempt = z.infer<typeof Attempt>;
 
 /**
@@ -53,7 +53,7 @@ export type Attempt = z.infer<typeof Attempt>;
  * it asked for, and the attempts of both. `outcome` is `done`, the tool call's outcome, or the
  * decider's failure.
  */
-export const Iteration = lazySchema((z) => z.strictObject({
+export const Iteration = z.strictObject({
   n: z.int().check(z.gte(1)),
   /** The decider's parsed reply; absent when it gave none that parses. */
   reply: z.optional(z.unknown()),
@@ -62,15 +62,15 @@ export const Iteration = lazySchema((z) => z.strictObject({
   outcome: z.string(),
   attempts: z.array(Attempt),
   note: z.optional(z.string()),
-}));
+});
 export type Iteration = z.infer<typeof Iteration>;
 
 /** What a decider or judge was given: only the node's declared reads (context isolation). */
-export const Given = lazySchema((z) => z.strictObject({ skill: z.string(), reads: z.array(z.string()), state: State }));
+export const Given = z.strictObject({ skill: z.string(), reads: z.array(z.string()), state: State });
 export type Given = z.infer<typeof Given>;
 
 /** One edge condition tried after a node ran: the task level. */
-export const EdgeCheck = lazySchema((z) => z.strictObject({
+export const EdgeCheck = z.strictObject({
   id: z.string(),
   target: z.optional(z.string()),
   matched: z.boolean(),
@@ -78,30 +78,30 @@ export const EdgeCheck = lazySchema((z) => z.strictObject({
   explain: z.string(),
   /** True when the edge was not tried because an earlier one fired. */
   skipped: z.optional(z.boolean()),
-}));
+});
 export type EdgeCheck = z.infer<typeof EdgeCheck>;
 
-export const Fired = lazySchema((z) => z.strictObject({ id: z.string(), target: z.string(), reason: z.string() }));
+export const Fired = z.strictObject({ id: z.string(), target: z.string(), reason: z.string() });
 export type Fired = z.infer<typeof Fired>;
 
 /** A system-level check before a node: round, steps, budget. */
-export const GuardCheck = lazySchema((z) => z.strictObject({
+export const GuardCheck = z.strictObject({
   name: z.enum(['max_rounds', 'max_steps', 'budget_exhausted']),
   value: z.number(),
   limit: z.nullable(z.number()),
   passed: z.boolean(),
   explain: z.string(),
-}));
+});
 export type GuardCheck = z.infer<typeof GuardCheck>;
 
-export const Guard = lazySchema((z) => z.strictObject({ reason: StopReason, explain: z.string() }));
+export const Guard = z.strictObject({ reason: StopReason, explain: z.string() });
 export type Guard = z.infer<typeof Guard>;
 
 /**
  * What a LangGraph server told of a step of a graph Loopscope did not make (SPEC §8): the
  * checkpoints around it, where it ran (a subgraph's namespace and parent node), and what came next.
  */
-export const ServerStep = lazySchema((z) => z.strictObject({
+export const ServerStep = z.strictObject({
   /** The LangGraph name of the node that ran (the step's `node` is its id on the server's drawing). */
   name: z.string(),
   /** The checkpoint the step made, and the one it ran from. */
@@ -123,10 +123,10 @@ export const ServerStep = lazySchema((z) => z.strictObject({
   error: z.optional(z.string()),
   /** Not a node's run: state edited on the server as this node (`updateState`, a fork). */
   edit: z.optional(z.literal(true)),
-}));
+});
 export type ServerStep = z.infer<typeof ServerStep>;
 
-export const TraceStep = lazySchema((z) => z.strictObject({
+export const TraceStep = z.strictObject({
   step: z.int().check(z.gte(1)),
   round: Count,
   node: z.string(),
@@ -160,13 +160,13 @@ export const TraceStep = lazySchema((z) => z.strictObject({
   finally: z.optional(z.literal(true)),
   /** A step of a graph on a LangGraph server that Loopscope did not make, as the server told it. */
   server: z.optional(ServerStep),
-}));
+});
 export type TraceStep = z.infer<typeof TraceStep>;
 
 // Whether a step's node ran: kept beside the step index, which the first screen reads without the trace's schemas.
 export { nodeRan, stepsRan } from './traceIndex.ts';
 
-export const Trace = lazySchema((z) => z
+export const Trace = z
   .strictObject({
     format: z.literal(TRACE_FORMAT),
     version: z.literal(TRACE_VERSION),
@@ -190,7 +190,7 @@ export const Trace = lazySchema((z) => z
       if (step.step !== index + 1)
         context.issues.push({ code: 'custom', input: step.step, path: ['steps', index, 'step'], message: `expected step ${index + 1}, got ${step.step}: steps must be numbered in order` });
     });
-  }));
+  });
 export type Trace = z.infer<typeof Trace>;
 
 /** Untrusted text (or a value) to a trace, within the trace limits, or the problems with the paths that failed. */

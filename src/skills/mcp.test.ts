@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import '../graph/zodProvided.ts';
 import { expandVariables, McpConfig, variablesOf } from '../graph/mcpServers.ts';
 import { parseGraph, parseWith } from '../graph/parse.ts';
 import { McpSkill } from '../graph/skills.ts';

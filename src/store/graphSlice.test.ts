@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { addNode, createNode, serializeGraph } from '../graph/index.ts';
+import { addNode, serializeGraph } from '../graph/index.ts';
+import { createNode } from '../graph/placement.ts';
 import { parseGraph } from '../graph/parse.ts';
 import { findTemplate } from '../graph/templates/index.ts';
 import { useApp } from './index.ts';
@@ -10,16 +11,13 @@ beforeEach(() => useApp.setState(initial, true));
 const addAct = () => useApp.getState().edit((graph) => addNode(graph, createNode(graph, 'act', { x: 0, y: 0 })));
 
 describe('graph slice', () => {
-  it('on a page whose schemas have not loaded yet, leaves problems unchecked and checks them once they have', async () => {
-    // Fresh modules: no zod given to their schemas, as on the page before its first screen is drawn.
+  it('on a page whose checks have not loaded yet, leaves problems unchecked and checks them once they have', async () => {
+    // Fresh modules: the check (validate.ts, with the schemas) not loaded, as on the page before its first screen is drawn.
     vi.resetModules();
-    const graphLayer = await import('../graph/index.ts');
     const { useApp: freshApp } = await import('./index.ts');
-    expect(graphLayer.schemasReady()).toBe(false);
     expect(freshApp.getState().problems).toBeNull();
     freshApp.getState().edit((graph) => ({ ...graph, entry: 'nowhere' }));
     expect(freshApp.getState().problems).toBeNull();
-    await graphLayer.loadSchemas();
     await vi.waitFor(() => expect(freshApp.getState().problems?.map((problem) => problem.code)).toContain('no_entry'));
   });
 

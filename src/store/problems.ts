@@ -1,15 +1,15 @@
-import { loadSchemas, type GraphFile, type GraphNode, type Problem } from '../graph/index.ts';
+import type { GraphFile, GraphNode, Problem } from '../graph/index.ts';
 
 type Checks = typeof import('../graph/validate.ts');
 let checks: Checks | null = null;
 let loading: Promise<void> | null = null;
 
 /**
- * The graph's check (validate.ts) and the schemas it reads load after the page's first screen,
- * which shows a graph before it has checked it; Node's entries and the tests load them first.
+ * The graph's check (validate.ts), with the schemas and zod it reads, loads after the page's first
+ * screen, which shows a graph before it has checked it.
  */
 export const loadChecks = (): Promise<void> =>
-  checks ? Promise.resolve() : (loading ??= Promise.all([import('../graph/validate.ts'), loadSchemas()]).then(([loaded]) => void (checks = loaded)));
+  checks ? Promise.resolve() : (loading ??= import('../graph/validate.ts').then((loaded) => void (checks = loaded)));
 
 export const checksReady = () => checks !== null;
 

@@ -1,5 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { kindDefinition, type GraphNode, type InspectorField, type InspectorListEditor, type McpSkill } from '../../graph/index.ts';
+import { kindSchemas } from '../../graph/kinds/schemas.ts';
 import { checkNodeId, getAt, renameNode, setSkill, updateNode, type RecoveryRule } from '../../graph/inspectorOps.ts';
 import { useApp } from '../../store/index.ts';
 import { applyAt, CheckboxesField, DraftField, JsonField, NumberField, SelectField, TextField, type Apply, type Parsed } from './fields.tsx';
@@ -63,7 +64,7 @@ export function NodeInspector({ node }: { node: GraphNode }) {
   const setNode = (key: string, update: (node: GraphNode) => GraphNode) => edit((current) => updateNode(current, node.id, update), `node:${node.id}:${key}`);
   const setConfig = (key: string): Apply<unknown> => (value) =>
     // The whole config is re-checked against the kind's schema, so no field can make it invalid.
-    applyAt(definition.config, node.config as Record<string, unknown>, key, value, (config) => setNode(`config.${key}`, (current) => ({ ...current, config }) as GraphNode));
+    applyAt(kindSchemas(node.kind).config, node.config as Record<string, unknown>, key, value, (config) => setNode(`config.${key}`, (current) => ({ ...current, config }) as GraphNode));
   // A skill made with "New skill…" and the field that picks it are one edit: one Undo takes both back.
   // The pick that follows shares the definition's key, and the definition starts an edit of its own
   // (an earlier edit of the same field is not merged into it).

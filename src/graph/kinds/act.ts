@@ -1,45 +1,18 @@
-import type * as z from 'zod/mini';
-import { CallOutcome, defaultRetry, Id, RetryPolicy } from '../common.ts';
-import { LOOP_FIELDS, LoopConfig, loopSkillRefs, loopSummary, withLoopOutcomes } from './loop.ts';
-import { lazySchema } from '../lazySchema.ts';
+import type { ActConfig } from './act.schema.ts';
+import { LOOP_FIELDS, loopSkillRefs, loopSummary, withLoopOutcomes } from './loop.ts';
 import { defineKind, RETRY_FIELDS } from './types.ts';
 
-export const ActConfig = lazySchema((z) => z.strictObject({
-  /** Without a skill the node runs `plan.actions`. */
-  skill: z.optional(Id),
-  args: z.optional(z.record(z.string(), z.unknown())),
-  retry: z._default(RetryPolicy, defaultRetry),
-  maxIter: z._default(z.int().check(z.gte(1)), 5),
-  /** Instead of the plan: a decider picks the next tool each iteration. */
-  loop: z.optional(LoopConfig),
-}));
-export type ActConfig = z.infer<typeof ActConfig>;
-
-/** One action of a visit, as `results` holds it: the last attempt's records, and how many attempts it took. */
-export const ActionResult = lazySchema((z) => z.looseObject({
-  skill: z.string(),
-  args: z.record(z.string(), z.unknown()),
-  outcome: CallOutcome,
-  records: z.array(z.unknown()),
-  error: z.optional(z.string()),
-  attempts: z.int().check(z.gte(0)),
-}));
-
-/** The action that ended a visit with a failure. */
-export const ExecutionError = lazySchema((z) => z.looseObject({ outcome: CallOutcome, skill: z.string(), message: z.string() }));
-
-export const act = defineKind({
+export const act = defineKind<ActConfig>()({
   kind: 'act',
   title: 'Act',
   seedName: 'execute / ACT',
   description: 'Runs the plan’s actions in order, each with a local retry.',
   color: '#f59e0b',
   icon: 'zap',
-  config: ActConfig,
   outcomes: ['ok', 'empty', 'error', 'denied'],
   mermaid: 'box',
   terminal: false,
-  state: { results: lazySchema((z) => z.array(ActionResult)), execution_error: lazySchema((z) => z.nullable(ExecutionError)) },
+  writes: ['results', 'execution_error'],
   reads: ['plan', 'approval'],
   // Without a skill or a loop of its own it runs the plan's actions: with no plan, nothing.
   needs: (config) => (config.skill || config.loop ? [] : [['plan']]),

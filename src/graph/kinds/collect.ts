@@ -1,31 +1,18 @@
-import type * as z from 'zod/mini';
-import { lazySchema } from '../lazySchema.ts';
-import { defaultRetry, Id, RetryPolicy } from '../common.ts';
-import { LOOP_FIELDS, LoopConfig, MAX_ITER, loopSkillRefs, loopSummary } from './loop.ts';
+import type { CollectConfig } from './collect.schema.ts';
+import { LOOP_FIELDS, MAX_ITER, loopSkillRefs, loopSummary } from './loop.ts';
 import { defineKind, RETRY_FIELDS } from './types.ts';
 
-export const CollectConfig = lazySchema((z) => z.strictObject({
-  skills: z._default(z.array(Id), []),
-  args: z._default(z.record(z.string(), z.unknown()), {}),
-  retry: z._default(RetryPolicy, defaultRetry),
-  maxIter: z._default(z.int().check(z.gte(1)), 5),
-  /** Instead of the fixed list: a decider picks the next read-only tool each iteration. */
-  loop: z.optional(LoopConfig),
-}));
-export type CollectConfig = z.infer<typeof CollectConfig>;
-
-export const collect = defineKind({
+export const collect = defineKind<CollectConfig>()({
   kind: 'collect',
   title: 'Collect',
   seedName: 'COLLECT',
   description: 'Gathers information with read-only skills and appends it to `collected`.',
   color: '#0ea5e9',
   icon: 'inbox',
-  config: CollectConfig,
   outcomes: ['ok', 'empty', 'error'],
   mermaid: 'box',
   terminal: false,
-  state: { collected: lazySchema((z) => z.array(z.unknown())) },
+  writes: ['collected'],
   readsOnly: true,
   reads: ['collected'],
   fields: [

@@ -1,4 +1,3 @@
-import type * as z from 'zod/mini';
 import { act } from './act.ts';
 import { approve } from './approve.ts';
 import { collect } from './collect.ts';
@@ -16,13 +15,18 @@ export * from './loop.ts';
 export const KINDS = { reason, collect, act, verify, recover, approve, respond, stop } as const;
 
 /** A kind's key must be the kind it defines: `{ act: verify }` does not compile. */
-const registered: { [K in keyof typeof KINDS]: KindDefinition<z.ZodMiniType, K> } = KINDS;
+const registered: { [K in keyof typeof KINDS]: { kind: K } } = KINDS;
 
 export type NodeKind = keyof typeof KINDS;
 export const NODE_KINDS = Object.keys(registered) as [NodeKind, ...NodeKind[]];
 
+/** The type of a kind's config (of its config schema), as its definition's functions read it. */
+export type ConfigOf<K extends NodeKind> = (typeof KINDS)[K] extends KindDefinition<infer Config, K> ? Config : never;
+/** The state field groups a kind writes. */
+export type WritesOf<K extends NodeKind> = (typeof KINDS)[K]['writes'][number];
+
 /** Any registered kind's definition, its config loosely typed. */
-export type AnyKindDefinition = KindDefinition<z.ZodMiniType, NodeKind>;
+export type AnyKindDefinition = KindDefinition<unknown, NodeKind>;
 
 export const kindDefinition = (kind: NodeKind): AnyKindDefinition => KINDS[kind] as unknown as AnyKindDefinition;
 export const KIND_LIST: readonly AnyKindDefinition[] = Object.values(KINDS) as unknown as AnyKindDefinition[];

@@ -3,6 +3,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { KINDS, KIND_LIST, NODE_KINDS, kindDefinition, type AnyKindDefinition } from './index.ts';
+import { KIND_SCHEMAS, kindSchemas } from './schemas.ts';
 import { KIND_VALIDATION } from './validation.ts';
 
 /** SPEC §1: the field groups each kind owns and the outcomes it reports; and how Mermaid draws it. */
@@ -28,7 +29,7 @@ describe('node kinds', () => {
       const definition = kindDefinition(kind);
       expect({ writes: definition.writes, outcomes: definition.outcomes, title: definition.title, mermaid: definition.mermaid }).toEqual(SPEC[kind]);
       expect(definition.terminal).toBe(SPEC[kind].outcomes.length === 0);
-      const config = definition.config.parse({}) as Record<string, unknown>;
+      const config = kindSchemas(kind).config.parse({}) as Record<string, unknown>;
       expect(definition.summary(config).length).toBeGreaterThan(0);
       expect(definition.summary(config).every((line) => typeof line === 'string' && line.length > 0)).toBe(true);
       // An inspector field edits a config key: a required one must be there in the defaults.
@@ -40,27 +41,32 @@ describe('node kinds', () => {
   }
 
   it('defaults follow the SPEC: retry 3 on timeout and parse_error, minRecords 1, stop reason stopped', () => {
-    expect(KINDS.act.config.parse({}).retry).toEqual({ maxAttempts: 3, retryOn: ['timeout', 'parse_error'] });
-    expect(KINDS.verify.config.parse({})).toEqual({ minRecords: 1 });
-    expect(KINDS.stop.config.parse({})).toEqual({ reason: 'stopped' });
-    expect(KINDS.stop.config.safeParse({ reason: 'Not Snake' }).success).toBe(false);
+    expect(KIND_SCHEMAS.act.config.parse({}).retry).toEqual({ maxAttempts: 3, retryOn: ['timeout', 'parse_error'] });
+    expect(KIND_SCHEMAS.verify.config.parse({})).toEqual({ minRecords: 1 });
+    expect(KIND_SCHEMAS.stop.config.parse({})).toEqual({ reason: 'stopped' });
+    expect(KIND_SCHEMAS.stop.config.safeParse({ reason: 'Not Snake' }).success).toBe(false);
   });
 
   it('each definition carries its skill references and the outcomes its config adds', () => {
-    expect(KINDS.act.skillRefs(KINDS.act.config.parse({ skill: 'a', loop: { decider: 'd', tools: ['t'] } }))).toEqual([
+    expect(KINDS.act.skillRefs(KIND_SCHEMAS.act.config.parse({ skill: 'a', loop: { decider: 'd', tools: ['t'] } }))).toEqual([
       { skill: 'a', where: 'config.skill' }, { skill: 'd', where: 'config.loop.decider' }, { skill: 't', where: 'config.loop.tools[0]' },
     ]);
     // The inner loop adds max_iter to the outcomes of the three kinds that may run one, and only with a loop.
-    expect(KINDS.verify.outcomesFor?.(KINDS.verify.config.parse({ loop: { decider: 'd' } }))).toContain('max_iter');
-    expect(KINDS.collect.outcomesFor?.(KINDS.collect.config.parse({}))).not.toContain('max_iter');
+    expect(KINDS.verify.outcomesFor?.(KIND_SCHEMAS.verify.config.parse({ loop: { decider: 'd' } }))).toContain('max_iter');
+    expect(KINDS.collect.outcomesFor?.(KIND_SCHEMAS.collect.config.parse({}))).not.toContain('max_iter');
     // Seed 003 runs every node through the same loop: a loop adds error, denied (not to Collect, which only reads) and max_iter.
-    expect(KINDS.reason.outcomesFor?.(KINDS.reason.config.parse({ loop: { decider: 'd' } }))).toEqual(['ok', 'repeated', 'error', 'denied', 'max_iter']);
-    expect(KINDS.verify.outcomesFor?.(KINDS.verify.config.parse({ loop: { decider: 'd' } }))).toEqual(['sufficient', 'exhausted', 'continue', 'error', 'denied', 'max_iter']);
-    expect(KINDS.act.outcomesFor?.(KINDS.act.config.parse({ loop: { decider: 'd' } }))).toEqual(['ok', 'empty', 'error', 'denied', 'max_iter']);
-    expect(KINDS.collect.outcomesFor?.(KINDS.collect.config.parse({ loop: { decider: 'd' } }))).toEqual(['ok', 'empty', 'error', 'max_iter']);
-    expect(KINDS.reason.skillRefs(KINDS.reason.config.parse({ loop: { decider: 'd', tools: ['t'] } }))).toEqual([{ skill: 'd', where: 'config.loop.decider' }, { skill: 't', where: 'config.loop.tools[0]' }]);
-    expect(KINDS.reason.summary(KINDS.reason.config.parse({ loop: { decider: 'd', tools: ['t'] } }))).toEqual(['loop: d → t, max_iter 5', 'plan: done output']);
-    expect(KINDS.verify.summary(KINDS.verify.config.parse({ loop: { decider: 'd', tools: ['t'] }, verdictFrom: 'tool' }))).toEqual(['loop: d → t, max_iter 5', 'verdict: tool ok']);
+    expect(KINDS.reason.outcomesFor?.(KIND_SCHEMAS.reason.config.parse({ loop: { decider: 'd' } }))).toEqual(['ok', 'repeated', 'error', 'denied', 'max_iter']);
+    expect(KINDS.verify.outcomesFor?.(KIND_SCHEMAS.verify.config.parse({ loop: { decider: 'd' } }))).toEqual(['sufficient', 'exhausted', 'continue', 'error', 'denied', 'max_iter']);
+    expect(KINDS.act.outcomesFor?.(KIND_SCHEMAS.act.config.parse({ loop: { decider: 'd' } }))).toEqual(['ok', 'empty', 'error', 'denied', 'max_iter']);
+    expect(KINDS.collect.outcomesFor?.(KIND_SCHEMAS.collect.config.parse({ loop: { decider: 'd' } }))).toEqual(['ok', 'empty', 'error', 'max_iter']);
+    expect(KINDS.reason.skillRefs(KIND_SCHEMAS.reason.config.parse({ loop: { decider: 'd', tools: ['t'] } }))).toEqual([{ skill: 'd', where: 'config.loop.decider' }, { skill: 't', where: 'config.loop.tools[0]' }]);
+    expect(KINDS.reason.summary(KIND_SCHEMAS.reason.config.parse({ loop: { decider: 'd', tools: ['t'] } }))).toEqual(['loop: d → t, max_iter 5', 'plan: done output']);
+    expect(KINDS.verify.summary(KIND_SCHEMAS.verify.config.parse({ loop: { decider: 'd', tools: ['t'] }, verdictFrom: 'tool' }))).toEqual(['loop: d → t, max_iter 5', 'verdict: tool ok']);
+  });
+
+  it('have schemas for their config and for exactly the state fields they write', () => {
+    expect(Object.keys(KIND_SCHEMAS)).toEqual([...NODE_KINDS]);
+    for (const definition of KIND_LIST) expect(Object.keys(kindSchemas(definition.kind).state), definition.kind).toEqual(definition.writes);
   });
 
   it('never let two kinds own the same field group (context isolation)', () => {
@@ -84,7 +90,7 @@ describe('node kinds', () => {
 
   it('a kind that asks a person takes the question and the answers given in advance in its config; one that writes the final response ends the run', () => {
     for (const definition of KIND_LIST.filter((candidate) => candidate.interruptsBefore))
-      expect(definition.config.safeParse({ prompt: 'Allow it?', answers: ['approved', 'denied'] }).success, definition.kind).toBe(true);
+      expect(kindSchemas(definition.kind).config.safeParse({ prompt: 'Allow it?', answers: ['approved', 'denied'] }).success, definition.kind).toBe(true);
     for (const definition of KIND_LIST.filter((candidate) => candidate.finalResponse)) expect(definition.terminal, definition.kind).toBe(true);
   });
 });

@@ -1,29 +1,13 @@
 /**
  * The inner agent loop a reason, collect, act or verify node may run instead of its fixed work
  * (seed 003: an Agent Loop inside a node, bounded by max_iter): a decider skill answers each
- * iteration with a tool to call or `done`. Defined once here; each of the four kinds adds it to its config.
+ * iteration with a tool to call or `done`. Defined once here, its schemas in ./loop.schema.ts; each of
+ * the four kinds adds it to its config.
  */
-import type * as z from 'zod/mini';
-import { lazySchema } from '../lazySchema.ts';
-import { Id } from '../common.ts';
-import { LIMITS } from '../limits.ts';
+import type { LoopConfig } from './loop.schema.ts';
 import type { InspectorField } from './types.ts';
 
-export const LoopConfig = lazySchema((z) => z.strictObject({
-  /** The skill asked each iteration: an llm skill, or a mock whose script entries carry `reply`. */
-  decider: Id,
-  /** The skills the decider may call; any other is an `error` attempt. */
-  tools: z._default(z.array(Id).check(z.maxLength(LIMITS.actionsPerPlan)), []),
-  maxIter: z._default(z.int().check(z.gte(1), z.lte(LIMITS.actionsPerPlan)), 5),
-}));
-export type LoopConfig = z.infer<typeof LoopConfig>;
-
-/** What a decider answers: call a tool, or end the loop with the node's output. */
-export const DeciderReply = lazySchema((z) => z.union([
-  z.strictObject({ tool: Id, args: z._default(z.record(z.string(), z.unknown()), {}) }),
-  z.strictObject({ done: z.literal(true), output: z._default(z.record(z.string(), z.unknown()), {}) }),
-]));
-export type DeciderReply = z.infer<typeof DeciderReply>;
+export type { DeciderReply, LoopConfig } from './loop.schema.ts';
 
 /** The outcome of a loop that used all its iterations without `done`. */
 export const MAX_ITER = 'max_iter';

@@ -1,39 +1,18 @@
-import type * as z from 'zod/mini';
-import { lazySchema } from '../lazySchema.ts';
-import { Action, defaultRetry, Id, RetryPolicy } from '../common.ts';
-import { LIMITS } from '../limits.ts';
-import { LOOP_FIELDS, LoopConfig, loopSkillRefs, loopSummary, withLoopOutcomes } from './loop.ts';
+import type { ReasonConfig } from './reason.schema.ts';
+import { LOOP_FIELDS, loopSkillRefs, loopSummary, withLoopOutcomes } from './loop.ts';
 import { defineKind, RETRY_FIELDS } from './types.ts';
 
-export const Plan = lazySchema((z) => z.strictObject({ actions: z._default(z.array(Action).check(z.maxLength(LIMITS.actionsPerPlan)), []) }));
-
-export const ReasonConfig = lazySchema((z) => z.strictObject({
-  /** `scripted` walks `plans` by round; `llm` asks an llm skill for the plan as JSON. */
-  planner: z._default(z.enum(['scripted', 'llm']), 'scripted'),
-  plans: z._default(z.array(Plan).check(z.maxLength(LIMITS.plans)), []),
-  skill: z.optional(Id),
-  prompt: z.optional(z.string()),
-  retry: z._default(RetryPolicy, defaultRetry),
-  /**
-   * Instead of the planner: a decider may look with read tools first, then answers done with the
-   * plan as its output, checked as a plan (seed 003 runs REASON through the same loop).
-   */
-  loop: z.optional(LoopConfig),
-}));
-export type ReasonConfig = z.infer<typeof ReasonConfig>;
-
-export const reason = defineKind({
+export const reason = defineKind<ReasonConfig>()({
   kind: 'reason',
   title: 'Reason',
   seedName: 'decide / REASON',
   description: 'Makes the plan: which skills to call with which arguments.',
   color: '#6d5dfc',
   icon: 'brain',
-  config: ReasonConfig,
   outcomes: ['ok', 'repeated', 'error'],
   mermaid: 'box',
   terminal: false,
-  state: { plan: lazySchema((z) => z.looseObject({ actions: z.array(Action), signature: z.string(), repeated: z.boolean() })) },
+  writes: ['plan'],
   reads: ['round', 'recovery', 'plan', 'evaluation', 'failures'],
   fields: [
     { key: 'planner', label: 'Planner', type: 'select', options: ['scripted', 'llm'] },

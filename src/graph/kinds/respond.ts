@@ -1,25 +1,17 @@
-import type * as z from 'zod/mini';
-import { lazySchema } from '../lazySchema.ts';
+import type { RespondConfig } from './respond.schema.ts';
 import { defineKind } from './types.ts';
 
-export const RespondConfig = lazySchema((z) => z.strictObject({
-  /** `{{state.x}}` placeholders are filled from the state; without it the response summarises the evidence. */
-  template: z.optional(z.string()),
-}));
-export type RespondConfig = z.infer<typeof RespondConfig>;
-
-export const respond = defineKind({
+export const respond = defineKind<RespondConfig>()({
   kind: 'respond',
   title: 'Respond',
   seedName: 'format response',
   description: 'Writes the response and ends the run as completed.',
   color: '#22c55e',
   icon: 'message-square-text',
-  config: RespondConfig,
   outcomes: [],
   mermaid: 'stadium',
   terminal: true,
-  state: { response: lazySchema((z) => z.looseObject({ text: z.string() })) },
+  writes: ['response'],
   reads: ['results', 'evaluation', 'collected'],
   fields: [{ key: 'template', label: 'Template', type: 'text', optional: true }],
   summary: () => ['ends: completed'],

@@ -1,4 +1,3 @@
-import type * as z from 'zod/mini';
 import { RETRIABLE_OUTCOMES } from '../common.ts';
 
 /** The icon a kind is drawn with, by name; the screen draws it as SVG (no emoji: not every machine has their font). */
@@ -26,14 +25,16 @@ export type InspectorField =
 export type MermaidShape = 'box' | 'stadium' | 'rhombus';
 
 /**
- * Everything about a node kind, in one place (Rivet's node registry): the kind list, the node
- * schema union, skill references, inspector fields, the Mermaid shape and the state it writes are
- * derived from these, and code elsewhere asks for a capability (`interruptsBefore`,
- * `finalResponse`…) rather than naming a kind; its executor sits beside it in src/runtime/kinds, in
- * a map the compiler checks against the registry, and what only validation reads in
- * kinds/validation.ts.
+ * Everything about a node kind, in one place (Rivet's node registry): the kind list, skill
+ * references, inspector fields, the Mermaid shape and the state it writes are derived from these,
+ * and code elsewhere asks for a capability (`interruptsBefore`, `finalResponse`…) rather than
+ * naming a kind. It holds no schema, so that the first screen draws nodes without zod: the kind's
+ * config and state schemas are in the module beside it (`act.ts` → `act.schema.ts`), gathered in
+ * `KIND_SCHEMAS` (./schemas.ts), and `Config` is the type of its config schema. Its executor sits
+ * in src/runtime/kinds, in a map the compiler checks against the registry, and what only
+ * validation reads in kinds/validation.ts.
  */
-export interface KindDefinition<Schema extends z.ZodMiniType = z.ZodMiniType, Kind extends string = string> {
+export interface KindDefinition<Config = unknown, Kind extends string = string, Writes extends readonly string[] = readonly string[]> {
   kind: Kind;
   /** The palette name; also the accessible name tests use (SPEC §5). */
   title: string;
@@ -42,18 +43,16 @@ export interface KindDefinition<Schema extends z.ZodMiniType = z.ZodMiniType, Ki
   description: string;
   color: string;
   icon: KindIconName;
-  config: Schema;
   /** The outcomes the node reports; each gets a source handle. Empty for terminal kinds. */
   outcomes: readonly string[];
   /** Respond and stop end the run. */
   terminal: boolean;
   /**
-   * The state field groups the node owns and alone may write (context isolation), each with its
-   * shape: a person's edit of the state (a fork) is checked against it before anything runs.
+   * The state field groups the node owns and alone may write (context isolation); the kind's
+   * schemas give each its shape (`state`), against which a person's edit of the state (a fork) is
+   * checked before anything runs.
    */
-  state: Readonly<Record<string, z.ZodMiniType>>;
-  /** The names of `state`, in order. */
-  writes: readonly string[];
+  writes: Writes;
   /**
    * The kind only reads (seed 003: COLLECT 只读数据): a write or exec skill in it is the validation
    * error `collect_writes`, and the runtime refuses it before the call, whatever the permission mode.
@@ -66,14 +65,14 @@ export interface KindDefinition<Schema extends z.ZodMiniType = z.ZodMiniType, Ki
    * must be written by a node on some path into it (or be in the initial state), or validation
    * warns `unwritten_read`. Absent: it needs nothing (its reads are only looked at when there).
    */
-  needs?: (config: z.infer<Schema>) => readonly (readonly string[])[];
+  needs?: (config: Config) => readonly (readonly string[])[];
   fields: readonly InspectorField[];
   /** The key settings shown on the node at a glance. */
-  summary: (config: z.infer<Schema>) => string[];
+  summary: (config: Config) => string[];
   /** Every skill the node's config names, with where (validation checks each exists and may run). */
-  skillRefs: (config: z.infer<Schema>) => SkillReference[];
+  skillRefs: (config: Config) => SkillReference[];
   /** The outcomes of a node with this config, when they depend on it (an inner loop adds `max_iter`). */
-  outcomesFor?: (config: z.infer<Schema>) => readonly string[];
+  outcomesFor?: (config: Config) => readonly string[];
   mermaid: MermaidShape;
   /**
    * A person answers (approved or denied) before a node of this kind runs: an interactive run
@@ -102,11 +101,11 @@ export interface SkillReference {
   where: string;
 }
 
-/** A kind's definition; the fields it writes are the keys of its state schema. */
-export const defineKind = <Schema extends z.ZodMiniType, Kind extends string>(definition: Omit<KindDefinition<Schema, Kind>, 'writes'>): KindDefinition<Schema, Kind> => ({
-  ...definition,
-  writes: Object.keys(definition.state),
-});
+/**
+ * A kind's definition, its functions reading a config of type `Config` (the type of the kind's
+ * config schema): `defineKind<EchoConfig>()({ kind: 'echo', … })`.
+ */
+export const defineKind = <Config>() => <const Kind extends string, const Writes extends readonly string[]>(definition: KindDefinition<Config, Kind, Writes>) => definition;
 
 /** The inspector's fields of a node's local retry (`config.retry`). */
 export const RETRY_FIELDS: readonly InspectorField[] = [

@@ -1,5 +1,4 @@
 // Templates are read as strictly as files, against the schemas.
-import '../zodProvided.ts';
 import type { GraphFile } from '../schema.ts';
 import approvalGate from './approval-gate.json';
 import { parseGraph } from '../parse.ts';

@@ -9,7 +9,8 @@
  * (the article's `_route`). The kind decides what each ending means.
  */
 import type * as z from 'zod/mini';
-import { DeciderReply, kindDefinition, own, type LoopConfig, type NodeKind, type RetryPolicy } from '../../graph/index.ts';
+import { DeciderReply } from '../../graph/kinds/loop.schema.ts';
+import { kindDefinition, own, type LoopConfig, type NodeKind, type RetryPolicy } from '../../graph/index.ts';
 import { parseWith } from '../../graph/parse.ts';
 import { argsProblems, type SkillResult, type ToolDescription } from '../../skills/index.ts';
 import { isFailure, type ActionRun } from '../retry.ts';

@@ -1,5 +1,5 @@
 import { MAX_ITER, type Action, type LoopConfig } from '../../graph/index.ts';
-import { Plan } from '../../graph/kinds/reason.ts';
+import { Plan } from '../../graph/kinds/reason.schema.ts';
 import { doneErrorNote, loopTrace, maxIterNote, replyAs, runLoop } from './loop.ts';
 import { asRecord, type Executor, type NodeContext, type NodeResult } from './types.ts';
 

@@ -1,4 +1,5 @@
-import { HUMAN_ACTION, type RecoveryRule } from '../../graph/kinds/recover.ts';
+import { HUMAN_ACTION } from '../../graph/kinds/recover.ts';
+import type { RecoveryRule } from '../../graph/kinds/recover.schema.ts';
 import { asRecord, type Executor } from './types.ts';
 
 /**

@@ -1,7 +1,7 @@
-import { MAX_ITER, own, RetryPolicy } from '../../graph/index.ts';
-import type * as z from 'zod/mini';
-import { lazySchema } from '../../graph/lazySchema.ts';
-import { Judgement } from '../../graph/kinds/verify.ts';
+import { MAX_ITER, own } from '../../graph/index.ts';
+import { RetryPolicy } from '../../graph/commonSchemas.ts';
+import { z } from '../../graph/zod.ts';
+import { Judgement } from '../../graph/kinds/verify.schema.ts';
 import { isFailure } from '../retry.ts';
 import { doneErrorNote, givenTo, loopTrace, maxIterNote, replyAs, runLoop, type LoopRun } from './loop.ts';
 import { asRecord, type Executor, type NodeResult } from './types.ts';
@@ -62,11 +62,11 @@ const executeJudge: Executor<'verify'> = async (context) => {
 };
 
 /** What a verify loop's `done` output may add when the verdict comes from a tool: the rest of the evaluation. */
-const ToolVerdictNote = lazySchema((z) => z.looseObject({
+const ToolVerdictNote = z.looseObject({
   exhausted: z._default(z.boolean(), false),
   reason: z.optional(z.string()),
   reasoning: z.optional(z.string()),
-}));
+});
 type ToolVerdictNote = z.infer<typeof ToolVerdictNote>;
 
 const TOOL_VERDICT_HINT = '{"exhausted": bool, "reason": text, "reasoning": text} (the verdict is the last tool answer\'s "ok")';
