@@ -257,3 +257,51 @@ test('a pan holds the pointer on the pane: nodes it passes on the way are not ho
   await expect.poll(transform).not.toBe(before);
   expect(await page.evaluate(() => (window as unknown as { hovered: string[] }).hovered)).toEqual([]);
 });
+
+/** A grid of act nodes, 20 to a row, in a chain, each also joined to the node below it: past 200 nodes, the canvas draws only what is in view. */
+const gridGraph = (count: number) => ({
+  format: 'loopscope/graph',
+  version: 1,
+  name: `Grid of ${count}`,
+  entry: 'n0',
+  nodes: Array.from({ length: count }, (_, index) => ({ id: `n${index}`, kind: 'act', label: `Node ${index}`, position: { x: (index % 20) * 260, y: Math.floor(index / 20) * 240 } })),
+  edges: Array.from({ length: count - 1 }, (_, index) => [
+    { id: `e${index}`, source: `n${index}`, target: `n${index + 1}`, when: { outcome: 'ok' } },
+    ...(index + 20 < count ? [{ id: `d${index}`, source: `n${index}`, target: `n${index + 20}`, when: 'otherwise' }] : []),
+  ]).flat(),
+});
+
+test('a pan over a big graph draws the edges in view once: nodes coming into view do not redraw them', async ({ page }) => {
+  await page.goto('/');
+  await expect(canvasNode(page, 'Decide')).toBeVisible();
+  // Past 200 nodes the canvas draws only what is in view, so a pan mounts nodes as they come into it.
+  await importText(page, 'grid.json', JSON.stringify(gridGraph(300)));
+  await expect(page.getByRole('heading', { name: 'Grid of 300' })).toBeVisible();
+  const canvas = (await page.locator('.react-flow').boundingBox())!;
+  await page.mouse.move(canvas.x + canvas.width * 0.15, canvas.y + canvas.height * 0.15);
+  await page.mouse.wheel(0, 900);
+  await expect(page.locator('.react-flow.zoomed-out')).toBeVisible();
+  const nodesBefore = await page.locator('.react-flow__node').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-id')));
+  await page.evaluate(() => {
+    const rewritten: string[] = [];
+    (window as unknown as { rewritten: string[] }).rewritten = rewritten;
+    new MutationObserver((records) => rewritten.push(...records.map((record) => `${record.oldValue} → ${(record.target as Element).getAttribute('d')}`))).observe(document.querySelector('.react-flow__edges')!, {
+      subtree: true,
+      attributeFilter: ['d'],
+      attributeOldValue: true,
+    });
+  });
+  const from = await page.evaluate(() => {
+    const box = document.querySelector('.react-flow')!.getBoundingClientRect();
+    for (let y = box.y + box.height * 0.8; y > box.y + 20; y -= 7)
+      for (let x = box.x + box.width * 0.8; x > box.x + 20; x -= 7) if (document.elementFromPoint(x, y)?.classList.contains('react-flow__pane')) return { x, y };
+    throw new Error('no empty spot of the pane to pan from');
+  });
+  await page.mouse.move(from.x, from.y);
+  await page.mouse.down();
+  for (let n = 1; n <= 30; n += 1) await page.mouse.move(from.x - n * 12, from.y - n * 6);
+  await page.mouse.up();
+  // Nodes came into view (the pan did what it is for), and no edge already drawn was drawn again.
+  await expect.poll(() => page.locator('.react-flow__node').evaluateAll((nodes, before) => nodes.filter((node) => !before.includes(node.getAttribute('data-id'))).length, nodesBefore)).toBeGreaterThan(0);
+  expect(await page.evaluate(() => (window as unknown as { rewritten: string[] }).rewritten)).toEqual([]);
+});

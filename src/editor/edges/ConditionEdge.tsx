@@ -12,13 +12,22 @@ import { useEdgeLayout } from './layoutStore.ts';
 /** How wide an edge is to the pointer, in flow pixels. */
 const INTERACTION_WIDTH = 18;
 
+/**
+ * An end of an edge to the half flow pixel. React Flow measures a node's handles again when it
+ * mounts, though the node declares them (flowAdapter.ts, handlesOf), and the measure differs from
+ * the declared place by float noise (1774 as 1773.99974): every edge of a node coming into view was
+ * drawn again, which repainted the whole canvas on every frame of a pan over a big graph. The geometry
+ * places handles on whole and half pixels, so this keeps the declared place.
+ */
+const snapped = (value: number) => Math.round(value * 2) / 2;
+
 /** An edge drawn on the route the geometry gives it, its label where the layout placed it. */
 function ConditionEdgeView({ id, sourceX, sourceY, targetX, targetY, data, markerEnd, selected }: EdgeProps<ConditionFlowEdge>) {
   const problems = useApp((state) => selectProblemsByElement(state).edges.get(id));
   const labelLayer = useContext(EdgeLabelLayer);
   const { outline, later: extras, marks } = useContext(CanvasDrawing);
   const { loopY, place } = useEdgeLayout(id);
-  const route = edgeRoute({ x: sourceX, y: sourceY }, { x: targetX, y: targetY }, loopY);
+  const route = edgeRoute({ x: snapped(sourceX), y: snapped(sourceY) }, { x: snapped(targetX), y: snapped(targetY) }, loopY);
   // Zoomed out (detail.ts).
   if (outline && extras) return <extras.OutlineEdge id={id} path={route.path} markerEnd={markerEnd} interaction={INTERACTION_WIDTH} />;
   const centre = route.at(place?.t ?? 0.5);
