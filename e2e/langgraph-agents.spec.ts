@@ -64,6 +64,14 @@ test('the ReAct agent: drawn as the server describes it, its router choosing too
   await expect(edge(page, 'tools→callModel')).toHaveClass(/\bplain\b/);
   await expect(edge(page, 'callModel→tools')).toHaveClass(/\bconditional\b/);
   await expect(edge(page, 'callModel→__end__')).toHaveClass(/\bconditional\b/);
+  // Not a Loopscope document: the inspector says what it is, and no problem of its empty stand-in is listed.
+  const inspector = page.getByRole('region', { name: 'Inspector' });
+  await expect(inspector).toContainText('LangGraph graph (read-only here)');
+  await expect(inspector.getByRole('definition')).toHaveText(['react-agent', /\S/, served?.url ?? '']);
+  await expect(inspector).not.toContainText('Graph settings');
+  const problems = page.getByRole('region', { name: 'Problems' });
+  await expect(problems).toContainText('Problems are checked for Loopscope graphs only');
+  await expect(problems).not.toContainText('no_entry');
 
   await run(page, { messages: [{ role: 'human', content: 'Weather in Paris?' }] });
   await until(page, 'ended');

@@ -11,6 +11,7 @@ const loadNodeForm = () => (nodeForm ??= import('./inspector/NodeInspector.tsx')
 const loadEdgeForm = () => (edgeForm ??= import('./inspector/EdgeInspector.tsx'));
 const NodeInspector = lazy(() => loadNodeForm().then((module) => ({ default: module.NodeInspector })));
 const EdgeInspector = lazy(() => loadEdgeForm().then((module) => ({ default: module.EdgeInspector })));
+const ForeignGraphInspector = lazy(() => import('./inspector/ForeignGraphInspector.tsx').then((module) => ({ default: module.ForeignGraphInspector })));
 
 /**
  * Loads the node's and the edge's forms ahead of the first selection: the press that selects a node
@@ -18,9 +19,13 @@ const EdgeInspector = lazy(() => loadEdgeForm().then((module) => ({ default: mod
  */
 export const loadSelectionForms = () => Promise.all([loadNodeForm(), loadEdgeForm()]);
 
-/** The settings of what is selected: one node, one edge, or (nothing selected) the graph itself. */
+/**
+ * The settings of what is selected: one node, one edge, or (nothing selected) the graph itself; for
+ * a server's LangGraph graph, what it is (its stand-in document has nothing of its own to set).
+ */
 export function Inspector() {
   const graph = useApp((state) => state.graph);
+  const foreign = useApp((state) => state.foreign);
   // A press that selects a node (and starts dragging it) must not wait for the node's form: the form
   // follows the selection in a render of its own, which React can interrupt, and which keeps the old
   // form on screen while the new one's code loads rather than flashing "Loading…".
@@ -33,7 +38,9 @@ export function Inspector() {
     <section className="inspector" aria-label="Inspector">
       <h2>Inspector</h2>
       <Suspense fallback={<p className="field-help">Loading…</p>}>
-      {node ? (
+      {foreign ? (
+        <ForeignGraphInspector graph={foreign} name={graph.name} />
+      ) : node ? (
         // Keyed by id: a half-typed draft of one node must not carry over to another.
         <NodeInspector key={node.id} node={node} />
       ) : edge ? (

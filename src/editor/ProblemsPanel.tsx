@@ -39,6 +39,7 @@ function AutosaveAlert() {
 /** The live validation of the graph; a problem leads to its node or edge. */
 export function ProblemsPanel() {
   const problems = useApp((state) => state.problems);
+  const foreign = useApp((state) => state.foreign !== null);
   const edges = useApp((state) => state.graph.edges);
   const select = useApp((state) => state.select);
   const { fitView } = useReactFlow();
@@ -62,7 +63,9 @@ export function ProblemsPanel() {
       <h2>
         Problems {problems && <span className="count">({problems.length})</span>}
       </h2>
-      {problems === null ? (
+      {foreign ? (
+        <p className="field-help">Problems are checked for Loopscope graphs only: this is a LangGraph graph drawn from its server, which checks its own code.</p>
+      ) : problems === null ? (
         // A graph just opened is drawn first; its check follows once the page is idle (at most half a second).
         <p className="field-help">Checking the graph…</p>
       ) : problems.length === 0 ? (

@@ -21,7 +21,7 @@ import type { ServerDrawing } from '../runtime/serverGraph.ts';
 import type { CheckpointState } from '../runtime/serverTrace.ts';
 import { TRACE_FORMAT, TRACE_VERSION, type Trace, type TraceStep } from '../runtime/trace.ts';
 import { fetchOnlyTo } from '../network/hosts.ts';
-import { useApp } from '../store/index.ts';
+import { foreignDocumentId, useApp } from '../store/index.ts';
 
 type Sdk = typeof import('@langchain/langgraph-sdk');
 /** The SDK's client; tests hand `connect` one that answers as a server would. */
@@ -233,7 +233,7 @@ export class ServerRunController implements RunController {
       // Opened as a graph of the library: the one on screen stays saved under its own id.
       if (JSON.stringify(app.graph) !== JSON.stringify(graph.loopscope)) app.load(graph.loopscope);
     } else if (graph.drawing) {
-      const documentId = `langgraph ${this.origin} ${graph.assistantId}`;
+      const documentId = foreignDocumentId({ origin: this.origin, assistantId: graph.assistantId });
       if (app.documentId !== documentId) app.openDocument(standInFor(graph, this.origin), documentId);
       useServer.setState({ canvas: { origin: this.origin, assistantId: graph.assistantId, graphId: graph.graphId, drawing: graph.drawing, documentId } });
     } else {

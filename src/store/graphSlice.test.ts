@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { addNode, serializeGraph } from '../graph/index.ts';
+import { addNode, blankGraph, serializeGraph } from '../graph/index.ts';
 import { createNode } from '../graph/placement.ts';
 import { parseGraph } from '../graph/parse.ts';
 import { findTemplate } from '../graph/templates/index.ts';
-import { useApp } from './index.ts';
+import { foreignDocumentId, useApp } from './index.ts';
 
 const initial = useApp.getState();
 beforeEach(() => useApp.setState(initial, true));
@@ -29,6 +29,24 @@ describe('graph slice', () => {
     expect(useApp.getState().documentId).not.toBe(documentId);
     expect(useApp.getState().past).toEqual([]);
     expect(useApp.getState().selection).toEqual({ nodes: [], edges: [] });
+  });
+
+  it("a server graph's stand-in is no Loopscope document: known by its id, with no problems of its own, taking no edits", async () => {
+    const stood = { origin: 'http://127.0.0.1:2024', assistantId: 'a1 b2' };
+    const standIn = { ...blankGraph(), name: 'react-agent' };
+    useApp.getState().openDocument(standIn, foreignDocumentId(stood));
+    expect(useApp.getState().foreign).toEqual(stood);
+    useApp.getState().checkProblems();
+    expect(useApp.getState().problems).toEqual([]);
+    addAct();
+    expect(useApp.getState().graph).toBe(standIn);
+    expect(useApp.getState().past).toEqual([]);
+    // Reopened from the library later, it is still the server's graph; any other document is a Loopscope graph again.
+    useApp.getState().openDocument(standIn, foreignDocumentId(stood));
+    expect(useApp.getState().foreign).toEqual(stood);
+    expect(await useApp.getState().openTemplate('blank')).toBe(true);
+    expect(useApp.getState().foreign).toBeNull();
+    await vi.waitFor(() => expect(useApp.getState().problems?.map((problem) => problem.code)).toContain('no_entry'));
   });
 
   it('coalesces edits with one key and keeps others apart', () => {

@@ -10,6 +10,29 @@ export interface Selection {
   edges: string[];
 }
 
+/**
+ * A graph on a LangGraph server that Loopscope did not make. It stands in the library as an empty
+ * document whose id names the server and the assistant (foreignDocumentId): it is not a Loopscope
+ * graph, so it is not checked and not edited here.
+ */
+export interface ForeignGraph {
+  origin: string;
+  assistantId: string;
+}
+
+const FOREIGN_ID = 'langgraph ';
+/** The library id of a server graph's stand-in: one per server and assistant. */
+export const foreignDocumentId = ({ origin, assistantId }: ForeignGraph) => `${FOREIGN_ID}${origin} ${assistantId}`;
+/** The server graph a library id stands for, if it is one (an origin has no space in it). */
+export const foreignOf = (documentId: string): ForeignGraph | null => {
+  if (!documentId.startsWith(FOREIGN_ID)) return null;
+  const rest = documentId.slice(FOREIGN_ID.length);
+  const space = rest.indexOf(' ');
+  return space > 0 && space < rest.length - 1 ? { origin: rest.slice(0, space), assistantId: rest.slice(space + 1) } : null;
+};
+
+const NO_PROBLEMS: Problem[] = [];
+
 export interface GraphSlice {
   graph: GraphFile;
   /**
@@ -28,6 +51,8 @@ export interface GraphSlice {
   documentVersion: number;
   /** The open graph's id in the graph library: its autosave is kept under this id alone. */
   documentId: string;
+  /** The server graph the open document stands for (read from its id), or null for a Loopscope graph. */
+  foreign: ForeignGraph | null;
   /** Replaces the graph by an edit; undoable. */
   edit: (update: (graph: GraphFile) => GraphFile, key?: string) => void;
   /**
@@ -64,8 +89,9 @@ export const createGraphSlice: SliceCreator<GraphSlice> = (set, get) => {
     if (!checksReady()) void loadChecks().then(get().checkProblems);
   };
   const replace = (next: GraphFile, key: string | null) => {
-    const { graph: current, problems, past, lastEditKey } = get();
-    if (next === current) return;
+    const { graph: current, problems, past, lastEditKey, foreign } = get();
+    // A server graph is edited in its own code: its stand-in takes no edits.
+    if (next === current || foreign) return;
     const coalesce = key !== null && key === lastEditKey;
     set({
       graph: next,
@@ -87,6 +113,7 @@ export const createGraphSlice: SliceCreator<GraphSlice> = (set, get) => {
     importError: null,
     documentVersion: 0,
     documentId: newDocumentId(),
+    foreign: null,
     edit: (update, key) => replace(update(get().graph), key ?? null),
     load: (next, options) => {
       get().openDocument(next, newDocumentId());
@@ -94,15 +121,18 @@ export const createGraphSlice: SliceCreator<GraphSlice> = (set, get) => {
     },
     layoutAsked: false,
     openDocument: (next, id) => {
+      const foreign = foreignOf(id);
       set((state) => ({
         graph: next,
-        problems: null,
+        // A server graph's stand-in is not a Loopscope graph: nothing of it to check, and it takes no edits (replace).
+        problems: foreign ? NO_PROBLEMS : null,
         past: [],
         future: [],
         lastEditKey: null,
         selection: { nodes: [], edges: [] },
         importError: null,
         documentId: id,
+        foreign,
         documentVersion: state.documentVersion + 1,
       }));
       // The check waits for the graph's first drawing and what the page does right after it (an imported trace's timeline).

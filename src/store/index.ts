@@ -5,8 +5,8 @@ import { createScenarioSlice } from './scenarioSlice.ts';
 import type { AppState } from './types.ts';
 
 export type { AppState } from './types.ts';
-export type { GraphSlice, Selection } from './graphSlice.ts';
-export { newDocumentId } from './graphSlice.ts';
+export type { ForeignGraph, GraphSlice, Selection } from './graphSlice.ts';
+export { foreignDocumentId, newDocumentId } from './graphSlice.ts';
 export type { CanvasOverlay, CanvasParting, RunSlice } from './runSlice.ts';
 export type { RunPair, ScenarioRunResult, ScenarioSlice } from './scenarioSlice.ts';
 
