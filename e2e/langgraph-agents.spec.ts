@@ -124,6 +124,39 @@ test('the ReAct agent: drawn as the server describes it, its router choosing too
   expect(errors).toEqual([]);
 });
 
+test('on a 1280×720 laptop the graph is fitted beside the server panel, never under it, and Fit View fits it there again', async ({ page }) => {
+  test.setTimeout(90_000);
+  const errors = collectErrors(page);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await attach(page, 'react-agent');
+  const ids = ['__start__', 'callModel', 'tools', '__end__'];
+  /** The nodes the panel covers, or that are out of the canvas. */
+  const hidden = async () => {
+    const [cover, area] = [await panel(page).boundingBox(), await canvas(page).boundingBox()];
+    const boxes = await Promise.all(ids.map((id) => node(page, id).boundingBox()));
+    return ids.filter((_, index) => {
+      const box = boxes[index];
+      if (!box || !cover || !area) return true;
+      const under = box.x < cover.x + cover.width && box.x + box.width > cover.x && box.y < cover.y + cover.height && box.y + box.height > cover.y;
+      const outside = box.x < area.x || box.y < area.y || box.x + box.width > area.x + area.width || box.y + box.height > area.y + area.height;
+      return under || outside;
+    });
+  };
+  await expect.poll(hidden).toEqual([]);
+  // Panned under the panel, then Fit View: the whole graph beside it again.
+  const area = (await canvas(page).boundingBox())!;
+  await page.mouse.move(area.x + 12, area.y + 48);
+  await page.mouse.down();
+  await page.mouse.move(area.x + 412, area.y + 48, { steps: 8 });
+  await page.mouse.up();
+  await expect.poll(hidden).not.toEqual([]);
+  await page.getByRole('button', { name: 'Fit View' }).click();
+  await expect.poll(hidden).toEqual([]);
+  await expect(node(page, 'tools')).toBeVisible();
+  await node(page, 'tools').click();
+  expect(errors).toEqual([]);
+});
+
 test('a dynamic interrupt answered from the page, beside a breakpoint (interruptBefore) on another node', async ({ page }) => {
   test.setTimeout(120_000);
   const errors = collectErrors(page);

@@ -121,7 +121,8 @@ export function ServerPanel({ onClose }: { onClose: () => void }) {
     if (value !== null) void controller?.[how](value);
   };
   return (
-    <div className="dialog server-panel" role="dialog" aria-label="LangGraph server" onKeyDown={(event) => event.key === 'Escape' && onClose()}>
+    // Over the canvas: a fit keeps the graph out from under it (ui/freeRoom.ts).
+    <div className="dialog server-panel" role="dialog" aria-label="LangGraph server" data-covers-canvas onKeyDown={(event) => event.key === 'Escape' && onClose()}>
       <h2>LangGraph server</h2>
       {server.url === null ? (
         <form

@@ -15,7 +15,8 @@ import { holdAutosave } from '../persistence/persistence.ts';
 import { edgeTypes } from './edges/index.ts';
 import { EdgeLabelLayer, findEdgeLabelLayer } from './edges/labelLayer.ts';
 import { createEdgeLayoutStore, EdgeLayoutContext, type EdgeLayoutStore } from './edges/layoutStore.ts';
-import { graphBounds, onFitRequest, viewportAround, viewportFor, type FitMode } from './fit.ts';
+import { graphBounds, viewportAround, viewportFor, type FitMode } from './fit.ts';
+import { onFitRequest } from '../ui/fitRequest.ts';
 import { createFlowCache, edgeLayout, edgeLayoutInSlices, loadLabelPlacement, toFlowEdges, toFlowNodes, withPositions, type AgentFlowNode, type ConditionFlowEdge, type FlowCache } from './flowAdapter.ts';
 import { CANVAS_TEXT, nodeRect } from './geometry.ts';
 import { CanvasDrawing, OUTLINE_BELOW_ZOOM, problemMarks, runStatuses } from './detail.ts';
@@ -29,7 +30,7 @@ import { onDemand } from '../ui/onDemand.ts';
 const connectDialog = onDemand(() => import('./ConnectDialog.tsx'));
 const canvasHint = onDemand(() => import('./CanvasHint.tsx'));
 /** What loads after the canvas's first commit: the document edits of its gestures, and what a fit may use of it. */
-type Deferred = typeof import('./canvasEdits.ts') & typeof import('./freeRoom.ts');
+type Deferred = typeof import('./canvasEdits.ts') & typeof import('../ui/freeRoom.ts');
 type CanvasExtras = typeof import('./canvasExtras.tsx');
 
 const LARGE_GRAPH = 200;
@@ -123,7 +124,7 @@ export function Canvas() {
     // commit (a key pressed or a gesture made before then does nothing).
     let stop: (() => void) | undefined;
     let unmounted = false;
-    void Promise.all([import('./canvasEdits.ts'), import('./freeRoom.ts')]).then(([loaded, room]) => (edits.current = { ...loaded, ...room }));
+    void Promise.all([import('./canvasEdits.ts'), import('../ui/freeRoom.ts')]).then(([loaded, room]) => (edits.current = { ...loaded, ...room }));
     void loadLabelPlacement().then(() => !unmounted && startTransition(() => setLabelsPlaceable(true)));
     void import('./canvasExtras.tsx').then((loaded) => !unmounted && startTransition(() => setDrawnLater(loaded)));
     void import('./shortcuts.ts').then(({ listenForShortcuts }) => {

@@ -5,7 +5,7 @@ import { fileLibrary } from '../persistence/libraryActions.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { ExportIcon, ImportIcon, LayoutIcon, LibraryIcon, MermaidIcon, NewGraphIcon, PasteIcon, RedoIcon, ShareIcon, UndoIcon } from '../ui/icons.tsx';
 import { ToolButton } from '../ui/ToolButton.tsx';
-import { requestFit } from './fit.ts';
+import { requestFit } from '../ui/fitRequest.ts';
 import { layoutInWorker } from './runLayout.ts';
 import { downloadText, exportFileName, slugOf } from './download.ts';
 import { importFile, importGraphText } from './importExport.ts';

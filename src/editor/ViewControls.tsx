@@ -1,6 +1,6 @@
 import { ControlButton, Controls } from '@xyflow/react';
 import { FitViewIcon } from '../ui/icons.tsx';
-import { requestFit } from './fit.ts';
+import { requestFit } from '../ui/fitRequest.ts';
 import { Minimap } from './Minimap.tsx';
 
 /**

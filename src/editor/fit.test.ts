@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { TEMPLATES } from '../graph/templates/index.ts';
 import { edgeLayout, loadLabelPlacement } from './flowAdapter.ts';
 import { FIT_MARGIN, graphBounds, MIN_FIT_ZOOM, MIN_WHOLE_FIT_ZOOM, viewportFor } from './fit.ts';
-import { freeRoom } from './freeRoom.ts';
+import { freeRoom } from '../ui/freeRoom.ts';
 import { ABOVE_NODE, CANVAS_TEXT, nodeRect, type Rect } from './geometry.ts';
 
 // Labels are placed once their placement has loaded, as on the canvas after its first commit.
@@ -87,6 +87,8 @@ describe('freeRoom', () => {
     expect(freeRoom(canvasWith([]), LAPTOP)).toEqual({ x: 0, y: 0, width: 874, height: 470 });
     // A prompt at the top right, 460 wide and 160 tall: the top loses least.
     expect(freeRoom(canvasWith([element({ left: 500, top: 60, right: 960, bottom: 220, width: 460, height: 160 })]), LAPTOP)).toEqual({ x: 0, y: 180, width: 874, height: 290 });
+    // The LangGraph server panel at a laptop's top right, short (just connected): a strip under it would squeeze the graph, the right loses less.
+    expect(freeRoom(canvasWith([element({ left: 604, top: 22, right: 1244, bottom: 376, width: 640, height: 354 })]), LAPTOP)).toEqual({ x: 0, y: 0, width: 504, height: 470 });
     // A panel down the right side.
     expect(freeRoom(canvasWith([element({ left: 800, top: 0, right: 1000, bottom: 720, width: 200, height: 720 })]), LAPTOP)).toEqual({ x: 0, y: 0, width: 700, height: 470 });
     // Beside the canvas: nothing taken.

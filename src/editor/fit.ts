@@ -9,6 +9,7 @@
  */
 import type { Viewport } from '@xyflow/react';
 import type { GraphFile } from '../graph/schema.ts';
+import type { Room } from '../ui/freeRoom.ts';
 import type { EdgeLayout } from './flowAdapter.ts';
 import { ABOVE_NODE, CANVAS_TEXT, LOOP_SWING, nodeRect, unionOf, type Rect } from './geometry.ts';
 
@@ -46,13 +47,6 @@ export const graphBounds = (graph: GraphFile, layout: EdgeLayout): Rect | null =
   return unionOf(parts);
 };
 
-/** The part of a canvas nothing covers, relative to the canvas (freeRoom.ts finds it). */
-export interface Room {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
 
 /**
  * The view that shows `bounds` in `room` of the canvas (its whole size by default) with a margin:
@@ -75,13 +69,3 @@ export const viewportAround = (rect: Rect, size: { width: number; height: number
   y: size.height / 2 - (rect.y + rect.height / 2),
   zoom: 1,
 });
-
-/** Asks the canvas to show the whole graph again (Fit View, Auto layout). */
-const listeners = new Set<() => void>();
-export const requestFit = () => {
-  for (const listener of listeners) listener();
-};
-export const onFitRequest = (listener: () => void) => {
-  listeners.add(listener);
-  return () => void listeners.delete(listener);
-};

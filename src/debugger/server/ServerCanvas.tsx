@@ -5,7 +5,7 @@
  * as groups. The run shown marks the node of the selected step and the edge that fired, as on a
  * Loopscope graph. Its own React Flow, node and edge types: loaded only when such a graph is shown.
  */
-import { memo, useCallback, useEffect, useMemo, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import {
   Background,
   BaseEdge,
@@ -19,11 +19,15 @@ import {
   type Node,
   type NodeChange,
   type NodeProps,
+  getViewportForBounds,
+  useReactFlow,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import type { DrawnEdge, DrawnGroup, DrawnNode, ServerDrawing } from '../../runtime/serverGraph.ts';
 import { useApp, type CanvasOverlay } from '../../store/index.ts';
 import { useServer, type ServerConnection } from '../../server/langgraphServer.ts';
+import { onFitRequest } from '../../ui/fitRequest.ts';
+import { freeRoom } from '../../ui/freeRoom.ts';
 import { groupBox, keepPlaces, keptPlaces, layOutDrawing, sizeOf, type Point } from './drawingLayout.ts';
 import './server.css';
 
@@ -128,8 +132,10 @@ const edgeTypes = { langgraph: memo(LangGraphEdgeView) };
 // The enum's value: React Flow's enum would be one more piece of it on the first screen's bundle.
 const MARKER = { type: 'arrowclosed' as never, width: 18, height: 18 };
 const PRO_OPTIONS = { hideAttribution: true };
-// Room for the loops drawn under the nodes, which the nodes' bounds leave out.
-const FIT = { padding: 0.25 };
+// Room for the loops drawn under the nodes, which the nodes' bounds leave out: a tenth of the room on each side.
+const FIT_MARGIN = 0.1;
+const [MIN_ZOOM, MAX_ZOOM] = [0.1, 2];
+const px = (length: number) => `${Math.round(length)}px` as const;
 const own = (record: Readonly<Record<string, number>> | undefined, key: string) => (record && Object.hasOwn(record, key) ? record[key] : 0);
 
 /** The flow nodes: groups behind, sized around their nodes, then the nodes at their places. */
@@ -192,7 +198,32 @@ function DrawnGraph({ canvas }: { canvas: NonNullable<ServerConnection['canvas']
   }, [places, drawing, origin, assistantId]);
   const nodes = useMemo(() => (places ? flowNodes(drawing, places, overlay, breakpoints) : []), [drawing, places, overlay, breakpoints]);
   const edges = useMemo(() => flowEdges(drawing, overlay), [drawing, overlay]);
+  const flow = useRef<HTMLDivElement>(null);
+  const { getNodes, getNodesBounds, setViewport } = useReactFlow();
+  /** Shows the whole graph in the part of the canvas nothing covers (the server panel, a prompt: ui/freeRoom.ts). */
+  const fitInRoom = useCallback((duration: number) => {
+    const element = flow.current;
+    if (!element) return;
+    const box = element.getBoundingClientRect();
+    const room = freeRoom(element, box);
+    const [marginX, marginY] = [FIT_MARGIN * room.width, FIT_MARGIN * room.height];
+    const padding = {
+      left: px(room.x + marginX),
+      top: px(room.y + marginY),
+      right: px(box.width - room.x - room.width + marginX),
+      bottom: px(box.height - room.y - room.height + marginY),
+    };
+    // Set, not asked of React Flow's fitView: that waits for a change of the nodes, which a controlled flow like this one may not make.
+    void setViewport(getViewportForBounds(getNodesBounds(getNodes()), box.width, box.height, MIN_ZOOM, MAX_ZOOM, padding), { duration });
+  }, [getNodes, getNodesBounds, setViewport]);
+  useEffect(() => onFitRequest(() => fitInRoom(200)), [fitInRoom]);
+  // Fitted once React Flow has measured its nodes, as the editor's canvas fits a graph opened; again on Fit View.
+  const fitted = useRef(false);
   const onNodesChange = useCallback((changes: NodeChange<LangGraphFlowNode | GroupFlowNode>[]) => {
+    if (!fitted.current && changes.some((change) => change.type === 'dimensions')) {
+      fitted.current = true;
+      requestAnimationFrame(() => fitInRoom(0));
+    }
     const moved = changes.filter((change) => change.type === 'position' && change.position);
     if (moved.length === 0) return;
     setPlaces((before) => {
@@ -202,7 +233,7 @@ function DrawnGraph({ canvas }: { canvas: NonNullable<ServerConnection['canvas']
       if (moved.some((change) => change.type === 'position' && change.dragging === false)) keepPlaces(origin, assistantId, drawing, next);
       return next;
     });
-  }, [origin, assistantId, drawing]);
+  }, [origin, assistantId, drawing, fitInRoom]);
   return (
     <section className="lg-canvas" aria-label="LangGraph graph">
       <p className="lg-canvas-head">
@@ -211,6 +242,7 @@ function DrawnGraph({ canvas }: { canvas: NonNullable<ServerConnection['canvas']
       {layoutError && <p role="alert">The graph could not be laid out: {layoutError}</p>}
       {places ? (
         <ReactFlow
+          ref={flow}
           nodes={nodes}
           edges={edges}
           nodeTypes={nodeTypes}
@@ -219,9 +251,8 @@ function DrawnGraph({ canvas }: { canvas: NonNullable<ServerConnection['canvas']
           nodesConnectable={false}
           edgesFocusable={false}
           deleteKeyCode={null}
-          fitView
-          fitViewOptions={FIT}
-          minZoom={0.1}
+          minZoom={MIN_ZOOM}
+          maxZoom={MAX_ZOOM}
           proOptions={PRO_OPTIONS}
         >
           <Background gap={24} />

@@ -1,13 +1,21 @@
 /**
- * What of the canvas a fit may use: all but what overlays it. Loaded after the canvas's first
- * commit (Canvas.tsx): nothing overlays the first screen, whose first fit uses the whole canvas.
+ * What of a canvas a fit may use: all but what overlays it. Loaded after the editor canvas's first
+ * commit (editor/Canvas.tsx): nothing overlays the first screen, whose first fit uses the whole
+ * canvas. A server's LangGraph graph (debugger/server/ServerCanvas.tsx) fits into it too.
  */
-import type { Room } from './fit.ts';
+
+/** The part of a canvas nothing covers, relative to the canvas. */
+export interface Room {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
 
 /**
  * The part of `canvas` left free by what overlays it: elements marked `data-covers-canvas` (a
- * prompt, a panel drawn over the canvas). Each takes its side of the canvas, the one it reaches
- * least far from; what it covers beyond that is not fitted into.
+ * prompt, a panel drawn over the canvas). Each takes the side of the canvas that loses least room
+ * to it; what it covers beyond that is not fitted into.
  */
 export const freeRoom = (canvas: Element, size: { width: number; height: number }): Room => {
   const box = canvas.getBoundingClientRect();
@@ -16,12 +24,14 @@ export const freeRoom = (canvas: Element, size: { width: number; height: number 
     const cover = element.getBoundingClientRect();
     const [coverLeft, coverTop, coverRight, coverBottom] = [cover.left - box.left, cover.top - box.top, cover.right - box.left, cover.bottom - box.top];
     if (cover.width === 0 || coverRight <= left || coverLeft >= right || coverBottom <= top || coverTop >= bottom) continue;
-    // What each side would lose if the cover took it.
+    // The room each side would lose if the cover took it: a short panel at the top right takes the
+    // right (a strip under it would squeeze a wide graph), a wide prompt at the top takes the top.
+    const [width, height] = [right - left, bottom - top];
     const losses = [
-      { side: 'left', loss: coverRight - left },
-      { side: 'right', loss: right - coverLeft },
-      { side: 'top', loss: coverBottom - top },
-      { side: 'bottom', loss: bottom - coverTop },
+      { side: 'left', loss: (coverRight - left) * height },
+      { side: 'right', loss: (right - coverLeft) * height },
+      { side: 'top', loss: (coverBottom - top) * width },
+      { side: 'bottom', loss: (bottom - coverTop) * width },
     ].sort((a, b) => a.loss - b.loss);
     const { side } = losses[0];
     if (side === 'left') left = coverRight;
