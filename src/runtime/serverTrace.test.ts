@@ -9,7 +9,7 @@ import { type GraphFile } from '../graph/index.ts';
 import { findTemplate } from '../graph/templates/index.ts';
 import { buildStateGraph } from './compile.ts';
 import { runGraph } from './run.ts';
-import { branchOf, foreignStateAfter, foreignStateBefore, foreignTrace, traceFromBranch, type CheckpointState } from './serverTrace.ts';
+import { branchOf, foreignStateAfter, foreignStateBefore, foreignTrace, subgraphForkRefusal, traceFromBranch, type CheckpointState } from './serverTrace.ts';
 import type { Trace } from './trace.ts';
 
 const securityclaw = () => (findTemplate('securityclaw') as { graph: () => GraphFile }).graph();
@@ -188,6 +188,15 @@ describe('a thread of a graph Loopscope did not make, read back from its checkpo
     expect(trace.steps[2].fired?.id).toBe('research:summarize→write');
     expect(foreignStateAfter(trace.steps, 0).notes).toEqual(['found: tides follow the moon']);
     expect(foreignStateBefore(trace.steps, 2).notes).toEqual([]);
+    // A fork from a step of the subgraph is refused, saying why and where to fork instead; a step of the graph itself is forked from.
+    expect(subgraphForkRefusal(trace.steps, 1)).toBe(
+      `Step 2 ran inside the subgraph of research (checkpoint namespace ${ns}), whose checkpoints are its own: a fork edits a checkpoint of the graph itself. ` +
+        'Fork instead from step 3 (research), where the subgraph\'s result came back, or start a new run with the run input edited, to run it again.',
+    );
+    // With a step of the graph before the subgraph (write, moved there), that step is the other way.
+    const afterWrite = [trace.steps[3], ...trace.steps].map((step, index) => ({ ...step, step: index + 1 }));
+    expect(subgraphForkRefusal(afterWrite, 2)).toContain('from step 4 (research), where the subgraph\'s result came back, or from step 1 (write), before the subgraph ran, to run it again on the state you edit.');
+    expect(subgraphForkRefusal(trace.steps, 2)).toBeNull();
   });
 
   it('a Send fan-out: one step per task of the superstep, the router choosing the worker three times', async () => {

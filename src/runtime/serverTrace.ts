@@ -234,6 +234,29 @@ export const foreignTrace = (graphName: string, chain: readonly CheckpointState[
   });
 };
 
+/**
+ * Why a fork cannot start from a step inside a subgraph, and where it can (null for a step of the
+ * graph itself): a fork edits one of the thread's own checkpoints as one of the graph's nodes
+ * (`updateState`), and a subgraph's checkpoints are its own, in their namespace. The step of the
+ * parent node holds what the subgraph gave back; the graph's last step before it, the state the
+ * subgraph started from.
+ */
+export const subgraphForkRefusal = (steps: readonly TraceStep[], index: number): string | null => {
+  const step = steps[index];
+  const ns = step?.server?.ns;
+  if (!step || !ns) return null;
+  const ofTheGraph = (candidate: TraceStep) => candidate.server !== undefined && !candidate.server.ns;
+  const returned = steps.slice(index + 1).find(ofTheGraph);
+  const before = steps.slice(0, index).findLast(ofTheGraph);
+  const ways = [
+    returned && `from step ${returned.step} (${returned.server?.name}), where the subgraph's result came back`,
+    before
+      ? `from step ${before.step} (${before.server?.name}), before the subgraph ran, to run it again on the state you edit`
+      : 'start a new run with the run input edited, to run it again',
+  ].filter(Boolean);
+  return `Step ${step.step} ran inside the subgraph of ${step.server?.parent} (checkpoint namespace ${ns}), whose checkpoints are its own: a fork edits a checkpoint of the graph itself. Fork instead ${ways.join(', or ')}.`;
+};
+
 /** The state a foreign step left, in its own namespace: the writes of its namespace's steps over the state they started from. */
 export const foreignStateAfter = (steps: readonly TraceStep[], index: number): Record<string, unknown> => {
   const ns = steps[index]?.server?.ns;

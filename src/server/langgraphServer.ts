@@ -428,8 +428,10 @@ export class ServerRunController implements RunController {
       if (found === undefined) return false;
     } else {
       const shown = this.trace.steps[step - 1]?.server;
-      if (shown?.ns) {
-        useServer.setState({ error: `Step ${step} ran inside the subgraph ${shown.parent}: fork from a step of the graph itself` });
+      const { subgraphForkRefusal } = await import('../runtime/serverTrace.ts');
+      const refusal = subgraphForkRefusal(this.trace.steps, step - 1);
+      if (refusal) {
+        useServer.setState({ error: refusal });
         return false;
       }
       target = shown ? { id: shown.checkpoint, node: shown.name } : null;
