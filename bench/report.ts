@@ -12,7 +12,7 @@ export interface Row {
   /** Stable key for scripts reading the JSON. */
   id: string;
   measure: string;
-  unit: 'ms' | 'KB' | 'elements' | '%' | 'steps';
+  unit: 'ms' | 'KB' | 'elements' | '%' | 'steps' | 'frames';
   ours: number | null;
   baseline: number | null;
   /** What the baseline is. */
