@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { blankGraph, moveNodes, serializeGraph } from '../graph/index.ts';
-import { useApp } from '../store/index.ts';
+import { FOREIGN_EDIT_NOTE, useApp } from '../store/index.ts';
 import { fileLibrary } from '../persistence/libraryActions.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { ExportIcon, ImportIcon, LayoutIcon, LibraryIcon, MermaidIcon, NewGraphIcon, PasteIcon, RedoIcon, ShareIcon, UndoIcon } from '../ui/icons.tsx';
@@ -20,6 +20,8 @@ export function EditorToolbar() {
   const canUndo = useApp((state) => state.past.length > 0);
   const canRedo = useApp((state) => state.future.length > 0);
   const importError = useApp((state) => state.importError);
+  // A server's LangGraph graph takes no edits: the controls that edit it are off and say why.
+  const foreign = useApp((state) => state.foreign !== null);
   const { undo, redo, dismissImportError } = useApp.getState();
   const [dialog, setDialog] = useState<Dialog>(null);
   const [busy, setBusy] = useState(false);
@@ -65,9 +67,9 @@ export function EditorToolbar() {
       <ToolButton icon={LibraryIcon} label="Graphs" title="Your graphs, kept in this browser, and the templates" onClick={() => setDialog({ type: 'library' })} aria-haspopup="dialog" />
       <ToolButton icon={NewGraphIcon} label="New graph" compact="wide" onClick={newGraph} title="New graph (the open one stays under Graphs)" />
       <span className="toolbar-sep" aria-hidden="true" />
-      <ToolButton icon={UndoIcon} label="Undo" compact="always" onClick={undo} disabled={!canUndo} title="Undo (Ctrl+Z)" />
-      <ToolButton icon={RedoIcon} label="Redo" compact="always" onClick={redo} disabled={!canRedo} title="Redo (Ctrl+Shift+Z)" />
-      <ToolButton icon={LayoutIcon} label="Auto layout" onClick={() => void autoLayout()} disabled={busy} title="Lay the graph out left to right, with room for every edge label" />
+      <ToolButton icon={UndoIcon} label="Undo" compact="always" onClick={undo} disabled={foreign || !canUndo} title={foreign ? FOREIGN_EDIT_NOTE : 'Undo (Ctrl+Z)'} />
+      <ToolButton icon={RedoIcon} label="Redo" compact="always" onClick={redo} disabled={foreign || !canRedo} title={foreign ? FOREIGN_EDIT_NOTE : 'Redo (Ctrl+Shift+Z)'} />
+      <ToolButton icon={LayoutIcon} label="Auto layout" onClick={() => void autoLayout()} disabled={busy || foreign} title={foreign ? FOREIGN_EDIT_NOTE : 'Lay the graph out left to right, with room for every edge label'} />
       <span className="toolbar-sep" aria-hidden="true" />
       <label className="file-button tool-button compact-wide" title="Import JSON (opens as a new graph)">
         <ImportIcon size={16} aria-hidden="true" focusable="false" />

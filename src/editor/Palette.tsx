@@ -1,14 +1,18 @@
 import { useReactFlow } from '@xyflow/react';
 import { KIND_LIST, type NodeKind } from '../graph/index.ts';
 import { createNode, freePosition } from '../graph/placement.ts';
-import { useApp } from '../store/index.ts';
+import { FOREIGN_EDIT_NOTE, useApp } from '../store/index.ts';
 import { addNodeAt, KIND_DRAG_TYPE } from './canvasEdits.ts';
 import { nodeRect } from './geometry.ts';
 import { KindIcon } from '../ui/icons.tsx';
 
-/** Kinds to drag onto the canvas; Enter, Space or a click adds one at the centre of the view. */
+/**
+ * Kinds to drag onto the canvas; Enter, Space or a click adds one at the centre of the view. Over a
+ * server's LangGraph graph, whose stand-in takes no edits, the kinds are off and a note says why.
+ */
 export function Palette() {
   const { screenToFlowPosition } = useReactFlow();
+  const foreign = useApp((state) => state.foreign !== null);
   const addAtCentre = (kind: NodeKind) => {
     const pane = document.querySelector('.canvas .react-flow')?.getBoundingClientRect();
     const centre = pane ? screenToFlowPosition({ x: pane.left + pane.width / 2, y: pane.top + pane.height / 2 }) : { x: 0, y: 0 };
@@ -20,13 +24,16 @@ export function Palette() {
   return (
     <div className="palette">
       <h2 className="panel-title">Palette</h2>
+      {foreign && <p className="field-help palette-note" id="palette-note">{FOREIGN_EDIT_NOTE}.</p>}
       <ul className="palette-list">
         {KIND_LIST.map((definition) => (
           <li key={definition.kind}>
             <button
               type="button"
               className="palette-item"
-              draggable
+              draggable={!foreign}
+              disabled={foreign}
+              aria-describedby={foreign ? 'palette-note' : undefined}
               style={{ '--kind-color': definition.color } as React.CSSProperties}
               title={`${definition.seedName}: ${definition.description} Drag onto the canvas, or press Enter to add.`}
               onDragStart={(event) => {

@@ -36,3 +36,26 @@ describe('isTyping', () => {
     expect(isTyping(null)).toBe(false);
   });
 });
+
+describe('listenForShortcuts over a server graph', () => {
+  it('says why a paste of copied nodes adds nothing, instead of doing nothing', async () => {
+    const { useApp, foreignDocumentId } = await import('../store/index.ts');
+    const { blankGraph } = await import('../graph/index.ts');
+    const { createNode } = await import('../graph/placement.ts');
+    const { listenForShortcuts } = await import('./shortcuts.ts');
+    const source = blankGraph();
+    const node = createNode(source, 'reason', { x: 0, y: 0 });
+    useApp.getState().openDocument({ ...source, nodes: [node] }, 'graph-a');
+    useApp.getState().select({ nodes: [node.id] });
+    const stop = listenForShortcuts(() => undefined);
+    try {
+      window.dispatchEvent(new KeyboardEvent('keydown', { key: 'c', ctrlKey: true }));
+      useApp.getState().openDocument(blankGraph(), foreignDocumentId({ origin: 'http://127.0.0.1:2024', assistantId: 'agent' }));
+      window.dispatchEvent(new KeyboardEvent('keydown', { key: 'v', ctrlKey: true }));
+      expect(useApp.getState().graph.nodes).toEqual([]);
+      expect(useApp.getState().importError).toBe('Could not paste the nodes: A LangGraph graph is edited in its code; open a Loopscope graph from Graphs to add nodes.');
+    } finally {
+      stop();
+    }
+  });
+});

@@ -2,7 +2,7 @@
  * The editor's keyboard shortcuts. Not needed to draw the canvas: the canvas loads them once it has
  * committed (Canvas.tsx), a moment after the first screen.
  */
-import { useApp } from '../store/index.ts';
+import { FOREIGN_EDIT_NOTE, useApp } from '../store/index.ts';
 import { isTyping } from '../ui/typing.ts';
 import { copyNodes, pasteNodes, type NodeClip } from './clipboard.ts';
 
@@ -26,7 +26,9 @@ export const listenForShortcuts = (startConnection: (source: string) => void) =>
   let clip: NodeClip | null = null;
   let pastes = 0;
   const placeCopies = (from: NodeClip, times: number) => {
-    const { edit, select } = useApp.getState();
+    const { edit, select, foreign } = useApp.getState();
+    // A server's LangGraph graph takes no edits: said, rather than a paste that does nothing.
+    if (foreign) return void useApp.setState({ importError: `Could not paste the nodes: ${FOREIGN_EDIT_NOTE}.` });
     let ids: string[] = [];
     edit((graph) => {
       const pasted = pasteNodes(graph, from, times);

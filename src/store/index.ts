@@ -6,7 +6,7 @@ import type { AppState } from './types.ts';
 
 export type { AppState } from './types.ts';
 export type { ForeignGraph, GraphSlice, Selection } from './graphSlice.ts';
-export { foreignDocumentId, newDocumentId } from './graphSlice.ts';
+export { FOREIGN_EDIT_NOTE, foreignDocumentId, newDocumentId } from './graphSlice.ts';
 export type { CanvasOverlay, CanvasParting, RunSlice } from './runSlice.ts';
 export type { RunPair, ScenarioRunResult, ScenarioSlice } from './scenarioSlice.ts';
 
