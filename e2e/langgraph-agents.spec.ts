@@ -157,6 +157,64 @@ test('on a 1280×720 laptop the graph is fitted beside the server panel, never u
   expect(errors).toEqual([]);
 });
 
+test('over a LangGraph graph the editing controls are off and say why; zoom and the minimap drive its canvas; it is fitted again when the panel closes and the window grows', async ({ page }) => {
+  test.setTimeout(90_000);
+  const errors = collectErrors(page);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await attach(page, 'react-agent');
+  const ids = ['__start__', 'callModel', 'tools', '__end__'];
+  for (const id of ids) await expect(node(page, id)).toBeVisible();
+
+  // The stand-in takes no edits: the palette and the toolbar's editing buttons are off, and say why.
+  const why = 'A LangGraph graph is edited in its code; open a Loopscope graph from Graphs to add nodes';
+  const palette = page.getByRole('complementary', { name: 'Palette' });
+  await expect(palette).toContainText(`${why}.`);
+  const kinds = palette.getByRole('list').getByRole('button');
+  await expect(kinds.first()).toBeVisible();
+  for (const kind of await kinds.all()) {
+    await expect(kind).toBeDisabled();
+    await expect(kind).toHaveAccessibleDescription(`${why}.`);
+  }
+  const editor = page.getByRole('toolbar', { name: 'Editor' });
+  for (const name of ['Auto layout', 'Undo', 'Redo']) {
+    await expect(editor.getByRole('button', { name, exact: true })).toBeDisabled();
+    await expect(editor.getByRole('button', { name, exact: true })).toHaveAttribute('title', why);
+  }
+
+  /** How far the middle of the drawn nodes is from the middle of the canvas's free part (the whole canvas, with no panel over it). */
+  const offCentre = async () => {
+    const area = (await canvas(page).locator('.react-flow').boundingBox())!;
+    const boxes = (await Promise.all(ids.map((id) => node(page, id).boundingBox()))).filter((box) => box !== null);
+    const [left, right] = [Math.min(...boxes.map((box) => box.x)), Math.max(...boxes.map((box) => box.x + box.width))];
+    const [top, bottom] = [Math.min(...boxes.map((box) => box.y)), Math.max(...boxes.map((box) => box.y + box.height))];
+    return Math.max(Math.abs((left + right) / 2 - (area.x + area.width / 2)), Math.abs((top + bottom) / 2 - (area.y + area.height / 2)));
+  };
+  // Fitted beside the panel; the panel closed, the graph is fitted into the whole canvas again.
+  await expect.poll(offCentre).toBeGreaterThan(60);
+  await page.getByRole('button', { name: 'Connect to a LangGraph server' }).click();
+  await expect(panel(page)).toBeHidden();
+  await expect.poll(offCentre).toBeLessThan(24);
+  // A bigger window: fitted again into the bigger canvas.
+  const before = (await node(page, 'callModel').boundingBox())!;
+  await page.setViewportSize({ width: 1600, height: 900 });
+  await expect.poll(async () => (await node(page, 'callModel').boundingBox())!.x).not.toBe(before.x);
+  await expect.poll(offCentre).toBeLessThan(24);
+
+  // Zoom and the minimap beside the canvas are the LangGraph graph's: its nodes, its view.
+  const view = page.getByRole('region', { name: 'View' });
+  await expect(view.locator('.react-flow__minimap-node')).toHaveCount(ids.length);
+  const width = async () => (await node(page, 'callModel').boundingBox())!.width;
+  const fittedWidth = await width();
+  await view.getByRole('button', { name: 'Zoom In' }).click();
+  await expect.poll(width).toBeGreaterThan(fittedWidth * 1.1);
+  await view.getByRole('button', { name: 'Zoom Out' }).click();
+  await view.getByRole('button', { name: 'Zoom Out' }).click();
+  await expect.poll(width).toBeLessThan(fittedWidth * 0.95);
+  await view.getByRole('button', { name: 'Fit View' }).click();
+  await expect.poll(offCentre).toBeLessThan(24);
+  expect(errors).toEqual([]);
+});
+
 test('a dynamic interrupt answered from the page, beside a breakpoint (interruptBefore) on another node', async ({ page }) => {
   test.setTimeout(120_000);
   const errors = collectErrors(page);

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useApp } from '../store/index.ts';
+import { coverCanvas } from '../ui/freeRoom.ts';
 import { connect, disconnect, serverController, shortId, useServer, type ServerConnection } from '../server/langgraphServer.ts';
 import { useActiveRun } from './hooks.ts';
 
@@ -122,7 +123,7 @@ export function ServerPanel({ onClose }: { onClose: () => void }) {
   };
   return (
     // Over the canvas: a fit keeps the graph out from under it (ui/freeRoom.ts).
-    <div className="dialog server-panel" role="dialog" aria-label="LangGraph server" data-covers-canvas onKeyDown={(event) => event.key === 'Escape' && onClose()}>
+    <div className="dialog server-panel" role="dialog" aria-label="LangGraph server" data-covers-canvas ref={coverCanvas} onKeyDown={(event) => event.key === 'Escape' && onClose()}>
       <h2>LangGraph server</h2>
       {server.url === null ? (
         <form

@@ -41,3 +41,27 @@ export const freeRoom = (canvas: Element, size: { width: number; height: number 
   }
   return { x: left, y: top, width: Math.max(1, right - left), height: Math.max(1, bottom - top) };
 };
+
+const coverListeners = new Set<() => void>();
+const coversChanged = () => {
+  for (const listener of coverListeners) listener();
+};
+/** Called when what covers the canvases changes (a panel over them opens, closes or changes size). */
+export const onCoversChange = (listener: () => void) => {
+  coverListeners.add(listener);
+  return () => void coverListeners.delete(listener);
+};
+/**
+ * The ref of an element marked `data-covers-canvas`: its coming, its going and each change of its
+ * size are told to the canvases (onCoversChange), which fit their graph into the room left again.
+ */
+export const coverCanvas = (element: HTMLElement | null) => {
+  if (!element) return;
+  // A ResizeObserver tells of the element's first size too: its coming.
+  const observer = new ResizeObserver(coversChanged);
+  observer.observe(element);
+  return () => {
+    observer.disconnect();
+    coversChanged();
+  };
+};

@@ -6,6 +6,7 @@
  * Loopscope graph. Its own React Flow, node and edge types: loaded only when such a graph is shown.
  */
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
 import {
   Background,
   BaseEdge,
@@ -20,6 +21,7 @@ import {
   type NodeChange,
   type NodeProps,
   getViewportForBounds,
+  MiniMap,
   useReactFlow,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
@@ -27,7 +29,8 @@ import type { DrawnEdge, DrawnGroup, DrawnNode, ServerDrawing } from '../../runt
 import { useApp, type CanvasOverlay } from '../../store/index.ts';
 import { useServer, type ServerConnection } from '../../server/langgraphServer.ts';
 import { onFitRequest } from '../../ui/fitRequest.ts';
-import { freeRoom } from '../../ui/freeRoom.ts';
+import { freeRoom, onCoversChange } from '../../ui/freeRoom.ts';
+import { useViewSlot, ZoomAndFit } from '../../ui/viewControls.tsx';
 import { groupBox, keepPlaces, keptPlaces, layOutDrawing, sizeOf, type Point } from './drawingLayout.ts';
 import './server.css';
 
@@ -200,10 +203,15 @@ function DrawnGraph({ canvas }: { canvas: NonNullable<ServerConnection['canvas']
   const edges = useMemo(() => flowEdges(drawing, overlay), [drawing, overlay]);
   const flow = useRef<HTMLDivElement>(null);
   const { getNodes, getNodesBounds, setViewport } = useReactFlow();
+  // Until the person pans or zooms, the view follows the canvas's size and the room the panels over it leave, as the editor's canvas does.
+  const viewFitted = useRef(true);
+  /** Whether the first fit, once React Flow has measured the nodes, has been made. */
+  const fitted = useRef(false);
   /** Shows the whole graph in the part of the canvas nothing covers (the server panel, a prompt: ui/freeRoom.ts). */
   const fitInRoom = useCallback((duration: number) => {
     const element = flow.current;
     if (!element) return;
+    viewFitted.current = true;
     const box = element.getBoundingClientRect();
     const room = freeRoom(element, box);
     const [marginX, marginY] = [FIT_MARGIN * room.width, FIT_MARGIN * room.height];
@@ -217,8 +225,33 @@ function DrawnGraph({ canvas }: { canvas: NonNullable<ServerConnection['canvas']
     void setViewport(getViewportForBounds(getNodesBounds(getNodes()), box.width, box.height, MIN_ZOOM, MAX_ZOOM, padding), { duration });
   }, [getNodes, getNodesBounds, setViewport]);
   useEffect(() => onFitRequest(() => fitInRoom(200)), [fitInRoom]);
+  const laidOut = places !== null;
+  useEffect(() => {
+    const element = flow.current;
+    if (!laidOut || !element) return;
+    let frame = 0;
+    // In the next frame: a panel that has just gone is out of the page by then.
+    const refit = (duration: number) => {
+      if (!viewFitted.current || !fitted.current) return;
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(() => fitInRoom(duration));
+    };
+    const observer = new ResizeObserver(() => refit(0));
+    observer.observe(element);
+    const stopCovers = onCoversChange(() => refit(200));
+    return () => {
+      observer.disconnect();
+      stopCovers();
+      cancelAnimationFrame(frame);
+    };
+  }, [laidOut, fitInRoom]);
+  // Zoom, fit and the minimap beside the canvas drive this canvas while it is drawn over the editor's.
+  useEffect(() => {
+    useViewSlot.setState({ taken: true });
+    return () => useViewSlot.setState({ taken: false });
+  }, []);
+  const viewSlot = useViewSlot((state) => state.slot);
   // Fitted once React Flow has measured its nodes, as the editor's canvas fits a graph opened; again on Fit View.
-  const fitted = useRef(false);
   const onNodesChange = useCallback((changes: NodeChange<LangGraphFlowNode | GroupFlowNode>[]) => {
     if (!fitted.current && changes.some((change) => change.type === 'dimensions')) {
       fitted.current = true;
@@ -234,6 +267,10 @@ function DrawnGraph({ canvas }: { canvas: NonNullable<ServerConnection['canvas']
       return next;
     });
   }, [origin, assistantId, drawing, fitInRoom]);
+  // A pan or zoom of the person's (an event; a fit has none): the view is theirs until Fit View.
+  const onMoveStart = useCallback((event: MouseEvent | TouchEvent | null) => {
+    if (event) viewFitted.current = false;
+  }, []);
   return (
     <section className="lg-canvas" aria-label="LangGraph graph">
       <p className="lg-canvas-head">
@@ -254,10 +291,18 @@ function DrawnGraph({ canvas }: { canvas: NonNullable<ServerConnection['canvas']
           minZoom={MIN_ZOOM}
           maxZoom={MAX_ZOOM}
           proOptions={PRO_OPTIONS}
+          onMoveStart={onMoveStart}
         >
           <Background gap={24} />
         </ReactFlow>
       ) : !layoutError && <p className="muted lg-laying-out">Laying the graph out…</p>}
+      {viewSlot && createPortal(
+        <>
+          <ZoomAndFit onFit={() => fitInRoom(200)} />
+          <MiniMap pannable zoomable ariaLabel="Minimap" />
+        </>,
+        viewSlot,
+      )}
     </section>
   );
 }
