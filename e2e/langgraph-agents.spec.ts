@@ -258,14 +258,17 @@ test('a subgraph drawn as a group; its steps show their parent node and namespac
   await steps(page).first().click();
   await expect(detail(page)).toContainText('In the subgraph of research · checkpoint namespace research:');
   await expect(node(page, 'research:search').locator('.lg-node')).toHaveClass(/\bcurrent\b/);
-  // A fork from inside the subgraph is refused, saying why and where to fork instead; nothing runs.
-  await button(page, 'Fork on server from step 1').click();
-  const refusal = panel(page).getByRole('alert');
-  await expect(refusal).toContainText('Step 1 ran inside the subgraph of research (checkpoint namespace research:');
-  await expect(refusal).toContainText("whose checkpoints are its own: a fork edits a checkpoint of the graph itself. Fork instead from step 3 (research), where the subgraph's result came back, or start a new run with the run input edited, to run it again.");
+  // A fork from inside the subgraph is off before any click, saying why and where to fork instead; nothing runs.
+  const fork = button(page, 'Fork on server from step 1');
+  await expect(fork).toBeDisabled();
+  await expect(fork).toHaveAccessibleDescription(/^Step 1 ran inside the subgraph of research \(checkpoint namespace research:/);
+  await expect(fork).toHaveAccessibleDescription(/whose checkpoints are its own: a fork edits a checkpoint of the graph itself\. Fork instead from step 3 \(research\), where the subgraph's result came back, or start a new run with the run input edited, to run it again\.$/);
   await expect(steps(page)).toHaveCount(4);
   await steps(page).nth(2).click();
   await expect(group).toHaveClass(/\bcurrent\b/);
+  // The step where the subgraph's result came back can be forked from.
+  await expect(button(page, 'Fork on server from step 3')).toBeEnabled();
+  await expect(button(page, 'Fork on server from step 3')).not.toHaveAccessibleDescription(/./);
   await expect(detail(page).getByLabel('Where it went')).toHaveText('research → write: plain edge');
   expect(errors).toEqual([]);
 });

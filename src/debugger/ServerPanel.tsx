@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { foreignStateAfter, subgraphForkRefusal } from '../runtime/serverTrace.ts';
 import { useApp } from '../store/index.ts';
 import { coverCanvas } from '../ui/freeRoom.ts';
 import { connect, disconnect, serverController, shortId, useServer, type ServerConnection } from '../server/langgraphServer.ts';
@@ -31,6 +32,8 @@ function ForkOnServer({ foreign }: { foreign: boolean }) {
   const run = useActiveRun();
   const [text, setText] = useState('{}');
   const [error, setError] = useState<string | null>(null);
+  // A step inside a subgraph cannot be forked from: said before the click (the server's controller refuses it too).
+  const refusal = foreign && run && selected !== null ? subgraphForkRefusal(run.trace.steps, selected - 1) : null;
   const fork = () => {
     const read = readJson(text, 'State edits', true);
     if ('error' in read) {
@@ -42,9 +45,8 @@ function ForkOnServer({ foreign }: { foreign: boolean }) {
     void onServer(() => useApp.getState().fork(selected as number, { state: read.value as Record<string, unknown> }));
   };
   // A graph drawn from the server: its channels after the step, to edit rather than to write out.
-  const fill = async () => {
+  const fill = () => {
     if (!run || selected === null) return;
-    const { foreignStateAfter } = await import('../runtime/serverTrace.ts');
     setText(JSON.stringify(foreignStateAfter(run.trace.steps, selected - 1), null, 2));
   };
   return (
@@ -54,9 +56,10 @@ function ForkOnServer({ foreign }: { foreign: boolean }) {
         <textarea rows={foreign ? 6 : 2} value={text} onChange={(event) => setText(event.target.value)} spellCheck={false} />
       </label>
       <div className="server-actions">
-        {foreign && <button type="button" onClick={() => void fill()} disabled={selected === null}>Edit the state after step {selected ?? '–'}</button>}
-        <button type="button" onClick={fork} disabled={selected === null}>Fork on server from step {selected ?? '–'}</button>
+        {foreign && <button type="button" onClick={fill} disabled={selected === null}>Edit the state after step {selected ?? '–'}</button>}
+        <button type="button" onClick={fork} disabled={selected === null || refusal !== null} aria-describedby={refusal ? 'server-fork-refusal' : undefined}>Fork on server from step {selected ?? '–'}</button>
       </div>
+      {refusal && <p className="field-help" id="server-fork-refusal">{refusal}</p>}
       {error && <p role="alert">{error}</p>}
     </div>
   );
