@@ -166,7 +166,7 @@ test('over a LangGraph graph the editing controls are off and say why; zoom and 
   for (const id of ids) await expect(node(page, id)).toBeVisible();
 
   // The stand-in takes no edits: the palette and the toolbar's editing buttons are off, and say why.
-  const why = 'A LangGraph graph is edited in its code; open a Loopscope graph from Graphs to add nodes';
+  const why = 'A LangGraph graph is edited in its code; open a Loopscope graph from Graphs to edit one here';
   const palette = page.getByRole('complementary', { name: 'Palette' });
   await expect(palette).toContainText(`${why}.`);
   const kinds = palette.getByRole('list').getByRole('button');

@@ -53,7 +53,7 @@ describe('listenForShortcuts over a server graph', () => {
       useApp.getState().openDocument(blankGraph(), foreignDocumentId({ origin: 'http://127.0.0.1:2024', assistantId: 'agent' }));
       window.dispatchEvent(new KeyboardEvent('keydown', { key: 'v', ctrlKey: true }));
       expect(useApp.getState().graph.nodes).toEqual([]);
-      expect(useApp.getState().importError).toBe('Could not paste the nodes: A LangGraph graph is edited in its code; open a Loopscope graph from Graphs to add nodes.');
+      expect(useApp.getState().importError).toBe('Could not paste the nodes: A LangGraph graph is edited in its code; open a Loopscope graph from Graphs to edit one here.');
     } finally {
       stop();
     }

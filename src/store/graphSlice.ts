@@ -21,7 +21,7 @@ export interface ForeignGraph {
 }
 
 /** Why the editing controls are off while a server graph is open: said by each of them (palette, toolbar, shortcuts). */
-export const FOREIGN_EDIT_NOTE = 'A LangGraph graph is edited in its code; open a Loopscope graph from Graphs to add nodes';
+export const FOREIGN_EDIT_NOTE = 'A LangGraph graph is edited in its code; open a Loopscope graph from Graphs to edit one here';
 
 const FOREIGN_ID = 'langgraph ';
 /** The library id of a server graph's stand-in: one per server and assistant. */
