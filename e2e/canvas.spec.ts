@@ -271,26 +271,20 @@ const gridGraph = (count: number) => ({
   ]).flat(),
 });
 
-test('a pan over a big graph draws the edges in view once: nodes coming into view do not redraw them', async ({ page }) => {
+/** The 300-node grid, zoomed out to its outline drawing: a pan mounts nodes as they come into view. */
+const openZoomedOutGrid = async (page: Page) => {
   await page.goto('/');
   await expect(canvasNode(page, 'Decide')).toBeVisible();
-  // Past 200 nodes the canvas draws only what is in view, so a pan mounts nodes as they come into it.
   await importText(page, 'grid.json', JSON.stringify(gridGraph(300)));
   await expect(page.getByRole('heading', { name: 'Grid of 300' })).toBeVisible();
   const canvas = (await page.locator('.react-flow').boundingBox())!;
   await page.mouse.move(canvas.x + canvas.width * 0.15, canvas.y + canvas.height * 0.15);
   await page.mouse.wheel(0, 900);
   await expect(page.locator('.react-flow.zoomed-out')).toBeVisible();
-  const nodesBefore = await page.locator('.react-flow__node').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-id')));
-  await page.evaluate(() => {
-    const rewritten: string[] = [];
-    (window as unknown as { rewritten: string[] }).rewritten = rewritten;
-    new MutationObserver((records) => rewritten.push(...records.map((record) => `${record.oldValue} → ${(record.target as Element).getAttribute('d')}`))).observe(document.querySelector('.react-flow__edges')!, {
-      subtree: true,
-      attributeFilter: ['d'],
-      attributeOldValue: true,
-    });
-  });
+};
+
+/** Drags the pane up and left in 30 moves, from a spot of it with no node. */
+const panCanvas = async (page: Page) => {
   const from = await page.evaluate(() => {
     const box = document.querySelector('.react-flow')!.getBoundingClientRect();
     for (let y = box.y + box.height * 0.8; y > box.y + 20; y -= 7)
@@ -301,7 +295,41 @@ test('a pan over a big graph draws the edges in view once: nodes coming into vie
   await page.mouse.down();
   for (let n = 1; n <= 30; n += 1) await page.mouse.move(from.x - n * 12, from.y - n * 6);
   await page.mouse.up();
+};
+
+test('a pan over a big graph draws the edges in view once: nodes coming into view do not redraw them', async ({ page }) => {
+  await openZoomedOutGrid(page);
+  const nodesBefore = await page.locator('.react-flow__node').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-id')));
+  await page.evaluate(() => {
+    const rewritten: string[] = [];
+    (window as unknown as { rewritten: string[] }).rewritten = rewritten;
+    new MutationObserver((records) => rewritten.push(...records.map((record) => `${record.oldValue} → ${(record.target as Element).getAttribute('d')}`))).observe(document.querySelector('.react-flow__edges')!, {
+      subtree: true,
+      attributeFilter: ['d'],
+      attributeOldValue: true,
+    });
+  });
+  await panCanvas(page);
   // Nodes came into view (the pan did what it is for), and no edge already drawn was drawn again.
   await expect.poll(() => page.locator('.react-flow__node').evaluateAll((nodes, before) => nodes.filter((node) => !before.includes(node.getAttribute('data-id'))).length, nodesBefore)).toBeGreaterThan(0);
   expect(await page.evaluate(() => (window as unknown as { rewritten: string[] }).rewritten)).toEqual([]);
+});
+
+test('a pan over a big graph moves what is drawn: the canvas is not painted again as a whole on each frame', async ({ page }) => {
+  await openZoomedOutGrid(page);
+  // Chromium's trace names each layer it paints again; the viewport holds every node and edge drawn.
+  const cdp = await page.context().newCDPSession(page);
+  const { result } = await cdp.send('Runtime.evaluate', { expression: "document.querySelector('.react-flow__viewport')" });
+  const { node: viewport } = await cdp.send('DOM.describeNode', { objectId: result.objectId });
+  const events: { name: string; ph: string; args?: { data?: { nodeId?: number } } }[] = [];
+  cdp.on('Tracing.dataCollected', (collected) => events.push(...(collected.value as unknown as typeof events)));
+  const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+  await cdp.send('Tracing.start', { traceConfig: { includedCategories: ['devtools.timeline'] } });
+  await panCanvas(page);
+  await cdp.send('Tracing.end');
+  await complete;
+  const paints = events.filter((event) => event.name === 'Paint' && event.ph === 'X');
+  // The pan's frames were painted (the page's own layer, the background's pattern), but not the viewport's drawing.
+  expect(paints.length).toBeGreaterThan(0);
+  expect(paints.filter((event) => event.args?.data?.nodeId === viewport.backendNodeId).length).toBe(0);
 });
