@@ -275,6 +275,33 @@ test('an approval: the prompt names the pending action; Approve lets it run, Den
   await expect(stopStatus(page)).toContainText('denied');
 });
 
+test('the approval prompt over the canvas: a graph still fitted moves out from under it, and back when it goes', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto('/?template=approval-gate');
+  const nodes = page.locator('.react-flow__node');
+  await expect(nodes.first()).toBeVisible();
+  const transform = () => page.locator('.react-flow__viewport').evaluate((element) => (element as HTMLElement).style.transform);
+  await button(page, 'Run').click();
+  const dialog = page.getByRole('dialog', { name: 'Approval' });
+  await expect(dialog).toBeVisible();
+  /** The nodes the prompt is over. */
+  const covered = async () => {
+    const cover = (await dialog.boundingBox())!;
+    return nodes.evaluateAll((elements, box) => elements.filter((element) => {
+      const { left, right, top, bottom } = element.getBoundingClientRect();
+      return left < box.x + box.width && right > box.x && top < box.y + box.height && bottom > box.y;
+    }).map((element) => element.getAttribute('data-id')), cover);
+  };
+  await expect.poll(covered).toEqual([]);
+  const besidePrompt = await transform();
+  // Denied, the run stops there: nothing runs after that would bring a node into view.
+  await dialog.getByRole('button', { name: 'Deny' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(stopStatus(page)).toContainText('denied');
+  // The prompt gone, the graph is fitted into the whole canvas again.
+  await expect.poll(transform).not.toBe(besidePrompt);
+});
+
 test('max_rounds is named on screen, with the rounds gauge at its limit', async ({ page }) => {
   await page.goto('/');
   await page.getByRole('combobox', { name: /^Scenario/ }).selectOption('max rounds forces stop');

@@ -1,4 +1,5 @@
 import { useApp } from '../store/index.ts';
+import { coverCanvas } from '../ui/freeRoom.ts';
 
 /** Shown while the run waits at an approve node: what would run, and why it was refused. */
 export function ApprovalPrompt() {
@@ -7,8 +8,8 @@ export function ApprovalPrompt() {
   const decide = useApp((state) => state.decide);
   if (!pending || status !== 'awaiting_approval') return null;
   return (
-    // Over the canvas: a fit keeps the graph out from under it (editor/freeRoom.ts).
-    <div role="dialog" aria-label="Approval" className="approval" data-covers-canvas>
+    // Over the canvas: a fit keeps the graph out from under it, and a view still fitted fits again when it comes and goes (ui/freeRoom.ts).
+    <div role="dialog" aria-label="Approval" className="approval" data-covers-canvas ref={coverCanvas}>
       <h3>Approval needed at {pending.node}</h3>
       <p>{pending.prompt}</p>
       <dl>

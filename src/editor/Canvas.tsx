@@ -201,20 +201,33 @@ export function Canvas() {
   useEffect(() => {
     if (labelsPlaceable && viewFitted.current) fit();
   }, [labelsPlaceable, fit]);
+  // A view still fitted fits again when the canvas changes size, and when a panel over it (the
+  // server panel, an approval prompt: ui/freeRoom.ts) comes, goes or changes size.
   useEffect(() => {
     const element = container.current;
     if (!element) return;
     let frame = 0;
+    // In the next frame: a panel that has just gone is out of the page by then.
+    const refit = (duration: number) => {
+      if (!viewFitted.current) return;
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(() => fit(duration));
+    };
     const observer = new ResizeObserver((entries) => {
       const box = entries.at(-1)?.borderBoxSize[0];
       if (box) size.current = { width: box.inlineSize, height: box.blockSize };
-      if (!viewFitted.current) return;
-      cancelAnimationFrame(frame);
-      frame = requestAnimationFrame(() => fit());
+      refit(0);
     });
     observer.observe(element);
+    let stopCovers: (() => void) | undefined;
+    let stopped = false;
+    void import('../ui/freeRoom.ts').then(({ onCoversChange }) => {
+      if (!stopped) stopCovers = onCoversChange(() => refit(200));
+    });
     return () => {
+      stopped = true;
       observer.disconnect();
+      stopCovers?.();
       cancelAnimationFrame(frame);
     };
   }, [fit]);
