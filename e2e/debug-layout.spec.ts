@@ -273,3 +273,38 @@ const exportedGraph = async (page: Page) => {
   for await (const chunk of stream) chunks.push(chunk as Buffer);
   return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
 };
+
+test('a zoom by the buttons or the minimap is the person\'s view: switching layouts resizes the canvas without fitting the graph again over it', async ({ page }) => {
+  await page.goto('/?template=securityclaw');
+  await expect(debugToggle(page)).toBeVisible();
+  const scale = async () => Number(/scale\(([\d.]+)\)/.exec(await transform(page))?.[1]);
+  const canvasSize = async () => {
+    const { width, height } = await box(page.locator('.react-flow').first());
+    return `${Math.round(width)}×${Math.round(height)}`;
+  };
+  /** Switches the layout, and waits for the canvas's new size and two frames more: a view still fitted is fitted again by then. */
+  const switchLayout = async () => {
+    const before = await canvasSize();
+    await page.keyboard.press('Control+Shift+D');
+    await expect.poll(canvasSize).not.toBe(before);
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  };
+
+  const fitted = await scale();
+  await page.getByRole('button', { name: 'Zoom In' }).click();
+  await expect.poll(scale).toBeGreaterThan(fitted);
+  const zoomed = await scale();
+  await switchLayout();
+  expect(await scale()).toBe(zoomed);
+
+  // Fit View gives the view back to the fit; a wheel on the minimap then takes it again.
+  await page.getByRole('button', { name: 'Fit View' }).click();
+  await expect.poll(scale).not.toBe(zoomed);
+  await page.getByRole('img', { name: 'Minimap' }).hover();
+  const refitted = await transform(page);
+  await page.mouse.wheel(0, -200);
+  await expect.poll(() => transform(page)).not.toBe(refitted);
+  const wheeled = await transform(page);
+  await switchLayout();
+  expect(await transform(page)).toBe(wheeled);
+});

@@ -16,7 +16,8 @@ import { edgeTypes } from './edges/index.ts';
 import { EdgeLabelLayer, findEdgeLabelLayer } from './edges/labelLayer.ts';
 import { createEdgeLayoutStore, EdgeLayoutContext, type EdgeLayoutStore } from './edges/layoutStore.ts';
 import { graphBounds, viewportAround, viewportFor, type FitMode } from './fit.ts';
-import { onFitRequest } from '../ui/fitRequest.ts';
+import { onFitRequest, onViewTaken } from '../ui/fitRequest.ts';
+import { useViewSlot } from '../ui/viewControls.tsx';
 import { createFlowCache, edgeLayout, edgeLayoutInSlices, loadLabelPlacement, toFlowEdges, toFlowNodes, withPositions, type AgentFlowNode, type ConditionFlowEdge, type FlowCache } from './flowAdapter.ts';
 import { CANVAS_TEXT, nodeRect } from './geometry.ts';
 import { CanvasDrawing, OUTLINE_BELOW_ZOOM, problemMarks, runStatuses } from './detail.ts';
@@ -194,6 +195,14 @@ export function Canvas() {
   );
   // Fit View and Auto layout show the whole graph.
   useEffect(() => onFitRequest(() => fit(200, 'whole')), [fit]);
+  // A zoom by a button or the minimap is the person's, as their own pan or zoom is (unless the controls drive a canvas drawn over this one).
+  useEffect(
+    () =>
+      onViewTaken(() => {
+        if (!useViewSlot.getState().taken) viewFitted.current = false;
+      }),
+    [],
+  );
   // The document on screen when the canvas mounts, and every one opened after it, at once and
   // readable: a new graph has nothing on screen to move from, and an animated fit keeps a big graph redrawing.
   useEffect(() => fit(0, 'readable'), [documentVersion, fit]);

@@ -2,6 +2,7 @@ import { useDeferredValue, useEffect, useMemo, useRef } from 'react';
 import { useReactFlow, useStore, type ReactFlowState } from '@xyflow/react';
 import { kindDefinition, type GraphNode, type Position } from '../graph/index.ts';
 import { useApp } from '../store/index.ts';
+import { takeView } from '../ui/fitRequest.ts';
 import { useDragPreview } from './dragPreview.ts';
 import { withPositions } from './flowAdapter.ts';
 import { nodeRect, type Rect, type Skills } from './geometry.ts';
@@ -159,6 +160,7 @@ export function Minimap() {
     if (!element) return;
     const onWheel = (event: WheelEvent) => {
       event.preventDefault();
+      takeView();
       const perUnit = event.deltaMode === 1 ? 0.05 : event.deltaMode ? 1 : 0.002;
       void zoomTo(getViewport().zoom * 2 ** (-event.deltaY * perUnit));
     };
@@ -180,6 +182,7 @@ export function Minimap() {
           if (event.button !== 0) return;
           event.currentTarget.setPointerCapture(event.pointerId);
           panFrom.current = { x: event.clientX, y: event.clientY };
+          takeView();
         }}
         onPointerMove={(event) => {
           const from = panFrom.current;

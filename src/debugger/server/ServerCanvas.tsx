@@ -28,7 +28,7 @@ import '@xyflow/react/dist/style.css';
 import type { DrawnEdge, DrawnGroup, DrawnNode, ServerDrawing } from '../../runtime/serverGraph.ts';
 import { useApp, type CanvasOverlay } from '../../store/index.ts';
 import { useServer, type ServerConnection } from '../../server/langgraphServer.ts';
-import { onFitRequest } from '../../ui/fitRequest.ts';
+import { onFitRequest, onViewTaken } from '../../ui/fitRequest.ts';
 import { freeRoom, onCoversChange } from '../../ui/freeRoom.ts';
 import { useViewSlot, ZoomAndFit } from '../../ui/viewControls.tsx';
 import { groupBox, keepPlaces, keptPlaces, layOutDrawing, sizeOf, type Point } from './drawingLayout.ts';
@@ -225,6 +225,14 @@ function DrawnGraph({ canvas }: { canvas: NonNullable<ServerConnection['canvas']
     void setViewport(getViewportForBounds(getNodesBounds(getNodes()), box.width, box.height, MIN_ZOOM, MAX_ZOOM, padding), { duration });
   }, [getNodes, getNodesBounds, setViewport]);
   useEffect(() => onFitRequest(() => fitInRoom(200)), [fitInRoom]);
+  // A zoom by a button is the person's, as their own pan or zoom is.
+  useEffect(
+    () =>
+      onViewTaken(() => {
+        viewFitted.current = false;
+      }),
+    [],
+  );
   const laidOut = places !== null;
   useEffect(() => {
     const element = flow.current;
