@@ -210,6 +210,27 @@ test('over a LangGraph graph the editing controls are off and say why; zoom and 
   await view.getByRole('button', { name: 'Zoom Out' }).click();
   await view.getByRole('button', { name: 'Zoom Out' }).click();
   await expect.poll(width).toBeLessThan(fittedWidth * 0.95);
+  // A zoom by the buttons or on the minimap is the person's: a resized window does not fit the graph again over it.
+  const canvasWidth = async () => Math.round((await canvas(page).locator('.react-flow').boundingBox())!.width);
+  /** Resizes the window, and waits for the canvas's new size and two frames more: a view still fitted is fitted again by then. */
+  const resize = async (size: { width: number; height: number }) => {
+    const before = await canvasWidth();
+    await page.setViewportSize(size);
+    await expect.poll(canvasWidth).not.toBe(before);
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  };
+  const zoomedOut = await width();
+  await resize({ width: 1400, height: 800 });
+  expect(await width()).toBe(zoomedOut);
+  await view.getByRole('button', { name: 'Fit View' }).click();
+  await expect.poll(offCentre).toBeLessThan(24);
+  const refitted = await width();
+  await view.getByRole('img', { name: 'Minimap' }).hover();
+  await page.mouse.wheel(0, -200);
+  await expect.poll(width).not.toBe(refitted);
+  const wheeled = await width();
+  await resize({ width: 1600, height: 900 });
+  expect(await width()).toBe(wheeled);
   await view.getByRole('button', { name: 'Fit View' }).click();
   await expect.poll(offCentre).toBeLessThan(24);
   expect(errors).toEqual([]);

@@ -28,7 +28,7 @@ import '@xyflow/react/dist/style.css';
 import type { DrawnEdge, DrawnGroup, DrawnNode, ServerDrawing } from '../../runtime/serverGraph.ts';
 import { useApp, type CanvasOverlay } from '../../store/index.ts';
 import { useServer, type ServerConnection } from '../../server/langgraphServer.ts';
-import { onFitRequest, onViewTaken } from '../../ui/fitRequest.ts';
+import { onFitRequest, onViewTaken, takeView } from '../../ui/fitRequest.ts';
 import { freeRoom, onCoversChange } from '../../ui/freeRoom.ts';
 import { useViewSlot, ZoomAndFit } from '../../ui/viewControls.tsx';
 import { groupBox, keepPlaces, keptPlaces, layOutDrawing, sizeOf, type Point } from './drawingLayout.ts';
@@ -307,7 +307,10 @@ function DrawnGraph({ canvas }: { canvas: NonNullable<ServerConnection['canvas']
       {viewSlot && createPortal(
         <>
           <ZoomAndFit onFit={() => fitInRoom(200)} />
-          <MiniMap pannable zoomable ariaLabel="Minimap" />
+          {/* A pan or zoom on the minimap takes the view: React Flow reports no event for it (its wheel stops there, hence the capture). */}
+          <div className="minimap-events" onPointerDownCapture={takeView} onWheelCapture={takeView}>
+            <MiniMap pannable zoomable ariaLabel="Minimap" />
+          </div>
         </>,
         viewSlot,
       )}
