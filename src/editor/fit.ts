@@ -10,6 +10,7 @@
 import type { Viewport } from '@xyflow/react';
 import type { GraphFile } from '../graph/schema.ts';
 import type { Room } from '../ui/freeRoom.ts';
+import { viewportInRoom } from '../ui/viewportInRoom.ts';
 import type { EdgeLayout } from './flowAdapter.ts';
 import { ABOVE_NODE, CANVAS_TEXT, LOOP_SWING, nodeRect, unionOf, type Rect } from './geometry.ts';
 
@@ -52,16 +53,12 @@ export const graphBounds = (graph: GraphFile, layout: EdgeLayout): Rect | null =
  * The view that shows `bounds` in `room` of the canvas (its whole size by default) with a margin:
  * readable and from the graph's left and top where it does not fit, or whole.
  */
-export const viewportFor = (bounds: Rect, room: Room | { width: number; height: number }, mode: FitMode = 'readable'): Viewport => {
-  const { x: roomX = 0, y: roomY = 0 } = room as Partial<Room>;
-  const space = { width: Math.max(1, room.width - 2 * FIT_MARGIN), height: Math.max(1, room.height - 2 * FIT_MARGIN) };
-  const whole = Math.min(space.width / bounds.width, space.height / bounds.height);
-  const floor = mode === 'whole' ? MIN_WHOLE_ZOOM : whole >= MIN_WHOLE_FIT_ZOOM ? Math.min(MIN_FIT_ZOOM, whole) : MIN_FIT_ZOOM;
-  const zoom = Math.min(MAX_FIT_ZOOM, Math.max(floor, whole));
-  const across = (length: number, free: number, start: number) =>
-    length * zoom <= free ? FIT_MARGIN + (free - length * zoom) / 2 - start * zoom : FIT_MARGIN - start * zoom;
-  return { x: roomX + across(bounds.width, space.width, bounds.x), y: roomY + across(bounds.height, space.height, bounds.y), zoom };
-};
+export const viewportFor = (bounds: Rect, room: Room | { width: number; height: number }, mode: FitMode = 'readable'): Viewport =>
+  viewportInRoom(bounds, room, {
+    margin: { x: FIT_MARGIN, y: FIT_MARGIN },
+    minZoom: (whole) => (mode === 'whole' ? MIN_WHOLE_ZOOM : whole >= MIN_WHOLE_FIT_ZOOM ? Math.min(MIN_FIT_ZOOM, whole) : MIN_FIT_ZOOM),
+    maxZoom: MAX_FIT_ZOOM,
+  });
 
 /** The view centred on `rect` at full size: where a graph too large to draw whole opens. */
 export const viewportAround = (rect: Rect, size: { width: number; height: number }): Viewport => ({

@@ -20,7 +20,6 @@ import {
   type Node,
   type NodeChange,
   type NodeProps,
-  getViewportForBounds,
   MiniMap,
   useReactFlow,
 } from '@xyflow/react';
@@ -30,6 +29,7 @@ import { useApp, type CanvasOverlay } from '../../store/index.ts';
 import { useServer, type ServerConnection } from '../../server/langgraphServer.ts';
 import { onFitRequest, onViewTaken, takeView } from '../../ui/fitRequest.ts';
 import { freeRoom, onCoversChange } from '../../ui/freeRoom.ts';
+import { viewportInRoom } from '../../ui/viewportInRoom.ts';
 import { useViewSlot, ZoomAndFit } from '../../ui/viewControls.tsx';
 import { groupBox, keepPlaces, keptPlaces, layOutDrawing, sizeOf, type Point } from './drawingLayout.ts';
 import './server.css';
@@ -138,7 +138,6 @@ const PRO_OPTIONS = { hideAttribution: true };
 // Room for the loops drawn under the nodes, which the nodes' bounds leave out: a tenth of the room on each side.
 const FIT_MARGIN = 0.1;
 const [MIN_ZOOM, MAX_ZOOM] = [0.1, 2];
-const px = (length: number) => `${Math.round(length)}px` as const;
 const own = (record: Readonly<Record<string, number>> | undefined, key: string) => (record && Object.hasOwn(record, key) ? record[key] : 0);
 
 /** The flow nodes: groups behind, sized around their nodes, then the nodes at their places. */
@@ -212,17 +211,10 @@ function DrawnGraph({ canvas }: { canvas: NonNullable<ServerConnection['canvas']
     const element = flow.current;
     if (!element) return;
     viewFitted.current = true;
-    const box = element.getBoundingClientRect();
-    const room = freeRoom(element, box);
-    const [marginX, marginY] = [FIT_MARGIN * room.width, FIT_MARGIN * room.height];
-    const padding = {
-      left: px(room.x + marginX),
-      top: px(room.y + marginY),
-      right: px(box.width - room.x - room.width + marginX),
-      bottom: px(box.height - room.y - room.height + marginY),
-    };
+    const room = freeRoom(element, element.getBoundingClientRect());
+    const fit = { margin: { x: FIT_MARGIN * room.width, y: FIT_MARGIN * room.height }, minZoom: () => MIN_ZOOM, maxZoom: MAX_ZOOM };
     // Set, not asked of React Flow's fitView: that waits for a change of the nodes, which a controlled flow like this one may not make.
-    void setViewport(getViewportForBounds(getNodesBounds(getNodes()), box.width, box.height, MIN_ZOOM, MAX_ZOOM, padding), { duration });
+    void setViewport(viewportInRoom(getNodesBounds(getNodes()), room, fit), { duration });
   }, [getNodes, getNodesBounds, setViewport]);
   useEffect(() => onFitRequest(() => fitInRoom(200)), [fitInRoom]);
   // A zoom by a button is the person's, as their own pan or zoom is.
