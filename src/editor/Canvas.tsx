@@ -17,7 +17,7 @@ import { EdgeLabelLayer, findEdgeLabelLayer } from './edges/labelLayer.ts';
 import { createEdgeLayoutStore, EdgeLayoutContext, type EdgeLayoutStore } from './edges/layoutStore.ts';
 import { graphBounds, viewportAround, viewportFor, type FitMode } from './fit.ts';
 import { onFitRequest, onViewTaken } from '../ui/fitRequest.ts';
-import { useViewSlot } from '../ui/viewControls.tsx';
+import { useViewSlot } from '../ui/viewSlot.ts';
 import { createFlowCache, edgeLayout, edgeLayoutInSlices, loadLabelPlacement, toFlowEdges, toFlowNodes, withPositions, type AgentFlowNode, type ConditionFlowEdge, type FlowCache } from './flowAdapter.ts';
 import { CANVAS_TEXT, nodeRect } from './geometry.ts';
 import { CanvasDrawing, OUTLINE_BELOW_ZOOM, problemMarks, runStatuses } from './detail.ts';

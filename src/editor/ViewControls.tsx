@@ -1,6 +1,7 @@
 import { useCallback } from 'react';
 import { requestFit } from '../ui/fitRequest.ts';
-import { useViewSlot, ZoomAndFit } from '../ui/viewControls.tsx';
+import { ZoomAndFit } from '../ui/viewControls.tsx';
+import { useViewSlot } from '../ui/viewSlot.ts';
 import { Minimap } from './Minimap.tsx';
 
 /**

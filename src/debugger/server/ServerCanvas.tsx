@@ -30,7 +30,8 @@ import { useServer, type ServerConnection } from '../../server/langgraphServer.t
 import { onFitRequest, onViewTaken, takeView } from '../../ui/fitRequest.ts';
 import { freeRoom, onCoversChange } from '../../ui/freeRoom.ts';
 import { viewportInRoom } from '../../ui/viewportInRoom.ts';
-import { useViewSlot, ZoomAndFit } from '../../ui/viewControls.tsx';
+import { ZoomAndFit } from '../../ui/viewControls.tsx';
+import { useViewSlot } from '../../ui/viewSlot.ts';
 import { groupBox, keepPlaces, keptPlaces, layOutDrawing, sizeOf, type Point } from './drawingLayout.ts';
 import './server.css';
 
