@@ -17,6 +17,7 @@ import { EdgeLabelLayer, findEdgeLabelLayer } from './edges/labelLayer.ts';
 import { createEdgeLayoutStore, EdgeLayoutContext, type EdgeLayoutStore } from './edges/layoutStore.ts';
 import { graphBounds, viewportAround, viewportFor, type FitMode } from './fit.ts';
 import { onFitRequest, onViewTaken } from '../ui/fitRequest.ts';
+import { refitWhileFitted } from '../ui/refitWhileFitted.ts';
 import { useViewSlot } from '../ui/viewSlot.ts';
 import { createFlowCache, edgeLayout, edgeLayoutInSlices, loadLabelPlacement, toFlowEdges, toFlowNodes, withPositions, type AgentFlowNode, type ConditionFlowEdge, type FlowCache } from './flowAdapter.ts';
 import { CANVAS_TEXT, nodeRect } from './geometry.ts';
@@ -210,35 +211,11 @@ export function Canvas() {
   useEffect(() => {
     if (labelsPlaceable && viewFitted.current) fit();
   }, [labelsPlaceable, fit]);
-  // A view still fitted fits again when the canvas changes size, and when a panel over it (the
-  // server panel, an approval prompt: ui/freeRoom.ts) comes, goes or changes size.
+  // A view still fitted fits again when the canvas or a panel over it changes (ui/refitWhileFitted.ts).
   useEffect(() => {
     const element = container.current;
     if (!element) return;
-    let frame = 0;
-    // In the next frame: a panel that has just gone is out of the page by then.
-    const refit = (duration: number) => {
-      if (!viewFitted.current) return;
-      cancelAnimationFrame(frame);
-      frame = requestAnimationFrame(() => fit(duration));
-    };
-    const observer = new ResizeObserver((entries) => {
-      const box = entries.at(-1)?.borderBoxSize[0];
-      if (box) size.current = { width: box.inlineSize, height: box.blockSize };
-      refit(0);
-    });
-    observer.observe(element);
-    let stopCovers: (() => void) | undefined;
-    let stopped = false;
-    void import('../ui/freeRoom.ts').then(({ onCoversChange }) => {
-      if (!stopped) stopCovers = onCoversChange(() => refit(200));
-    });
-    return () => {
-      stopped = true;
-      observer.disconnect();
-      stopCovers?.();
-      cancelAnimationFrame(frame);
-    };
+    return refitWhileFitted(element, { isFitted: () => viewFitted.current, fit, onResize: (box) => void (size.current = box) });
   }, [fit]);
 
   const onNodesChange = useCallback((changes: NodeChange<AgentFlowNode>[]) => {

@@ -28,7 +28,8 @@ import type { DrawnEdge, DrawnGroup, DrawnNode, ServerDrawing } from '../../runt
 import { useApp, type CanvasOverlay } from '../../store/index.ts';
 import { useServer, type ServerConnection } from '../../server/langgraphServer.ts';
 import { onFitRequest, onViewTaken, takeView } from '../../ui/fitRequest.ts';
-import { freeRoom, onCoversChange } from '../../ui/freeRoom.ts';
+import { freeRoom } from '../../ui/freeRoom.ts';
+import { refitWhileFitted } from '../../ui/refitWhileFitted.ts';
 import { viewportInRoom } from '../../ui/viewportInRoom.ts';
 import { ZoomAndFit } from '../../ui/viewControls.tsx';
 import { useViewSlot } from '../../ui/viewSlot.ts';
@@ -230,21 +231,7 @@ function DrawnGraph({ canvas }: { canvas: NonNullable<ServerConnection['canvas']
   useEffect(() => {
     const element = flow.current;
     if (!laidOut || !element) return;
-    let frame = 0;
-    // In the next frame: a panel that has just gone is out of the page by then.
-    const refit = (duration: number) => {
-      if (!viewFitted.current || !fitted.current) return;
-      cancelAnimationFrame(frame);
-      frame = requestAnimationFrame(() => fitInRoom(duration));
-    };
-    const observer = new ResizeObserver(() => refit(0));
-    observer.observe(element);
-    const stopCovers = onCoversChange(() => refit(200));
-    return () => {
-      observer.disconnect();
-      stopCovers();
-      cancelAnimationFrame(frame);
-    };
+    return refitWhileFitted(element, { isFitted: () => viewFitted.current && fitted.current, fit: fitInRoom });
   }, [laidOut, fitInRoom]);
   // Zoom, fit and the minimap beside the canvas drive this canvas while it is drawn over the editor's.
   useEffect(() => {
