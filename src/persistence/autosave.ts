@@ -221,8 +221,9 @@ export const startSaving = (persistence: Persistence): Saver => {
           // A damaged backup stays as it is: nothing better of that edit exists.
           if (!parsed.ok) continue;
           const into = entry && entry.savedAt > backup.savedAt ? newDocumentId() : id;
-          await library.write(into, parsed.value.name, backup.text);
-          const saved: LibrarySummary = { id: into, name: parsed.value.name, savedAt: Date.now() };
+          // Stamped with the time of its edit: a graph saved since, here or in another tab, stays the one a fresh tab opens.
+          await library.write(into, parsed.value.name, backup.text, backup.savedAt);
+          const saved: LibrarySummary = { id: into, name: parsed.value.name, savedAt: backup.savedAt };
           useLibrary.setState((state) => ({ entries: withSaved(state.entries, saved) }));
           locks.announceSaved(saved);
           restored.push(into === id ? `"${parsed.value.name}" was restored` : `"${parsed.value.name}" was restored as a new graph (its graph was saved elsewhere since)`);

@@ -70,7 +70,7 @@ export const indexedDbLibrary = (factory: IDBFactory | undefined = globalThis.in
     const db = await open();
     return (await request(db.transaction(LIBRARY_STORE, 'readonly').objectStore(LIBRARY_STORE).get(id))) as LibraryEntry | undefined;
   };
-  const put = (db: IDBDatabase, id: string, name: string, text: string) => {
+  const put = (db: IDBDatabase, id: string, name: string, text: string, editedAt: number | undefined) => {
     const tx = db.transaction([LIBRARY_STORE, META_STORE], 'readwrite');
     const library = tx.objectStore(LIBRARY_STORE);
     const previous = library.get(id);
@@ -81,14 +81,27 @@ export const indexedDbLibrary = (factory: IDBFactory | undefined = globalThis.in
       const old = previous.result as LibraryEntry | undefined;
       const copies = old ? (old.text === text ? old.copies : [old.text, ...old.copies].slice(0, COPIES_KEPT)) : [];
       try {
-        library.put({ id, name, savedAt: Date.now(), text, copies, ...SAVE_STAMP } satisfies LibraryEntry);
-        tx.objectStore(META_STORE).put(id, LAST_KEY);
+        library.put({ id, name, savedAt: editedAt ?? Date.now(), text, copies, ...SAVE_STAMP } satisfies LibraryEntry);
+        if (editedAt === undefined) tx.objectStore(META_STORE).put(id, LAST_KEY);
+        else lastIfNewer(tx, id, editedAt);
       } catch (error) {
         refused = error;
         tx.abort();
       }
     };
     return completion(tx).catch((error: unknown) => Promise.reject(refused ?? error));
+  };
+  /** The graph saved last becomes `id`, edited at `editedAt`, unless the one it is now was saved after that. */
+  const lastIfNewer = (tx: IDBTransaction, id: string, editedAt: number) => {
+    const meta = tx.objectStore(META_STORE);
+    const last = meta.get(LAST_KEY);
+    last.onsuccess = () => {
+      if (typeof last.result !== 'string' || last.result === id) return void meta.put(id, LAST_KEY);
+      const entry = tx.objectStore(LIBRARY_STORE).get(last.result);
+      entry.onsuccess = () => {
+        if (((entry.result as LibraryEntry | undefined)?.savedAt ?? 0) < editedAt) meta.put(id, LAST_KEY);
+      };
+    };
   };
   return {
     list: async () => {
@@ -97,9 +110,9 @@ export const indexedDbLibrary = (factory: IDBFactory | undefined = globalThis.in
       return entries.map(({ id, name, savedAt }) => ({ id, name, savedAt })).sort((a, b) => b.savedAt - a.savedAt);
     },
     read,
-    write: async (id, name, text) => {
+    write: async (id, name, text, editedAt) => {
       // The transaction starts in this turn when the database is open: a save on `pagehide` gets in.
-      await (opened ? put(opened, id, name, text) : open().then((db) => put(db, id, name, text)));
+      await (opened ? put(opened, id, name, text, editedAt) : open().then((db) => put(db, id, name, text, editedAt)));
       const back = await read(id);
       if (back?.text !== text) throw new Error('the saved graph did not read back the same');
     },

@@ -50,12 +50,13 @@ const fakeLibrary = (initial: LibraryEntry[] = []) => {
   const library: LibraryStorage = {
     list: async () => [...entries.values()].map(({ id, name, savedAt }) => ({ id, name, savedAt })).sort((a, b) => b.savedAt - a.savedAt),
     read: async (id) => entries.get(id),
-    write: (id, name, text) => {
+    write: (id, name, text, editedAt) => {
       if (hang) return new Promise(() => {});
       if (failWith) return Promise.reject(failWith);
       const old = entries.get(id);
-      entries.set(id, { id, name, savedAt: Date.now(), text, copies: old && old.text !== text ? [old.text, ...old.copies].slice(0, COPIES_KEPT) : (old?.copies ?? []) });
-      last = id;
+      entries.set(id, { id, name, savedAt: editedAt ?? Date.now(), text, copies: old && old.text !== text ? [old.text, ...old.copies].slice(0, COPIES_KEPT) : (old?.copies ?? []) });
+      // As IndexedDB's library: an edit written later than it was made is the last only when nothing was saved after it.
+      if (editedAt === undefined || last === undefined || (entries.get(last)?.savedAt ?? 0) < editedAt) last = id;
       return Promise.resolve();
     },
     remove: async (id) => void entries.delete(id),
@@ -422,6 +423,27 @@ describe('restoring', () => {
     expect(useLibrary.getState().entries.map((entry) => entry.name).sort()).toEqual(['Never saved', 'Older edit']);
   });
 
+  it('a backup copy restored after another graph was saved keeps the time of its edit: a fresh tab still opens the graph saved last', async () => {
+    const fake = fakeLibrary([entryOf('graph-initial', template('blank'))]);
+    const journal = memory();
+    journal.setItem(`${JOURNAL_PREFIX}graph-left`, JSON.stringify({ name: 'Edited before', text: serializeGraph({ ...template('blank'), name: 'Edited before' }), savedAt: 2000 }));
+    // The graph this page opened is saved (now) before the backup copy goes back into the library.
+    let release = () => {};
+    const read = fake.library.read;
+    fake.library.read = async (id) => {
+      if (id === 'graph-left') await new Promise<void>((resolve) => (release = resolve));
+      return read(id);
+    };
+    await start(fake.library, memory(), journal);
+    rename('Saved last');
+    await vi.waitFor(() => expect(fake.names()).toContain('Saved last'));
+    release();
+    await vi.waitFor(() => expect(journal.values.size).toBe(0));
+    expect(fake.entries.get('graph-left')?.savedAt).toBe(2000);
+    expect(useLibrary.getState().entries.find((entry) => entry.id === 'graph-left')?.savedAt).toBe(2000);
+    expect(await fake.library.lastSaved()).toBe('graph-initial');
+  });
+
   it('opening a graph of the library saves the open one first', async () => {
     const fake = fakeLibrary([entryOf('graph-a', template('graph-engineer'))]);
     await start(fake.library);
@@ -446,6 +468,16 @@ describe('indexedDbLibrary', () => {
     expect(await library.lastSaved()).toBe('a');
     await library.remove('b');
     expect((await library.list()).map((summary) => summary.id)).toEqual(['a']);
+  });
+
+  it('an edit written later than it was made keeps its time, and is the graph saved last only when nothing was saved after it', async () => {
+    const library = indexedDbLibrary(new IDBFactory());
+    await library.write('a', 'A', 'saved now');
+    await library.write('b', 'B', 'an older edit', 1000);
+    expect((await library.read('b'))?.savedAt).toBe(1000);
+    expect(await library.lastSaved()).toBe('a');
+    await library.write('c', 'C', 'a newer edit', Date.now() + 60_000);
+    expect(await library.lastSaved()).toBe('c');
   });
 
   it('a put a full storage refuses rejects with that refusal, not with "Uncaught exception in event handler"', async () => {

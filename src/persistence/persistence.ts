@@ -64,8 +64,11 @@ export interface LibraryStorage {
   /**
    * Saves, reads the save back to check it, and keeps the replaced text among the copies. `text` is
    * this page's serialization of a graph it has read: it is stamped with the page's `GRAPH_SCHEMA`.
+   * `editedAt` is for an edit written later than it was made (a backup copy restored): the entry
+   * keeps the time of the edit, and is the graph a fresh tab opens only when nothing was saved after
+   * it. A folder's files keep the time they are written.
    */
-  write: (id: string, name: string, text: string) => Promise<void>;
+  write: (id: string, name: string, text: string, editedAt?: number) => Promise<void>;
   remove: (id: string) => Promise<void>;
   /** The graph saved last in any tab, for a tab that has none of its own. */
   lastSaved: () => Promise<string | undefined>;
@@ -93,7 +96,7 @@ const indexedDbOnFirstUse = (): LibraryStorage => {
     list: async () => (await load()).list(),
     read: async (id) => (await load()).read(id),
     // Once loaded, straight through: a save on `pagehide` must start its write in that turn.
-    write: (id, name, text) => (library ? library.write(id, name, text) : load().then((loaded) => loaded.write(id, name, text))),
+    write: (id, name, text, editedAt) => (library ? library.write(id, name, text, editedAt) : load().then((loaded) => loaded.write(id, name, text, editedAt))),
     remove: async (id) => (await load()).remove(id),
     lastSaved: async () => (await load()).lastSaved(),
   };
