@@ -195,6 +195,8 @@ test('loopscope open: New graph asks for a file name; Remove asks, then deletes 
   await graphs.getByRole('button', { name: 'Remove fresh.json' }).click();
   await expect(graphs).toContainText('Delete fresh.json from the folder?');
   await graphs.getByRole('button', { name: 'Delete the file' }).click();
+  // The question stays until the file is deleted and the list read again (its row shows no open button meanwhile).
+  await expect(graphs).not.toContainText('Delete fresh.json from the folder?');
   await expect(graphs.getByRole('button', { name: /^fresh\.json/ })).toHaveCount(0);
   await expect(readFile(join(folder, 'fresh.json'))).rejects.toThrow();
   await page.keyboard.press('Escape');
