@@ -258,6 +258,30 @@ const pan = async (page: Page) => {
   });
 };
 
+/** Waits until the app's library (IndexedDB, as src/persistence/indexedDbLibrary.ts writes it) holds a graph named `name`. */
+const savedInLibrary = (page: Page, name: string) =>
+  page.waitForFunction(
+    (wanted) =>
+      new Promise<boolean>((resolve) => {
+        const request = indexedDB.open('loopscope');
+        request.onerror = () => resolve(false);
+        request.onsuccess = () => {
+          const db = request.result;
+          const all = db.transaction('library', 'readonly').objectStore('library').getAll();
+          all.onsuccess = () => {
+            db.close();
+            resolve((all.result as { name?: string }[]).some((entry) => entry.name === wanted));
+          };
+          all.onerror = () => {
+            db.close();
+            resolve(false);
+          };
+        };
+      }),
+    name,
+    { timeout: DRAW_BUDGET_MS, polling: 100 },
+  );
+
 const countDom = (page: Page) =>
   page.evaluate(() => ({ elements: document.getElementsByTagName('*').length, nodes: document.querySelectorAll('.react-flow__node').length }));
 
@@ -342,6 +366,10 @@ export const browserRows = async (options: BrowserOptions): Promise<Row[]> => {
             await setExpect(first, imported.name);
             await first.getByLabel('Import JSON').setInputFiles(fileWith('graph.json', JSON.stringify(imported)), { timeout: DRAW_BUDGET_MS });
             importMs = await waitDrawn(first);
+            // Closed only once its save has landed, as after any moment of work: closed mid-save, the
+            // tab keeps the graph in this browser's backup copy instead (600 KB of localStorage at
+            // 1,000 nodes), and the next page, the one timed, reads that first.
+            await savedInLibrary(first, imported.name);
           }
           await first.close();
           const page = await context.newPage();
