@@ -284,7 +284,7 @@ const crossedGrid = (count: number) => {
   return { ...grid, name: `Crossed grid of ${count}`, edges: [...grid.edges, ...across] };
 };
 
-/** The 300-node grid, zoomed out to its outline drawing: a pan mounts nodes as they come into view. */
+/** A grid (the 300-node one unless another is given), zoomed out to its outline drawing: a pan mounts nodes as they come into view. */
 const openZoomedOutGrid = async (page: Page, graph: { name: string } = gridGraph(300), { reopened = false } = {}) => {
   await page.goto('/');
   await expect(canvasNode(page, 'Decide')).toBeVisible();
