@@ -271,7 +271,7 @@ const gridGraph = (count: number) => ({
   ]).flat(),
 });
 
-/** The grid with edges across a row besides, backwards as often as forwards (drawn as loops), as the bench's graph has. */
+/** The grid with edges across a row besides, backwards as often as forwards (drawn as loops), as the bench's graph has (bench/graphs.ts imports JSON modules, which Playwright's loader does not read). */
 const crossedGrid = (count: number) => {
   const grid = gridGraph(count);
   let seed = 14;
