@@ -231,3 +231,14 @@ describe('export --langgraph DIR writes nothing outside DIR (issue 51, #2)', () 
     expect(await readFile(join(project, 'package.json'), 'utf8')).toContain('"name": "securityclaw-triage"');
   });
 });
+
+it('a host validate refuses, export and serve refuse the same way, with the path: none is written or crashes (issue 51, #9, #10)', async () => {
+  for (const name of ['base-url-comma-host.json', 'base-url-quotes-host.json']) {
+    const file = join(root, 'corpus', name);
+    for (const argv of [['validate', file], ['export', file, '--langgraph', join(dir, name)], ['serve', file]]) {
+      const out: string[] = [];
+      expect(await main(argv, { out: (line) => out.push(line), err: (line) => out.push(line) }), argv.join(' ')).toBe(2);
+      expect(out.join('\n')).toContain('skills.ask.baseUrl: expected an http(s) URL such as http://localhost:11434/v1, without spaces or control characters, whose host is a name');
+    }
+  }
+});
