@@ -1,8 +1,10 @@
-import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { constants } from 'node:fs';
+import { mkdir, mkdtemp, open, readdir, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type GraphFile } from '../graph/index.ts';
 import { parseGraph } from '../graph/parse.ts';
 import { TEMPLATES } from '../graph/templates/index.ts';
@@ -176,4 +178,67 @@ describe('loopscope export --langgraph', () => {
     expect(await cli('serve', join(root, 'src/graph/templates/blank.json'))).toBe(2);
     expect(out.at(-1)).toContain('cannot be served: the graph\'s entry');
   });
+});
+
+describe('export --langgraph DIR writes nothing outside DIR (issue 51, #2)', () => {
+  const graphFile = join(root, 'src/graph/templates/securityclaw.json');
+  let victim = '';
+  let project = '';
+  beforeEach(async () => {
+    victim = await mkdtemp(join(tmpdir(), 'loopscope-victim-'));
+    await writeFile(join(victim, 'bashrc'), 'alias ls="ls --color"\n');
+    await writeFile(join(victim, 'README.md'), '# mine\n');
+    project = join(victim, 'project');
+    await mkdir(project);
+  });
+  afterEach(() => rm(victim, { recursive: true, force: true }));
+
+  const exported = async () => {
+    const out: string[] = [];
+    const code = await main(['export', graphFile, '--langgraph', project], { out: (line) => out.push(line), err: (line) => out.push(line) });
+    return { code, said: out.at(-1) };
+  };
+  const victimFiles = async () => Object.fromEntries(await Promise.all(['bashrc', 'README.md'].map(async (name) => [name, await readFile(join(victim, name), 'utf8')])));
+
+  it.each([
+    ['package.json', '../bashrc', 'package.json is a link, not a regular file: nothing is written or removed through it'],
+    ['README.md', '../README.md', 'README.md is a link, not a regular file: nothing is written or removed through it'],
+    ['src', '..', 'src is a link, not a folder: nothing is written or removed through it'],
+  ])('a link named %s is refused with exit 2, and what it leads to is left as it was', async (name, target, said) => {
+    const before = await victimFiles();
+    await symlink(target, join(project, name));
+    expect(await exported()).toEqual({ code: 2, said });
+    expect(await victimFiles()).toEqual(before);
+    expect(await readdir(victim)).toEqual(['README.md', 'bashrc', 'project']);
+  });
+
+  it('a named pipe in the place of a file is refused at once, not waited on', async () => {
+    const pipe = join(project, 'README.md');
+    execFileSync('mkfifo', [pipe]);
+    try {
+      expect(await exported()).toEqual({ code: 2, said: 'README.md is a named pipe, not a regular file: nothing is written or removed through it' });
+    } finally {
+      // A write waiting on the pipe (an old export's) goes on, so nothing is left blocked.
+      await open(pipe, constants.O_RDONLY | constants.O_NONBLOCK).then((handle) => handle.close(), () => undefined);
+    }
+  }, 20_000);
+
+  it('a .env that is a link is left as it is, and nothing is made where it leads', async () => {
+    await symlink('../env', join(project, '.env'));
+    expect((await exported()).code).toBe(0);
+    expect(await readlink(join(project, '.env'))).toBe('../env');
+    expect(await readdir(victim)).toEqual(['README.md', 'bashrc', 'project']);
+    expect(await readFile(join(project, 'package.json'), 'utf8')).toContain('"name": "securityclaw-triage"');
+  });
+});
+
+it('a host validate refuses, export and serve refuse the same way, with the path: none is written or crashes (issue 51, #9, #10)', async () => {
+  for (const name of ['base-url-comma-host.json', 'base-url-quotes-host.json']) {
+    const file = join(root, 'corpus', name);
+    for (const argv of [['validate', file], ['export', file, '--langgraph', join(dir, name)], ['serve', file]]) {
+      const out: string[] = [];
+      expect(await main(argv, { out: (line) => out.push(line), err: (line) => out.push(line) }), argv.join(' ')).toBe(2);
+      expect(out.join('\n')).toContain('skills.ask.baseUrl: expected an http(s) URL such as http://localhost:11434/v1, without spaces or control characters, whose host is a name');
+    }
+  }
 });

@@ -7,7 +7,7 @@
  * bundle, pinned in the project's package.json to the versions Loopscope runs on, so the server's
  * LangGraph and the graph's are one copy.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BuildOptions } from 'esbuild';
@@ -20,6 +20,7 @@ import { KEYS_VARIABLE, writeAllowances } from '../skills/environmentKeys.ts';
 import { LOCAL_PAGES_MODULE, localPagesOnlyConfig } from './localPages.ts';
 import { serverVariables } from './mcp.ts';
 import { dotenvText, jsonText, markdownText, type DotenvLine } from './projectText.ts';
+import { realFolder, writeInside } from './safeFs.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -181,7 +182,8 @@ export interface ExportedProject {
 }
 
 /**
- * Writes the project into `dir` (created when missing; files of the same names are replaced), with
+ * Writes the project into `dir` (created when missing; files of the same names are replaced, a link
+ * or anything but a regular file in their place refused, see safeFs.ts), with
  * the project's `.mcp.json` when given: the servers its mcp skills name, as the person defined them.
  */
 export const exportLangGraph = async (graph: GraphFile, dir: string, servers?: McpConfig): Promise<ExportedProject> => {
@@ -206,11 +208,15 @@ export const exportLangGraph = async (graph: GraphFile, dir: string, servers?: M
     ...(await bundleModules()),
     'src/loopscope-runtime.d.ts': RUNTIME_TYPES,
   };
-  await mkdir(join(dir, 'src'), { recursive: true });
+  await mkdir(dir, { recursive: true });
+  await realFolder(dir, ['src'], 'src', true);
   for (const [name, text] of Object.entries(files)) {
-    // An existing .env holds the person's keys: never overwritten.
-    if (name === '.env') await writeFile(join(dir, name), text, { flag: 'a' });
-    else await writeFile(join(dir, name), text);
+    // An existing .env holds the person's keys: never overwritten (nor anything a link named .env leads to).
+    if (name === '.env') await writeInside(dir, name, text, { create: true }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EEXIST') throw error;
+    });
+    // Each file is replaced as a regular file of the folder: a link in its place is refused, never written through.
+    else await writeInside(dir, name, text);
   }
   return { dir, graphId, files: Object.keys(files) };
 };

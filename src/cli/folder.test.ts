@@ -1,10 +1,13 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { constants } from 'node:fs';
+import { link, mkdir, mkdtemp, open, readdir, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { serializeGraph, type GraphFile } from '../graph/index.ts';
 import { findTemplate } from '../graph/templates/index.ts';
 import { checkedPath, FolderError, openFolder, type FileChange, type Folder } from './folder.ts';
+import { main } from './main.ts';
 
 const graph = (findTemplate('securityclaw') as { graph: () => GraphFile }).graph();
 const text = serializeGraph(graph);
@@ -73,6 +76,24 @@ describe('the folder of loopscope open', () => {
     expect(await readdir(outside)).toEqual(['secret.json']);
   });
 
+  it('writes and deletes through no link at all, even one that stays inside; a hard link of a file outside is replaced, not written through', async () => {
+    await symlink('graphs/triage.json', join(root, 'alias.json'));
+    await symlink('graphs', join(root, 'sub'));
+    await link(join(outside, 'secret.json'), join(root, 'hard.json'));
+    const edited = serializeGraph({ ...graph, name: 'Edited' });
+    expect((await refusal(folder.write('alias.json', edited))).message).toBe('alias.json is a link, not a regular file: nothing is written or removed through it');
+    expect((await refusal(folder.write('sub/triage.json', edited))).message).toBe('sub/triage.json: sub is a link, not a folder: nothing is written or removed through it');
+    expect((await refusal(folder.write('sub/new.json', edited, { create: true }))).status).toBe(403);
+    expect((await refusal(folder.remove('alias.json'))).status).toBe(403);
+    expect((await refusal(folder.remove('sub/triage.json'))).status).toBe(403);
+    expect(await readFile(join(root, 'graphs/triage.json'), 'utf8')).toBe(text);
+    expect(await readlink(join(root, 'alias.json'))).toBe('graphs/triage.json');
+    expect(await readdir(join(root, 'graphs'))).toEqual(['deep', 'triage.json']);
+    await folder.write('hard.json', edited);
+    expect(await readFile(join(root, 'hard.json'), 'utf8')).toBe(edited);
+    expect(await readFile(join(outside, 'secret.json'), 'utf8')).toBe(text);
+  });
+
   it('writes atomically, the stable text, leaving no temporary file; a new file only under a free name', async () => {
     const edited = serializeGraph({ ...graph, name: 'Edited' });
     const { savedAt } = await folder.write('graphs/triage.json', edited);
@@ -131,4 +152,33 @@ describe('the folder of loopscope open', () => {
       await stop();
     }
   });
+});
+
+/** Opens a named pipe for writing without waiting, so that whatever waits to read it goes on: nothing is left blocked after the test, whatever it found. */
+const release = (pipe: string) => open(pipe, constants.O_WRONLY | constants.O_NONBLOCK).then((handle) => handle.close(), () => undefined);
+
+describe('a named pipe in the folder (issue 51, #4)', () => {
+  let pipe = '';
+  beforeEach(() => {
+    pipe = join(root, 'graphs/pipe');
+    execFileSync('mkfifo', [pipe]);
+    return symlink('pipe', join(root, 'graphs/a.json'));
+  });
+  afterEach(() => release(pipe));
+
+  it('is neither listed nor read, nor written, nor deleted: each says so at once, and the rest of the folder works', async () => {
+    expect((await folder.list()).map((listing) => listing.path)).toEqual(['broken.json', 'graphs/deep/other.json', 'graphs/triage.json']);
+    expect((await refusal(folder.read('graphs/a.json'))).message).toBe('graphs/a.json is a named pipe, not a regular file: it is not read');
+    expect((await refusal(folder.write('graphs/a.json', text))).status).toBe(409);
+    expect((await refusal(folder.remove('graphs/a.json'))).status).toBe(409);
+    expect((await folder.read('graphs/triage.json')).text).toBe(text);
+  }, 5_000);
+
+  it('leaves `loopscope test FOLDER` to test the graph files around it', async () => {
+    const lines: string[] = [];
+    const code = await main(['test', root], { out: (line) => lines.push(line), err: (line) => lines.push(line) });
+    expect(lines.join('\n')).toContain(join(root, 'graphs/triage.json'));
+    expect(lines.join('\n')).not.toContain('a.json');
+    expect(code).toBe(2);
+  }, 20_000);
 });

@@ -3,16 +3,17 @@
  * `format` is `loopscope/graph`, in subfolders too, `node_modules` and dot-folders left out),
  * each read, written atomically (a temporary file renamed over it), created or deleted by its path
  * in the folder. A path is refused before any file is touched unless it names a graph file inside
- * the folder: no `..`, no absolute path, no backslash, nothing through a link that leads out.
+ * the folder: no `..`, no absolute path, no backslash, nothing through a link that leads out; a
+ * write or a delete goes through no link at all, and only a regular file is read (safeFs.ts).
  */
-import { randomBytes } from 'node:crypto';
-import { chmod, link, open, readdir, realpath, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { readdir, realpath, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, sep, win32 } from 'node:path';
 import { watch as watchFiles } from 'chokidar';
 import { decodeText } from '../graph/bytes.ts';
 import { describeProblems, LIMITS, readJson, type GraphFile } from '../graph/index.ts';
 import { parseGraph } from '../graph/parse.ts';
 import { GRAPH_FORMAT } from '../graph/schema.ts';
+import { fileInside, openRegular, UnsafePath, writeInside } from './safeFs.ts';
 
 /** A request the folder refuses, with the HTTP status that says why. */
 export class FolderError extends Error {
@@ -152,11 +153,11 @@ export const openFolder = async (root: string): Promise<Folder> => {
     return { file, present };
   };
 
+  /** A regular file's content (anything else, a named pipe included, is refused before it is read: UnsafePath). */
   const readWithin = async (file: string, path: string): Promise<FileRead> => {
-    const handle = await open(file, 'r');
+    const handle = await openRegular(file, path);
     try {
-      const { size, isFile } = await handle.stat().then((stats) => ({ size: stats.size, isFile: stats.isFile() }));
-      if (!isFile) return { kind: 'other' };
+      const { size } = await handle.stat();
       if (size > MAX_BYTES) {
         const head = Buffer.alloc(Math.min(HEAD_BYTES, size));
         await handle.read(head, 0, head.length, 0);
@@ -225,6 +226,7 @@ export const openFolder = async (root: string): Promise<Folder> => {
     try {
       content = await readWithin(file, path);
     } catch (error) {
+      if (error instanceof UnsafePath) throw new FolderError(403, error.message);
       throw new FolderError(404, `${path}: cannot be read (${codeOf(error) ?? String(error)})`);
     }
     if (content.kind === 'too-big') throw new FolderError(413, content.problem);
@@ -238,27 +240,20 @@ export const openFolder = async (root: string): Promise<Folder> => {
     if (!parsed.ok) throw new FolderError(400, `${path}: not written, the text is not a valid graph (${describeProblems(parsed.problems).split('\n')[0]})`);
     const { file, present } = await locate(path);
     if (present && create) throw new FolderError(409, `${path} already exists: choose another name`);
-    let mode: number | undefined;
     if (present) {
       const content = await readWithin(file, path).catch(() => ({ kind: 'other' }) as const);
       if (content.kind === 'other') throw new FolderError(409, `${path} is not a Loopscope graph file: it is not written over`);
-      mode = (await stat(file)).mode & 0o7777;
     }
-    // A dot-file beside it: left out of the list and of the watch, renamed over the file when whole.
-    const temporary = join(dirname(file), `.${basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
+    let written: string;
     try {
-      await writeFile(temporary, text, { flag: 'wx', ...(mode === undefined ? {} : { mode }) });
-      if (mode !== undefined) await chmod(temporary, mode);
-      // link fails when the name is taken: a new file never replaces one made meanwhile.
-      if (create) await link(temporary, file);
-      else await rename(temporary, file);
+      // Where the path names it, through no link: one on the way is refused, even a link that stays inside.
+      written = await writeInside(real, path, text, { create });
     } catch (error) {
+      if (error instanceof UnsafePath) throw new FolderError(403, error.message);
       if (create && codeOf(error) === 'EEXIST') throw new FolderError(409, `${path} already exists: choose another name`);
       throw writeFailure(path, error);
-    } finally {
-      await rm(temporary, { force: true }).catch(() => undefined);
     }
-    return { savedAt: (await stat(file)).mtimeMs };
+    return { savedAt: (await stat(written)).mtimeMs };
   };
 
   const remove: Folder['remove'] = async (path) => {
@@ -266,8 +261,11 @@ export const openFolder = async (root: string): Promise<Folder> => {
     if (!present) throw new FolderError(404, `${path}: no such file in the folder`);
     const content = await readWithin(file, path).catch(() => ({ kind: 'other' }) as const);
     if (content.kind === 'other') throw new FolderError(409, `${path} is not a Loopscope graph file: it is not deleted`);
-    // The name in the folder goes (a link's target, inside the folder, stays).
-    await unlink(join(real, ...path.split('/'))).catch((error: unknown) => {
+    // The name in the folder goes, only when it is a regular file reached through no link.
+    const named = await fileInside(real, path).catch((error: unknown) => {
+      throw error instanceof UnsafePath ? new FolderError(403, error.message) : new FolderError(404, `${path}: cannot be reached (${codeOf(error) ?? String(error)})`);
+    });
+    await unlink(named.full).catch((error: unknown) => {
       throw new FolderError(500, `${path} could not be deleted (${codeOf(error) ?? String(error)})`);
     });
   };

@@ -18,6 +18,7 @@ import { announceServers, McpConfigError, readProjectServers, type ProjectServer
 import { allowKey, environmentKeys, readAllowance, type AllowedKeys } from '../skills/environmentKeys.ts';
 import { keysToOtherOrigins } from './keys.ts';
 import { report, REPORTERS, tally, type CaseReport, type FileReport, type ReporterName } from './reporters.ts';
+import { UnsafePath } from './safeFs.ts';
 import { visibleLines } from '../graph/visible.ts';
 import { formatTimeline } from './timeline.ts';
 
@@ -456,7 +457,8 @@ export const main = async (argv: string[], terminal: Output = processOutput): Pr
         return 2;
     }
   } catch (error) {
-    if (error instanceof Refusal || error instanceof ScenarioError || error instanceof McpConfigError) {
+    // A path refused for what it is (a link, a named pipe): a refusal of the folder given, not a failure.
+    if (error instanceof Refusal || error instanceof ScenarioError || error instanceof McpConfigError || error instanceof UnsafePath) {
       io.err(error.message);
       return 2;
     }

@@ -2,13 +2,14 @@
  * `loopscope run` with MCP servers: .mcp.json read from the current folder or --mcp, servers started
  * from node_modules and stopped by PID at the end of the run, on Ctrl-C, and when the run dies.
  */
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { readFile, symlink, writeFile } from 'node:fs/promises';
+import { execFileSync, spawn } from 'node:child_process';
+import { constants, existsSync } from 'node:fs';
+import { open, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FIXTURE_SERVER, filesAgentCopy, serversFor, ROOT, testServers } from '../skills/mcpTesting.ts';
 import { main } from './main.ts';
+import { McpConfigError, readProjectServers } from './mcp.ts';
 
 const cli = async (...argv: string[]) => {
   const out: string[] = [];
@@ -87,6 +88,18 @@ describe('loopscope run with MCP servers', () => {
     expect(bad.err).toContain('mcpServers.files.command: required');
     expect(await cli('run', graphFile(), '--mcp', join(copy.dir, 'none.json'))).toMatchObject({ code: 2, err: expect.stringContaining('none.json: cannot read the file (ENOENT)') });
   });
+
+  it('a .mcp.json that is a named pipe is refused at once, not waited on (issue 51, #4)', async () => {
+    const pipe = join(copy.dir, '.mcp.json');
+    await rm(pipe, { force: true });
+    execFileSync('mkfifo', [pipe]);
+    try {
+      await expect(readProjectServers(undefined, copy.dir)).rejects.toThrow(new McpConfigError('./.mcp.json is a named pipe, not a regular file: it is not read'));
+    } finally {
+      // A read waiting on the pipe (an old one's) goes on, so nothing is left blocked.
+      await open(pipe, constants.O_WRONLY | constants.O_NONBLOCK).then((handle) => handle.close(), () => undefined);
+    }
+  }, 5_000);
 
   it('names a server that .mcp.json does not define before the run, and the run says it at the call', async () => {
     await writeFile(servers(), JSON.stringify({ mcpServers: {} }));

@@ -4,13 +4,13 @@
  * server on first use and stops it by its PID when the run ends, also on Ctrl-C, a kill, or a
  * crash of the run.
  */
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { decodeText } from '../graph/bytes.ts';
 import { describeProblems } from '../graph/problems.ts';
 import { McpConfig, isStdioServer, serversNamed, variablesOf } from '../graph/mcpServers.ts';
 import { parseWith } from '../graph/parse.ts';
 import type { GraphFile } from '../graph/schema.ts';
+import { openRegular, UnsafePath } from './safeFs.ts';
 
 export const MCP_FILE = '.mcp.json';
 
@@ -34,8 +34,15 @@ export const readProjectServers = async (named: string | undefined, cwd = proces
   const source = named ?? `./${MCP_FILE}`;
   let bytes: Uint8Array;
   try {
-    bytes = await readFile(file);
+    // A named pipe there would hold the read (and `open`, which reads it on every request) forever.
+    const handle = await openRegular(file, source);
+    try {
+      bytes = await handle.readFile();
+    } finally {
+      await handle.close();
+    }
   } catch (error) {
+    if (error instanceof UnsafePath) throw new McpConfigError(error.message);
     const code = (error as NodeJS.ErrnoException).code;
     if (named === undefined && code === 'ENOENT') return null;
     throw new McpConfigError(`${source}: cannot read the file (${code ?? (error as Error).message})`);

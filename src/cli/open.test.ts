@@ -1,6 +1,8 @@
+import { execFileSync } from 'node:child_process';
+import { constants } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -100,6 +102,25 @@ describe('loopscope open: the server', () => {
     expect((await api('/api/graph?path=new.json', { method: 'DELETE' })).status).toBe(200);
     expect((await api('/api/nothing')).status).toBe(404);
   });
+
+  it('answers every request at once when the folder holds a named pipe linked as a graph file (issue 51, #4)', async () => {
+    const pipe = join(root, 'pipe');
+    execFileSync('mkfifo', [pipe]);
+    await symlink('pipe', join(root, 'a.json'));
+    try {
+      // More lists than Node has I/O threads: a read waiting on the pipe held one each, then the page itself stopped answering.
+      const lists = await Promise.all(Array.from({ length: 6 }, () => api('/api/graphs')));
+      for (const list of lists) expect(JSON.parse(list.body)).toEqual({ graphs: [{ path: 'graph.json', name: 'SecurityClaw triage', savedAt: expect.any(Number) }] });
+      const read = await api('/api/graph?path=a.json');
+      expect(read.status).toBe(403);
+      expect(JSON.parse(read.body)).toEqual({ error: 'a.json is a named pipe, not a regular file: it is not read' });
+      expect((await raw('/')).status).toBe(200);
+      expect((await api('/api/graph?path=graph.json')).body).toBe(text);
+    } finally {
+      // Whatever waits to read the pipe goes on (an old server's reads), so nothing is left blocked.
+      await open(pipe, constants.O_WRONLY | constants.O_NONBLOCK).then((handle) => handle.close(), () => undefined);
+    }
+  }, 10_000);
 
   it('streams the changes of graph files on disk to the page', async () => {
     const controller = new AbortController();

@@ -5,7 +5,7 @@
  * node_modules (linked into the folder), so nothing is installed and nothing is fetched. The server
  * is Loopscope's child process, stopped by its own PID.
  */
-import { mkdtemp, mkdir, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdtemp, mkdir, readdir, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { type GraphFile } from '../graph/index.ts';
@@ -17,6 +17,7 @@ import { langGraphCli, resolvePackage, startLangGraphServer, type LangGraphServe
 import { localPagesOnlyConfig } from './localPages.ts';
 import type { ProjectServers } from './mcp.ts';
 import { jsonText } from './projectText.ts';
+import { realFolder, UnsafePath, writeInside } from './safeFs.ts';
 
 export { freePort, HOST } from './langgraphDev.ts';
 
@@ -86,11 +87,15 @@ const writeProjects = async (graphs: readonly GraphFile[], dir: string, servers:
     let id = base;
     for (let n = 2; ids.includes(id); n += 1) id = `${base}-${n}`;
     ids.push(id);
-    await exportLangGraph(graph, join(dir, id), servers);
+    // A project's folder is a real folder of dir: one named like the graph that is a link is refused, not written through.
+    await exportLangGraph(graph, await realFolder(dir, [id], id, true), servers).catch((error: unknown) => {
+      throw error instanceof UnsafePath ? new UnsafePath(`${id}/${error.message}`) : error;
+    });
   }
   const config = { node_version: '20', graphs: Object.fromEntries(ids.map((id) => [id, `./${id}/src/graph.ts:graph`])), dependencies: ['.'], ...localPagesOnlyConfig(`./${ids[0]}`) };
-  await writeFile(join(dir, 'langgraph.json'), jsonText(config));
-  await writeFile(join(dir, 'package.json'), jsonText({ name: 'loopscope-serve', private: true, type: 'module' }));
+  await writeInside(dir, 'langgraph.json', jsonText(config));
+  await writeInside(dir, 'package.json', jsonText({ name: 'loopscope-serve', private: true, type: 'module' }));
+  // A link is removed itself (rm does not follow one), never what it leads to.
   await rm(join(dir, 'node_modules'), { force: true });
   await symlink(MODULES, join(dir, 'node_modules'), 'dir');
   return ids;
@@ -104,8 +109,8 @@ export class ServeRefused extends Error {}
 
 /**
  * Makes `dir` the folder of served projects: an absent or empty folder is taken (and marked), a
- * marked one is taken again; any other is refused as it is, since serving writes package.json,
- * langgraph.json and node_modules into it.
+ * marked one is taken again unless it holds a link; any other is refused as it is, since serving
+ * writes package.json, langgraph.json and node_modules into it.
  */
 export const claimFolder = async (dir: string): Promise<void> => {
   const entries = await readdir(dir).catch((error: NodeJS.ErrnoException) => {
@@ -114,8 +119,18 @@ export const claimFolder = async (dir: string): Promise<void> => {
   });
   if (entries && entries.length > 0 && !entries.includes(SERVE_MARKER))
     throw new ServeRefused(`--dir ${dir} is not empty and was not made by loopscope serve: serving writes package.json, langgraph.json and node_modules there, so it takes an empty or new folder only (nothing was changed)`);
+  // Serve makes no link there but node_modules: any other (the marker itself, a project's folder,
+  // the server's .langgraph_api) would take what is written in the folder out of it.
+  for (const name of entries ?? [])
+    if (name !== 'node_modules' && (await lstat(join(dir, name))).isSymbolicLink())
+      throw new ServeRefused(`--dir ${dir}: ${name} is a link, and serve writes nothing through a link: remove it, or choose another folder (nothing was changed)`);
   await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, SERVE_MARKER), 'This folder holds graphs served by `loopscope serve`, which may replace its files.\n');
+  try {
+    await writeInside(dir, SERVE_MARKER, 'This folder holds graphs served by `loopscope serve`, which may replace its files.\n');
+  } catch (error) {
+    if (error instanceof UnsafePath) throw new ServeRefused(`--dir ${dir}: ${error.message} (nothing was changed)`);
+    throw error;
+  }
 };
 
 /** Why serving stopped before the server answered: the caller's signal (Ctrl-C). */

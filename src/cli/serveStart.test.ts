@@ -4,13 +4,15 @@
  * behind — no LangGraph server reparented to PID 1, no temporary folder.
  */
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from './main.ts';
-import { claimFolder, SERVE_MARKER, ServeRefused } from './serve.ts';
+import { parseGraph } from '../graph/parse.ts';
+import { UnsafePath } from './safeFs.ts';
+import { claimFolder, SERVE_MARKER, serveGraphs, ServeRefused } from './serve.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const securityclaw = join(root, 'src/graph/templates/securityclaw.json');
@@ -59,6 +61,46 @@ describe('serve --dir', () => {
     expect(lines.at(-1)).toBe(`--dir ${project} is not empty and was not made by loopscope serve: serving writes package.json, langgraph.json and node_modules there, so it takes an empty or new folder only (nothing was changed)`);
     expect(await snapshot(project)).toEqual(before);
   });
+});
+
+describe('serve --dir writes nothing outside the folder (issue 51, #2)', () => {
+  /** A folder serve made before, beside the person's files that a link in it could reach. */
+  const marked = async (name: string) => {
+    const home = join(folder, name);
+    await mkdir(join(home, 'victim'), { recursive: true });
+    await writeFile(join(home, 'victim', 'README.md'), '# mine\n');
+    await writeFile(join(home, 'victim', '.gitignore'), 'secrets\n');
+    await writeFile(join(home, 'bashrc'), 'alias ls="ls --color"\n');
+    const served = join(home, 'served');
+    await mkdir(served);
+    await writeFile(join(served, SERVE_MARKER), 'served before\n');
+    return { home, served };
+  };
+
+  it.each([
+    ['a project\'s folder', 'ro-delete', '../victim'],
+    ['package.json', 'package.json', '../bashrc'],
+    ['the marker itself', SERVE_MARKER, '../victim/README.md'],
+  ])('refuses a marked folder where %s is a link, changing nothing', async (_what, name, target) => {
+    const { home, served } = await marked(`link-${name}`);
+    if (name === SERVE_MARKER) await rm(join(served, SERVE_MARKER));
+    await symlink(target, join(served, name));
+    const before = await snapshot(home);
+    await expect(claimFolder(served)).rejects.toThrow(new ServeRefused(`--dir ${served}: ${name} is a link, and serve writes nothing through a link: remove it, or choose another folder (nothing was changed)`));
+    expect(await snapshot(home)).toEqual(before);
+  });
+
+  it('refuses a link deeper in a project\'s folder before the server starts, writing nothing through it', async () => {
+    const { home, served } = await marked('deeper');
+    const parsed = parseGraph({ ...JSON.parse(await readFile(securityclaw, 'utf8')), name: 'ro-delete' });
+    if (!parsed.ok) throw new Error('securityclaw does not parse');
+    await mkdir(join(served, 'ro-delete'));
+    await symlink('../../victim', join(served, 'ro-delete', 'src'));
+    const before = await snapshot(join(home, 'victim'));
+    await expect(serveGraphs([parsed.value], { dir: served, startTimeoutMs: 5_000 })).rejects.toThrow(new UnsafePath('ro-delete/src is a link, not a folder: nothing is written or removed through it'));
+    expect(await snapshot(join(home, 'victim'))).toEqual(before);
+    expect(await readFile(join(home, 'bashrc'), 'utf8')).toBe('alias ls="ls --color"\n');
+  }, 60_000);
 });
 
 /** The processes whose working folder is under `dir`: the LangGraph server and its workers run there. */

@@ -26,6 +26,14 @@ export const originOf = (url: string): string | null => {
   }
 };
 
+/**
+ * Whether a URL's host (as `new URL` gives it: lower case, a name in punycode) is a plain one: a
+ * name of letters, digits, `.`, `-` and `_`, or an IP address. A URL takes more in a host (`,`,
+ * `'`, `` ` ``, `!`, `$`…), which a list of origins (`LOOPSCOPE_KEYS`, split at commas) would read
+ * as two, and a quoted value could not always hold.
+ */
+export const hasPlainHost = (url: URL): boolean => /^(?:[a-z0-9_.-]+|\[[0-9a-f:.]+\])$/.test(url.hostname);
+
 /** The origin a URL template always leads to, whatever its placeholders are filled with; null when they can change it. */
 export const fixedOrigin = (template: string): string | null => {
   const fill = (value: string) => template.replace(/\{\{[^}]*\}\}/g, value);

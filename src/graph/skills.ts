@@ -1,6 +1,7 @@
 import { z } from './zod.ts';
 import { FORBIDDEN_KEYS } from './common.ts';
 import { CallOutcome } from './commonSchemas.ts';
+import { hasPlainHost } from './hosts.ts';
 import { LIMITS } from './limits.ts';
 
 /**
@@ -33,13 +34,14 @@ export type MockEntry = z.infer<typeof MockEntry>;
 /**
  * An http(s) URL as a file may give it for a service: what \`new URL\` reads, with nothing it would
  * quietly drop or change on the way (it removes tabs and newlines, and trims spaces), so the address
- * a person sees is the one that is contacted and the one an export writes.
+ * a person sees is the one that is contacted and the one an export writes; and a plain host
+ * (hasPlainHost), so that its origin is one entry of an export's LOOPSCOPE_KEYS, never two.
  */
 export const isHttpUrl = (text: string): boolean => {
   if (/[\s\p{Cc}\p{Cf}]/u.test(text)) return false;
   try {
-    const { protocol } = new URL(text);
-    return protocol === 'http:' || protocol === 'https:';
+    const url = new URL(text);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && hasPlainHost(url);
   } catch {
     return false;
   }
@@ -75,7 +77,7 @@ export const HttpSkill = z.strictObject({
 export const LlmSkill = z.strictObject({
   type: z.literal('llm'),
   ...skillBase,
-  baseUrl: z.string().check(z.refine(isHttpUrl, 'expected an http(s) URL such as http://localhost:11434/v1, without spaces or control characters')),
+  baseUrl: z.string().check(z.refine(isHttpUrl, 'expected an http(s) URL such as http://localhost:11434/v1, without spaces or control characters, whose host is a name (letters, digits, ".", "-", "_") or an IP address')),
   model: z.string().check(z.minLength(1)),
   /** The name of the key (an environment variable's name); the key itself never lives in the file. */
   apiKeyName: z.optional(z.string().check(

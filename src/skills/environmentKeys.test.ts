@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { environmentKeys, KEYS_IN_ENV, readAllowances, writeAllowances } from './environmentKeys.ts';
+import { environmentKeys, KEY_FLAG, KEYS_IN_ENV, readAllowance, readAllowances, writeAllowances } from './environmentKeys.ts';
 
 describe('keys from an environment', () => {
   const allowed = (text: string) => {
@@ -31,5 +31,13 @@ describe('keys from an environment', () => {
     expect(allowed(writeAllowances(read))).toEqual(read);
     expect(readAllowances('A@https://a.example/path')).toEqual({ refused: 'LOOPSCOPE_KEYS A@… needs an origin such as https://api.openai.com, got "https://a.example/path"' });
     expect(readAllowances('A\nB=1')).toMatchObject({ refused: expect.stringContaining('LOOPSCOPE_KEYS needs the NAME') });
+  });
+
+  it('never writes an origin that would read back as more than one allowance (issue 51, #9)', () => {
+    // `https://llm.example,other_key` is a URL's origin (a URL takes a comma in its host).
+    expect(() => writeAllowances(new Map([['OPENAI_API_KEY', new Set(['https://llm.example,other_key'])]]))).toThrow('"OPENAI_API_KEY@https://llm.example,other_key" cannot be one allowance of LOOPSCOPE_KEYS: it holds a comma or a space');
+    expect(readAllowance('OPENAI_API_KEY@https://llm.example,other_key', KEY_FLAG)).toEqual({ refused: '--key OPENAI_API_KEY@… needs an origin such as https://api.openai.com, got "https://llm.example,other_key"' });
+    expect(readAllowance("K@https://a'b`c.example", KEY_FLAG)).toMatchObject({ refused: expect.any(String) });
+    expect(readAllowance('K@http://[::1]:8080', KEY_FLAG)).toEqual({ name: 'K', origin: 'http://[::1]:8080' });
   });
 });

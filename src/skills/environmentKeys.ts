@@ -6,8 +6,9 @@
  * The command line takes allowances from `--key`, an exported project from `LOOPSCOPE_KEYS` in its
  * `.env` (cli/export.ts), and `loopscope serve` hands its `--key`s to its server as `LOOPSCOPE_KEYS`.
  */
-import { originOf } from '../graph/hosts.ts';
+import { hasPlainHost, originOf } from '../graph/hosts.ts';
 import { ENV_NAME } from '../graph/skills.ts';
+import { visibleText } from '../graph/visible.ts';
 import type { KeyRing } from './keys.ts';
 
 /** Which variables may be sent, each to the origins it was bound to, or to any. */
@@ -36,7 +37,7 @@ export const readAllowance = (value: string | undefined, source: AllowanceSource
   if (at < 0) return { name, origin: null };
   const given = value!.slice(at + 1);
   const origin = /^https?:\/\//.test(given) ? originOf(given) : null;
-  if (!origin || origin !== given.replace(/\/$/, '')) return { refused: `${source.name} ${name}@… needs an origin such as https://api.openai.com, got "${given}"` };
+  if (!origin || origin !== given.replace(/\/$/, '') || !hasPlainHost(new URL(origin))) return { refused: `${source.name} ${name}@… needs an origin such as https://api.openai.com, got "${given}"` };
   return { name, origin };
 };
 
@@ -58,9 +59,16 @@ export const readAllowances = (text: string | undefined, source: AllowanceSource
   return { allowed };
 };
 
-/** The allowances as one value that `readAllowances` reads back. */
-export const writeAllowances = (allowed: AllowedKeys): string =>
-  [...allowed].flatMap(([name, origins]) => (origins === 'any origin' ? [name] : [...origins].map((origin) => `${name}@${origin}`))).join(',');
+/**
+ * The allowances as one value that `readAllowances` reads back: an entry holding a comma or a
+ * space, which it would read as two (`NAME@https://a,OTHER`: OTHER to any origin), is refused.
+ */
+export const writeAllowances = (allowed: AllowedKeys): string => {
+  const entries = [...allowed].flatMap(([name, origins]) => (origins === 'any origin' ? [name] : [...origins].map((origin) => `${name}@${origin}`)));
+  const split = entries.find((entry) => /[\s,]/.test(entry));
+  if (split !== undefined) throw new Error(`"${visibleText(split)}" cannot be one allowance of ${KEYS_VARIABLE}: it holds a comma or a space`);
+  return entries.join(',');
+};
 
 /**
  * The key ring of an environment: a variable is sent only where an allowance lets it go. Only the
