@@ -12,6 +12,8 @@ import { useApp } from '../../store/index.ts';
 import { badServerUrl, serverUrl, setServerUrl } from '../../network/mcpServers.ts';
 import { listTools, useMcpTools } from '../../network/mcpTools.ts';
 import { openServer } from '../../network/openServer.ts';
+import { visibleText } from '../../graph/visible.ts';
+import { Shown } from '../../ui/Shown.tsx';
 import { NumberField, TextField, type Apply } from './fields.tsx';
 
 /** The marks of a tool, in words: what its annotations say. */
@@ -22,15 +24,15 @@ export const toolMarks = (tool: McpTool): string[] => [
 
 function ToolItem({ tool, chosen, choose }: { tool: McpTool; chosen: boolean; choose: () => void }) {
   return (
-    <li className={`mcp-tool${chosen ? ' chosen' : ''}`} aria-label={`Tool ${tool.name}`}>
+    <li className={`mcp-tool${chosen ? ' chosen' : ''}`} aria-label={`Tool ${visibleText(tool.name)}`}>
       <div>
-        <strong>{tool.name}</strong>{' '}
+        <strong><Shown text={tool.name} /></strong>{' '}
         {toolMarks(tool).map((mark) => (
           <span key={mark} className={`tool-mark tool-mark-${mark}`}>{mark}</span>
         ))}
       </div>
       {tool.description && <p className="field-help">{tool.description}</p>}
-      {chosen ? <span className="muted">the skill's tool</span> : <button type="button" onClick={choose}>Use {tool.name}</button>}
+      {chosen ? <span className="muted">the skill's tool</span> : <button type="button" onClick={choose}>Use <Shown text={tool.name} /></button>}
     </li>
   );
 }
