@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { deflateRawSync } from 'node:zlib';
 import { GENERATED } from '../corpus/generated.ts';
-import { collectErrors, flowNode, service, servicePort } from './helpers.ts';
+import { collectErrors, flowNode, pane, service, servicePort } from './helpers.ts';
 import { expect, test, type Page } from './test.ts';
 
 const corpusFile = (name: string) => readFileSync(new URL(`../corpus/${name}`, import.meta.url));
@@ -124,6 +124,16 @@ test('bidi and format characters in labels, conditions, pickers, the timeline an
   await expect(page.locator('.edge-label[data-edge-id="e2"]')).toContainText('"x\\u200fy"');
   await expect(page.locator('.edge-label[data-edge-id="e1"]')).toContainText('note \\u2066here');
   await expect(flowNode(page, 'fetch').getByRole('img', { name: /read\\u2066_file/ })).toBeVisible();
+  // The inspector of the node calling the tool names its server and tool with their escapes; its edit boxes keep the real values.
+  await flowNode(page, 'fetch').locator('.agent-node-label').click();
+  const inspector = page.getByRole('region', { name: 'Inspector' });
+  await expect(inspector.getByLabel('Id', { exact: true })).toHaveValue('fetch');
+  expect(await rawFormatCharacters(page)).toEqual([]);
+  // The graph's inspector, its MCP skill's settings among them.
+  await pane(page).click({ position: { x: 5, y: 5 } });
+  await inspector.getByRole('region', { name: 'Skills' }).locator('strong', { hasText: /^read$/ }).click();
+  await expect(inspector.getByText('Address of “files\\u202e” in this browser')).toBeVisible();
+  expect(await rawFormatCharacters(page)).toEqual([]);
   // A picker: the scenario select lists the name with its escape.
   const scenario = page.getByRole('combobox', { name: 'Scenario', exact: true });
   await expect(scenario.locator('option')).toContainText(['(graph as drawn)', 'ship \\u202eit']);

@@ -52,10 +52,10 @@ export function McpSkillSettings({ skill, apply }: { skill: McpSkill; apply: (ke
       <NumberField label="Timeout (ms)" value={skill.timeoutMs} apply={apply('timeoutMs')} />
       <div className="field">
         {served ? (
-          <p className="field-help">Served by loopscope open: “{skill.server}” is a server of the folder's .mcp.json, started once you allow it.</p>
+          <p className="field-help">Served by loopscope open: “<Shown text={skill.server} />” is a server of the folder's .mcp.json, started once you allow it.</p>
         ) : (
           <>
-            <label htmlFor={id}>Address of “{skill.server}” in this browser</label>
+            <label htmlFor={id}>Address of “<Shown text={skill.server} />” in this browser</label>
             <input
               id={id}
               type="url"
@@ -70,12 +70,12 @@ export function McpSkillSettings({ skill, apply }: { skill: McpSkill; apply: (ke
           </>
         )}
         <button type="button" disabled={(!served && problem !== null) || listed?.listing === true} onClick={() => void listTools(skill.server, useApp.getState().graph)}>
-          List the tools of {skill.server}
+          List the tools of <Shown text={skill.server} />
         </button>
       </div>
       {listed?.error && <p className="field-error" role="alert">{listed.error}</p>}
       {listed?.tools && (
-        <ul className="mcp-tools" aria-label={`Tools of ${skill.server}`}>
+        <ul className="mcp-tools" aria-label={`Tools of ${visibleText(skill.server)}`}>
           {listed.tools.map((tool) => (
             <ToolItem key={tool.name} tool={tool} chosen={tool.name === skill.tool} choose={() => {
               // The access its annotations say goes into the skill too, so the graph and the canvas show it before any run.
@@ -85,7 +85,7 @@ export function McpSkillSettings({ skill, apply }: { skill: McpSkill; apply: (ke
           ))}
         </ul>
       )}
-      {listed?.tools && !chosen && <p className="field-error">{skill.server} has no tool “{skill.tool}”: pick one above.</p>}
+      {listed?.tools && !chosen && <p className="field-error"><Shown text={skill.server} /> has no tool “<Shown text={skill.tool} />”: pick one above.</p>}
       {chosen && (
         <p className="field-help">
           Each call needs {stricterAccess(accessOfTool(chosen), skill.access)} access (
