@@ -61,11 +61,11 @@ export const unionOf = (rects: Iterable<Rect>): Rect => {
  */
 const summaries = new WeakMap<GraphNode, readonly string[]>();
 
-/** The summary lines a node shows: the kind's, cut to MAX_SUMMARY_LINES, each one line with the file's names made visible (src/graph/visible.ts). */
+/** The summary lines a node shows: the kind's, cut to MAX_SUMMARY_LINES. */
 export const summaryLines = (node: GraphNode): readonly string[] => {
   const known = summaries.get(node);
   if (known) return known;
-  const all = kindDefinition(node.kind).summary(node.config as never).map(visibleText);
+  const all = kindDefinition(node.kind).summary(node.config as never);
   const lines = all.length <= MAX_SUMMARY_LINES ? all : [...all.slice(0, MAX_SUMMARY_LINES - 1), `+${all.length - MAX_SUMMARY_LINES + 1} more`];
   summaries.set(node, lines);
   return lines;
@@ -117,8 +117,18 @@ export const TITLE_CHROME = 2 * NODE_BORDER_SIDE + 8 + 2 + 18 + 6;
  */
 export const titleWidth = (title: string) => [...title].length * 0.66 * CANVAS_TEXT.title;
 
-/** A node's title as the canvas draws it: its label's control and format characters as their escapes (src/graph/visible.ts). */
-export const nodeTitle = (node: GraphNode) => visibleText(node.label ?? node.id);
+const titles = new WeakMap<GraphNode, string>();
+
+/**
+ * A node's title as the canvas draws it: its label's control and format characters as their escapes
+ * (src/graph/visible.ts). Made once per node object, as summaryLines: the geometry asks for a node's
+ * width at every end of its edges.
+ */
+export const nodeTitle = (node: GraphNode): string => {
+  let title = titles.get(node);
+  if (title === undefined) titles.set(node, (title = visibleText(node.label ?? node.id)));
+  return title;
+};
 
 /**
  * A node's width: as wide as its title, so a title is never cut (up to MAX_NODE_WIDTH), and no
