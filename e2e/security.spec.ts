@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { deflateRawSync } from 'node:zlib';
 import { GENERATED } from '../corpus/generated.ts';
-import { collectErrors, flowNode, service, servicePort } from './helpers.ts';
+import { collectErrors, flowNode, pane, service, servicePort } from './helpers.ts';
 import { expect, test, type Page } from './test.ts';
 
 const corpusFile = (name: string) => readFileSync(new URL(`../corpus/${name}`, import.meta.url));
@@ -77,6 +77,81 @@ test('bidi overrides and control characters in a name show escaped in the headin
   await expect(graphs.getByRole('button', { name: /^safe\\u202egnp\.exe/ })).toBeVisible();
   await expect(graphs).not.toContainText('\u202e');
   await expect(graphs).not.toContainText('\u001b');
+});
+
+/**
+ * A graph whose every name holds a bidi override (U+202E), an isolate (U+2066) or a right-to-left
+ * mark (U+200F): the node labels, an edge's condition and note, the graph's name, an MCP server
+ * and tool, a scenario. Its scenario runs offline on the mock skill `search`.
+ */
+const BIDI_NAMES = Buffer.from(JSON.stringify({
+  format: 'loopscope/graph', version: 1, name: 'Report \u202egnp.exe', entry: 'think',
+  skills: {
+    search: { type: 'mock', script: [{ outcome: 'ok', records: [{}] }] },
+    read: { type: 'mcp', server: 'files\u202e', tool: 'read\u2066_file' },
+  },
+  nodes: [
+    { id: 'think', kind: 'reason', label: 'Plan \u202egnp.exe', position: { x: 0, y: 0 }, config: { plans: [{ actions: [{ skill: 'search' }] }] } },
+    { id: 'run', kind: 'act', label: 'Act \u2066now', position: { x: 320, y: 0 } },
+    { id: 'answer', kind: 'respond', label: 'Answer \u200fhere', position: { x: 640, y: 0 } },
+    { id: 'fetch', kind: 'act', label: 'Fetch', position: { x: 320, y: 260 }, config: { skill: 'read' } },
+  ],
+  edges: [
+    { id: 'e1', source: 'think', target: 'run', label: 'note \u2066here' },
+    { id: 'e2', source: 'run', target: 'answer', when: { any: [{ outcome: 'ok' }, { path: 'flag', op: 'eq', value: 'x\u200fy' }] } },
+    { id: 'e3', source: 'answer', target: 'fetch', when: { path: 'flag', op: 'exists' } },
+  ],
+  scenarios: [{ name: 'ship \u202eit', expect: { stopReason: 'completed' } }],
+}));
+
+/** Every raw bidi or format character the page shows: in its text, or in a title or an accessible name. */
+const rawFormatCharacters = (page: Page) =>
+  page.evaluate(() => {
+    const raw = /[\u202a-\u202e\u2066-\u2069\u200e\u200f]/u;
+    const attributes = [...document.querySelectorAll('[title], [aria-label]')].flatMap((element) => [element.getAttribute('title') ?? '', element.getAttribute('aria-label') ?? '']);
+    return [document.body.innerText, ...attributes].filter((text) => raw.test(text));
+  });
+
+test('bidi and format characters in labels, conditions, pickers, the timeline and the host dialog show as their escapes, never raw', async ({ page }) => {
+  const errors = collectErrors(page);
+  await page.goto('/');
+  await importFile(page, 'bidi-names.json', BIDI_NAMES);
+  await expect(heading(page, 'Report \\u202egnp.exe')).toBeVisible();
+  // The canvas: node titles, an edge's condition and its note, the MCP tool a node calls.
+  await expect(flowNode(page, 'think').locator('.agent-node-label')).toHaveText('Plan \\u202egnp.exe');
+  await expect(flowNode(page, 'think').locator('.shown-escape')).toHaveText('\\u202e');
+  await expect(flowNode(page, 'answer').locator('.agent-node-label')).toHaveText('Answer \\u200fhere');
+  await expect(page.locator('.edge-label[data-edge-id="e2"]')).toContainText('"x\\u200fy"');
+  await expect(page.locator('.edge-label[data-edge-id="e1"]')).toContainText('note \\u2066here');
+  await expect(flowNode(page, 'fetch').getByRole('img', { name: /read\\u2066_file/ })).toBeVisible();
+  // The inspector of the node calling the tool names its server and tool with their escapes; its edit boxes keep the real values.
+  await flowNode(page, 'fetch').locator('.agent-node-label').click();
+  const inspector = page.getByRole('region', { name: 'Inspector' });
+  await expect(inspector.getByLabel('Id', { exact: true })).toHaveValue('fetch');
+  expect(await rawFormatCharacters(page)).toEqual([]);
+  // The graph's inspector, its MCP skill's settings among them.
+  await pane(page).click({ position: { x: 5, y: 5 } });
+  await inspector.getByRole('region', { name: 'Skills' }).locator('strong', { hasText: /^read$/ }).click();
+  await expect(inspector.getByText('Address of “files\\u202e” in this browser')).toBeVisible();
+  expect(await rawFormatCharacters(page)).toEqual([]);
+  // A picker: the scenario select lists the name with its escape.
+  const scenario = page.getByRole('combobox', { name: 'Scenario', exact: true });
+  await expect(scenario.locator('option')).toContainText(['(graph as drawn)', 'ship \\u202eit']);
+  await scenario.selectOption({ label: 'ship \\u202eit' });
+  // The host dialog names the graph and the MCP server with their escapes.
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  const consent = page.getByRole('dialog', { name: 'Allow network access' });
+  await expect(consent).toContainText('“Report \\u202egnp.exe” has skills');
+  await expect(consent).toContainText('MCP server “files\\u202e” (read)');
+  expect(await rawFormatCharacters(page)).toEqual([]);
+  await consent.getByLabel('MCP server “files\\u202e” (read)').fill('http://127.0.0.1:9/mcp');
+  await consent.getByRole('button', { name: 'Allow and run' }).click();
+  // The scenario runs offline (its MCP skill is never called): the timeline names each step with its escapes.
+  await expect(status(page).filter({ hasText: 'completed' })).toBeVisible();
+  await expect(timeline(page).getByRole('listitem').filter({ hasText: 'Plan \\u202egnp.exe' })).toBeVisible();
+  await expect(timeline(page).getByRole('listitem').filter({ hasText: 'Answer \\u200fhere' })).toBeVisible();
+  expect(await rawFormatCharacters(page)).toEqual([]);
+  expect(errors).toEqual([]);
 });
 
 test('the issue file opens from a paste and from a link', async ({ page }) => {

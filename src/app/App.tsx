@@ -5,6 +5,7 @@ import { Canvas } from '../editor/index.ts';
 import { visibleText } from '../graph/visible.ts';
 import { useApp } from '../store/index.ts';
 import { BrandIcon } from '../ui/canvasIcons.tsx';
+import { Shown } from '../ui/Shown.tsx';
 import { isNarrowWindow, RAIL_PX, RailPanel } from './RailPanel.tsx';
 import { SplitGroup, SplitPanel, Splitter } from './Splitter.tsx';
 import type { PanelSpec } from './splitLayout.ts';
@@ -88,7 +89,7 @@ export function App() {
             <BrandIcon size={18} className="brand-mark" /> <span>Loopscope</span>
           </div>
           {/* Control and bidi characters shown escaped: a file's name cannot reorder or hide the heading. */}
-          <h1 className="graph-name" title={visibleText(name)}>{visibleText(name)}</h1>
+          <h1 className="graph-name" title={visibleText(name)}><Shown text={name} /></h1>
           {panels && <panels.EditorToolbar />}
           {panels && <panels.RunToolbar />}
         </header>

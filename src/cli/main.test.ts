@@ -223,6 +223,61 @@ describe('loopscope test', () => {
   });
 });
 
+describe('names from a file cannot forge a line of the output', () => {
+  // Each name of forged-lines.json holds a newline, a carriage return, U+2028 and an ANSI escape
+  // around `1 passed, 0 failed`; its two scenarios fail.
+  const forged = (text: string) => {
+    // No control character but the newlines between lines, no line separator.
+    expect(text.replaceAll('\n', '')).not.toMatch(/[\p{Cc}\u2028]/u);
+    // No line of its own says what the file wrote.
+    expect(text.split('\n').filter((line) => /^\s*1 passed/.test(line))).toEqual([]);
+  };
+
+  it('test: the graph and scenario names stay on their lines, the summary is the real one', async () => {
+    const result = await cli('test', fixture('forged-lines'));
+    forged(result.out);
+    const lines = result.out.split('\n');
+    expect(lines[0]).toBe(`${fixture('forged-lines')} (forged\\u000a1 passed, 0 failed\\u000a): 2 scenario(s)`);
+    expect(lines[1]).toMatch(/^ {2}✗ fails\\u000a1 passed, 0 failed\\u000d\\u2028\\u001b\[1A — parts at step 3/);
+    // A scenario that cannot run: its message quotes the name visibly too.
+    expect(lines).toContain('      scenario "bad override\\u000a1 passed, 0 failed": skills.look.script[0].outcome: expected "ok" or "empty" or "timeout" or "parse_error" or "permission_denied" or "error"');
+    expect(lines.at(-1)).toBe('0 passed, 2 failed');
+    expect(lines).toHaveLength(6);
+    forged((await cli('test', fixture('forged-lines'), '--reporter', 'tap')).out);
+  });
+
+  it('run: the timeline and a refused scenario name', async () => {
+    const run = await cli('run', fixture('forged-lines'));
+    forged(run.out);
+    expect(run.out.split('\n')[0]).toBe('forged\\u000a1 passed, 0 failed\\u000a — seed 1');
+    const unknown = await cli('run', fixture('forged-lines'), '--scenario', 'none');
+    forged(unknown.err);
+    expect(unknown.err.split('\n')).toHaveLength(1);
+  });
+
+  it('a file that is not a graph: a problem quoting a key is one line', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'loopscope-forged-'));
+    try {
+      const file = join(folder, 'bad.json');
+      await writeFile(file, JSON.stringify({ format: 'loopscope/graph', version: 1, name: 'x', entry: 'a', nodes: [{ id: 'a', kind: 'stop' }], 'odd\n1 passed, 0 failed\u001b[2K': 1 }));
+      const result = await cli('test', file);
+      forged(result.out);
+      expect(result.out.split('\n')).toEqual([`${file} is not a valid Loopscope graph:`, '  ["odd\\n1 passed, 0 failed\\u001b[2K"]: unknown key "odd\\u000a1 passed, 0 failed\\u001b[2K" is not allowed here', '0 passed, 0 failed']);
+      forged((await cli('validate', file)).err);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('junit keeps the names whole and well-formed: line breaks as references, no control character', async () => {
+    const result = await cli('test', fixture('forged-lines'), '--reporter', 'junit');
+    expect(result.out.replaceAll('\n', '')).not.toMatch(/\p{Cc}/u);
+    const document = new (new Window().DOMParser)().parseFromString(result.out, 'application/xml');
+    expect(document.getElementsByTagName('parsererror')).toHaveLength(0);
+    expect(document.getElementsByTagName('testsuite')[0].getAttribute('name')).toBe('forged\n1 passed, 0 failed\n');
+  });
+});
+
 describe('keys on the command line', () => {
   const withServer = async (argv: string[]) => {
     const seen: Headers[] = [];

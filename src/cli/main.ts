@@ -19,7 +19,7 @@ import { allowKey, environmentKeys, readAllowance, type AllowedKeys } from '../s
 import { keysToOtherOrigins } from './keys.ts';
 import { report, REPORTERS, tally, type CaseReport, type FileReport, type ReporterName } from './reporters.ts';
 import { UnsafePath } from './safeFs.ts';
-import { visibleLines } from '../graph/visible.ts';
+import { visibleLines, visibleText } from '../graph/visible.ts';
 import { formatTimeline } from './timeline.ts';
 
 export interface Output {
@@ -59,11 +59,11 @@ const loadGraph = async (file: string): Promise<GraphFile> => {
   try {
     bytes = await readFile(file);
   } catch (error) {
-    throw new Refusal(`${file}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new Refusal(`${visibleText(file)}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
   const text = decodeText(bytes);
   const parsed = text.ok ? parseGraph(text.value) : text;
-  if (!parsed.ok) throw new Refusal(`${file} is not a valid Loopscope graph:\n${describeProblems(parsed.problems).replace(/^/gm, '  ')}`);
+  if (!parsed.ok) throw new Refusal(`${visibleText(file)} is not a valid Loopscope graph:\n${describeProblems(parsed.problems).replace(/^/gm, '  ')}`);
   return parsed.value;
 };
 
@@ -73,10 +73,10 @@ const validate = async (files: string[], io: Output): Promise<number> => {
   const problems = validateGraph(graph);
   for (const problem of problems) {
     const where = problem.path ?? (problem.nodeId ? `node ${problem.nodeId}` : problem.edgeId ? `edge ${problem.edgeId}` : '');
-    io.out(`${problem.severity.padEnd(7)} ${problem.code.padEnd(18)} ${problem.message}${where ? ` (${where})` : ''}`);
+    io.out(visibleText(`${problem.severity.padEnd(7)} ${problem.code.padEnd(18)} ${problem.message}${where ? ` (${where})` : ''}`));
   }
   const errors = problems.filter((problem) => problem.severity === 'error').length;
-  io.out(errors > 0 ? `${files[0]}: ${errors} error(s), ${problems.length - errors} warning(s)` : `${files[0]}: valid${problems.length ? ` with ${problems.length} warning(s)` : ''}`);
+  io.out(visibleText(errors > 0 ? `${files[0]}: ${errors} error(s), ${problems.length - errors} warning(s)` : `${files[0]}: valid${problems.length ? ` with ${problems.length} warning(s)` : ''}`));
   return hasErrors(problems) ? 1 : 0;
 };
 
@@ -174,14 +174,14 @@ const readFlags = (args: string[], command: string, accepted: readonly Option[])
 /** Says on stderr which hosts a run may contact, before it does. */
 const announceHosts = (graph: GraphFile, io: Output) => {
   for (const host of contactedHosts(graph))
-    io.err(`note: this run may contact ${host.address} (${host.skills.join(', ')})${host.keyNames.length ? `, sending ${host.keyNames.join(', ')} if allowed with --key` : ''}`);
+    io.err(visibleText(`note: this run may contact ${host.address} (${host.skills.join(', ')})${host.keyNames.length ? `, sending ${host.keyNames.join(', ')} if allowed with --key` : ''}`));
 };
 
 /** The project's MCP servers, when the graph names any (none is read otherwise), announced on stderr when they will run. */
 const projectServers = async (graphs: readonly GraphFile[], named: string | undefined, io: Output, announce = true): Promise<ProjectServers | null> => {
   if (graphs.every((graph) => serversNamed(graph).size === 0) && named === undefined) return null;
   const servers = await readProjectServers(named);
-  if (announce) for (const graph of graphs) for (const line of announceServers(graph, servers)) io.err(line);
+  if (announce) for (const graph of graphs) for (const line of announceServers(graph, servers)) io.err(visibleText(line));
   return servers;
 };
 
@@ -195,7 +195,7 @@ const withServers = async <T>(servers: ProjectServers, io: Output, work: (mcp: M
   const { createNodeConnector } = await import('../skills/mcpNode.ts');
   const connector = createNodeConnector(servers.config, {
     dir: dirname(servers.file), source: servers.source,
-    onStart: (name, pid) => io.err(`note: started the MCP server "${name}" (pid ${pid})`),
+    onStart: (name, pid) => io.err(`note: started the MCP server "${visibleText(name)}" (pid ${pid})`),
   });
   const handlers = Object.entries(SIGNALS).map(([signal, code]) => {
     const handler = () => {
@@ -249,11 +249,11 @@ const testFile = async (file: string): Promise<FileReport> => {
     graph = await loadGraph(file);
   } catch (error) {
     // One bad file is reported and the others still run.
-    const message = error instanceof Refusal ? error.message : `${file}: ${error instanceof Error ? error.message : String(error)}`;
+    const message = error instanceof Refusal ? error.message : visibleText(`${file}: ${error instanceof Error ? error.message : String(error)}`);
     return { file, problem: { kind: 'unreadable', message }, cases: [] };
   }
   if (graph.scenarios.length === 0)
-    return { file, graph: graph.name, problem: { kind: 'no_scenarios', message: `${file} (${graph.name}): no scenario to run; add "scenarios" to the graph, or save a run as a scenario in the app` }, cases: [] };
+    return { file, graph: graph.name, problem: { kind: 'no_scenarios', message: `${visibleText(file)} (${visibleText(graph.name)}): no scenario to run; add "scenarios" to the graph, or save a run as a scenario in the app` }, cases: [] };
   const cases: CaseReport[] = [];
   for (const scenario of graph.scenarios) cases.push(await testCase(graph, scenario));
   return { file, graph: graph.name, cases };
@@ -302,10 +302,10 @@ const exportProject = async (args: string[], io: Output): Promise<number> => {
   const graph = await loadGraph(files[0]);
   const { cannotExport, exportLangGraph } = await import('./export.ts');
   const refused = cannotExport(graph);
-  if (refused) throw new Refusal(`${files[0]} cannot be exported: ${refused}`);
+  if (refused) throw new Refusal(visibleText(`${files[0]} cannot be exported: ${refused}`));
   const servers = await projectServers([graph], flags.mcp, io, false);
   const project = await exportLangGraph(graph, flags.langgraph, servers?.config);
-  io.out(`${files[0]} → ${project.dir} (LangGraph graph "${project.graphId}"): ${project.files.join(', ')}`);
+  io.out(visibleText(`${files[0]} → ${project.dir} (LangGraph graph "${project.graphId}"): ${project.files.join(', ')}`));
   io.out(`  cd ${project.dir} && npm install && npx langgraphjs dev --host 127.0.0.1 --no-browser`);
   return 0;
 };
@@ -318,10 +318,10 @@ const serve = async (args: string[], io: Output): Promise<number> => {
   for (const file of files) {
     const graph = await loadGraph(file);
     const refused = cannotExport(graph);
-    if (refused) throw new Refusal(`${file} cannot be served: ${refused}`);
+    if (refused) throw new Refusal(visibleText(`${file} cannot be served: ${refused}`));
     announceHosts(graph, io);
     const misdirected = keysToOtherOrigins(graph, flags.keys);
-    if (misdirected) throw new Refusal(`${file} cannot be served with these keys: ${misdirected}`);
+    if (misdirected) throw new Refusal(visibleText(`${file} cannot be served with these keys: ${misdirected}`));
     graphs.push(graph);
   }
   const servers = await projectServers(graphs, flags.mcp, io);
@@ -343,7 +343,7 @@ const serve = async (args: string[], io: Output): Promise<number> => {
       return 0;
     }
     io.out(`LangGraph server: ${served.url}`);
-    served.graphIds.forEach((id, index) => io.out(`  graph ${id}  (${files[index]})`));
+    served.graphIds.forEach((id, index) => io.out(visibleText(`  graph ${id}  (${files[index]})`)));
     io.out(`In Loopscope: Connect to a LangGraph server → ${served.url}   ·   Ctrl-C stops the server`);
     const stopped = await new Promise<'signal' | number | null>((done) => {
       interrupted.signal.addEventListener('abort', () => done('signal'), { once: true });
@@ -376,14 +376,14 @@ const folderMcpRoutes = async (folderPath: string, io: Output) => {
   try {
     const servers = await read();
     const names = Object.keys(servers?.config.mcpServers ?? {});
-    if (servers) io.err(`note: the page may start the MCP servers of ${servers.source} (${names.join(', ') || 'none'}), each once you allow it there; they stop with loopscope open`);
+    if (servers) io.err(visibleText(`note: the page may start the MCP servers of ${servers.source} (${names.join(', ') || 'none'}), each once you allow it there; they stop with loopscope open`));
   } catch (error) {
     if (!(error instanceof McpConfigError)) throw error;
     io.err(`note: ${error.message}`);
     io.err('note: MCP skills cannot reach the folder\'s servers until it is fixed (it is read again on each use)');
   }
   const { mcpRoutes, openMcpRoutes } = await import('./mcpRoutes.ts');
-  return openMcpRoutes(mcpRoutes(read, { dir: folderPath, onStart: (name, pid) => io.err(`note: started the MCP server "${name}" (pid ${pid}), allowed in the page`) }));
+  return openMcpRoutes(mcpRoutes(read, { dir: folderPath, onStart: (name, pid) => io.err(`note: started the MCP server "${visibleText(name)}" (pid ${pid}), allowed in the page`) }));
 };
 
 /** `open PATH`: the folder, or a graph file's folder (that file opens first); the current folder when none is given. */
@@ -430,6 +430,9 @@ const openFolderOf = async (args: string[], io: Output): Promise<number> => {
 };
 
 export const main = async (argv: string[], terminal: Output = processOutput): Promise<number> => {
+  // No escape reaches the terminal. A newline does, as a text of several lines (the usage, a JSON
+  // trace, a list of problems) needs its own; so each name from a file is made visible where its line
+  // is built (visibleText), and cannot start a line of its own.
   const io: Output = { out: (line) => terminal.out(visibleLines(line)), err: (line) => terminal.err(visibleLines(line)) };
   const [command, ...rest] = argv;
   try {

@@ -2,13 +2,14 @@
  * What `loopscope test` prints: plain text for people, JUnit XML and TAP for CI systems. A
  * reporter gets every file's results at once and returns the lines to print on stdout.
  */
+import { visibleText } from '../graph/visible.ts';
 import type { ExpectationFailure } from '../runtime/index.ts';
 
 export interface CaseReport {
   name: string;
   /** Empty when the scenario passed. */
   failures: ExpectationFailure[];
-  /** The scenario could not run at all (e.g. an override that is not a valid skill). */
+  /** The scenario could not run at all (e.g. an override that is not a valid skill); its lines quote the file made visible. */
   error?: string;
   stopReason: string | null;
   steps: number;
@@ -23,7 +24,7 @@ export interface FileReport {
   file: string;
   /** The graph's name; absent when the file is not a graph. */
   graph?: string;
-  /** Why the file could not be tested (not readable, not a graph, no scenario in it), in a sentence naming the file. */
+  /** Why the file could not be tested (not readable, not a graph, no scenario in it), in a sentence naming the file; its lines quote the file made visible. */
   problem?: { kind: 'unreadable' | 'no_scenarios'; message: string };
   cases: CaseReport[];
 }
@@ -40,9 +41,12 @@ export const tally = (files: readonly FileReport[]) => {
 
 const problemsOf = (test: CaseReport) => (test.error ? [test.error] : test.failures.map((failure) => failure.message));
 
-/** Under the cause: each expectation, expected against actual, with its own lead where it is not the cause. */
+/**
+ * Under the cause: why the scenario could not run, a line each (the message's own lines), or each
+ * expectation, expected against actual, with its own lead where it is not the cause.
+ */
 const mismatchesOf = (test: CaseReport) =>
-  test.error ? [test.error] : test.failures.map((failure) => (failure.lead === test.cause ? failure.mismatch : `${failure.mismatch} (${failure.lead})`));
+  test.error ? test.error.split('\n') : test.failures.map((failure) => (failure.lead === test.cause ? failure.mismatch : `${failure.mismatch} (${failure.lead})`));
 
 /** The failure in one line, the cause first. */
 const headlineOf = (test: CaseReport) => test.error ?? `${test.cause ?? 'failed'}; ${test.failures.length} expectation(s) failed, the first: ${test.failures[0]?.mismatch ?? ''}`;
@@ -56,7 +60,7 @@ const text = (files: readonly FileReport[]): string[] => {
   const lines: string[] = [];
   for (const file of files) {
     if (file.problem) {
-      lines.push(file.problem.message);
+      lines.push(...file.problem.message.split('\n'));
       continue;
     }
     lines.push(`${file.file} (${file.graph}): ${file.cases.length} scenario(s)`);
@@ -70,7 +74,8 @@ const text = (files: readonly FileReport[]): string[] => {
     }
   }
   lines.push(summary(files));
-  return lines;
+  // Each line is one line: a name holding a newline (`…\n1 passed, 0 failed`) or an escape is shown, never obeyed.
+  return lines.map(visibleText);
 };
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;', '\n': '&#10;', '\r': '&#13;', '\t': '&#9;' };
@@ -139,7 +144,7 @@ const tap = (files: readonly FileReport[]): string[] => {
       continue;
     }
     for (const test of file.cases) {
-      const description = tapLine(`${file.graph}: ${test.name}`);
+      const description = tapLine(visibleText(`${file.graph}: ${test.name}`));
       if (passed(test)) {
         points.push([`ok ${points.length + 1} - ${description}`]);
         continue;

@@ -1,5 +1,6 @@
 /** The readable timeline of a trace for a terminal: a reader can tell why each edge was taken. */
 import type { Attempt, Iteration, Trace, TraceStep } from '../runtime/index.ts';
+import { visibleText } from '../graph/visible.ts';
 import { stepsRan } from '../runtime/traceIndex.ts';
 
 /** JSON cut to one readable line. */
@@ -57,5 +58,6 @@ export const formatTimeline = (trace: Trace): string[] => {
   }
   lines.push(`Stopped: ${trace.stopReason ?? 'not stopped'}${trace.stopExplain ? ` — ${trace.stopExplain}` : ''}`);
   lines.push(`${stepsRan(trace.steps)} step(s), ${trace.rounds} round(s), ${trace.tokensUsed} token(s)`);
-  return lines;
+  // Each line is one line: a name, id or server's error holding a newline or an escape is shown, never obeyed.
+  return lines.map(visibleText);
 };

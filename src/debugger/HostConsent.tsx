@@ -5,13 +5,14 @@ import { useHostRequest, type ServerAsk } from '../network/hosts.ts';
 import { badServerUrl, serverUrl, setServerUrl } from '../network/mcpServers.ts';
 import { getKey, setKey } from '../network/secrets.ts';
 import { Dialog } from '../ui/Dialog.tsx';
+import { Shown } from '../ui/Shown.tsx';
 
 /** A key asked for where it will be sent: typed here, it is bound to that origin only. */
 function KeyField({ name, origin }: { name: string; origin: string }) {
   const [value, setValue] = useState(() => getKey(name, origin) ?? '');
   return (
     <label className="host-key">
-      API key {name} for {origin}
+      API key <Shown text={name} /> for <Shown text={origin} />
       <input
         type="password"
         autoComplete="off"
@@ -28,7 +29,7 @@ function KeyField({ name, origin }: { name: string; origin: string }) {
 function HostItem({ host }: { host: ContactedHost }) {
   return (
     <li>
-      <strong>{host.origin ?? host.address}</strong> <span className="muted">({host.skills.join(', ')})</span>
+      <strong><Shown text={host.origin ?? host.address} /></strong> <span className="muted">(<Shown text={host.skills.join(', ')} />)</span>
       {host.origin === null ? (
         <p className="field-help">Its address is built during the run: a request to a host not allowed here is refused before it is sent.</p>
       ) : (
@@ -46,7 +47,7 @@ function ServerItem({ server, url, onUrl }: { server: ServerAsk; url: string; on
   return (
     <li>
       <label htmlFor={id}>
-        <strong>MCP server “{server.name}”</strong> <span className="muted">({server.skills.join(', ')})</span>
+        <strong>MCP server “<Shown text={server.name} />”</strong> <span className="muted">(<Shown text={server.skills.join(', ')} />)</span>
       </label>
       <input id={id} type="url" placeholder="http://127.0.0.1:3001/mcp" value={url} aria-describedby={`${id}-help`} onChange={(event) => onUrl(event.target.value)} />
       <p className="field-help" id={`${id}-help`}>
@@ -75,7 +76,7 @@ export function HostConsent() {
   return (
     <Dialog title="Allow network access" onClose={() => request.answer(false)}>
       <p>
-        “{request.graphName}” has skills that send requests to other hosts. Nothing is sent until you allow it, and
+        “<Shown text={request.graphName} />” has skills that send requests to other hosts. Nothing is sent until you allow it, and
         only to these hosts; a key goes only to the host it is given for.
       </p>
       <ul className="host-list">

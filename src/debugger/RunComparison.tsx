@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
+import { visibleText } from '../graph/visible.ts';
 import type { Attempt, TraceStep } from '../runtime/trace.ts';
 import { useApp, type RunPair } from '../store/index.ts';
 import { diffStates, type Change } from './analysis.ts';
@@ -115,7 +116,7 @@ export function RunComparison() {
           <label key={side} className="run-field">
             {side === 'left' ? 'Left run' : 'Right run'}
             <select value={pair[side]} onChange={(event) => choose(side, Number(event.target.value))}>
-              {runs.map((run) => <option key={run.id} value={run.id}>{run.label}</option>)}
+              {runs.map((run) => <option key={run.id} value={run.id}>{visibleText(run.label)}</option>)}
             </select>
           </label>
         ))}

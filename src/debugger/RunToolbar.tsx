@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { visibleText } from '../graph/visible.ts';
 import { useApp } from '../store/index.ts';
 import { chosenScenario } from '../store/runActions.ts';
 import { warmUpRuntime } from '../store/runSlice.ts';
@@ -104,7 +105,7 @@ export function RunSettings() {
           Scenario
           <select value={scenario ?? ''} disabled={busy} onChange={(event) => actions.setScenario(event.target.value || null)}>
             <option value="">(graph as drawn)</option>
-            {scenarios.map((candidate) => <option key={candidate.name} value={candidate.name}>{candidate.name}</option>)}
+            {scenarios.map((candidate) => <option key={candidate.name} value={candidate.name}>{visibleText(candidate.name)}</option>)}
           </select>
         </label>
       )}

@@ -1,8 +1,10 @@
 import { lazy, Suspense, useState } from 'react';
 import type { Scenario } from '../graph/schema.ts';
+import { visibleText } from '../graph/visible.ts';
 import type { ScenarioDraft } from '../runtime/index.ts';
 import { useApp, type RunPair, type ScenarioRunResult } from '../store/index.ts';
 import { unsavableReason } from '../store/scenarioActions.ts';
+import { Shown } from '../ui/Shown.tsx';
 import { useActiveRun } from './hooks.ts';
 
 // A dialog, not on the first screen: loaded when it is first opened.
@@ -32,7 +34,7 @@ function Failure({ name, result }: { name: string; result: ScenarioRunResult }) 
   const source = useApp((state) => state.scenarioSources.get(name));
   const openScenarioRun = useApp((state) => state.openScenarioRun);
   const compareRuns = useApp((state) => state.compareRuns);
-  if (result.status === 'error') return <p className="error">{result.error}</p>;
+  if (result.status === 'error') return <p className="error"><Shown text={result.error ?? ''} /></p>;
   const other = comparedWith(runs, source, result.runId);
   const compare = async () => {
     const own = await openScenarioRun(name);
@@ -41,12 +43,12 @@ function Failure({ name, result }: { name: string; result: ScenarioRunResult }) 
   return (
     <div className="scenario-failure">
       {/* The cause first, as a test runner leads with the first failing assertion; then what was expected and what happened. */}
-      {result.cause && <p className="scenario-cause"><strong>{result.cause}</strong></p>}
-      <ul className="scenario-failures" aria-label={`Failed expectations of ${name}`}>
+      {result.cause && <p className="scenario-cause"><strong><Shown text={result.cause} /></strong></p>}
+      <ul className="scenario-failures" aria-label={`Failed expectations of ${visibleText(name)}`}>
         {result.failures.map((failure) => (
-          <li key={failure.message} title={failure.message}>
-            <code>{failure.mismatch}</code>
-            {failure.lead !== result.cause && <span className="muted"> ({failure.lead})</span>}
+          <li key={failure.message} title={visibleText(failure.message)}>
+            <code><Shown text={failure.mismatch} /></code>
+            {failure.lead !== result.cause && <span className="muted"> (<Shown text={failure.lead} />)</span>}
           </li>
         ))}
       </ul>
@@ -77,14 +79,14 @@ function ScenarioItem({ scenario }: { scenario: Scenario }) {
     <li className={`scenario scenario-${status}`}>
       <div className="scenario-line">
         <StatusMark status={status} />
-        <span className="scenario-name" title={scenario.description ?? scenario.name}>{scenario.name}</span>
+        <span className="scenario-name" title={visibleText(scenario.description ?? scenario.name)}><Shown text={scenario.name} /></span>
         <span className="scenario-status">
           {STATUS_WORDS[status]}
           {status === 'failed' && result?.divergence !== null ? ` at step ${result?.divergence}` : ''}
           {edited && <span className="muted" title="The graph changed after this result: run it again to be sure"> (graph edited since)</span>}
         </span>
-        <button type="button" className="scenario-run" aria-label={`Run scenario ${scenario.name}`} disabled={busy} onClick={() => void runScenarios([scenario.name])}>Run</button>
-        <button type="button" className="scenario-remove" aria-label={`Remove scenario ${scenario.name}`} title="Remove (Undo brings it back)" disabled={busy} onClick={() => removeScenario(scenario.name)}>
+        <button type="button" className="scenario-run" aria-label={`Run scenario ${visibleText(scenario.name)}`} disabled={busy} onClick={() => void runScenarios([scenario.name])}>Run</button>
+        <button type="button" className="scenario-remove" aria-label={`Remove scenario ${visibleText(scenario.name)}`} title="Remove (Undo brings it back)" disabled={busy} onClick={() => removeScenario(scenario.name)}>
           <svg width="12" height="12" viewBox="0 0 16 16" aria-hidden="true"><path d="M4 4l8 8M12 4l-8 8" stroke="currentColor" strokeWidth="2" strokeLinecap="round" /></svg>
         </button>
       </div>

@@ -1,7 +1,9 @@
 import { useState } from 'react';
+import { visibleText } from '../graph/visible.ts';
 import { foreignStateAfter, subgraphForkRefusal } from '../runtime/serverTrace.ts';
 import { useApp } from '../store/index.ts';
 import { coverCanvas } from '../ui/freeRoom.ts';
+import { Shown } from '../ui/Shown.tsx';
 import { connect, disconnect, serverController, shortId, useServer, type ServerConnection } from '../server/langgraphServer.ts';
 import { useActiveRun } from './hooks.ts';
 
@@ -82,8 +84,8 @@ function ResumeInterrupt({ thread, busy }: { thread: NonNullable<ServerConnectio
     <div className="server-interrupt" role="group" aria-label="Interrupt on server">
       {thread.interrupts.map((interrupt, index) => (
         <div key={index}>
-          <p><strong>{interrupt.node}</strong> waits on <code>interrupt()</code> with:</p>
-          <pre className="json" aria-label={`Interrupt value of ${interrupt.node}`}>{JSON.stringify(interrupt.value, null, 2)}</pre>
+          <p><strong><Shown text={interrupt.node} /></strong> waits on <code>interrupt()</code> with:</p>
+          <pre className="json" aria-label={`Interrupt value of ${visibleText(interrupt.node)}`}>{JSON.stringify(interrupt.value, null, 2)}</pre>
         </div>
       ))}
       <label>
@@ -154,7 +156,7 @@ export function ServerPanel({ onClose }: { onClose: () => void }) {
             Server graph
             <select value={server.graphId ?? ''} onChange={(event) => void controller?.selectGraph(event.target.value)} disabled={busy}>
               {server.graphs.map((candidate) => (
-                <option key={candidate.assistantId} value={candidate.graphId}>{candidate.graphId}{candidate.loopscope ? '' : ' (LangGraph, drawn from the server)'}</option>
+                <option key={candidate.assistantId} value={candidate.graphId}>{visibleText(candidate.graphId)}{candidate.loopscope ? '' : ' (LangGraph, drawn from the server)'}</option>
               ))}
             </select>
           </label>
@@ -181,8 +183,8 @@ export function ServerPanel({ onClose }: { onClose: () => void }) {
             <p className="server-thread" aria-live="polite">
               Thread {shortId(server.thread.id)}: {server.thread.busy
                 ? server.thread.joined ? `following run ${shortId(server.thread.joined)}, started elsewhere…` : 'running on the server…'
-                : server.thread.interrupts.length ? `waiting on an interrupt in ${server.thread.interrupts.map((interrupt) => interrupt.node).join(', ')}`
-                  : next.length ? `paused before ${next.join(', ')}` : 'ended'}
+                : server.thread.interrupts.length ? `waiting on an interrupt in ${visibleText(server.thread.interrupts.map((interrupt) => interrupt.node).join(', '))}`
+                  : next.length ? `paused before ${visibleText(next.join(', '))}` : 'ended'}
               {server.thread.truncated && ' (the oldest steps were not read)'}
             </p>
           )}

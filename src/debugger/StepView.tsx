@@ -6,6 +6,7 @@ import { useApp } from '../store/index.ts';
 import { diffStates, retrySummary, retryVerdict, VERDICT_WORDS, type Change } from './analysis.ts';
 import { ForkEditor } from './ForkEditor.tsx';
 import { FailIcon, KindIcon, PassIcon, SkippedIcon, WarningIcon } from '../ui/icons.tsx';
+import { Shown } from '../ui/Shown.tsx';
 
 const json = (value: unknown) => (value === undefined ? '—' : JSON.stringify(value));
 
@@ -56,9 +57,9 @@ function AttemptsTable({ attempts, label }: { attempts: readonly Attempt[]; labe
             <tr key={`${attempt.action ?? 0}-${attempt.n}`}>
               <td>{attempt.n}</td>
               <td>
-                {attempt.skill} <span className={`outcome-${attempt.outcome}`}>{attempt.outcome}</span> <span className="muted">{attempt.tokens} tok</span>
+                <Shown text={attempt.skill} /> <span className={`outcome-${attempt.outcome}`}>{attempt.outcome}</span> <span className="muted">{attempt.tokens} tok</span>
                 {attempt.access && <span className={`access access-${attempt.access}`}> {attempt.access}</span>}
-                {attempt.error && <div className="muted">{attempt.error}</div>}
+                {attempt.error && <div className="muted"><Shown text={attempt.error} /></div>}
                 {attempt.args && <ToolCall attempt={attempt} />}
               </td>
               <td>
@@ -83,7 +84,7 @@ function IterationItem({ iteration }: { iteration: Iteration }) {
         {' → '}<code className={`outcome-${iteration.outcome}`}>{iteration.outcome}</code>
       </p>
       {iteration.reply !== undefined && <p className="muted">reply: <code>{JSON.stringify(iteration.reply)}</code></p>}
-      {iteration.note && <p className="muted">{iteration.note}</p>}
+      {iteration.note && <p className="muted"><Shown text={iteration.note} /></p>}
       <AttemptsTable attempts={iteration.attempts} label={`Attempts of iteration ${iteration.n}`} />
     </li>
   );
@@ -131,22 +132,22 @@ export function StepView({ step, label, forkable }: { step: TraceStep; label: st
   return (
     <div className="step-view">
       <h3>
-        <KindIcon name={kind.icon} style={{ color: kind.color }} /> Step {step.step} · {label} <span className="muted">({step.kind}, round {step.round})</span>
+        <KindIcon name={kind.icon} style={{ color: kind.color }} /> Step {step.step} · <Shown text={label} /> <span className="muted">({step.kind}, round {step.round})</span>
       </h3>
       <p>
         Outcome: <code>{outcomeWords(step)}</code>
         {step.fired && <> · fired <strong className="fired-edge">{step.fired.id}</strong> → {step.fired.target} <span className="muted">({step.fired.reason})</span></>}
       </p>
-      {step.note && <p className="muted">{step.note}</p>}
+      {step.note && <p className="muted"><Shown text={step.note} /></p>}
       {step.blindRetry && <p className="warn"><WarningIcon size={14} aria-hidden="true" /> blind retry: this plan repeats the last round's, with no new evidence.</p>}
-      {step.guard && <p className="warn">Guard stopped the run: <code>{step.guard.reason}</code> ({step.guard.explain})</p>}
+      {step.guard && <p className="warn">Guard stopped the run: <code>{step.guard.reason}</code> (<Shown text={step.guard.explain} />)</p>}
 
       <h4 id={`guards-${step.step}`}>Guards, checked before the step ran</h4>
       <p className="field-help">The numbers are from before this step: the rounds, steps and tokens it had to start with.</p>
       <ul className="checks" aria-label="Guard checks">
         {(step.guards ?? []).map((guard) => (
           <li key={guard.name} className={guard.passed ? 'pass' : 'fail'}>
-            {guard.passed ? <PassIcon size={14} aria-label="passed" /> : <FailIcon size={14} aria-label="failed" />} {guard.explain}
+            {guard.passed ? <PassIcon size={14} aria-label="passed" /> : <FailIcon size={14} aria-label="failed" />} <Shown text={guard.explain} />
           </li>
         ))}
         {!step.guards?.length && <li className="muted">not recorded</li>}
@@ -169,7 +170,7 @@ export function StepView({ step, label, forkable }: { step: TraceStep; label: st
           return (
             <li key={edge.id} className={edge.skipped ? 'skipped' : edge.matched ? 'pass' : 'fail'}>
               {state === 'taken' ? <PassIcon size={14} aria-hidden="true" /> : state === 'notTaken' ? <FailIcon size={14} aria-hidden="true" /> : <SkippedIcon size={14} aria-hidden="true" />}{' '}
-              <span className="edge-verdict">{EDGE_WORDS[state]}</span> {edge.id}{edge.target ? ` → ${edge.target}` : ''}: {edge.explain}
+              <span className="edge-verdict">{EDGE_WORDS[state]}</span> {edge.id}{edge.target ? ` → ${edge.target}` : ''}: <Shown text={edge.explain} />
             </li>
           );
         })}

@@ -1,5 +1,6 @@
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type RefObject, type UIEvent } from 'react';
 import { kindDefinition } from '../graph/index.ts';
+import { visibleText } from '../graph/visible.ts';
 import type { Attempt, TraceStep } from '../runtime/trace.ts';
 import { useApp } from '../store/index.ts';
 import type { RunRecord } from '../store/runSlice.ts';
@@ -8,6 +9,7 @@ import { roundCount, timelineLayout, type TimelineLayout } from '../runtime/time
 import { traceIndex } from '../runtime/traceIndex.ts';
 import { nodeLabel, useActiveRun } from './hooks.ts';
 import { kindIconImage, StopIcon, WarningIcon } from '../ui/icons.tsx';
+import { Shown } from '../ui/Shown.tsx';
 
 /**
  * The timeline's list and what reads a run: its rows, laid out from the run's index and drawn a
@@ -29,11 +31,11 @@ function AttemptLine({ attempt, verdict }: { attempt: Attempt; verdict: RetryVer
   return (
     <div className={`tl-attempt${failed ? ' failed' : ''}`} style={{ height: ROW_HEIGHT }}>
       <span className="tl-attempt-n">{attempt.iteration === undefined ? '' : `iter ${attempt.iteration} · `}attempt {attempt.n}</span>
-      <span>{attempt.skill}</span>
+      <span><Shown text={attempt.skill} /></span>
       <span className={`tl-outcome outcome-${attempt.outcome}`}>{attempt.outcome}</span>
       {verdict !== 'ok' && <span className={`tl-verdict ${verdict}`}>{VERDICT_WORDS[verdict]}</span>}
-      {attempt.error && <span className="tl-error" title={attempt.error}>{attempt.error}</span>}
-      {attempt.retry && verdict !== 'ok' && <span className="tl-why" title={attempt.retry}>{attempt.retry}</span>}
+      {attempt.error && <span className="tl-error" title={visibleText(attempt.error)}><Shown text={attempt.error} /></span>}
+      {attempt.retry && verdict !== 'ok' && <span className="tl-why" title={visibleText(attempt.retry)}><Shown text={attempt.retry} /></span>}
       <span className="tl-num">{attempt.tokens} tok</span>
     </div>
   );
@@ -56,12 +58,12 @@ const StepItem = memo(function StepItem({ step, label, selected, onSelect, total
       <div className="tl-step-line" style={{ height: ROW_HEIGHT }}>
         <span className="tl-num">#{step.step}</span>
         <span className="tl-kind-icon icon-image" aria-hidden="true" style={{ '--icon': kindIconImage(kind.icon, kind.color) } as React.CSSProperties} />
-        <span className="tl-label">{label}</span>
+        <span className="tl-label"><Shown text={label} /></span>
         {step.outcome && <span className={`tl-outcome outcome-${step.outcome}`}>{step.outcome}</span>}
         {step.blindRetry && <span className="tl-warn"><WarningIcon size={14} aria-hidden="true" /> blind retry</span>}
         {step.fired && (
-          <span className="tl-fired" title={step.fired.reason}>
-            → {step.fired.id} <span className="tl-reason">({step.fired.reason})</span>
+          <span className="tl-fired" title={visibleText(step.fired.reason)}>
+            → <Shown text={step.fired.id} /> <span className="tl-reason">(<Shown text={step.fired.reason} />)</span>
           </span>
         )}
         {step.guard && <span className="tl-guard">guard: {step.guard.reason}</span>}
@@ -86,7 +88,7 @@ function RowView({ row, stepLabel, selected, onSelect, total }: { row: TimelineR
   if (row.type === 'stop')
     return (
       <div className="tl-stop" style={{ height: ROW_HEIGHT }}>
-        <StopIcon size={14} aria-hidden="true" /> Stopped: <code>{row.reason}</code> <span className="tl-reason">{row.explain}</span>
+        <StopIcon size={14} aria-hidden="true" /> Stopped: <code>{row.reason}</code> <span className="tl-reason"><Shown text={row.explain} /></span>
       </div>
     );
   return <StepItem step={row.step} label={stepLabel(row.step.node)} selected={selected === row.step.step} onSelect={onSelect} total={total} />;
@@ -99,8 +101,8 @@ function InFlight() {
   if (!inFlight || !graph) return null;
   return (
     <p className="tl-inflight" aria-live="polite" aria-label="Step in flight">
-      Step {inFlight.step} · {nodeLabel(graph, inFlight.node)} running:{' '}
-      {inFlight.attempts.map((attempt) => `attempt ${attempt.n} ${attempt.skill} ${attempt.outcome}`).join(', ')}
+      Step {inFlight.step} · <Shown text={nodeLabel(graph, inFlight.node)} /> running:{' '}
+      {visibleText(inFlight.attempts.map((attempt) => `attempt ${attempt.n} ${attempt.skill} ${attempt.outcome}`).join(', '))}
     </p>
   );
 }
@@ -154,7 +156,7 @@ function RoundsTable({ run }: { run: RunRecord }) {
                   if (first !== undefined) selectStep(first);
                 }}>{round.round}</button>
               </th>
-              <td>{round.path.map(label).join(' → ') || '—'}</td>
+              <td><Shown text={round.path.map(label).join(' → ') || '—'} /></td>
               <td><code>{round.outcome}</code></td>
               <td>{round.tokens}</td>
             </tr>
@@ -179,11 +181,11 @@ export function RunPicker() {
         Shown run
         <select value={activeRunId ?? ''} onChange={(event) => selectRun(Number(event.target.value))}>
           {activeRunId === null && <option value="" disabled>(none shown)</option>}
-          {runs.map((run) => <option key={run.id} value={run.id}>{run.label}</option>)}
+          {runs.map((run) => <option key={run.id} value={run.id}>{visibleText(run.label)}</option>)}
         </select>
       </label>
       {active && parent && (
-        <p className="tl-parting">{parting ? parting.sentence : `Run ${active.id} takes the same edges as run ${parent.id}`}</p>
+        <p className="tl-parting"><Shown text={parting ? parting.sentence : `Run ${active.id} takes the same edges as run ${parent.id}`} /></p>
       )}
     </>
   );

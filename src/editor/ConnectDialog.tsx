@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { connect, kindDefinition, type GraphNode } from '../graph/index.ts';
+import { visibleText } from '../graph/visible.ts';
 import { useApp } from '../store/index.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 
@@ -15,7 +16,7 @@ export function ConnectDialog({ source, onClose }: { source: GraphNode; onClose:
   const targets = nodes.filter((node) => node.id !== source.id);
   const [outcome, setOutcome] = useState<string>(definition.outcomes[0] ?? ALWAYS);
   const [target, setTarget] = useState(targets[0]?.id ?? source.id);
-  const name = source.label ?? source.id;
+  const name = visibleText(source.label ?? source.id);
   return (
     <Dialog title={`Connect from ${name}`} onClose={onClose}>
       {definition.terminal ? (
@@ -48,7 +49,7 @@ export function ConnectDialog({ source, onClose }: { source: GraphNode; onClose:
             Goes to
             <select value={target} onChange={(event) => setTarget(event.target.value)}>
               {targets.map((node) => (
-                <option key={node.id} value={node.id}>{node.label && node.label !== node.id ? `${node.label} (${node.id})` : node.id}</option>
+                <option key={node.id} value={node.id}>{node.label && node.label !== node.id ? `${visibleText(node.label)} (${node.id})` : node.id}</option>
               ))}
               <option value={source.id}>{name} itself</option>
             </select>

@@ -1,3 +1,4 @@
+import { visibleText } from '../graph/visible.ts';
 import type { ElementProblems } from '../store/problemsByElement.ts';
 import { problemIconImage } from '../ui/problemIcons.ts';
 
@@ -7,7 +8,8 @@ import { problemIconImage } from '../ui/problemIcons.ts';
  * of its nodes and labels, and each inline SVG made every drag and pan frame slower.
  */
 export function ProblemMark({ problems }: { problems: ElementProblems }) {
-  const text = problems.messages.join('\n');
+  // A message quotes the file's names: each one line, its escapes shown.
+  const text = problems.messages.map(visibleText).join('\n');
   return (
     <span
       className={`problem-mark icon-image ${problems.severity}`}

@@ -1,6 +1,7 @@
 import { useReactFlow } from '@xyflow/react';
 import { useState } from 'react';
 import type { Problem } from '../graph/index.ts';
+import { Shown } from '../ui/Shown.tsx';
 import { useApp } from '../store/index.ts';
 import { savingStarted, useAutosave } from '../persistence/persistence.ts';
 import { ErrorIcon, WarningIcon } from '../ui/icons.tsx';
@@ -82,7 +83,7 @@ export function ProblemsPanel() {
                   <span className="problem-icon" role="img" aria-label={problem.severity}>
                     {problem.severity === 'error' ? <ErrorIcon size={14} aria-hidden="true" /> : <WarningIcon size={14} aria-hidden="true" />}
                   </span>
-                  <code>{problem.code}</code> <span>{problem.message}</span>
+                  <code>{problem.code}</code> <span><Shown text={problem.message} /></span>
                 </button>
               </li>
             ))}

@@ -11,6 +11,7 @@ import { __iconData as pencilIcon } from 'lucide-react/icons/pencil';
 import { __iconData as squareTerminalIcon } from 'lucide-react/icons/square-terminal';
 import { __iconData as triangleAlertIcon } from 'lucide-react/icons/triangle-exclamation-point';
 import type { GraphNode } from '../graph/index.ts';
+import { visibleText } from '../graph/visible.ts';
 import type { AccessLevel } from '../graph/mcpAccess.ts';
 import { useApp } from '../store/index.ts';
 import { listedTool, useMcpTools } from '../network/mcpTools.ts';
@@ -64,7 +65,7 @@ export function OutlineEdge({ id, path, markerEnd, interaction }: { id: string; 
 
 /** An edge a run's step tried and did not take, and why. */
 export function NotTakenMark({ why }: { why: string }) {
-  return <FailIcon className="edge-why" size={14} role="img" aria-label={`not taken: ${why}`} />;
+  return <FailIcon className="edge-why" size={14} role="img" aria-label={`not taken: ${visibleText(why)}`} />;
 }
 
 /**

@@ -2,6 +2,7 @@
 import { Position, type Edge, type EdgeMarker, type Node, type NodeHandle, type XYPosition } from '@xyflow/react';
 import { describeWhen, kindDefinition, outcomesOf, own, type GraphEdge, type GraphFile, type GraphNode, type KindDefinition } from '../graph/index.ts';
 import { backEdges } from '../graph/backEdges.ts';
+import { visibleText } from '../graph/visible.ts';
 import type { CanvasOverlay } from '../store/index.ts';
 import {
   drawnAsLoop,
@@ -243,7 +244,8 @@ export const edgeLabelText = (edge: GraphEdge, overlay: CanvasOverlay | null, sh
   const notTaken = own(overlay?.triedEdges, edge.id) !== undefined;
   if (!shape.loop && !reason && !notTaken && saidByDrawing(edge, shape.source)) return null;
   return {
-    lines: [label, ...(edge.label ? [edge.label] : []), ...(reason ? [reason] : [])],
+    // Sized as drawn: the file's names with their escapes (ConditionEdge.tsx, Shown).
+    lines: [label, ...(edge.label ? [edge.label] : []), ...(reason ? [reason] : [])].map(visibleText),
     // The badges beside the condition: the not-taken cross, the heat count.
     extra: (notTaken ? 18 : 0) + (visits > 0 ? 30 : 0),
   };

@@ -6,7 +6,7 @@ import { findTemplate, TEMPLATES } from '../graph/templates/index.ts';
 import { edgeLayout, loadLabelPlacement } from './flowAdapter.ts';
 import { nodeObstacles, placeLabels, placeLabelsInOrder, placeLabelsKeeping } from './labelPlacement.ts';
 import { finish } from './pausable.ts';
-import { ABOVE_NODE, NODE_ROWS, drawnAsLoop, edgeRoute, handleBoxes, mcpToolsOf, nodeHeight, nodeRect, outcomesTop, placeLoops, sourceHandleIndex, sourcePoint, targetPoint, type LabelRequest, type PlacedLabel, type Point, type Rect } from './geometry.ts';
+import { ABOVE_NODE, NODE_ROWS, drawnAsLoop, edgeRoute, handleBoxes, mcpToolsOf, nodeHeight, nodeRect, nodeTitle, nodeWidth, outcomesTop, placeLoops, sourceHandleIndex, sourcePoint, targetPoint, type LabelRequest, type PlacedLabel, type Point, type Rect } from './geometry.ts';
 
 // Labels are placed once their placement has loaded, as on the canvas after its first commit.
 beforeAll(() => loadLabelPlacement());
@@ -310,5 +310,15 @@ describe('the tools row', () => {
           const apart = a.x + a.width <= b.x || b.x + b.width <= a.x || top.y + top.height + ABOVE_NODE <= bottom.y;
           expect(apart, `${a.id} and ${b.id}`).toBe(true);
         }
+  });
+});
+
+describe('a node\'s title as the canvas draws it', () => {
+  const node = { ...findTemplate('securityclaw')!.graph().nodes[0], label: 'Plan \u202egnp.exe\u2066' };
+
+  it('its title shows each format character as its escape, and the node is as wide as that title drawn', () => {
+    expect(nodeTitle(node)).toBe('Plan \\u202egnp.exe\\u2066');
+    expect(nodeWidth(node)).toBe(nodeWidth({ ...node, label: nodeTitle(node) }));
+    expect(nodeWidth(node)).toBeGreaterThan(nodeWidth({ ...node, label: 'Plan gnp.exe' }));
   });
 });

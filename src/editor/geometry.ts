@@ -5,6 +5,7 @@
  * Pure functions of the graph, so they are tested without a browser.
  */
 import { kindDefinition, outcomesOf, own, type GraphEdge, type GraphFile, type GraphNode } from '../graph/index.ts';
+import { visibleText } from '../graph/visible.ts';
 import type { Pausable } from './pausable.ts';
 
 /** The narrowest and widest a node is, in flow pixels: its width is its title's (nodeWidth). */
@@ -116,13 +117,26 @@ export const TITLE_CHROME = 2 * NODE_BORDER_SIDE + 8 + 2 + 18 + 6;
  */
 export const titleWidth = (title: string) => [...title].length * 0.66 * CANVAS_TEXT.title;
 
+const titles = new WeakMap<GraphNode, string>();
+
+/**
+ * A node's title as the canvas draws it: its label's control and format characters as their escapes
+ * (src/graph/visible.ts). Made once per node object, as summaryLines: the geometry asks for a node's
+ * width at every end of its edges.
+ */
+export const nodeTitle = (node: GraphNode): string => {
+  let title = titles.get(node);
+  if (title === undefined) titles.set(node, (title = visibleText(node.label ?? node.id)));
+  return title;
+};
+
 /**
  * A node's width: as wide as its title, so a title is never cut (up to MAX_NODE_WIDTH), and no
  * narrower than MIN_NODE_WIDTH, room for its rows. Narrow nodes for short titles keep a graph
  * small enough to be read whole on a laptop's canvas.
  */
 export const nodeWidth = (node: GraphNode): number =>
-  Math.min(MAX_NODE_WIDTH, Math.max(MIN_NODE_WIDTH, 4 * Math.ceil((TITLE_CHROME + titleWidth(node.label ?? node.id)) / 4)));
+  Math.min(MAX_NODE_WIDTH, Math.max(MIN_NODE_WIDTH, 4 * Math.ceil((TITLE_CHROME + titleWidth(nodeTitle(node))) / 4)));
 
 export const nodeRect = (node: GraphNode, skills: Skills): Rect => ({ x: node.position.x, y: node.position.y, width: nodeWidth(node), height: nodeHeight(node, skills) });
 

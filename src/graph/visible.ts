@@ -1,5 +1,5 @@
 /**
- * A file's names shown to a person (a terminal line, the page's heading, the Graphs list, an
+ * A file's names shown to a person (a terminal line, the page's labels, pickers and dialogs, an
  * exported README): a file must not be able to move a terminal's cursor, clear its screen or
  * rewrite a line (ANSI and OSC escapes), reorder text (bidi overrides) or break a line. Control and
  * format characters, line separators, and what is no character (a lone surrogate, an unassigned or
@@ -15,3 +15,12 @@ export const visibleText = (text: string): string => text.replace(UNPRINTABLE, e
 
 /** The same for text of several lines: the newlines between them stay. */
 export const visibleLines = (text: string): string => text.replace(UNPRINTABLE_BUT_NEWLINE, escape);
+
+/** The unprintable characters one by one, kept by `split` (a capturing group) between the text around them. */
+const UNPRINTABLE_ONE = new RegExp(`(${UNPRINTABLE.source})`, 'u');
+
+/**
+ * The text as visibleText shows it, in runs: the printable text at even places, each unprintable
+ * character's escape at odd ones, for a page that draws the escapes apart from the name.
+ */
+export const visibleRuns = (text: string): string[] => text.split(UNPRINTABLE_ONE).map((run, index) => (index % 2 === 1 ? escape(run) : run));

@@ -1,7 +1,9 @@
 import { describeProblems, kindDefinition, own, type GraphFile, type GraphNode, type Scenario } from '../graph/index.ts';
 import { Skill } from '../graph/skills.ts';
 import { parseWith } from '../graph/parse.ts';
+import { visibleText } from '../graph/visible.ts';
 
+/** Why a scenario cannot run; a message of several lines, the names it quotes made visible (src/graph/visible.ts). */
 export class ScenarioError extends Error {}
 
 /** Why a scenario run refuses a real skill: the sentence each of its attempts carries. */
@@ -18,7 +20,7 @@ const overriddenSkill = (scenario: Scenario, name: string, base: Skill | undefin
   const replaces = base !== undefined && type !== undefined && type !== base.type;
   const kept = base && { access: base.access, ...(base.tokens === undefined ? {} : { tokens: base.tokens }) };
   const merged = parseWith(Skill, replaces ? { ...kept, ...override, type } : { ...base, ...override }, ['skills', name]);
-  if (!merged.ok) throw new ScenarioError(`scenario "${scenario.name}": ${describeProblems(merged.problems)}`);
+  if (!merged.ok) throw new ScenarioError(`scenario "${visibleText(scenario.name)}": ${describeProblems(merged.problems)}`);
   return merged.value;
 };
 
@@ -53,6 +55,6 @@ export const withNamedScenario = (graph: GraphFile, name: string | undefined, se
   if (name === undefined) return { graph, seed };
   const scenario = graph.scenarios.find((candidate) => candidate.name === name);
   if (!scenario)
-    throw new ScenarioError(`the graph has no scenario "${name}" (it has: ${graph.scenarios.map((candidate) => `"${candidate.name}"`).join(', ') || 'none'})`);
+    throw new ScenarioError(`the graph has no scenario "${visibleText(name)}" (it has: ${graph.scenarios.map((candidate) => `"${visibleText(candidate.name)}"`).join(', ') || 'none'})`);
   return { graph: applyScenario(graph, scenario), seed: seed ?? scenario.seed };
 };

@@ -1,7 +1,9 @@
 import { useState, type SelectHTMLAttributes } from 'react';
+import { visibleText } from '../graph/visible.ts';
 
 export interface Choice {
   value: string;
+  /** A name from a file (a node's label, a skill's name) is shown with its escapes: an option's text holds no element (ui/Shown.tsx). */
   label: string;
 }
 
@@ -43,7 +45,7 @@ export function LazySelect({ value, choices, fixed = [], onFocus, onBlur, onPoin
       }}
     >
       {fixed.map((choice) => <option key={`fixed:${choice.value}`} value={choice.value}>{choice.label}</option>)}
-      {shown.map((choice) => <option key={choice.value} value={choice.value}>{choice.label}</option>)}
+      {shown.map((choice) => <option key={choice.value} value={choice.value}>{visibleText(choice.label)}</option>)}
     </select>
   );
 }

@@ -1,5 +1,7 @@
 /** A list of LangChain messages as a conversation: human, ai and tool, each tool call beside its result. */
+import { visibleText } from '../../graph/visible.ts';
 import type { ChatMessage } from '../../runtime/messages.ts';
+import { Shown } from '../../ui/Shown.tsx';
 
 /** Longer texts are folded to their start, opened on demand. */
 const FOLD_OVER = 400;
@@ -15,7 +17,8 @@ function Text({ text }: { text: string }) {
   );
 }
 
-const callWords = (call: ChatMessage['toolCalls'][number]) => `${call.name}(${JSON.stringify(call.args)})`;
+/** A call in one line: the server's tool name and arguments, their control and format characters as escapes. */
+const callWords = (call: ChatMessage['toolCalls'][number]) => visibleText(`${call.name}(${JSON.stringify(call.args)})`);
 
 /**
  * The messages in order. An ai message's tool calls each show the tool message that answers them
@@ -38,7 +41,7 @@ export function Conversation({ messages, context = messages, marks = new Map(), 
         const call = message.role === 'tool' ? calls.get(message.toolCallId) : undefined;
         return (
           <li key={message.id ?? index} className={`message message-${message.role} ${marks.get(message) ?? ''}`} aria-label={`${message.role} message`}>
-            <span className="message-role">{message.role === 'other' ? message.type : message.role}{message.name ? ` · ${message.name}` : ''}</span>
+            <span className="message-role"><Shown text={message.role === 'other' ? message.type : message.role} />{message.name ? <> · <Shown text={message.name} /></> : ''}</span>
             {message.tokens > 0 && <span className="muted"> {message.tokens} tokens</span>}
             {marks.get(message) && <span className="muted"> ({marks.get(message)} by this step)</span>}
             {call && <span className="muted"> answers {callWords(call)}</span>}
@@ -46,7 +49,7 @@ export function Conversation({ messages, context = messages, marks = new Map(), 
             {message.toolCalls.map((toolCall, at) => {
               const answer = answers.get(toolCall.id);
               return (
-                <div key={toolCall.id ?? at} className="tool-call" role="group" aria-label={`Tool call ${toolCall.name}`}>
+                <div key={toolCall.id ?? at} className="tool-call" role="group" aria-label={`Tool call ${visibleText(toolCall.name)}`}>
                   <code>calls {callWords(toolCall)}</code>
                   {answer ? (
                     <span className={`tool-result ${marks.get(answer) ?? ''}`}>→ <Text text={answer.text} />{marks.get(answer) && <span className="muted"> ({marks.get(answer)} by this step)</span>}</span>

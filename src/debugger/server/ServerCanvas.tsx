@@ -24,11 +24,13 @@ import {
   useReactFlow,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
+import { visibleText } from '../../graph/visible.ts';
 import type { DrawnEdge, DrawnGroup, DrawnNode, ServerDrawing } from '../../runtime/serverGraph.ts';
 import { useApp, type CanvasOverlay } from '../../store/index.ts';
 import { useServer, type ServerConnection } from '../../server/langgraphServer.ts';
 import { onFitRequest, onViewTaken, takeView } from '../../ui/fitRequest.ts';
 import { freeRoom } from '../../ui/freeRoom.ts';
+import { Shown } from '../../ui/Shown.tsx';
 import { refitWhileFitted } from '../../ui/refitWhileFitted.ts';
 import { viewportInRoom } from '../../ui/viewportInRoom.ts';
 import { ZoomAndFit } from '../../ui/viewControls.tsx';
@@ -65,16 +67,16 @@ const toggleBreakpoint = (name: string) => {
 function LangGraphNodeView({ data }: NodeProps<LangGraphFlowNode>) {
   const { node, current, visits, breakpoint } = data;
   return (
-    <div className={`lg-node lg-${node.type}${current ? ' current' : ''}${breakpoint ? ' has-breakpoint' : ''}`} style={sizeOf(node)} title={node.id}>
+    <div className={`lg-node lg-${node.type}${current ? ' current' : ''}${breakpoint ? ' has-breakpoint' : ''}`} style={sizeOf(node)} title={visibleText(node.id)}>
       {node.type !== 'start' && <Handle type="target" position={Position.Left} isConnectable={false} />}
       <div className="lg-node-head">
-        <span className="lg-node-name">{node.name}</span>
+        <span className="lg-node-name"><Shown text={node.name} /></span>
         {visits > 0 && <span className="heat-badge" title={`ran ${visits} times in this run`}>×{visits}</span>}
         {breakpoint !== null && (
           <button
             type="button"
             className={`breakpoint-toggle nodrag${breakpoint ? ' on' : ''}`}
-            aria-label={`Toggle breakpoint on ${node.name}`}
+            aria-label={`Toggle breakpoint on ${visibleText(node.name)}`}
             aria-pressed={breakpoint}
             title={breakpoint ? 'Remove breakpoint' : 'Runs on the server pause before this node (interruptBefore)'}
             onClick={(event) => {
@@ -84,8 +86,8 @@ function LangGraphNodeView({ data }: NodeProps<LangGraphFlowNode>) {
           />
         )}
       </div>
-      {node.tools.length > 0 && <div className="lg-node-line" title={node.tools.join(', ')}>tools: {node.tools.join(', ')}</div>}
-      {node.interrupt && <div className="lg-node-line">interrupt {node.interrupt}</div>}
+      {node.tools.length > 0 && <div className="lg-node-line" title={visibleText(node.tools.join(', '))}>tools: <Shown text={node.tools.join(', ')} /></div>}
+      {node.interrupt && <div className="lg-node-line">interrupt <Shown text={node.interrupt} /></div>}
       {node.type !== 'end' && <Handle type="source" position={Position.Right} isConnectable={false} />}
     </div>
   );
@@ -93,8 +95,8 @@ function LangGraphNodeView({ data }: NodeProps<LangGraphFlowNode>) {
 
 function GroupView({ data }: NodeProps<GroupFlowNode>) {
   return (
-    <div className={`lg-group${data.current ? ' current' : ''}`} role="group" aria-label={`Subgraph ${data.group.id}`}>
-      <span className="lg-group-name">{data.group.name} <span className="muted">subgraph</span></span>
+    <div className={`lg-group${data.current ? ' current' : ''}`} role="group" aria-label={`Subgraph ${visibleText(data.group.id)}`}>
+      <span className="lg-group-name"><Shown text={data.group.name} /> <span className="muted">subgraph</span></span>
     </div>
   );
 }
@@ -114,7 +116,8 @@ function LangGraphEdgeView({ id, sourceX, sourceY, targetX, targetY, sourcePosit
     ? loopUnder(sourceX, sourceY, targetX, targetY)
     : getBezierPath({ sourceX, sourceY, sourcePosition, targetX, targetY, targetPosition });
   // The branch's name when the server gives one; why it fired is the step detail's and the timeline's to say.
-  const label = data?.edge.label;
+  // SVG text holds no element: the name is the string visibleText makes of it.
+  const label = data?.edge.label && visibleText(data.edge.label);
   // Drawn in the SVG: a label layer of React Flow's own would be React Flow code on the first screen's bundle.
   const width = (label?.length ?? 0) * 6.4 + 12;
   return (
@@ -122,7 +125,7 @@ function LangGraphEdgeView({ id, sourceX, sourceY, targetX, targetY, sourcePosit
       <BaseEdge id={id} path={path} markerEnd={markerEnd} />
       {label && (
         <g className={`lg-edge-label${data?.fired ? ' fired' : ''}`} transform={`translate(${labelX} ${labelY})`}>
-          <title>{data?.fired && data.reason ? `${label}: ${data.reason}` : label}</title>
+          <title>{data?.fired && data.reason ? `${label}: ${visibleText(data.reason)}` : label}</title>
           <rect x={-width / 2} y={-10} width={width} height={20} rx={6} />
           <text textAnchor="middle" dominantBaseline="central">{label}</text>
         </g>

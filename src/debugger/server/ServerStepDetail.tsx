@@ -6,12 +6,14 @@
  * messages as a conversation (the ones it added), other channels before → after.
  */
 import { useMemo } from 'react';
+import { visibleText } from '../../graph/visible.ts';
 import { asMessages, diffMessages, messageChannels, type ChatMessage } from '../../runtime/messages.ts';
 import { foreignStateAfter, foreignStateBefore } from '../../runtime/serverTrace.ts';
 import type { TraceStep } from '../../runtime/trace.ts';
 import { useApp } from '../../store/index.ts';
 import { useServer } from '../../server/langgraphServer.ts';
 import type { RunRecord } from '../../store/runSlice.ts';
+import { Shown } from '../../ui/Shown.tsx';
 import { diffStates } from '../analysis.ts';
 import { Diff } from '../StepView.tsx';
 import { Conversation } from './Conversation.tsx';
@@ -28,7 +30,8 @@ function RunState({ run }: { run: RunRecord }) {
   else if (following && thread.interrupts.length) text = `Waiting: ${thread.interrupts.map((interrupt) => `${interrupt.node} waits on interrupt() with ${JSON.stringify(interrupt.value)}`).join('; ')}. Answer it with Resume on server.`;
   else if (following && thread.next.length) text = `Paused before ${thread.next.join(', ')} (interruptBefore): Continue on server goes on.`;
   else text = 'Paused.';
-  return <div role="status" className={`stop-banner${stopReason ? ` stopped stop-${stopReason === 'completed' ? 'ok' : 'halt'}` : ''}`}>{text}</div>;
+  // Node names and values are the server's: one line, their control and format characters as escapes.
+  return <div role="status" className={`stop-banner${stopReason ? ` stopped stop-${stopReason === 'completed' ? 'ok' : 'halt'}` : ''}`}><Shown text={text} /></div>;
 }
 
 /** Only what the server tells: steps, and tokens its messages report. */
@@ -50,13 +53,13 @@ function Messages({ channel, before, after }: { channel: string; before: ChatMes
   const tokens = after.reduce((sum, message) => sum + message.tokens, 0);
   return (
     <>
-      <h4>{channel}: {change.added.length} added{change.changed.length ? `, ${change.changed.length} changed` : ''}{change.removed.length ? `, ${change.removed.length} removed` : ''} by this step</h4>
+      <h4><Shown text={channel} />: {change.added.length} added{change.changed.length ? `, ${change.changed.length} changed` : ''}{change.removed.length ? `, ${change.removed.length} removed` : ''} by this step</h4>
       {change.added.length + change.changed.length > 0
-        ? <Conversation messages={[...change.changed, ...change.added]} context={after} marks={marks} label={`Messages this step added to ${channel}`} />
+        ? <Conversation messages={[...change.changed, ...change.added]} context={after} marks={marks} label={`Messages this step added to ${visibleText(channel)}`} />
         : <p className="muted">No message added or changed.</p>}
       <details open>
         <summary>The conversation after this step ({after.length} messages, {tokens} tokens)</summary>
-        <Conversation messages={after} marks={marks} label={`Conversation in ${channel}`} />
+        <Conversation messages={after} marks={marks} label={`Conversation in ${visibleText(channel)}`} />
       </details>
     </>
   );
@@ -78,13 +81,13 @@ function ServerStepView({ run, step }: { run: RunRecord; step: TraceStep }) {
   );
   return (
     <div className="step-view server-step">
-      <h3>Step {step.step} · {server?.name ?? step.node}</h3>
-      {server?.ns && <p>In the subgraph of <strong>{server.parent}</strong> · checkpoint namespace <code>{server.ns}</code></p>}
-      <p className="route" aria-label="Where it went">{step.note}</p>
+      <h3>Step {step.step} · <Shown text={server?.name ?? step.node} /></h3>
+      {server?.ns && <p>In the subgraph of <strong><Shown text={server.parent ?? ''} /></strong> · checkpoint namespace <code><Shown text={server.ns} /></code></p>}
+      <p className="route" aria-label="Where it went"><Shown text={step.note ?? ''} /></p>
       {server?.parallel && <p className="muted">Task {server.parallel.index} of {server.parallel.of} in this superstep (parallel branches, e.g. Send).</p>}
-      {server?.edit && <p className="muted">Not a node's run: the state was edited on the server as {server.name} (a fork), and the run went on from here.</p>}
+      {server?.edit && <p className="muted">Not a node's run: the state was edited on the server as <Shown text={server.name} /> (a fork), and the run went on from here.</p>}
       {server?.interrupts && <p>Waited on <code>interrupt()</code> with <code>{JSON.stringify(server.interrupts.length === 1 ? server.interrupts[0] : server.interrupts)}</code>, then went on with the answer.</p>}
-      {server?.error && <p className="warn">Failed: {server.error}</p>}
+      {server?.error && <p className="warn">Failed: <Shown text={server.error} /></p>}
       {conversations.map((conversation) => <Messages key={conversation.channel} channel={conversation.channel} before={conversation.before} after={conversation.list} />)}
       <h4>Other channels before → after</h4>
       <Diff changes={others} />

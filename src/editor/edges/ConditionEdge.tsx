@@ -1,7 +1,9 @@
 import { memo, useContext } from 'react';
 import { createPortal } from 'react-dom';
 import type { EdgeProps } from '@xyflow/react';
+import { visibleText } from '../../graph/visible.ts';
 import { useApp } from '../../store/index.ts';
+import { Shown } from '../../ui/Shown.tsx';
 import { selectProblemsByElement } from '../../store/problemsByElement.ts';
 import type { ConditionFlowEdge } from '../flowAdapter.ts';
 import { edgeRoute, LABEL_FONT, LABEL_LINE } from '../geometry.ts';
@@ -31,7 +33,7 @@ function ConditionEdgeView({ id, sourceX, sourceY, targetX, targetY, data, marke
   // Zoomed out (detail.ts).
   if (outline && extras) return <extras.OutlineEdge id={id} path={route.path} markerEnd={markerEnd} interaction={INTERACTION_WIDTH} />;
   const centre = route.at(place?.t ?? 0.5);
-  const title = data?.notTaken ? `not taken: ${data.notTaken}` : data?.fired && data.firedReason ? `fired: ${data.firedReason}` : undefined;
+  const title = data?.notTaken ? `not taken: ${visibleText(data.notTaken)}` : data?.fired && data.firedReason ? `fired: ${visibleText(data.firedReason)}` : undefined;
   const reason = data?.fired && data.firedReason && data.firedReason !== data.label ? data.firedReason : null;
   const visits = data?.visits ?? 0;
   // The edge's own menu: its breakpoint toggle, while it is selected, in the room its label keeps for it.
@@ -75,16 +77,16 @@ function ConditionEdgeView({ id, sourceX, sourceY, targetX, targetY, data, marke
                 {toggle}
                 {data?.breakpoint && !toggle && <span className="breakpoint-dot" aria-label="breakpoint" role="img" />}
                 {problems && marks && <marks.ProblemMark problems={problems} />}
-                {data?.label}
+                {data && <Shown text={data.label} />}
                 {data?.notTaken && extras && <extras.NotTakenMark why={data.notTaken} />}
                 {visits > 0 && <span className="heat-badge">×{visits}</span>}
               </span>
             ) : (
               // A label with nothing beside its condition is one element: a big graph has many labels.
-              data?.label
+              data && <Shown text={data.label} />
             )}
-            {data?.note && <span className="edge-note">{data.note}</span>}
-            {reason && <span className="edge-reason">{reason}</span>}
+            {data?.note && <span className="edge-note"><Shown text={data.note} /></span>}
+            {reason && <span className="edge-reason"><Shown text={reason} /></span>}
           </div>
         </div>,
         labelLayer,

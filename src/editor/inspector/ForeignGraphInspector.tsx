@@ -1,4 +1,5 @@
 import type { ForeignGraph } from '../../store/index.ts';
+import { Shown } from '../../ui/Shown.tsx';
 
 /**
  * What the inspector says of a graph on a LangGraph server that Loopscope did not make, in place of
@@ -11,9 +12,9 @@ export function ForeignGraphInspector({ graph, name }: { graph: ForeignGraph; na
       <p className="inspector-kind">LangGraph graph (read-only here)</p>
       <dl className="foreign-graph">
         <dt>Graph</dt>
-        <dd><code>{name}</code></dd>
+        <dd><code><Shown text={name} /></code></dd>
         <dt>Assistant</dt>
-        <dd><code>{graph.assistantId}</code></dd>
+        <dd><code><Shown text={graph.assistantId} /></code></dd>
         <dt>Runs on</dt>
         <dd><code>{graph.origin}</code></dd>
       </dl>

@@ -4,15 +4,18 @@
  * and what would make the call a parse_error, named by path, before any run.
  */
 import type { McpSkill } from '../../graph/skills.ts';
+import { visibleText } from '../../graph/visible.ts';
 import { argsProblems } from '../../skills/mcp.ts';
 import { useApp } from '../../store/index.ts';
 import { listedTool, listTools, useMcpTools } from '../../network/mcpTools.ts';
+import { Shown } from '../../ui/Shown.tsx';
 import { JsonField, NumberField, SelectField, TextField, type Apply } from './fields.tsx';
 
 type PropertySchema = { type?: unknown; description?: unknown; enum?: unknown };
 
 function ArgField({ name, schema, required, value, apply }: { name: string; schema: PropertySchema; required: boolean; value: unknown; apply: Apply<unknown> }) {
-  const label = `${name}${required ? '' : ' (optional)'}`;
+  // The server's names for its args: one line each, their escapes shown.
+  const label = `${visibleText(name)}${required ? '' : ' (optional)'}`;
   const help = typeof schema.description === 'string' ? schema.description : undefined;
   if (Array.isArray(schema.enum) && schema.enum.every((option) => typeof option === 'string'))
     return <SelectField label={label} value={value as string | undefined} options={schema.enum as string[]} optional={!required} help={help} apply={apply} />;
@@ -28,8 +31,8 @@ export function McpArgsForm({ skill, args, apply }: { skill: McpSkill; args: Rec
   if (!tool)
     return (
       <div className="field">
-        <p className="field-help">The args of {skill.tool} follow its input schema, which {skill.server} tells.</p>
-        <button type="button" disabled={servers[skill.server]?.listing === true} onClick={() => void listTools(skill.server, useApp.getState().graph)}>Read the args of {skill.tool}</button>
+        <p className="field-help">The args of <Shown text={skill.tool} /> follow its input schema, which <Shown text={skill.server} /> tells.</p>
+        <button type="button" disabled={servers[skill.server]?.listing === true} onClick={() => void listTools(skill.server, useApp.getState().graph)}>Read the args of <Shown text={skill.tool} /></button>
         {servers[skill.server]?.error && <p className="field-error" role="alert">{servers[skill.server]?.error}</p>}
       </div>
     );
@@ -42,8 +45,8 @@ export function McpArgsForm({ skill, args, apply }: { skill: McpSkill; args: Rec
   };
   const problems = argsProblems(tool.inputSchema, args);
   return (
-    <fieldset className="mcp-args" aria-label={`Args of ${skill.tool}`}>
-      <legend>Args of {skill.tool}</legend>
+    <fieldset className="mcp-args" aria-label={`Args of ${visibleText(skill.tool)}`}>
+      <legend>Args of <Shown text={skill.tool} /></legend>
       {Object.entries(properties).map(([name, schema]) => (
         <ArgField key={name} name={name} schema={schema} required={required.has(name)} value={args[name]} apply={setArg(name)} />
       ))}

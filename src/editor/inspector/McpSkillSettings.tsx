@@ -12,6 +12,8 @@ import { useApp } from '../../store/index.ts';
 import { badServerUrl, serverUrl, setServerUrl } from '../../network/mcpServers.ts';
 import { listTools, useMcpTools } from '../../network/mcpTools.ts';
 import { openServer } from '../../network/openServer.ts';
+import { visibleText } from '../../graph/visible.ts';
+import { Shown } from '../../ui/Shown.tsx';
 import { NumberField, TextField, type Apply } from './fields.tsx';
 
 /** The marks of a tool, in words: what its annotations say. */
@@ -22,15 +24,15 @@ export const toolMarks = (tool: McpTool): string[] => [
 
 function ToolItem({ tool, chosen, choose }: { tool: McpTool; chosen: boolean; choose: () => void }) {
   return (
-    <li className={`mcp-tool${chosen ? ' chosen' : ''}`} aria-label={`Tool ${tool.name}`}>
+    <li className={`mcp-tool${chosen ? ' chosen' : ''}`} aria-label={`Tool ${visibleText(tool.name)}`}>
       <div>
-        <strong>{tool.name}</strong>{' '}
+        <strong><Shown text={tool.name} /></strong>{' '}
         {toolMarks(tool).map((mark) => (
           <span key={mark} className={`tool-mark tool-mark-${mark}`}>{mark}</span>
         ))}
       </div>
       {tool.description && <p className="field-help">{tool.description}</p>}
-      {chosen ? <span className="muted">the skill's tool</span> : <button type="button" onClick={choose}>Use {tool.name}</button>}
+      {chosen ? <span className="muted">the skill's tool</span> : <button type="button" onClick={choose}>Use <Shown text={tool.name} /></button>}
     </li>
   );
 }
@@ -50,10 +52,10 @@ export function McpSkillSettings({ skill, apply }: { skill: McpSkill; apply: (ke
       <NumberField label="Timeout (ms)" value={skill.timeoutMs} apply={apply('timeoutMs')} />
       <div className="field">
         {served ? (
-          <p className="field-help">Served by loopscope open: “{skill.server}” is a server of the folder's .mcp.json, started once you allow it.</p>
+          <p className="field-help">Served by loopscope open: “<Shown text={skill.server} />” is a server of the folder's .mcp.json, started once you allow it.</p>
         ) : (
           <>
-            <label htmlFor={id}>Address of “{skill.server}” in this browser</label>
+            <label htmlFor={id}>Address of “<Shown text={skill.server} />” in this browser</label>
             <input
               id={id}
               type="url"
@@ -68,12 +70,12 @@ export function McpSkillSettings({ skill, apply }: { skill: McpSkill; apply: (ke
           </>
         )}
         <button type="button" disabled={(!served && problem !== null) || listed?.listing === true} onClick={() => void listTools(skill.server, useApp.getState().graph)}>
-          List the tools of {skill.server}
+          List the tools of <Shown text={skill.server} />
         </button>
       </div>
       {listed?.error && <p className="field-error" role="alert">{listed.error}</p>}
       {listed?.tools && (
-        <ul className="mcp-tools" aria-label={`Tools of ${skill.server}`}>
+        <ul className="mcp-tools" aria-label={`Tools of ${visibleText(skill.server)}`}>
           {listed.tools.map((tool) => (
             <ToolItem key={tool.name} tool={tool} chosen={tool.name === skill.tool} choose={() => {
               // The access its annotations say goes into the skill too, so the graph and the canvas show it before any run.
@@ -83,7 +85,7 @@ export function McpSkillSettings({ skill, apply }: { skill: McpSkill; apply: (ke
           ))}
         </ul>
       )}
-      {listed?.tools && !chosen && <p className="field-error">{skill.server} has no tool “{skill.tool}”: pick one above.</p>}
+      {listed?.tools && !chosen && <p className="field-error"><Shown text={skill.server} /> has no tool “<Shown text={skill.tool} />”: pick one above.</p>}
       {chosen && (
         <p className="field-help">
           Each call needs {stricterAccess(accessOfTool(chosen), skill.access)} access (

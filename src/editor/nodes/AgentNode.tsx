@@ -5,8 +5,9 @@ import { useApp } from '../../store/index.ts';
 import { selectProblemsByElement, type ElementProblems } from '../../store/problemsByElement.ts';
 import { fontText } from '../../ui/endText.ts';
 import { kindIconImage } from '../../ui/canvasIcons.tsx';
+import { Shown } from '../../ui/Shown.tsx';
 import { GENERAL_HANDLE, nodeTextId, type AgentFlowNode } from '../flowAdapter.ts';
-import { CANVAS_TEXT, handleBoxes, mcpToolsOf, nodeHeight, nodeWidth, NODE_BORDER_SIDE, NODE_ROWS, TITLE_CHROME, type Skills } from '../geometry.ts';
+import { CANVAS_TEXT, handleBoxes, mcpToolsOf, nodeHeight, nodeTitle, nodeWidth, NODE_BORDER_SIDE, NODE_ROWS, TITLE_CHROME, type Skills } from '../geometry.ts';
 import { CanvasDrawing } from '../detail.ts';
 
 /** The node's size and rows come from the geometry (its text sizes too, set on the canvas), so layout and label placement know where everything is. */
@@ -69,7 +70,8 @@ function AgentNodeView({ id, data, selected }: NodeProps<AgentFlowNode>) {
   const { node, skills, definition, summary, isEntry, isFinally, visits, breakpoint } = data;
   const sources = useMemo(() => (definition.terminal ? [] : [...outcomesOf(node), GENERAL_HANDLE]), [node, definition]);
   const handles = useMemo(() => handleStyles(node, skills, sources), [node, skills, sources]);
-  const title = node.label ?? node.id;
+  // Measured, cut and told as the canvas draws it (geometry.ts, nodeTitle); drawn from the label itself, its escapes set apart.
+  const title = nodeTitle(node);
   const width = nodeWidth(node);
   const style = { ...ROW_STYLE, '--kind-color': definition.color, width, height: nodeHeight(node, skills) } as React.CSSProperties;
   const sourceHandle = (handle: string, text: boolean) => (
@@ -99,12 +101,12 @@ function AgentNodeView({ id, data, selected }: NodeProps<AgentFlowNode>) {
         <span className="agent-node-icon icon-image" aria-hidden="true" style={{ '--icon': kindIconImage(definition.icon, definition.color) } as React.CSSProperties} />
         <span className="agent-node-label" id={nodeTextId(id, 'title')} title={title}>
           {shownTitle === title ? (
-            title
+            <Shown text={node.label ?? node.id} />
           ) : (
             // A title cut short is read whole: the node's name is how people and tests find it.
             <>
               <span aria-hidden="true">{shownTitle}</span>
-              <span className="agent-node-label-whole">{title}</span>
+              <span className="agent-node-label-whole"><Shown text={node.label ?? node.id} /></span>
             </>
           )}
         </span>

@@ -1,5 +1,6 @@
 import { memo } from 'react';
 import { own } from '../../graph/index.ts';
+import { visibleText } from '../../graph/visible.ts';
 import { useApp } from '../../store/index.ts';
 import './nodeRunStatus.css';
 
@@ -14,8 +15,9 @@ function NodeRunStatusView({ id }: { id: string }) {
   return (
     <ul className="node-run-status" aria-label={`Run status of ${id}`}>
       {chips.map((chip) => (
-        <li key={chip.tone} className={`status-chip ${chip.tone}`} aria-label={chip.label} title={chip.label}>
-          {chip.text}
+        // A chip names state fields and guards of the file: one line each, its escapes shown.
+        <li key={chip.tone} className={`status-chip ${chip.tone}`} aria-label={visibleText(chip.label)} title={visibleText(chip.label)}>
+          {visibleText(chip.text)}
         </li>
       ))}
     </ul>

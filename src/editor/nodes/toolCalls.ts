@@ -6,9 +6,10 @@
  */
 import { own, type GraphNode } from '../../graph/index.ts';
 import { ACCESS_LEVELS, callAccess, isDestructive, type AccessLevel, type ToolHints } from '../../graph/mcpAccess.ts';
+import { visibleText } from '../../graph/visible.ts';
 import { mcpToolsOf, type Skills } from '../geometry.ts';
 
-/** One MCP tool a node calls. */
+/** One MCP tool a node calls, its server and tool named as shown (visibleText). */
 export interface ToolCall {
   server: string;
   tool: string;
@@ -27,7 +28,8 @@ export const toolCallsOf = (node: GraphNode, skills: Skills, listed: ListedTool)
     const skill = own(skills, name);
     if (skill?.type !== 'mcp') return [];
     const tool = listed(skill.server, skill.tool);
-    return [{ server: skill.server, tool: skill.tool, access: callAccess(skill.access, tool), destructive: tool !== undefined && isDestructive(tool), listed: tool !== undefined }];
+    // Named as the row shows them: a server's or tool's name is the file's (src/graph/visible.ts).
+    return [{ server: visibleText(skill.server), tool: visibleText(skill.tool), access: callAccess(skill.access, tool), destructive: tool !== undefined && isDestructive(tool), listed: tool !== undefined }];
   });
 
 /** One mark of the row: an access level, and how many calls need it (the level's name for a single call). */
