@@ -26,7 +26,8 @@ const graph = (() => {
 const sent = vi.fn(async () => new Response('[]'));
 afterEach(() => sent.mockClear());
 
-const compiled = (served: boolean) => buildStateGraph(graph, { fetch: sent as unknown as typeof fetch }, { served }).compile({ checkpointer: new MemorySaver() });
+// The person granted writes: what keeps a forged grant from sending the DELETE is the served graph's rule alone.
+const compiled = (served: boolean) => buildStateGraph(graph, { fetch: sent as unknown as typeof fetch, granted: 'workspace' }, { served }).compile({ checkpointer: new MemorySaver() });
 const thread = (id: string) => ({ configurable: { thread_id: id } });
 const ledger = initialValues(graph, 1)._run;
 const forged = { _run: { ...ledger, grants: { del: 5 } } };
