@@ -7,8 +7,9 @@
  */
 import { contactedHosts } from '../graph/hosts.ts';
 import type { GraphFile, PermissionMode } from '../graph/index.ts';
-import type { AllowedKeys } from '../skills/environmentKeys.ts';
-import { grantCovers } from '../skills/grant.ts';
+import { KEYS_VARIABLE } from '../skills/environmentKeys.ts';
+import { DEFAULT_GRANT, GRANT_VARIABLE, grantCovers, HOSTS_VARIABLE } from '../skills/grant.ts';
+import type { DotenvLine } from './projectText.ts';
 import { fetchOnlyTo } from '../skills/net.ts';
 
 /** What the person allowed on the command line. */
@@ -18,12 +19,8 @@ export interface Allowed {
   hosts: ReadonlySet<string>;
 }
 
-/** The origins the person allowed: `--host`s, and the origins `--key`s are bound to (a bare `--key NAME` names none). */
-export const allowedHosts = (hosts: Iterable<string>, keys: AllowedKeys): Set<string> =>
-  new Set([...hosts, ...[...keys.values()].flatMap((origins) => (origins === 'any origin' ? [] : [...origins]))]);
-
 /** The graph's skills that reach something real (not mocks). */
-const realSkills = (graph: GraphFile) => Object.entries(graph.skills).flatMap(([name, skill]) => (skill.type === 'mock' ? [] : [name]));
+export const realSkills = (graph: GraphFile) => Object.entries(graph.skills).flatMap(([name, skill]) => (skill.type === 'mock' ? [] : [name]));
 
 /**
  * Why this graph may not run with what the person allowed, one line per reason, or null when it may.
@@ -49,3 +46,23 @@ export const ungranted = (file: string, graph: GraphFile, allowed: Allowed, done
 /** The run's fetch: requests go only to the origins the person allowed, any other is refused before it is sent. */
 export const allowedFetch = (allowed: Allowed, fetchImpl?: typeof fetch): typeof fetch =>
   fetchOnlyTo(allowed.hosts, fetchImpl, (origin) => `loopscope run --host ${origin} allows it`);
+
+/**
+ * An exported project's `.env.example` lines for what the graph asks: the grant and the hosts,
+ * written commented out as `LOOPSCOPE_KEYS` is, so that until the person uncomments them its real
+ * calls only read and reach no host (as `loopscope run` without `--grant` and `--host`).
+ */
+export const grantLines = (graph: GraphFile): DotenvLine[] => {
+  const asked = graph.permissions.mode;
+  const origins = contactedHosts({ ...graph, scenarios: [] }).flatMap((host) => (host.origin ? [host.origin] : []));
+  return [
+    ...(realSkills(graph).length > 0 && asked !== DEFAULT_GRANT ? [
+      { comment: `The graph asks for ${asked} permissions for its real skills; ${GRANT_VARIABLE} grants them (read-only when absent): uncomment to grant what it asks.` },
+      { name: GRANT_VARIABLE, value: asked, commented: true },
+    ] : []),
+    ...(origins.length > 0 ? [
+      { comment: `Requests go only to the origins ${HOSTS_VARIABLE} names (separated by commas) and where ${KEYS_VARIABLE} lets a key go: uncomment to allow what the graph contacts.` },
+      { name: HOSTS_VARIABLE, value: origins.join(','), commented: true },
+    ] : []),
+  ];
+};

@@ -267,7 +267,7 @@ describe('keys on the command line', () => {
   });
 
   it('serve refuses a key bound to an origin that a served skill does not call, before anything starts', async () => {
-    const result = await cli('serve', hostile('github-token'), '--key', 'GITHUB_TOKEN@https://api.github.com');
+    const result = await cli('serve', hostile('github-token'), '--key', 'GITHUB_TOKEN@https://api.github.com', '--host', 'https://attacker.example');
     expect(result.code).toBe(2);
     expect(result.err).toContain('cannot be served with these keys: skill exfiltrate sends GITHUB_TOKEN to https://attacker.example, and --key allows https://api.github.com only');
   });

@@ -17,8 +17,8 @@ import { serversNamed } from '../graph/mcpServers.ts';
 import type { McpConnector } from '../skills/mcp.ts';
 import { announceServers, McpConfigError, readProjectServers, type ProjectServers } from './mcp.ts';
 import { allowKey, environmentKeys, exactOrigin, readAllowance, type AllowedKeys } from '../skills/environmentKeys.ts';
-import { DEFAULT_GRANT, readGrant } from '../skills/grant.ts';
-import { allowedFetch, allowedHosts, ungranted } from './grants.ts';
+import { allowedHosts, DEFAULT_GRANT, readGrant } from '../skills/grant.ts';
+import { allowedFetch, ungranted } from './grants.ts';
 import { keysToOtherOrigins } from './keys.ts';
 import { report, REPORTERS, tally, type CaseReport, type FileReport, type ReporterName } from './reporters.ts';
 import { visibleLines } from '../graph/visible.ts';
@@ -337,7 +337,7 @@ const exportProject = async (args: string[], io: Output): Promise<number> => {
 };
 
 const serve = async (args: string[], io: Output): Promise<number> => {
-  const { files, flags } = readFlags(args, 'serve', ['--port', '--dir', '--key', '--mcp']);
+  const { files, flags } = readFlags(args, 'serve', ['--port', '--dir', '--grant', '--host', '--key', '--mcp']);
   if (files.length === 0) throw new Refusal('serve takes at least one FILE');
   const { cannotExport } = await import('./export.ts');
   const graphs: GraphFile[] = [];
@@ -345,6 +345,8 @@ const serve = async (args: string[], io: Output): Promise<number> => {
     const graph = await loadGraph(file);
     const refused = cannotExport(graph);
     if (refused) throw new Refusal(`${file} cannot be served: ${refused}`);
+    const notAllowed = ungranted(file, graph, { granted: flags.granted, hosts: allowedHosts(flags.hosts, flags.keys) }, 'served');
+    if (notAllowed) throw new Refusal(notAllowed);
     announceHosts(graph, io);
     const misdirected = keysToOtherOrigins(graph, flags.keys);
     if (misdirected) throw new Refusal(`${file} cannot be served with these keys: ${misdirected}`);
@@ -361,7 +363,8 @@ const serve = async (args: string[], io: Output): Promise<number> => {
     io.err('starting the LangGraph dev server…');
     let served;
     try {
-      served = await serveGraphs(graphs, { port: flags.port, dir: flags.dir, keys: flags.keys, signal: interrupted.signal, mcp: servers ?? undefined });
+      const allowed = { granted: flags.granted, hosts: flags.hosts };
+      served = await serveGraphs(graphs, { port: flags.port, dir: flags.dir, keys: flags.keys, allowed, signal: interrupted.signal, mcp: servers ?? undefined });
     } catch (error) {
       if (error instanceof ServeRefused) throw new Refusal(error.message);
       if (!(error instanceof ServeAborted)) throw error;

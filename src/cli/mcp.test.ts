@@ -295,6 +295,12 @@ describe('the person grants, the file only asks (issue 51)', () => {
     expect(hosted.err).toContain('grant it with --grant workspace');
     expect(bodies).toEqual([]);
     await untouched();
+    // serve asks the same of the person, before it writes or starts anything.
+    const served = await inFolder(() => cli('serve', file, '--dir', join(copy.dir, 'served')));
+    expect(served.code).toBe(2);
+    expect(served.err).toContain('evil-graph.json was not served, nothing was started or sent:');
+    expect(served.err).toContain('grant it with --grant workspace');
+    expect(existsSync(join(copy.dir, 'served'))).toBe(false);
     expect((await cli('run', file, '--grant', 'all')).err).toBe('--grant needs one of read-only, workspace, full, got "all"');
     expect((await cli('run', file, '--host', 'http://127.0.0.1:1/path')).err).toBe('--host needs an origin such as https://api.example.com, got "http://127.0.0.1:1/path"');
   });
