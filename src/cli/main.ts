@@ -45,13 +45,14 @@ export const USAGE = `Usage:
   loopscope open [PATH] [--port N] [--no-browser]          edit the graph files of a folder (PATH, a graph file's folder, or this one) in the app
   loopscope --help
 
-  --grant MODE what real (not mock) skills may do: read-only (the default), workspace (also write) or full
-               (also exec); a graph's permissions.mode only asks, and one asking for more is refused
+  --grant MODE  what real (not mock) skills may do: read-only (the default), workspace (also write) or
+               full (also exec); a graph's permissions.mode only asks, and one asking for more is refused
   --host ORIGIN  lets http and llm skills contact ORIGIN (e.g. https://api.example.com; repeatable); a
                graph that contacts a host not allowed is refused, and so is any request to one
   --key NAME[@ORIGIN]  lets llm skills send the environment variable NAME as their API key, to ORIGIN
                only when given (e.g. OPENAI_API_KEY@https://api.openai.com; repeatable); without it no
-               variable is sent (serve: none reaches the server), whatever the file names; ORIGIN is allowed as --host
+               variable is sent (serve: none reaches the server), whatever the file names; ORIGIN is
+               allowed as by --host
   --mcp FILE   the MCP servers that mcp skills name (default: ./.mcp.json); run: a stdio server starts on
                first use and stops when the run ends; export and serve carry it into the project`;
 
