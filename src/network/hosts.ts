@@ -11,6 +11,7 @@ import type { KeyRing } from '../skills/index.ts';
 // net.ts itself, not the index: the index would bring every skill runner onto the first screen.
 import { fetchOnlyTo, RequestRefused } from '../skills/net.ts';
 import type { McpConnector } from '../skills/mcp.ts';
+// The command line refuses other hosts with the same fetch: it lives in the skills layer, and the page's modules take it from here.
 export { fetchOnlyTo } from '../skills/net.ts';
 import { serversNamed } from '../graph/mcpServers.ts';
 import { serverUrl } from './mcpServers.ts';
