@@ -28,6 +28,8 @@ interface Expect {
   env?: Record<string, string>;
   /** The service answers every call with a redirect there. */
   redirectTo?: string;
+  /** What the person allows on the command line (`--host`, `--grant`), so that the file's own rule is what refuses. */
+  args?: string[];
 }
 interface Answer {
   why: string;
@@ -69,7 +71,7 @@ describe('the hostile corpus', async () => {
         const fetchSpy = vi.fn(async () => (run.redirectTo ? new Response(null, { status: 307, headers: { location: run.redirectTo } }) : new Response('[]')));
         vi.stubGlobal('fetch', fetchSpy);
         try {
-          check(await cli('run', join(corpus, name)), run, [answer.never]);
+          check(await cli('run', join(corpus, name), ...(run.args ?? [])), run, [answer.never]);
           // Nothing in the corpus may reach the network without the person allowing it.
           for (const call of fetchSpy.mock.calls as unknown as [string, RequestInit][]) expect(JSON.stringify(call[1]?.headers ?? {})).not.toContain('ghp_');
           // Nor a host it was redirected to.

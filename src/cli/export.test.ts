@@ -122,8 +122,16 @@ describe('loopscope export --langgraph', () => {
     const graph = TEMPLATES.find((template) => template.id === 'securityclaw')?.graph() as GraphFile;
     graph.skills.think = { type: 'llm', access: 'read', baseUrl: 'https://llm.example.com/v1', model: 'm', apiKeyName: 'OPENAI_API_KEY' } as never;
     const env = { PATH: '/bin', OPENAI_API_KEY: 'sk-x' };
-    expect(serverEnvironment([graph], { ...env, LOOPSCOPE_KEYS: 'OPENAI_API_KEY' })).toEqual({ PATH: '/bin', LOOPSCOPE_KEYS: '', LANGGRAPH_CLI_NO_ANALYTICS: '1' });
+    expect(serverEnvironment([graph], { ...env, LOOPSCOPE_KEYS: 'OPENAI_API_KEY' })).toEqual({ PATH: '/bin', LOOPSCOPE_KEYS: '', LOOPSCOPE_GRANT: 'read-only', LOOPSCOPE_HOSTS: '', LANGGRAPH_CLI_NO_ANALYTICS: '1' });
     expect(serverEnvironment([graph], env, new Map([['OPENAI_API_KEY', new Set(['https://llm.example.com'])]]))).toMatchObject({ OPENAI_API_KEY: 'sk-x', LOOPSCOPE_KEYS: 'OPENAI_API_KEY@https://llm.example.com' });
+  });
+
+  it('serve hands the server its --grant and --host, whatever the shell held: the graph file grants nothing', () => {
+    const graph = TEMPLATES.find((template) => template.id === 'securityclaw')?.graph() as GraphFile;
+    const shell = { PATH: '/bin', LOOPSCOPE_GRANT: 'full', LOOPSCOPE_HOSTS: 'https://attacker.example' };
+    expect(serverEnvironment([graph], shell)).toMatchObject({ LOOPSCOPE_GRANT: 'read-only', LOOPSCOPE_HOSTS: '' });
+    expect(serverEnvironment([graph], shell, new Map(), { granted: 'workspace', hosts: ['https://api.example', 'http://127.0.0.1:8080'] }))
+      .toMatchObject({ LOOPSCOPE_GRANT: 'workspace', LOOPSCOPE_HOSTS: 'https://api.example,http://127.0.0.1:8080' });
   });
 
   describe('the exported graph sends a key only where LOOPSCOPE_KEYS lets it go', () => {
@@ -160,6 +168,54 @@ describe('loopscope export --langgraph', () => {
       const env = Object.create({ toString: () => 'inherited' }) as Record<string, string>;
       env.LOOPSCOPE_KEYS = 'toString@https://llm.example.com';
       expect(await runWith(graphNaming('toString'), env)).toEqual({ sent: [], error: 'LOOPSCOPE_KEYS allows toString but the environment variable toString is not set' });
+    });
+  });
+
+  describe('the exported graph does what LOOPSCOPE_GRANT and LOOPSCOPE_HOSTS allow, not what graph.json asks', () => {
+    const writer = (): GraphFile => ({
+      format: 'loopscope/graph', version: 1, name: 'writer', entry: 'post', limits: { maxRounds: 5, maxSteps: 10 }, permissions: { mode: 'workspace' }, state: {}, scenarios: [],
+      skills: { save: { type: 'http', method: 'POST', access: 'write', url: 'https://api.example.com/records', body: '{}', timeoutMs: 1000 } },
+      nodes: [{ id: 'post', kind: 'act', position: { x: 0, y: 0 }, config: { skill: 'save', retry: { maxAttempts: 1 } } }, { id: 'end', kind: 'stop', position: { x: 0, y: 0 }, config: {} }],
+      edges: [{ id: 'e', source: 'post', target: 'end' }],
+    }) as unknown as GraphFile;
+    const runWith = async (env: Record<string, string>) => {
+      const sent: string[] = [];
+      vi.stubGlobal('fetch', async (url: string) => {
+        sent.push(url);
+        return new Response('[{"id": 1}]');
+      });
+      try {
+        const { state } = await streamExported(writer(), 1, env);
+        return { sent, error: (state.results as { error?: string }[] | undefined)?.[0]?.error };
+      } finally {
+        vi.unstubAllGlobals();
+      }
+    };
+
+    it('without the grant nothing is sent; without the host neither; with both it is', async () => {
+      const ungranted = await runWith({});
+      expect(ungranted.sent).toEqual([]);
+      expect(ungranted.error).toContain('the person granted read-only, which does not allow write access for real calls');
+      expect(ungranted.error).toContain('LOOPSCOPE_GRANT=workspace in a served project\'s .env');
+      expect(await runWith({ LOOPSCOPE_GRANT: 'workspace' })).toEqual({
+        sent: [], error: 'https://api.example.com was not allowed for this run: requests go only to the hosts allowed before it started (LOOPSCOPE_HOSTS=https://api.example.com in the project\'s .env, or loopscope serve --host https://api.example.com, allows it)',
+      });
+      expect(await runWith({ LOOPSCOPE_GRANT: 'workspace', LOOPSCOPE_HOSTS: 'https://api.example.com' })).toEqual({ sent: ['https://api.example.com/records'], error: undefined });
+      expect(() => exportedGraph(writer(), { LOOPSCOPE_GRANT: 'everything' })).toThrow('LOOPSCOPE_GRANT in the project\'s .env needs one of read-only, workspace, full, got "everything"');
+      expect(() => exportedGraph(writer(), { LOOPSCOPE_HOSTS: 'api.example.com' })).toThrow('LOOPSCOPE_HOSTS in the project\'s .env needs origins such as https://api.example.com, got "api.example.com"');
+    });
+
+    it('.env.example writes what the graph asks commented out, for the person to grant', async () => {
+      const other = await mkdtemp(join(tmpdir(), 'loopscope-export-'));
+      try {
+        await exportLangGraph(writer(), other);
+        const example = await readFile(join(other, '.env.example'), 'utf8');
+        expect(example).toContain("\n# LOOPSCOPE_GRANT='workspace'\n");
+        expect(example).toContain("\n# LOOPSCOPE_HOSTS='https://api.example.com'\n");
+        expect(await readFile(join(other, 'README.md'), 'utf8')).toContain('grant what it asks in LOOPSCOPE_GRANT and LOOPSCOPE_HOSTS');
+      } finally {
+        await rm(other, { recursive: true, force: true });
+      }
     });
   });
 

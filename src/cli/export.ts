@@ -17,6 +17,7 @@ import type { McpConfig } from '../graph/mcpServers.ts';
 import { visibleText } from '../graph/visible.ts';
 import { refusedState } from '../runtime/state.ts';
 import { KEYS_VARIABLE, writeAllowances } from '../skills/environmentKeys.ts';
+import { grantLines } from './grants.ts';
 import { LOCAL_PAGES_MODULE, localPagesOnlyConfig } from './localPages.ts';
 import { serverVariables } from './mcp.ts';
 import { dotenvText, jsonText, markdownText, type DotenvLine } from './projectText.ts';
@@ -137,6 +138,7 @@ const envExample = (graph: GraphFile, servers: McpConfig | undefined): string =>
     );
     for (const [name, to] of origins) lines.push({ comment: `sent to ${to.join(', ')}` }, { name, value: '' });
   }
+  lines.push(...grantLines(graph));
   // What the MCP servers of .mcp.json read from the environment (`${NAME}` in their definitions).
   for (const { server, names } of servers ? serverVariables(servers) : [])
     lines.push({ comment: `read by the MCP server "${server}" (.mcp.json)` }, ...names.map((name) => ({ name, value: '' })));
@@ -155,7 +157,8 @@ A LangGraph.js project exported by Loopscope from the graph “${markdownText(gr
 
 \`\`\`sh
 npm install
-cp .env.example .env          # then fill in the keys it names, if any, and allow them in LOOPSCOPE_KEYS
+cp .env.example .env          # then fill in the keys it names, if any, and allow them in LOOPSCOPE_KEYS,
+                              # and grant what it asks in LOOPSCOPE_GRANT and LOOPSCOPE_HOSTS
 npx langgraphjs dev --host 127.0.0.1 --port 2024 --no-browser
 \`\`\`
 

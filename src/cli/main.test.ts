@@ -216,9 +216,9 @@ describe('loopscope test', () => {
   });
 
   it('--help and unknown commands', async () => {
-    expect((await cli('--help')).out).toContain('loopscope run FILE [--json] [--seed N] [--scenario NAME]');
+    expect((await cli('--help')).out).toContain('loopscope run FILE [--json] [--seed N] [--scenario NAME] [--grant MODE] [--host ORIGIN]');
     expect((await cli('--help')).out).toContain('loopscope test FILE|FOLDER… [--reporter text|junit|tap]');
-    expect((await cli('--help')).out).toContain('loopscope serve FILE… [--port N] [--dir DIR] [--key NAME]');
+    expect((await cli('--help')).out).toContain('loopscope serve FILE… [--port N] [--dir DIR] [--grant MODE] [--host ORIGIN] [--key NAME]');
     expect(await cli('frobnicate')).toMatchObject({ code: 2 });
   });
 });
@@ -295,7 +295,8 @@ describe('keys on the command line', () => {
   };
 
   it('a file naming an environment variable gets nothing sent without --key, and the refusal names the flag', async () => {
-    const { result, seen } = await withServer(['run', hostile('github-token')]);
+    // The host allowed, the key not: what refuses is the key rule.
+    const { result, seen } = await withServer(['run', hostile('github-token'), '--host', 'https://attacker.example']);
     expect(seen).toEqual([]);
     expect(result.out).toContain('the environment variable GITHUB_TOKEN is sent to https://attacker.example only with --key GITHUB_TOKEN@https://attacker.example');
     expect(result.err).toContain('note: this run may contact https://attacker.example (exfiltrate), sending GITHUB_TOKEN if allowed with --key');
@@ -303,16 +304,16 @@ describe('keys on the command line', () => {
   });
 
   it('--key NAME sends that variable, and only it', async () => {
-    const { result, seen } = await withServer(['run', hostile('github-token'), '--key', 'GITHUB_TOKEN']);
+    const { result, seen } = await withServer(['run', hostile('github-token'), '--key', 'GITHUB_TOKEN', '--host', 'https://attacker.example']);
     expect(seen.map((headers) => headers.get('authorization'))).toEqual(['Bearer ghp_secret_value']);
     expect(`${result.out}${result.err}`).not.toContain('ghp_secret_value');
-    const other = await withServer(['run', hostile('github-token'), '--key', 'OPENAI_API_KEY']);
+    const other = await withServer(['run', hostile('github-token'), '--key', 'OPENAI_API_KEY', '--host', 'https://attacker.example']);
     expect(other.seen).toEqual([]);
     expect((await cli('run', hostile('github-token'), '--key', 'not a name')).err).toBe('--key needs the NAME of an environment variable, optionally NAME@ORIGIN, got "not a name"');
   });
 
   it('--key NAME@ORIGIN sends the variable to that origin only: a file pointing elsewhere gets nothing', async () => {
-    const elsewhere = await withServer(['run', hostile('github-token'), '--key', 'GITHUB_TOKEN@https://api.github.com']);
+    const elsewhere = await withServer(['run', hostile('github-token'), '--key', 'GITHUB_TOKEN@https://api.github.com', '--host', 'https://attacker.example']);
     expect(elsewhere.seen).toEqual([]);
     expect(elsewhere.result.out).toContain('--key lets GITHUB_TOKEN go to https://api.github.com only, not to https://attacker.example');
     const bound = await withServer(['run', hostile('github-token'), '--key', 'GITHUB_TOKEN@https://attacker.example']);
@@ -321,7 +322,7 @@ describe('keys on the command line', () => {
   });
 
   it('serve refuses a key bound to an origin that a served skill does not call, before anything starts', async () => {
-    const result = await cli('serve', hostile('github-token'), '--key', 'GITHUB_TOKEN@https://api.github.com');
+    const result = await cli('serve', hostile('github-token'), '--key', 'GITHUB_TOKEN@https://api.github.com', '--host', 'https://attacker.example');
     expect(result.code).toBe(2);
     expect(result.err).toContain('cannot be served with these keys: skill exfiltrate sends GITHUB_TOKEN to https://attacker.example, and --key allows https://api.github.com only');
   });

@@ -7,7 +7,8 @@ import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { decodeText } from '../graph/bytes.ts';
-import { describeProblems, type GraphFile } from '../graph/index.ts';
+import { describeProblems, type GraphFile, type PermissionMode } from '../graph/index.ts';
+import { PERMISSION_MODES } from '../graph/schema.ts';
 import { contactedHosts } from '../graph/hosts.ts';
 import { parseGraph } from '../graph/parse.ts';
 import { hasErrors, validateGraph } from '../graph/validate.ts';
@@ -15,7 +16,9 @@ import { ScenarioError } from '../runtime/apply-scenario.ts';
 import { serversNamed } from '../graph/mcpServers.ts';
 import type { McpConnector } from '../skills/mcp.ts';
 import { announceServers, McpConfigError, readProjectServers, type ProjectServers } from './mcp.ts';
-import { allowKey, environmentKeys, readAllowance, type AllowedKeys } from '../skills/environmentKeys.ts';
+import { allowKey, environmentKeys, exactOrigin, readAllowance, type AllowedKeys } from '../skills/environmentKeys.ts';
+import { allowedHosts, DEFAULT_GRANT, readGrant } from '../skills/grant.ts';
+import { allowedFetch, ungranted } from './grants.ts';
 import { keysToOtherOrigins } from './keys.ts';
 import { report, REPORTERS, tally, type CaseReport, type FileReport, type ReporterName } from './reporters.ts';
 import { UnsafePath } from './safeFs.ts';
@@ -34,18 +37,23 @@ const processOutput: Output = {
 
 export const USAGE = `Usage:
   loopscope validate FILE                                   check a graph (exit 1 on errors, 2 if not a graph)
-  loopscope run FILE [--json] [--seed N] [--scenario NAME] [--mcp FILE]
+  loopscope run FILE [--json] [--seed N] [--scenario NAME] [--grant MODE] [--host ORIGIN] [--key NAME] [--mcp FILE]
                                                             run it headless and print the timeline (or the trace)
   loopscope test FILE|FOLDER… [--reporter text|junit|tap]  run the files' scenarios, a folder's graph files too (exit 1 if any fails or a file has none)
   loopscope export FILE --langgraph DIR [--mcp FILE]        write a LangGraph.js project that the LangGraph server runs
-  loopscope serve FILE… [--port N] [--dir DIR] [--key NAME] [--mcp FILE]
+  loopscope serve FILE… [--port N] [--dir DIR] [--grant MODE] [--host ORIGIN] [--key NAME] [--mcp FILE]
                                                             serve the files on a LangGraph dev server at 127.0.0.1 (Ctrl-C stops it)
   loopscope open [PATH] [--port N] [--no-browser]          edit the graph files of a folder (PATH, a graph file's folder, or this one) in the app
   loopscope --help
 
+  --grant MODE  what real (not mock) skills may do: read-only (the default), workspace (also write) or
+               full (also exec); a graph's permissions.mode only asks, and one asking for more is refused
+  --host ORIGIN  lets http and llm skills contact ORIGIN (e.g. https://api.example.com; repeatable); a
+               graph that contacts a host not allowed is refused, and so is any request to one
   --key NAME[@ORIGIN]  lets llm skills send the environment variable NAME as their API key, to ORIGIN
                only when given (e.g. OPENAI_API_KEY@https://api.openai.com; repeatable); without it no
-               variable is sent (serve: none reaches the server), whatever the file names
+               variable is sent (serve: none reaches the server), whatever the file names; ORIGIN is
+               allowed as by --host
   --mcp FILE   the MCP servers that mcp skills name (default: ./.mcp.json); run: a stdio server starts on
                first use and stops when the run ends; export and serve carry it into the project`;
 
@@ -87,6 +95,8 @@ const OPTIONS = {
   seed: { type: 'string' },
   scenario: { type: 'string' },
   key: { type: 'string', multiple: true },
+  grant: { type: 'string' },
+  host: { type: 'string', multiple: true },
   reporter: { type: 'string' },
   langgraph: { type: 'string' },
   port: { type: 'string' },
@@ -105,6 +115,7 @@ const NEEDS = {
   port: (command: string) => `a port number (${command === 'open' ? 0 : 1}-65535)`,
   dir: () => 'a folder',
   mcp: () => "a file (the project's .mcp.json)",
+  grant: () => `one of ${PERMISSION_MODES.join(', ')}`,
 } satisfies Record<string, (command: string) => string>;
 
 const isOption = (name: string): name is keyof typeof OPTIONS => Object.hasOwn(OPTIONS, name);
@@ -138,8 +149,10 @@ const readFlags = (args: string[], command: string, accepted: readonly Option[])
     if (value === undefined) throw new Refusal(`--${name} needs ${NEEDS[name](command)}`);
     return value;
   };
-  const flags: { json: boolean; seed?: number; scenario?: string; keys: AllowedKeys; reporter: ReporterName; langgraph?: string; port?: number; dir?: string; mcp?: string; noBrowser: boolean } = {
+  const flags: { json: boolean; seed?: number; scenario?: string; keys: AllowedKeys; granted: PermissionMode; hosts: string[]; reporter: ReporterName; langgraph?: string; port?: number; dir?: string; mcp?: string; noBrowser: boolean } = {
     json: given.has('json'),
+    granted: DEFAULT_GRANT,
+    hosts: [],
     noBrowser: given.has('no-browser'),
     keys: new Map(),
     reporter: 'text',
@@ -157,6 +170,17 @@ const readFlags = (args: string[], command: string, accepted: readonly Option[])
     const key = readAllowance(text);
     if ('refused' in key) throw new Refusal(key.refused);
     flags.keys = allowKey(flags.keys, key.name, key.origin);
+  }
+  const grant = valueOf('grant');
+  if (grant !== undefined) {
+    const read = readGrant(grant, '--grant');
+    if ('refused' in read) throw new Refusal(read.refused);
+    flags.granted = read.granted;
+  }
+  for (const text of given.get('host') ?? []) {
+    const origin = text === undefined ? null : exactOrigin(text);
+    if (!origin) throw new Refusal(`--host needs an origin such as https://api.example.com${text ? `, got "${text}"` : ''}`);
+    flags.hosts.push(origin);
   }
   const reporter = valueOf('reporter');
   if (reporter !== undefined) {
@@ -214,14 +238,18 @@ const withServers = async <T>(servers: ProjectServers, io: Output, work: (mcp: M
 };
 
 const run = async (args: string[], io: Output): Promise<number> => {
-  const { files, flags } = readFlags(args, 'run', ['--json', '--seed', '--scenario', '--key', '--mcp']);
+  const { files, flags } = readFlags(args, 'run', ['--json', '--seed', '--scenario', '--key', '--grant', '--host', '--mcp']);
   if (files.length !== 1) throw new Refusal('run takes one FILE');
   const graph = await loadGraph(files[0]);
+  const allowed = { granted: flags.granted, hosts: allowedHosts(flags.hosts, flags.keys) };
+  // A scenario reaches nothing (its real skills are refused, see applyScenario): it needs no grant.
+  const refused = flags.scenario === undefined ? ungranted(files[0], graph, allowed) : null;
+  if (refused) throw new Refusal(refused);
   announceHosts(graph, io);
   // A scenario is an offline test: its MCP skills are mocks, and no server is read or started.
   const servers = flags.scenario === undefined ? await projectServers([graph], flags.mcp, io) : null;
   const { runGraph } = await loadRuntime();
-  const options = { seed: flags.seed, scenario: flags.scenario, keys: environmentKeys(process.env, flags.keys), compact: true };
+  const options = { seed: flags.seed, scenario: flags.scenario, keys: environmentKeys(process.env, flags.keys), granted: flags.granted, fetch: allowedFetch(allowed), compact: true };
   const trace = servers ? await withServers(servers, io, (mcp) => runGraph(graph, { ...options, mcp })) : await runGraph(graph, options);
   if (flags.json) io.out(JSON.stringify(trace, null, 2));
   else for (const line of formatTimeline(trace)) io.out(line);
@@ -311,7 +339,7 @@ const exportProject = async (args: string[], io: Output): Promise<number> => {
 };
 
 const serve = async (args: string[], io: Output): Promise<number> => {
-  const { files, flags } = readFlags(args, 'serve', ['--port', '--dir', '--key', '--mcp']);
+  const { files, flags } = readFlags(args, 'serve', ['--port', '--dir', '--grant', '--host', '--key', '--mcp']);
   if (files.length === 0) throw new Refusal('serve takes at least one FILE');
   const { cannotExport } = await import('./export.ts');
   const graphs: GraphFile[] = [];
@@ -319,6 +347,8 @@ const serve = async (args: string[], io: Output): Promise<number> => {
     const graph = await loadGraph(file);
     const refused = cannotExport(graph);
     if (refused) throw new Refusal(visibleText(`${file} cannot be served: ${refused}`));
+    const notAllowed = ungranted(file, graph, { granted: flags.granted, hosts: allowedHosts(flags.hosts, flags.keys) }, 'served');
+    if (notAllowed) throw new Refusal(notAllowed);
     announceHosts(graph, io);
     const misdirected = keysToOtherOrigins(graph, flags.keys);
     if (misdirected) throw new Refusal(visibleText(`${file} cannot be served with these keys: ${misdirected}`));
@@ -335,7 +365,8 @@ const serve = async (args: string[], io: Output): Promise<number> => {
     io.err('starting the LangGraph dev server…');
     let served;
     try {
-      served = await serveGraphs(graphs, { port: flags.port, dir: flags.dir, keys: flags.keys, signal: interrupted.signal, mcp: servers ?? undefined });
+      const allowed = { granted: flags.granted, hosts: flags.hosts };
+      served = await serveGraphs(graphs, { port: flags.port, dir: flags.dir, keys: flags.keys, allowed, signal: interrupted.signal, mcp: servers ?? undefined });
     } catch (error) {
       if (error instanceof ServeRefused) throw new Refusal(error.message);
       if (!(error instanceof ServeAborted)) throw error;

@@ -40,7 +40,9 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
   const address = service.address() as { port: number };
-  served = await serveGraphs([securityclaw, wipe(`http://127.0.0.1:${address.port}`)], { port: process.env.SERVE_TEST_PORT ? Number(process.env.SERVE_TEST_PORT) : undefined });
+  const origin = `http://127.0.0.1:${address.port}`;
+  // The person grants writes and the service's host: what keeps the DELETE from it is the graph's read-only and the ledger's rule.
+  served = await serveGraphs([securityclaw, wipe(origin)], { port: process.env.SERVE_TEST_PORT ? Number(process.env.SERVE_TEST_PORT) : undefined, allowed: { granted: 'workspace', hosts: [origin] } });
   client = new Client({ apiUrl: served.url });
 }, 180_000);
 

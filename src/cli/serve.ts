@@ -8,10 +8,11 @@
 import { lstat, mkdtemp, mkdir, readdir, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { type GraphFile } from '../graph/index.ts';
+import { type GraphFile, type PermissionMode } from '../graph/index.ts';
 import { contactedHosts } from '../graph/hosts.ts';
 import { isStdioServer, type McpConfig } from '../graph/mcpServers.ts';
 import { KEYS_VARIABLE, writeAllowances, type AllowedKeys } from '../skills/environmentKeys.ts';
+import { DEFAULT_GRANT, GRANT_VARIABLE, HOSTS_VARIABLE } from '../skills/grant.ts';
 import { exportLangGraph, graphIdOf } from './export.ts';
 import { langGraphCli, resolvePackage, startLangGraphServer, type LangGraphServer } from './langgraphDev.ts';
 import { localPagesOnlyConfig } from './localPages.ts';
@@ -50,6 +51,8 @@ export interface ServeOptions {
   signal?: AbortSignal;
   /** What `--key` allows: the server gets these variables, each held to its origins; other apiKeyNames of the graphs are kept from it. */
   keys?: AllowedKeys;
+  /** What `--grant` and `--host` allow: the server gets them as LOOPSCOPE_GRANT and LOOPSCOPE_HOSTS (absent: read-only, no host). */
+  allowed?: ServerAllowance;
   /** The project's MCP servers (its `.mcp.json`), for the graphs' mcp skills. */
   mcp?: ProjectServers;
 }
@@ -64,17 +67,28 @@ export const anchoredServers = (servers: ProjectServers): McpConfig => ({
     [name, isStdioServer(server) ? { ...server, cwd: resolve(dirname(servers.file), server.cwd ?? '.') } : server])),
 });
 
+/** What the person grants the served graphs' real calls, and the hosts they may contact (`--grant`, `--host`). */
+export interface ServerAllowance {
+  granted: PermissionMode;
+  hosts: readonly string[];
+}
+
 /**
  * The server's environment: this one, minus every variable a graph names as an apiKeyName that the
  * person did not allow with `--key` (as `loopscope run` sends none without it), and with the
  * `--key`s as the served graphs' allowances (`LOOPSCOPE_KEYS`, whatever the shell held), so the
- * server sends each key only to the origins `--key` names.
+ * server sends each key only to the origins `--key` names. So too the grant and the hosts: the
+ * server's are `--grant`'s and `--host`'s, whatever the shell held.
  */
-export const serverEnvironment = (graphs: readonly GraphFile[], env: NodeJS.ProcessEnv, keys: AllowedKeys = new Map()): NodeJS.ProcessEnv => {
+export const serverEnvironment = (
+  graphs: readonly GraphFile[], env: NodeJS.ProcessEnv, keys: AllowedKeys = new Map(), allowed: ServerAllowance = { granted: DEFAULT_GRANT, hosts: [] },
+): NodeJS.ProcessEnv => {
   const declared = new Set(graphs.flatMap((graph) => contactedHosts(graph).flatMap((host) => host.keyNames)));
   return {
     ...Object.fromEntries(Object.entries(env).filter(([name]) => !declared.has(name) || keys.has(name))),
     [KEYS_VARIABLE]: writeAllowances(keys),
+    [GRANT_VARIABLE]: allowed.granted,
+    [HOSTS_VARIABLE]: allowed.hosts.join(','),
     LANGGRAPH_CLI_NO_ANALYTICS: '1',
   };
 };
@@ -156,7 +170,7 @@ export const serveGraphs = async (graphs: readonly GraphFile[], options: ServeOp
   try {
     signal?.throwIfAborted();
     const graphIds = await writeProjects(graphs, dir, options.mcp && anchoredServers(options.mcp));
-    server = await startLangGraphServer(dir, serverEnvironment(graphs, process.env, options.keys), options);
+    server = await startLangGraphServer(dir, serverEnvironment(graphs, process.env, options.keys, options.allowed), options);
     return { url: server.url, dir, graphIds, pid: server.pid, exited: server.exited, stop };
   } catch (error) {
     await stop();

@@ -9,8 +9,10 @@ import { type ContactedHost, type GraphFile } from '../graph/index.ts';
 import { contactedHosts, originOf } from '../graph/hosts.ts';
 import type { KeyRing } from '../skills/index.ts';
 // net.ts itself, not the index: the index would bring every skill runner onto the first screen.
-import { RequestRefused } from '../skills/net.ts';
+import { fetchOnlyTo, RequestRefused } from '../skills/net.ts';
 import type { McpConnector } from '../skills/mcp.ts';
+// The command line refuses other hosts with the same fetch: it lives in the skills layer, and the page's modules take it from here.
+export { fetchOnlyTo } from '../skills/net.ts';
 import { serversNamed } from '../graph/mcpServers.ts';
 import { serverUrl } from './mcpServers.ts';
 import { openServer } from './openServer.ts';
@@ -72,16 +74,6 @@ export const askToStartServer = (question: Omit<ServerStartRequest, 'answer'>): 
 const allowed = new Set<string>();
 
 const pair = (document: number, origin: string) => `${document} ${origin}`;
-
-/** A fetch that sends requests only to these origins. */
-export const fetchOnlyTo = (origins: ReadonlySet<string>, fetchImpl: typeof fetch = (...args) => fetch(...args)): typeof fetch =>
-  (input, init) => {
-    const url = input instanceof Request ? input.url : String(input);
-    const origin = originOf(url);
-    if (!origin || !origins.has(origin))
-      return Promise.reject(new RequestRefused(`${origin ?? url} was not allowed for this run: requests go only to the hosts allowed before it started`));
-    return fetchImpl(input, init);
-  };
 
 export interface RunNetwork {
   fetch: typeof fetch;

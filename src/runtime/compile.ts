@@ -25,9 +25,14 @@ export interface LoopscopeConfig extends Omit<RunDeps, 'onAttempt'> {
   beforeNode?: (node: string, values: RunValues) => string | null | Promise<string | null>;
 }
 
-const configOf = (config: LangGraphRunnableConfig | undefined, defaults: LoopscopeConfig): LoopscopeConfig => ({
+/**
+ * A served graph's grant is its server's (LOOPSCOPE_GRANT, exported.ts): a client's run config is
+ * JSON it writes, and cannot raise it.
+ */
+const configOf = (config: LangGraphRunnableConfig | undefined, defaults: LoopscopeConfig, served: boolean): LoopscopeConfig => ({
   ...defaults,
   ...(config?.configurable?.loopscope as LoopscopeConfig | undefined),
+  ...(served ? { granted: defaults.granted } : {}),
 });
 
 /** LangGraph counts supersteps: one per node, and a run stops by its guards after `maxSteps` nodes. */
@@ -128,7 +133,7 @@ export const buildStateGraph = (graph: GraphFile, defaults: LoopscopeConfig = {}
     nodes.map((node): [string, Untraced<Record<string, unknown>, Record<string, unknown>>, { metadata?: Record<string, unknown> }] => [
       names.get(node.id) as string,
       new Untraced(async (values: Record<string, unknown>, config: LangGraphRunnableConfig) => {
-        const loopscope = configOf(config, defaults);
+        const loopscope = configOf(config, defaults, served);
         const { run, fresh } = startingValues(graph, presentValues(values), config);
         const pause = await loopscope.beforeNode?.(node.id, run);
         if (pause) throw new NodeInterrupt(pause);

@@ -83,19 +83,19 @@ describe('mcp skills against real servers', () => {
   });
 
   it('in workspace mode the write reaches the server and the file is written', async () => {
-    const trace = await runGraph(actGraph({ write: files('write_file') }, { skill: 'write', args: { path: 'report.md', content: '# Report\n' } }, 'workspace'), { mcp: connect() });
+    const trace = await runGraph(actGraph({ write: files('write_file') }, { skill: 'write', args: { path: 'report.md', content: '# Report\n' } }, 'workspace'), { mcp: connect(), granted: 'workspace' });
     expect(trace.stopReason).toBe('completed');
     expect(trace.steps[0].attempts[0]).toMatchObject({ outcome: 'ok', access: 'write' });
     expect(await readFile(join(dir, 'data', 'report.md'), 'utf8')).toBe('# Report\n');
   });
 
   it('a skill may declare stricter access than the annotations: a read tool declared exec is denied in workspace mode', async () => {
-    const trace = await runGraph(actGraph({ read: files('read_text_file', { access: 'exec' }) }, { skill: 'read', args: { path: 'notes.txt' } }, 'workspace'), { mcp: connect() });
+    const trace = await runGraph(actGraph({ read: files('read_text_file', { access: 'exec' }) }, { skill: 'read', args: { path: 'notes.txt' } }, 'workspace'), { mcp: connect(), granted: 'full' });
     expect(trace.steps[0].attempts[0]).toMatchObject({ outcome: 'permission_denied', access: 'exec' });
   });
 
   it('args that do not fit the input schema are a parse_error naming the path, retried in place, never sent', async () => {
-    const trace = await runGraph(actGraph({ write: files('write_file') }, { skill: 'write', args: { path: 'report.md', contents: 'typo' } }, 'workspace'), { mcp: connect() });
+    const trace = await runGraph(actGraph({ write: files('write_file') }, { skill: 'write', args: { path: 'report.md', contents: 'typo' } }, 'workspace'), { mcp: connect(), granted: 'workspace' });
     expect(trace.steps[0].attempts.map((attempt) => attempt.outcome)).toEqual(['parse_error', 'parse_error', 'parse_error']);
     expect(trace.steps[0].attempts[0].error).toBe('the args do not fit write_file\'s input schema: args.content: required');
     expect(trace.steps[0].attempts[0].retry).toBe('parse_error is in retryOn (attempt 1 of 3): retrying in place');
@@ -254,7 +254,8 @@ describe('the template "Graph Engineer on your files" against the filesystem ser
 
   it('Save as scenario turns each MCP answer into a mock script, and the scenario replays with no server', async () => {
     const graph = await template();
-    const trace = await runGraph(graph, { mcp: connectCopy(), compact: true });
+    // Its approval is the file's `auto`: the write needs the person's grant as well.
+    const trace = await runGraph(graph, { mcp: connectCopy(), compact: true, granted: 'workspace' });
     expect(trace.stopReason).toBe('completed');
     await connector?.close();
     const { scenario } = scenarioFromRun(graph, trace);

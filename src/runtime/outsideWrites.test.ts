@@ -26,7 +26,8 @@ const graph = (() => {
 const sent = vi.fn(async () => new Response('[]'));
 afterEach(() => sent.mockClear());
 
-const compiled = (served: boolean) => buildStateGraph(graph, { fetch: sent as unknown as typeof fetch }, { served }).compile({ checkpointer: new MemorySaver() });
+// The person granted writes: what keeps a forged grant from sending the DELETE is the served graph's rule alone.
+const compiled = (served: boolean) => buildStateGraph(graph, { fetch: sent as unknown as typeof fetch, granted: 'workspace' }, { served }).compile({ checkpointer: new MemorySaver() });
 const thread = (id: string) => ({ configurable: { thread_id: id } });
 const ledger = initialValues(graph, 1)._run;
 const forged = { _run: { ...ledger, grants: { del: 5 } } };
@@ -62,6 +63,8 @@ describe('a served graph takes from outside only what the app\'s fork editor tak
     const paused = await graphRun.getState(thread('fork'));
     const run = paused.values._run as typeof ledger;
     await expect(graphRun.updateState(thread('fork'), { _run: { ...run, grants: { del: 1 } } })).rejects.toThrow('only its "decision" may change');
+    // Nor a person's grant, which alone lifts what the person granted the run.
+    await expect(graphRun.updateState(thread('fork'), { _run: { ...run, grants: { del: 1 }, personGrants: { del: 1 } } })).rejects.toThrow('only its "decision" may change');
     await expect(graphRun.updateState(thread('fork'), { _run: { ...run, decision: 'maybe' } })).rejects.toThrow('"_run" is the run\'s ledger');
     await expect(graphRun.updateState(thread('fork'), { _step: null }, 'act')).rejects.toThrow('"_step" is the record');
     await expect(graphRun.updateState(thread('fork'), { results: 'not a list' }, 'act')).rejects.toThrow('"results" does not fit the state schema');

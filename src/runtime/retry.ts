@@ -5,15 +5,24 @@
  */
 import { SKILL_LIMITS, type Action, type CallOutcome, type Limits, type PermissionMode, type RetryPolicy } from '../graph/index.ts';
 import { accessAllowed } from '../graph/validate.ts';
+import type { Access } from '../graph/skills.ts';
+import { howToGrant, modeFor } from '../skills/grant.ts';
 import type { SkillContext, SkillResult, SkillRunner } from '../skills/index.ts';
 import { budgetCheck } from './guards.ts';
 import type { Attempt, Guard } from './trace.ts';
 
 export interface ActionEnv {
   runner: (skill: string) => SkillRunner | undefined;
+  /** What the graph file asks for: mock skills simulate it, and real calls must fit it too. */
   mode: PermissionMode;
-  /** Uses up a one-time grant from an approval; true when there was one. */
-  consumeGrant: (skill: string) => boolean;
+  /** What the person granted (RunDeps.granted): a real (not simulated) call must fit it as well as the graph's mode. */
+  granted: PermissionMode;
+  /**
+   * Uses up a one-time grant from an approval: 'used' when there was one. `byPerson`: only one a live
+   * person decided counts (it is to lift what the person granted, which nothing in the file may);
+   * 'not by a person' when there were grants, all from the file's `auto` or `answers`.
+   */
+  consumeGrant: (skill: string, byPerson: boolean) => 'used' | 'none' | 'not by a person';
   tokensUsed: () => number;
   charge: (tokens: number) => void;
   limits: Limits;
@@ -61,6 +70,13 @@ const retrySentence = (outcome: CallOutcome, n: number, policy: RetryPolicy): st
 const permissionSentence = (mode: PermissionMode, skill: string, access: string) =>
   `permission check: ${mode} does not allow ${access} access (${skill}); a denial is not retried`;
 
+/** Why a real call the graph's mode allows was refused: the person did not grant it, and how they would. */
+const grantError = (granted: PermissionMode, access: Access) =>
+  `the person granted ${granted}, which does not allow ${access} access for real calls (the graph's permissions.mode only asks; ${howToGrant(modeFor(access))} grants ${access})`;
+
+const grantSentence = (granted: PermissionMode, skill: string, access: Access) =>
+  `permission check: the person granted ${granted}, not ${modeFor(access)} (${skill} needs ${access} access); only a person's approval lifts that, not the file's auto or answers; a denial is not retried`;
+
 /** The wait before attempt `n`: doubling from `backoffMs`, capped so that no file can stall a run for days. */
 export const backoffBefore = (n: number, backoffMs: number) => Math.min(SKILL_LIMITS.maxBackoffMs, backoffMs * 2 ** (n - 2));
 
@@ -100,11 +116,18 @@ export const runAction = async (action: Action, policy: RetryPolicy, env: Action
       record({ n, skill: action.skill, outcome: 'permission_denied', tokens: 0, error: run.error, action: actionIndex, durationMs: 0, retry: 'refused before the call, whatever the permission mode or an approval; a refusal is not retried', ...told });
       return run;
     }
-    if (typeof learned === 'string' && !accessAllowed(env.mode, learned) && !env.consumeGrant(action.skill)) {
+    // A mock reaches nothing: it simulates the graph's mode alone. A real call needs the person's grant too.
+    const modeAllows = typeof learned !== 'string' || accessAllowed(env.mode, learned);
+    const personAllows = typeof learned !== 'string' || runner.simulated === true || accessAllowed(env.granted, learned);
+    const grant = modeAllows && personAllows ? null : env.consumeGrant(action.skill, !personAllows);
+    if (typeof learned === 'string' && grant !== null && grant !== 'used') {
+      // The person's grant refused it when the graph's mode allowed it, or when the file's own approval would have.
+      const ceiling = modeAllows || grant === 'not by a person';
       run.outcome = 'permission_denied';
       run.denied = true;
-      run.error = `${env.mode} mode does not allow ${learned} access`;
-      record({ n, skill: action.skill, outcome: 'permission_denied', tokens: 0, error: run.error, action: actionIndex, durationMs: 0, retry: permissionSentence(env.mode, action.skill, learned), ...told });
+      run.error = ceiling ? grantError(env.granted, learned) : `${env.mode} mode does not allow ${learned} access`;
+      const retry = ceiling ? grantSentence(env.granted, action.skill, learned) : permissionSentence(env.mode, action.skill, learned);
+      record({ n, skill: action.skill, outcome: 'permission_denied', tokens: 0, error: run.error, action: actionIndex, durationMs: 0, retry, ...told });
       return run;
     }
     const raw = typeof learned === 'string' ? await runner.call(args, context) : learned;

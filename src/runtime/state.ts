@@ -2,7 +2,7 @@
  * The run state as LangGraph channels. Everything a run needs is a plain JSON value in a channel,
  * so a checkpoint is the whole run: the agent state (the graph's initial fields, the runtime's
  * `round`/`steps`/`tokensUsed`, each kind's field group), the ledger `_run` (what a home-made engine
- * would keep in private fields: visits, mock script positions, grants, a fork's overrides, when each
+ * would keep in private fields: visits, mock script positions, grants (and which a person gave), a fork's overrides, when each
  * field was last written, the outcome edges route on, a person's decision, the stop), and `_step`,
  * the trace step of the node that ran last.
  */
@@ -31,6 +31,11 @@ export const RunLedger = z.strictObject({
   scripts: Counts,
   /** One-time grants from approvals, per skill. */
   grants: Counts,
+  /**
+   * Of `grants`, those a live person decided (not the file's `auto` or `answers`): only these may
+   * lift what the person granted the run (RunDeps.granted) for a real call. Absent: none.
+   */
+  personGrants: z.optional(Counts),
   /** Results a fork serves before a skill's own (script or real call). */
   overrides: z.record(z.string(), z.array(MockEntry)),
   /** The step at which each field group was last written (0: the initial state). */

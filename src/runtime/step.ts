@@ -4,7 +4,8 @@
  * runtime fields, the ledger `_run` and the trace step `_step`); it changes nothing it is given.
  * Skill calls are its only effects, with the ledger deciding what a mock or a fork's override serves.
  */
-import { kindDefinition, nodeById, own, type GraphFile, type GraphNode, type MockEntry, type Skill } from '../graph/index.ts';
+import { kindDefinition, nodeById, own, type GraphFile, type GraphNode, type MockEntry, type PermissionMode, type Skill } from '../graph/index.ts';
+import { DEFAULT_GRANT } from '../skills/grant.ts';
 import { createSkill, resultOfEntry, type KeyRing, type McpConnector, type SkillRunner } from '../skills/index.ts';
 import { chooseEdge, type EdgeChoice } from './conditions.ts';
 import { checkGuards } from './guards.ts';
@@ -21,6 +22,8 @@ export interface RunDeps {
   keys?: KeyRing;
   /** MCP servers by name, for mcp skills (none: their calls are errors that say so). */
   mcp?: McpConnector;
+  /** The permission mode the person granted for real (not mock) skill calls: the graph file's `permissions.mode` only asks for it. Absent: read-only. */
+  granted?: PermissionMode;
   /** Told about every attempt as it ends (the `custom` stream), so attempts show while the node runs. */
   onAttempt?: (attempt: Attempt, where: { node: string; step: number }) => void;
 }
@@ -35,10 +38,16 @@ export const realRunners = (graph: GraphFile): RealRunners =>
 interface CallLedger {
   scripts: Record<string, number>;
   grants: Record<string, number>;
+  /** Of `grants`, those a live person decided (RunLedger.personGrants). */
+  personGrants: Record<string, number>;
   overrides: Record<string, MockEntry[]>;
   tokensUsed: number;
   simulatedMs: number;
 }
+
+/** The ledger's person grants, left out until a person gave one (the ledgers of other runs stay as they were). */
+const personGrantsOf = (ledger: CallLedger): Pick<RunLedger, 'personGrants'> =>
+  Object.keys(ledger.personGrants).length > 0 ? { personGrants: ledger.personGrants } : {};
 
 /** A mock skill or a fork's override, served from the ledger's positions instead of a closure. */
 const scriptedRunner = (name: string, skill: Skill, ledger: CallLedger): SkillRunner | undefined => {
@@ -74,11 +83,16 @@ const actionEnv = (
     return scripted && service?.learnAccess ? { ...scripted, learnAccess: service.learnAccess, describe: service.describe } : (scripted ?? service);
   },
   mode: graph.permissions.mode,
-  consumeGrant: (skill) => {
+  granted: deps.granted ?? DEFAULT_GRANT,
+  consumeGrant: (skill, byPerson) => {
     const left = own(ledger.grants, skill) ?? 0;
-    if (left === 0) return false;
+    const byPeople = own(ledger.personGrants, skill) ?? 0;
+    if (left === 0) return 'none';
+    if (byPerson && byPeople === 0) return 'not by a person';
     ledger.grants[skill] = left - 1;
-    return true;
+    // The file's grants go first when either serves: a person's is kept for what only it may lift.
+    if (byPerson || byPeople > left - 1) ledger.personGrants[skill] = byPeople - 1;
+    return 'used';
   },
   tokensUsed: () => ledger.tokensUsed,
   charge: (tokens) => {
@@ -169,7 +183,7 @@ export const executeNode = async (graph: GraphFile, node: GraphNode, values: Run
   // The node's own copy of the state: the executor reads it, then the edge choice reads it with the writes applied.
   const state = agentState(values);
   state.round = round;
-  const ledger: CallLedger = { scripts: { ...run.scripts }, grants: { ...run.grants }, overrides: { ...run.overrides }, tokensUsed: tokensBefore, simulatedMs: 0 };
+  const ledger: CallLedger = { scripts: { ...run.scripts }, grants: { ...run.grants }, personGrants: { ...run.personGrants }, overrides: { ...run.overrides }, tokensUsed: tokensBefore, simulatedMs: 0 };
   const onAttempt = deps.onAttempt && ((attempt: Attempt) => deps.onAttempt?.(attempt, { node: node.id, step: stepNumber }));
   const env = actionEnv(graph, node, real, ledger, run, state, deps, onAttempt);
   const visits = own(run.visits, node.id) ?? 0;
@@ -185,8 +199,9 @@ export const executeNode = async (graph: GraphFile, node: GraphNode, values: Run
     tell: onAttempt,
     budgetLeft: () => (graph.limits.tokenBudget === undefined ? null : Math.max(0, graph.limits.tokenBudget - ledger.tokensUsed)),
     decision: run.decision ?? undefined,
-    grant: (skill) => {
+    grant: (skill, byPerson) => {
       ledger.grants[skill] = (own(ledger.grants, skill) ?? 0) + 1;
+      if (byPerson) ledger.personGrants[skill] = (own(ledger.personGrants, skill) ?? 0) + 1;
     },
   };
   const started = now();
@@ -199,7 +214,7 @@ export const executeNode = async (graph: GraphFile, node: GraphNode, values: Run
     const stop = { reason: 'error', explain: `${node.id} failed: ${message}` };
     return {
       round, tokensUsed: ledger.tokensUsed,
-      _run: { ...run, ...spent, step: stepNumber, outcome: null, stop },
+      _run: { ...run, ...spent, ...personGrantsOf(ledger), step: stepNumber, outcome: null, stop },
       _step: { ...base, note: `the node threw: ${message}`, tokensUsed: ledger.tokensUsed, stop },
     };
   }
@@ -227,7 +242,7 @@ export const executeNode = async (graph: GraphFile, node: GraphNode, values: Run
   // A missing target is the next node's failure, not this step's: its step keeps the edge that fired.
   if (stop && route?.stop?.reason !== 'error') step.stop = stop;
   const ran: RunLedger = {
-    ...run, ...spent, step: stepNumber, visits: { ...run.visits, [node.id]: visits + 1 }, lastWritten, outcome, ...stopFields(graph, stop),
+    ...run, ...spent, ...personGrantsOf(ledger), step: stepNumber, visits: { ...run.visits, [node.id]: visits + 1 }, lastWritten, outcome, ...stopFields(graph, stop),
   };
   update._run = ran;
   update._step = step;

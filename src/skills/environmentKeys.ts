@@ -36,9 +36,15 @@ export const readAllowance = (value: string | undefined, source: AllowanceSource
   if (!name || !ENV_NAME.test(name)) return { refused: `${source.name} needs the NAME of an environment variable, optionally NAME@ORIGIN${value ? `, got "${value}"` : ''}` };
   if (at < 0) return { name, origin: null };
   const given = value!.slice(at + 1);
-  const origin = /^https?:\/\//.test(given) ? originOf(given) : null;
-  if (!origin || origin !== given.replace(/\/$/, '') || !hasPlainHost(new URL(origin))) return { refused: `${source.name} ${name}@… needs an origin such as https://api.openai.com, got "${given}"` };
+  const origin = exactOrigin(given);
+  if (!origin) return { refused: `${source.name} ${name}@… needs an origin such as https://api.openai.com, got "${given}"` };
   return { name, origin };
+};
+
+/** `https://host[:port]` as a person wrote it (a trailing slash allowed, nothing else after it) with a plain host, or null when it is not exactly such an origin. */
+export const exactOrigin = (given: string): string | null => {
+  const origin = /^https?:\/\//.test(given) ? originOf(given) : null;
+  return origin && origin === given.replace(/\/$/, '') && hasPlainHost(new URL(origin)) ? origin : null;
 };
 
 /** Adds one allowance: a bare NAME widens to any origin, NAME@ORIGIN adds that origin. */

@@ -16,6 +16,20 @@ export type Exchange =
 /** Thrown by a fetch that will not contact a host (the person did not allow it): no request left. */
 export class RequestRefused extends Error {}
 
+/**
+ * A fetch that sends requests only to these origins, the ones the person allowed before the run (in
+ * the page's hosts question, on the command line with `--host`): any other address a skill builds,
+ * from the state say, is refused before anything is sent. `how` says how to allow one, when known.
+ */
+export const fetchOnlyTo = (origins: ReadonlySet<string>, fetchImpl: typeof fetch = (...args) => fetch(...args), how?: (origin: string) => string): typeof fetch =>
+  (input, init) => {
+    const url = input instanceof Request ? input.url : String(input);
+    const origin = originOf(url);
+    if (!origin || !origins.has(origin))
+      return Promise.reject(new RequestRefused(`${origin ?? url} was not allowed for this run: requests go only to the hosts allowed before it started${origin && how ? ` (${how(origin)})` : ''}`));
+    return fetchImpl(input, init);
+  };
+
 /** A time limit a timer can keep: at least 1 ms, at most `SKILL_LIMITS.maxTimeoutMs` (a larger one would fire at once). */
 export const clampTimeout = (ms: number) => Math.min(SKILL_LIMITS.maxTimeoutMs, Math.max(1, Number.isFinite(ms) ? ms : SKILL_LIMITS.maxTimeoutMs));
 

@@ -29,7 +29,8 @@ export const executeApprove: Executor<'approve'> = async (context) => {
   const scripted = scriptedAnswer(node.config, context.visits);
   const decision = context.decision ?? scripted ?? (node.config.auto === 'approve' ? 'approved' : 'denied');
   const by = context.decision ? 'person' : scripted ? 'answers' : node.config.auto ? 'auto' : 'default (headless, no auto)';
-  if (decision === 'approved' && skill) context.grant(skill);
+  // Only a live person's approval may lift what the person granted: `auto` and `answers` come from the file.
+  if (decision === 'approved' && skill) context.grant(skill, context.decision !== undefined);
   return {
     outcome: decision,
     writes: { approval: { decision, skill: skill ?? null, by } },

@@ -23,7 +23,8 @@ export interface NodeContext<K extends NodeKind = NodeKind> {
   budgetLeft: () => number | null;
   /** The person's answer when an approve node runs interactively; undefined when headless. */
   decision?: 'approved' | 'denied';
-  grant: (skill: string) => void;
+  /** Grants the skill one call; `byPerson`: a live person decided it (`decision`), which may lift the person's own grant. */
+  grant: (skill: string, byPerson: boolean) => void;
 }
 
 export interface NodeResult {
