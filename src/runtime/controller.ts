@@ -14,7 +14,7 @@
  * `denied`). `trace` is a snapshot taken when read.
  */
 import type { KeyRing, McpConnector } from '../skills/index.ts';
-import type { GraphFile } from '../graph/schema.ts';
+import type { GraphFile, PermissionMode } from '../graph/schema.ts';
 import type { MockEntry } from '../graph/skills.ts';
 import type { RetentionPolicy } from './checkpointer.ts';
 import type { Attempt, StopReason, Trace, TraceStep } from './trace.ts';
@@ -73,6 +73,8 @@ export interface RunOptions {
   fetch?: typeof fetch;
   /** MCP servers by name, for mcp skills: the command line's from `.mcp.json`, the page's from the URLs the person gave. */
   mcp?: McpConnector;
+  /** The permission mode the person granted for real skill calls (RunDeps.granted); absent: read-only. */
+  granted?: PermissionMode;
   /** Leaves `stateBefore` out of the steps (the state of any step is read from its checkpoint instead). */
   compact?: boolean;
   /** Approvals take `config.auto` instead of waiting for a person; no `attempt` events (each step carries its attempts). */

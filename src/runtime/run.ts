@@ -269,7 +269,7 @@ class Controller implements LocalRunController {
 
   private hooks(): LoopscopeConfig {
     return {
-      now: this.options.now, fetch: this.options.fetch, keys: this.options.keys, mcp: this.options.mcp,
+      now: this.options.now, fetch: this.options.fetch, keys: this.options.keys, mcp: this.options.mcp, granted: this.options.granted,
       beforeNode: (node, values) => this.beforeNode(node, values),
     };
   }

@@ -4,7 +4,7 @@
  * runtime fields, the ledger `_run` and the trace step `_step`); it changes nothing it is given.
  * Skill calls are its only effects, with the ledger deciding what a mock or a fork's override serves.
  */
-import { kindDefinition, nodeById, own, type GraphFile, type GraphNode, type MockEntry, type Skill } from '../graph/index.ts';
+import { kindDefinition, nodeById, own, type GraphFile, type GraphNode, type MockEntry, type PermissionMode, type Skill } from '../graph/index.ts';
 import { createSkill, resultOfEntry, type KeyRing, type McpConnector, type SkillRunner } from '../skills/index.ts';
 import { chooseEdge, type EdgeChoice } from './conditions.ts';
 import { checkGuards } from './guards.ts';
@@ -21,6 +21,8 @@ export interface RunDeps {
   keys?: KeyRing;
   /** MCP servers by name, for mcp skills (none: their calls are errors that say so). */
   mcp?: McpConnector;
+  /** The permission mode the person granted for real (not mock) skill calls: the graph file's `permissions.mode` only asks for it. Absent: read-only. */
+  granted?: PermissionMode;
   /** Told about every attempt as it ends (the `custom` stream), so attempts show while the node runs. */
   onAttempt?: (attempt: Attempt, where: { node: string; step: number }) => void;
 }
