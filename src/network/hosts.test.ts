@@ -229,6 +229,14 @@ describe('networkFor under loopscope open', () => {
     expect((await other).file).toBe('graph.json');
   });
 
+  it('a scenario\'s run starts no server and asks no grant: its real skills are mocks', async () => {
+    const requests = local();
+    const network = await networkFor(mcpGraph, 1, `${FOLDER}evil.json`, 'replayed');
+    expect(network?.mcp).toBeUndefined();
+    expect(requests).toEqual([]);
+    expect(useServerStartRequests.getState().requests).toEqual([]);
+  });
+
   it('a denied grant runs nothing; a server changed while it was shown is shown again; a denied server fails its calls, and no grant is asked when no server is reached', async () => {
     let definition = files();
     const requests = local(() => definition);

@@ -132,9 +132,10 @@ const grants = new Map<number, { asked: string; granted: PermissionMode }>();
  * open` the folder's servers are asked about for the graph's file (`documentId`), in their own
  * dialogs (./folderMcp.ts), which throw when the person denies the grant.
  */
-export const networkFor = async (graph: GraphFile, document: number, documentId = ''): Promise<RunNetwork | null> => {
+export const networkFor = async (graph: GraphFile, document: number, documentId = '', scenario: string | null = null): Promise<RunNetwork | null> => {
   const hosts = contactedHosts(graph);
-  const named = serversNamed(graph);
+  // A scenario's run reaches no MCP server (the runtime makes its real skills mocks that say so): none is started or granted for it.
+  const named = scenario === null ? serversNamed(graph) : new Map<string, string[]>();
   // Under `loopscope open` the folder's `.mcp.json` says where each server is: no address is asked.
   const folder = openServer();
   const servers = folder ? [] : [...named].map(([name, skills]) => ({ name, skills }));
@@ -187,11 +188,11 @@ export interface LaterNetwork extends RunNetwork {
  * first request, as a new run would; until then `granted` is absent (read-only), and a request is
  * refused if they decline.
  */
-export const networkAskedLater = (graph: GraphFile, document: number, documentId = ''): LaterNetwork => {
+export const networkAskedLater = (graph: GraphFile, document: number, documentId = '', scenario: string | null = null): LaterNetwork => {
   let asked: Promise<RunNetwork | null> | undefined;
   let reached: RunNetwork | null = null;
   const network = async () => {
-    reached = await (asked ??= networkFor(graph, document, documentId));
+    reached = await (asked ??= networkFor(graph, document, documentId, scenario));
     if (!reached) throw new RequestRefused('the hosts this run contacts were not allowed');
     return reached;
   };

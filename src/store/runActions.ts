@@ -248,9 +248,10 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
   };
 
   /** What every controller of this store is told: breakpoints, speed, the hosts and keys it may use, and the mode the person granted. */
-  const controlOptions = (graph: GraphFile, network: RunNetwork): RunOptions => ({
+  const controlOptions = (graph: GraphFile, network: RunNetwork, more: RunOptions = {}): RunOptions => ({
     ...network,
-    // Read at each Run or Step: a restored run's grant comes once the person is asked.
+    ...more,
+    // Read at each Run or Step (so never spread: a spread reads it once): a restored run's grant comes once the person is asked.
     get granted() {
       return network.granted;
     },
@@ -321,11 +322,11 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
       const scenario = chosenScenario(get());
       // What a run may contact loads with the first run, as the runtime does.
       const { networkFor } = await import('../network/hosts.ts');
-      const network = await networkFor(graph, get().documentVersion, get().documentId);
+      const network = await networkFor(graph, get().documentVersion, get().documentId, scenario);
       if (!network) return refuse('it would contact hosts that were not allowed.');
       const runtime = await loadRuntime();
       // The runtime applies the named scenario and records it in the trace, as the command line does.
-      const created = runtime.createController(graph, { ...controlOptions(graph, network), seed, ...(scenario === null ? {} : { scenario }) });
+      const created = runtime.createController(graph, controlOptions(graph, network, { seed, ...(scenario === null ? {} : { scenario }) }));
       const id = addRun({ label: '', graph, trace: created.trace, stepCount: 0, seed, ...(scenario === null ? {} : { scenario }) });
       updateRun(id, { label: `Run ${id}` });
       return attach(id, created);
@@ -464,8 +465,8 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
         // The graph on screen is the one the run ran on: keep them one object, so Step goes on with the run.
         const ranOn = sameGraph(record.graph) ? graph : record.graph;
         if (journal) {
-          const network = networkAskedLater(ranOn, get().documentVersion, get().documentId);
-          const restored = runtime.createController(ranOn, { ...controlOptions(ranOn, network), seed: record.seed, scenario: record.scenario, journal, forkedFrom });
+          const network = networkAskedLater(ranOn, get().documentVersion, get().documentId, record.scenario ?? null);
+          const restored = runtime.createController(ranOn, controlOptions(ranOn, network, { seed: record.seed, scenario: record.scenario, journal, forkedFrom }));
           askedLater.set(restored, network.ask);
           registry.register(record.id, restored);
           const shown = restored.trace;
