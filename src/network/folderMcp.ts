@@ -103,10 +103,10 @@ export const folderTools = async (api: FolderApi, graph: GraphFile, name: string
   return started.tools;
 };
 
-/** What the run reaches: the servers allowed, and the mode the person granted. */
+/** What the run reaches: the servers allowed, and the mode the person granted (absent: read-only). */
 export interface FolderNetwork {
   mcp: McpConnector;
-  granted: PermissionMode;
+  granted?: PermissionMode;
 }
 
 /**
@@ -118,8 +118,8 @@ export const folderNetwork = (api: FolderApi, graph: GraphFile, file: string | n
     const { shown, tools, failures, source } = await startServers(api, graph);
     const mcp = folderConnector(api, tools, (server) => failures.get(server) ?? new McpFailure('error', `the MCP server "${server}" was not reached`));
     const { mode } = graph.permissions;
-    // No server reached: every MCP call fails, and the other skills' hosts were allowed already.
-    if (shown.length === 0) return { mcp, granted: mode };
+    // No server reached: every MCP call fails, and nothing was granted: the run's real calls may only read.
+    if (shown.length === 0) return { mcp };
     const ask: GrantAsk = {
       graph: file,
       mode,

@@ -268,6 +268,7 @@ describe('networkFor under loopscope open', () => {
     const network = await networkFor(mcpGraph, 1, `${FOLDER}evil.json`);
     await expect(network!.mcp!.connect('files')).rejects.toMatchObject({ outcome: 'error', message: 'the MCP server "files" was not started: it was denied in the page' });
     expect(useGrantRequests.getState().requests).toEqual([]);
+    expect(network?.granted).toBeUndefined();
   });
 });
 
