@@ -165,28 +165,19 @@ describe('networkFor under loopscope open', () => {
     });
     return requests;
   };
-  /** Answers the next start question, and says what it showed. */
-  const answerStart = (yes: boolean) =>
-    new Promise<Omit<ServerStartRequest, 'answer'>>((resolve) => {
-      const stop = useServerStartRequests.subscribe(({ requests: [request] }) => {
+  /** Answers the next question of a queue (the start of a server, a graph's grant), and says what it showed. */
+  const answerQueued = <Request extends { answer: (value: Answer) => void }, Answer>(queue: { subscribe: (listener: (state: { requests: Request[] }) => void) => () => void }, value: Answer) =>
+    new Promise<Omit<Request, 'answer'>>((resolve) => {
+      const stop = queue.subscribe(({ requests: [request] }) => {
         if (!request) return;
         stop();
         const { answer, ...shown } = request;
         resolve(shown);
-        answer(yes);
+        answer(value);
       });
     });
-  /** Answers the next grant question, and says what it showed. */
-  const answerGrant = (granted: PermissionMode | null) =>
-    new Promise<Omit<GrantRequest, 'answer'>>((resolve) => {
-      const stop = useGrantRequests.subscribe(({ requests: [request] }) => {
-        if (!request) return;
-        stop();
-        const { answer, ...shown } = request;
-        resolve(shown);
-        answer(granted);
-      });
-    });
+  const answerStart = (yes: boolean) => answerQueued<ServerStartRequest, boolean>(useServerStartRequests, yes);
+  const answerGrant = (granted: PermissionMode | null) => answerQueued<GrantRequest, PermissionMode | null>(useGrantRequests, granted);
   beforeEach(() => setOpenServer({ origin: ORIGIN, token: 'the-token', pathOf: (id) => (id.startsWith(FOLDER) ? id.slice(FOLDER.length) : null) }));
   afterEach(() => {
     setOpenServer(null);
