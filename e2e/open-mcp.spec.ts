@@ -149,6 +149,9 @@ test('loopscope open reaches the folder’s stdio MCP server once allowed: the r
   const tools = inspector.getByRole('list', { name: 'Tools of files' });
   await expect(tools.getByRole('listitem', { name: 'Tool read_text_file' })).toContainText('read-only');
   await expect(tools.getByRole('listitem', { name: 'Tool write_file' })).toContainText('writes');
+  // The marks are the server's word: the list says Loopscope cannot check them.
+  await expect(item).toContainText('annotations (readOnlyHint)');
+  await expect(item).toContainText('Loopscope cannot check them');
   await expect(consent(page)).toHaveCount(0);
   // Listed, the tools' annotations give the access on the canvas too: write_file says it is destructive.
   await expect(canvasNode(page, 'Act calls 2 tools on files: read_text_file read, write_file write destructive')).toBeVisible();

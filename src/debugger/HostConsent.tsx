@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { ContactedHost, PermissionMode } from '../graph/index.ts';
 import { ANNOTATIONS_TRUSTED } from '../graph/mcpAccess.ts';
 import { originOf } from '../graph/hosts.ts';
-import { useHostRequest, type ServerAsk } from '../network/hosts.ts';
+import { useHostRequest, type HostRequest, type ServerAsk } from '../network/hosts.ts';
 import { badServerUrl, serverUrl, setServerUrl } from '../network/mcpServers.ts';
 import { getKey, setKey } from '../network/secrets.ts';
 import { Dialog } from '../ui/Dialog.tsx';
@@ -86,14 +86,16 @@ function ModeChoice({ mode, granted, onGranted }: { mode: PermissionMode; grante
 export function HostConsent() {
   const request = useHostRequest((state) => state.request);
   const [urls, setUrls] = useState<Record<string, string>>(() => Object.fromEntries((request?.servers ?? []).map((server) => [server.name, serverUrl(server.name) ?? ''])));
-  const [granted, setGranted] = useState<PermissionMode>('read-only');
+  // Each question starts from read-only: a mode picked for one graph is never carried to another's.
+  const [granted, setGranted] = useState<{ for: HostRequest | null; mode: PermissionMode }>({ for: request, mode: 'read-only' });
+  if (granted.for !== request) setGranted({ for: request, mode: 'read-only' });
   if (!request) return null;
   const urlOf = (name: string) => urls[name] ?? serverUrl(name) ?? '';
   const missing = request.servers.some((server) => badServerUrl(urlOf(server.name)) !== null);
   const allow = () => {
     for (const server of request.servers) setServerUrl(server.name, urlOf(server.name));
     // Without MCP servers, hosts allowed, the run gets the mode the graph asks, as before.
-    request.answer(request.servers.length > 0 ? granted : request.mode);
+    request.answer(request.servers.length > 0 ? granted.mode : request.mode);
   };
   return (
     <Dialog title="Allow network access" onClose={() => request.answer(null)}>
@@ -109,7 +111,7 @@ export function HostConsent() {
           <ServerItem key={server.name} server={server} url={urlOf(server.name)} onUrl={(url) => setUrls((current) => ({ ...current, [server.name]: url }))} />
         ))}
       </ul>
-      {request.servers.length > 0 && <ModeChoice mode={request.mode} granted={granted} onGranted={setGranted} />}
+      {request.servers.length > 0 && <ModeChoice mode={request.mode} granted={granted.mode} onGranted={(mode) => setGranted({ for: request, mode })} />}
       <div className="dialog-actions">
         <button type="button" onClick={allow} disabled={missing} data-autofocus>Allow and run</button>
         <button type="button" onClick={() => request.answer(null)}>Cancel</button>

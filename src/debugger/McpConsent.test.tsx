@@ -3,9 +3,11 @@ import { act } from 'react';
 import { createRoot } from 'react-dom/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PermissionMode } from '../graph/schema.ts';
-import { askToGrant, askToStartServer } from '../network/hosts.ts';
+import { askToGrant, askToStartServer, useHostRequest } from '../network/hosts.ts';
+import { setServerUrl } from '../network/mcpServers.ts';
 import type { ListedServer } from '../skills/mcpFolder.ts';
 import { GrantConsent } from './GrantConsent.tsx';
+import { HostConsent } from './HostConsent.tsx';
 import { ServerStartConsent } from './ServerStartConsent.tsx';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -17,7 +19,7 @@ beforeEach(() => {
   container = document.createElement('div');
   document.body.append(container);
   const root = createRoot(container);
-  act(() => root.render(<><ServerStartConsent /><GrantConsent /></>));
+  act(() => root.render(<><ServerStartConsent /><GrantConsent /><HostConsent /></>));
   unmount = () => act(() => root.unmount());
 });
 
@@ -79,5 +81,22 @@ describe('the MCP consents under loopscope open', () => {
     expect(await granted).toBe('read-only');
     expect(await ask('Grant workspace').granted).toBe('workspace');
     expect(await ask('Deny').granted).toBeNull();
+  });
+
+  it('on the static page, the host question shows the mode a graph with MCP servers asks, and grants read-only unless the person picks what it asks', async () => {
+    setServerUrl('files', 'http://127.0.0.1:4431/mcp');
+    const ask = (pick?: string) =>
+      new Promise<PermissionMode | null>((resolve) => {
+        act(() => useHostRequest.setState({ request: { graphName: 'Tidy', hosts: [], servers: [{ name: 'files', skills: ['write'] }], mode: 'workspace', answer: resolve } }));
+        expect(container.querySelector('legend')?.textContent).toBe('Permission for its MCP tools: the graph asks for workspace');
+        expect(container.textContent).toContain('Loopscope cannot check them');
+        const choice = [...container.querySelectorAll('label')].find((label) => label.textContent === pick)?.querySelector('input');
+        if (pick) act(() => choice!.click());
+        act(() => button('Allow and run').click());
+      }).finally(() => act(() => useHostRequest.setState({ request: null })));
+    expect(await ask()).toBe('read-only');
+    expect(await ask('Grant workspace, as it asks')).toBe('workspace');
+    // The next question starts from read-only again.
+    expect(await ask()).toBe('read-only');
   });
 });
