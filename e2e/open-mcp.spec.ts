@@ -6,9 +6,9 @@
  * very node (npx would look it up online), and the process list says when it runs.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { filesAgentCopy, serversFor, testServers } from '../src/skills/mcpTesting.ts';
+import { FILESYSTEM_SERVER, filesAgentCopy, serversFor, testServers } from '../src/skills/mcpTesting.ts';
 import { collectErrors, pane } from './helpers.ts';
 import { expect, test, type Page } from './test.ts';
 
@@ -58,6 +58,13 @@ const detail = (page: Page) => page.getByRole('region', { name: 'Step detail' })
 const steps = (page: Page) => page.getByRole('list', { name: 'Timeline' }).getByRole('listitem');
 const call = (page: Page, skill: string) => detail(page).locator(`dl[aria-label="Call of ${skill}, attempt 1"]`);
 const consent = (page: Page) => page.getByRole('dialog', { name: 'Start the MCP server “files”?' });
+/** The question of what a graph file's run may do with the folder's MCP tools. */
+const grant = (page: Page, file: string) => page.getByRole('dialog', { name: `Permission for ${file}` });
+const openGraph = async (page: Page, file: string, heading: string) => {
+  await button(page, 'Graphs').click();
+  await page.getByRole('dialog', { name: 'Graphs' }).getByRole('button', { name: new RegExp(`^${file.replace('.', '\\.')}`) }).click();
+  await expect(page.getByRole('heading', { name: heading, exact: true })).toBeVisible();
+};
 /** A node of the canvas by its accessible name: its title, then what its tools row says. */
 const canvasNode = (page: Page, name: string) => page.getByRole('region', { name: 'Canvas' }).getByRole('group', { name, exact: true });
 
@@ -97,6 +104,11 @@ test('loopscope open reaches the folder’s stdio MCP server once allowed: the r
   await expect(question).toContainText(join(open.dir, '.mcp.json'));
   expect(serversFor(open.dir)).toEqual([]);
   await question.getByRole('button', { name: 'Allow' }).click();
+  // Then what the graph may do: its file asks for read-only, and the person grants it.
+  const granting = grant(page, 'graph.json');
+  await expect(granting).toContainText('(the file graph.json) asks for read-only');
+  await expect(granting.getByRole('region', { name: 'Tools that write' })).toContainText('write_file on “files”');
+  await granting.getByRole('button', { name: 'Grant read-only' }).click();
 
   // Read-only mode: Act's write_file is denied before the call, and the run waits at Approve.
   const approval = page.getByRole('dialog', { name: 'Approval' });
@@ -137,15 +149,19 @@ test('loopscope open reaches the folder’s stdio MCP server once allowed: the r
   const tools = inspector.getByRole('list', { name: 'Tools of files' });
   await expect(tools.getByRole('listitem', { name: 'Tool read_text_file' })).toContainText('read-only');
   await expect(tools.getByRole('listitem', { name: 'Tool write_file' })).toContainText('writes');
+  // The marks are the server's word: the list says Loopscope cannot check them.
+  await expect(item).toContainText('annotations (readOnlyHint)');
+  await expect(item).toContainText('Loopscope cannot check them');
   await expect(consent(page)).toHaveCount(0);
   // Listed, the tools' annotations give the access on the canvas too: write_file says it is destructive.
   await expect(canvasNode(page, 'Act calls 2 tools on files: read_text_file read, write_file write destructive')).toBeVisible();
 
-  // Asked once: a second run reaches the running server without a question.
+  // Asked once: a second run reaches the running server without a question, with what was granted.
   await button(page, 'Run').click();
   await expect(page.getByLabel('Shown run')).toHaveValue('2');
   await expect(approval).toBeVisible();
   await expect(consent(page)).toHaveCount(0);
+  await expect(grant(page, 'graph.json')).toHaveCount(0);
   expect(errors).toEqual([]);
 
   // Ctrl-C: open stops the server it started, by its PID; nothing is left.
@@ -176,4 +192,53 @@ test('loopscope open: a server the person denies is never started, and its calls
   await expect(page.getByLabel('Shown run')).toHaveValue('2');
   await expect(page.getByRole('status').filter({ hasText: 'stopped' }).first()).toBeVisible();
   expect(serversFor(open.dir)).toEqual([]);
+});
+
+test('loopscope open: a graph file only asks; after the person allowed a server for their read-only graph, another file asking workspace is asked about for itself, and granted read-only its write is denied and the file on disk is unchanged', async ({ page }) => {
+  test.slow();
+  // The server as .mcp.json defines it: a folder with a bidi override in its name among its args, and an environment.
+  const hidden = 'notes\u202etxt.exe';
+  await mkdir(join(open.dir, 'data', hidden));
+  await writeFile(join(open.dir, 'data', 'a.txt'), 'mine\n');
+  await writeFile(join(open.dir, '.mcp.json'), JSON.stringify({
+    mcpServers: { files: { command: process.execPath, args: [FILESYSTEM_SERVER, join(open.dir, 'data'), join(open.dir, 'data', hidden)], env: { NODE_OPTIONS: '--no-warnings', NOTE: 'safe\u202egnp.exe' } } },
+  }));
+  // Another graph file of the folder: the same agent, asking for workspace, writing a.txt.
+  const graph = JSON.parse(await readFile(join(open.dir, 'graph.json'), 'utf8'));
+  graph.name = 'Tidy the notes';
+  graph.permissions = { mode: 'workspace' };
+  for (const entry of graph.skills.writer.script) if (entry.reply?.tool === 'write_file') entry.reply.args = { path: 'a.txt', content: 'overwritten by a graph file\n' };
+  await writeFile(join(open.dir, 'evil.json'), JSON.stringify(graph, null, 2));
+
+  await page.goto(open.address);
+  await openGraph(page, 'graph.json', 'Graph Engineer on your files');
+  await button(page, 'Run').click();
+  // What runs is what is shown: the whole command line with the override escaped, the folder it runs in, each variable with its value.
+  const question = consent(page);
+  await expect(question).toContainText(`${join(open.dir, 'data')} '${join(open.dir, 'data', 'notes\\u202etxt.exe')}'`);
+  await expect(question.getByRole('definition').nth(1)).toHaveText(open.dir);
+  await expect(question).toContainText('NODE_OPTIONS=--no-warnings');
+  await expect(question).toContainText('NOTE=safe\\u202egnp.exe');
+  expect(await question.textContent()).not.toContain('\u202e');
+  await question.getByRole('button', { name: 'Allow' }).click();
+  await grant(page, 'graph.json').getByRole('button', { name: 'Grant read-only' }).click();
+  const approval = page.getByRole('dialog', { name: 'Approval' });
+  await expect(approval).toContainText('write_file');
+
+  // The other file: the server is allowed already, but what this graph may do is asked for itself.
+  await openGraph(page, 'evil.json', 'Tidy the notes');
+  await button(page, 'Run').click();
+  const granting = grant(page, 'evil.json');
+  await expect(granting).toContainText('“Tidy the notes” (the file evil.json) asks for workspace');
+  await expect(granting.getByRole('region', { name: 'Tools that write' })).toContainText('write_file on “files” (skill write_file)');
+  await expect(granting).toContainText('Loopscope cannot check them');
+  await expect(consent(page)).toHaveCount(0);
+  await granting.getByRole('button', { name: 'Read-only only' }).click();
+
+  // Granted read-only: the write is refused before the call (this needs the runtime's check of the grant), and a.txt is as it was.
+  await expect(approval).toContainText('write_file');
+  await steps(page).nth(2).click();
+  await expect(detail(page).getByRole('heading', { name: /^Step 3 · Act/ })).toBeVisible();
+  await expect(detail(page)).toContainText('write_file permission_denied');
+  expect(await readFile(join(open.dir, 'data', 'a.txt'), 'utf8')).toBe('mine\n');
 });

@@ -95,6 +95,7 @@ export function App() {
         </header>
         {panels && <panels.HostConsent />}
         {panels && <panels.ServerStartConsent />}
+        {panels && <panels.GrantConsent />}
         {panels && <panels.OtherTabNotice />}
         {/* The canvas keeps its place in the tree in both layouts (slots left empty, groups renamed): switching never remounts it. */}
         <SplitGroup orientation="horizontal" className={`app-main${debug ? ' debug-layout' : ''}`} id={layoutId('main')} panels={main}>

@@ -2,18 +2,29 @@
  * The MCP servers of a folder's `.mcp.json`, reached by the page through a local server (meant for
  * `loopscope open`, whose API routes are token-protected): the page cannot start programs, so the
  * local server starts each stdio server with the node connector and passes the page's calls on.
- * A server is started only after the person allowed it in the page, once per server.
+ * A server is started only after the person allowed it in the page, as it was shown there; a
+ * graph's calls go on only after the person granted it a permission mode, remembered per graph file
+ * for exactly what was shown (src/skills/mcpFolder.ts: both sides digest it the same way).
  *
- *   GET  /api/mcp                 the servers: name, command line (and env names) or address, allowed or not; the file, or why it cannot be used
- *   POST /api/mcp/NAME/allow      the person allowed this server (asked in the page)
+ *   GET  /api/mcp                 the servers as shown (ListedServer: command line, cwd and env, or address; a digest; allowed or not); the file, or why it cannot be used
+ *   POST /api/mcp/NAME/allow      {digest}: the person allowed this server as shown (409 when .mcp.json says otherwise now)
  *   POST /api/mcp/NAME/tools      its tools (starts it on first use)
  *   POST /api/mcp/NAME/call       {tool, args, timeoutMs} → the answer, or {failure: {outcome, message}}
+ *   POST /api/mcp/granted         a GrantAsk and its digest → {granted}: the mode granted for exactly that, or null
+ *   POST /api/mcp/grant           the same and {granted}: the person granted that mode (409 when the servers or their tools changed)
  *
  * The handler knows nothing of the server it is mounted in: it is given the request's method, path
  * and body and answers with a status and a JSON value (`open`'s route table calls it for `/api/mcp/*`).
  */
-import { isStdioServer, type McpConfig } from '../graph/mcpServers.ts';
-import { McpFailure } from '../skills/mcp.ts';
+import { resolve } from 'node:path';
+import { ACCESS_LEVELS } from '../graph/mcpAccess.ts';
+import { isStdioServer, type McpConfig, type McpServer } from '../graph/mcpServers.ts';
+import { parseUntrusted } from '../graph/parse.ts';
+import { describeProblems } from '../graph/problems.ts';
+import { PERMISSION_MODES, type PermissionMode } from '../graph/schema.ts';
+import { z } from '../graph/zod.ts';
+import { McpFailure, type McpTool } from '../skills/mcp.ts';
+import { grantDigest, sha256, type ListedServer } from '../skills/mcpFolder.ts';
 import { createNodeConnector, type NodeConnector } from '../skills/mcpNode.ts';
 import { MCP_CONFIG_SHAPE, McpConfigError, type ProjectServers } from './mcp.ts';
 import type { Route, RouteContext } from './open.ts';
@@ -57,8 +68,29 @@ export interface McpRoutesOptions {
   onStart?: (server: string, pid: number) => void;
 }
 
-/** A server's definition as allowed: a change of its command, args, env or address asks again. */
+/** A server's definition as allowed: a change of its command, args, env, cwd or address asks again. */
 const allowKey = (name: string, server: unknown) => `${name}\n${JSON.stringify(server)}`;
+
+/** What the page sends when the person allows a server: the digest of the definition it showed. */
+const AllowBody = z.strictObject({ digest: z.string() });
+
+/** What the page sends to ask for, or give, a graph's grant (src/skills/mcpFolder.ts `GrantAsk`). */
+const GrantBody = z.strictObject({
+  graph: z.nullable(z.string().check(z.minLength(1))),
+  mode: z.enum(PERMISSION_MODES),
+  servers: z.array(z.strictObject({ name: z.string(), digest: z.string() })),
+  calls: z.array(z.strictObject({ skill: z.string(), server: z.string(), tool: z.string(), declared: z.enum(ACCESS_LEVELS) })),
+  digest: z.string(),
+  granted: z.optional(z.enum(PERMISSION_MODES)),
+});
+type GrantBody = z.infer<typeof GrantBody>;
+
+/** A request's body checked against its schema, or the refusal that names what is wrong and where. */
+const bodyOf = async <S extends z.ZodMiniType>(schema: S, readBody: () => Promise<string>): Promise<z.infer<S> | McpAnswer> => {
+  const parsed = parseUntrusted(schema, await readBody());
+  return parsed.ok ? parsed.value : refusal(400, `the request's body: ${describeProblems(parsed.problems)}`);
+};
+const isAnswer = (value: unknown): value is McpAnswer => typeof value === 'object' && value !== null && 'status' in value && 'body' in value;
 
 /**
  * `read` gives the folder's `.mcp.json` as it is now (null: there is none): it is read again on
@@ -68,6 +100,15 @@ const allowKey = (name: string, server: unknown) => `${name}\n${JSON.stringify(s
  */
 export const mcpRoutes = (read: () => Promise<ProjectServers | null>, options: McpRoutesOptions = { dir: process.cwd() }): McpRoutes => {
   const allowed = new Set<string>();
+  /** The mode the person granted each graph file, for the digest of what they were shown. */
+  const grants = new Map<string, { digest: string; granted: PermissionMode }>();
+  /** A server as the page shows it: whatever decides what runs (`${NAME}`s stay as the file writes them: they may be keys). */
+  const shown = async (name: string, server: McpServer): Promise<ListedServer> => ({
+    name, allowed: allowed.has(allowKey(name, server)), digest: await sha256(allowKey(name, server)),
+    ...(isStdioServer(server)
+      ? { command: commandLine(server.command, server.args ?? []), cwd: resolve(options.dir, server.cwd ?? '.'), env: Object.entries(server.env ?? {}) }
+      : { url: server.url, headers: Object.keys(server.headers ?? {}) }),
+  });
   /** One connector per started server, with the definition it was started from. */
   const started = new Map<string, { key: string; connector: NodeConnector }>();
   const stop = async (name: string) => {
@@ -85,6 +126,29 @@ export const mcpRoutes = (read: () => Promise<ProjectServers | null>, options: M
       started.set(name, entry);
     }
     return entry.connector.connect(name);
+  };
+  /**
+   * A grant request checked against `.mcp.json` and the servers' tools as they are now: its digest
+   * must be the one this side makes of them, so that what is granted is what the person was shown.
+   */
+  const checkGrant = async (body: GrantBody, servers: ProjectServers | null, defined: McpConfig['mcpServers'], source: string): Promise<McpAnswer | null> => {
+    const tools = new Map<string, McpTool[]>();
+    for (const { name, digest } of body.servers) {
+      if (!servers || !Object.hasOwn(defined, name)) return refusal(409, `there is no MCP server "${name}" in ${source} any more: the page asks again`);
+      const key = allowKey(name, defined[name]);
+      if (digest !== (await sha256(key))) return refusal(409, `the MCP server "${name}" changed in ${source} since the page showed it: the page asks again`);
+      if (!allowed.has(key)) return refusal(403, `the MCP server "${name}" was not allowed in the page`);
+      try {
+        tools.set(name, await (await connect(servers, name)).tools());
+      } catch (error) {
+        return refusal(409, `the tools of the MCP server "${name}" cannot be listed now (${(error as Error).message}): the page asks again`);
+      }
+    }
+    const unknown = body.calls.findIndex((call) => !tools.has(call.server));
+    if (unknown >= 0) return refusal(400, `calls[${unknown}].server: "${body.calls[unknown].server}" is not one of the servers shown`);
+    if ((await grantDigest(body, tools)) !== body.digest)
+      return refusal(409, `the tools of ${body.servers.map((server) => `"${server.name}"`).join(', ')} changed since the page showed them: the page asks again`);
+    return null;
   };
   return {
     handle: async (method, path, readBody) => {
@@ -106,17 +170,32 @@ export const mcpRoutes = (read: () => Promise<ProjectServers | null>, options: M
           body: {
             source,
             ...(servers ? {} : { problem: `the folder has no .mcp.json to name its MCP servers (${MCP_CONFIG_SHAPE}); it is read again on each use` }),
-            servers: Object.entries(defined).map(([name, server]) => ({
-              name, allowed: allowed.has(allowKey(name, server)),
-              ...(isStdioServer(server) ? { command: commandLine(server.command, server.args ?? []), env: Object.keys(server.env ?? {}) } : { url: server.url }),
-            })),
+            servers: await Promise.all(Object.entries(defined).map(([name, server]) => shown(name, server))),
           },
         };
+      if (method === 'POST' && rest.length === 1 && (rest[0] === 'granted' || rest[0] === 'grant')) {
+        const body = await bodyOf(GrantBody, readBody);
+        if (isAnswer(body)) return body;
+        const refused = await checkGrant(body, servers, defined, source);
+        if (refused) return refused;
+        if (rest[0] === 'granted') {
+          const remembered = body.graph === null ? undefined : grants.get(body.graph);
+          return { status: 200, body: { granted: remembered?.digest === body.digest ? remembered.granted : null } };
+        }
+        if (body.granted !== 'read-only' && body.granted !== body.mode)
+          return refusal(400, `granted: the person grants the mode the graph asks (${body.mode}) or read-only, not ${JSON.stringify(body.granted ?? null)}`);
+        if (body.graph !== null) grants.set(body.graph, { digest: body.digest, granted: body.granted });
+        return { status: 200, body: { granted: body.granted } };
+      }
       const [name, action] = rest;
       if (rest.length !== 2 || method !== 'POST') return refusal(404, `no such MCP route: ${method} ${path}`);
       if (!servers || !Object.hasOwn(defined, name)) return refusal(404, `there is no MCP server "${name}" in ${source}`);
       const key = allowKey(name, defined[name]);
       if (action === 'allow') {
+        const body = await bodyOf(AllowBody, readBody);
+        if (isAnswer(body)) return body;
+        // The allowance is for the definition the person was shown, not for whatever the file says at the click.
+        if (body.digest !== (await sha256(key))) return refusal(409, `the MCP server "${name}" changed in ${source} since the page showed it: it is asked about again`);
         allowed.add(key);
         return { status: 200, body: { allowed: name } };
       }

@@ -1,7 +1,8 @@
 import { useState } from 'react';
-import type { ContactedHost } from '../graph/index.ts';
+import type { ContactedHost, PermissionMode } from '../graph/index.ts';
+import { ANNOTATIONS_TRUSTED } from '../graph/mcpAccess.ts';
 import { originOf } from '../graph/hosts.ts';
-import { useHostRequest, type ServerAsk } from '../network/hosts.ts';
+import { useHostRequest, type HostRequest, type ServerAsk } from '../network/hosts.ts';
 import { badServerUrl, serverUrl, setServerUrl } from '../network/mcpServers.ts';
 import { getKey, setKey } from '../network/secrets.ts';
 import { Dialog } from '../ui/Dialog.tsx';
@@ -59,22 +60,46 @@ function ServerItem({ server, url, onUrl }: { server: ServerAsk; url: string; on
 }
 
 /**
+ * The permission mode a graph that calls MCP servers asks for: its file only asks, and the person
+ * grants it or read-only (chosen by default: the person widens it, never the file).
+ */
+function ModeChoice({ mode, granted, onGranted }: { mode: PermissionMode; granted: PermissionMode; onGranted: (mode: PermissionMode) => void }) {
+  return (
+    <fieldset className="host-mode">
+      <legend>Permission for its MCP tools: the graph asks for {mode}</legend>
+      {[...new Set<PermissionMode>([mode, 'read-only'])].map((choice) => (
+        <label key={choice}>
+          <input type="radio" name="granted-mode" checked={granted === choice} onChange={() => onGranted(choice)} />
+          {choice === mode ? `Grant ${mode}, as it asks` : 'Read-only only: its writes are denied'}
+        </label>
+      ))}
+      <p className="field-help">{ANNOTATIONS_TRUSTED}</p>
+    </fieldset>
+  );
+}
+
+/**
  * Before the first run of a graph that contacts other hosts: which hosts, for which skills, and
- * the keys that would go there; and the address of each MCP server it names. Nothing is sent until
- * the person allows it; asked once per graph and host.
+ * the keys that would go there; and the address of each MCP server it names, with the permission
+ * mode its run gets. Nothing is sent until the person allows it; asked once per graph and host,
+ * and again when the mode asked or a server's address changes.
  */
 export function HostConsent() {
   const request = useHostRequest((state) => state.request);
   const [urls, setUrls] = useState<Record<string, string>>(() => Object.fromEntries((request?.servers ?? []).map((server) => [server.name, serverUrl(server.name) ?? ''])));
+  // Each question starts from read-only: a mode picked for one graph is never carried to another's.
+  const [granted, setGranted] = useState<{ for: HostRequest | null; mode: PermissionMode }>({ for: request, mode: 'read-only' });
+  if (granted.for !== request) setGranted({ for: request, mode: 'read-only' });
   if (!request) return null;
   const urlOf = (name: string) => urls[name] ?? serverUrl(name) ?? '';
   const missing = request.servers.some((server) => badServerUrl(urlOf(server.name)) !== null);
   const allow = () => {
     for (const server of request.servers) setServerUrl(server.name, urlOf(server.name));
-    request.answer(true);
+    // Without MCP servers, hosts allowed, the run gets the mode the graph asks, as before.
+    request.answer(request.servers.length > 0 ? granted.mode : request.mode);
   };
   return (
-    <Dialog title="Allow network access" onClose={() => request.answer(false)}>
+    <Dialog title="Allow network access" onClose={() => request.answer(null)}>
       <p>
         “<Shown text={request.graphName} />” has skills that send requests to other hosts. Nothing is sent until you allow it, and
         only to these hosts; a key goes only to the host it is given for.
@@ -87,9 +112,10 @@ export function HostConsent() {
           <ServerItem key={server.name} server={server} url={urlOf(server.name)} onUrl={(url) => setUrls((current) => ({ ...current, [server.name]: url }))} />
         ))}
       </ul>
+      {request.servers.length > 0 && <ModeChoice mode={request.mode} granted={granted.mode} onGranted={(mode) => setGranted({ for: request, mode })} />}
       <div className="dialog-actions">
         <button type="button" onClick={allow} disabled={missing} data-autofocus>Allow and run</button>
-        <button type="button" onClick={() => request.answer(false)}>Cancel</button>
+        <button type="button" onClick={() => request.answer(null)}>Cancel</button>
       </div>
     </Dialog>
   );

@@ -4,13 +4,14 @@
  */
 import { lazy, Suspense } from 'react';
 import { useApp } from '../store/index.ts';
-import { useHostRequest, useServerStartRequests } from '../network/hosts.ts';
+import { useGrantRequests, useHostRequest, useServerStartRequests } from '../network/hosts.ts';
 import { useServer } from '../server/langgraphServer.ts';
 
 const LazyRunComparison = lazy(() => import('./RunComparison.tsx').then((module) => ({ default: module.RunComparison })));
 const LazyServerCanvas = lazy(() => import('./server/ServerCanvas.tsx').then((module) => ({ default: module.ServerCanvas })));
 const LazyHostConsent = lazy(() => import('./HostConsent.tsx').then((module) => ({ default: module.HostConsent })));
 const LazyServerStartConsent = lazy(() => import('./ServerStartConsent.tsx').then((module) => ({ default: module.ServerStartConsent })));
+const LazyGrantConsent = lazy(() => import('./GrantConsent.tsx').then((module) => ({ default: module.GrantConsent })));
 
 /** Two runs side by side, once a comparison is asked for. */
 export function RunComparison() {
@@ -28,6 +29,12 @@ export function HostConsent() {
 export function ServerStartConsent() {
   const asking = useServerStartRequests((state) => state.requests.length > 0);
   return asking ? <Suspense fallback={null}><LazyServerStartConsent /></Suspense> : null;
+}
+
+/** Under `loopscope open`, the question of what a graph's run may do with the folder's MCP tools. */
+export function GrantConsent() {
+  const asking = useGrantRequests((state) => state.requests.length > 0);
+  return asking ? <Suspense fallback={null}><LazyGrantConsent /></Suspense> : null;
 }
 
 /** A LangGraph server's graph that Loopscope did not make, drawn over the canvas while it is the graph open. */

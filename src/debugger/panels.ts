@@ -2,7 +2,7 @@
 export { RunToolbar } from './RunToolbar.tsx';
 export { RunOnCanvas } from './RunOnCanvas.tsx';
 // Loaded when first needed.
-export { HostConsent, RunComparison, ServerCanvas, ServerStartConsent } from './lazy.tsx';
+export { GrantConsent, HostConsent, RunComparison, ServerCanvas, ServerStartConsent } from './lazy.tsx';
 
 export { loadTimelineRun, Timeline } from './Timeline.tsx';
 export { loadStepView, StepDetail } from './StepDetail.tsx';

@@ -14,6 +14,9 @@ export interface ToolHints {
   annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean };
 }
 
+/** What a person is told wherever a tool's access is shown (a consent, the inspector): it is the server's word, never checked. */
+export const ANNOTATIONS_TRUSTED = 'A tool’s access comes from its server’s own annotations (readOnlyHint), or from the skill where that is stricter: Loopscope cannot check them, and a tool marked read-only may still write.';
+
 /** `readOnlyHint: true` → read; anything else (no annotations included) → write. */
 export const accessOfTool = (tool: ToolHints): AccessLevel => (tool.annotations?.readOnlyHint === true ? 'read' : 'write');
 

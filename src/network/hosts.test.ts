@@ -1,9 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type GraphFile } from '../graph/index.ts';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { type GraphFile, type PermissionMode } from '../graph/index.ts';
 import { contactedHosts } from '../graph/hosts.ts';
 import { findTemplate } from '../graph/templates/index.ts';
 import { RequestRefused } from '../skills/index.ts';
-import { fetchOnlyTo, forgetAllowedHosts, networkFor, useHostRequest, useServerStartRequests, type HostRequest, type ServerStartRequest } from './hosts.ts';
+import { fetchOnlyTo, forgetAllowedHosts, networkFor, useGrantRequests, useHostRequest, useServerStartRequests, type GrantRequest, type HostRequest, type ServerStartRequest } from './hosts.ts';
+import type { ListedServer } from '../skills/mcpFolder.ts';
 import { badServerUrl, setServerUrl, useMcpServerUrls } from './mcpServers.ts';
 import { setOpenServer } from './openServer.ts';
 import { forgetKeys, keyRing, setKey } from './secrets.ts';
@@ -24,7 +25,7 @@ const answerNext = (yes: boolean) =>
       if (!request) return;
       stop();
       resolve(request.hosts.map((host) => host.origin ?? host.address));
-      request.answer(yes);
+      request.answer(yes ? request.mode : null);
     });
   });
 
@@ -79,7 +80,7 @@ describe('networkFor a graph with MCP skills', () => {
         stop();
         resolve(request);
         setServerUrl('files', 'http://127.0.0.1:4431/mcp');
-        request.answer(true);
+        request.answer('read-only');
       });
     });
     const network = await networkFor(mcpGraph, 1);
@@ -91,6 +92,33 @@ describe('networkFor a graph with MCP skills', () => {
     // Given and allowed: not asked again for this document.
     expect(await networkFor(mcpGraph, 1)).not.toBeNull();
     expect(useHostRequest.getState().request).toBeNull();
+  });
+
+  it('the host question grants the mode the graph asks, or read-only: the file only asks; asked again when the mode asked changes; without servers, hosts allowed, the run gets the mode asked', async () => {
+    setServerUrl('files', 'http://127.0.0.1:4431/mcp');
+    const asking = { ...mcpGraph, permissions: { mode: 'workspace' as const } };
+    const granted = (mode: PermissionMode) =>
+      new Promise<HostRequest>((resolve) => {
+        const stop = useHostRequest.subscribe(({ request }) => {
+          if (!request) return;
+          stop();
+          resolve(request);
+          request.answer(mode);
+        });
+      });
+    const first = granted('read-only');
+    expect((await networkFor(asking, 1))?.granted).toBe('read-only');
+    expect((await first).mode).toBe('workspace');
+    expect((await networkFor(asking, 1))?.granted).toBe('read-only');
+    expect(useHostRequest.getState().request).toBeNull();
+    // The file now asks for full: the person is asked again, whatever they granted before.
+    const again = granted('full');
+    expect((await networkFor({ ...asking, permissions: { mode: 'full' } }, 1))?.granted).toBe('full');
+    expect((await again).mode).toBe('full');
+    // An http graph: the hosts allowed, the run gets what it asks.
+    const http = granted('workspace');
+    expect((await networkFor({ ...withSkills({ a: llm('https://api.example/v1') }), permissions: { mode: 'workspace' } }, 3))?.granted).toBe('workspace');
+    await http;
   });
 
   it('a declined question runs nothing, and a server with no address cannot be reached', async () => {
@@ -105,62 +133,133 @@ describe('networkFor a graph with MCP skills', () => {
 
 describe('networkFor under loopscope open', () => {
   const ORIGIN = 'http://127.0.0.1:5290';
-  /** The local server's MCP routes as the page sees them (src/cli/mcpRoutes.ts), in memory. */
-  const local = () => {
+  const FOLDER = 'file:///work/project/';
+  const files = (over: Partial<ListedServer> = {}): ListedServer => ({
+    name: 'files', allowed: false, digest: 'd1', command: "node 'mcp/server-\u202efs.js' ./data", cwd: '/work/project', env: [['NODE_OPTIONS', '--require ./.cache/x.cjs']], ...over,
+  });
+  const TOOLS = [
+    { name: 'read_text_file', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } },
+    { name: 'write_file', inputSchema: { type: 'object' } },
+  ];
+  /** The local server's MCP routes as the page sees them (src/cli/mcpRoutes.ts checks them for real), in memory. */
+  const local = (definition = () => files()) => {
     const requests: string[] = [];
     const allowed = new Set<string>();
+    const grants = new Map<string, { digest: string; granted: string }>();
     vi.stubGlobal('fetch', async (input: string, init: RequestInit = {}) => {
       const path = input.slice(ORIGIN.length);
-      requests.push(`${init.method ?? 'GET'} ${path}`);
-      if ((init.headers as Record<string, string>).Authorization !== 'Bearer the-token' && (init.headers as Record<string, string>).authorization !== 'Bearer the-token') return Response.json({ error: 'token' }, { status: 403 });
-      if (path === '/api/mcp') return Response.json({ source: '/work/project/.mcp.json', servers: [{ name: 'files', allowed: allowed.has('files'), command: 'npx @modelcontextprotocol/server-filesystem ./data', env: ['ROOT'] }] });
-      if (path === '/api/mcp/files/allow') return allowed.add('files'), Response.json({ allowed: 'files' });
-      if (path === '/api/mcp/files/tools') return Response.json({ tools: [{ name: 'read_text_file', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } }] });
+      const body = init.body ? JSON.parse(String(init.body)) : undefined;
+      requests.push(`${init.method ?? 'GET'} ${path}${body?.granted ? ` ${body.granted}` : ''}`);
+      if ((init.headers as Record<string, string>).authorization !== 'Bearer the-token') return Response.json({ error: 'token' }, { status: 403 });
+      const server = definition();
+      if (path === '/api/mcp') return Response.json({ source: '/work/project/.mcp.json', servers: [{ ...server, allowed: allowed.has(server.digest) }] });
+      if (path === '/api/mcp/files/allow') {
+        if (body.digest !== server.digest) return Response.json({ error: 'the MCP server "files" changed' }, { status: 409 });
+        return allowed.add(server.digest), Response.json({ allowed: 'files' });
+      }
+      if (path === '/api/mcp/files/tools') return Response.json({ tools: TOOLS });
+      if (path === '/api/mcp/granted') return Response.json({ granted: grants.get(body.graph)?.digest === body.digest ? grants.get(body.graph)!.granted : null });
+      if (path === '/api/mcp/grant') return grants.set(body.graph, body), Response.json({ granted: body.granted });
       if (path === '/api/mcp/files/call') return Response.json({ answer: { structuredContent: { content: 'hello' } } });
       return Response.json({ error: `no ${path}` }, { status: 404 });
     });
     return requests;
   };
-  /** Answers the next start question, and says what it showed. */
-  const answerStart = (yes: boolean) =>
-    new Promise<Omit<ServerStartRequest, 'answer'>>((resolve) => {
-      const stop = useServerStartRequests.subscribe(({ requests: [request] }) => {
+  /** Answers the next question of a queue (the start of a server, a graph's grant), and says what it showed. */
+  const answerQueued = <Request extends { answer: (value: Answer) => void }, Answer>(queue: { subscribe: (listener: (state: { requests: Request[] }) => void) => () => void }, value: Answer) =>
+    new Promise<Omit<Request, 'answer'>>((resolve) => {
+      const stop = queue.subscribe(({ requests: [request] }) => {
         if (!request) return;
         stop();
         const { answer, ...shown } = request;
         resolve(shown);
-        answer(yes);
+        answer(value);
       });
     });
-  beforeEach(() => setOpenServer({ origin: ORIGIN, token: 'the-token' }));
+  const answerStart = (yes: boolean) => answerQueued<ServerStartRequest, boolean>(useServerStartRequests, yes);
+  const answerGrant = (granted: PermissionMode | null) => answerQueued<GrantRequest, PermissionMode | null>(useGrantRequests, granted);
+  beforeEach(() => setOpenServer({ origin: ORIGIN, token: 'the-token', pathOf: (id) => (id.startsWith(FOLDER) ? id.slice(FOLDER.length) : null) }));
   afterEach(() => {
     setOpenServer(null);
     vi.unstubAllGlobals();
   });
 
-  const mcpGraph = withSkills({ read: { type: 'mcp', access: 'read', server: 'files', tool: 'read_text_file', timeoutMs: 1000 }, other: { type: 'mcp', access: 'read', server: 'elsewhere', tool: 'x', timeoutMs: 1000 } });
+  const mcpGraph: GraphFile = {
+    ...withSkills({
+      read: { type: 'mcp', access: 'read', server: 'files', tool: 'read_text_file', timeoutMs: 1000 },
+      write: { type: 'mcp', access: 'read', server: 'files', tool: 'write_file', timeoutMs: 1000 },
+      other: { type: 'mcp', access: 'read', server: 'elsewhere', tool: 'x', timeoutMs: 1000 },
+    }),
+    permissions: { mode: 'workspace' },
+  };
 
-  it('asks no address: the folder\'s .mcp.json says where each server is; a server starts only once the person denies or allows it, asked once', async () => {
+  it('asks to start a server as it runs, then what the graph file may do: the mode it asks, the servers, each call by its access; nothing is called before the grant, and the run gets what was granted', async () => {
     const requests = local();
-    const network = await networkFor(mcpGraph, 1);
+    const started = answerStart(true);
+    const granting = answerGrant('read-only');
+    const network = await networkFor(mcpGraph, 1, `${FOLDER}evil.json`);
     expect(useHostRequest.getState().request).toBeNull();
-    // Denied: nothing is asked of the local server beyond the list, and the run's calls say why.
-    const denied = answerStart(false);
-    await expect(network!.mcp!.connect('files')).rejects.toMatchObject({ outcome: 'error', message: 'the MCP server "files" was not started: it was denied in the page' });
-    expect(await denied).toEqual({ server: 'files', command: 'npx @modelcontextprotocol/server-filesystem ./data', env: ['ROOT'], source: '/work/project/.mcp.json', graphName: mcpGraph.name, skills: ['read'] });
-    await expect(network!.mcp!.connect('files')).rejects.toMatchObject({ outcome: 'error' });
-    expect(requests).toEqual(['GET /api/mcp']);
-    // A server the folder does not define is said, with those it does.
+    expect(await started).toEqual({ server: files(), source: '/work/project/.mcp.json', graphName: mcpGraph.name, skills: ['read', 'write'] });
+    expect(await granting).toEqual({
+      graphName: mcpGraph.name, file: 'evil.json', mode: 'workspace', servers: [files()], source: '/work/project/.mcp.json',
+      calls: [{ skill: 'read', server: 'files', tool: 'read_text_file', access: 'read' }, { skill: 'write', server: 'files', tool: 'write_file', access: 'write' }],
+    });
+    expect(network?.granted).toBe('read-only');
+    expect(requests).toEqual(['GET /api/mcp', 'POST /api/mcp/files/allow', 'POST /api/mcp/files/tools', 'POST /api/mcp/granted', 'POST /api/mcp/grant read-only']);
+    // The run's calls reach the server allowed; one the folder does not define says so.
+    expect(await (await network!.mcp!.connect('files')).call('write_file', {}, 1000)).toEqual({ structuredContent: { content: 'hello' } });
     await expect(network!.mcp!.connect('elsewhere')).rejects.toMatchObject({ outcome: 'error', message: 'there is no MCP server "elsewhere" in /work/project/.mcp.json (it defines files)' });
 
-    // The next run asks again; allowed, the server is reached, and no later run asks.
-    const allowed = answerStart(true);
-    const connection = await (await networkFor(mcpGraph, 1))!.mcp!.connect('files');
-    await allowed;
-    expect(await connection.call('read_text_file', { path: 'a' }, 1000)).toEqual({ structuredContent: { content: 'hello' } });
-    expect(requests.slice(-3)).toEqual(['GET /api/mcp', 'POST /api/mcp/files/allow', 'POST /api/mcp/files/call']);
-    await (await networkFor(mcpGraph, 1))!.mcp!.connect('files');
+    // Remembered by the local server for this file and what was shown: the next run asks nothing.
+    expect((await networkFor(mcpGraph, 1, `${FOLDER}evil.json`))?.granted).toBe('read-only');
     expect(useServerStartRequests.getState().requests).toEqual([]);
+    expect(useGrantRequests.getState().requests).toEqual([]);
+    // Another file of the folder is asked about for itself.
+    const other = answerGrant('workspace');
+    expect((await networkFor(mcpGraph, 2, `${FOLDER}graph.json`))?.granted).toBe('workspace');
+    expect((await other).file).toBe('graph.json');
+  });
+
+  it('a scenario\'s run starts no server and asks no grant: its real skills are mocks', async () => {
+    const requests = local();
+    const network = await networkFor(mcpGraph, 1, `${FOLDER}evil.json`, 'replayed');
+    expect(network?.mcp).toBeUndefined();
+    expect(requests).toEqual([]);
+    expect(useServerStartRequests.getState().requests).toEqual([]);
+  });
+
+  it('a denied grant runs nothing; a server changed while it was shown is shown again; a denied server fails its calls, and no grant is asked when no server is reached', async () => {
+    let definition = files();
+    const requests = local(() => definition);
+    void answerStart(true);
+    const denied = answerGrant(null);
+    await expect(networkFor(mcpGraph, 1, `${FOLDER}evil.json`)).rejects.toThrow('the access it asks of the folder’s MCP servers was denied.');
+    await denied;
+    expect(requests.filter((request) => request.includes('/call') || request.startsWith('POST /api/mcp/grant '))).toEqual([]);
+
+    // .mcp.json changes while the question is on screen: the allowance of what was shown is refused, and the person is shown what is there now.
+    definition = files({ digest: 'd2' });
+    const shown: string[] = [];
+    const stop = useServerStartRequests.subscribe(({ requests: [request] }) => {
+      if (!request) return;
+      shown.push(request.server.digest);
+      if (request.server.digest === 'd2') definition = files({ digest: 'd3', env: [['NODE_OPTIONS', '--require ./.cache/y.cjs']] });
+      request.answer(true);
+    });
+    onTestFinished(stop);
+    const granting = answerGrant('workspace');
+    expect((await networkFor(mcpGraph, 1, `${FOLDER}evil.json`))?.granted).toBe('workspace');
+    expect(shown).toEqual(['d2', 'd3']);
+    expect((await granting).servers).toEqual([definition]);
+
+    // A server the person denies: its calls fail, saying so, and nothing else is asked.
+    stop();
+    definition = files({ digest: 'd4' });
+    void answerStart(false);
+    const network = await networkFor(mcpGraph, 1, `${FOLDER}evil.json`);
+    await expect(network!.mcp!.connect('files')).rejects.toMatchObject({ outcome: 'error', message: 'the MCP server "files" was not started: it was denied in the page' });
+    expect(useGrantRequests.getState().requests).toEqual([]);
+    expect(network?.granted).toBeUndefined();
   });
 });
 

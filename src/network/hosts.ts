@@ -2,10 +2,11 @@
  * Before a run contacts other hosts, the person sees them and allows them: once per opened graph
  * and origin. During the run, requests go only to the origins allowed; any other address a skill
  * builds (from the state, say) is refused before it is sent. Keys go with `keyRing`, each only to
- * the origin it was given for.
+ * the origin it was given for. A graph that calls MCP tools only asks for a permission mode: the
+ * person grants it (or read-only), and the run gets what they granted (`granted`).
  */
 import { create } from 'zustand';
-import { type ContactedHost, type GraphFile } from '../graph/index.ts';
+import { type ContactedHost, type GraphFile, type PermissionMode } from '../graph/index.ts';
 import { contactedHosts, originOf } from '../graph/hosts.ts';
 import type { KeyRing } from '../skills/index.ts';
 // net.ts itself, not the index: the index would bring every skill runner onto the first screen.
@@ -17,6 +18,7 @@ import { serversNamed } from '../graph/mcpServers.ts';
 import { serverUrl } from './mcpServers.ts';
 import { openServer } from './openServer.ts';
 import { keyRing } from './secrets.ts';
+import type { ListedServer, ShownCall } from '../skills/mcpFolder.ts';
 
 /** An MCP server a graph names: the page reaches it at the address the person gives here. */
 export interface ServerAsk {
@@ -29,7 +31,10 @@ export interface HostRequest {
   hosts: ContactedHost[];
   /** MCP servers the graph names; the dialog asks each one's address (kept in this browser, ./mcpServers.ts). */
   servers: ServerAsk[];
-  answer: (allowed: boolean) => void;
+  /** The permission mode the graph file asks for: with MCP servers, the person grants it or read-only. */
+  mode: PermissionMode;
+  /** The mode granted, or null: nothing runs. */
+  answer: (granted: PermissionMode | null) => void;
 }
 
 /** The question on screen, if any; the debugger's host dialog shows it. */
@@ -37,15 +42,11 @@ export const useHostRequest = create<{ request: HostRequest | null }>()(() => ({
 
 /**
  * Under `loopscope open`: may it start (or reach) this server of the folder's `.mcp.json`? Asked
- * before the server is first used, once per server.
+ * before the server is first used, for its definition as shown.
  */
 export interface ServerStartRequest {
-  server: string;
-  /** Its command line as `.mcp.json` says (a stdio server), or its address. */
-  command?: string;
-  /** The environment variables `.mcp.json` gives a stdio server, by name (their values may be secrets). */
-  env?: string[];
-  url?: string;
+  /** The server as the local server shows it: what runs, exactly. */
+  server: ListedServer;
   /** Where `.mcp.json` is. */
   source: string;
   graphName: string;
@@ -54,21 +55,50 @@ export interface ServerStartRequest {
   answer: (allowed: boolean) => void;
 }
 
-/** The servers waiting for the person's answer, first shown first; the debugger's dialog shows them. */
-export const useServerStartRequests = create<{ requests: ServerStartRequest[] }>()(() => ({ requests: [] }));
+/**
+ * Under `loopscope open`, before a run of a graph that calls the folder's MCP tools: the mode it
+ * asks, the servers and each call's access. Asked for each graph file, and again when any of these changes.
+ */
+export interface GrantRequest {
+  graphName: string;
+  /** Its file in the folder; null when it is not a file yet. */
+  file: string | null;
+  mode: PermissionMode;
+  servers: ListedServer[];
+  calls: ShownCall[];
+  source: string;
+  /** The mode granted (the one asked, or read-only), or null: denied, nothing runs. */
+  answer: (granted: PermissionMode | null) => void;
+}
 
+/** A queue of questions to the person, first shown first: a dialog shows the first, and an answer takes it off. */
+const questions = <Request extends { answer: (value: Answer) => void }, Answer>() => {
+  const store = create<{ requests: Request[] }>()(() => ({ requests: [] }));
+  const ask = (question: Omit<Request, 'answer'>): Promise<Answer> =>
+    new Promise((resolve) => {
+      const request = {
+        ...question,
+        answer: (value: Answer) => {
+          store.setState((state) => ({ requests: state.requests.filter((candidate) => candidate !== request) }));
+          resolve(value);
+        },
+      } as Request;
+      store.setState((state) => ({ requests: [...state.requests, request] }));
+    });
+  return { store, ask };
+};
+
+const startQuestions = questions<ServerStartRequest, boolean>();
+const grantQuestions = questions<GrantRequest, PermissionMode | null>();
+
+/** The servers waiting for the person's answer; the debugger's dialog shows them. */
+export const useServerStartRequests = startQuestions.store;
 /** Asks the person, in the page, whether a folder's MCP server may be started. */
-export const askToStartServer = (question: Omit<ServerStartRequest, 'answer'>): Promise<boolean> =>
-  new Promise((resolve) => {
-    const request: ServerStartRequest = {
-      ...question,
-      answer: (allowed) => {
-        useServerStartRequests.setState((state) => ({ requests: state.requests.filter((candidate) => candidate !== request) }));
-        resolve(allowed);
-      },
-    };
-    useServerStartRequests.setState((state) => ({ requests: [...state.requests, request] }));
-  });
+export const askToStartServer = startQuestions.ask;
+/** The graphs waiting for the person's grant; the debugger's dialog shows them. */
+export const useGrantRequests = grantQuestions.store;
+/** Asks the person, in the page, which permission mode a graph's run gets. */
+export const askToGrant = grantQuestions.ask;
 
 /** `document origin` pairs a person allowed, in memory only. */
 const allowed = new Set<string>();
@@ -80,16 +110,24 @@ export interface RunNetwork {
   keys: KeyRing;
   /** The MCP servers the graph's mcp skills name, at the addresses the person gave. */
   mcp?: McpConnector;
+  /** The permission mode the person granted the run's real calls (the graph's own only asks); absent: read-only. */
+  granted?: PermissionMode;
 }
+
+/** The mode granted for each document, with what it was granted for (the mode asked, the servers and their addresses). */
+const grants = new Map<number, { asked: string; granted: PermissionMode }>();
 
 /**
  * What a run of this graph may reach, asking the person first when it contacts a host not yet
- * allowed for this document, or names an MCP server with no address yet; null when they decline.
- * A graph with mock skills only asks nothing.
+ * allowed for this document, or names an MCP server with no address yet or no grant for what it
+ * asks now; null when they decline. A graph with mock skills only asks nothing. Under `loopscope
+ * open` the folder's servers are asked about for the graph's file (`documentId`), in their own
+ * dialogs (./folderMcp.ts), which throw when the person denies the grant.
  */
-export const networkFor = async (graph: GraphFile, document: number): Promise<RunNetwork | null> => {
+export const networkFor = async (graph: GraphFile, document: number, documentId = '', scenario: string | null = null): Promise<RunNetwork | null> => {
   const hosts = contactedHosts(graph);
-  const named = serversNamed(graph);
+  // A scenario's run reaches no MCP server (the runtime makes its real skills mocks that say so): none is started or granted for it.
+  const named = scenario === null ? serversNamed(graph) : new Map<string, string[]>();
   // Under `loopscope open` the folder's `.mcp.json` says where each server is: no address is asked.
   const folder = openServer();
   const servers = folder ? [] : [...named].map(([name, skills]) => ({ name, skills }));
@@ -98,39 +136,66 @@ export const networkFor = async (graph: GraphFile, document: number): Promise<Ru
     ...hosts.flatMap((host) => (host.origin ? [host.origin] : [])),
     ...servers.flatMap((server) => originOf(serverUrl(server.name) ?? '') ?? []),
   ];
-  const asked = servers.some((server) => !serverUrl(server.name)) || fixed().some((origin) => !allowed.has(pair(document, origin)));
+  const { mode } = graph.permissions;
+  // The host question grants the mode for servers at these addresses: asked again when the mode asked or an address changes.
+  const askedNow = () => JSON.stringify([mode, servers.map((server) => [server.name, serverUrl(server.name)])]);
+  const remembered = grants.get(document);
+  const asked = servers.some((server) => !serverUrl(server.name)) || fixed().some((origin) => !allowed.has(pair(document, origin))) || (servers.length > 0 && remembered?.asked !== askedNow());
+  // Without MCP servers (http and llm skills, hosts allowed), the run gets the mode the graph asks, as before.
+  let granted: PermissionMode = servers.length > 0 && remembered ? remembered.granted : mode;
   if (asked) {
-    const yes = await new Promise<boolean>((resolve) => useHostRequest.setState({ request: { graphName: graph.name, hosts, servers, answer: resolve } }));
+    const answer = await new Promise<PermissionMode | null>((resolve) => useHostRequest.setState({ request: { graphName: graph.name, hosts, servers, mode, answer: resolve } }));
     useHostRequest.setState({ request: null });
-    if (!yes) return null;
+    if (answer === null) return null;
     for (const origin of fixed()) allowed.add(pair(document, origin));
+    granted = answer;
+    if (servers.length > 0) grants.set(document, { asked: askedNow(), granted });
   }
   const fetchImpl = fetchOnlyTo(new Set(fixed()));
-  if (named.size === 0) return { fetch: fetchImpl, keys: keyRing };
+  if (named.size === 0) return { fetch: fetchImpl, keys: keyRing, granted };
   if (folder) {
-    const { folderMcp } = await import('./folderMcp.ts');
-    return { fetch: fetchImpl, keys: keyRing, mcp: folderMcp(folder, graph) };
+    const { folderNetwork } = await import('./folderMcp.ts');
+    const reached = await folderNetwork(folder, graph, folder.pathOf?.(documentId) ?? null);
+    return { fetch: fetchImpl, keys: keyRing, ...reached };
   }
   const { browserConnector } = await import('./mcpConnector.ts');
-  return { fetch: fetchImpl, keys: keyRing, mcp: browserConnector(fetchImpl) };
+  return { fetch: fetchImpl, keys: keyRing, mcp: browserConnector(fetchImpl), granted };
 };
 
-/** Forgets what was allowed (tests). */
-export const forgetAllowedHosts = () => allowed.clear();
+/** Forgets what was allowed and granted (tests). */
+export const forgetAllowedHosts = () => {
+  allowed.clear();
+  grants.clear();
+};
+
+/** A run's network asked for later: `ask()` asks the person (once), and `granted` is what they granted, once they have. */
+export interface LaterNetwork extends RunNetwork {
+  /** Asks, if not yet; throws why when the person declined (then every request is refused). */
+  ask: () => Promise<void>;
+}
 
 /**
- * The network of a run brought back after a reload: nothing was allowed in this page yet, so its
- * first request asks the person (as a new run would) and is refused if they decline.
+ * The network of a run brought back after a reload: nothing was allowed or granted in this page
+ * yet, so the person is asked before the run goes on (`ask`, which the store calls first) or at its
+ * first request, as a new run would; until then `granted` is absent (read-only), and a request is
+ * refused if they decline.
  */
-export const networkAskedOnFirstRequest = (graph: GraphFile, document: number): RunNetwork => {
+export const networkAskedLater = (graph: GraphFile, document: number, documentId = '', scenario: string | null = null): LaterNetwork => {
   let asked: Promise<RunNetwork | null> | undefined;
+  let reached: RunNetwork | null = null;
   const network = async () => {
-    const allowedNetwork = await (asked ??= networkFor(graph, document));
-    if (!allowedNetwork) throw new RequestRefused('the hosts this run contacts were not allowed');
-    return allowedNetwork;
+    reached = await (asked ??= networkFor(graph, document, documentId, scenario));
+    if (!reached) throw new RequestRefused('the hosts this run contacts were not allowed');
+    return reached;
   };
   return {
     keys: keyRing,
+    get granted() {
+      return reached?.granted;
+    },
+    ask: async () => {
+      await network();
+    },
     fetch: async (input, init) => (await network()).fetch(input, init),
     mcp: { connect: async (server) => ((await network()).mcp as McpConnector).connect(server) },
   };

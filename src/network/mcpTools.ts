@@ -4,7 +4,7 @@
  * Listing asks the server at the address given in this browser (./mcpServers.ts), and only there:
  * the person asks for it, with the address on screen. Under `loopscope open` it asks the folder's
  * `.mcp.json` server through the local server, which starts it once the person allowed it
- * (./folderMcp.ts). Kept in memory for the page's life.
+ * (./folderMcp.ts; listing grants no run anything). Kept in memory for the page's life.
  */
 import { create } from 'zustand';
 import { originOf } from '../graph/hosts.ts';
@@ -31,9 +31,9 @@ export const listTools = async (server: string, graph: GraphFile): Promise<void>
   const folder = openServer();
   if (folder) {
     put(server, { url: '', listing: true });
-    const { folderMcp } = await import('./folderMcp.ts');
+    const { folderTools } = await import('./folderMcp.ts');
     try {
-      put(server, { url: '', tools: await (await folderMcp(folder, graph).connect(server)).tools() });
+      put(server, { url: '', tools: await folderTools(folder, graph, server) });
     } catch (error) {
       put(server, { url: '', error: (error as Error).message });
     }

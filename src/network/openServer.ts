@@ -7,6 +7,8 @@
 export interface OpenServer {
   origin: string;
   token: string;
+  /** A document's graph file in the folder, from its id; null for a graph that is not a file yet. */
+  pathOf?: (documentId: string) => string | null;
 }
 
 let served: OpenServer | null = null;

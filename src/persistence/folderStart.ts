@@ -34,7 +34,7 @@ export const startFolderLibrary = async (savingFrom: Promise<unknown>) => {
   const { token, file } = address;
   try {
     const library = await folderLibrary(token);
-    setOpenServer({ origin: window.location.origin, token });
+    setOpenServer({ origin: window.location.origin, token, pathOf: library.files.pathOf });
     // The file named on the command line opens first; else the one this tab had open, when it is
     // of this folder; else the file changed last (what `loopscope open` is most likely run for).
     const kept = sessionStorage.getItem(OPEN_KEY);

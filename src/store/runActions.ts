@@ -237,9 +237,24 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
     return id;
   };
 
-  /** What every controller of this store is told: breakpoints, speed, and the hosts and keys it may use. */
-  const controlOptions = (graph: GraphFile, network: RunNetwork): RunOptions => ({
+  /**
+   * A run restored after a reload asks for its network (hosts, MCP servers, the grant) before it
+   * goes on: its permission checks read what the person granted, and nothing was granted in this
+   * page yet.
+   */
+  const askedLater = new WeakMap<RunController, () => Promise<void>>();
+  const askFirst = async (controller: RunController | null) => {
+    if (controller) await askedLater.get(controller)?.();
+  };
+
+  /** What every controller of this store is told: breakpoints, speed, the hosts and keys it may use, and the mode the person granted. */
+  const controlOptions = (graph: GraphFile, network: RunNetwork, more: RunOptions = {}): RunOptions => ({
     ...network,
+    ...more,
+    // Read at each Run or Step (so never spread: a spread reads it once): a restored run's grant comes once the person is asked.
+    get granted() {
+      return network.granted;
+    },
     compact: true,
     get stepDelayMs() {
       return get().speedMs;
@@ -307,11 +322,11 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
       const scenario = chosenScenario(get());
       // What a run may contact loads with the first run, as the runtime does.
       const { networkFor } = await import('../network/hosts.ts');
-      const network = await networkFor(graph, get().documentVersion);
+      const network = await networkFor(graph, get().documentVersion, get().documentId, scenario);
       if (!network) return refuse('it would contact hosts that were not allowed.');
       const runtime = await loadRuntime();
       // The runtime applies the named scenario and records it in the trace, as the command line does.
-      const created = runtime.createController(graph, { ...controlOptions(graph, network), seed, ...(scenario === null ? {} : { scenario }) });
+      const created = runtime.createController(graph, controlOptions(graph, network, { seed, ...(scenario === null ? {} : { scenario }) }));
       const id = addRun({ label: '', graph, trace: created.trace, stepCount: 0, seed, ...(scenario === null ? {} : { scenario }) });
       updateRun(id, { label: `Run ${id}` });
       return attach(id, created);
@@ -323,7 +338,9 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
   /** The live run if it can go on; a graph edited in what a run reads starts afresh rather than stepping a stale run. */
   const goOn = async () => {
     const live = get().runs.find((run) => run.id === get().liveRunId);
-    return registry.live && registry.live.status !== 'stopped' && live && sameBehaviour(live.graph, get().graph) ? registry.live : startFresh();
+    if (!registry.live || registry.live.status === 'stopped' || !live || !sameBehaviour(live.graph, get().graph)) return startFresh();
+    await askFirst(registry.live);
+    return registry.live;
   };
 
   /** Says which node breakpoint a Run stopped at (LangGraph interrupted before the node). */
@@ -347,6 +364,7 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
 
   const continueLive = async () => {
     set({ pausedBy: null });
+    await askFirst(registry.live);
     await registry.live?.run();
   };
 
@@ -405,6 +423,7 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
         const live = registry.live;
         if (!live) return;
         set({ pausedBy: null });
+        await askFirst(live);
         await decideAndGoOn(live, decision);
       }),
     selectStep: (step) => showStep(step),
@@ -421,6 +440,8 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
         const from = get().runs.find((candidate) => candidate.id === get().activeRunId);
         const source = from && registry.get(from.id);
         if (!from || !source) return;
+        // A fork takes its run's network and grant: asked first when that run was restored.
+        await askFirst(source);
         const created = await source.fork(atStep, edits);
         if (isUnsupported(created)) return void set({ runError: created.unsupported });
         // A server's fork is a new branch of the same thread: the run on screen shows it, in place.
@@ -434,7 +455,7 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
         await continueLive();
       }),
     restoreRuns: async (saved) => {
-      const [runtime, { networkAskedOnFirstRequest }] = await Promise.all([loadRuntime(), import('../network/hosts.ts')]);
+      const [runtime, { networkAskedLater }] = await Promise.all([loadRuntime(), import('../network/hosts.ts')]);
       release();
       registry.clear();
       const { graph } = get();
@@ -444,7 +465,9 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
         // The graph on screen is the one the run ran on: keep them one object, so Step goes on with the run.
         const ranOn = sameGraph(record.graph) ? graph : record.graph;
         if (journal) {
-          const restored = runtime.createController(ranOn, { ...controlOptions(ranOn, networkAskedOnFirstRequest(ranOn, get().documentVersion)), seed: record.seed, scenario: record.scenario, journal, forkedFrom });
+          const network = networkAskedLater(ranOn, get().documentVersion, get().documentId, record.scenario ?? null);
+          const restored = runtime.createController(ranOn, controlOptions(ranOn, network, { seed: record.seed, scenario: record.scenario, journal, forkedFrom }));
+          askedLater.set(restored, network.ask);
           registry.register(record.id, restored);
           const shown = restored.trace;
           runs.push({ ...record, graph: ranOn, trace: shown, stepCount: shown.steps.length });

@@ -263,7 +263,7 @@ describe('driving the runtime from the store', () => {
       globalThis.fetch = realFetch;
     });
     // The run contacts siem.test: the person allows it when asked.
-    onTestFinished(useHostRequest.subscribe(({ request }) => request?.answer(true)));
+    onTestFinished(useHostRequest.subscribe(({ request }) => request?.answer(request.mode)));
     globalThis.fetch = (async () => {
       calls += 1;
       if (calls === 1) throw new Error('connection refused');
@@ -355,7 +355,7 @@ describe('driving the runtime from the store', () => {
     graph.skills.search_events = { type: 'http', access: 'read', method: 'GET', timeoutMs: 1000, url: 'http://siem.test/' };
     useApp.getState().edit(() => graph);
     // The person declines the hosts the run would contact.
-    onTestFinished(useHostRequest.subscribe(({ request }) => request?.answer(false)));
+    onTestFinished(useHostRequest.subscribe(({ request }) => request?.answer(null)));
     await useApp.getState().run();
     let state = useApp.getState();
     expect(state.runRefused).toBe('it would contact hosts that were not allowed.');

@@ -6,7 +6,7 @@
  */
 import { useId, useState } from 'react';
 import type { McpSkill } from '../../graph/skills.ts';
-import { accessOfTool, isDestructive, stricterAccess } from '../../graph/mcpAccess.ts';
+import { accessOfTool, ANNOTATIONS_TRUSTED, isDestructive, stricterAccess } from '../../graph/mcpAccess.ts';
 import type { McpTool } from '../../skills/mcp.ts';
 import { useApp } from '../../store/index.ts';
 import { badServerUrl, serverUrl, setServerUrl } from '../../network/mcpServers.ts';
@@ -85,6 +85,7 @@ export function McpSkillSettings({ skill, apply }: { skill: McpSkill; apply: (ke
           ))}
         </ul>
       )}
+      {listed?.tools && <p className="field-help">{ANNOTATIONS_TRUSTED}</p>}
       {listed?.tools && !chosen && <p className="field-error"><Shown text={skill.server} /> has no tool “<Shown text={skill.tool} />”: pick one above.</p>}
       {chosen && (
         <p className="field-help">
