@@ -1,3 +1,4 @@
+import { visibleText } from '../../graph/visible.ts';
 import type { ForeignGraph } from '../../store/index.ts';
 
 /**
@@ -11,9 +12,9 @@ export function ForeignGraphInspector({ graph, name }: { graph: ForeignGraph; na
       <p className="inspector-kind">LangGraph graph (read-only here)</p>
       <dl className="foreign-graph">
         <dt>Graph</dt>
-        <dd><code>{name}</code></dd>
+        <dd><code>{visibleText(name)}</code></dd>
         <dt>Assistant</dt>
-        <dd><code>{graph.assistantId}</code></dd>
+        <dd><code>{visibleText(graph.assistantId)}</code></dd>
         <dt>Runs on</dt>
         <dd><code>{graph.origin}</code></dd>
       </dl>
