@@ -331,9 +331,10 @@ export class ServerRunController implements RunController {
   }
 
   /**
-   * Shows the graph and lists its threads: a Loopscope export on the editor's canvas (as a new
-   * document); any other graph drawn from the server's description, standing in the library as a
-   * graph of its own name (one per server and assistant).
+   * Shows the graph (describing it first, once) and lists its threads: a Loopscope export on the
+   * editor's canvas (as a new document named with its server, unless it is the graph open); any
+   * other graph drawn from the server's description, standing in the library as a graph of its
+   * name and server (one per server and assistant).
    */
   async selectGraph(graphId: string) {
     useServer.setState({ graphId, threads: [], moreThreads: false, threadsCapped: false, thread: null, canvas: null, breakpoints: [], error: null });
