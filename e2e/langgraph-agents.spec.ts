@@ -67,7 +67,8 @@ test('the ReAct agent: drawn as the server describes it, its router choosing too
   // Not a Loopscope document: the inspector says what it is, and no problem of its empty stand-in is listed.
   const inspector = page.getByRole('region', { name: 'Inspector' });
   await expect(inspector).toContainText('LangGraph graph (read-only here)');
-  await expect(inspector.getByRole('definition')).toHaveText(['react-agent', /\S/, served?.url ?? '']);
+  // Named with its server in the library: no server's graph passes for one of the person's own.
+  await expect(inspector.getByRole('definition')).toHaveText([`react-agent (from ${served?.url})`, /\S/, served?.url ?? '']);
   await expect(inspector).not.toContainText('Graph settings');
   const problems = page.getByRole('region', { name: 'Problems' });
   await expect(problems).toContainText('Problems are checked for Loopscope graphs only');

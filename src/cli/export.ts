@@ -11,7 +11,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BuildOptions } from 'esbuild';
-import { nodeById, type GraphFile } from '../graph/index.ts';
+import { graphIdOf, nodeById, type GraphFile } from '../graph/index.ts';
 import { originOf } from '../graph/hosts.ts';
 import type { McpConfig } from '../graph/mcpServers.ts';
 import { visibleText } from '../graph/visible.ts';
@@ -35,8 +35,7 @@ const SERVER = ['@langchain/langgraph-cli', '@langchain/langgraph-sdk'] as const
 
 export const RUNTIME_MODULE = 'src/loopscope-runtime.js';
 
-/** The graph id the server knows the graph by: the graph's name in lower-case words joined by `-`. */
-export const graphIdOf = (graph: GraphFile): string => graph.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'graph';
+export { graphIdOf };
 
 const pinnedVersions = async (names: readonly string[]): Promise<Record<string, string>> => {
   const own = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as Record<'dependencies' | 'optionalDependencies' | 'devDependencies', Record<string, string> | undefined>;

@@ -4,7 +4,7 @@ import { foreignStateAfter, subgraphForkRefusal } from '../runtime/serverTrace.t
 import { useApp } from '../store/index.ts';
 import { coverCanvas } from '../ui/freeRoom.ts';
 import { Shown } from '../ui/Shown.tsx';
-import { connect, disconnect, serverController, shortId, useServer, type ServerConnection } from '../server/langgraphServer.ts';
+import { connect, disconnect, MAX_GRAPHS, MAX_THREADS, serverController, shortId, useServer, type ServerConnection } from '../server/langgraphServer.ts';
 import { useActiveRun } from './hooks.ts';
 
 /**
@@ -156,10 +156,11 @@ export function ServerPanel({ onClose }: { onClose: () => void }) {
             Server graph
             <select value={server.graphId ?? ''} onChange={(event) => void controller?.selectGraph(event.target.value)} disabled={busy}>
               {server.graphs.map((candidate) => (
-                <option key={candidate.assistantId} value={candidate.graphId}>{visibleText(candidate.graphId)}{candidate.loopscope ? '' : ' (LangGraph, drawn from the server)'}</option>
+                <option key={candidate.assistantId} value={candidate.graphId}>{visibleText(candidate.graphId)}{candidate.described && !candidate.loopscope ? ' (LangGraph, drawn from the server)' : ''}</option>
               ))}
             </select>
           </label>
+          {server.graphsCapped && <p className="field-help" role="note">The server lists more graphs: these are its first {MAX_GRAPHS}, the most Loopscope lists.</p>}
           {foreign && (
             <label>
               Run input (JSON)
@@ -199,11 +200,13 @@ export function ServerPanel({ onClose }: { onClose: () => void }) {
                 {server.thread && server.thread.id !== thread.id && (
                   <button type="button" onClick={() => void controller?.compareWith(thread.id)} disabled={busy}>Compare with thread {shortId(thread.id)}</button>
                 )}{' '}
-                <span className="muted">{thread.status} · {new Date(thread.updatedAt).toLocaleTimeString()}</span>
+                <span className="muted">{visibleText(thread.status)} · {new Date(thread.updatedAt).toLocaleTimeString()}</span>
               </li>
             ))}
             {server.threads.length === 0 && <li className="muted">No threads yet: start a run.</li>}
           </ul>
+          {server.moreThreads && <button type="button" onClick={() => void controller?.showMoreThreads()} disabled={busy}>Show more threads</button>}
+          {server.threadsCapped && <p className="field-help" role="note">The server has more threads: these are its newest {MAX_THREADS}, the most Loopscope lists.</p>}
         </>
       )}
       {server.error && <p role="alert" className="server-error">{server.error}</p>}

@@ -47,3 +47,9 @@ export const serializeGraph = (graph: GraphFile): string => {
   }
   return fields.length === 0 ? '{}\n' : `{\n${fields.join(',\n')}\n}\n`;
 };
+
+/**
+ * The graph id a LangGraph server knows an exported graph by (`loopscope export`, `serve`): the
+ * graph's name in lower-case words joined by `-`.
+ */
+export const graphIdOf = (graph: Pick<GraphFile, 'name'>): string => graph.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'graph';

@@ -13,8 +13,9 @@
  * person connects.
  */
 import { create } from 'zustand';
-import { blankGraph, kindDefinition, type GraphFile } from '../graph/index.ts';
+import { blankGraph, graphIdOf, kindDefinition, type GraphFile } from '../graph/index.ts';
 import { originOf } from '../graph/hosts.ts';
+import { visibleText } from '../graph/visible.ts';
 import { parseGraph } from '../graph/parse.ts';
 import { type ForkEdits, type PendingApproval, type RunController, type RunEvent, type RunStatus, type Unsupported } from '../runtime/controller.ts';
 import type { ServerDrawing } from '../runtime/serverGraph.ts';
@@ -35,10 +36,26 @@ const MAX_PAGES = 20;
 const MAX_SUBGRAPHS = 20;
 /** How long Connect waits for the server to list its graphs. */
 export const CONNECT_TIMEOUT_MS = 15_000;
+/**
+ * Graphs (assistants) and threads asked for per request: a list is read a page at a time, and no
+ * more of an answer is kept than was asked for (a hostile server answered 20,000 threads at once).
+ */
+export const LIST_PAGE = 50;
+/** Graphs listed at most, read at Connect; the panel says when the server has more. */
+export const MAX_GRAPHS = 200;
+/** Threads of a graph listed at most, a page at a time as the person asks for more. */
+export const MAX_THREADS = 500;
+/** The most of one answer read (a run's event stream excepted): parsing a giant one would freeze the page. */
+export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 
 export interface ServerGraph {
   assistantId: string;
   graphId: string;
+  /**
+   * Whether the server's description of the graph was read: only the selected graph's is (one
+   * request), never one per graph listed.
+   */
+  described: boolean;
   /** The graph file, when the server's graph is a Loopscope export (it rides on the entry node's metadata). */
   loopscope: GraphFile | null;
   /** The server's own drawing of the graph (any graph but a Loopscope export), or why it cannot be drawn. */
@@ -63,8 +80,14 @@ export interface ServerConnection {
   connecting: boolean;
   error: string | null;
   graphs: ServerGraph[];
+  /** The server lists more graphs than MAX_GRAPHS: the panel shows the first ones and says so. */
+  graphsCapped: boolean;
   graphId: string | null;
   threads: ServerThread[];
+  /** The last page of threads was full: the server may have more (Show more threads). */
+  moreThreads: boolean;
+  /** MAX_THREADS are listed and the server may have more: the panel says so. */
+  threadsCapped: boolean;
   /** The thread on screen, with where it stands. */
   thread: { id: string; next: string[]; busy: boolean; truncated: boolean; joined?: string; interrupts: WaitingInterrupt[] } | null;
   /** What runs on this connection, while connected or connecting. */
@@ -75,9 +98,12 @@ export interface ServerConnection {
   breakpoints: string[];
 }
 
-export const useServer = create<ServerConnection>()(() => ({
-  url: null, connecting: false, error: null, graphs: [], graphId: null, threads: [], thread: null, controller: null, canvas: null, breakpoints: [],
-}));
+/** What a new connection, or none, starts from. */
+const NOT_CONNECTED = {
+  url: null, connecting: false, error: null, graphs: [], graphsCapped: false, graphId: null, threads: [], moreThreads: false, threadsCapped: false, thread: null, controller: null, canvas: null, breakpoints: [],
+} satisfies ServerConnection;
+
+export const useServer = create<ServerConnection>()(() => NOT_CONNECTED);
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -91,22 +117,89 @@ export const serverOrigin = (text: string): { origin: string } | { error: string
 const GRAPH_KEY = 'loopscope_graph';
 
 /**
+ * A name the server gave, as the page shows it: with the server it came from, so that no graph of
+ * a server can pass for the person's own (one named like the open file included).
+ */
+const fromServer = (name: string, origin: string) => `${name} (from ${origin})`;
+
+/**
  * A server graph Loopscope did not make stands in the library as a graph with no nodes of its own,
- * named after it: the canvas draws the server's description in its place while attached.
+ * named after it and its server: the canvas draws the server's description in its place while attached.
  */
 export const standInFor = (graph: Pick<ServerGraph, 'graphId' | 'assistantId'>, origin: string): GraphFile => ({
   ...blankGraph(),
-  name: graph.graphId,
+  name: fromServer(graph.graphId, origin),
   description: `A graph on the LangGraph server at ${origin} (assistant ${graph.assistantId}). Loopscope draws it from the server's description while connected; it has no Loopscope nodes.`,
 });
 
+/**
+ * A Loopscope export the server carries, as it opens in the page: a graph of its own in the library,
+ * named with its server, never in place of the person's (the server's file may say any name).
+ */
+export const serverCopy = (graph: GraphFile, origin: string): GraphFile => ({ ...graph, name: fromServer(graph.name, origin) });
+
 const threadKey = (origin: string, threadId: string) => `${origin} ${threadId}`;
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+
+/** An assistant of the server's answer as a graph not yet described, or null when it is not one. */
+const graphOf = (item: unknown): ServerGraph | null =>
+  isObject(item) && typeof item.assistant_id === 'string' && typeof item.graph_id === 'string'
+    ? { assistantId: item.assistant_id, graphId: item.graph_id, described: false, loopscope: null, drawing: null, drawingError: null }
+    : null;
+
+/** A thread of the server's answer, or null when it is not one. */
+const threadOf = (item: unknown): ServerThread | null =>
+  isObject(item) && typeof item.thread_id === 'string' ? { id: item.thread_id, status: String(item.status), updatedAt: String(item.updated_at) } : null;
+
+/**
+ * One page of a list the server answers from `offset`: at most LIST_PAGE of its items (a server may
+ * ignore the limit), each one not `seen` before (one that ignores the offset sends the same page
+ * again). `full` says whether a next page may hold more.
+ */
+export const readListPage = async <T>(ask: (offset: number) => Promise<unknown>, offset: number, read: (item: unknown) => T | null, keyOf: (item: T) => string, seen: Set<string>) => {
+  const answer = await ask(offset);
+  const page = (Array.isArray(answer) ? answer : []).slice(0, LIST_PAGE);
+  const items: T[] = [];
+  for (const item of page) {
+    const value = read(item);
+    if (value === null || seen.has(keyOf(value))) continue;
+    seen.add(keyOf(value));
+    items.push(value);
+  }
+  return { items, full: page.length === LIST_PAGE && items.length > 0 };
+};
+
+/**
+ * A fetch that reads at most `limit` bytes of one answer and fails past it, naming the request: a
+ * server's answer is parsed in the page, and a giant one froze it. A run's event stream is read as
+ * it comes, so it is left as it is.
+ */
+export const cappedFetch = (fetchImpl: typeof fetch, limit = MAX_ANSWER_BYTES): typeof fetch => async (input, init) => {
+  const response = await fetchImpl(input, init);
+  if (!response.body || (response.headers.get('content-type') ?? '').includes('text/event-stream')) return response;
+  const url = new URL(input instanceof Request ? input.url : String(input));
+  const refusal = () => new Error(`the server at ${url.origin} answered ${url.pathname} with more than ${limit / 1024 / 1024} MB: Loopscope reads at most ${limit / 1024 / 1024} MB of one answer`);
+  if (Number(response.headers.get('content-length')) > limit) {
+    await response.body.cancel();
+    throw refusal();
+  }
+  let read = 0;
+  const counted = response.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({
+    transform: (chunk, stream) => {
+      read += chunk.byteLength;
+      if (read > limit) stream.error(refusal());
+      else stream.enqueue(chunk);
+    },
+  }));
+  return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers });
+};
 
 /**
  * A thread's or run's id as the page shows it: its end. Servers make UUIDv7 ids, whose first
  * characters are the time they were made, the same for threads made within a minute.
  */
-export const shortId = (id: string) => id.slice(-8);
+export const shortId = (id: string) => visibleText(id.slice(-8));
 
 const NOT_FROM_HERE: Unsupported = { unsupported: 'A run on a LangGraph server goes on to its next interrupt: it cannot be paused or stopped from here' };
 
@@ -147,19 +240,23 @@ export class ServerRunController implements RunController {
       return null;
     }
     useServer.getState().controller?.cancelConnect();
-    useServer.setState({ connecting: true, error: null, graphs: [], threads: [], thread: null, graphId: null, canvas: null, breakpoints: [] });
-    const api = client ?? new (await import('@langchain/langgraph-sdk')).Client({ apiUrl: address.origin, apiKey: null, callerOptions: { fetch: fetchOnlyTo(new Set([address.origin])), maxRetries: 0 } });
+    useServer.setState({ ...NOT_CONNECTED, connecting: true });
+    const api = client ?? new (await import('@langchain/langgraph-sdk')).Client({ apiUrl: address.origin, apiKey: null, callerOptions: { fetch: cappedFetch(fetchOnlyTo(new Set([address.origin]))), maxRetries: 0 } });
     const controller = new ServerRunController(api, address.origin);
     useServer.setState({ controller });
     const signal = controller.connecting.signal;
     const timer = setTimeout(() => controller.connecting.abort(new Error(`the server at ${address.origin} did not answer within ${CONNECT_TIMEOUT_MS / 1000} s`)), CONNECT_TIMEOUT_MS);
-    let graphs: ServerGraph[];
+    const graphs: ServerGraph[] = [];
+    let more = true;
     try {
       const stopped = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
-      graphs = await Promise.race([stopped, (async () => {
-        const assistants = await api.assistants.search({ limit: 100, signal });
-        return Promise.all(assistants.map((assistant) => controller.describeGraph(assistant.assistant_id, assistant.graph_id, signal)));
-      })()]);
+      const seen = new Set<string>();
+      // A page at a time, to MAX_GRAPHS: nothing is asked of each graph until it is selected.
+      while (more && graphs.length < MAX_GRAPHS) {
+        const page = await Promise.race([stopped, readListPage((offset) => api.assistants.search({ limit: LIST_PAGE, offset, signal }), graphs.length, graphOf, (graph) => graph.assistantId, seen)]);
+        graphs.push(...page.items.slice(0, MAX_GRAPHS - graphs.length));
+        more = page.full;
+      }
     } catch (error) {
       if (useServer.getState().controller === controller) useServer.setState({ connecting: false, controller: null, error: `Not connected: ${messageOf(signal.aborted ? signal.reason : error)}` });
       return null;
@@ -167,10 +264,10 @@ export class ServerRunController implements RunController {
       clearTimeout(timer);
     }
     if (useServer.getState().controller !== controller) return null;
-    useServer.setState({ connecting: false, url: address.origin, graphs, error: null });
-    // The graph on the canvas, when the server has it (the person exported it from here); else the first.
-    const open = useApp.getState().graph.name;
-    const first = graphs.find((graph) => graph.loopscope?.name === open) ?? graphs[0];
+    useServer.setState({ connecting: false, url: address.origin, graphs, graphsCapped: more, error: null });
+    // The graph on the canvas, when the server may have it (the id an export of it gets); else the first.
+    const open = graphIdOf(useApp.getState().graph);
+    const first = graphs.find((graph) => graph.graphId === open) ?? graphs[0];
     if (first) await controller.selectGraph(first.graphId);
     return controller;
   }
@@ -195,16 +292,16 @@ export class ServerRunController implements RunController {
     return useServer.getState().controller === this;
   }
 
-  private async describeGraph(assistantId: string, graphId: string, signal?: AbortSignal): Promise<ServerGraph> {
-    const described: unknown = await this.api.assistants.getGraph(assistantId, { xray: true, signal });
+  private async describeGraph({ assistantId, graphId }: ServerGraph): Promise<ServerGraph> {
+    const described: unknown = await this.api.assistants.getGraph(assistantId, { xray: true });
     const nodes = (Array.isArray((described as { nodes?: unknown })?.nodes) ? (described as { nodes: unknown[] }).nodes : []) as { metadata?: Record<string, unknown> | null }[];
     const carried = nodes.find((node) => node?.metadata?.[GRAPH_KEY] !== undefined)?.metadata?.[GRAPH_KEY];
     // The file is data from another program: parsed like an import, and dropped if it does not parse.
     const parsed = carried === undefined ? null : parseGraph(carried);
-    if (parsed?.ok) return { assistantId, graphId, loopscope: parsed.value, drawing: null, drawingError: null };
+    if (parsed?.ok) return { assistantId, graphId, described: true, loopscope: parsed.value, drawing: null, drawingError: null };
     const { drawingOf } = await import('../runtime/serverGraph.ts');
     const drawn = drawingOf(described);
-    return { assistantId, graphId, loopscope: null, drawing: drawn.ok ? drawn.drawing : null, drawingError: drawn.ok ? null : drawn.error };
+    return { assistantId, graphId, described: true, loopscope: null, drawing: drawn.ok ? drawn.drawing : null, drawingError: drawn.ok ? null : drawn.error };
   }
 
   selectedGraph() {
@@ -212,26 +309,51 @@ export class ServerRunController implements RunController {
     return graphs.find((graph) => graph.graphId === graphId) ?? null;
   }
 
-  async refreshThreads() {
+  /** Lists the selected graph's threads again from the newest, one page. */
+  refreshThreads() {
+    return this.readThreads(false);
+  }
+
+  /** Lists the next page of the selected graph's threads, to MAX_THREADS. */
+  showMoreThreads() {
+    return this.readThreads(true);
+  }
+
+  private async readThreads(more: boolean) {
     const graph = this.selectedGraph();
     if (!graph) return;
-    const threads = await this.attempt(() => this.api.threads.search({ metadata: { graph_id: graph.graphId }, limit: 50, sortBy: 'updated_at', sortOrder: 'desc' }));
-    if (threads && this.current()) useServer.setState({ threads: threads.map((thread) => ({ id: thread.thread_id, status: thread.status, updatedAt: thread.updated_at })) });
+    const kept = more ? useServer.getState().threads : [];
+    const ask = (offset: number) => this.api.threads.search({ metadata: { graph_id: graph.graphId }, limit: LIST_PAGE, offset, sortBy: 'updated_at', sortOrder: 'desc' });
+    const page = await this.attempt(() => readListPage(ask, kept.length, threadOf, (thread) => thread.id, new Set(kept.map((thread) => thread.id))));
+    if (!page || !this.current() || this.selectedGraph() !== graph) return;
+    const threads = [...kept, ...page.items].slice(0, MAX_THREADS);
+    useServer.setState({ threads, moreThreads: page.full && threads.length < MAX_THREADS, threadsCapped: page.full && threads.length >= MAX_THREADS });
   }
 
   /**
-   * Shows the graph and lists its threads: a Loopscope export on the editor's canvas (as a new
-   * document); any other graph drawn from the server's description, standing in the library as a
-   * graph of its own name (one per server and assistant).
+   * Shows the graph (describing it first, once) and lists its threads: a Loopscope export on the
+   * editor's canvas (as a new document named with its server, unless it is the graph open); any
+   * other graph drawn from the server's description, standing in the library as a graph of its
+   * name and server (one per server and assistant).
    */
   async selectGraph(graphId: string) {
-    useServer.setState({ graphId, threads: [], thread: null, canvas: null, breakpoints: [], error: null });
-    const graph = this.selectedGraph();
+    useServer.setState({ graphId, threads: [], moreThreads: false, threadsCapped: false, thread: null, canvas: null, breakpoints: [], error: null });
+    let graph = this.selectedGraph();
     if (!graph) return;
+    if (!graph.described) {
+      const listed = graph;
+      const described = await this.attempt(() => this.describeGraph(listed));
+      if (!described || !this.current() || useServer.getState().graphId !== graphId) return;
+      useServer.setState((state) => ({ graphs: state.graphs.map((candidate) => (candidate === listed ? described : candidate)) }));
+      graph = described;
+    }
     const app = useApp.getState();
     if (graph.loopscope) {
-      // Opened as a graph of the library: the one on screen stays saved under its own id.
-      if (JSON.stringify(app.graph) !== JSON.stringify(graph.loopscope)) app.load(graph.loopscope);
+      // The person's own graph (exported from here) stays on screen as it is; any other opens as a
+      // graph of the library named with its server, the one on screen staying saved under its own id.
+      const copy = serverCopy(graph.loopscope, this.origin);
+      const open = JSON.stringify(app.graph);
+      if (open !== JSON.stringify(graph.loopscope) && open !== JSON.stringify(copy)) app.load(copy);
     } else if (graph.drawing) {
       const documentId = foreignDocumentId({ origin: this.origin, assistantId: graph.assistantId });
       if (app.documentId !== documentId) app.openDocument(standInFor(graph, this.origin), documentId);
@@ -595,5 +717,5 @@ export const connect = (text: string, client?: Client) => ServerRunController.co
 
 export const disconnect = () => {
   useServer.getState().controller?.cancelConnect();
-  useServer.setState({ url: null, connecting: false, graphs: [], threads: [], thread: null, graphId: null, error: null, controller: null, canvas: null, breakpoints: [] });
+  useServer.setState(NOT_CONNECTED);
 };

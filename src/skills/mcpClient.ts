@@ -16,6 +16,19 @@ const CLIENT_INFO = { name: 'loopscope', version: '1' };
 /** How long starting a server and its handshake may take. */
 export const CONNECT_TIMEOUT_MS = 30_000;
 
+/**
+ * Bounds on listing a server's tools, which every use of a server starts with (a run, the
+ * editor's picker): a hostile server could answer `nextCursor` forever, or list without end. One
+ * deadline covers the whole listing, whatever the skill's own time limit (a listing serves every
+ * skill of the server).
+ */
+export interface ListingLimits {
+  pages: number;
+  tools: number;
+  deadlineMs: number;
+}
+export const LISTING_LIMITS: ListingLimits = { pages: 100, tools: 1_000, deadlineMs: 30_000 };
+
 export interface OpenedConnection extends McpConnection {
   /** Closes the transport (a stdio transport stops its process). */
   close(): Promise<void>;
@@ -27,7 +40,7 @@ export interface OpenedConnection extends McpConnection {
  * Opens a connection to `server` over `transport`. `why` says what is known of a failure (a
  * stdio server's last line on stderr), for every message that names the server.
  */
-export const openConnection = async (server: string, transport: Transport, why: () => string = () => ''): Promise<OpenedConnection> => {
+export const openConnection = async (server: string, transport: Transport, why: () => string = () => '', limits: ListingLimits = LISTING_LIMITS): Promise<OpenedConnection> => {
   const client = new Client(CLIENT_INFO, { jsonSchemaValidator: new CfWorkerJsonSchemaValidator() });
   let ended = false;
   const closed = new Promise<void>((resolve) => {
@@ -52,24 +65,35 @@ export const openConnection = async (server: string, transport: Transport, why: 
     throw new McpFailure('error', `the MCP server "${server}" could not be started or reached: ${(error as Error).message}${said ? `; its last words on stderr: ${said}` : ''}`);
   }
   let listed: Promise<McpTool[]> | undefined;
+  /** Every page of the server's tools, within the bounds: a server may page forever, or list without end. */
+  const listAll = async (): Promise<McpTool[]> => {
+    const tools: McpTool[] = [];
+    const deadline = Date.now() + limits.deadlineMs;
+    let cursor: string | undefined;
+    for (let pages = 0; ; pages += 1) {
+      if (pages === limits.pages) throw new McpFailure('error', `the MCP server "${server}" lists its tools in more than ${limits.pages} pages: Loopscope reads at most ${limits.pages}`);
+      const left = deadline - Date.now();
+      let page;
+      try {
+        page = await client.listTools(cursor ? { cursor } : undefined, { timeout: Math.max(1, left) });
+      } catch (error) {
+        if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) throw new McpFailure('error', `the MCP server "${server}" did not finish listing its tools within ${limits.deadlineMs / 1000} s, the time Loopscope gives a listing (${pages} pages read)`);
+        throw error;
+      }
+      tools.push(...(page.tools as McpTool[]));
+      if (tools.length > limits.tools) throw new McpFailure('error', `the MCP server "${server}" lists more than ${limits.tools} tools: Loopscope reads at most ${limits.tools}`);
+      cursor = page.nextCursor;
+      if (!cursor) return tools;
+    }
+  };
   return {
     closed,
     tools: () =>
-      (listed ??= (async () => {
-        const tools: McpTool[] = [];
-        let cursor: string | undefined;
-        try {
-          do {
-            const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: CONNECT_TIMEOUT_MS });
-            tools.push(...(page.tools as McpTool[]));
-            cursor = page.nextCursor;
-          } while (cursor);
-        } catch (error) {
-          listed = undefined;
-          throw failure(error, 'listing its tools');
-        }
-        return tools;
-      })()),
+      (listed ??= listAll().catch((error: unknown) => {
+        // Asked again on the next use: a server that could not list now may later.
+        listed = undefined;
+        throw failure(error, 'listing its tools');
+      })),
     call: async (tool, args, timeoutMs): Promise<McpAnswer> => {
       if (ended) throw failure(new McpError(ErrorCode.ConnectionClosed, 'closed'), `calling ${tool}`);
       try {

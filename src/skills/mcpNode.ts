@@ -1,16 +1,16 @@
 /**
  * The command line's MCP connector (Node only: the page never imports it). Servers come from the
- * project's `.mcp.json`: a stdio server is started on first use, in the folder of `.mcp.json`, and
- * stopped by its own PID when the connector closes (its stdin closed, then SIGTERM, then SIGKILL,
- * as the SDK's transport does); a URL server is spoken to over Streamable HTTP. If the process
- * ends without closing it (an uncaught error, `process.exit`), the servers it started are killed
- * on the way out all the same.
+ * project's `.mcp.json`: a stdio server is started on first use, in the folder of `.mcp.json`, as
+ * the leader of a process group of its own, and stopped with its group when the connector closes
+ * (its stdin closed, then SIGTERM, then SIGKILL: ./mcpStdio.ts), so that what it started goes too;
+ * a URL server is spoken to over Streamable HTTP. If the process ends without closing it (an
+ * uncaught error, `process.exit`), the servers it started are killed on the way out all the same.
  */
 import { resolve } from 'node:path';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { expandVariables, isStdioServer, type McpConfig, type StdioServer } from '../graph/mcpServers.ts';
 import { McpFailure, type McpConnector } from './mcp.ts';
 import { cachingConnector, openConnection, openHttpConnection, type OpenedConnection } from './mcpClient.ts';
+import { GroupStdioTransport } from './mcpStdio.ts';
 
 export interface NodeConnectorOptions {
   /** The folder of `.mcp.json`: where stdio servers start, and what their relative paths mean. */
@@ -57,15 +57,9 @@ const filled = (server: string, texts: readonly string[], env: Readonly<Record<s
 export const createNodeConnector = (config: McpConfig, options: NodeConnectorOptions): NodeConnector => {
   const env = options.env ?? process.env;
   const source = options.source ?? '.mcp.json';
-  const running = new Map<number, StdioClientTransport>();
+  const running = new Map<number, GroupStdioTransport>();
   const killAll = () => {
-    for (const pid of running.keys()) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // Gone already.
-      }
-    }
+    for (const transport of running.values()) transport.kill('SIGKILL');
   };
 
   const startStdio = async (name: string, server: StdioServer): Promise<OpenedConnection> => {
@@ -73,11 +67,11 @@ export const createNodeConnector = (config: McpConfig, options: NodeConnectorOpt
     const variables = Object.entries(server.env ?? {});
     const values = filled(name, variables.map(([, value]) => value), env, source);
     const [cwd] = filled(name, [server.cwd ?? '.'], env, source);
-    const transport = new StdioClientTransport({
-      command, args, cwd: resolve(options.dir, cwd), stderr: 'pipe',
+    const transport = new GroupStdioTransport({
+      command, args, cwd: resolve(options.dir, cwd),
       env: Object.fromEntries(variables.map(([key], index) => [key, values[index]])),
     });
-    const lastLine = lastLineOf(transport.stderr as NodeJS.ReadableStream | null);
+    const lastLine = lastLineOf(transport.stderr);
     let pid: number | null = null;
     const forget = () => {
       if (pid !== null) running.delete(pid);
@@ -122,7 +116,7 @@ export const createNodeConnector = (config: McpConfig, options: NodeConnectorOpt
     connect: connector.connect,
     close: async () => {
       await connector.close();
-      // Anything still running (a transport that never finished starting) goes by its PID too.
+      // Anything still running (a transport that never finished starting) goes with its group too.
       killAll();
       running.clear();
       process.off('exit', killAll);

@@ -265,7 +265,7 @@ function DrawnGraph({ canvas }: { canvas: NonNullable<ServerConnection['canvas']
   return (
     <section className="lg-canvas" aria-label="LangGraph graph">
       <p className="lg-canvas-head">
-        <strong>{graphId}</strong> <span className="muted">LangGraph graph on {origin}, drawn from the server's description: solid edges always go, dashed ones are conditional</span>
+        <strong>{visibleText(graphId)}</strong> <span className="muted">LangGraph graph on {origin}, drawn from the server's description: solid edges always go, dashed ones are conditional</span>
       </p>
       {layoutError && <p role="alert">The graph could not be laid out: {layoutError}</p>}
       {places ? (
