@@ -134,19 +134,20 @@ test('bidi and format characters in labels, conditions, pickers, the timeline an
   await inspector.getByRole('region', { name: 'Skills' }).locator('strong', { hasText: /^read$/ }).click();
   await expect(inspector.getByText('Address of “files\\u202e” in this browser')).toBeVisible();
   expect(await rawFormatCharacters(page)).toEqual([]);
-  // A picker: the scenario select lists the name with its escape.
-  const scenario = page.getByRole('combobox', { name: 'Scenario', exact: true });
-  await expect(scenario.locator('option')).toContainText(['(graph as drawn)', 'ship \\u202eit']);
-  await scenario.selectOption({ label: 'ship \\u202eit' });
-  // The host dialog names the graph and the MCP server with their escapes.
+  // The host dialog of a run of the graph as drawn names the graph and the MCP server with their escapes.
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   const consent = page.getByRole('dialog', { name: 'Allow network access' });
   await expect(consent).toContainText('“Report \\u202egnp.exe” has skills');
   await expect(consent).toContainText('MCP server “files\\u202e” (read)');
   expect(await rawFormatCharacters(page)).toEqual([]);
-  await consent.getByLabel('MCP server “files\\u202e” (read)').fill('http://127.0.0.1:9/mcp');
-  await consent.getByRole('button', { name: 'Allow and run' }).click();
-  // The scenario runs offline (its MCP skill is never called): the timeline names each step with its escapes.
+  await consent.getByRole('button', { name: 'Cancel' }).click();
+  await expect(consent).toBeHidden();
+  // A picker: the scenario select lists the name with its escape.
+  const scenario = page.getByRole('combobox', { name: 'Scenario', exact: true });
+  await expect(scenario.locator('option')).toContainText(['(graph as drawn)', 'ship \\u202eit']);
+  await scenario.selectOption({ label: 'ship \\u202eit' });
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  // The scenario runs offline (its MCP skill is never called, no host is asked): the timeline names each step with its escapes.
   await expect(status(page).filter({ hasText: 'completed' })).toBeVisible();
   await expect(timeline(page).getByRole('listitem').filter({ hasText: 'Plan \\u202egnp.exe' })).toBeVisible();
   await expect(timeline(page).getByRole('listitem').filter({ hasText: 'Answer \\u200fhere' })).toBeVisible();

@@ -55,8 +55,10 @@ test.beforeAll(async () => {
   const address = search.address();
   folder = await mkdtemp(join(tmpdir(), 'loopscope-e2e-'));
   const slow = join(folder, 'slow-loop.json');
-  await writeFile(slow, JSON.stringify(slowLoop(`http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`)));
-  server = spawn(process.execPath, ['bin/loopscope.mjs', 'serve', 'src/graph/templates/securityclaw.json', 'src/graph/templates/approval-gate.json', slow, ...port], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const searchOrigin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  await writeFile(slow, JSON.stringify(slowLoop(searchOrigin)));
+  // The person allows the host the slow loop's search skill contacts: a graph file cannot.
+  server = spawn(process.execPath, ['bin/loopscope.mjs', 'serve', 'src/graph/templates/securityclaw.json', 'src/graph/templates/approval-gate.json', slow, '--host', searchOrigin, ...port], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   const child = server;
   let output = '';
   url = await new Promise<string>((resolve, reject) => {
