@@ -3,7 +3,7 @@
  * walked through as they met it.
  */
 import { expect, test, type Page } from './test.ts';
-import { dropKind, flowNode } from './helpers.ts';
+import { dropKind, flowNode, nodesOutOfView, pane } from './helpers.ts';
 
 test.use({ viewport: { width: 1280, height: 720 } });
 
@@ -33,4 +33,41 @@ test('after undoing an added node, a click selects one node and C connects from 
   await page.getByRole('button', { name: 'Undo', exact: true }).click();
   await flowNode(page, 'reason').locator('.agent-node-label').click();
   await expect(inspector(page).getByLabel('Id', { exact: true })).toHaveValue('reason');
+});
+
+/** Whether the node is wholly inside the canvas's pane. */
+const inView = (page: Page, id: string) =>
+  page.evaluate((nodeId) => {
+    const pane = document.querySelector('.react-flow')!.getBoundingClientRect();
+    const box = document.querySelector(`.react-flow__node[data-id="${nodeId}"]`)?.getBoundingClientRect();
+    return Boolean(box && box.left >= pane.left && box.right <= pane.right && box.top >= pane.top && box.bottom <= pane.bottom);
+  }, id);
+
+test('a person pans the graph away and presses Step: the first step\'s node is brought into view, as every later one is', async ({ page }) => {
+  await page.goto('/?template=graph-engineer');
+  await expect(page.locator('.react-flow__node')).not.toHaveCount(0);
+  const area = (await pane(page).boundingBox())!;
+  await page.mouse.move(area.x + 6, area.y + 6);
+  await page.mouse.down();
+  await page.mouse.move(area.x + area.width - 6, area.y + area.height - 6, { steps: 10 });
+  await page.mouse.up();
+  // The whole graph is out of view, down and to the right.
+  const count = await page.locator('.react-flow__node').count();
+  await expect.poll(async () => (await nodesOutOfView(page)).length).toBe(count);
+
+  await page.getByRole('button', { name: 'Step', exact: true }).click();
+  const current = page.locator('.react-flow__node.current');
+  await expect(current).toHaveCount(1);
+  const id = (await current.getAttribute('data-id'))!;
+  await expect.poll(() => inView(page, id), { message: `${id} in view after the first Step` }).toBe(true);
+
+  // Panned away again, F10 (the key, the focus off the canvas) brings the next step's node in too.
+  await page.mouse.move(area.x + 6, area.y + 6);
+  await page.mouse.down();
+  await page.mouse.move(area.x + area.width - 6, area.y + area.height - 6, { steps: 10 });
+  await page.mouse.up();
+  await page.keyboard.press('F10');
+  await expect(current).not.toHaveAttribute('data-id', id);
+  const next = (await current.getAttribute('data-id'))!;
+  await expect.poll(() => inView(page, next), { message: `${next} in view after F10` }).toBe(true);
 });
