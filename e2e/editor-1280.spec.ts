@@ -71,3 +71,34 @@ test('a person pans the graph away and presses Step: the first step\'s node is b
   const next = (await current.getAttribute('data-id'))!;
   await expect.poll(() => inView(page, next), { message: `${next} in view after F10` }).toBe(true);
 });
+
+test('a kind dropped from the palette lands centred on the pointer, and near the canvas\'s edge whole in view', async ({ page }) => {
+  await page.goto('/?template=graph-engineer');
+  await expect(page.locator('.react-flow__node')).not.toHaveCount(0);
+  const area = (await pane(page).boundingBox())!;
+  const centreOf = async (id: string) => {
+    const box = (await flowNode(page, id).boundingBox())!;
+    return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+  };
+
+  // Dropped on a spot of the canvas: the node's middle is where it was let go.
+  await dropKind(page, 'Collect', area.width / 2, 30 + area.height / 3);
+  const collect = page.locator('.react-flow__node.selected');
+  await expect(collect).toHaveCount(1);
+  const collectId = (await collect.getAttribute('data-id'))!;
+  const middle = await centreOf(collectId);
+  expect(Math.abs(middle.x - (area.x + area.width / 2))).toBeLessThan(3);
+  expect(Math.abs(middle.y - (area.y + 30 + area.height / 3))).toBeLessThan(3);
+
+  // Dropped near the bottom right corner (where its corner alone showed): whole in view, as near the pointer as that allows.
+  await dropKind(page, 'Act', area.width - 12, area.height - 12);
+  await expect(collect).not.toHaveAttribute('data-id', collectId);
+  const act = (await collect.getAttribute('data-id'))!;
+  const box = (await flowNode(page, act).boundingBox())!;
+  expect(box.x).toBeGreaterThanOrEqual(area.x);
+  expect(box.y).toBeGreaterThanOrEqual(area.y);
+  expect(box.x + box.width).toBeLessThanOrEqual(area.x + area.width);
+  expect(box.y + box.height).toBeLessThanOrEqual(area.y + area.height);
+  expect(area.x + area.width - (box.x + box.width)).toBeLessThan(40);
+  expect(area.y + area.height - (box.y + box.height)).toBeLessThan(40);
+});
