@@ -102,3 +102,36 @@ test('a kind dropped from the palette lands centred on the pointer, and near the
   expect(area.x + area.width - (box.x + box.width)).toBeLessThan(40);
   expect(area.y + area.height - (box.y + box.height)).toBeLessThan(40);
 });
+
+test('Run on a graph with no entry says so and how to set one; set, it runs', async ({ page }) => {
+  await page.goto('/?template=blank');
+  await dropKind(page, 'Reason', 200, 200);
+  await dropKind(page, 'Respond', 500, 200);
+  // The entry deleted: the graph has none.
+  await flowNode(page, 'reason').locator('.agent-node-label').click();
+  await page.keyboard.press('Delete');
+  await expect(page.locator('.react-flow__node')).toHaveCount(1);
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  const status = page.getByRole('region', { name: 'Step detail' }).getByRole('status');
+  await expect(status).toContainText('The graph has no entry node: set one where a run starts: "Set as entry" on a node');
+  await expect(page.getByRole('list', { name: 'Timeline' })).toContainText('The graph has no entry node');
+  await expect(page.locator('body')).not.toContainText('there is no node');
+
+  await flowNode(page, 'respond').locator('.agent-node-label').click();
+  await inspector(page).getByRole('button', { name: 'Set as entry' }).click();
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(status).toContainText('completed');
+});
+
+test('a template opened a second time from Graphs is named apart from the first', async ({ page }) => {
+  await page.goto('/?template=graph-engineer');
+  await expect(page.getByRole('heading', { name: 'Graph Engineer', exact: true })).toBeVisible();
+  await page.getByRole('button', { name: 'Graphs', exact: true }).click();
+  const graphs = page.getByRole('dialog', { name: 'Graphs' });
+  await expect(graphs.getByRole('button', { name: /^Graph Engineer.*open now/ })).toBeVisible();
+  await graphs.getByRole('button', { name: 'New graph from the template Graph Engineer', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Graph Engineer (2)', exact: true })).toBeVisible();
+  await page.getByRole('button', { name: 'Graphs', exact: true }).click();
+  await expect(graphs.getByRole('button', { name: /^Graph Engineer \(2\).*open now/ })).toBeVisible();
+  await expect(graphs.getByRole('button', { name: /^Graph Engineer saved/ })).toBeVisible();
+});

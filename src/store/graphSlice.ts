@@ -84,12 +84,21 @@ export interface GraphSlice {
   layoutAsked: boolean;
   /** Opens what a parse of untrusted text gave (editor/importExport.ts); on failure the graph stays and `importError` names the problem. */
   importParsed: (result: ParseResult<GraphFile>, source?: string) => boolean;
-  openTemplate: (id: string) => Promise<boolean>;
+  /** Opens a template as a new graph, named apart from `taken` (the library's names): a second one opened is "… (2)". */
+  openTemplate: (id: string, taken?: readonly string[]) => Promise<boolean>;
   select: (selection: Partial<Selection>) => void;
   undo: () => void;
   redo: () => void;
   dismissImportError: () => void;
 }
+
+/** `name`, or the first of "name (2)", "name (3)", … that is not `taken`: two graphs of the library are told apart by their names. */
+export const nameApart = (name: string, taken: readonly string[]): string => {
+  const names = new Set(taken);
+  let candidate = name;
+  for (let count = 2; names.has(candidate); count += 1) candidate = `${name} (${count})`;
+  return candidate;
+};
 
 /** The longest a busy page (a run in progress) keeps the check of a graph just opened waiting. */
 const CHECK_WAITS_AT_MOST_MS = 500;
@@ -168,10 +177,11 @@ export const createGraphSlice: SliceCreator<GraphSlice> = (set, get) => {
       get().load(result.value);
       return true;
     },
-    openTemplate: async (id) => {
+    openTemplate: async (id, taken = []) => {
       const template = (await loadTemplates()).findTemplate(id);
       if (!template) return false;
-      get().load(template.graph());
+      const graph = template.graph();
+      get().load({ ...graph, name: nameApart(graph.name, taken) });
       return true;
     },
     select: (selection) => set((state) => ({ selection: { ...state.selection, ...selection } })),
