@@ -3,7 +3,7 @@
  * walked through as they met it.
  */
 import { expect, test, type Page } from './test.ts';
-import { dropKind, flowNode, nodesOutOfView, pane } from './helpers.ts';
+import { clickEdge, connectHandles, dropKind, flowNode, nodesOutOfView, pane } from './helpers.ts';
 
 test.use({ viewport: { width: 1280, height: 720 } });
 
@@ -134,4 +134,51 @@ test('a template opened a second time from Graphs is named apart from the first'
   await page.getByRole('button', { name: 'Graphs', exact: true }).click();
   await expect(graphs.getByRole('button', { name: /^Graph Engineer \(2\).*open now/ })).toBeVisible();
   await expect(graphs.getByRole('button', { name: /^Graph Engineer saved/ })).toBeVisible();
+});
+
+/** Drags a selected edge's end (its reconnect anchor) onto a node's handle. */
+const dragEnd = async (page: Page, end: 'source' | 'target', to: { x: number; y: number; width: number; height: number }) => {
+  const anchor = (await page.locator(`.react-flow__edge.selected .react-flow__edgeupdater-${end}`).boundingBox())!;
+  await page.mouse.move(anchor.x + anchor.width / 2, anchor.y + anchor.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(to.x + to.width / 2 - 20, to.y + to.height / 2, { steps: 8 });
+  await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 4 });
+  await page.mouse.up();
+};
+
+test('a selected edge shows both its ends; dragging its source end to another outcome row or node moves it, and Undo puts it back', async ({ page }) => {
+  await page.goto('/?template=blank');
+  await dropKind(page, 'Reason', 160, 200);
+  await dropKind(page, 'Act', 420, 200);
+  await dropKind(page, 'Verify', 700, 200);
+  await connectHandles(page, 'act', 'ok', 'verify');
+  await expect(page.locator('.react-flow__edge')).toHaveCount(1);
+
+  // Selected, the edge shows a handle on each end.
+  await clickEdge(page, 'act', 'verify');
+  await expect(inspector(page)).toContainText('act → verify');
+  for (const end of ['source', 'target']) {
+    const anchor = page.locator(`.react-flow__edge.selected .react-flow__edgeupdater-${end}`);
+    await expect(anchor).toBeVisible();
+    expect(await anchor.evaluate((circle) => getComputedStyle(circle).stroke)).not.toMatch(/transparent|rgba\(0, 0, 0, 0\)|none/);
+  }
+
+  // Its source end onto Act's `empty` row: the same nodes, on the other outcome.
+  await dragEnd(page, 'source', (await flowNode(page, 'act').locator('.react-flow__handle.source[data-handleid="empty"]').boundingBox())!);
+  await clickEdge(page, 'act', 'verify');
+  await expect(inspector(page).getByLabel('Outcome', { exact: true })).toHaveValue('empty');
+
+  // Then onto Reason's condition row: the edge now leaves Reason.
+  await dragEnd(page, 'source', (await flowNode(page, 'reason').locator('.react-flow__handle.source[data-handleid="out"]').boundingBox())!);
+  await expect(page.getByRole('group', { name: 'Edge from reason to verify' })).toHaveCount(1);
+  await expect(page.locator('.react-flow__edge')).toHaveCount(1);
+
+  // Undo, step by step, through the one history: back on Act's `empty`, then on `ok`.
+  await page.getByRole('button', { name: 'Undo', exact: true }).click();
+  await expect(page.getByRole('group', { name: 'Edge from act to verify' })).toHaveCount(1);
+  await page.getByRole('button', { name: 'Undo', exact: true }).click();
+  await clickEdge(page, 'act', 'verify');
+  await expect(inspector(page).getByLabel('Outcome', { exact: true })).toHaveValue('ok');
+  await page.getByRole('button', { name: 'Redo', exact: true }).click();
+  await expect(inspector(page).getByLabel('Outcome', { exact: true })).toHaveValue('empty');
 });
