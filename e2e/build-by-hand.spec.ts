@@ -16,12 +16,12 @@ test('a newcomer builds seed 001’s evaluate / recover / stop agent from a blan
   await expect(page.getByRole('note')).toContainText('Drag a kind from the palette');
 
   // The nodes, dragged from the palette onto the canvas: plan, act, evaluate, answer, recover, stop.
-  await dropKind(page, 'Reason', 90, 80);
-  await dropKind(page, 'Act', 300, 80);
-  await dropKind(page, 'Verify', 510, 80);
-  await dropKind(page, 'Respond', 720, 50);
-  await dropKind(page, 'Recover', 720, 180);
-  await dropKind(page, 'Stop', 510, 330);
+  await dropKind(page, 'Reason', 152, 168);
+  await dropKind(page, 'Act', 362, 188);
+  await dropKind(page, 'Verify', 572, 168);
+  await dropKind(page, 'Respond', 782, 91);
+  await dropKind(page, 'Recover', 782, 268);
+  await dropKind(page, 'Stop', 572, 371);
   await expect(page.locator('.react-flow__node')).toHaveCount(6);
   await expect(flowNode(page, 'reason')).toContainText('entry');
   expect(await overlappingNodes(page)).toEqual([]);

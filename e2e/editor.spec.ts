@@ -42,9 +42,9 @@ const SIX_UNCONNECTED = { format: 'loopscope/graph', version: 1, name: 'Six node
 test('drag palette items onto a blank canvas: the first dropped becomes the entry', async ({ page }) => {
   await page.goto('/?template=blank');
   await expect(page.locator('.react-flow__node')).toHaveCount(0);
-  await dropKind(page, 'Reason', 120, 40);
-  await dropKind(page, 'Act', 370, 40);
-  await dropKind(page, 'Verify', 620, 40);
+  await dropKind(page, 'Reason', 196, 128);
+  await dropKind(page, 'Act', 446, 148);
+  await dropKind(page, 'Verify', 696, 128);
   await expect(page.locator('.react-flow__node')).toHaveCount(3);
   await expect(flowNode(page, 'reason')).toContainText('entry');
   await expect(flowNode(page, 'act')).not.toContainText('entry');
@@ -97,7 +97,7 @@ test('undo and redo of add and move', async ({ page }) => {
   await page.keyboard.press('Enter');
   await expect(flowNode(page, 'act')).toBeVisible();
   await expect(flowNode(page, 'act')).toHaveClass(/selected/);
-  await dropKind(page, 'Verify', 40, 40);
+  await dropKind(page, 'Verify', 116, 128);
   await expect(flowNode(page, 'verify')).toBeVisible();
 
   const before = (await exportGraph(page)).nodes.find((node) => node.id === 'verify')!.position;
@@ -288,9 +288,9 @@ test('New graph and a template open as new graphs; the edited one is kept under 
 
 test('reconnect an edge by dragging its target end to another node', async ({ page }) => {
   await page.goto('/?template=blank');
-  await dropKind(page, 'Act', 40, 40);
-  await dropKind(page, 'Verify', 340, 40);
-  await dropKind(page, 'Respond', 340, 300);
+  await dropKind(page, 'Act', 116, 148);
+  await dropKind(page, 'Verify', 416, 128);
+  await dropKind(page, 'Respond', 416, 341);
   await connectHandles(page, 'act', 'ok', 'verify');
   await expect(page.locator('.react-flow__edge')).toHaveCount(1);
   const anchor = (await page.locator('.react-flow__edgeupdater-target').boundingBox())!;

@@ -75,7 +75,7 @@ export const clickEdge = async (page: Page, source: string, target: string) => {
   await page.mouse.click(point.x, point.y);
 };
 
-/** Drags a palette item onto the canvas at a point of the pane. */
+/** Drags a palette item onto the canvas and lets it go at a point of the pane: the node lands centred there. */
 export const dropKind = async (page: Page, title: string, x: number, y: number) => {
   await page.getByRole('complementary', { name: 'Palette' }).getByRole('button', { name: title, exact: true }).dragTo(pane(page), { targetPosition: { x, y } });
 };

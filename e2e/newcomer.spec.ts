@@ -81,11 +81,11 @@ test('a newcomer adds two mock skills in the graph settings: one finds nothing, 
 test('a newcomer drops six nodes from the palette, the last with the keyboard, none overlapping', async ({ page }) => {
   await page.goto('/?template=blank');
   await expect(page.locator('.react-flow__node')).toHaveCount(0);
-  await dropKind(page, 'Reason', 120, 40);
-  await dropKind(page, 'Act', 370, 40);
-  await dropKind(page, 'Verify', 620, 40);
-  await dropKind(page, 'Respond', 870, 40);
-  await dropKind(page, 'Recover', 620, 290);
+  await dropKind(page, 'Reason', 196, 128);
+  await dropKind(page, 'Act', 446, 148);
+  await dropKind(page, 'Verify', 696, 128);
+  await dropKind(page, 'Respond', 946, 81);
+  await dropKind(page, 'Recover', 696, 378);
   // The last one with the keyboard: focus the palette item and press Enter.
   await page.getByRole('complementary', { name: 'Palette' }).getByRole('button', { name: 'Stop', exact: true }).focus();
   await page.keyboard.press('Enter');

@@ -8,7 +8,7 @@ import { personHoldsView, viewRevealing } from './reveal.ts';
 /**
  * Brings the node of the selected step into view on every step shown (a step, a step selected in
  * the timeline, the live run's progress), by the rule of reveal.ts: only when it is out of view, and
- * never while a person works the canvas or just after.
+ * never while a person works the canvas or just after, unless they have turned to something else since.
  */
 const useFollowSelectedStep = () => {
   const flow = useStoreApi();
@@ -17,8 +17,11 @@ const useFollowSelectedStep = () => {
     let lastGestureAt: number | null = null;
     let holding = false;
     const onCanvas = (event: Event) => event.target instanceof Element && event.target.closest('.react-flow') !== null;
+    // A press elsewhere (Step, a step of the timeline) or a key (F10) says the person has turned
+    // from the canvas to the run: what they ask to see is brought into view at once (issue 53).
+    const turnAway = () => void (lastGestureAt = null);
     const press = (event: Event) => {
-      if (!onCanvas(event)) return;
+      if (!onCanvas(event)) return turnAway();
       holding = true;
       lastGestureAt = performance.now();
     };
@@ -51,6 +54,7 @@ const useFollowSelectedStep = () => {
       frame = requestAnimationFrame(() => (frame = requestAnimationFrame(() => reveal(useApp.getState().overlay?.currentNode))));
     });
     document.addEventListener('pointerdown', press, true);
+    document.addEventListener('keydown', turnAway, true);
     document.addEventListener('wheel', wheel, { capture: true, passive: true });
     window.addEventListener('pointerup', letGo, true);
     window.addEventListener('pointercancel', letGo, true);
@@ -59,6 +63,7 @@ const useFollowSelectedStep = () => {
       stopWatchingSize();
       cancelAnimationFrame(frame);
       document.removeEventListener('pointerdown', press, true);
+      document.removeEventListener('keydown', turnAway, true);
       document.removeEventListener('wheel', wheel, true);
       window.removeEventListener('pointerup', letGo, true);
       window.removeEventListener('pointercancel', letGo, true);

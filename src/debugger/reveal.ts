@@ -5,8 +5,9 @@
  * view moves, at the same zoom, to centre it along each side it overflows; a node already in view
  * moves nothing, so a person reading the graph is not shaken at every step. And the view never
  * moves while a person works the canvas: from their press, wheel or touch on it until they have
- * let go of it for FOLLOW_QUIET_MS. A step shown in that time is left where it is; the next one
- * after it is brought into view again.
+ * let go of it for FOLLOW_QUIET_MS, or until they turn to something else (a press off the canvas,
+ * such as Step or a step of the timeline, or a key, such as F10). A step shown in that time (a live
+ * run going on) is left where it is; the next one after it is brought into view again.
  */
 
 export interface Box {

@@ -28,7 +28,8 @@ export function GraphLibrary({ onClose }: { onClose: () => void }) {
   };
   const openTemplate = (id: string) => {
     onClose();
-    void useApp.getState().openTemplate(id);
+    // Named apart from the graphs already in the library, a template opened again among them.
+    void useApp.getState().openTemplate(id, entries.map((entry) => entry.name));
   };
   const entryItem = (entry: LibrarySummary) => {
     const current = entry.id === openId;

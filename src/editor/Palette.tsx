@@ -1,8 +1,8 @@
 import { useReactFlow } from '@xyflow/react';
 import { KIND_LIST, type NodeKind } from '../graph/index.ts';
-import { createNode, freePosition } from '../graph/placement.ts';
+import { freePosition } from '../graph/placement.ts';
 import { FOREIGN_EDIT_NOTE, useApp } from '../store/index.ts';
-import { addNodeAt, KIND_DRAG_TYPE } from './canvasEdits.ts';
+import { addNodeAt, centredOn, KIND_DRAG_TYPE, shownFlow } from './canvasEdits.ts';
 import { nodeRect } from './geometry.ts';
 import { KindIcon } from '../ui/icons.tsx';
 
@@ -14,12 +14,12 @@ export function Palette() {
   const { screenToFlowPosition } = useReactFlow();
   const foreign = useApp((state) => state.foreign !== null);
   const addAtCentre = (kind: NodeKind) => {
-    const pane = document.querySelector('.canvas .react-flow')?.getBoundingClientRect();
-    const centre = pane ? screenToFlowPosition({ x: pane.left + pane.width / 2, y: pane.top + pane.height / 2 }) : { x: 0, y: 0 };
+    const shown = shownFlow(screenToFlowPosition);
+    const centre = shown ? { x: shown.x + shown.width / 2, y: shown.y + shown.height / 2 } : { x: 0, y: 0 };
     // Centred on the point rather than hanging from it, and where nothing is: clear of every node by its real size.
     const graph = useApp.getState().graph;
-    const { width, height } = nodeRect(createNode(graph, kind, centre), graph.skills);
-    addNodeAt(kind, freePosition(graph, { x: Math.round(centre.x - width / 2), y: Math.round(centre.y - height / 2) }, { width, height }, (node) => nodeRect(node, graph.skills)));
+    const { x, y, width, height } = centredOn(graph, kind, centre, null);
+    addNodeAt(kind, freePosition(graph, { x, y }, { width, height }, (node) => nodeRect(node, graph.skills)));
   };
   return (
     <div className="palette">

@@ -415,8 +415,9 @@ export const toFlowEdges = (graph: GraphFile, extras: FlowExtras = NO_EXTRAS, ca
       className,
       animated,
       markerEnd: MARKER_END,
-      // Only the target end: a source end's anchor would sit on the outcome handle and swallow new connections from it.
-      reconnectable: 'target',
+      // The target end always; the source end once the edge is selected: its anchor sits on the
+      // outcome handle, and would otherwise swallow every new connection drawn from that row.
+      reconnectable: isSelected ? true : 'target',
       data: { label: describeWhen(edge.when), note: edge.label ?? null, backEdge, fired, firedReason, notTaken, quiet: saidByDrawing(edge, nodes.get(edge.source)), visits, breakpoint },
     }));
   });

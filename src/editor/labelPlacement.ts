@@ -160,6 +160,8 @@ export const placeLabelsInOrder = (obstacles: readonly Obstacle[], labels: reado
 const TOGGLE_OUT = 10;
 /** React Flow's reconnect anchor (radius 10) at a handle sticking out 4 to 6 px: what a node's handles reach past its sides. */
 const EDGE_END_CLEARANCE = 16;
+/** What a selected edge's source anchor (radius 10, beside its outcome handle) reaches past the node's right side: a label over it would take the drag. */
+const SOURCE_ANCHOR_REACH = SOURCE_HANDLE_OUT + 20;
 /** How much more a label covering a handle costs than one covering a node's text: it would take the pointer from the handle. */
 const HANDLE_WEIGHT = 50;
 /**
@@ -171,8 +173,8 @@ const HEAD_WEIGHT = 10;
 
 /**
  * What an edge label must keep clear of around a node: its box, with the run's status chips and the
- * breakpoint toggle above it; weighed more, its head (title and badges) with the chips; and, weighed far more, its handles (the outcome rows, and the target
- * handle with the reconnect anchor at it).
+ * breakpoint toggle above it; weighed more, its head (title and badges) with the chips; and, weighed far more, its handles (the outcome rows with
+ * the source anchor a selected edge shows beside them, and the target handle with the reconnect anchor at it).
  */
 export const nodeObstacles = (node: GraphNode, skills: Skills): Obstacle[] => {
   const rect = nodeRect(node, skills);
@@ -184,7 +186,7 @@ export const nodeObstacles = (node: GraphNode, skills: Skills): Obstacle[] => {
     { x: target.x - EDGE_END_CLEARANCE, y: target.y - EDGE_END_CLEARANCE, width: EDGE_END_CLEARANCE + TARGET_HANDLE_SIZE + MARGIN, height: 2 * EDGE_END_CLEARANCE, weight: HANDLE_WEIGHT },
   ];
   const handles = handleCount(node);
-  if (handles > 0) obstacles.push({ x: rect.x, y: rect.y + outcomesTop(node, skills), width: rect.width + EDGE_END_CLEARANCE, height: handles * NODE_ROWS.outcome, weight: HANDLE_WEIGHT });
+  if (handles > 0) obstacles.push({ x: rect.x, y: rect.y + outcomesTop(node, skills), width: rect.width + SOURCE_ANCHOR_REACH, height: handles * NODE_ROWS.outcome, weight: HANDLE_WEIGHT });
   return obstacles;
 };
 

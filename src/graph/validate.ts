@@ -63,15 +63,20 @@ const kindsThat = (capable: (definition: AnyKindDefinition) => boolean | undefin
 
 const coversEverything = (when: When | undefined) => when === undefined || when === 'always' || when === 'otherwise';
 
+const SET_ENTRY = 'set one where a run starts: "Set as entry" on a node, or Entry in the graph\'s settings (`entry` in the file)';
+
+/** What keeps a run from starting on the graph's entry, for Problems and for a run refused at its start; null when nothing does. */
+export const entryProblem = (graph: GraphFile, nodeIds: ReadonlySet<string> | ReadonlyMap<string, unknown>): string | null => {
+  if (!graph.entry) return `The graph has no entry node: ${SET_ENTRY}.`;
+  return nodeIds.has(graph.entry) ? null : `The entry "${graph.entry}" is not a node of this graph: ${SET_ENTRY}.`;
+};
+
 export const validateGraph = (graph: GraphFile): Problem[] => {
   const problems: Problem[] = [];
   const nodeIds = new Set(graph.nodes.map((node) => node.id));
 
-  if (!graph.entry) {
-    problems.push({ code: 'no_entry', severity: 'error', message: 'The graph has no entry node: choose where a run starts.', path: 'entry' });
-  } else if (!nodeIds.has(graph.entry)) {
-    problems.push({ code: 'no_entry', severity: 'error', message: `The entry "${graph.entry}" is not a node of this graph.`, path: 'entry' });
-  }
+  const entry = entryProblem(graph, nodeIds);
+  if (entry) problems.push({ code: 'no_entry', severity: 'error', message: entry, path: 'entry' });
 
   if (graph.finally !== undefined) {
     const closing = graph.nodes.find((node) => node.id === graph.finally);

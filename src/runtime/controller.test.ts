@@ -21,6 +21,14 @@ describe('createController', () => {
     expect(controller.trace.steps).toHaveLength(2);
   });
 
+  it('a graph with no entry, or an entry that names no node, stops at once saying so and how to set one', async () => {
+    const noEntry = await runGraph({ ...template('securityclaw'), entry: '' });
+    expect(noEntry.stopReason).toBe('error');
+    expect(noEntry.stopExplain).toMatch(/^The graph has no entry node: set one where a run starts: "Set as entry" on a node/);
+    const missing = await runGraph({ ...template('securityclaw'), entry: 'gone' });
+    expect(missing.stopExplain).toMatch(/^The entry "gone" is not a node of this graph: set one/);
+  });
+
   it('tells each attempt as it ends (LangGraph’s custom stream), before the step it belongs to', async () => {
     const controller = createController(template('securityclaw'));
     const events: string[] = [];

@@ -13,6 +13,7 @@
  */
 import type { CompiledStateGraph } from '@langchain/langgraph/web';
 import { kindDefinition, nodeById, own, type AskedConfig, type GraphFile } from '../graph/index.ts';
+import { entryProblem } from '../graph/validate.ts';
 import { withNamedScenario } from './apply-scenario.ts';
 import { RetainingSaver } from './checkpointer.ts';
 import { buildStateGraph, nodeNames, recursionLimitOf, type LoopscopeConfig } from './compile.ts';
@@ -513,9 +514,10 @@ export const createController = (graph: GraphFile, options: RunOptions = {}): Lo
   const seed = chosen.seed ?? 1;
   const refused = refusedState(chosen.graph);
   const session = createSession(chosen.graph, options);
+  const noEntry = entryProblem(chosen.graph, session.names);
   let start: Start;
   if (refused) start = cannotStart(chosen.graph, seed, { reason: 'error', explain: `${refused}: rename it` });
-  else if (!session.names.has(chosen.graph.entry)) start = cannotStart(chosen.graph, seed, { reason: 'error', explain: `there is no node "${chosen.graph.entry}"` });
+  else if (noEntry) start = cannotStart(chosen.graph, seed, { reason: 'error', explain: noEntry });
   else if (options.journal?.length) start = restoredStart(session, options.journal, options.forkedFrom);
   else {
     const values = initialValues(chosen.graph, seed);

@@ -59,6 +59,27 @@ describe('graph slice', () => {
     expect(useApp.getState().graph.name).toBe('Untitled graph');
   });
 
+  it('undo and redo keep the selection to what the graph has: an undone node is no longer selected', () => {
+    addAct();
+    const act = useApp.getState().graph.nodes[0].id;
+    useApp.getState().select({ nodes: [act], edges: [] });
+    useApp.getState().undo();
+    expect(useApp.getState().selection).toEqual({ nodes: [], edges: [] });
+    useApp.getState().redo();
+    useApp.getState().select({ nodes: [act], edges: [] });
+    useApp.getState().edit((graph) => ({ ...graph, nodes: [] }));
+    expect(useApp.getState().selection.nodes).toEqual([]);
+  });
+
+  it('a template opened again is named apart from the graphs of the library', async () => {
+    expect(await useApp.getState().openTemplate('securityclaw', ['Other'])).toBe(true);
+    const name = useApp.getState().graph.name;
+    expect(await useApp.getState().openTemplate('securityclaw', ['Other', name])).toBe(true);
+    expect(useApp.getState().graph.name).toBe(`${name} (2)`);
+    expect(await useApp.getState().openTemplate('securityclaw', [name, `${name} (2)`])).toBe(true);
+    expect(useApp.getState().graph.name).toBe(`${name} (3)`);
+  });
+
   it('a bad import leaves the graph, its id and its history alone and names the path', () => {
     const { graph: before, documentId } = useApp.getState();
     const broken = JSON.parse(serializeGraph(findTemplate('securityclaw')!.graph()));

@@ -36,6 +36,19 @@ export const foreignOf = (documentId: string): ForeignGraph | null => {
 
 const NO_PROBLEMS: Problem[] = [];
 
+/**
+ * The selection, less what `graph` no longer has. The canvas tells of selection changes only for
+ * what it draws: an id left behind by an undo or an edit could never be deselected, and with it
+ * every click selected two things (issue 53).
+ */
+export const selectionIn = (graph: GraphFile, selection: Selection): Selection => {
+  if (selection.nodes.length === 0 && selection.edges.length === 0) return selection;
+  const [nodeIds, edgeIds] = [new Set(graph.nodes.map((node) => node.id)), new Set(graph.edges.map((edge) => edge.id))];
+  const nodes = selection.nodes.filter((id) => nodeIds.has(id));
+  const edges = selection.edges.filter((id) => edgeIds.has(id));
+  return nodes.length === selection.nodes.length && edges.length === selection.edges.length ? selection : { nodes, edges };
+};
+
 export interface GraphSlice {
   graph: GraphFile;
   /**
@@ -71,12 +84,21 @@ export interface GraphSlice {
   layoutAsked: boolean;
   /** Opens what a parse of untrusted text gave (editor/importExport.ts); on failure the graph stays and `importError` names the problem. */
   importParsed: (result: ParseResult<GraphFile>, source?: string) => boolean;
-  openTemplate: (id: string) => Promise<boolean>;
+  /** Opens a template as a new graph, named apart from `taken` (the library's names): a second one opened is "… (2)". */
+  openTemplate: (id: string, taken?: readonly string[]) => Promise<boolean>;
   select: (selection: Partial<Selection>) => void;
   undo: () => void;
   redo: () => void;
   dismissImportError: () => void;
 }
+
+/** `name`, or the first of "name (2)", "name (3)", … that is not `taken`: two graphs of the library are told apart by their names. */
+export const nameApart = (name: string, taken: readonly string[]): string => {
+  const names = new Set(taken);
+  let candidate = name;
+  for (let count = 2; names.has(candidate); count += 1) candidate = `${name} (${count})`;
+  return candidate;
+};
 
 /** The longest a busy page (a run in progress) keeps the check of a graph just opened waiting. */
 const CHECK_WAITS_AT_MOST_MS = 500;
@@ -92,13 +114,14 @@ export const createGraphSlice: SliceCreator<GraphSlice> = (set, get) => {
     if (!checksReady()) void loadChecks().then(get().checkProblems);
   };
   const replace = (next: GraphFile, key: string | null) => {
-    const { graph: current, problems, past, lastEditKey, foreign } = get();
+    const { graph: current, problems, past, lastEditKey, foreign, selection } = get();
     // A server graph is edited in its own code: its stand-in takes no edits.
     if (next === current || foreign) return;
     const coalesce = key !== null && key === lastEditKey;
     set({
       graph: next,
       problems: problemsAfter(current, problems, next),
+      selection: selectionIn(next, selection),
       past: coalesce ? past : [...past, current].slice(-HISTORY_LIMIT),
       future: [],
       lastEditKey: key,
@@ -154,24 +177,25 @@ export const createGraphSlice: SliceCreator<GraphSlice> = (set, get) => {
       get().load(result.value);
       return true;
     },
-    openTemplate: async (id) => {
+    openTemplate: async (id, taken = []) => {
       const template = (await loadTemplates()).findTemplate(id);
       if (!template) return false;
-      get().load(template.graph());
+      const graph = template.graph();
+      get().load({ ...graph, name: nameApart(graph.name, taken) });
       return true;
     },
     select: (selection) => set((state) => ({ selection: { ...state.selection, ...selection } })),
     undo: () => {
-      const { past, graph: current, problems, future } = get();
+      const { past, graph: current, problems, future, selection } = get();
       const previous = past[past.length - 1];
       if (!previous) return;
-      set({ graph: previous, problems: problemsAfter(current, problems, previous), past: past.slice(0, -1), future: [current, ...future], lastEditKey: null });
+      set({ graph: previous, problems: problemsAfter(current, problems, previous), selection: selectionIn(previous, selection), past: past.slice(0, -1), future: [current, ...future], lastEditKey: null });
     },
     redo: () => {
-      const { past, graph: current, problems, future } = get();
+      const { past, graph: current, problems, future, selection } = get();
       const next = future[0];
       if (!next) return;
-      set({ graph: next, problems: problemsAfter(current, problems, next), past: [...past, current], future: future.slice(1), lastEditKey: null });
+      set({ graph: next, problems: problemsAfter(current, problems, next), selection: selectionIn(next, selection), past: [...past, current], future: future.slice(1), lastEditKey: null });
     },
     dismissImportError: () => set({ importError: null }),
   };

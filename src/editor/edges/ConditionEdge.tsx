@@ -9,7 +9,7 @@ import type { ConditionFlowEdge } from '../flowAdapter.ts';
 import { edgeRoute, LABEL_FONT, LABEL_LINE } from '../geometry.ts';
 import { CanvasDrawing } from '../detail.ts';
 import { EdgeLabelLayer } from './labelLayer.ts';
-import { useEdgeLayout } from './layoutStore.ts';
+import { unplaced, useEdgeLayout } from './layoutStore.ts';
 
 /** How wide an edge is to the pointer, in flow pixels. */
 const INTERACTION_WIDTH = 18;
@@ -24,6 +24,13 @@ const INTERACTION_WIDTH = 18;
 const snapped = (value: number) => Math.round(value * 2) / 2;
 
 /** An edge drawn on the route the geometry gives it, its label where the layout placed it. */
+/**
+ * How far above its line goes a label no placement gave a spot (one shown only while its edge is
+ * selected, or of a graph too big to place labels): clear of the line's ends, where the reconnect
+ * anchors of a short edge would be under it.
+ */
+const SELECTED_LABEL_RISE = 24;
+
 function ConditionEdgeView({ id, sourceX, sourceY, targetX, targetY, data, markerEnd, selected }: EdgeProps<ConditionFlowEdge>) {
   const problems = useApp((state) => selectProblemsByElement(state).edges.get(id));
   const labelLayer = useContext(EdgeLabelLayer);
@@ -59,7 +66,7 @@ function ConditionEdgeView({ id, sourceX, sourceY, targetX, targetY, data, marke
       {labelLayer && labelled && place && createPortal(
         // The label is centred on its place by a zero-size anchor there rather than by a transform:
         // each transformed element is more work for the browser on every drag and pan frame.
-        <div className="edge-label-anchor" style={{ left: centre.x + place.dx, top: centre.y + place.dy }}>
+        <div className="edge-label-anchor" style={{ left: centre.x + place.dx, top: centre.y + place.dy - (selected && unplaced(place) ? SELECTED_LABEL_RISE : 0) }}>
           <div
             className={`edge-label nodrag nopan${data?.fired ? ' fired' : ''}${data?.notTaken ? ' not-taken' : ''}${data?.backEdge ? ' back' : ''}${selected ? ' is-selected' : ''}`}
             style={{ fontSize: LABEL_FONT, '--label-line': `${LABEL_LINE}px` } as React.CSSProperties}

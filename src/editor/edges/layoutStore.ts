@@ -42,6 +42,8 @@ export const createEdgeLayoutStore = (initial: EdgeLayout): EdgeLayoutStore => {
 export const EdgeLayoutContext = createContext<EdgeLayoutStore | null>(null);
 
 const MIDDLE: PlacedLabel = { t: 0.5, dx: 0, dy: 0 };
+/** Whether a place is the middle given to a label that was not placed. */
+export const unplaced = (place: PlacedLabel) => place === MIDDLE;
 const unsubscribed = () => () => undefined;
 
 /**
