@@ -14,6 +14,7 @@
  */
 import { create } from 'zustand';
 import { blankGraph, graphIdOf, kindDefinition, type GraphFile } from '../graph/index.ts';
+import { boundedResponse } from '../graph/bytes.ts';
 import { originOf } from '../graph/hosts.ts';
 import { visibleText } from '../graph/visible.ts';
 import { parseGraph } from '../graph/parse.ts';
@@ -199,15 +200,11 @@ export const cappedFetch = (fetchImpl: typeof fetch, limit = MAX_ANSWER_BYTES): 
       } else if (byte !== 0x0d) lineEnded = false;
     }
   };
-  const counted = response.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({
-    transform: (chunk, stream) => {
-      if (events) countEvents(chunk);
-      else read += chunk.byteLength;
-      if (read > limit) stream.error(refusal());
-      else stream.enqueue(chunk);
-    },
-  }));
-  return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers });
+  return boundedResponse(response, (chunk) => {
+    if (events) countEvents(chunk);
+    else read += chunk.byteLength;
+    return read > limit;
+  }, refusal);
 };
 
 /**

@@ -9,6 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
+import { boundedResponse } from '../graph/bytes.ts';
 import { SKILL_LIMITS } from '../graph/limits.ts';
 import { McpFailure, type McpAnswer, type McpConnection, type McpConnector, type McpTool } from './mcp.ts';
 
@@ -110,9 +111,6 @@ export const openConnection = async (server: string, transport: Transport, why: 
   };
 };
 
-/** Statuses whose answer has no body (a Response cannot be made with one). */
-const NULL_BODY = new Set([101, 103, 204, 205, 304]);
-
 /**
  * A fetch whose every answer is read to `SKILL_LIMITS.maxAnswerBytes` at most, as an http skill's
  * is: past that its body fails and is cancelled. The SDK reads a URL server's answer (JSON, or an
@@ -120,17 +118,9 @@ const NULL_BODY = new Set([101, 103, 204, 205, 304]);
  * `open` in seconds, whatever the call's time limit (a stdio server's lines are bounded by the SDK).
  */
 const boundedAnswers = (server: string, fetchImpl: typeof fetch): typeof fetch => async (input, init) => {
-  const response = await fetchImpl(input, init);
-  if (!response.body || NULL_BODY.has(response.status)) return response;
   let read = 0;
-  const body = response.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({
-    transform: (chunk, controller) => {
-      read += chunk.byteLength;
-      if (read > SKILL_LIMITS.maxAnswerBytes) controller.error(new McpFailure('error', `the MCP server "${server}" answered more than ${SKILL_LIMITS.maxAnswerBytes / 1_000_000} MB: Loopscope reads at most that`));
-      else controller.enqueue(chunk);
-    },
-  }));
-  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  return boundedResponse(await fetchImpl(input, init), (chunk) => (read += chunk.byteLength) > SKILL_LIMITS.maxAnswerBytes,
+    () => new McpFailure('error', `the MCP server "${server}" answered more than ${SKILL_LIMITS.maxAnswerBytes / 1_000_000} MB: Loopscope reads at most that`));
 };
 
 /** A Streamable HTTP connection; requests go through `fetchImpl` (the page's allows only the hosts the person allowed). */
