@@ -13,7 +13,7 @@ import { decodeText } from '../graph/bytes.ts';
 import { describeProblems, LIMITS, readJson, type GraphFile } from '../graph/index.ts';
 import { parseGraph } from '../graph/parse.ts';
 import { GRAPH_FORMAT } from '../graph/schema.ts';
-import { fileInside, openRegular, UnsafePath, writeInside } from './safeFs.ts';
+import { fileInside, MAX_GRAPH_BYTES, openRegular, UnsafePath, writeInside } from './safeFs.ts';
 
 /** A request the folder refuses, with the HTTP status that says why. */
 export class FolderError extends Error {
@@ -36,12 +36,6 @@ export interface GraphListing {
 
 export type FileChange = { path: string; kind: 'changed'; savedAt: number } | { path: string; kind: 'removed' };
 
-/**
- * At most this many bytes of a file are read: the text limit of an import, in the widest encoding
- * a character can take in UTF-8. A bigger file is listed (when it says it is a graph) with the limit
- * as its problem, and never read whole.
- */
-const MAX_BYTES = LIMITS.textChars * 4;
 /** How much of a too-big file is read to see whether it says it is a graph. */
 const HEAD_BYTES = 64 * 1024;
 const FORMAT_IN_HEAD = /"format"\s*:\s*"loopscope\/graph"/;
@@ -158,7 +152,8 @@ export const openFolder = async (root: string): Promise<Folder> => {
     const handle = await openRegular(file, path);
     try {
       const { size } = await handle.stat();
-      if (size > MAX_BYTES) {
+      // A bigger file is listed (when it says it is a graph) with the limit as its problem, and never read whole.
+      if (size > MAX_GRAPH_BYTES) {
         const head = Buffer.alloc(Math.min(HEAD_BYTES, size));
         await handle.read(head, 0, head.length, 0);
         return FORMAT_IN_HEAD.test(head.toString('utf8'))

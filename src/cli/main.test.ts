@@ -1,7 +1,8 @@
-import { execFile, spawn } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { copyFile, mkdir, mkdtemp, open, rm, symlink, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Window } from 'happy-dom';
@@ -345,6 +346,43 @@ describe('loopscope test FOLDER', () => {
       expect(await cli('test', join(folder, 'empty'))).toMatchObject({ code: 2, err: `${join(folder, 'empty')}: no graph file in the folder (a .json file whose "format" is "loopscope/graph")` });
     } finally {
       await rm(folder, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a graph file named on the command line that is not a regular file', () => {
+  it('a link to a named pipe or to /dev/zero is refused at once (exit 2), not read for ever, by every command', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'loopscope-pipe-'));
+    const pipe = join(dir, 'pipe');
+    execFileSync('mkfifo', [pipe]);
+    await symlink('pipe', join(dir, 'a.json'));
+    await symlink('/dev/zero', join(dir, 'zero.json'));
+    try {
+      for (const command of ['validate', 'run', 'test', 'export']) {
+        const extra = command === 'export' ? ['--langgraph', join(dir, 'out')] : [];
+        const piped = await cli(command, join(dir, 'a.json'), ...extra);
+        expect(piped.code).toBe(2);
+        // `test` reports a file it cannot read among its results, the others on stderr.
+        expect(`${piped.out}${piped.err}`).toContain(`${join(dir, 'a.json')} is a named pipe, not a regular file: it is not read`);
+        const zero = await cli(command, join(dir, 'zero.json'), ...extra);
+        expect(zero.code).toBe(2);
+        expect(`${zero.out}${zero.err}`).toContain(`${join(dir, 'zero.json')} is a device, not a regular file: it is not read`);
+      }
+    } finally {
+      await open(pipe, constants.O_WRONLY | constants.O_NONBLOCK).then((handle) => handle.close(), () => undefined);
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 20_000);
+
+  it('a file larger than a graph may be is refused unread', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'loopscope-big-'));
+    try {
+      const big = join(dir, 'big.json');
+      await writeFile(big, '');
+      await truncate(big, 40_000_000);
+      expect(await cli('validate', big)).toMatchObject({ code: 2, err: `${big} is too large: 40.0 MB, at most 32.0 MB is read` });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });

@@ -3,7 +3,6 @@
  * scenarios), 2 not a graph (or a usage mistake). A bad file always gets a message naming the
  * path inside it, never a stack trace.
  */
-import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { decodeText } from '../graph/bytes.ts';
@@ -21,7 +20,7 @@ import { allowedHosts, DEFAULT_GRANT, readGrant } from '../skills/grant.ts';
 import { allowedFetch, ungranted } from './grants.ts';
 import { keysToOtherOrigins } from './keys.ts';
 import { report, REPORTERS, tally, type CaseReport, type FileReport, type ReporterName } from './reporters.ts';
-import { UnsafePath } from './safeFs.ts';
+import { MAX_GRAPH_BYTES, readRegular, UnsafePath } from './safeFs.ts';
 import { visibleLines, visibleText } from '../graph/visible.ts';
 import { formatTimeline } from './timeline.ts';
 
@@ -65,8 +64,9 @@ const loadRuntime = () => import('../runtime/index.ts');
 const loadGraph = async (file: string): Promise<GraphFile> => {
   let bytes: Uint8Array;
   try {
-    bytes = await readFile(file);
+    bytes = await readRegular(file, file, MAX_GRAPH_BYTES);
   } catch (error) {
+    if (error instanceof UnsafePath) throw new Refusal(visibleText(error.message));
     throw new Refusal(`${visibleText(file)}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
   const text = decodeText(bytes);

@@ -10,7 +10,7 @@ import { describeProblems } from '../graph/problems.ts';
 import { McpConfig, isStdioServer, serversNamed, variablesOf } from '../graph/mcpServers.ts';
 import { parseWith } from '../graph/parse.ts';
 import type { GraphFile } from '../graph/schema.ts';
-import { openRegular, UnsafePath } from './safeFs.ts';
+import { MAX_GRAPH_BYTES, readRegular, UnsafePath } from './safeFs.ts';
 
 export const MCP_FILE = '.mcp.json';
 
@@ -35,12 +35,7 @@ export const readProjectServers = async (named: string | undefined, cwd = proces
   let bytes: Uint8Array;
   try {
     // A named pipe there would hold the read (and `open`, which reads it on every request) forever.
-    const handle = await openRegular(file, source);
-    try {
-      bytes = await handle.readFile();
-    } finally {
-      await handle.close();
-    }
+    bytes = await readRegular(file, source, MAX_GRAPH_BYTES);
   } catch (error) {
     if (error instanceof UnsafePath) throw new McpConfigError(error.message);
     const code = (error as NodeJS.ErrnoException).code;

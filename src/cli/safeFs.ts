@@ -9,8 +9,15 @@ import { randomBytes } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
 import { link, lstat, mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import { LIMITS } from '../graph/limits.ts';
 
-/** A path refused because it is a link, or not a regular file or folder: the message names it. */
+/**
+ * At most this many bytes of a graph file are read: the text limit of an import, in the widest
+ * encoding a character can take in UTF-8.
+ */
+export const MAX_GRAPH_BYTES = LIMITS.textChars * 4;
+
+/** A path refused because it is a link, not a regular file or folder, or too large to read: the message names it. */
 export class UnsafePath extends Error {}
 
 const codeOf = (error: unknown) => (error as NodeJS.ErrnoException | null)?.code;
@@ -116,4 +123,20 @@ export const openRegular = async (full: string, shown: string): Promise<FileHand
   if (stats.isFile()) return handle;
   await handle.close();
   throw new UnsafePath(`${shown} is ${kindOf(stats)}, not a regular file: it is not read`);
+};
+
+/**
+ * The bytes of the regular file at `full` (see openRegular), refused unread when it holds more than
+ * `maxBytes`: a graph named on the command line may be a link to /dev/zero or a named pipe, and a
+ * read of it would never end, or fill the memory (`loopscope test graphs/*.json` in a CI job).
+ */
+export const readRegular = async (full: string, shown: string, maxBytes: number): Promise<Uint8Array> => {
+  const handle = await openRegular(full, shown);
+  try {
+    const { size } = await handle.stat();
+    if (size > maxBytes) throw new UnsafePath(`${shown} is too large: ${(size / 1e6).toFixed(1)} MB, at most ${(maxBytes / 1e6).toFixed(1)} MB is read`);
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
 };

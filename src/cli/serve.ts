@@ -18,7 +18,7 @@ import { langGraphCli, resolvePackage, startLangGraphServer, type LangGraphServe
 import { localPagesOnlyConfig } from './localPages.ts';
 import type { ProjectServers } from './mcp.ts';
 import { jsonText } from './projectText.ts';
-import { realFolder, UnsafePath, writeInside } from './safeFs.ts';
+import { readRegular, realFolder, UnsafePath, writeInside } from './safeFs.ts';
 
 export { freePort, HOST } from './langgraphDev.ts';
 
@@ -122,9 +122,21 @@ export const SERVE_MARKER = '.loopscope-serve';
 export class ServeRefused extends Error {}
 
 /**
+ * What a marker says of the folder serve wrote it in: the folder's device and inode. A folder that
+ * was copied, cloned or unpacked — someone else's, with a marker in it — is another folder, and its
+ * files (a project's own node_modules, a tsconfig.json, the server's .langgraph_api) would be loaded
+ * by the server as they are: so a marker counts only in the very folder it was written in.
+ */
+const markerText = async (dir: string) => {
+  const { dev, ino } = await lstat(dir, { bigint: true });
+  return `This folder holds graphs served by \`loopscope serve\`, which may replace its files.\nfolder: ${dev}:${ino}\n`;
+};
+
+/**
  * Makes `dir` the folder of served projects: an absent or empty folder is taken (and marked), a
- * marked one is taken again unless it holds a link; any other is refused as it is, since serving
- * writes package.json, langgraph.json and node_modules into it.
+ * folder serve marked is taken again unless it holds a link; any other (a marker copied with its
+ * folder included) is refused as it is, since serving writes package.json, langgraph.json and
+ * node_modules into it and the server loads what the folder holds.
  */
 export const claimFolder = async (dir: string): Promise<void> => {
   const entries = await readdir(dir).catch((error: NodeJS.ErrnoException) => {
@@ -139,8 +151,11 @@ export const claimFolder = async (dir: string): Promise<void> => {
     if (name !== 'node_modules' && (await lstat(join(dir, name))).isSymbolicLink())
       throw new ServeRefused(`--dir ${dir}: ${name} is a link, and serve writes nothing through a link: remove it, or choose another folder (nothing was changed)`);
   await mkdir(dir, { recursive: true });
+  const marker = await markerText(dir);
   try {
-    await writeInside(dir, SERVE_MARKER, 'This folder holds graphs served by `loopscope serve`, which may replace its files.\n');
+    if (entries && entries.length > 0 && new TextDecoder().decode(await readRegular(join(dir, SERVE_MARKER), SERVE_MARKER, 1_000)) !== marker)
+      throw new ServeRefused(`--dir ${dir} holds a ${SERVE_MARKER} that serve did not write in this folder (was it copied, cloned or unpacked?): serving would load the files it holds, so it takes an empty or new folder, or one serve made here (nothing was changed)`);
+    await writeInside(dir, SERVE_MARKER, marker);
   } catch (error) {
     if (error instanceof UnsafePath) throw new ServeRefused(`--dir ${dir}: ${error.message} (nothing was changed)`);
     throw error;

@@ -4,7 +4,7 @@
  * behind — no LangGraph server reparented to PID 1, no temporary folder.
  */
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -72,8 +72,7 @@ describe('serve --dir writes nothing outside the folder (issue 51, #2)', () => {
     await writeFile(join(home, 'victim', '.gitignore'), 'secrets\n');
     await writeFile(join(home, 'bashrc'), 'alias ls="ls --color"\n');
     const served = join(home, 'served');
-    await mkdir(served);
-    await writeFile(join(served, SERVE_MARKER), 'served before\n');
+    await claimFolder(served);
     return { home, served };
   };
 
@@ -101,6 +100,27 @@ describe('serve --dir writes nothing outside the folder (issue 51, #2)', () => {
     expect(await snapshot(join(home, 'victim'))).toEqual(before);
     expect(await readFile(join(home, 'bashrc'), 'utf8')).toBe('alias ls="ls --color"\n');
   }, 60_000);
+});
+
+describe('serve --dir takes a marker only in the folder it wrote it in', () => {
+  it('refuses a folder copied with its marker, or one with a marker written by hand, changing nothing: the server would load its files (a project\'s own node_modules)', async () => {
+    const made = join(folder, 'made-here');
+    await claimFolder(made);
+    await claimFolder(made);
+    const copy = join(folder, 'cloned');
+    await cp(made, copy, { recursive: true });
+    // What the server would load: a project's own copy of a package the runtime imports.
+    await mkdir(join(copy, 'securityclaw-triage', 'node_modules', '@cfworker', 'json-schema'), { recursive: true });
+    await writeFile(join(copy, 'securityclaw-triage', 'node_modules', '@cfworker', 'json-schema', 'index.js'), 'process.exit(66)');
+    const forged = join(folder, 'forged');
+    await mkdir(forged);
+    await writeFile(join(forged, SERVE_MARKER), 'This folder holds graphs served by `loopscope serve`, which may replace its files.\n');
+    for (const dir of [copy, forged]) {
+      const before = await snapshot(dir);
+      await expect(claimFolder(dir)).rejects.toThrow(new ServeRefused(`--dir ${dir} holds a ${SERVE_MARKER} that serve did not write in this folder (was it copied, cloned or unpacked?): serving would load the files it holds, so it takes an empty or new folder, or one serve made here (nothing was changed)`));
+      expect(await snapshot(dir)).toEqual(before);
+    }
+  });
 });
 
 /** The processes whose working folder is under `dir`: the LangGraph server and its workers run there. */

@@ -42,3 +42,19 @@ export const readAtMost = async (stream: ReadableStream<Uint8Array>, limit: numb
   }
   return bytes;
 };
+
+/** Statuses whose answer has no body (a Response cannot be made with one). */
+const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+
+/**
+ * The answer with a body that fails (with `refusal()`, and is cancelled) at the first chunk that
+ * `tooBig` says passes its bound: whatever reads it — a JSON parser, an event stream's — never holds
+ * more than that in memory.
+ */
+export const boundedResponse = (response: Response, tooBig: (chunk: Uint8Array) => boolean, refusal: () => Error): Response => {
+  if (!response.body || NULL_BODY.has(response.status)) return response;
+  const body = response.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({
+    transform: (chunk, stream) => (tooBig(chunk) ? stream.error(refusal()) : stream.enqueue(chunk)),
+  }));
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+};

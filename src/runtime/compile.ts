@@ -26,14 +26,12 @@ export interface LoopscopeConfig extends Omit<RunDeps, 'onAttempt'> {
 }
 
 /**
- * A served graph's grant is its server's (LOOPSCOPE_GRANT, exported.ts): a client's run config is
- * JSON it writes, and cannot raise it.
+ * A served graph takes all of this from its server (LOOPSCOPE_GRANT, LOOPSCOPE_HOSTS, its keys and
+ * MCP servers, exported.ts): a client's run config is JSON it writes, and a `fetch: null` in it
+ * would have put the unrestricted global fetch in place of the hosts the person allowed.
  */
-const configOf = (config: LangGraphRunnableConfig | undefined, defaults: LoopscopeConfig, served: boolean): LoopscopeConfig => ({
-  ...defaults,
-  ...(config?.configurable?.loopscope as LoopscopeConfig | undefined),
-  ...(served ? { granted: defaults.granted } : {}),
-});
+const configOf = (config: LangGraphRunnableConfig | undefined, defaults: LoopscopeConfig, served: boolean): LoopscopeConfig =>
+  served ? defaults : { ...defaults, ...(config?.configurable?.loopscope as LoopscopeConfig | undefined) };
 
 /** LangGraph counts supersteps: one per node, and a run stops by its guards after `maxSteps` nodes. */
 export const recursionLimitOf = (graph: GraphFile): number => graph.limits.maxSteps * 2 + 10;

@@ -105,3 +105,19 @@ describe('what runs is what the person granted', () => {
     expect(sent).not.toHaveBeenCalled();
   });
 });
+
+describe('a served graph\'s run config from a client', () => {
+  it('cannot replace the server\'s fetch, keys or MCP servers: a null fetch does not reach the global fetch', async () => {
+    const global = vi.spyOn(globalThis, 'fetch').mockImplementation(async () => new Response('[{"id": 1}]'));
+    try {
+      const graph = graphOf('read-only', { type: 'http', method: 'GET', url: 'http://127.0.0.1:9/records' });
+      // The server's fetch, as LOOPSCOPE_HOSTS makes it: no host allowed, so nothing is sent.
+      const refusing = (async () => Promise.reject(new Error('not allowed'))) as unknown as typeof fetch;
+      const compiled = buildStateGraph(graph, { fetch: refusing }, { served: true }).compile({ checkpointer: new MemorySaver() });
+      await compiled.invoke({}, { configurable: { thread_id: 't', loopscope: { fetch: null, keys: null, mcp: null } } });
+      expect(global).not.toHaveBeenCalled();
+    } finally {
+      global.mockRestore();
+    }
+  });
+});

@@ -92,7 +92,7 @@ describe('a hostile server\'s long lists', () => {
     expect(useServer.getState().threads).toHaveLength(LIST_PAGE);
   });
 
-  it('reads at most MAX_ANSWER_BYTES of one answer, naming the request; a run\'s event stream is left as it comes', async () => {
+  it('reads at most MAX_ANSWER_BYTES of one answer, naming the request; of a run\'s event stream, of each event', async () => {
     const big = new Uint8Array(1024);
     const answer = (headers: Record<string, string>) => async () => new Response(new ReadableStream({
       pull: (stream) => stream.enqueue(big),
@@ -101,11 +101,17 @@ describe('a hostile server\'s long lists', () => {
     const response = await capped('http://hostile.test/threads/search', { method: 'POST' });
     await expect(response.json()).rejects.toThrow('the server at http://hostile.test answered /threads/search with more than');
     await expect(cappedFetch(async () => new Response('[]', { headers: { 'content-length': String(64 * 1024 * 1024) } }))('http://hostile.test/assistants/search')).rejects.toThrow('Loopscope reads at most 32 MB of one answer');
-    const stream = await cappedFetch(answer({ 'content-type': 'text/event-stream' }), 10 * 1024)('http://hostile.test/threads/t/runs/stream');
+    // Events of 1 KB each: the stream goes on past the bound.
+    const event = new TextEncoder().encode(`event: values\r\ndata: ${'x'.repeat(1000)}\r\n\r\n`);
+    const events = async () => new Response(new ReadableStream({ pull: (stream) => stream.enqueue(event) }), { headers: { 'content-type': 'text/event-stream' } });
+    const stream = await cappedFetch(events, 10 * 1024)('http://hostile.test/threads/t/runs/stream');
     const reader = stream.body?.getReader();
     let read = 0;
     while (read <= 20 * 1024) read += (await reader?.read())?.value?.byteLength ?? 0;
     await reader?.cancel();
+    // One event that never ends is cut at the bound.
+    const endless = await cappedFetch(answer({ 'content-type': 'text/event-stream' }), 10 * 1024)('http://hostile.test/threads/t/runs/stream');
+    await expect(endless.text()).rejects.toThrow('the server at http://hostile.test answered /threads/t/runs/stream with more than');
   });
 });
 

@@ -14,6 +14,7 @@
  */
 import { create } from 'zustand';
 import { blankGraph, graphIdOf, kindDefinition, type GraphFile } from '../graph/index.ts';
+import { boundedResponse } from '../graph/bytes.ts';
 import { originOf } from '../graph/hosts.ts';
 import { visibleText } from '../graph/visible.ts';
 import { parseGraph } from '../graph/parse.ts';
@@ -172,27 +173,38 @@ export const readListPage = async <T>(ask: (offset: number) => Promise<unknown>,
 
 /**
  * A fetch that reads at most `limit` bytes of one answer and fails past it, naming the request: a
- * server's answer is parsed in the page, and a giant one froze it. A run's event stream is read as
- * it comes, so it is left as it is.
+ * server's answer is parsed in the page, and a giant one froze it. A run's event stream goes on as
+ * long as its run, so there each event is bounded instead (a blank line ends one): an event that
+ * never ended was kept whole in the page's memory until the tab died.
  */
 export const cappedFetch = (fetchImpl: typeof fetch, limit = MAX_ANSWER_BYTES): typeof fetch => async (input, init) => {
   const response = await fetchImpl(input, init);
-  if (!response.body || (response.headers.get('content-type') ?? '').includes('text/event-stream')) return response;
+  if (!response.body) return response;
+  const events = (response.headers.get('content-type') ?? '').includes('text/event-stream');
   const url = new URL(input instanceof Request ? input.url : String(input));
   const refusal = () => new Error(`the server at ${url.origin} answered ${url.pathname} with more than ${limit / 1024 / 1024} MB: Loopscope reads at most ${limit / 1024 / 1024} MB of one answer`);
   if (Number(response.headers.get('content-length')) > limit) {
     await response.body.cancel();
     throw refusal();
   }
+  /** Bytes of the answer, or of an event stream's event, so far. */
   let read = 0;
-  const counted = response.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({
-    transform: (chunk, stream) => {
-      read += chunk.byteLength;
-      if (read > limit) stream.error(refusal());
-      else stream.enqueue(chunk);
-    },
-  }));
-  return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers });
+  /** The last byte of an event stream was a line's end (`\r` aside): one more makes a blank line. */
+  let lineEnded = false;
+  const countEvents = (chunk: Uint8Array) => {
+    for (const byte of chunk) {
+      read += 1;
+      if (byte === 0x0a) {
+        if (lineEnded) read = 0;
+        lineEnded = true;
+      } else if (byte !== 0x0d) lineEnded = false;
+    }
+  };
+  return boundedResponse(response, (chunk) => {
+    if (events) countEvents(chunk);
+    else read += chunk.byteLength;
+    return read > limit;
+  }, refusal);
 };
 
 /**

@@ -8,7 +8,8 @@ import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpSkill } from '../graph/skills.ts';
 import { createMcpSkill } from './mcp.ts';
-import { cachingConnector, LISTING_LIMITS, openConnection, type ListingLimits, type OpenedConnection } from './mcpClient.ts';
+import { SKILL_LIMITS } from '../graph/limits.ts';
+import { cachingConnector, LISTING_LIMITS, openConnection, openHttpConnection, type ListingLimits, type OpenedConnection } from './mcpClient.ts';
 
 const tool = (name: string) => ({ name, inputSchema: { type: 'object' as const, properties: {} }, annotations: { readOnlyHint: true } });
 
@@ -73,4 +74,37 @@ describe('listing a hostile server\'s tools', () => {
     paged.setRequestHandler(ListToolsRequestSchema, async (request) => (request.params?.cursor ? { tools: [tool('second')] } : { tools: [tool('first')], nextCursor: 'next' }));
     expect((await (await connectTo(paged)).tools()).map((listed) => listed.name)).toEqual(['first', 'second']);
   });
+});
+
+describe('a hostile URL server\'s answer', () => {
+  it('is read to SKILL_LIMITS.maxAnswerBytes at most: an endless event stream is cut, not kept in memory', async () => {
+    const chunk = new TextEncoder().encode('a'.repeat(1 << 16));
+    let pulled = 0;
+    let cancelled = false;
+    const endless = () => new ReadableStream<Uint8Array>({
+      start: (controller) => controller.enqueue(new TextEncoder().encode('event: message\ndata: ')),
+      // Past four times the bound it stalls (as if the server were slow), so that a reader without a bound fails the test, not the machine.
+      pull: (controller) => {
+        if (pulled > 4 * SKILL_LIMITS.maxAnswerBytes) return;
+        pulled += chunk.byteLength;
+        controller.enqueue(chunk);
+      },
+      cancel: () => {
+        cancelled = true;
+      },
+    });
+    const server = (async (_input: RequestInfo | URL, init?: RequestInit) => {
+      const message = JSON.parse(String(init?.body ?? '{}')) as { id?: number; method?: string; params?: { protocolVersion?: string } };
+      if (message.id === undefined) return new Response(null, { status: 202 });
+      const answer = (result: unknown) => new Response(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }), { headers: { 'content-type': 'application/json', 'mcp-session-id': 's' } });
+      if (message.method === 'initialize') return answer({ protocolVersion: message.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'h', version: '1' } });
+      if (message.method === 'tools/list') return answer({ tools: [tool('big')] });
+      return new Response(endless(), { headers: { 'content-type': 'text/event-stream' } });
+    }) as typeof fetch;
+    const connection = await openHttpConnection('hostile', 'http://127.0.0.1:9/mcp', { fetch: server });
+    opened.push(connection);
+    await expect(connection.call('big', {}, 3_000)).rejects.toMatchObject({ outcome: expect.stringMatching(/^(error|timeout)$/) });
+    expect(pulled).toBeLessThanOrEqual(SKILL_LIMITS.maxAnswerBytes + 2 * chunk.byteLength);
+    expect(cancelled).toBe(true);
+  }, 20_000);
 });

@@ -9,6 +9,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
+import { boundedResponse } from '../graph/bytes.ts';
+import { SKILL_LIMITS } from '../graph/limits.ts';
 import { McpFailure, type McpAnswer, type McpConnection, type McpConnector, type McpTool } from './mcp.ts';
 
 const CLIENT_INFO = { name: 'loopscope', version: '1' };
@@ -109,6 +111,18 @@ export const openConnection = async (server: string, transport: Transport, why: 
   };
 };
 
+/**
+ * A fetch whose every answer is read to `SKILL_LIMITS.maxAnswerBytes` at most, as an http skill's
+ * is: past that its body fails and is cancelled. The SDK reads a URL server's answer (JSON, or an
+ * event stream) whole into memory, and a server that never ends one filled the memory of `run` and
+ * `open` in seconds, whatever the call's time limit (a stdio server's lines are bounded by the SDK).
+ */
+const boundedAnswers = (server: string, fetchImpl: typeof fetch): typeof fetch => async (input, init) => {
+  let read = 0;
+  return boundedResponse(await fetchImpl(input, init), (chunk) => (read += chunk.byteLength) > SKILL_LIMITS.maxAnswerBytes,
+    () => new McpFailure('error', `the MCP server "${server}" answered more than ${SKILL_LIMITS.maxAnswerBytes / 1_000_000} MB: Loopscope reads at most that`));
+};
+
 /** A Streamable HTTP connection; requests go through `fetchImpl` (the page's allows only the hosts the person allowed). */
 export const openHttpConnection = (server: string, url: string, options: { fetch?: typeof fetch; headers?: Record<string, string> } = {}): Promise<OpenedConnection> => {
   let address: URL;
@@ -118,7 +132,7 @@ export const openHttpConnection = (server: string, url: string, options: { fetch
     return Promise.reject(new McpFailure('error', `the MCP server "${server}" has an address that is not a URL: ${JSON.stringify(url)}`));
   }
   const transport = new StreamableHTTPClientTransport(address, {
-    ...(options.fetch ? { fetch: options.fetch } : {}),
+    fetch: boundedAnswers(server, options.fetch ?? ((...args) => fetch(...args))),
     ...(options.headers ? { requestInit: { headers: options.headers } } : {}),
     // A server's redirect must not take the session (and its headers) to another origin.
     redirectPolicy: 'same-origin',

@@ -1,6 +1,7 @@
 /**
  * A stdio server's own programs stop with it (issue 51): the node connector starts each server as
- * the leader of a process group and stops the group, not the PID alone.
+ * the leader of a process group and stops the group, not the PID alone. What it says on stderr is
+ * kept only as the end of its last line.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -70,4 +71,15 @@ describe('a stdio server that starts a program of its own', () => {
     await connection.call('crash', {}, 5_000).catch(() => undefined);
     expect(await until(() => !pids.some(alive))).toBe(true);
   });
+});
+
+describe('a stdio server that floods its stderr', () => {
+  it('is named by the end of its last words only: a line of 20 MB with no line break is not kept whole', async () => {
+    // 20 MB on stderr in one line, then it ends before any handshake.
+    const flood = "const s = 'x'.repeat(1 << 20); let n = 0; const more = () => { while (n < 20) { n += 1; if (!process.stderr.write(s)) return process.stderr.once('drain', more); } process.stderr.write('the real reason', () => process.exit(1)); }; more();";
+    connector = createNodeConnector({ mcpServers: { flood: { command: process.execPath, args: ['-e', flood] } } }, { dir });
+    const failure = await connector.connect('flood').then(() => null, (error: Error) => error);
+    expect(failure?.message).toMatch(/^the MCP server "flood" could not be started or reached: .*; its last words on stderr: …x+the real reason$/);
+    expect(failure?.message.length).toBeLessThan(1_000);
+  }, 20_000);
 });

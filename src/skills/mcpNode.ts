@@ -33,18 +33,25 @@ export interface NodeConnector extends McpConnector {
 // eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
 
-/** Keeps the last non-empty line a stream wrote. */
+/** How much of a server's last line on stderr is kept: its end, so that a line without end cannot fill the memory or a message. */
+const LAST_WORDS_CHARS = 300;
+
+/** At most the last LAST_WORDS_CHARS characters of a line, marked when cut. */
+const endOf = (line: string) => (line.length > LAST_WORDS_CHARS ? `…${line.slice(-LAST_WORDS_CHARS)}` : line);
+
+/** Keeps (the end of) the last non-empty line a stream wrote. */
 const lastLineOf = (stream: NodeJS.ReadableStream | null) => {
   let last = '';
   let partial = '';
   stream?.setEncoding?.('utf8');
   stream?.on('data', (chunk: string) => {
     const lines = (partial + chunk).split(/\r?\n/);
-    partial = lines.pop() ?? '';
+    // A line still being written keeps its end only (with one character more, to tell it was cut).
+    partial = (lines.pop() ?? '').slice(-(LAST_WORDS_CHARS + 1));
     const said = lines.map((line) => line.replace(ANSI, '').trim()).filter(Boolean).at(-1);
-    if (said) last = said;
+    if (said) last = endOf(said);
   });
-  return () => partial.replace(ANSI, '').trim() || last;
+  return () => endOf(partial.replace(ANSI, '').trim()) || last;
 };
 
 const filled = (server: string, texts: readonly string[], env: Readonly<Record<string, string | undefined>>, source: string): string[] => {
