@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FIXTURE_SERVER, filesAgentCopy, serversFor, ROOT, testServers } from '../skills/mcpTesting.ts';
 import { main } from './main.ts';
-import { McpConfigError, readProjectServers } from './mcp.ts';
+import { announceServers, McpConfigError, readProjectServers } from './mcp.ts';
 
 const cli = async (...argv: string[]) => {
   const out: string[] = [];
@@ -36,6 +36,14 @@ const servers = () => join(copy.dir, 'test.mcp.json');
 
 /** Resolves once the process list holds none of the test's servers; the test's timeout bounds it. */
 const noServerLeft = () => vi.waitFor(() => expect(serversFor(copy.dir)).toEqual([]), { timeout: 20_000, interval: 100 });
+
+describe('the note of what a run may start', () => {
+  it('quotes the command line as a shell reads it: an argument holding "; y" is one word, not a second command', () => {
+    const graph = { name: 'g', skills: { run: { type: 'mcp', server: 's', tool: 't' } } } as unknown as Parameters<typeof announceServers>[0];
+    const lines = announceServers(graph, { config: { mcpServers: { s: { command: 'node', args: ['-e', 'x; y'] } } }, file: '/p/.mcp.json', source: './.mcp.json' });
+    expect(lines).toEqual([`note: this run may start the MCP server "s" (node -e 'x; y') from ./.mcp.json, for run`]);
+  });
+});
 
 describe('loopscope run with MCP servers', () => {
   it('runs the files template: reads through the filesystem server, the write is denied, approved, then written', async () => {

@@ -7,7 +7,7 @@
 import { resolve } from 'node:path';
 import { decodeText } from '../graph/bytes.ts';
 import { describeProblems } from '../graph/problems.ts';
-import { McpConfig, isStdioServer, serversNamed, variablesOf } from '../graph/mcpServers.ts';
+import { McpConfig, commandLine, isStdioServer, serversNamed, variablesOf } from '../graph/mcpServers.ts';
 import { parseWith } from '../graph/parse.ts';
 import type { GraphFile } from '../graph/schema.ts';
 import { MAX_GRAPH_BYTES, readRegular, UnsafePath } from './safeFs.ts';
@@ -64,7 +64,7 @@ export const announceServers = (graph: GraphFile, servers: ProjectServers | null
       lines.push(`note: no MCP server "${name}" in ${servers?.source ?? `./${MCP_FILE} (there is none here; --mcp FILE names another)`}: calls of ${skills.join(', ')} will fail`);
       continue;
     }
-    const what = isStdioServer(server) ? `start the MCP server "${name}" (${[server.command, ...(server.args ?? [])].join(' ')})` : `reach the MCP server "${name}" at ${server.url}`;
+    const what = isStdioServer(server) ? `start the MCP server "${name}" (${commandLine(server.command, server.args ?? [])})` : `reach the MCP server "${name}" at ${server.url}`;
     lines.push(`note: this run may ${what} from ${servers?.source}, for ${skills.join(', ')}`);
   }
   return lines;

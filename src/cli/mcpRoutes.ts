@@ -18,7 +18,7 @@
  */
 import { resolve } from 'node:path';
 import { ACCESS_LEVELS } from '../graph/mcpAccess.ts';
-import { isStdioServer, type McpConfig, type McpServer } from '../graph/mcpServers.ts';
+import { commandLine, isStdioServer, type McpConfig, type McpServer } from '../graph/mcpServers.ts';
 import { parseUntrusted } from '../graph/parse.ts';
 import { describeProblems } from '../graph/problems.ts';
 import { PERMISSION_MODES, type PermissionMode } from '../graph/schema.ts';
@@ -41,10 +41,6 @@ export interface McpRoutes {
   /** Stops every server started for the page (by PID). */
   close: () => Promise<void>;
 }
-
-/** A stdio server's command line as a shell would read it: a word with spaces or quotes is quoted, so what the person reads is what runs. */
-const commandLine = (command: string, args: readonly string[]) =>
-  [command, ...args].map((word) => (/^[\w@%+=:,./~-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`)).join(' ');
 
 const refusal = (status: number, message: string): McpAnswer => ({ status, body: { error: message } });
 

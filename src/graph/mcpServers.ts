@@ -35,6 +35,10 @@ export type UrlServer = z.infer<typeof UrlServer>;
 export type McpServer = z.infer<typeof McpServer>;
 export type McpConfig = z.infer<typeof McpConfig>;
 
+/** A stdio server's command line as a shell would read it: a word with spaces or quotes is quoted, so what the person reads is what runs. */
+export const commandLine = (command: string, args: readonly string[]) =>
+  [command, ...args].map((word) => (/^[\w@%+=:,./~-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`)).join(' ');
+
 export const isStdioServer = (server: McpServer): server is StdioServer => 'command' in server && typeof server.command === 'string';
 
 const VARIABLE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
