@@ -60,20 +60,21 @@ function ServerItem({ server, url, onUrl }: { server: ServerAsk; url: string; on
 }
 
 /**
- * The permission mode a graph that calls MCP servers asks for: its file only asks, and the person
- * grants it or read-only (chosen by default: the person widens it, never the file).
+ * The permission mode a graph asks for its real skills (MCP tools, or calls to these hosts): its
+ * file only asks, and the person grants it or read-only (chosen by default: the person widens it,
+ * never the file).
  */
-function ModeChoice({ mode, granted, onGranted }: { mode: PermissionMode; granted: PermissionMode; onGranted: (mode: PermissionMode) => void }) {
+function ModeChoice({ mode, servers, granted, onGranted }: { mode: PermissionMode; servers: boolean; granted: PermissionMode; onGranted: (mode: PermissionMode) => void }) {
   return (
     <fieldset className="host-mode">
-      <legend>Permission for its MCP tools: the graph asks for {mode}</legend>
+      <legend>Permission for its {servers ? 'MCP tools' : 'calls to these hosts'}: the graph asks for {mode}</legend>
       {[...new Set<PermissionMode>([mode, 'read-only'])].map((choice) => (
         <label key={choice}>
           <input type="radio" name="granted-mode" checked={granted === choice} onChange={() => onGranted(choice)} />
           {choice === mode ? `Grant ${mode}, as it asks` : 'Read-only only: its writes are denied'}
         </label>
       ))}
-      <p className="field-help">{ANNOTATIONS_TRUSTED}</p>
+      {servers && <p className="field-help">{ANNOTATIONS_TRUSTED}</p>}
     </fieldset>
   );
 }
@@ -95,8 +96,7 @@ export function HostConsent() {
   const missing = request.servers.some((server) => badServerUrl(urlOf(server.name)) !== null);
   const allow = () => {
     for (const server of request.servers) setServerUrl(server.name, urlOf(server.name));
-    // Without MCP servers, hosts allowed, the run gets the mode the graph asks, as before.
-    request.answer(request.servers.length > 0 ? granted.mode : request.mode);
+    request.answer(request.choosesMode ? granted.mode : request.mode);
   };
   return (
     <Dialog title="Allow network access" onClose={() => request.answer(null)}>
@@ -112,7 +112,7 @@ export function HostConsent() {
           <ServerItem key={server.name} server={server} url={urlOf(server.name)} onUrl={(url) => setUrls((current) => ({ ...current, [server.name]: url }))} />
         ))}
       </ul>
-      {request.servers.length > 0 && <ModeChoice mode={request.mode} granted={granted.mode} onGranted={(mode) => setGranted({ for: request, mode })} />}
+      {request.choosesMode && <ModeChoice mode={request.mode} servers={request.servers.length > 0} granted={granted.mode} onGranted={(mode) => setGranted({ for: request, mode })} />}
       <div className="dialog-actions">
         <button type="button" onClick={allow} disabled={missing} data-autofocus>Allow and run</button>
         <button type="button" onClick={() => request.answer(null)}>Cancel</button>

@@ -87,7 +87,7 @@ describe('the MCP consents under loopscope open', () => {
     setServerUrl('files', 'http://127.0.0.1:4431/mcp');
     const ask = (pick?: string) =>
       new Promise<PermissionMode | null>((resolve) => {
-        act(() => useHostRequest.setState({ request: { graphName: 'Tidy', hosts: [], servers: [{ name: 'files', skills: ['write'] }], mode: 'workspace', answer: resolve } }));
+        act(() => useHostRequest.setState({ request: { graphName: 'Tidy', hosts: [], servers: [{ name: 'files', skills: ['write'] }], mode: 'workspace', choosesMode: true, answer: resolve } }));
         expect(container.querySelector('legend')?.textContent).toBe('Permission for its MCP tools: the graph asks for workspace');
         expect(container.textContent).toContain('Loopscope cannot check them');
         const choice = [...container.querySelectorAll('label')].find((label) => label.textContent === pick)?.querySelector('input');

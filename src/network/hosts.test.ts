@@ -115,10 +115,21 @@ describe('networkFor a graph with MCP skills', () => {
     const again = granted('full');
     expect((await networkFor({ ...asking, permissions: { mode: 'full' } }, 1))?.granted).toBe('full');
     expect((await again).mode).toBe('full');
-    // An http graph: the hosts allowed, the run gets what it asks.
-    const http = granted('workspace');
-    expect((await networkFor({ ...withSkills({ a: llm('https://api.example/v1') }), permissions: { mode: 'workspace' } }, 3))?.granted).toBe('workspace');
-    await http;
+    // An http graph asking workspace: the person chooses too, and read-only is what they may keep.
+    const http = granted('read-only');
+    const httpGraph = { ...withSkills({ a: llm('https://api.example/v1') }), permissions: { mode: 'workspace' as const } };
+    expect((await networkFor(httpGraph, 3))?.granted).toBe('read-only');
+    expect((await http).choosesMode).toBe(true);
+    expect((await networkFor(httpGraph, 3))?.granted).toBe('read-only');
+    expect(useHostRequest.getState().request).toBeNull();
+    // The file on disk now asks for full: asked again.
+    const raised = granted('full');
+    expect((await networkFor({ ...httpGraph, permissions: { mode: 'full' } }, 3))?.granted).toBe('full');
+    await raised;
+    // An http graph asking read-only is asked for its hosts only: read-only is all it can use.
+    const reading = granted('read-only');
+    expect((await networkFor(withSkills({ a: llm('https://api.example/v1') }), 4))?.granted).toBe('read-only');
+    expect((await reading).choosesMode).toBe(false);
   });
 
   it('a declined question runs nothing, and a server with no address cannot be reached', async () => {

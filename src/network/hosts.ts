@@ -31,8 +31,10 @@ export interface HostRequest {
   hosts: ContactedHost[];
   /** MCP servers the graph names; the dialog asks each one's address (kept in this browser, ./mcpServers.ts). */
   servers: ServerAsk[];
-  /** The permission mode the graph file asks for: with MCP servers, the person grants it or read-only. */
+  /** The permission mode the graph file asks for. */
   mode: PermissionMode;
+  /** Whether the person grants the mode here (it or read-only): a graph naming MCP servers at addresses given here, or one asking more than read-only of its hosts. */
+  choosesMode: boolean;
   /** The mode granted, or null: nothing runs. */
   answer: (granted: PermissionMode | null) => void;
 }
@@ -137,19 +139,22 @@ export const networkFor = async (graph: GraphFile, document: number, documentId 
     ...servers.flatMap((server) => originOf(serverUrl(server.name) ?? '') ?? []),
   ];
   const { mode } = graph.permissions;
-  // The host question grants the mode for servers at these addresses: asked again when the mode asked or an address changes.
-  const askedNow = () => JSON.stringify([mode, servers.map((server) => [server.name, serverUrl(server.name)])]);
+  // The host question grants the mode, never the file: for servers at addresses given here, and for
+  // hosts a graph asks more than read-only of. Under `open` the folder's grant question does it.
+  const choosesMode = servers.length > 0 || (named.size === 0 && hosts.length > 0 && mode !== 'read-only');
+  // Asked again when the mode asked or an address changes.
+  const askedNow = () => JSON.stringify([mode, hosts.map((host) => host.origin), servers.map((server) => [server.name, serverUrl(server.name)])]);
   const remembered = grants.get(document);
-  const asked = servers.some((server) => !serverUrl(server.name)) || fixed().some((origin) => !allowed.has(pair(document, origin))) || (servers.length > 0 && remembered?.asked !== askedNow());
-  // Without MCP servers (http and llm skills, hosts allowed), the run gets the mode the graph asks, as before.
-  let granted: PermissionMode = servers.length > 0 && remembered ? remembered.granted : mode;
+  const asked = servers.some((server) => !serverUrl(server.name)) || fixed().some((origin) => !allowed.has(pair(document, origin))) || (choosesMode && remembered?.asked !== askedNow());
+  // A graph whose real skills only read (or that has none) is granted what it asks: read-only is all it can use.
+  let granted: PermissionMode = choosesMode ? (remembered?.granted ?? 'read-only') : mode;
   if (asked) {
-    const answer = await new Promise<PermissionMode | null>((resolve) => useHostRequest.setState({ request: { graphName: graph.name, hosts, servers, mode, answer: resolve } }));
+    const answer = await new Promise<PermissionMode | null>((resolve) => useHostRequest.setState({ request: { graphName: graph.name, hosts, servers, mode, choosesMode, answer: resolve } }));
     useHostRequest.setState({ request: null });
     if (answer === null) return null;
     for (const origin of fixed()) allowed.add(pair(document, origin));
     granted = answer;
-    if (servers.length > 0) grants.set(document, { asked: askedNow(), granted });
+    if (choosesMode) grants.set(document, { asked: askedNow(), granted });
   }
   const fetchImpl = fetchOnlyTo(new Set(fixed()));
   if (named.size === 0) return { fetch: fetchImpl, keys: keyRing, granted };
