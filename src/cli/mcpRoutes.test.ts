@@ -162,6 +162,17 @@ describe('the folder\'s MCP servers through the local server', () => {
     });
   });
 
+  it('shows the folder a server starts in as it will be: its variables filled in, not resolved as a name inside the folder', async () => {
+    const config = testServers(copy.dir);
+    config.mcpServers.files = { ...config.mcpServers.files, cwd: '${HOME}' };
+    await writeServers(config);
+    expect((await serverOf('files')).cwd).toBe(process.env.HOME);
+  });
+
+  it('answers an address that is not well formed with 400, naming it', async () => {
+    expect(await post('%E0%A4%A/call', {})).toEqual({ status: 400, body: { error: 'not a route: /api/mcp/%E0%A4%A/call is not a well-formed address' } });
+  });
+
   it('an allowance is bound to the definition the page showed: one changed since is refused (409) and started from neither', async () => {
     const shown = await serverOf('files');
     const changed = testServers(copy.dir);

@@ -18,7 +18,7 @@
  */
 import { resolve } from 'node:path';
 import { ACCESS_LEVELS } from '../graph/mcpAccess.ts';
-import { commandLine, isStdioServer, type McpConfig, type McpServer } from '../graph/mcpServers.ts';
+import { commandLine, expandVariables, isStdioServer, type McpConfig, type McpServer } from '../graph/mcpServers.ts';
 import { parseUntrusted } from '../graph/parse.ts';
 import { describeProblems } from '../graph/problems.ts';
 import { PERMISSION_MODES, type PermissionMode } from '../graph/schema.ts';
@@ -98,11 +98,15 @@ export const mcpRoutes = (read: () => Promise<ProjectServers | null>, options: M
   const allowed = new Set<string>();
   /** The mode the person granted each graph file, for the digest of what they were shown. */
   const grants = new Map<string, { digest: string; granted: PermissionMode }>();
-  /** A server as the page shows it: whatever decides what runs (`${NAME}`s stay as the file writes them: they may be keys). */
+  /**
+   * A server as the page shows it: whatever decides what runs (`${NAME}`s stay as the file writes
+   * them: they may be keys), but for the folder it starts in, shown as it will be, variables filled
+   * in (`${HOME}` resolved against the folder would name a folder it never runs in).
+   */
   const shown = async (name: string, server: McpServer): Promise<ListedServer> => ({
     name, allowed: allowed.has(allowKey(name, server)), digest: await sha256(allowKey(name, server)),
     ...(isStdioServer(server)
-      ? { command: commandLine(server.command, server.args ?? []), cwd: resolve(options.dir, server.cwd ?? '.'), env: Object.entries(server.env ?? {}) }
+      ? { command: commandLine(server.command, server.args ?? []), cwd: resolve(options.dir, expandVariables(server.cwd ?? '.', options.env ?? process.env).text), env: Object.entries(server.env ?? {}) }
       : { url: server.url, headers: Object.keys(server.headers ?? {}) }),
   });
   /** One connector per started server, with the definition it was started from. */
@@ -159,7 +163,12 @@ export const mcpRoutes = (read: () => Promise<ProjectServers | null>, options: M
       const source = servers?.source ?? 'the folder (it has no .mcp.json)';
       const defined = servers?.config.mcpServers ?? {};
       await stopChanged(defined);
-      const rest = path.slice(MCP_ROUTE.length).split('/').filter(Boolean).map(decodeURIComponent);
+      let rest: string[];
+      try {
+        rest = path.slice(MCP_ROUTE.length).split('/').filter(Boolean).map(decodeURIComponent);
+      } catch {
+        return refusal(400, `not a route: ${path} is not a well-formed address`);
+      }
       if (rest.length === 0 && method === 'GET')
         return {
           status: 200,
