@@ -300,6 +300,15 @@ describe('validateGraph', () => {
       expect(problem).toMatchObject({ severity: 'error', nodeId: 'evaluate' });
       expect(problem.message).toContain('Approval cannot grant it there');
     });
+    it('an Act loop\'s decider that needs write is an error even with an Approve node in reach: approval grants its tools, never the decider (issue 54, #2)', () => {
+      const graph = mutated((g) => {
+        g.skills.decider = { type: 'mock', access: 'write', script: [{ outcome: 'ok', reply: { done: true, output: {} } }] };
+        nodeOf(g, 'execute', 'act').config.loop = { decider: 'decider', tools: ['search_events'], maxIter: 3 };
+      });
+      const [problem] = withCode(graph, 'permission_conflict');
+      expect(problem).toMatchObject({ severity: 'error', nodeId: 'execute' });
+      expect(problem.message).toContain('never a decider, which is asked every iteration');
+    });
     it('not when the permission mode allows the access', () => {
       const graph = mutated((g) => {
         g.skills.search_events = { ...g.skills.search_events, access: 'write' };

@@ -189,7 +189,7 @@ export const validateGraph = (graph: GraphFile): Problem[] => {
       canApprove ??= approveIds.length > 0 && approveReachable(node);
       const softened = grantable && canApprove;
       const why = softened ? ''
-          : !grantable ? ` Approval cannot grant it there (it grants what an Act node was refused, or a recovery rule's skill).`
+          : !grantable ? ` Approval cannot grant it there (it grants what an Act node was refused — its skill, its loop's tools, a plan's actions, never a decider, which is asked every iteration — or a recovery rule's skill).`
             : approveIds.length > 0 ? ` No Approve node can be reached from ${node.id}.` : '';
       problems.push({
         code: 'permission_conflict',

@@ -92,6 +92,28 @@ describe('what runs is what the person granted', () => {
     expect(controller.trace.stopReason).toBe('done');
   });
 
+  it('a person\'s approval of a real call covers its in-place retries; the file\'s approval still lifts no attempt of it (issue 54, #3)', async () => {
+    const flaky = vi.fn(async () => (flaky.mock.calls.length === 1 ? new Response('busy', { status: 500 }) : new Response('[{"id": 1}]')));
+    const graph = graphOf('workspace', POST);
+    const act = graph.nodes.find((node) => node.id === 'act');
+    if (act?.kind !== 'act') throw new Error('no act node');
+    act.config.retry = { maxAttempts: 3, retryOn: ['error'] };
+    const controller = createController(graph, { fetch: flaky as unknown as typeof fetch, compact: true });
+    await controller.run();
+    controller.decide('approved');
+    await controller.run();
+    expect(flaky).toHaveBeenCalledTimes(2);
+    expect(controller.trace.steps.at(-2)?.attempts.map((attempt) => attempt.outcome)).toEqual(['error', 'ok']);
+    expect(controller.trace.stopReason).toBe('done');
+    const byFile = graphOf('workspace', POST, { answers: ['approved'] });
+    const fileAct = byFile.nodes.find((node) => node.id === 'act');
+    if (fileAct?.kind !== 'act') throw new Error('no act node');
+    fileAct.config.retry = { maxAttempts: 3, retryOn: ['error'] };
+    flaky.mockClear();
+    await runGraph(byFile, { fetch: flaky as unknown as typeof fetch });
+    expect(flaky).not.toHaveBeenCalled();
+  });
+
   it('mock skills simulate the graph\'s mode exactly as before, whatever is granted', async () => {
     const mock = { type: 'mock', access: 'write', script: [{ outcome: 'ok', records: [{ id: 1 }] }] };
     expect(attemptsOf(await runGraph(graphOf('workspace', mock)))[0]).toMatchObject({ outcome: 'ok' });

@@ -232,6 +232,20 @@ describe('fixes found against the seeds\' code', () => {
     expect(conflict()?.severity).toBe('error');
   });
 
+  it('an approval never grants a loop\'s decider: the validation error and the approve step say the same (issue 54, #2)', async () => {
+    const graph = FIXTURES.innerLoop();
+    graph.skills.think = { ...graph.skills.think, access: 'write' };
+    graph.nodes.push({ id: 'ask', kind: 'approve', position: { x: 0, y: 0 }, config: { auto: 'approve' } });
+    graph.edges.unshift({ id: 'a0', source: 'work', target: 'ask', when: { outcome: 'denied' } });
+    graph.edges.push({ id: 'a1', source: 'ask', target: 'halt' });
+    // The loop's write tool is granted by the approval (a warning); its decider never is (an error).
+    expect(validateGraph(graph).filter((problem) => problem.code === 'permission_conflict').map((problem) => [problem.message.slice(0, 20), problem.severity])).toEqual([['work uses "think", w', 'error'], ['work uses "write_fil', 'warning']]);
+    const trace = await runGraph(graph);
+    const ask = trace.steps.find((step) => step.node === 'ask');
+    expect(ask?.writes.approval).toEqual({ decision: 'approved', skill: null, by: 'auto' });
+    expect(ask?.note).toContain('think was refused as a loop\'s decider, which an approval never grants');
+  });
+
   it('a cap that drops work says so: a validation warning, and the step\'s note', async () => {
     const graph = securityclaw();
     const decide = nodeOf(graph, 'decide', 'reason');

@@ -93,6 +93,10 @@ export const runAction = async (action: Action, policy: RetryPolicy, env: Action
     record({ n: 1, skill: action.skill, outcome: 'error', tokens: 0, error: run.error, action: actionIndex, retry: 'an unknown skill is not retried' });
     return run;
   }
+  // An approval grants the call, not its first attempt: once a grant is used, the call's in-place
+  // retries run under it (seed 000: a timeout is retried in place, the person approved the action).
+  // `byPerson`: whether it was a person's, which alone lifts what the person granted.
+  let held: { byPerson: boolean } | null = null;
   for (let n = 1; n <= policy.maxAttempts; n += 1) {
     const budget = budgetCheck(env.tokensUsed(), env.limits);
     if (!budget.passed) {
@@ -119,7 +123,9 @@ export const runAction = async (action: Action, policy: RetryPolicy, env: Action
     // A mock reaches nothing: it simulates the graph's mode alone. A real call needs the person's grant too.
     const modeAllows = typeof learned !== 'string' || accessAllowed(env.mode, learned);
     const personAllows = typeof learned !== 'string' || runner.simulated === true || accessAllowed(env.granted, learned);
-    const grant = modeAllows && personAllows ? null : env.consumeGrant(action.skill, !personAllows);
+    const covered = held !== null && (personAllows || held.byPerson);
+    const grant = modeAllows && personAllows ? null : covered ? 'used' : env.consumeGrant(action.skill, !personAllows);
+    if (grant === 'used' && !covered) held = { byPerson: !personAllows };
     if (typeof learned === 'string' && grant !== null && grant !== 'used') {
       // The person's grant refused it when the graph's mode allowed it, or when the file's own approval would have.
       const ceiling = modeAllows || grant === 'not by a person';

@@ -263,6 +263,18 @@ describe('permissions', () => {
     expect(trace.steps[3].attempts.map((attempt) => attempt.outcome)).toEqual(['ok', 'permission_denied']);
   });
 
+  it('an approval covers the call with its in-place retries: an approved write that times out is retried, not refused (issue 54, #3)', async () => {
+    const graph = (findTemplate('approval-gate') as { graph: () => GraphFile }).graph();
+    const skill = graph.skills.open_ticket;
+    if (skill.type !== 'mock') throw new Error('open_ticket is a mock');
+    skill.script = [{ outcome: 'timeout', error: 'the tracker did not answer' }, { outcome: 'ok', records: [{ id: 7 }] }];
+    nodeOf(graph, 'apply', 'act').config.retry = { maxAttempts: 3, retryOn: ['timeout'] };
+    const trace = await runGraph(graph);
+    expect(trace.steps.map((step) => `${step.node}:${step.outcome}`)).toEqual(['draft:ok', 'apply:denied', 'ask:approved', 'apply:ok', 'done:null']);
+    expect(trace.steps[3].attempts.map((attempt) => [attempt.n, attempt.outcome])).toEqual([[1, 'timeout'], [2, 'ok']]);
+    expect(trace.stopReason).toBe('completed');
+  });
+
   it('headless without auto denies', async () => {
     const graph = (findTemplate('approval-gate') as { graph: () => GraphFile }).graph();
     delete nodeOf(graph, 'ask', 'approve').config.auto;

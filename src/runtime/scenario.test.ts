@@ -167,3 +167,40 @@ describe('expectations', { timeout: 30_000 }, () => {
     expect(text.ok ? '' : describeProblems(text.problems)).toBe('scenarios[0].expect.tokensUsed: expected a number of tokens, or a range {"min": N, "max": N}');
   });
 });
+
+describe('a guard stop leads the same with a finally node as without (issue 54, #1)', { timeout: 30_000 }, () => {
+  const guards: [string, (graph: GraphFile) => void, Scenario['expect']][] = [
+    ['budget', (graph) => { graph.limits.tokenBudget = 200; }, { path: ['decide', 'execute', 'evaluate', 'recover'], pathIncludes: ['decide', 'execute', 'evaluate'] }],
+    ['round', (graph) => { graph.limits.maxRounds = 1; }, { path: ['decide', 'execute', 'evaluate', 'recover', 'decide', 'execute'], pathIncludes: ['recover', 'decide', 'execute'] }],
+    ['step', (graph) => { graph.limits.maxSteps = 3; }, { path: ['decide', 'execute', 'evaluate', 'recover'], pathIncludes: ['decide', 'execute', 'evaluate', 'recover'] }],
+  ];
+  for (const [name, limit, expect_] of guards) {
+    it(`a ${name} stop: the same step and words, never the finally step`, async () => {
+      const leads = async (withFinally: boolean) => {
+        const graph = securityclaw();
+        limit(graph);
+        if (!withFinally) delete graph.finally;
+        const result = await runScenario(graph, { name, expect: expect_ });
+        return { result, leads: result.failures.map((failure) => [failure.expectation, failure.step, failure.lead]) };
+      };
+      const without = await leads(false);
+      const withFinally = await leads(true);
+      expect(withFinally.result.trace.steps.at(-1)?.finally).toBe(true);
+      expect(without.leads).toHaveLength(2);
+      expect(withFinally.leads).toEqual(without.leads);
+      expect(withFinally.result.cause).toBe(without.result.cause);
+      // The lead is the guard's stop at its step.
+      const guard = without.result.trace.steps.at(-1);
+      expect(guard?.guard).not.toBeNull();
+      expect(withFinally.result.divergence).toBe(guard?.step);
+    });
+  }
+
+  it('a path that leaves the finally node out parts where the run stopped, saying the final response ran after it', async () => {
+    const graph = securityclaw();
+    graph.limits.tokenBudget = 200;
+    const [failure] = (await runScenario(graph, { name: 'no final', expect: { path: ['decide', 'execute'] } })).failures;
+    expect(failure.step).toBe(3);
+    expect(failure.lead).toBe('parts at step 3: the run stopped at step 3 (budget_exhausted), then final wrote the final response (finally); expected the run to end after execute');
+  });
+});

@@ -55,12 +55,19 @@ const tokensMatch = (expected: TokenExpectation, actual: number) =>
 class RunFacts {
   readonly ran: TraceStep[];
   readonly path: string[];
+  /**
+   * The step where the run stopped: the last one but a `finally` step, which runs after the stop
+   * and is never where the run parted (a guard's stop before it is, as in a run with no finally).
+   */
   readonly last: TraceStep | undefined;
+  /** How many executed steps came before the stop: the path's length without a `finally` step. */
+  readonly beforeFinally: number;
 
   constructor(readonly trace: Trace) {
     this.ran = trace.steps.filter(nodeRan);
     this.path = this.ran.map((step) => step.node);
-    this.last = trace.steps.at(-1);
+    this.last = trace.steps.findLast((step) => !step.finally);
+    this.beforeFinally = this.ran.filter((step) => !step.finally).length;
   }
 
   /** The step that chose where the run went before executed step `index`: the edge decision point. */
@@ -114,8 +121,10 @@ const checkPath = (expected: string[]): Check => (facts) => {
   const index = expected.findIndex((node, at) => path[at] !== node);
   const parts = index === -1 ? expected.length : index;
   const decision = facts.decisionBefore(parts);
+  const { beforeFinally } = facts;
   const located: Located =
-    parts >= path.length ? { at: facts.last, detail: `${facts.stopped()} after ${path.length} node(s); expected ${expected[parts]} next` }
+    parts >= beforeFinally && parts < expected.length ? { at: facts.last, detail: `${facts.stopped()} after ${beforeFinally} node(s); expected ${expected[parts]} next` }
+      : parts >= beforeFinally && parts < path.length ? { at: facts.last, detail: `${facts.stopped()}, then ${path[parts]} wrote the final response (finally); expected the run to end after ${expected.at(-1) ?? 'no node'}` }
       : parts >= expected.length ? { at: decision, detail: `expected the run to end after ${expected.at(-1) ?? 'no node'}, but ${decision ? facts.wentOn(decision) : 'it went on'}` }
         : parts === 0 ? { at: decision, detail: `the run started at ${path[0]}, expected ${expected[0]}` }
           : { at: decision, detail: decision ? facts.missedTurnWords(decision, expected[parts]) : `expected ${expected[parts]}`, turn: { wanted: expected[parts], isEdge: false } };

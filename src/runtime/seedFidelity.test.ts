@@ -2,6 +2,7 @@
  * Issue 35: the seed articles' code run side by side with Loopscope left a few places where the
  * runtime broke its own documentation or could not say what the articles say. Each is pinned here.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { GraphFile, MockEntry } from '../graph/index.ts';
 import { findTemplate } from '../graph/templates/index.ts';
@@ -154,6 +155,12 @@ describe('a done output carrying "error" ends the node with the outcome error, i
     const step = (await runGraph(scripted(FIXTURES.innerLoop(), 'think', [tool('grep'), doneWith({ error: null })]))).steps[0];
     expect(step.outcome).toBe('ok');
   });
+
+  it('"error" is read as the article\'s `if result.get("error")` reads it: 0, "", [] and {} are no error; 1, [0] and {"a": 0} are (issue 54, #5)', async () => {
+    const outcomeWith = async (error: unknown) => (await runGraph(scripted(FIXTURES.innerLoop(), 'think', [tool('grep'), doneWith({ error })]))).steps[0].outcome;
+    for (const falsy of [0, '', [], {}, false]) expect(await outcomeWith(falsy), JSON.stringify(falsy)).toBe('ok');
+    for (const truthy of [1, 'x', [0], { a: 0 }, true]) expect(await outcomeWith(truthy), JSON.stringify(truthy)).toBe('error');
+  });
 });
 
 describe('VERIFY\'s verdict from its own tool ("verdictFrom": "tool")', () => {
@@ -192,5 +199,23 @@ describe('VERIFY\'s verdict from its own tool ("verdictFrom": "tool")', () => {
     expect(step.outcome).toBe('denied');
     expect(step.writes.evaluation).toMatchObject({ plan_exhausted: true, reason: 'permission_denied' });
     expect(step.iterations).toHaveLength(1);
+  });
+});
+
+describe('the scripted planner takes plans[max(round-1, visits)], as the docs say (issue 54, #4)', () => {
+  it('a second visit within a round takes the next plan, and docs/format.md names that rule, not plans[round-1]', async () => {
+    const graph = securityclaw();
+    // An entry before decide: coming back to decide does not start a round, so round-1 and visits differ.
+    graph.nodes.push({ id: 'intake', kind: 'collect', position: { x: 0, y: 0 }, config: { skills: ['fallback_lookup'], args: {}, retry: { maxAttempts: 1, retryOn: [] }, maxIter: 5 } });
+    graph.edges.push({ id: 'i1', source: 'intake', target: 'decide' });
+    graph.entry = 'intake';
+    nodeOf(graph, 'decide', 'reason').config.plans.push({ actions: [{ skill: 'query_alternative_source', args: {} }] });
+    nodeOf(graph, 'recover', 'recover').config.rules = [{ reason: 'otherwise', action: 'retry_differently' }];
+    const trace = await runGraph(graph);
+    const plans = trace.steps.filter((step) => step.node === 'decide');
+    expect(plans.map((step) => [step.round, step.note?.match(/scripted plan \d of \d/)?.[0]])).toEqual([[1, 'scripted plan 1 of 2'], [1, 'scripted plan 2 of 2']]);
+    const page = readFileSync(new URL('../../docs/format.md', import.meta.url), 'utf8');
+    expect(page).not.toContain('plans[round-1]');
+    expect(page.match(/plans\[max\(round-1, visits\)\]/g)?.length).toBe(2);
   });
 });

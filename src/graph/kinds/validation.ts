@@ -58,8 +58,10 @@ export const KIND_VALIDATION: { [K in NodeKind]?: KindValidation<K> } = {
         ? [{ code: 'capped_work', severity: 'warning', message: `A plan has ${longest} actions but ${node.id} runs at most maxIter ${node.config.maxIter} a visit: the rest would not run.`, nodeId: node.id, path: `nodes[${index}].config.maxIter` }]
         : [];
     },
-    // Approval grants the skill an Act node was refused: its own, its loop's, the plan's.
-    approvable: () => true,
+    // Approval grants the skill an Act node was refused: its own, its loop's tools, the plan's. Not its
+    // loop's decider: a grant is for one call, and the decider is asked again every iteration, so a
+    // visit after an approval is refused at its second iteration and the run would loop to max_steps.
+    approvable: (reference) => reference.where !== 'config.loop.decider',
   },
   verify: {
     check: (node, index) =>

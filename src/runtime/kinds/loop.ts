@@ -37,10 +37,16 @@ export interface LoopRun {
   given: Given;
 }
 
-/** The error a `done` output carries, if any: a result with `error` takes the error edge (seed 003's `_route`). */
+/** Python's truthiness, as the article's `if result.get("error")` reads it: None, False, 0, "", [] and {} are no error. */
+const pythonFalsy = (value: unknown) =>
+  value === undefined || value === null || value === false || value === 0 || value === ''
+  || (Array.isArray(value) && value.length === 0)
+  || (typeof value === 'object' && !Array.isArray(value) && Object.keys(value as object).length === 0);
+
+/** The error a `done` output carries, if any: a result with a truthy `error` takes the error edge (seed 003's `_route`). */
 export const outputError = (output: Record<string, unknown>): string | undefined => {
   const { error } = output;
-  if (error === undefined || error === null || error === false || error === '') return undefined;
+  if (pythonFalsy(error)) return undefined;
   return typeof error === 'string' ? error : JSON.stringify(error);
 };
 
