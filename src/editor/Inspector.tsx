@@ -1,6 +1,6 @@
 import { nodeById } from '../graph/index.ts';
 import { useApp } from '../store/index.ts';
-import { lazy, Suspense, useDeferredValue } from 'react';
+import { lazy, Suspense, useDeferredValue, useLayoutEffect, useRef } from 'react';
 import { GraphInspector } from './inspector/GraphInspector.tsx';
 
 // The first screen has nothing selected: a node's and an edge's forms load after it (loadSelectionForms)
@@ -33,9 +33,15 @@ export function Inspector() {
   const node = selection.nodes.length === 1 ? nodeById(graph, selection.nodes[0]) : undefined;
   const edge = !node && selection.edges.length === 1 ? graph.edges.find((candidate) => candidate.id === selection.edges[0]) : undefined;
   const many = selection.nodes.length + selection.edges.length > 1;
+  // A new selection opens at its heading, which says what is being edited: not at the last one's scroll.
+  const section = useRef<HTMLElement>(null);
+  const shownKey = foreign ? 'foreign' : node ? `node:${node.id}` : edge ? `edge:${edge.id}` : many ? 'many' : 'graph';
+  useLayoutEffect(() => {
+    if (section.current) section.current.scrollTop = 0;
+  }, [shownKey]);
 
   return (
-    <section className="inspector" aria-label="Inspector">
+    <section ref={section} className="inspector" aria-label="Inspector">
       <h2>Inspector</h2>
       <Suspense fallback={<p className="field-help">Loading…</p>}>
       {foreign ? (

@@ -98,37 +98,7 @@ export function NodeInspector({ node }: { node: GraphNode }) {
         <KindIcon name={definition.icon} style={{ color: definition.color }} /> {definition.title} node <span className="muted">({definition.seedName})</span>
       </p>
       <p className="field-help">{definition.description}</p>
-      <DraftField label="Id" value={node.id} parse={parseId} apply={rename} commitOnBlur help="Renaming updates its edges and the entry. Press Enter to apply." />
       <TextField label="Label" value={node.label} apply={setText('label')} />
-      <TextField label="Description" value={node.description} apply={setText('description')} multiline />
-      <div className="field">
-        {isEntry ? (
-          <p className="entry-badge">This node is the entry: runs start here.</p>
-        ) : (
-          <button type="button" onClick={() => edit((current) => ({ ...current, entry: node.id }))}>
-            Set as entry
-          </button>
-        )}
-      </div>
-      {definition.finalResponse && (
-        <div className="field">
-          <label>
-            <input
-              type="checkbox"
-              checked={graph.finally === node.id}
-              onChange={(event) => {
-                const checked = event.target.checked;
-                edit((current) => {
-                  const { finally: _previous, ...rest } = current;
-                  return checked ? { ...rest, finally: node.id } : rest;
-                });
-              }}
-            />{' '}
-            Final response on every stop (finally)
-          </label>
-          <p className="field-help">Runs once after a stop other than completed, user_stopped or error (max_rounds, a budget, a stop node…), keeping the stop reason.</p>
-        </div>
-      )}
       {definition.fields.length > 0 ? (
         <section className="inspector-section" aria-label={`${definition.title} settings`}>
           <h3>Settings</h3>
@@ -142,6 +112,40 @@ export function NodeInspector({ node }: { node: GraphNode }) {
           )}
         </section>
       ) : null}
+      {/* What the node does comes first, at the top of the side; what names it and where runs start, after. */}
+      <section className="inspector-section" aria-label="Node">
+        <h3>Node</h3>
+        <DraftField label="Id" value={node.id} parse={parseId} apply={rename} commitOnBlur help="Renaming updates its edges and the entry. Press Enter to apply." />
+        <TextField label="Description" value={node.description} apply={setText('description')} multiline />
+        <div className="field">
+          {isEntry ? (
+            <p className="entry-badge">This node is the entry: runs start here.</p>
+          ) : (
+            <button type="button" onClick={() => edit((current) => ({ ...current, entry: node.id }))}>
+              Set as entry
+            </button>
+          )}
+        </div>
+        {definition.finalResponse && (
+          <div className="field">
+            <label>
+              <input
+                type="checkbox"
+                checked={graph.finally === node.id}
+                onChange={(event) => {
+                  const checked = event.target.checked;
+                  edit((current) => {
+                    const { finally: _previous, ...rest } = current;
+                    return checked ? { ...rest, finally: node.id } : rest;
+                  });
+                }}
+              />{' '}
+              Final response on every stop (finally)
+            </label>
+            <p className="field-help">Runs once after a stop other than completed, user_stopped or error (max_rounds, a budget, a stop node…), keeping the stop reason.</p>
+          </div>
+        )}
+      </section>
     </div>
   );
 }
