@@ -107,3 +107,38 @@ test('a new selection opens the inspector at its heading, not where the last one
   await expectShown(page, form.getByText('Act node'), 'what is edited after a new selection');
   await expectShown(page, form.getByLabel('Label', { exact: true }), 'Label after a new selection');
 });
+
+test('from an Act node, where its skills are chosen and each skill\'s settings are one click away', async ({ page }) => {
+  await page.goto('/?template=securityclaw');
+  await expect(page.locator('.react-flow__node')).not.toHaveCount(0);
+  const form = inspector(page);
+  const openAct = async () => {
+    await flowNode(page, 'execute').locator('.agent-node-label').click();
+    await expect(form.getByText('Act node')).toBeVisible();
+  };
+  await openAct();
+  const runs = form.getByRole('region', { name: 'Skills it runs' });
+  await expect(runs).toContainText('It runs the actions of the plan Decide makes');
+  const plans = runs.getByRole('button', { name: 'Open Decide’s plans' });
+  await expectShown(page, plans, 'the way to the plans');
+  // The plan's skill, and those Recover's rules switch the next plan to.
+  await expect(runs.getByRole('button', { name: /^Settings of skill / })).toHaveText(['search_events', 'query_alternative_source', 'fallback_lookup']);
+  await expect(runs.getByRole('button', { name: 'Open Recover’s rules' })).toBeVisible();
+
+  // The plans: Decide selected, its inspector open at Plans by round, the keyboard on its first control.
+  await plans.click();
+  await expect(form.getByText('Reason node')).toBeVisible();
+  await expect(form.getByLabel('Label', { exact: true })).toHaveValue('Decide');
+  const firstSkill = form.getByLabel('1st action’s skill').first();
+  await expectShown(page, firstSkill, 'the first action\'s skill');
+  await expect(firstSkill).toBeFocused();
+
+  // A skill: the graph's settings open at that skill, its settings unfolded.
+  await openAct();
+  await runs.getByRole('button', { name: 'Settings of skill query_alternative_source' }).click();
+  await expect(form.getByText('Graph settings')).toBeVisible();
+  const skillName = form.getByRole('region', { name: 'Skills' }).getByLabel('Skill name').filter({ visible: true });
+  await expect(skillName).toHaveCount(1);
+  await expect(skillName).toHaveValue('query_alternative_source');
+  await expectShown(page, skillName, 'the skill\'s name');
+});

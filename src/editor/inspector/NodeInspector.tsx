@@ -7,6 +7,7 @@ import { applyAt, CheckboxesField, DraftField, JsonField, NumberField, SelectFie
 import { PlansEditor, RecoverRulesEditor } from './ListEditors.tsx';
 import { SkillField, type DefineSkill } from './SkillField.tsx';
 import { KindIcon } from '../../ui/icons.tsx';
+import { PlanSkills } from './PlanSkills.tsx';
 
 // Loaded with an MCP tool's node: it brings the MCP client, to read the tool's input schema.
 const McpArgsForm = lazy(() => import('./McpArgsForm.tsx').then((module) => ({ default: module.McpArgsForm })));
@@ -37,7 +38,7 @@ function ConfigField({ field, node, skills, apply, define }: { field: InspectorF
       const listEditor = field.list && LIST_EDITORS[field.list];
       if (!listEditor) return <JsonField {...common} label={`${field.label} (JSON)`} value={value} optional />;
       return (
-        <div className="field">
+        <div className="field" data-part={field.key}>
           <span className="field-title">{field.label}</span>
           {listEditor({ value: value ?? [], skills, apply, define })}
           <details>
@@ -99,6 +100,8 @@ export function NodeInspector({ node }: { node: GraphNode }) {
       </p>
       <p className="field-help">{definition.description}</p>
       <TextField label="Label" value={node.label} apply={setText('label')} />
+      {/* An Act without a skill of its own runs the plan's actions: where their skills are chosen is the first thing it is asked. */}
+      {node.kind === 'act' && !node.config.skill && !node.config.loop && <PlanSkills act={node.id} />}
       {definition.fields.length > 0 ? (
         <section className="inspector-section" aria-label={`${definition.title} settings`}>
           <h3>Settings</h3>
