@@ -119,7 +119,7 @@ test('from an Act node, where its skills are chosen and each skill\'s settings a
   await openAct();
   const runs = form.getByRole('region', { name: 'Skills it runs' });
   await expect(runs).toContainText('It runs the actions of the plan Decide makes');
-  const plans = runs.getByRole('button', { name: 'Open Decide’s plans' });
+  const plans = runs.getByRole('button', { name: 'Open Decide’s plans by round' });
   await expectShown(page, plans, 'the way to the plans');
   // The plan's skill, and those Recover's rules switch the next plan to.
   await expect(runs.getByRole('button', { name: /^Settings of skill / })).toHaveText(['search_events', 'query_alternative_source', 'fallback_lookup']);

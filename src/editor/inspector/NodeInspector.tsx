@@ -58,6 +58,7 @@ export function NodeInspector({ node }: { node: GraphNode }) {
   const definition = kindDefinition(node.kind);
   const skills = Object.keys(graph.skills);
   const isEntry = graph.entry === node.id;
+  const runsPlan = (definition.needs as ((config: unknown) => readonly (readonly string[])[]) | undefined)?.(node.config).some((group) => group.includes('plan')) ?? false;
   // A node's own skill that is an MCP tool gets its args as a form of the tool's input schema.
   const ownSkill = getAt(node.config, 'skill');
   const ownMcpSkill = typeof ownSkill === 'string' && Object.hasOwn(graph.skills, ownSkill) && graph.skills[ownSkill].type === 'mcp' ? graph.skills[ownSkill] as McpSkill : undefined;
@@ -100,8 +101,8 @@ export function NodeInspector({ node }: { node: GraphNode }) {
       </p>
       <p className="field-help">{definition.description}</p>
       <TextField label="Label" value={node.label} apply={setText('label')} />
-      {/* An Act without a skill of its own runs the plan's actions: where their skills are chosen is the first thing it is asked. */}
-      {node.kind === 'act' && !node.config.skill && !node.config.loop && <PlanSkills act={node.id} />}
+      {/* A node that runs the plan's actions (an Act without a skill of its own): where their skills are chosen is the first thing it is asked. */}
+      {runsPlan && <PlanSkills act={node.id} />}
       {definition.fields.length > 0 ? (
         <section className="inspector-section" aria-label={`${definition.title} settings`}>
           <h3>Settings</h3>

@@ -3,20 +3,34 @@ import { visibleText } from '../../graph/visible.ts';
 import { useApp } from '../../store/index.ts';
 import { skillPart, useOpenPart } from './openPart.ts';
 
+const writesPlan = (node: GraphNode) => (kindDefinition(node.kind).writes as readonly string[]).includes('plan');
+
 /** The nodes whose plan an Act runs: the planners with an edge into it, or, with none yet, every planner of the graph. */
 const plannersOf = (graph: GraphFile, act: string) => {
-  const planners = graph.nodes.filter((node) => (kindDefinition(node.kind).writes as readonly string[]).includes('plan'));
+  const planners = graph.nodes.filter(writesPlan);
   const feeding = planners.filter((node) => graph.edges.some((edge) => edge.source === node.id && edge.target === act));
   return feeding.length > 0 ? feeding : planners;
 };
 
-/** The skills a planner's scripted plans call, each once, in the order they first come. */
-const planSkills = (node: GraphNode): string[] =>
-  node.kind === 'reason' && node.config.planner === 'scripted' ? [...new Set(node.config.plans.flatMap((plan) => plan.actions.map((action) => action.skill)))] : [];
+/** The skills the node puts in a plan (its kind's `planSkills`), and the field where they are chosen: its key and its label. */
+const planSkillsOf = (node: GraphNode) => {
+  const definition = kindDefinition(node.kind);
+  const given = definition.planSkills as { field: string; skills: (config: unknown) => string[] } | undefined;
+  if (!given) return { skills: [], key: '', label: '' };
+  const label = definition.fields.find((candidate) => candidate.key === given.field)?.label ?? given.field;
+  return { skills: given.skills(node.config), key: given.field, label: label.toLowerCase() };
+};
 
-/** The skills a Recover node's rules switch the next plan to. */
-const recoverySkills = (node: GraphNode): string[] =>
-  node.kind === 'recover' ? [...new Set(node.config.rules.flatMap((rule) => (rule.skill ? [rule.skill] : [])))] : [];
+/** A button that selects the node and opens its inspector at the field where it chooses plan skills. */
+function OpenField({ node }: { node: GraphNode }) {
+  const { open } = useOpenPart();
+  const { key, label } = planSkillsOf(node);
+  return (
+    <button type="button" onClick={() => open({ nodes: [node.id], edges: [] }, key)}>
+      Open {nameOf(node)}’s {label}
+    </button>
+  );
+}
 
 const nameOf = (node: GraphNode) => visibleText(node.label ?? node.id);
 
@@ -43,11 +57,11 @@ function SkillLinks({ names, skills }: { names: readonly string[]; skills: Graph
  */
 export function PlanSkills({ act }: { act: string }) {
   const graph = useApp((state) => state.graph);
-  const { open } = useOpenPart();
   const planners = plannersOf(graph, act);
-  const skills = [...new Set(planners.flatMap(planSkills))];
-  const recoverers = graph.nodes.filter((node) => recoverySkills(node).length > 0);
-  const switched = [...new Set(recoverers.flatMap(recoverySkills))];
+  const skills = [...new Set(planners.flatMap((node) => planSkillsOf(node).skills))];
+  // Nodes that do not make the plan but change its skills (a Recover's rules switch the next plan's).
+  const switchers = graph.nodes.filter((node) => !writesPlan(node) && planSkillsOf(node).skills.length > 0);
+  const switched = [...new Set(switchers.flatMap((node) => planSkillsOf(node).skills))];
   return (
     <section className="inspector-section" aria-label="Skills it runs">
       <h3>Skills it runs</h3>
@@ -55,24 +69,16 @@ export function PlanSkills({ act }: { act: string }) {
         <p className="field-help">It runs the actions of the plan a Reason node makes, and the graph has none: add one from the palette and choose its skills under Plans by round.</p>
       ) : (
         <>
-          <p className="field-help">It runs the actions of the plan {planners.map(nameOf).join(', ')} makes: their skills are chosen there, under Plans by round.</p>
-          {planners.map((planner) => (
-            <button key={planner.id} type="button" onClick={() => open({ nodes: [planner.id], edges: [] }, 'plans')}>
-              Open {nameOf(planner)}’s plans
-            </button>
-          ))}
+          <p className="field-help">It runs the actions of the plan {planners.map(nameOf).join(', ')} makes: their skills are chosen there.</p>
+          {planners.map((planner) => <OpenField key={planner.id} node={planner} />)}
           {skills.length === 0 ? <p className="field-help">The plans call no skill yet.</p> : <SkillLinks names={skills} skills={graph.skills} />}
         </>
       )}
-      {recoverers.length > 0 && (
+      {switchers.length > 0 && (
         <>
-          <p className="field-help">After a failure, {recoverers.map(nameOf).join(', ')} can switch the next plan to:</p>
+          <p className="field-help">After a failure, {switchers.map(nameOf).join(', ')} can switch the next plan to:</p>
           <SkillLinks names={switched} skills={graph.skills} />
-          {recoverers.map((recoverer) => (
-            <button key={recoverer.id} type="button" onClick={() => open({ nodes: [recoverer.id], edges: [] }, 'rules')}>
-              Open {nameOf(recoverer)}’s rules
-            </button>
-          ))}
+          {switchers.map((switcher) => <OpenField key={switcher.id} node={switcher} />)}
         </>
       )}
     </section>
