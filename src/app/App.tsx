@@ -1,5 +1,5 @@
 import { ReactFlowProvider } from '@xyflow/react';
-import { startTransition, useEffect, useState } from 'react';
+import { startTransition, useCallback, useEffect, useState } from 'react';
 import '../debugger/index.ts';
 import { Canvas } from '../editor/index.ts';
 import { visibleText } from '../graph/visible.ts';
@@ -7,6 +7,7 @@ import { useApp } from '../store/index.ts';
 import { BrandIcon } from '../ui/canvasIcons.tsx';
 import { Shown } from '../ui/Shown.tsx';
 import { isNarrowWindow, RAIL_PX, RailPanel } from './RailPanel.tsx';
+import { useSideFocus } from './sideFocus.ts';
 import { SplitGroup, SplitPanel, Splitter } from './Splitter.tsx';
 import type { PanelSpec } from './splitLayout.ts';
 
@@ -20,7 +21,10 @@ export const loadPanels = () =>
   (panelsLoading ??= Promise.all([import('./panels.ts'), useApp.getState().loadRunActions(), useApp.getState().loadScenarioActions()]).then(([panels]) => panels));
 
 const CENTRE: Record<string, PanelSpec> = { 'canvas-panel': { min: 160 }, 'bottom-panel': { size: { percent: 30 }, min: 110, collapsible: true } };
-const SIDE: Record<string, PanelSpec> = { 'inspector-panel': { min: 120 }, 'step-panel': { size: { percent: 50 }, min: 120, collapsible: true } };
+/** The step detail under the inspector: a bar with its name when collapsed, or while a node or an edge is edited (sideFocus.ts). */
+const SIDE: Record<string, PanelSpec> = { 'inspector-panel': { min: 120 }, 'step-panel': { size: { percent: 50 }, min: 120, collapsible: true, collapsedSize: RAIL_PX } };
+const STEP_FOLDED: readonly string[] = ['step-panel'];
+const NOTHING_FOLDED: readonly string[] = [];
 /** The palette's column, and the view controls' in the Debug layout. */
 const NARROW_COLUMN: PanelSpec = { size: { px: 116 }, min: 100, max: 260, collapsible: true };
 /** Scenarios and problems beside the timeline: a rail when collapsed. */
@@ -70,17 +74,14 @@ export function App() {
   // lists and first layout held back a 1,000-node graph opened from the autosave by about 150 ms
   // (bench). Their panels are there from the start, so nothing moves when they fill.
   const [panels, setPanels] = useState<Panels | null>(null);
+  const [side, setSide] = useSideFocus();
+  const showStepDetail = useCallback(() => setSide('step'), [setSide]);
   useEffect(() => {
     void loadPanels().then((loaded) => startTransition(() => setPanels(loaded)));
   }, []);
   const viewControls = panels && <panels.ViewControls />;
-  // Under the inspector, or beside the timeline in the Debug layout.
-  const stepDetail = (
-    <>
-      <Splitter controls="step-panel" label="Resize the step detail" />
-      <SplitPanel id="step-panel">{panels && <panels.StepDetail />}</SplitPanel>
-    </>
-  );
+  const stepDetail = panels && <panels.StepDetail />;
+  const stepSplitter = <Splitter controls="step-panel" label="Resize the step detail" />;
   return (
     <ReactFlowProvider>
       <div className="app">
@@ -135,7 +136,12 @@ export function App() {
                   <SplitPanel id="timeline-panel">
                     {panels && <panels.Timeline />}
                   </SplitPanel>
-                  {debug && stepDetail}
+                  {debug && (
+                    <>
+                      {stepSplitter}
+                      <SplitPanel id="step-panel">{stepDetail}</SplitPanel>
+                    </>
+                  )}
                   <Splitter controls="scenarios-panel" label="Resize the scenarios" />
                   <RailPanel id="scenarios-panel" title={`Scenarios (${scenarioCount})`}>
                     {panels && <panels.ScenariosPanel />}
@@ -152,11 +158,14 @@ export function App() {
             <>
               <Splitter controls="side-panel" label="Resize the inspector" />
               <SplitPanel id="side-panel">
-                <SplitGroup orientation="vertical" className="app-side" id="loopscope-side" panels={SIDE}>
+                <SplitGroup orientation="vertical" className="app-side" id="loopscope-side" panels={SIDE} folded={side === 'inspector' ? STEP_FOLDED : NOTHING_FOLDED} onUnfold={showStepDetail}>
                   <SplitPanel id="inspector-panel">
                     {panels && <panels.Inspector />}
                   </SplitPanel>
-                  {stepDetail}
+                  {stepSplitter}
+                  <RailPanel id="step-panel" title="Step detail">
+                    {stepDetail}
+                  </RailPanel>
                 </SplitGroup>
               </SplitPanel>
             </>

@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
 import { onDemand } from '../ui/onDemand.ts';
-import { flexOf, initialLayout, type GroupLayout, type PanelSpec, type PanelState } from './splitLayout.ts';
+import { flexOf, initialLayout, withFolded, type GroupLayout, type PanelSpec, type PanelState } from './splitLayout.ts';
 
 /** Where the person's panel sizes are remembered between visits. */
 const layoutStorage = (() => {
@@ -43,22 +43,29 @@ interface SplitGroupProps {
   /** Every panel of the group by id; exactly one without a size fills the rest. */
   panels: Record<string, PanelSpec>;
   className?: string;
+  /** Panels that yield their room for now, drawn collapsed without forgetting their size. */
+  folded?: readonly string[];
+  /** A folded panel the person opens or resizes: it stops yielding. */
+  onUnfold?: (id: string) => void;
   children: ReactNode;
 }
+
+const NONE: readonly string[] = [];
 
 /**
  * A row or column of panels with separators between them. Laid out by CSS alone (flex, min and
  * max sizes): the page is not measured until the person drags a separator.
  */
-export function SplitGroup({ id, orientation, panels, className, children }: SplitGroupProps) {
+export function SplitGroup({ id, orientation, panels, className, folded = NONE, onUnfold, children }: SplitGroupProps) {
   const [held, setHeld] = useState(() => ({ id, layout: initialLayout(panels, remembered(id)) }));
   // Another id is another layout (the Debug layout's groups): its own sizes, as remembered, with no remount of what the panels hold.
   const current = held.id === id ? held : { id, layout: initialLayout(panels, remembered(id)) };
   if (current !== held) setHeld(current);
-  const { layout } = current;
+  const layout = useMemo(() => withFolded(current.layout, folded), [current.layout, folded]);
   const ref = useRef<HTMLDivElement>(null);
   const set = useCallback(
-    (panel: string, state: PanelState) =>
+    (panel: string, state: PanelState) => {
+      if (folded.includes(panel)) onUnfold?.(panel);
       setHeld((previous) => {
         const next = { ...previous.layout, [panel]: state };
         try {
@@ -67,8 +74,9 @@ export function SplitGroup({ id, orientation, panels, className, children }: Spl
           // A full or refused storage only forgets the sizes.
         }
         return { id, layout: next };
-      }),
-    [id],
+      });
+    },
+    [id, folded, onUnfold],
   );
   const context = useMemo(() => ({ orientation, specs: panels, layout, set, element: () => ref.current }), [orientation, panels, layout, set]);
   return (

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { flexOf, initialLayout, type PanelSpec } from './splitLayout.ts';
+import { flexOf, initialLayout, withFolded, type PanelSpec } from './splitLayout.ts';
 import { resizedTo, toggled } from './splitResize.ts';
 
 const palette: PanelSpec = { size: { px: 116 }, min: 100, max: 260, collapsible: true };
@@ -53,5 +53,14 @@ describe('splitter layout', () => {
     expect(initialLayout({ canvas, palette: { ...palette, collapsible: false } }, { palette: { size: { px: 200 }, collapsed: true } })).toEqual({
       palette: { size: { px: 116 }, collapsed: false },
     });
+  });
+
+  it('draws a folded panel collapsed and leaves the person\'s sizes as they are', () => {
+    const layout = { bottom: { size: { percent: 42 }, collapsed: false }, rail: { size: { percent: 24 }, collapsed: true } };
+    const folded = withFolded(layout, ['bottom', 'rail', 'absent']);
+    expect(folded).toEqual({ bottom: { size: { percent: 42 }, collapsed: true }, rail: { size: { percent: 24 }, collapsed: true } });
+    expect(layout.bottom).toEqual({ size: { percent: 42 }, collapsed: false });
+    expect(withFolded(layout, [])).toBe(layout);
+    expect(withFolded(layout, ['rail'])).toBe(layout);
   });
 });

@@ -55,3 +55,13 @@ const isState = (value: unknown, spec: PanelSpec): boolean => {
   const amount = 'px' in unit ? (size as { px?: unknown }).px : (size as { percent?: unknown }).percent;
   return typeof amount === 'number' && Number.isFinite(amount) && amount >= 0 && ('px' in unit || amount <= 100);
 };
+
+/**
+ * The layout drawn while some panels yield their room to the rest (the step detail while a node is
+ * edited): those show collapsed, and the person's own sizes, remembered, are left as they are.
+ */
+export const withFolded = (layout: GroupLayout, folded: readonly string[]): GroupLayout => {
+  const shown = folded.filter((id) => layout[id] && !layout[id].collapsed);
+  if (shown.length === 0) return layout;
+  return { ...layout, ...Object.fromEntries(shown.map((id) => [id, { ...layout[id], collapsed: true }])) };
+};

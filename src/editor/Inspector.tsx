@@ -1,6 +1,7 @@
 import { nodeById } from '../graph/index.ts';
 import { useApp } from '../store/index.ts';
-import { lazy, Suspense, useDeferredValue } from 'react';
+import { lazy, Suspense, useDeferredValue, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { OpenPartContext } from './inspector/openPart.ts';
 import { GraphInspector } from './inspector/GraphInspector.tsx';
 
 // The first screen has nothing selected: a node's and an edge's forms load after it (loadSelectionForms)
@@ -33,10 +34,31 @@ export function Inspector() {
   const node = selection.nodes.length === 1 ? nodeById(graph, selection.nodes[0]) : undefined;
   const edge = !node && selection.edges.length === 1 ? graph.edges.find((candidate) => candidate.id === selection.edges[0]) : undefined;
   const many = selection.nodes.length + selection.edges.length > 1;
+  // A new selection opens at its heading, which says what is being edited: not at the last one's
+  // scroll. One opened by a link of the form before opens at the part the link names.
+  const section = useRef<HTMLElement>(null);
+  const [asked, setAsked] = useState<string | null>(null);
+  const select = useApp((state) => state.select);
+  const openPart = useMemo(() => ({ asked, open: (to: Parameters<typeof select>[0], part: string) => {
+    setAsked(part);
+    select(to);
+  } }), [asked, select]);
+  const shownKey = foreign ? 'foreign' : node ? `node:${node.id}` : edge ? `edge:${edge.id}` : many ? 'many' : 'graph';
+  useLayoutEffect(() => {
+    const scroller = section.current;
+    if (!scroller) return;
+    const part = asked === null ? null : [...scroller.querySelectorAll<HTMLElement>('[data-part]')].find((element) => element.dataset.part === asked);
+    scroller.scrollTop = part ? part.getBoundingClientRect().top - scroller.getBoundingClientRect().top + scroller.scrollTop - 8 : 0;
+    // The link pressed is gone with its form: the keyboard goes on from the part's first control.
+    part?.querySelector<HTMLElement>('summary, button, input, select, textarea')?.focus({ preventScroll: true });
+    if (part) setAsked(null);
+    // oxlint-disable-next-line react-hooks/exhaustive-deps -- only a new selection moves the scroll; the part asked is read as it is then
+  }, [shownKey]);
 
   return (
-    <section className="inspector" aria-label="Inspector">
+    <section ref={section} className="inspector" aria-label="Inspector">
       <h2>Inspector</h2>
+      <OpenPartContext value={openPart}>
       <Suspense fallback={<p className="field-help">Loading…</p>}>
       {foreign ? (
         <ForeignGraphInspector graph={foreign} name={graph.name} />
@@ -53,6 +75,7 @@ export function Inspector() {
         <GraphInspector />
       )}
       </Suspense>
+      </OpenPartContext>
     </section>
   );
 }

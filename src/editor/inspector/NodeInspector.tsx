@@ -7,6 +7,7 @@ import { applyAt, CheckboxesField, DraftField, JsonField, NumberField, SelectFie
 import { PlansEditor, RecoverRulesEditor } from './ListEditors.tsx';
 import { SkillField, type DefineSkill } from './SkillField.tsx';
 import { KindIcon } from '../../ui/icons.tsx';
+import { PlanSkills } from './PlanSkills.tsx';
 
 // Loaded with an MCP tool's node: it brings the MCP client, to read the tool's input schema.
 const McpArgsForm = lazy(() => import('./McpArgsForm.tsx').then((module) => ({ default: module.McpArgsForm })));
@@ -37,7 +38,7 @@ function ConfigField({ field, node, skills, apply, define }: { field: InspectorF
       const listEditor = field.list && LIST_EDITORS[field.list];
       if (!listEditor) return <JsonField {...common} label={`${field.label} (JSON)`} value={value} optional />;
       return (
-        <div className="field">
+        <div className="field" data-part={field.key}>
           <span className="field-title">{field.label}</span>
           {listEditor({ value: value ?? [], skills, apply, define })}
           <details>
@@ -57,6 +58,7 @@ export function NodeInspector({ node }: { node: GraphNode }) {
   const definition = kindDefinition(node.kind);
   const skills = Object.keys(graph.skills);
   const isEntry = graph.entry === node.id;
+  const runsPlan = (definition.needs as ((config: unknown) => readonly (readonly string[])[]) | undefined)?.(node.config).some((group) => group.includes('plan')) ?? false;
   // A node's own skill that is an MCP tool gets its args as a form of the tool's input schema.
   const ownSkill = getAt(node.config, 'skill');
   const ownMcpSkill = typeof ownSkill === 'string' && Object.hasOwn(graph.skills, ownSkill) && graph.skills[ownSkill].type === 'mcp' ? graph.skills[ownSkill] as McpSkill : undefined;
@@ -98,37 +100,9 @@ export function NodeInspector({ node }: { node: GraphNode }) {
         <KindIcon name={definition.icon} style={{ color: definition.color }} /> {definition.title} node <span className="muted">({definition.seedName})</span>
       </p>
       <p className="field-help">{definition.description}</p>
-      <DraftField label="Id" value={node.id} parse={parseId} apply={rename} commitOnBlur help="Renaming updates its edges and the entry. Press Enter to apply." />
       <TextField label="Label" value={node.label} apply={setText('label')} />
-      <TextField label="Description" value={node.description} apply={setText('description')} multiline />
-      <div className="field">
-        {isEntry ? (
-          <p className="entry-badge">This node is the entry: runs start here.</p>
-        ) : (
-          <button type="button" onClick={() => edit((current) => ({ ...current, entry: node.id }))}>
-            Set as entry
-          </button>
-        )}
-      </div>
-      {definition.finalResponse && (
-        <div className="field">
-          <label>
-            <input
-              type="checkbox"
-              checked={graph.finally === node.id}
-              onChange={(event) => {
-                const checked = event.target.checked;
-                edit((current) => {
-                  const { finally: _previous, ...rest } = current;
-                  return checked ? { ...rest, finally: node.id } : rest;
-                });
-              }}
-            />{' '}
-            Final response on every stop (finally)
-          </label>
-          <p className="field-help">Runs once after a stop other than completed, user_stopped or error (max_rounds, a budget, a stop node…), keeping the stop reason.</p>
-        </div>
-      )}
+      {/* A node that runs the plan's actions (an Act without a skill of its own): where their skills are chosen is the first thing it is asked. */}
+      {runsPlan && <PlanSkills act={node.id} />}
       {definition.fields.length > 0 ? (
         <section className="inspector-section" aria-label={`${definition.title} settings`}>
           <h3>Settings</h3>
@@ -142,6 +116,40 @@ export function NodeInspector({ node }: { node: GraphNode }) {
           )}
         </section>
       ) : null}
+      {/* What the node does comes first, at the top of the side; what names it and where runs start, after. */}
+      <section className="inspector-section" aria-label="Node">
+        <h3>Node</h3>
+        <DraftField label="Id" value={node.id} parse={parseId} apply={rename} commitOnBlur help="Renaming updates its edges and the entry. Press Enter to apply." />
+        <TextField label="Description" value={node.description} apply={setText('description')} multiline />
+        <div className="field">
+          {isEntry ? (
+            <p className="entry-badge">This node is the entry: runs start here.</p>
+          ) : (
+            <button type="button" onClick={() => edit((current) => ({ ...current, entry: node.id }))}>
+              Set as entry
+            </button>
+          )}
+        </div>
+        {definition.finalResponse && (
+          <div className="field">
+            <label>
+              <input
+                type="checkbox"
+                checked={graph.finally === node.id}
+                onChange={(event) => {
+                  const checked = event.target.checked;
+                  edit((current) => {
+                    const { finally: _previous, ...rest } = current;
+                    return checked ? { ...rest, finally: node.id } : rest;
+                  });
+                }}
+              />{' '}
+              Final response on every stop (finally)
+            </label>
+            <p className="field-help">Runs once after a stop other than completed, user_stopped or error (max_rounds, a budget, a stop node…), keeping the stop reason.</p>
+          </div>
+        )}
+      </section>
     </div>
   );
 }

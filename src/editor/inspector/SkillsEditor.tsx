@@ -6,6 +6,7 @@ import { checkSkillName, newSkill, nextSkillName, removeSkill, renameSkill, setS
 import { useApp } from '../../store/index.ts';
 import { getKey, keyNameOf, originsWithKey, setKey } from '../../network/secrets.ts';
 import { applyAt, DraftField, JsonField, NumberField, SelectField, TextField, type Apply, type Parsed } from './fields.tsx';
+import { skillPart, useOpenPart } from './openPart.ts';
 
 const SKILL_TYPES: readonly Skill['type'][] = ['mock', 'http', 'llm', 'mcp'];
 // An MCP server's tools come with the MCP client: loaded when an mcp skill is opened.
@@ -135,7 +136,7 @@ function SkillItem({ name, skill, open, onToggle, onRenamed }: SkillItemProps) {
   const remove = () => edit((current) => removeSkill(current, name));
 
   return (
-    <li className="skill-item">
+    <li className="skill-item" data-part={skillPart(name)}>
       <details open={open} onToggle={(event) => onToggle(event.currentTarget.open)}>
         <summary>
           <strong>{name}</strong> <span className="muted">{skill.type}, {skill.access}</span>
@@ -173,8 +174,10 @@ function SkillItem({ name, skill, open, onToggle, onRenamed }: SkillItemProps) {
 export function SkillsEditor() {
   const skills = useApp((state) => state.graph.skills);
   const edit = useApp((state) => state.edit);
-  // Kept here rather than in each item: an item is keyed by its name, so a rename remounts it.
-  const [openNames, setOpenNames] = useState<ReadonlySet<string>>(new Set());
+  // Kept here rather than in each item: an item is keyed by its name, so a rename remounts it. A
+  // skill's link (an Act's list of the skills it runs) opens the form with that skill open.
+  const { asked } = useOpenPart();
+  const [openNames, setOpenNames] = useState<ReadonlySet<string>>(() => new Set(Object.keys(skills).filter((name) => asked === skillPart(name))));
   const setOpen = (name: string, open: boolean) =>
     setOpenNames((names) => {
       if (names.has(name) === open) return names;

@@ -28,6 +28,7 @@ export const reason = defineKind<ReasonConfig>()({
       ? [`llm planner: ${config.skill ?? 'no skill'}`]
       : [`${config.plans.length} scripted plan${config.plans.length === 1 ? '' : 's'}`,
          ...(config.plans[0] ? [config.plans[0].actions.map((a) => a.skill).join(', ') || 'no actions'] : [])],
+  planSkills: { field: 'plans', skills: (config) => (config.planner === 'scripted' ? [...new Set(config.plans.flatMap((plan) => plan.actions.map((action) => action.skill)))] : []) },
   skillRefs: (config) => [
     ...config.plans.flatMap((plan, p) => plan.actions.map((action, a) => ({ skill: action.skill, where: `config.plans[${p}].actions[${a}].skill` }))),
     ...(config.skill ? [{ skill: config.skill, where: 'config.skill' }] : []),

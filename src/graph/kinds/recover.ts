@@ -25,5 +25,6 @@ export const recover = defineKind<RecoverConfig>()({
     config.rules.length === 0
       ? ['no rules']
       : config.rules.slice(0, 3).map((rule) => `${rule.reason} → ${rule.skill ?? rule.action}`),
+  planSkills: { field: 'rules', skills: (config) => [...new Set(config.rules.flatMap((rule) => (rule.skill ? [rule.skill] : [])))] },
   skillRefs: (config) => config.rules.flatMap((rule, index) => (rule.skill ? [{ skill: rule.skill, where: `config.rules[${index}].skill` }] : [])),
 });

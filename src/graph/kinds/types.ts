@@ -71,6 +71,12 @@ export interface KindDefinition<Config = unknown, Kind extends string = string, 
   summary: (config: Config) => string[];
   /** Every skill the node's config names, with where (validation checks each exists and may run). */
   skillRefs: (config: Config) => SkillReference[];
+  /**
+   * The skills the node can put in the plan a node that needs `plan` runs (a Reason's scripted
+   * plans, a Recover rule's switch), and the field where a person chooses them: the Act's inspector
+   * leads there.
+   */
+  planSkills?: { field: string; skills: (config: Config) => string[] };
   /** The outcomes of a node with this config, when they depend on it (an inner loop adds `max_iter`). */
   outcomesFor?: (config: Config) => readonly string[];
   mermaid: MermaidShape;
