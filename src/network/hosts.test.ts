@@ -272,6 +272,32 @@ describe('networkFor under loopscope open', () => {
     expect(useGrantRequests.getState().requests).toEqual([]);
     expect(network?.granted).toBeUndefined();
   });
+
+  it('a graph that also writes to hosts: the host question grants the mode for them too, and the run gets the lesser of it and the folder\'s grant (its dialog lists only MCP tools)', async () => {
+    local();
+    const graph: GraphFile = {
+      ...withSkills({
+        read: { type: 'mcp', access: 'read', server: 'files', tool: 'read_text_file', timeoutMs: 1000 },
+        post: { ...http('https://api.example/x'), access: 'write', method: 'POST' },
+      }),
+      permissions: { mode: 'workspace' },
+    };
+    const host = new Promise<HostRequest>((resolve) => {
+      const stop = useHostRequest.subscribe(({ request }) => {
+        if (!request) return;
+        stop();
+        resolve(request);
+        request.answer('read-only');
+      });
+    });
+    void answerStart(true);
+    // The folder's dialog shows reads only: granting what it asks there must not let the http skill write.
+    const granting = answerGrant('workspace');
+    const network = await networkFor(graph, 1, `${FOLDER}graph.json`);
+    expect((await host).choosesMode).toBe(true);
+    expect((await granting).calls.map((call) => call.access)).toEqual(['read']);
+    expect(network?.granted).toBe('read-only');
+  });
 });
 
 describe('fetchOnlyTo', () => {
