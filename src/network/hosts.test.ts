@@ -298,6 +298,30 @@ describe('networkFor under loopscope open', () => {
     expect((await granting).calls.map((call) => call.access)).toEqual(['read']);
     expect(network?.granted).toBe('read-only');
   });
+
+  it('a graph that also writes to hosts, its server denied: the host question\'s grant is the run\'s (no MCP call can be made)', async () => {
+    local();
+    const graph: GraphFile = {
+      ...withSkills({
+        read: { type: 'mcp', access: 'read', server: 'files', tool: 'read_text_file', timeoutMs: 1000 },
+        post: { ...http('https://api.example/x'), access: 'write', method: 'POST' },
+      }),
+      permissions: { mode: 'workspace' },
+    };
+    const host = new Promise<void>((resolve) => {
+      const stop = useHostRequest.subscribe(({ request }) => {
+        if (!request) return;
+        stop();
+        resolve();
+        request.answer('workspace');
+      });
+    });
+    void answerStart(false);
+    const network = await networkFor(graph, 1, `${FOLDER}graph.json`);
+    await host;
+    expect(useGrantRequests.getState().requests).toEqual([]);
+    expect(network?.granted).toBe('workspace');
+  });
 });
 
 describe('fetchOnlyTo', () => {

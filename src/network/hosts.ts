@@ -163,8 +163,9 @@ export const networkFor = async (graph: GraphFile, document: number, documentId 
   if (folder) {
     const { folderNetwork } = await import('./folderMcp.ts');
     const reached = await folderNetwork(folder, graph, folder.pathOf?.(documentId) ?? null);
-    // One mode for the run's real calls: the lesser of the two the person granted (absent: read-only).
-    const lesser = reached.granted && (grantCovers(granted, reached.granted) ? reached.granted : granted);
+    // One mode for the run's real calls: the lesser of the two the person granted; with no server
+    // reached (no MCP call can be made), the host question's alone (absent: read-only).
+    const lesser = reached.granted === undefined ? (choosesMode ? granted : undefined) : grantCovers(granted, reached.granted) ? reached.granted : granted;
     return { fetch: fetchImpl, keys: keyRing, mcp: reached.mcp, ...(lesser ? { granted: lesser } : {}) };
   }
   const { browserConnector } = await import('./mcpConnector.ts');
