@@ -162,6 +162,14 @@ describe('the folder\'s MCP servers through the local server', () => {
     });
   });
 
+  it('shows which of this machine\'s environment variables the headers of a URL server send (their values are not shown: they may be keys)', async () => {
+    const config = testServers(copy.dir);
+    config.mcpServers.remote = { url: 'http://127.0.0.1:9/mcp', headers: { authorization: 'Bearer ${GITHUB_TOKEN}', 'x-note': '${AWS_SECRET_ACCESS_KEY:-none}', 'x-plain': 'sk-literal' } };
+    await writeServers(config);
+    expect(await serverOf('remote')).toMatchObject({ url: 'http://127.0.0.1:9/mcp', headers: ['authorization', 'x-note', 'x-plain'], headerVariables: ['GITHUB_TOKEN', 'AWS_SECRET_ACCESS_KEY'] });
+    expect(JSON.stringify(await serverOf('remote'))).not.toContain('sk-literal');
+  });
+
   it('shows the folder a server starts in as it will be: its variables filled in, not resolved as a name inside the folder', async () => {
     const config = testServers(copy.dir);
     config.mcpServers.files = { ...config.mcpServers.files, cwd: '${HOME}' };

@@ -18,7 +18,7 @@
  */
 import { resolve } from 'node:path';
 import { ACCESS_LEVELS } from '../graph/mcpAccess.ts';
-import { commandLine, expandVariables, isStdioServer, type McpConfig, type McpServer } from '../graph/mcpServers.ts';
+import { commandLine, expandVariables, headerVariables, isStdioServer, type McpConfig, type McpServer } from '../graph/mcpServers.ts';
 import { parseUntrusted } from '../graph/parse.ts';
 import { describeProblems } from '../graph/problems.ts';
 import { PERMISSION_MODES, type PermissionMode } from '../graph/schema.ts';
@@ -107,7 +107,7 @@ export const mcpRoutes = (read: () => Promise<ProjectServers | null>, options: M
     name, allowed: allowed.has(allowKey(name, server)), digest: await sha256(allowKey(name, server)),
     ...(isStdioServer(server)
       ? { command: commandLine(server.command, server.args ?? []), cwd: resolve(options.dir, expandVariables(server.cwd ?? '.', options.env ?? process.env).text), env: Object.entries(server.env ?? {}) }
-      : { url: server.url, headers: Object.keys(server.headers ?? {}) }),
+      : { url: server.url, headers: Object.keys(server.headers ?? {}), headerVariables: headerVariables(server) }),
   });
   /** One connector per started server, with the definition it was started from. */
   const started = new Map<string, { key: string; connector: NodeConnector }>();

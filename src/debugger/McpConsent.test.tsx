@@ -56,6 +56,16 @@ describe('the MCP consents under loopscope open', () => {
     expect(await allowed).toBe(true);
   });
 
+  it('a URL server shows the environment variables its headers send, by name', async () => {
+    act(() => {
+      void askToStartServer({ server: { name: 'remote', allowed: false, digest: 'd', url: 'https://mcp.example/mcp', headers: ['authorization'], headerVariables: ['GITHUB\u202e_TOKEN'] }, source: '/work/project/.mcp.json', graphName: 'g', skills: ['s'] });
+    });
+    const text = container.textContent ?? '';
+    act(() => button('Deny').click());
+    expect(text).toContain('authorization');
+    expect(text).toContain('sending this machine’s GITHUB\\u202e_TOKEN');
+  });
+
   it('a graph\'s grant names its file, the mode it asks and each call by access, says the access is the server\'s word, and grants what it asks, read-only, or nothing', async () => {
     const ask = (answer: string) => {
       let granted: Promise<PermissionMode | null> = Promise.resolve(null);

@@ -38,7 +38,10 @@ export function ServerDefinition({ server }: { server: ListedServer }) {
           {server.headers && server.headers.length > 0 && (
             <>
               <dt>Headers sent</dt>
-              <dd>{server.headers.map(visibleText).join(', ')} (their values as .mcp.json writes them)</dd>
+              <dd>
+                {server.headers.map(visibleText).join(', ')} (their values as .mcp.json writes them
+                {server.headerVariables && server.headerVariables.length > 0 && <>, sending this machine’s {server.headerVariables.map(visibleText).join(', ')}</>})
+              </dd>
             </>
           )}
         </>

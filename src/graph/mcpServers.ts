@@ -43,14 +43,18 @@ export const isStdioServer = (server: McpServer): server is StdioServer => 'comm
 
 const VARIABLE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 
-/** The environment variables a server's definition reads, in order. */
-export const variablesOf = (server: McpServer): string[] => {
-  const texts = isStdioServer(server)
+/** The variables these texts read, in order, once each; `withDefault`: those with a `:-default` too. */
+const variablesIn = (texts: readonly string[], withDefault: boolean): string[] =>
+  [...new Set(texts.flatMap((text) => [...text.matchAll(VARIABLE)].filter((match) => withDefault || match[2] === undefined).map((match) => match[1])))];
+
+/** The environment variables a server's definition needs (none with a default), in order. */
+export const variablesOf = (server: McpServer): string[] =>
+  variablesIn(isStdioServer(server)
     ? [server.command, ...(server.args ?? []), ...Object.values(server.env ?? {}), server.cwd ?? '']
-    : [server.url, ...Object.values(server.headers ?? {})];
-  const names = texts.flatMap((text) => [...text.matchAll(VARIABLE)].filter((match) => match[2] === undefined).map((match) => match[1]));
-  return [...new Set(names)];
-};
+    : [server.url, ...Object.values(server.headers ?? {})], false);
+
+/** Every environment variable a URL server's headers send (one with a default too): they may be keys. */
+export const headerVariables = (server: UrlServer): string[] => variablesIn(Object.values(server.headers ?? {}), true);
 
 /** `${NAME}` filled from `env`; the names it needed and did not find. */
 export const expandVariables = (text: string, env: Readonly<Record<string, string | undefined>>): { text: string; missing: string[] } => {

@@ -29,6 +29,17 @@ const answerNext = (yes: boolean) =>
     });
   });
 
+/** Answers the next host question with `mode`, and says what it asked. */
+const answerHost = (mode: PermissionMode) =>
+  new Promise<HostRequest>((resolve) => {
+    const stop = useHostRequest.subscribe(({ request }) => {
+      if (!request) return;
+      stop();
+      resolve(request);
+      request.answer(mode);
+    });
+  });
+
 describe('contactedHosts', () => {
   it('lists each origin once with its skills and key names, and addresses built at run time as they are written', () => {
     const graph = withSkills({ a: llm('https://api.example/v1'), b: http('https://api.example/search?q={{args.q}}'), c: http('https://{{state.host}}/x') });
@@ -97,15 +108,7 @@ describe('networkFor a graph with MCP skills', () => {
   it('the host question grants the mode the graph asks, or read-only: the file only asks; asked again when the mode asked changes; without servers, hosts allowed, the run gets the mode asked', async () => {
     setServerUrl('files', 'http://127.0.0.1:4431/mcp');
     const asking = { ...mcpGraph, permissions: { mode: 'workspace' as const } };
-    const granted = (mode: PermissionMode) =>
-      new Promise<HostRequest>((resolve) => {
-        const stop = useHostRequest.subscribe(({ request }) => {
-          if (!request) return;
-          stop();
-          resolve(request);
-          request.answer(mode);
-        });
-      });
+    const granted = answerHost;
     const first = granted('read-only');
     expect((await networkFor(asking, 1))?.granted).toBe('read-only');
     expect((await first).mode).toBe('workspace');
@@ -271,6 +274,36 @@ describe('networkFor under loopscope open', () => {
     await expect(network!.mcp!.connect('files')).rejects.toMatchObject({ outcome: 'error', message: 'the MCP server "files" was not started: it was denied in the page' });
     expect(useGrantRequests.getState().requests).toEqual([]);
     expect(network?.granted).toBeUndefined();
+  });
+
+  /** A graph calling the folder's server, and writing to a host. */
+  const writingToHosts: GraphFile = {
+    ...withSkills({
+      read: { type: 'mcp', access: 'read', server: 'files', tool: 'read_text_file', timeoutMs: 1000 },
+      post: { ...http('https://api.example/x'), access: 'write', method: 'POST' },
+    }),
+    permissions: { mode: 'workspace' },
+  };
+  it('a graph that also writes to hosts: the host question grants the mode for them too, and the run gets the lesser of it and the folder\'s grant (its dialog lists only MCP tools)', async () => {
+    local();
+    const host = answerHost('read-only');
+    void answerStart(true);
+    // The folder's dialog shows reads only: granting what it asks there must not let the http skill write.
+    const granting = answerGrant('workspace');
+    const network = await networkFor(writingToHosts, 1, `${FOLDER}graph.json`);
+    expect((await host).choosesMode).toBe(true);
+    expect((await granting).calls.map((call) => call.access)).toEqual(['read']);
+    expect(network?.granted).toBe('read-only');
+  });
+
+  it('a graph that also writes to hosts, its server denied: the host question\'s grant is the run\'s (no MCP call can be made)', async () => {
+    local();
+    const host = answerHost('workspace');
+    void answerStart(false);
+    const network = await networkFor(writingToHosts, 1, `${FOLDER}graph.json`);
+    await host;
+    expect(useGrantRequests.getState().requests).toEqual([]);
+    expect(network?.granted).toBe('workspace');
   });
 });
 

@@ -11,6 +11,7 @@ import { contactedHosts, originOf } from '../graph/hosts.ts';
 import type { KeyRing } from '../skills/index.ts';
 // net.ts itself, not the index: the index would bring every skill runner onto the first screen.
 import { fetchOnlyTo, RequestRefused } from '../skills/net.ts';
+import { grantCovers } from '../skills/grant.ts';
 import type { McpConnector } from '../skills/mcp.ts';
 // The command line refuses other hosts with the same fetch: it lives in the skills layer, and the page's modules take it from here.
 export { fetchOnlyTo } from '../skills/net.ts';
@@ -140,8 +141,9 @@ export const networkFor = async (graph: GraphFile, document: number, documentId 
   ];
   const { mode } = graph.permissions;
   // The host question grants the mode, never the file: for servers at addresses given here, and for
-  // hosts a graph asks more than read-only of. Under `open` the folder's grant question does it.
-  const choosesMode = servers.length > 0 || (named.size === 0 && hosts.length > 0 && mode !== 'read-only');
+  // hosts a graph asks more than read-only of, under `open` too: the folder's grant question lists
+  // its MCP tools only, so what it grants must not let a call to a host write unasked.
+  const choosesMode = servers.length > 0 || (hosts.length > 0 && mode !== 'read-only');
   // Asked again when the mode asked or an address changes.
   const askedNow = () => JSON.stringify([mode, hosts.map((host) => host.origin), servers.map((server) => [server.name, serverUrl(server.name)])]);
   const remembered = grants.get(document);
@@ -161,7 +163,10 @@ export const networkFor = async (graph: GraphFile, document: number, documentId 
   if (folder) {
     const { folderNetwork } = await import('./folderMcp.ts');
     const reached = await folderNetwork(folder, graph, folder.pathOf?.(documentId) ?? null);
-    return { fetch: fetchImpl, keys: keyRing, ...reached };
+    // One mode for the run's real calls: the lesser of the two the person granted; with no server
+    // reached (no MCP call can be made), the host question's alone (absent: read-only).
+    const lesser = reached.granted === undefined ? (choosesMode ? granted : undefined) : grantCovers(granted, reached.granted) ? reached.granted : granted;
+    return { fetch: fetchImpl, keys: keyRing, mcp: reached.mcp, ...(lesser ? { granted: lesser } : {}) };
   }
   const { browserConnector } = await import('./mcpConnector.ts');
   return { fetch: fetchImpl, keys: keyRing, mcp: browserConnector(fetchImpl), granted };

@@ -35,6 +35,8 @@ export interface ListedServer {
   url?: string;
   /** The names of the headers sent to a URL server (their values may be keys). */
   headers?: string[];
+  /** The environment variables of `open` those headers send (`${NAME}` in their values), by name. */
+  headerVariables?: string[];
 }
 
 /** A call a graph's mcp skill makes: the access its skill declares (a tool's annotations may only make it stricter). */
