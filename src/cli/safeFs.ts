@@ -125,6 +125,9 @@ export const openRegular = async (full: string, shown: string): Promise<FileHand
   throw new UnsafePath(`${shown} is ${kindOf(stats)}, not a regular file: it is not read`);
 };
 
+/** The bytes read at a time (a multiple of 8: some kernel files read only in whole entries). */
+const READ_CHUNK = 64 * 1024;
+
 /**
  * The bytes of the regular file at `full` (see openRegular), refused unread when it holds more than
  * `maxBytes`: a graph named on the command line may be a link to /dev/zero or a named pipe, and a
@@ -132,10 +135,21 @@ export const openRegular = async (full: string, shown: string): Promise<FileHand
  */
 export const readRegular = async (full: string, shown: string, maxBytes: number): Promise<Uint8Array> => {
   const handle = await openRegular(full, shown);
+  const tooLarge = (size: string) => new UnsafePath(`${shown} is too large: ${size}, at most ${(maxBytes / 1e6).toFixed(1)} MB is read`);
   try {
     const { size } = await handle.stat();
-    if (size > maxBytes) throw new UnsafePath(`${shown} is too large: ${(size / 1e6).toFixed(1)} MB, at most ${(maxBytes / 1e6).toFixed(1)} MB is read`);
-    return await handle.readFile();
+    if (size > maxBytes) throw tooLarge(`${(size / 1e6).toFixed(1)} MB`);
+    // Read to the bound, whatever the size said: a kernel file (a link to /proc/self/pagemap) is a
+    // regular file of size 0 that reads on for hundreds of gigabytes.
+    const chunks: Uint8Array[] = [];
+    let read = 0;
+    for (;;) {
+      const { bytesRead, buffer } = await handle.read(new Uint8Array(READ_CHUNK), 0, READ_CHUNK, null);
+      if (bytesRead === 0) return Buffer.concat(chunks, read);
+      chunks.push(buffer.subarray(0, bytesRead));
+      read += bytesRead;
+      if (read > maxBytes) throw tooLarge(`more than ${(maxBytes / 1e6).toFixed(1)} MB`);
+    }
   } finally {
     await handle.close();
   }
