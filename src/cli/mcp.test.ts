@@ -120,7 +120,7 @@ describe('loopscope run with MCP servers', () => {
     }
   }, 5_000);
 
-  it('a .mcp.json that is not JSON is told with its escapes shown: the parser quotes the text, and a folder\'s file must not drive the terminal (issue 51, probe4)', async () => {
+  it('a .mcp.json that is not JSON is told with its escapes shown: the parser quotes the file, and the page\'s answer carries it too (issue 51, probe4)', async () => {
     await writeFile(join(copy.dir, '.mcp.json'), '{"mcpServers": \u001b]0;owned\u0007\u001b[2J}');
     const error = await readProjectServers(undefined, copy.dir).catch((failure: unknown) => failure);
     expect(error).toBeInstanceOf(McpConfigError);
