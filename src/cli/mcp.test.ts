@@ -120,6 +120,15 @@ describe('loopscope run with MCP servers', () => {
     }
   }, 5_000);
 
+  it('a .mcp.json that is not JSON is told with its escapes shown: the parser quotes the file, and the page\'s answer carries it too (issue 51, probe4)', async () => {
+    await writeFile(join(copy.dir, '.mcp.json'), '{"mcpServers": \u001b]0;owned\u0007\u001b[2J}');
+    const error = await readProjectServers(undefined, copy.dir).catch((failure: unknown) => failure);
+    expect(error).toBeInstanceOf(McpConfigError);
+    expect((error as Error).message).toMatch(/^\.\/\.mcp\.json is not JSON: /);
+    expect((error as Error).message).toContain('\\u001b]0;owned\\u0007');
+    expect((error as Error).message).not.toContain('\u001b');
+  });
+
   it('names a server that .mcp.json does not define before the run, and the run says it at the call', async () => {
     await writeFile(servers(), JSON.stringify({ mcpServers: {} }));
     const result = await cli('run', graphFile(), '--mcp', servers());

@@ -7,6 +7,7 @@
 import { resolve } from 'node:path';
 import { decodeText } from '../graph/bytes.ts';
 import { describeProblems } from '../graph/problems.ts';
+import { visibleText } from '../graph/visible.ts';
 import { McpConfig, commandLine, isStdioServer, serversNamed, variablesOf } from '../graph/mcpServers.ts';
 import { parseWith } from '../graph/parse.ts';
 import type { GraphFile } from '../graph/schema.ts';
@@ -47,7 +48,8 @@ export const readProjectServers = async (named: string | undefined, cwd = proces
   try {
     value = text.ok ? JSON.parse(text.value) : undefined;
   } catch (error) {
-    throw new McpConfigError(`${source} is not JSON: ${(error as Error).message}`);
+    // The parser's message quotes the file's text: a folder's file must not drive the terminal it is printed on.
+    throw new McpConfigError(visibleText(`${source} is not JSON: ${(error as Error).message}`));
   }
   if (!text.ok) throw new McpConfigError(`${source}: ${describeProblems(text.problems)}`);
   const parsed = parseWith(McpConfig, value);
