@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useApp } from '../store/index.ts';
 import { fileLibrary, keepMine, loadFromDisk, saveAsFile, useFileNotice } from '../persistence/libraryActions.ts';
 import { Dialog } from '../ui/Dialog.tsx';
+import { Shown } from '../ui/Shown.tsx';
 import { slugOf } from './download.ts';
 import { FileNameForm } from './FileNameForm.tsx';
 
@@ -42,7 +43,7 @@ export function FileNotice() {
   if (!current) return null;
   return (
     <section className="other-tab-notice" aria-label="File on disk">
-      {current.kind === 'invalid' && <p>{current.problem}. The file is shown read-only and never written over: correct it on disk and it opens here.</p>}
+      {current.kind === 'invalid' && <p><Shown text={current.problem} />. The file is shown read-only and never written over: correct it on disk and it opens here.</p>}
       {current.kind === 'changed' && (
         <>
           <p>The file changed on disk. Load it, or keep your version here and write it over the file (the other stays one Undo away).</p>
@@ -52,7 +53,7 @@ export function FileNotice() {
       )}
       {current.kind === 'invalid-on-disk' && (
         <>
-          <p>The file changed on disk and is not a valid graph now ({current.problem}). Your version is kept here and not written until the file is valid again, or you keep yours.</p>
+          <p>The file changed on disk and is not a valid graph now (<Shown text={current.problem} />). Your version is kept here and not written until the file is valid again, or you keep yours.</p>
           <button type="button" onClick={() => void keepMine()} disabled={busy}>Keep mine</button>
         </>
       )}
