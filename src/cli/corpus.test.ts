@@ -15,7 +15,8 @@ import { originOf } from '../graph/hosts.ts';
 import { parseGraph } from '../graph/parse.ts';
 import { visibleText } from '../graph/visible.ts';
 import { readAllowances } from '../skills/environmentKeys.ts';
-import { cannotExport, graphIdOf } from './export.ts';
+import { graphIdOf } from '../graph/index.ts';
+import { cannotExport } from './export.ts';
 import { localPagesOnlyConfig } from './localPages.ts';
 import { main } from './main.ts';
 

@@ -10,7 +10,8 @@ import { parseGraph } from '../graph/parse.ts';
 import { TEMPLATES } from '../graph/templates/index.ts';
 import { FIXTURES } from '../runtime/fixtures/index.ts';
 import { agentState, applyScenario, nodeNames, runGraph } from '../runtime/index.ts';
-import { cannotExport, exportLangGraph, graphIdOf } from './export.ts';
+import { graphIdOf } from '../graph/index.ts';
+import { cannotExport, exportLangGraph } from './export.ts';
 import { main } from './main.ts';
 import { serverEnvironment } from './serve.ts';
 

@@ -35,8 +35,6 @@ const SERVER = ['@langchain/langgraph-cli', '@langchain/langgraph-sdk'] as const
 
 export const RUNTIME_MODULE = 'src/loopscope-runtime.js';
 
-export { graphIdOf };
-
 const pinnedVersions = async (names: readonly string[]): Promise<Record<string, string>> => {
   const own = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as Record<'dependencies' | 'optionalDependencies' | 'devDependencies', Record<string, string> | undefined>;
   return Object.fromEntries(names.map((name) => {

@@ -14,7 +14,6 @@ import { fetchOnlyTo, RequestRefused } from '../skills/net.ts';
 import { grantCovers } from '../skills/grant.ts';
 import type { McpConnector } from '../skills/mcp.ts';
 // The command line refuses other hosts with the same fetch: it lives in the skills layer, and the page's modules take it from here.
-export { fetchOnlyTo } from '../skills/net.ts';
 import { serversNamed } from '../graph/mcpServers.ts';
 import { serverUrl } from './mcpServers.ts';
 import { openServer } from './openServer.ts';

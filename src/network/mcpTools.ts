@@ -10,7 +10,7 @@ import { create } from 'zustand';
 import { originOf } from '../graph/hosts.ts';
 import type { GraphFile } from '../graph/schema.ts';
 import type { McpTool } from '../skills/mcp.ts';
-import { fetchOnlyTo } from './hosts.ts';
+import { fetchOnlyTo } from '../skills/net.ts';
 import { serverUrl } from './mcpServers.ts';
 import { openServer } from './openServer.ts';
 

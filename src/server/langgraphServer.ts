@@ -22,7 +22,7 @@ import { type ForkEdits, type PendingApproval, type RunController, type RunEvent
 import type { ServerDrawing } from '../runtime/serverGraph.ts';
 import type { CheckpointState } from '../runtime/serverTrace.ts';
 import { TRACE_FORMAT, TRACE_VERSION, type Trace, type TraceStep } from '../runtime/trace.ts';
-import { fetchOnlyTo } from '../network/hosts.ts';
+import { fetchOnlyTo } from '../skills/net.ts';
 import { foreignDocumentId, useApp } from '../store/index.ts';
 
 type Sdk = typeof import('@langchain/langgraph-sdk');
