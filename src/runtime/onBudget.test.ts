@@ -5,9 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { GraphFile } from '../graph/index.ts';
+import { findTemplate } from '../graph/templates/index.ts';
 import { FIXTURES } from './fixtures/index.ts';
-import { runGraph } from './index.ts';
-import { executedNodes, nodeOf } from './testing.ts';
+import { createController, runGraph } from './index.ts';
+import { executedNodes, nodeOf, withoutTimings } from './testing.ts';
 
 /** The article's scenario: a plan of two actions whose first one spends the budget (2,010 of 2,000 tokens). */
 const article = (onBudget?: 'stop' | 'evaluate'): GraphFile => {
@@ -112,5 +113,21 @@ describe('limits.onBudget: "evaluate"', () => {
     expect(trace.finalState.results).toMatchObject([{ skill: 'flaky', records: [{}, {}] }]);
     expect(executedNodes(trace)).toEqual(['plan', 'act', 'check']);
     expect(trace.stopReason).toBe('budget_exhausted');
+  });
+
+  it('keeps nothing outside the channels: a fork continues as the run did, and one given back tokens goes on to answer', async () => {
+    const template = (findTemplate('budget-evaluate') as { graph: () => GraphFile }).graph();
+    const scenario = template.scenarios[1].name;
+    const original = createController(template, { scenario });
+    await original.run();
+    expect(original.trace.steps.map((step) => step.node)).toEqual(['decide', 'execute', 'evaluate', 'final']);
+    const same = await original.fork(3, {});
+    await same.run();
+    expect(withoutTimings({ ...same.trace, forkedFrom: undefined })).toEqual(withoutTimings(original.trace));
+    // The spent budget is `tokensUsed` against the file's budget: edited below it, Evaluate's sufficient edge answers.
+    const refunded = await original.fork(2, { state: { tokensUsed: 100 } });
+    await refunded.run();
+    expect(refunded.trace.steps.map((step) => step.node)).toEqual(['decide', 'execute', 'evaluate', 'answer']);
+    expect(refunded.trace.stopReason).toBe('completed');
   });
 });
