@@ -3,7 +3,15 @@
  * alike by validation, the runtime and the screens.
  */
 import { KIND_LIST, kindDefinition } from './kinds/index.ts';
-import type { BudgetEnding, GraphNode, Limits } from './schema.ts';
+import type { GraphNode, Limits } from './schema.ts';
+
+/**
+ * What a run does once its token budget is spent (`limits.onBudget`): `stop` before the next node,
+ * or `evaluate` (seed 001 §6: `consume()` says no, so no further call; §5.2 stops after the
+ * evaluation): no skill is called, the next Verify still judges what was gathered, then the run stops.
+ */
+export const BUDGET_ENDINGS = ['stop', 'evaluate'] as const;
+export type BudgetEnding = (typeof BUDGET_ENDINGS)[number];
 
 export const onBudgetOf = (limits: Limits): BudgetEnding => limits.onBudget ?? 'stop';
 

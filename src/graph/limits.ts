@@ -47,13 +47,6 @@ export const TRACE_LIMITS = {
   lists: { steps: 1_000_000 },
 } as const;
 
-/**
- * What a run does once its token budget is spent (`limits.onBudget`): `stop` before the next node,
- * or `evaluate` (seed 001 §6: `consume()` says no, so no further call; §5.2 stops after the
- * evaluation): no skill is called, the next Verify still judges what was gathered, then the run stops.
- */
-export const BUDGET_ENDINGS = ['stop', 'evaluate'] as const;
-
 /** Time limits of skill calls, applied however large a file asks them to be. */
 export const SKILL_LIMITS = {
   /** A skill call's whole answer (headers and body) must arrive within this. */

@@ -2,7 +2,8 @@ import { z } from './zod.ts';
 import { Id, Position } from './commonSchemas.ts';
 import { NODE_KINDS, type NodeKind } from './kinds/index.ts';
 import { KIND_SCHEMAS } from './kinds/schemas.ts';
-import { BUDGET_ENDINGS, LIMITS } from './limits.ts';
+import { BUDGET_ENDINGS } from './budget.ts';
+import { LIMITS } from './limits.ts';
 import { LlmSkill, Skill } from './skills.ts';
 import { When, whenDepth } from './when.ts';
 
@@ -54,7 +55,6 @@ export const Limits = z.strictObject({
   onBudget: z.optional(z.enum(BUDGET_ENDINGS)),
 });
 export type Limits = z.infer<typeof Limits>;
-export type BudgetEnding = (typeof BUDGET_ENDINGS)[number];
 
 export const PERMISSION_MODES = ['read-only', 'workspace', 'full'] as const;
 export const Permissions = z.strictObject({ mode: z._default(z.enum(PERMISSION_MODES), 'read-only') });

@@ -1,4 +1,5 @@
-import { BUDGET_ENDINGS, type GraphFile as GraphDocument } from '../../graph/index.ts';
+import { BUDGET_ENDINGS } from '../../graph/budget.ts';
+import { type GraphFile as GraphDocument } from '../../graph/index.ts';
 import { GraphFile, Limits, PERMISSION_MODES } from '../../graph/schema.ts';
 import { useApp } from '../../store/index.ts';
 import { applyAt, JsonField, NumberField, SelectField, TextField, type Apply } from './fields.tsx';
