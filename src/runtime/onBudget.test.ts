@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { GraphFile } from '../graph/index.ts';
+import { parseGraph } from '../graph/parse.ts';
 import { findTemplate } from '../graph/templates/index.ts';
 import { FIXTURES } from './fixtures/index.ts';
 import { createController, runGraph } from './index.ts';
@@ -112,6 +113,23 @@ describe('limits.onBudget: "evaluate"', () => {
     expect(act?.outcome).toBe('ok');
     expect(trace.finalState.results).toMatchObject([{ skill: 'flaky', records: [{}, {}] }]);
     expect(executedNodes(trace)).toEqual(['plan', 'act', 'check']);
+    expect(trace.stopReason).toBe('budget_exhausted');
+  });
+
+  it('a Collect cut by the budget: the records of the skills called are what the Verify judges', async () => {
+    const graph = article('evaluate');
+    const parsed = parseGraph({
+      ...graph, entry: 'gather',
+      nodes: [...graph.nodes, { id: 'gather', kind: 'collect', config: { skills: ['flaky', 'steady'] } }],
+      edges: [...graph.edges, { id: 'g1', source: 'gather', target: 'check' }],
+    });
+    if (!parsed.ok) throw new Error('the graph does not parse');
+    const trace = await runGraph(parsed.value);
+    expect(trace.steps[0].attempts.map((attempt) => attempt.skill)).toEqual(['flaky']);
+    expect(trace.steps[0]).toMatchObject({ outcome: 'ok', note: 'gathered 2 record(s) from flaky; no further call: the budget is spent', budget: { at: 'spent', node: 'check', evaluates: true } });
+    expect(trace.finalState.collected).toHaveLength(2);
+    expect(executedNodes(trace)).toEqual(['gather', 'check']);
+    expect(trace.finalState.evaluation).toMatchObject({ evidence_sufficient: true, records: 2 });
     expect(trace.stopReason).toBe('budget_exhausted');
   });
 

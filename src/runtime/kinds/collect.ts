@@ -50,5 +50,7 @@ export const executeCollect: Executor<'collect'> = async (context) => {
   // A skill the budget cut before its first attempt was not called: no failure of its own.
   if (last && last.attempts.length > 0 && isFailure(last.outcome)) return { outcome: 'error', writes, attempts, note: `${last.skill} failed with ${last.outcome}${last.error ? ` (${last.error})` : ''}${spent}${capped}` };
   if (gathered.length === 0) return { outcome: 'empty', writes, attempts, note: `${skills.length} skill(s) gathered nothing${spent}${capped}` };
-  return { outcome: 'ok', writes, attempts, note: `gathered ${gathered.length} record(s) from ${skills.join(', ')}${spent}${capped}` };
+  // The skills called: all of them, unless the budget cut the list short.
+  const called = [...new Set(attempts.map((attempt) => attempt.skill))];
+  return { outcome: 'ok', writes, attempts, note: `gathered ${gathered.length} record(s) from ${called.join(', ')}${spent}${capped}` };
 };
