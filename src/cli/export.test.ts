@@ -100,6 +100,23 @@ describe('loopscope export --langgraph', () => {
     expect(() => exportedGraph(JSON.parse(JSON.stringify(graph)))).toThrow(refusal);
   });
 
+  it('keeps limits.onBudget: the project\'s graph.json says "evaluate", and its graph evaluates once the budget is spent, then stops', async () => {
+    const template = TEMPLATES.find((candidate) => candidate.id === 'budget-evaluate')?.graph() as GraphFile;
+    const other = await mkdtemp(join(tmpdir(), 'loopscope-export-'));
+    try {
+      await exportLangGraph(template, other);
+      const parsed = parseGraph(await readFile(join(other, 'src/graph.json'), 'utf8'));
+      if (!parsed.ok) throw new Error('graph.json does not parse');
+      expect(parsed.value.limits.onBudget).toBe('evaluate');
+      const spent = parsed.value.scenarios.find((scenario) => scenario.name.startsWith('the budget spent between two actions')) as GraphFile['scenarios'][number];
+      const exported = await streamExported(applyScenario(parsed.value, spent), 1);
+      expect(exported.path).toEqual(['decide', 'execute', 'evaluate', 'final']);
+      expect(exported.state.evaluation).toMatchObject({ evidence_sufficient: true, records: 2 });
+    } finally {
+      await rm(other, { recursive: true, force: true });
+    }
+  });
+
   it('names each llm key in .env.example, never a value', async () => {
     const graph = TEMPLATES.find((template) => template.id === 'securityclaw')?.graph() as GraphFile;
     graph.skills.think = { type: 'llm', access: 'read', baseUrl: 'https://llm.example.com/v1', model: 'm', apiKeyName: 'OPENAI_API_KEY' } as never;

@@ -1,6 +1,7 @@
 /** The selected step in full: its attempts, edges, state diff and fork editor. Loaded when a step is first shown (the first screen has none). */
 import { useState } from 'react';
 import { kindDefinition } from '../graph/index.ts';
+import { budgetSentence } from '../runtime/guards.ts';
 import type { Attempt, Iteration, TraceStep } from '../runtime/trace.ts';
 import { useApp } from '../store/index.ts';
 import { diffStates, retrySummary, retryVerdict, VERDICT_WORDS, type Change } from './analysis.ts';
@@ -140,6 +141,7 @@ export function StepView({ step, label, forkable }: { step: TraceStep; label: st
       </p>
       {step.note && <p className="muted"><Shown text={step.note} /></p>}
       {step.blindRetry && <p className="warn"><WarningIcon size={14} aria-hidden="true" /> blind retry: this plan repeats the last round's, with no new evidence.</p>}
+      {step.budget && step.budget.at !== 'stopped' && <p className="warn"><WarningIcon size={14} aria-hidden="true" /> <Shown text={budgetSentence(step.budget)} /></p>}
       {step.guard && <p className="warn">Guard stopped the run: <code>{step.guard.reason}</code> (<Shown text={step.guard.explain} />)</p>}
 
       <h4 id={`guards-${step.step}`}>Guards, checked before the step ran</h4>

@@ -353,6 +353,15 @@ describe('graph settings and skills', () => {
     expect(graph().state).toEqual(template().state);
   });
 
+  it('sets what a spent budget does: evaluate, or empty for stop (the default)', () => {
+    const container = mount(<Inspector />);
+    const onBudget = field(container, 'When the budget is spent');
+    choose(onBudget, 'evaluate');
+    expect(graph().limits.onBudget).toBe('evaluate');
+    choose(onBudget, '');
+    expect(graph().limits.onBudget).toBeUndefined();
+  });
+
   it('renames a skill, warns before deleting one in use, and keeps an API key out of the graph', () => {
     const container = mount(<Inspector />);
     const first = Object.keys(template().skills)[0];

@@ -67,7 +67,7 @@ export const graphFileArbitrary = fc
         name: fc.string({ minLength: 1, maxLength: 20 }),
         entry: fc.constantFrom(...ids),
         finally: fc.constantFrom(...ids),
-        limits: fc.record({ maxRounds: fc.integer({ min: 1, max: 5 }), maxSteps: fc.integer({ min: 1, max: 40 }), tokenBudget: fc.integer({ min: 0, max: 500 }) }, { requiredKeys: [] }),
+        limits: fc.record({ maxRounds: fc.integer({ min: 1, max: 5 }), maxSteps: fc.integer({ min: 1, max: 40 }), tokenBudget: fc.integer({ min: 0, max: 500 }), onBudget: fc.constantFrom('stop', 'evaluate') }, { requiredKeys: [] }),
         permissions: fc.record({ mode: fc.constantFrom('read-only', 'workspace', 'full') }),
         state: fc.dictionary(key, fc.oneof(jsonLeaf, record), { maxKeys: 3 }),
         skills: fc.tuple(...skillNames.map(() => mockSkill)).map((skills) => Object.fromEntries(skillNames.map((name, index) => [name, skills[index]]))),

@@ -2,6 +2,7 @@ import { z } from './zod.ts';
 import { Id, Position } from './commonSchemas.ts';
 import { NODE_KINDS, type NodeKind } from './kinds/index.ts';
 import { KIND_SCHEMAS } from './kinds/schemas.ts';
+import { BUDGET_ENDINGS } from './budget.ts';
 import { LIMITS } from './limits.ts';
 import { LlmSkill, Skill } from './skills.ts';
 import { When, whenDepth } from './when.ts';
@@ -50,6 +51,8 @@ export const Limits = z.strictObject({
   maxRounds: z._default(z.int().check(z.gte(1), z.lte(LIMITS.maxRounds)), 5),
   maxSteps: z._default(z.int().check(z.gte(1), z.lte(LIMITS.maxSteps)), 50),
   tokenBudget: z.optional(z.int().check(z.gte(0))),
+  /** What a spent budget does; absent: `stop` (BUDGET_ENDINGS). */
+  onBudget: z.optional(z.enum(BUDGET_ENDINGS)),
 });
 export type Limits = z.infer<typeof Limits>;
 

@@ -28,6 +28,7 @@ const nodeOf = <K extends GraphNode['kind']>(graph: GraphFile, id: string, kind:
 describe('validateGraph', () => {
   it('knows exactly the SPEC codes', () => {
     expect([...PROBLEM_CODES]).toEqual([
+      'on_budget',
       'no_entry', 'duplicate_id', 'unknown_node', 'unknown_skill', 'unreachable', 'dead_end',
       'unrouted_outcome', 'unknown_path', 'permission_conflict', 'bad_finally', 'capped_work', 'unknown_edge',
       'collect_writes', 'retry_denied', 'reserved_state', 'no_verdict_tool', 'unwritten_read', 'no_plan',

@@ -1,3 +1,4 @@
+import { budgetLeaves, evaluatingKinds, onBudgetOf } from './budget.ts';
 import { dataFlowProblems } from './dataFlow.ts';
 import { KIND_VALIDATION, type KindValidation } from './kinds/validation.ts';
 import { pathsOf } from './describe.ts';
@@ -10,6 +11,7 @@ import { effectiveAccess, type Access } from './skills.ts';
 import type { When } from './when.ts';
 
 export const PROBLEM_CODES = [
+  'on_budget',
   'no_entry', 'duplicate_id', 'unknown_node', 'unknown_skill', 'unreachable', 'dead_end',
   'unrouted_outcome', 'unknown_path', 'permission_conflict', 'bad_finally', 'capped_work', 'unknown_edge',
   'collect_writes', 'retry_denied', 'reserved_state', 'no_verdict_tool', 'unwritten_read', 'no_plan',
@@ -206,7 +208,23 @@ export const validateGraph = (graph: GraphFile): Problem[] => {
   });
 
   problems.push(...readsOnlyProblems(graph), ...retryProblems(graph), ...reservedStateProblems(graph), ...dataFlowProblems(graph));
+  problems.push(...onBudgetProblems(graph));
   return problems;
+};
+
+/** `limits.onBudget: "evaluate"` that cannot do what it says: no budget to spend, or nothing the run reaches judges without a call. */
+const onBudgetProblems = (graph: GraphFile): Problem[] => {
+  if (onBudgetOf(graph.limits) !== 'evaluate' || !graph.nodes.some((node) => node.id === graph.entry)) return [];
+  const at = { code: 'on_budget', severity: 'warning', path: 'limits.onBudget' } as const;
+  if (graph.limits.tokenBudget === undefined) return [{ ...at, message: 'limits.onBudget is "evaluate" but the graph has no tokenBudget: no budget is ever spent, so it never applies.' }];
+  const reachable = reachableFrom(graph, graph.entry);
+  const judging = graph.nodes.filter((node) => reachable.has(node.id) && kindDefinition(node.kind).evaluates);
+  if (judging.some((node) => budgetLeaves(node).evaluates)) return [];
+  const calls = judging.map((node) => `${node.id} calls ${budgetLeaves(node).calls}`);
+  return [{
+    ...at,
+    message: `limits.onBudget is "evaluate", but no ${evaluatingKinds()} node the run can reach judges without a call${calls.length ? ` (${calls.join(', ')}: a call a spent budget does not make)` : ''}: a spent budget stops the run at once, as "stop" does.`,
+  }];
 };
 
 /** A kind that only reads (Collect) names a skill that writes or executes: it would be refused at every call. */

@@ -2,8 +2,9 @@
  * The system level: hard bounds checked before every node, in SPEC order. They stop the run;
  * they never retry or re-plan.
  */
+import { evaluatingKinds } from '../graph/budget.ts';
 import type { Limits } from '../graph/schema.ts';
-import type { Guard, GuardCheck } from './trace.ts';
+import type { BudgetNote, Guard, GuardCheck } from './trace.ts';
 
 export interface GuardInput {
   /** The round the node would run in (already moved on when it enters the entry again). */
@@ -11,6 +12,8 @@ export interface GuardInput {
   steps: number;
   tokensUsed: number;
   limits: Limits;
+  /** The node judges the evidence without a call and `limits.onBudget` is `evaluate`: a spent budget lets it run. */
+  evaluates?: boolean;
 }
 
 export const budgetCheck = (tokensUsed: number, limits: Limits): GuardCheck => {
@@ -24,13 +27,30 @@ export const checkGuards = (input: GuardInput): { checks: GuardCheck[]; stop: Gu
   const all: GuardCheck[] = [
     { name: 'max_rounds', value: input.round, limit: limits.maxRounds, passed: input.round <= limits.maxRounds, explain: `round ${input.round}/${limits.maxRounds}` },
     { name: 'max_steps', value: input.steps, limit: limits.maxSteps, passed: input.steps < limits.maxSteps, explain: `steps ${input.steps}/${limits.maxSteps}` },
-    budgetCheck(input.tokensUsed, limits),
+    spentButEvaluates(budgetCheck(input.tokensUsed, limits), input.evaluates === true),
   ];
   const failedAt = all.findIndex((check) => !check.passed);
   // Checks after the first failure did not run: the order is part of the contract.
   const checks = failedAt < 0 ? all : all.slice(0, failedAt + 1);
   const failed = failedAt < 0 ? null : all[failedAt];
   return { checks, stop: failed ? { reason: failed.name, explain: guardSentence(failed) } : null };
+};
+
+/** A spent budget does not stop a node that judges the evidence without a call, under onBudget "evaluate": it runs, then the run stops. */
+const spentButEvaluates = (check: GuardCheck, evaluates: boolean): GuardCheck =>
+  check.passed || !evaluates ? check : { ...check, passed: true, explain: `${check.explain}, spent: onBudget evaluate lets this ${evaluatingKinds()} judge what was gathered` };
+
+const tokenCount = (tokens: number) => tokens.toLocaleString('en-US');
+
+/** The one wording of a spent budget under onBudget "evaluate", for the step's note, its stop, the debugger and the timeline. */
+export const budgetSentence = (note: BudgetNote): string => {
+  const spent = `the budget is spent (${tokenCount(note.used)} of ${tokenCount(note.limit)} tokens): no further call`;
+  const judge = evaluatingKinds();
+  if (note.at === 'evaluated') return `${spent}; the ${judge} node ${note.node} judged what was gathered, then the run stops`;
+  if (note.at === 'spent' && note.evaluates) return `${spent}; the ${judge} node ${note.node} still judges what was gathered, then the run stops`;
+  const node = note.at === 'spent' ? `the next node, ${note.node},` : note.node;
+  const why = note.calls ? `would call ${note.calls} to judge` : `is not a ${judge} that judges without a call`;
+  return `${spent}; ${node} ${why}, so the run stops before it`;
 };
 
 const guardSentence = (check: GuardCheck): string => {

@@ -23,6 +23,16 @@ describe('runs of generated graphs', () => {
         expect(trace.steps.length).toBeLessThanOrEqual(graph.limits.maxSteps + 1 + closing.length);
         expect(trace.rounds).toBeLessThanOrEqual(graph.limits.maxRounds);
         expect(trace.steps.at(-1)?.stop?.reason ?? trace.stopReason).toBe(trace.stopReason);
+        // No skill is called once the budget is spent (seed 001: consume() says no), whatever limits.onBudget says.
+        const budget = graph.limits.tokenBudget ?? Infinity;
+        let spent = 0;
+        for (const attempt of trace.steps.flatMap((step) => step.attempts).filter((made) => made.returned !== undefined)) {
+          expect(spent).toBeLessThan(budget);
+          spent += attempt.tokens;
+        }
+        // A node a spent budget let run (onBudget "evaluate") is the last before the final response.
+        const evaluated = trace.steps.findIndex((step) => step.budget?.at === 'evaluated');
+        if (evaluated >= 0) expect(trace.steps.slice(evaluated + 1).every((step) => step.finally)).toBe(true);
       }),
       { numRuns: 80 },
     );

@@ -8,11 +8,12 @@ import { kindDefinition, nodeById, own, type GraphFile, type GraphNode, type Moc
 import { DEFAULT_GRANT } from '../skills/grant.ts';
 import { createSkill, resultOfEntry, type KeyRing, type McpConnector, type SkillRunner } from '../skills/index.ts';
 import { chooseEdge, type EdgeChoice } from './conditions.ts';
-import { checkGuards } from './guards.ts';
+import { budgetLeaves, onBudgetOf, type BudgetLeaves } from '../graph/budget.ts';
+import { budgetSentence, checkGuards } from './guards.ts';
 import { EXECUTORS, type NodeContext, type NodeResult } from './kinds/index.ts';
 import { runAction, type ActionEnv } from './retry.ts';
 import { agentState, type RunLedger, type RunValues, type Stop } from './state.ts';
-import type { Attempt, TraceStep } from './trace.ts';
+import type { Attempt, BudgetNote, TraceStep } from './trace.ts';
 
 /** What a run takes from outside; none of it is state, all of it is optional. */
 export interface RunDeps {
@@ -156,6 +157,12 @@ const executeFinally = async (graph: GraphFile, node: GraphNode, values: RunValu
   };
 };
 
+/** A spent budget's note on `node`, when `leaves` is asked (onBudget "evaluate") and `tokens` reach the budget. */
+const spentNote = (graph: GraphFile, tokens: number, node: string, leaves: BudgetLeaves | null): Omit<BudgetNote, 'at'> | null => {
+  const limit = graph.limits.tokenBudget;
+  return leaves && limit !== undefined && tokens >= limit ? { used: tokens, limit, node, ...leaves } : null;
+};
+
 /** Runs `node` on the values; the update it returns is all that changes. */
 export const executeNode = async (graph: GraphFile, node: GraphNode, values: RunValues, real: RealRunners, deps: RunDeps): Promise<Record<string, unknown>> => {
   if (values._run.closing && node.id === finallyNode(graph)?.id) return executeFinally(graph, node, values, values._run.closing, deps);
@@ -169,13 +176,16 @@ export const executeNode = async (graph: GraphFile, node: GraphNode, values: Run
     step: stepNumber, round, node: node.id, kind: node.kind, outcome: null, attempts: [], reads: [...kindDefinition(node.kind).reads],
     writes: {}, edges: [], fired: null, guard: null, durationMs: 0,
   };
-  const guards = checkGuards({ round, steps: values.steps as number, tokensUsed: tokensBefore, limits: graph.limits });
+  // onBudget "evaluate": a spent budget still lets a node run that judges the evidence without a call (then the run stops).
+  const spentBefore = spentNote(graph, tokensBefore, node.id, onBudgetOf(graph.limits) === 'evaluate' ? budgetLeaves(node) : null);
+  const guards = checkGuards({ round, steps: values.steps as number, tokensUsed: tokensBefore, limits: graph.limits, evaluates: spentBefore?.evaluates });
   base.guards = guards.checks;
   if (guards.stop) {
-    const stop = { reason: guards.stop.reason, explain: guards.stop.explain };
+    const budget = guards.stop.reason === 'budget_exhausted' && spentBefore ? { ...spentBefore, at: 'stopped' as const } : undefined;
+    const stop = { reason: guards.stop.reason, explain: budget ? budgetSentence(budget) : guards.stop.explain };
     const guarded: TraceStep = {
-      ...base, round: guards.stop.reason === 'max_rounds' ? currentRound : round, reads: [], guard: guards.stop, tokensUsed: tokensBefore,
-      note: `stopped by a guard before ${node.id}`, stop,
+      ...base, round: guards.stop.reason === 'max_rounds' ? currentRound : round, reads: [], guard: stop, tokensUsed: tokensBefore,
+      note: `stopped by a guard before ${node.id}`, stop, ...(budget ? { budget } : {}),
     };
     return { _run: { ...run, step: stepNumber, outcome: null, ...stopFields(graph, stop) }, _step: guarded };
   }
@@ -226,9 +236,16 @@ export const executeNode = async (graph: GraphFile, node: GraphNode, values: Run
   const update: Record<string, unknown> = { ...writes, steps: (values.steps as number) + 1 };
   if (round !== currentRound) update.round = round;
   if (ledger.tokensUsed !== tokensBefore) update.tokensUsed = ledger.tokensUsed;
-  let stop: Stop | null = result.budgetStop ? { reason: 'budget_exhausted', explain: result.budgetStop.explain } : (result.stop ?? null);
+  // A node a spent budget let run judged what was gathered: the run stops there (seed 001 §5.2).
+  const evaluated: BudgetNote | undefined = spentBefore ? { ...spentBefore, at: 'evaluated' } : undefined;
+  let stop: Stop | null = result.budgetStop ? { reason: 'budget_exhausted', explain: result.budgetStop.explain }
+    : (result.stop ?? (evaluated ? { reason: 'budget_exhausted', explain: budgetSentence(evaluated) } : null));
   const route = stop ? null : routeAfter(graph, node.id, outcome, Object.assign(state, update));
   stop ??= route?.stop ?? null;
+  // This node spent the budget: say what the next node may still do.
+  const next = !stop && tokensBefore < (graph.limits.tokenBudget ?? Infinity) && onBudgetOf(graph.limits) === 'evaluate' && route?.fired ? nodeById(graph, route.fired.target) : undefined;
+  const spentHere = next && spentNote(graph, ledger.tokensUsed, next.id, budgetLeaves(next));
+  const budget = evaluated ?? (spentHere ? { ...spentHere, at: 'spent' as const } : undefined);
   // Built in one go, in the trace's field order (a step is the largest object a run makes per node).
   const step: TraceStep = {
     step: stepNumber, round, node: node.id, kind: node.kind, outcome, attempts: result.attempts, reads: base.reads, writes,
@@ -236,6 +253,7 @@ export const executeNode = async (graph: GraphFile, node: GraphNode, values: Run
     note: result.note, tokensUsed: ledger.tokensUsed,
   };
   if (result.blindRetry) step.blindRetry = true;
+  if (budget) step.budget = budget;
   if (result.iterations) step.iterations = result.iterations;
   if (result.maxIter !== undefined) step.maxIter = result.maxIter;
   if (result.given) step.given = result.given;

@@ -98,6 +98,23 @@ export const Guard = z.strictObject({ reason: StopReason, explain: z.string() })
 export type Guard = z.infer<typeof Guard>;
 
 /**
+ * A spent budget under `limits.onBudget: "evaluate"` (seed 001 §6), as data (guards.ts words it):
+ * `spent` on the step that spent it, `node` being the next; `evaluated` on the Verify that judged
+ * what was gathered, after which the run stops; `stopped` on the step the run stopped before.
+ */
+export const BudgetNote = z.strictObject({
+  at: z.enum(['spent', 'evaluated', 'stopped']),
+  used: z.number().check(z.gte(0)),
+  limit: z.number().check(z.gte(0)),
+  node: z.string(),
+  /** `node` judges the evidence without a call, so it still runs. */
+  evaluates: z.boolean(),
+  /** The skill `node`'s judging would call (a judge, a loop's decider), which the spent budget does not. */
+  calls: z.optional(z.string()),
+});
+export type BudgetNote = z.infer<typeof BudgetNote>;
+
+/**
  * What a LangGraph server told of a step of a graph Loopscope did not make (SPEC §8): the
  * checkpoints around it, where it ran (a subgraph's namespace and parent node), and what came next.
  */
@@ -149,6 +166,8 @@ export const TraceStep = z.strictObject({
   stateBefore: z.optional(State),
   /** Set when the node repeats the last round's plan with no new evidence (a blind retry). */
   blindRetry: z.optional(z.boolean()),
+  /** Under `limits.onBudget: "evaluate"`: what the spent budget left to run (BudgetNote). */
+  budget: z.optional(BudgetNote),
   /** Set on the terminal step: the run's stop. */
   stop: z.optional(Guard),
   /** A node with an inner loop: its iterations (the flat `attempts` holds their attempts too) and its bound. */

@@ -1,3 +1,4 @@
+import { BUDGET_ENDINGS } from '../../graph/budget.ts';
 import { type GraphFile as GraphDocument } from '../../graph/index.ts';
 import { GraphFile, Limits, PERMISSION_MODES } from '../../graph/schema.ts';
 import { useApp } from '../../store/index.ts';
@@ -23,6 +24,7 @@ export function GraphInspector() {
         <NumberField label="Max rounds" value={graph.limits.maxRounds} apply={setLimit('maxRounds')} />
         <NumberField label="Max steps" value={graph.limits.maxSteps} apply={setLimit('maxSteps')} />
         <NumberField label="Token budget" value={graph.limits.tokenBudget} optional apply={setLimit('tokenBudget')} placeholder="unlimited" help="Empty means unlimited." />
+        <SelectField label="When the budget is spent" value={graph.limits.onBudget} options={BUDGET_ENDINGS} optional apply={set('limits.onBudget')} help="stop (empty): before the next node. evaluate: no further skill call; the next Verify that judges without a call still runs on what was gathered, then the run stops." />
       </section>
       <SelectField label="Permission mode" value={graph.permissions.mode} options={PERMISSION_MODES} apply={set('permissions.mode')} help="read-only allows read skills; workspace also write; full also exec." />
       <JsonField label="Initial state (JSON)" value={graph.state} apply={(value) => set('state')(value ?? {})} optional />

@@ -90,6 +90,11 @@ export interface KindDefinition<Config = unknown, Kind extends string = string, 
   finalResponse?: true;
   /** A step of a LangGraph node Loopscope did not make (a foreign graph's) is recorded as this kind. */
   foreignSteps?: true;
+  /**
+   * It judges the evidence (the article's evaluation): under `limits.onBudget: "evaluate"` it still
+   * runs once the budget is spent, unless its judging needs a call (`calls`: the skill it would ask).
+   */
+  evaluates?: (config: Config) => { calls: string | null };
 }
 
 /** What a person answers a node that `interruptsBefore` it. */

@@ -37,4 +37,6 @@ export const verify = defineKind<VerifyConfig>()({
         : [`needs ≥ ${config.minRecords} record${config.minRecords === 1 ? '' : 's'}`],
   skillRefs: (config) => [...(config.judge ? [{ skill: config.judge, where: 'config.judge' }] : []), ...loopSkillRefs(config.loop)],
   outcomesFor: (config) => (config.loop ? withLoopOutcomes(['sufficient', 'exhausted', 'continue']) : ['sufficient', 'exhausted', 'continue']),
+  // Counting records calls nothing; a judge or a loop's decider is a call a spent budget no longer makes.
+  evaluates: (config) => ({ calls: config.loop?.decider ?? config.judge ?? null }),
 });

@@ -1,3 +1,4 @@
+import { onBudgetOf } from '../../graph/budget.ts';
 import { MAX_ITER, type Action } from '../../graph/index.ts';
 import { isFailure, type ActionRun } from '../retry.ts';
 import type { Attempt } from '../trace.ts';
@@ -12,6 +13,17 @@ const budgetError = (run: ActionRun) => ({ outcome: run.attempts.at(-1)?.outcome
 
 const recordsOf = (runs: readonly ActionRun[]) => runs.reduce((sum, run) => sum + run.records.length, 0);
 
+/**
+ * onBudget "evaluate" (seed 001 §6: `consume()` says no, no further call): the calls that ran are
+ * what was gathered, for the Verify next. A call the budget cut before its first attempt is
+ * dropped; one cut between its retries ends as the failure its last attempt had.
+ */
+const gatheredAtBudget = (runs: readonly ActionRun[]): { runs: ActionRun[]; failed?: ActionRun } => {
+  const cut = runs.at(-1);
+  if (!cut?.budgetStop) return { runs: [...runs] };
+  return cut.attempts.length === 0 ? { runs: runs.slice(0, -1) } : { runs: [...runs], failed: cut };
+};
+
 /** The inner loop: a decider picks each tool; the tool calls are the visit's `results`. */
 const executeActLoop: Executor<'act'> = async (context) => {
   const loop = context.node.config.loop as NonNullable<typeof context.node.config.loop>;
@@ -20,6 +32,13 @@ const executeActLoop: Executor<'act'> = async (context) => {
   const results = run.calls.map(resultOf);
   const { ending } = run;
   const base = { attempts: run.attempts, ...trace };
+  if (ending.type === 'budget' && onBudgetOf(context.graph.limits) === 'evaluate') {
+    const gathered = gatheredAtBudget(run.calls);
+    const records = recordsOf(gathered.runs);
+    const writes = { results: gathered.runs.map(resultOf), execution_error: gathered.failed ? executionError(gathered.failed) : null };
+    const note = `iteration ${run.iterations.length}: ${gathered.runs.length} tool call(s) returned ${records} record(s); no further call, the budget is spent (${ending.guard.explain})`;
+    return { ...base, outcome: gathered.failed ? 'error' : records > 0 ? 'ok' : 'empty', writes, note };
+  }
   if (ending.type === 'budget') {
     const cut = run.calls.at(-1)?.budgetStop ? run.calls.at(-1) : undefined;
     return { ...base, outcome: null, writes: { results, execution_error: cut ? budgetError(cut) : { outcome: 'error', skill: loop.decider, message: ending.guard.explain } }, note: ending.guard.explain, budgetStop: ending.guard };
@@ -62,17 +81,22 @@ export const executeAct: Executor<'act'> = async (context): Promise<NodeResult> 
       break;
     }
   }
-  const cut = runs.at(-1)?.budgetStop ? runs.at(-1) : undefined;
+  const evaluate = runs.at(-1)?.budgetStop && onBudgetOf(context.graph.limits) === 'evaluate' ? gatheredAtBudget(runs) : undefined;
+  if (evaluate) {
+    runs.splice(0, runs.length, ...evaluate.runs);
+    fatal = evaluate.failed;
+  }
+  const cut = runs.at(-1)?.budgetStop && !evaluate ? runs.at(-1) : undefined;
   const writes = {
     results: runs.map(resultOf),
     execution_error: cut ? budgetError(cut) : fatal ? executionError(fatal) : null,
   };
   const records = recordsOf(runs);
-  const skipped = fatal && runs.length < actions.length ? `; ${actions.length - runs.length} later action(s) not run` : '';
+  const skipped = (fatal || evaluate) && runs.length < actions.length ? `; ${actions.length - runs.length} later action(s) not ${evaluate ? 'called: the budget is spent' : 'run'}` : '';
   if (cut?.budgetStop) return { outcome: null, writes, attempts, note: `${cut.budgetStop.explain}${capped}`, budgetStop: cut.budgetStop };
   if (actions.length === 0) return { outcome: 'empty', writes, attempts, note: 'the plan has no actions' };
   if (fatal?.denied) return { outcome: 'denied', writes, attempts, note: `${fatal.skill} was denied: ${fatal.error}${skipped}${capped}` };
   if (fatal) return { outcome: 'error', writes, attempts, note: `${fatal.skill} failed with ${fatal.outcome} after ${fatal.attempts.length} attempt(s)${skipped}${capped}` };
-  if (records === 0) return { outcome: 'empty', writes, attempts, note: `${runs.length} action(s) ran and returned zero records${capped}` };
-  return { outcome: 'ok', writes, attempts, note: `${runs.length} action(s) returned ${records} record(s)${capped}` };
+  if (records === 0) return { outcome: 'empty', writes, attempts, note: `${runs.length} action(s) ran and returned zero records${skipped}${capped}` };
+  return { outcome: 'ok', writes, attempts, note: `${runs.length} action(s) returned ${records} record(s)${skipped}${capped}` };
 };

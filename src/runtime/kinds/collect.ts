@@ -1,3 +1,4 @@
+import { onBudgetOf } from '../../graph/budget.ts';
 import { MAX_ITER } from '../../graph/index.ts';
 import { isFailure, type ActionRun } from '../retry.ts';
 import type { Attempt } from '../trace.ts';
@@ -13,6 +14,11 @@ const executeCollectLoop: Executor<'collect'> = async (context) => {
   const writes = { collected: [...before, ...gathered] };
   const base = { writes, attempts: run.attempts, ...loopTrace(run, loop) };
   const { ending } = run;
+  if (ending.type === 'budget' && onBudgetOf(context.graph.limits) === 'evaluate') {
+    // What was gathered goes on to the Verify; a tool the budget cut between its retries ends as its failure.
+    const failed = run.calls.at(-1)?.budgetStop && run.calls.at(-1)?.attempts.length ? 'error' : undefined;
+    return { ...base, outcome: failed ?? (gathered.length ? 'ok' : 'empty'), note: `gathered ${gathered.length} record(s); no further call, the budget is spent (${ending.guard.explain})` };
+  }
   if (ending.type === 'budget') return { ...base, outcome: null, note: ending.guard.explain, budgetStop: ending.guard };
   if (ending.type === 'failed') return { ...base, outcome: 'error', note: `iteration ${run.iterations.length}: ${ending.by === 'decider' ? 'the decider ' : ''}${ending.run.skill} failed with ${ending.run.outcome}${ending.run.error ? ` (${ending.run.error})` : ''}` };
   if (ending.type === 'error') return { ...base, outcome: 'error', note: doneErrorNote(run, loop, ending.message) };
@@ -38,8 +44,13 @@ export const executeCollect: Executor<'collect'> = async (context) => {
     gathered.push(...last.records);
   }
   const writes = { collected: [...before, ...gathered] };
-  if (last?.budgetStop) return { outcome: null, writes, attempts, note: `${last.budgetStop.explain}${capped}`, budgetStop: last.budgetStop };
-  if (last && isFailure(last.outcome)) return { outcome: 'error', writes, attempts, note: `${last.skill} failed with ${last.outcome}${last.error ? ` (${last.error})` : ''}${capped}` };
-  if (gathered.length === 0) return { outcome: 'empty', writes, attempts, note: `${skills.length} skill(s) gathered nothing${capped}` };
-  return { outcome: 'ok', writes, attempts, note: `gathered ${gathered.length} record(s) from ${skills.join(', ')}${capped}` };
+  // onBudget "evaluate": no further call, and what was gathered goes on to the Verify.
+  const spent = last?.budgetStop && onBudgetOf(context.graph.limits) === 'evaluate' ? '; no further call: the budget is spent' : '';
+  if (last?.budgetStop && !spent) return { outcome: null, writes, attempts, note: `${last.budgetStop.explain}${capped}`, budgetStop: last.budgetStop };
+  // A skill the budget cut before its first attempt was not called: no failure of its own.
+  if (last && last.attempts.length > 0 && isFailure(last.outcome)) return { outcome: 'error', writes, attempts, note: `${last.skill} failed with ${last.outcome}${last.error ? ` (${last.error})` : ''}${spent}${capped}` };
+  if (gathered.length === 0) return { outcome: 'empty', writes, attempts, note: `${skills.length} skill(s) gathered nothing${spent}${capped}` };
+  // The skills called: all of them, unless the budget cut the list short.
+  const called = [...new Set(attempts.map((attempt) => attempt.skill))];
+  return { outcome: 'ok', writes, attempts, note: `gathered ${gathered.length} record(s) from ${called.join(', ')}${spent}${capped}` };
 };
