@@ -11,6 +11,11 @@ test.use({ viewport: { width: 1280, height: 720 }, deviceScaleFactor: 1 });
 
 const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true });
 const debugToggle = (page: Page) => button(page, 'Debug layout');
+/** Switches the layout by its key, and waits until the switch says so. */
+const debugLayout = async (page: Page, on: boolean) => {
+  await page.keyboard.press('Control+Shift+D');
+  await expect(debugToggle(page)).toHaveAttribute('aria-pressed', String(on));
+};
 const transform = (page: Page) => page.locator('.react-flow__viewport').evaluate((element) => (element as HTMLElement).style.transform);
 
 /**
@@ -70,28 +75,24 @@ const fitBy = async (page: Page, name: string) => {
 /** The steps every graph goes through: the editing layout, then the Debug layout, then back. */
 const walk = async (page: Page, name: string) => {
   await expectFits(page, `${name}, editing: first open`);
-  await page.keyboard.press('Control+Shift+D');
-  await expect(debugToggle(page)).toHaveAttribute('aria-pressed', 'true');
+  await debugLayout(page, true);
   await expectFits(page, `${name}, Debug: entered`);
-  await page.keyboard.press('Control+Shift+D');
-  await expect(debugToggle(page)).toHaveAttribute('aria-pressed', 'false');
+  await debugLayout(page, false);
   await expectFits(page, `${name}, editing: left the Debug layout`);
-  await fitBy(page, 'Fit View');
-  await expectFits(page, `${name}, editing: Fit View`);
-  await fitBy(page, 'Auto layout');
-  await expectFits(page, `${name}, editing: Auto layout`);
-  await debugToggle(page).click();
-  await expect(debugToggle(page)).toHaveAttribute('aria-pressed', 'true');
-  await expectFits(page, `${name}, Debug: entered after Auto layout`);
-  await fitBy(page, 'Fit View');
-  await expectFits(page, `${name}, Debug: Fit View`);
-  await fitBy(page, 'Auto layout');
-  await expectFits(page, `${name}, Debug: Auto layout`);
+  for (const layout of ['editing', 'Debug']) {
+    if (layout === 'Debug') {
+      await debugLayout(page, true);
+      await expectFits(page, `${name}, Debug: entered after Auto layout`);
+    }
+    for (const fit of ['Fit View', 'Auto layout']) {
+      await fitBy(page, fit);
+      await expectFits(page, `${name}, ${layout}: ${fit}`);
+    }
+  }
   await page.reload();
   await expect(debugToggle(page)).toHaveAttribute('aria-pressed', 'true');
   await expectFits(page, `${name}, Debug: first open`);
-  await debugToggle(page).click();
-  await expect(debugToggle(page)).toHaveAttribute('aria-pressed', 'false');
+  await debugLayout(page, false);
   await expectFits(page, `${name}, editing: left the Debug layout after a reload`);
 };
 
@@ -136,21 +137,18 @@ test('stepping a run in the Debug layout, then leaving it: the editing canvas sh
   const errors = collectErrors(page);
   await page.goto('/?template=securityclaw');
   await expect(debugToggle(page)).toBeVisible();
-  await page.keyboard.press('Control+Shift+D');
-  await expect(debugToggle(page)).toHaveAttribute('aria-pressed', 'true');
+  await debugLayout(page, true);
   const stepHeading = page.getByRole('region', { name: 'Step detail' }).getByRole('heading', { name: /^Step \d+ ·/ });
   for (const step of [1, 2, 3, 4]) {
     await page.keyboard.press('F10');
     await expect(stepHeading).toContainText(`Step ${step} ·`);
     await expectFits(page, `Debug: step ${step}`);
   }
-  await page.keyboard.press('Control+Shift+D');
-  await expect(debugToggle(page)).toHaveAttribute('aria-pressed', 'false');
+  await debugLayout(page, false);
   await expectFits(page, 'editing: left the Debug layout after four steps');
 
   // The person makes the Debug layout's canvas shorter: theirs, when they come back, and after a reload.
-  await page.keyboard.press('Control+Shift+D');
-  await expect(debugToggle(page)).toHaveAttribute('aria-pressed', 'true');
+  await debugLayout(page, true);
   const canvas = page.getByRole('region', { name: 'Canvas' });
   const before = (await canvas.boundingBox())!;
   const splitter = (await page.getByRole('separator', { name: 'Resize the timeline' }).boundingBox())!;
@@ -160,10 +158,8 @@ test('stepping a run in the Debug layout, then leaving it: the editing canvas sh
   await page.mouse.up();
   await expect.poll(async () => Math.round((await canvas.boundingBox())!.height)).toBeLessThan(before.height - 100);
   const theirs = Math.round((await canvas.boundingBox())!.height);
-  await page.keyboard.press('Control+Shift+D');
-  await expect(debugToggle(page)).toHaveAttribute('aria-pressed', 'false');
-  await page.keyboard.press('Control+Shift+D');
-  await expect(debugToggle(page)).toHaveAttribute('aria-pressed', 'true');
+  await debugLayout(page, false);
+  await debugLayout(page, true);
   await expect.poll(async () => Math.round((await canvas.boundingBox())!.height)).toBe(theirs);
   await page.reload();
   await expect(debugToggle(page)).toHaveAttribute('aria-pressed', 'true');
