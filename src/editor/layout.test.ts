@@ -141,6 +141,17 @@ describe('layoutGraph', () => {
     for (const [index, a] of rects.entries()) for (const b of rects.slice(index + 1)) expect(overlap(a, b)).toBe(false);
   });
 
+  it('folds a chain of seven nodes, too long for the room, into two rows that fit it readable', async () => {
+    const base = findTemplate('securityclaw')!.graph();
+    const nodes = Array.from({ length: 7 }, (_, index) => ({ ...base.nodes[1], id: `n${index}`, label: `Step ${index}`, position: { x: 0, y: 0 } }));
+    const chain: GraphFile = { ...base, entry: 'n0', nodes, edges: nodes.slice(1).map((node, index) => ({ id: `e${index}`, source: `n${index}`, target: node.id })) };
+    const laid = withPositions(chain, await layoutGraph(chain));
+    const rows = new Set(laid.nodes.map((node) => node.position.y));
+    expect(rows.size).toBe(2);
+    const view = viewportFor(graphBounds(laid, edgeLayout(laid))!, { width: 874, height: 470 }, 'whole');
+    expect(view.zoom * CANVAS_TEXT.body).toBeGreaterThanOrEqual(10);
+  });
+
   it('keeps the labels of a hand-built graph clear, as drawn and after Auto layout', async () => {
     const graph = handBuilt();
     expect(clashes(graph)).toEqual([]);

@@ -121,6 +121,8 @@ const alignLayersTop = (layers: ElkNode[][]): ElkNode[][] => {
 const ROOM = { width: (874 - 2 * FIT_MARGIN) / MIN_FIT_ZOOM, height: (470 - 2 * FIT_MARGIN) / MIN_FIT_ZOOM };
 /** About what loop-backs and their labels take under the nodes (the templates have up to four). */
 const BELOW_NODES = 100;
+/** More nodes than this do not fit the room readable however folded: the search (cubic in the layers) is not made. */
+const FOLD_UP_TO = 60;
 /** Between a folded graph's rows: room for the edges from the first row down to the second. */
 const ROW_GAP = 48;
 
@@ -131,11 +133,12 @@ const overflow = (width: number, height: number) => Math.max(width / ROOM.width,
  * A graph laid out left to right wider than the room (SecurityClaw's six layers: 1,350 px, where
  * 1,070 fit) folds once: its last layers go under the first ones, as the articles draw a long
  * loop, where that overflows the room less. The fold is the one, of every layer it could start
- * at and every column it could go under, that overflows least, under the columns it spans.
+ * at and every column it could go under, that overflows least (then the narrowest), under the
+ * columns it spans.
  */
 const foldToRoom = (layers: ElkNode[][]): ElkNode[] => {
   const nodes = layers.flat();
-  if (layers.length < 3) return nodes;
+  if (layers.length < 3 || nodes.length > FOLD_UP_TO) return nodes;
   const top = Math.min(...nodes.map((child) => child.y ?? 0));
   const columns = layers.map((layer) => ({
     left: Math.min(...layer.map((child) => child.x ?? 0)),
@@ -145,18 +148,21 @@ const foldToRoom = (layers: ElkNode[][]): ElkNode[] => {
   const [left, right] = [columns[0].left, columns[columns.length - 1].right];
   const bottom = (from: number, to: number) => Math.max(...columns.slice(from, to).map((column) => column.bottom));
   if (right - left <= ROOM.width) return nodes;
-  let best = { overflow: overflow(right - left, bottom(0, columns.length) - top), from: 0, dx: 0, dy: 0 };
+  let best = { overflow: Infinity, width: Infinity, from: 0, dx: 0, dy: 0 };
   for (let from = 2; from < columns.length; from += 1) {
     const [tailLeft, tailBottom] = [columns[from].left, bottom(from, columns.length)];
     for (const under of columns.slice(0, from)) {
       const spans = { left: under.left, right: under.left + right - tailLeft };
       const above = columns.slice(0, from).filter((column) => column.left < spans.right && column.right > spans.left);
       const dy = Math.max(...above.map((column) => column.bottom)) + ROW_GAP - top;
-      const folded = overflow(Math.max(columns[from - 1].right, spans.right) - left, Math.max(bottom(0, from), tailBottom + dy) - top);
-      if (folded < best.overflow) best = { overflow: folded, from, dx: under.left - tailLeft, dy };
+      const width = Math.max(columns[from - 1].right, spans.right) - left;
+      const folded = overflow(width, Math.max(bottom(0, from), tailBottom + dy) - top);
+      // Of folds as tall, the narrower: rows of even length rather than a short first row over a long second.
+      if (folded < best.overflow || (folded === best.overflow && width < best.width)) best = { overflow: folded, width, from, dx: under.left - tailLeft, dy };
     }
   }
-  if (best.from === 0) return nodes;
+  // A fold that fits the graph no better (a big graph, its height the limit either way) would only break its line.
+  if (best.overflow >= overflow(right - left, bottom(0, columns.length) - top)) return nodes;
   for (const child of layers.slice(best.from).flat()) {
     child.x = (child.x ?? 0) + best.dx;
     child.y = (child.y ?? 0) + best.dy;
