@@ -39,7 +39,7 @@ const box = async (locator: ReturnType<Page['locator']>) => {
   return found;
 };
 
-test('Debug layout: the timeline and the step detail side by side under the canvas, palette and inspector hidden; the editing layout comes back as it was; both remembered', async ({ page }) => {
+test('Debug layout: the timeline and the step detail side by side under a canvas as tall as the editing one, palette and inspector hidden; the editing layout comes back as it was; both remembered', async ({ page }) => {
   // A long journey (reloads, whole runs, a slow run): three times the usual budget on a loaded machine.
   test.slow();
   const errors = collectErrors(page);
@@ -48,6 +48,7 @@ test('Debug layout: the timeline and the step detail side by side under the canv
   await page.getByRole('button', { name: 'Show Scenarios (12)' }).click();
   await expect(page.getByRole('region', { name: 'Scenarios' })).toBeVisible();
   const inspectorBefore = await box(page.getByRole('region', { name: 'Inspector' }));
+  const editingCanvas = await box(page.getByRole('region', { name: 'Canvas' }));
   await expect(debugToggle(page)).toHaveAttribute('aria-pressed', 'false');
   await expect(debugToggle(page)).toHaveAttribute('title', /\(Ctrl\+Shift\+D\)$/);
 
@@ -59,12 +60,14 @@ test('Debug layout: the timeline and the step detail side by side under the canv
     const canvas = await box(page.getByRole('region', { name: 'Canvas' }));
     const timeline = await box(page.getByRole('region', { name: 'Timeline panel' }));
     const stepDetail = await box(detail(page));
-    // Side by side, the step detail to the right of the timeline, both under the canvas and most of the screen's height.
+    // Side by side, the step detail to the right of the timeline, both under the canvas; the canvas
+    // as tall as the editing one, so a graph that fits there readable fits here (issue 53).
     expect(stepDetail.x).toBeGreaterThanOrEqual(timeline.x + timeline.width - 1);
     expect(Math.abs(stepDetail.y - timeline.y)).toBeLessThan(2);
     expect(canvas.y + canvas.height).toBeLessThanOrEqual(timeline.y);
-    expect(timeline.height).toBeGreaterThan(360);
-    expect(stepDetail.height).toBeGreaterThan(360);
+    expect(canvas.height).toBeGreaterThanOrEqual(editingCanvas.height - 1);
+    expect(timeline.height).toBeGreaterThan(180);
+    expect(stepDetail.height).toBeGreaterThan(180);
     expect(timeline.width).toBeGreaterThan(450);
     // The view controls stay, beside the timeline.
     await expect(page.getByRole('button', { name: 'Fit View' })).toBeVisible();

@@ -40,11 +40,13 @@ const bottomPanels = (narrow: boolean): Record<string, PanelSpec> => ({
   'problems-panel': railAt(false),
 });
 /**
- * The Debug layout: the canvas across the top, and under it, most of the screen's height, the view
- * controls, the timeline and the step detail side by side; scenarios and problems start as rails.
- * Its sizes are remembered apart from the editing layout's (groups of their own).
+ * The Debug layout: the canvas across the top, and under it the view controls, the timeline and the
+ * step detail side by side; scenarios and problems start as rails. The canvas starts as tall as the
+ * editing layout's and wider, so a graph that fits there readable fits here (at 1280×720 a
+ * 58% timeline left a 280 px strip, with the graph cut off or its text under 10 px). Its sizes are
+ * remembered apart from the editing layout's (groups of their own).
  */
-const DEBUG_CENTRE: Record<string, PanelSpec> = { 'canvas-panel': { min: 160 }, 'bottom-panel': { size: { percent: 58 }, min: 110 } };
+const DEBUG_CENTRE: Record<string, PanelSpec> = { 'canvas-panel': { min: 160 }, 'bottom-panel': { size: CENTRE['bottom-panel'].size, min: 110 } };
 const DEBUG_BOTTOM: Record<string, PanelSpec> = {
   'view-panel': NARROW_COLUMN,
   'timeline-panel': { min: 280 },

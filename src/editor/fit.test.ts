@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TEMPLATES } from '../graph/templates/index.ts';
 import { edgeLayout, loadLabelPlacement } from './flowAdapter.ts';
-import { FIT_MARGIN, graphBounds, MIN_FIT_ZOOM, MIN_WHOLE_FIT_ZOOM, viewportFor } from './fit.ts';
+import { FIT_MARGIN, graphBounds, MIN_FIT_MARGIN, MIN_FIT_ZOOM, MIN_WHOLE_FIT_ZOOM, viewportFor } from './fit.ts';
 import { freeRoom } from '../ui/freeRoom.ts';
 import { ABOVE_NODE, CANVAS_TEXT, nodeRect, type Rect } from './geometry.ts';
 
@@ -42,6 +42,23 @@ describe('viewportFor', () => {
     expect(box.top).toBeGreaterThanOrEqual(room.y + FIT_MARGIN - 0.01);
     expect(box.right).toBeLessThanOrEqual(LAPTOP.width - FIT_MARGIN + 0.01);
     expect(box.bottom).toBeLessThanOrEqual(room.y + room.height - FIT_MARGIN + 0.01);
+  });
+});
+
+describe('the fit\'s margin', () => {
+  it('narrows, before the zoom draws the text under 10 px, for a graph a little too big for its canvas; a graph too big either way keeps it', () => {
+    // Graph Engineer after Auto layout: 577 px tall, 470 - 2 × 24 px of room held it at 9.5 px.
+    const bounds = { x: 0, y: 0, width: 1000, height: 577 };
+    for (const mode of ['readable', 'whole'] as const) {
+      const view = viewportFor(bounds, LAPTOP, mode);
+      expect(view.zoom * CANVAS_TEXT.body, mode).toBeGreaterThanOrEqual(10);
+      const box = shown(bounds, LAPTOP, view);
+      expect(Math.min(box.left, box.top), mode).toBeGreaterThanOrEqual(MIN_FIT_MARGIN - 0.01);
+      expect(box.bottom, mode).toBeLessThanOrEqual(LAPTOP.height - MIN_FIT_MARGIN + 0.01);
+      expect(box.right, mode).toBeLessThanOrEqual(LAPTOP.width - MIN_FIT_MARGIN + 0.01);
+    }
+    const big = { x: 0, y: 0, width: 3000, height: 1200 };
+    expect(shown(big, LAPTOP, viewportFor(big, LAPTOP, 'whole')).left).toBeCloseTo(FIT_MARGIN);
   });
 });
 

@@ -5,7 +5,7 @@
  * entry is, every text readable, and the rest is a pan or a click on the minimap away. Fit View
  * and Auto layout show the whole graph, however small. Either way the box fitted is all that is
  * drawn (nodes, the chips and toggles above them, loops, labels) with a margin, in the part of the
- * canvas nothing covers.
+ * canvas nothing covers; the margin narrows before the text gets small.
  */
 import type { Viewport } from '@xyflow/react';
 import type { GraphFile } from '../graph/schema.ts';
@@ -23,6 +23,8 @@ export const MIN_WHOLE_ZOOM = 0.1;
 const MAX_FIT_ZOOM = 1.2;
 /** The margin kept round the graph, in screen pixels. */
 export const FIT_MARGIN = 24;
+/** What the margin gives way to before the text does: a graph a little too big for its canvas is drawn closer to its sides, readable. */
+export const MIN_FIT_MARGIN = 4;
 /** What the breakpoint toggle on a node's corner reaches past its right side (editor.css). */
 const TOGGLE_OUT = 10;
 /** How far a loop's label hangs under its run. */
@@ -53,12 +55,24 @@ export const graphBounds = (graph: GraphFile, layout: EdgeLayout): Rect | null =
  * The view that shows `bounds` in `room` of the canvas (its whole size by default) with a margin:
  * readable and from the graph's left and top where it does not fit, or whole.
  */
-export const viewportFor = (bounds: Rect, room: Room | { width: number; height: number }, mode: FitMode = 'readable'): Viewport =>
-  viewportInRoom(bounds, room, {
-    margin: { x: FIT_MARGIN, y: FIT_MARGIN },
+export const viewportFor = (bounds: Rect, room: Room | { width: number; height: number }, mode: FitMode = 'readable'): Viewport => {
+  const margin = marginFor(bounds, room);
+  return viewportInRoom(bounds, room, {
+    margin: { x: margin, y: margin },
     minZoom: (whole) => (mode === 'whole' ? MIN_WHOLE_ZOOM : whole >= MIN_WHOLE_FIT_ZOOM ? Math.min(MIN_FIT_ZOOM, whole) : MIN_FIT_ZOOM),
     maxZoom: MAX_FIT_ZOOM,
   });
+};
+
+/**
+ * FIT_MARGIN, unless a narrower one, down to MIN_FIT_MARGIN, is what shows the graph whole at a
+ * readable zoom: the bounds hold all that is drawn, so a narrower margin hides nothing, where a
+ * smaller zoom would draw the text under 10 px. A graph too big either way keeps the full margin.
+ */
+const marginFor = (bounds: Rect, room: { width: number; height: number }) => {
+  const spare = Math.min(room.width - bounds.width * MIN_FIT_ZOOM, room.height - bounds.height * MIN_FIT_ZOOM) / 2;
+  return spare >= MIN_FIT_MARGIN && spare < FIT_MARGIN ? spare : FIT_MARGIN;
+};
 
 /** The view centred on `rect` at full size: where a graph too large to draw whole opens. */
 export const viewportAround = (rect: Rect, size: { width: number; height: number }): Viewport => ({

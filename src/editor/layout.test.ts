@@ -3,7 +3,8 @@ import { outcomesOf, type GraphFile } from '../graph/index.ts';
 import { parseGraph } from '../graph/parse.ts';
 import { findTemplate } from '../graph/templates/index.ts';
 import { edgeLabelText, edgeLayout, findBackEdges, GENERAL_HANDLE, loadLabelPlacement } from './flowAdapter.ts';
-import { edgeRoute, handleBoxes, labelSize, nodeRect, sourceHandleIndex, sourcePoint, targetPoint, type Rect } from './geometry.ts';
+import { graphBounds, viewportFor } from './fit.ts';
+import { CANVAS_TEXT, edgeRoute, handleBoxes, labelSize, nodeRect, sourceHandleIndex, sourcePoint, targetPoint, type Rect } from './geometry.ts';
 import handBuiltFile from '../graph/fixtures/hand-built.json';
 import { layoutGraph, type Positions } from './layout.ts';
 
@@ -118,6 +119,37 @@ describe('layoutGraph', () => {
     const graph = findTemplate(id)!.graph();
     expect(clashes(graph)).toEqual([]);
     expect(clashes(withPositions(graph, await layoutGraph(graph)))).toEqual([]);
+  });
+
+  it.each(['securityclaw', 'graph-engineer', 'files-agent', 'approval-gate'])('lays %s out to fit the editing canvas of a 1280×720 laptop whole, every text 10 px or more', async (id) => {
+    const graph = findTemplate(id)!.graph();
+    const laid = withPositions(graph, await layoutGraph(graph));
+    // Fit View and Auto layout fit the whole graph (fit.ts); the canvas at 1280×720, as in fit.test.ts.
+    const view = viewportFor(graphBounds(laid, edgeLayout(laid))!, { width: 874, height: 470 }, 'whole');
+    expect(view.zoom * CANVAS_TEXT.body).toBeGreaterThanOrEqual(10);
+  });
+
+  it('folds a graph too wide for the room once, its last layers under its first, clear of them', async () => {
+    const graph = findTemplate('securityclaw')!.graph();
+    const laid = withPositions(graph, await layoutGraph(graph));
+    const rect = (id: string) => nodeRect(laid.nodes.find((node) => node.id === id)!, laid.skills);
+    // Six layers in a row were 1,350 px wide; confirm and halt, the last two, go under the first ones.
+    expect(rect('confirm').x).toBeLessThan(rect('evaluate').x);
+    expect(rect('confirm').x).toBeLessThan(rect('halt').x);
+    expect(rect('confirm').y).toBeGreaterThan(rect('execute').y + rect('execute').height);
+    const rects = laid.nodes.map((node) => nodeRect(node, laid.skills));
+    for (const [index, a] of rects.entries()) for (const b of rects.slice(index + 1)) expect(overlap(a, b)).toBe(false);
+  });
+
+  it('folds a chain of seven nodes, too long for the room, into two rows that fit it readable', async () => {
+    const base = findTemplate('securityclaw')!.graph();
+    const nodes = Array.from({ length: 7 }, (_, index) => ({ ...base.nodes[1], id: `n${index}`, label: `Step ${index}`, position: { x: 0, y: 0 } }));
+    const chain: GraphFile = { ...base, entry: 'n0', nodes, edges: nodes.slice(1).map((node, index) => ({ id: `e${index}`, source: `n${index}`, target: node.id })) };
+    const laid = withPositions(chain, await layoutGraph(chain));
+    const rows = new Set(laid.nodes.map((node) => node.position.y));
+    expect(rows.size).toBe(2);
+    const view = viewportFor(graphBounds(laid, edgeLayout(laid))!, { width: 874, height: 470 }, 'whole');
+    expect(view.zoom * CANVAS_TEXT.body).toBeGreaterThanOrEqual(10);
   });
 
   it('keeps the labels of a hand-built graph clear, as drawn and after Auto layout', async () => {

@@ -2,6 +2,7 @@ import ELK from 'elkjs/lib/elk.bundled.js';
 import type { ElkExtendedEdge, ElkNode } from 'elkjs/lib/elk-api.js';
 import type { Position } from '../graph/index.ts';
 import type { GraphFile } from '../graph/schema.ts';
+import { FIT_MARGIN, MIN_FIT_ZOOM } from './fit.ts';
 import { findBackEdges } from './flowAdapter.ts';
 import { handleCount, nodeHeight, nodeWidth, sourceHandleIndex, sourcePoint, targetPoint } from './geometry.ts';
 
@@ -74,13 +75,26 @@ export const layoutGraph = async (graph: GraphFile): Promise<Positions> => {
     children,
     edges,
   });
-  const placed = new Map(alignLayersTop(laid.children ?? []).map((child) => [child.id, child]));
+  const placed = new Map(foldToRoom(alignLayersTop(layersOf(laid.children ?? []))).map((child) => [child.id, child]));
   const positions: Positions = new Map();
   for (const node of graph.nodes) {
     const child = placed.get(names.get(node.id) as string);
     if (child) positions.set(node.id, { x: Math.round(child.x ?? 0), y: Math.round(child.y ?? 0) });
   }
   return positions;
+};
+
+/** The nodes ELK stacked in columns, left to right: a node starting past every node before it starts the next. */
+const layersOf = (children: ElkNode[]): ElkNode[][] => {
+  const byLeft = [...children].sort((a, b) => (a.x ?? 0) - (b.x ?? 0));
+  const layers: ElkNode[][] = [];
+  let right = -Infinity;
+  for (const child of byLeft) {
+    if ((child.x ?? 0) >= right) layers.push([]);
+    layers[layers.length - 1].push(child);
+    right = Math.max(right, (child.x ?? 0) + (child.width ?? 0));
+  }
+  return layers;
 };
 
 /**
@@ -90,20 +104,68 @@ export const layoutGraph = async (graph: GraphFile): Promise<Positions> => {
  * Engineer laid out so was too tall to read whole on a laptop). Aligned at the top, the main line
  * runs along the top, as the articles draw it.
  */
-const alignLayersTop = (children: ElkNode[]): ElkNode[] => {
-  const byLeft = [...children].sort((a, b) => (a.x ?? 0) - (b.x ?? 0));
-  const layers: ElkNode[][] = [];
-  let right = -Infinity;
-  for (const child of byLeft) {
-    // A layer is the nodes ELK stacked in one column: a node starting past every node before it starts the next.
-    if ((child.x ?? 0) >= right) layers.push([]);
-    layers[layers.length - 1].push(child);
-    right = Math.max(right, (child.x ?? 0) + (child.width ?? 0));
-  }
-  const top = Math.min(...children.map((child) => child.y ?? 0));
+const alignLayersTop = (layers: ElkNode[][]): ElkNode[][] => {
+  const top = Math.min(...layers.flat().map((child) => child.y ?? 0));
   for (const layer of layers) {
     const shift = Math.min(...layer.map((child) => child.y ?? 0)) - top;
     for (const child of layer) child.y = (child.y ?? 0) - shift;
   }
-  return children;
+  return layers;
+};
+
+/**
+ * The room a graph laid out is to fit, readable: the editing canvas of a 1280×720 laptop (874×470
+ * px beside the palette and the inspector, above the timeline; the Debug layout's is as tall and
+ * wider) at the smallest zoom that draws its text at 10 px, less the fit's margin, in flow pixels.
+ */
+const ROOM = { width: (874 - 2 * FIT_MARGIN) / MIN_FIT_ZOOM, height: (470 - 2 * FIT_MARGIN) / MIN_FIT_ZOOM };
+/** About what loop-backs and their labels take under the nodes (the templates have up to four). */
+const BELOW_NODES = 100;
+/** More nodes than this do not fit the room readable however folded: the search (cubic in the layers) is not made. */
+const FOLD_UP_TO = 60;
+/** Between a folded graph's rows: room for the edges from the first row down to the second. */
+const ROW_GAP = 48;
+
+/** How much a graph of nodes this wide and tall overflows the room: 1 or less fits. */
+const overflow = (width: number, height: number) => Math.max(width / ROOM.width, (height + BELOW_NODES) / ROOM.height);
+
+/**
+ * A graph laid out left to right wider than the room (SecurityClaw's six layers: 1,350 px, where
+ * 1,070 fit) folds once: its last layers go under the first ones, as the articles draw a long
+ * loop, where that overflows the room less. The fold is the one, of every layer it could start
+ * at and every column it could go under, that overflows least (then the narrowest), under the
+ * columns it spans.
+ */
+const foldToRoom = (layers: ElkNode[][]): ElkNode[] => {
+  const nodes = layers.flat();
+  if (layers.length < 3 || nodes.length > FOLD_UP_TO) return nodes;
+  const top = Math.min(...nodes.map((child) => child.y ?? 0));
+  const columns = layers.map((layer) => ({
+    left: Math.min(...layer.map((child) => child.x ?? 0)),
+    right: Math.max(...layer.map((child) => (child.x ?? 0) + (child.width ?? 0))),
+    bottom: Math.max(...layer.map((child) => (child.y ?? 0) + (child.height ?? 0))),
+  }));
+  const [left, right] = [columns[0].left, columns[columns.length - 1].right];
+  const bottom = (from: number, to: number) => Math.max(...columns.slice(from, to).map((column) => column.bottom));
+  if (right - left <= ROOM.width) return nodes;
+  let best = { overflow: Infinity, width: Infinity, from: 0, dx: 0, dy: 0 };
+  for (let from = 2; from < columns.length; from += 1) {
+    const [tailLeft, tailBottom] = [columns[from].left, bottom(from, columns.length)];
+    for (const under of columns.slice(0, from)) {
+      const spans = { left: under.left, right: under.left + right - tailLeft };
+      const above = columns.slice(0, from).filter((column) => column.left < spans.right && column.right > spans.left);
+      const dy = Math.max(...above.map((column) => column.bottom)) + ROW_GAP - top;
+      const width = Math.max(columns[from - 1].right, spans.right) - left;
+      const folded = overflow(width, Math.max(bottom(0, from), tailBottom + dy) - top);
+      // Of folds as tall, the narrower: rows of even length rather than a short first row over a long second.
+      if (folded < best.overflow || (folded === best.overflow && width < best.width)) best = { overflow: folded, width, from, dx: under.left - tailLeft, dy };
+    }
+  }
+  // A fold that fits the graph no better (a big graph, its height the limit either way) would only break its line.
+  if (best.overflow >= overflow(right - left, bottom(0, columns.length) - top)) return nodes;
+  for (const child of layers.slice(best.from).flat()) {
+    child.x = (child.x ?? 0) + best.dx;
+    child.y = (child.y ?? 0) + best.dy;
+  }
+  return nodes;
 };
