@@ -31,7 +31,7 @@ describe('the inner agent loop (seed 003)', () => {
     expect(work.writes.results).toEqual([{ skill: 'grep', args: { q: 'FAIL' }, outcome: 'ok', records: [{ line: 'FAIL a.test.ts' }], attempts: 1 }]);
     expect(trace.tokensUsed).toBe(5 + 10 + 5 + 3);
     // Context isolation: the decider is shown the node's declared reads, and the step says so.
-    expect(work.given).toEqual({ skill: 'think', reads: ['plan', 'approval'], state: {} });
+    expect(work.given).toEqual({ skill: 'think', reads: ['plan', 'reasoning', 'approval'], state: {} });
     expect(Trace.safeParse(trace).success).toBe(true);
   });
 
@@ -137,7 +137,7 @@ describe('an llm decider', () => {
     expect(prompts).toHaveLength(2);
     expect(prompts.join('\n')).not.toContain('not for the decider');
     expect(prompts[1]).toContain('FAIL a.test.ts');
-    expect(work.given).toEqual({ skill: 'think', reads: ['plan', 'approval'], state: {} });
+    expect(work.given).toEqual({ skill: 'think', reads: ['plan', 'reasoning', 'approval'], state: {} });
   });
 });
 
@@ -154,7 +154,7 @@ describe('verify with a judge', () => {
     const first = trace.steps[1];
     expect(first.outcome).toBe('continue');
     expect(first.writes.evaluation).toMatchObject({ reason: 'coverage_low', evidence_sufficient: false, plan_exhausted: false });
-    expect(first.given).toMatchObject({ skill: 'judge', reads: ['results', 'execution_error', 'collected'] });
+    expect(first.given).toMatchObject({ skill: 'judge', reads: ['results', 'execution_error', 'collected', 'verified'] });
     expect(first.given?.state.results).toHaveLength(1);
     expect(trace.stopReason).toBe('completed');
   });

@@ -1,5 +1,5 @@
 import type { VerifyConfig } from './verify.schema.ts';
-import { LOOP_FIELDS, MAX_ITER, loopSkillRefs, loopSummary, withLoopOutcomes } from './loop.ts';
+import { LOOP_FIELDS, MAX_ITER, VERDICT_MODES, loopSkillRefs, loopSummary, withLoopOutcomes } from './loop.ts';
 import { defineKind } from './types.ts';
 
 /** Where a verify loop's verdict comes from. */
@@ -20,8 +20,9 @@ export const verify = defineKind<VerifyConfig>()({
   outcomes: ['sufficient', 'exhausted', 'continue'],
   mermaid: 'rhombus',
   terminal: false,
-  writes: ['evaluation'],
-  reads: ['results', 'execution_error', 'collected'],
+  // `verified`: a loop's tool verdict kept across visits (`loop.verdict: "state"`), written only then.
+  writes: ['evaluation', 'verified'],
+  reads: ['results', 'execution_error', 'collected', 'verified'],
   // It judges the evidence an Act or a Collect node gathered, unless its own loop gathers it.
   needs: (config) => (config.loop ? [] : [['results', 'collected']]),
   fields: [
@@ -29,10 +30,11 @@ export const verify = defineKind<VerifyConfig>()({
     { key: 'judge', label: 'Judge skill', type: 'skill', optional: true, help: 'An llm (or mock) judge asked once instead of counting records.' },
     ...LOOP_FIELDS,
     { key: 'verdictFrom', label: 'Verdict from', type: 'select', options: VERDICT_SOURCES, optional: true, help: 'tool: the last tool answer’s ok.' },
+    { key: 'loop.verdict', label: 'Verdict kept', type: 'select', options: VERDICT_MODES, optional: true, help: 'state: the tool’s verdict is the channel verified, kept across visits until a tool answers again.' },
     { key: 'retry.maxAttempts', label: 'Max attempts', type: 'number', min: 1, max: 100, optional: true },
   ],
   summary: (config) =>
-    config.loop ? [...loopSummary(config.loop), ...(config.verdictFrom === 'tool' ? ['verdict: tool ok'] : [])]
+    config.loop ? [...loopSummary(config.loop), ...(config.verdictFrom === 'tool' ? [`verdict: tool ok${config.loop.verdict === 'state' ? ', kept' : ''}`] : [])]
       : config.judge ? [`judge: ${config.judge}`]
         : [`needs ≥ ${config.minRecords} record${config.minRecords === 1 ? '' : 's'}`],
   skillRefs: (config) => [...(config.judge ? [{ skill: config.judge, where: 'config.judge' }] : []), ...loopSkillRefs(config.loop)],
