@@ -179,7 +179,7 @@ describe('node inspector', () => {
   it('edits the loop options each kind reads (issue 54, items 7-9); one without a loop says what is missing', () => {
     open(findTemplate('graph-engineer')!.graph(), { nodes: ['run'] });
     let container = mount(<Inspector />);
-    const failure = field(container, 'Loop: a failed tool call');
+    const failure = field(container, 'Loop: a failed tool');
     expect(failure.value).toBe('observe');
     choose(failure, 'end');
     expect((node('run').config as { loop: { onToolFailure?: string } }).loop.onToolFailure).toBe('end');
@@ -193,7 +193,7 @@ describe('node inspector', () => {
     expect((node('think').config as { loop: { output?: string } }).loop.output).toBe('plan');
     open(template(), { nodes: ['execute'] });
     container = mount(<Inspector />);
-    const without = field(container, 'Loop: a failed tool call');
+    const without = field(container, 'Loop: a failed tool');
     choose(without, 'observe');
     expect(without.closest('.field')?.querySelector('.field-error')?.textContent).toMatch(/decider/);
     expect((node('execute').config as { loop?: unknown }).loop).toBeUndefined();

@@ -33,7 +33,7 @@ export const withLoopOutcomes = (outcomes: readonly string[]): string[] => [...o
 /** The loop's inspector fields: the kinds that run one share them. */
 export const LOOP_FIELDS: readonly InspectorField[] = [
   { key: 'loop', label: 'Inner loop', type: 'json', optional: true, help: 'Optional: {"decider":"skill","tools":["…"],"maxIter":5}. A decider answers {"tool","args"} or {"done":true,"output":{}}.' },
-  { key: 'loop.onToolFailure', label: 'Loop: a failed tool call', type: 'select', options: TOOL_FAILURE_MODES, optional: true, help: 'end (default): ends the loop. observe: the decider sees it and goes on.' },
+  { key: 'loop.onToolFailure', label: 'Loop: a failed tool', type: 'select', options: TOOL_FAILURE_MODES, optional: true, help: 'observe: the decider sees the failure and goes on.' },
 ];
 
 /** The skills a loop names, with where. */

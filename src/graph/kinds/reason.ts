@@ -22,7 +22,7 @@ export const reason = defineKind<ReasonConfig>()({
     { key: 'prompt', label: 'Prompt', type: 'text', optional: true },
     ...RETRY_FIELDS,
     ...LOOP_FIELDS,
-    { key: 'loop.output', label: 'Loop: done output', type: 'select', options: LOOP_OUTPUTS, optional: true, help: 'any: an output that is not a plan is written to reasoning and routes ok.' },
+    { key: 'loop.output', label: 'Loop: done output', type: 'select', options: LOOP_OUTPUTS, optional: true, help: 'any: one that is no plan goes to reasoning.' },
   ],
   summary: (config) =>
     config.loop ? [...loopSummary(config.loop), config.loop.output === 'any' ? 'plan or reasoning: done output' : 'plan: done output']

@@ -30,7 +30,7 @@ export const verify = defineKind<VerifyConfig>()({
     { key: 'judge', label: 'Judge skill', type: 'skill', optional: true, help: 'An llm (or mock) judge asked once instead of counting records.' },
     ...LOOP_FIELDS,
     { key: 'verdictFrom', label: 'Verdict from', type: 'select', options: VERDICT_SOURCES, optional: true, help: 'tool: the last tool answer’s ok.' },
-    { key: 'loop.verdict', label: 'Loop: verdict kept', type: 'select', options: VERDICT_MODES, optional: true, help: 'state: the tool’s verdict is the channel verified, kept across visits until a tool answers again.' },
+    { key: 'loop.verdict', label: 'Loop: verdict kept', type: 'select', options: VERDICT_MODES, optional: true, help: 'state: kept in verified until a tool answers again.' },
     { key: 'retry.maxAttempts', label: 'Max attempts', type: 'number', min: 1, max: 100, optional: true },
   ],
   summary: (config) =>

@@ -86,7 +86,7 @@ const toolVerdict = (run: LoopRun, note: ToolVerdictNote, records: number, extra
   const outcome: Verdict = ok ? 'sufficient' : note.exhausted ? 'exhausted' : 'continue';
   const reason = ok ? 'sufficient' : (note.reason ?? 'insufficient');
   const from = answered
-    ? `the tool ${answered.skill} answered ok: ${String(asRecord(answered.records.at(-1))?.ok ?? 'nothing')}${kept ? ', kept in verified' : ''}`
+    ? `the tool ${answered.skill} answered ok: ${String(asRecord(answered.records.at(-1))?.ok ?? 'nothing')}`
     : kept ? keptVerdictNote(kept.verified, kept.step) : 'no tool answered, so nothing was verified';
   return evaluated(outcome, reason, `${from} (the verdict comes from the tool)${note.reasoning ? `; the decider: ${note.reasoning}` : ''}`, records, extra);
 };
