@@ -32,9 +32,9 @@ test('the canvas says it: REASON runs an inner loop, COLLECT routes its error, V
   await expect(page.getByRole('heading', { name: 'Graph Engineer' })).toBeVisible();
   // The node summaries come from the kinds' definitions (a line too long for the node is elided, whole on hover).
   await expect(canvasNode(page, 'Reason').getByTitle('loop: planner → read_file, glob_files, max_iter 3')).toBeVisible();
-  await expect(canvasNode(page, 'Reason').getByTitle('plan or reasoning: done output')).toBeVisible();
+  await expect(canvasNode(page, 'Reason').getByTitle('plan: done output')).toBeVisible();
   await expect(canvasNode(page, 'Verify').getByTitle('loop: reviewer → check_cause, max_iter 3')).toBeVisible();
-  await expect(canvasNode(page, 'Verify').getByTitle('verdict: tool ok, kept')).toBeVisible();
+  await expect(canvasNode(page, 'Verify').getByTitle('verdict: tool ok')).toBeVisible();
   // COLLECT's error and max_iter have their own edge to Give up, no longer swallowed by an always edge.
   await expect(edgeLabel(page, 'outcome: error or max_iter')).toHaveCount(2);
   // ok, empty, error, max_iter, and the general handle.

@@ -25,7 +25,7 @@ export const reason = defineKind<ReasonConfig>()({
     { key: 'loop.output', label: 'Loop: done output', type: 'select', options: LOOP_OUTPUTS, optional: true, help: 'any: one that is no plan goes to reasoning.' },
   ],
   summary: (config) =>
-    config.loop ? [...loopSummary(config.loop), config.loop.output === 'any' ? 'plan or reasoning: done output' : 'plan: done output']
+    config.loop ? [...loopSummary(config.loop), 'plan: done output']
     : config.planner === 'llm'
       ? [`llm planner: ${config.skill ?? 'no skill'}`]
       : [`${config.plans.length} scripted plan${config.plans.length === 1 ? '' : 's'}`,

@@ -34,7 +34,7 @@ export const verify = defineKind<VerifyConfig>()({
     { key: 'retry.maxAttempts', label: 'Max attempts', type: 'number', min: 1, max: 100, optional: true },
   ],
   summary: (config) =>
-    config.loop ? [...loopSummary(config.loop), ...(config.verdictFrom === 'tool' ? [`verdict: tool ok${config.loop.verdict === 'state' ? ', kept' : ''}`] : [])]
+    config.loop ? [...loopSummary(config.loop), ...(config.verdictFrom === 'tool' ? ['verdict: tool ok'] : [])]
       : config.judge ? [`judge: ${config.judge}`]
         : [`needs ≥ ${config.minRecords} record${config.minRecords === 1 ? '' : 's'}`],
   skillRefs: (config) => [...(config.judge ? [{ skill: config.judge, where: 'config.judge' }] : []), ...loopSkillRefs(config.loop)],
