@@ -72,7 +72,7 @@ export const KIND_VALIDATION: { [K in NodeKind]?: KindValidation<K> } = {
       ...(node.config.loop?.verdict === 'state' && node.config.verdictFrom === 'decider'
         ? [{ code: 'loop_option', severity: 'warning', message: `${node.id} keeps its verdict in state (loop.verdict "state"), which is the tool's answer, but says verdictFrom "decider": the decider's words are ignored. Set verdictFrom to "tool", or the verdict to "visit".`, nodeId: node.id, path: `nodes[${index}].config.verdictFrom` } satisfies Problem]
         : []),
-      ...(node.config.loop?.verdict === 'state' && !node.config.loop.tools.length
+      ...(node.config.loop?.verdict === 'state' && node.config.verdictFrom !== 'tool' && !node.config.loop.tools.length
         ? [{ code: 'no_verdict_tool', severity: 'warning', message: `${node.id} keeps a tool's verdict in state (loop.verdict "state") but its loop has no tools: no tool can answer, so nothing is ever verified.`, nodeId: node.id, path: `nodes[${index}].config.loop.tools` } satisfies Problem]
         : []),
     ],

@@ -2,7 +2,7 @@ import { MAX_ITER, own, type LoopConfig } from '../../graph/index.ts';
 import { RetryPolicy } from '../../graph/commonSchemas.ts';
 import { z } from '../../graph/zod.ts';
 import { Judgement } from '../../graph/kinds/verify.schema.ts';
-import { isFailure } from '../retry.ts';
+import { isFailure, type ActionRun } from '../retry.ts';
 import { doneErrorNote, givenTo, loopTrace, maxIterNote, observedNote, replyAs, runLoop, type LoopRun } from './loop.ts';
 import { asRecord, type Executor, type NodeContext, type NodeResult } from './types.ts';
 
@@ -74,6 +74,9 @@ const TOOL_VERDICT_HINT = '{"exhausted": bool, "reason": text, "reasoning": text
 /** The last tool call of the visit that answered (did not fail): the one whose `ok` is the verdict. */
 const lastAnswer = (run: LoopRun) => run.calls.filter((call) => !isFailure(call.outcome)).at(-1);
 
+/** What a tool answered as its verdict: the `ok` field of the last record it returned. */
+const okOf = (call: ActionRun) => asRecord(call.records.at(-1))?.ok;
+
 /**
  * The verdict of the last tool answer (seed 003's `state.verified = out.get("ok")`): the `ok`
  * field of the last record the last tool call that answered returned. No tool answered: nothing
@@ -82,11 +85,11 @@ const lastAnswer = (run: LoopRun) => run.calls.filter((call) => !isFailure(call.
  */
 const toolVerdict = (run: LoopRun, note: ToolVerdictNote, records: number, extra: Partial<NodeResult>, kept?: { verified: unknown; step: number | undefined }): NodeResult => {
   const answered = lastAnswer(run);
-  const ok = answered ? asRecord(answered.records.at(-1))?.ok === true : kept?.verified === true;
+  const ok = (answered ? okOf(answered) : kept?.verified) === true;
   const outcome: Verdict = ok ? 'sufficient' : note.exhausted ? 'exhausted' : 'continue';
   const reason = ok ? 'sufficient' : (note.reason ?? 'insufficient');
   const from = answered
-    ? `the tool ${answered.skill} answered ok: ${String(asRecord(answered.records.at(-1))?.ok ?? 'nothing')}`
+    ? `the tool ${answered.skill} answered ok: ${String(okOf(answered) ?? 'nothing')}`
     : kept ? keptVerdictNote(kept.verified, kept.step) : 'no tool answered, so nothing was verified';
   return evaluated(outcome, reason, `${from} (the verdict comes from the tool)${note.reasoning ? `; the decider: ${note.reasoning}` : ''}`, records, extra);
 };
@@ -106,7 +109,7 @@ const executeVerifyLoop: Executor<'verify'> = async (context) => {
   if (!keep) return result.step;
   // Every ending keeps what a tool answered before it (seed 003 updates the state at each tool call).
   const answered = lastAnswer(result.run);
-  return answered ? { ...result.step, writes: { ...result.step.writes, verified: asRecord(answered.records.at(-1))?.ok === true } } : result.step;
+  return answered ? { ...result.step, writes: { ...result.step.writes, verified: okOf(answered) === true } } : result.step;
 };
 
 /** The verify loop's evaluation, with the loop run it came from. */
