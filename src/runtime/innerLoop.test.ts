@@ -5,7 +5,7 @@ import { findTemplate } from '../graph/templates/index.ts';
 import { FIXTURES } from './fixtures/index.ts';
 import { createController, runGraph } from './index.ts';
 import { Trace } from './trace.ts';
-import { executedNodes, nodeOf, withoutTimings } from './testing.ts';
+import { executedNodes, nodeOf, scriptedLlm, withoutTimings } from './testing.ts';
 
 const script = (graph: ReturnType<typeof FIXTURES.innerLoop>, skill: string, entries: MockEntry[]) => {
   const definition = graph.skills[skill];
@@ -125,12 +125,7 @@ describe('an llm decider', () => {
     const graph = FIXTURES.innerLoop();
     graph.skills.think = { type: 'llm', access: 'read', baseUrl: 'http://llm.test/v1', model: 'tiny', timeoutMs: 1000 };
     graph.state.secret_notes = 'not for the decider';
-    const prompts: string[] = [];
-    const texts = ['```json\n{"tool": "grep", "args": {"q": "FAIL"}}\n```', '{"done": true, "output": {}}'];
-    const fetch = (async (_url: string, init: RequestInit) => {
-      prompts.push((JSON.parse(String(init.body)) as { messages: { content: string }[] }).messages[0].content);
-      return new Response(JSON.stringify({ choices: [{ message: { content: texts.shift() } }], usage: { total_tokens: 7 } }));
-    }) as unknown as typeof globalThis.fetch;
+    const { fetch, prompts } = scriptedLlm(['```json\n{"tool": "grep", "args": {"q": "FAIL"}}\n```', '{"done": true, "output": {}}']);
     const trace = await runGraph(graph, { fetch });
     const work = trace.steps[0];
     expect(work.iterations?.map((iteration) => iteration.outcome)).toEqual(['ok', 'done']);

@@ -9,7 +9,7 @@ import { validateGraph } from '../graph/validate.ts';
 import { parseStateEdit } from '../graph/state.ts';
 import { FIXTURES } from './fixtures/index.ts';
 import { createController, runGraph } from './index.ts';
-import { executedNodes, nodeOf, withoutTimings } from './testing.ts';
+import { executedNodes, nodeOf, scriptedLlm, withoutTimings } from './testing.ts';
 
 const tool = (name: string, args: Record<string, unknown> = {}): MockEntry => ({ outcome: 'ok', reply: { tool: name, args } });
 const doneWith = (output: Record<string, unknown>): MockEntry => ({ outcome: 'ok', reply: { done: true, output } });
@@ -51,12 +51,7 @@ describe('loop.onToolFailure (item 7): a tool call that still fails after its lo
   it('observe: the failure, outcome and message, is in what an llm decider is told next', async () => {
     const graph = innerLoop({ grep: [{ outcome: 'error', error: 'grep: index locked' }] }, { onToolFailure: 'observe' });
     graph.skills.think = { type: 'llm', access: 'read', baseUrl: 'http://llm.test/v1', model: 'tiny', timeoutMs: 1000 };
-    const prompts: string[] = [];
-    const texts = ['{"tool": "grep", "args": {"q": "FAIL"}}', '{"done": true, "output": {}}'];
-    const fetch = (async (_url: string, init: RequestInit) => {
-      prompts.push((JSON.parse(String(init.body)) as { messages: { content: string }[] }).messages[0].content);
-      return new Response(JSON.stringify({ choices: [{ message: { content: texts.shift() } }], usage: { total_tokens: 7 } }));
-    }) as unknown as typeof globalThis.fetch;
+    const { fetch, prompts } = scriptedLlm(['{"tool": "grep", "args": {"q": "FAIL"}}', '{"done": true, "output": {}}']);
     const work = (await runGraph(graph, { fetch })).steps[0];
     expect(work.outcome).toBe('empty');
     expect(prompts[1]).toContain('{"n":1,"tool":"grep","args":{"q":"FAIL"},"outcome":"error","error":"grep: index locked"}');
