@@ -57,10 +57,13 @@ describe('loop.onToolFailure (item 7): a tool call that still fails after its lo
     expect(prompts[1]).toContain('{"n":1,"tool":"grep","args":{"q":"FAIL"},"outcome":"error","error":"grep: index locked"}');
   });
 
-  it('observe: a permission refusal still ends the loop at once with denied', async () => {
+  it('observe: a permission refusal still ends the loop at once, the check\'s (denied) or a tool\'s own', async () => {
     const work = (await runGraph(innerLoop({ think: [tool('write_file'), doneWith({})] }, { onToolFailure: 'observe' }))).steps[0];
     expect(work.outcome).toBe('denied');
     expect(work.iterations).toHaveLength(1);
+    const refused = (await runGraph(innerLoop({ think: [tool('grep'), doneWith({})], grep: [{ outcome: 'permission_denied', error: '403' }] }, { onToolFailure: 'observe' }))).steps[0];
+    expect(refused.outcome).toBe('error');
+    expect(refused.iterations).toHaveLength(1);
   });
 });
 

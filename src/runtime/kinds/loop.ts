@@ -186,8 +186,8 @@ export const runLoop = async <K extends NodeKind>(
     iteration.outcome = called.outcome;
     if (called.budgetStop) return finish({ type: 'budget', guard: called.budgetStop });
     if (isFailure(called.outcome)) {
-      // A refusal always ends the loop (seed 003 returns at once); any other failure may be the decider's to read.
-      if (!called.denied && loop.onToolFailure === 'observe') {
+      // A refusal always ends the loop (seed 003 returns at once), the check's or a tool's own; any other failure may be the decider's to read.
+      if (!called.denied && called.outcome !== 'permission_denied' && loop.onToolFailure === 'observe') {
         iteration.note = observedFailureNote(called);
         observed.push(called);
         observations.push({ n, tool: reply.tool, args: reply.args, outcome: called.outcome, error: called.error ?? called.outcome });
