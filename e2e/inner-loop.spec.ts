@@ -95,7 +95,7 @@ test('VERIFY\'s tool sends the run back to REASON; Reason and Act show their ite
   await expect(detail(page)).toContainText('Outcome: continue');
   await expect(detail(page).locator('.fired-edge')).toHaveText('g5');
   await expect(detail(page)).toContainText('the tool check_cause answered ok: false (the verdict comes from the tool)');
-  await expect(detail(page).getByText('Given to reviewer: results, execution_error, collected')).toBeVisible();
+  await expect(detail(page).getByText('Given to reviewer: results, execution_error, collected, verified')).toBeVisible();
   await expect(steps(page).nth(4)).toContainText('Reason');
 
   // Step 6: the second Act visit, three iterations of at most four: reply → tool call → attempts.
@@ -145,5 +145,30 @@ test('a denied tool call inside an iteration goes to a person, who denies it', a
   await detail(page).getByRole('button', { name: 'Deny' }).click();
   await expect(stopStatus(page)).toContainText('gave_up');
   await expect(steps(page)).toHaveCount(6);
+  expect(errors).toEqual([]);
+});
+
+test('the loop options on the step: a failed tool call observed, a verdict kept from an earlier visit, a hypothesis as reasoning (issue 54, items 7-9)', async ({ page }) => {
+  test.slow();
+  const errors = collectErrors(page);
+  await runScenario(page, 'a tool call that still fails is the decider\'s observation: it picks another tool');
+  await expect(stopStatus(page)).toContainText('completed');
+  await steps(page).nth(2).click();
+  await expect(detail(page)).toContainText('Outcome: ok');
+  await expect(iterations(page).nth(0)).toHaveAccessibleName('Iteration 1: call grep_repo → timeout');
+  await expect(iterations(page).nth(0)).toContainText('grep_repo failed with timeout after 2 attempt(s); the decider sees the failure and goes on (onToolFailure: observe)');
+  await expect(iterations(page).nth(1)).toHaveAccessibleName('Iteration 2: call read_file → ok');
+
+  await runScenario(page, 'VERIFY\'s verdict is kept in verified: a later visit that answers done without a tool is still verified');
+  await expect(stopStatus(page)).toContainText('completed');
+  await steps(page).nth(6).click();
+  await expect(detail(page).getByRole('heading', { name: /^Step 7 · Verify/ })).toBeVisible();
+  await expect(detail(page)).toContainText('Outcome: sufficient');
+  await expect(detail(page)).toContainText('no tool answered in this visit: the verdict is verified = true, written at step 4, and it holds until a tool answers again (loop.verdict: state)');
+
+  await runScenario(page, 'REASON\'s decider answers a hypothesis, not a plan: it is the reasoning and routes ok');
+  await expect(stopStatus(page)).toContainText('completed');
+  await steps(page).nth(1).click();
+  await expect(detail(page)).toContainText('its output is written to reasoning and routes ok (loop.output: any)');
   expect(errors).toEqual([]);
 });

@@ -105,7 +105,7 @@ describe('loopscope test', () => {
     const result = await cli('test', template('securityclaw'), template('graph-engineer'), template('approval-gate'));
     expect(result.code).toBe(0);
     expect(result.out).toContain('  ✓ execute timeout triggers local retry (completed, 4 steps)');
-    expect(result.out.split('\n').at(-1)).toMatch(/^26 passed, 0 failed$/);
+    expect(result.out.split('\n').at(-1)).toMatch(/^29 passed, 0 failed$/);
   });
 
   it('exit 1 with the failed expectations and the step where the run parts from them', async () => {

@@ -175,6 +175,29 @@ describe('node inspector', () => {
     type(loop, '{"decider": "fallback_lookup", "tools": ["search_events"], "maxIter": 2}');
     expect((node('execute').config as { loop?: unknown }).loop).toEqual({ decider: 'fallback_lookup', tools: ['search_events'], maxIter: 2 });
   });
+
+  it('edits the loop options each kind reads (issue 54, items 7-9); one without a loop says what is missing', () => {
+    open(findTemplate('graph-engineer')!.graph(), { nodes: ['run'] });
+    let container = mount(<Inspector />);
+    const failure = field(container, 'Loop: a failed tool');
+    expect(failure.value).toBe('observe');
+    choose(failure, 'end');
+    expect((node('run').config as { loop: { onToolFailure?: string } }).loop.onToolFailure).toBe('end');
+    expect(() => field(container, 'Loop: verdict kept')).toThrow();
+    open(graph(), { nodes: ['check'] });
+    container = mount(<Inspector />);
+    expect(field(container, 'Loop: verdict kept').value).toBe('state');
+    open(graph(), { nodes: ['think'] });
+    container = mount(<Inspector />);
+    choose(field(container, 'Loop: done output'), 'plan');
+    expect((node('think').config as { loop: { output?: string } }).loop.output).toBe('plan');
+    open(template(), { nodes: ['execute'] });
+    container = mount(<Inspector />);
+    const without = field(container, 'Loop: a failed tool');
+    choose(without, 'observe');
+    expect(without.closest('.field')?.querySelector('.field-error')?.textContent).toMatch(/decider/);
+    expect((node('execute').config as { loop?: unknown }).loop).toBeUndefined();
+  });
 });
 
 describe('recover rule editor', () => {

@@ -6,7 +6,7 @@ import { fieldShapesOf, parseStateEdit, STATE_FIELDS } from './state.ts';
 describe('the state schema', () => {
   it('has a typed field for each kind’s field group and the runtime’s fields; a kind writes exactly its schema’s fields', () => {
     for (const kind of KIND_LIST) expect(kind.writes).toEqual(Object.keys(kindSchemas(kind.kind).state));
-    expect(Object.keys(STATE_FIELDS)).toEqual(['round', 'steps', 'tokensUsed', 'plan', 'collected', 'results', 'execution_error', 'evaluation', 'recovery', 'failures', 'approval', 'response']);
+    expect(Object.keys(STATE_FIELDS)).toEqual(['round', 'steps', 'tokensUsed', 'plan', 'reasoning', 'collected', 'results', 'execution_error', 'evaluation', 'verified', 'recovery', 'failures', 'approval', 'response']);
     expect(fieldShapesOf().evaluation).toEqual(['evidence_sufficient', 'plan_exhausted', 'reason', 'reasoning', 'records']);
   });
 
@@ -19,7 +19,7 @@ describe('the state schema', () => {
     const graph = { state: { question: 'q' }, nodes: [{ kind: 'verify' as const }] };
     expect(parseStateEdit({ question: 'other', evaluation: { evidence_sufficient: true, plan_exhausted: false, reason: 'r', reasoning: '' } }, graph).ok).toBe(true);
     const parsed = parseStateEdit({ plan: { actions: [], signature: '', repeated: false } }, graph);
-    expect(parsed.ok === false && parsed.problems[0]).toEqual({ path: 'plan', message: 'this graph\'s state has no field "plan" (it has question, round, steps, tokensUsed, evaluation)' });
+    expect(parsed.ok === false && parsed.problems[0]).toEqual({ path: 'plan', message: 'this graph\'s state has no field "plan" (it has question, round, steps, tokensUsed, evaluation, verified)' });
   });
 
   it('refuses an edit that does not fit, naming each path', () => {

@@ -1,6 +1,6 @@
 import { budgetLeaves, evaluatingKinds, onBudgetOf } from './budget.ts';
 import { dataFlowProblems } from './dataFlow.ts';
-import { KIND_VALIDATION, type KindValidation } from './kinds/validation.ts';
+import { KIND_VALIDATION, loopOptionProblems, type KindValidation } from './kinds/validation.ts';
 import { pathsOf } from './describe.ts';
 import { KIND_LIST, kindDefinition, type AnyKindDefinition, type SkillReference } from './kinds/index.ts';
 import { edgesInTryOrderBySource, isTerminal, outcomesOf, reachableFrom } from './model.ts';
@@ -15,6 +15,7 @@ export const PROBLEM_CODES = [
   'no_entry', 'duplicate_id', 'unknown_node', 'unknown_skill', 'unreachable', 'dead_end',
   'unrouted_outcome', 'unknown_path', 'permission_conflict', 'bad_finally', 'capped_work', 'unknown_edge',
   'collect_writes', 'retry_denied', 'reserved_state', 'no_verdict_tool', 'unwritten_read', 'no_plan',
+  'loop_option',
 ] as const;
 export type ProblemCode = (typeof PROBLEM_CODES)[number];
 
@@ -207,6 +208,7 @@ export const validateGraph = (graph: GraphFile): Problem[] => {
     problems.push(...(validationOf(node)?.check?.(node, index, graph) ?? []));
   });
 
+  problems.push(...loopOptionProblems(graph));
   problems.push(...readsOnlyProblems(graph), ...retryProblems(graph), ...reservedStateProblems(graph), ...dataFlowProblems(graph));
   problems.push(...onBudgetProblems(graph));
   return problems;

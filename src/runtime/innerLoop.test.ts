@@ -5,7 +5,7 @@ import { findTemplate } from '../graph/templates/index.ts';
 import { FIXTURES } from './fixtures/index.ts';
 import { createController, runGraph } from './index.ts';
 import { Trace } from './trace.ts';
-import { executedNodes, nodeOf, withoutTimings } from './testing.ts';
+import { executedNodes, nodeOf, scriptedLlm, withoutTimings } from './testing.ts';
 
 const script = (graph: ReturnType<typeof FIXTURES.innerLoop>, skill: string, entries: MockEntry[]) => {
   const definition = graph.skills[skill];
@@ -31,7 +31,7 @@ describe('the inner agent loop (seed 003)', () => {
     expect(work.writes.results).toEqual([{ skill: 'grep', args: { q: 'FAIL' }, outcome: 'ok', records: [{ line: 'FAIL a.test.ts' }], attempts: 1 }]);
     expect(trace.tokensUsed).toBe(5 + 10 + 5 + 3);
     // Context isolation: the decider is shown the node's declared reads, and the step says so.
-    expect(work.given).toEqual({ skill: 'think', reads: ['plan', 'approval'], state: {} });
+    expect(work.given).toEqual({ skill: 'think', reads: ['plan', 'reasoning', 'approval'], state: {} });
     expect(Trace.safeParse(trace).success).toBe(true);
   });
 
@@ -125,19 +125,14 @@ describe('an llm decider', () => {
     const graph = FIXTURES.innerLoop();
     graph.skills.think = { type: 'llm', access: 'read', baseUrl: 'http://llm.test/v1', model: 'tiny', timeoutMs: 1000 };
     graph.state.secret_notes = 'not for the decider';
-    const prompts: string[] = [];
-    const texts = ['```json\n{"tool": "grep", "args": {"q": "FAIL"}}\n```', '{"done": true, "output": {}}'];
-    const fetch = (async (_url: string, init: RequestInit) => {
-      prompts.push((JSON.parse(String(init.body)) as { messages: { content: string }[] }).messages[0].content);
-      return new Response(JSON.stringify({ choices: [{ message: { content: texts.shift() } }], usage: { total_tokens: 7 } }));
-    }) as unknown as typeof globalThis.fetch;
+    const { fetch, prompts } = scriptedLlm(['```json\n{"tool": "grep", "args": {"q": "FAIL"}}\n```', '{"done": true, "output": {}}']);
     const trace = await runGraph(graph, { fetch });
     const work = trace.steps[0];
     expect(work.iterations?.map((iteration) => iteration.outcome)).toEqual(['ok', 'done']);
     expect(prompts).toHaveLength(2);
     expect(prompts.join('\n')).not.toContain('not for the decider');
     expect(prompts[1]).toContain('FAIL a.test.ts');
-    expect(work.given).toEqual({ skill: 'think', reads: ['plan', 'approval'], state: {} });
+    expect(work.given).toEqual({ skill: 'think', reads: ['plan', 'reasoning', 'approval'], state: {} });
   });
 });
 
@@ -154,7 +149,7 @@ describe('verify with a judge', () => {
     const first = trace.steps[1];
     expect(first.outcome).toBe('continue');
     expect(first.writes.evaluation).toMatchObject({ reason: 'coverage_low', evidence_sufficient: false, plan_exhausted: false });
-    expect(first.given).toMatchObject({ skill: 'judge', reads: ['results', 'execution_error', 'collected'] });
+    expect(first.given).toMatchObject({ skill: 'judge', reads: ['results', 'execution_error', 'collected', 'verified'] });
     expect(first.given?.state.results).toHaveLength(1);
     expect(trace.stopReason).toBe('completed');
   });

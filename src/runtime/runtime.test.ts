@@ -300,7 +300,7 @@ describe('determinism and the trace format', () => {
     expect(Object.keys(trace)).toEqual(expect.arrayContaining(['format', 'version', 'graph', 'seed', 'stopReason', 'rounds', 'tokensUsed', 'finalState', 'steps']));
     expect(trace).toMatchObject({ format: 'loopscope/trace', version: 1, graph: 'SecurityClaw triage', stopReason: 'completed', rounds: 2, tokensUsed: 350 });
     expect(trace.steps[1]).toMatchObject({
-      step: 2, round: 1, node: 'execute', kind: 'act', outcome: 'empty', reads: ['plan', 'approval'],
+      step: 2, round: 1, node: 'execute', kind: 'act', outcome: 'empty', reads: ['plan', 'reasoning', 'approval'],
       edges: [{ id: 'e2', target: 'evaluate', matched: true, explain: 'always' }],
       fired: { id: 'e2', target: 'evaluate', reason: 'always' }, guard: null,
     });

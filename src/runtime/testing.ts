@@ -14,4 +14,14 @@ export const nodeOf = <K extends GraphNode['kind']>(graph: GraphFile, id: string
 
 export const executedNodes = (trace: Trace) => trace.steps.filter(nodeRan).map((step) => step.node);
 
+/** A fetch that plays an OpenAI-compatible llm answering `texts` in turn, keeping the prompt of each call in `prompts`. */
+export const scriptedLlm = (texts: string[]) => {
+  const prompts: string[] = [];
+  const fetch = (async (_url: string, init: RequestInit) => {
+    prompts.push((JSON.parse(String(init.body)) as { messages: { content: string }[] }).messages[0].content);
+    return new Response(JSON.stringify({ choices: [{ message: { content: texts.shift() } }], usage: { total_tokens: 7 } }));
+  }) as unknown as typeof globalThis.fetch;
+  return { fetch, prompts };
+};
+
 export { securityclawAnswers, securityclawOver, startCountingService, type CountingService } from './countingService.ts';

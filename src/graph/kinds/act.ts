@@ -13,7 +13,8 @@ export const act = defineKind<ActConfig>()({
   mermaid: 'box',
   terminal: false,
   writes: ['results', 'execution_error'],
-  reads: ['plan', 'approval'],
+  // `reasoning`: what a Reason loop answered instead of a plan (`loop.output: "any"`), for an Act decider to act on.
+  reads: ['plan', 'reasoning', 'approval'],
   // Without a skill or a loop of its own it runs the plan's actions: with no plan, nothing.
   needs: (config) => (config.skill || config.loop ? [] : [['plan']]),
   fields: [

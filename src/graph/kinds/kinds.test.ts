@@ -8,10 +8,10 @@ import { KIND_VALIDATION } from './validation.ts';
 
 /** SPEC §1: the field groups each kind owns and the outcomes it reports; and how Mermaid draws it. */
 const SPEC = {
-  reason: { writes: ['plan'], outcomes: ['ok', 'repeated', 'error'], title: 'Reason', mermaid: 'box' },
+  reason: { writes: ['plan', 'reasoning'], outcomes: ['ok', 'repeated', 'error'], title: 'Reason', mermaid: 'box' },
   collect: { writes: ['collected'], outcomes: ['ok', 'empty', 'error'], title: 'Collect', mermaid: 'box' },
   act: { writes: ['results', 'execution_error'], outcomes: ['ok', 'empty', 'error', 'denied'], title: 'Act', mermaid: 'box' },
-  verify: { writes: ['evaluation'], outcomes: ['sufficient', 'exhausted', 'continue'], title: 'Verify', mermaid: 'rhombus' },
+  verify: { writes: ['evaluation', 'verified'], outcomes: ['sufficient', 'exhausted', 'continue'], title: 'Verify', mermaid: 'rhombus' },
   recover: { writes: ['recovery', 'failures'], outcomes: ['recovered', 'needs_human', 'no_path'], title: 'Recover', mermaid: 'box' },
   approve: { writes: ['approval'], outcomes: ['approved', 'denied'], title: 'Approve', mermaid: 'rhombus' },
   respond: { writes: ['response'], outcomes: [], title: 'Respond', mermaid: 'stadium' },

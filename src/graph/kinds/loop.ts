@@ -9,6 +9,13 @@ import type { InspectorField } from './types.ts';
 
 export type { DeciderReply, LoopConfig } from './loop.schema.ts';
 
+/** What a tool call that still fails after its local retries does: end the loop, or be the decider's observation. */
+export const TOOL_FAILURE_MODES = ['end', 'observe'] as const;
+/** Verify's verdict: judged afresh each visit, or the channel `verified`, kept until a tool answers again. */
+export const VERDICT_MODES = ['visit', 'state'] as const;
+/** Reason's done output: a plan, or anything (not a plan: written to `reasoning`). */
+export const LOOP_OUTPUTS = ['plan', 'any'] as const;
+
 /** The outcome of a loop that used all its iterations without `done`. */
 export const MAX_ITER = 'max_iter';
 
@@ -26,6 +33,7 @@ export const withLoopOutcomes = (outcomes: readonly string[]): string[] => [...o
 /** The loop's inspector fields: the kinds that run one share them. */
 export const LOOP_FIELDS: readonly InspectorField[] = [
   { key: 'loop', label: 'Inner loop', type: 'json', optional: true, help: 'Optional: {"decider":"skill","tools":["…"],"maxIter":5}. A decider answers {"tool","args"} or {"done":true,"output":{}}.' },
+  { key: 'loop.onToolFailure', label: 'Loop: a failed tool', type: 'select', options: TOOL_FAILURE_MODES, optional: true, help: 'observe: the decider sees the failure and goes on.' },
 ];
 
 /** The skills a loop names, with where. */

@@ -25,5 +25,9 @@ export type ReasonConfig = z.infer<typeof ReasonConfig>;
 
 export const reasonSchemas = {
   config: ReasonConfig,
-  state: { plan: z.looseObject({ actions: z.array(Action), signature: z.string(), repeated: z.boolean() }) },
+  state: {
+    plan: z.looseObject({ actions: z.array(Action), signature: z.string(), repeated: z.boolean() }),
+    /** A loop's done output that is not a plan (`loop.output: "any"`): the decider's hypothesis, as it said it. */
+    reasoning: z.record(z.string(), z.unknown()),
+  },
 } satisfies KindSchemasOf<'reason'>;

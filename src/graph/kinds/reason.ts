@@ -1,5 +1,5 @@
 import type { ReasonConfig } from './reason.schema.ts';
-import { LOOP_FIELDS, loopSkillRefs, loopSummary, withLoopOutcomes } from './loop.ts';
+import { LOOP_FIELDS, LOOP_OUTPUTS, loopSkillRefs, loopSummary, withLoopOutcomes } from './loop.ts';
 import { defineKind, RETRY_FIELDS } from './types.ts';
 
 export const reason = defineKind<ReasonConfig>()({
@@ -12,7 +12,8 @@ export const reason = defineKind<ReasonConfig>()({
   outcomes: ['ok', 'repeated', 'error'],
   mermaid: 'box',
   terminal: false,
-  writes: ['plan'],
+  // `reasoning`: a loop's done output that is not a plan (`loop.output: "any"`), written only then.
+  writes: ['plan', 'reasoning'],
   reads: ['round', 'recovery', 'plan', 'evaluation', 'failures'],
   fields: [
     { key: 'planner', label: 'Planner', type: 'select', options: ['scripted', 'llm'] },
@@ -21,6 +22,7 @@ export const reason = defineKind<ReasonConfig>()({
     { key: 'prompt', label: 'Prompt', type: 'text', optional: true },
     ...RETRY_FIELDS,
     ...LOOP_FIELDS,
+    { key: 'loop.output', label: 'Loop: done output', type: 'select', options: LOOP_OUTPUTS, optional: true, help: 'any: one that is no plan goes to reasoning.' },
   ],
   summary: (config) =>
     config.loop ? [...loopSummary(config.loop), 'plan: done output']

@@ -64,12 +64,33 @@ export const KIND_VALIDATION: { [K in NodeKind]?: KindValidation<K> } = {
     approvable: (reference) => reference.where !== 'config.loop.decider',
   },
   verify: {
-    check: (node, index) =>
-      node.config.verdictFrom === 'tool' && !node.config.loop?.tools.length
-        ? [{ code: 'no_verdict_tool', severity: 'warning', message: `${node.id} takes its verdict from a tool (verdictFrom "tool") but has no inner loop with tools: ${node.config.loop ? 'no tool can answer, so the evidence is never sufficient' : 'without a loop it counts records, and verdictFrom does nothing'}.`, nodeId: node.id, path: `nodes[${index}].config.verdictFrom` }]
-        : [],
+    check: (node, index) => [
+      ...(node.config.verdictFrom === 'tool' && !node.config.loop?.tools.length
+        ? [{ code: 'no_verdict_tool', severity: 'warning', message: `${node.id} takes its verdict from a tool (verdictFrom "tool") but has no inner loop with tools: ${node.config.loop ? 'no tool can answer, so the evidence is never sufficient' : 'without a loop it counts records, and verdictFrom does nothing'}.`, nodeId: node.id, path: `nodes[${index}].config.verdictFrom` } satisfies Problem]
+        : []),
+      // A kept verdict is the tool's (seed 003's tools alone set state.verified): the two settings cannot both hold.
+      ...(node.config.loop?.verdict === 'state' && node.config.verdictFrom === 'decider'
+        ? [{ code: 'loop_option', severity: 'warning', message: `${node.id} keeps its verdict in state (loop.verdict "state"), which is the tool's answer, but says verdictFrom "decider": the decider's words are ignored. Set verdictFrom to "tool", or the verdict to "visit".`, nodeId: node.id, path: `nodes[${index}].config.verdictFrom` } satisfies Problem]
+        : []),
+      ...(node.config.loop?.verdict === 'state' && node.config.verdictFrom !== 'tool' && !node.config.loop.tools.length
+        ? [{ code: 'no_verdict_tool', severity: 'warning', message: `${node.id} keeps a tool's verdict in state (loop.verdict "state") but its loop has no tools: no tool can answer, so nothing is ever verified.`, nodeId: node.id, path: `nodes[${index}].config.loop.tools` } satisfies Problem]
+        : []),
+    ],
   },
   // A rule's skill runs in the next plan, as an Act node's action an approval may grant.
   recover: { approvable: () => true },
   approve: { grantsSkills: true },
 };
+
+/** The loop options only one kind reads (the loop's config is shared): anywhere else they would do nothing. */
+const LOOP_OPTION_KIND = { verdict: 'verify', output: 'reason' } as const satisfies Record<string, NodeKind>;
+
+/** A loop option set on a kind that does not read it: `loop.verdict` outside Verify, `loop.output` outside Reason. */
+export const loopOptionProblems = (graph: GraphFile): Problem[] =>
+  graph.nodes.flatMap((node, index) => {
+    const loop = 'loop' in node.config ? node.config.loop : undefined;
+    if (!loop) return [];
+    return Object.entries(LOOP_OPTION_KIND).flatMap(([option, kind]) =>
+      loop[option as keyof typeof LOOP_OPTION_KIND] === undefined || node.kind === kind ? []
+        : [{ code: 'loop_option', severity: 'warning', message: `${node.id} sets loop.${option}, which only a ${kind} node reads: on a ${node.kind} node it does nothing. Remove it.`, nodeId: node.id, path: `nodes[${index}].config.loop.${option}` } satisfies Problem]);
+  });

@@ -34,5 +34,7 @@ export const verifySchemas = {
   config: VerifyConfig,
   state: {
     evaluation: z.looseObject({ evidence_sufficient: z.boolean(), plan_exhausted: z.boolean(), reason: z.string(), reasoning: z.string(), records: z.optional(z.int().check(z.gte(0))) }),
+    /** The last tool answer's `ok`, kept across visits (`loop.verdict: "state"`; seed 003's `state.verified`). */
+    verified: z.boolean(),
   },
 } satisfies KindSchemasOf<'verify'>;

@@ -1,5 +1,5 @@
 import type { VerifyConfig } from './verify.schema.ts';
-import { LOOP_FIELDS, MAX_ITER, loopSkillRefs, loopSummary, withLoopOutcomes } from './loop.ts';
+import { LOOP_FIELDS, MAX_ITER, VERDICT_MODES, loopSkillRefs, loopSummary, withLoopOutcomes } from './loop.ts';
 import { defineKind } from './types.ts';
 
 /** Where a verify loop's verdict comes from. */
@@ -20,8 +20,9 @@ export const verify = defineKind<VerifyConfig>()({
   outcomes: ['sufficient', 'exhausted', 'continue'],
   mermaid: 'rhombus',
   terminal: false,
-  writes: ['evaluation'],
-  reads: ['results', 'execution_error', 'collected'],
+  // `verified`: a loop's tool verdict kept across visits (`loop.verdict: "state"`), written only then.
+  writes: ['evaluation', 'verified'],
+  reads: ['results', 'execution_error', 'collected', 'verified'],
   // It judges the evidence an Act or a Collect node gathered, unless its own loop gathers it.
   needs: (config) => (config.loop ? [] : [['results', 'collected']]),
   fields: [
@@ -29,6 +30,7 @@ export const verify = defineKind<VerifyConfig>()({
     { key: 'judge', label: 'Judge skill', type: 'skill', optional: true, help: 'An llm (or mock) judge asked once instead of counting records.' },
     ...LOOP_FIELDS,
     { key: 'verdictFrom', label: 'Verdict from', type: 'select', options: VERDICT_SOURCES, optional: true, help: 'tool: the last tool answer’s ok.' },
+    { key: 'loop.verdict', label: 'Loop: verdict kept', type: 'select', options: VERDICT_MODES, optional: true, help: 'state: kept in verified until a tool answers again.' },
     { key: 'retry.maxAttempts', label: 'Max attempts', type: 'number', min: 1, max: 100, optional: true },
   ],
   summary: (config) =>

@@ -2,7 +2,7 @@ import { onBudgetOf } from '../../graph/budget.ts';
 import { MAX_ITER, type Action } from '../../graph/index.ts';
 import { isFailure, type ActionRun } from '../retry.ts';
 import type { Attempt } from '../trace.ts';
-import { doneErrorNote, loopTrace, maxIterNote, runLoop } from './loop.ts';
+import { doneErrorNote, loopTrace, maxIterNote, observedNote, runLoop } from './loop.ts';
 import { asRecord, resultOf, type Executor, type NodeResult } from './types.ts';
 
 /** The failure `execution_error` holds: the call that ended the visit. */
@@ -55,7 +55,7 @@ const executeActLoop: Executor<'act'> = async (context) => {
   const records = recordsOf(run.calls);
   return {
     ...base, outcome: records > 0 ? 'ok' : 'empty', writes: { results, execution_error: null },
-    note: `done after ${run.iterations.length} iteration(s): ${run.calls.length} tool call(s) returned ${records} record(s)`,
+    note: `done after ${run.iterations.length} iteration(s): ${run.calls.length} tool call(s) returned ${records} record(s)${observedNote(run)}`,
   };
 };
 

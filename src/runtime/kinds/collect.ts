@@ -2,7 +2,7 @@ import { onBudgetOf } from '../../graph/budget.ts';
 import { MAX_ITER } from '../../graph/index.ts';
 import { isFailure, type ActionRun } from '../retry.ts';
 import type { Attempt } from '../trace.ts';
-import { doneErrorNote, loopTrace, maxIterNote, runLoop } from './loop.ts';
+import { doneErrorNote, loopTrace, maxIterNote, observedNote, runLoop } from './loop.ts';
 import type { Executor } from './types.ts';
 
 /** The inner loop: a decider picks each read-only tool; what they return is appended to `collected`. */
@@ -23,8 +23,8 @@ const executeCollectLoop: Executor<'collect'> = async (context) => {
   if (ending.type === 'failed') return { ...base, outcome: 'error', note: `iteration ${run.iterations.length}: ${ending.by === 'decider' ? 'the decider ' : ''}${ending.run.skill} failed with ${ending.run.outcome}${ending.run.error ? ` (${ending.run.error})` : ''}` };
   if (ending.type === 'error') return { ...base, outcome: 'error', note: doneErrorNote(run, loop, ending.message) };
   if (ending.type === 'max_iter') return { ...base, outcome: MAX_ITER, note: `${maxIterNote(loop)}; ${gathered.length} record(s) gathered` };
-  if (gathered.length === 0) return { ...base, outcome: 'empty', note: `done after ${run.iterations.length} iteration(s): nothing gathered` };
-  return { ...base, outcome: 'ok', note: `done after ${run.iterations.length} iteration(s): gathered ${gathered.length} record(s)` };
+  if (gathered.length === 0) return { ...base, outcome: 'empty', note: `done after ${run.iterations.length} iteration(s): nothing gathered${observedNote(run)}` };
+  return { ...base, outcome: 'ok', note: `done after ${run.iterations.length} iteration(s): gathered ${gathered.length} record(s)${observedNote(run)}` };
 };
 
 /** Runs its skills (at most `maxIter`) and appends their records to `collected`. */

@@ -5,8 +5,9 @@
  * call or `done`. A reply that does not parse is a `parse_error`, retried in place by the node's
  * retry policy; a tool outside `tools` is an `error` attempt; every tool call goes through
  * runAction, so the permission check runs before each attempt and each call has the node's local
- * retry, and a refusal ends the loop at once. A `done` output carrying `error` ends it as an error
- * (the article's `_route`). The kind decides what each ending means.
+ * retry, and a refusal ends the loop at once. A tool call that still fails ends it too, unless the
+ * loop observes failures: then the failure is the tool's answer the decider reads. A `done` output
+ * carrying `error` ends it as an error (the article's `_route`). The kind decides what each ending means.
  */
 import type * as z from 'zod/mini';
 import { DeciderReply } from '../../graph/kinds/loop.schema.ts';
@@ -34,6 +35,8 @@ export interface LoopRun {
   attempts: Attempt[];
   /** The tool calls that ran, in order. */
   calls: ActionRun[];
+  /** The failed tool calls the decider read as answers and went on (`onToolFailure: "observe"`). */
+  observed: ActionRun[];
   given: Given;
 }
 
@@ -123,9 +126,10 @@ export const runLoop = async <K extends NodeKind>(
   const iterations: Iteration[] = [];
   const attempts: Attempt[] = [];
   const calls: ActionRun[] = [];
+  const observed: ActionRun[] = [];
   const observations: unknown[] = [];
   let index = 0;
-  const finish = (ending: LoopEnding): LoopRun => ({ ending, iterations, attempts, calls, given });
+  const finish = (ending: LoopEnding): LoopRun => ({ ending, iterations, attempts, calls, observed, given });
   // Told to the decider in its prompt, and as native tools to an llm that calls them (`toolCalls`).
   const tools: ToolDescription[] = await Promise.all(loop.tools.map((tool) => context.describeTool?.(tool) ?? { name: tool }));
   const inputSchemas = new Map(tools.flatMap((tool) => (tool.inputSchema ? [[tool.name, tool.inputSchema] as const] : [])));
@@ -182,6 +186,13 @@ export const runLoop = async <K extends NodeKind>(
     iteration.outcome = called.outcome;
     if (called.budgetStop) return finish({ type: 'budget', guard: called.budgetStop });
     if (isFailure(called.outcome)) {
+      // A refusal always ends the loop (seed 003 returns at once), the check's or a tool's own; any other failure may be the decider's to read.
+      if (!called.denied && called.outcome !== 'permission_denied' && loop.onToolFailure === 'observe') {
+        iteration.note = observedFailureNote(called);
+        observed.push(called);
+        observations.push({ n, tool: reply.tool, args: reply.args, outcome: called.outcome, error: called.error ?? called.outcome });
+        continue;
+      }
       iteration.note = called.denied ? `${reply.tool} was denied by the permission check: ${called.error}` : `${reply.tool} failed with ${called.outcome} after ${called.attempts.length} attempt(s)`;
       return finish({ type: 'failed', by: 'tool', run: called });
     }
@@ -190,6 +201,14 @@ export const runLoop = async <K extends NodeKind>(
   }
   return finish({ type: 'max_iter' });
 };
+
+/** Why a failed tool call did not end the loop: the iteration's sentence (`onToolFailure: "observe"`). */
+const observedFailureNote = (called: ActionRun) =>
+  `${called.skill} failed with ${called.outcome}${called.error ? ` (${called.error})` : ''} after ${called.attempts.length} attempt(s); the decider sees the failure and goes on (onToolFailure: observe)`;
+
+/** The failed calls a loop observed and went on, for its step's sentence; empty when there were none. */
+export const observedNote = (run: LoopRun) =>
+  run.observed.length === 0 ? '' : `; ${run.observed.length} failed tool call(s) (${run.observed.map((call) => `${call.skill}: ${call.outcome}`).join(', ')}) observed by the decider, which went on`;
 
 /** The trace fields every loop step carries. */
 export const loopTrace = (run: LoopRun, loop: LoopConfig) => ({ iterations: run.iterations, maxIter: loop.maxIter, given: run.given });

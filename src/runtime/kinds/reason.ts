@@ -1,6 +1,7 @@
 import { MAX_ITER, type Action, type LoopConfig } from '../../graph/index.ts';
 import { Plan } from '../../graph/kinds/reason.schema.ts';
-import { doneErrorNote, loopTrace, maxIterNote, replyAs, runLoop } from './loop.ts';
+import { z } from '../../graph/zod.ts';
+import { doneErrorNote, loopTrace, maxIterNote, observedNote, replyAs, runLoop } from './loop.ts';
 import { asRecord, type Executor, type NodeContext, type NodeResult } from './types.ts';
 
 const stableJson = (value: unknown): string =>
@@ -17,12 +18,24 @@ const asPlan = replyAs(Plan, 'planner', 'plan');
 const PLAN_HINT = '{"actions": [{"skill": NAME, "args": {...}}]}';
 
 /**
+ * With `loop.output: "any"`, a done output is a plan when it says `actions` (and must then be one,
+ * else it is retried as any malformed plan is), and the decider's reasoning when it does not.
+ */
+const PlanOrReasoning = z.union([Plan, z.looseObject({ actions: z.optional(z.never()) })]);
+const ANY_HINT = `${PLAN_HINT}, or any other object (your reasoning, e.g. {"hypothesis": text})`;
+
+/** Whether a done output is the plan: with `loop.output: "any"`, one without `actions` is reasoning instead. */
+const isPlanOutput = (output: Record<string, unknown>) => Object.hasOwn(output, 'actions');
+
+/**
  * The inner loop: the decider may look with its read tools, then its `done` output is the plan,
- * checked as a plan (a malformed one is the decider's parse_error, retried in place). The tools'
- * answers are the decider's observations only: Reason writes nothing but `plan`.
+ * checked as a plan (a malformed one is the decider's parse_error, retried in place), or, with
+ * `loop.output: "any"`, written to `reasoning` when it is not one. The tools' answers are the
+ * decider's observations only: Reason writes nothing but `plan` (or `reasoning`).
  */
 const planByLoop = async (context: NodeContext<'reason'>, loop: LoopConfig): Promise<{ actions: Action[]; source: string; trace: Partial<NodeResult> } | { ended: NodeResult }> => {
-  const run = await runLoop(context, loop, context.node.config.retry, { schema: Plan, hint: PLAN_HINT });
+  const free = loop.output === 'any';
+  const run = await runLoop(context, loop, context.node.config.retry, free ? { schema: PlanOrReasoning, hint: ANY_HINT } : { schema: Plan, hint: PLAN_HINT });
   const trace = { attempts: run.attempts, ...loopTrace(run, loop) };
   const { ending } = run;
   if (ending.type === 'budget') return { ended: { ...trace, outcome: null, writes: {}, note: ending.guard.explain, budgetStop: ending.guard } };
@@ -33,8 +46,10 @@ const planByLoop = async (context: NodeContext<'reason'>, loop: LoopConfig): Pro
   }
   if (ending.type === 'error') return { ended: { ...trace, outcome: 'error', writes: {}, note: `${doneErrorNote(run, loop, ending.message)}: no plan` } };
   if (ending.type === 'max_iter') return { ended: { ...trace, outcome: MAX_ITER, writes: {}, note: `${maxIterNote(loop)}: no plan` } };
+  if (free && !isPlanOutput(ending.output))
+    return { ended: { ...trace, outcome: 'ok', writes: { reasoning: ending.output }, note: `the decider ${loop.decider} answered done with no plan after ${run.iterations.length} iteration(s): its output is written to reasoning and routes ok (loop.output: any); the plan stays as it was${observedNote(run)}` } };
   const { actions } = Plan.parse(ending.output);
-  return { actions, source: `the decider ${loop.decider} planned it after ${run.iterations.length} iteration(s)`, trace };
+  return { actions, source: `the decider ${loop.decider} planned it after ${run.iterations.length} iteration(s)${observedNote(run)}`, trace };
 };
 
 /**

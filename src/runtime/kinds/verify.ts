@@ -1,10 +1,10 @@
-import { MAX_ITER, own } from '../../graph/index.ts';
+import { MAX_ITER, own, type LoopConfig } from '../../graph/index.ts';
 import { RetryPolicy } from '../../graph/commonSchemas.ts';
 import { z } from '../../graph/zod.ts';
 import { Judgement } from '../../graph/kinds/verify.schema.ts';
-import { isFailure } from '../retry.ts';
-import { doneErrorNote, givenTo, loopTrace, maxIterNote, replyAs, runLoop, type LoopRun } from './loop.ts';
-import { asRecord, type Executor, type NodeResult } from './types.ts';
+import { isFailure, type ActionRun } from '../retry.ts';
+import { doneErrorNote, givenTo, loopTrace, maxIterNote, observedNote, replyAs, runLoop, type LoopRun } from './loop.ts';
+import { asRecord, type Executor, type NodeContext, type NodeResult } from './types.ts';
 
 const REASON_OF_FAILURE: Record<string, string> = { timeout: 'timeout', parse_error: 'parse_error', permission_denied: 'permission_denied' };
 
@@ -71,41 +71,66 @@ type ToolVerdictNote = z.infer<typeof ToolVerdictNote>;
 
 const TOOL_VERDICT_HINT = '{"exhausted": bool, "reason": text, "reasoning": text} (the verdict is the last tool answer\'s "ok")';
 
+/** The last tool call of the visit that answered (did not fail): the one whose `ok` is the verdict. */
+const lastAnswer = (run: LoopRun) => run.calls.filter((call) => !isFailure(call.outcome)).at(-1);
+
+/** What a tool answered as its verdict: the `ok` field of the last record it returned. */
+const okOf = (call: ActionRun) => asRecord(call.records.at(-1))?.ok;
+
 /**
  * The verdict of the last tool answer (seed 003's `state.verified = out.get("ok")`): the `ok`
  * field of the last record the last tool call that answered returned. No tool answered: nothing
- * was verified.
+ * was verified, unless the verdict is kept (`loop.verdict: "state"`): then the channel `verified`
+ * still holds what a tool of an earlier visit answered (`kept`, with the step that wrote it).
  */
-const toolVerdict = (run: LoopRun, note: ToolVerdictNote, records: number, extra: Partial<NodeResult>): NodeResult => {
-  const answered = run.calls.filter((call) => !isFailure(call.outcome)).at(-1);
-  const ok = asRecord(answered?.records.at(-1))?.ok === true;
+const toolVerdict = (run: LoopRun, note: ToolVerdictNote, records: number, extra: Partial<NodeResult>, kept?: { verified: unknown; step: number | undefined }): NodeResult => {
+  const answered = lastAnswer(run);
+  const ok = (answered ? okOf(answered) : kept?.verified) === true;
   const outcome: Verdict = ok ? 'sufficient' : note.exhausted ? 'exhausted' : 'continue';
   const reason = ok ? 'sufficient' : (note.reason ?? 'insufficient');
   const from = answered
-    ? `the tool ${answered.skill} answered ok: ${String(asRecord(answered.records.at(-1))?.ok ?? 'nothing')}`
-    : 'no tool answered, so nothing was verified';
+    ? `the tool ${answered.skill} answered ok: ${String(okOf(answered) ?? 'nothing')}`
+    : kept ? keptVerdictNote(kept.verified, kept.step) : 'no tool answered, so nothing was verified';
   return evaluated(outcome, reason, `${from} (the verdict comes from the tool)${note.reasoning ? `; the decider: ${note.reasoning}` : ''}`, records, extra);
 };
+
+/** Why a visit in which no tool answered still has a verdict (`loop.verdict: "state"`). */
+const keptVerdictNote = (verified: unknown, step: number | undefined) =>
+  verified === undefined ? 'no tool answered in this visit, and none has before: nothing was verified'
+    : `no tool answered in this visit: the verdict is verified = ${String(verified)}, ${step ? `written at step ${step}` : 'which no step of this run wrote (the initial state, or a fork\'s edit)'}, and it holds until a tool answers again (loop.verdict: state)`;
 
 /** The inner loop: the decider checks with tools, then answers done with a judgement (or the last tool's `ok` is the verdict). */
 const executeVerifyLoop: Executor<'verify'> = async (context) => {
   const loop = context.node.config.loop as NonNullable<typeof context.node.config.loop>;
-  const fromTool = context.node.config.verdictFrom === 'tool';
+  const keep = loop.verdict === 'state';
+  // A kept verdict is the tool's by definition: seed 003's tools alone set `state.verified`.
+  const fromTool = context.node.config.verdictFrom === 'tool' || keep;
+  const result = await judgeByLoop(context, loop, fromTool, keep);
+  if (!keep) return result.step;
+  // Every ending keeps what a tool answered before it (seed 003 updates the state at each tool call).
+  const answered = lastAnswer(result.run);
+  return answered ? { ...result.step, writes: { ...result.step.writes, verified: okOf(answered) === true } } : result.step;
+};
+
+/** The verify loop's evaluation, with the loop run it came from. */
+const judgeByLoop = async (context: NodeContext<'verify'>, loop: LoopConfig, fromTool: boolean, keep: boolean): Promise<{ step: NodeResult; run: LoopRun }> => {
   const output = fromTool ? { schema: ToolVerdictNote, hint: TOOL_VERDICT_HINT } : { schema: Judgement, hint: JUDGEMENT_HINT };
   const run = await runLoop(context, loop, retryOf(context.node.config), output);
   const records = run.calls.filter((call) => !isFailure(call.outcome)).reduce((sum, call) => sum + call.records.length, 0);
   const extra = { attempts: run.attempts, ...loopTrace(run, loop) };
+  const step = (result: NodeResult) => ({ step: observedNote(run) ? { ...result, note: `${result.note}${observedNote(run)}` } : result, run });
   const { ending } = run;
-  if (ending.type === 'budget') return { outcome: null, writes: {}, ...extra, note: ending.guard.explain, budgetStop: ending.guard };
+  if (ending.type === 'budget') return step({ outcome: null, writes: {}, ...extra, note: ending.guard.explain, budgetStop: ending.guard });
   if (ending.type === 'failed') {
     const reason = reasonOfFailure(ending.run.outcome);
     // A refusal ends the loop at once with `denied` (seed 003 returns {"error": "permission denied"}); any other failure exhausts the plan.
-    return evaluated(ending.run.denied ? 'denied' : 'exhausted', reason, `iteration ${run.iterations.length}: ${ending.run.skill} ended with ${ending.run.outcome}${ending.run.error ? ` (${ending.run.error})` : ''}: the plan is exhausted (${reason})`, records, extra);
+    return step(evaluated(ending.run.denied ? 'denied' : 'exhausted', reason, `iteration ${run.iterations.length}: ${ending.run.skill} ended with ${ending.run.outcome}${ending.run.error ? ` (${ending.run.error})` : ''}: the plan is exhausted (${reason})`, records, extra));
   }
-  if (ending.type === 'error') return evaluated('error', 'execution_error', `${doneErrorNote(run, loop, ending.message)}: the plan is exhausted`, records, extra);
-  if (ending.type === 'max_iter') return evaluated(MAX_ITER, MAX_ITER, `${maxIterNote(loop)}: the plan is exhausted`, records, extra);
-  if (fromTool) return toolVerdict(run, ToolVerdictNote.parse(ending.output), records, extra);
-  return fromJudgement(Judgement.parse(ending.output), `the decider ${loop.decider}, after ${run.iterations.length} iteration(s)`, records, extra);
+  if (ending.type === 'error') return step(evaluated('error', 'execution_error', `${doneErrorNote(run, loop, ending.message)}: the plan is exhausted`, records, extra));
+  if (ending.type === 'max_iter') return step(evaluated(MAX_ITER, MAX_ITER, `${maxIterNote(loop)}: the plan is exhausted`, records, extra));
+  const kept = keep ? { verified: context.state.verified, step: context.lastWritten.verified } : undefined;
+  if (fromTool) return step(toolVerdict(run, ToolVerdictNote.parse(ending.output), records, extra, kept));
+  return step(fromJudgement(Judgement.parse(ending.output), `the decider ${loop.decider}, after ${run.iterations.length} iteration(s)`, records, extra));
 };
 
 /** Judges the evidence of the latest act visit (or what was collected when nothing acted). */
