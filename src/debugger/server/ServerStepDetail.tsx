@@ -26,6 +26,8 @@ function RunState({ run }: { run: RunRecord }) {
   let text: string;
   if (following && thread.busy) text = 'Running on the server…';
   else if (stopReason === 'completed') text = `Ended: ${stopExplain ?? '__end__ reached'}.`;
+  // The trace words a task that threw itself (serverTrace.ts stoppedAt): the run says that one thing.
+  else if (stopReason === 'error' && stopExplain) text = `${stopExplain[0].toUpperCase()}${stopExplain.slice(1)}.`;
   else if (stopReason) text = `Stopped: ${stopReason}${stopExplain ? ` — ${stopExplain}` : ''}.`;
   else if (following && thread.interrupts.length) text = `Waiting: ${thread.interrupts.map((interrupt) => `${interrupt.node} waits on interrupt() with ${JSON.stringify(interrupt.value)}`).join('; ')}. Answer it with Resume on server.`;
   else if (following && thread.next.length) text = `Paused before ${thread.next.join(', ')} (interruptBefore): Continue on server goes on.`;
