@@ -35,6 +35,7 @@ export interface RouteExplanation {
   node: string;
   returned: unknown;
   input: unknown;
+  /** Where the source told of the router; null while it is being read. */
   router: RouterFound | null;
 }
 
@@ -200,7 +201,8 @@ export const routeWords = ({ node, returned, router }: RouteExplanation): string
     const where = lines.length === 1 ? `line ${lines[0]}` : `one of lines ${lines.join(', ')}`;
     return `${name ?? 'The inline router'} (${file}) returned ${value} after ${node}, at ${where}`;
   }
-  return `The router after ${node} returned ${value}; ${router ? router.missing : NO_SOURCE}`;
+  // No router yet: the source is still being read, and nothing is said of it until it is.
+  return `The router after ${node} returned ${value}${router ? `; ${router.missing}` : ''}`;
 };
 
 /** A `Command` a node returned, in a sentence: the node, its goto, its update. */

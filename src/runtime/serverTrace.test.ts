@@ -89,7 +89,7 @@ type Servable = {
   getStateHistory: (config: object) => AsyncIterable<Snapshot>;
   getGraphAsync: (config: object) => Promise<{ toJSON: () => unknown }>;
   invoke: (input: unknown, config: object) => Promise<unknown>;
-  streamEvents: (input: unknown, config: object & { version: 'v2' }) => AsyncIterable<unknown>;
+  streamEvents: (input: unknown, config: { version: 'v2'; configurable: object }) => AsyncIterable<unknown>;
   updateState: (config: object, values: unknown, asNode?: string) => Promise<{ configurable?: Record<string, unknown> }>;
 };
 
@@ -236,10 +236,7 @@ describe('each task on its own, errors and retries as steps, why a branch was ta
     const steps = withTold(trace.steps, told);
     const workers = steps.filter((step) => step.node === 'generateJoke');
     expect(workers.map((step) => step.server?.input)).toEqual([{ subject: 'lions' }, { subject: 'elephants' }, { subject: 'penguins' }, { subject: 'owls' }]);
-    expect(workers.map((step) => (step.server?.result as { jokes: string[] }).jokes)).toEqual([
-      ['Why did the lion cross the road? To debug the other side.'], ['Why did the elephant cross the road? To debug the other side.'],
-      ['Why did the penguin cross the road? To debug the other side.'], ['Why did the owl cross the road? To debug the other side.'],
-    ]);
+    expect(workers.map((step) => step.server?.result)).toEqual(['lion', 'elephant', 'penguin', 'owl'].map((animal) => ({ jokes: [`Why did the ${animal} cross the road? To debug the other side.`] })));
     // Old main put all four jokes on the first worker and "no change" on the others.
     expect(workers.slice(0, 3).map((step) => step.writes)).toEqual([{}, {}, {}]);
     expect((workers[3].writes.jokes as string[]).length).toBe(4);

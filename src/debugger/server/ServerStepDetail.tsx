@@ -17,6 +17,7 @@ import { Shown } from '../../ui/Shown.tsx';
 import { diffStates } from '../analysis.ts';
 import { Diff } from '../StepView.tsx';
 import { Conversation } from './Conversation.tsx';
+import { TaskOwn, WhyRoute } from './ServerStepWhy.tsx';
 import './server.css';
 
 function RunState({ run }: { run: RunRecord }) {
@@ -90,6 +91,8 @@ function ServerStepView({ run, step }: { run: RunRecord; step: TraceStep }) {
       {server?.edit && <p className="muted">Not a node's run: the state was edited on the server as <Shown text={server.name} /> (a fork), and the run went on from here.</p>}
       {server?.interrupts && <p>Waited on <code>interrupt()</code> with <code>{JSON.stringify(server.interrupts.length === 1 ? server.interrupts[0] : server.interrupts)}</code>, then went on with the answer.</p>}
       {server?.error && <p className="warn">Failed: <Shown text={server.error} /></p>}
+      <TaskOwn step={step} />
+      <WhyRoute step={step} graph={run.trace.graph} />
       {conversations.map((conversation) => <Messages key={conversation.channel} channel={conversation.channel} before={conversation.before} after={conversation.list} />)}
       <h4>Other channels before → after</h4>
       <Diff changes={others} />
