@@ -261,6 +261,19 @@ describe('each task on its own, errors and retries as steps, why a branch was ta
     expect(trace).toMatchObject({ stopReason: 'error', stopExplain: 'stopped with an error at node guard: guard refused the tool result: "It is 18°C and sunny in Oslo." cites no source' });
   });
 
+  it('a node that returns a Command: told as one, its goto and its update', async () => {
+    const State = Annotation.Root({ turn: Annotation<number>() });
+    const supervised = new StateGraph(State)
+      .addNode('supervisor', async () => new Command({ goto: 'researcher', update: { turn: 2 } }), { ends: ['researcher', END] })
+      .addNode('researcher', async () => ({ turn: 3 }))
+      .addEdge(START, 'supervisor').addEdge('researcher', END)
+      .compile() as never as Servable;
+    const drawing = await served(supervised);
+    const told = await toldRun(supervised, { turn: 1 }, 'c');
+    const steps = withTold(foreignTrace('supervised', await chainOf(supervised, 'c'), drawing).steps, told);
+    expect(steps[0].server?.command).toEqual({ goto: ['researcher'], update: { turn: 2 } });
+  });
+
   it('keeps a thread read from its history only as it was: no word from a stream, none made up', async () => {
     const graph = guardedAgent as never as Servable;
     const drawing = await served(graph);

@@ -509,8 +509,9 @@ export class ServerRunController implements RunController {
     await this.attempt(async () => {
       const stream = this.api.runs.stream(threadId, graph.assistantId, {
         ...(run.command ? { command: run.command } : { input: (current ? (run.input ?? null) : (run.input ?? {})) as Record<string, unknown> | null }),
-        // `events`: each task's input, each attempt, each router's run (serverEvents.ts), which no checkpoint keeps.
-        streamMode: ['updates', 'events'], ...(interruptBefore ? { interruptBefore } : {}),
+        // `events`: each task's input, each attempt, each router's run (serverEvents.ts), which no checkpoint keeps;
+        // a Loopscope export's checkpoints carry all of its steps already.
+        streamMode: graph.loopscope ? ['updates'] : ['updates', 'events'], ...(interruptBefore ? { interruptBefore } : {}),
       });
       const { emptyTold, foldEvent } = await import('../runtime/serverEvents.ts');
       const told = this.told.get(threadId) ?? emptyTold();
