@@ -353,6 +353,9 @@ test('a ReAct agent that retries and throws: each attempt under its step, the th
   await expect(attempts.locator('.tl-attempt')).toHaveCount(3);
   await expect(attempts).toContainText('attempt 1 failed; the server does not say why');
   await expect(attempts).toContainText('attempt 2 failed; the server does not say why');
+  await expect(attempts).toContainText('tried again (retryPolicy)');
+  // A LangGraph node's attempts have no tokens or plan of Loopscope's to tell.
+  await expect(attempts).not.toContainText(/tok\b|re-plan/);
   await expect(steps(page).nth(3)).toContainText('error');
   const error = 'guard refused the tool result: "It is 18°C and sunny in Oslo." cites no source';
   await expect(detail(page).getByRole('status')).toHaveText(`Stopped with an error at node guard: ${error}.`);
