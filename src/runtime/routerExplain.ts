@@ -193,6 +193,9 @@ export const returnedWords = (returned: unknown): string => {
 /** Where the router's name would come from, when the page has no source to read it in. */
 export const NO_SOURCE = 'its name is not in the server\'s events (LangGraph.js runs a router as "RunnableLambda" there, and the graph\'s description carries no name): open the agent\'s folder with `loopscope open` (its langgraph.json names the file) to see the function and the line that returned';
 
+/** Why a conditional step read from a thread's history says no more than where it went. */
+export const NOT_STREAMED = 'What the router returned is told by the server\'s event stream of a run started or continued from this page; this thread\'s checkpoints keep only where it went.';
+
 /** The explanation of one router's run, in a sentence: who returned what. */
 export const routeWords = ({ node, returned, router }: RouteExplanation): string => {
   const value = returnedWords(returned);

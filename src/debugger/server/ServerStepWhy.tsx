@@ -7,7 +7,7 @@
  */
 import { useEffect, useState } from 'react';
 import { visibleLines } from '../../graph/visible.ts';
-import { commandWords, locateRouter, returnedWords, routeWords, type RouteExplanation } from '../../runtime/routerExplain.ts';
+import { commandWords, locateRouter, NOT_STREAMED, returnedWords, routeWords, type RouteExplanation } from '../../runtime/routerExplain.ts';
 import type { TraceStep } from '../../runtime/trace.ts';
 import { agentSourceOf, type SourceAnswer } from '../../server/agentSource.ts';
 import { Shown } from '../../ui/Shown.tsx';
@@ -83,7 +83,13 @@ export function WhyRoute({ step, graph }: { step: TraceStep; graph: string }) {
       current = false;
     };
   }, [graph, routes.length]);
-  if (!server || (routes.length === 0 && !server.command)) return null;
+  if (!server) return null;
+  if (routes.length === 0 && !server.command) {
+    // A thread read from its history: its checkpoints keep where the run went, not what the router returned.
+    return server.conditional && server.chose.length > 0 && !server.edit
+      ? <p className="muted">{NOT_STREAMED}</p>
+      : null;
+  }
   const explanations: RouteExplanation[] = routes.map((route) => ({
     node: server.name, returned: route.returned, input: route.input,
     router: answer === null ? null : 'source' in answer ? locateRouter(answer.source, server.name, route.returned) : { missing: answer.missing },
