@@ -4,7 +4,9 @@
  * dynamic interrupt(), a subgraph, a Send fan-out) served by the LangGraph dev server; the page
  * connects, draws each graph as the server describes it, runs it there and explains its steps.
  */
+import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
+import { resolve } from 'node:path';
 import { expect, test, type Page } from './test.ts';
 import { collectErrors } from './helpers.ts';
 import { serveLangGraphFixtures } from './langgraphFixtures.ts';
@@ -30,9 +32,9 @@ const edge = (page: Page, id: string) => canvas(page).locator(`.react-flow__edge
 const steps = (page: Page) => page.getByRole('list', { name: 'Timeline' }).getByRole('listitem');
 const detail = (page: Page) => page.getByRole('region', { name: 'Step detail' });
 
-/** From a blank canvas: Connect to a LangGraph server → the URL → Connect → the graph. */
-const attach = async (page: Page, graphId: string) => {
-  await page.goto('/?template=blank');
+/** From a blank canvas (of the page at `at`): Connect to a LangGraph server → the URL → Connect → the graph. */
+const attach = async (page: Page, graphId: string, at = '/?template=blank') => {
+  await page.goto(at);
   await page.getByRole('button', { name: 'Connect to a LangGraph server' }).click();
   await panel(page).getByLabel('Server URL').fill(served?.url ?? '');
   await button(page, 'Connect').click();
@@ -309,6 +311,102 @@ test('a Send fan-out: the router sends three workers in one superstep', async ({
   await steps(page).nth(2).click();
   await expect(detail(page)).toContainText('Task 2 of 3 in this superstep');
   expect(errors).toEqual([]);
+});
+
+test('map-reduce with Send: each worker its own input and result, the router\'s Sends on the step that took the branch, ×4 on the fan-out edge', async ({ page }) => {
+  test.setTimeout(120_000);
+  const errors = collectErrors(page);
+  await attach(page, 'map-reduce');
+  await run(page, { topic: 'animals' });
+  await until(page, 'ended');
+  await expect(steps(page)).toHaveCount(6);
+  await steps(page).first().click();
+  const why = detail(page).getByRole('region', { name: 'Why it went there' });
+  await expect(why).toContainText('The router after generateTopics returned [Send(generateJoke, {"subject":"lions"}), Send(generateJoke, {"subject":"elephants"}), Send(generateJoke, {"subject":"penguins"}), Send(generateJoke, {"subject":"owls"})]');
+  // No source here (not `loopscope open`): it says so, and where the name would come from.
+  await expect(why).toContainText('its name is not in the server\'s events');
+  await expect(edge(page, 'generateTopics→generateJoke')).toHaveClass(/\bfired\b/);
+  await expect(edge(page, 'generateTopics→generateJoke')).toContainText('×4');
+  const animals = ['lion', 'elephant', 'penguin', 'owl'];
+  for (const [index, animal] of animals.entries()) {
+    await steps(page).nth(index + 1).click();
+    await expect(detail(page).getByLabel(`Input of step ${index + 2}`)).toContainText(`"subject": "${animal}s"`);
+    const returned = detail(page).getByLabel(`Returned by step ${index + 2}`);
+    await expect(returned).toContainText(`Why did the ${animal} cross the road?`);
+    for (const other of animals.filter((candidate) => candidate !== animal)) await expect(returned).not.toContainText(`the ${other} `);
+  }
+  // The superstep's writes, all four jokes through the concat reducer, on its last task only.
+  await expect(detail(page)).toContainText('the whole superstep\'s (4 tasks, reducers applied)');
+  await steps(page).nth(1).click();
+  await expect(detail(page)).toContainText('the change of state is shown on its last task (4 of 4)');
+  expect(errors).toEqual([]);
+});
+
+test('a ReAct agent that retries and throws: each attempt under its step, the thrown error a failed step, the run stopped there in one word, the router\'s return value', async ({ page }) => {
+  test.setTimeout(120_000);
+  const errors = collectErrors(page);
+  await attach(page, 'guarded-agent');
+  await run(page, { messages: [{ role: 'human', content: 'Weather in Oslo?' }] });
+  await until(page, 'stopped with an error at guard');
+  await expect(steps(page)).toHaveCount(4);
+  const attempts = page.getByRole('group', { name: 'Attempts of step 1' });
+  await expect(attempts.locator('.tl-attempt')).toHaveCount(3);
+  await expect(attempts).toContainText('attempt 1 failed; the server does not say why');
+  await expect(attempts).toContainText('attempt 2 failed; the server does not say why');
+  await expect(attempts).toContainText('tried again (retryPolicy)');
+  // A LangGraph node's attempts have no tokens or plan of Loopscope's to tell.
+  await expect(attempts).not.toContainText(/tok\b|re-plan/);
+  await expect(steps(page).nth(3)).toContainText('error');
+  const error = 'guard refused the tool result: "It is 18°C and sunny in Oslo." cites no source';
+  await expect(detail(page).getByRole('status')).toHaveText(`Stopped with an error at node guard: ${error}.`);
+  await expect(panel(page)).not.toContainText('paused before');
+  // The header says it too (it said "Paused" while the panel said "paused before guard").
+  await expect(page.locator('.run-state')).toHaveText('Stopped');
+  await expect(node(page, 'guard').locator('.lg-node')).toHaveClass(/\bfailed\b/);
+  await steps(page).nth(3).click();
+  await expect(detail(page)).toContainText(`Failed: ${error}`);
+  await steps(page).nth(1).click();
+  await expect(detail(page).getByRole('region', { name: 'Why it went there' })).toContainText('The router after callModel returned "tools"');
+  expect(errors).toEqual([]);
+});
+
+test('under loopscope open on the agent\'s folder, the step that took a branch names its routing function and shows the line that returned', async ({ page }) => {
+  test.setTimeout(150_000);
+  const errors = collectErrors(page);
+  const child = spawn(process.execPath, ['bin/loopscope.mjs', 'open', served?.dir ?? '', '--port', '0', '--no-browser'], {
+    cwd: resolve(import.meta.dirname, '..'), env: { ...process.env, LOOPSCOPE_APP_DIR: resolve(import.meta.dirname, '..', process.env.E2E_OUT ?? 'dist') }, stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise((done) => child.once('exit', done));
+  try {
+    const address = await new Promise<string>((done, fail) => {
+      let printed = '';
+      child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+        printed += chunk;
+        const found = /http:\/\/\S+/.exec(printed);
+        if (found && printed.includes('\n')) done(found[0]);
+      });
+      void exited.then(() => fail(new Error(`loopscope open exited: ${printed}`)));
+    });
+    await attach(page, 'react-agent', address);
+    await run(page, { messages: [{ role: 'human', content: 'Weather in Paris?' }] });
+    await until(page, 'ended');
+    await steps(page).first().click();
+    const why = detail(page).getByRole('region', { name: 'Why it went there' });
+    await expect(why).toContainText(/routeModelOutput \(reactAgent\.ts\) returned "tools" after callModel, at line \d+/);
+    const source = why.getByLabel('Source of routeModelOutput');
+    await expect(source).toContainText('function routeModelOutput(state');
+    await expect(source.locator('[aria-current="true"]')).toHaveText(/return .*\? 'tools' : '__end__'/);
+    // A router the agent imports: its source is not in the folder, and the step says where it comes from.
+    await panel(page).getByLabel('Server graph').selectOption('guarded-agent');
+    await run(page, { messages: [{ role: 'human', content: 'Weather in Oslo?' }] });
+    await until(page, 'stopped with an error at guard');
+    await steps(page).nth(1).click();
+    await expect(detail(page).getByRole('region', { name: 'Why it went there' })).toContainText('The router after callModel returned "tools"; toolsCondition is imported from @langchain/langgraph/prebuilt: its source is not in the agent\'s folder');
+    expect(errors).toEqual([]);
+  } finally {
+    if (child.exitCode === null) child.kill('SIGINT');
+    await exited;
+  }
 });
 
 test('Connect to a server that never answers: Cancel stops it, and says so', async ({ page }) => {

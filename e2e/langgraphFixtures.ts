@@ -12,7 +12,8 @@ import { startLangGraphServer } from '../src/cli/langgraphDev.ts';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 
-export const serveLangGraphFixtures = async (): Promise<{ url: string; stop: () => Promise<void> }> => {
+/** `dir`: the served copy of the fixtures (with their langgraph.json), for `loopscope open` to read their source. */
+export const serveLangGraphFixtures = async (): Promise<{ url: string; dir: string; stop: () => Promise<void> }> => {
   const dir = await mkdtemp(join(tmpdir(), 'loopscope-langgraph-'));
   await cp(join(root, 'src/runtime/fixtures/langgraph'), dir, { recursive: true });
   await writeFile(join(dir, 'package.json'), `${JSON.stringify({ name: 'loopscope-langgraph-fixtures', private: true, type: 'module' })}\n`);
@@ -20,7 +21,7 @@ export const serveLangGraphFixtures = async (): Promise<{ url: string; stop: () 
   const removeDir = () => rm(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   try {
     const server = await startLangGraphServer(dir, process.env);
-    return { url: server.url, stop: async () => {
+    return { url: server.url, dir, stop: async () => {
       await server.stop();
       await removeDir();
     } };

@@ -437,7 +437,8 @@ const openFolderOf = async (args: string[], io: Output): Promise<number> => {
   }
   const { FolderError, openFolder } = await import('./folder.ts');
   const { hasDesktop, openBrowser, startOpen } = await import('./open.ts');
-  const routes = await folderMcpRoutes(folderPath, io);
+  // The folder's LangGraph agents' source, read as text for the step that says why a branch was taken.
+  const routes = [...(await folderMcpRoutes(folderPath, io)), ...(await import('./langgraphSource.ts')).langGraphSourceRoutes];
   let opened;
   try {
     const folder = await openFolder(folderPath);

@@ -184,6 +184,7 @@ export function ServerPanel({ onClose }: { onClose: () => void }) {
             <p className="server-thread" aria-live="polite">
               Thread {shortId(server.thread.id)}: {server.thread.busy
                 ? server.thread.joined ? `following run ${shortId(server.thread.joined)}, started elsewhere…` : 'running on the server…'
+                : server.thread.failed !== undefined ? `stopped with an error at ${visibleText(server.thread.failed)}`
                 : server.thread.interrupts.length ? `waiting on an interrupt in ${visibleText(server.thread.interrupts.map((interrupt) => interrupt.node).join(', '))}`
                   : next.length ? `paused before ${visibleText(next.join(', '))}` : 'ended'}
               {server.thread.truncated && ' (the oldest steps were not read)'}

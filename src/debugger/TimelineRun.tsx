@@ -26,17 +26,18 @@ const SCROLL_STRIDE = 4;
 /** The window's top row for a scroll position, in whole strides. */
 const strideOf = (scrollTop: number) => Math.floor(scrollTop / ROW_HEIGHT / SCROLL_STRIDE) * SCROLL_STRIDE;
 
-function AttemptLine({ attempt, verdict }: { attempt: Attempt; verdict: RetryVerdict }) {
+/** `foreign`: an attempt of a LangGraph node Loopscope did not make, which has no tokens, plan or retry verdict of Loopscope's to tell. */
+function AttemptLine({ attempt, verdict, foreign }: { attempt: Attempt; verdict: RetryVerdict; foreign: boolean }) {
   const failed = attempt.outcome !== 'ok' && attempt.outcome !== 'empty';
   return (
     <div className={`tl-attempt${failed ? ' failed' : ''}`} style={{ height: ROW_HEIGHT }}>
       <span className="tl-attempt-n">{attempt.iteration === undefined ? '' : `iter ${attempt.iteration} · `}attempt {attempt.n}</span>
       <span><Shown text={attempt.skill} /></span>
       <span className={`tl-outcome outcome-${attempt.outcome}`}>{attempt.outcome}</span>
-      {verdict !== 'ok' && <span className={`tl-verdict ${verdict}`}>{VERDICT_WORDS[verdict]}</span>}
+      {verdict !== 'ok' && !foreign && <span className={`tl-verdict ${verdict}`}>{VERDICT_WORDS[verdict]}</span>}
       {attempt.error && <span className="tl-error" title={visibleText(attempt.error)}><Shown text={attempt.error} /></span>}
-      {attempt.retry && verdict !== 'ok' && <span className="tl-why" title={visibleText(attempt.retry)}><Shown text={attempt.retry} /></span>}
-      <span className="tl-num">{attempt.tokens} tok</span>
+      {attempt.retry && (verdict !== 'ok' || foreign) && <span className="tl-why" title={visibleText(attempt.retry)}><Shown text={attempt.retry} /></span>}
+      {!foreign && <span className="tl-num">{attempt.tokens} tok</span>}
     </div>
   );
 }
@@ -70,7 +71,7 @@ const StepItem = memo(function StepItem({ step, label, selected, onSelect, total
       </div>
       {step.attempts.length > 0 && (
         <div role="group" aria-label={`Attempts of step ${step.step}`} className="tl-attempts">
-          {step.attempts.map((attempt, index) => <AttemptLine key={`${attempt.action ?? 0}-${attempt.n}`} attempt={attempt} verdict={retryVerdict(step.attempts, index)} />)}
+          {step.attempts.map((attempt, index) => <AttemptLine key={`${attempt.action ?? 0}-${attempt.n}`} attempt={attempt} verdict={retryVerdict(step.attempts, index)} foreign={step.server !== undefined} />)}
         </div>
       )}
     </div>

@@ -1,6 +1,8 @@
 import { Annotation, Command, END, MemorySaver, START, StateGraph } from '@langchain/langgraph/web';
 import { describe, expect, it } from 'vitest';
 import { graph as fanOutGraph } from './fixtures/langgraph/fanOutGraph.ts';
+import { graph as guardedAgent } from './fixtures/langgraph/guardedAgent.ts';
+import { graph as mapReduceGraph } from './fixtures/langgraph/mapReduceGraph.ts';
 import { graph as interruptGraph } from './fixtures/langgraph/interruptGraph.ts';
 import { graph as reactAgent } from './fixtures/langgraph/reactAgent.ts';
 import { graph as subgraphGraph } from './fixtures/langgraph/subgraphGraph.ts';
@@ -9,6 +11,7 @@ import { type GraphFile } from '../graph/index.ts';
 import { findTemplate } from '../graph/templates/index.ts';
 import { buildStateGraph } from './compile.ts';
 import { runGraph } from './run.ts';
+import { emptyTold, foldEvent, withTold } from './serverEvents.ts';
 import { branchOf, foreignStateAfter, foreignStateBefore, foreignTrace, subgraphForkRefusal, traceFromBranch, type CheckpointState } from './serverTrace.ts';
 import type { Trace } from './trace.ts';
 
@@ -79,13 +82,14 @@ describe('a server thread read back as a trace', () => {
 type Snapshot = {
   values: unknown; next: readonly string[]; metadata?: unknown;
   config: { configurable?: Record<string, unknown> }; parentConfig?: { configurable?: Record<string, unknown> };
-  tasks: readonly { name: string; error?: unknown; interrupts: readonly { value?: unknown }[]; state?: unknown }[];
+  tasks: readonly { id?: string; path?: readonly unknown[]; result?: unknown; name: string; error?: unknown; interrupts: readonly { value?: unknown }[]; state?: unknown }[];
 };
 type Servable = {
   checkpointer?: unknown;
   getStateHistory: (config: object) => AsyncIterable<Snapshot>;
   getGraphAsync: (config: object) => Promise<{ toJSON: () => unknown }>;
   invoke: (input: unknown, config: object) => Promise<unknown>;
+  streamEvents: (input: unknown, config: { version: 'v2'; configurable: object }) => AsyncIterable<unknown>;
   updateState: (config: object, values: unknown, asNode?: string) => Promise<{ configurable?: Record<string, unknown> }>;
 };
 
@@ -101,6 +105,7 @@ const serverHistory = async (graph: Servable, thread: string, ns = ''): Promise<
       checkpoint: { checkpoint_id: snapshot.config.configurable?.checkpoint_id, checkpoint_ns: snapshot.config.configurable?.checkpoint_ns ?? '' },
       parent_checkpoint: snapshot.parentConfig ? { checkpoint_id: snapshot.parentConfig.configurable?.checkpoint_id } : null,
       tasks: snapshot.tasks.map((task) => ({
+        id: task.id, path: task.path, result: task.result,
         name: task.name, error: task.error ? String((task.error as Error).message ?? task.error) : null, interrupts: task.interrupts,
         checkpoint: task.state && typeof task.state === 'object' && 'configurable' in task.state ? (task.state as { configurable: unknown }).configurable : null,
       })),
@@ -208,6 +213,74 @@ describe('a thread of a graph Loopscope did not make, read back from its checkpo
     expect(trace.steps[0].note).toBe('plan → worker: conditional, chose worker ×3 of {worker}');
     expect(trace.steps[2].server?.parallel).toEqual({ index: 2, of: 3 });
     expect(trace.finalState).toMatchObject({ report: '3 findings' });
+  });
+});
+
+/** A run streamed as the server streams it with the `events` mode (streamEvents v2, each event as JSON), folded as the page folds it. */
+const toldRun = async (graph: Servable, input: unknown, thread: string) => {
+  const told = emptyTold();
+  try {
+    for await (const event of graph.streamEvents(input, { version: 'v2', configurable: { thread_id: thread } })) foldEvent(told, JSON.parse(JSON.stringify(event)));
+  } catch {
+    // A node that threw ends the stream: the thread's history holds its error.
+  }
+  return told;
+};
+
+describe('each task on its own, errors and retries as steps, why a branch was taken (the events stream)', () => {
+  it('map-reduce: each Send worker has its own input and result; the superstep\'s change of state is its last task\'s; the router returned the Sends', async () => {
+    const graph = mapReduceGraph as never as Servable;
+    const drawing = await served(graph);
+    const told = await toldRun(graph, { topic: 'animals' }, 'm');
+    const trace = foreignTrace('map-reduce', await chainOf(graph, 'm'), drawing);
+    const steps = withTold(trace.steps, told);
+    const workers = steps.filter((step) => step.node === 'generateJoke');
+    expect(workers.map((step) => step.server?.input)).toEqual([{ subject: 'lions' }, { subject: 'elephants' }, { subject: 'penguins' }, { subject: 'owls' }]);
+    expect(workers.map((step) => step.server?.result)).toEqual(['lion', 'elephant', 'penguin', 'owl'].map((animal) => ({ jokes: [`Why did the ${animal} cross the road? To debug the other side.`] })));
+    // Old main put all four jokes on the first worker and "no change" on the others.
+    expect(workers.slice(0, 3).map((step) => step.writes)).toEqual([{}, {}, {}]);
+    expect((workers[3].writes.jokes as string[]).length).toBe(4);
+    expect(workers.every((step) => step.server?.send)).toBe(true);
+    const topics = steps[0];
+    expect(topics.server?.routes?.[0].returned).toEqual(['lions', 'elephants', 'penguins', 'owls'].map((subject) => ({ lg_name: 'Send', node: 'generateJoke', args: { subject } })));
+    expect(topics.server?.routes?.[0].input).toMatchObject({ subjects: ['lions', 'elephants', 'penguins', 'owls'] });
+  });
+
+  it('a ReAct agent: the retried node\'s attempts under its step, the router\'s return value, the node that threw as a step and the run stopped there', async () => {
+    const graph = guardedAgent as never as Servable;
+    const drawing = await served(graph);
+    const told = await toldRun(graph, { messages: [{ role: 'human', content: 'weather in Oslo?' }] }, 'g');
+    const trace = foreignTrace('guarded-agent', await chainOf(graph, 'g'), drawing);
+    const steps = withTold(trace.steps, told);
+    expect(steps.map((step) => step.node)).toEqual(['loadProfile', 'callModel', 'tools', 'guard']);
+    expect(steps[0].attempts.map((attempt) => [attempt.n, attempt.outcome, attempt.error])).toEqual([
+      [1, 'error', 'attempt 1 failed; the server does not say why'], [2, 'error', 'attempt 2 failed; the server does not say why'], [3, 'ok', undefined],
+    ]);
+    expect(steps[1].server?.routes?.map((route) => route.returned)).toEqual(['tools']);
+    expect(steps[3]).toMatchObject({ outcome: 'error', server: { name: 'guard', error: 'guard refused the tool result: "It is 18°C and sunny in Oslo." cites no source' } });
+    expect(trace).toMatchObject({ stopReason: 'error', stopExplain: 'stopped with an error at node guard: guard refused the tool result: "It is 18°C and sunny in Oslo." cites no source' });
+  });
+
+  it('a node that returns a Command: told as one, its goto and its update', async () => {
+    const State = Annotation.Root({ turn: Annotation<number>() });
+    const supervised = new StateGraph(State)
+      .addNode('supervisor', async () => new Command({ goto: 'researcher', update: { turn: 2 } }), { ends: ['researcher', END] })
+      .addNode('researcher', async () => ({ turn: 3 }))
+      .addEdge(START, 'supervisor').addEdge('researcher', END)
+      .compile() as never as Servable;
+    const drawing = await served(supervised);
+    const told = await toldRun(supervised, { turn: 1 }, 'c');
+    const steps = withTold(foreignTrace('supervised', await chainOf(supervised, 'c'), drawing).steps, told);
+    expect(steps[0].server?.command).toEqual({ goto: ['researcher'], update: { turn: 2 } });
+  });
+
+  it('keeps a thread read from its history only as it was: no word from a stream, none made up', async () => {
+    const graph = guardedAgent as never as Servable;
+    const drawing = await served(graph);
+    await graph.invoke({ messages: [{ role: 'human', content: 'hi' }] }, { configurable: { thread_id: 'h' } }).catch(() => null);
+    const trace = foreignTrace('guarded-agent', await chainOf(graph, 'h'), drawing);
+    expect(withTold(trace.steps, emptyTold())).toEqual(trace.steps);
+    expect(trace.steps.every((step) => step.attempts.length === 0 && step.server?.routes === undefined)).toBe(true);
   });
 });
 

@@ -7,6 +7,7 @@
  */
 import { describeProblems, KIND_LIST, NODE_KINDS } from '../graph/index.ts';
 import { asMessages, messageChannels, tokensIn } from './messages.ts';
+import { errorWords } from './serverEvents.ts';
 import { drawnIdOf, edgesLeaving, END_NODE, type ServerDrawing } from './serverGraph.ts';
 import { agentState } from './state.ts';
 import { parseTrace, TRACE_FORMAT, TRACE_VERSION, type EdgeCheck, type ServerStep, type Trace, type TraceStep } from './trace.ts';
@@ -17,6 +18,12 @@ const FOREIGN_KIND = KIND_LIST.find((definition) => definition.foreignSteps)?.ki
 /** A task of a checkpoint, as the server lists it: the node it runs, and what came of it so far. */
 export interface CheckpointTask {
   name: string;
+  /** The task's id, which its run's events name too. */
+  id?: string | null;
+  /** Where the task came from: `['__pregel_push', …]` for one a `Send` started. */
+  path?: readonly unknown[] | null;
+  /** What the task returned, its own writes (once it has run). */
+  result?: unknown;
   error?: string | null;
   interrupts?: readonly { value?: unknown }[] | null;
   /** Set when the task runs a subgraph: the namespace of the subgraph's checkpoints. */
@@ -185,6 +192,8 @@ export const foreignSteps = (chain: readonly CheckpointState[], drawing: ServerD
     const writes = changedChannels(start, afterValues);
     const superstep = tasks.length;
     tasks.forEach((task, at) => {
+      // The tasks of a superstep write together once all have run: its change of state is the last task's to show, each task's own writes its `result`.
+      const last = at === superstep - 1;
       const inner = task.checkpoint?.checkpoint_ns ? subgraphs.get(task.checkpoint.checkpoint_ns) : undefined;
       if (inner) steps.push(...foreignSteps(inner, drawing, subgraphs, { ns: task.checkpoint?.checkpoint_ns as string, parent: task.name, round: Math.max(round, 1) }));
       const id = drawnIdOf(task.name, ns);
@@ -197,12 +206,13 @@ export const foreignSteps = (chain: readonly CheckpointState[], drawing: ServerD
         next: names(after.next), targets: route.targets, chose: route.chose, conditional: route.conditional,
         ...(superstep > 1 ? { parallel: { index: at + 1, of: superstep } } : {}),
         ...(interrupts.length ? { interrupts } : {}),
-        ...(typeof task.error === 'string' ? { error: task.error } : {}),
+        ...(typeof task.error === 'string' ? { error: errorWords(task.error) } : {}),
         ...(edit ? { edit: true as const } : {}),
+        ...taskOwn(task),
       };
       const words = edit ? `state edited on the server as ${task.name} (updateState)` : `${task.name} → ${route.chose.length ? route.chose.map(lastPart).join(', ') : '—'}: ${route.reason}`;
       steps.push({
-        step: 0, round: where.round ?? Math.max(round, 1), node: id, kind: FOREIGN_KIND, outcome: typeof task.error === 'string' ? 'error' : null, attempts: [], reads: [], writes,
+        step: 0, round: where.round ?? Math.max(round, 1), node: id, kind: FOREIGN_KIND, outcome: typeof task.error === 'string' ? 'error' : null, attempts: [], reads: [], writes: last ? writes : {},
         edges: route.edges, fired: route.fired, guard: null, durationMs: 0, note: words, tokensUsed: stateTokens(afterValues),
         // The state it started from, when the step before it was in another namespace (or there was none).
         ...(steps.length === 0 || stepBefore !== (ns || undefined) ? { stateBefore: start } : {}),
@@ -212,8 +222,33 @@ export const foreignSteps = (chain: readonly CheckpointState[], drawing: ServerD
     previous = afterValues;
     lastRan = tasks.at(-1)?.name ?? lastRan;
   }
+  // A task that threw made no checkpoint: it is the newest one's task, with its error.
+  const head = ordered.at(-1);
+  for (const task of head ? tasksOf(head).filter((candidate) => typeof candidate.error === 'string') : []) {
+    const error = errorWords(task.error as string);
+    const checkpoint = String(head?.checkpoint.checkpoint_id ?? '');
+    steps.push({
+      step: 0, round: where.round ?? Math.max(round, 1), node: drawnIdOf(task.name, ns), kind: FOREIGN_KIND, outcome: 'error', attempts: [], reads: [], writes: {},
+      edges: [], fired: null, guard: null, durationMs: 0, note: `${task.name} failed: ${error}`,
+      ...(steps.at(-1)?.server?.ns !== (ns || undefined) || steps.length === 0 ? { stateBefore: previous ?? (head ? valuesOf(head) : {}) } : {}),
+      server: {
+        name: task.name, checkpoint, parentCheckpoint: checkpoint, ...(ns ? { ns, parent: where.parent ?? lastPart(group ?? '') } : {}),
+        next: names(head?.next), targets: [], chose: [], conditional: false, error, ...taskOwn(task),
+      },
+    });
+  }
   return steps;
 };
+
+/** What the history tells of a task itself: its id, whether a `Send` started it, what it returned. */
+const taskOwn = (task: CheckpointTask): Pick<ServerStep, 'task' | 'send' | 'result'> => ({
+  ...(typeof task.id === 'string' ? { task: task.id } : {}),
+  ...(Array.isArray(task.path) && task.path[0] === '__pregel_push' ? { send: true as const } : {}),
+  ...(task.result !== undefined && task.result !== null ? { result: task.result } : {}),
+});
+
+/** The run's one word on a task that threw. */
+export const stoppedAt = (node: string, error: string) => `stopped with an error at node ${node}: ${error}`;
 
 /**
  * A thread of a graph that Loopscope did not make as a trace: its steps (foreignSteps), its end as
@@ -224,12 +259,13 @@ export const foreignTrace = (graphName: string, chain: readonly CheckpointState[
   const head = chain[0];
   const values = head ? valuesOf(head) : {};
   const steps = foreignSteps(chain, drawing, subgraphs).map((step, index) => ({ ...step, step: index + 1 }));
-  const error = (head?.tasks ?? []).find((task) => typeof task.error === 'string')?.error;
+  const failed = (head?.tasks ?? []).find((task) => typeof task.error === 'string');
+  const error = failed && errorWords(failed.error as string);
   const ended = head !== undefined && names(head.next).length === 0;
   return checked({
     format: TRACE_FORMAT, version: TRACE_VERSION, graph: graphName, seed: 0,
     stopReason: error ? 'error' : ended ? 'completed' : null,
-    ...(error ? { stopExplain: `${head?.tasks?.find((task) => task.error)?.name} failed: ${error}` } : ended ? { stopExplain: `${END_NODE} reached` } : {}),
+    ...(error ? { stopExplain: stoppedAt(failed?.name ?? '', error) } : ended ? { stopExplain: `${END_NODE} reached` } : {}),
     rounds: Math.max(1, steps.at(-1)?.round ?? 1), tokensUsed: stateTokens(values), finalState: values, steps,
   });
 };

@@ -140,6 +140,18 @@ export const ServerStep = z.strictObject({
   error: z.optional(z.string()),
   /** Not a node's run: state edited on the server as this node (`updateState`, a fork). */
   edit: z.optional(z.literal(true)),
+  /** The task's id on the server, which its run's events name too. */
+  task: z.optional(z.string()),
+  /** A task a `Send` started (pushed), not one its node's edges pulled. */
+  send: z.optional(z.literal(true)),
+  /** What a `Send` task was given: the `Send`'s argument (from the run's event stream). */
+  input: z.optional(z.unknown()),
+  /** What the task returned: its own writes, before any reducer (the server's history keeps them per task). */
+  result: z.optional(z.unknown()),
+  /** Each routing function that ran after the node: the state it was given and what it returned (event stream). */
+  routes: z.optional(z.array(z.strictObject({ input: z.unknown(), returned: z.unknown() }))),
+  /** The node returned a `Command`: where it goes and what it writes. */
+  command: z.optional(z.strictObject({ goto: z.unknown(), update: z.unknown() })),
 });
 export type ServerStep = z.infer<typeof ServerStep>;
 

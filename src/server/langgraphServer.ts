@@ -20,6 +20,7 @@ import { visibleText } from '../graph/visible.ts';
 import { parseGraph } from '../graph/parse.ts';
 import { type ForkEdits, type PendingApproval, type RunController, type RunEvent, type RunStatus, type Unsupported } from '../runtime/controller.ts';
 import type { ServerDrawing } from '../runtime/serverGraph.ts';
+import type { RunTold } from '../runtime/serverEvents.ts';
 import type { CheckpointState } from '../runtime/serverTrace.ts';
 import { TRACE_FORMAT, TRACE_VERSION, type Trace, type TraceStep } from '../runtime/trace.ts';
 import { fetchOnlyTo } from '../skills/net.ts';
@@ -35,6 +36,8 @@ export const HISTORY_PAGE = 50;
 const MAX_PAGES = 20;
 /** Subgraph runs read for one thread at most (a page of each). */
 const MAX_SUBGRAPHS = 20;
+/** Threads whose runs' event streams are remembered (what they told of tasks, attempts and routers), the newest. */
+const MAX_TOLD_THREADS = 20;
 /** How long Connect waits for the server to list its graphs. */
 export const CONNECT_TIMEOUT_MS = 15_000;
 /**
@@ -90,7 +93,7 @@ export interface ServerConnection {
   /** MAX_THREADS are listed and the server may have more: the panel says so. */
   threadsCapped: boolean;
   /** The thread on screen, with where it stands. */
-  thread: { id: string; next: string[]; busy: boolean; truncated: boolean; joined?: string; interrupts: WaitingInterrupt[] } | null;
+  thread: { id: string; next: string[]; busy: boolean; truncated: boolean; joined?: string; interrupts: WaitingInterrupt[]; failed?: string } | null;
   /** What runs on this connection, while connected or connecting. */
   controller: ServerRunController | null;
   /** A server graph Loopscope did not make, drawn in place of the canvas while its document is the one open. */
@@ -232,6 +235,8 @@ export class ServerRunController implements RunController {
   private shown: { key: string; label: string; graph: GraphFile; foreign: boolean; trace: Trace } | null = null;
   /** Told when a read of the open thread changes `trace`. */
   private readonly traceListeners = new Set<() => void>();
+  /** What the event streams of the runs started here told, by thread: only a run followed from its start has it. */
+  private readonly told = new Map<string, RunTold>();
 
   /** The approve node just answered on the open thread, if any. */
   private answeredHere() {
@@ -409,15 +414,17 @@ export class ServerRunController implements RunController {
   async readThread(threadId: string) {
     const graph = this.selectedGraph();
     if (!graph) return;
-    const { foreignTrace, traceFromBranch } = await import('../runtime/serverTrace.ts');
+    const [{ foreignTrace, traceFromBranch }, { withTold }] = await Promise.all([import('../runtime/serverTrace.ts'), import('../runtime/serverEvents.ts')]);
     useServer.setState({ error: null });
     const read = await this.attempt(async () => {
       const found = await this.readBranch(threadId);
       if (!found) return null;
       const subgraphs = graph.loopscope ? new Map() : await this.readSubgraphs(threadId, found.branch.chain);
-      const trace: Trace = graph.loopscope
-        ? traceFromBranch(graph.loopscope.name, found.branch.chain)
-        : foreignTrace(graph.graphId, found.branch.chain, graph.drawing, subgraphs);
+      const told = this.told.get(threadId);
+      const foreign = graph.loopscope ? null : foreignTrace(graph.graphId, found.branch.chain, graph.drawing, subgraphs);
+      const trace: Trace = foreign
+        ? told ? { ...foreign, steps: withTold(foreign.steps, told) } : foreign
+        : traceFromBranch((graph.loopscope as GraphFile).name, found.branch.chain);
       return { ...found, trace };
     });
     if (!read || !this.current()) {
@@ -429,7 +436,9 @@ export class ServerRunController implements RunController {
     // A run in flight stays busy until its stream ends (streamRun or joinRunElsewhere says so).
     const shown = useServer.getState().thread;
     const following = shown?.id === threadId && shown.busy ? { busy: true, ...(shown.joined ? { joined: shown.joined } : {}) } : { busy: false };
-    useServer.setState({ thread: { id: threadId, next, truncated: read.branch.missing !== null, interrupts, ...following } });
+    // A task that threw stopped the run there: its node stays `next`, but nothing waits on it.
+    const failed = (Array.isArray(read.head.tasks) ? read.head.tasks : []).find((task) => typeof task?.error === 'string')?.name;
+    useServer.setState({ thread: { id: threadId, next, truncated: read.branch.missing !== null, interrupts, ...following, ...(failed === undefined ? {} : { failed }) } });
     const key = threadKey(this.origin, threadId);
     this.shown = { key, label: `thread ${shortId(threadId)}`, graph: graph.loopscope ?? standInFor(graph, this.origin), foreign: graph.loopscope === null, trace: read.trace };
     for (const listener of this.traceListeners) listener();
@@ -495,20 +504,31 @@ export class ServerRunController implements RunController {
     const current = useServer.getState().thread;
     const threadId = current?.id ?? (await this.attempt(() => this.api.threads.create({ metadata: { created_by: 'loopscope' } })))?.thread_id;
     if (!threadId) return;
+    let failure: string | null = null;
     useServer.setState({ thread: { id: threadId, next: current?.next ?? [], busy: true, truncated: current?.truncated ?? false, interrupts: current?.interrupts ?? [] }, error: null });
     await this.attempt(async () => {
       const stream = this.api.runs.stream(threadId, graph.assistantId, {
         ...(run.command ? { command: run.command } : { input: (current ? (run.input ?? null) : (run.input ?? {})) as Record<string, unknown> | null }),
-        streamMode: ['updates'], ...(interruptBefore ? { interruptBefore } : {}),
+        // `events`: each task's input, each attempt, each router's run (serverEvents.ts), which no checkpoint keeps;
+        // a Loopscope export's checkpoints carry all of its steps already.
+        streamMode: graph.loopscope ? ['updates'] : ['updates', 'events'], ...(interruptBefore ? { interruptBefore } : {}),
       });
+      const { emptyTold, foldEvent } = await import('../runtime/serverEvents.ts');
+      const told = this.told.get(threadId) ?? emptyTold();
+      this.told.delete(threadId);
+      this.told.set(threadId, told);
+      for (const old of [...this.told.keys()].slice(0, -MAX_TOLD_THREADS)) this.told.delete(old);
       for await (const chunk of stream) {
-        if (chunk.event === 'error') throw new Error(`the server's run failed: ${JSON.stringify(chunk.data)}`);
+        // A node that threw is told by the thread itself (a step with its error, the run stopped there): any other failure is said here.
+        if (chunk.event === 'error') failure = `the server's run failed: ${JSON.stringify(chunk.data)}`;
+        if (chunk.event === 'events') foldEvent(told, chunk.data);
         if (chunk.event === 'updates') await this.readThread(threadId);
       }
     });
     const thread = useServer.getState().thread;
     if (thread?.id === threadId) useServer.setState({ thread: { ...thread, busy: false } });
     await this.readThread(threadId);
+    if (failure && !useServer.getState().thread?.failed && this.current()) useServer.setState({ error: failure });
     await this.refreshThreads();
   }
 
@@ -608,7 +628,7 @@ export class ServerRunController implements RunController {
     const thread = useServer.getState().thread;
     if (!thread) return 'idle';
     if (thread.busy) return 'running';
-    if (thread.next.length === 0) return 'stopped';
+    if (thread.next.length === 0 || thread.failed !== undefined) return 'stopped';
     return this.approvalNext() ? 'awaiting_approval' : 'paused';
   }
 

@@ -44,6 +44,8 @@ interface LangGraphNodeData extends Record<string, unknown> {
   visits: number;
   /** Null when the node cannot take a breakpoint (a subgraph's node, __start__, __end__). */
   breakpoint: boolean | null;
+  /** The node threw in the run shown (the run stopped there). */
+  failed: boolean;
 }
 interface GroupData extends Record<string, unknown> {
   group: DrawnGroup;
@@ -54,6 +56,8 @@ interface LangGraphEdgeData extends Record<string, unknown> {
   fired: boolean;
   reason: string | null;
   notTaken: boolean;
+  /** How many tasks the fired edge started at once (a `Send` fan-out): shown as ×N. */
+  times: number;
 }
 type LangGraphFlowNode = Node<LangGraphNodeData, 'langgraph'>;
 type GroupFlowNode = Node<GroupData, 'langgraphGroup'>;
@@ -65,9 +69,9 @@ const toggleBreakpoint = (name: string) => {
 };
 
 function LangGraphNodeView({ data }: NodeProps<LangGraphFlowNode>) {
-  const { node, current, visits, breakpoint } = data;
+  const { node, current, visits, breakpoint, failed } = data;
   return (
-    <div className={`lg-node lg-${node.type}${current ? ' current' : ''}${breakpoint ? ' has-breakpoint' : ''}`} style={sizeOf(node)} title={visibleText(node.id)}>
+    <div className={`lg-node lg-${node.type}${current ? ' current' : ''}${breakpoint ? ' has-breakpoint' : ''}${failed ? ' failed' : ''}`} aria-description={failed ? 'failed' : undefined} style={sizeOf(node)} title={visibleText(node.id)}>
       {node.type !== 'start' && <Handle type="target" position={Position.Left} isConnectable={false} />}
       <div className="lg-node-head">
         <span className="lg-node-name"><Shown text={node.name} /></span>
@@ -117,14 +121,15 @@ function LangGraphEdgeView({ id, sourceX, sourceY, targetX, targetY, sourcePosit
     : getBezierPath({ sourceX, sourceY, sourcePosition, targetX, targetY, targetPosition });
   // The branch's name when the server gives one; why it fired is the step detail's and the timeline's to say.
   // SVG text holds no element: the name is the string visibleText makes of it.
-  const label = data?.edge.label && visibleText(data.edge.label);
+  const times = data?.fired && data.times > 1 ? `×${data.times}` : null;
+  const label = [data?.edge.label && visibleText(data.edge.label), times].filter(Boolean).join(' ');
   // Drawn in the SVG: a label layer of React Flow's own would be React Flow code on the first screen's bundle.
   const width = (label?.length ?? 0) * 6.4 + 12;
   return (
     <>
       <BaseEdge id={id} path={path} markerEnd={markerEnd} />
       {label && (
-        <g className={`lg-edge-label${data?.fired ? ' fired' : ''}`} transform={`translate(${labelX} ${labelY})`}>
+        <g className={`lg-edge-label${data?.fired ? ' fired' : ''}${times ? ' fan-out' : ''}`} transform={`translate(${labelX} ${labelY})`}>
           <title>{data?.fired && data.reason ? `${label}: ${visibleText(data.reason)}` : label}</title>
           <rect x={-width / 2} y={-10} width={width} height={20} rx={6} />
           <text textAnchor="middle" dominantBaseline="central">{label}</text>
@@ -146,7 +151,7 @@ const [MIN_ZOOM, MAX_ZOOM] = [0.1, 2];
 const own = (record: Readonly<Record<string, number>> | undefined, key: string) => (record && Object.hasOwn(record, key) ? record[key] : 0);
 
 /** The flow nodes: groups behind, sized around their nodes, then the nodes at their places. */
-const flowNodes = (drawing: ServerDrawing, places: ReadonlyMap<string, Point>, overlay: CanvasOverlay | null, breakpoints: readonly string[]): (LangGraphFlowNode | GroupFlowNode)[] => {
+const flowNodes = (drawing: ServerDrawing, places: ReadonlyMap<string, Point>, overlay: CanvasOverlay | null, breakpoints: readonly string[], failed: readonly string[]): (LangGraphFlowNode | GroupFlowNode)[] => {
   const parted = new Set(overlay?.parting?.nodes);
   const groups = drawing.groups.flatMap((group): GroupFlowNode[] => {
     const box = groupBox(drawing, group.id, places);
@@ -164,12 +169,13 @@ const flowNodes = (drawing: ServerDrawing, places: ReadonlyMap<string, Point>, o
     data: {
       node, current: overlay?.currentNode === node.id, visits: own(overlay?.nodeVisits, node.id),
       breakpoint: node.type === 'node' && node.group === null ? breakpoints.includes(node.name) : null,
+      failed: failed.includes(node.id),
     },
   }));
   return [...groups, ...nodes];
 };
 
-const flowEdges = (drawing: ServerDrawing, overlay: CanvasOverlay | null): LangGraphFlowEdge[] =>
+const flowEdges = (drawing: ServerDrawing, overlay: CanvasOverlay | null, times: number): LangGraphFlowEdge[] =>
   drawing.edges.map((edge) => {
     const fired = overlay?.firedEdge === edge.id;
     const notTaken = overlay?.triedEdges !== undefined && Object.hasOwn(overlay.triedEdges, edge.id);
@@ -178,14 +184,30 @@ const flowEdges = (drawing: ServerDrawing, overlay: CanvasOverlay | null): LangG
       id: edge.id, type: 'langgraph', source: edge.source, target: edge.target, markerEnd: MARKER,
       className: [edge.conditional ? 'conditional' : 'plain', fired ? 'fired' : '', notTaken ? 'not-taken' : '', parting?.leftEdge === edge.id ? 'parted-left' : '', parting?.rightEdge === edge.id ? 'parted-right' : ''].filter(Boolean).join(' '),
       animated: fired,
-      data: { edge, fired, reason: fired ? overlay?.firedReason ?? null : null, notTaken },
+      data: { edge, fired, reason: fired ? overlay?.firedReason ?? null : null, notTaken, times },
     };
   });
+
+type AppState = ReturnType<typeof useApp.getState>;
+const shownRun = (state: AppState) => state.runs.find((run) => run.id === state.activeRunId);
+
+/** The nodes that threw in the run shown, one a line (a string, so the canvas redraws only when they change). */
+const failedNodes = (state: AppState) => shownRun(state)?.trace.steps.filter((step) => step.server?.error !== undefined).map((step) => step.node).join('\n') ?? '';
+
+/** How many tasks of one node the selected step's edge started at once (a Send fan-out), else 1. */
+const fanOut = (state: AppState) => {
+  const server = state.selectedStep === null ? undefined : shownRun(state)?.trace.steps[state.selectedStep - 1]?.server;
+  const target = server?.chose[0]?.split(':').at(-1);
+  return target === undefined ? 1 : Math.max(1, server?.next.filter((name) => name === target).length ?? 1);
+};
 
 function DrawnGraph({ canvas }: { canvas: NonNullable<ServerConnection['canvas']> }) {
   const { drawing, origin, assistantId, graphId } = canvas;
   const overlay = useApp((state) => state.overlay);
   const breakpoints = useServer((state) => state.breakpoints);
+  const failedKey = useApp(failedNodes);
+  const failed = useMemo(() => (failedKey ? failedKey.split('\n') : []), [failedKey]);
+  const times = useApp(fanOut);
   const [places, setPlaces] = useState<ReadonlyMap<string, Point> | null>(() => keptPlaces(origin, assistantId, drawing));
   const [layoutError, setLayoutError] = useState<string | null>(null);
   useEffect(() => {
@@ -203,8 +225,8 @@ function DrawnGraph({ canvas }: { canvas: NonNullable<ServerConnection['canvas']
       current = false;
     };
   }, [places, drawing, origin, assistantId]);
-  const nodes = useMemo(() => (places ? flowNodes(drawing, places, overlay, breakpoints) : []), [drawing, places, overlay, breakpoints]);
-  const edges = useMemo(() => flowEdges(drawing, overlay), [drawing, overlay]);
+  const nodes = useMemo(() => (places ? flowNodes(drawing, places, overlay, breakpoints, failed) : []), [drawing, places, overlay, breakpoints, failed]);
+  const edges = useMemo(() => flowEdges(drawing, overlay, times), [drawing, overlay, times]);
   const flow = useRef<HTMLDivElement>(null);
   const { getNodes, getNodesBounds, setViewport } = useReactFlow();
   // Until the person pans or zooms, the view follows the canvas's size and the room the panels over it leave, as the editor's canvas does.

@@ -17,6 +17,7 @@ import { Shown } from '../../ui/Shown.tsx';
 import { diffStates } from '../analysis.ts';
 import { Diff } from '../StepView.tsx';
 import { Conversation } from './Conversation.tsx';
+import { TaskOwn, WhyRoute } from './ServerStepWhy.tsx';
 import './server.css';
 
 function RunState({ run }: { run: RunRecord }) {
@@ -26,6 +27,8 @@ function RunState({ run }: { run: RunRecord }) {
   let text: string;
   if (following && thread.busy) text = 'Running on the server…';
   else if (stopReason === 'completed') text = `Ended: ${stopExplain ?? '__end__ reached'}.`;
+  // The trace words a task that threw itself (serverTrace.ts stoppedAt): the run says that one thing.
+  else if (stopReason === 'error' && stopExplain) text = `${stopExplain[0].toUpperCase()}${stopExplain.slice(1)}.`;
   else if (stopReason) text = `Stopped: ${stopReason}${stopExplain ? ` — ${stopExplain}` : ''}.`;
   else if (following && thread.interrupts.length) text = `Waiting: ${thread.interrupts.map((interrupt) => `${interrupt.node} waits on interrupt() with ${JSON.stringify(interrupt.value)}`).join('; ')}. Answer it with Resume on server.`;
   else if (following && thread.next.length) text = `Paused before ${thread.next.join(', ')} (interruptBefore): Continue on server goes on.`;
@@ -88,6 +91,8 @@ function ServerStepView({ run, step }: { run: RunRecord; step: TraceStep }) {
       {server?.edit && <p className="muted">Not a node's run: the state was edited on the server as <Shown text={server.name} /> (a fork), and the run went on from here.</p>}
       {server?.interrupts && <p>Waited on <code>interrupt()</code> with <code>{JSON.stringify(server.interrupts.length === 1 ? server.interrupts[0] : server.interrupts)}</code>, then went on with the answer.</p>}
       {server?.error && <p className="warn">Failed: <Shown text={server.error} /></p>}
+      <TaskOwn step={step} />
+      <WhyRoute step={step} graph={run.trace.graph} />
       {conversations.map((conversation) => <Messages key={conversation.channel} channel={conversation.channel} before={conversation.before} after={conversation.list} />)}
       <h4>Other channels before → after</h4>
       <Diff changes={others} />

@@ -1,0 +1,38 @@
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { agentSource } from './langgraphSource.ts';
+
+let root: string;
+let outside: string;
+
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'loopscope-source-'));
+  outside = await mkdtemp(join(tmpdir(), 'loopscope-outside-'));
+  await mkdir(join(root, 'src'));
+  await writeFile(join(root, 'src/agent.ts'), 'export const graph = 1;\n');
+  await writeFile(join(outside, 'secret.ts'), 'secret\n');
+  await symlink(join(outside, 'secret.ts'), join(root, 'src/linked.ts'));
+  await writeFile(join(root, 'langgraph.json'), JSON.stringify({ graphs: { agent: './src/agent.ts:graph', escape: '../secret.ts:graph', linked: './src/linked.ts:graph', gone: './src/none.ts:graph' } }));
+});
+
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+  await rm(outside, { recursive: true, force: true });
+});
+
+describe("a LangGraph agent's source, as langgraph.json names it", () => {
+  it('answers the file of the graph, its path in the folder and its export', async () => {
+    expect(await agentSource(root, 'agent')).toEqual({ graph: 'agent', file: 'src/agent.ts', exported: 'graph', text: 'export const graph = 1;\n' });
+  });
+
+  it('reads nothing outside the folder, through a path or a link, and says why there is no source', async () => {
+    await expect(agentSource(root, 'escape')).rejects.toThrow(/outside the folder|is not in the folder/);
+    await expect(agentSource(root, 'linked')).rejects.toThrow('./src/linked.ts: outside the folder');
+    await expect(agentSource(root, 'gone')).rejects.toThrow('./src/none.ts, the file langgraph.json names for gone, is not in the folder');
+    await expect(agentSource(root, 'toString')).rejects.toThrow('langgraph.json names no graph "toString"');
+    await rm(join(root, 'langgraph.json'));
+    await expect(agentSource(root, 'agent')).rejects.toThrow("the folder has no langgraph.json, which names each graph's file and export");
+  });
+});

@@ -1,0 +1,59 @@
+/**
+ * `loopscope open` hands the page a LangGraph agent's source, so that a step of its run on a server
+ * can name the routing function that chose a branch and show the line that returned (SPEC §8,
+ * src/runtime/routerExplain.ts). The folder's `langgraph.json` names each graph's file and export
+ * (`"react-agent": "./src/agent.ts:graph"`); the route answers that file's text, read only: nothing
+ * of it runs. Only a file inside the folder (its real path, links followed) is read, and only up to
+ * MAX_SOURCE_BYTES.
+ */
+import { readFile, realpath, stat } from 'node:fs/promises';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { FolderError } from './folder.ts';
+import type { Route } from './open.ts';
+
+/** The largest source file answered: an agent's file, not a bundle. */
+export const MAX_SOURCE_BYTES = 1_000_000;
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const codeOf = (error: unknown) => (error as NodeJS.ErrnoException).code;
+
+/** A graph's entry in langgraph.json: `./file.ts:export` (or `{ "path": … }`), split into its file and export. */
+const entryOf = (value: unknown): { file: string; exported: string } | null => {
+  const text = typeof value === 'string' ? value : isRecord(value) && typeof value.path === 'string' ? value.path : null;
+  if (!text) return null;
+  const at = text.lastIndexOf(':');
+  return at > 0 ? { file: text.slice(0, at), exported: text.slice(at + 1) } : { file: text, exported: 'default' };
+};
+
+/** The source file of graph `graph`, as the folder's langgraph.json names it; or a FolderError saying why there is none. */
+export const agentSource = async (root: string, graph: string): Promise<{ graph: string; file: string; exported: string; text: string }> => {
+  const real = await realpath(root);
+  let config: unknown;
+  try {
+    config = JSON.parse(await readFile(join(real, 'langgraph.json'), 'utf8'));
+  } catch (error) {
+    if (codeOf(error) === 'ENOENT') throw new FolderError(404, 'the folder has no langgraph.json, which names each graph\'s file and export');
+    throw new FolderError(400, `langgraph.json cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const graphs = isRecord(config) && isRecord(config.graphs) ? config.graphs : {};
+  const entry = Object.hasOwn(graphs, graph) ? entryOf(graphs[graph]) : null;
+  if (!entry) throw new FolderError(404, `langgraph.json names no graph ${JSON.stringify(graph)}`);
+  const named = resolve(real, entry.file);
+  let file: string;
+  try {
+    file = await realpath(named);
+  } catch {
+    throw new FolderError(404, `${entry.file}, the file langgraph.json names for ${graph}, is not in the folder`);
+  }
+  const inside = relative(real, file);
+  if (inside.startsWith(`..${sep}`) || inside === '..' || isAbsolute(inside)) throw new FolderError(403, `${entry.file}: outside the folder`);
+  const size = (await stat(file)).size;
+  if (size > MAX_SOURCE_BYTES) throw new FolderError(413, `${entry.file} is ${size} bytes: Loopscope reads an agent's source up to ${MAX_SOURCE_BYTES}`);
+  return { graph, file: inside.split(sep).join('/'), exported: entry.exported, text: await readFile(file, 'utf8') };
+};
+
+/** `GET /api/langgraph/source?graph=ID`: `{ graph, file, exported, text }`, or why there is none. */
+export const langGraphSourceRoutes: readonly Route[] = [
+  { method: 'GET', path: '/api/langgraph/source', handle: async ({ folder, url, json }) => json(200, await agentSource(folder.root, url.searchParams.get('graph') ?? '')) },
+];

@@ -1,0 +1,114 @@
+/**
+ * What a step of a LangGraph agent's run says of its task and of why the run went where it went
+ * (SPEC §8): a task's own input (a `Send`'s argument) and what it returned, its attempts, a
+ * `Command` it returned, and each routing function that ran after it — the value it returned, the
+ * state it was given and, where the agent's source is at hand (`loopscope open`), its name, its
+ * source and the line that returned. The words are routerExplain.ts's.
+ */
+import { useEffect, useState } from 'react';
+import { visibleLines } from '../../graph/visible.ts';
+import { commandWords, locateRouter, NOT_STREAMED, returnedWords, routeWords, type RouteExplanation } from '../../runtime/routerExplain.ts';
+import type { TraceStep } from '../../runtime/trace.ts';
+import { agentSourceOf, type SourceAnswer } from '../../server/agentSource.ts';
+import { Shown } from '../../ui/Shown.tsx';
+
+const Json = ({ value, label }: { value: unknown; label: string }) => <pre className="server-json" aria-label={label}>{visibleLines(JSON.stringify(value, null, 2) ?? String(value))}</pre>;
+
+/** The task's own part of a superstep: what it was given (a Send's argument), what it returned, and whether the state shown is its superstep's. */
+export function TaskOwn({ step }: { step: TraceStep }) {
+  const server = step.server;
+  if (!server) return null;
+  const parallel = server.parallel;
+  return (
+    <>
+      {server.send && server.input !== undefined && (
+        <>
+          <h4>Input (the Send argument)</h4>
+          <Json value={server.input} label={`Input of step ${step.step}`} />
+        </>
+      )}
+      {server.result !== undefined && parallel && (
+        <>
+          <h4>Returned (this task's own writes)</h4>
+          <Json value={server.result} label={`Returned by step ${step.step}`} />
+        </>
+      )}
+      {parallel && parallel.index < parallel.of && (
+        <p className="muted">The tasks of a superstep write together once all have run: the change of state is shown on its last task ({parallel.of} of {parallel.of}).</p>
+      )}
+      {parallel && parallel.index === parallel.of && parallel.of > 1 && <p className="muted">The change of state below is the whole superstep's ({parallel.of} tasks, reducers applied).</p>}
+      {step.attempts.length > 0 && (
+        <>
+          <h4>Attempts</h4>
+          <ol className="server-attempts" aria-label={`Attempts of ${server.name}`}>
+            {step.attempts.map((attempt) => (
+              <li key={attempt.n}>attempt {attempt.n}: {attempt.outcome === 'ok' ? 'ran to its end' : <>failed — <Shown text={attempt.error ?? ''} /></>}</li>
+            ))}
+          </ol>
+        </>
+      )}
+    </>
+  );
+}
+
+function RouterSourceView({ explanation }: { explanation: RouteExplanation }) {
+  const router = explanation.router;
+  if (!router || !('found' in router)) return null;
+  const { name, text, line, returned } = router.found;
+  return (
+    <pre className="server-source" aria-label={`Source of ${name ?? 'the inline router'}`}>
+      {text.split('\n').map((code, index) => {
+        const at = line + index;
+        const mark = returned.includes(at);
+        return (
+          <span key={at} className={mark ? 'returned' : undefined} aria-current={mark ? 'true' : undefined}>
+            <span className="server-source-n">{at}</span> <Shown text={code} />{'\n'}
+          </span>
+        );
+      })}
+    </pre>
+  );
+}
+
+/** Why the run went on where it did after this step: each router's run, and a Command. */
+export function WhyRoute({ step, graph }: { step: TraceStep; graph: string }) {
+  const server = step.server;
+  const routes = server?.routes ?? [];
+  const [answer, setAnswer] = useState<SourceAnswer | null>(null);
+  useEffect(() => {
+    if (routes.length === 0) return;
+    let current = true;
+    void agentSourceOf(graph).then((got) => current && setAnswer(got));
+    return () => {
+      current = false;
+    };
+  }, [graph, routes.length]);
+  if (!server) return null;
+  if (routes.length === 0 && !server.command) {
+    // A thread read from its history: its checkpoints keep where the run went, not what the router returned.
+    return server.conditional && server.chose.length > 0 && !server.edit
+      ? <p className="muted">{NOT_STREAMED}</p>
+      : null;
+  }
+  const explanations: RouteExplanation[] = routes.map((route) => ({
+    node: server.name, returned: route.returned, input: route.input,
+    router: answer === null ? null : 'source' in answer ? locateRouter(answer.source, server.name, route.returned) : { missing: answer.missing },
+  }));
+  return (
+    <section aria-label="Why it went there">
+      <h4>Why it went there</h4>
+      {server.command && <p className="route-why"><Shown text={commandWords(server.name, server.command)} /></p>}
+      {explanations.map((explanation, index) => (
+        <div key={index} className="route-why">
+          <p><Shown text={routeWords(explanation)} /></p>
+          <p>Returned: <code><Shown text={returnedWords(explanation.returned)} /></code></p>
+          <RouterSourceView explanation={explanation} />
+          <details>
+            <summary>The state the router was given</summary>
+            <Json value={explanation.input} label={`State given to the router after ${server.name}`} />
+          </details>
+        </div>
+      ))}
+    </section>
+  );
+}
