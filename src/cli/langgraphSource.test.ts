@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,5 +35,13 @@ describe("a LangGraph agent's source, as langgraph.json names it", () => {
     await expect(agentSource(root, 'toString')).rejects.toThrow('langgraph.json names no graph "toString"');
     await rm(join(root, 'langgraph.json'));
     await expect(agentSource(root, 'agent')).rejects.toThrow("the folder has no langgraph.json, which names each graph's file and export");
+  });
+
+  it('never waits on a named pipe, and reads a regular file only to its bound', async () => {
+    execFileSync('mkfifo', [join(root, 'src/pipe.ts')]);
+    await writeFile(join(root, 'src/big.ts'), 'x'.repeat(1_000_001));
+    await writeFile(join(root, 'langgraph.json'), JSON.stringify({ graphs: { pipe: './src/pipe.ts:graph', big: './src/big.ts:graph' } }));
+    await expect(agentSource(root, 'pipe')).rejects.toThrow('./src/pipe.ts is a named pipe, not a regular file: it is not read');
+    await expect(agentSource(root, 'big')).rejects.toThrow('./src/big.ts is too large: 1.0 MB, at most 1.0 MB is read');
   });
 });

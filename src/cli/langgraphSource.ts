@@ -4,17 +4,20 @@
  * src/runtime/routerExplain.ts). The folder's `langgraph.json` names each graph's file and export
  * (`"react-agent": "./src/agent.ts:graph"`); the route answers that file's text, read only: nothing
  * of it runs. Only a file inside the folder (its real path, links followed) is read, and only up to
- * MAX_SOURCE_BYTES.
+ * MAX_SOURCE_BYTES, and only a regular file (a named pipe or a kernel file would never end its read).
  */
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { FolderError } from './folder.ts';
+import { readRegular, UnsafePath } from './safeFs.ts';
 import type { Route } from './open.ts';
 
 /** The largest source file answered: an agent's file, not a bundle. */
 export const MAX_SOURCE_BYTES = 1_000_000;
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const textOf = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
 const codeOf = (error: unknown) => (error as NodeJS.ErrnoException).code;
 
@@ -31,7 +34,7 @@ export const agentSource = async (root: string, graph: string): Promise<{ graph:
   const real = await realpath(root);
   let config: unknown;
   try {
-    config = JSON.parse(await readFile(join(real, 'langgraph.json'), 'utf8'));
+    config = JSON.parse(textOf(await readRegular(join(real, 'langgraph.json'), 'langgraph.json', MAX_SOURCE_BYTES)));
   } catch (error) {
     if (codeOf(error) === 'ENOENT') throw new FolderError(404, 'the folder has no langgraph.json, which names each graph\'s file and export');
     throw new FolderError(400, `langgraph.json cannot be read: ${error instanceof Error ? error.message : String(error)}`);
@@ -48,9 +51,14 @@ export const agentSource = async (root: string, graph: string): Promise<{ graph:
   }
   const inside = relative(real, file);
   if (inside.startsWith(`..${sep}`) || inside === '..' || isAbsolute(inside)) throw new FolderError(403, `${entry.file}: outside the folder`);
-  const size = (await stat(file)).size;
-  if (size > MAX_SOURCE_BYTES) throw new FolderError(413, `${entry.file} is ${size} bytes: Loopscope reads an agent's source up to ${MAX_SOURCE_BYTES}`);
-  return { graph, file: inside.split(sep).join('/'), exported: entry.exported, text: await readFile(file, 'utf8') };
+  let bytes: Uint8Array;
+  try {
+    bytes = await readRegular(file, entry.file, MAX_SOURCE_BYTES);
+  } catch (error) {
+    if (error instanceof UnsafePath) throw new FolderError(413, `${error.message}: Loopscope reads an agent's source, a regular file up to ${MAX_SOURCE_BYTES} bytes`);
+    throw error;
+  }
+  return { graph, file: inside.split(sep).join('/'), exported: entry.exported, text: textOf(bytes) };
 };
 
 /** `GET /api/langgraph/source?graph=ID`: `{ graph, file, exported, text }`, or why there is none. */
