@@ -193,6 +193,19 @@ describe('placeLabels', () => {
     );
   });
 
+  it('puts a label with no clear spot on or beside its short edge at the nearest clear spot off it, inside the drawing where there is room', () => {
+    // A short edge between Verify (over Human confirmation) and Recover (under Respond), a node far
+    // down on the left: a run's long label (its count and reason) fits nowhere on the edge or beside it.
+    const nodes = [{ x: 0, y: 0, width: 152, height: 220 }, { x: 200, y: 0, width: 150, height: 110 }, { x: 200, y: 150, width: 150, height: 200 }, { x: 0, y: 260, width: 152, height: 140 }, { x: -400, y: 500, width: 150, height: 80 }];
+    const request = { id: 'e4', route: edgeRoute({ x: 156, y: 170 }, { x: 195, y: 250 }, null), size: { width: 240, height: 42 } };
+    const place = placeLabels(nodes, [request]).get('e4')!;
+    const box = boxOf(request, place);
+    for (const node of nodes) expect(covered(box, node)).toBe(false);
+    // Inside the box of what is drawn, which a view fitted to the graph shows.
+    const extent = drawnExtent(nodes, [request]);
+    expect(box.x >= extent.x && box.y >= extent.y && box.x + box.width <= extent.x + extent.width && box.y + box.height <= extent.y + extent.height).toBe(true);
+  });
+
   it('after a drop, places again only the labels the moved node concerns', () => {
     const graph = readGenerated(gridGraph(200, 300));
     const first = edgeLayout(graph);
