@@ -35,7 +35,7 @@ import { refitWhileFitted } from '../../ui/refitWhileFitted.ts';
 import { viewportInRoom } from '../../ui/viewportInRoom.ts';
 import { ZoomAndFit } from '../../ui/viewControls.tsx';
 import { useViewSlot } from '../../ui/viewSlot.ts';
-import { groupBox, keepPlaces, keptPlaces, layOutDrawing, sizeOf, type Point } from './drawingLayout.ts';
+import { groupBox, keepPlaces, keptPlaces, layOutDrawing, loopEdges, sizeOf, type Point } from './drawingLayout.ts';
 import './server.css';
 
 interface LangGraphNodeData extends Record<string, unknown> {
@@ -54,6 +54,8 @@ interface LangGraphEdgeData extends Record<string, unknown> {
   fired: boolean;
   reason: string | null;
   notTaken: boolean;
+  /** It closes a loop (drawingLayout.ts, loopEdges): only such an edge is drawn back under the nodes. */
+  loop: boolean;
 }
 type LangGraphFlowNode = Node<LangGraphNodeData, 'langgraph'>;
 type GroupFlowNode = Node<GroupData, 'langgraphGroup'>;
@@ -112,7 +114,8 @@ const loopUnder = (sourceX: number, sourceY: number, targetX: number, targetY: n
 };
 
 function LangGraphEdgeView({ id, sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition, data, markerEnd }: EdgeProps<LangGraphFlowEdge>) {
-  const [path, labelX, labelY] = targetX < sourceX + 24
+  // A forward edge to a node close by (in a subgraph) is a curve, never a loop under both.
+  const [path, labelX, labelY] = data?.loop && targetX < sourceX + 24
     ? loopUnder(sourceX, sourceY, targetX, targetY)
     : getBezierPath({ sourceX, sourceY, sourcePosition, targetX, targetY, targetPosition });
   // The branch's name when the server gives one; why it fired is the step detail's and the timeline's to say.
@@ -169,8 +172,9 @@ const flowNodes = (drawing: ServerDrawing, places: ReadonlyMap<string, Point>, o
   return [...groups, ...nodes];
 };
 
-const flowEdges = (drawing: ServerDrawing, overlay: CanvasOverlay | null): LangGraphFlowEdge[] =>
-  drawing.edges.map((edge) => {
+const flowEdges = (drawing: ServerDrawing, overlay: CanvasOverlay | null): LangGraphFlowEdge[] => {
+  const loops = loopEdges(drawing);
+  return drawing.edges.map((edge) => {
     const fired = overlay?.firedEdge === edge.id;
     const notTaken = overlay?.triedEdges !== undefined && Object.hasOwn(overlay.triedEdges, edge.id);
     const parting = overlay?.parting;
@@ -178,9 +182,10 @@ const flowEdges = (drawing: ServerDrawing, overlay: CanvasOverlay | null): LangG
       id: edge.id, type: 'langgraph', source: edge.source, target: edge.target, markerEnd: MARKER,
       className: [edge.conditional ? 'conditional' : 'plain', fired ? 'fired' : '', notTaken ? 'not-taken' : '', parting?.leftEdge === edge.id ? 'parted-left' : '', parting?.rightEdge === edge.id ? 'parted-right' : ''].filter(Boolean).join(' '),
       animated: fired,
-      data: { edge, fired, reason: fired ? overlay?.firedReason ?? null : null, notTaken },
+      data: { edge, fired, reason: fired ? overlay?.firedReason ?? null : null, notTaken, loop: loops.has(edge.id) },
     };
   });
+};
 
 function DrawnGraph({ canvas }: { canvas: NonNullable<ServerConnection['canvas']> }) {
   const { drawing, origin, assistantId, graphId } = canvas;
