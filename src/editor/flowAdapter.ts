@@ -312,6 +312,9 @@ function* layoutOf(graph: GraphFile, overlay: CanvasOverlay | null): Pausable<Ed
   return layout;
 }
 
+/** The layout's own back edges, kept while a drop keeps the edges (toFlowEdges keeps its own). */
+const layoutCache = createFlowCache();
+
 /** How many nodes or edges are gone through between two chances for the page to take its turn. */
 const ITEMS_PER_PART = 512;
 
@@ -325,7 +328,7 @@ function* placeEdges(graph: GraphFile, overlay: CanvasOverlay | null, previous?:
   }
   const ends = new Map<string, { from: Point; to: Point }>();
   const loopEnds: { id: string; from: Point; to: Point }[] = [];
-  const back = findBackEdges(graph);
+  const back = backEdgesOf(graph, layoutCache);
   for (const [index, edge] of graph.edges.entries()) {
     if (index % ITEMS_PER_PART === ITEMS_PER_PART - 1) yield;
     const source = nodes.get(edge.source);
@@ -336,17 +339,9 @@ function* placeEdges(graph: GraphFile, overlay: CanvasOverlay | null, previous?:
     if (drawnAsLoop(end.from, end.to, back.has(edge.id))) loopEnds.push({ id: edge.id, ...end });
   }
   const loops = yield* placeLoops(loopEnds, rects.values());
-  if (placement) {
-    // A curve that would pass under a node it does not join goes round it, above or below.
-    const grid = placement.nodeGrid(rects);
-    for (const [index, edge] of graph.edges.entries()) {
-      if (index % ITEMS_PER_PART === ITEMS_PER_PART - 1) yield;
-      const end = ends.get(edge.id);
-      if (!end || loops.has(edge.id) || !placement.curveBlocked(grid, end.from, end.to, [edge.source, edge.target])) continue;
-      const level = placement.detourLevel(grid, end.from, end.to);
-      if (level !== null) loops.set(edge.id, level);
-    }
-  }
+  // A curve that would pass under a node it does not join goes round it; on a graph too big for its
+  // labels to be placed, shown small, curves stay curves: looking for a way round costs more than it gives.
+  if (placement && graph.edges.length <= PLACE_LABELS_UP_TO) yield* placement.routeRoundNodes(graph.edges, ends, rects, loops);
   if (graph.edges.length > PLACE_LABELS_UP_TO || !placement) return { labels: new Map(), loops, labelBasis: new Map(), labelExtent: null, labelsPending: !placement && graph.edges.length <= PLACE_LABELS_UP_TO };
   const requests: LabelRequest[] = [];
   for (const edge of graph.edges) {
