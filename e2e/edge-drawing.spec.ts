@@ -1,5 +1,5 @@
 import { expect, test, type Page } from './test.ts';
-import { flowNode, openGraph, SIX_NODES, viewStill } from './helpers.ts';
+import { atEveryStep, flowNode, openGraph, SIX_NODES, viewStill } from './helpers.ts';
 
 // A laptop screen, where labels and edges have least room.
 test.use({ viewport: { width: 1280, height: 720 } });
@@ -61,19 +61,10 @@ test('the default graph: no label on a node and no edge under a node it does not
   expect(await drawingClashes(page)).toEqual([]);
   expect(await outsideCanvas(page)).toEqual([]);
 
-  await button(page, 'Run').click();
-  await expect(page.getByRole('status').filter({ hasText: 'completed' })).toBeVisible();
   // Each step has its own counts, not-taken marks and reasons on the labels.
-  const steps = page.getByRole('list', { name: 'Timeline' }).getByRole('listitem');
-  const count = await steps.count();
-  expect(count).toBeGreaterThan(3);
-  for (let index = 0; index < count; index += 1) {
-    await steps.nth(index).click();
-    await expect(page.locator('.react-flow__node.current')).toHaveCount(1);
-    await expect.poll(() => drawingClashes(page), `step ${index + 1}`).toEqual([]);
-  }
+  await atEveryStep(page, (step) => expect.poll(() => drawingClashes(page), `step ${step}`).toEqual([]));
   // Step 3 took plan_exhausted = true with its reason, the longest label of the run.
-  await steps.nth(2).click();
+  await page.getByRole('list', { name: 'Timeline' }).getByRole('listitem').nth(2).click();
   await expect(page.locator('.edge-label', { hasText: 'evaluation.plan_exhausted eq true (was true)' })).toBeVisible();
   await expect.poll(() => drawingClashes(page)).toEqual([]);
   await button(page, 'Fit View').click();
