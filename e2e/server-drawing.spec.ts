@@ -30,7 +30,7 @@ test.beforeAll(async () => {
       response.writeHead(404, cors).end();
     });
   });
-  const port = servicePort(test.info().parallelIndex, 0);
+  const port = servicePort(test.info().parallelIndex, 2);
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${port}`;
 });
