@@ -146,6 +146,23 @@ export const nodesOutOfView = (page: Page, margin = 0) =>
       .map((node) => node.dataset.id);
   }, margin);
 
+/**
+ * Runs the graph on the canvas to its end, then selects each step of the timeline in turn and calls
+ * `check` with its number (from 1) once the canvas marks it: each step has its own chips and labels.
+ */
+export const atEveryStep = async (page: Page, check: (step: number) => Promise<void>) => {
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'completed' })).toBeVisible();
+  const steps = page.getByRole('list', { name: 'Timeline' }).getByRole('listitem');
+  const count = await steps.count();
+  expect(count).toBeGreaterThan(3);
+  for (let index = 0; index < count; index += 1) {
+    await steps.nth(index).click();
+    await expect(page.locator('.react-flow__node.current')).toHaveCount(1);
+    await check(index + 1);
+  }
+};
+
 /** Waits until the canvas's view holds still from one frame to the next (an animated fit has ended). */
 export const viewStill = (page: Page) =>
   page.waitForFunction(

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from './test.ts';
-import { collectErrors, flowNode, nodesOutOfView, smallTexts } from './helpers.ts';
+import { atEveryStep, collectErrors, flowNode, nodesOutOfView, smallTexts } from './helpers.ts';
 
 // A laptop screen: the size the canvas has to be readable at.
 test.use({ viewport: { width: 1280, height: 720 } });
@@ -78,20 +78,13 @@ for (const template of ['securityclaw', 'graph-engineer', 'approval-gate', 'file
 
 test('after a run every text is still 10 px or more, and no label covers a run chip or a badge', async ({ page }) => {
   await page.goto('/');
-  await button(page, 'Run').click();
-  await expect(page.getByRole('status').filter({ hasText: 'completed' })).toBeVisible();
   // Every step in turn: the chips change with the selected step, and the labels with its edges.
-  const steps = page.getByRole('list', { name: 'Timeline' }).getByRole('listitem');
-  const count = await steps.count();
-  expect(count).toBeGreaterThan(3);
-  for (let index = 0; index < count; index += 1) {
-    await steps.nth(index).click();
-    await expect(page.locator('.react-flow__node.current')).toHaveCount(1);
+  await atEveryStep(page, async (step) => {
     await expect(page.locator('.status-chip').first()).toBeVisible();
-    expect(await labelsOverBadges(page), `step ${index + 1}`).toEqual([]);
-    expect(await smallTexts(page), `step ${index + 1}`).toEqual([]);
+    expect(await labelsOverBadges(page), `step ${step}`).toEqual([]);
+    expect(await smallTexts(page), `step ${step}`).toEqual([]);
     expect(await cutTitles(page)).toEqual([]);
-  }
+  });
 });
 
 test('on a 1280×720 laptop the default graph fits whole and readable; the scenarios wait on a rail, so the timeline reasons are not cut', async ({ page }) => {

@@ -262,7 +262,8 @@ export interface EdgeLayout {
   labelsPending: boolean;
 }
 
-type LabelPlacement = typeof import('./labelPlacement.ts');
+/** What is placed after the first screen: the labels, and the detours of edges round the nodes in their way. */
+type LabelPlacement = typeof import('./labelPlacement.ts') & typeof import('./edgeRouting.ts');
 let placement: LabelPlacement | null = null;
 let placementLoading: Promise<void> | null = null;
 
@@ -272,8 +273,8 @@ let placementLoading: Promise<void> | null = null;
  * the graph, its labels a moment later, in their places.
  */
 export const loadLabelPlacement = (): Promise<void> =>
-  (placementLoading ??= import('./labelPlacement.ts').then((loaded) => {
-    placement = loaded;
+  (placementLoading ??= Promise.all([import('./labelPlacement.ts'), import('./edgeRouting.ts')]).then(([labels, routing]) => {
+    placement = { ...labels, ...routing };
     lastLayout = null;
   }));
 
@@ -311,6 +312,9 @@ function* layoutOf(graph: GraphFile, overlay: CanvasOverlay | null): Pausable<Ed
   return layout;
 }
 
+/** The layout's own back edges, kept while a drop keeps the edges (toFlowEdges keeps its own). */
+const layoutCache = createFlowCache();
+
 /** How many nodes or edges are gone through between two chances for the page to take its turn. */
 const ITEMS_PER_PART = 512;
 
@@ -324,6 +328,7 @@ function* placeEdges(graph: GraphFile, overlay: CanvasOverlay | null, previous?:
   }
   const ends = new Map<string, { from: Point; to: Point }>();
   const loopEnds: { id: string; from: Point; to: Point }[] = [];
+  const back = backEdgesOf(graph, layoutCache);
   for (const [index, edge] of graph.edges.entries()) {
     if (index % ITEMS_PER_PART === ITEMS_PER_PART - 1) yield;
     const source = nodes.get(edge.source);
@@ -331,9 +336,12 @@ function* placeEdges(graph: GraphFile, overlay: CanvasOverlay | null, previous?:
     if (!source || !target) continue;
     const end = { from: kindDefinition(source.kind).terminal ? targetPoint(source, graph.skills) : sourcePoint(source, graph.skills, sourceHandleIndex(source, edge)), to: targetPoint(target, graph.skills) };
     ends.set(edge.id, end);
-    if (drawnAsLoop(end.from, end.to)) loopEnds.push({ id: edge.id, ...end });
+    if (drawnAsLoop(end.from, end.to, back.has(edge.id))) loopEnds.push({ id: edge.id, ...end });
   }
   const loops = yield* placeLoops(loopEnds, rects.values());
+  // A curve that would pass under a node it does not join goes round it; on a graph too big for its
+  // labels to be placed, shown small, curves stay curves: looking for a way round costs more than it gives.
+  if (placement && graph.edges.length <= PLACE_LABELS_UP_TO) yield* placement.routeRoundNodes(graph.edges, ends, rects, loops);
   if (graph.edges.length > PLACE_LABELS_UP_TO || !placement) return { labels: new Map(), loops, labelBasis: new Map(), labelExtent: null, labelsPending: !placement && graph.edges.length <= PLACE_LABELS_UP_TO };
   const requests: LabelRequest[] = [];
   for (const edge of graph.edges) {

@@ -233,7 +233,7 @@ const cubic = (p0: Point, p1: Point, p2: Point, p3: Point) => (t: number): Point
   };
 };
 
-const LOOP_REACH = 60;
+export const LOOP_REACH = 60;
 /** How far a loop's curve swings out past its ends (three quarters of its control reach). */
 export const LOOP_SWING = 0.75 * LOOP_REACH;
 /**
@@ -276,8 +276,11 @@ export const edgeRoute = (source: Point, target: Point, loopY: number | null): E
   return { path, at: cubic(source, c1, c2, target), loop: false, parts: [{ d: path, startsAt: 0 }] };
 };
 
-/** A back edge is drawn as a loop when its target is not well to the right of its source. */
-export const drawnAsLoop = (source: Point, target: Point) => target.x < source.x + 40;
+/**
+ * A back edge is drawn as a loop when its target is not well to the right of its source; a forward
+ * edge only when its target is behind its source: one to a node close on its right is a curve.
+ */
+export const drawnAsLoop = (source: Point, target: Point, back = true) => target.x < source.x + (back ? 40 : 0);
 
 /** Edge label text, in flow pixels: the label's CSS uses these. Every line is the canvas's body size. */
 export const LABEL_FONT = CANVAS_TEXT.body;

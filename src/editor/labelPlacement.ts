@@ -3,7 +3,7 @@
  * handles, and of each other. Loaded just after the canvas's first commit (flowAdapter.ts,
  * loadLabelPlacement): the first screen draws the graph, its labels a moment later, in their places.
  */
-import { ABOVE_NODE, handleCount, nodeRect, NODE_ROWS, outcomesTop, SOURCE_HANDLE_OUT, targetPoint, TARGET_HANDLE_SIZE, type EdgeRoute, type LabelBasis, type LabelRequest, type Obstacle, type PlacedLabel, type Rect, type Skills } from './geometry.ts';
+import { ABOVE_NODE, handleCount, nodeRect, NODE_ROWS, outcomesTop, SOURCE_HANDLE_OUT, targetPoint, TARGET_HANDLE_SIZE, type EdgeRoute, type LabelBasis, type LabelRequest, type Obstacle, type PlacedLabel, type Rect, type Skills, unionOf } from './geometry.ts';
 import type { GraphNode } from '../graph/index.ts';
 
 /** Boxes closer than this touch. */
@@ -98,6 +98,7 @@ const REORDER_ROUNDS = 4;
 export const placeLabelsInOrder = (obstacles: readonly Obstacle[], labels: readonly LabelRequest[], previous: ReadonlyMap<string, LabelBasis>) => {
   const index = spatialIndex(160);
   for (const obstacle of obstacles) index.add(obstacle, obstacle.weight);
+  const within = drawnExtent(obstacles, labels);
   const placed = new Map<string, PlacedLabel>();
   const basis = new Map<string, LabelBasis>();
   /** Where each label is drawn: the view fits them too (fit.ts). */
@@ -141,6 +142,15 @@ export const placeLabelsInOrder = (obstacles: readonly Obstacle[], labels: reado
           if (!best || cost < best.cost) best = { label: { t, dx, dy }, rect, cost };
           if (cost < CLEAR) break outer;
         }
+    // Nothing on or beside the edge is clear (a short edge between close nodes, a label made long
+    // by a run's counts and reason): the nearest clear spot off it, which its edge points to (ConditionEdge.tsx, leader).
+    if (best && best.cost >= CLEAR) {
+      const far = farSpot(route, size, (rect) => index.overlap(rect), within);
+      if (far) {
+        const rect = rectAt(route, size, far.t, far.dy, far.dx);
+        best = { label: far, rect, cost: costOf(rect, far.t, far.dy, far.dx) };
+      }
+    }
     if (best) {
       placed.set(id, best.label);
       basis.set(id, { label: best.label, path: route.path, width: size.width, height: size.height, cost: best.cost });
@@ -154,6 +164,51 @@ export const placeLabelsInOrder = (obstacles: readonly Obstacle[], labels: reado
     }
   }
   return { placed, basis, boxes, unclear, cost: total, searchedUnclear };
+};
+
+/** How far apart the rings of spots round an edge's stops are, and how many there are. */
+const RING_STEP = 16;
+const RINGS = 12;
+
+/**
+ * The nearest spot round the edge's stops where a label covers nothing (`overlap` of its box is 0),
+ * ring by ring outwards: above, below, left and right of a stop, then at its corners; inside
+ * `within` (drawnExtent) where there is one there. Null where there is none within RINGS rings.
+ * A label placed there is off its edge: its edge draws a leader to it (ConditionEdge.tsx). At most
+ * RINGS × 8 look-ups a stop, and only for a label with no clear spot on or beside its edge.
+ */
+export const farSpot = (route: EdgeRoute, size: LabelRequest['size'], overlap: (rect: Rect) => number, within: Rect): PlacedLabel | null =>
+  spotWithin(route, size, overlap, within) ?? spotWithin(route, size, overlap, null);
+
+/** Whether `inner` lies inside `outer`. */
+const inside = (inner: Rect, outer: Rect) => inner.x >= outer.x && inner.y >= outer.y && inner.x + inner.width <= outer.x + outer.width && inner.y + inner.height <= outer.y + outer.height;
+
+/**
+ * The box the graph is drawn in without its labels: its nodes with what is drawn above them, and its
+ * edges' ends and middles (a loop's run under the nodes). A label off its edge goes inside it where
+ * it can: a view fitted to the graph shows it, though the view is not fitted again as a run's labels grow.
+ */
+export const drawnExtent = (obstacles: readonly Rect[], labels: readonly LabelRequest[]): Rect =>
+  unionOf([...obstacles, ...labels.flatMap(({ route }) => [0, 0.5, 1].map((t) => ({ ...route.at(t), width: 0, height: 0 })))]);
+
+const spotWithin = (route: EdgeRoute, size: LabelRequest['size'], overlap: (rect: Rect) => number, within: Rect | null): PlacedLabel | null => {
+  const stops = route.loop ? LOOP_STOPS : CURVE_STOPS;
+  const [halfWidth, halfHeight] = [size.width / 2, size.height / 2];
+  for (let ring = 1; ring <= RINGS; ring += 1) {
+    const gap = ring * RING_STEP;
+    const offsets = [
+      [0, -(halfHeight + gap)], [0, halfHeight + gap], [-(halfWidth + gap), 0], [halfWidth + gap, 0],
+      [-(halfWidth + gap), -(halfHeight + gap)], [halfWidth + gap, -(halfHeight + gap)], [-(halfWidth + gap), halfHeight + gap], [halfWidth + gap, halfHeight + gap],
+    ];
+    for (const t of stops) {
+      const centre = route.at(t);
+      for (const [dx, dy] of offsets) {
+        const rect = { x: centre.x + dx - halfWidth, y: centre.y + dy - halfHeight, width: size.width, height: size.height };
+        if ((!within || inside(rect, within)) && overlap(rect) === 0) return { t, dx, dy };
+      }
+    }
+  }
+  return null;
 };
 
 /** How far the breakpoint toggle reaches past a node's right side. */

@@ -35,7 +35,7 @@ import { refitWhileFitted } from '../../ui/refitWhileFitted.ts';
 import { viewportInRoom } from '../../ui/viewportInRoom.ts';
 import { ZoomAndFit } from '../../ui/viewControls.tsx';
 import { useViewSlot } from '../../ui/viewSlot.ts';
-import { groupBox, keepPlaces, keptPlaces, layOutDrawing, sizeOf, type Point } from './drawingLayout.ts';
+import { groupBox, keepPlaces, keptPlaces, layOutDrawing, loopEdges, sizeOf, type Point } from './drawingLayout.ts';
 import './server.css';
 
 interface LangGraphNodeData extends Record<string, unknown> {
@@ -58,6 +58,8 @@ interface LangGraphEdgeData extends Record<string, unknown> {
   notTaken: boolean;
   /** How many tasks the fired edge started at once (a `Send` fan-out): shown as ×N. */
   times: number;
+  /** It closes a loop (drawingLayout.ts, loopEdges): only such an edge is drawn back under the nodes. */
+  loop: boolean;
 }
 type LangGraphFlowNode = Node<LangGraphNodeData, 'langgraph'>;
 type GroupFlowNode = Node<GroupData, 'langgraphGroup'>;
@@ -116,7 +118,8 @@ const loopUnder = (sourceX: number, sourceY: number, targetX: number, targetY: n
 };
 
 function LangGraphEdgeView({ id, sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition, data, markerEnd }: EdgeProps<LangGraphFlowEdge>) {
-  const [path, labelX, labelY] = targetX < sourceX + 24
+  // A forward edge to a node close by (in a subgraph) is a curve, never a loop under both.
+  const [path, labelX, labelY] = data?.loop && targetX < sourceX + 24
     ? loopUnder(sourceX, sourceY, targetX, targetY)
     : getBezierPath({ sourceX, sourceY, sourcePosition, targetX, targetY, targetPosition });
   // The branch's name when the server gives one; why it fired is the step detail's and the timeline's to say.
@@ -175,8 +178,9 @@ const flowNodes = (drawing: ServerDrawing, places: ReadonlyMap<string, Point>, o
   return [...groups, ...nodes];
 };
 
-const flowEdges = (drawing: ServerDrawing, overlay: CanvasOverlay | null, times: number): LangGraphFlowEdge[] =>
-  drawing.edges.map((edge) => {
+const flowEdges = (drawing: ServerDrawing, overlay: CanvasOverlay | null, times: number): LangGraphFlowEdge[] => {
+  const loops = loopEdges(drawing);
+  return drawing.edges.map((edge) => {
     const fired = overlay?.firedEdge === edge.id;
     const notTaken = overlay?.triedEdges !== undefined && Object.hasOwn(overlay.triedEdges, edge.id);
     const parting = overlay?.parting;
@@ -184,9 +188,10 @@ const flowEdges = (drawing: ServerDrawing, overlay: CanvasOverlay | null, times:
       id: edge.id, type: 'langgraph', source: edge.source, target: edge.target, markerEnd: MARKER,
       className: [edge.conditional ? 'conditional' : 'plain', fired ? 'fired' : '', notTaken ? 'not-taken' : '', parting?.leftEdge === edge.id ? 'parted-left' : '', parting?.rightEdge === edge.id ? 'parted-right' : ''].filter(Boolean).join(' '),
       animated: fired,
-      data: { edge, fired, reason: fired ? overlay?.firedReason ?? null : null, notTaken, times },
+      data: { edge, fired, reason: fired ? overlay?.firedReason ?? null : null, notTaken, times, loop: loops.has(edge.id) },
     };
   });
+};
 
 type AppState = ReturnType<typeof useApp.getState>;
 const shownRun = (state: AppState) => state.runs.find((run) => run.id === state.activeRunId);

@@ -63,6 +63,8 @@ function ConditionEdgeView({ id, sourceX, sourceY, targetX, targetY, data, marke
         />
       ))}
       <path d={route.path} fill="none" strokeOpacity={0} strokeWidth={INTERACTION_WIDTH} className="react-flow__edge-interaction" />
+      {/* A label placed off its edge (no room on it) is tied to its point on the edge (labelPlacement.ts, farSpot). */}
+      {labelLayer && labelled && place && (place.dx !== 0 || place.dy !== 0) && <path d={`M ${centre.x},${centre.y} L ${centre.x + place.dx},${centre.y + place.dy}`} className="edge-leader" />}
       {labelLayer && labelled && place && createPortal(
         // The label is centred on its place by a zero-size anchor there rather than by a transform:
         // each transformed element is more work for the browser on every drag and pan frame.
