@@ -48,8 +48,7 @@ const expectFits = async (page: Page, moment: string) => {
   await expect.poll(async () => (await misfits(page)).fit, { message: moment }).toEqual([]);
   const { labelsOnNodes, nodes } = await misfits(page);
   expect(nodes, moment).toBeGreaterThan(0);
-  // TODO(s53edges): labels are placed clear of nodes by s53edges' label placement fix; the lead enables this once it is merged.
-  if (process.env.LABELS_CLEAR_OF_NODES) expect(labelsOnNodes, moment).toEqual([]);
+  expect(labelsOnNodes, moment).toEqual([]);
 };
 
 /** Pans the view a little by mouse, so that a fit that follows is seen to move it back. */
