@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { visibleText } from '../graph/visible.ts';
-import { foreignStateAfter, subgraphForkRefusal } from '../runtime/serverTrace.ts';
+import { subgraphForkRefusal } from '../runtime/serverTrace.ts';
 import { useApp } from '../store/index.ts';
 import { coverCanvas } from '../ui/freeRoom.ts';
 import { Shown } from '../ui/Shown.tsx';
@@ -33,34 +33,53 @@ function ForkOnServer({ foreign }: { foreign: boolean }) {
   const selected = useApp((state) => state.selectedStep);
   const run = useActiveRun();
   const [text, setText] = useState('{}');
+  const [goto, setGoto] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const step = selected === null ? undefined : run?.trace.steps[selected - 1];
   // A step inside a subgraph cannot be forked from: said before the click (the server's controller refuses it too).
   const refusal = foreign && run && selected !== null ? subgraphForkRefusal(run.trace.steps, selected - 1) : null;
+  // Where a node that routes with Command({goto}) may send the run: its declared ends, as drawn.
+  const ends = foreign && step?.server?.conditional ? step.server.targets : [];
+  const chosenGoto = goto !== null && ends.includes(goto) ? goto : (step?.server?.chose[0] ?? null);
   const fork = () => {
-    const read = readJson(text, 'State edits', true);
+    const read = readJson(text, foreign ? `Writes of step ${selected}` : 'State edits', true);
     if ('error' in read) {
       setError(read.error);
       return;
     }
     setError(null);
+    const state = read.value as Record<string, unknown>;
+    const chosen = ends.length > 0 ? chosenGoto : null;
     // The store's Fork, as on a run in the page: the server's controller branches the thread and goes on.
-    void onServer(() => useApp.getState().fork(selected as number, { state: read.value as Record<string, unknown> }));
+    void onServer(() => useApp.getState().fork(selected as number, { state, ...(chosen ? { outcome: chosen } : {}) }));
   };
-  // A graph drawn from the server: its channels after the step, to edit rather than to write out.
-  const fill = () => {
-    if (!run || selected === null) return;
-    setText(JSON.stringify(foreignStateAfter(run.trace.steps, selected - 1), null, 2));
+  // A graph drawn from the server: what the step's node returned, to edit rather than to write out.
+  const fill = async () => {
+    if (selected === null) return;
+    const writes = await serverController()?.ownWritesAt(selected);
+    setError(writes ? null : `The server kept no writes of step ${selected}: type the channels the fork writes as ${step?.server?.name ?? 'its node'}.`);
+    setText(JSON.stringify(writes ?? {}, null, 2));
   };
   return (
     <div className="server-fork">
       <label>
-        State edits (JSON)
+        {foreign ? `Writes of step ${selected ?? '–'} (JSON)` : 'State edits (JSON)'}
         <textarea rows={foreign ? 6 : 2} value={text} onChange={(event) => setText(event.target.value)} spellCheck={false} />
       </label>
+      {ends.length > 0 && (
+        <label>
+          Then go to
+          <select value={chosenGoto ?? ''} onChange={(event) => setGoto(event.target.value)} aria-describedby="server-fork-goto">
+            {ends.map((end) => <option key={end} value={end}>{visibleText(end)}</option>)}
+          </select>
+        </label>
+      )}
+      {ends.length > 0 && <p className="field-help" id="server-fork-goto">Where a node that returns <code>Command(&#123;goto&#125;)</code> sends the run; a routing function chooses again from the edited writes.</p>}
       <div className="server-actions">
-        {foreign && <button type="button" onClick={fill} disabled={selected === null}>Edit the state after step {selected ?? '–'}</button>}
+        {foreign && <button type="button" onClick={() => void fill()} disabled={selected === null}>Edit what step {selected ?? '–'} wrote</button>}
         <button type="button" onClick={fork} disabled={selected === null || refusal !== null} aria-describedby={refusal ? 'server-fork-refusal' : undefined}>Fork on server from step {selected ?? '–'}</button>
       </div>
+      {foreign && <p className="field-help">A fork runs step {selected ?? '–'} again as these writes, from the checkpoint it ran from: each reducer applies them once, and the branch it came from stays.</p>}
       {refusal && <p className="field-help" id="server-fork-refusal">{refusal}</p>}
       {error && <p role="alert">{error}</p>}
     </div>

@@ -20,6 +20,7 @@ import { visibleText } from '../graph/visible.ts';
 import { parseGraph } from '../graph/parse.ts';
 import { type ForkEdits, type PendingApproval, type RunController, type RunEvent, type RunStatus, type Unsupported } from '../runtime/controller.ts';
 import type { ServerDrawing } from '../runtime/serverGraph.ts';
+import type { Branch } from '../runtime/serverFork.ts';
 import type { CheckpointState } from '../runtime/serverTrace.ts';
 import { TRACE_FORMAT, TRACE_VERSION, type Trace, type TraceStep } from '../runtime/trace.ts';
 import { fetchOnlyTo } from '../skills/net.ts';
@@ -90,13 +91,23 @@ export interface ServerConnection {
   /** MAX_THREADS are listed and the server may have more: the panel says so. */
   threadsCapped: boolean;
   /** The thread on screen, with where it stands. */
-  thread: { id: string; next: string[]; busy: boolean; truncated: boolean; joined?: string; interrupts: WaitingInterrupt[] } | null;
+  thread: { id: string; next: string[]; busy: boolean; truncated: boolean; joined?: string; interrupts: WaitingInterrupt[]; branch?: ShownBranch } | null;
   /** What runs on this connection, while connected or connecting. */
   controller: ServerRunController | null;
   /** A server graph Loopscope did not make, drawn in place of the canvas while its document is the one open. */
   canvas: { origin: string; assistantId: string; graphId: string; drawing: ServerDrawing; documentId: string } | null;
   /** Nodes a run on the server pauses before (interruptBefore), for a graph drawn from the server. */
   breakpoints: string[];
+}
+
+/**
+ * The branch of the open thread on screen: its newest checkpoint (`head`), whether it is the
+ * thread's newest branch, and the branches that part where its steps ran from (by that checkpoint).
+ */
+export interface ShownBranch {
+  head: string;
+  newest: boolean;
+  forks: Record<string, Branch[]>;
 }
 
 /** What a new connection, or none, starts from. */
@@ -140,6 +151,8 @@ export const standInFor = (graph: Pick<ServerGraph, 'graphId' | 'assistantId'>, 
 export const serverCopy = (graph: GraphFile, origin: string): GraphFile => ({ ...graph, name: fromServer(graph.name, origin) });
 
 const threadKey = (origin: string, threadId: string) => `${origin} ${threadId}`;
+/** A branch of a thread that is not its newest keeps a run of its own, so it stays beside the others (Compare runs). */
+const branchKey = (origin: string, threadId: string, head: string) => `${threadKey(origin, threadId)} @${head}`;
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 
@@ -230,6 +243,10 @@ export class ServerRunController implements RunController {
   private answered: { thread: string; node: string } | undefined;
   /** The open thread's run as last read: its key in the store, how it is shown, and its trace. */
   private shown: { key: string; label: string; graph: GraphFile; foreign: boolean; trace: Trace } | null = null;
+  /** The checkpoints of the open thread read last, any branch, newest first: a step's own writes and its branches are read from them. */
+  private fetched: { thread: string; states: CheckpointState[] } | null = null;
+  /** A fork from a node that routes with Command({goto}): where the next run goes, from the edit's checkpoint. */
+  private gotoAfterFork: { thread: string; checkpointId: string; goto: string } | undefined;
   /** Told when a read of the open thread changes `trace`. */
   private readonly traceListeners = new Set<() => void>();
 
@@ -377,21 +394,29 @@ export class ServerRunController implements RunController {
   }
 
   /** Reads the pages of a thread's history (newest first) until the branch of `head` is whole, or MAX_PAGES. */
-  private async readBranch(threadId: string, ns?: string) {
+  private async readBranch(threadId: string, ns?: string, headId?: string) {
     const { branchOf } = await import('../runtime/serverTrace.ts');
     const checkpoint = ns ? { checkpoint: { checkpoint_ns: ns } } : {};
     let page = (await this.api.threads.getHistory(threadId, { limit: HISTORY_PAGE, ...checkpoint })) as unknown as CheckpointState[];
-    const head = page[0];
-    if (!head) return null;
+    const newest = page[0];
+    if (!newest) return null;
     const fetched: CheckpointState[] = [...page];
-    let branch = branchOf(head, fetched);
+    // Another branch than the newest: its head is read first (older checkpoints come on later pages).
+    const headOf = () => (headId ? fetched.find((state) => state.checkpoint.checkpoint_id === headId) : newest);
+    const branchNow = () => {
+      const head = headOf();
+      return head ? branchOf(head, fetched) : { chain: [], missing: headId ?? null };
+    };
+    let branch = branchNow();
     for (let pages = 1; branch.missing && page.length === HISTORY_PAGE && pages < MAX_PAGES; pages += 1) {
       const before = page[page.length - 1].checkpoint;
       page = (await this.api.threads.getHistory(threadId, { limit: HISTORY_PAGE, before: { configurable: { checkpoint_id: before.checkpoint_id, ...(ns ? { checkpoint_ns: ns } : {}) } }, ...checkpoint })) as unknown as CheckpointState[];
       fetched.push(...page);
-      branch = branchOf(head, fetched);
+      branch = branchNow();
     }
-    return { head, branch };
+    const head = headOf();
+    if (!head) throw new Error(`thread ${threadId} has no checkpoint ${headId}`);
+    return { head, branch, newest, fetched };
   }
 
   /** The branches of the subgraphs the thread's tasks ran, by namespace (at most MAX_SUBGRAPHS). */
@@ -405,14 +430,17 @@ export class ServerRunController implements RunController {
     return chains;
   }
 
-  /** Reads the thread's current branch and shows it as a run (on the canvas, the timeline, the step detail). */
-  async readThread(threadId: string) {
+  /**
+   * Reads a branch of the thread (its newest unless `headId` names another branch's newest
+   * checkpoint) and shows it as a run (on the canvas, the timeline, the step detail).
+   */
+  async readThread(threadId: string, headId?: string) {
     const graph = this.selectedGraph();
     if (!graph) return;
-    const { foreignTrace, traceFromBranch } = await import('../runtime/serverTrace.ts');
+    const [{ foreignTrace, traceFromBranch }, { branchesAt }] = await Promise.all([import('../runtime/serverTrace.ts'), import('../runtime/serverFork.ts')]);
     useServer.setState({ error: null });
     const read = await this.attempt(async () => {
-      const found = await this.readBranch(threadId);
+      const found = await this.readBranch(threadId, undefined, headId);
       if (!found) return null;
       const subgraphs = graph.loopscope ? new Map() : await this.readSubgraphs(threadId, found.branch.chain);
       const trace: Trace = graph.loopscope
@@ -429,9 +457,17 @@ export class ServerRunController implements RunController {
     // A run in flight stays busy until its stream ends (streamRun or joinRunElsewhere says so).
     const shown = useServer.getState().thread;
     const following = shown?.id === threadId && shown.busy ? { busy: true, ...(shown.joined ? { joined: shown.joined } : {}) } : { busy: false };
-    useServer.setState({ thread: { id: threadId, next, truncated: read.branch.missing !== null, interrupts, ...following } });
-    const key = threadKey(this.origin, threadId);
-    this.shown = { key, label: `thread ${shortId(threadId)}`, graph: graph.loopscope ?? standInFor(graph, this.origin), foreign: graph.loopscope === null, trace: read.trace };
+    const head = String(read.head.checkpoint.checkpoint_id);
+    const newest = read.head === read.newest;
+    const forks = Object.fromEntries(read.branch.chain.flatMap((state) => {
+      const parent = state.parent_checkpoint?.checkpoint_id;
+      const branches = parent ? branchesAt(read.fetched, parent) : [];
+      return branches.length > 0 ? [[parent as string, branches]] : [];
+    }));
+    this.fetched = { thread: threadId, states: read.fetched };
+    useServer.setState({ thread: { id: threadId, next, truncated: read.branch.missing !== null, interrupts, ...following, branch: { head, newest, forks } } });
+    const key = newest ? threadKey(this.origin, threadId) : branchKey(this.origin, threadId, head);
+    this.shown = { key, label: newest ? `thread ${shortId(threadId)}` : `thread ${shortId(threadId)}, branch ${shortId(head)}`, graph: graph.loopscope ?? standInFor(graph, this.origin), foreign: graph.loopscope === null, trace: read.trace };
     for (const listener of this.traceListeners) listener();
     await this.follow();
   }
@@ -483,7 +519,7 @@ export class ServerRunController implements RunController {
    * update redraws the run. `interruptBefore` stops it before nodes (`"*"`: Step, one node; a
    * drawn graph's breakpoints; a Loopscope export's nodes that ask a person). `run.command` resumes an interrupt.
    */
-  private async streamRun(run: { input?: unknown; command?: { resume: unknown } }, stepping = false, answered?: string) {
+  private async streamRun(run: { input?: unknown; command?: { resume: unknown } | { goto: string }; checkpointId?: string }, stepping = false, answered?: string) {
     const graph = this.selectedGraph();
     if (!graph) return;
     const { nodeNames } = await import('../runtime/index.ts');
@@ -499,7 +535,7 @@ export class ServerRunController implements RunController {
     await this.attempt(async () => {
       const stream = this.api.runs.stream(threadId, graph.assistantId, {
         ...(run.command ? { command: run.command } : { input: (current ? (run.input ?? null) : (run.input ?? {})) as Record<string, unknown> | null }),
-        streamMode: ['updates'], ...(interruptBefore ? { interruptBefore } : {}),
+        streamMode: ['updates'], ...(interruptBefore ? { interruptBefore } : {}), ...(run.checkpointId ? { checkpointId: run.checkpointId } : {}),
       });
       for await (const chunk of stream) {
         if (chunk.event === 'error') throw new Error(`the server's run failed: ${JSON.stringify(chunk.data)}`);
@@ -548,35 +584,87 @@ export class ServerRunController implements RunController {
     return null;
   }
 
-  /** Writes the edits into the checkpoint of `step` as that step's node: a new branch of the thread. */
+  /**
+   * A step's own writes (what its node returned), to edit for a fork; null when the server kept
+   * none (then the fork's edits are written whole, as typed).
+   */
+  async ownWritesAt(step: number): Promise<Record<string, unknown> | null> {
+    const shown = this.shownTrace()?.steps[step - 1];
+    const fetched = this.fetched;
+    if (!shown || !fetched || fetched.thread !== useServer.getState().thread?.id) return null;
+    const { ownWrites } = await import('../runtime/serverFork.ts');
+    return ownWrites(fetched.states, shown);
+  }
+
+  /**
+   * The run on screen, the thread's newest branch, is kept as a run of its own (keyed by its head):
+   * a fork makes a newer branch, and the one it came from stays beside it, to show and compare.
+   */
+  private keepShownBranch() {
+    const thread = useServer.getState().thread;
+    if (!thread?.branch?.newest) return;
+    const base = threadKey(this.origin, thread.id);
+    const kept = branchKey(this.origin, thread.id, thread.branch.head);
+    useApp.setState((state) => ({ runs: state.runs.map((run) => (run.server === base ? { ...run, server: kept, label: `${run.label}, branch ${shortId(thread.branch?.head ?? '')}` } : run)) }));
+  }
+
+  /**
+   * A fork of a step of a graph drawn from the server, as LangGraph forks: the step's own writes,
+   * edited, written into the checkpoint it ran from as its node (`updateState`), so reducers apply
+   * them once in place of what it wrote; a node that routes with Command({goto}) goes to `goto`.
+   */
+  private async branchForeign(step: number, values: Record<string, unknown>, goto: string | null): Promise<boolean> {
+    const thread = useServer.getState().thread;
+    const shown = this.trace.steps[step - 1];
+    if (!thread || !shown) return false;
+    const [{ subgraphForkRefusal }, { forkRequest }] = await Promise.all([import('../runtime/serverTrace.ts'), import('../runtime/serverFork.ts')]);
+    const refusal = subgraphForkRefusal(this.trace.steps, step - 1);
+    const request = refusal ? { refused: refusal } : forkRequest(shown, values, goto);
+    if ('refused' in request) {
+      useServer.setState({ error: request.refused });
+      return false;
+    }
+    this.keepShownBranch();
+    const made = await this.attempt(async () => {
+      const update = await this.api.threads.updateState(thread.id, { values: request.values, checkpointId: request.checkpointId, asNode: request.asNode });
+      const checkpointId = (update as { checkpoint?: { checkpoint_id?: string } }).checkpoint?.checkpoint_id;
+      // A routing function chose again from the edited writes; a Command's goto is not in them: the run goes where the person said.
+      const after = await this.api.threads.getState(thread.id);
+      if (request.goto && checkpointId && after.next.length === 0) this.gotoAfterFork = { thread: thread.id, checkpointId, goto: request.goto };
+      return true;
+    });
+    return made === true;
+  }
+
+  /** A Loopscope export's fork: the edits written into the checkpoint of `step` as that step's node, a new branch of the thread. */
   private async branchAt(step: number, edits: Record<string, unknown>): Promise<boolean> {
     const thread = useServer.getState().thread;
-    const graph = this.selectedGraph();
-    if (!thread || !graph) return false;
-    let target: { id: string | undefined; node: string } | null | undefined;
-    if (graph.loopscope) {
-      const loopscope = graph.loopscope;
-      const found = await this.attempt(() => this.loopscopeCheckpointOf(thread.id, step));
-      const { nodeNames } = await import('../runtime/index.ts');
-      target = found && { id: found.id, node: nodeNames(loopscope).get(found.node) || found.node };
-      if (found === undefined) return false;
-    } else {
-      const shown = this.trace.steps[step - 1]?.server;
-      const { subgraphForkRefusal } = await import('../runtime/serverTrace.ts');
-      const refusal = subgraphForkRefusal(this.trace.steps, step - 1);
-      if (refusal) {
-        useServer.setState({ error: refusal });
-        return false;
-      }
-      target = shown ? { id: shown.checkpoint, node: shown.name } : null;
-    }
-    if (!target) {
+    const loopscope = this.selectedGraph()?.loopscope;
+    if (!thread || !loopscope) return false;
+    const found = await this.attempt(() => this.loopscopeCheckpointOf(thread.id, step));
+    if (found === undefined) return false;
+    if (!found) {
       useServer.setState({ error: `no checkpoint of step ${step} on thread ${thread.id}` });
       return false;
     }
-    const { id, node } = target;
-    const ok = await this.attempt(() => this.api.threads.updateState(thread.id, { values: edits, checkpointId: id, asNode: node }));
+    const { nodeNames } = await import('../runtime/index.ts');
+    const node = nodeNames(loopscope).get(found.node) || found.node;
+    const ok = await this.attempt(() => this.api.threads.updateState(thread.id, { values: edits, checkpointId: found.id, asNode: node }));
     return ok !== undefined;
+  }
+
+  /**
+   * Shows another branch of the open thread (by its newest checkpoint) as a run of its own; with
+   * `compare`, beside the branch on screen in Compare runs, their node paths aligned.
+   */
+  async showBranch(head: string, compare = false) {
+    const thread = useServer.getState().thread;
+    if (!thread || thread.branch?.head === head) return;
+    const left = this.shown?.key;
+    await this.readThread(thread.id, head);
+    const runOf = (key: string | undefined) => useApp.getState().runs.find((run) => run.server === key)?.id;
+    const [leftRun, rightRun] = [runOf(left), runOf(this.shown?.key)];
+    if (compare && leftRun !== undefined && rightRun !== undefined && leftRun !== rightRun) useApp.getState().compareRuns({ left: leftRun, right: rightRun });
   }
 
   /** Reads `otherThreadId` as a run beside the thread on screen and compares the two, their node paths aligned. */
@@ -667,7 +755,12 @@ export class ServerRunController implements RunController {
   run() {
     const answered = this.answeredHere();
     this.answered = undefined;
-    return this.streamRun({ input: null }, false, answered);
+    const goto = this.gotoAfterFork;
+    this.gotoAfterFork = undefined;
+    const thread = useServer.getState().thread;
+    if (goto && goto.thread === thread?.id) return this.streamRun({ command: { goto: goto.goto }, checkpointId: goto.checkpointId });
+    // An older branch goes on from its own newest checkpoint, not the thread's.
+    return this.streamRun({ input: null, ...(thread?.branch && !thread.branch.newest ? { checkpointId: thread.branch.head } : {}) }, false, answered);
   }
 
   pause() {
@@ -708,8 +801,10 @@ export class ServerRunController implements RunController {
    * again. The server runs its own skills: scripted results and another outcome are not for it.
    */
   async fork(atStep: number, edits: ForkEdits): Promise<RunController | Unsupported> {
-    if (Object.keys(edits.nextResults ?? {}).length > 0 || edits.outcome !== undefined) return { unsupported: 'A run on a LangGraph server calls its own skills: a fork there takes state edits only' };
-    const branched = await this.branchAt(atStep, edits.state ?? {});
+    const foreign = this.selectedGraph()?.loopscope === null;
+    if (Object.keys(edits.nextResults ?? {}).length > 0 || (edits.outcome !== undefined && !foreign)) return { unsupported: 'A run on a LangGraph server calls its own skills: a fork there takes state edits only' };
+    // On a graph drawn from the server, the step's "outcome" is where a Command sends the run (its goto).
+    const branched = foreign ? await this.branchForeign(atStep, edits.state ?? {}, edits.outcome ?? null) : await this.branchAt(atStep, edits.state ?? {});
     const thread = useServer.getState().thread;
     if (!branched || !thread) return { unsupported: useServer.getState().error ?? `no checkpoint of step ${atStep} to fork from` };
     // The new branch is the run on screen, ready to go on.
