@@ -99,19 +99,21 @@ test('the ReAct agent: drawn as the server describes it, its router choosing too
   await expect(detail(page)).toContainText('Tokens 140');
   await expect(detail(page)).toContainText('(4 messages, 140 tokens)');
 
-  // Fork from step 1 with the tool call edited: the server goes on from there and calls the tool for Lyon.
+  // Fork from step 1 with the tool call edited: what callModel wrote (its ai message, not the whole
+  // conversation) runs again as these writes, and the server goes on from there and calls the tool for Lyon.
   const threadA = (await panel(page).locator('.server-thread').textContent())?.match(/Thread (\w+)/)?.[1] as string;
   await steps(page).first().click();
-  await button(page, 'Edit the state after step 1').click();
-  const edits = panel(page).getByLabel('State edits (JSON)');
+  await button(page, 'Edit what step 1 wrote').click();
+  const edits = panel(page).getByLabel('Writes of step 1 (JSON)');
   await expect(edits).toHaveValue(/"city": "Paris"/);
+  expect(await edits.inputValue()).not.toContain('Weather in Paris?');
   await edits.fill((await edits.inputValue()).replace('"city": "Paris"', '"city": "Lyon"'));
   await button(page, 'Fork on server from step 1').click();
   await until(page, 'ended');
-  await expect(steps(page)).toHaveCount(4);
-  await steps(page).nth(1).click();
+  await expect(steps(page)).toHaveCount(3);
+  await steps(page).first().click();
   await expect(detail(page).getByLabel('Where it went')).toHaveText('state edited on the server as callModel (updateState)');
-  await steps(page).nth(2).click();
+  await steps(page).nth(1).click();
   await expect(detail(page)).toContainText('It is 18°C and sunny in Lyon.');
 
   // A second thread, then the two compared: their node paths aligned, and where they part.
@@ -120,8 +122,8 @@ test('the ReAct agent: drawn as the server describes it, its router choosing too
   await expect(steps(page)).toHaveCount(3);
   await button(page, `Compare with thread ${threadA}`).click();
   const comparison = page.getByRole('region', { name: 'Run comparison' });
-  await expect(comparison.getByRole('table', { name: 'Aligned paths' }).getByRole('row')).toHaveCount(5);
-  await expect(comparison).toContainText('part at step 2');
+  await expect(comparison.getByRole('table', { name: 'Aligned paths' }).getByRole('row')).toHaveCount(4);
+  await expect(comparison).toContainText('take the same path; at step 1 (callModel) their attempts or state differ');
   expect(errors).toEqual([]);
 });
 
@@ -257,7 +259,7 @@ test('a dynamic interrupt answered from the page, beside a breakpoint (interrupt
   await until(page, 'paused before publish');
   await expect(steps(page)).toHaveCount(2);
   await steps(page).nth(1).click();
-  await expect(detail(page)).toContainText('Waited on interrupt() with {"question":"Publish this draft?","draft":"A short note about tides."}');
+  await expect(detail(page)).toContainText('Waited on interrupt() with {"question":"Publish this draft?","draft":"A short note about tides."}, then went on with the answer: "yes"');
   await button(page, 'Continue on server').click();
   await until(page, 'ended');
   await expect(steps(page)).toHaveCount(3);

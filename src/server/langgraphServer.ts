@@ -53,6 +53,10 @@ export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 export interface ServerGraph {
   assistantId: string;
   graphId: string;
+  /** The assistant as the server names it, its version, and the config its runs get (several assistants may run one graph). */
+  name: string;
+  version: number | null;
+  config: Record<string, unknown>;
   /**
    * Whether the server's description of the graph was read: only the selected graph's is (one
    * request), never one per graph listed.
@@ -85,13 +89,15 @@ export interface ServerConnection {
   /** The server lists more graphs than MAX_GRAPHS: the panel shows the first ones and says so. */
   graphsCapped: boolean;
   graphId: string | null;
+  /** The assistant chosen among the graph's (the server's default one first). */
+  assistantId: string | null;
   threads: ServerThread[];
   /** The last page of threads was full: the server may have more (Show more threads). */
   moreThreads: boolean;
   /** MAX_THREADS are listed and the server may have more: the panel says so. */
   threadsCapped: boolean;
   /** The thread on screen, with where it stands. */
-  thread: { id: string; next: string[]; busy: boolean; truncated: boolean; joined?: string; interrupts: WaitingInterrupt[]; branch?: ShownBranch } | null;
+  thread: { id: string; next: string[]; busy: boolean; truncated: boolean; joined?: string; interrupts: WaitingInterrupt[]; branch?: ShownBranch; answers?: Record<string, unknown> } | null;
   /** What runs on this connection, while connected or connecting. */
   controller: ServerRunController | null;
   /** A server graph Loopscope did not make, drawn in place of the canvas while its document is the one open. */
@@ -112,7 +118,7 @@ export interface ShownBranch {
 
 /** What a new connection, or none, starts from. */
 const NOT_CONNECTED = {
-  url: null, connecting: false, error: null, graphs: [], graphsCapped: false, graphId: null, threads: [], moreThreads: false, threadsCapped: false, thread: null, controller: null, canvas: null, breakpoints: [],
+  url: null, connecting: false, error: null, graphs: [], graphsCapped: false, graphId: null, assistantId: null, threads: [], moreThreads: false, threadsCapped: false, thread: null, controller: null, canvas: null, breakpoints: [],
 } satisfies ServerConnection;
 
 export const useServer = create<ServerConnection>()(() => NOT_CONNECTED);
@@ -159,7 +165,11 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 /** An assistant of the server's answer as a graph not yet described, or null when it is not one. */
 const graphOf = (item: unknown): ServerGraph | null =>
   isObject(item) && typeof item.assistant_id === 'string' && typeof item.graph_id === 'string'
-    ? { assistantId: item.assistant_id, graphId: item.graph_id, described: false, loopscope: null, drawing: null, drawingError: null }
+    ? {
+        assistantId: item.assistant_id, graphId: item.graph_id, name: typeof item.name === 'string' ? item.name : item.graph_id,
+        version: typeof item.version === 'number' ? item.version : null, config: isObject(item.config) ? item.config : {},
+        described: false, loopscope: null, drawing: null, drawingError: null,
+      }
     : null;
 
 /** A thread of the server's answer, or null when it is not one. */
@@ -247,6 +257,8 @@ export class ServerRunController implements RunController {
   private fetched: { thread: string; states: CheckpointState[] } | null = null;
   /** A fork from a node that routes with Command({goto}): where the next run goes, from the edit's checkpoint. */
   private gotoAfterFork: { thread: string; checkpointId: string; goto: string } | undefined;
+  /** The config the page's runs get (the chosen assistant's, as the person edited it), when set. */
+  private runConfig: Record<string, unknown> | undefined;
   /** Told when a read of the open thread changes `trace`. */
   private readonly traceListeners = new Set<() => void>();
 
@@ -321,21 +333,22 @@ export class ServerRunController implements RunController {
     return useServer.getState().controller === this;
   }
 
-  private async describeGraph({ assistantId, graphId }: ServerGraph): Promise<ServerGraph> {
+  private async describeGraph(listed: ServerGraph): Promise<ServerGraph> {
+    const { assistantId } = listed;
     const described: unknown = await this.api.assistants.getGraph(assistantId, { xray: true });
     const nodes = (Array.isArray((described as { nodes?: unknown })?.nodes) ? (described as { nodes: unknown[] }).nodes : []) as { metadata?: Record<string, unknown> | null }[];
     const carried = nodes.find((node) => node?.metadata?.[GRAPH_KEY] !== undefined)?.metadata?.[GRAPH_KEY];
     // The file is data from another program: parsed like an import, and dropped if it does not parse.
     const parsed = carried === undefined ? null : parseGraph(carried);
-    if (parsed?.ok) return { assistantId, graphId, described: true, loopscope: parsed.value, drawing: null, drawingError: null };
+    if (parsed?.ok) return { ...listed, described: true, loopscope: parsed.value, drawing: null, drawingError: null };
     const { drawingOf } = await import('../runtime/serverGraph.ts');
     const drawn = drawingOf(described);
-    return { assistantId, graphId, described: true, loopscope: null, drawing: drawn.ok ? drawn.drawing : null, drawingError: drawn.ok ? null : drawn.error };
+    return { ...listed, described: true, loopscope: null, drawing: drawn.ok ? drawn.drawing : null, drawingError: drawn.ok ? null : drawn.error };
   }
 
   selectedGraph() {
-    const { graphs, graphId } = useServer.getState();
-    return graphs.find((graph) => graph.graphId === graphId) ?? null;
+    const { graphs, graphId, assistantId } = useServer.getState();
+    return graphs.find((graph) => graph.assistantId === assistantId) ?? graphs.find((graph) => graph.graphId === graphId) ?? null;
   }
 
   /** Lists the selected graph's threads again from the newest, one page. */
@@ -365,14 +378,16 @@ export class ServerRunController implements RunController {
    * other graph drawn from the server's description, standing in the library as a graph of its
    * name and server (one per server and assistant).
    */
-  async selectGraph(graphId: string) {
-    useServer.setState({ graphId, threads: [], moreThreads: false, threadsCapped: false, thread: null, canvas: null, breakpoints: [], error: null });
+  async selectGraph(graphId: string, assistant?: string) {
+    const assistantId = assistant ?? useServer.getState().graphs.find((graph) => graph.graphId === graphId)?.assistantId ?? null;
+    this.runConfig = undefined;
+    useServer.setState({ graphId, assistantId, threads: [], moreThreads: false, threadsCapped: false, thread: null, canvas: null, breakpoints: [], error: null });
     let graph = this.selectedGraph();
     if (!graph) return;
     if (!graph.described) {
       const listed = graph;
       const described = await this.attempt(() => this.describeGraph(listed));
-      if (!described || !this.current() || useServer.getState().graphId !== graphId) return;
+      if (!described || !this.current() || useServer.getState().assistantId !== assistantId) return;
       useServer.setState((state) => ({ graphs: state.graphs.map((candidate) => (candidate === listed ? described : candidate)) }));
       graph = described;
     }
@@ -446,7 +461,10 @@ export class ServerRunController implements RunController {
       const trace: Trace = graph.loopscope
         ? traceFromBranch(graph.loopscope.name, found.branch.chain)
         : foreignTrace(graph.graphId, found.branch.chain, graph.drawing, subgraphs);
-      return { ...found, trace };
+      // The answers the interrupts were given, kept by the server in the runs that resumed them.
+      const waited = !graph.loopscope && trace.steps.some((step) => step.server?.interrupts?.length);
+      const answers = waited ? await this.answersOf(threadId, trace.steps) : {};
+      return { ...found, trace, answers };
     });
     if (!read || !this.current()) {
       if (read === null) useServer.setState({ error: `thread ${threadId} has no checkpoints yet` });
@@ -465,11 +483,17 @@ export class ServerRunController implements RunController {
       return branches.length > 0 ? [[parent as string, branches]] : [];
     }));
     this.fetched = { thread: threadId, states: read.fetched };
-    useServer.setState({ thread: { id: threadId, next, truncated: read.branch.missing !== null, interrupts, ...following, branch: { head, newest, forks } } });
+    useServer.setState({ thread: { id: threadId, next, truncated: read.branch.missing !== null, interrupts, ...following, branch: { head, newest, forks }, answers: read.answers } });
     const key = newest ? threadKey(this.origin, threadId) : branchKey(this.origin, threadId, head);
     this.shown = { key, label: newest ? `thread ${shortId(threadId)}` : `thread ${shortId(threadId)}, branch ${shortId(head)}`, graph: graph.loopscope ?? standInFor(graph, this.origin), foreign: graph.loopscope === null, trace: read.trace };
     for (const listener of this.traceListeners) listener();
     await this.follow();
+  }
+
+  /** The answer each step that waited on an interrupt() was given, by its checkpoint: from the thread's runs that resumed it. */
+  private async answersOf(threadId: string, steps: readonly TraceStep[]): Promise<Record<string, unknown>> {
+    const [runs, { answersByStep, resumeValues }] = await Promise.all([this.api.runs.list(threadId, { limit: LIST_PAGE }), import('../runtime/serverAnswers.ts')]);
+    return Object.fromEntries(answersByStep(steps, resumeValues(Array.isArray(runs) ? runs.slice(0, LIST_PAGE) : [])));
   }
 
   /** Makes the open thread's run the store's live run (again, after a run in the page took its place): the debugger's actions drive it. */
@@ -535,7 +559,7 @@ export class ServerRunController implements RunController {
     await this.attempt(async () => {
       const stream = this.api.runs.stream(threadId, graph.assistantId, {
         ...(run.command ? { command: run.command } : { input: (current ? (run.input ?? null) : (run.input ?? {})) as Record<string, unknown> | null }),
-        streamMode: ['updates'], ...(interruptBefore ? { interruptBefore } : {}), ...(run.checkpointId ? { checkpointId: run.checkpointId } : {}),
+        streamMode: ['updates'], ...(interruptBefore ? { interruptBefore } : {}), ...(this.runConfig ? { config: this.runConfig } : {}), ...(run.checkpointId ? { checkpointId: run.checkpointId } : {}),
       });
       for await (const chunk of stream) {
         if (chunk.event === 'error') throw new Error(`the server's run failed: ${JSON.stringify(chunk.data)}`);
@@ -546,6 +570,11 @@ export class ServerRunController implements RunController {
     if (thread?.id === threadId) useServer.setState({ thread: { ...thread, busy: false } });
     await this.readThread(threadId);
     await this.refreshThreads();
+  }
+
+  /** The config the page's runs of the chosen assistant get from now on (its own, edited), e.g. `{"configurable": {"model": "…"}}`. */
+  setRunConfig(config: Record<string, unknown> | undefined) {
+    this.runConfig = config;
   }
 
   /** A new run on a new thread, followed live; `input` is the graph's input (the person's JSON, for a graph drawn from the server). */
@@ -758,6 +787,11 @@ export class ServerRunController implements RunController {
     const goto = this.gotoAfterFork;
     this.gotoAfterFork = undefined;
     const thread = useServer.getState().thread;
+    // Going on with no answer would run the waiting node again, to the same interrupt.
+    if (thread?.interrupts.length && !goto) {
+      useServer.setState({ error: `${thread.interrupts.map((interrupt) => interrupt.node).join(', ')} waits on interrupt(): answer it with Resume on server` });
+      return Promise.resolve();
+    }
     if (goto && goto.thread === thread?.id) return this.streamRun({ command: { goto: goto.goto }, checkpointId: goto.checkpointId });
     // An older branch goes on from its own newest checkpoint, not the thread's.
     return this.streamRun({ input: null, ...(thread?.branch && !thread.branch.newest ? { checkpointId: thread.branch.head } : {}) }, false, answered);

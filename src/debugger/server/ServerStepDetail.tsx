@@ -15,6 +15,7 @@ import { serverController, useServer } from '../../server/langgraphServer.ts';
 import type { RunRecord } from '../../store/runSlice.ts';
 import { Shown } from '../../ui/Shown.tsx';
 import { diffStates } from '../analysis.ts';
+import { BreakpointsPanel } from '../BreakpointsPanel.tsx';
 import { Diff } from '../StepView.tsx';
 import { Conversation } from './Conversation.tsx';
 import './server.css';
@@ -104,6 +105,8 @@ function ServerStepView({ run, step }: { run: RunRecord; step: TraceStep }) {
   const after = useMemo(() => foreignStateAfter(run.trace.steps, index), [run, index]);
   const before = useMemo(() => foreignStateBefore(run.trace.steps, index), [run, index]);
   const server = step.server;
+  const answers = useServer((state) => state.thread?.answers);
+  const answer = server && answers && Object.hasOwn(answers, server.checkpoint) ? answers[server.checkpoint] : undefined;
   const channels = Object.keys({ ...before, ...after });
   const conversations = channels.flatMap((channel) => {
     const list = asMessages(after[channel], channel);
@@ -120,7 +123,7 @@ function ServerStepView({ run, step }: { run: RunRecord; step: TraceStep }) {
       <p className="route" aria-label="Where it went"><Shown text={step.note ?? ''} /></p>
       {server?.parallel && <p className="muted">Task {server.parallel.index} of {server.parallel.of} in this superstep (parallel branches, e.g. Send).</p>}
       {server?.edit && <p className="muted">Not a node's run: the state was edited on the server as <Shown text={server.name} /> (a fork), and the run went on from here.</p>}
-      {server?.interrupts && <p>Waited on <code>interrupt()</code> with <code>{JSON.stringify(server.interrupts.length === 1 ? server.interrupts[0] : server.interrupts)}</code>, then went on with the answer.</p>}
+      {server?.interrupts && <p>Waited on <code>interrupt()</code> with <code>{JSON.stringify(server.interrupts.length === 1 ? server.interrupts[0] : server.interrupts)}</code>, then went on with the answer{answer === undefined ? '.' : <>: <code aria-label="Answer given">{JSON.stringify(answer)}</code></>}</p>}
       {server?.error && <p className="warn">Failed: <Shown text={server.error} /></p>}
       <Branches step={step} />
       {conversations.map((conversation) => <Messages key={conversation.channel} channel={conversation.channel} before={conversation.before} after={conversation.list} />)}
@@ -143,6 +146,7 @@ export function ServerStepDetail({ run, step }: { run: RunRecord; step: TraceSte
         </div>
       )}
       {step ? <ServerStepView key={`${run.id}-${step.step}`} run={run} step={step} /> : <p className="muted">Select a step in the timeline.</p>}
+      <BreakpointsPanel />
     </>
   );
 }
