@@ -5,49 +5,11 @@
  * connects, draws each graph as the server describes it, runs it there and explains its steps.
  */
 import { createServer, type Server } from 'node:http';
-import { expect, test, type Page } from './test.ts';
+import { expect, test } from './test.ts';
 import { collectErrors } from './helpers.ts';
-import { serveLangGraphFixtures } from './langgraphFixtures.ts';
+import { attach, button, canvas, detail, edge, node, panel, run, steps, until, serveFixturesForJourneys } from './langgraphPage.ts';
 
-let served: Awaited<ReturnType<typeof serveLangGraphFixtures>> | undefined;
-
-test.describe.configure({ mode: 'serial' });
-
-test.beforeAll(async () => {
-  test.setTimeout(180_000);
-  served = await serveLangGraphFixtures();
-});
-
-test.afterAll(async () => {
-  await served?.stop();
-});
-
-const panel = (page: Page) => page.getByRole('dialog', { name: 'LangGraph server' });
-const button = (page: Page, name: string) => panel(page).getByRole('button', { name, exact: true });
-const canvas = (page: Page) => page.getByRole('region', { name: 'LangGraph graph' });
-const node = (page: Page, id: string) => canvas(page).locator(`.react-flow__node[data-id="${id}"]`);
-const edge = (page: Page, id: string) => canvas(page).locator(`.react-flow__edge[data-id="${id}"]`);
-const steps = (page: Page) => page.getByRole('list', { name: 'Timeline' }).getByRole('listitem');
-const detail = (page: Page) => page.getByRole('region', { name: 'Step detail' });
-
-/** From a blank canvas: Connect to a LangGraph server → the URL → Connect → the graph. */
-const attach = async (page: Page, graphId: string) => {
-  await page.goto('/?template=blank');
-  await page.getByRole('button', { name: 'Connect to a LangGraph server' }).click();
-  await panel(page).getByLabel('Server URL').fill(served?.url ?? '');
-  await button(page, 'Connect').click();
-  await expect(panel(page)).toContainText(`Connected to ${served?.url}`);
-  await panel(page).getByLabel('Server graph').selectOption(graphId);
-  await expect(canvas(page)).toContainText(graphId);
-};
-
-/** A run on the server takes its time on a loaded machine: its end is waited for longer than a page's change. */
-const until = (page: Page, text: string) => expect(panel(page)).toContainText(text, { timeout: 60_000 });
-
-const run = async (page: Page, input: unknown) => {
-  await panel(page).getByLabel('Run input (JSON)').fill(JSON.stringify(input));
-  await button(page, 'New run on server').click();
-};
+const served = serveFixturesForJourneys();
 
 /** Words a Loopscope node shows of its kind, outcomes and retries: none belongs on a LangGraph node. */
 const LOOPSCOPE_WORDS = /\b(reason|collect|act|verify|recover|approve|respond|stop|retry|outcome|ok|empty|denied|entry)\b/i;

@@ -252,7 +252,7 @@ export class ServerRunController implements RunController {
   /** The approve node whose decision was just written, on its thread: the next run there goes on past it. */
   private answered: { thread: string; node: string } | undefined;
   /** The open thread's run as last read: its key in the store, how it is shown, and its trace. */
-  private shown: { key: string; label: string; graph: GraphFile; foreign: boolean; trace: Trace } | null = null;
+  private shown: { key: string; thread: string; label: string; graph: GraphFile; foreign: boolean; trace: Trace } | null = null;
   /** The checkpoints of the open thread read last, any branch, newest first: a step's own writes and its branches are read from them. */
   private fetched: { thread: string; states: CheckpointState[] } | null = null;
   /** A fork from a node that routes with Command({goto}): where the next run goes, from the edit's checkpoint. */
@@ -485,7 +485,7 @@ export class ServerRunController implements RunController {
     this.fetched = { thread: threadId, states: read.fetched };
     useServer.setState({ thread: { id: threadId, next, truncated: read.branch.missing !== null, interrupts, ...following, branch: { head, newest, forks }, answers: read.answers } });
     const key = newest ? threadKey(this.origin, threadId) : branchKey(this.origin, threadId, head);
-    this.shown = { key, label: newest ? `thread ${shortId(threadId)}` : `thread ${shortId(threadId)}, branch ${shortId(head)}`, graph: graph.loopscope ?? standInFor(graph, this.origin), foreign: graph.loopscope === null, trace: read.trace };
+    this.shown = { key, thread: threadId, label: newest ? `thread ${shortId(threadId)}` : `thread ${shortId(threadId)}, branch ${shortId(head)}`, graph: graph.loopscope ?? standInFor(graph, this.origin), foreign: graph.loopscope === null, trace: read.trace };
     for (const listener of this.traceListeners) listener();
     await this.follow();
   }
@@ -710,7 +710,7 @@ export class ServerRunController implements RunController {
   /** The open thread's trace as last read, if it is still the open thread's. */
   private shownTrace(): Trace | undefined {
     const thread = useServer.getState().thread;
-    return thread && this.shown?.key === threadKey(this.origin, thread.id) ? this.shown.trace : undefined;
+    return thread && this.shown?.thread === thread.id ? this.shown.trace : undefined;
   }
 
   /** The approve node of a Loopscope export the open thread waits before, unless just answered. */
@@ -752,7 +752,7 @@ export class ServerRunController implements RunController {
     const tell = () => {
       if (this.current()) {
         const open = useServer.getState().thread?.id;
-        if (open === undefined || this.shown?.key !== threadKey(this.origin, open)) return;
+        if (open === undefined || this.shown?.thread !== open) return;
         thread ??= open;
         if (open !== thread) return;
         const steps = this.trace.steps;
