@@ -134,7 +134,7 @@ test('assistants of one graph told apart, the chosen one\'s config shown and edi
   const assistant = panel(page).getByRole('combobox', { name: /^Assistant/ });
   const options = assistant.getByRole('option');
   await expect(options).toHaveCount(2);
-  await expect(options).toContainText([/^supervisor · version 1 · id /, `supervisor at Lorient · version 1 · id ${made.assistant_id}`]);
+  await expect(options).toContainText([/^supervisor \(default\) · version 1 · id /, `supervisor at Lorient · version 1 · id ${made.assistant_id}`]);
   await assistant.selectOption(made.assistant_id);
   const config = panel(page).getByLabel('Assistant config for runs (JSON)');
   await expect(config).toHaveValue(/"harbour": "Lorient"/);

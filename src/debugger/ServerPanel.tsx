@@ -156,7 +156,7 @@ export function ServerPanel({ onClose }: { onClose: () => void }) {
   const graph = server.graphs.find((candidate) => candidate.assistantId === server.assistantId) ?? server.graphs.find((candidate) => candidate.graphId === server.graphId);
   // Several assistants may run one graph: the graphs listed once, the assistants of the chosen one apart.
   const graphIds = [...new Set(server.graphs.map((candidate) => candidate.graphId))];
-  const assistants = server.graphs.filter((candidate) => candidate.graphId === server.graphId);
+  const assistants = server.graphs.filter((candidate) => candidate.graphId === server.graphId).sort((a, b) => Number(b.isDefault) - Number(a.isDefault));
   const [configText, setConfigText] = useState<{ assistant: string | null; text: string } | null>(null);
   const config = configText?.assistant === (graph?.assistantId ?? null) ? configText.text : JSON.stringify(graph?.config ?? {}, null, 2);
   const controller = server.controller;
@@ -227,7 +227,7 @@ export function ServerPanel({ onClose }: { onClose: () => void }) {
                 Assistant
                 <select value={graph.assistantId} onChange={(event) => void controller?.selectGraph(graph.graphId, event.target.value)} disabled={busy}>
                   {assistants.map((candidate) => (
-                    <option key={candidate.assistantId} value={candidate.assistantId}>{visibleText(`${candidate.name} · version ${candidate.version ?? '?'} · id ${candidate.assistantId}`)}</option>
+                    <option key={candidate.assistantId} value={candidate.assistantId}>{visibleText(`${candidate.name}${candidate.isDefault ? ' (default)' : ''} · version ${candidate.version ?? '?'} · id ${candidate.assistantId}`)}</option>
                   ))}
                 </select>
               </label>

@@ -57,6 +57,8 @@ export interface ServerGraph {
   name: string;
   version: number | null;
   config: Record<string, unknown>;
+  /** The assistant the server made for the graph itself (`metadata.created_by: "system"`): the graph's default. */
+  isDefault: boolean;
   /**
    * Whether the server's description of the graph was read: only the selected graph's is (one
    * request), never one per graph listed.
@@ -168,6 +170,7 @@ const graphOf = (item: unknown): ServerGraph | null =>
     ? {
         assistantId: item.assistant_id, graphId: item.graph_id, name: typeof item.name === 'string' ? item.name : item.graph_id,
         version: typeof item.version === 'number' ? item.version : null, config: isObject(item.config) ? item.config : {},
+        isDefault: isObject(item.metadata) && item.metadata.created_by === 'system',
         described: false, loopscope: null, drawing: null, drawingError: null,
       }
     : null;
@@ -379,7 +382,8 @@ export class ServerRunController implements RunController {
    * name and server (one per server and assistant).
    */
   async selectGraph(graphId: string, assistant?: string) {
-    const assistantId = assistant ?? useServer.getState().graphs.find((graph) => graph.graphId === graphId)?.assistantId ?? null;
+    const ofGraph = useServer.getState().graphs.filter((graph) => graph.graphId === graphId);
+    const assistantId = assistant ?? (ofGraph.find((graph) => graph.isDefault) ?? ofGraph[0])?.assistantId ?? null;
     this.runConfig = undefined;
     useServer.setState({ graphId, assistantId, threads: [], moreThreads: false, threadsCapped: false, thread: null, canvas: null, breakpoints: [], error: null });
     let graph = this.selectedGraph();
