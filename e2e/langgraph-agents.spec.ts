@@ -7,7 +7,7 @@
 import { createServer, type Server } from 'node:http';
 import { expect, test } from './test.ts';
 import { collectErrors } from './helpers.ts';
-import { attach, button, canvas, detail, edge, node, panel, run, steps, until, serveFixturesForJourneys } from './langgraphPage.ts';
+import { attach, button, canvas, detail, edge, forkOnServer, node, panel, run, steps, until, serveFixturesForJourneys } from './langgraphPage.ts';
 
 const served = serveFixturesForJourneys();
 
@@ -70,8 +70,7 @@ test('the ReAct agent: drawn as the server describes it, its router choosing too
   await expect(edits).toHaveValue(/"city": "Paris"/);
   expect(await edits.inputValue()).not.toContain('Weather in Paris?');
   await edits.fill((await edits.inputValue()).replace('"city": "Paris"', '"city": "Lyon"'));
-  await button(page, 'Fork on server from step 1').click();
-  await until(page, 'ended');
+  await forkOnServer(page, 1);
   await expect(steps(page)).toHaveCount(3);
   await steps(page).first().click();
   await expect(detail(page).getByLabel('Where it went')).toHaveText('state edited on the server as callModel (updateState)');

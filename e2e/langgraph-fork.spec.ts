@@ -5,23 +5,12 @@
  * routes with Command({goto}) goes where the person chose; every branch stays reachable and
  * comparable.
  */
-import { expect, test, type Page } from './test.ts';
+import { expect, test } from './test.ts';
 import { collectErrors } from './helpers.ts';
-import { attach, button, canvas, detail, panel, steps, until, run, serveFixturesForJourneys } from './langgraphPage.ts';
+import { attach, button, canvas, detail, forkOnServer, panel, run, shownRun, steps, until, serveFixturesForJourneys } from './langgraphPage.ts';
 
 const served = serveFixturesForJourneys();
 
-/**
- * Forks on the server: the fork is a new branch, a run of its own (the one it came from stays),
- * so the branch's end is waited for once it is shown (the thread it forked had ended too).
- */
-const forkOnServer = async (page: Page, at: number) => {
-  const runs = page.getByLabel('Shown run').getByRole('option');
-  const before = await runs.count();
-  await button(page, `Fork on server from step ${at}`).click();
-  await expect(runs).toHaveCount(before + 1);
-  await until(page, 'ended');
-};
 
 
 /** The server's own word, over its HTTP API (as the SDK asks it): the newest thread of a graph, and a thread's checkpoints, newest first. */
@@ -82,6 +71,7 @@ test('plan-and-execute: a fork after editing only the plan leaves pastSteps as L
   await expect(branches).toContainText('2 branches part here');
   await expect(branches.getByRole('listitem')).toHaveText([/^as it ran Show branch 1/, /^edited \(a fork\) · shown/]);
   await branches.getByRole('button', { name: 'Show branch 1' }).click();
+  await expect(shownRun(page)).toHaveText(/, branch /);
   await expect(steps(page)).toHaveCount(ran);
   // Its executor's last run: the step it ran, as first planned.
   await steps(page).nth(ran - 2).click();
@@ -108,7 +98,7 @@ test('supervisor: a fork from the node that routes with Command({goto}) goes whe
   // Its declared ends to choose from, the one it chose first.
   const goto = panel(page).getByLabel('Then go to');
   await expect(goto).toHaveValue('researcher');
-  await expect(goto.getByRole('option')).toHaveText(['researcher', 'writer', '__end__']);
+  await expect(goto.getByRole('option')).toHaveText(['as its routing function chooses from the edited writes', 'researcher', 'writer', '__end__']);
   await goto.selectOption('writer');
   await forkOnServer(page, 1);
   await steps(page).first().click();
@@ -119,6 +109,7 @@ test('supervisor: a fork from the node that routes with Command({goto}) goes whe
   await steps(page).first().click();
   const branches = detail(page).getByRole('region', { name: 'Branches at step 1' });
   await branches.getByRole('button', { name: 'Show branch 1' }).click();
+  await expect(shownRun(page)).toHaveText(/, branch /);
   await expect(steps(page)).toHaveCount(5);
   await steps(page).nth(1).click();
   await expect(detail(page).getByRole('heading', { name: 'Step 2 · researcher' })).toBeVisible();

@@ -47,3 +47,18 @@ export const run = async (page: Page, input: unknown) => {
   await panel(page).getByLabel('Run input (JSON)').fill(JSON.stringify(input));
   await button(page, 'New run on server').click();
 };
+
+/** The run the timeline shows, as Shown run names it. */
+export const shownRun = (page: Page) => page.getByLabel('Shown run').locator('option:checked');
+
+/**
+ * Forks on the server from step `at`: the fork is a new branch, a run of its own (the one it came
+ * from stays), so the branch's end is waited for once it is shown (the thread it forked had ended too).
+ */
+export const forkOnServer = async (page: Page, at: number) => {
+  const runs = page.getByLabel('Shown run').getByRole('option');
+  const before = await runs.count();
+  await button(page, `Fork on server from step ${at}`).click();
+  await expect(runs).toHaveCount(before + 1);
+  await until(page, 'ended');
+};

@@ -33,14 +33,18 @@ function ForkOnServer({ foreign }: { foreign: boolean }) {
   const selected = useApp((state) => state.selectedStep);
   const run = useActiveRun();
   const [text, setText] = useState('{}');
-  const [goto, setGoto] = useState<string | null>(null);
+  const [goto, setGoto] = useState<{ step: number | null; to: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const note = useServer((state) => state.forkNote);
   const step = selected === null ? undefined : run?.trace.steps[selected - 1];
   // A step inside a subgraph cannot be forked from: said before the click (the server's controller refuses it too).
   const refusal = foreign && run && selected !== null ? subgraphForkRefusal(run.trace.steps, selected - 1) : null;
   // Where a node that routes with Command({goto}) may send the run: its declared ends, as drawn.
   const ends = foreign && step?.server?.conditional ? step.server.targets : [];
-  const chosenGoto = goto !== null && ends.includes(goto) ? goto : (step?.server?.chose[0] ?? null);
+  // A step that changed no channel only chose where to go, as a Command does: its fork goes where it went unless told otherwise;
+  // any other step's routing function chooses again from the edited writes ('').
+  const routedOnly = step !== undefined && Object.keys(step.writes).length === 0;
+  const chosenGoto = goto !== null && goto.step === selected ? goto.to : routedOnly ? (step?.server?.chose[0] ?? '') : '';
   const fork = () => {
     const read = readJson(text, foreign ? `Writes of step ${selected}` : 'State edits', true);
     if ('error' in read) {
@@ -49,7 +53,7 @@ function ForkOnServer({ foreign }: { foreign: boolean }) {
     }
     setError(null);
     const state = read.value as Record<string, unknown>;
-    const chosen = ends.length > 0 ? chosenGoto : null;
+    const chosen = ends.length > 0 && chosenGoto ? chosenGoto : null;
     // The store's Fork, as on a run in the page: the server's controller branches the thread and goes on.
     void onServer(() => useApp.getState().fork(selected as number, { state, ...(chosen ? { outcome: chosen } : {}) }));
   };
@@ -69,18 +73,20 @@ function ForkOnServer({ foreign }: { foreign: boolean }) {
       {ends.length > 0 && (
         <label>
           Then go to
-          <select value={chosenGoto ?? ''} onChange={(event) => setGoto(event.target.value)} aria-describedby="server-fork-goto">
+          <select value={chosenGoto} onChange={(event) => setGoto({ step: selected, to: event.target.value })} aria-describedby="server-fork-goto">
+            <option value="">as its routing function chooses from the edited writes</option>
             {ends.map((end) => <option key={end} value={end}>{visibleText(end)}</option>)}
           </select>
         </label>
       )}
-      {ends.length > 0 && <p className="field-help" id="server-fork-goto">Where a node that returns <code>Command(&#123;goto&#125;)</code> sends the run; a routing function chooses again from the edited writes.</p>}
+      {ends.length > 0 && <p className="field-help" id="server-fork-goto">Where a node that returns <code>Command(&#123;goto&#125;)</code> sends the run (its route is not among its writes); a routing function chooses again from the edited writes.</p>}
       <div className="server-actions">
         {foreign && <button type="button" onClick={() => void fill()} disabled={selected === null}>Edit what step {selected ?? '–'} wrote</button>}
         <button type="button" onClick={fork} disabled={selected === null || refusal !== null} aria-describedby={refusal ? 'server-fork-refusal' : undefined}>Fork on server from step {selected ?? '–'}</button>
       </div>
       {foreign && <p className="field-help">A fork runs step {selected ?? '–'} again as these writes, from the checkpoint it ran from: each reducer applies them once, and the branch it came from stays.</p>}
       {refusal && <p className="field-help" id="server-fork-refusal">{refusal}</p>}
+      {note && <p role="status" className="warn"><Shown text={note} /></p>}
       {error && <p role="alert">{error}</p>}
     </div>
   );

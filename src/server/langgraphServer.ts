@@ -106,6 +106,8 @@ export interface ServerConnection {
   canvas: { origin: string; assistantId: string; graphId: string; drawing: ServerDrawing; documentId: string } | null;
   /** Nodes a run on the server pauses before (interruptBefore), for a graph drawn from the server. */
   breakpoints: string[];
+  /** What the last fork of a graph drawn from the server did not do as asked (a goto a routing function overrode, a run that ends after the edit). */
+  forkNote: string | null;
 }
 
 /**
@@ -120,7 +122,7 @@ export interface ShownBranch {
 
 /** What a new connection, or none, starts from. */
 const NOT_CONNECTED = {
-  url: null, connecting: false, error: null, graphs: [], graphsCapped: false, graphId: null, assistantId: null, threads: [], moreThreads: false, threadsCapped: false, thread: null, controller: null, canvas: null, breakpoints: [],
+  url: null, connecting: false, error: null, graphs: [], graphsCapped: false, graphId: null, assistantId: null, threads: [], moreThreads: false, threadsCapped: false, thread: null, controller: null, canvas: null, breakpoints: [], forkNote: null,
 } satisfies ServerConnection;
 
 export const useServer = create<ServerConnection>()(() => NOT_CONNECTED);
@@ -385,7 +387,7 @@ export class ServerRunController implements RunController {
     const ofGraph = useServer.getState().graphs.filter((graph) => graph.graphId === graphId);
     const assistantId = assistant ?? (ofGraph.find((graph) => graph.isDefault) ?? ofGraph[0])?.assistantId ?? null;
     this.runConfig = undefined;
-    useServer.setState({ graphId, assistantId, threads: [], moreThreads: false, threadsCapped: false, thread: null, canvas: null, breakpoints: [], error: null });
+    useServer.setState({ graphId, assistantId, threads: [], moreThreads: false, threadsCapped: false, thread: null, canvas: null, breakpoints: [], forkNote: null, error: null });
     let graph = this.selectedGraph();
     if (!graph) return;
     if (!graph.described) {
@@ -657,16 +659,22 @@ export class ServerRunController implements RunController {
       useServer.setState({ error: request.refused });
       return false;
     }
-    this.keepShownBranch();
+    useServer.setState({ forkNote: null });
     const made = await this.attempt(async () => {
       const update = await this.api.threads.updateState(thread.id, { values: request.values, checkpointId: request.checkpointId, asNode: request.asNode });
+      this.keepShownBranch();
       const checkpointId = (update as { checkpoint?: { checkpoint_id?: string } }).checkpoint?.checkpoint_id;
       // A routing function chose again from the edited writes; a Command's goto is not in them: the run goes where the person said.
       const after = await this.api.threads.getState(thread.id);
-      if (request.goto && checkpointId && after.next.length === 0) this.gotoAfterFork = { thread: thread.id, checkpointId, goto: request.goto };
-      return true;
+      return { checkpointId, next: after.next };
     });
-    return made === true;
+    if (!made) return false;
+    const { name, chose } = shown.server ?? { name: request.asNode, chose: [] };
+    if (request.goto && made.checkpointId && made.next.length === 0) this.gotoAfterFork = { thread: thread.id, checkpointId: made.checkpointId, goto: request.goto };
+    // Said beside the fork, so that a goto not taken, or a run that ends after the edit, is never silent.
+    else if (request.goto && !made.next.includes(request.goto)) useServer.setState({ forkNote: `${name}'s routing function chose ${made.next.join(', ')} from the edited writes: Then go to is for a node that routes with Command({goto})` });
+    else if (!request.goto && made.next.length === 0 && chose.some((target) => target !== '__end__')) useServer.setState({ forkNote: `The edited writes of ${name} route nowhere, so the run ends after them; if ${name} routes with Command({goto}), fork again choosing where it goes in Then go to` });
+    return true;
   }
 
   /** A Loopscope export's fork: the edits written into the checkpoint of `step` as that step's node, a new branch of the thread. */
