@@ -7,49 +7,11 @@
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { resolve } from 'node:path';
-import { expect, test, type Page } from './test.ts';
+import { expect, test } from './test.ts';
 import { collectErrors } from './helpers.ts';
-import { serveLangGraphFixtures } from './langgraphFixtures.ts';
+import { attach, button, canvas, detail, edge, forkOnServer, node, panel, run, steps, until, serveFixturesForJourneys } from './langgraphPage.ts';
 
-let served: Awaited<ReturnType<typeof serveLangGraphFixtures>> | undefined;
-
-test.describe.configure({ mode: 'serial' });
-
-test.beforeAll(async () => {
-  test.setTimeout(180_000);
-  served = await serveLangGraphFixtures();
-});
-
-test.afterAll(async () => {
-  await served?.stop();
-});
-
-const panel = (page: Page) => page.getByRole('dialog', { name: 'LangGraph server' });
-const button = (page: Page, name: string) => panel(page).getByRole('button', { name, exact: true });
-const canvas = (page: Page) => page.getByRole('region', { name: 'LangGraph graph' });
-const node = (page: Page, id: string) => canvas(page).locator(`.react-flow__node[data-id="${id}"]`);
-const edge = (page: Page, id: string) => canvas(page).locator(`.react-flow__edge[data-id="${id}"]`);
-const steps = (page: Page) => page.getByRole('list', { name: 'Timeline' }).getByRole('listitem');
-const detail = (page: Page) => page.getByRole('region', { name: 'Step detail' });
-
-/** From a blank canvas (of the page at `at`): Connect to a LangGraph server → the URL → Connect → the graph. */
-const attach = async (page: Page, graphId: string, at = '/?template=blank') => {
-  await page.goto(at);
-  await page.getByRole('button', { name: 'Connect to a LangGraph server' }).click();
-  await panel(page).getByLabel('Server URL').fill(served?.url ?? '');
-  await button(page, 'Connect').click();
-  await expect(panel(page)).toContainText(`Connected to ${served?.url}`);
-  await panel(page).getByLabel('Server graph').selectOption(graphId);
-  await expect(canvas(page)).toContainText(graphId);
-};
-
-/** A run on the server takes its time on a loaded machine: its end is waited for longer than a page's change. */
-const until = (page: Page, text: string) => expect(panel(page)).toContainText(text, { timeout: 60_000 });
-
-const run = async (page: Page, input: unknown) => {
-  await panel(page).getByLabel('Run input (JSON)').fill(JSON.stringify(input));
-  await button(page, 'New run on server').click();
-};
+const served = serveFixturesForJourneys();
 
 /** Words a Loopscope node shows of its kind, outcomes and retries: none belongs on a LangGraph node. */
 const LOOPSCOPE_WORDS = /\b(reason|collect|act|verify|recover|approve|respond|stop|retry|outcome|ok|empty|denied|entry)\b/i;
@@ -70,7 +32,7 @@ test('the ReAct agent: drawn as the server describes it, its router choosing too
   const inspector = page.getByRole('region', { name: 'Inspector' });
   await expect(inspector).toContainText('LangGraph graph (read-only here)');
   // Named with its server in the library: no server's graph passes for one of the person's own.
-  await expect(inspector.getByRole('definition')).toHaveText([`react-agent (from ${served?.url})`, /\S/, served?.url ?? '']);
+  await expect(inspector.getByRole('definition')).toHaveText([`react-agent (from ${served.url})`, /\S/, served.url ?? '']);
   await expect(inspector).not.toContainText('Graph settings');
   const problems = page.getByRole('region', { name: 'Problems' });
   await expect(problems).toContainText('Problems are checked for Loopscope graphs only');
@@ -101,19 +63,20 @@ test('the ReAct agent: drawn as the server describes it, its router choosing too
   await expect(detail(page)).toContainText('Tokens 140');
   await expect(detail(page)).toContainText('(4 messages, 140 tokens)');
 
-  // Fork from step 1 with the tool call edited: the server goes on from there and calls the tool for Lyon.
+  // Fork from step 1 with the tool call edited: what callModel wrote (its ai message, not the whole
+  // conversation) runs again as these writes, and the server goes on from there and calls the tool for Lyon.
   const threadA = (await panel(page).locator('.server-thread').textContent())?.match(/Thread (\w+)/)?.[1] as string;
   await steps(page).first().click();
-  await button(page, 'Edit the state after step 1').click();
-  const edits = panel(page).getByLabel('State edits (JSON)');
+  await button(page, 'Edit what step 1 wrote').click();
+  const edits = panel(page).getByLabel('Writes of step 1 (JSON)');
   await expect(edits).toHaveValue(/"city": "Paris"/);
+  expect(await edits.inputValue()).not.toContain('Weather in Paris?');
   await edits.fill((await edits.inputValue()).replace('"city": "Paris"', '"city": "Lyon"'));
-  await button(page, 'Fork on server from step 1').click();
-  await until(page, 'ended');
-  await expect(steps(page)).toHaveCount(4);
-  await steps(page).nth(1).click();
+  await forkOnServer(page, 1);
+  await expect(steps(page)).toHaveCount(3);
+  await steps(page).first().click();
   await expect(detail(page).getByLabel('Where it went')).toHaveText('state edited on the server as callModel (updateState)');
-  await steps(page).nth(2).click();
+  await steps(page).nth(1).click();
   await expect(detail(page)).toContainText('It is 18°C and sunny in Lyon.');
 
   // A second thread, then the two compared: their node paths aligned, and where they part.
@@ -122,8 +85,8 @@ test('the ReAct agent: drawn as the server describes it, its router choosing too
   await expect(steps(page)).toHaveCount(3);
   await button(page, `Compare with thread ${threadA}`).click();
   const comparison = page.getByRole('region', { name: 'Run comparison' });
-  await expect(comparison.getByRole('table', { name: 'Aligned paths' }).getByRole('row')).toHaveCount(5);
-  await expect(comparison).toContainText('part at step 2');
+  await expect(comparison.getByRole('table', { name: 'Aligned paths' }).getByRole('row')).toHaveCount(4);
+  await expect(comparison).toContainText('take the same path; at step 1 (callModel) their attempts or state differ');
   expect(errors).toEqual([]);
 });
 
@@ -249,7 +212,7 @@ test('a dynamic interrupt answered from the page, beside a breakpoint (interrupt
   await breakpoint.click();
   await expect(breakpoint).toHaveAttribute('aria-pressed', 'true');
   await page.getByRole('button', { name: 'Connect to a LangGraph server' }).click();
-  await expect(panel(page)).toContainText(`Connected to ${served?.url}`);
+  await expect(panel(page)).toContainText(`Connected to ${served.url}`);
   await run(page, { topic: 'tides' });
   await until(page, 'waiting on an interrupt in review');
   await expect(panel(page).getByLabel('Interrupt value of review')).toContainText('Publish this draft?');
@@ -259,7 +222,7 @@ test('a dynamic interrupt answered from the page, beside a breakpoint (interrupt
   await until(page, 'paused before publish');
   await expect(steps(page)).toHaveCount(2);
   await steps(page).nth(1).click();
-  await expect(detail(page)).toContainText('Waited on interrupt() with {"question":"Publish this draft?","draft":"A short note about tides."}');
+  await expect(detail(page)).toContainText('Waited on interrupt() with {"question":"Publish this draft?","draft":"A short note about tides."}, then went on with the answer: "yes"');
   await button(page, 'Continue on server').click();
   await until(page, 'ended');
   await expect(steps(page)).toHaveCount(3);
@@ -373,7 +336,7 @@ test('a ReAct agent that retries and throws: each attempt under its step, the th
 test('under loopscope open on the agent\'s folder, the step that took a branch names its routing function and shows the line that returned', async ({ page }) => {
   test.setTimeout(150_000);
   const errors = collectErrors(page);
-  const child = spawn(process.execPath, ['bin/loopscope.mjs', 'open', served?.dir ?? '', '--port', '0', '--no-browser'], {
+  const child = spawn(process.execPath, ['bin/loopscope.mjs', 'open', served.dir ?? '', '--port', '0', '--no-browser'], {
     cwd: resolve(import.meta.dirname, '..'), env: { ...process.env, LOOPSCOPE_APP_DIR: resolve(import.meta.dirname, '..', process.env.E2E_OUT ?? 'dist') }, stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise((done) => child.once('exit', done));

@@ -1,10 +1,14 @@
 import { useMemo, useState } from 'react';
 import type { GraphNode } from '../graph/schema.ts';
+import { visibleText } from '../graph/visible.ts';
+import { useServer } from '../server/langgraphServer.ts';
 import { useApp } from '../store/index.ts';
+import { foreignOf } from '../store/graphSlice.ts';
 import { describeCondition } from '../store/breakpoints.ts';
 import type { BreakCondition } from '../store/runSlice.ts';
 import { CloseIcon } from '../ui/icons.tsx';
 import { LazySelect, type Choice } from '../ui/LazySelect.tsx';
+import { Shown } from '../ui/Shown.tsx';
 
 const BreakpointDot = () => <span className="breakpoint-dot" aria-hidden="true" />;
 
@@ -31,8 +35,33 @@ const nodeChoicesOf = (nodes: readonly GraphNode[]): Choice[] => {
   return lastNodeChoices.choices;
 };
 
+/**
+ * A LangGraph graph drawn from its server: its breakpoints are the nodes set on its canvas, which a
+ * run started from the page pauses before (`interruptBefore`); the server knows no others.
+ */
+function ServerBreakpoints() {
+  const nodes = useServer((state) => state.breakpoints);
+  const remove = (name: string) => useServer.setState({ breakpoints: useServer.getState().breakpoints.filter((other) => other !== name) });
+  return (
+    <section className="breakpoints" aria-label="Breakpoints">
+      <h3>Breakpoints</h3>
+      <ul>
+        {nodes.map((name) => (
+          <li key={name}><BreakpointDot /> before node <code><Shown text={name} /></code> runs on the server (interruptBefore) <button type="button" aria-label={`Remove breakpoint on node ${visibleText(name)}`} onClick={() => remove(name)}><CloseIcon size={14} aria-hidden="true" /></button></li>
+        ))}
+        {nodes.length === 0 && <li className="muted">None. Set one on a node of the LangGraph graph: runs started from the page pause before it.</li>}
+      </ul>
+    </section>
+  );
+}
+
 /** Breakpoints set on the canvas or here, and conditions on the run's numbers. */
 export function BreakpointsPanel() {
+  const foreign = useApp((state) => foreignOf(state.documentId) !== null);
+  return foreign ? <ServerBreakpoints /> : <GraphBreakpoints />;
+}
+
+function GraphBreakpoints() {
   const breakpoints = useApp((state) => state.breakpoints);
   const nodeChoices = useApp((state) => nodeChoicesOf(state.graph.nodes));
   const edges = useApp((state) => state.graph.edges);

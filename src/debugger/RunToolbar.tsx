@@ -2,11 +2,12 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { visibleText } from '../graph/visible.ts';
 import { useApp } from '../store/index.ts';
+import { foreignOf } from '../store/graphSlice.ts';
 import { chosenScenario } from '../store/runActions.ts';
 import { warmUpRuntime } from '../store/runSlice.ts';
 import { ContinueIcon, DebugLayoutIcon, PauseIcon, ResetIcon, RunIcon, ServerIcon, StepIcon, StepRoundIcon } from '../ui/icons.tsx';
 import { ToolButton } from '../ui/ToolButton.tsx';
-import { COMMAND_KEYS, listenForDebuggerKeys, runControls, startFrom, toggleDebugLayout, type DebuggerCommand } from './debuggerKeys.ts';
+import { COMMAND_KEYS, FOREIGN_RUN_NOTE, listenForDebuggerKeys, runControls, startFrom, toggleDebugLayout, type DebuggerCommand } from './debuggerKeys.ts';
 
 // The server panel brings the LangGraph SDK: loaded when the person asks for it.
 const ServerPanel = lazy(() => import('./ServerPanel.tsx').then((module) => ({ default: module.ServerPanel })));
@@ -34,6 +35,7 @@ export function RunToolbar() {
   const pauseAsked = useApp((state) => state.pauseAsked);
   const refused = useApp((state) => state.runRefused);
   const debugLayout = useApp((state) => state.debugLayout);
+  const foreign = useApp((state) => foreignOf(state.documentId) !== null);
   const actions = useApp.getState();
   const [serverOpen, setServerOpen] = useState(false);
   useEffect(listenForDebuggerKeys, []);
@@ -43,15 +45,15 @@ export function RunToolbar() {
     // The runtime loads once the person pauses (app/afterFirstScreen.ts); a pointer or the focus coming to the
     // run controls is reason enough to start now, so a Run right after opening waits less.
     <div className="run-toolbar" role="toolbar" aria-label="Run controls" onPointerEnter={warmUpRuntime} onFocus={warmUpRuntime}>
-      <ToolButton icon={RunIcon} label="Run" className="primary" onClick={() => startFrom(actions.run)} disabled={!controls.canStart} title={withKey('Run the graph from the start; Continue when a run is paused', 'run')} aria-keyshortcuts={COMMAND_KEYS.run} />
+      <ToolButton icon={RunIcon} label="Run" className="primary" onClick={() => startFrom(actions.run)} disabled={!controls.canStart} title={foreign ? FOREIGN_RUN_NOTE : withKey('Run the graph from the start; Continue when a run is paused', 'run')} aria-keyshortcuts={COMMAND_KEYS.run} />
       {refused && (
         <span role="alert" className="run-refused">
           <span>Run refused: {refused}</span>
           <button type="button" onClick={actions.dismissRunMessages} aria-label="Dismiss why the run was refused">Dismiss</button>
         </span>
       )}
-      <ToolButton icon={StepIcon} label="Step" onClick={() => startFrom(actions.step)} disabled={!controls.canStart} title={withKey('Run one node', 'step')} aria-keyshortcuts={COMMAND_KEYS.step} />
-      <ToolButton icon={StepRoundIcon} label="Step round" compact onClick={() => startFrom(actions.stepRound)} disabled={!controls.canStart} title={withKey('Run to the start of the next round', 'stepRound')} aria-keyshortcuts={COMMAND_KEYS.stepRound} />
+      <ToolButton icon={StepIcon} label="Step" onClick={() => startFrom(actions.step)} disabled={!controls.canStep} title={foreign && !controls.canStep ? FOREIGN_RUN_NOTE : withKey(foreign ? 'Run one node of the run on the server' : 'Run one node', 'step')} aria-keyshortcuts={COMMAND_KEYS.step} />
+      <ToolButton icon={StepRoundIcon} label="Step round" compact onClick={() => startFrom(actions.stepRound)} disabled={!controls.canStart} title={foreign ? FOREIGN_RUN_NOTE : withKey('Run to the start of the next round', 'stepRound')} aria-keyshortcuts={COMMAND_KEYS.stepRound} />
       <ToolButton icon={PauseIcon} label="Pause" compact onClick={() => actions.pause()} disabled={!controls.canPause} title={withKey('Pause', 'pause')} aria-keyshortcuts={COMMAND_KEYS.pause} />
       <ToolButton icon={ContinueIcon} label="Continue" compact onClick={() => startFrom(actions.continueRun)} disabled={!controls.canContinue} title={withKey('Continue the paused run', 'run')} aria-keyshortcuts={COMMAND_KEYS.run} />
       <ToolButton icon={ResetIcon} label="Reset" compact onClick={() => actions.reset()} disabled={!controls.canReset} title={withKey('Forget the runs', 'reset')} aria-keyshortcuts={COMMAND_KEYS.reset} />

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { visibleText } from '../graph/visible.ts';
-import { foreignStateAfter, subgraphForkRefusal } from '../runtime/serverTrace.ts';
+import { subgraphForkRefusal } from '../runtime/serverTrace.ts';
 import { useApp } from '../store/index.ts';
 import { coverCanvas } from '../ui/freeRoom.ts';
 import { Shown } from '../ui/Shown.tsx';
@@ -33,35 +33,60 @@ function ForkOnServer({ foreign }: { foreign: boolean }) {
   const selected = useApp((state) => state.selectedStep);
   const run = useActiveRun();
   const [text, setText] = useState('{}');
+  const [goto, setGoto] = useState<{ step: number | null; to: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const note = useServer((state) => state.forkNote);
+  const step = selected === null ? undefined : run?.trace.steps[selected - 1];
   // A step inside a subgraph cannot be forked from: said before the click (the server's controller refuses it too).
   const refusal = foreign && run && selected !== null ? subgraphForkRefusal(run.trace.steps, selected - 1) : null;
+  // Where a node that routes with Command({goto}) may send the run: its declared ends, as drawn.
+  const ends = foreign && step?.server?.conditional ? step.server.targets : [];
+  // A step that changed no channel only chose where to go, as a Command does: its fork goes where it went unless told otherwise;
+  // any other step's routing function chooses again from the edited writes ('').
+  const routedOnly = step !== undefined && Object.keys(step.writes).length === 0;
+  const chosenGoto = goto !== null && goto.step === selected ? goto.to : routedOnly ? (step?.server?.chose[0] ?? '') : '';
   const fork = () => {
-    const read = readJson(text, 'State edits', true);
+    const read = readJson(text, foreign ? `Writes of step ${selected}` : 'State edits', true);
     if ('error' in read) {
       setError(read.error);
       return;
     }
     setError(null);
+    const state = read.value as Record<string, unknown>;
+    const chosen = ends.length > 0 && chosenGoto ? chosenGoto : null;
     // The store's Fork, as on a run in the page: the server's controller branches the thread and goes on.
-    void onServer(() => useApp.getState().fork(selected as number, { state: read.value as Record<string, unknown> }));
+    void onServer(() => useApp.getState().fork(selected as number, { state, ...(chosen ? { outcome: chosen } : {}) }));
   };
-  // A graph drawn from the server: its channels after the step, to edit rather than to write out.
-  const fill = () => {
-    if (!run || selected === null) return;
-    setText(JSON.stringify(foreignStateAfter(run.trace.steps, selected - 1), null, 2));
+  // A graph drawn from the server: what the step's node returned, to edit rather than to write out.
+  const fill = async () => {
+    if (selected === null) return;
+    const writes = await serverController()?.ownWritesAt(selected);
+    setError(writes ? null : `The server kept no writes of step ${selected}: type the channels the fork writes as ${step?.server?.name ?? 'its node'}.`);
+    setText(JSON.stringify(writes ?? {}, null, 2));
   };
   return (
     <div className="server-fork">
       <label>
-        State edits (JSON)
+        {foreign ? `Writes of step ${selected ?? '–'} (JSON)` : 'State edits (JSON)'}
         <textarea rows={foreign ? 6 : 2} value={text} onChange={(event) => setText(event.target.value)} spellCheck={false} />
       </label>
+      {ends.length > 0 && (
+        <label>
+          Then go to
+          <select value={chosenGoto} onChange={(event) => setGoto({ step: selected, to: event.target.value })} aria-describedby="server-fork-goto">
+            <option value="">as its routing function chooses from the edited writes</option>
+            {ends.map((end) => <option key={end} value={end}>{visibleText(end)}</option>)}
+          </select>
+        </label>
+      )}
+      {ends.length > 0 && <p className="field-help" id="server-fork-goto">Where a node that returns <code>Command(&#123;goto&#125;)</code> sends the run (its route is not among its writes); a routing function chooses again from the edited writes.</p>}
       <div className="server-actions">
-        {foreign && <button type="button" onClick={fill} disabled={selected === null}>Edit the state after step {selected ?? '–'}</button>}
+        {foreign && <button type="button" onClick={() => void fill()} disabled={selected === null}>Edit what step {selected ?? '–'} wrote</button>}
         <button type="button" onClick={fork} disabled={selected === null || refusal !== null} aria-describedby={refusal ? 'server-fork-refusal' : undefined}>Fork on server from step {selected ?? '–'}</button>
       </div>
+      {foreign && <p className="field-help">A fork runs step {selected ?? '–'} again as these writes, from the checkpoint it ran from: each reducer applies them once, and the branch it came from stays.</p>}
       {refusal && <p className="field-help" id="server-fork-refusal">{refusal}</p>}
+      {note && <p role="status" className="warn"><Shown text={note} /></p>}
       {error && <p role="alert">{error}</p>}
     </div>
   );
@@ -98,6 +123,32 @@ function ResumeInterrupt({ thread, busy }: { thread: NonNullable<ServerConnectio
   );
 }
 
+/** How much of the canvas's width the panel takes at most: the rest stays free for the graph, which is fitted there. */
+const CANVAS_SHARE = 0.5;
+
+/**
+ * The panel over the canvas's right only, within the canvas: the timeline, the step detail and
+ * the inspector beside and under it stay free (a laptop's 1280×720 included). Placed again as the
+ * canvas changes size (the window, a splitter).
+ */
+const overTheCanvas = (element: HTMLElement | null) => {
+  const canvas = element?.ownerDocument.querySelector('.app-canvas');
+  if (!element || !canvas) return coverCanvas(element);
+  const place = () => {
+    const room = canvas.getBoundingClientRect();
+    const view = element.ownerDocument.documentElement.clientWidth;
+    Object.assign(element.style, { top: `${room.top + 8}px`, right: `${view - room.right + 8}px`, width: `${Math.max(280, Math.min(420, room.width * CANVAS_SHARE))}px`, maxHeight: `${Math.max(240, room.height - 16)}px` });
+  };
+  place();
+  const observer = new ResizeObserver(place);
+  observer.observe(canvas);
+  const uncover = coverCanvas(element);
+  return () => {
+    observer.disconnect();
+    uncover?.();
+  };
+};
+
 /**
  * "Connect to a LangGraph server": the server's graphs and threads; a thread opens as a run with
  * its timeline, and runs there are started, stepped, continued, resumed, approved, forked and
@@ -108,10 +159,16 @@ export function ServerPanel({ onClose }: { onClose: () => void }) {
   const [address, setAddress] = useState(server.url ?? 'http://127.0.0.1:2024');
   const [input, setInput] = useState('{}');
   const [inputError, setInputError] = useState<string | null>(null);
-  const graph = server.graphs.find((candidate) => candidate.graphId === server.graphId);
+  const graph = server.graphs.find((candidate) => candidate.assistantId === server.assistantId) ?? server.graphs.find((candidate) => candidate.graphId === server.graphId);
+  // Several assistants may run one graph: the graphs listed once, the assistants of the chosen one apart.
+  const graphIds = [...new Set(server.graphs.map((candidate) => candidate.graphId))];
+  const assistants = server.graphs.filter((candidate) => candidate.graphId === server.graphId).sort((a, b) => Number(b.isDefault) - Number(a.isDefault));
+  const [configText, setConfigText] = useState<{ assistant: string | null; text: string } | null>(null);
+  const config = configText?.assistant === (graph?.assistantId ?? null) ? configText.text : JSON.stringify(graph?.config ?? {}, null, 2);
   const controller = server.controller;
   const busy = server.connecting || server.thread?.busy === true;
   const next = server.thread?.next ?? [];
+  const waiting = (server.thread?.interrupts.length ?? 0) > 0;
   const foreign = graph !== undefined && graph.loopscope === null;
   // Read from the connection's state, which this panel follows.
   const approvalNext = Boolean(controller?.pendingApproval);
@@ -122,13 +179,22 @@ export function ServerPanel({ onClose }: { onClose: () => void }) {
     setInputError('error' in read ? read.error : null);
     return 'error' in read ? null : read.value;
   };
+  /** The config the run gets: the assistant's, as the person edited it. */
+  const runConfig = () => {
+    const read = readJson(config, 'Assistant config', true);
+    if ('error' in read) setInputError(read.error);
+    return 'error' in read ? null : (read.value as Record<string, unknown>);
+  };
   const start = (how: 'startRun' | 'stepOnServer') => {
     const value = runInput();
-    if (value !== null) void controller?.[how](value);
+    const configured = value === null ? null : runConfig();
+    if (value === null || configured === null) return;
+    controller?.setRunConfig(configured);
+    void controller?.[how](value);
   };
   return (
     // Over the canvas: a fit keeps the graph out from under it (ui/freeRoom.ts).
-    <div className="dialog server-panel" role="dialog" aria-label="LangGraph server" data-covers-canvas ref={coverCanvas} onKeyDown={(event) => event.key === 'Escape' && onClose()}>
+    <div className="dialog server-panel" role="dialog" aria-label="LangGraph server" data-covers-canvas ref={overTheCanvas} onKeyDown={(event) => event.key === 'Escape' && onClose()}>
       <h2>LangGraph server</h2>
       {server.url === null ? (
         <form
@@ -155,11 +221,28 @@ export function ServerPanel({ onClose }: { onClose: () => void }) {
           <label>
             Server graph
             <select value={server.graphId ?? ''} onChange={(event) => void controller?.selectGraph(event.target.value)} disabled={busy}>
-              {server.graphs.map((candidate) => (
-                <option key={candidate.assistantId} value={candidate.graphId}>{visibleText(candidate.graphId)}{candidate.described && !candidate.loopscope ? ' (LangGraph, drawn from the server)' : ''}</option>
-              ))}
+              {graphIds.map((id) => {
+                const first = server.graphs.find((candidate) => candidate.graphId === id);
+                return <option key={id} value={id}>{visibleText(id)}{first?.described && !first.loopscope ? ' (LangGraph, drawn from the server)' : ''}</option>;
+              })}
             </select>
           </label>
+          {graph && (
+            <>
+              <label>
+                Assistant
+                <select value={graph.assistantId} onChange={(event) => void controller?.selectGraph(graph.graphId, event.target.value)} disabled={busy}>
+                  {assistants.map((candidate) => (
+                    <option key={candidate.assistantId} value={candidate.assistantId}>{visibleText(`${candidate.name}${candidate.isDefault ? ' (default)' : ''} · version ${candidate.version ?? '?'} · id ${candidate.assistantId}`)}</option>
+                  ))}
+                </select>
+              </label>
+              <label>
+                Assistant config for runs (JSON)
+                <textarea rows={2} value={config} onChange={(event) => setConfigText({ assistant: graph.assistantId, text: event.target.value })} spellCheck={false} />
+              </label>
+            </>
+          )}
           {server.graphsCapped && <p className="field-help" role="note">The server lists more graphs: these are its first {MAX_GRAPHS}, the most Loopscope lists.</p>}
           {foreign && (
             <label>
@@ -171,9 +254,10 @@ export function ServerPanel({ onClose }: { onClose: () => void }) {
           <div className="server-actions">
             <button type="button" onClick={() => start('startRun')} disabled={busy || !graph}>New run on server</button>
             <button type="button" onClick={() => start('stepOnServer')} disabled={busy || !graph}>Step on server</button>
-            <button type="button" onClick={() => void onServer(() => useApp.getState().continueRun())} disabled={busy || next.length === 0}>Continue on server</button>
+            <button type="button" onClick={() => void onServer(() => useApp.getState().continueRun())} disabled={busy || next.length === 0 || waiting} aria-describedby={waiting ? 'server-continue-waits' : undefined}>Continue on server</button>
             <button type="button" onClick={() => void controller?.refreshThreads()} disabled={busy}>Refresh threads</button>
           </div>
+          {waiting && <p className="field-help" id="server-continue-waits">The run waits on an interrupt(): Continue would run its node again to the same question. Answer it with Resume on server.</p>}
           {approvalNext && (
             <div className="server-actions" role="group" aria-label="Approval on server">
               <button type="button" onClick={() => void onServer(() => useApp.getState().decide('approved'))} disabled={busy}>Approve on server</button>

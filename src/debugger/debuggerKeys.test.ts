@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { foreignDocumentId } from '../store/graphSlice.ts';
 import { commandOfKey, runControls } from './debuggerKeys.ts';
 
 const key = (name: string, modifiers: { shift?: boolean; ctrl?: boolean; meta?: boolean; alt?: boolean } = {}) =>
@@ -25,12 +26,19 @@ describe('the debugger keys, as in code debuggers', () => {
 });
 
 describe('runControls: what the buttons and the keys may do now', () => {
-  const state = { runStatus: 'idle' as const, liveRunId: null, runs: [], pauseAsked: false };
+  const state = { runStatus: 'idle' as const, liveRunId: null, runs: [], pauseAsked: false, documentId: 'doc-1' };
   it('starts when nothing runs, pauses only a running run, continues only a paused live one', () => {
-    expect(runControls(state)).toEqual({ canStart: true, canPause: false, canContinue: false, canReset: false });
-    expect(runControls({ ...state, runStatus: 'running', liveRunId: 1, runs: [{}] as never })).toEqual({ canStart: false, canPause: true, canContinue: false, canReset: false });
+    expect(runControls(state)).toEqual({ canStart: true, canStep: true, canPause: false, canContinue: false, canReset: false });
+    expect(runControls({ ...state, runStatus: 'running', liveRunId: 1, runs: [{}] as never })).toEqual({ canStart: false, canStep: false, canPause: true, canContinue: false, canReset: false });
     expect(runControls({ ...state, runStatus: 'running', liveRunId: 1, runs: [{}] as never, pauseAsked: true }).canPause).toBe(false);
-    expect(runControls({ ...state, runStatus: 'paused', liveRunId: 1, runs: [{}] as never })).toEqual({ canStart: true, canPause: false, canContinue: true, canReset: true });
+    expect(runControls({ ...state, runStatus: 'paused', liveRunId: 1, runs: [{}] as never })).toEqual({ canStart: true, canStep: true, canPause: false, canContinue: true, canReset: true });
     expect(runControls({ ...state, runStatus: 'awaiting_approval', liveRunId: 1, runs: [{}] as never }).canStart).toBe(false);
+  });
+
+  it("over a LangGraph graph drawn from its server, nothing starts from its empty stand-in: Step and Continue act only on the server's paused run", () => {
+    const foreign = { ...state, documentId: foreignDocumentId({ origin: 'http://127.0.0.1:2024', assistantId: 'a1' }) };
+    expect(runControls(foreign)).toMatchObject({ canStart: false, canStep: false, canContinue: false });
+    expect(runControls({ ...foreign, runStatus: 'paused', liveRunId: 1, runs: [{}] as never })).toMatchObject({ canStart: false, canStep: true, canContinue: true });
+    expect(runControls({ ...foreign, runStatus: 'stopped', liveRunId: 1, runs: [{}] as never })).toMatchObject({ canStart: false, canStep: false, canContinue: false });
   });
 });

@@ -4,6 +4,7 @@
  * them acts while a text field has the focus (the key is the field's), nor while a dialog is open.
  */
 import { useApp, type AppState } from '../store/index.ts';
+import { foreignOf } from '../store/graphSlice.ts';
 import { isTyping } from '../ui/typing.ts';
 import { focusTimeline } from './focus.ts';
 
@@ -28,14 +29,24 @@ export const commandOfKey = (event: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'met
   return null;
 };
 
-/** What the run controls can do now: the buttons are enabled, and the keys act, by the same rule. */
-export const runControls = (state: Pick<AppState, 'runStatus' | 'liveRunId' | 'runs' | 'pauseAsked'>) => {
+/** Why Run is off over a LangGraph graph drawn from its server: the page holds only a stand-in of it, with no nodes. */
+export const FOREIGN_RUN_NOTE = 'A LangGraph graph runs on its server: start it with New run on server (Connect to a LangGraph server)';
+
+/**
+ * What the run controls can do now: the buttons are enabled, and the keys act, by the same rule.
+ * Over a LangGraph graph drawn from its server nothing starts here (its stand-in has no nodes):
+ * Step and Continue act on the server's run when it is the live one and paused.
+ */
+export const runControls = (state: Pick<AppState, 'runStatus' | 'liveRunId' | 'runs' | 'pauseAsked' | 'documentId'>) => {
   const running = state.runStatus === 'running';
   const busy = running || state.runStatus === 'awaiting_approval';
+  const canContinue = state.liveRunId !== null && state.runStatus === 'paused';
+  const foreign = foreignOf(state.documentId) !== null;
   return {
-    canStart: !busy,
+    canStart: !busy && !foreign,
+    canStep: foreign ? canContinue : !busy,
     canPause: running && !state.pauseAsked,
-    canContinue: state.liveRunId !== null && state.runStatus === 'paused',
+    canContinue,
     canReset: state.runs.length > 0 && !running,
   };
 };
@@ -58,7 +69,7 @@ export const runCommand = (command: DebuggerCommand): boolean => {
   if (command === 'layout') toggleDebugLayout();
   else if (command === 'run' && can.canContinue) startFrom(state.continueRun);
   else if (command === 'run' && can.canStart) startFrom(state.run);
-  else if (command === 'step' && can.canStart) startFrom(state.step);
+  else if (command === 'step' && can.canStep) startFrom(state.step);
   else if (command === 'stepRound' && can.canStart) startFrom(state.stepRound);
   else if (command === 'pause' && can.canPause) state.pause();
   else if (command === 'reset' && can.canReset) state.reset();

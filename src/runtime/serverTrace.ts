@@ -178,15 +178,20 @@ export const foreignSteps = (chain: readonly CheckpointState[], drawing: ServerD
   for (let index = 0; index < ordered.length; index += 1) {
     const before = ordered[index];
     const after = ordered[index + 1];
-    if (before.metadata?.source === 'input' || index === 0) round += 1;
+    // A Command's goto after an edit is an input of its own, not a new run.
+    if ((before.metadata?.source === 'input' && ordered[index - 1]?.metadata?.source !== 'update') || index === 0) round += 1;
     if (!after) break;
     const afterValues = valuesOf(after);
     const edit = after.metadata?.source === 'update';
-    // An edit names its node in its metadata's writes (Python servers), or is made as the node that ran before it (LangGraph's own guess, and Loopscope's fork).
-    const editedAs: string | null = Object.keys(isRecord(after.metadata?.writes) ? after.metadata.writes : {})[0] ?? lastRan;
-    const tasks: CheckpointTask[] = edit ? (editedAs ? [{ name: editedAs }] : []) : tasksOf(before).filter((task) => !task.name.startsWith('__'));
+    const pending = tasksOf(before).filter((task) => !task.name.startsWith('__'));
+    // An edit names its node in its metadata's writes (Python servers); one made in place of the node about to run (Loopscope's fork, as Studio's) took that node's turn, so it is not next any more; else it is made as the node that ran before it (LangGraph's own guess).
+    const inPlaceOf = pending.length === 1 && !names(after.next).includes(pending[0].name) ? pending[0].name : null;
+    const editedAs: string | null = Object.keys(isRecord(after.metadata?.writes) ? after.metadata.writes : {})[0] ?? inPlaceOf ?? lastRan;
+    const tasks: CheckpointTask[] = edit ? (editedAs ? [{ name: editedAs }] : []) : pending;
     if (tasks.length === 0) continue;
-    const next = names(after.next).map((name) => drawnIdOf(name, ns));
+    // After an edit in place of a node that routes with Command({goto}), the run's goto (a Command input, its own checkpoint) is where the edit went.
+    const goto = edit && names(after.next).length === 0 && ordered[index + 2]?.metadata?.source === 'input' ? names(ordered[index + 2].next) : [];
+    const next = (goto.length > 0 ? goto : names(after.next)).map((name) => drawnIdOf(name, ns));
     const ended = next.length === 0 && !(after.tasks ?? []).some((task) => task.interrupts?.length);
     const start = previous ?? valuesOf(before);
     const writes = changedChannels(start, afterValues);
@@ -203,14 +208,14 @@ export const foreignSteps = (chain: readonly CheckpointState[], drawing: ServerD
       const server: ServerStep = {
         name: task.name, checkpoint: String(after.checkpoint.checkpoint_id ?? ''), parentCheckpoint: before.checkpoint.checkpoint_id ?? null,
         ...(ns ? { ns, parent: where.parent ?? lastPart(group ?? '') } : {}),
-        next: names(after.next), targets: route.targets, chose: route.chose, conditional: route.conditional,
+        next: goto.length > 0 ? goto : names(after.next), targets: route.targets, chose: route.chose, conditional: route.conditional,
         ...(superstep > 1 ? { parallel: { index: at + 1, of: superstep } } : {}),
         ...(interrupts.length ? { interrupts } : {}),
         ...(typeof task.error === 'string' ? { error: errorWords(task.error) } : {}),
         ...(edit ? { edit: true as const } : {}),
         ...taskOwn(task),
       };
-      const words = edit ? `state edited on the server as ${task.name} (updateState)` : `${task.name} → ${route.chose.length ? route.chose.map(lastPart).join(', ') : '—'}: ${route.reason}`;
+      const words = edit ? `state edited on the server as ${task.name} (updateState)${goto.length ? `, then goto ${goto.join(', ')} (Command)` : ''}` : `${task.name} → ${route.chose.length ? route.chose.map(lastPart).join(', ') : '—'}: ${route.reason}`;
       steps.push({
         step: 0, round: where.round ?? Math.max(round, 1), node: id, kind: FOREIGN_KIND, outcome: typeof task.error === 'string' ? 'error' : null, attempts: [], reads: [], writes: last ? writes : {},
         edges: route.edges, fired: route.fired, guard: null, durationMs: 0, note: words, tokensUsed: stateTokens(afterValues),

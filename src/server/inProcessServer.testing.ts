@@ -22,7 +22,7 @@ const checkpointOf = (snapshot: StateSnapshot) => ({
   checkpoint: { checkpoint_id: snapshot.config.configurable?.checkpoint_id as string, checkpoint_ns: '' },
   parent_checkpoint: snapshot.parentConfig ? { checkpoint_id: snapshot.parentConfig.configurable?.checkpoint_id as string } : null,
   metadata: (snapshot.metadata ?? null) as Record<string, unknown> | null,
-  tasks: snapshot.tasks.map((task) => ({ name: task.name, error: task.error ? String(task.error) : null, interrupts: task.interrupts })),
+  tasks: snapshot.tasks.map((task) => ({ name: task.name, error: task.error ? String(task.error) : null, interrupts: task.interrupts, result: task.result ?? null })),
   created_at: snapshot.createdAt,
 });
 

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { GraphFile } from '../graph/index.ts';
 import { parseGraph } from '../graph/parse.ts';
 import { useApp } from '../store/index.ts';
+import { inProcessServer } from './inProcessServer.testing.ts';
 import { cappedFetch, connect, disconnect, LIST_PAGE, MAX_GRAPHS, MAX_THREADS, serverOrigin, standInFor, useServer, type Client } from './langgraphServer.ts';
 
 describe('attaching to a LangGraph server', () => {
@@ -151,5 +152,32 @@ describe('a server\'s graph never passes for the person\'s own', () => {
     await connect('http://hostile.test', hostileServer({ assistants: 1, threads: 0, honoursPaging: true }).client);
     expect(useApp.getState().graph.name).toBe('g0 (from http://hostile.test)');
     expect(useApp.getState().foreign).toEqual({ origin: 'http://hostile.test', assistantId: 'a0' });
+  });
+});
+
+describe('a fork of a graph Loopscope did not make', () => {
+  afterEach(disconnect);
+
+  it("edits what the step's node wrote, written as that node where it ran from: a concat reducer applies it once, and the branch it came from stays a run of its own", async () => {
+    const controller = await connect('http://server.test', inProcessServer().client);
+    if (!controller) throw new Error('not connected');
+    await controller.startRun({});
+    expect(controller.trace.steps.map((step) => step.node)).toEqual(['first', 'second']);
+    expect(controller.trace.finalState.visited).toEqual(['first', 'second']);
+    // What `second` returned, not the state after it.
+    expect(await controller.ownWritesAt(2)).toEqual({ count: 2, visited: ['second'] });
+    const forked = await controller.fork(2, { state: { count: 2, visited: ['edited'] } });
+    expect(forked).toBe(controller);
+    await controller.run();
+    expect(controller.trace.finalState.visited).toEqual(['first', 'edited']);
+    expect(controller.trace.steps.map((step) => [step.node, step.server?.edit ?? false])).toEqual([['first', false], ['second', true]]);
+    // Two branches part where step 2 ran from; the first, as it ran, is kept as a run of its own.
+    const parent = controller.trace.steps[1].server?.parentCheckpoint as string;
+    expect(useServer.getState().thread?.branch?.forks[parent]?.map((branch) => branch.edited)).toEqual([false, true]);
+    const kept = useApp.getState().runs.find((run) => run.server?.includes(' @'));
+    expect(kept?.trace.finalState.visited).toEqual(['first', 'second']);
+    await controller.showBranch(useServer.getState().thread?.branch?.forks[parent]?.[0].head as string);
+    expect(controller.trace.finalState.visited).toEqual(['first', 'second']);
+    expect(useServer.getState().thread?.branch?.newest).toBe(false);
   });
 });

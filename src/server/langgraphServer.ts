@@ -21,6 +21,7 @@ import { parseGraph } from '../graph/parse.ts';
 import { type ForkEdits, type PendingApproval, type RunController, type RunEvent, type RunStatus, type Unsupported } from '../runtime/controller.ts';
 import type { ServerDrawing } from '../runtime/serverGraph.ts';
 import type { RunTold } from '../runtime/serverEvents.ts';
+import type { Branch } from '../runtime/serverFork.ts';
 import type { CheckpointState } from '../runtime/serverTrace.ts';
 import { TRACE_FORMAT, TRACE_VERSION, type Trace, type TraceStep } from '../runtime/trace.ts';
 import { fetchOnlyTo } from '../skills/net.ts';
@@ -55,6 +56,12 @@ export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 export interface ServerGraph {
   assistantId: string;
   graphId: string;
+  /** The assistant as the server names it, its version, and the config its runs get (several assistants may run one graph). */
+  name: string;
+  version: number | null;
+  config: Record<string, unknown>;
+  /** The assistant the server made for the graph itself (`metadata.created_by: "system"`): the graph's default. */
+  isDefault: boolean;
   /**
    * Whether the server's description of the graph was read: only the selected graph's is (one
    * request), never one per graph listed.
@@ -87,24 +94,38 @@ export interface ServerConnection {
   /** The server lists more graphs than MAX_GRAPHS: the panel shows the first ones and says so. */
   graphsCapped: boolean;
   graphId: string | null;
+  /** The assistant chosen among the graph's (the server's default one first). */
+  assistantId: string | null;
   threads: ServerThread[];
   /** The last page of threads was full: the server may have more (Show more threads). */
   moreThreads: boolean;
   /** MAX_THREADS are listed and the server may have more: the panel says so. */
   threadsCapped: boolean;
   /** The thread on screen, with where it stands. */
-  thread: { id: string; next: string[]; busy: boolean; truncated: boolean; joined?: string; interrupts: WaitingInterrupt[]; failed?: string } | null;
+  thread: { id: string; next: string[]; busy: boolean; truncated: boolean; joined?: string; interrupts: WaitingInterrupt[]; failed?: string; branch?: ShownBranch; answers?: Record<string, unknown> } | null;
   /** What runs on this connection, while connected or connecting. */
   controller: ServerRunController | null;
   /** A server graph Loopscope did not make, drawn in place of the canvas while its document is the one open. */
   canvas: { origin: string; assistantId: string; graphId: string; drawing: ServerDrawing; documentId: string } | null;
   /** Nodes a run on the server pauses before (interruptBefore), for a graph drawn from the server. */
   breakpoints: string[];
+  /** What the last fork of a graph drawn from the server did not do as asked (a goto a routing function overrode, a run that ends after the edit). */
+  forkNote: string | null;
+}
+
+/**
+ * The branch of the open thread on screen: its newest checkpoint (`head`), whether it is the
+ * thread's newest branch, and the branches that part where its steps ran from (by that checkpoint).
+ */
+export interface ShownBranch {
+  head: string;
+  newest: boolean;
+  forks: Record<string, Branch[]>;
 }
 
 /** What a new connection, or none, starts from. */
 const NOT_CONNECTED = {
-  url: null, connecting: false, error: null, graphs: [], graphsCapped: false, graphId: null, threads: [], moreThreads: false, threadsCapped: false, thread: null, controller: null, canvas: null, breakpoints: [],
+  url: null, connecting: false, error: null, graphs: [], graphsCapped: false, graphId: null, assistantId: null, threads: [], moreThreads: false, threadsCapped: false, thread: null, controller: null, canvas: null, breakpoints: [], forkNote: null,
 } satisfies ServerConnection;
 
 export const useServer = create<ServerConnection>()(() => NOT_CONNECTED);
@@ -143,13 +164,20 @@ export const standInFor = (graph: Pick<ServerGraph, 'graphId' | 'assistantId'>, 
 export const serverCopy = (graph: GraphFile, origin: string): GraphFile => ({ ...graph, name: fromServer(graph.name, origin) });
 
 const threadKey = (origin: string, threadId: string) => `${origin} ${threadId}`;
+/** A branch of a thread that is not its newest keeps a run of its own, so it stays beside the others (Compare runs). */
+const branchKey = (origin: string, threadId: string, head: string) => `${threadKey(origin, threadId)} @${head}`;
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 
 /** An assistant of the server's answer as a graph not yet described, or null when it is not one. */
 const graphOf = (item: unknown): ServerGraph | null =>
   isObject(item) && typeof item.assistant_id === 'string' && typeof item.graph_id === 'string'
-    ? { assistantId: item.assistant_id, graphId: item.graph_id, described: false, loopscope: null, drawing: null, drawingError: null }
+    ? {
+        assistantId: item.assistant_id, graphId: item.graph_id, name: typeof item.name === 'string' ? item.name : item.graph_id,
+        version: typeof item.version === 'number' ? item.version : null, config: isObject(item.config) ? item.config : {},
+        isDefault: isObject(item.metadata) && item.metadata.created_by === 'system',
+        described: false, loopscope: null, drawing: null, drawingError: null,
+      }
     : null;
 
 /** A thread of the server's answer, or null when it is not one. */
@@ -232,7 +260,13 @@ export class ServerRunController implements RunController {
   /** The approve node whose decision was just written, on its thread: the next run there goes on past it. */
   private answered: { thread: string; node: string } | undefined;
   /** The open thread's run as last read: its key in the store, how it is shown, and its trace. */
-  private shown: { key: string; label: string; graph: GraphFile; foreign: boolean; trace: Trace } | null = null;
+  private shown: { key: string; thread: string; label: string; graph: GraphFile; foreign: boolean; trace: Trace } | null = null;
+  /** The checkpoints of the open thread read last, any branch, newest first: a step's own writes and its branches are read from them. */
+  private fetched: { thread: string; states: CheckpointState[] } | null = null;
+  /** A fork from a node that routes with Command({goto}): where the next run goes, from the edit's checkpoint. */
+  private gotoAfterFork: { thread: string; checkpointId: string; goto: string } | undefined;
+  /** The config the page's runs get (the chosen assistant's, as the person edited it), when set. */
+  private runConfig: Record<string, unknown> | undefined;
   /** Told when a read of the open thread changes `trace`. */
   private readonly traceListeners = new Set<() => void>();
   /** What the event streams of the runs started here told, by thread: only a run followed from its start has it. */
@@ -309,21 +343,22 @@ export class ServerRunController implements RunController {
     return useServer.getState().controller === this;
   }
 
-  private async describeGraph({ assistantId, graphId }: ServerGraph): Promise<ServerGraph> {
+  private async describeGraph(listed: ServerGraph): Promise<ServerGraph> {
+    const { assistantId } = listed;
     const described: unknown = await this.api.assistants.getGraph(assistantId, { xray: true });
     const nodes = (Array.isArray((described as { nodes?: unknown })?.nodes) ? (described as { nodes: unknown[] }).nodes : []) as { metadata?: Record<string, unknown> | null }[];
     const carried = nodes.find((node) => node?.metadata?.[GRAPH_KEY] !== undefined)?.metadata?.[GRAPH_KEY];
     // The file is data from another program: parsed like an import, and dropped if it does not parse.
     const parsed = carried === undefined ? null : parseGraph(carried);
-    if (parsed?.ok) return { assistantId, graphId, described: true, loopscope: parsed.value, drawing: null, drawingError: null };
+    if (parsed?.ok) return { ...listed, described: true, loopscope: parsed.value, drawing: null, drawingError: null };
     const { drawingOf } = await import('../runtime/serverGraph.ts');
     const drawn = drawingOf(described);
-    return { assistantId, graphId, described: true, loopscope: null, drawing: drawn.ok ? drawn.drawing : null, drawingError: drawn.ok ? null : drawn.error };
+    return { ...listed, described: true, loopscope: null, drawing: drawn.ok ? drawn.drawing : null, drawingError: drawn.ok ? null : drawn.error };
   }
 
   selectedGraph() {
-    const { graphs, graphId } = useServer.getState();
-    return graphs.find((graph) => graph.graphId === graphId) ?? null;
+    const { graphs, graphId, assistantId } = useServer.getState();
+    return graphs.find((graph) => graph.assistantId === assistantId) ?? graphs.find((graph) => graph.graphId === graphId) ?? null;
   }
 
   /** Lists the selected graph's threads again from the newest, one page. */
@@ -353,14 +388,17 @@ export class ServerRunController implements RunController {
    * other graph drawn from the server's description, standing in the library as a graph of its
    * name and server (one per server and assistant).
    */
-  async selectGraph(graphId: string) {
-    useServer.setState({ graphId, threads: [], moreThreads: false, threadsCapped: false, thread: null, canvas: null, breakpoints: [], error: null });
+  async selectGraph(graphId: string, assistant?: string) {
+    const ofGraph = useServer.getState().graphs.filter((graph) => graph.graphId === graphId);
+    const assistantId = assistant ?? (ofGraph.find((graph) => graph.isDefault) ?? ofGraph[0])?.assistantId ?? null;
+    this.runConfig = undefined;
+    useServer.setState({ graphId, assistantId, threads: [], moreThreads: false, threadsCapped: false, thread: null, canvas: null, breakpoints: [], forkNote: null, error: null });
     let graph = this.selectedGraph();
     if (!graph) return;
     if (!graph.described) {
       const listed = graph;
       const described = await this.attempt(() => this.describeGraph(listed));
-      if (!described || !this.current() || useServer.getState().graphId !== graphId) return;
+      if (!described || !this.current() || useServer.getState().assistantId !== assistantId) return;
       useServer.setState((state) => ({ graphs: state.graphs.map((candidate) => (candidate === listed ? described : candidate)) }));
       graph = described;
     }
@@ -382,21 +420,29 @@ export class ServerRunController implements RunController {
   }
 
   /** Reads the pages of a thread's history (newest first) until the branch of `head` is whole, or MAX_PAGES. */
-  private async readBranch(threadId: string, ns?: string) {
+  private async readBranch(threadId: string, ns?: string, headId?: string) {
     const { branchOf } = await import('../runtime/serverTrace.ts');
     const checkpoint = ns ? { checkpoint: { checkpoint_ns: ns } } : {};
     let page = (await this.api.threads.getHistory(threadId, { limit: HISTORY_PAGE, ...checkpoint })) as unknown as CheckpointState[];
-    const head = page[0];
-    if (!head) return null;
+    const newest = page[0];
+    if (!newest) return null;
     const fetched: CheckpointState[] = [...page];
-    let branch = branchOf(head, fetched);
+    // Another branch than the newest: its head is read first (older checkpoints come on later pages).
+    const headOf = () => (headId ? fetched.find((state) => state.checkpoint.checkpoint_id === headId) : newest);
+    const branchNow = () => {
+      const head = headOf();
+      return head ? branchOf(head, fetched) : { chain: [], missing: headId ?? null };
+    };
+    let branch = branchNow();
     for (let pages = 1; branch.missing && page.length === HISTORY_PAGE && pages < MAX_PAGES; pages += 1) {
       const before = page[page.length - 1].checkpoint;
       page = (await this.api.threads.getHistory(threadId, { limit: HISTORY_PAGE, before: { configurable: { checkpoint_id: before.checkpoint_id, ...(ns ? { checkpoint_ns: ns } : {}) } }, ...checkpoint })) as unknown as CheckpointState[];
       fetched.push(...page);
-      branch = branchOf(head, fetched);
+      branch = branchNow();
     }
-    return { head, branch };
+    const head = headOf();
+    if (!head) throw new Error(`thread ${threadId} has no checkpoint ${headId}`);
+    return { head, branch, newest, fetched };
   }
 
   /** The branches of the subgraphs the thread's tasks ran, by namespace (at most MAX_SUBGRAPHS). */
@@ -410,14 +456,17 @@ export class ServerRunController implements RunController {
     return chains;
   }
 
-  /** Reads the thread's current branch and shows it as a run (on the canvas, the timeline, the step detail). */
-  async readThread(threadId: string) {
+  /**
+   * Reads a branch of the thread (its newest unless `headId` names another branch's newest
+   * checkpoint) and shows it as a run (on the canvas, the timeline, the step detail).
+   */
+  async readThread(threadId: string, headId?: string) {
     const graph = this.selectedGraph();
     if (!graph) return;
-    const [{ foreignTrace, traceFromBranch }, { withTold }] = await Promise.all([import('../runtime/serverTrace.ts'), import('../runtime/serverEvents.ts')]);
+    const [{ foreignTrace, traceFromBranch }, { withTold }, { branchesAt }] = await Promise.all([import('../runtime/serverTrace.ts'), import('../runtime/serverEvents.ts'), import('../runtime/serverFork.ts')]);
     useServer.setState({ error: null });
     const read = await this.attempt(async () => {
-      const found = await this.readBranch(threadId);
+      const found = await this.readBranch(threadId, undefined, headId);
       if (!found) return null;
       const subgraphs = graph.loopscope ? new Map() : await this.readSubgraphs(threadId, found.branch.chain);
       const told = this.told.get(threadId);
@@ -425,7 +474,10 @@ export class ServerRunController implements RunController {
       const trace: Trace = foreign
         ? told ? { ...foreign, steps: withTold(foreign.steps, told) } : foreign
         : traceFromBranch((graph.loopscope as GraphFile).name, found.branch.chain);
-      return { ...found, trace };
+      // The answers the interrupts were given, kept by the server in the runs that resumed them.
+      const waited = !graph.loopscope && trace.steps.some((step) => step.server?.interrupts?.length);
+      const answers = waited ? await this.answersOf(threadId, trace.steps) : {};
+      return { ...found, trace, answers };
     });
     if (!read || !this.current()) {
       if (read === null) useServer.setState({ error: `thread ${threadId} has no checkpoints yet` });
@@ -438,11 +490,25 @@ export class ServerRunController implements RunController {
     const following = shown?.id === threadId && shown.busy ? { busy: true, ...(shown.joined ? { joined: shown.joined } : {}) } : { busy: false };
     // A task that threw stopped the run there: its node stays `next`, but nothing waits on it.
     const failed = (Array.isArray(read.head.tasks) ? read.head.tasks : []).find((task) => typeof task?.error === 'string')?.name;
-    useServer.setState({ thread: { id: threadId, next, truncated: read.branch.missing !== null, interrupts, ...following, ...(failed === undefined ? {} : { failed }) } });
-    const key = threadKey(this.origin, threadId);
-    this.shown = { key, label: `thread ${shortId(threadId)}`, graph: graph.loopscope ?? standInFor(graph, this.origin), foreign: graph.loopscope === null, trace: read.trace };
+    const head = String(read.head.checkpoint.checkpoint_id);
+    const newest = read.head === read.newest;
+    const forks = Object.fromEntries(read.branch.chain.flatMap((state) => {
+      const parent = state.parent_checkpoint?.checkpoint_id;
+      const branches = parent ? branchesAt(read.fetched, parent) : [];
+      return branches.length > 0 ? [[parent as string, branches]] : [];
+    }));
+    this.fetched = { thread: threadId, states: read.fetched };
+    useServer.setState({ thread: { id: threadId, next, truncated: read.branch.missing !== null, interrupts, ...following, ...(failed === undefined ? {} : { failed }), branch: { head, newest, forks }, answers: read.answers } });
+    const key = newest ? threadKey(this.origin, threadId) : branchKey(this.origin, threadId, head);
+    this.shown = { key, thread: threadId, label: newest ? `thread ${shortId(threadId)}` : `thread ${shortId(threadId)}, branch ${shortId(head)}`, graph: graph.loopscope ?? standInFor(graph, this.origin), foreign: graph.loopscope === null, trace: read.trace };
     for (const listener of this.traceListeners) listener();
     await this.follow();
+  }
+
+  /** The answer each step that waited on an interrupt() was given, by its checkpoint: from the thread's runs that resumed it. */
+  private async answersOf(threadId: string, steps: readonly TraceStep[]): Promise<Record<string, unknown>> {
+    const [runs, { answersByStep, resumeValues }] = await Promise.all([this.api.runs.list(threadId, { limit: LIST_PAGE }), import('../runtime/serverAnswers.ts')]);
+    return Object.fromEntries(answersByStep(steps, resumeValues(Array.isArray(runs) ? runs.slice(0, LIST_PAGE) : [])));
   }
 
   /** Makes the open thread's run the store's live run (again, after a run in the page took its place): the debugger's actions drive it. */
@@ -492,7 +558,7 @@ export class ServerRunController implements RunController {
    * update redraws the run. `interruptBefore` stops it before nodes (`"*"`: Step, one node; a
    * drawn graph's breakpoints; a Loopscope export's nodes that ask a person). `run.command` resumes an interrupt.
    */
-  private async streamRun(run: { input?: unknown; command?: { resume: unknown } }, stepping = false, answered?: string) {
+  private async streamRun(run: { input?: unknown; command?: { resume: unknown } | { goto: string }; checkpointId?: string }, stepping = false, answered?: string) {
     const graph = this.selectedGraph();
     if (!graph) return;
     const { nodeNames } = await import('../runtime/index.ts');
@@ -511,7 +577,7 @@ export class ServerRunController implements RunController {
         ...(run.command ? { command: run.command } : { input: (current ? (run.input ?? null) : (run.input ?? {})) as Record<string, unknown> | null }),
         // `events`: each task's input, each attempt, each router's run (serverEvents.ts), which no checkpoint keeps;
         // a Loopscope export's checkpoints carry all of its steps already.
-        streamMode: graph.loopscope ? ['updates'] : ['updates', 'events'], ...(interruptBefore ? { interruptBefore } : {}),
+        streamMode: graph.loopscope ? ['updates'] : ['updates', 'events'], ...(interruptBefore ? { interruptBefore } : {}), ...(this.runConfig ? { config: this.runConfig } : {}), ...(run.checkpointId ? { checkpointId: run.checkpointId } : {}),
       });
       const { emptyTold, foldEvent } = await import('../runtime/serverEvents.ts');
       const told = this.told.get(threadId) ?? emptyTold();
@@ -530,6 +596,11 @@ export class ServerRunController implements RunController {
     await this.readThread(threadId);
     if (failure && !useServer.getState().thread?.failed && this.current()) useServer.setState({ error: failure });
     await this.refreshThreads();
+  }
+
+  /** The config the page's runs of the chosen assistant get from now on (its own, edited), e.g. `{"configurable": {"model": "…"}}`. */
+  setRunConfig(config: Record<string, unknown> | undefined) {
+    this.runConfig = config;
   }
 
   /** A new run on a new thread, followed live; `input` is the graph's input (the person's JSON, for a graph drawn from the server). */
@@ -568,35 +639,93 @@ export class ServerRunController implements RunController {
     return null;
   }
 
-  /** Writes the edits into the checkpoint of `step` as that step's node: a new branch of the thread. */
+  /**
+   * A step's own writes (what its node returned), to edit for a fork; null when the server kept
+   * none (then the fork's edits are written whole, as typed).
+   */
+  async ownWritesAt(step: number): Promise<Record<string, unknown> | null> {
+    const shown = this.shownTrace()?.steps[step - 1];
+    const fetched = this.fetched;
+    if (!shown || !fetched || fetched.thread !== useServer.getState().thread?.id) return null;
+    const { ownWrites } = await import('../runtime/serverFork.ts');
+    return ownWrites(fetched.states, shown);
+  }
+
+  /**
+   * The run on screen, the thread's newest branch, is kept as a run of its own (keyed by its head):
+   * a fork makes a newer branch, and the one it came from stays beside it, to show and compare.
+   */
+  private keepShownBranch() {
+    const thread = useServer.getState().thread;
+    if (!thread?.branch?.newest) return;
+    const base = threadKey(this.origin, thread.id);
+    const kept = branchKey(this.origin, thread.id, thread.branch.head);
+    useApp.setState((state) => ({ runs: state.runs.map((run) => (run.server === base ? { ...run, server: kept, label: `${run.label}, branch ${shortId(thread.branch?.head ?? '')}` } : run)) }));
+  }
+
+  /**
+   * A fork of a step of a graph drawn from the server, as LangGraph forks: the step's own writes,
+   * edited, written into the checkpoint it ran from as its node (`updateState`), so reducers apply
+   * them once in place of what it wrote; a node that routes with Command({goto}) goes to `goto`.
+   */
+  private async branchForeign(step: number, values: Record<string, unknown>, goto: string | null): Promise<boolean> {
+    const thread = useServer.getState().thread;
+    const shown = this.trace.steps[step - 1];
+    if (!thread || !shown) return false;
+    const [{ subgraphForkRefusal }, { forkRequest }] = await Promise.all([import('../runtime/serverTrace.ts'), import('../runtime/serverFork.ts')]);
+    const refusal = subgraphForkRefusal(this.trace.steps, step - 1);
+    const request = refusal ? { refused: refusal } : forkRequest(shown, values, goto);
+    if ('refused' in request) {
+      useServer.setState({ error: request.refused });
+      return false;
+    }
+    useServer.setState({ forkNote: null });
+    const made = await this.attempt(async () => {
+      const update = await this.api.threads.updateState(thread.id, { values: request.values, checkpointId: request.checkpointId, asNode: request.asNode });
+      this.keepShownBranch();
+      const checkpointId = (update as { checkpoint?: { checkpoint_id?: string } }).checkpoint?.checkpoint_id;
+      // A routing function chose again from the edited writes; a Command's goto is not in them: the run goes where the person said.
+      const after = await this.api.threads.getState(thread.id);
+      return { checkpointId, next: after.next };
+    });
+    if (!made) return false;
+    const { name, chose } = shown.server ?? { name: request.asNode, chose: [] };
+    if (request.goto && made.checkpointId && made.next.length === 0) this.gotoAfterFork = { thread: thread.id, checkpointId: made.checkpointId, goto: request.goto };
+    // Said beside the fork, so that a goto not taken, or a run that ends after the edit, is never silent.
+    else if (request.goto && !made.next.includes(request.goto)) useServer.setState({ forkNote: `${name}'s routing function chose ${made.next.join(', ')} from the edited writes: Then go to is for a node that routes with Command({goto})` });
+    else if (!request.goto && made.next.length === 0 && chose.some((target) => target !== '__end__')) useServer.setState({ forkNote: `The edited writes of ${name} route nowhere, so the run ends after them; if ${name} routes with Command({goto}), fork again choosing where it goes in Then go to` });
+    return true;
+  }
+
+  /** A Loopscope export's fork: the edits written into the checkpoint of `step` as that step's node, a new branch of the thread. */
   private async branchAt(step: number, edits: Record<string, unknown>): Promise<boolean> {
     const thread = useServer.getState().thread;
-    const graph = this.selectedGraph();
-    if (!thread || !graph) return false;
-    let target: { id: string | undefined; node: string } | null | undefined;
-    if (graph.loopscope) {
-      const loopscope = graph.loopscope;
-      const found = await this.attempt(() => this.loopscopeCheckpointOf(thread.id, step));
-      const { nodeNames } = await import('../runtime/index.ts');
-      target = found && { id: found.id, node: nodeNames(loopscope).get(found.node) || found.node };
-      if (found === undefined) return false;
-    } else {
-      const shown = this.trace.steps[step - 1]?.server;
-      const { subgraphForkRefusal } = await import('../runtime/serverTrace.ts');
-      const refusal = subgraphForkRefusal(this.trace.steps, step - 1);
-      if (refusal) {
-        useServer.setState({ error: refusal });
-        return false;
-      }
-      target = shown ? { id: shown.checkpoint, node: shown.name } : null;
-    }
-    if (!target) {
+    const loopscope = this.selectedGraph()?.loopscope;
+    if (!thread || !loopscope) return false;
+    const found = await this.attempt(() => this.loopscopeCheckpointOf(thread.id, step));
+    if (found === undefined) return false;
+    if (!found) {
       useServer.setState({ error: `no checkpoint of step ${step} on thread ${thread.id}` });
       return false;
     }
-    const { id, node } = target;
-    const ok = await this.attempt(() => this.api.threads.updateState(thread.id, { values: edits, checkpointId: id, asNode: node }));
+    const { nodeNames } = await import('../runtime/index.ts');
+    const node = nodeNames(loopscope).get(found.node) || found.node;
+    const ok = await this.attempt(() => this.api.threads.updateState(thread.id, { values: edits, checkpointId: found.id, asNode: node }));
     return ok !== undefined;
+  }
+
+  /**
+   * Shows another branch of the open thread (by its newest checkpoint) as a run of its own; with
+   * `compare`, beside the branch on screen in Compare runs, their node paths aligned.
+   */
+  async showBranch(head: string, compare = false) {
+    const thread = useServer.getState().thread;
+    if (!thread || thread.branch?.head === head) return;
+    const left = this.shown?.key;
+    await this.readThread(thread.id, head);
+    const runOf = (key: string | undefined) => useApp.getState().runs.find((run) => run.server === key)?.id;
+    const [leftRun, rightRun] = [runOf(left), runOf(this.shown?.key)];
+    if (compare && leftRun !== undefined && rightRun !== undefined && leftRun !== rightRun) useApp.getState().compareRuns({ left: leftRun, right: rightRun });
   }
 
   /** Reads `otherThreadId` as a run beside the thread on screen and compares the two, their node paths aligned. */
@@ -613,7 +742,7 @@ export class ServerRunController implements RunController {
   /** The open thread's trace as last read, if it is still the open thread's. */
   private shownTrace(): Trace | undefined {
     const thread = useServer.getState().thread;
-    return thread && this.shown?.key === threadKey(this.origin, thread.id) ? this.shown.trace : undefined;
+    return thread && this.shown?.thread === thread.id ? this.shown.trace : undefined;
   }
 
   /** The approve node of a Loopscope export the open thread waits before, unless just answered. */
@@ -655,7 +784,7 @@ export class ServerRunController implements RunController {
     const tell = () => {
       if (this.current()) {
         const open = useServer.getState().thread?.id;
-        if (open === undefined || this.shown?.key !== threadKey(this.origin, open)) return;
+        if (open === undefined || this.shown?.thread !== open) return;
         thread ??= open;
         if (open !== thread) return;
         const steps = this.trace.steps;
@@ -687,7 +816,17 @@ export class ServerRunController implements RunController {
   run() {
     const answered = this.answeredHere();
     this.answered = undefined;
-    return this.streamRun({ input: null }, false, answered);
+    const goto = this.gotoAfterFork;
+    this.gotoAfterFork = undefined;
+    const thread = useServer.getState().thread;
+    // Going on with no answer would run the waiting node again, to the same interrupt.
+    if (thread?.interrupts.length && !goto) {
+      useServer.setState({ error: `${thread.interrupts.map((interrupt) => interrupt.node).join(', ')} waits on interrupt(): answer it with Resume on server` });
+      return Promise.resolve();
+    }
+    if (goto && goto.thread === thread?.id) return this.streamRun({ command: { goto: goto.goto }, checkpointId: goto.checkpointId });
+    // An older branch goes on from its own newest checkpoint, not the thread's.
+    return this.streamRun({ input: null, ...(thread?.branch && !thread.branch.newest ? { checkpointId: thread.branch.head } : {}) }, false, answered);
   }
 
   pause() {
@@ -728,8 +867,10 @@ export class ServerRunController implements RunController {
    * again. The server runs its own skills: scripted results and another outcome are not for it.
    */
   async fork(atStep: number, edits: ForkEdits): Promise<RunController | Unsupported> {
-    if (Object.keys(edits.nextResults ?? {}).length > 0 || edits.outcome !== undefined) return { unsupported: 'A run on a LangGraph server calls its own skills: a fork there takes state edits only' };
-    const branched = await this.branchAt(atStep, edits.state ?? {});
+    const foreign = this.selectedGraph()?.loopscope === null;
+    if (Object.keys(edits.nextResults ?? {}).length > 0 || (edits.outcome !== undefined && !foreign)) return { unsupported: 'A run on a LangGraph server calls its own skills: a fork there takes state edits only' };
+    // On a graph drawn from the server, the step's "outcome" is where a Command sends the run (its goto).
+    const branched = foreign ? await this.branchForeign(atStep, edits.state ?? {}, edits.outcome ?? null) : await this.branchAt(atStep, edits.state ?? {});
     const thread = useServer.getState().thread;
     if (!branched || !thread) return { unsupported: useServer.getState().error ?? `no checkpoint of step ${atStep} to fork from` };
     // The new branch is the run on screen, ready to go on.

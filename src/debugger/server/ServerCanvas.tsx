@@ -41,6 +41,8 @@ import './server.css';
 interface LangGraphNodeData extends Record<string, unknown> {
   node: DrawnNode;
   current: boolean;
+  /** The run waits on an `interrupt()` in this node. */
+  waiting: boolean;
   visits: number;
   /** Null when the node cannot take a breakpoint (a subgraph's node, __start__, __end__). */
   breakpoint: boolean | null;
@@ -50,6 +52,7 @@ interface LangGraphNodeData extends Record<string, unknown> {
 interface GroupData extends Record<string, unknown> {
   group: DrawnGroup;
   current: boolean;
+  waiting: boolean;
 }
 interface LangGraphEdgeData extends Record<string, unknown> {
   edge: DrawnEdge;
@@ -71,9 +74,9 @@ const toggleBreakpoint = (name: string) => {
 };
 
 function LangGraphNodeView({ data }: NodeProps<LangGraphFlowNode>) {
-  const { node, current, visits, breakpoint, failed } = data;
+  const { node, current, waiting, visits, breakpoint, failed } = data;
   return (
-    <div className={`lg-node lg-${node.type}${current ? ' current' : ''}${breakpoint ? ' has-breakpoint' : ''}${failed ? ' failed' : ''}`} aria-description={failed ? 'failed' : undefined} style={sizeOf(node)} title={visibleText(node.id)}>
+    <div className={`lg-node lg-${node.type}${current ? ' current' : ''}${waiting ? ' waiting' : ''}${breakpoint ? ' has-breakpoint' : ''}${failed ? ' failed' : ''}`} aria-description={failed ? 'failed' : undefined} style={sizeOf(node)} title={visibleText(node.id)}>
       {node.type !== 'start' && <Handle type="target" position={Position.Left} isConnectable={false} />}
       <div className="lg-node-head">
         <span className="lg-node-name"><Shown text={node.name} /></span>
@@ -94,6 +97,7 @@ function LangGraphNodeView({ data }: NodeProps<LangGraphFlowNode>) {
       </div>
       {node.tools.length > 0 && <div className="lg-node-line" title={visibleText(node.tools.join(', '))}>tools: <Shown text={node.tools.join(', ')} /></div>}
       {node.interrupt && <div className="lg-node-line">interrupt <Shown text={node.interrupt} /></div>}
+      {waiting && <div className="lg-node-line lg-waiting">waits on interrupt()</div>}
       {node.type !== 'end' && <Handle type="source" position={Position.Right} isConnectable={false} />}
     </div>
   );
@@ -101,8 +105,8 @@ function LangGraphNodeView({ data }: NodeProps<LangGraphFlowNode>) {
 
 function GroupView({ data }: NodeProps<GroupFlowNode>) {
   return (
-    <div className={`lg-group${data.current ? ' current' : ''}`} role="group" aria-label={`Subgraph ${visibleText(data.group.id)}`}>
-      <span className="lg-group-name"><Shown text={data.group.name} /> <span className="muted">subgraph</span></span>
+    <div className={`lg-group${data.current ? ' current' : ''}${data.waiting ? ' waiting' : ''}`} role="group" aria-label={`Subgraph ${visibleText(data.group.id)}`}>
+      <span className="lg-group-name"><Shown text={data.group.name} /> <span className="muted">subgraph{data.waiting ? ', waits on interrupt()' : ''}</span></span>
     </div>
   );
 }
@@ -154,7 +158,7 @@ const [MIN_ZOOM, MAX_ZOOM] = [0.1, 2];
 const own = (record: Readonly<Record<string, number>> | undefined, key: string) => (record && Object.hasOwn(record, key) ? record[key] : 0);
 
 /** The flow nodes: groups behind, sized around their nodes, then the nodes at their places. */
-const flowNodes = (drawing: ServerDrawing, places: ReadonlyMap<string, Point>, overlay: CanvasOverlay | null, breakpoints: readonly string[], failed: readonly string[]): (LangGraphFlowNode | GroupFlowNode)[] => {
+const flowNodes = (drawing: ServerDrawing, places: ReadonlyMap<string, Point>, overlay: CanvasOverlay | null, breakpoints: readonly string[], failed: readonly string[], waiting: ReadonlySet<string>): (LangGraphFlowNode | GroupFlowNode)[] => {
   const parted = new Set(overlay?.parting?.nodes);
   const groups = drawing.groups.flatMap((group): GroupFlowNode[] => {
     const box = groupBox(drawing, group.id, places);
@@ -163,14 +167,14 @@ const flowNodes = (drawing: ServerDrawing, places: ReadonlyMap<string, Point>, o
     return [{
       id: `group ${group.id}`, type: 'langgraphGroup', position: { x: box.x, y: box.y }, width: box.width, height: box.height, style: { width: box.width, height: box.height },
       draggable: false, selectable: false, focusable: false, zIndex: -1, className: parted.has(group.id) ? 'parted' : undefined,
-      data: { group, current },
+      data: { group, current, waiting: waiting.has(group.id) },
     }];
   });
   const nodes = drawing.nodes.map((node): LangGraphFlowNode => ({
     id: node.id, type: 'langgraph', position: places.get(node.id) ?? { x: 0, y: 0 }, ...sizeOf(node),
     className: parted.has(node.id) ? 'parted' : undefined,
     data: {
-      node, current: overlay?.currentNode === node.id, visits: own(overlay?.nodeVisits, node.id),
+      node, current: overlay?.currentNode === node.id, waiting: waiting.has(node.id), visits: own(overlay?.nodeVisits, node.id),
       breakpoint: node.type === 'node' && node.group === null ? breakpoints.includes(node.name) : null,
       failed: failed.includes(node.id),
     },
@@ -230,7 +234,10 @@ function DrawnGraph({ canvas }: { canvas: NonNullable<ServerConnection['canvas']
       current = false;
     };
   }, [places, drawing, origin, assistantId]);
-  const nodes = useMemo(() => (places ? flowNodes(drawing, places, overlay, breakpoints, failed) : []), [drawing, places, overlay, breakpoints, failed]);
+  // The nodes a thread on screen waits in, on an interrupt() (a subgraph's: its group, the task the parent graph runs).
+  const interrupts = useServer((state) => state.thread?.interrupts);
+  const waiting = useMemo(() => new Set((interrupts ?? []).map((interrupt) => interrupt.node)), [interrupts]);
+  const nodes = useMemo(() => (places ? flowNodes(drawing, places, overlay, breakpoints, failed, waiting) : []), [drawing, places, overlay, breakpoints, failed, waiting]);
   const edges = useMemo(() => flowEdges(drawing, overlay, times), [drawing, overlay, times]);
   const flow = useRef<HTMLDivElement>(null);
   const { getNodes, getNodesBounds, setViewport } = useReactFlow();

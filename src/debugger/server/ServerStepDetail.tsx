@@ -11,10 +11,11 @@ import { asMessages, diffMessages, messageChannels, type ChatMessage } from '../
 import { foreignStateAfter, foreignStateBefore } from '../../runtime/serverTrace.ts';
 import type { TraceStep } from '../../runtime/trace.ts';
 import { useApp } from '../../store/index.ts';
-import { useServer } from '../../server/langgraphServer.ts';
+import { serverController, useServer } from '../../server/langgraphServer.ts';
 import type { RunRecord } from '../../store/runSlice.ts';
 import { Shown } from '../../ui/Shown.tsx';
 import { diffStates } from '../analysis.ts';
+import { BreakpointsPanel } from '../BreakpointsPanel.tsx';
 import { Diff } from '../StepView.tsx';
 import { Conversation } from './Conversation.tsx';
 import { TaskOwn, WhyRoute } from './ServerStepWhy.tsx';
@@ -68,11 +69,47 @@ function Messages({ channel, before, after }: { channel: string; before: ChatMes
   );
 }
 
+/**
+ * The branches that part where the step ran from (checkpoint children, as Studio shows them): the
+ * one on screen, and each other one to show, or to compare with it.
+ */
+function Branches({ step }: { step: TraceStep }) {
+  const thread = useServer((state) => state.thread);
+  const parent = step.server?.parentCheckpoint;
+  const branches = parent ? (thread?.branch?.forks[parent] ?? []) : [];
+  if (branches.length === 0) return null;
+  const busy = thread?.busy === true;
+  return (
+    <section aria-label={`Branches at step ${step.step}`}>
+      <h4>{branches.length} branches part here</h4>
+      <ol className="server-branches">
+        {branches.map((branch, index) => {
+          const here = branch.first === step.server?.checkpoint;
+          const name = `branch ${index + 1}`;
+          return (
+            <li key={branch.first} aria-current={here}>
+              {index === 0 ? 'as it ran' : branch.edited ? 'edited (a fork)' : 'run again'}{here ? ' · shown' : ''}{' '}
+              {!here && (
+                <>
+                  <button type="button" disabled={busy} onClick={() => void serverController()?.showBranch(branch.head)}>Show {name}</button>{' '}
+                  <button type="button" disabled={busy} onClick={() => void serverController()?.showBranch(branch.head, true)}>Compare with {name}</button>
+                </>
+              )}
+            </li>
+          );
+        })}
+      </ol>
+    </section>
+  );
+}
+
 function ServerStepView({ run, step }: { run: RunRecord; step: TraceStep }) {
   const index = step.step - 1;
   const after = useMemo(() => foreignStateAfter(run.trace.steps, index), [run, index]);
   const before = useMemo(() => foreignStateBefore(run.trace.steps, index), [run, index]);
   const server = step.server;
+  const answers = useServer((state) => state.thread?.answers);
+  const answer = server && answers && Object.hasOwn(answers, server.checkpoint) ? answers[server.checkpoint] : undefined;
   const channels = Object.keys({ ...before, ...after });
   const conversations = channels.flatMap((channel) => {
     const list = asMessages(after[channel], channel);
@@ -89,10 +126,11 @@ function ServerStepView({ run, step }: { run: RunRecord; step: TraceStep }) {
       <p className="route" aria-label="Where it went"><Shown text={step.note ?? ''} /></p>
       {server?.parallel && <p className="muted">Task {server.parallel.index} of {server.parallel.of} in this superstep (parallel branches, e.g. Send).</p>}
       {server?.edit && <p className="muted">Not a node's run: the state was edited on the server as <Shown text={server.name} /> (a fork), and the run went on from here.</p>}
-      {server?.interrupts && <p>Waited on <code>interrupt()</code> with <code>{JSON.stringify(server.interrupts.length === 1 ? server.interrupts[0] : server.interrupts)}</code>, then went on with the answer.</p>}
+      {server?.interrupts && <p>Waited on <code>interrupt()</code> with <code>{JSON.stringify(server.interrupts.length === 1 ? server.interrupts[0] : server.interrupts)}</code>, then went on with the answer{answer === undefined ? '.' : <>: <code aria-label="Answer given">{JSON.stringify(answer)}</code></>}</p>}
       {server?.error && <p className="warn">Failed: <Shown text={server.error} /></p>}
       <TaskOwn step={step} />
       <WhyRoute step={step} graph={run.trace.graph} />
+      <Branches step={step} />
       {conversations.map((conversation) => <Messages key={conversation.channel} channel={conversation.channel} before={conversation.before} after={conversation.list} />)}
       <h4>Other channels before → after</h4>
       <Diff changes={others} />
@@ -113,6 +151,7 @@ export function ServerStepDetail({ run, step }: { run: RunRecord; step: TraceSte
         </div>
       )}
       {step ? <ServerStepView key={`${run.id}-${step.step}`} run={run} step={step} /> : <p className="muted">Select a step in the timeline.</p>}
+      <BreakpointsPanel />
     </>
   );
 }
