@@ -254,8 +254,10 @@ const namer = (graph: GraphFile | undefined) => ({
 const turnWords = ({ at, wanted, isEdge }: Turn & { at: TraceStep }, names: ReturnType<typeof namer>) => {
   const node = names.node(at.node);
   const took = at.fired ? `${node} took ${at.fired.id} (${at.outcome ?? at.fired.reason})` : at.stop ? `${node} stopped the run (${at.stop.reason})` : `${node} took no edge`;
-  const toward = at.edges.find((edge) => (isEdge ? edge.id === wanted : edge.target === wanted));
-  const scenario = toward ? `the scenario took ${toward.id}${names.when(toward.id)}` : isEdge ? `the scenario took ${wanted}` : `the scenario went on to ${names.node(wanted)}, where no edge of ${node} leads`;
+  const toward = at.edges.filter((edge) => (isEdge ? edge.id === wanted : edge.target === wanted));
+  // Several edges lead there: which one the scenario's run took, the scenario does not say.
+  const scenario = toward.length > 1 ? `the scenario went on to ${names.node(wanted)} (by ${toward.map((edge) => `${edge.id}${names.when(edge.id)}`).join(' or ')})`
+    : toward.length === 1 ? `the scenario took ${toward[0].id}${names.when(toward[0].id)}` : isEdge ? `the scenario took ${wanted}` : `the scenario went on to ${names.node(wanted)}, where no edge of ${node} leads`;
   return `${took}, ${scenario}`;
 };
 
@@ -345,9 +347,14 @@ export const savedPartingWords = ({ now, saved, step, changes }: SavedParting, t
 export const firstDivergence = (failures: readonly ExpectationFailure[]): number | null =>
   failures.reduce<number | null>((first, { step }) => (step !== null && (first === null || step < first) ? step : first), null);
 
-/** The cause of a failed scenario, in one line: the lead of the failure at the first step where the run parts from it. */
-export const causeOf = (failures: readonly ExpectationFailure[], divergence: number | null): string | null =>
-  (failures.find((failure) => failure.step === divergence) ?? failures[0])?.lead ?? null;
+/** The expectations whose failure names the turn the run took: at one step, they say more than a count. */
+const TURNS = ['path', 'pathIncludes', 'fired'];
+
+/** The cause of a failed scenario, in one line: the lead of the failure at the first step where the run parts from it, a turn before a count. */
+export const causeOf = (failures: readonly ExpectationFailure[], divergence: number | null): string | null => {
+  const there = failures.filter((failure) => failure.step === divergence);
+  return (there.find((failure) => TURNS.includes(failure.expectation)) ?? there[0] ?? failures[0])?.lead ?? null;
+};
 
 export interface ScenarioResult {
   scenario: Scenario;
