@@ -1,4 +1,4 @@
-import { flowNode } from './helpers.ts';
+import { flowNode, nodesOutOfView } from './helpers.ts';
 import { expect, test, type Page } from './test.ts';
 
 /** Issue 53: a node added from the keyboard lands where the person looks, at the size a laptop shows. */
@@ -6,13 +6,8 @@ test.use({ viewport: { width: 1280, height: 720 } });
 
 const zoom = (page: Page) => page.locator('.react-flow__viewport').evaluate((element) => Number(/scale\(([\d.]+)\)/.exec((element as HTMLElement).style.transform)?.[1]));
 
-/** The node's box against the canvas's pane: whole inside it or not. */
-const wholeInView = (page: Page, id: string) =>
-  page.evaluate((nodeId) => {
-    const pane = document.querySelector('.react-flow')!.getBoundingClientRect();
-    const box = document.querySelector(`.react-flow__node[data-id="${nodeId}"]`)?.getBoundingClientRect();
-    return Boolean(box && box.left >= pane.left && box.right <= pane.right && box.top >= pane.top && box.bottom <= pane.bottom);
-  }, id);
+/** Whether the node lies whole inside the canvas's pane. */
+const wholeInView = async (page: Page, id: string) => !(await nodesOutOfView(page)).includes(id);
 
 test('Enter on a palette kind over a crowded, zoomed-in view adds the node whole in view, not off-screen', async ({ page }) => {
   await page.goto('/?template=securityclaw');

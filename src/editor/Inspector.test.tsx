@@ -388,6 +388,7 @@ describe('graph settings and skills', () => {
 describe('a mock skill’s script as a form (issue 53, #8)', () => {
   const skillItem = (container: HTMLElement, name: string) => container.querySelector<HTMLElement>(`[data-part="skill:${name}"]`)!;
   const script = (name: string) => (graph().skills[name] as { script: Record<string, unknown>[] }).script;
+  const pressButton = (container: HTMLElement, name: string) => act(() => container.querySelector<HTMLButtonElement>(`button[aria-label="${name}"]`)!.click());
   const outcomes = (item: HTMLElement) => [...item.querySelectorAll('label')].filter((label) => label.textContent === 'Outcome').map((label) => (item.querySelector(`[id="${label.htmlFor}"]`) as HTMLSelectElement).value);
 
   it('a row per call with its outcome from the list; the last row repeats; rows added, moved and removed, each its own Undo', () => {
@@ -400,7 +401,7 @@ describe('a mock skill’s script as a form (issue 53, #8)', () => {
     expect(field(item, 'Error message').value).toBe('SIEM did not answer within 5s');
     expect([...item.querySelectorAll('label')].filter((label) => label.textContent === 'Records (JSON)')).toHaveLength(0);
 
-    click(item, 'Move call 2 up');
+    pressButton(item, 'Move call 2 up');
     expect(script('search_events').map((entry) => entry.outcome)).toEqual(['empty', 'timeout']);
     expect(outcomes(skillItem(container, 'search_events'))).toEqual(['empty', 'timeout']);
     click(skillItem(container, 'search_events'), 'Add call');
@@ -408,7 +409,7 @@ describe('a mock skill’s script as a form (issue 53, #8)', () => {
     expect(script('search_events')[2]).toEqual({ outcome: 'ok', records: [{}] });
     type(field(skillItem(container, 'search_events'), 'Records (JSON)'), '[{"ip": "10.0.0.5"}]');
     expect(script('search_events')[2].records).toEqual([{ ip: '10.0.0.5' }]);
-    click(skillItem(container, 'search_events'), 'Remove call 1');
+    pressButton(skillItem(container, 'search_events'), 'Remove call 1');
     expect(script('search_events').map((entry) => entry.outcome)).toEqual(['timeout', 'ok']);
     // Each of them through the history: Undo takes them back one at a time.
     act(() => useApp.getState().undo());
@@ -461,6 +462,7 @@ describe('a mock skill’s script as a form (issue 53, #8)', () => {
     choose(field(form, 'Outcome'), 'timeout');
     click(form, 'Add call');
     expect(outcomes(form)).toEqual(['timeout', 'ok']);
+    expect(form.querySelector('summary')?.textContent).toBe('Script: timeout, then ok (1 record) from call 2 on');
     click(form, 'Create skill');
     expect(graph().skills.search_wider).toEqual({ type: 'mock', access: 'read', script: [{ outcome: 'timeout' }, { outcome: 'ok', records: [{}] }] });
   });

@@ -1,5 +1,6 @@
 import { CALL_OUTCOMES, FAILURE_OUTCOMES, type GraphFile, type MockEntry } from '../../graph/index.ts';
 import { kindDefinition } from '../../graph/kinds/index.ts';
+import { RemoveIcon } from '../../ui/icons.tsx';
 import { DraftField, JsonField, NumberField, SelectField, TextField, type Parsed } from './fields.tsx';
 
 /**
@@ -38,6 +39,12 @@ const parseReply = (text: string): Parsed<unknown> => {
 };
 const replyText = (reply: unknown) => (reply === undefined ? '' : typeof reply === 'string' ? reply : JSON.stringify(reply));
 
+/** What a script answers, short: `timeout, then ok (2 records) from the 2nd call on`. */
+export const scriptSummary = (script: readonly MockEntry[]) => {
+  const words = script.map((entry) => `${entry.outcome}${entry.records?.length ? ` (${entry.records.length} record${entry.records.length === 1 ? '' : 's'})` : ''}`);
+  return script.length === 1 ? `${words[0]} on every call` : `${words.slice(0, -1).join(', then ')}, then ${words.at(-1)} from call ${script.length} on`;
+};
+
 const move = <T,>(items: readonly T[], from: number, to: number) => {
   const next = [...items];
   const [item] = next.splice(from, 1);
@@ -66,7 +73,14 @@ export function MockScriptForm({ script, apply, replies }: { script: readonly Mo
       <ol className="list-editor">
         {script.map((entry, index) => (
           <li key={index} className="list-item" aria-label={`Call ${index + 1}`}>
-            <span className="field-title">{index === last ? `Call ${index + 1} and every call after it` : `Call ${index + 1}`}</span>
+            <div className="row-head">
+              <span className="field-title">{index === last ? `Call ${index + 1} and every call after it` : `Call ${index + 1}`}</span>
+              <span className="row-buttons">
+                <button type="button" aria-label={`Move call ${index + 1} up`} title="Move up" disabled={index === 0} onClick={() => apply(move(script, index, index - 1), null)}>↑</button>
+                <button type="button" aria-label={`Move call ${index + 1} down`} title="Move down" disabled={index === last} onClick={() => apply(move(script, index, index + 1), null)}>↓</button>
+                <button type="button" aria-label={`Remove call ${index + 1}`} title="Remove" disabled={script.length === 1} onClick={() => apply(script.filter((_, at) => at !== index), null)}><RemoveIcon size={14} aria-hidden /></button>
+              </span>
+            </div>
             <SelectField label="Outcome" value={entry.outcome} options={CALL_OUTCOMES} labels={OUTCOME_LABELS} apply={(value) => setEntry(index, 'outcome', value)} />
             {entry.outcome === 'ok' || (entry.records?.length ?? 0) > 0 ? (
               <JsonField label="Records (JSON)" value={entry.records} optional apply={(value) => setEntry(index, 'records', value)} help='A list: [{"ip": "10.0.0.5"}].' />
@@ -75,12 +89,9 @@ export function MockScriptForm({ script, apply, replies }: { script: readonly Mo
             {replies || entry.reply !== undefined ? (
               <DraftField label="Reply (what the model answered)" value={replyText(entry.reply)} parse={parseReply} multiline apply={(value) => setEntry(index, 'reply', value)} help='Text, or JSON such as {"tool": "search", "args": {}}.' />
             ) : null}
-            <NumberField label="Tokens" value={entry.tokens} optional apply={(value) => setEntry(index, 'tokens', value)} placeholder="the skill's" />
-            <NumberField label="Delay (ms)" value={entry.delayMs} optional apply={(value) => setEntry(index, 'delayMs', value)} placeholder="0" />
-            <div className="row-buttons">
-              <button type="button" disabled={index === 0} onClick={() => apply(move(script, index, index - 1), null)}>Move call {index + 1} up</button>
-              <button type="button" disabled={index === last} onClick={() => apply(move(script, index, index + 1), null)}>Move call {index + 1} down</button>
-              <button type="button" disabled={script.length === 1} onClick={() => apply(script.filter((_, at) => at !== index), null)}>Remove call {index + 1}</button>
+            <div className="row-numbers">
+              <NumberField label="Tokens" value={entry.tokens} optional apply={(value) => setEntry(index, 'tokens', value)} placeholder="the skill's" />
+              <NumberField label="Delay (ms)" value={entry.delayMs} optional apply={(value) => setEntry(index, 'delayMs', value)} placeholder="0" />
             </div>
           </li>
         ))}

@@ -5,7 +5,7 @@ import { parseUntrusted } from '../../graph/parse.ts';
 import { MockSkill, Skill } from '../../graph/skills.ts';
 import { useApp } from '../../store/index.ts';
 import { SelectField, type Apply } from './fields.tsx';
-import { MockScriptForm } from './MockScriptForm.tsx';
+import { MockScriptForm, scriptSummary } from './MockScriptForm.tsx';
 
 /** Defines a skill in the graph (`setSkill`), as part of the edit that then picks it. */
 export type DefineSkill = (name: string, skill: Skill) => void;
@@ -64,7 +64,13 @@ export function NewSkillForm({ onCreate, onCancel, replies = false }: { onCreate
           {SKILL_TYPES.map((type) => <option key={type} value={type}>{type}</option>)}
         </select>
       </div>
-      {draft.type === 'mock' && <MockScriptForm script={draft.script} replies={replies} apply={setScript} />}
+      {/* Folded to what it answers: the form's buttons stay in view, and the defaults are a working script. */}
+      {draft.type === 'mock' && (
+        <details className="new-skill-script">
+          <summary>Script: {scriptSummary(draft.script)}</summary>
+          <MockScriptForm script={draft.script} replies={replies} apply={setScript} />
+        </details>
+      )}
       {draft.type === 'http' && (
         <div className="field">
           <label htmlFor={`${id}-url`}>URL</label>
