@@ -27,6 +27,9 @@ describe('comparing two runs', { timeout: 30_000 }, () => {
     ]);
     expect(changeWords(changes[0], "run 1's graph", right)).toBe("the Token budget is 250; run 1's graph had 2000");
     expect(graphDifferences(left, securityclaw())).toEqual([]);
+    expect(settingName('limits.constructor')).toBe('the constructor');
+    expect(settingValue('edges.e1', { source: 'a', target: 'b', when: { path: 5 } })).toBe('{"source":"a","target":"b","when":{"path":5}}');
+    expect(settingValue('edges.e1', 7)).toBe('7');
     const fewer = securityclaw();
     delete (fewer.skills as Record<string, unknown>).fallback_lookup;
     fewer.edges = fewer.edges.filter((edge) => edge.id !== 'e10');

@@ -7,6 +7,7 @@
 import { describeWhen } from './describe.ts';
 import { kindDefinition } from './kinds/index.ts';
 import type { GraphFile } from './schema.ts';
+import { When } from './when.ts';
 
 export type Settings = Record<string, unknown>;
 
@@ -76,7 +77,8 @@ export const nodeOfSetting = (change: SettingChange): string | null => {
 export const settingName = (path: string, graph?: GraphFile): string => {
   const [part, id, ...rest] = path.split('.');
   const key = rest.join('.');
-  if (part === 'limits') return `the ${LIMIT_NAMES[id] ?? id}`;
+  // A saved run's settings come from a file: a key named like an Object method is a key, never looked up on the prototype.
+  if (part === 'limits') return `the ${Object.hasOwn(LIMIT_NAMES, id) ? LIMIT_NAMES[id] : id}`;
   if (part === 'edges') return `edge ${id}`;
   if (part === 'skills') return `skill ${id}'s ${key}`;
   if (part === 'nodes') {
@@ -92,9 +94,11 @@ export const settingName = (path: string, graph?: GraphFile): string => {
 /** A setting's value in words: an edge as where it goes and on what. */
 export const settingValue = (path: string, value: unknown): string => {
   if (value === undefined) return 'not set';
-  if (path.startsWith('edges.')) {
-    const edge = value as { source: string; target: string; when?: Parameters<typeof describeWhen>[0] };
-    return `${edge.source} → ${edge.target}${edge.when === undefined ? '' : ` on ${describeWhen(edge.when)}`}`;
+  const edge = value as { source?: unknown; target?: unknown; when?: unknown };
+  // A saved run's edge is read from a file: worded only when it is one, else shown as its JSON.
+  if (path.startsWith('edges.') && typeof edge.source === 'string' && typeof edge.target === 'string') {
+    const when = edge.when === undefined ? undefined : When.safeParse(edge.when);
+    if (!when || when.success) return `${edge.source} → ${edge.target}${when ? ` on ${describeWhen(when.data)}` : ''}`;
   }
   return JSON.stringify(value);
 };
