@@ -9,12 +9,17 @@ import { DraftField, JsonField, NumberField, SelectField, TextField, type Parsed
  */
 export type ApplyScript = (script: unknown, editKey: string | null) => string | null;
 
-/** Where a skill's answer is read as a model's reply rather than as records: a decider, a judge, an llm planner. */
-export const repliedAt = (kind: GraphFile['nodes'][number]['kind'], where: string) => where === 'config.loop.decider' || where === 'config.judge' || (kind === 'reason' && where === 'config.skill');
+/** An inner loop's decider answers with a reply: the tool to call next, or done. */
+const DECIDER = 'config.loop.decider';
 
-/** Whether some node reads this skill's reply: its script then scripts the reply too. */
+/** Whether some node reads this skill's answer as a model's reply (a judge, an llm planner, a decider): its script then scripts the reply too. */
 export const answersWithReply = (graph: GraphFile, skill: string): boolean =>
-  graph.nodes.some((node) => (kindDefinition(node.kind).skillRefs as (config: unknown) => { skill: string; where: string }[])(node.config).some((reference) => reference.skill === skill && repliedAt(node.kind, reference.where)));
+  graph.nodes.some((node) => {
+    const definition = kindDefinition(node.kind);
+    const config = node.config as Record<string, unknown>;
+    return definition.fields.some((field) => field.type === 'skill' && field.replies && config[field.key] === skill)
+      || (definition.skillRefs as (config: unknown) => { skill: string; where: string }[])(node.config).some((reference) => reference.skill === skill && reference.where === DECIDER);
+  });
 
 const OUTCOME_LABELS: Record<string, string> = {
   ok: 'ok: found records',

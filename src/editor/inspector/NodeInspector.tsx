@@ -6,7 +6,6 @@ import { useApp } from '../../store/index.ts';
 import { applyAt, CheckboxesField, DraftField, JsonField, NumberField, SelectField, TextField, type Apply, type Parsed } from './fields.tsx';
 import { PlansEditor, RecoverRulesEditor } from './ListEditors.tsx';
 import { SkillField, type DefineSkill } from './SkillField.tsx';
-import { repliedAt } from './MockScriptForm.tsx';
 import { KindIcon } from '../../ui/icons.tsx';
 import { PlanSkills } from './PlanSkills.tsx';
 
@@ -32,7 +31,7 @@ function ConfigField({ field, node, skills, apply, define }: { field: InspectorF
     case 'multiselect':
       return <CheckboxesField {...common} value={(value as string[] | undefined) ?? []} options={field.options} />;
     case 'skill':
-      return <SkillField {...common} value={value as string | undefined} skills={skills} define={define} optional={field.optional} replies={repliedAt(node.kind, `config.${field.key}`)} />;
+      return <SkillField {...common} value={value as string | undefined} skills={skills} define={define} optional={field.optional} replies={field.replies} />;
     case 'skills':
       return <CheckboxesField {...common} value={(value as string[] | undefined) ?? []} options={skills} />;
     case 'json': {
