@@ -132,7 +132,9 @@ test('a skill is defined where it is used: New skill… in an action\'s skill pi
   await plans.getByLabel('1st action’s skill').selectOption({ label: 'New skill…' });
   const second = plans.getByRole('group', { name: 'New skill' });
   await second.getByLabel('Skill name').fill('search_archive');
-  await second.getByLabel('Script (JSON: one result per attempt, the last repeats)').fill('[{"outcome": "empty"}]');
+  await second.getByText('Script: ok (1 record) on every call').click();
+  await second.getByLabel('Outcome').selectOption('empty');
+  await expect(second.getByText('Script: empty on every call')).toBeVisible();
   await second.getByRole('button', { name: 'Create skill' }).click();
   await expect(plans.getByLabel('1st action’s skill')).toHaveValue('search_archive');
   await expect(problems(page)).not.toContainText('unknown_skill');

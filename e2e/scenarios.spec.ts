@@ -98,7 +98,8 @@ test('a real run against a local service becomes a scenario; a changed condition
     const item = scenarioItem(page, SAVED);
     await expect(item).toContainText('failed at step 3');
     // It leads with the cause, then expected against actual.
-    await expect(item.locator('.scenario-cause')).toHaveText('parts at step 3: Evaluate took e5 (exhausted), the scenario took e4 (plan_exhausted = false)');
+    // Edges and outcomes as the saved run had them, and the change that made the run part from it (issue 53, #10).
+    await expect(item.locator('.scenario-cause')).toHaveText("parts at step 3: Evaluate took e5 (exhausted), the saved run took e4 (exhausted). Edge e4 is evaluate → recover on plan_exhausted = false; the saved run's graph had evaluate → recover on plan_exhausted = true");
     await expect(item.getByRole('list', { name: `Failed expectations of ${SAVED}` })).toContainText('path: expected ["decide","execute","evaluate","recover"');
     expect(siem.calls()).toHaveLength(3);
 
@@ -132,7 +133,7 @@ test('a real run against a local service becomes a scenario; a changed condition
     const xml = (junit as { stdout: string }).stdout;
     expect(xml).toContain('<testsuite name="SecurityClaw on a local SIEM"');
     expect(xml).toContain(`<testcase name="${SAVED}"`);
-    expect(xml).toMatch(/<failure message="parts at step 3: Evaluate took e5 \(exhausted\), the scenario took e4 \(plan_exhausted = false\); \d+ expectation\(s\) failed, the first: /);
+    expect(xml).toMatch(/<failure message="parts at step 3: Evaluate took e5 \(exhausted\), the saved run took e4 \(exhausted\)\. Edge e4 is evaluate → recover on plan_exhausted = false; the saved run(&apos;|')s graph had evaluate → recover on plan_exhausted = true; \d+ expectation\(s\) failed, the first: /);
     expect(xml).toContain('path: expected [&quot;decide&quot;,&quot;execute&quot;,&quot;evaluate&quot;,&quot;recover&quot;');
     expect(siem.calls()).toHaveLength(3);
     expect(errors).toEqual([]);

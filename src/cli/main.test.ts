@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { Window } from 'happy-dom';
 import { describe, expect, it, vi } from 'vitest';
 import { GENERATED } from '../../corpus/generated.ts';
+import type { GraphFile } from '../graph/index.ts';
 import { main } from './main.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -106,6 +107,20 @@ describe('loopscope test', () => {
     expect(result.code).toBe(0);
     expect(result.out).toContain('  ✓ execute timeout triggers local retry (completed, 4 steps)');
     expect(result.out.split('\n').at(-1)).toMatch(/^29 passed, 0 failed$/);
+  });
+
+  it('a saved run’s scenario leads with where the run parts from the saved one and the setting that made it (issue 53, #10)', async () => {
+    const { runGraph, scenarioFromRun } = await import('../runtime/index.ts');
+    const { findTemplate } = await import('../graph/templates/index.ts');
+    const graph = (findTemplate('securityclaw') as { graph: () => GraphFile }).graph();
+    const saved = await runGraph(graph);
+    graph.scenarios = [scenarioFromRun(graph, saved).scenario];
+    graph.limits.tokenBudget = 250;
+    const file = join(await mkdtemp(join(tmpdir(), 'loopscope-')), 'lower-budget.json');
+    await writeFile(file, JSON.stringify(graph));
+    const result = await cli('test', file);
+    expect(result.code).toBe(1);
+    expect(result.out).toContain(`  ✗ SecurityClaw triage: completed in 2 round(s) — parts at step 4: Recover took e7 (no_path), the saved run took e6 (recovered). The Token budget is 250; the saved run used ${saved.tokensUsed} token(s)\n`);
   });
 
   it('exit 1 with the failed expectations and the step where the run parts from them', async () => {

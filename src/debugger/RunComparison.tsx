@@ -1,9 +1,12 @@
 import { useEffect, useMemo, useState } from 'react';
+import { settingName, settingValue, type SettingChange } from '../graph/settings.ts';
+import type { GraphFile } from '../graph/schema.ts';
 import { visibleText } from '../graph/visible.ts';
+import { Shown } from '../ui/Shown.tsx';
 import type { Attempt, TraceStep } from '../runtime/trace.ts';
 import { useApp, type RunPair } from '../store/index.ts';
 import { diffStates, type Change } from './analysis.ts';
-import { alignRuns, firstDifference, type Difference } from './compare.ts';
+import { alignRuns, firstDifference, graphDifferences, type Difference } from './compare.ts';
 
 const json = (value: unknown) => (value === undefined ? '—' : JSON.stringify(value));
 
@@ -24,6 +27,25 @@ function ChangeTable({ label, changes, left, right }: { label: string; changes: 
             <th scope="row">{change.key}</th>
             <td><code>{change.type === 'added' ? '—' : json(change.before)}</code></td>
             <td><code>{change.type === 'removed' ? '—' : json(change.after)}</code></td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** What the two runs' graphs set differently, first: a run that parts from another often does because its graph changed. */
+function GraphDifferences({ changes, graph, left, right }: { changes: SettingChange[]; graph: GraphFile; left: number; right: number }) {
+  if (changes.length === 0) return <p className="muted">Graph differences: none, both runs ran the same graph.</p>;
+  return (
+    <table className="diff" aria-label="Graph differences">
+      <thead><tr><th>Setting</th><th>Run {left}</th><th>Run {right}</th></tr></thead>
+      <tbody>
+        {changes.map((change) => (
+          <tr key={change.path} className="diff-changed">
+            <th scope="row"><Shown text={settingName(change.path, graph)} /></th>
+            <td><code><Shown text={settingValue(change.path, change.before)} /></code></td>
+            <td><code><Shown text={settingValue(change.path, change.after)} /></code></td>
           </tr>
         ))}
       </tbody>
@@ -91,6 +113,7 @@ export function RunComparison() {
   const right = runs.find((run) => run.id === pair?.right);
   const rows = useMemo(() => (left && right ? alignRuns(left, right) : []), [left, right]);
   const difference = useMemo(() => (left && right ? firstDifference(left, right) : null), [left, right]);
+  const graphChanges = useMemo(() => (left && right ? graphDifferences(left.graph, right.graph) : []), [left, right]);
 
   useEffect(() => {
     if (pair && difference) void showParting(pair, difference.step, difference.canvas);
@@ -121,6 +144,8 @@ export function RunComparison() {
           </label>
         ))}
       </div>
+      <h3>Graphs</h3>
+      <GraphDifferences changes={graphChanges} graph={right.graph} left={left.id} right={right.id} />
       <p className="comparison-summary">
         {difference ? difference.sentence : `Runs ${left.id} and ${right.id} are alike: the same path, attempts and state.`}
       </p>

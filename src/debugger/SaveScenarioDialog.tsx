@@ -5,16 +5,16 @@ import { parseWith } from '../graph/parse.ts';
 import type { ScenarioDraft } from '../runtime/index.ts';
 import { useApp } from '../store/index.ts';
 
-/** The draft as the person edits it: everything but the name, which has a field of its own. */
-const draftText = (scenario: Scenario) => JSON.stringify({ ...scenario, name: undefined }, null, 2);
+/** The draft as the person edits it: everything but the name, which has a field of its own, and the saved run's record, which is kept as made. */
+const draftText = (scenario: Scenario) => JSON.stringify({ ...scenario, name: undefined, savedFrom: undefined }, null, 2);
 
 /** The typed draft is input like a file: read within the input limits, prototype keys refused. */
-const parseDraft = (name: string, text: string) => {
+const parseDraft = (name: string, text: string, savedFrom: Scenario['savedFrom']) => {
   const json = readJson(text);
   if (!json.ok) return json;
   if (typeof json.value !== 'object' || json.value === null || Array.isArray(json.value))
     return { ok: false as const, problems: [{ path: '', message: 'expected an object: {"skills": …, "expect": …}' }] };
-  return parseWith(Scenario, { ...json.value, name: name.trim() });
+  return parseWith(Scenario, { savedFrom, ...json.value, name: name.trim() });
 };
 
 /**
@@ -27,7 +27,7 @@ export function SaveScenarioDialog({ runId, draft, onClose }: { runId: number; d
   const scenarios = useApp((state) => state.graph.scenarios);
   const [name, setName] = useState(draft.scenario.name);
   const [text, setText] = useState(() => draftText(draft.scenario));
-  const parsed = parseDraft(name, text);
+  const parsed = parseDraft(name, text, draft.scenario.savedFrom);
   const replaces = scenarios.some((scenario) => scenario.name === name.trim());
 
   useEffect(() => {
@@ -49,7 +49,8 @@ export function SaveScenarioDialog({ runId, draft, onClose }: { runId: number; d
         <h2>Save run {runId} as a scenario</h2>
         <p className="muted">
           It pins what the run did (its path, stop, rounds and attempts) and replays what each skill returned as a mock script,
-          so the scenario runs offline. Trim what should not be pinned before saving.
+          so the scenario runs offline. Trim what should not be pinned before saving. It also keeps each step of the run and its graph's
+          settings, so that a later failure says where the run parts from this one and what changed.
         </p>
         {draft.notes.length > 0 && (
           <ul className="save-notes" aria-label="What the scenario cannot pin">

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { updateEdge, type GraphFile } from '../graph/index.ts';
 import { findTemplate } from '../graph/templates/index.ts';
 import { runGraph } from '../runtime/index.ts';
-import { alignRuns, firstDifference, pairAttempts } from './compare.ts';
+import { alignRuns, firstDifference, graphDifferences, pairAttempts } from './compare.ts';
+import { changeWords, settingName, settingValue } from '../graph/settings.ts';
 
 const securityclaw = () => findTemplate('securityclaw')!.graph();
 const flipped = (graph: GraphFile) => updateEdge(graph, 'e4', (edge) => ({ ...edge, when: { path: 'evaluation.plan_exhausted', op: 'eq', value: false } }));
@@ -10,6 +11,32 @@ const cell = (step: { step: number; node: string; fired: { id: string } | null }
 
 // Whole runs through LangGraph, loaded on first use: room for a loaded machine.
 describe('comparing two runs', { timeout: 30_000 }, () => {
+  it('lists what the two runs’ graphs set differently: a token budget, a node’s setting, an edge, a skill (issue 53, #10)', () => {
+    const left = securityclaw();
+    const right = flipped(securityclaw());
+    right.limits.tokenBudget = 250;
+    right.nodes = right.nodes.map((node) => (node.id === 'execute' ? { ...node, config: { ...node.config, retry: { maxAttempts: 2, retryOn: ['timeout'] } } } : node)) as GraphFile['nodes'];
+    right.skills.fallback_lookup = { ...right.skills.fallback_lookup, tokens: 60 };
+    const changes = graphDifferences(left, right);
+    expect(changes.map((change) => [settingName(change.path, right), settingValue(change.path, change.before), settingValue(change.path, change.after)])).toEqual([
+      ['the Token budget', '2000', '250'],
+      ["Execute skill's Max attempts", '3', '2'],
+      ["Execute skill's Retry on", '["timeout","parse_error"]', '["timeout"]'],
+      ['edge e4', 'evaluate → recover on plan_exhausted = true', 'evaluate → recover on plan_exhausted = false'],
+      ["skill fallback_lookup's tokens", '50', '60'],
+    ]);
+    expect(changeWords(changes[0], "run 1's graph", right)).toBe("the Token budget is 250; run 1's graph had 2000");
+    expect(graphDifferences(left, securityclaw())).toEqual([]);
+    expect(settingName('limits.constructor')).toBe('the constructor');
+    expect(settingValue('edges.e1', { source: 'a', target: 'b', when: { path: 5 } })).toBe('{"source":"a","target":"b","when":{"path":5}}');
+    expect(settingValue('edges.e1', 7)).toBe('7');
+    const fewer = securityclaw();
+    delete (fewer.skills as Record<string, unknown>).fallback_lookup;
+    fewer.edges = fewer.edges.filter((edge) => edge.id !== 'e10');
+    expect(graphDifferences(left, fewer).map((change) => changeWords(change, "run 1's graph", fewer)))
+      .toEqual(["edge e10 is gone; run 1's graph had it", "skill fallback_lookup is gone; run 1's graph had it"]);
+  });
+
   it('two graph versions: the paths aligned, the parting step with the edge each took, state and attempts there', async () => {
     const left = { id: 1, trace: await runGraph(securityclaw()) };
     const right = { id: 2, trace: await runGraph(flipped(securityclaw())) };

@@ -1,4 +1,6 @@
 /** Two runs side by side: their paths aligned, where they part, and how they differ there. */
+import type { GraphFile } from '../graph/schema.ts';
+import { settingChanges, settingsOf, type SettingChange } from '../graph/settings.ts';
 import type { Attempt, Trace, TraceStep } from '../runtime/trace.ts';
 import type { CanvasParting } from '../store/index.ts';
 import { diffStates, whereRunsPart, type Change } from './analysis.ts';
@@ -128,3 +130,7 @@ export const firstDifference = (left: ShownRun, right: ShownRun): Difference | n
   if (index === -1) return null;
   return differenceAt(left, right, index + 1, 'detail', `Runs ${left.id} and ${right.id} take the same path; at step ${index + 1} (${left.trace.steps[index].node}) their attempts or state differ`);
 };
+
+/** How the graphs the two runs ran on differ, setting by setting (skills included): what to read before where the runs part. */
+export const graphDifferences = (left: GraphFile, right: GraphFile): SettingChange[] =>
+  settingChanges(settingsOf(left, { skills: true }), settingsOf(right, { skills: true }));

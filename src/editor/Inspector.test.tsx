@@ -247,7 +247,7 @@ describe('plans editor', () => {
     choose(field(container, '1st action’s skill', 0), ' new');
     const form = container.querySelector<HTMLElement>('[aria-label="New skill"]')!;
     type(field(form, 'Skill name'), 'search_wider');
-    type(field(form, 'Script (JSON: one result per attempt, the last repeats)'), '[{"outcome": "ok", "records": [{"ip": "10.0.0.5"}]}]');
+    type(field(form, 'Records (JSON)'), '[{"ip": "10.0.0.5"}]');
     click(form, 'Create skill');
     expect(graph().skills.search_wider).toEqual({ type: 'mock', access: 'read', script: [{ outcome: 'ok', records: [{ ip: '10.0.0.5' }] }] });
     expect(plans()[0].actions[0].skill).toBe('search_wider');
@@ -414,6 +414,89 @@ describe('graph settings and skills', () => {
     expect((field(container, 'API key') as HTMLInputElement).value).toBe('');
     expect(container.textContent).toContain('The key OPENAI_API_KEY was given for http://localhost:11434, not for this origin');
     expect(serializeGraph(graph())).not.toContain('sk-test-secret');
+  });
+});
+
+describe('a mock skill’s script as a form (issue 53, #8)', () => {
+  const skillItem = (container: HTMLElement, name: string) => container.querySelector<HTMLElement>(`[data-part="skill:${name}"]`)!;
+  const script = (name: string) => (graph().skills[name] as { script: Record<string, unknown>[] }).script;
+  const pressButton = (container: HTMLElement, name: string) => act(() => container.querySelector<HTMLButtonElement>(`button[aria-label="${name}"]`)!.click());
+  const outcomes = (item: HTMLElement) => [...item.querySelectorAll('label')].filter((label) => label.textContent === 'Outcome').map((label) => (item.querySelector(`[id="${label.htmlFor}"]`) as HTMLSelectElement).value);
+
+  it('a row per call with its outcome from the list; the last row repeats; rows added, moved and removed, each its own Undo', () => {
+    const container = mount(<Inspector />);
+    const item = skillItem(container, 'search_events');
+    expect(outcomes(item)).toEqual(['timeout', 'empty']);
+    expect(item.textContent).toContain('Call 2 and every call after it');
+    expect(item.textContent).toContain('The last row repeats for every call after it.');
+    // A failure has an error message and no records; ok has records.
+    expect(field(item, 'Error message').value).toBe('SIEM did not answer within 5s');
+    expect([...item.querySelectorAll('label')].filter((label) => label.textContent === 'Records (JSON)')).toHaveLength(0);
+
+    pressButton(item, 'Move call 2 up');
+    expect(script('search_events').map((entry) => entry.outcome)).toEqual(['empty', 'timeout']);
+    expect(outcomes(skillItem(container, 'search_events'))).toEqual(['empty', 'timeout']);
+    click(skillItem(container, 'search_events'), 'Add call');
+    expect(script('search_events')).toHaveLength(3);
+    expect(script('search_events')[2]).toEqual({ outcome: 'ok', records: [{}] });
+    type(field(skillItem(container, 'search_events'), 'Records (JSON)'), '[{"ip": "10.0.0.5"}]');
+    expect(script('search_events')[2].records).toEqual([{ ip: '10.0.0.5' }]);
+    pressButton(skillItem(container, 'search_events'), 'Remove call 1');
+    expect(script('search_events').map((entry) => entry.outcome)).toEqual(['timeout', 'ok']);
+    // Each of them through the history: Undo takes them back one at a time.
+    act(() => useApp.getState().undo());
+    expect(script('search_events')).toHaveLength(3);
+    act(() => useApp.getState().undo());
+    expect(script('search_events')[2].records).toEqual([{}]);
+    act(() => useApp.getState().undo());
+    act(() => useApp.getState().undo());
+    expect(script('search_events')).toEqual((template().skills.search_events as { script: unknown[] }).script);
+    expect(outcomes(skillItem(container, 'search_events'))).toEqual(['timeout', 'empty']);
+  });
+
+  it('the JSON is an advanced view kept in step both ways; JSON that does not read says where and keeps the text', () => {
+    const container = mount(<Inspector />);
+    const json = () => field(skillItem(container, 'search_events'), 'Script (JSON)');
+    type(json(), '[{"outcome": "permission_denied", "error": "no"}, {"outcome": "ok", "records": [{"id": 1}]}]');
+    expect(script('search_events')).toEqual([{ outcome: 'permission_denied', error: 'no' }, { outcome: 'ok', records: [{ id: 1 }] }]);
+    expect(outcomes(skillItem(container, 'search_events'))).toEqual(['permission_denied', 'ok']);
+
+    const bad = '[{"outcome": "ok",}]';
+    type(json(), bad);
+    expect(errorOf(json())).toMatch(/^not JSON: .*(position|line)/);
+    expect(json().value).toBe(bad);
+    expect(script('search_events')[0].outcome).toBe('permission_denied');
+    type(json(), '[{"outcome": "maybe"}]');
+    expect(errorOf(json())).toMatch(/^script\[0\]\.outcome: expected "ok"/);
+    expect(script('search_events')[0].outcome).toBe('permission_denied');
+
+    // The form's edit shows in the JSON.
+    choose(field(skillItem(container, 'search_events'), 'Outcome', 0), 'timeout');
+    expect(JSON.parse(json().value)[0]).toEqual({ outcome: 'timeout', error: 'no' });
+  });
+
+  it('a judge’s skill scripts the reply too; a skill read as records does not ask for one', () => {
+    const judged = template();
+    judged.nodes = judged.nodes.map((candidate) => (candidate.id === 'evaluate' ? { ...candidate, config: { ...candidate.config, judge: 'fallback_lookup' } } as typeof candidate : candidate));
+    open(judged);
+    const container = mount(<Inspector />);
+    expect(() => field(skillItem(container, 'search_events'), 'Reply (what the model answered)')).toThrow();
+    type(field(skillItem(container, 'fallback_lookup'), 'Reply (what the model answered)'), '{"verdict": "sufficient"}');
+    expect(script('fallback_lookup')[0].reply).toEqual({ verdict: 'sufficient' });
+  });
+
+  it('a new skill’s script is the same form', () => {
+    open(template(), { nodes: ['decide'] });
+    const container = mount(<Inspector />);
+    choose(field(container, '1st action’s skill', 0), ' new');
+    const form = container.querySelector<HTMLElement>('[aria-label="New skill"]')!;
+    type(field(form, 'Skill name'), 'search_wider');
+    choose(field(form, 'Outcome'), 'timeout');
+    click(form, 'Add call');
+    expect(outcomes(form)).toEqual(['timeout', 'ok']);
+    expect(form.querySelector('summary')?.textContent).toBe('Script: timeout, then ok (1 record) from call 2 on');
+    click(form, 'Create skill');
+    expect(graph().skills.search_wider).toEqual({ type: 'mock', access: 'read', script: [{ outcome: 'timeout' }, { outcome: 'ok', records: [{}] }] });
   });
 });
 

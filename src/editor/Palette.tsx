@@ -1,6 +1,6 @@
 import { useReactFlow } from '@xyflow/react';
 import { KIND_LIST, type NodeKind } from '../graph/index.ts';
-import { freePosition } from '../graph/placement.ts';
+import { boxInside, freePosition } from '../graph/placement.ts';
 import { FOREIGN_EDIT_NOTE, useApp } from '../store/index.ts';
 import { addNodeAt, centredOn, KIND_DRAG_TYPE, shownFlow } from './canvasEdits.ts';
 import { nodeRect } from './geometry.ts';
@@ -11,15 +11,19 @@ import { KindIcon } from '../ui/icons.tsx';
  * server's LangGraph graph, whose stand-in takes no edits, the kinds are off and a note says why.
  */
 export function Palette() {
-  const { screenToFlowPosition } = useReactFlow();
+  const { screenToFlowPosition, setCenter, getZoom } = useReactFlow();
   const foreign = useApp((state) => state.foreign !== null);
   const addAtCentre = (kind: NodeKind) => {
     const shown = shownFlow(screenToFlowPosition);
     const centre = shown ? { x: shown.x + shown.width / 2, y: shown.y + shown.height / 2 } : { x: 0, y: 0 };
-    // Centred on the point rather than hanging from it, and where nothing is: clear of every node by its real size.
+    // Centred on the point rather than hanging from it, and where nothing is in the view: clear of every node by its real size.
     const graph = useApp.getState().graph;
     const { x, y, width, height } = centredOn(graph, kind, centre, null);
-    addNodeAt(kind, freePosition(graph, { x, y }, { width, height }, (node) => nodeRect(node, graph.skills)));
+    const placed = freePosition(graph, { x, y }, { width, height }, (node) => nodeRect(node, graph.skills), shown ?? undefined);
+    addNodeAt(kind, placed);
+    // A view with no free room left: the view follows the node.
+    if (shown && !boxInside({ ...placed, width, height }, shown))
+      void setCenter(placed.x + width / 2, placed.y + height / 2, { zoom: getZoom() });
   };
   return (
     <div className="palette">

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkNodeId, moveEdge, renameNode, updateNode } from './inspectorOps.ts';
 import { addNode, connect, moveNodes, nextEdgeId, nextNodeId, removeEdges, removeNodes, updateEdge } from './ops.ts';
-import { createNode, duplicateNodes, freePosition } from './placement.ts';
+import { boxInside, createNode, duplicateNodes, freePosition } from './placement.ts';
 import { removeScenario, saveScenario } from './scenarioOps.ts';
 import { parseGraph } from './parse.ts';
 import { serializeGraph } from './serialize.ts';
@@ -179,6 +179,17 @@ describe('freePosition', () => {
     const placed = freePosition(graph, { x: decide.x + 10, y: decide.y + 10 }, size, boxOf);
     expect(graph.nodes.some((node) => overlaps(node.position, placed))).toBe(false);
     expect(Math.hypot(placed.x - decide.x, placed.y - decide.y)).toBeLessThan(600);
+  });
+
+  it('with a room (the view), a free spot inside it, else the nearest anywhere: a node added from the keyboard is not put off-screen (issue 53)', () => {
+    const one = { ...securityclaw(), nodes: [{ ...securityclaw().nodes[0], position: { x: 0, y: 0 } }], edges: [] } as GraphFile;
+    // The nearest free spot is to the right, past the view's right edge; one to the left is inside it.
+    const room = { x: -500, y: -100, width: 700, height: 700 };
+    expect(freePosition(one, { x: 0, y: 0 }, size, boxOf)).toEqual({ x: 240, y: 0 });
+    expect(freePosition(one, { x: 0, y: 0 }, size, boxOf, room)).toEqual({ x: -240, y: 0 });
+    expect(boxInside({ x: -240, y: 0, ...size }, room)).toBe(true);
+    // No free room in the view: the nearest spot anywhere (the palette then brings it into view).
+    expect(freePosition(one, { x: 0, y: 0 }, size, boxOf, { x: -10, y: -10, width: 300, height: 300 })).toEqual({ x: 240, y: 0 });
   });
 
   it('places node after node asked for at one spot clear of each other, as the palette does from the keyboard', () => {

@@ -26,15 +26,20 @@ const RINGS = 40;
 const clear = (box: Box, boxes: readonly Box[]) =>
   boxes.every((other) => box.x + box.width + CLEARANCE <= other.x || other.x + other.width + CLEARANCE <= box.x || box.y + box.height + CLEARANCE <= other.y || other.y + other.height + CLEARANCE <= box.y);
 
+/** Whether `box` lies whole inside `room`. */
+export const boxInside = (box: Box, room: Box) => box.x >= room.x && box.y >= room.y && box.x + box.width <= room.x + room.width && box.y + box.height <= room.y + room.height;
+
 /**
  * The nearest spot to `position` where a node of `size` overlaps no node of the graph (`boxOf`
  * gives each node's box) and keeps a clearance from each: the position itself when it is free,
  * else the closest free one on rings of spots round it, nearer ones first, right and below before
- * left and above at the same distance.
+ * left and above at the same distance. With a `room` (the view), only spots whole inside it count
+ * while one is free there: a node added from the keyboard lands where the person looks.
  */
-export const freePosition = (graph: GraphFile, position: Position, size: { width: number; height: number }, boxOf: (node: GraphNode) => Box): Position => {
+export const freePosition = (graph: GraphFile, position: Position, size: { width: number; height: number }, boxOf: (node: GraphNode) => Box, room?: Box): Position => {
   const boxes = graph.nodes.map(boxOf);
-  const fits = (spot: Position) => clear({ ...spot, ...size }, boxes);
+  const inside = (spot: Position) => !room || boxInside({ ...spot, ...size }, room);
+  const fits = (spot: Position) => inside(spot) && clear({ ...spot, ...size }, boxes);
   if (fits(position)) return position;
   for (let ring = 1; ring <= RINGS; ring += 1) {
     const spots: Position[] = [];
@@ -44,6 +49,8 @@ export const freePosition = (graph: GraphFile, position: Position, size: { width
     const found = spots.sort((a, b) => distance(a) - distance(b)).find(fits);
     if (found) return found;
   }
+  // No free spot in the room: the nearest anywhere (the caller brings it into view).
+  if (room) return freePosition(graph, position, size, boxOf);
   // A canvas this crowded: below everything.
   return { x: position.x, y: Math.max(...boxes.map((box) => box.y + box.height)) + CLEARANCE };
 };

@@ -95,6 +95,16 @@ export const ScenarioExpect = z.strictObject({
 });
 export type ScenarioExpect = z.infer<typeof ScenarioExpect>;
 
+/** What the run a scenario was saved from did: read only to tell why a later run parts from it, never an expectation. */
+export const SavedRun = z.strictObject({
+  /** Each executed step: its node, its outcome, the edge it took and the attempts it made. */
+  steps: z.array(z.strictObject({ node: Id, outcome: z.optional(z.string()), edge: z.optional(Id), attempts: z.optional(z.int().check(z.gte(0))) })).check(z.maxLength(LIMITS.maxSteps)),
+  tokensUsed: z.optional(z.int().check(z.gte(0))),
+  /** The graph's settings as it ran (src/graph/settings.ts), to name the change that made a run part from it. */
+  settings: z.optional(z.record(z.string(), z.unknown())),
+});
+export type SavedRun = z.infer<typeof SavedRun>;
+
 export const Scenario = z.strictObject({
   name: z.string().check(z.minLength(1)),
   description: z.optional(z.string()),
@@ -109,6 +119,7 @@ export const Scenario = z.strictObject({
   /** A person's answers at each approve node, in the order it ran; the run takes them instead of asking. */
   decisions: z.optional(z.record(Id, z.array(z.enum(['approved', 'denied'])).check(z.minLength(1), z.maxLength(1000)))),
   expect: ScenarioExpect,
+  savedFrom: z.optional(SavedRun),
 });
 export type Scenario = z.infer<typeof Scenario>;
 

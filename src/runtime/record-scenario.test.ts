@@ -35,6 +35,22 @@ const httpService = () => server({
   '/archive': [json({ hits: [{ ip: '10.0.0.5', count: 42 }] })],
 });
 
+/**
+ * Seed 001's act with edges by outcome, as the issue's graph had them: three attempts end empty
+ * (e14 to Evaluate, as ok's e2 does); two end in an error (e15 to Recover).
+ */
+const actByOutcome = () => {
+  const graph = template('securityclaw');
+  graph.skills.search_events = { type: 'mock', access: 'read', tokens: 100, script: [{ outcome: 'timeout' }, { outcome: 'timeout' }, { outcome: 'empty' }, { outcome: 'ok', records: [{ ip: '10.0.0.5' }] }] };
+  graph.edges = [
+    { id: 'e2', source: 'execute', target: 'evaluate', when: { outcome: 'ok' } },
+    { id: 'e14', source: 'execute', target: 'evaluate', when: { outcome: 'empty' } },
+    { id: 'e15', source: 'execute', target: 'recover', when: 'otherwise' },
+    ...graph.edges.filter((edge) => edge.id !== 'e2'),
+  ];
+  return graph;
+};
+
 // Whole runs through LangGraph, loaded on first use: room for a loaded machine.
 describe('save a run as a scenario', { timeout: 30_000 }, () => {
   it('pins the path, stop, rounds, attempts and each real skill’s results; the scenario replays offline and passes', async () => {
@@ -67,6 +83,31 @@ describe('save a run as a scenario', { timeout: 30_000 }, () => {
     const result = await runScenario(edited, scenario, { fetch: offline });
     expect(result.divergence).toBe(3);
     expect(result.failures.find((failure) => failure.expectation === 'path')?.detail).toBe('evaluate (step 3) took e5 to decide (otherwise: no other edge matched), not toward recover: e4 did not match, evaluation.plan_exhausted eq false (was true)');
+  });
+
+  it('a failure leads with the step where the run parts from the saved one, its edges and outcomes as the saved run had them, and the setting that made it (issue 53, #10)', async () => {
+    const graph = actByOutcome();
+    const { scenario } = scenarioFromRun(graph, await runGraph(graph));
+    expect(scenario.savedFrom?.steps[1]).toEqual({ node: 'execute', outcome: 'empty', edge: 'e14', attempts: 3 });
+    const edited = structuredClone(graph);
+    nodeOf(edited, 'execute', 'act').config.retry = { maxAttempts: 2, retryOn: ['timeout', 'parse_error'] };
+    const result = await runScenario(edited, scenario);
+    expect(result.divergence).toBe(2);
+    expect(result.cause).toBe("parts at step 2: Execute skill took e15 (error) after 2 attempt(s), the saved run took e14 (empty) after 3 attempt(s). Execute skill's Max attempts is 2; the saved run needed 3");
+
+    // A scenario without the saved run's record (hand-written, or saved before it was kept) leads with the turn, not the count, and does not guess the edge.
+    const older = await runScenario(edited, { ...scenario, savedFrom: undefined });
+    expect(older.cause).toBe('parts at step 2: Execute skill took e15 (error), the scenario went on to Evaluate (by e2 (ok) or e14 (empty))');
+  });
+
+  it('a lower token budget is named as the change that stopped the run early (issue 53, #10)', async () => {
+    const graph = template('securityclaw');
+    const saved = await runGraph(graph);
+    const { scenario } = scenarioFromRun(graph, saved);
+    const edited = structuredClone(graph);
+    edited.limits.tokenBudget = 250;
+    const result = await runScenario(edited, scenario);
+    expect(result.cause).toMatch(new RegExp(`^parts at step \\d+: .*\\. The Token budget is 250; the saved run used ${saved.tokensUsed} token\\(s\\)$`));
   });
 
   it('an llm planner’s answers become scripted replies', async () => {

@@ -1,6 +1,7 @@
 /** Scenarios (SPEC §4): overrides of a graph, and the expectations its trace must meet. */
-import type { GraphFile, Scenario, TokenExpectation } from '../graph/schema.ts';
+import type { GraphFile, SavedRun, Scenario, TokenExpectation } from '../graph/schema.ts';
 import { describeWhen } from '../graph/describe.ts';
+import { changeWords, nodeOfSetting, settingChanges, settingsOf, type SettingChange } from '../graph/settings.ts';
 import { readPath } from '../skills/index.ts';
 import { runGraph, type HeadlessOptions } from './run.ts';
 export { applyScenario, ScenarioError } from './apply-scenario.ts';
@@ -253,8 +254,10 @@ const namer = (graph: GraphFile | undefined) => ({
 const turnWords = ({ at, wanted, isEdge }: Turn & { at: TraceStep }, names: ReturnType<typeof namer>) => {
   const node = names.node(at.node);
   const took = at.fired ? `${node} took ${at.fired.id} (${at.outcome ?? at.fired.reason})` : at.stop ? `${node} stopped the run (${at.stop.reason})` : `${node} took no edge`;
-  const toward = at.edges.find((edge) => (isEdge ? edge.id === wanted : edge.target === wanted));
-  const scenario = toward ? `the scenario took ${toward.id}${names.when(toward.id)}` : isEdge ? `the scenario took ${wanted}` : `the scenario went on to ${names.node(wanted)}, where no edge of ${node} leads`;
+  const toward = at.edges.filter((edge) => (isEdge ? edge.id === wanted : edge.target === wanted));
+  // Several edges lead there: which one the scenario's run took, the scenario does not say.
+  const scenario = toward.length > 1 ? `the scenario went on to ${names.node(wanted)} (by ${toward.map((edge) => `${edge.id}${names.when(edge.id)}`).join(' or ')})`
+    : toward.length === 1 ? `the scenario took ${toward[0].id}${names.when(toward[0].id)}` : isEdge ? `the scenario took ${wanted}` : `the scenario went on to ${names.node(wanted)}, where no edge of ${node} leads`;
   return `${took}, ${scenario}`;
 };
 
@@ -275,13 +278,83 @@ export const checkScenario = (trace: Trace, scenario: Scenario, graph?: GraphFil
   return checks(scenario, facts).flatMap((check) => check(facts)).map((found) => withMessage(found, names));
 };
 
+type SavedStep = SavedRun['steps'][number];
+
+/** A step as "Save as scenario" keeps it in `savedFrom`: what a later run's step is held against. */
+export const savedStepOf = (step: TraceStep): SavedStep => ({
+  node: step.node,
+  ...(step.outcome ? { outcome: step.outcome } : {}),
+  ...(step.fired ? { edge: step.fired.id } : {}),
+  ...(step.attempts.length > 0 ? { attempts: step.attempts.length } : {}),
+});
+
+/** Where a run parts from the run its scenario was saved from: the first executed step that differs, and the settings changed since. */
+export interface SavedParting {
+  /** The run's step there; absent when the run stopped before it. */
+  now?: TraceStep;
+  /** The saved run's step there; absent when the saved run had stopped. */
+  saved?: SavedStep;
+  /** The step number the debugger opens. */
+  step: number | null;
+  /** The changes to the graph that bear on that step (its node's settings, the edges leaving it, the limits), else every change. */
+  changes: SettingChange[];
+}
+
+export const partingFromSaved = (trace: Trace, savedFrom: SavedRun, graph?: GraphFile): SavedParting | null => {
+  const facts = new RunFacts(trace);
+  const length = Math.max(facts.ran.length, savedFrom.steps.length);
+  let index = 0;
+  while (index < length && facts.ran[index] && same(savedStepOf(facts.ran[index]), savedFrom.steps[index])) index += 1;
+  if (index === length) return null;
+  const now = facts.ran[index] as TraceStep | undefined;
+  const saved = savedFrom.steps[index] as SavedStep | undefined;
+  const all = graph && savedFrom.settings ? settingChanges(savedFrom.settings, settingsOf(graph)) : [];
+  const nodes = [now?.node, saved?.node];
+  const bearing = all.filter((change) => change.path.startsWith('limits.') || nodes.includes(nodeOfSetting(change) ?? undefined));
+  return { ...(now ? { now } : {}), ...(saved ? { saved } : {}), step: now?.step ?? facts.last?.step ?? null, changes: bearing.length > 0 ? bearing : all };
+};
+
+const attemptsWords = (count: number | undefined) => ` after ${count ?? 0} attempt(s)`;
+
+/**
+ * `parts at step 2: Execute took e2 (timeout) after 2 attempt(s), the saved run took e14 (empty)
+ * after 3 attempt(s). Execute's Max attempts is 2; the saved run needed 3`.
+ */
+export const savedPartingWords = ({ now, saved, step, changes }: SavedParting, trace: Trace, savedFrom: SavedRun, graph?: GraphFile): string => {
+  const names = namer(graph);
+  const attemptsDiffer = (now?.attempts.length ?? 0) !== (saved?.attempts ?? 0);
+  let turn: string;
+  if (now && saved && now.node === saved.node) {
+    const took = now.fired ? `took ${now.fired.id} (${now.outcome ?? now.fired.reason})` : now.stop ? `stopped the run (${now.stop.reason})` : 'took no edge';
+    const savedTook = saved.edge ? `took ${saved.edge}${saved.outcome ? ` (${saved.outcome})` : ''}` : 'stopped there';
+    turn = `${names.node(now.node)} ${took}${attemptsDiffer ? attemptsWords(now.attempts.length) : ''}, the saved run ${savedTook}${attemptsDiffer ? attemptsWords(saved.attempts) : ''}`;
+  } else if (now && saved) turn = `the run went on to ${names.node(now.node)}, the saved run to ${names.node(saved.node)}`;
+  else if (now) turn = `the run went on to ${names.node(now.node)}; the saved run had stopped`;
+  else turn = `the run stopped (${trace.stopReason ?? 'not stopped'}); the saved run went on to ${names.node(saved?.node ?? '')}`;
+  const causes = changes.slice(0, 3).map((change) => {
+    const node = nodeOfSetting(change);
+    const needed = change.path === `nodes.${node}.retry.maxAttempts` && typeof change.after === 'number' && node === saved?.node && (saved.attempts ?? 0) > change.after ? `the saved run needed ${saved.attempts}`
+      : change.path === 'limits.tokenBudget' && typeof change.after === 'number' && (savedFrom.tokensUsed ?? 0) > change.after ? `the saved run used ${savedFrom.tokensUsed} token(s)`
+        : undefined;
+    return changeWords(change, "the saved run's graph", graph, needed);
+  });
+  const more = changes.length > 3 ? ` (and ${changes.length - 3} more change(s))` : '';
+  const sentences = causes.map((cause) => cause.charAt(0).toUpperCase() + cause.slice(1));
+  return `parts at step ${step ?? 1}: ${turn}${sentences.length > 0 ? `. ${sentences.join('. ')}${more}` : ''}`;
+};
+
 /** The earliest step any failure names: where the debugger opens a failed scenario's run. */
 export const firstDivergence = (failures: readonly ExpectationFailure[]): number | null =>
   failures.reduce<number | null>((first, { step }) => (step !== null && (first === null || step < first) ? step : first), null);
 
-/** The cause of a failed scenario, in one line: the lead of the failure at the first step where the run parts from it. */
-export const causeOf = (failures: readonly ExpectationFailure[], divergence: number | null): string | null =>
-  (failures.find((failure) => failure.step === divergence) ?? failures[0])?.lead ?? null;
+/** The expectations whose failure names the turn the run took: at one step, they say more than a count. */
+const TURNS = ['path', 'pathIncludes', 'fired'];
+
+/** The cause of a failed scenario, in one line: the lead of the failure at the first step where the run parts from it, a turn before a count. */
+export const causeOf = (failures: readonly ExpectationFailure[], divergence: number | null): string | null => {
+  const there = failures.filter((failure) => failure.step === divergence);
+  return (there.find((failure) => TURNS.includes(failure.expectation)) ?? there[0] ?? failures[0])?.lead ?? null;
+};
 
 export interface ScenarioResult {
   scenario: Scenario;
@@ -297,6 +370,9 @@ export const runScenario = async (graph: GraphFile, scenario: Scenario, options:
   const trace = await runGraph(applyScenario(graph, scenario), { ...options, seed: scenario.seed ?? options.seed, scenario: undefined });
   const named = { ...trace, scenario: scenario.name };
   const failures = checkScenario(named, scenario, graph);
+  // A saved run's scenario is held against that run step by step: the cause is where they part, and the change that made it.
+  const parting = failures.length > 0 && scenario.savedFrom ? partingFromSaved(named, scenario.savedFrom, graph) : null;
+  if (parting && scenario.savedFrom) return { scenario, trace: named, failures, divergence: parting.step, cause: savedPartingWords(parting, named, scenario.savedFrom, graph) };
   const divergence = firstDivergence(failures);
   return { scenario, trace: named, failures, divergence, cause: causeOf(failures, divergence) };
 };

@@ -31,7 +31,7 @@ function ConfigField({ field, node, skills, apply, define }: { field: InspectorF
     case 'multiselect':
       return <CheckboxesField {...common} value={(value as string[] | undefined) ?? []} options={field.options} />;
     case 'skill':
-      return <SkillField {...common} value={value as string | undefined} skills={skills} define={define} optional={field.optional} />;
+      return <SkillField {...common} value={value as string | undefined} skills={skills} define={define} optional={field.optional} replies={field.replies} />;
     case 'skills':
       return <CheckboxesField {...common} value={(value as string[] | undefined) ?? []} options={skills} />;
     case 'json': {

@@ -1,29 +1,26 @@
 import { useId, useState } from 'react';
-import { describeProblems, readJson } from '../../graph/index.ts';
+import { describeProblems, type MockEntry } from '../../graph/index.ts';
 import { checkSkillName, newSkill, nextSkillName } from '../../graph/inspectorOps.ts';
 import { parseUntrusted } from '../../graph/parse.ts';
-import { Skill } from '../../graph/skills.ts';
+import { MockSkill, Skill } from '../../graph/skills.ts';
 import { useApp } from '../../store/index.ts';
 import { SelectField, type Apply } from './fields.tsx';
+import { MockScriptForm, scriptSummary } from './MockScriptForm.tsx';
 
 /** Defines a skill in the graph (`setSkill`), as part of the edit that then picks it. */
 export type DefineSkill = (name: string, skill: Skill) => void;
 
 const SKILL_TYPES = ['mock', 'http', 'llm'] as const;
 type SkillType = (typeof SKILL_TYPES)[number];
-const DEFAULT_SCRIPT = JSON.stringify([{ outcome: 'ok', records: [{}] }]);
+const DEFAULT_SCRIPT: MockEntry[] = [{ outcome: 'ok', records: [{}] }];
 
 /** The skill the form describes, or why it is not one (the name first: it is what the picker shows). */
-const skillOf = (graph: Parameters<typeof checkSkillName>[0], draft: { name: string; type: SkillType; script: string; url: string; baseUrl: string; model: string }) => {
+const skillOf = (graph: Parameters<typeof checkSkillName>[0], draft: { name: string; type: SkillType; script: MockEntry[]; url: string; baseUrl: string; model: string }) => {
   const nameProblem = checkSkillName(graph, draft.name);
   if (nameProblem) return { ok: false as const, message: `Name: ${nameProblem}` };
   const base = newSkill(draft.type);
   let candidate: unknown = base;
-  if (draft.type === 'mock') {
-    const script = readJson(draft.script);
-    if (!script.ok) return { ok: false as const, message: `Script: ${describeProblems(script.problems)}` };
-    candidate = { ...base, script: script.value };
-  }
+  if (draft.type === 'mock') candidate = { ...base, script: draft.script };
   if (draft.type === 'http') candidate = { ...base, url: draft.url };
   if (draft.type === 'llm') candidate = { ...base, baseUrl: draft.baseUrl, model: draft.model };
   const parsed = parseUntrusted(Skill, candidate);
@@ -31,16 +28,24 @@ const skillOf = (graph: Parameters<typeof checkSkillName>[0], draft: { name: str
 };
 
 /**
- * A new skill defined where it is used: its name, its type, and a mock's script or an http skill's
+ * A new skill defined where it is used: its name, its type, and a mock's script (with a reply per
+ * call where it is `replies`: a judge's, a planner's) or an http skill's
  * URL (an llm's endpoint and model). The rest takes the type's defaults, set later under Skills in
  * the graph settings.
  */
-export function NewSkillForm({ onCreate, onCancel }: { onCreate: (name: string, skill: Skill) => void; onCancel: () => void }) {
+export function NewSkillForm({ onCreate, onCancel, replies = false }: { onCreate: (name: string, skill: Skill) => void; onCancel: () => void; replies?: boolean }) {
   const graph = useApp((state) => state.graph);
   const id = useId();
   const [draft, setDraft] = useState(() => ({ name: nextSkillName(graph), type: 'mock' as SkillType, script: DEFAULT_SCRIPT, url: 'https://example.com/search?q={{args.q}}', baseUrl: 'http://localhost:11434/v1', model: 'llama3.1' }));
   const [error, setError] = useState<string | null>(null);
   const set = (key: keyof typeof draft) => (event: { target: { value: string } }) => setDraft((current) => ({ ...current, [key]: event.target.value }));
+  // The script is held to the mock skill's schema as it is edited, as a skill's script in the graph is.
+  const setScript = (script: unknown) => {
+    const parsed = parseUntrusted(MockSkill, { ...newSkill('mock'), script });
+    if (!parsed.ok) return describeProblems(parsed.problems);
+    setDraft((current) => ({ ...current, script: parsed.value.script }));
+    return null;
+  };
   const create = () => {
     const result = skillOf(graph, draft);
     if (!result.ok) return setError(result.message);
@@ -59,11 +64,12 @@ export function NewSkillForm({ onCreate, onCancel }: { onCreate: (name: string, 
           {SKILL_TYPES.map((type) => <option key={type} value={type}>{type}</option>)}
         </select>
       </div>
+      {/* Folded to what it answers: the form's buttons stay in view, and the defaults are a working script. */}
       {draft.type === 'mock' && (
-        <div className="field">
-          <label htmlFor={`${id}-script`}>Script (JSON: one result per attempt, the last repeats)</label>
-          <textarea id={`${id}-script`} rows={3} spellCheck={false} value={draft.script} onChange={set('script')} />
-        </div>
+        <details className="new-skill-script">
+          <summary>Script: {scriptSummary(draft.script)}</summary>
+          <MockScriptForm script={draft.script} replies={replies} apply={setScript} />
+        </details>
       )}
       {draft.type === 'http' && (
         <div className="field">
@@ -99,13 +105,14 @@ const NEW_SKILL = ' new';
  * A skill picker: the graph's skills, and "New skill…", which opens the form above in place and
  * picks the skill it creates.
  */
-export function SkillField({ label, value, skills, apply, define, optional, help }: { label: string; value: string | undefined; skills: readonly string[]; apply: Apply<string | undefined>; define: DefineSkill; optional?: boolean; help?: string }) {
+export function SkillField({ label, value, skills, apply, define, optional, help, replies }: { label: string; value: string | undefined; skills: readonly string[]; apply: Apply<string | undefined>; define: DefineSkill; optional?: boolean; help?: string; replies?: boolean }) {
   const [creating, setCreating] = useState(false);
   return (
     <>
       <SelectField label={label} value={value} options={skills} apply={apply} optional={optional} help={help} actions={[{ value: NEW_SKILL, label: 'New skill…', run: () => setCreating(true) }]} />
       {creating && (
         <NewSkillForm
+          replies={replies}
           onCancel={() => setCreating(false)}
           onCreate={(name, skill) => {
             define(name, skill);

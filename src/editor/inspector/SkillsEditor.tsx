@@ -1,5 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
-import { CALL_OUTCOMES, own, type MockEntry, type Skill } from '../../graph/index.ts';
+import { own, type Skill } from '../../graph/index.ts';
 import { originOf } from '../../graph/hosts.ts';
 import { HttpSkill, HTTP_METHODS, LlmSkill, McpSkill, MockSkill, ACCESS_LEVELS } from '../../graph/skills.ts';
 import { checkSkillName, newSkill, nextSkillName, removeSkill, renameSkill, setSkill, skillUsers } from '../../graph/inspectorOps.ts';
@@ -7,6 +7,7 @@ import { useApp } from '../../store/index.ts';
 import { getKey, keyNameOf, originsWithKey, setKey } from '../../network/secrets.ts';
 import { applyAt, DraftField, JsonField, NumberField, SelectField, TextField, type Apply, type Parsed } from './fields.tsx';
 import { skillPart, useOpenPart } from './openPart.ts';
+import { answersWithReply, MockScriptForm } from './MockScriptForm.tsx';
 
 const SKILL_TYPES: readonly Skill['type'][] = ['mock', 'http', 'llm', 'mcp'];
 // An MCP server's tools come with the MCP client: loaded when an mcp skill is opened.
@@ -43,44 +44,11 @@ function ApiKeyField({ name, skill, origin }: { name: string; skill: Skill & { t
   );
 }
 
-function MockScript({ script, apply }: { script: readonly MockEntry[]; apply: Apply<unknown> }) {
-  const setEntry = (index: number, key: keyof MockEntry, value: unknown) => {
-    const entry: Record<string, unknown> = { ...script[index], [key]: value };
-    if (value === undefined) delete entry[key];
-    // Records left over from an ok entry would make an "empty" result count as evidence.
-    if (key === 'outcome' && value === 'empty') delete entry.records;
-    return apply(script.map((existing, at) => (at === index ? entry : existing)));
-  };
-  return (
-    <ol className="list-editor" aria-label="Script">
-      {script.map((entry, index) => (
-        <li key={index} className="list-item">
-          <span className="field-title">Attempt {index + 1}{index === script.length - 1 ? ' and after' : ''}</span>
-          <SelectField label="Outcome" value={entry.outcome} options={CALL_OUTCOMES} apply={(value) => setEntry(index, 'outcome', value)} />
-          <JsonField label="Records (JSON)" value={entry.records} optional apply={(value) => setEntry(index, 'records', value)} />
-          <NumberField label="Tokens" value={entry.tokens} optional apply={(value) => setEntry(index, 'tokens', value)} />
-          <TextField label="Error message" value={entry.error} apply={(value) => setEntry(index, 'error', value)} />
-          <NumberField label="Delay (ms)" value={entry.delayMs} optional apply={(value) => setEntry(index, 'delayMs', value)} />
-          {script.length > 1 ? (
-            <button type="button" onClick={() => apply(script.filter((_, at) => at !== index))}>
-              Remove attempt {index + 1}
-            </button>
-          ) : null}
-        </li>
-      ))}
-      <li>
-        <button type="button" onClick={() => apply([...script, { outcome: 'ok', records: [{}] }])}>
-          Add script entry
-        </button>
-      </li>
-    </ol>
-  );
-}
-
-function SkillSettings({ name, skill, apply }: { name: string; skill: Skill; apply: (key: string) => Apply<unknown> }) {
+function SkillSettings({ name, skill, apply }: { name: string; skill: Skill; apply: (key: string, editKey?: string | null) => Apply<unknown> }) {
+  const graph = useApp((state) => state.graph);
   switch (skill.type) {
     case 'mock':
-      return <MockScript script={skill.script} apply={apply('script')} />;
+      return <MockScriptForm script={skill.script} replies={answersWithReply(graph, name)} apply={(script, editKey) => apply('script', editKey)(script)} />;
     case 'http':
       return (
         <>
@@ -127,8 +95,9 @@ function SkillItem({ name, skill, open, onToggle, onRenamed }: SkillItemProps) {
   const [confirmDelete, setConfirmDelete] = useState(false);
   const users = skillUsers(graph, name);
   // Applied to the skill as it is when applied, not as rendered: two settings applied at once (a tool and its access) both stay.
-  const apply = (key: string): Apply<unknown> => (value) =>
-    applyAt(SCHEMAS[skill.type], (own(useApp.getState().graph.skills, name) ?? skill) as Record<string, unknown>, key, value, (next) => edit((current) => setSkill(current, name, next as Skill), `skill:${name}:${key}`));
+  // `editKey` null: an edit of its own in the history, never merged with the one before (a script row added or moved).
+  const apply = (key: string, editKey: string | null = key): Apply<unknown> => (value) =>
+    applyAt(SCHEMAS[skill.type], (own(useApp.getState().graph.skills, name) ?? skill) as Record<string, unknown>, key, value, (next) => edit((current) => setSkill(current, name, next as Skill), editKey === null ? undefined : `skill:${name}:${editKey}`));
   const parseName = (text: string): Parsed<string> => {
     const problem = checkSkillName(graph, text, name);
     return problem ? { ok: false, message: problem } : { ok: true, value: text };

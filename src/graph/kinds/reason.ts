@@ -18,7 +18,7 @@ export const reason = defineKind<ReasonConfig>()({
   fields: [
     { key: 'planner', label: 'Planner', type: 'select', options: ['scripted', 'llm'] },
     { key: 'plans', label: 'Plans by round', type: 'json', list: 'plans', help: 'One entry per round; the last repeats. [{"actions":[{"skill":"…","args":{}}]}]' },
-    { key: 'skill', label: 'LLM skill', type: 'skill', optional: true, help: 'Used by the llm planner.' },
+    { key: 'skill', label: 'LLM skill', type: 'skill', optional: true, replies: true, help: 'Used by the llm planner.' },
     { key: 'prompt', label: 'Prompt', type: 'text', optional: true },
     ...RETRY_FIELDS,
     ...LOOP_FIELDS,

@@ -17,7 +17,8 @@ export type InspectorField =
   | { key: string; label: string; type: 'text'; optional?: boolean; help?: string }
   | { key: string; label: string; type: 'select'; options: readonly string[]; optional?: boolean; help?: string }
   | { key: string; label: string; type: 'multiselect'; options: readonly string[]; help?: string }
-  | { key: string; label: string; type: 'skill'; optional?: boolean; help?: string }
+  /** `replies`: the skill's answer is read as a model's reply (a judge, an llm planner), so a mock of it scripts one. */
+  | { key: string; label: string; type: 'skill'; optional?: boolean; help?: string; replies?: boolean }
   | { key: string; label: string; type: 'skills'; help?: string }
   | { key: string; label: string; type: 'json'; optional?: boolean; help?: string; list?: InspectorListEditor };
 

@@ -27,7 +27,7 @@ export const verify = defineKind<VerifyConfig>()({
   needs: (config) => (config.loop ? [] : [['results', 'collected']]),
   fields: [
     { key: 'minRecords', label: 'Records needed', type: 'number', min: 0 },
-    { key: 'judge', label: 'Judge skill', type: 'skill', optional: true, help: 'An llm (or mock) judge asked once instead of counting records.' },
+    { key: 'judge', label: 'Judge skill', type: 'skill', optional: true, replies: true, help: 'An llm (or mock) judge asked once instead of counting records.' },
     ...LOOP_FIELDS,
     { key: 'verdictFrom', label: 'Verdict from', type: 'select', options: VERDICT_SOURCES, optional: true, help: 'tool: the last tool answer’s ok.' },
     { key: 'loop.verdict', label: 'Loop: verdict kept', type: 'select', options: VERDICT_MODES, optional: true, help: 'state: kept in verified until a tool answers again.' },
