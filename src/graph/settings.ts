@@ -6,7 +6,7 @@
  */
 import { describeWhen } from './describe.ts';
 import { kindDefinition } from './kinds/index.ts';
-import type { GraphFile } from './schema.ts';
+import type { GraphFile, Limits } from './schema.ts';
 import { When } from './when.ts';
 
 export type Settings = Record<string, unknown>;
@@ -62,7 +62,8 @@ export const settingChanges = (before: Settings, after: Settings): SettingChange
   return changes.filter((change) => wholeOf(change.path) || !cameOrWent.some((prefix) => change.path.startsWith(prefix)));
 };
 
-const LIMIT_NAMES: Record<string, string> = { maxRounds: 'Max rounds', maxSteps: 'Max steps', tokenBudget: 'Token budget' };
+/** Each limit by the label the graph settings give it (the inspector reads them here too). */
+export const LIMIT_NAMES: Record<keyof typeof Limits.shape, string> = { maxRounds: 'Max rounds', maxSteps: 'Max steps', tokenBudget: 'Token budget', onBudget: 'When the budget is spent' };
 
 /** The node a setting belongs to, or the node an edge leaves: what a change is about. */
 export const nodeOfSetting = (change: SettingChange): string | null => {
@@ -78,7 +79,7 @@ export const settingName = (path: string, graph?: GraphFile): string => {
   const [part, id, ...rest] = path.split('.');
   const key = rest.join('.');
   // A saved run's settings come from a file: a key named like an Object method is a key, never looked up on the prototype.
-  if (part === 'limits') return `the ${Object.hasOwn(LIMIT_NAMES, id) ? LIMIT_NAMES[id] : id}`;
+  if (part === 'limits') return `the ${Object.hasOwn(LIMIT_NAMES, id) ? LIMIT_NAMES[id as keyof typeof LIMIT_NAMES] : id}`;
   if (part === 'edges') return `edge ${id}`;
   if (part === 'skills') return `skill ${id}'s ${key}`;
   if (part === 'nodes') {
