@@ -267,7 +267,7 @@ test('Mermaid export shows the flowchart', async ({ page }) => {
   await page.getByRole('button', { name: 'Mermaid', exact: true }).click();
   const text = await page.getByRole('dialog', { name: 'Mermaid flowchart' }).getByLabel('Mermaid text').inputValue();
   expect(text).toContain('flowchart LR');
-  expect(text).toContain('evaluate -->|"plan_exhausted = true"| recover');
+  expect(text).toContain('evaluate -->|"plan_exhausted = true or reason = #quot;coverage_low#quot;"| recover');
 });
 
 test('New graph and a template open as new graphs; the edited one is kept under Graphs', async ({ page }) => {

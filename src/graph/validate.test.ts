@@ -31,6 +31,7 @@ describe('validateGraph', () => {
       'no_entry', 'duplicate_id', 'unknown_node', 'unknown_skill', 'unreachable', 'dead_end',
       'unrouted_outcome', 'unknown_path', 'permission_conflict', 'bad_finally', 'capped_work', 'unknown_edge',
       'collect_writes', 'retry_denied', 'reserved_state', 'no_verdict_tool', 'unwritten_read', 'no_plan',
+      'unreachable_rule', 'bad_operand',
     ]);
   });
 
@@ -315,6 +316,29 @@ describe('validateGraph', () => {
         g.permissions.mode = 'workspace';
       });
       expect(withCode(graph, 'permission_conflict')).toEqual([]);
+    });
+  });
+
+  describe('unreachable_rule (issue 54, #6)', () => {
+    it('SecurityClaw as it shipped: low coverage went back to decide, so coverage_low → broaden_evidence could never apply', () => {
+      const shipped = mutated((g) => {
+        const e4 = g.edges.find((edge) => edge.id === 'e4')!;
+        e4.when = { path: 'evaluation.plan_exhausted', op: 'eq', value: true };
+      });
+      const [problem] = withCode(shipped, 'unreachable_rule');
+      expect(problem).toMatchObject({ severity: 'warning', nodeId: 'recover', path: 'nodes[3].config.rules[3].reason' });
+      expect(problem.message).toBe('recover\'s rule for "coverage_low" (broaden_evidence) can never apply: evaluate ends it with the outcome continue (plan_exhausted false) and goes to decide, so no path brings a "coverage_low" evaluation to recover. Route it there, or remove the rule.');
+      expect(withCode(shipped, 'unreachable_rule')).toHaveLength(1);
+    });
+    it('not once low coverage is routed to recover, nor for a reason a judge may write', () => {
+      expect(withCode(securityclaw(), 'unreachable_rule')).toEqual([]);
+      const judged = mutated((g) => {
+        nodeOf(g, 'recover', 'recover').config.rules.push({ reason: 'too_few_hosts', action: 'broaden_evidence' });
+        g.skills.judge = { type: 'mock', access: 'read', script: [{ outcome: 'ok' }] };
+      });
+      expect(withCode(judged, 'unreachable_rule').map((problem) => problem.message)).toEqual([expect.stringContaining('no Verify node ends with the reason "too_few_hosts"')]);
+      nodeOf(judged, 'evaluate', 'verify').config.judge = 'judge';
+      expect(withCode(judged, 'unreachable_rule')).toEqual([]);
     });
   });
 
