@@ -12,6 +12,7 @@ describe('describeWhen', () => {
 
   it('names a field by its last segment, with the operator as a sign', () => {
     expect(describeWhen({ path: 'evaluation.plan_exhausted', op: 'eq', value: true })).toBe('plan_exhausted = true');
+    expect(describeWhen({ path: 'recovery.tried', op: 'contains', value: 'expand_search_scope' })).toBe('tried contains "expand_search_scope"');
     expect(describeWhen({ path: 'round', op: 'ne', value: 1 })).toBe('round ≠ 1');
     expect(describeWhen({ path: 'tokensUsed', op: 'gt', value: 100 })).toBe('tokensUsed > 100');
     expect(describeWhen({ path: 'steps', op: 'gte', value: 3 })).toBe('steps ≥ 3');
