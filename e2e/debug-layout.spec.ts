@@ -45,7 +45,7 @@ test('Debug layout: the timeline and the step detail side by side under the canv
   const errors = collectErrors(page);
   await page.goto('/?template=securityclaw');
   // The editing layout, with the Scenarios panel opened by the person.
-  await page.getByRole('button', { name: 'Show Scenarios (12)' }).click();
+  await page.getByRole('button', { name: 'Show Scenarios (13)' }).click();
   await expect(page.getByRole('region', { name: 'Scenarios' })).toBeVisible();
   const inspectorBefore = await box(page.getByRole('region', { name: 'Inspector' }));
   await expect(debugToggle(page)).toHaveAttribute('aria-pressed', 'false');
