@@ -116,7 +116,7 @@ test('F10 steps through the recovery path in the Debug layout with the node of e
   await page.keyboard.press('Control+Shift+D');
   await page.getByRole('group', { name: 'Edge from evaluate to recover' }).focus();
   await page.keyboard.press('Enter');
-  await page.getByRole('region', { name: 'Inspector' }).getByLabel('Value').fill('false');
+  await page.getByRole('region', { name: 'Inspector' }).getByLabel('Value').first().fill('false');
   const note = page.getByRole('note').filter({ hasText: 'ran on an earlier version of this graph' });
   await expect(note).toBeVisible();
   // Debugging again, F10 starts afresh on the graph as it is: nothing of the old run is painted as its.
@@ -221,7 +221,7 @@ test('nothing stale: a run shown on an edited graph is dimmed and says it ran on
   await expect(note).toHaveCount(0);
   await page.getByRole('group', { name: 'Edge from evaluate to recover' }).focus();
   await page.keyboard.press('Enter');
-  await page.getByRole('region', { name: 'Inspector' }).getByLabel('Value').fill('false');
+  await page.getByRole('region', { name: 'Inspector' }).getByLabel('Value').first().fill('false');
   await expect(note).toHaveText('Run 1 ran on an earlier version of this graph: its marks are dimmed. Run again to see what this version does.');
   await expect(flowNode(page, 'answer').locator('.agent-node')).toHaveCSS('outline-style', 'dashed');
   // A run on the edited graph is current; the first run is current again once the edit is undone.

@@ -71,7 +71,7 @@ test('connect outcome handles into SecurityClaw, completing the other conditions
   // The conditions that are not outcomes cannot be drawn: set them by importing the drawn graph with them filled in.
   const drawn = await exportGraph(page);
   const whenOf: Record<string, unknown> = {
-    'verify>recover': { path: 'evaluation.plan_exhausted', op: 'eq', value: true },
+    'verify>recover': { any: [{ path: 'evaluation.plan_exhausted', op: 'eq', value: true }, { path: 'evaluation.reason', op: 'eq', value: 'coverage_low' }] },
     'verify>reason': 'otherwise',
     'recover>stop': 'otherwise',
   };
@@ -162,7 +162,7 @@ test('copy, paste and duplicate nodes with their inner edges', async ({ page }) 
   await expect(flowNode(page, 'evaluate_2')).toHaveClass(/selected/);
   const graph = await exportGraph(page);
   expect(graph.edges.filter((edge) => edge.source.endsWith('_2') || edge.target.endsWith('_2'))).toEqual([
-    expect.objectContaining({ source: 'evaluate_2', target: 'recover_2', when: { path: 'evaluation.plan_exhausted', op: 'eq', value: true } }),
+    expect.objectContaining({ source: 'evaluate_2', target: 'recover_2', when: { any: [{ path: 'evaluation.plan_exhausted', op: 'eq', value: true }, { path: 'evaluation.reason', op: 'eq', value: 'coverage_low' }] } }),
   ]);
   await page.keyboard.press('Control+d');
   await expect(flowNode(page, 'evaluate_3')).toBeVisible();

@@ -132,7 +132,7 @@ test('a real run against a local service becomes a scenario; a changed condition
     const xml = (junit as { stdout: string }).stdout;
     expect(xml).toContain('<testsuite name="SecurityClaw on a local SIEM"');
     expect(xml).toContain(`<testcase name="${SAVED}"`);
-    expect(xml).toMatch(/<failure message="parts at step 3: Evaluate took e5 \(exhausted\), the scenario took e4 \(plan_exhausted = false\); \d+ expectation\(s\) failed, the first: /);
+    expect(xml).toMatch(/<failure message="parts at step 3: Evaluate took e5 \(exhausted\), the scenario took e4 \(plan_exhausted = false or reason = &quot;coverage_low&quot;\); \d+ expectation\(s\) failed, the first: /);
     expect(xml).toContain('path: expected [&quot;decide&quot;,&quot;execute&quot;,&quot;evaluate&quot;,&quot;recover&quot;');
     expect(siem.calls()).toHaveLength(3);
     expect(errors).toEqual([]);
