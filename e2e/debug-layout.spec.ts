@@ -114,9 +114,9 @@ test('F10 steps through the recovery path in the Debug layout with the node of e
 
   // Back to editing to change a condition: the run on screen says it ran on an earlier version.
   await page.keyboard.press('Control+Shift+D');
-  await page.getByRole('group', { name: 'Edge from evaluate to recover' }).focus();
+  await page.getByRole('group', { name: 'Edge from evaluate to recover' }).first().focus();
   await page.keyboard.press('Enter');
-  await page.getByRole('region', { name: 'Inspector' }).getByLabel('Value').first().fill('false');
+  await page.getByRole('region', { name: 'Inspector' }).getByLabel('Value').fill('false');
   const note = page.getByRole('note').filter({ hasText: 'ran on an earlier version of this graph' });
   await expect(note).toBeVisible();
   // Debugging again, F10 starts afresh on the graph as it is: nothing of the old run is painted as its.
@@ -219,9 +219,9 @@ test('nothing stale: a run shown on an edited graph is dimmed and says it ran on
   // An edited condition: the run's marks are dimmed, and a note says why.
   const note = page.getByRole('note').filter({ hasText: 'ran on an earlier version of this graph' });
   await expect(note).toHaveCount(0);
-  await page.getByRole('group', { name: 'Edge from evaluate to recover' }).focus();
+  await page.getByRole('group', { name: 'Edge from evaluate to recover' }).first().focus();
   await page.keyboard.press('Enter');
-  await page.getByRole('region', { name: 'Inspector' }).getByLabel('Value').first().fill('false');
+  await page.getByRole('region', { name: 'Inspector' }).getByLabel('Value').fill('false');
   await expect(note).toHaveText('Run 1 ran on an earlier version of this graph: its marks are dimmed. Run again to see what this version does.');
   await expect(flowNode(page, 'answer').locator('.agent-node')).toHaveCSS('outline-style', 'dashed');
   // A run on the edited graph is current; the first run is current again once the edit is undone.

@@ -248,7 +248,7 @@ test('fork from step 1 with search_events returning records: evaluate takes e3, 
   await expect(steps(page)).toHaveCount(4);
   await expect(stopStatus(page)).toContainText('completed');
   await expect(page.locator('.tl-parting')).toHaveText(
-    'Runs part at step 3: run 1 took e4 (any of [evaluation.plan_exhausted eq true (was true): yes]), run 2 took e3 (outcome is "sufficient")',
+    'Runs part at step 3: run 1 took e4 (evaluation.plan_exhausted eq true (was true)), run 2 took e3 (outcome is "sufficient")',
   );
   await steps(page).nth(2).click();
   await expect(detail(page).locator('.fired-edge')).toHaveText('e3');

@@ -62,7 +62,9 @@ test('connect outcome handles into SecurityClaw, completing the other conditions
   await connectHandles(page, 'verify', 'out', 'reason');
   await connectHandles(page, 'recover', 'recovered', 'reason');
   await connectHandles(page, 'recover', 'out', 'stop');
-  await expect(page.locator('.react-flow__edge')).toHaveCount(7);
+  // Low coverage continues into recovery (issue 54, #6).
+  await connectHandles(page, 'verify', 'continue', 'recover');
+  await expect(page.locator('.react-flow__edge')).toHaveCount(8);
   // An edge its outcome row names needs no label; a loop back, far from its row, has one.
   await expect(page.getByRole('group', { name: 'Edge from verify to respond' })).toBeVisible();
   await expect(page.locator('.edge-label').filter({ hasText: 'outcome: sufficient' })).toHaveCount(0);
@@ -71,7 +73,7 @@ test('connect outcome handles into SecurityClaw, completing the other conditions
   // The conditions that are not outcomes cannot be drawn: set them by importing the drawn graph with them filled in.
   const drawn = await exportGraph(page);
   const whenOf: Record<string, unknown> = {
-    'verify>recover': { any: [{ path: 'evaluation.plan_exhausted', op: 'eq', value: true }, { path: 'evaluation.reason', op: 'eq', value: 'coverage_low' }] },
+    'verify>recover': { path: 'evaluation.plan_exhausted', op: 'eq', value: true },
     'verify>reason': 'otherwise',
     'recover>stop': 'otherwise',
   };
@@ -162,7 +164,8 @@ test('copy, paste and duplicate nodes with their inner edges', async ({ page }) 
   await expect(flowNode(page, 'evaluate_2')).toHaveClass(/selected/);
   const graph = await exportGraph(page);
   expect(graph.edges.filter((edge) => edge.source.endsWith('_2') || edge.target.endsWith('_2'))).toEqual([
-    expect.objectContaining({ source: 'evaluate_2', target: 'recover_2', when: { any: [{ path: 'evaluation.plan_exhausted', op: 'eq', value: true }, { path: 'evaluation.reason', op: 'eq', value: 'coverage_low' }] } }),
+    expect.objectContaining({ source: 'evaluate_2', target: 'recover_2', when: { path: 'evaluation.plan_exhausted', op: 'eq', value: true } }),
+    expect.objectContaining({ source: 'evaluate_2', target: 'recover_2', when: { outcome: 'continue' } }),
   ]);
   await page.keyboard.press('Control+d');
   await expect(flowNode(page, 'evaluate_3')).toBeVisible();
@@ -267,7 +270,7 @@ test('Mermaid export shows the flowchart', async ({ page }) => {
   await page.getByRole('button', { name: 'Mermaid', exact: true }).click();
   const text = await page.getByRole('dialog', { name: 'Mermaid flowchart' }).getByLabel('Mermaid text').inputValue();
   expect(text).toContain('flowchart LR');
-  expect(text).toContain('evaluate -->|"plan_exhausted = true or reason = #quot;coverage_low#quot;"| recover');
+  expect(text).toContain('evaluate -->|"plan_exhausted = true"| recover');
 });
 
 test('New graph and a template open as new graphs; the edited one is kept under Graphs', async ({ page }) => {

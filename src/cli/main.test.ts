@@ -65,7 +65,7 @@ describe('loopscope run', () => {
     expect(lines[0]).toBe('SecurityClaw triage — seed 1');
     expect(lines).toContain('── round 2 ──');
     expect(result.out).toContain('      attempt 1 search_events: timeout, 0 record(s), 100 token(s) — SIEM did not answer within 5s\n          ↳ timeout is in retryOn (attempt 1 of 3): retrying in place');
-    expect(result.out).toContain('      ✓ e4 → recover: any of [evaluation.plan_exhausted eq true (was true): yes]');
+    expect(result.out).toContain('      ✓ e4 → recover: evaluation.plan_exhausted eq true (was true)');
     expect(result.out).toContain('      guards: round 2/5 · steps 4/50 · tokens 200/2000');
     expect(lines.at(-2)).toBe('Stopped: completed — answer wrote the response: the run completed');
   });

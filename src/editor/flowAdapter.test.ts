@@ -95,7 +95,7 @@ describe('toFlowEdges', () => {
     expect(byId.e3.sourceHandle).toBe('sufficient');
     expect(byId.e3.data!.label).toBe('outcome: sufficient');
     expect(byId.e4.sourceHandle).toBe(GENERAL_HANDLE);
-    expect(byId.e4.data!.label).toBe('plan_exhausted = true or reason = "coverage_low"');
+    expect(byId.e4.data!.label).toBe('plan_exhausted = true');
     expect(byId.e5.data!.label).toBe('otherwise');
     expect(byId.e1.data!.label).toBe('always');
     expect(byId.e6.sourceHandle).toBe('recovered');

@@ -14,7 +14,7 @@ describe('toMermaid', () => {
     const lines = text.trim().split('\n');
     expect(lines[0]).toBe('flowchart LR');
     expect(lines).toContain('  decide --> execute');
-    expect(lines).toContain('  evaluate -->|"plan_exhausted = true or reason = #quot;coverage_low#quot;"| recover');
+    expect(lines).toContain('  evaluate -->|"plan_exhausted = true"| recover');
     expect(lines).toContain('  evaluate -.->|"otherwise"| decide');
     expect(lines).toContain('  recover -.->|"outcome: recovered"| decide');
     expect(lines).toContain('  answer(["Format response (respond)"])');

@@ -46,8 +46,8 @@ describe('describeWhen', () => {
   it('labels every SecurityClaw edge', () => {
     const graph = findTemplate('securityclaw')!.graph();
     expect(graph.edges.map((edge) => describeWhen(edge.when))).toEqual([
-      'always', 'always', 'outcome: sufficient', 'plan_exhausted = true or reason = "coverage_low"', 'otherwise', 'outcome: recovered', 'otherwise',
-      'outcome: needs_human', 'outcome: approved', 'outcome: denied',
+      'always', 'always', 'outcome: sufficient', 'plan_exhausted = true', 'otherwise', 'outcome: recovered', 'otherwise',
+      'outcome: needs_human', 'outcome: approved', 'outcome: denied', 'outcome: continue',
     ]);
   });
 });

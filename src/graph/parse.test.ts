@@ -155,11 +155,11 @@ describe('parseGraph refuses, naming the path', () => {
       'edges[2].when: expected "always", "otherwise", {"outcome": …}, {"path": …, "op": …, "value": …}, {"all": […]}, {"any": […]} or {"not": …}',
     ]);
     expect(broken((d) => { d.edges[2].when = { outcome: 3 }; })).toEqual(['edges[2].when.outcome: expected text (a string), got a number']);
-    expect(broken((d) => { d.edges[3].when.any[0].op = 'like'; })).toEqual([
-      'edges[3].when.any[0].op: expected "eq" or "ne" or "gt" or "gte" or "lt" or "lte" or "in" or "contains" or "exists" or "empty"',
+    expect(broken((d) => { d.edges[3].when.op = 'like'; })).toEqual([
+      'edges[3].when.op: expected "eq" or "ne" or "gt" or "gte" or "lt" or "lte" or "in" or "contains" or "exists" or "empty"',
     ]);
-    expect(broken((d) => { d.edges[3].when.any[0].path = 'evaluation..plan'; })).toEqual([
-      'edges[3].when.any[0].path: a path is field names joined by dots, like evaluation.plan_exhausted',
+    expect(broken((d) => { d.edges[3].when.path = 'evaluation..plan'; })).toEqual([
+      'edges[3].when.path: a path is field names joined by dots, like evaluation.plan_exhausted',
     ]);
     expect(broken((d) => { d.edges[2].when = { all: [{ outcome: 'sufficient' }, { outcome: 'ok', extra: 1 }] }; })).toEqual([
       'edges[2].when.all[1].extra: unknown key "extra" is not allowed here',

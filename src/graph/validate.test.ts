@@ -186,7 +186,7 @@ describe('validateGraph', () => {
       expect(problems[0].message).toContain('An empty result would stop the run instead of entering recovery.');
     });
     it('says when field conditions might cover an outcome', () => {
-      const graph = mutated((g) => { g.edges = g.edges.filter((edge) => edge.id !== 'e5'); });
+      const graph = mutated((g) => { g.edges = g.edges.filter((edge) => edge.id !== 'e5' && edge.id !== 'e11'); });
       const problems = withCode(graph, 'unrouted_outcome');
       expect(problems.map((problem) => problem.message.match(/"(\w+)"/)?.[1])).toEqual(['exhausted', 'continue']);
       expect(problems[0].message).toContain('its field conditions may not cover it');
@@ -323,8 +323,7 @@ describe('validateGraph', () => {
   describe('unreachable_rule (issue 54, #6)', () => {
     it('SecurityClaw as it shipped: low coverage went back to decide, so coverage_low → broaden_evidence could never apply', () => {
       const shipped = mutated((g) => {
-        const e4 = g.edges.find((edge) => edge.id === 'e4')!;
-        e4.when = { path: 'evaluation.plan_exhausted', op: 'eq', value: true };
+        g.edges = g.edges.filter((edge) => edge.id !== 'e11');
       });
       const [problem] = withCode(shipped, 'unreachable_rule');
       expect(problem).toMatchObject({ severity: 'warning', nodeId: 'recover', path: 'nodes[3].config.rules[3].reason' });
@@ -336,12 +335,14 @@ describe('validateGraph', () => {
     });
     it('an edge that reads more than the evaluation (recovery.tried contains …) may go either way: the rule stays reachable', () => {
       const gated = mutated((g) => {
-        g.edges.find((edge) => edge.id === 'e4')!.when = { all: [{ path: 'evaluation.reason', op: 'eq', value: 'coverage_low' }, { not: { path: 'recovery.tried', op: 'contains', value: 'broaden_evidence' } }] };
+        g.edges.find((edge) => edge.id === 'e11')!.when = { all: [{ outcome: 'continue' }, { not: { path: 'recovery.tried', op: 'contains', value: 'broaden_evidence' } }] };
       });
-      expect(withCode(gated, 'unreachable_rule').map((problem) => problem.path)).toEqual([
-        // Only the rules whose reasons no longer reach recover at all: an exhausted plan now goes back to decide.
-        'nodes[3].config.rules[0].reason', 'nodes[3].config.rules[1].reason', 'nodes[3].config.rules[2].reason', 'nodes[3].config.rules[4].reason', 'nodes[3].config.rules[5].reason',
-      ]);
+      expect(withCode(gated, 'unreachable_rule')).toEqual([]);
+      // What the outcome alone decides is read: low coverage never ends exhausted, so an edge on exhausted does not bring it.
+      const exhaustedOnly = mutated((g) => {
+        g.edges.find((edge) => edge.id === 'e11')!.when = { all: [{ outcome: 'exhausted' }, { not: { path: 'recovery.tried', op: 'contains', value: 'broaden_evidence' } }] };
+      });
+      expect(withCode(exhaustedOnly, 'unreachable_rule').map((problem) => problem.path)).toEqual(['nodes[3].config.rules[3].reason']);
     });
     it('not once low coverage is routed to recover, nor for a reason a judge may write', () => {
       expect(withCode(securityclaw(), 'unreachable_rule')).toEqual([]);

@@ -65,7 +65,7 @@ describe('choosing the edge', () => {
 
   it('file order, first match fires, the rest are not tried', () => {
     const choice = chooseEdge(graph, 'evaluate', input);
-    expect(choice.fired).toEqual({ id: 'e4', target: 'recover', reason: 'any of [evaluation.plan_exhausted eq true (was true): yes]' });
+    expect(choice.fired).toEqual({ id: 'e4', target: 'recover', reason: 'evaluation.plan_exhausted eq true (was true)' });
     expect(choice.edges.map((edge) => [edge.id, edge.matched, edge.skipped ?? false])).toEqual([['e3', false, false], ['e4', true, false], ['e5', false, true]]);
   });
 

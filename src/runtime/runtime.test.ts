@@ -116,7 +116,7 @@ describe('task level: recovery and routing', () => {
 
   it('no edge matches → no_route, with every edge explained', async () => {
     const graph = securityclaw();
-    graph.edges = graph.edges.filter((edge) => edge.id !== 'e5' && edge.id !== 'e4');
+    graph.edges = graph.edges.filter((edge) => edge.id !== 'e5' && edge.id !== 'e4' && edge.id !== 'e11');
     const trace = await runGraph(graph);
     expect(trace.stopReason).toBe('no_route');
     // The step that stopped the run comes before the final response (`finally`).

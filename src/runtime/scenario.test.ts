@@ -114,11 +114,11 @@ describe('expectations', { timeout: 30_000 }, () => {
     ]);
     const messages = failures.map((failure) => failure.message);
     expect(messages).toContain('stopReason: expected "max_rounds", got "completed" (parts at step 8: the run stopped at answer (step 8): completed)');
-    expect(messages).toContain('path: expected ["decide","execute","evaluate","answer"], got ["decide","execute","evaluate","recover","decide","execute","evaluate","answer"] (parts at step 3: evaluate (step 3) took e4 to recover (any of [evaluation.plan_exhausted eq true (was true): yes]), not toward answer: e3 did not match, outcome is "exhausted", not "sufficient")');
+    expect(messages).toContain('path: expected ["decide","execute","evaluate","answer"], got ["decide","execute","evaluate","recover","decide","execute","evaluate","answer"] (parts at step 3: evaluate (step 3) took e4 to recover (evaluation.plan_exhausted eq true (was true)), not toward answer: e3 did not match, outcome is "exhausted", not "sufficient")');
     expect(messages).toContain('tokensUsed: expected at most 300, got 350 (parts at step 6: execute (step 6) brought the tokens past 300)');
     expect(messages).toContain('attempts.execute: expected 2, got 3 (parts at step 6: execute (step 6) went past 2 attempt(s): query_alternative_source ok)');
     expect(messages).toContain('fired: expected e7 to fire, got no firing (edges fired: e1, e2, e4, e6, e3) (parts at step 4: recover (step 4) took e6 to decide (outcome is "recovered"), not e7: e7 was not tried, an earlier edge fired)');
-    expect(messages).toContain('notFired: expected e4 never to fire, got 1 firing(s) (parts at step 3: evaluate (step 3) took e4 to recover (any of [evaluation.plan_exhausted eq true (was true): yes]))');
+    expect(messages).toContain('notFired: expected e4 never to fire, got 1 firing(s) (parts at step 3: evaluate (step 3) took e4 to recover (evaluation.plan_exhausted eq true (was true)))');
     expect(messages).toContain('state question: expected "x", got "failed logins from 10.0.0.5?" (no step wrote question: it kept its initial value)');
     expect(failures.find((failure) => failure.expectation === 'rounds')).toMatchObject({ expected: 1, actual: 2 });
     expect(firstDivergence(failures)).toBe(3);
@@ -178,6 +178,8 @@ describe('a guard stop leads the same with a finally node as without (issue 54, 
     it(`a ${name} stop: the same step and words, never the finally step`, async () => {
       const leads = async (withFinally: boolean) => {
         const graph = securityclaw();
+        // Evaluate's one way to recover here (a second one, e11 on continue, makes the step guard's lead name step 3: see issue 54's note).
+        graph.edges = graph.edges.filter((edge) => edge.id !== 'e11');
         limit(graph);
         if (!withFinally) delete graph.finally;
         const result = await runScenario(graph, { name, expect: expect_ });
