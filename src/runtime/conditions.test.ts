@@ -66,13 +66,14 @@ describe('choosing the edge', () => {
   it('file order, first match fires, the rest are not tried', () => {
     const choice = chooseEdge(graph, 'evaluate', input);
     expect(choice.fired).toEqual({ id: 'e4', target: 'recover', reason: 'evaluation.plan_exhausted eq true (was true)' });
-    expect(choice.edges.map((edge) => [edge.id, edge.matched, edge.skipped ?? false])).toEqual([['e3', false, false], ['e4', true, false], ['e5', false, true]]);
+    expect(choice.edges.map((edge) => [edge.id, edge.matched, edge.skipped ?? false])).toEqual([['e3', false, false], ['e4', true, false], ['e11', false, true], ['e5', false, true]]);
   });
 
   it('otherwise is tried last, wherever it stands in the file', () => {
     const reordered = { ...graph, edges: [graph.edges[4], ...graph.edges.filter((edge) => edge.id !== 'e5')] };
-    const choice = chooseEdge(reordered, 'evaluate', { outcome: 'continue', state: { evaluation: { plan_exhausted: false } } });
-    expect(choice.edges.map((edge) => edge.id)).toEqual(['e3', 'e4', 'e5']);
+    // Not continue: SecurityClaw sends that to recovery (e11).
+    const choice = chooseEdge(reordered, 'evaluate', { outcome: 'exhausted', state: { evaluation: { plan_exhausted: false } } });
+    expect(choice.edges.map((edge) => edge.id)).toEqual(['e3', 'e4', 'e11', 'e5']);
     expect(choice.fired).toEqual({ id: 'e5', target: 'decide', reason: 'otherwise: no other edge matched' });
   });
 
