@@ -77,7 +77,8 @@ test('connect outcome handles into SecurityClaw, completing the other conditions
     'verify>reason': 'otherwise',
     'recover>stop': 'otherwise',
   };
-  const completed = { ...drawn, edges: drawn.edges.map((edge) => ({ ...edge, ...(whenOf[`${edge.source}>${edge.target}`] ? { when: whenOf[`${edge.source}>${edge.target}`] } : {}) })) };
+  // Only the edges drawn from the condition row (no outcome): verify's continue row into recover keeps its outcome.
+  const completed = { ...drawn, edges: drawn.edges.map((edge) => ({ ...edge, ...(edge.when === undefined && whenOf[`${edge.source}>${edge.target}`] ? { when: whenOf[`${edge.source}>${edge.target}`] } : {}) })) };
   await pasteJson(page, JSON.stringify(completed));
   await expect(page.locator('.edge-label').filter({ hasText: 'plan_exhausted = true' })).toBeVisible();
 

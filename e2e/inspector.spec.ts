@@ -46,7 +46,7 @@ test('editing an edge condition relabels the edge', async ({ page }) => {
   await edge.focus();
   await page.keyboard.press('Enter');
   const panel = inspector(page);
-  await expect(panel.getByText('Tried 1st of 3')).toBeVisible();
+  await expect(panel.getByText('Tried 1st of 4')).toBeVisible();
   await panel.getByLabel('Fires when').selectOption('field');
   await panel.getByLabel('Field path').fill('evaluation.evidence_sufficient');
   await expect(page.locator('.edge-label[data-edge-id="e3"]')).toContainText('evidence_sufficient');
@@ -56,7 +56,7 @@ test('editing an edge condition relabels the edge', async ({ page }) => {
   await expect(page.locator('.edge-label[data-edge-id="e3"]')).toContainText('evidence_sufficient');
 
   await panel.getByRole('button', { name: 'Try later' }).click();
-  await expect(panel.getByText('Tried 2nd of 3')).toBeVisible();
+  await expect(panel.getByText('Tried 2nd of 4')).toBeVisible();
 });
 
 test('a condition on a list: contains asks whether recovery.tried holds an action, and validation checks its field', async ({ page }) => {
