@@ -45,7 +45,7 @@ test('Debug layout: the timeline and the step detail side by side under a canvas
   const errors = collectErrors(page);
   await page.goto('/?template=securityclaw');
   // The editing layout, with the Scenarios panel opened by the person.
-  await page.getByRole('button', { name: 'Show Scenarios (12)' }).click();
+  await page.getByRole('button', { name: 'Show Scenarios (13)' }).click();
   await expect(page.getByRole('region', { name: 'Scenarios' })).toBeVisible();
   const inspectorBefore = await box(page.getByRole('region', { name: 'Inspector' }));
   const editingCanvas = await box(page.getByRole('region', { name: 'Canvas' }));
@@ -117,7 +117,7 @@ test('F10 steps through the recovery path in the Debug layout with the node of e
 
   // Back to editing to change a condition: the run on screen says it ran on an earlier version.
   await page.keyboard.press('Control+Shift+D');
-  await page.getByRole('group', { name: 'Edge from evaluate to recover' }).focus();
+  await page.getByRole('group', { name: 'Edge from evaluate to recover' }).first().focus();
   await page.keyboard.press('Enter');
   await page.getByRole('region', { name: 'Inspector' }).getByLabel('Value').fill('false');
   const note = page.getByRole('note').filter({ hasText: 'ran on an earlier version of this graph' });
@@ -222,7 +222,7 @@ test('nothing stale: a run shown on an edited graph is dimmed and says it ran on
   // An edited condition: the run's marks are dimmed, and a note says why.
   const note = page.getByRole('note').filter({ hasText: 'ran on an earlier version of this graph' });
   await expect(note).toHaveCount(0);
-  await page.getByRole('group', { name: 'Edge from evaluate to recover' }).focus();
+  await page.getByRole('group', { name: 'Edge from evaluate to recover' }).first().focus();
   await page.keyboard.press('Enter');
   await page.getByRole('region', { name: 'Inspector' }).getByLabel('Value').fill('false');
   await expect(note).toHaveText('Run 1 ran on an earlier version of this graph: its marks are dimmed. Run again to see what this version does.');

@@ -58,7 +58,7 @@ test('Compare runs: a paused run has made no such step yet, and the comparison l
   await button(page, 'Step').click();
   await button(page, 'Step').click();
   await expect(steps(page)).toHaveCount(2);
-  await page.getByRole('button', { name: 'Show Scenarios (12)' }).click();
+  await page.getByRole('button', { name: 'Show Scenarios (13)' }).click();
   await page.getByRole('region', { name: 'Scenarios' }).getByRole('button', { name: 'Compare runs' }).click();
   const comparison = page.getByRole('region', { name: 'Run comparison' });
   await expect(comparison).toContainText('Runs part at step 3: run 1 took e4 (evaluation.plan_exhausted eq true (was true)), run 2 took nothing yet (it is paused after step 2)');

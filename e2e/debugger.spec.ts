@@ -162,7 +162,7 @@ test('fork from step 2 with an edited state: evaluate finds the records', async 
   const form = detail(page).getByRole('form', { name: 'Fork from step 2' });
   const editor = form.getByLabel('State after step 2 (JSON)');
   const state = JSON.parse(await editor.inputValue());
-  state.results = [{ skill: 'search_events', args: {}, outcome: 'ok', records: [{ ip: '10.0.0.5' }], attempts: 1 }];
+  state.results = [{ skill: 'search_events', args: {}, outcome: 'ok', records: [{ ip: '10.0.0.5' }, { ip: '10.0.0.6' }], attempts: 1 }];
   await editor.fill(JSON.stringify(state));
   await form.getByRole('button', { name: 'Fork and continue' }).click();
   await expect(page.getByLabel('Shown run').locator('option')).toHaveText(['Run 1', 'Run 2 (fork of run 1 at step 2)']);
@@ -240,7 +240,7 @@ test('fork from step 1 with search_events returning records: evaluate takes e3, 
 
   await form.getByRole('combobox', { name: /^Skill/ }).selectOption('search_events');
   await form.getByRole('combobox', { name: /^Outcome/ }).selectOption('ok');
-  await form.getByLabel('Records (JSON)').fill('[{"ip": "10.0.0.5", "event": "login_failed"}]');
+  await form.getByLabel('Records (JSON)').fill('[{"ip": "10.0.0.5", "event": "login_failed"}, {"ip": "10.0.0.5", "event": "login_failed", "user": "root"}]');
   await form.getByRole('button', { name: 'Fork and continue' }).click();
 
   const picker = page.getByLabel('Shown run');

@@ -62,7 +62,9 @@ test('connect outcome handles into SecurityClaw, completing the other conditions
   await connectHandles(page, 'verify', 'out', 'reason');
   await connectHandles(page, 'recover', 'recovered', 'reason');
   await connectHandles(page, 'recover', 'out', 'stop');
-  await expect(page.locator('.react-flow__edge')).toHaveCount(7);
+  // Low coverage continues into recovery (issue 54, #6).
+  await connectHandles(page, 'verify', 'continue', 'recover');
+  await expect(page.locator('.react-flow__edge')).toHaveCount(8);
   // An edge its outcome row names needs no label; a loop back, far from its row, has one.
   await expect(page.getByRole('group', { name: 'Edge from verify to respond' })).toBeVisible();
   await expect(page.locator('.edge-label').filter({ hasText: 'outcome: sufficient' })).toHaveCount(0);
@@ -75,7 +77,8 @@ test('connect outcome handles into SecurityClaw, completing the other conditions
     'verify>reason': 'otherwise',
     'recover>stop': 'otherwise',
   };
-  const completed = { ...drawn, edges: drawn.edges.map((edge) => ({ ...edge, ...(whenOf[`${edge.source}>${edge.target}`] ? { when: whenOf[`${edge.source}>${edge.target}`] } : {}) })) };
+  // Only the edges drawn from the condition row (no outcome): verify's continue row into recover keeps its outcome.
+  const completed = { ...drawn, edges: drawn.edges.map((edge) => ({ ...edge, ...(edge.when === undefined && whenOf[`${edge.source}>${edge.target}`] ? { when: whenOf[`${edge.source}>${edge.target}`] } : {}) })) };
   await pasteJson(page, JSON.stringify(completed));
   await expect(page.locator('.edge-label').filter({ hasText: 'plan_exhausted = true' })).toBeVisible();
 
@@ -163,6 +166,7 @@ test('copy, paste and duplicate nodes with their inner edges', async ({ page }) 
   const graph = await exportGraph(page);
   expect(graph.edges.filter((edge) => edge.source.endsWith('_2') || edge.target.endsWith('_2'))).toEqual([
     expect.objectContaining({ source: 'evaluate_2', target: 'recover_2', when: { path: 'evaluation.plan_exhausted', op: 'eq', value: true } }),
+    expect.objectContaining({ source: 'evaluate_2', target: 'recover_2', when: { outcome: 'continue' } }),
   ]);
   await page.keyboard.press('Control+d');
   await expect(flowNode(page, 'evaluate_3')).toBeVisible();

@@ -50,7 +50,7 @@ test('SecurityClaw over HTTP: fork step 3 with an edited evaluation, reload mid-
   const form = detail(page).getByRole('form', { name: 'Fork from step 3' });
   const editor = form.getByLabel('State after step 3 (JSON)');
   const state = JSON.parse(await editor.inputValue());
-  state.evaluation = { ...state.evaluation, plan_exhausted: false, reason: 'coverage_low', reasoning: 'a person says: search again' };
+  state.evaluation = { ...state.evaluation, plan_exhausted: false, reason: 'insufficient', reasoning: 'a person says: search again' };
   await editor.fill(JSON.stringify(state, null, 2));
   await form.getByRole('button', { name: 'Fork and continue' }).click();
 

@@ -46,7 +46,7 @@ test('editing an edge condition relabels the edge', async ({ page }) => {
   await edge.focus();
   await page.keyboard.press('Enter');
   const panel = inspector(page);
-  await expect(panel.getByText('Tried 1st of 3')).toBeVisible();
+  await expect(panel.getByText('Tried 1st of 4')).toBeVisible();
   await panel.getByLabel('Fires when').selectOption('field');
   await panel.getByLabel('Field path').fill('evaluation.evidence_sufficient');
   await expect(page.locator('.edge-label[data-edge-id="e3"]')).toContainText('evidence_sufficient');
@@ -56,7 +56,28 @@ test('editing an edge condition relabels the edge', async ({ page }) => {
   await expect(page.locator('.edge-label[data-edge-id="e3"]')).toContainText('evidence_sufficient');
 
   await panel.getByRole('button', { name: 'Try later' }).click();
-  await expect(panel.getByText('Tried 2nd of 3')).toBeVisible();
+  await expect(panel.getByText('Tried 2nd of 4')).toBeVisible();
+});
+
+test('a condition on a list: contains asks whether recovery.tried holds an action, and validation checks its field', async ({ page }) => {
+  const edge = page.getByRole('group', { name: 'Edge from evaluate to answer' });
+  await edge.focus();
+  await page.keyboard.press('Enter');
+  const panel = inspector(page);
+  await panel.getByLabel('Fires when').selectOption('field');
+  await panel.getByLabel('Field path').fill('recovery.tried');
+  const operator = panel.getByLabel('Operator');
+  await expect(operator.getByRole('option', { name: 'contains (the list at the path holds the value)' })).toBeAttached();
+  await operator.selectOption('contains');
+  await panel.getByLabel('Value').fill('expand_search_scope');
+  await expect(page.locator('.edge-label[data-edge-id="e3"]')).toContainText('tried contains "expand_search_scope"');
+  const problems = page.getByRole('region', { name: 'Problems' });
+  await expect(problems).not.toContainText('bad_operand');
+
+  // A text is never a list: contains would never match, and the Problems panel says so.
+  await panel.getByLabel('Field path').fill('evaluation.reason');
+  await expect(problems).toContainText('bad_operand');
+  await expect(problems).toContainText('"evaluation.reason" is never a list');
 });
 
 test('clicking a problem selects its node', async ({ page }) => {

@@ -104,7 +104,7 @@ test('a skill retried in place: while the retry waits for its answer, the node s
   await expect(chip(page, 'execute', 'attempt 2 of 3 running')).toHaveText('attempt 2 of 3');
   await expect(canvasChips(page, 'running')).toHaveCount(1);
 
-  await held!.fulfill({ status: 200, contentType: 'application/json', headers: { 'access-control-allow-origin': '*' }, body: JSON.stringify([{ ip: '10.0.0.5', event: 'login_failed' }]) });
+  await held!.fulfill({ status: 200, contentType: 'application/json', headers: { 'access-control-allow-origin': '*' }, body: JSON.stringify([{ ip: '10.0.0.5', event: 'login_failed' }, { ip: '10.0.0.5', event: 'login_failed', user: 'root' }]) });
   await expect(page.getByRole('status').filter({ hasText: 'completed' })).toBeVisible();
   await expect(canvasChips(page, 'running')).toHaveCount(0);
   await expect(statusOf(page, 'execute').getByRole('listitem')).toHaveText(['attempt 2 of 3', 'wrote 2 fields']);

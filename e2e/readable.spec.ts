@@ -101,11 +101,11 @@ test('on a 1280×720 laptop the default graph fits whole and readable; the scena
   expect(await reason.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
 
   // The rail opens the panel, Hide gives the room back; both from the keyboard too.
-  await button(page, 'Show Scenarios (12)').click();
+  await button(page, 'Show Scenarios (13)').click();
   await expect(page.getByRole('region', { name: 'Scenarios' })).toBeVisible();
-  await button(page, 'Hide Scenarios (12)').press('Enter');
+  await button(page, 'Hide Scenarios (13)').press('Enter');
   await expect(page.getByRole('region', { name: 'Scenarios' })).toHaveCount(0);
-  await expect(button(page, 'Show Scenarios (12)')).toBeVisible();
+  await expect(button(page, 'Show Scenarios (13)')).toBeVisible();
 });
 
 test('icons are SVG, and no emoji is drawn anywhere', async ({ page }) => {

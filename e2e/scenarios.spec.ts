@@ -15,7 +15,7 @@ const startSiem = async (port: number) => {
     if (url.startsWith('/search')) {
       searches += 1;
       respond(200, searches === 1 ? '<html>SIEM is busy</html>' : '[]');
-    } else if (url.startsWith('/archive')) respond(200, JSON.stringify({ hits: [{ ip: '10.0.0.5', user: 'admin', count: 42 }] }));
+    } else if (url.startsWith('/archive')) respond(200, JSON.stringify({ hits: [{ ip: '10.0.0.5', user: 'admin', count: 42 }, { ip: '10.0.0.5', user: 'root', count: 7 }] }));
     else respond(404, '{}');
   });
   // A preflight is not a call of the skill.
@@ -71,7 +71,7 @@ test('a real run against a local service becomes a scenario; a changed condition
       { outcome: 'parse_error', tokens: 100, error: 'the answer is not JSON' },
       { outcome: 'empty', tokens: 100 },
     ]);
-    expect(draft.skills.query_alternative_source.script).toEqual([{ outcome: 'ok', records: [{ ip: '10.0.0.5', user: 'admin', count: 42 }], tokens: 150 }]);
+    expect(draft.skills.query_alternative_source.script).toEqual([{ outcome: 'ok', records: [{ ip: '10.0.0.5', user: 'admin', count: 42 }, { ip: '10.0.0.5', user: 'root', count: 7 }], tokens: 150 }]);
     await json.fill('{ "expect": ');
     await expect(dialog.getByRole('alert')).toContainText('not JSON');
     await expect(dialog.getByRole('button', { name: 'Save scenario' })).toBeDisabled();
@@ -87,8 +87,8 @@ test('a real run against a local service becomes a scenario; a changed condition
     await expect(scenarioItem(page, SAVED)).toContainText('passed');
     await expect(scenarios(page)).toContainText('1 passed, 0 failed');
 
-    // Change a condition: evaluate → recover now fires on plan_exhausted = false.
-    await page.getByRole('group', { name: 'Edge from evaluate to recover' }).focus();
+    // Change a condition: evaluate → recover now fires on plan_exhausted = false (or low coverage, as before).
+    await page.getByRole('group', { name: 'Edge from evaluate to recover' }).first().focus();
     await page.keyboard.press('Enter');
     await page.getByRole('region', { name: 'Inspector' }).getByLabel('Value').fill('false');
     await expect(page.locator('.edge-label[data-edge-id="e4"]')).toContainText('plan_exhausted = false');
@@ -190,7 +190,7 @@ test('any two runs compare: two seeds of one graph are alike; a run and its fork
   const form = detail.getByRole('form', { name: 'Fork from step 1' });
   await form.getByRole('combobox', { name: /^Skill/ }).selectOption('search_events');
   await form.getByRole('combobox', { name: /^Outcome/ }).selectOption('ok');
-  await form.getByLabel('Records (JSON)').fill('[{"ip": "10.0.0.5"}]');
+  await form.getByLabel('Records (JSON)').fill('[{"ip": "10.0.0.5"}, {"ip": "10.0.0.6"}]');
   await form.getByRole('button', { name: 'Fork and continue' }).click();
   await expect(page.getByLabel('Shown run')).toHaveValue('3');
   await expect(page.getByRole('status')).toContainText('completed');

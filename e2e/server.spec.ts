@@ -132,7 +132,7 @@ test('connect to a LangGraph server, run SecurityClaw there, read its steps and 
 
   // Fork after step 2 with the search's result found: evaluate answers at once, no skill runs again.
   await steps(page).nth(1).click();
-  await panel(page).getByLabel('State edits (JSON)').fill(JSON.stringify({ results: [{ skill: 'search_events', args: {}, outcome: 'ok', records: [{ ip: '10.0.0.5' }], attempts: 1 }] }));
+  await panel(page).getByLabel('State edits (JSON)').fill(JSON.stringify({ results: [{ skill: 'search_events', args: {}, outcome: 'ok', records: [{ ip: '10.0.0.5' }, { ip: '10.0.0.6' }], attempts: 1 }] }));
   await button(page, 'Fork on server from step 2').click();
   await expect(panel(page)).toContainText('ended');
   await expect(steps(page)).toHaveCount(4);

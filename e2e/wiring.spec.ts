@@ -50,8 +50,8 @@ test('every handle of the default graph is at least 16 px and grabbable at the f
     await page.mouse.up();
     await expect(page.locator('.canvas.is-connecting')).toHaveCount(0);
   }
-  // Nothing was connected by letting go on the pane: SecurityClaw's ten edges.
-  await expect(page.locator('.react-flow__edge')).toHaveCount(10);
+  // Nothing was connected by letting go on the pane: SecurityClaw's eleven edges.
+  await expect(page.locator('.react-flow__edge')).toHaveCount(11);
   // An edge's breakpoint is in its own menu, shown on its label while it is selected: it covers no handle either.
   await page.locator('.edge-label').filter({ hasText: 'plan_exhausted = true' }).click();
   await expect(button(page, 'Toggle breakpoint on edge e4')).toBeVisible();

@@ -16,11 +16,12 @@ import { main } from './main.ts';
 import { serverEnvironment } from './serve.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const graphFixture = async (name: string) => {
-  const parsed = parseGraph(await readFile(join(root, 'src/graph/fixtures', `${name}.json`), 'utf8'));
-  if (!parsed.ok) throw new Error(name);
+const graphFile = async (path: string) => {
+  const parsed = parseGraph(await readFile(join(root, path), 'utf8'));
+  if (!parsed.ok) throw new Error(path);
   return parsed.value;
 };
+const graphFixture = (name: string) => graphFile(`src/graph/fixtures/${name}.json`);
 
 type Exported = (file: unknown, env?: Record<string, string>) => {
   stream: (input: unknown, options: unknown) => Promise<AsyncIterable<[string, Record<string, unknown>]>>;
@@ -64,6 +65,11 @@ const startable = [
   ['fixture loop', () => ({ ...FIXTURES.loop(), limits: { ...FIXTURES.loop().limits, maxSteps: 200 } })] as const,
   ['fixture securityclaw-v0', () => graphFixture('securityclaw-v0')] as const,
   ['fixture spec-example', () => graphFixture('spec-example')] as const,
+  // `contains` on recovery.tried (issue 54, #11): both ways, the exported graph reads the list as the runtime does.
+  ...['the wider search answers', 'a recovery tried once is not tried again'].map((name) => [`example recovery-tried, scenario "${name}"`, async () => {
+    const graph = await graphFile('examples/recovery-tried/graph.json');
+    return applyScenario(graph, graph.scenarios.find((scenario) => scenario.name === name)!);
+  }] as const),
 ];
 
 describe('loopscope export --langgraph', () => {

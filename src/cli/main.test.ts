@@ -106,7 +106,7 @@ describe('loopscope test', () => {
     const result = await cli('test', template('securityclaw'), template('graph-engineer'), template('approval-gate'));
     expect(result.code).toBe(0);
     expect(result.out).toContain('  ✓ execute timeout triggers local retry (completed, 4 steps)');
-    expect(result.out.split('\n').at(-1)).toMatch(/^29 passed, 0 failed$/);
+    expect(result.out.split('\n').at(-1)).toMatch(/^30 passed, 0 failed$/);
   });
 
   it('a saved run’s scenario leads with where the run parts from the saved one and the setting that made it (issue 53, #10)', async () => {

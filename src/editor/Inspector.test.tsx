@@ -353,10 +353,10 @@ describe('condition editor', () => {
   it('moves an edge among its siblings and says where it is tried', () => {
     open(template(), { edges: ['e3'] });
     const container = mount(<Inspector />);
-    expect(container.textContent).toContain('Tried 1st of 3');
+    expect(container.textContent).toContain('Tried 1st of 4');
     click(container, 'Try later');
-    expect(container.textContent).toContain('Tried 2nd of 3');
-    expect(graph().edges.filter((candidate) => candidate.source === 'evaluate').map((candidate) => candidate.id)).toEqual(['e4', 'e3', 'e5']);
+    expect(container.textContent).toContain('Tried 2nd of 4');
+    expect(graph().edges.filter((candidate) => candidate.source === 'evaluate').map((candidate) => candidate.id)).toEqual(['e4', 'e3', 'e5', 'e11']);
   });
 });
 

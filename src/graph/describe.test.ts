@@ -12,6 +12,7 @@ describe('describeWhen', () => {
 
   it('names a field by its last segment, with the operator as a sign', () => {
     expect(describeWhen({ path: 'evaluation.plan_exhausted', op: 'eq', value: true })).toBe('plan_exhausted = true');
+    expect(describeWhen({ path: 'recovery.tried', op: 'contains', value: 'expand_search_scope' })).toBe('tried contains "expand_search_scope"');
     expect(describeWhen({ path: 'round', op: 'ne', value: 1 })).toBe('round ≠ 1');
     expect(describeWhen({ path: 'tokensUsed', op: 'gt', value: 100 })).toBe('tokensUsed > 100');
     expect(describeWhen({ path: 'steps', op: 'gte', value: 3 })).toBe('steps ≥ 3');
@@ -46,7 +47,7 @@ describe('describeWhen', () => {
     const graph = findTemplate('securityclaw')!.graph();
     expect(graph.edges.map((edge) => describeWhen(edge.when))).toEqual([
       'always', 'always', 'outcome: sufficient', 'plan_exhausted = true', 'otherwise', 'outcome: recovered', 'otherwise',
-      'outcome: needs_human', 'outcome: approved', 'outcome: denied',
+      'outcome: needs_human', 'outcome: approved', 'outcome: denied', 'outcome: continue',
     ]);
   });
 });

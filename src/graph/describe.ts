@@ -1,6 +1,6 @@
 import type { When } from './when.ts';
 
-const OP_WORDS: Record<string, string> = { eq: '=', ne: '≠', gt: '>', gte: '≥', lt: '<', lte: '≤', in: 'in' };
+const OP_WORDS: Record<string, string> = { eq: '=', ne: '≠', gt: '>', gte: '≥', lt: '<', lte: '≤', in: 'in', contains: 'contains' };
 
 const short = (value: unknown): string => {
   const text = JSON.stringify(value);
@@ -34,11 +34,16 @@ export const describeWhen = (when: When | undefined): string => {
 const describeOperand = (when: When): string =>
   typeof when === 'object' && ('all' in when || 'any' in when) ? `(${describeWhen(when)})` : describeWhen(when);
 
-/** Every field path a condition reads, for validation and for the inspector. */
-export const pathsOf = (when: When | undefined): string[] => {
+type FieldCondition = Extract<When, { path: string }>;
+
+/** Every field condition inside a condition, with where it sits in it (`.all[1]`), through all/any/not. */
+export const fieldConditionsOf = (when: When | undefined, at = ''): { condition: FieldCondition; at: string }[] => {
   if (when === undefined || typeof when === 'string' || 'outcome' in when) return [];
-  if ('path' in when) return [when.path];
-  if ('all' in when) return when.all.flatMap(pathsOf);
-  if ('any' in when) return when.any.flatMap(pathsOf);
-  return pathsOf(when.not);
+  if ('path' in when) return [{ condition: when, at }];
+  if ('all' in when) return when.all.flatMap((inner, index) => fieldConditionsOf(inner, `${at}.all[${index}]`));
+  if ('any' in when) return when.any.flatMap((inner, index) => fieldConditionsOf(inner, `${at}.any[${index}]`));
+  return fieldConditionsOf(when.not, `${at}.not`);
 };
+
+/** Every field path a condition reads, for validation and for the inspector. */
+export const pathsOf = (when: When | undefined): string[] => fieldConditionsOf(when).map(({ condition }) => condition.path);

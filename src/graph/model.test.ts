@@ -10,7 +10,7 @@ describe('graph model', () => {
   it('tries a source’s edges in file order with otherwise last', () => {
     const graph = securityclaw();
     const otherwiseFirst = { ...graph, edges: [graph.edges[4], ...graph.edges.filter((edge) => edge.id !== 'e5')] };
-    expect(edgesInTryOrder(otherwiseFirst, 'evaluate').map((edge) => edge.id)).toEqual(['e3', 'e4', 'e5']);
+    expect(edgesInTryOrder(otherwiseFirst, 'evaluate').map((edge) => edge.id)).toEqual(['e3', 'e4', 'e11', 'e5']);
     expect(edgesInTryOrder(graph, 'answer')).toEqual([]);
   });
 

@@ -79,7 +79,7 @@ describe('editing nodes', () => {
     expect(renamed.scenarios.find((scenario) => scenario.name === "recovery changes the next round's path")!.expect.pathIncludes).toEqual(['recover', 'plan', 'execute', 'evaluate', 'answer']);
     expect(renamed.entry).toBe('plan');
     expect(renamed.nodes[0].id).toBe('plan');
-    expect(wiring(renamed)).toEqual(['e1:plan→execute', 'e2:execute→evaluate', 'e3:evaluate→answer', 'e4:evaluate→recover', 'e5:evaluate→plan', 'e6:recover→plan', 'e7:recover→halt', 'e8:recover→confirm', 'e9:confirm→plan', 'e10:confirm→halt']);
+    expect(wiring(renamed)).toEqual(['e1:plan→execute', 'e2:execute→evaluate', 'e3:evaluate→answer', 'e4:evaluate→recover', 'e5:evaluate→plan', 'e6:recover→plan', 'e7:recover→halt', 'e8:recover→confirm', 'e9:confirm→plan', 'e10:confirm→halt', 'e11:evaluate→recover']);
     expect(validateGraph(renamed)).toEqual([]);
     expect(renameNode({ ...graph, scenarios: [{ name: 'a', decisions: { decide: ['denied'] }, expect: {} }] }, 'decide', 'plan').scenarios[0].decisions).toEqual({ plan: ['denied'] });
     expect(renameNode(graph, 'decide', 'decide')).toBe(graph);
@@ -94,7 +94,7 @@ describe('editing nodes', () => {
     expect(withoutRecover.entry).toBe('decide');
     const withoutEntry = removeNodes(graph, ['decide', 'halt']);
     expect(withoutEntry.entry).toBe('');
-    expect(wiring(withoutEntry)).toEqual(['e2:execute→evaluate', 'e3:evaluate→answer', 'e4:evaluate→recover', 'e8:recover→confirm']);
+    expect(wiring(withoutEntry)).toEqual(['e2:execute→evaluate', 'e3:evaluate→answer', 'e4:evaluate→recover', 'e8:recover→confirm', 'e11:evaluate→recover']);
     unchanged(graph, (g) => removeNodes(g, ['recover']));
   });
 });
@@ -103,12 +103,12 @@ describe('editing edges', () => {
   it('connect adds an edge with a fresh id, a condition from an outcome handle, and no duplicates', () => {
     const graph = securityclaw();
     const plain = connect(graph, 'answer', 'halt');
-    expect(plain.edges.at(-1)).toEqual({ id: 'e11', source: 'answer', target: 'halt' });
+    expect(plain.edges.at(-1)).toEqual({ id: 'e12', source: 'answer', target: 'halt' });
     const onOutcome = connect(plain, 'recover', 'halt', 'no_path');
-    expect(onOutcome.edges.at(-1)).toEqual({ id: 'e12', source: 'recover', target: 'halt', when: { outcome: 'no_path' } });
+    expect(onOutcome.edges.at(-1)).toEqual({ id: 'e13', source: 'recover', target: 'halt', when: { outcome: 'no_path' } });
     expect(connect(onOutcome, 'recover', 'halt', 'no_path')).toBe(onOutcome);
     expect(connect(graph, 'decide', 'execute')).toBe(graph);
-    expect(connect(graph, 'decide', 'execute', 'error').edges).toHaveLength(11);
+    expect(connect(graph, 'decide', 'execute', 'error').edges).toHaveLength(12);
     unchanged(graph, (g) => connect(g, 'answer', 'halt'));
   });
 
@@ -122,19 +122,19 @@ describe('editing edges', () => {
   it('updateEdge and removeEdges touch only the named edges', () => {
     const graph = securityclaw();
     const relabelled = updateEdge(graph, 'e5', (edge) => ({ ...edge, label: 'try again' }));
-    expect(relabelled.edges.map((edge) => edge.label)).toEqual([undefined, undefined, undefined, undefined, 'try again', undefined, undefined, undefined, 'approved: re-plan', undefined]);
-    expect(wiring(removeEdges(graph, ['e3', 'e7', 'e8', 'e9', 'e10']))).toEqual(['e1:decide→execute', 'e2:execute→evaluate', 'e4:evaluate→recover', 'e5:evaluate→decide', 'e6:recover→decide']);
+    expect(relabelled.edges.map((edge) => edge.label)).toEqual([undefined, undefined, undefined, undefined, 'try again', undefined, undefined, undefined, 'approved: re-plan', undefined, undefined]);
+    expect(wiring(removeEdges(graph, ['e3', 'e7', 'e8', 'e9', 'e10']))).toEqual(['e1:decide→execute', 'e2:execute→evaluate', 'e4:evaluate→recover', 'e5:evaluate→decide', 'e6:recover→decide', 'e11:evaluate→recover']);
     unchanged(graph, (g) => removeEdges(updateEdge(g, 'e5', (edge) => ({ ...edge, label: 'x' })), ['e3']));
   });
 
   it('moveEdge swaps an edge with its neighbour among the same source’s edges only', () => {
     const graph = securityclaw();
     const order = (g: GraphFile) => g.edges.map((edge) => edge.id);
-    expect(order(moveEdge(graph, 'e4', -1))).toEqual(['e1', 'e2', 'e4', 'e3', 'e5', 'e6', 'e7', 'e8', 'e9', 'e10']);
-    expect(order(moveEdge(graph, 'e3', 1))).toEqual(['e1', 'e2', 'e4', 'e3', 'e5', 'e6', 'e7', 'e8', 'e9', 'e10']);
+    expect(order(moveEdge(graph, 'e4', -1))).toEqual(['e1', 'e2', 'e4', 'e3', 'e5', 'e6', 'e7', 'e8', 'e9', 'e10', 'e11']);
+    expect(order(moveEdge(graph, 'e3', 1))).toEqual(['e1', 'e2', 'e4', 'e3', 'e5', 'e6', 'e7', 'e8', 'e9', 'e10', 'e11']);
     // e3 is the first of evaluate's edges: moving it up stays within its source and changes nothing.
     expect(moveEdge(graph, 'e3', -1)).toBe(graph);
-    expect(moveEdge(graph, 'e5', 1)).toBe(graph);
+    expect(moveEdge(graph, 'e11', 1)).toBe(graph);
     expect(moveEdge(graph, 'nope', 1)).toBe(graph);
     const spread = { ...graph, edges: [graph.edges[5], graph.edges[0], graph.edges[6]] };
     expect(order(moveEdge(spread, 'e7', -1))).toEqual(['e7', 'e1', 'e6']);
@@ -151,7 +151,7 @@ describe('duplicateNodes', () => {
     expect(next.nodes.slice(-2).map((node) => [node.id, node.position])).toEqual([
       ['recover_2', { x: picked[0].position.x + 40, y: picked[0].position.y + 40 }], ['halt_2', { x: picked[1].position.x + 40, y: picked[1].position.y + 40 }],
     ]);
-    expect(wiring(next).slice(10)).toEqual(['e11:recover_2→halt_2']);
+    expect(wiring(next).slice(11)).toEqual(['e12:recover_2→halt_2']);
     expect(next.edges.at(-1)?.when).toBe('otherwise');
     expect(next.nodes.at(-2)?.config).toEqual(picked[0].config);
     expect(next.nodes.at(-2)?.config).not.toBe(picked[0].config);

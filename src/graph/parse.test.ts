@@ -117,7 +117,7 @@ describe('parseGraph refuses, naming the path', () => {
     const top = text.replace('"format"', '"__proto__": { "polluted": true },\n  "format"');
     expect(problemsOf(top)).toEqual([{ path: '__proto__', message: 'the key "__proto__" is not allowed anywhere in a file' }]);
 
-    const nested = text.replace('"minRecords": 1', '"minRecords": 1, "__proto__": { "minRecords": 0 }');
+    const nested = text.replace('"minRecords": 2', '"minRecords": 2, "__proto__": { "minRecords": 0 }');
     expect(problemsOf(nested).map((problem) => problem.path)).toEqual(['nodes[2].config.__proto__']);
 
     const constructorKey = text.replace('"q": "login_failed src=10.0.0.5"', '"constructor": { "prototype": {} }');
@@ -156,7 +156,7 @@ describe('parseGraph refuses, naming the path', () => {
     ]);
     expect(broken((d) => { d.edges[2].when = { outcome: 3 }; })).toEqual(['edges[2].when.outcome: expected text (a string), got a number']);
     expect(broken((d) => { d.edges[3].when.op = 'like'; })).toEqual([
-      'edges[3].when.op: expected "eq" or "ne" or "gt" or "gte" or "lt" or "lte" or "in" or "exists" or "empty"',
+      'edges[3].when.op: expected "eq" or "ne" or "gt" or "gte" or "lt" or "lte" or "in" or "contains" or "exists" or "empty"',
     ]);
     expect(broken((d) => { d.edges[3].when.path = 'evaluation..plan'; })).toEqual([
       'edges[3].when.path: a path is field names joined by dots, like evaluation.plan_exhausted',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { GraphFile, GraphNode } from './schema.ts';
+import type { When } from './when.ts';
 import { findTemplate } from './templates/index.ts';
 import { PROBLEM_CODES, accessAllowed, hasErrors, validateGraph, type Problem, type ProblemCode } from './validate.ts';
 
@@ -32,7 +33,7 @@ describe('validateGraph', () => {
       'no_entry', 'duplicate_id', 'unknown_node', 'unknown_skill', 'unreachable', 'dead_end',
       'unrouted_outcome', 'unknown_path', 'permission_conflict', 'bad_finally', 'capped_work', 'unknown_edge',
       'collect_writes', 'retry_denied', 'reserved_state', 'no_verdict_tool', 'unwritten_read', 'no_plan',
-      'loop_option',
+      'loop_option', 'unreachable_rule', 'bad_operand',
     ]);
   });
 
@@ -186,7 +187,7 @@ describe('validateGraph', () => {
       expect(problems[0].message).toContain('An empty result would stop the run instead of entering recovery.');
     });
     it('says when field conditions might cover an outcome', () => {
-      const graph = mutated((g) => { g.edges = g.edges.filter((edge) => edge.id !== 'e5'); });
+      const graph = mutated((g) => { g.edges = g.edges.filter((edge) => edge.id !== 'e5' && edge.id !== 'e11'); });
       const problems = withCode(graph, 'unrouted_outcome');
       expect(problems.map((problem) => problem.message.match(/"(\w+)"/)?.[1])).toEqual(['exhausted', 'continue']);
       expect(problems[0].message).toContain('its field conditions may not cover it');
@@ -317,6 +318,65 @@ describe('validateGraph', () => {
         g.permissions.mode = 'workspace';
       });
       expect(withCode(graph, 'permission_conflict')).toEqual([]);
+    });
+  });
+
+  describe('unreachable_rule (issue 54, #6)', () => {
+    it('SecurityClaw as it shipped: low coverage went back to decide, so coverage_low → broaden_evidence could never apply', () => {
+      const shipped = mutated((g) => {
+        g.edges = g.edges.filter((edge) => edge.id !== 'e11');
+      });
+      const [problem] = withCode(shipped, 'unreachable_rule');
+      expect(problem).toMatchObject({ severity: 'warning', nodeId: 'recover', path: 'nodes[3].config.rules[3].reason' });
+      expect(problem.message).toBe('recover\'s rule for "coverage_low" (broaden_evidence) can never apply: evaluate ends it with the outcome continue (plan_exhausted false) and goes to decide, so no path brings a "coverage_low" evaluation to recover. Route it there, or remove the rule.');
+      expect(withCode(shipped, 'unreachable_rule')).toHaveLength(1);
+      // As it shipped, Evaluate also needed one record only: low coverage (some records, fewer than needed) could not even happen.
+      nodeOf(shipped, 'evaluate', 'verify').config.minRecords = 1;
+      expect(withCode(shipped, 'unreachable_rule').map((problem) => problem.message)).toEqual(['recover\'s rule for "coverage_low" (broaden_evidence) can never apply: evaluate never ends with it (it needs 1 record(s); "coverage_low" means some records but fewer than needed, which takes minRecords 2 or more), so no path brings a "coverage_low" evaluation to recover. Route it there, or remove the rule.']);
+    });
+    it('an edge that reads more than the evaluation (recovery.tried contains …) may go either way: the rule stays reachable', () => {
+      const gated = mutated((g) => {
+        g.edges.find((edge) => edge.id === 'e11')!.when = { all: [{ outcome: 'continue' }, { not: { path: 'recovery.tried', op: 'contains', value: 'broaden_evidence' } }] };
+      });
+      expect(withCode(gated, 'unreachable_rule')).toEqual([]);
+      // What the outcome alone decides is read: low coverage never ends exhausted, so an edge on exhausted does not bring it.
+      const exhaustedOnly = mutated((g) => {
+        g.edges.find((edge) => edge.id === 'e11')!.when = { all: [{ outcome: 'exhausted' }, { not: { path: 'recovery.tried', op: 'contains', value: 'broaden_evidence' } }] };
+      });
+      expect(withCode(exhaustedOnly, 'unreachable_rule').map((problem) => problem.path)).toEqual(['nodes[3].config.rules[3].reason']);
+    });
+    it('not once low coverage is routed to recover, nor for a reason a judge may write', () => {
+      expect(withCode(securityclaw(), 'unreachable_rule')).toEqual([]);
+      const judged = mutated((g) => {
+        nodeOf(g, 'recover', 'recover').config.rules.push({ reason: 'too_few_hosts', action: 'broaden_evidence' });
+        g.skills.judge = { type: 'mock', access: 'read', script: [{ outcome: 'ok' }] };
+      });
+      expect(withCode(judged, 'unreachable_rule').map((problem) => problem.message)).toEqual([expect.stringContaining('no Verify node ends with the reason "too_few_hosts"')]);
+      nodeOf(judged, 'evaluate', 'verify').config.judge = 'judge';
+      expect(withCode(judged, 'unreachable_rule')).toEqual([]);
+    });
+  });
+
+  describe('bad_operand (issue 54, #11)', () => {
+    const withWhen = (when: When) => mutated((g) => {
+      g.edges.find((edge) => edge.id === 'e5')!.when = when;
+    });
+    it('contains asks whether a list holds a value: it needs the value, and a field that can be a list', () => {
+      expect(withCode(withWhen({ path: 'recovery.tried', op: 'contains', value: 'expand_search_scope' }), 'bad_operand')).toEqual([]);
+      expect(withCode(withWhen({ all: [{ outcome: 'continue' }, { path: 'recovery.tried', op: 'contains' }] }), 'bad_operand')).toEqual([{
+        code: 'bad_operand', severity: 'error', edgeId: 'e5', path: 'edges[4].when.all[1]',
+        message: 'Edge e5 asks whether the list at "recovery.tried" contains a value but names none: give "value", the item the list must hold (e.g. "expand_search_scope").',
+      }]);
+      expect(withCode(withWhen({ path: 'evaluation.reason', op: 'contains', value: 'empty' }), 'bad_operand').map((problem) => problem.message)).toEqual([
+        'Edge e5 asks whether "evaluation.reason" contains "empty", but "evaluation.reason" is never a list (what writes it, or the initial state, holds no list there): contains would never match. Use eq, or in for one of several values.',
+      ]);
+      expect(withCode(withWhen({ path: 'round', op: 'contains', value: 1 }), 'bad_operand')).toHaveLength(1);
+      expect(withCode(withWhen({ path: 'question', op: 'contains', value: 'x' }), 'bad_operand')).toHaveLength(1);
+      // A list of the initial state, and a field of any JSON (a loose group's unknown field), may hold it.
+      const tagged = withWhen({ path: 'tags', op: 'contains', value: 'x' });
+      tagged.state.tags = ['x'];
+      expect(withCode(tagged, 'bad_operand')).toEqual([]);
+      expect(withCode(withWhen({ path: 'failures', op: 'contains', value: 'x' }), 'bad_operand')).toEqual([]);
     });
   });
 

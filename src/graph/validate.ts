@@ -1,5 +1,7 @@
 import { budgetLeaves, evaluatingKinds, onBudgetOf } from './budget.ts';
 import { dataFlowProblems } from './dataFlow.ts';
+import { unreachableRuleProblems } from './kinds/recoveryRules.ts';
+import { operandProblems } from './operands.ts';
 import { KIND_VALIDATION, loopOptionProblems, type KindValidation } from './kinds/validation.ts';
 import { pathsOf } from './describe.ts';
 import { KIND_LIST, kindDefinition, type AnyKindDefinition, type SkillReference } from './kinds/index.ts';
@@ -15,7 +17,7 @@ export const PROBLEM_CODES = [
   'no_entry', 'duplicate_id', 'unknown_node', 'unknown_skill', 'unreachable', 'dead_end',
   'unrouted_outcome', 'unknown_path', 'permission_conflict', 'bad_finally', 'capped_work', 'unknown_edge',
   'collect_writes', 'retry_denied', 'reserved_state', 'no_verdict_tool', 'unwritten_read', 'no_plan',
-  'loop_option',
+  'loop_option', 'unreachable_rule', 'bad_operand',
 ] as const;
 export type ProblemCode = (typeof PROBLEM_CODES)[number];
 
@@ -209,7 +211,7 @@ export const validateGraph = (graph: GraphFile): Problem[] => {
   });
 
   problems.push(...loopOptionProblems(graph));
-  problems.push(...readsOnlyProblems(graph), ...retryProblems(graph), ...reservedStateProblems(graph), ...dataFlowProblems(graph));
+  problems.push(...readsOnlyProblems(graph), ...retryProblems(graph), ...reservedStateProblems(graph), ...dataFlowProblems(graph), ...unreachableRuleProblems(graph), ...operandProblems(graph));
   problems.push(...onBudgetProblems(graph));
   return problems;
 };

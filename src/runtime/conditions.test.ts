@@ -3,7 +3,7 @@ import { type GraphFile, type When } from '../graph/index.ts';
 import { findTemplate } from '../graph/templates/index.ts';
 import { chooseEdge, evaluateWhen } from './conditions.ts';
 
-const state = { evaluation: { plan_exhausted: true, reason: 'empty_result', records: 0 }, failures: [], round: 2, tags: ['a'], note: '' };
+const state = { evaluation: { plan_exhausted: true, reason: 'empty_result', records: 0 }, failures: [], round: 2, tags: ['a'], note: '', recovery: { tried: ['expand_search_scope'] } };
 const input = { outcome: 'exhausted', state };
 const check = (when: When | undefined) => evaluateWhen(when, input);
 
@@ -32,6 +32,12 @@ describe('the when interpreter', () => {
     [{ path: 'note', op: 'empty' }, true, 'note empty (was "")'],
     [{ path: 'tags', op: 'empty' }, false, 'tags empty (was ["a"])'],
     [{ path: 'round', op: 'gt', value: '1' }, false, 'round gt "1" (was 2)'],
+    // contains: the list at the path holds the value (issue 54, #11); anything but a list holds nothing.
+    [{ path: 'recovery.tried', op: 'contains', value: 'expand_search_scope' }, true, 'recovery.tried contains "expand_search_scope" (was ["expand_search_scope"])'],
+    [{ path: 'recovery.tried', op: 'contains', value: 'fallback_tool' }, false, 'recovery.tried contains "fallback_tool" (was ["expand_search_scope"])'],
+    [{ path: 'failures', op: 'contains', value: 'x' }, false, 'failures contains "x" (was [])'],
+    [{ path: 'evaluation.reason', op: 'contains', value: 'empty' }, false, 'evaluation.reason contains "empty" (was "empty_result")'],
+    [{ path: 'recovery.missing', op: 'contains', value: 'x' }, false, 'recovery.missing contains "x" (was missing)'],
   ] as [When, boolean, string][])('%j', (when, matched, explain) => {
     expect(check(when)).toEqual({ matched, explain });
   });
@@ -60,13 +66,14 @@ describe('choosing the edge', () => {
   it('file order, first match fires, the rest are not tried', () => {
     const choice = chooseEdge(graph, 'evaluate', input);
     expect(choice.fired).toEqual({ id: 'e4', target: 'recover', reason: 'evaluation.plan_exhausted eq true (was true)' });
-    expect(choice.edges.map((edge) => [edge.id, edge.matched, edge.skipped ?? false])).toEqual([['e3', false, false], ['e4', true, false], ['e5', false, true]]);
+    expect(choice.edges.map((edge) => [edge.id, edge.matched, edge.skipped ?? false])).toEqual([['e3', false, false], ['e4', true, false], ['e11', false, true], ['e5', false, true]]);
   });
 
   it('otherwise is tried last, wherever it stands in the file', () => {
     const reordered = { ...graph, edges: [graph.edges[4], ...graph.edges.filter((edge) => edge.id !== 'e5')] };
-    const choice = chooseEdge(reordered, 'evaluate', { outcome: 'continue', state: { evaluation: { plan_exhausted: false } } });
-    expect(choice.edges.map((edge) => edge.id)).toEqual(['e3', 'e4', 'e5']);
+    // Not continue: SecurityClaw sends that to recovery (e11).
+    const choice = chooseEdge(reordered, 'evaluate', { outcome: 'exhausted', state: { evaluation: { plan_exhausted: false } } });
+    expect(choice.edges.map((edge) => edge.id)).toEqual(['e3', 'e4', 'e11', 'e5']);
     expect(choice.fired).toEqual({ id: 'e5', target: 'decide', reason: 'otherwise: no other edge matched' });
   });
 

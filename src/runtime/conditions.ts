@@ -3,6 +3,7 @@
  * this small interpreter (never eval), and every evaluation says which values it read.
  */
 import { edgesInTryOrder, LIMITS, type GraphFile, type When } from '../graph/index.ts';
+import { compareOp } from '../graph/when.ts';
 import { readPath } from '../skills/index.ts';
 import type { EdgeCheck, Fired } from './trace.ts';
 
@@ -18,36 +19,6 @@ export interface ConditionInput {
 
 const show = (value: unknown): string => (value === undefined ? 'missing' : JSON.stringify(value));
 
-const isEmpty = (value: unknown): boolean =>
-  value === undefined || value === null || value === '' ||
-  (Array.isArray(value) && value.length === 0) ||
-  (typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0);
-
-const compare = (op: string, actual: unknown, expected: unknown): boolean => {
-  switch (op) {
-    case 'eq':
-      return JSON.stringify(actual) === JSON.stringify(expected);
-    case 'ne':
-      return JSON.stringify(actual) !== JSON.stringify(expected);
-    case 'gt':
-      return typeof actual === 'number' && typeof expected === 'number' && actual > expected;
-    case 'gte':
-      return typeof actual === 'number' && typeof expected === 'number' && actual >= expected;
-    case 'lt':
-      return typeof actual === 'number' && typeof expected === 'number' && actual < expected;
-    case 'lte':
-      return typeof actual === 'number' && typeof expected === 'number' && actual <= expected;
-    case 'in':
-      return Array.isArray(expected) && expected.some((item) => JSON.stringify(item) === JSON.stringify(actual));
-    case 'exists':
-      return actual !== undefined && actual !== null;
-    case 'empty':
-      return isEmpty(actual);
-    default:
-      return false;
-  }
-};
-
 /**
  * `otherwise` is decided by the edge chooser, not here: on its own it never matches. Parsing
  * refuses deeper conditions; `depth` keeps a graph built in code from overflowing the stack.
@@ -62,7 +33,7 @@ export const evaluateWhen = (when: When | undefined, input: ConditionInput, dept
   }
   if ('path' in when) {
     const actual = readPath(input.state, when.path);
-    const matched = compare(when.op, actual, when.value);
+    const matched = compareOp(when.op, actual, when.value);
     const condition = when.op === 'exists' || when.op === 'empty' ? `${when.path} ${when.op}` : `${when.path} ${when.op} ${show(when.value)}`;
     return { matched, explain: `${condition} (was ${show(actual)})` };
   }

@@ -218,12 +218,13 @@ describe('approvals', () => {
 });
 
 describe('forks', () => {
-  const edited = { evidence_sufficient: false, plan_exhausted: false, reason: 'coverage_low', reasoning: 'edited', records: 0 };
+  // A reason no edge of SecurityClaw names (coverage_low goes to recovery): the evaluation routes otherwise.
+  const edited = { evidence_sufficient: false, plan_exhausted: false, reason: 'insufficient', reasoning: 'edited', records: 0 };
 
   it('keep the steps up to N as they ran and serve a skill’s next results', async () => {
     const original = createController(template('securityclaw'));
     await original.run();
-    const fork = await original.fork(1, { nextResults: { search_events: [{ outcome: 'ok', records: [{ ip: '10.0.0.5' }] }] } });
+    const fork = await original.fork(1, { nextResults: { search_events: [{ outcome: 'ok', records: [{ ip: '10.0.0.5' }, { ip: '10.0.0.6' }] }] } });
     expect(fork.status).toBe('paused');
     expect(fork.trace.steps).toHaveLength(1);
     await fork.run();
@@ -302,7 +303,7 @@ describe('forks', () => {
     await original.run();
     const child = await original.fork(3, { state: { evaluation: edited } });
     await child.step();
-    const grandchild = await child.fork(4, { nextResults: { search_events: [{ outcome: 'ok', records: [{}] }] } });
+    const grandchild = await child.fork(4, { nextResults: { search_events: [{ outcome: 'ok', records: [{}, {}] }] } });
     await grandchild.run();
     await child.run();
     expect(grandchild.trace.steps.map((step) => step.node)).toEqual(['decide', 'execute', 'evaluate', 'decide', 'execute', 'evaluate', 'answer']);
@@ -363,7 +364,7 @@ describe('a skill that already ran is never called again', () => {
     for (let step = 0; step <= original.trace.steps.length; step += 1) await original.stateAt(step);
     expect(service.calls).toHaveLength(2);
 
-    const fork = await original.fork(3, { state: { evaluation: { evidence_sufficient: false, plan_exhausted: false, reason: 'coverage_low', reasoning: 'edited', records: 0 } } });
+    const fork = await original.fork(3, { state: { evaluation: { evidence_sufficient: false, plan_exhausted: false, reason: 'insufficient', reasoning: 'edited', records: 0 } } });
     expect(service.calls).toHaveLength(2);
     await fork.step();
     await fork.step();

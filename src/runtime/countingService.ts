@@ -44,4 +44,4 @@ export const securityclawOver = <G extends { skills: Record<string, unknown> }>(
 
 /** What the service behind `securityclawOver` answers. */
 export const securityclawAnswers = (url: URL): unknown =>
-  url.pathname === '/archive' ? [{ ip: '10.0.0.5', user: 'admin', event: 'login_failed', count: 42 }] : [];
+  url.pathname === '/archive' ? [{ ip: '10.0.0.5', user: 'admin', event: 'login_failed', count: 42 }, { ip: '10.0.0.5', user: 'root', event: 'login_failed', count: 7 }] : [];

@@ -8,7 +8,8 @@ import type { RunValues } from './state.ts';
 import type { TraceStep } from './trace.ts';
 
 const graph = (findTemplate('securityclaw') as { graph: () => GraphFile }).graph();
-const edited = { evidence_sufficient: false, plan_exhausted: false, reason: 'coverage_low', reasoning: 'edited', records: 0 };
+// A reason no edge of SecurityClaw names (coverage_low goes to recovery): the evaluation routes otherwise.
+const edited = { evidence_sufficient: false, plan_exhausted: false, reason: 'insufficient', reasoning: 'edited', records: 0 };
 
 /** A whole securityclaw run, as a fork reads it from step `atStep`. */
 const recorded = async (compact = false) => {

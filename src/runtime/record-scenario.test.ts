@@ -32,7 +32,7 @@ const httpGraph = () => {
 };
 const httpService = () => server({
   '/search': [() => new Response('<html>busy</html>'), json([])],
-  '/archive': [json({ hits: [{ ip: '10.0.0.5', count: 42 }] })],
+  '/archive': [json({ hits: [{ ip: '10.0.0.5', count: 42 }, { ip: '10.0.0.5', count: 7 }] })],
 });
 
 /**
@@ -65,7 +65,7 @@ describe('save a run as a scenario', { timeout: 30_000 }, () => {
       seed: 1,
       skills: {
         search_events: { type: 'mock', script: [{ outcome: 'parse_error', tokens: 100, error: 'the answer is not JSON' }, { outcome: 'empty', tokens: 100 }] },
-        query_alternative_source: { type: 'mock', script: [{ outcome: 'ok', records: [{ ip: '10.0.0.5', count: 42 }], tokens: 150 }] },
+        query_alternative_source: { type: 'mock', script: [{ outcome: 'ok', records: [{ ip: '10.0.0.5', count: 42 }, { ip: '10.0.0.5', count: 7 }], tokens: 150 }] },
       },
       expect: { stopReason: 'completed', rounds: 2, attempts: { execute: 3 }, path: ['decide', 'execute', 'evaluate', 'recover', 'decide', 'execute', 'evaluate', 'answer'] },
     });

@@ -78,7 +78,7 @@ describe('task level: recovery and routing', () => {
   it('an empty result enters recovery and the next round plans the recovery skill', async () => {
     const trace = await runGraph(securityclaw());
     expect(trace.steps[2].writes.evaluation).toMatchObject({ reason: 'empty_result', plan_exhausted: true });
-    expect(trace.steps[3].writes.recovery).toEqual({ action: 'expand_search_scope', skill: 'query_alternative_source', reason: 'empty_result' });
+    expect(trace.steps[3].writes.recovery).toEqual({ action: 'expand_search_scope', skill: 'query_alternative_source', reason: 'empty_result', tried: ['expand_search_scope'] });
     const replan = trace.steps[4];
     expect(replan.round).toBe(2);
     expect((replan.writes.plan as { actions: unknown[] }).actions).toEqual([{ skill: 'query_alternative_source', args: { q: 'login_failed src=10.0.0.5', window: '24h' } }]);
@@ -103,7 +103,7 @@ describe('task level: recovery and routing', () => {
     graph.skills.search_events = { type: 'mock', access: 'read', tokens: 1900, script: [{ outcome: 'empty' }] };
     const trace = await runGraph(graph);
     const recover = trace.steps[3];
-    expect(recover.writes.recovery).toEqual({ action: 'broaden_evidence', skill: 'fallback_lookup', reason: 'empty_result' });
+    expect(recover.writes.recovery).toEqual({ action: 'broaden_evidence', skill: 'fallback_lookup', reason: 'empty_result', tried: ['broaden_evidence'] });
     expect(recover.note).toContain('needs ~150 tokens but only 100 are left, so it does not apply');
   });
 
@@ -116,7 +116,7 @@ describe('task level: recovery and routing', () => {
 
   it('no edge matches → no_route, with every edge explained', async () => {
     const graph = securityclaw();
-    graph.edges = graph.edges.filter((edge) => edge.id !== 'e5' && edge.id !== 'e4');
+    graph.edges = graph.edges.filter((edge) => edge.id !== 'e5' && edge.id !== 'e4' && edge.id !== 'e11');
     const trace = await runGraph(graph);
     expect(trace.stopReason).toBe('no_route');
     // The step that stopped the run comes before the final response (`finally`).

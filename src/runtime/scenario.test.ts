@@ -72,8 +72,8 @@ describe('a scenario never calls a real skill', { timeout: 30_000 }, () => {
   it('a mock that replaces an http skill runs instead of it and keeps its access for the permission check', async () => {
     const graph = withHttp();
     graph.skills.search_events = { ...graph.skills.search_events, access: 'write' } as GraphFile['skills'][string];
-    const scenario: Scenario = { name: 'pinned', skills: { search_events: { type: 'mock', script: [{ outcome: 'ok', records: [{ ip: '10.0.0.5' }] }] } }, expect: {} };
-    expect(applyScenario(graph, scenario).skills.search_events).toEqual({ type: 'mock', access: 'write', tokens: 5, script: [{ outcome: 'ok', records: [{ ip: '10.0.0.5' }] }] });
+    const scenario: Scenario = { name: 'pinned', skills: { search_events: { type: 'mock', script: [{ outcome: 'ok', records: [{ ip: '10.0.0.5' }, { ip: '10.0.0.6' }] }] } }, expect: {} };
+    expect(applyScenario(graph, scenario).skills.search_events).toEqual({ type: 'mock', access: 'write', tokens: 5, script: [{ outcome: 'ok', records: [{ ip: '10.0.0.5' }, { ip: '10.0.0.6' }] }] });
     // A script alone is a mock too: an override need not repeat the type.
     expect(applyScenario(graph, { name: 's', skills: { search_events: { script: [{ outcome: 'empty' }] } }, expect: {} }).skills.search_events)
       .toEqual({ type: 'mock', access: 'write', tokens: 5, script: [{ outcome: 'empty' }] });
@@ -178,6 +178,8 @@ describe('a guard stop leads the same with a finally node as without (issue 54, 
     it(`a ${name} stop: the same step and words, never the finally step`, async () => {
       const leads = async (withFinally: boolean) => {
         const graph = securityclaw();
+        // Evaluate's one way to recover here (a second one, e11 on continue, makes the step guard's lead name step 3: see issue 54's note).
+        graph.edges = graph.edges.filter((edge) => edge.id !== 'e11');
         limit(graph);
         if (!withFinally) delete graph.finally;
         const result = await runScenario(graph, { name, expect: expect_ });

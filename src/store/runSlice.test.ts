@@ -210,7 +210,7 @@ describe('driving the runtime from the store', () => {
   it('a fork with an edited skill result takes another edge, and both runs are kept', async () => {
     freshStore();
     await useApp.getState().run();
-    await useApp.getState().fork(1, { nextResults: { search_events: [{ outcome: 'ok', records: [{ ip: '10.0.0.5' }] }] } });
+    await useApp.getState().fork(1, { nextResults: { search_events: [{ outcome: 'ok', records: [{ ip: '10.0.0.5' }, { ip: '10.0.0.6' }] }] } });
     const state = useApp.getState();
     expect(state.runs.map((run) => run.label)).toEqual(['Run 1', 'Run 2 (fork of run 1 at step 1)']);
     const forked = state.runs[1].trace;
@@ -223,7 +223,7 @@ describe('driving the runtime from the store', () => {
   it('a fork with an edited state re-runs the step on it', async () => {
     freshStore();
     await useApp.getState().run();
-    const records = [{ ip: '10.0.0.5', event: 'login_failed' }];
+    const records = [{ ip: '10.0.0.5', event: 'login_failed' }, { ip: '10.0.0.5', event: 'login_failed', user: 'root' }];
     await useApp.getState().fork(2, { state: { results: [{ skill: 'search_events', args: {}, outcome: 'ok', records, attempts: 1 }] } });
     const forked = useApp.getState().runs[1].trace;
     expect(forked.forkedFrom).toEqual({ step: 2, edited: ['results'], overridden: [] });
@@ -277,7 +277,7 @@ describe('driving the runtime from the store', () => {
     // The canvas says so on the node: it runs, on its second attempt of three; decide before it wrote its plan.
     expect(useApp.getState().nodeStatus.execute.map((chip) => chip.text)).toEqual(['running', 'attempt 2 of 3']);
     expect(useApp.getState().nodeStatus.decide.map((chip) => chip.text)).toEqual(['wrote plan']);
-    answer(new Response('[{"ip": "10.0.0.5"}]'));
+    answer(new Response('[{"ip": "10.0.0.5"}, {"ip": "10.0.0.6"}]'));
     await running;
     expect(useApp.getState().inFlight).toBeNull();
     expect(useApp.getState().nodeStatus.execute.map((chip) => chip.text)).toEqual(['attempt 2 of 3', 'wrote 2 fields']);

@@ -28,6 +28,16 @@ export const formOf = (when: When | undefined): WhenForm => {
 
 const VALUELESS_OPS: readonly Op[] = ['exists', 'empty'];
 
+/** What an operator asks, where its name alone does not say it. */
+const OP_LABELS: Partial<Record<Op, string>> = { contains: 'contains (the list at the path holds the value)' };
+
+/** The value an operator starts with when chosen: `in` a list, `contains` one item, others what was there. */
+const valueFor = (op: Op, value: unknown): unknown => {
+  if (op === 'in') return Array.isArray(value) ? value : [value ?? ''];
+  if (op === 'contains') return Array.isArray(value) ? (value[0] ?? '') : (value ?? '');
+  return value ?? true;
+};
+
 interface Context {
   outcomes: readonly string[];
   pathsListId: string;
@@ -68,6 +78,7 @@ const parseValue = (op: Op) => (text: string): Parsed<unknown> => {
   const json = readJson(text);
   const value = json ? json.value : text;
   if (op === 'in' && !Array.isArray(value)) return { ok: false, message: 'in needs a list, like ["timeout","parse_error"]' };
+  if (op === 'contains' && text.trim() === '') return { ok: false, message: 'contains needs the item the list must hold, like expand_search_scope' };
   return { ok: true, value };
 };
 
@@ -91,13 +102,14 @@ function FieldCondition({ when, context, apply }: { when: Extract<When, { path: 
         label="Operator"
         value={when.op}
         options={OPS}
+        labels={OP_LABELS}
         apply={(op) => {
-          const next = { path: when.path, op: op as Op, ...(VALUELESS_OPS.includes(op as Op) ? {} : { value: op === 'in' ? (Array.isArray(when.value) ? when.value : [when.value ?? '']) : (when.value ?? true) }) };
+          const next = { path: when.path, op: op as Op, ...(VALUELESS_OPS.includes(op as Op) ? {} : { value: valueFor(op as Op, when.value) }) };
           return apply(next);
         }}
       />
       {hasValue ? (
-        <DraftField label="Value" value={valueText(when.value)} parse={parseValue(when.op)} apply={(value) => apply({ ...when, value })} help={`read as ${typeOf(when.value)}; JSON or plain text`} />
+        <DraftField label="Value" value={valueText(when.value)} parse={parseValue(when.op)} apply={(value) => apply({ ...when, value })} help={when.op === 'contains' ? `the item the list holds, read as ${typeOf(when.value)}; e.g. recovery.tried contains expand_search_scope` : `read as ${typeOf(when.value)}; JSON or plain text`} />
       ) : null}
     </div>
   );

@@ -22,7 +22,8 @@ export type RecoverConfig = z.infer<typeof RecoverConfig>;
 export const recoverSchemas = {
   config: RecoverConfig,
   state: {
-    recovery: z.looseObject({ action: z.string(), skill: z.nullable(z.string()), reason: z.string() }),
+    // `tried`: the actions recovery took this run, each once, in order (`recovery.tried contains "…"`); optional in a state written by hand.
+    recovery: z.looseObject({ action: z.string(), skill: z.nullable(z.string()), reason: z.string(), tried: z.optional(z.array(z.string())) }),
     failures: z.array(z.looseObject({ round: z.int().check(z.gte(0)), reason: z.string(), action: z.string(), skill: z.nullable(z.string()) })),
   },
 } satisfies KindSchemasOf<'recover'>;

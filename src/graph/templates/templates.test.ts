@@ -75,7 +75,7 @@ describe('built-in templates', () => {
     ]);
     expect(graph.edges.map((edge) => `${edge.source}→${edge.target}`)).toEqual([
       'decide→execute', 'execute→evaluate', 'evaluate→answer', 'evaluate→recover', 'evaluate→decide', 'recover→decide', 'recover→halt',
-      'recover→confirm', 'confirm→decide', 'confirm→halt',
+      'recover→confirm', 'confirm→decide', 'confirm→halt', 'evaluate→recover',
     ]);
     const execute = graph.nodes.find((node) => node.id === 'execute');
     expect(execute?.kind === 'act' && execute.config.retry).toEqual({ maxAttempts: 3, retryOn: ['timeout', 'parse_error'] });

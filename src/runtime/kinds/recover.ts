@@ -25,7 +25,11 @@ export const executeRecover: Executor<'recover'> = async (context) => {
     break;
   }
   const before = Array.isArray(state.failures) ? state.failures : [];
-  const recovery = { action: chosen?.action ?? 'none', skill: chosen?.skill ?? null, reason };
+  // What was tried before stays tried (seed 001: a recovery that did not help is not a path left); `none` is no action taken.
+  const triedBefore = asRecord(state.recovery)?.tried;
+  const earlier = Array.isArray(triedBefore) ? triedBefore.filter((action): action is string => typeof action === 'string') : [];
+  const tried = chosen && !earlier.includes(chosen.action) ? [...earlier, chosen.action] : earlier;
+  const recovery = { action: chosen?.action ?? 'none', skill: chosen?.skill ?? null, reason, tried };
   const writes = { recovery, failures: [...before, { round, reason, action: recovery.action, skill: recovery.skill }] };
   const why = skipped.length > 0 ? `; ${skipped.join('; ')}` : '';
   if (!chosen) return { outcome: 'no_path', writes, attempts: [], note: `no rule applies to ${reason}${why}` };
