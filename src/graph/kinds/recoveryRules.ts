@@ -6,6 +6,7 @@
  * broaden_evidence` while Evaluate sent low coverage back to decide: the rule could never apply, and
  * the run re-planned the same search, a blind retry.)
  */
+import { countedVerdicts, FAILURE_REASONS } from './counting.ts';
 import { edgesInTryOrderBySource } from '../model.ts';
 import type { Problem } from '../validate.ts';
 import type { GraphEdge, GraphFile, GraphNode } from '../schema.ts';
@@ -22,16 +23,10 @@ const ending = (reason: string, outcome: 'sufficient' | 'exhausted' | 'continue'
   reason, outcome, evaluation: { reason, plan_exhausted: outcome === 'exhausted', evidence_sufficient: outcome === 'sufficient' },
 });
 
-/**
- * What a counting Verify can end with: the reasons of the failed call before it, and its own as
- * `minRecords` allows them (zero records are empty only when one is needed; low coverage needs
- * more than one, so SecurityClaw's `minRecords: 1` could never say `coverage_low`).
- */
+/** What a counting Verify can end with: the reasons of the failed call before it, and its own as `minRecords` allows them. */
 const countedEndings = (minRecords: number): Ending[] => [
-  ending('sufficient', 'sufficient'),
-  ...(minRecords >= 1 ? [ending('empty_result', 'exhausted')] : []),
-  ...(minRecords >= 2 ? [ending('coverage_low', 'continue')] : []),
-  ...['timeout', 'parse_error', 'permission_denied', 'execution_error'].map((reason) => ending(reason, 'exhausted')),
+  ...countedVerdicts(minRecords).map(({ reason, outcome }) => ending(reason, outcome)),
+  ...FAILURE_REASONS.map((reason) => ending(reason, 'exhausted')),
 ];
 
 /**

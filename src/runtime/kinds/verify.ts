@@ -1,15 +1,11 @@
-import { MAX_ITER, own, type LoopConfig } from '../../graph/index.ts';
+import { MAX_ITER, type LoopConfig } from '../../graph/index.ts';
 import { RetryPolicy } from '../../graph/commonSchemas.ts';
 import { z } from '../../graph/zod.ts';
+import { countedVerdict, reasonOfFailure } from '../../graph/kinds/counting.ts';
 import { Judgement } from '../../graph/kinds/verify.schema.ts';
 import { isFailure, type ActionRun } from '../retry.ts';
 import { doneErrorNote, givenTo, loopTrace, maxIterNote, observedNote, replyAs, runLoop, type LoopRun } from './loop.ts';
 import { asRecord, type Executor, type NodeContext, type NodeResult } from './types.ts';
-
-const REASON_OF_FAILURE: Record<string, string> = { timeout: 'timeout', parse_error: 'parse_error', permission_denied: 'permission_denied' };
-
-/** The evaluation reason of a failed call: recovery rules are keyed by it. */
-const reasonOfFailure = (outcome: string) => own(REASON_OF_FAILURE, outcome) ?? 'execution_error';
 
 const recordCount = (state: Readonly<Record<string, unknown>>): number => {
   if (Array.isArray(state.results))
@@ -145,8 +141,11 @@ export const executeVerify: Executor<'verify'> = async (context) => {
     const reason = reasonOfFailure(String(failure.outcome));
     return evaluated('exhausted', reason, `${String(failure.skill)} ended with ${String(failure.outcome)}: the plan is exhausted (${reason})`, records);
   }
-  if (records >= minRecords && (records > 0 || minRecords === 0))
-    return evaluated('sufficient', 'sufficient', `${records} record(s), at least the ${minRecords} needed: the evidence is sufficient`, records);
-  if (records === 0) return evaluated('exhausted', 'empty_result', 'zero records: an empty result is not a success, the plan is exhausted', records);
-  return evaluated('continue', 'coverage_low', `${records} record(s), fewer than the ${minRecords} needed: coverage is low, keep going`, records);
+  const verdict = countedVerdict(records, minRecords);
+  const reasoning = {
+    sufficient: `${records} record(s), at least the ${minRecords} needed: the evidence is sufficient`,
+    empty_result: 'zero records: an empty result is not a success, the plan is exhausted',
+    coverage_low: `${records} record(s), fewer than the ${minRecords} needed: coverage is low, keep going`,
+  }[verdict.reason];
+  return evaluated(verdict.outcome, verdict.reason, reasoning, records);
 };
