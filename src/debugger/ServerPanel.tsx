@@ -209,7 +209,7 @@ export function ServerPanel({ onClose }: { onClose: () => void }) {
           </label>
           <div className="server-actions">
             <button type="submit" disabled={server.connecting}>{server.connecting ? 'Connecting…' : 'Connect'}</button>
-            {server.connecting && <button type="button" onClick={() => controller?.cancelConnect()}>Cancel</button>}
+            {server.connecting && <button type="button" onClick={() => server.cancelConnecting?.()}>Cancel</button>}
           </div>
           <p className="field-help">Requests go to this address only, with no key; e.g. the URL <code>npx loopscope serve graph.json</code> or <code>langgraphjs dev</code> prints.</p>
         </form>

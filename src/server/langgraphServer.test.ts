@@ -18,6 +18,15 @@ describe('attaching to a LangGraph server', () => {
     expect(graph.description).toContain('http://127.0.0.1:2024');
     expect(parseGraph(JSON.parse(JSON.stringify(graph))).ok).toBe(true);
   });
+
+  it('Cancel stops a Connect from its first moment, while the SDK still loads (a click then was lost), and says so', async () => {
+    const connecting = connect('http://127.0.0.1:9');
+    expect(useServer.getState().connecting).toBe(true);
+    useServer.getState().cancelConnecting?.();
+    expect(await connecting).toBeNull();
+    expect(useServer.getState()).toMatchObject({ connecting: false, cancelConnecting: null, controller: null, error: 'Not connected: Connect was cancelled' });
+    disconnect();
+  });
 });
 
 /** A hostile server's answers (issue 51): lists far longer than asked for, counted request by request. */

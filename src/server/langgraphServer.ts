@@ -89,6 +89,8 @@ export interface WaitingInterrupt {
 export interface ServerConnection {
   url: string | null;
   connecting: boolean;
+  /** Cancels the Connect under way (Cancel), from its first moment, while the SDK may still be loading. */
+  cancelConnecting: (() => void) | null;
   error: string | null;
   graphs: ServerGraph[];
   /** The server lists more graphs than MAX_GRAPHS: the panel shows the first ones and says so. */
@@ -125,7 +127,7 @@ export interface ShownBranch {
 
 /** What a new connection, or none, starts from. */
 const NOT_CONNECTED = {
-  url: null, connecting: false, error: null, graphs: [], graphsCapped: false, graphId: null, assistantId: null, threads: [], moreThreads: false, threadsCapped: false, thread: null, controller: null, canvas: null, breakpoints: [], forkNote: null,
+  url: null, connecting: false, cancelConnecting: null, error: null, graphs: [], graphsCapped: false, graphId: null, assistantId: null, threads: [], moreThreads: false, threadsCapped: false, thread: null, controller: null, canvas: null, breakpoints: [], forkNote: null,
 } satisfies ServerConnection;
 
 export const useServer = create<ServerConnection>()(() => NOT_CONNECTED);
@@ -256,7 +258,7 @@ export class ServerRunController implements RunController {
   private readonly api: Client;
   readonly origin: string;
   /** Aborts the requests of Connect (Cancel, or its timeout). */
-  private readonly connecting = new AbortController();
+  private readonly connecting: AbortController;
   /** The approve node whose decision was just written, on its thread: the next run there goes on past it. */
   private answered: { thread: string; node: string } | undefined;
   /** The open thread's run as last read: its key in the store, how it is shown, and its trace. */
@@ -278,9 +280,10 @@ export class ServerRunController implements RunController {
     return thread && this.answered?.thread === thread.id ? this.answered.node : undefined;
   }
 
-  private constructor(api: Client, origin: string) {
+  private constructor(api: Client, origin: string, connecting: AbortController) {
     this.api = api;
     this.origin = origin;
+    this.connecting = connecting;
   }
 
   /** Connects to the server at `text` and lists its graphs; Cancel (`cancelConnect`) or a stalled server end it with a message. */
@@ -290,17 +293,26 @@ export class ServerRunController implements RunController {
       useServer.setState({ error: address.error });
       return null;
     }
-    useServer.getState().controller?.cancelConnect();
-    useServer.setState({ ...NOT_CONNECTED, connecting: true });
+    const { controller: before, cancelConnecting: cancelBefore } = useServer.getState();
+    before?.cancelConnect();
+    cancelBefore?.();
+    // Cancel works before the SDK has loaded (on a busy machine that takes seconds): a click then is not lost.
+    const connecting = new AbortController();
+    // Also this Connect's mark: a later Connect (or Disconnect) replaces it, and this one then says nothing more.
+    const cancel = () => connecting.abort(new Error('Connect was cancelled'));
+    const current = () => useServer.getState().cancelConnecting === cancel;
+    useServer.setState({ ...NOT_CONNECTED, connecting: true, cancelConnecting: cancel });
     const api = client ?? new (await import('@langchain/langgraph-sdk')).Client({ apiUrl: address.origin, apiKey: null, callerOptions: { fetch: cappedFetch(fetchOnlyTo(new Set([address.origin]))), maxRetries: 0 } });
-    const controller = new ServerRunController(api, address.origin);
-    useServer.setState({ controller });
-    const signal = controller.connecting.signal;
-    const timer = setTimeout(() => controller.connecting.abort(new Error(`the server at ${address.origin} did not answer within ${CONNECT_TIMEOUT_MS / 1000} s`)), CONNECT_TIMEOUT_MS);
+    const controller = new ServerRunController(api, address.origin, connecting);
+    const signal = connecting.signal;
+    if (current()) useServer.setState({ controller });
+    const timer = setTimeout(() => connecting.abort(new Error(`the server at ${address.origin} did not answer within ${CONNECT_TIMEOUT_MS / 1000} s`)), CONNECT_TIMEOUT_MS);
     const graphs: ServerGraph[] = [];
     let more = true;
     try {
-      const stopped = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
+      const stopped = signal.aborted
+        ? Promise.reject<never>(signal.reason)
+        : new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
       const seen = new Set<string>();
       // A page at a time, to MAX_GRAPHS: nothing is asked of each graph until it is selected.
       while (more && graphs.length < MAX_GRAPHS) {
@@ -309,13 +321,13 @@ export class ServerRunController implements RunController {
         more = page.full;
       }
     } catch (error) {
-      if (useServer.getState().controller === controller) useServer.setState({ connecting: false, controller: null, error: `Not connected: ${messageOf(signal.aborted ? signal.reason : error)}` });
+      if (current()) useServer.setState({ connecting: false, cancelConnecting: null, controller: null, error: `Not connected: ${messageOf(signal.aborted ? signal.reason : error)}` });
       return null;
     } finally {
       clearTimeout(timer);
     }
-    if (useServer.getState().controller !== controller) return null;
-    useServer.setState({ connecting: false, url: address.origin, graphs, graphsCapped: more, error: null });
+    if (!current()) return null;
+    useServer.setState({ connecting: false, cancelConnecting: null, url: address.origin, graphs, graphsCapped: more, error: null });
     // The graph on the canvas, when the server may have it (the id an export of it gets); else the first.
     const open = graphIdOf(useApp.getState().graph);
     const first = graphs.find((graph) => graph.graphId === open) ?? graphs[0];
@@ -890,5 +902,6 @@ export const connect = (text: string, client?: Client) => ServerRunController.co
 
 export const disconnect = () => {
   useServer.getState().controller?.cancelConnect();
+  useServer.getState().cancelConnecting?.();
   useServer.setState(NOT_CONNECTED);
 };
