@@ -86,7 +86,7 @@ describe('loopscope serve: SecurityClaw on the LangGraph server', () => {
     expect(paused.next).toEqual(['evaluate']);
     expect(paused.values._step?.node).toBe('execute');
     // Fork: the step-2 checkpoint with evaluate's input changed, resumed on.
-    const results = (paused.values.results as Record<string, unknown>[]).map((result) => ({ ...result, outcome: 'ok', records: [{ ip: '10.0.0.5' }] }));
+    const results = (paused.values.results as Record<string, unknown>[]).map((result) => ({ ...result, outcome: 'ok', records: [{ ip: '10.0.0.5' }, { ip: '10.0.0.6' }] }));
     await client.threads.updateState(thread.thread_id, { values: { results }, checkpointId: paused.checkpoint.checkpoint_id ?? undefined, asNode: 'execute' });
     const path: string[] = [];
     for await (const chunk of client.runs.stream(thread.thread_id, 'securityclaw-triage', { input: null, streamMode: ['updates'] }))

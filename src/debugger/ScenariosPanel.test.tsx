@@ -55,7 +55,7 @@ describe('ScenariosPanel', { timeout: 30_000 }, () => {
     await act(() => app().runScenarios());
     expect(items()).toEqual(['failed at step 3', 'passed']);
     // The cause first (where the paths part, the edge each took), then expected against actual.
-    expect(container.querySelector('.scenario-cause')?.textContent).toBe('parts at step 3: Evaluate took e5 (exhausted), the scenario took e4 (plan_exhausted = false)');
+    expect(container.querySelector('.scenario-cause')?.textContent).toBe('parts at step 3: Evaluate took e5 (exhausted), the scenario went on to Recover (by e4 (plan_exhausted = false) or e11 (continue))');
     expect(container.querySelector('.scenario-failures')?.textContent).toContain('path: expected ["decide","execute","evaluate","recover"');
     await act(async () => buttonNamed('Open at step 3')?.click());
     expect(app().selectedStep).toBe(3);

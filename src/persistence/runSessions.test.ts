@@ -136,7 +136,7 @@ describe('the run session in storage', () => {
     const saving = startRunSessionSaving(storage, { delayMs: 1, target });
     stopSaving = saving.stop;
     await useApp.getState().run();
-    await useApp.getState().fork(1, { nextResults: { search_events: [{ outcome: 'ok', records: [{ ip: '10.0.0.5' }] }] } });
+    await useApp.getState().fork(1, { nextResults: { search_events: [{ outcome: 'ok', records: [{ ip: '10.0.0.5' }, { ip: '10.0.0.6' }] }] } });
     await saving.flush();
     saving.stop();
     const graphId = useApp.getState().documentId;

@@ -52,7 +52,7 @@ describe('a server thread read back as a trace', () => {
     await compiled.invoke({}, config);
     const before = await history(compiled, 'f');
     const afterExecute = before.find((state) => (state.values._step as { step: number } | null)?.step === 2) as CheckpointState;
-    const results = (afterExecute.values.results as object[]).map((result) => ({ ...result, outcome: 'ok', records: [{ ip: '10.0.0.5' }] }));
+    const results = (afterExecute.values.results as object[]).map((result) => ({ ...result, outcome: 'ok', records: [{ ip: '10.0.0.5' }, { ip: '10.0.0.6' }] }));
     const forked = await compiled.updateState({ configurable: { thread_id: 'f', checkpoint_id: afterExecute.checkpoint.checkpoint_id } }, { results }, 'execute');
     await compiled.invoke(null, { ...forked, recursionLimit: 200 });
     const states = await history(compiled, 'f');
