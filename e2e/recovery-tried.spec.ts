@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from './test.ts';
-import { collectErrors, openGraph } from './helpers.ts';
+import { collectErrors, openGraph, runScenarioTo } from './helpers.ts';
 
 const steps = (page: Page) => page.getByRole('list', { name: 'Timeline' }).getByRole('listitem');
 const detail = (page: Page) => page.getByRole('region', { name: 'Step detail' });
@@ -17,9 +17,7 @@ test('a recovery tried once is not tried again: the step says recovery.tried hol
   const graph = JSON.parse(await readFile(new URL('../examples/recovery-tried/graph.json', import.meta.url), 'utf8'));
   await openGraph(page, graph);
 
-  await page.getByRole('combobox', { name: /^Scenario/ }).selectOption('a recovery tried once is not tried again');
-  await page.getByRole('button', { name: 'Run', exact: true }).click();
-  await expect(page.getByRole('status')).toContainText('no_recovery_path');
+  await runScenarioTo(page, 'a recovery tried once is not tried again', 'no_recovery_path');
   await expect(steps(page)).toHaveCount(9);
 
   // Round 1: nothing was tried yet, so the edge to the forced stop does not fire and Recover widens the search.
