@@ -4,7 +4,7 @@
  * is not called, Evaluate still judges what was gathered, then the run stops budget_exhausted.
  */
 import { expect, test, type Page } from './test.ts';
-import { collectErrors } from './helpers.ts';
+import { collectErrors, runScenarioTo } from './helpers.ts';
 
 const steps = (page: Page) => page.getByRole('list', { name: 'Timeline' }).getByRole('listitem');
 const detail = (page: Page) => page.getByRole('region', { name: 'Step detail' });
@@ -15,9 +15,7 @@ test('the budget spent between two actions: no further call, Evaluate still judg
   await expect(page.getByRole('heading', { name: 'Budget: evaluate, then stop' })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Inspector' }).getByLabel('When the budget is spent')).toHaveValue('evaluate');
 
-  await page.getByRole('combobox', { name: /^Scenario/ }).selectOption('the budget spent between two actions: the second is not called, Evaluate judges the first\'s records, then the run stops');
-  await page.getByRole('button', { name: 'Run', exact: true }).click();
-  await expect(page.getByRole('status')).toContainText('budget_exhausted');
+  await runScenarioTo(page, 'the budget spent between two actions: the second is not called, Evaluate judges the first\'s records, then the run stops', 'budget_exhausted');
   await expect(steps(page)).toHaveCount(4);
   await steps(page).nth(1).click();
   await expect(detail(page)).toContainText('1 later action(s) not called: the budget is spent');

@@ -237,3 +237,10 @@ export const service = async (port: number, answer: (method: string, url: string
 
 /** Answers yes to the question a run asks before it contacts other hosts. */
 export const allowHosts = (page: Page) => page.getByRole('dialog', { name: 'Allow network access' }).getByRole('button', { name: 'Allow and run' }).click();
+
+/** Runs the open graph's scenario `name` from the toolbar and waits until the run stops with `stopReason`. */
+export const runScenarioTo = async (page: Page, name: string, stopReason: string) => {
+  await page.getByRole('combobox', { name: /^Scenario/ }).selectOption(name);
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByRole('status')).toContainText(stopReason);
+};

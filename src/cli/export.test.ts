@@ -97,6 +97,18 @@ describe('loopscope export --langgraph', () => {
     }
   });
 
+  it('keeps loop.onToolFailure "observe" on a Verify: a crashed check the decider read last verifies nothing, so the exported graph goes back to think', async () => {
+    const graph = TEMPLATES.find((template) => template.id === 'graph-engineer')?.graph() as GraphFile;
+    const check = graph.nodes.find((node) => node.id === 'check') as { config: { loop: Record<string, unknown> } };
+    check.config.loop.onToolFailure = 'observe';
+    graph.skills.check_cause = { ...graph.skills.check_cause, script: [{ outcome: 'ok', records: [{ ok: true }] }, { outcome: 'error', error: 'the checker crashed' }, { outcome: 'ok', records: [{ ok: true }] }] } as GraphFile['skills'][string];
+    const call = (tool: string) => ({ outcome: 'ok' as const, reply: { tool, args: {} } });
+    graph.skills.reviewer = { ...graph.skills.reviewer, script: [call('check_cause'), call('check_cause'), { outcome: 'ok', reply: { done: true, output: {} } }, call('check_cause'), { outcome: 'ok', reply: { done: true, output: {} } }] } as GraphFile['skills'][string];
+    const exported = await streamExported(graph, 7);
+    expect(exported.path).toEqual(['gather', 'think', 'run', 'check', 'think', 'run', 'check', 'report']);
+    expect(exported.path).toEqual((await runGraph(graph, { seed: 7, compact: true })).steps.map((step) => step.node));
+  });
+
   it('a state field LangGraph cannot keep (toString) is refused alike by run, export and the exported graph, never renamed', async () => {
     const graph = { ...FIXTURES.twoActions(), state: { ...FIXTURES.twoActions().state, toString: 'mine' } };
     const refusal = 'the state field "toString" is named like a member every JavaScript object has, which LangGraph cannot keep as a field: rename it';

@@ -109,6 +109,16 @@ describe('loop.verdict (item 8): verify\'s verdict as the channel verified', () 
     expect(never.note).toMatch(/^no tool answered in this visit, and none has before: nothing was verified/);
   });
 
+  it('observe: a failed tool call the decider read is the last answer, and it verifies nothing (seed 003: verified = {"error": …}.get("ok", False))', async () => {
+    const failing: MockEntry[] = [{ outcome: 'ok', records: [{ ok: true }] }, { outcome: 'error', error: 'the checker crashed' }];
+    for (const verdict of ['visit', 'state'] as const) {
+      const [first] = await checks(verifyLoop(failing, [tool('run_tests'), tool('run_tests'), doneWith({})], { onToolFailure: 'observe', verdict }));
+      expect(first.outcome).toBe('continue');
+      expect(first.note).toMatch(/^the tool run_tests answered last, failing with error: a failure has no ok, so nothing is verified/);
+      if (verdict === 'state') expect(first.writes.verified).toBe(false);
+    }
+  });
+
   it('state: verified is a channel, checkpointed and forkable: a fork that sets it is verified without a tool', async () => {
     const graph = verifyLoop(answers, [doneWith({})], { verdict: 'state' });
     const original = createController(graph);

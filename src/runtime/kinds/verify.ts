@@ -67,8 +67,12 @@ type ToolVerdictNote = z.infer<typeof ToolVerdictNote>;
 
 const TOOL_VERDICT_HINT = '{"exhausted": bool, "reason": text, "reasoning": text} (the verdict is the last tool answer\'s "ok")';
 
-/** The last tool call of the visit that answered (did not fail): the one whose `ok` is the verdict. */
-const lastAnswer = (run: LoopRun) => run.calls.filter((call) => !isFailure(call.outcome)).at(-1);
+/**
+ * The last tool call of the visit that answered: the one whose `ok` is the verdict. A failure the
+ * decider observed (`onToolFailure: "observe"`) is an answer too, with no `ok` (seed 003 sets
+ * `state.verified = out.get("ok", False)` from the `{"error": …}` it reads), so it verifies nothing.
+ */
+const lastAnswer = (run: LoopRun) => run.calls.filter((call) => !isFailure(call.outcome) || run.observed.includes(call)).at(-1);
 
 /** What a tool answered as its verdict: the `ok` field of the last record it returned. */
 const okOf = (call: ActionRun) => asRecord(call.records.at(-1))?.ok;
@@ -84,9 +88,9 @@ const toolVerdict = (run: LoopRun, note: ToolVerdictNote, records: number, extra
   const ok = (answered ? okOf(answered) : kept?.verified) === true;
   const outcome: Verdict = ok ? 'sufficient' : note.exhausted ? 'exhausted' : 'continue';
   const reason = ok ? 'sufficient' : (note.reason ?? 'insufficient');
-  const from = answered
-    ? `the tool ${answered.skill} answered ok: ${String(okOf(answered) ?? 'nothing')}`
-    : kept ? keptVerdictNote(kept.verified, kept.step) : 'no tool answered, so nothing was verified';
+  const from = !answered ? (kept ? keptVerdictNote(kept.verified, kept.step) : 'no tool answered, so nothing was verified')
+    : isFailure(answered.outcome) ? `the tool ${answered.skill} answered last, failing with ${answered.outcome}: a failure has no ok, so nothing is verified`
+    : `the tool ${answered.skill} answered ok: ${String(okOf(answered) ?? 'nothing')}`;
   return evaluated(outcome, reason, `${from} (the verdict comes from the tool)${note.reasoning ? `; the decider: ${note.reasoning}` : ''}`, records, extra);
 };
 
