@@ -4,7 +4,7 @@
  * mouse alone (nodes dragged from the palette, connections dropped on nodes), and runs it.
  */
 import { expect, test, type Page } from './test.ts';
-import { clickEdge, connectToBody, dropKind, flowNode, nodesOutOfView, overlappingNodes, smallTexts, viewStill } from './helpers.ts';
+import { clickEdge, connectToBody, dropAll, flowNode, nodesOutOfView, overlappingNodes, SEED_001_DROPS, smallTexts, viewStill } from './helpers.ts';
 
 test.use({ viewport: { width: 1280, height: 720 } });
 
@@ -16,12 +16,7 @@ test('a newcomer builds seed 001’s evaluate / recover / stop agent from a blan
   await expect(page.getByRole('note')).toContainText('Drag a kind from the palette');
 
   // The nodes, dragged from the palette onto the canvas: plan, act, evaluate, answer, recover, stop.
-  await dropKind(page, 'Reason', 152, 168);
-  await dropKind(page, 'Act', 362, 188);
-  await dropKind(page, 'Verify', 572, 168);
-  await dropKind(page, 'Respond', 782, 91);
-  await dropKind(page, 'Recover', 782, 268);
-  await dropKind(page, 'Stop', 572, 371);
+  await dropAll(page, SEED_001_DROPS);
   await expect(page.locator('.react-flow__node')).toHaveCount(6);
   await expect(flowNode(page, 'reason')).toContainText('entry');
   expect(await overlappingNodes(page)).toEqual([]);

@@ -80,6 +80,18 @@ export const dropKind = async (page: Page, title: string, x: number, y: number) 
   await page.getByRole('complementary', { name: 'Palette' }).getByRole('button', { name: title, exact: true }).dragTo(pane(page), { targetPosition: { x, y } });
 };
 
+/** Drops each kind at its point of the pane, in order (see dropKind). */
+export const dropAll = async (page: Page, drops: readonly (readonly [string, number, number])[]) => {
+  for (const [title, x, y] of drops) await dropKind(page, title, x, y);
+};
+
+/**
+ * Seed 001's six kinds as a person drops them to build its loop: plan, act, evaluate, answer,
+ * recover, stop. Every title 40 px or more inside the canvas: a connection held nearer its edge
+ * pans the view under the pointer (React Flow's auto-pan).
+ */
+export const SEED_001_DROPS = [['Reason', 152, 168], ['Act', 362, 188], ['Verify', 572, 168], ['Respond', 782, 118], ['Recover', 782, 268], ['Stop', 572, 371]] as const;
+
 /** Drags from a node's source handle (an outcome, or `out` for a general edge) onto another node's target handle. */
 export const connectHandles = async (page: Page, source: string, handle: string, target: string) => {
   const from = (await flowNode(page, source).locator(`.react-flow__handle.source[data-handleid="${handle}"]`).boundingBox())!;
@@ -243,4 +255,57 @@ export const runScenarioTo = async (page: Page, name: string, stopReason: string
   await page.getByRole('combobox', { name: /^Scenario/ }).selectOption(name);
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await expect(page.getByRole('status')).toContainText(stopReason);
+};
+
+/**
+ * What does not fit, as drawn on screen: texts under 10 px (font size × zoom), node boxes not
+ * wholly inside the canvas, and edge labels over node boxes.
+ */
+export const misfits = (page: Page) =>
+  page.evaluate(() => {
+    const canvas = document.querySelector('.react-flow')!.getBoundingClientRect();
+    const zoom = new DOMMatrixReadOnly(getComputedStyle(document.querySelector('.react-flow__viewport')!).transform).a;
+    const hasText = (element: Element) => [...element.childNodes].some((child) => child.nodeType === Node.TEXT_NODE && child.textContent!.trim());
+    const small = [...document.querySelectorAll<HTMLElement>('.react-flow__viewport *, .edge-label, .edge-label *')]
+      .filter((element) => element.checkVisibility() && hasText(element))
+      .map((element) => ({ text: element.textContent!.trim().slice(0, 24), size: parseFloat(getComputedStyle(element).fontSize) * zoom }))
+      .filter(({ size }) => size < 10)
+      .map(({ text, size }) => `text "${text}" ${size.toFixed(1)} px`);
+    const nodes = [...document.querySelectorAll<HTMLElement>('.react-flow__node')].map((node) => ({ id: node.dataset.id ?? '', box: node.getBoundingClientRect() }));
+    const outside = nodes
+      .filter(({ box }) => box.left < canvas.left || box.right > canvas.right || box.top < canvas.top || box.bottom > canvas.bottom)
+      .map(({ id }) => `node ${id} not whole in the ${Math.round(canvas.width)}×${Math.round(canvas.height)} canvas`);
+    const overlap = (a: DOMRect, b: DOMRect) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    const labels = [...document.querySelectorAll<HTMLElement>('.edge-label')].filter((label) => label.checkVisibility());
+    const labelsOnNodes = labels.flatMap((label) => nodes.filter(({ box }) => overlap(label.getBoundingClientRect(), box)).map(({ id }) => `label of ${label.dataset.edgeId} on node ${id}`));
+    return { fit: [...small, ...outside], labelsOnNodes, nodes: nodes.length };
+  });
+
+/** Checks the canvas as it is now, once it holds still: `moment` names it in the failure. */
+export const expectFits = async (page: Page, moment: string) => {
+  await viewStill(page);
+  await expect.poll(async () => (await misfits(page)).fit, { message: moment }).toEqual([]);
+  const { labelsOnNodes, nodes } = await misfits(page);
+  expect(nodes, moment).toBeGreaterThan(0);
+  expect(labelsOnNodes, moment).toEqual([]);
+};
+
+/** Pans the view a little by mouse, so that a fit that follows is seen to move it back. */
+const panAway = async (page: Page) => {
+  const area = (await pane(page).boundingBox())!;
+  const [x, y] = [area.x + area.width - 12, area.y + area.height - 12];
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  await page.mouse.move(x - 30, y - 20, { steps: 3 });
+  await page.mouse.up();
+  return viewTransform(page);
+};
+
+/** Presses a button that fits the view, after a pan: waits until the view has moved back and holds still. */
+export const fitBy = async (page: Page, name: string) => {
+  const panned = await panAway(page);
+  await page.getByRole('button', { name, exact: true }).click();
+  // ELK works in a worker: on a loaded machine Auto layout may take longer than one assertion's budget.
+  await expect.poll(() => viewTransform(page), { timeout: 45_000 }).not.toBe(panned);
+  await expect(page.getByRole('button', { name: 'Auto layout', exact: true })).toBeEnabled({ timeout: 45_000 });
 };

@@ -5,7 +5,7 @@
  * entering and leaving the Debug layout.
  */
 import { expect, test, type Page } from './test.ts';
-import { collectErrors, openGraph, pane, SIX_NODES, viewStill } from './helpers.ts';
+import { collectErrors, expectFits, fitBy, openGraph, SIX_NODES } from './helpers.ts';
 
 test.use({ viewport: { width: 1280, height: 720 }, deviceScaleFactor: 1 });
 
@@ -15,60 +15,6 @@ const debugToggle = (page: Page) => button(page, 'Debug layout');
 const debugLayout = async (page: Page, on: boolean) => {
   await page.keyboard.press('Control+Shift+D');
   await expect(debugToggle(page)).toHaveAttribute('aria-pressed', String(on));
-};
-const transform = (page: Page) => page.locator('.react-flow__viewport').evaluate((element) => (element as HTMLElement).style.transform);
-
-/**
- * What does not fit, as drawn on screen: texts under 10 px (font size × zoom), node boxes not
- * wholly inside the canvas, and edge labels over node boxes.
- */
-const misfits = (page: Page) =>
-  page.evaluate(() => {
-    const canvas = document.querySelector('.react-flow')!.getBoundingClientRect();
-    const zoom = new DOMMatrixReadOnly(getComputedStyle(document.querySelector('.react-flow__viewport')!).transform).a;
-    const hasText = (element: Element) => [...element.childNodes].some((child) => child.nodeType === Node.TEXT_NODE && child.textContent!.trim());
-    const small = [...document.querySelectorAll<HTMLElement>('.react-flow__viewport *, .edge-label, .edge-label *')]
-      .filter((element) => element.checkVisibility() && hasText(element))
-      .map((element) => ({ text: element.textContent!.trim().slice(0, 24), size: parseFloat(getComputedStyle(element).fontSize) * zoom }))
-      .filter(({ size }) => size < 10)
-      .map(({ text, size }) => `text "${text}" ${size.toFixed(1)} px`);
-    const nodes = [...document.querySelectorAll<HTMLElement>('.react-flow__node')].map((node) => ({ id: node.dataset.id ?? '', box: node.getBoundingClientRect() }));
-    const outside = nodes
-      .filter(({ box }) => box.left < canvas.left || box.right > canvas.right || box.top < canvas.top || box.bottom > canvas.bottom)
-      .map(({ id }) => `node ${id} not whole in the ${Math.round(canvas.width)}×${Math.round(canvas.height)} canvas`);
-    const overlap = (a: DOMRect, b: DOMRect) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
-    const labels = [...document.querySelectorAll<HTMLElement>('.edge-label')].filter((label) => label.checkVisibility());
-    const labelsOnNodes = labels.flatMap((label) => nodes.filter(({ box }) => overlap(label.getBoundingClientRect(), box)).map(({ id }) => `label of ${label.dataset.edgeId} on node ${id}`));
-    return { fit: [...small, ...outside], labelsOnNodes, nodes: nodes.length };
-  });
-
-/** Checks the canvas as it is now, once it holds still: `moment` names it in the failure. */
-const expectFits = async (page: Page, moment: string) => {
-  await viewStill(page);
-  await expect.poll(async () => (await misfits(page)).fit, { message: moment }).toEqual([]);
-  const { labelsOnNodes, nodes } = await misfits(page);
-  expect(nodes, moment).toBeGreaterThan(0);
-  expect(labelsOnNodes, moment).toEqual([]);
-};
-
-/** Pans the view a little by mouse, so that a fit that follows is seen to move it back. */
-const panAway = async (page: Page) => {
-  const area = (await pane(page).boundingBox())!;
-  const [x, y] = [area.x + area.width - 12, area.y + area.height - 12];
-  await page.mouse.move(x, y);
-  await page.mouse.down();
-  await page.mouse.move(x - 30, y - 20, { steps: 3 });
-  await page.mouse.up();
-  return transform(page);
-};
-
-/** Presses a button that fits the view, after a pan: waits until the view has moved back and holds still. */
-const fitBy = async (page: Page, name: string) => {
-  const panned = await panAway(page);
-  await button(page, name).click();
-  // ELK works in a worker: on a loaded machine Auto layout may take longer than one assertion's budget.
-  await expect.poll(() => transform(page), { timeout: 45_000 }).not.toBe(panned);
-  await expect(button(page, 'Auto layout')).toBeEnabled({ timeout: 45_000 });
 };
 
 /** The steps every graph goes through: the editing layout, then the Debug layout, then back. */
