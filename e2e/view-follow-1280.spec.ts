@@ -59,11 +59,11 @@ test('a person who moved the view keeps their zoom: a loop-back drawn past it is
   await page.goto('/?template=blank');
   await expect(page.getByRole('note')).toContainText('Drag a kind from the palette');
   await dropAll(page, SEED_001_DROPS);
-  // The person's own pan: a little to the right, from an empty spot of the pane.
+  // The person's own pan: a little to the left, from an empty spot of the pane, every node still in view.
   const area = (await pane(page).boundingBox())!;
-  await page.mouse.move(area.x + 60, area.y + area.height - 40);
+  await page.mouse.move(area.x + 90, area.y + area.height - 40);
   await page.mouse.down();
-  await page.mouse.move(area.x + 90, area.y + area.height - 40, { steps: 4 });
+  await page.mouse.move(area.x + 70, area.y + area.height - 40, { steps: 4 });
   await page.mouse.up();
   await viewStill(page);
   const theirs = await zoom(page);
@@ -73,6 +73,7 @@ test('a person who moved the view keeps their zoom: a loop-back drawn past it is
     expect(await labelsOutside(page), `after ${source} ${handle} → ${target}`).toEqual([]);
     expect(await zoom(page), `after ${source} ${handle} → ${target}`).toBe(theirs);
   }
+  await expect(page.locator('.react-flow__edge')).toHaveCount(SEED_001_WIRING.length);
   expect(errors).toEqual([]);
 });
 

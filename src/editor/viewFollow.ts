@@ -8,7 +8,7 @@
  *   fitted whole again where its text stays 10 px or more, else kept readable and panned to show
  *   what grew; a view the person moved keeps its zoom and pans just enough to show the sides of
  *   the drawing that grew, where they fit at that zoom. A drawing that did not grow past the view
- *   (a node moved within it, an edge removed) moves nothing.
+ *   (a node moved within it, an edge removed) moves nothing, nor does anything while the person pans.
  * - **Fit View reads.** Where the whole graph fits only with its text under 10 px, Fit View lays
  *   it out as Auto layout does and, where that fits readable, keeps it, as one edit Undo takes
  *   back, and says so on the canvas. Where no layout fits readable, it shows the whole graph small.
@@ -105,8 +105,8 @@ export const followDrawing = (canvas: FollowedCanvas) => {
     const after = boundsOf(state.graph, state.overlay);
     const grownFrom = before;
     before = after;
-    // A graph opened is fitted by the canvas itself.
-    if (!after || state.documentVersion !== previous.documentVersion) return;
+    // A graph opened is fitted by the canvas itself; a view the person is panning is theirs (a live run's steps go on meanwhile).
+    if (!after || state.documentVersion !== previous.documentVersion || canvas.element.querySelector('.react-flow__pane.dragging')) return;
     const room = roomOf(canvas.element);
     const view = canvas.getViewport();
     if (inView(after, view, room)) return;
