@@ -151,3 +151,43 @@ test('a chain of thirteen nodes, too long to fold once, laid out in rows that fi
   await expectFits(page, 'thirteen nodes, after Auto layout');
   expect(errors).toEqual([]);
 });
+
+/** Found checking by hand (issue 53): six nodes in a line, a stop at its end and a way back, placed as dropped in a row. */
+const linearSix = {
+  format: 'loopscope/graph', version: 1, name: 'Linear six', entry: 'reason', skills: {},
+  nodes: [
+    { id: 'reason', kind: 'reason', label: 'Plan', position: { x: 0, y: 0 } },
+    { id: 'act', kind: 'act', label: 'Fetch', position: { x: 250, y: 0 } },
+    { id: 'verify', kind: 'verify', label: 'Check', position: { x: 500, y: 0 } },
+    { id: 'recover', kind: 'recover', label: 'Retry', position: { x: 750, y: 0 } },
+    { id: 'respond', kind: 'respond', label: 'Answer', position: { x: 1000, y: 0 } },
+    { id: 'stop', kind: 'stop', label: 'Give up', position: { x: 1250, y: 0 } },
+  ],
+  edges: [
+    { id: 'e1', source: 'reason', target: 'act' },
+    { id: 'e2', source: 'act', target: 'verify', when: { outcome: 'ok' } },
+    { id: 'e3', source: 'verify', target: 'recover', when: { outcome: 'exhausted' } },
+    { id: 'e4', source: 'verify', target: 'respond', when: { outcome: 'sufficient' } },
+    { id: 'e5', source: 'recover', target: 'stop', when: { outcome: 'no_path' } },
+    { id: 'e6', source: 'recover', target: 'reason', when: { outcome: 'recovered' } },
+  ],
+};
+
+test('six nodes in a row, a graph not in the repository: Fit View, Auto layout, entering and leaving Debug all fit readable', async ({ page }) => {
+  test.slow();
+  const errors = collectErrors(page);
+  await page.goto('/?template=blank');
+  await expect(button(page, 'Debug layout')).toBeVisible();
+  await openGraph(page, linearSix);
+  await fitBy(page, 'Fit View');
+  await expectFits(page, 'six in a row, after Fit View');
+  await fitBy(page, 'Auto layout');
+  await expectFits(page, 'six in a row, after Auto layout');
+  await page.keyboard.press('Control+Shift+D');
+  await expect(button(page, 'Debug layout')).toHaveAttribute('aria-pressed', 'true');
+  await expectFits(page, 'six in a row, Debug layout entered');
+  await page.keyboard.press('Control+Shift+D');
+  await expect(button(page, 'Debug layout')).toHaveAttribute('aria-pressed', 'false');
+  await expectFits(page, 'six in a row, Debug layout left');
+  expect(errors).toEqual([]);
+});

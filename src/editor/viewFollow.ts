@@ -8,7 +8,8 @@
  *   fitted whole again where its text stays 10 px or more, else kept readable and panned to show
  *   what grew; a view the person moved keeps its zoom and pans just enough to show the sides of
  *   the drawing that grew, where they fit at that zoom. A drawing that did not grow past the view
- *   (a node moved within it, an edge removed) moves nothing, nor does anything while the person pans.
+ *   (an edge removed) moves nothing, nor does a node moved or its settings changed, nor anything
+ *   while the person pans.
  * - **Fit View reads.** Where the whole graph fits only with its text under 10 px, Fit View lays
  *   it out as Auto layout does and, where that fits readable, keeps it, as one edit Undo takes
  *   back, and says so on the canvas. Where no layout fits readable, it shows the whole graph small.
@@ -101,6 +102,9 @@ export const followDrawing = (canvas: FollowedCanvas) => {
   let before = graph.nodes.length > LARGE_GRAPH ? null : boundsOf(graph, overlay);
   return useApp.subscribe((state, previous) => {
     if (state.graph === previous.graph && state.overlay === previous.overlay) return;
+    // Nor a move or a node's settings (the same nodes and edges): the person put the node there, and
+    // a drop's routes are placed between frames (Canvas.tsx), not in its own task. `before` stays.
+    if (state.overlay === previous.overlay && state.graph.edges === previous.graph.edges && state.graph.nodes.length === previous.graph.nodes.length) return;
     if (state.graph.nodes.length === 0 || state.graph.nodes.length > LARGE_GRAPH) return void (before = null);
     const after = boundsOf(state.graph, state.overlay);
     const grownFrom = before;
@@ -127,7 +131,7 @@ const mayFitReadable = (graph: GraphFile, room: Room) =>
     MIN_FIT_ZOOM ** 2 <=
   room.width * room.height;
 
-/** The note on the canvas saying Fit View laid the graph out, with Undo; it goes at the next edit. */
+/** The note on the canvas saying Fit View laid the graph out, with Undo; it goes at the next edit or run. */
 const sayLaidOut = (element: HTMLElement) => {
   element.querySelector('.fit-note')?.remove();
   const note = element.ownerDocument.createElement('p');
@@ -141,7 +145,7 @@ const sayLaidOut = (element: HTMLElement) => {
   note.append(undo);
   element.append(note);
   const stop = useApp.subscribe((state, previous) => {
-    if (state.graph === previous.graph) return;
+    if (state.graph === previous.graph && state.overlay === previous.overlay) return;
     stop();
     note.remove();
   });
