@@ -173,8 +173,8 @@ test('a loop with two Verify nodes in a row, built by mouse in two rows, runs an
     ['recover', 'needs_human', 'stop'],
   ]);
   await expect(edges(page)).toHaveCount(11);
-  // Placed in two rows, its four loop-backs under them, it is too tall to show whole readable: Fit
-  // View shows it whole with its text under 10 px, as documented. Auto layout lays it out to fit.
+  // Placed in two rows, its four loop-backs under them, it is too tall to show whole readable as
+  // placed: Auto layout lays it out to fit (Fit View would too: view-follow-1280.spec.ts).
   await fitBy(page, 'Auto layout');
   await expectReadable(page, 'two Verify nodes, after Auto layout');
 

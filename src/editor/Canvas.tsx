@@ -16,9 +16,8 @@ import { edgeTypes } from './edges/index.ts';
 import { EdgeLabelLayer, findEdgeLabelLayer } from './edges/labelLayer.ts';
 import { createEdgeLayoutStore, EdgeLayoutContext, type EdgeLayoutStore } from './edges/layoutStore.ts';
 import { graphBounds, viewportAround, viewportFor, type FitMode } from './fit.ts';
-import { onFitRequest, onViewTaken } from '../ui/fitRequest.ts';
+import { onFitRequest } from '../ui/fitRequest.ts';
 import { refitWhileFitted } from '../ui/refitWhileFitted.ts';
-import { useViewSlot } from '../ui/viewSlot.ts';
 import { createFlowCache, edgeLayout, edgeLayoutInSlices, loadLabelPlacement, toFlowEdges, toFlowNodes, withPositions, type AgentFlowNode, type ConditionFlowEdge, type FlowCache } from './flowAdapter.ts';
 import { CANVAS_TEXT, nodeRect } from './geometry.ts';
 import { CanvasDrawing, OUTLINE_BELOW_ZOOM, problemMarks, runStatuses } from './detail.ts';
@@ -35,7 +34,7 @@ const canvasHint = onDemand(() => import('./CanvasHint.tsx'));
 type Deferred = typeof import('./canvasEdits.ts') & typeof import('../ui/freeRoom.ts');
 type CanvasExtras = typeof import('./canvasExtras.tsx');
 
-const LARGE_GRAPH = 200;
+export const LARGE_GRAPH = 200;
 /** The canvas's text sizes, for the nodes' and labels' CSS. */
 const CANVAS_STYLE = { '--title-size': `${CANVAS_TEXT.title}px`, '--body-size': `${CANVAS_TEXT.body}px` } as React.CSSProperties;
 // Made once: a key list made on each render has React Flow take its key listeners off and on again.
@@ -66,7 +65,7 @@ export function Canvas() {
   const overlay = useApp((state) => state.overlay);
   const breakpoints = useApp((state) => state.breakpoints);
   const documentVersion = useApp((state) => state.documentVersion);
-  const { screenToFlowPosition, setViewport } = useReactFlow();
+  const { screenToFlowPosition, setViewport, getViewport } = useReactFlow();
   const zoomedOut = useStore(inOutline);
   useNoSelectionListener();
   // Flow objects kept from one render to the next while their inputs stay the same.
@@ -196,14 +195,12 @@ export function Canvas() {
   );
   // Fit View and Auto layout show the whole graph.
   useEffect(() => onFitRequest(() => fit(200, 'whole')), [fit]);
-  // A zoom by a button or the minimap is the person's, as their own pan or zoom is (unless the controls drive a canvas drawn over this one).
-  useEffect(
-    () =>
-      onViewTaken(() => {
-        if (!useViewSlot.getState().taken) viewFitted.current = false;
-      }),
-    [],
-  );
+  // A zoom by a button or the minimap is the person's; an edit drawn past the view is brought in;
+  // Fit View lays out a graph it cannot show readable (viewFollow.ts, loaded after the first commit).
+  useEffect(() => {
+    const view = import('./viewFollow.ts').then(({ followView }) => followView({ element: container.current!, fitted: viewFitted, getViewport, setViewport }));
+    return () => void view.then((stop) => stop());
+  }, [getViewport, setViewport]);
   // The document on screen when the canvas mounts, and every one opened after it, at once and
   // readable: a new graph has nothing on screen to move from, and an animated fit keeps a big graph redrawing.
   useEffect(() => fit(0, 'readable'), [documentVersion, fit]);

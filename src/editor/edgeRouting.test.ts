@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { findTemplate } from '../graph/templates/index.ts';
 import { edgeLayout, loadLabelPlacement } from './flowAdapter.ts';
-import { curveBlocked, detourLevel, nodeGrid } from './edgeRouting.ts';
+import { curveBlocked, detourLevel, nodeGrid, routeRoundNodes } from './edgeRouting.ts';
+import { finish } from './pausable.ts';
 import { drawnAsLoop, edgeRoute, nodeRect, sourceHandleIndex, sourcePoint, targetPoint, type Point, type Rect } from './geometry.ts';
 
 beforeAll(() => loadLabelPlacement());
@@ -76,6 +77,17 @@ describe('edges routed round nodes', () => {
       }),
       { seed: 53 },
     );
+  });
+
+  it('keeps two detours round the same node apart, a label\'s height and more, each clear of every node', () => {
+    const edges = [{ id: 'a', source: 'source', target: 'target' }, { id: 'b', source: 'source', target: 'target' }];
+    const routed = new Map([['a', { from, to }], ['b', { from: { x: 156, y: 158 }, to: { x: 745, y: 300 } }]]);
+    const levels = new Map<string, number>();
+    finish(routeRoundNodes(edges, routed, ends, levels));
+    expect(levels.size).toBe(2);
+    expect(Math.abs(levels.get('a')! - levels.get('b')!)).toBeGreaterThanOrEqual(28);
+    for (const [id, level] of levels)
+      for (const [node, rect] of ends) expect(pointsOf(routed.get(id)!.from, routed.get(id)!.to, level).filter((point) => under(point, rect)), `${id} under ${node}`).toEqual([]);
   });
 
   it('routes the default graph\'s denied edge round Recover, not under it', () => {

@@ -127,6 +127,34 @@ export const detourLevel = (grid: NodeGrid, from: Point, to: Point, drawn: { top
   return tried.find((level) => !detourBlocked(grid, from, to, level)) ?? null;
 };
 
+/** How far apart detours' runs over the same stretch are kept, as loops' runs are (geometry.ts, LOOP_GAP): a label's height and a little. */
+const RUN_GAP = 28;
+/** How many steps of RUN_GAP a detour moves away from the runs over its stretch before it shares one's level. */
+const GAPS_TRIED = 6;
+
+interface Run {
+  left: number;
+  right: number;
+  level: number;
+}
+
+/**
+ * `level`, moved away from the nodes (up when the detour runs above its ends, else down) until no
+ * run over the same stretch is within RUN_GAP of it, and no node is in its way, within what is
+ * `drawn` (a taller drawing is a smaller fitted view); `level` itself when no such level is near.
+ * Two detours round the same node so run apart, each label on its own run.
+ */
+const apartFrom = (runs: readonly Run[], grid: NodeGrid, from: Point, to: Point, level: number, drawn: { top: number; bottom: number }) => {
+  const [left, right] = [Math.min(from.x, to.x), Math.max(from.x, to.x)];
+  const step = level < Math.min(from.y, to.y) ? -RUN_GAP : RUN_GAP;
+  for (let tried = 0, next = level; tried <= GAPS_TRIED; tried += 1, next += step) {
+    const crowded = runs.some((run) => run.left < right && run.right > left && Math.abs(run.level - next) < RUN_GAP);
+    if (next !== level && (next < drawn.top || next > drawn.bottom)) break;
+    if (!crowded && (next === level || !detourBlocked(grid, from, to, next))) return next;
+  }
+  return level;
+};
+
 /** How many edges are looked at between two chances for the page to take its turn: a blocked one tries up to LEVELS_TRIED levels. */
 const EDGES_PER_PART = 32;
 
@@ -139,12 +167,21 @@ export function* routeRoundNodes(edges: readonly { id: string; source: string; t
   const grid = nodeGrid(rects);
   const drawn = { top: Infinity, bottom: -Infinity };
   for (const rect of rects.values()) [drawn.top, drawn.bottom] = [Math.min(drawn.top, rect.y - ABOVE_NODE), Math.max(drawn.bottom, rect.y + rect.height)];
-  for (const level of levels.values()) [drawn.top, drawn.bottom] = [Math.min(drawn.top, level), Math.max(drawn.bottom, level)];
+  // The loops' runs, and each detour's as it is placed: a detour keeps apart from them (apartFrom).
+  const runs: Run[] = [];
+  for (const [id, level] of levels) {
+    [drawn.top, drawn.bottom] = [Math.min(drawn.top, level), Math.max(drawn.bottom, level)];
+    const end = ends.get(id);
+    if (end) runs.push({ left: Math.min(end.from.x, end.to.x), right: Math.max(end.from.x, end.to.x), level });
+  }
   for (const [index, edge] of edges.entries()) {
     if (index % EDGES_PER_PART === EDGES_PER_PART - 1) yield;
     const end = ends.get(edge.id);
     if (!end || levels.has(edge.id) || !curveBlocked(grid, end.from, end.to, [edge.source, edge.target])) continue;
-    const level = detourLevel(grid, end.from, end.to, drawn);
-    if (level !== null) levels.set(edge.id, level);
+    const found = detourLevel(grid, end.from, end.to, drawn);
+    if (found === null) continue;
+    const level = apartFrom(runs, grid, end.from, end.to, found, drawn);
+    levels.set(edge.id, level);
+    runs.push({ left: Math.min(end.from.x, end.to.x), right: Math.max(end.from.x, end.to.x), level });
   }
 }

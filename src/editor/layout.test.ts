@@ -152,6 +152,18 @@ describe('layoutGraph', () => {
     expect(view.zoom * CANVAS_TEXT.body).toBeGreaterThanOrEqual(10);
   });
 
+  it('lays a chain of more than ten layers out in as many rows as fit it readable, folding once not being enough', async () => {
+    const base = findTemplate('securityclaw')!.graph();
+    for (const length of [11, 13]) {
+      const nodes = Array.from({ length }, (_, index) => ({ ...base.nodes[5], id: `n${index}`, label: `Step ${index}`, position: { x: 0, y: 0 } }));
+      const chain: GraphFile = { ...base, entry: 'n0', nodes, edges: nodes.slice(1).map((node, index) => ({ id: `e${index}`, source: `n${index}`, target: node.id })) };
+      const laid = withPositions(chain, await layoutGraph(chain));
+      expect(new Set(laid.nodes.map((node) => node.position.y)).size, `${length} nodes`).toBeGreaterThan(2);
+      const view = viewportFor(graphBounds(laid, edgeLayout(laid))!, { width: 874, height: 470 }, 'whole');
+      expect(view.zoom * CANVAS_TEXT.body, `${length} nodes`).toBeGreaterThanOrEqual(10);
+    }
+  });
+
   it('keeps the labels of a hand-built graph clear, as drawn and after Auto layout', async () => {
     const graph = handBuilt();
     expect(clashes(graph)).toEqual([]);

@@ -132,7 +132,8 @@ const overflow = (width: number, height: number) => Math.max(width / ROOM.width,
 /**
  * A graph laid out left to right wider than the room (SecurityClaw's six layers: 1,350 px, where
  * 1,070 fit) folds once: its last layers go under the first ones, as the articles draw a long
- * loop, where that overflows the room less. The fold is the one, of every layer it could start
+ * loop, where that overflows the room less; one that still overflows it folded once (a chain of
+ * more than ten layers) goes in as many rows as the room's width asks, where they fit better. The fold is the one, of every layer it could start
  * at and every column it could go under, that overflows least (then the narrowest), under the
  * columns it spans.
  */
@@ -161,6 +162,12 @@ const foldToRoom = (layers: ElkNode[][]): ElkNode[] => {
       if (folded < best.overflow || (folded === best.overflow && width < best.width)) best = { overflow: folded, width, from, dx: under.left - tailLeft, dy };
     }
   }
+  // Still too big (a chain of more than ten layers): rows as wide as the room, each under the last, where they fit better.
+  const rows = best.overflow > 1 ? inRows(columns, top) : null;
+  if (rows && rows.overflow < best.overflow) {
+    for (const [index, layer] of layers.entries()) for (const child of layer) [child.x, child.y] = [(child.x ?? 0) + rows.shifts[index].dx, (child.y ?? 0) + rows.shifts[index].dy];
+    return nodes;
+  }
   // A fold that fits the graph no better (a big graph, its height the limit either way) would only break its line.
   if (best.overflow >= overflow(right - left, bottom(0, columns.length) - top)) return nodes;
   for (const child of layers.slice(best.from).flat()) {
@@ -168,4 +175,21 @@ const foldToRoom = (layers: ElkNode[][]): ElkNode[] => {
     child.y = (child.y ?? 0) + best.dy;
   }
   return nodes;
+};
+
+/**
+ * The layers in rows, left to right and each row under the one before, a new row started where the
+ * next layer would make its row wider than the room: each layer's shift, and how much the rows
+ * overflow the room.
+ */
+const inRows = (columns: readonly { left: number; right: number; bottom: number }[], top: number) => {
+  const shifts: { dx: number; dy: number }[] = [];
+  let [start, rowTop, rowBottom, width] = [0, 0, 0, 0];
+  for (const [index, column] of columns.entries()) {
+    if (index > start && column.right - columns[start].left > ROOM.width) [start, rowTop] = [index, rowBottom + ROW_GAP];
+    shifts.push({ dx: columns[0].left - columns[start].left, dy: rowTop });
+    rowBottom = Math.max(rowBottom, rowTop + column.bottom - top);
+    width = Math.max(width, column.right - columns[start].left);
+  }
+  return { shifts, overflow: overflow(width, rowBottom) };
 };
