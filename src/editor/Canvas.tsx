@@ -4,6 +4,7 @@ import {
   ReactFlow,
   useReactFlow,
   useStore,
+  useStoreApi,
   type Connection,
   type EdgeChange,
   type NodeChange,
@@ -67,6 +68,7 @@ export function Canvas() {
   const breakpoints = useApp((state) => state.breakpoints);
   const documentVersion = useApp((state) => state.documentVersion);
   const { screenToFlowPosition, setViewport } = useReactFlow();
+  const store = useStoreApi();
   const zoomedOut = useStore(inOutline);
   useNoSelectionListener();
   // Flow objects kept from one render to the next while their inputs stay the same.
@@ -80,6 +82,13 @@ export function Canvas() {
   // A drag and a pan or zoom each hold autosaves back until they end: a save mid-gesture is a hitch.
   const held = useRef<{ drag: (() => void) | null; move: (() => void) | null }>({ drag: null, move: null });
   useEffect(() => () => Object.values(held.current).forEach((free) => free?.()), []);
+  // The end of the gesture whose pointer is followed past the canvas's edge, while one lasts.
+  const following = useRef<(() => void) | null>(null);
+  const follow = useRef((how: Parameters<Deferred['followPastEdge']>[1] | null) => {
+    following.current?.();
+    following.current = how && container.current ? (edits.current?.followPastEdge(container.current, how) ?? null) : null;
+  });
+  useEffect(() => () => follow.current(null), []);
   // React Flow copies each of these props into its store when it changes, and every copy runs all
   // of its store's subscribers (some walk every edge): made once, they are not copied on each drag move.
   const gestureHandlers = useMemo(() => {
@@ -97,11 +106,14 @@ export function Canvas() {
       onMoveEnd: () => release('move'),
       onNodeDragStart: () => {
         hold('drag');
+        // React Flow pans under a dragged node while its store says so, read on each frame: only past the canvas's edge (canvasEdits.ts panPastEdge).
+        follow.current({ past: (isPast) => store.setState({ autoPanOnNodeDrag: isPast }) });
         dragSession.current += 1;
         setDragFrom(useApp.getState().graph);
       },
       onNodeDragStop: () => {
         release('drag');
+        follow.current(null);
         // The drop's own frame shows the node where it was let go; routes and labels are placed
         // again after it, between frames (placing every loop of a big graph takes tens of ms), and
         // drawn in a render of their own. Unless another drag has started since: it keeps its own.
@@ -112,7 +124,7 @@ export function Canvas() {
         });
       },
     };
-  }, []);
+  }, [store]);
   const { onMoveStart, onMoveEnd, onNodeDragStart, onNodeDragStop } = gestureHandlers;
   const [connectFrom, setConnectFrom] = useState<string | null>(null);
   // What connecting, deleting and dropping do to the document (canvasEdits.ts), and the room a fit may use (freeRoom.ts), once loaded.
@@ -269,10 +281,16 @@ export function Canvas() {
       onReconnect: (old: ConditionFlowEdge, connection: Connection) => edits.current?.reconnectEdge(old, connection),
       onDelete: (removed: { nodes: AgentFlowNode[]; edges: ConditionFlowEdge[] }) => edits.current?.removeElements(removed),
       onDragOver: (event: React.DragEvent) => edits.current?.acceptDrop(event),
-      onConnectStart: () => markConnecting(container.current, true),
-      onConnectEnd: () => markConnecting(container.current, false),
+      onConnectStart: () => {
+        markConnecting(container.current, true);
+        follow.current({ pan: (by) => void store.getState().panBy(by) });
+      },
+      onConnectEnd: () => {
+        markConnecting(container.current, false);
+        follow.current(null);
+      },
     }),
-    [],
+    [store],
   );
   const onDrop = useCallback((event: React.DragEvent) => edits.current?.drop(event, screenToFlowPosition), [screenToFlowPosition]);
 
@@ -290,6 +308,9 @@ export function Canvas() {
               onNodesChange={onNodesChange}
               onEdgesChange={onEdgesChange}
               onConnect={documentEdits.onConnect}
+              // The view slides under a connection only once its pointer is past the canvas's edge (the canvas pans it), a dragged node's likewise.
+              autoPanOnConnect={false}
+              autoPanOnNodeDrag={false}
               onConnectStart={documentEdits.onConnectStart}
               onConnectEnd={documentEdits.onConnectEnd}
               isValidConnection={isValidConnection}

@@ -17,6 +17,63 @@ const isKind = (value: string): value is NodeKind => (NODE_KINDS as readonly str
 
 /** How far inside the canvas's edges a node added by a drop is kept, in screen pixels. */
 const DROP_MARGIN = 16;
+/** How far the view pans in a frame, at most, while a gesture's pointer is past the canvas's edge (React Flow's own speed). */
+const EDGE_PAN_SPEED = 15;
+/** How far past the edge the pointer is when the pan reaches full speed, in screen pixels. */
+const EDGE_PAN_RAMP = 40;
+
+/**
+ * How far the view pans this frame while a connection or a node is dragged with the pointer at
+ * `pointer` (client pixels), for a canvas whose box on screen is `box`: nothing while the pointer
+ * is inside the canvas, so that every node the canvas shows can be reached and dropped on without
+ * the view sliding under the pointer (React Flow pans within 40 px of the edge, where a drop or a
+ * fit may place nodes); past the edge, towards it, faster the further past.
+ */
+export const panPastEdge = (pointer: Position, box: Box): Position => {
+  const along = (at: number, from: number, to: number) => {
+    const past = at < from ? at - from : at > to ? at - to : 0;
+    return past === 0 ? 0 : -Math.sign(past) * EDGE_PAN_SPEED * Math.min(1, Math.abs(past) / EDGE_PAN_RAMP);
+  };
+  return { x: along(pointer.x, box.x, box.x + box.width), y: along(pointer.y, box.y, box.y + box.height) };
+};
+
+/**
+ * Follows the pointer from a connection's or node drag's start to its end, over the whole page:
+ * `past` is told each time the pointer leaves or comes back into `canvas`, and `pan`, when given,
+ * pans the view by panPastEdge on each frame the pointer is past its edge. Returns the gesture's end.
+ */
+export const followPastEdge = (canvas: HTMLElement, { past, pan }: { past?: (isPast: boolean) => void; pan?: (by: Position) => void }) => {
+  let pointer: Position | null = null;
+  let wasPast = false;
+  let frame = 0;
+  const box = () => {
+    const { x, y, width, height } = canvas.getBoundingClientRect();
+    return { x, y, width, height };
+  };
+  const move = (event: PointerEvent) => {
+    pointer = { x: event.clientX, y: event.clientY };
+    const by = panPastEdge(pointer, box());
+    const isPast = by.x !== 0 || by.y !== 0;
+    if (isPast !== wasPast) past?.(isPast);
+    wasPast = isPast;
+  };
+  const step = () => {
+    if (pointer && pan) {
+      const by = panPastEdge(pointer, box());
+      if (by.x !== 0 || by.y !== 0) pan(by);
+    }
+    frame = requestAnimationFrame(step);
+  };
+  // Pointer events, each before its mouse event: React Flow follows a drag by the mouse events (which
+  // a node drag's listener stops from reaching the page), and reads the flag `past` sets in the same move.
+  document.addEventListener('pointermove', move);
+  if (pan) frame = requestAnimationFrame(step);
+  return () => {
+    document.removeEventListener('pointermove', move);
+    cancelAnimationFrame(frame);
+    if (wasPast) past?.(false);
+  };
+};
 
 /** The part of the flow the canvas shows (less `margin` screen pixels each side), or null when there is no canvas. */
 export const shownFlow = (toFlow: (point: Position) => Position, margin = 0): Box | null => {
