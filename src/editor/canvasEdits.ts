@@ -4,7 +4,8 @@
  * the shortcuts (a gesture made before then does nothing).
  */
 import type { Connection } from '@xyflow/react';
-import { addNode, connect, NODE_KINDS, removeEdges, removeNodes, updateEdge, type GraphFile, type NodeKind, type Position } from '../graph/index.ts';
+import { addNode, connect, NODE_KINDS, removeEdges, removeNodes, type GraphFile, type NodeKind, type Position } from '../graph/index.ts';
+import { rewireEdge } from '../graph/inspectorOps.ts';
 import { createNode, type Box } from '../graph/placement.ts';
 import { useApp } from '../store/index.ts';
 import { GENERAL_HANDLE, type AgentFlowNode, type ConditionFlowEdge } from './flowAdapter.ts';
@@ -117,16 +118,7 @@ export const connectEdge = (connection: Connection) => {
 };
 
 export const reconnectEdge = (old: ConditionFlowEdge, connection: Connection) => {
-  useApp.getState().edit((current) =>
-    updateEdge(current, old.id, (edge) => {
-      const outcome = outcomeOf(connection);
-      const wasOutcome = typeof edge.when === 'object' && 'outcome' in edge.when;
-      const { when, ...rest } = edge;
-      // The handle an edge leaves from is its outcome; other conditions stay as they were.
-      const nextWhen = outcome ? { outcome } : wasOutcome ? undefined : when;
-      return { ...rest, source: connection.source, target: connection.target, ...(nextWhen === undefined ? {} : { when: nextWhen }) };
-    }),
-  );
+  useApp.getState().edit((current) => rewireEdge(current, old.id, connection.source, connection.target, outcomeOf(connection)));
 };
 
 /** Removes nodes (with their edges) and edges as one undoable edit. */
