@@ -33,6 +33,30 @@ test('a run saved as a scenario, then Act’s Max attempts lowered: the scenario
   expect(errors).toEqual([]);
 });
 
+test('a run saved as a scenario, then Max rounds lowered in the graph settings: the lead says how many rounds the saved run ran', async ({ page }) => {
+  test.slow();
+  const errors = collectErrors(page);
+  await page.goto('/?template=securityclaw');
+  await button(page, 'Run').click();
+  await expect(page.getByRole('status')).toContainText('completed');
+  await page.getByRole('button', { name: /^Show Scenarios/ }).click();
+  await button(page, 'Save as scenario').click();
+  const dialog = page.getByRole('dialog', { name: 'Save as scenario' });
+  await dialog.getByLabel('Scenario name').fill('as it ran');
+  await dialog.getByRole('button', { name: 'Save scenario' }).click();
+  await expect(dialog).toBeHidden();
+
+  const pane = (await page.locator('.react-flow__pane').boundingBox())!;
+  await page.mouse.click(pane.x + pane.width - 40, pane.y + pane.height - 40);
+  await expect(inspector(page).getByText('Graph settings')).toBeVisible();
+  await inspector(page).getByLabel('Max rounds').fill('1');
+
+  await scenarios(page).getByRole('button', { name: 'Run scenario as it ran' }).click();
+  const item = scenarios(page).getByRole('list', { name: 'Scenario list' }).getByRole('listitem').filter({ hasText: 'as it ran' });
+  await expect(item.locator('.scenario-cause')).toHaveText(/\. The Max rounds is 1; the saved run ran [2-9] round\(s\)$/);
+  expect(errors).toEqual([]);
+});
+
 test('two runs whose graphs differ (token budget 2000, then 250): Compare runs lists the graphs’ differences first', async ({ page }) => {
   test.slow();
   const errors = collectErrors(page);
