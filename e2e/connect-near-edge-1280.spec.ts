@@ -134,3 +134,26 @@ test('a node dragged near the canvas’s edge leaves the view still; dragged pas
   expect(Math.abs(inside.x - dropped.x - held)).toBeLessThan(2);
   expect(errors).toEqual([]);
 });
+
+test('a connection held past the canvas’s edge pans the view to what lies beyond, and connects there', async ({ page }) => {
+  const errors = collectErrors(page);
+  await page.goto('/?template=blank');
+  await expect(page.getByRole('note')).toContainText('Drag a kind from the palette');
+  const canvas = await canvasBox(page);
+  const paneBox = (await pane(page).boundingBox())!;
+  const y = canvas.y + canvas.height / 2 - paneBox.y;
+  await dropKind(page, 'Reason', canvas.x + 150 - paneBox.x, y);
+  await dropKind(page, 'Act', canvas.x + canvas.width - 2 - paneBox.x, y);
+  const before = await viewTransform(page);
+  const from = (await flowNode(page, 'reason').locator('.react-flow__handle.source[data-handleid="out"]').boundingBox())!;
+  await page.mouse.move(from.x + from.width - 8, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(canvas.x + canvas.width + 20, from.y, { steps: 6 });
+  await expect.poll(() => viewTransform(page)).not.toBe(before);
+  // Back inside, onto Act where the view now shows it (further left: the view moved on under the pointer).
+  const to = await nearEdge(page, 'act', 'left', 20);
+  await page.mouse.move(to.x, to.y, { steps: 4 });
+  await page.mouse.up();
+  await expect(page.getByRole('group', { name: 'Edge from reason to act' })).toHaveCount(1);
+  expect(errors).toEqual([]);
+});

@@ -47,8 +47,6 @@ const hasProblems = (state: { problems: readonly unknown[] | null }) => (state.p
 const inOutline = (state: { transform: [number, number, number] }) => state.transform[2] < OUTLINE_BELOW_ZOOM;
 /** A connection never goes from a node to itself: dropped back on the node it started from, it is let go. */
 const isValidConnection = (connection: Connection | ConditionFlowEdge) => connection.source !== connection.target;
-/** Every node's body is a connection's target while one is dragged (editor.css): the canvas says when. */
-const markConnecting = (canvas: HTMLElement | null, connecting: boolean) => canvas?.classList.toggle('is-connecting', connecting);
 /**
  * A pan holds the pointer on the pane it started on. Otherwise each move is hit-tested against the
  * canvas as last drawn, before the view follows the pointer: near a node, every move went over the
@@ -82,13 +80,6 @@ export function Canvas() {
   // A drag and a pan or zoom each hold autosaves back until they end: a save mid-gesture is a hitch.
   const held = useRef<{ drag: (() => void) | null; move: (() => void) | null }>({ drag: null, move: null });
   useEffect(() => () => Object.values(held.current).forEach((free) => free?.()), []);
-  // The end of the gesture whose pointer is followed past the canvas's edge, while one lasts.
-  const following = useRef<(() => void) | null>(null);
-  const follow = useRef((how: Parameters<Deferred['followPastEdge']>[1] | null) => {
-    following.current?.();
-    following.current = how && container.current ? (edits.current?.followPastEdge(container.current, how) ?? null) : null;
-  });
-  useEffect(() => () => follow.current(null), []);
   // React Flow copies each of these props into its store when it changes, and every copy runs all
   // of its store's subscribers (some walk every edge): made once, they are not copied on each drag move.
   const gestureHandlers = useMemo(() => {
@@ -106,14 +97,13 @@ export function Canvas() {
       onMoveEnd: () => release('move'),
       onNodeDragStart: () => {
         hold('drag');
-        // React Flow pans under a dragged node while its store says so, read on each frame: only past the canvas's edge (canvasEdits.ts panPastEdge).
-        follow.current({ past: (isPast) => store.setState({ autoPanOnNodeDrag: isPast }) });
+        edits.current?.followPastEdge(container.current!, store, 'drag');
         dragSession.current += 1;
         setDragFrom(useApp.getState().graph);
       },
       onNodeDragStop: () => {
         release('drag');
-        follow.current(null);
+        edits.current?.followPastEdge();
         // The drop's own frame shows the node where it was let go; routes and labels are placed
         // again after it, between frames (placing every loop of a big graph takes tens of ms), and
         // drawn in a render of their own. Unless another drag has started since: it keeps its own.
@@ -124,7 +114,7 @@ export function Canvas() {
         });
       },
     };
-  }, [store]);
+  }, []);
   const { onMoveStart, onMoveEnd, onNodeDragStart, onNodeDragStop } = gestureHandlers;
   const [connectFrom, setConnectFrom] = useState<string | null>(null);
   // What connecting, deleting and dropping do to the document (canvasEdits.ts), and the room a fit may use (freeRoom.ts), once loaded.
@@ -281,16 +271,10 @@ export function Canvas() {
       onReconnect: (old: ConditionFlowEdge, connection: Connection) => edits.current?.reconnectEdge(old, connection),
       onDelete: (removed: { nodes: AgentFlowNode[]; edges: ConditionFlowEdge[] }) => edits.current?.removeElements(removed),
       onDragOver: (event: React.DragEvent) => edits.current?.acceptDrop(event),
-      onConnectStart: () => {
-        markConnecting(container.current, true);
-        follow.current({ pan: (by) => void store.getState().panBy(by) });
-      },
-      onConnectEnd: () => {
-        markConnecting(container.current, false);
-        follow.current(null);
-      },
+      onConnectStart: () => edits.current?.followPastEdge(container.current!, store, 'connect'),
+      onConnectEnd: () => edits.current?.followPastEdge(),
     }),
-    [store],
+    [],
   );
   const onDrop = useCallback((event: React.DragEvent) => edits.current?.drop(event, screenToFlowPosition), [screenToFlowPosition]);
 

@@ -3,13 +3,15 @@
  * it. None of it draws the first screen, so it loads just after the canvas's first commit, with
  * the shortcuts (a gesture made before then does nothing).
  */
-import type { Connection } from '@xyflow/react';
+import type { Connection, useStoreApi } from '@xyflow/react';
 import { addNode, connect, NODE_KINDS, removeEdges, removeNodes, type GraphFile, type NodeKind, type Position } from '../graph/index.ts';
 import { rewireEdge } from '../graph/inspectorOps.ts';
 import { createNode, type Box } from '../graph/placement.ts';
 import { useApp } from '../store/index.ts';
 import { GENERAL_HANDLE, type AgentFlowNode, type ConditionFlowEdge } from './flowAdapter.ts';
 import { nodeRect } from './geometry.ts';
+
+type StoreApi = ReturnType<typeof useStoreApi>;
 
 /** The drag-and-drop type of a palette item. */
 export const KIND_DRAG_TYPE = 'application/x-loopscope-kind';
@@ -38,43 +40,44 @@ export const panPastEdge = (pointer: Position, box: Box): Position => {
   return { x: along(pointer.x, box.x, box.x + box.width), y: along(pointer.y, box.y, box.y + box.height) };
 };
 
+/** The end of the gesture followPastEdge follows, while one lasts: the page has one pointer. */
+let followed: (() => void) | undefined;
+
 /**
- * Follows the pointer from a connection's or node drag's start to its end, over the whole page:
- * `past` is told each time the pointer leaves or comes back into `canvas`, and `pan`, when given,
- * pans the view by panPastEdge on each frame the pointer is past its edge. Returns the gesture's end.
+ * Follows the pointer of a connection or node drag over the whole page, from its start to its end
+ * (the call with no arguments). While a connection is dragged, every node's body is its target
+ * (editor.css): the canvas says when. Past the canvas's edge, a connection's view is panned here by
+ * panPastEdge on each frame; a dragged node's by React Flow, which pans (and moves the node with
+ * it) while its store's flag is on, read on each frame: on here while the pointer is past the edge only.
  */
-export const followPastEdge = (canvas: HTMLElement, { past, pan }: { past?: (isPast: boolean) => void; pan?: (by: Position) => void }) => {
-  let pointer: Position | null = null;
-  let wasPast = false;
+export function followPastEdge(canvas?: HTMLElement, store?: StoreApi, gesture?: 'connect' | 'drag') {
+  followed?.();
+  followed = undefined;
+  if (!canvas || !store) return;
+  let by: Position = { x: 0, y: 0 };
   let frame = 0;
-  const box = () => {
-    const { x, y, width, height } = canvas.getBoundingClientRect();
-    return { x, y, width, height };
-  };
+  const isPast = () => by.x !== 0 || by.y !== 0;
   const move = (event: PointerEvent) => {
-    pointer = { x: event.clientX, y: event.clientY };
-    const by = panPastEdge(pointer, box());
-    const isPast = by.x !== 0 || by.y !== 0;
-    if (isPast !== wasPast) past?.(isPast);
-    wasPast = isPast;
+    const { x, y, width, height } = canvas.getBoundingClientRect();
+    by = panPastEdge({ x: event.clientX, y: event.clientY }, { x, y, width, height });
+    if (gesture === 'drag' && store.getState().autoPanOnNodeDrag !== isPast()) store.setState({ autoPanOnNodeDrag: isPast() });
   };
   const step = () => {
-    if (pointer && pan) {
-      const by = panPastEdge(pointer, box());
-      if (by.x !== 0 || by.y !== 0) pan(by);
-    }
+    if (isPast()) void store.getState().panBy(by);
     frame = requestAnimationFrame(step);
   };
   // Pointer events, each before its mouse event: React Flow follows a drag by the mouse events (which
-  // a node drag's listener stops from reaching the page), and reads the flag `past` sets in the same move.
+  // a node drag's listener stops from reaching the page), and reads the flag set here in the same move.
   document.addEventListener('pointermove', move);
-  if (pan) frame = requestAnimationFrame(step);
-  return () => {
+  if (gesture === 'connect') frame = requestAnimationFrame(step);
+  canvas.classList.toggle('is-connecting', gesture === 'connect');
+  followed = () => {
+    canvas.classList.remove('is-connecting');
     document.removeEventListener('pointermove', move);
     cancelAnimationFrame(frame);
-    if (wasPast) past?.(false);
+    store.setState({ autoPanOnNodeDrag: false });
   };
-};
+}
 
 /** The part of the flow the canvas shows (less `margin` screen pixels each side), or null when there is no canvas. */
 export const shownFlow = (toFlow: (point: Position) => Position, margin = 0): Box | null => {
