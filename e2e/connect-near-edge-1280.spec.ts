@@ -39,6 +39,16 @@ const nearEdge = async (page: Page, target: string, side: 'left' | 'right' | 'to
   }[side];
 };
 
+/** A blank graph's canvas at its first screen, and a drop of `kind` centred at a point of the screen (kept whole, 16 px inside). */
+const blankCanvas = async (page: Page) => {
+  await page.goto('/?template=blank');
+  await expect(page.getByRole('note')).toContainText('Drag a kind from the palette');
+  const canvas = await canvasBox(page);
+  const paneBox = (await pane(page).boundingBox())!;
+  const drop = (kind: string, x: number, y: number) => dropKind(page, kind, x - paneBox.x, y - paneBox.y);
+  return { canvas, drop, middle: { x: canvas.x + canvas.width / 2, y: canvas.y + canvas.height / 2 } };
+};
+
 /** How far a point is from the canvas's nearest edge, in screen pixels. */
 const fromEdge = async (page: Page, point: { x: number; y: number }) => {
   const canvas = await canvasBox(page);
@@ -47,12 +57,7 @@ const fromEdge = async (page: Page, point: { x: number; y: number }) => {
 
 test('a connection let go on a node within 40 px of the canvas’s edge connects to it, the view still, every time', async ({ page }) => {
   const errors = collectErrors(page);
-  await page.goto('/?template=blank');
-  await expect(page.getByRole('note')).toContainText('Drag a kind from the palette');
-  const canvas = await canvasBox(page);
-  const paneBox = (await pane(page).boundingBox())!;
-  const at = (x: number, y: number) => ({ x: x - paneBox.x, y: y - paneBox.y });
-  const middle = { x: canvas.x + canvas.width / 2, y: canvas.y + canvas.height / 2 };
+  const { canvas, drop, middle } = await blankCanvas(page);
   // Reason in the middle; a node dropped against each edge of the canvas (a drop keeps it whole, 16 px inside).
   const drops = [
     ['Reason', middle.x, middle.y],
@@ -61,10 +66,7 @@ test('a connection let go on a node within 40 px of the canvas’s edge connects
     ['Respond', middle.x - 150, canvas.y + 2],
     ['Stop', canvas.x + 2, middle.y],
   ] as const;
-  for (const [kind, x, y] of drops) {
-    const point = at(x, y);
-    await dropKind(page, kind, point.x, point.y);
-  }
+  for (const [kind, x, y] of drops) await drop(kind, x, y);
   await expect(page.locator('.react-flow__node')).toHaveCount(5);
   const targets = [
     ['act', 'right'],
@@ -101,11 +103,8 @@ test('a connection let go on a node within 40 px of the canvas’s edge connects
 
 test('a node dragged near the canvas’s edge leaves the view still; dragged past it, the view follows', async ({ page }) => {
   const errors = collectErrors(page);
-  await page.goto('/?template=blank');
-  await expect(page.getByRole('note')).toContainText('Drag a kind from the palette');
-  const canvas = await canvasBox(page);
-  const paneBox = (await pane(page).boundingBox())!;
-  await dropKind(page, 'Act', canvas.x + canvas.width / 2 - paneBox.x, canvas.y + canvas.height / 2 - paneBox.y);
+  const { canvas, drop, middle } = await blankCanvas(page);
+  await drop('Act', middle.x, middle.y);
   const title = flowNode(page, 'act').locator('.agent-node-label');
   const grip = (await title.boundingBox())!;
   const before = await viewTransform(page);
@@ -137,13 +136,9 @@ test('a node dragged near the canvas’s edge leaves the view still; dragged pas
 
 test('a connection held past the canvas’s edge pans the view to what lies beyond, and connects there', async ({ page }) => {
   const errors = collectErrors(page);
-  await page.goto('/?template=blank');
-  await expect(page.getByRole('note')).toContainText('Drag a kind from the palette');
-  const canvas = await canvasBox(page);
-  const paneBox = (await pane(page).boundingBox())!;
-  const y = canvas.y + canvas.height / 2 - paneBox.y;
-  await dropKind(page, 'Reason', canvas.x + 150 - paneBox.x, y);
-  await dropKind(page, 'Act', canvas.x + canvas.width - 2 - paneBox.x, y);
+  const { canvas, drop, middle } = await blankCanvas(page);
+  await drop('Reason', canvas.x + 150, middle.y);
+  await drop('Act', canvas.x + canvas.width - 2, middle.y);
   const before = await viewTransform(page);
   const from = (await flowNode(page, 'reason').locator('.react-flow__handle.source[data-handleid="out"]').boundingBox())!;
   await page.mouse.move(from.x + from.width - 8, from.y + from.height / 2);
