@@ -75,7 +75,8 @@ export function followPastEdge(canvas?: HTMLElement, store?: StoreApi, gesture?:
     canvas.classList.remove('is-connecting');
     document.removeEventListener('pointermove', move);
     cancelAnimationFrame(frame);
-    store.setState({ autoPanOnNodeDrag: false });
+    // Set only when it changes: each setting runs every subscriber of React Flow's store.
+    if (store.getState().autoPanOnNodeDrag) store.setState({ autoPanOnNodeDrag: false });
   };
 }
 
