@@ -87,10 +87,10 @@ export const dropAll = async (page: Page, drops: readonly (readonly [string, num
 
 /**
  * Seed 001's six kinds as a person drops them to build its loop: plan, act, evaluate, answer,
- * recover, stop. Every title 40 px or more inside the canvas: a connection held nearer its edge
- * pans the view under the pointer (React Flow's auto-pan).
+ * recover, stop. Respond goes against the canvas's top edge (a drop keeps it 16 px inside): a
+ * connection let go on it there connects, the view holding still under the pointer.
  */
-export const SEED_001_DROPS = [['Reason', 152, 168], ['Act', 362, 188], ['Verify', 572, 168], ['Respond', 782, 118], ['Recover', 782, 268], ['Stop', 572, 371]] as const;
+export const SEED_001_DROPS = [['Reason', 152, 168], ['Act', 362, 188], ['Verify', 572, 168], ['Respond', 782, 2], ['Recover', 782, 268], ['Stop', 572, 371]] as const;
 
 /** Drags from a node's source handle (an outcome, or `out` for a general edge) onto another node's target handle. */
 export const connectHandles = async (page: Page, source: string, handle: string, target: string) => {

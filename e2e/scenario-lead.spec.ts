@@ -9,9 +9,8 @@ const scenarios = (page: Page) => page.getByRole('region', { name: 'Scenarios' }
 const inspector = (page: Page) => page.getByRole('region', { name: 'Inspector' });
 const canvasNode = (page: Page, id: string) => page.getByTestId(`rf__node-${id}`);
 
-test('a run saved as a scenario, then Act’s Max attempts lowered: the scenario leads with the step where it parts from the saved run, its edges and outcomes, and the setting that made it', async ({ page }) => {
-  test.slow();
-  const errors = collectErrors(page);
+/** SecurityClaw run as shipped, then saved from the Scenarios panel as the scenario "as it ran". */
+const saveRunAsScenario = async (page: Page) => {
   await page.goto('/?template=securityclaw');
   await button(page, 'Run').click();
   await expect(page.getByRole('status')).toContainText('completed');
@@ -21,6 +20,19 @@ test('a run saved as a scenario, then Act’s Max attempts lowered: the scenario
   await dialog.getByLabel('Scenario name').fill('as it ran');
   await dialog.getByRole('button', { name: 'Save scenario' }).click();
   await expect(dialog).toBeHidden();
+};
+
+/** The graph's settings in the inspector: a click on the empty canvas. */
+const openGraphSettings = async (page: Page) => {
+  const pane = (await page.locator('.react-flow__pane').boundingBox())!;
+  await page.mouse.click(pane.x + pane.width - 40, pane.y + pane.height - 40);
+  await expect(inspector(page).getByText('Graph settings')).toBeVisible();
+};
+
+test('a run saved as a scenario, then Act’s Max attempts lowered: the scenario leads with the step where it parts from the saved run, its edges and outcomes, and the setting that made it', async ({ page }) => {
+  test.slow();
+  const errors = collectErrors(page);
+  await saveRunAsScenario(page);
 
   await canvasNode(page, 'execute').locator('.agent-node-label').click();
   await inspector(page).getByLabel('Max attempts').fill('1');
@@ -33,6 +45,20 @@ test('a run saved as a scenario, then Act’s Max attempts lowered: the scenario
   expect(errors).toEqual([]);
 });
 
+test('a run saved as a scenario, then Max rounds lowered in the graph settings: the lead says how many rounds the saved run ran', async ({ page }) => {
+  test.slow();
+  const errors = collectErrors(page);
+  await saveRunAsScenario(page);
+
+  await openGraphSettings(page);
+  await inspector(page).getByLabel('Max rounds').fill('1');
+
+  await scenarios(page).getByRole('button', { name: 'Run scenario as it ran' }).click();
+  const item = scenarios(page).getByRole('list', { name: 'Scenario list' }).getByRole('listitem').filter({ hasText: 'as it ran' });
+  await expect(item.locator('.scenario-cause')).toHaveText(/\. The Max rounds is 1; the saved run ran [2-9] round\(s\)$/);
+  expect(errors).toEqual([]);
+});
+
 test('two runs whose graphs differ (token budget 2000, then 250): Compare runs lists the graphs’ differences first', async ({ page }) => {
   test.slow();
   const errors = collectErrors(page);
@@ -40,10 +66,7 @@ test('two runs whose graphs differ (token budget 2000, then 250): Compare runs l
   await button(page, 'Run').click();
   await expect(page.getByRole('status')).toContainText('completed');
 
-  // The graph's settings: a click on the empty canvas.
-  const pane = (await page.locator('.react-flow__pane').boundingBox())!;
-  await page.mouse.click(pane.x + pane.width - 40, pane.y + pane.height - 40);
-  await expect(inspector(page).getByText('Graph settings')).toBeVisible();
+  await openGraphSettings(page);
   await inspector(page).getByLabel('Token budget').fill('250');
   await button(page, 'Run').click();
   await expect(page.getByLabel('Shown run')).toHaveValue('2');

@@ -155,8 +155,8 @@ test('a loop with two Verify nodes in a row, built by mouse in two rows, runs an
   const errors = collectErrors(page);
   await page.goto('/?template=blank');
   await expect(page.getByRole('note')).toContainText('Drag a kind from the palette');
-  // The top row's titles 40 px or more inside the canvas, as SEED_001_DROPS's.
-  await dropAll(page, [['Reason', 110, 150], ['Act', 310, 150], ['Verify', 510, 150], ['Verify', 710, 150], ['Respond', 710, 360], ['Recover', 510, 360], ['Stop', 310, 380]]);
+  // The top row against the canvas's top edge (a drop keeps it 16 px inside), its titles where React Flow's auto-pan used to slide the view.
+  await dropAll(page, [['Reason', 110, 2], ['Act', 310, 2], ['Verify', 510, 2], ['Verify', 710, 2], ['Respond', 710, 360], ['Recover', 510, 360], ['Stop', 310, 380]]);
   await expect(page.locator('.react-flow__node')).toHaveCount(7);
   await expect(flowNode(page, 'verify_2')).toBeVisible();
   await connectAll(page, [

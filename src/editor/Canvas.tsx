@@ -4,6 +4,7 @@ import {
   ReactFlow,
   useReactFlow,
   useStore,
+  useStoreApi,
   type Connection,
   type EdgeChange,
   type NodeChange,
@@ -45,8 +46,6 @@ const hasProblems = (state: { problems: readonly unknown[] | null }) => (state.p
 const inOutline = (state: { transform: [number, number, number] }) => state.transform[2] < OUTLINE_BELOW_ZOOM;
 /** A connection never goes from a node to itself: dropped back on the node it started from, it is let go. */
 const isValidConnection = (connection: Connection | ConditionFlowEdge) => connection.source !== connection.target;
-/** Every node's body is a connection's target while one is dragged (editor.css): the canvas says when. */
-const markConnecting = (canvas: HTMLElement | null, connecting: boolean) => canvas?.classList.toggle('is-connecting', connecting);
 /**
  * A pan holds the pointer on the pane it started on. Otherwise each move is hit-tested against the
  * canvas as last drawn, before the view follows the pointer: near a node, every move went over the
@@ -66,6 +65,7 @@ export function Canvas() {
   const breakpoints = useApp((state) => state.breakpoints);
   const documentVersion = useApp((state) => state.documentVersion);
   const { screenToFlowPosition, setViewport, getViewport } = useReactFlow();
+  const store = useStoreApi();
   const zoomedOut = useStore(inOutline);
   useNoSelectionListener();
   // Flow objects kept from one render to the next while their inputs stay the same.
@@ -96,11 +96,13 @@ export function Canvas() {
       onMoveEnd: () => release('move'),
       onNodeDragStart: () => {
         hold('drag');
+        edits.current?.followPastEdge(container.current!, store, 'drag');
         dragSession.current += 1;
         setDragFrom(useApp.getState().graph);
       },
       onNodeDragStop: () => {
         release('drag');
+        edits.current?.followPastEdge();
         // The drop's own frame shows the node where it was let go; routes and labels are placed
         // again after it, between frames (placing every loop of a big graph takes tens of ms), and
         // drawn in a render of their own. Unless another drag has started since: it keeps its own.
@@ -266,8 +268,8 @@ export function Canvas() {
       onReconnect: (old: ConditionFlowEdge, connection: Connection) => edits.current?.reconnectEdge(old, connection),
       onDelete: (removed: { nodes: AgentFlowNode[]; edges: ConditionFlowEdge[] }) => edits.current?.removeElements(removed),
       onDragOver: (event: React.DragEvent) => edits.current?.acceptDrop(event),
-      onConnectStart: () => markConnecting(container.current, true),
-      onConnectEnd: () => markConnecting(container.current, false),
+      onConnectStart: () => edits.current?.followPastEdge(container.current!, store, 'connect'),
+      onConnectEnd: () => edits.current?.followPastEdge(),
     }),
     [],
   );
@@ -287,6 +289,9 @@ export function Canvas() {
               onNodesChange={onNodesChange}
               onEdgesChange={onEdgesChange}
               onConnect={documentEdits.onConnect}
+              // The view slides under a connection only once its pointer is past the canvas's edge (the canvas pans it), a dragged node's likewise.
+              autoPanOnConnect={false}
+              autoPanOnNodeDrag={false}
               onConnectStart={documentEdits.onConnectStart}
               onConnectEnd={documentEdits.onConnectEnd}
               isValidConnection={isValidConnection}

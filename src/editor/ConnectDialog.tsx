@@ -3,6 +3,7 @@ import { connect, kindDefinition, type GraphNode } from '../graph/index.ts';
 import { visibleText } from '../graph/visible.ts';
 import { useApp } from '../store/index.ts';
 import { Dialog } from '../ui/Dialog.tsx';
+import { nodeChoiceName } from './nodeChoice.ts';
 
 const ALWAYS = '';
 
@@ -49,7 +50,7 @@ export function ConnectDialog({ source, onClose }: { source: GraphNode; onClose:
             Goes to
             <select value={target} onChange={(event) => setTarget(event.target.value)}>
               {targets.map((node) => (
-                <option key={node.id} value={node.id}>{node.label && node.label !== node.id ? `${visibleText(node.label)} (${node.id})` : node.id}</option>
+                <option key={node.id} value={node.id}>{nodeChoiceName(node)}</option>
               ))}
               <option value={source.id}>{name} itself</option>
             </select>

@@ -3,12 +3,15 @@
  * it. None of it draws the first screen, so it loads just after the canvas's first commit, with
  * the shortcuts (a gesture made before then does nothing).
  */
-import type { Connection } from '@xyflow/react';
-import { addNode, connect, NODE_KINDS, removeEdges, removeNodes, updateEdge, type GraphFile, type NodeKind, type Position } from '../graph/index.ts';
+import type { Connection, useStoreApi } from '@xyflow/react';
+import { addNode, connect, NODE_KINDS, removeEdges, removeNodes, type GraphFile, type NodeKind, type Position } from '../graph/index.ts';
+import { rewireEdge } from '../graph/inspectorOps.ts';
 import { createNode, type Box } from '../graph/placement.ts';
 import { useApp } from '../store/index.ts';
 import { GENERAL_HANDLE, type AgentFlowNode, type ConditionFlowEdge } from './flowAdapter.ts';
 import { nodeRect } from './geometry.ts';
+
+type StoreApi = ReturnType<typeof useStoreApi>;
 
 /** The drag-and-drop type of a palette item. */
 export const KIND_DRAG_TYPE = 'application/x-loopscope-kind';
@@ -17,6 +20,65 @@ const isKind = (value: string): value is NodeKind => (NODE_KINDS as readonly str
 
 /** How far inside the canvas's edges a node added by a drop is kept, in screen pixels. */
 const DROP_MARGIN = 16;
+/** How far the view pans in a frame, at most, while a gesture's pointer is past the canvas's edge (React Flow's own speed). */
+const EDGE_PAN_SPEED = 15;
+/** How far past the edge the pointer is when the pan reaches full speed, in screen pixels. */
+const EDGE_PAN_RAMP = 40;
+
+/**
+ * How far the view pans this frame while a connection or a node is dragged with the pointer at
+ * `pointer` (client pixels), for a canvas whose box on screen is `box`: nothing while the pointer
+ * is inside the canvas, so that every node the canvas shows can be reached and dropped on without
+ * the view sliding under the pointer (React Flow pans within 40 px of the edge, where a drop or a
+ * fit may place nodes); past the edge, towards it, faster the further past.
+ */
+export const panPastEdge = (pointer: Position, box: Box): Position => {
+  const along = (at: number, from: number, to: number) => {
+    const past = at < from ? at - from : at > to ? at - to : 0;
+    return past === 0 ? 0 : -Math.sign(past) * EDGE_PAN_SPEED * Math.min(1, Math.abs(past) / EDGE_PAN_RAMP);
+  };
+  return { x: along(pointer.x, box.x, box.x + box.width), y: along(pointer.y, box.y, box.y + box.height) };
+};
+
+/** The end of the gesture followPastEdge follows, while one lasts: the page has one pointer. */
+let followed: (() => void) | undefined;
+
+/**
+ * Follows the pointer of a connection or node drag over the whole page, from its start to its end
+ * (the call with no arguments). While a connection is dragged, every node's body is its target
+ * (editor.css): the canvas says when. Past the canvas's edge, a connection's view is panned here by
+ * panPastEdge on each frame; a dragged node's by React Flow, which pans (and moves the node with
+ * it) while its store's flag is on, read on each frame: on here while the pointer is past the edge only.
+ */
+export function followPastEdge(canvas?: HTMLElement, store?: StoreApi, gesture?: 'connect' | 'drag') {
+  followed?.();
+  followed = undefined;
+  if (!canvas || !store) return;
+  let by: Position = { x: 0, y: 0 };
+  let frame = 0;
+  const isPast = () => by.x !== 0 || by.y !== 0;
+  const move = (event: PointerEvent) => {
+    const { x, y, width, height } = canvas.getBoundingClientRect();
+    by = panPastEdge({ x: event.clientX, y: event.clientY }, { x, y, width, height });
+    if (gesture === 'drag' && store.getState().autoPanOnNodeDrag !== isPast()) store.setState({ autoPanOnNodeDrag: isPast() });
+  };
+  const step = () => {
+    if (isPast()) void store.getState().panBy(by);
+    frame = requestAnimationFrame(step);
+  };
+  // Pointer events, each before its mouse event: React Flow follows a drag by the mouse events (which
+  // a node drag's listener stops from reaching the page), and reads the flag set here in the same move.
+  document.addEventListener('pointermove', move);
+  if (gesture === 'connect') frame = requestAnimationFrame(step);
+  canvas.classList.toggle('is-connecting', gesture === 'connect');
+  followed = () => {
+    canvas.classList.remove('is-connecting');
+    document.removeEventListener('pointermove', move);
+    cancelAnimationFrame(frame);
+    // Set only when it changes: each setting runs every subscriber of React Flow's store.
+    if (store.getState().autoPanOnNodeDrag) store.setState({ autoPanOnNodeDrag: false });
+  };
+}
 
 /** The part of the flow the canvas shows (less `margin` screen pixels each side), or null when there is no canvas. */
 export const shownFlow = (toFlow: (point: Position) => Position, margin = 0): Box | null => {
@@ -60,16 +122,7 @@ export const connectEdge = (connection: Connection) => {
 };
 
 export const reconnectEdge = (old: ConditionFlowEdge, connection: Connection) => {
-  useApp.getState().edit((current) =>
-    updateEdge(current, old.id, (edge) => {
-      const outcome = outcomeOf(connection);
-      const wasOutcome = typeof edge.when === 'object' && 'outcome' in edge.when;
-      const { when, ...rest } = edge;
-      // The handle an edge leaves from is its outcome; other conditions stay as they were.
-      const nextWhen = outcome ? { outcome } : wasOutcome ? undefined : when;
-      return { ...rest, source: connection.source, target: connection.target, ...(nextWhen === undefined ? {} : { when: nextWhen }) };
-    }),
-  );
+  useApp.getState().edit((current) => rewireEdge(current, old.id, connection.source, connection.target, outcomeOf(connection)));
 };
 
 /** Removes nodes (with their edges) and edges as one undoable edit. */

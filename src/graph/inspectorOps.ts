@@ -50,6 +50,22 @@ export const renameNode = (graph: GraphFile, from: string, to: string): GraphFil
   };
 };
 
+/**
+ * Moves an edge's ends: it leaves `source` on `outcome` (null: on no outcome) and goes to `target`.
+ * Leaving on an outcome is its condition; leaving on none, an outcome condition goes (the edge is
+ * then always taken) and any other condition stays. As a drag of either end does on the canvas.
+ */
+export const rewireEdge = (graph: GraphFile, id: string, source: string, target: string, outcome: string | null): GraphFile => ({
+  ...graph,
+  edges: graph.edges.map((edge) => {
+    if (edge.id !== id) return edge;
+    const { when, ...rest } = edge;
+    const wasOutcome = typeof when === 'object' && 'outcome' in when;
+    const nextWhen = outcome ? { outcome } : wasOutcome ? undefined : when;
+    return { ...rest, source, target, ...(nextWhen === undefined ? {} : { when: nextWhen }) };
+  }),
+});
+
 /** Moves an edge among its source's edges, which is the order conditions are tried in. */
 export const moveEdge = (graph: GraphFile, id: string, direction: -1 | 1): GraphFile => {
   const edge = graph.edges.find((candidate) => candidate.id === id);

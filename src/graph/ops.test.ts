@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkNodeId, moveEdge, renameNode, updateNode } from './inspectorOps.ts';
+import { checkNodeId, moveEdge, renameNode, rewireEdge, updateNode } from './inspectorOps.ts';
 import { addNode, connect, moveNodes, nextEdgeId, nextNodeId, removeEdges, removeNodes, updateEdge } from './ops.ts';
 import { boxInside, createNode, duplicateNodes, freePosition } from './placement.ts';
 import { removeScenario, saveScenario } from './scenarioOps.ts';
@@ -139,6 +139,23 @@ describe('editing edges', () => {
     const spread = { ...graph, edges: [graph.edges[5], graph.edges[0], graph.edges[6]] };
     expect(order(moveEdge(spread, 'e7', -1))).toEqual(['e7', 'e1', 'e6']);
     unchanged(graph, (g) => moveEdge(g, 'e4', -1));
+  });
+
+  it('rewireEdge moves either end; leaving on an outcome is its condition, leaving on none drops an outcome and keeps any other', () => {
+    const graph = securityclaw();
+    const edgeOf = (g: GraphFile, id: string) => g.edges.find((edge) => edge.id === id);
+    // The target end alone: the outcome it leaves on stays.
+    expect(edgeOf(rewireEdge(graph, 'e3', 'evaluate', 'halt', 'sufficient'), 'e3')).toEqual({ id: 'e3', source: 'evaluate', target: 'halt', when: { outcome: 'sufficient' } });
+    // To another node's outcome row: that outcome; to its general row: an outcome goes, a path condition stays.
+    expect(edgeOf(rewireEdge(graph, 'e3', 'recover', 'answer', 'recovered'), 'e3')).toEqual({ id: 'e3', source: 'recover', target: 'answer', when: { outcome: 'recovered' } });
+    expect(edgeOf(rewireEdge(graph, 'e3', 'decide', 'answer', null), 'e3')).toEqual({ id: 'e3', source: 'decide', target: 'answer' });
+    expect(edgeOf(rewireEdge(graph, 'e4', 'decide', 'recover', null), 'e4')).toEqual({ id: 'e4', source: 'decide', target: 'recover', when: { path: 'evaluation.plan_exhausted', op: 'eq', value: true } });
+    // A label and the edge's place in its list stay; other edges are the same objects.
+    const labelled = rewireEdge(graph, 'e9', 'confirm', 'halt', 'approved');
+    expect(edgeOf(labelled, 'e9')?.label).toBe('approved: re-plan');
+    expect(wiring(labelled)[8]).toBe('e9:confirm→halt');
+    expect(labelled.edges[0]).toBe(graph.edges[0]);
+    unchanged(graph, (g) => rewireEdge(g, 'e3', 'recover', 'answer', 'recovered'));
   });
 });
 

@@ -100,7 +100,12 @@ export const SavedRun = z.strictObject({
   /** Each executed step: its node, its outcome, the edge it took and the attempts it made. */
   steps: z.array(z.strictObject({ node: Id, outcome: z.optional(z.string()), edge: z.optional(Id), attempts: z.optional(z.int().check(z.gte(0))) })).check(z.maxLength(LIMITS.maxSteps)),
   tokensUsed: z.optional(z.int().check(z.gte(0))),
-  /** The graph's settings as it ran (src/graph/settings.ts), to name the change that made a run part from it. */
+  /** The rounds it ran: against a lower Max rounds. */
+  rounds: z.optional(z.int().check(z.gte(0))),
+  /**
+   * The graph's settings as it ran (src/graph/settings.ts), to name the change that made a run part
+   * from it; since issue 53, with each skill as the run had it (the graph's, under the scenario's own).
+   */
   settings: z.optional(z.record(z.string(), z.unknown())),
 });
 export type SavedRun = z.infer<typeof SavedRun>;

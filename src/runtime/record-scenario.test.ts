@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { type GraphFile } from '../graph/index.ts';
 import { findTemplate } from '../graph/templates/index.ts';
 import { applyScenario, createController, runGraph, runScenario, scenarioFromRun, type Trace } from './index.ts';
+import { FIXTURES } from './fixtures/index.ts';
 import { nodeOf } from './testing.ts';
 
 const template = (id: string) => (findTemplate(id) as { graph: () => GraphFile }).graph();
@@ -108,6 +109,49 @@ describe('save a run as a scenario', { timeout: 30_000 }, () => {
     edited.limits.tokenBudget = 250;
     const result = await runScenario(edited, scenario);
     expect(result.cause).toMatch(new RegExp(`^parts at step \\d+: .*\\. The Token budget is 250; the saved run used ${saved.tokensUsed} token\\(s\\)$`));
+  });
+
+  it('each limit that turns the run is named with what the saved run needed of it: rounds, steps, the budget spent (issue 53)', async () => {
+    const graph = template('securityclaw');
+    const saved = await runGraph(graph);
+    const { scenario } = scenarioFromRun(graph, saved);
+    expect(scenario.savedFrom).toMatchObject({ rounds: saved.rounds });
+    expect(saved.rounds).toBeGreaterThan(1);
+    const fewer = structuredClone(graph);
+    fewer.limits.maxRounds = saved.rounds - 1;
+    expect((await runScenario(fewer, scenario)).cause).toMatch(new RegExp(`\\. The Max rounds is ${saved.rounds - 1}; the saved run ran ${saved.rounds} round\\(s\\)$`));
+    const shorter = structuredClone(graph);
+    shorter.limits.maxSteps = 3;
+    expect((await runScenario(shorter, scenario)).cause).toMatch(new RegExp(`\\. The Max steps is 3; the saved run ran ${scenario.savedFrom?.steps.length} step\\(s\\)$`));
+
+    // What a spent budget does: the saved run let its Verify judge, this one stops at once.
+    const spending = FIXTURES.twoActions();
+    spending.limits = { ...spending.limits, tokenBudget: 2000, onBudget: 'evaluate' };
+    spending.skills.flaky = { type: 'mock', access: 'read', tokens: 2010, script: [{ outcome: 'ok', records: [{ ip: '10.0.0.5' }] }] };
+    nodeOf(spending, 'check', 'verify').config.minRecords = 1;
+    const spent = scenarioFromRun(spending, await runGraph(spending)).scenario;
+    const stopping = structuredClone(spending);
+    stopping.limits.onBudget = 'stop';
+    expect((await runScenario(stopping, spent)).cause).toBe('parts at step 2: act stopped the run (budget_exhausted), the saved run took e2 (ok). The When the budget is spent is "stop"; the saved run spent its budget (2010 of 2000 token(s))');
+  });
+
+  it('a changed skill script is named by the first call that now returns otherwise, the scenario’s or the graph’s (issue 53)', async () => {
+    const graph = actByOutcome();
+    const { scenario } = scenarioFromRun(graph, await runGraph(graph));
+    // The saved run kept the skills as it ran them.
+    expect(scenario.savedFrom?.settings?.['skills.search_events.script']).toEqual(scenario.skills?.search_events.script);
+    // The scenario's own script edited: its third call now fails.
+    const edited = structuredClone(scenario);
+    (edited.skills!.search_events.script as unknown[])[2] = { outcome: 'error', error: 'the log store is down', tokens: 100 };
+    const result = await runScenario(graph, edited);
+    expect(result.divergence).toBe(2);
+    expect(result.cause).toBe("parts at step 2: Execute skill took e15 (error), the saved run took e14 (empty). Skill search_events's script changed: call 3 now returns error; the saved run got empty");
+    // The graph's script, once the scenario no longer brings its own: its second call no longer times out.
+    const own = structuredClone(scenario);
+    delete own.skills!.search_events;
+    const changed = structuredClone(graph);
+    changed.skills.search_events = { type: 'mock', access: 'read', tokens: 100, script: [{ outcome: 'timeout' }, { outcome: 'ok' }] };
+    expect((await runScenario(changed, own)).cause).toMatch(/\. Skill search_events's script changed: call 2 now returns ok; the saved run got timeout$/);
   });
 
   it('an llm planner’s answers become scripted replies', async () => {

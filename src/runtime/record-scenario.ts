@@ -6,10 +6,9 @@
 import { own } from '../graph/common.ts';
 import { kindDefinition } from '../graph/kinds/index.ts';
 import type { GraphFile, Scenario } from '../graph/schema.ts';
-import { settingsOf } from '../graph/settings.ts';
 import type { MockEntry } from '../graph/skills.ts';
 import { ANSWERED_BY_PERSON } from './kinds/index.ts';
-import { nodeRan, savedStepOf } from './scenario.ts';
+import { nodeRan, savedStepOf, settingsAsRun } from './scenario.ts';
 import type { Attempt, Trace } from './trace.ts';
 
 export interface ScenarioDraft {
@@ -115,12 +114,14 @@ export const scenarioFromRun = (graph: GraphFile, trace: Trace, taken: readonly 
       ...(attemptsByNode.size > 0 ? { attempts: Object.fromEntries(attemptsByNode) } : {}),
       path: ran.map((step) => step.node),
     },
-    // What the run did at each step and the graph it ran on: a later failure names the step where it parts and the setting that changed.
-    savedFrom: {
-      steps: ran.map(savedStepOf),
-      tokensUsed: trace.tokensUsed,
-      settings: settingsOf(graph),
-    },
+  };
+  // What the run did at each step and the graph it ran on, its skills as this scenario runs them:
+  // a later failure names the step where it parts and the setting that changed.
+  scenario.savedFrom = {
+    steps: ran.map(savedStepOf),
+    tokensUsed: trace.tokensUsed,
+    rounds: trace.rounds,
+    settings: settingsAsRun(graph, scenario),
   };
   return { scenario, notes };
 };

@@ -1,7 +1,9 @@
 /** Scenarios (SPEC §4): overrides of a graph, and the expectations its trace must meet. */
 import type { GraphFile, SavedRun, Scenario, TokenExpectation } from '../graph/schema.ts';
 import { describeWhen } from '../graph/describe.ts';
-import { changeWords, nodeOfSetting, settingChanges, settingsOf, type SettingChange } from '../graph/settings.ts';
+import { own } from '../graph/common.ts';
+import { changeWords, nodeOfSetting, settingChanges, settingName, settingsOf, type SettingChange, type Settings } from '../graph/settings.ts';
+import { visibleText } from '../graph/visible.ts';
 import { readPath } from '../skills/index.ts';
 import { runGraph, type HeadlessOptions } from './run.ts';
 export { applyScenario, ScenarioError } from './apply-scenario.ts';
@@ -300,7 +302,14 @@ export interface SavedParting {
   changes: SettingChange[];
 }
 
-export const partingFromSaved = (trace: Trace, savedFrom: SavedRun, graph?: GraphFile): SavedParting | null => {
+/** A graph's settings as a scenario runs it: its own, and each skill as the scenario has it (the graph's, under the scenario's own). */
+export const settingsAsRun = (graph: GraphFile, scenario: Scenario): Settings => settingsOf({ ...graph, skills: applyScenario(graph, scenario).skills }, { skills: true });
+
+/**
+ * Where the run parts from the saved one. `scenario` is the scenario as it is now: its skills are
+ * held against the skills the saved run had, where it kept them (saved since issue 53).
+ */
+export const partingFromSaved = (trace: Trace, savedFrom: SavedRun, graph?: GraphFile, scenario?: Scenario): SavedParting | null => {
   const facts = new RunFacts(trace);
   const length = Math.max(facts.ran.length, savedFrom.steps.length);
   let index = 0;
@@ -308,13 +317,79 @@ export const partingFromSaved = (trace: Trace, savedFrom: SavedRun, graph?: Grap
   if (index === length) return null;
   const now = facts.ran[index] as TraceStep | undefined;
   const saved = savedFrom.steps[index] as SavedStep | undefined;
-  const all = graph && savedFrom.settings ? settingChanges(savedFrom.settings, settingsOf(graph)) : [];
+  const keptSkills = Object.keys(savedFrom.settings ?? {}).some((path) => path.startsWith('skills.'));
+  const current = !graph ? undefined : keptSkills && scenario ? settingsAsRun(graph, scenario) : settingsOf(graph);
+  const all = current && savedFrom.settings ? settingChanges(savedFrom.settings, current) : [];
   const nodes = [now?.node, saved?.node];
-  const bearing = all.filter((change) => change.path.startsWith('limits.') || nodes.includes(nodeOfSetting(change) ?? undefined));
+  // The skills its step called bear on it too.
+  const called = new Set(now?.attempts.map((attempt) => `skills.${attempt.skill}.`));
+  const bearing = all.filter((change) => change.path.startsWith('limits.') || nodes.includes(nodeOfSetting(change) ?? undefined) || [...called].some((prefix) => change.path.startsWith(prefix)));
   return { ...(now ? { now } : {}), ...(saved ? { saved } : {}), step: now?.step ?? facts.last?.step ?? null, changes: bearing.length > 0 ? bearing : all };
 };
 
 const attemptsWords = (count: number | undefined) => ` after ${count ?? 0} attempt(s)`;
+
+/** What the saved run's record holds that a change may fall short of: the parting step, the whole record, the setting's node. */
+interface SavedRecord {
+  saved?: SavedStep;
+  savedFrom: SavedRun;
+  node: string | null;
+}
+
+const below = (value: unknown, needed: number | undefined): value is number => typeof value === 'number' && (needed ?? 0) > value;
+
+/**
+ * For each limit or node setting that can change a run's path and that the saved run's record can
+ * speak to, what the saved run needed of it, when today's value falls short of it: `the saved run
+ * needed 3`. Node settings by their field's key. A change none of these speaks to (or that does not
+ * fall short) is worded by changeWords alone. (A skill's script: scriptWords.)
+ */
+const NEEDED: Record<string, (change: SettingChange, record: SavedRecord) => string | undefined> = {
+  'limits.maxRounds': ({ after }, { savedFrom: { rounds } }) => (below(after, rounds) ? `the saved run ran ${rounds} round(s)` : undefined),
+  'limits.maxSteps': ({ after }, { savedFrom: { steps } }) => (below(after, steps.length) ? `the saved run ran ${steps.length} step(s)` : undefined),
+  'limits.tokenBudget': ({ after }, { savedFrom: { tokensUsed } }) => (below(after, tokensUsed) ? `the saved run used ${tokensUsed} token(s)` : undefined),
+  // What the run does once its budget is spent matters only to a run that spent it.
+  'limits.onBudget': (_, { savedFrom: { tokensUsed, settings } }) => {
+    const budget = own(settings ?? {}, 'limits.tokenBudget');
+    return typeof budget === 'number' && (tokensUsed ?? 0) >= budget ? `the saved run spent its budget (${tokensUsed} of ${budget} token(s))` : undefined;
+  },
+  'retry.maxAttempts': ({ after }, { saved, node }) => (saved?.node === node && below(after, saved?.attempts) ? `the saved run needed ${saved?.attempts}` : undefined),
+};
+
+/** What a mock script's call returns, in words: its outcome, with its records where the outcome alone does not tell two calls apart. */
+const callWords = (entry: unknown, records: boolean) => {
+  const { outcome, records: list } = (entry ?? {}) as { outcome?: unknown; records?: unknown };
+  const said = typeof outcome === 'string' ? visibleText(outcome) : 'ok';
+  return records ? `${said} with ${Array.isArray(list) ? list.length : 0} record(s)` : said;
+};
+
+/**
+ * A skill's script changed: the first call that now returns otherwise than the saved run's did,
+ * by outcome and records (a script's last call repeats; a call's tokens or delay do not turn a run).
+ */
+const scriptWords = (change: SettingChange, graph?: GraphFile): string | undefined => {
+  if (!Array.isArray(change.before) || !Array.isArray(change.after) || change.before.length === 0 || change.after.length === 0) return undefined;
+  const [before, after] = [change.before, change.after];
+  const callOf = (script: unknown[], index: number) => script[Math.min(index, script.length - 1)];
+  for (let index = 0; index < Math.max(before.length, after.length); index += 1) {
+    const [was, now] = [callOf(before, index), callOf(after, index)];
+    if (callWords(was, true) === callWords(now, true)) continue;
+    const records = callWords(was, false) === callWords(now, false);
+    return `${settingName(change.path, graph)} changed: call ${index + 1} now returns ${callWords(now, records)}; the saved run got ${callWords(was, records)}`;
+  }
+  return undefined;
+};
+
+/** One change that bears on where the run parts, against what the saved run needed of it where its record tells. */
+const savedChangeWords = (change: SettingChange, record: SavedRecord, graph?: GraphFile): string => {
+  const [part, , ...rest] = change.path.split('.');
+  if (part === 'skills' && rest.join('.') === 'script') {
+    const words = scriptWords(change, graph);
+    if (words) return words;
+  }
+  const needed = own(NEEDED, part === 'nodes' ? rest.join('.') : change.path)?.(change, record);
+  return changeWords(change, "the saved run's graph", graph, needed);
+};
 
 /**
  * `parts at step 2: Execute took e2 (timeout) after 2 attempt(s), the saved run took e14 (empty)
@@ -331,13 +406,7 @@ export const savedPartingWords = ({ now, saved, step, changes }: SavedParting, t
   } else if (now && saved) turn = `the run went on to ${names.node(now.node)}, the saved run to ${names.node(saved.node)}`;
   else if (now) turn = `the run went on to ${names.node(now.node)}; the saved run had stopped`;
   else turn = `the run stopped (${trace.stopReason ?? 'not stopped'}); the saved run went on to ${names.node(saved?.node ?? '')}`;
-  const causes = changes.slice(0, 3).map((change) => {
-    const node = nodeOfSetting(change);
-    const needed = change.path === `nodes.${node}.retry.maxAttempts` && typeof change.after === 'number' && node === saved?.node && (saved.attempts ?? 0) > change.after ? `the saved run needed ${saved.attempts}`
-      : change.path === 'limits.tokenBudget' && typeof change.after === 'number' && (savedFrom.tokensUsed ?? 0) > change.after ? `the saved run used ${savedFrom.tokensUsed} token(s)`
-        : undefined;
-    return changeWords(change, "the saved run's graph", graph, needed);
-  });
+  const causes = changes.slice(0, 3).map((change) => savedChangeWords(change, { ...(saved ? { saved } : {}), savedFrom, node: nodeOfSetting(change) }, graph));
   const more = changes.length > 3 ? ` (and ${changes.length - 3} more change(s))` : '';
   const sentences = causes.map((cause) => cause.charAt(0).toUpperCase() + cause.slice(1));
   return `parts at step ${step ?? 1}: ${turn}${sentences.length > 0 ? `. ${sentences.join('. ')}${more}` : ''}`;
@@ -371,7 +440,7 @@ export const runScenario = async (graph: GraphFile, scenario: Scenario, options:
   const named = { ...trace, scenario: scenario.name };
   const failures = checkScenario(named, scenario, graph);
   // A saved run's scenario is held against that run step by step: the cause is where they part, and the change that made it.
-  const parting = failures.length > 0 && scenario.savedFrom ? partingFromSaved(named, scenario.savedFrom, graph) : null;
+  const parting = failures.length > 0 && scenario.savedFrom ? partingFromSaved(named, scenario.savedFrom, graph, scenario) : null;
   if (parting && scenario.savedFrom) return { scenario, trace: named, failures, divergence: parting.step, cause: savedPartingWords(parting, named, scenario.savedFrom, graph) };
   const divergence = firstDivergence(failures);
   return { scenario, trace: named, failures, divergence, cause: causeOf(failures, divergence) };
