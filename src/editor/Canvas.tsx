@@ -113,7 +113,7 @@ export function Canvas() {
         });
       },
     };
-  }, []);
+  }, [store]);
   const { onMoveStart, onMoveEnd, onNodeDragStart, onNodeDragStop } = gestureHandlers;
   const [connectFrom, setConnectFrom] = useState<string | null>(null);
   // What connecting, deleting and dropping do to the document (canvasEdits.ts), and the room a fit may use (freeRoom.ts), once loaded.
@@ -271,7 +271,7 @@ export function Canvas() {
       onConnectStart: () => edits.current?.followPastEdge(container.current!, store, 'connect'),
       onConnectEnd: () => edits.current?.followPastEdge(),
     }),
-    [],
+    [store],
   );
   const onDrop = useCallback((event: React.DragEvent) => edits.current?.drop(event, screenToFlowPosition), [screenToFlowPosition]);
 
