@@ -7,6 +7,7 @@ import type { ExpectationFailure, ScenarioDraft } from '../runtime/index.ts';
 import type { Trace } from '../runtime/trace.ts';
 import { deferredActions } from './deferredActions.ts';
 import type { CanvasParting } from './runSlice.ts';
+import type { ScenarioWatch } from './scenarioWatchState.ts';
 import type { SliceCreator } from './types.ts';
 
 export interface ScenarioRunResult {
@@ -40,6 +41,8 @@ export interface ScenarioSlice {
   /** The run each scenario was saved from in this session: what its failure is compared with. */
   scenarioSources: ReadonlyMap<string, number>;
   comparison: RunPair | null;
+  /** The scenarios re-run after each edit (scenarioWatch.ts); absent until it starts, after the first screen. */
+  scenarioWatch?: ScenarioWatch;
   /** Runs these scenarios of the open graph (all of them when no names are given), one after another. */
   runScenarios: (names?: string[]) => Promise<void>;
   /** Shows the scenario's last run in the debugger, at the step where it parts from the scenario; returns the run's id. */
