@@ -95,7 +95,6 @@ export function App() {
           <h1 className="graph-name" title={visibleText(name)}><Shown text={name} /></h1>
           {panels && <panels.EditorToolbar />}
           {panels && <panels.RunToolbar />}
-          {panels && <panels.ScenarioCount />}
         </header>
         {panels && <panels.HostConsent />}
         {panels && <panels.ServerStartConsent />}
@@ -120,7 +119,6 @@ export function App() {
                 <main className="app-canvas">
                   <Canvas />
                   {panels && <panels.RunOnCanvas />}
-                  {panels && <panels.ScenarioMarks />}
                   {panels && <panels.ServerCanvas />}
                 </main>
               </SplitPanel>

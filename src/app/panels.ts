@@ -5,5 +5,5 @@
  * write against the graph's schemas (a new node's defaults, a form, a trace file), so zod and the
  * schemas come with them, imported by the modules that use them.
  */
-export { GrantConsent, HostConsent, loadStepView, loadTimelineRun, RunComparison, RunOnCanvas, RunToolbar, ScenarioCount, ScenarioMarks, ScenariosPanel, ServerCanvas, ServerStartConsent, StepDetail, Timeline } from '../debugger/panels.ts';
+export { GrantConsent, HostConsent, loadStepView, loadTimelineRun, RunComparison, RunOnCanvas, RunToolbar, ScenariosPanel, ServerCanvas, ServerStartConsent, StepDetail, Timeline } from '../debugger/panels.ts';
 export { EditorToolbar, Inspector, loadSelectionForms, OtherTabNotice, Palette, ProblemsPanel, ViewControls } from '../editor/panels.ts';

@@ -18,9 +18,11 @@ export function ScenarioCount() {
   useEffect(() => void import('../store/scenarioWatch.ts').then(({ startScenarioWatch }) => startScenarioWatch()), []);
   if (!watch || (watch.shownVersion === null && !watch.running && !watch.paused)) return null;
   const current = watch.shownVersion === watch.version;
-  const text = watch.paused ? 'Scenarios: paused' : !current ? 'Scenarios: checking…' : `Scenarios: ${watch.passed} of ${watch.ran} pass`;
+  // A scenario the time budget left unrun is counted, and not as passing; one left out (real skills) is said.
+  const text = watch.paused ? 'Scenarios: paused' : !current ? 'Scenarios: checking…'
+    : `Scenarios: ${watch.passed} of ${watch.ran + watch.notRun} pass${watch.notRun > 0 ? `, ${watch.notRun} not run (time budget)` : ''}${watch.leftOut.length > 0 ? `, ${watch.leftOut.length} left out` : ''}`;
   return (
-    <span className={`scenario-watch-count${current && watch.passed < watch.ran ? ' failing' : ''}`} aria-live="polite" data-version={current ? watch.shownVersion : undefined}>
+    <span className={`scenario-watch-count${current && watch.passed < watch.ran ? ' failing' : ''}`} title="The graph's scenarios, re-run after each edit (Scenarios panel)" aria-live="polite" aria-busy={watch.running} data-version={current ? watch.shownVersion : undefined}>
       {text}
     </span>
   );
@@ -146,7 +148,7 @@ export function WatchSettings() {
       </label>
       <label className="scenario-watch-budget">
         Time budget per edit (ms){' '}
-        <input type="number" min={100} step={100} value={watch.budgetMs} onChange={(event) => {
+        <input type="number" min={10} step={100} value={watch.budgetMs} onChange={(event) => {
           const value = event.target.valueAsNumber;
           if (value > 0) set({ budgetMs: value });
         }} />

@@ -7,4 +7,3 @@ export { GrantConsent, HostConsent, RunComparison, ServerCanvas, ServerStartCons
 export { loadTimelineRun, Timeline } from './Timeline.tsx';
 export { loadStepView, StepDetail } from './StepDetail.tsx';
 export { ScenariosPanel } from './ScenariosPanel.tsx';
-export { ScenarioCount, ScenarioMarks } from './ScenarioWatch.tsx';

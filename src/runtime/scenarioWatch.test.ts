@@ -30,6 +30,7 @@ describe('runWatched', () => {
     const result = await runWatched({ version: 1, graph, budgetMs: 15 }, never, () => (clock += 10));
     expect(result?.results.map((watched) => watched.name)).toEqual(graph.scenarios.slice(0, 2).map((scenario) => scenario.name));
     expect(result?.stoppedAt).toBe(graph.scenarios[2].name);
+    expect(result?.notRun).toBe(graph.scenarios.length - 2);
   });
 
   it('gives up when a newer edit has come', async () => {

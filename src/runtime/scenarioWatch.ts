@@ -42,6 +42,8 @@ export interface WatchResult {
   leftOut: LeftOut[];
   /** The first scenario the time budget left unrun, or null when every one ran. */
   stoppedAt: string | null;
+  /** How many the time budget left unrun. */
+  notRun: number;
   elapsedMs: number;
 }
 
@@ -74,16 +76,17 @@ export const runWatched = async (request: WatchRequest, stale: () => Promise<boo
   const results: WatchedScenario[] = [];
   const leftOut: LeftOut[] = [];
   let stoppedAt: string | null = null;
+  let notRun = 0;
   for (const scenario of graph.scenarios) {
     const why = leftOutWhy(graph, scenario);
     if (why) {
       leftOut.push({ name: scenario.name, why });
       continue;
     }
-    if (stoppedAt !== null) continue;
-    if (await stale()) return null;
-    if (results.length > 0 && now() - start >= budgetMs) {
-      stoppedAt = scenario.name;
+    if (stoppedAt === null && (await stale())) return null;
+    if (stoppedAt !== null || (results.length > 0 && now() - start >= budgetMs)) {
+      stoppedAt ??= scenario.name;
+      notRun += 1;
       continue;
     }
     try {
@@ -93,7 +96,7 @@ export const runWatched = async (request: WatchRequest, stale: () => Promise<boo
       results.push({ name: scenario.name, status: 'error', failures: [], divergence: null, cause: null, error: error instanceof Error ? error.message : String(error) });
     }
   }
-  return { version, results, leftOut, stoppedAt, elapsedMs: now() - start };
+  return { version, results, leftOut, stoppedAt, notRun, elapsedMs: now() - start };
 };
 
 /** An executed step as a path compares it: the node, the edge it took, on what. A saved run's steps have this shape. */

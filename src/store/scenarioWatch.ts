@@ -13,7 +13,7 @@ import { editWords, emptyMemory, isCurrent, takeResult, type ScenarioWatch } fro
 
 /** A light debounce: typing "12" in a field runs once. */
 const QUIET_MS = 150;
-export const DEFAULT_BUDGET_MS = 2000;
+export const DEFAULT_BUDGET_MS = 5000;
 const SETTINGS_KEY = 'loopscope:scenario-watch';
 /** A test hook (e2e/scenario-watch.spec.ts): the worker waits this long before each run, so a newer edit can overtake it. */
 const DELAY_KEY = 'loopscope:scenario-watch-delay-ms';
@@ -76,7 +76,7 @@ export const startScenarioWatch = () => {
   };
   worker.onerror = () => setWatch({ running: false });
 
-  useApp.setState({ scenarioWatch: { ...readSettings(), version, shownVersion: null, running: false, passed: 0, ran: 0, leftOut: [], stoppedAt: null, marks: [], brokeAfter: new Map(), changed: null, expected: new Map() } });
+  useApp.setState({ scenarioWatch: { ...readSettings(), version, shownVersion: null, running: false, passed: 0, ran: 0, leftOut: [], stoppedAt: null, notRun: 0, marks: [], brokeAfter: new Map(), changed: null, expected: new Map() } });
   useApp.subscribe((state, previous) => {
     const watch = state.scenarioWatch;
     if (watch && previous.scenarioWatch && (watch.paused !== previous.scenarioWatch.paused || watch.budgetMs !== previous.scenarioWatch.budgetMs)) {

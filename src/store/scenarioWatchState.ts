@@ -28,8 +28,9 @@ export interface ScenarioWatch {
   passed: number;
   ran: number;
   leftOut: LeftOut[];
-  /** The scenario the time budget stopped before, or null. */
+  /** The scenario the time budget stopped before, or null; and how many it left unrun. */
   stoppedAt: string | null;
+  notRun: number;
   marks: ScenarioMark[];
   /** For each failing scenario, the edit after which it began to fail (`Act's Max attempts 3 → 2`). */
   brokeAfter: ReadonlyMap<string, string>;
@@ -103,7 +104,7 @@ export const takeResult = (result: WatchResult, graph: GraphFile, documentVersio
   const expected = new Map([...passing].filter(([name]) => results.get(name)?.status === 'failed'));
   return {
     memory: { last, passing, brokeAfter },
-    shown: { shownVersion: result.version, passed, ran, leftOut: result.leftOut, stoppedAt: result.stoppedAt, marks, brokeAfter, changed: hadBefore ? changed : null, expected },
+    shown: { shownVersion: result.version, passed, ran, leftOut: result.leftOut, stoppedAt: result.stoppedAt, notRun: result.notRun, marks, brokeAfter, changed: hadBefore ? changed : null, expected },
     results,
   };
 };
