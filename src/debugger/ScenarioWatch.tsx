@@ -4,8 +4,9 @@
  * switch, time budget and notes. Loaded with the panels; the watch itself (store/scenarioWatch.ts)
  * loads after them, from the header's count.
  */
-import { useStore, ViewportPortal } from '@xyflow/react';
+import { useStore } from '@xyflow/react';
 import { useEffect, useLayoutEffect, useState } from 'react';
+import { createPortal } from 'react-dom';
 import { visibleText } from '../graph/visible.ts';
 import type { ScenarioMark } from '../runtime/scenarioWatch.ts';
 import { useApp } from '../store/index.ts';
@@ -57,6 +58,8 @@ export function ScenarioMarks() {
   const nodes = useNodeLookup();
   // Nodes move and edges are redrawn: the marks follow them.
   const moved = useStore((state) => state.nodes);
+  // React Flow's layer for what moves with the view (its ViewportPortal, which the first screen would carry).
+  const layer = useStore((state) => state.domNode?.querySelector('.react-flow__viewport-portal') ?? null);
   const [placed, setPlaced] = useState<Placed[]>([]);
   useLayoutEffect(() => {
     if (!marks || marks.length === 0) return setPlaced([]);
@@ -75,9 +78,9 @@ export function ScenarioMarks() {
     });
     return () => cancelAnimationFrame(frame);
   }, [marks, nodes, moved]);
-  if (placed.length === 0) return null;
-  return (
-    <ViewportPortal>
+  if (placed.length === 0 || !layer) return null;
+  return createPortal(
+    <>
       {placed.map(({ kind, id, x, y, marks: here }) => {
         const words = here.map((mark) => visibleText(mark.words)).join('\n');
         const unreached = here.every((mark) => mark.unreached);
@@ -88,7 +91,8 @@ export function ScenarioMarks() {
           </div>
         );
       })}
-    </ViewportPortal>
+    </>,
+    layer,
   );
 }
 
