@@ -1,4 +1,4 @@
-import { collectErrors, flowNode } from './helpers.ts';
+import { collectErrors, dragEdgeTarget, flowNode } from './helpers.ts';
 import { expect, test, type Page } from './test.ts';
 
 /** Issue 56: the graph's scenarios re-run after each edit, in a worker; what an edit breaks is marked on the canvas before any Run. */
@@ -59,13 +59,7 @@ test('Graph Engineer: lowering Act’s Max attempts and rerouting an edge mark, 
   // Reroute Act's "ok" edge from Verify to Give up, by its target end.
   const edge = page.getByRole('group', { name: 'Edge from run to check' });
   await edge.locator('.react-flow__edge-path').first().click({ force: true });
-  const anchor = (await page.getByTestId('rf__edge-g3').locator('.react-flow__edgeupdater-target').boundingBox())!;
-  const to = (await flowNode(page, 'halt').locator('.react-flow__handle.target').boundingBox())!;
-  await page.mouse.move(anchor.x + anchor.width / 2, anchor.y + anchor.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(to.x, to.y + 10, { steps: 8 });
-  await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 4 });
-  await page.mouse.up();
+  await dragEdgeTarget(page, page.getByTestId('rf__edge-g3'), 'halt');
   await expect(count(page)).toHaveText(/^Scenarios: \d+ of 15 pass$/);
   await expect(count(page)).not.toHaveText('Scenarios: 15 of 15 pass');
   await expectMark(page, 'edge g3', `‘${FIRST}’ takes g3 (ok) here and now goes on to Give up; expected Verify`);

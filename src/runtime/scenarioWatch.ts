@@ -6,18 +6,12 @@
  */
 import { own, type GraphFile, type Scenario } from '../graph/index.ts';
 import type { SavedRun } from '../graph/schema.ts';
-import { runScenario, type ExpectationFailure } from './scenario.ts';
+import { scenarioOutcome, type ScenarioOutcome } from './scenario.ts';
 import { nodeRan, type Trace } from './trace.ts';
 
 /** One scenario's run for one version of the graph. */
-export interface WatchedScenario {
+export interface WatchedScenario extends ScenarioOutcome {
   name: string;
-  status: 'passed' | 'failed' | 'error';
-  failures: ExpectationFailure[];
-  divergence: number | null;
-  cause: string | null;
-  error?: string;
-  trace?: Trace;
 }
 
 /** A scenario a run on each edit does not run, and why. */
@@ -89,12 +83,7 @@ export const runWatched = async (request: WatchRequest, stale: () => Promise<boo
       notRun += 1;
       continue;
     }
-    try {
-      const { failures, trace, divergence, cause } = await runScenario(graph, scenario);
-      results.push({ name: scenario.name, status: failures.length === 0 ? 'passed' : 'failed', failures, divergence, cause, trace });
-    } catch (error) {
-      results.push({ name: scenario.name, status: 'error', failures: [], divergence: null, cause: null, error: error instanceof Error ? error.message : String(error) });
-    }
+    results.push({ name: scenario.name, ...(await scenarioOutcome(graph, scenario)) });
   }
   return { version, results, leftOut, stoppedAt, notRun, elapsedMs: now() - start };
 };

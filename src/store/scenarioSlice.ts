@@ -3,23 +3,13 @@
  * What runs, saves and shows them loads with the debugger's panels (scenarioActions.ts).
  */
 import type { GraphFile, Scenario } from '../graph/index.ts';
-import type { ExpectationFailure, ScenarioDraft } from '../runtime/index.ts';
-import type { Trace } from '../runtime/trace.ts';
+import type { ScenarioDraft, ScenarioOutcome } from '../runtime/index.ts';
 import { deferredActions } from './deferredActions.ts';
 import type { CanvasParting } from './runSlice.ts';
 import type { ScenarioWatch } from './scenarioWatchState.ts';
 import type { SliceCreator } from './types.ts';
 
-export interface ScenarioRunResult {
-  status: 'passed' | 'failed' | 'error';
-  failures: ExpectationFailure[];
-  /** The first step where the run parts from the scenario. */
-  divergence: number | null;
-  /** The cause, in one line, to read first (runtime causeOf); null when it passed or could not run. */
-  cause: string | null;
-  /** Why the scenario could not run (an override that is not a valid skill). */
-  error?: string;
-  trace?: Trace;
+export interface ScenarioRunResult extends ScenarioOutcome {
   /** The graph it ran against: when the graph has changed since, the result may be out of date. */
   graph: GraphFile;
   /** The document it belongs to: a result of another document (opened since) is not shown. */

@@ -81,7 +81,8 @@ export const takeResult = (result: WatchResult, graph: GraphFile, documentVersio
     const { name, trace } = watched;
     const scenario = graph.scenarios.find((candidate) => candidate.name === name);
     const before = memory.last.get(name);
-    results.set(name, { status: watched.status, failures: watched.failures, divergence: watched.divergence, cause: watched.cause, ...(watched.error ? { error: watched.error } : {}), ...(trace ? { trace } : {}), graph, documentVersion });
+    const { name: _name, ...outcome } = watched;
+    results.set(name, { ...outcome, graph, documentVersion });
     if (!trace) continue;
     if (before) {
       hadBefore = true;
