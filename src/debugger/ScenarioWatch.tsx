@@ -17,8 +17,9 @@ import { Shown } from '../ui/Shown.tsx';
 export function ScenarioCount() {
   const watch = useApp((state) => state.scenarioWatch);
   useEffect(() => void import('../store/scenarioWatch.ts').then(({ startScenarioWatch }) => startScenarioWatch()), []);
-  if (!watch || (watch.shownVersion === null && !watch.running && !watch.paused)) return null;
-  const current = watch.shownVersion === watch.version;
+  const current = watch?.shownVersion === watch?.version;
+  // A graph with no scenario to watch has no count.
+  if (!watch || (watch.shownVersion === null && !watch.running && !watch.paused) || (current && watch.ran + watch.notRun + watch.leftOut.length === 0)) return null;
   // A scenario the time budget left unrun is counted, and not as passing; one left out (real skills) is said.
   const text = watch.paused ? 'Scenarios: paused' : !current ? 'Scenarios: checking…'
     : `Scenarios: ${watch.passed} of ${watch.ran + watch.notRun} pass${watch.notRun > 0 ? `, ${watch.notRun} not run (time budget)` : ''}${watch.leftOut.length > 0 ? `, ${watch.leftOut.length} left out` : ''}`;

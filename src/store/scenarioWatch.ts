@@ -35,7 +35,15 @@ let started = false;
 export const startScenarioWatch = () => {
   if (started || typeof Worker === 'undefined') return;
   started = true;
-  const worker = new Worker(new URL('../runtime/scenarioWatch.worker.ts', import.meta.url), { type: 'module' });
+  // Made for the first graph with scenarios: the runtime it loads is a megabyte of script.
+  let worker: Worker | null = null;
+  const workerOf = () => {
+    if (worker) return worker;
+    worker = new Worker(new URL('../runtime/scenarioWatch.worker.ts', import.meta.url), { type: 'module' });
+    worker.onmessage = (event: MessageEvent<WatchResult>) => take(event.data);
+    worker.onerror = () => setWatch({ running: false });
+    return worker;
+  };
   let memory = emptyMemory();
   let version = 0;
   /** The graph each version sent, and the one the shown results are for (what an edit is worded against). */
@@ -55,17 +63,18 @@ export const startScenarioWatch = () => {
     }
     sent.clear();
     sent.set(version, graph);
+    // Nothing to run: the graph (it may be big) is not copied to the worker.
+    if (graph.scenarios.length === 0) return take({ version, results: [], leftOut: [], stoppedAt: null, notRun: 0, elapsedMs: 0 });
     setWatch({ running: true });
     const delayMs = Number(sessionStorage.getItem(DELAY_KEY)) || 0;
-    worker.postMessage({ version, graph, budgetMs: scenarioWatch.budgetMs, ...(delayMs > 0 ? { delayMs } : {}) } satisfies WatchRequest);
+    workerOf().postMessage({ version, graph, budgetMs: scenarioWatch.budgetMs, ...(delayMs > 0 ? { delayMs } : {}) } satisfies WatchRequest);
   };
   const schedule = () => {
     clearTimeout(timer);
     timer = setTimeout(send, QUIET_MS);
   };
 
-  worker.onmessage = (event: MessageEvent<WatchResult>) => {
-    const result = event.data;
+  const take = (result: WatchResult) => {
     const graph = sent.get(result.version);
     if (!isCurrent(result, version) || !graph) return;
     const { documentVersion } = useApp.getState();
@@ -74,7 +83,6 @@ export const startScenarioWatch = () => {
     ranGraph = graph;
     useApp.setState((state) => ({ scenarioResults: new Map([...state.scenarioResults, ...taken.results]), scenarioWatch: { ...(state.scenarioWatch as ScenarioWatch), ...taken.shown, running: false } }));
   };
-  worker.onerror = () => setWatch({ running: false });
 
   useApp.setState({ scenarioWatch: { ...readSettings(), version, shownVersion: null, running: false, passed: 0, ran: 0, leftOut: [], stoppedAt: null, notRun: 0, marks: [], brokeAfter: new Map(), changed: null, expected: new Map() } });
   useApp.subscribe((state, previous) => {
