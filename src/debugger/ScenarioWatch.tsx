@@ -21,11 +21,15 @@ export function ScenarioCount() {
   // A graph with no scenario to watch has no count.
   if (!watch || (watch.shownVersion === null && !watch.running && !watch.paused) || (current && watch.ran + watch.notRun + watch.leftOut.length === 0)) return null;
   // A scenario the time budget left unrun is counted, and not as passing; one left out (real skills) is said.
+  const total = watch.ran + watch.notRun;
   const text = watch.paused ? 'Scenarios: paused' : !current ? 'Scenarios: checking…'
-    : `Scenarios: ${watch.passed} of ${watch.ran + watch.notRun} pass${watch.notRun > 0 ? `, ${watch.notRun} not run (time budget)` : ''}${watch.leftOut.length > 0 ? `, ${watch.leftOut.length} left out` : ''}`;
+    : `Scenarios: ${watch.passed} of ${total} pass${watch.notRun > 0 ? `, ${watch.notRun} not run (time budget)` : ''}${watch.leftOut.length > 0 ? `, ${watch.leftOut.length} left out` : ''}`;
+  // At laptop widths the header keeps one row: the words are read out (and in the tooltip), the count alone is drawn (scenarios.css).
+  const short = watch.paused ? 'paused' : !current ? '…' : `${watch.passed}/${total}`;
   return (
-    <span className={`scenario-watch-count${current && watch.passed < watch.ran ? ' failing' : ''}`} title="The graph's scenarios, re-run after each edit (Scenarios panel)" aria-live="polite" aria-busy={watch.running} data-version={current ? watch.shownVersion : undefined}>
-      {text}
+    <span className={`scenario-watch-count${current && watch.passed < total ? ' failing' : ''}`} title={text} aria-live="polite" aria-busy={watch.running} data-version={current ? watch.shownVersion : undefined}>
+      <span className="scenario-watch-words">{text}</span>
+      <span className="scenario-watch-short" aria-hidden="true">{short}</span>
     </span>
   );
 }
