@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from './test.ts';
 import { parseGraph } from '../src/graph/parse.ts';
-import { clickEdge, connectHandles, dropKind, flowNode, openGraph, SIX_NODES } from './helpers.ts';
+import { clickEdge, connectHandles, dragEdgeTarget, dropKind, flowNode, openGraph, SIX_NODES } from './helpers.ts';
 
 const TEMPLATE = readFileSync(new URL('../src/graph/templates/securityclaw.json', import.meta.url), 'utf8');
 
@@ -297,12 +297,6 @@ test('reconnect an edge by dragging its target end to another node', async ({ pa
   await dropKind(page, 'Respond', 416, 341);
   await connectHandles(page, 'act', 'ok', 'verify');
   await expect(page.locator('.react-flow__edge')).toHaveCount(1);
-  const anchor = (await page.locator('.react-flow__edgeupdater-target').boundingBox())!;
-  const to = (await flowNode(page, 'respond').locator('.react-flow__handle.target').boundingBox())!;
-  await page.mouse.move(anchor.x + anchor.width / 2, anchor.y + anchor.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(to.x, to.y + 10, { steps: 8 });
-  await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 4 });
-  await page.mouse.up();
+  await dragEdgeTarget(page, page.locator('.react-flow__edges'), 'respond');
   await expect.poll(async () => (await exportGraph(page)).edges).toEqual([{ id: 'e1', source: 'act', target: 'respond', when: { outcome: 'ok' } }]);
 });

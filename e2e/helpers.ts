@@ -1,5 +1,5 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 /** Console errors and uncaught exceptions of a page, collected from the first navigation on. */
 export const collectErrors = (page: Page) => {
@@ -73,6 +73,17 @@ export const clickEdge = async (page: Page, source: string, target: string) => {
     return { x: at.x * matrix.a + at.y * matrix.c + matrix.e, y: at.x * matrix.b + at.y * matrix.d + matrix.f };
   });
   await page.mouse.click(point.x, point.y);
+};
+
+/** Reconnects an edge as a person would: its target end (`scope` holds the edge's updater) dragged onto another node's input. */
+export const dragEdgeTarget = async (page: Page, scope: Locator, to: string) => {
+  const anchor = (await scope.locator('.react-flow__edgeupdater-target').boundingBox())!;
+  const handle = (await flowNode(page, to).locator('.react-flow__handle.target').boundingBox())!;
+  await page.mouse.move(anchor.x + anchor.width / 2, anchor.y + anchor.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(handle.x, handle.y + 10, { steps: 8 });
+  await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2, { steps: 4 });
+  await page.mouse.up();
 };
 
 /** Drags a palette item onto the canvas and lets it go at a point of the pane: the node lands centred there. */

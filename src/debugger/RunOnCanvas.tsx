@@ -4,6 +4,7 @@ import { sameBehaviour } from '../graph/behaviour.ts';
 import type { GraphFile } from '../graph/schema.ts';
 import { useApp, type AppState } from '../store/index.ts';
 import { personHoldsView, viewRevealing } from './reveal.ts';
+import { ScenarioMarks } from './ScenarioWatch.tsx';
 
 /**
  * Brings the node of the selected step into view on every step shown (a step, a step selected in
@@ -84,15 +85,19 @@ const ranOnAnotherVersion = (state: AppState): number | null => {
  * What the debugger adds to the canvas: the selected step's node kept in view, and, when the run
  * shown ran on an earlier version of the graph (a condition, a config, the wiring changed since),
  * a note saying so, while its marks on the canvas are dimmed (debugger.css): they are what that
- * version did, not what this one would.
+ * version did, not what this one would. And the marks of the scenarios re-run on each edit (ScenarioWatch.tsx).
  */
 export function RunOnCanvas() {
   useFollowSelectedStep();
   const staleRun = useApp(ranOnAnotherVersion);
-  if (staleRun === null) return null;
   return (
-    <p className="stale-run-note" role="note">
-      Run {staleRun} ran on an earlier version of this graph: its marks are dimmed. Run again to see what this version does.
-    </p>
+    <>
+      <ScenarioMarks />
+      {staleRun !== null && (
+        <p className="stale-run-note" role="note">
+          Run {staleRun} ran on an earlier version of this graph: its marks are dimmed. Run again to see what this version does.
+        </p>
+      )}
+    </>
   );
 }

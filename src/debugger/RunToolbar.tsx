@@ -8,6 +8,7 @@ import { warmUpRuntime } from '../store/runSlice.ts';
 import { ContinueIcon, DebugLayoutIcon, PauseIcon, ResetIcon, RunIcon, ServerIcon, StepIcon, StepRoundIcon } from '../ui/icons.tsx';
 import { ToolButton } from '../ui/ToolButton.tsx';
 import { COMMAND_KEYS, FOREIGN_RUN_NOTE, listenForDebuggerKeys, runControls, startFrom, toggleDebugLayout, type DebuggerCommand } from './debuggerKeys.ts';
+import { ScenarioCount } from './ScenarioWatch.tsx';
 
 // The server panel brings the LangGraph SDK: loaded when the person asks for it.
 const ServerPanel = lazy(() => import('./ServerPanel.tsx').then((module) => ({ default: module.ServerPanel })));
@@ -58,6 +59,7 @@ export function RunToolbar() {
       <ToolButton icon={ContinueIcon} label="Continue" compact onClick={() => startFrom(actions.continueRun)} disabled={!controls.canContinue} title={withKey('Continue the paused run', 'run')} aria-keyshortcuts={COMMAND_KEYS.run} />
       <ToolButton icon={ResetIcon} label="Reset" compact onClick={() => actions.reset()} disabled={!controls.canReset} title={withKey('Forget the runs', 'reset')} aria-keyshortcuts={COMMAND_KEYS.reset} />
       <span className="run-state" aria-live="polite">{running && pauseAsked ? 'Pausing…' : STATUS_WORDS[status]}</span>
+      <ScenarioCount />
       {/* An Instant run's timeline is redrawn seldom: the count shows it goes on (not announced, it changes four times a second). */}
       {running && instant && liveSteps > 0 && <span className="run-progress">step {STEP_COUNT.format(liveSteps)}</span>}
       <ToolButton icon={DebugLayoutIcon} label="Debug layout" compact className={debugLayout ? 'toggled' : undefined} aria-pressed={debugLayout} onClick={toggleDebugLayout} title={withKey(debugLayout ? 'Back to the editing layout' : 'Debug layout: the timeline and the step detail side by side under the canvas', 'layout')} aria-keyshortcuts={COMMAND_KEYS.layout} />

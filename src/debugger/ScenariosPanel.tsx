@@ -6,6 +6,7 @@ import { useApp, type RunPair, type ScenarioRunResult } from '../store/index.ts'
 import { unsavableReason } from '../store/scenarioActions.ts';
 import { Shown } from '../ui/Shown.tsx';
 import { useActiveRun } from './hooks.ts';
+import { WatchedScenario, WatchSettings } from './ScenarioWatch.tsx';
 
 // A dialog, not on the first screen: loaded when it is first opened.
 const SaveScenarioDialog = lazy(() => import('./SaveScenarioDialog.tsx').then((module) => ({ default: module.SaveScenarioDialog })));
@@ -91,6 +92,7 @@ function ScenarioItem({ scenario }: { scenario: Scenario }) {
         </button>
       </div>
       {result && (result.status === 'failed' || result.status === 'error') && !running && <Failure name={scenario.name} result={result} />}
+      {!running && <WatchedScenario name={scenario.name} />}
     </li>
   );
 }
@@ -143,6 +145,7 @@ export function ScenariosPanel() {
         <button type="button" onClick={() => pair && compareRuns(pair)} disabled={!pair} title="Two runs side by side">Compare runs</button>
       </div>
       {unsavable && <p id="scenario-unsavable" className="muted">{unsavable}</p>}
+      <WatchSettings />
       <p className="field-help">
         Scenarios run offline: mock skills only. An http or llm skill a scenario gives no mock script is refused (its attempts fail with an error saying so), never called.
       </p>

@@ -445,3 +445,25 @@ export const runScenario = async (graph: GraphFile, scenario: Scenario, options:
   const divergence = firstDivergence(failures);
   return { scenario, trace: named, failures, divergence, cause: causeOf(failures, divergence) };
 };
+
+/** A scenario's run as the app and the watch keep it: passed, failed, or could not run (an override that is not a valid skill), and why. */
+export interface ScenarioOutcome {
+  status: 'passed' | 'failed' | 'error';
+  failures: ExpectationFailure[];
+  /** The first step where the run parts from the scenario. */
+  divergence: number | null;
+  /** The cause, in one line, to read first (causeOf); null when it passed or could not run. */
+  cause: string | null;
+  /** Why the scenario could not run. */
+  error?: string;
+  trace?: Trace;
+}
+
+export const scenarioOutcome = async (graph: GraphFile, scenario: Scenario): Promise<ScenarioOutcome> => {
+  try {
+    const { failures, trace, divergence, cause } = await runScenario(graph, scenario);
+    return { status: failures.length === 0 ? 'passed' : 'failed', failures, divergence, cause, trace };
+  } catch (error) {
+    return { status: 'error', failures: [], divergence: null, cause: null, error: error instanceof Error ? error.message : String(error) };
+  }
+};

@@ -3,7 +3,6 @@
  * step where it parts from the scenario, save a run as a scenario through the graph's one edit path,
  * and show where two runs part. Loaded with the debugger's panels; once loaded, these actions are the store's.
  */
-import type { GraphFile, Scenario } from '../graph/index.ts';
 import { removeScenario, saveScenario } from '../graph/scenarioOps.ts';
 import { overlayFor } from './runActions.ts';
 import { loadRuntime, type RunRecord } from './runSlice.ts';
@@ -16,19 +15,8 @@ export const unsavableReason = (run: RunRecord): string | null =>
     ? 'This run is of a LangGraph server graph that Loopscope did not make: the server tells only which node ran, so there is nothing a scenario could replay here.'
     : null;
 
-type Runtime = typeof import('../runtime/index.ts');
-
 /** Hands the page a frame between scenarios, so that the panel fills in as they finish. */
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
-
-const runOne = async (runtime: Runtime, graph: GraphFile, documentVersion: number, scenario: Scenario): Promise<ScenarioRunResult> => {
-  try {
-    const { failures, trace, divergence, cause } = await runtime.runScenario(graph, scenario);
-    return { status: failures.length === 0 ? 'passed' : 'failed', failures, divergence, cause, trace, graph, documentVersion };
-  } catch (error) {
-    return { status: 'error', failures: [], divergence: null, cause: null, error: error instanceof Error ? error.message : String(error), graph, documentVersion };
-  }
-};
 
 export const createScenarioActions = (set: SetApp, get: GetApp): Pick<ScenarioSlice, ScenarioActionName> => ({
   runScenarios: async (names) => {
@@ -39,7 +27,7 @@ export const createScenarioActions = (set: SetApp, get: GetApp): Pick<ScenarioSl
     try {
       const runtime = await loadRuntime();
       for (const scenario of chosen) {
-        const result = await runOne(runtime, graph, documentVersion, scenario);
+        const result: ScenarioRunResult = { ...(await runtime.scenarioOutcome(graph, scenario)), graph, documentVersion };
         set((state) => ({ scenarioResults: new Map(state.scenarioResults).set(scenario.name, result), scenariosRunning: state.scenariosRunning.filter((name) => name !== scenario.name) }));
         await nextTask();
       }

@@ -3,22 +3,13 @@
  * What runs, saves and shows them loads with the debugger's panels (scenarioActions.ts).
  */
 import type { GraphFile, Scenario } from '../graph/index.ts';
-import type { ExpectationFailure, ScenarioDraft } from '../runtime/index.ts';
-import type { Trace } from '../runtime/trace.ts';
+import type { ScenarioDraft, ScenarioOutcome } from '../runtime/index.ts';
 import { deferredActions } from './deferredActions.ts';
 import type { CanvasParting } from './runSlice.ts';
+import type { ScenarioWatch } from './scenarioWatchState.ts';
 import type { SliceCreator } from './types.ts';
 
-export interface ScenarioRunResult {
-  status: 'passed' | 'failed' | 'error';
-  failures: ExpectationFailure[];
-  /** The first step where the run parts from the scenario. */
-  divergence: number | null;
-  /** The cause, in one line, to read first (runtime causeOf); null when it passed or could not run. */
-  cause: string | null;
-  /** Why the scenario could not run (an override that is not a valid skill). */
-  error?: string;
-  trace?: Trace;
+export interface ScenarioRunResult extends ScenarioOutcome {
   /** The graph it ran against: when the graph has changed since, the result may be out of date. */
   graph: GraphFile;
   /** The document it belongs to: a result of another document (opened since) is not shown. */
@@ -40,6 +31,8 @@ export interface ScenarioSlice {
   /** The run each scenario was saved from in this session: what its failure is compared with. */
   scenarioSources: ReadonlyMap<string, number>;
   comparison: RunPair | null;
+  /** The scenarios re-run after each edit (scenarioWatch.ts); absent until it starts, after the first screen. */
+  scenarioWatch?: ScenarioWatch;
   /** Runs these scenarios of the open graph (all of them when no names are given), one after another. */
   runScenarios: (names?: string[]) => Promise<void>;
   /** Shows the scenario's last run in the debugger, at the step where it parts from the scenario; returns the run's id. */
