@@ -72,6 +72,11 @@ export interface ServerGraph {
   /** The server's own drawing of the graph (any graph but a Loopscope export), or why it cannot be drawn. */
   drawing: ServerDrawing | null;
   drawingError: string | null;
+  /**
+   * The graph's input schema (JSON Schema, from `/assistants/{id}/schemas`), read when a graph drawn
+   * from the server is selected: null until the server answered, or why it gave none.
+   */
+  inputSchema: { schema: unknown } | { error: string } | null;
 }
 
 export interface ServerThread {
@@ -178,7 +183,7 @@ const graphOf = (item: unknown): ServerGraph | null =>
         assistantId: item.assistant_id, graphId: item.graph_id, name: typeof item.name === 'string' ? item.name : item.graph_id,
         version: typeof item.version === 'number' ? item.version : null, config: isObject(item.config) ? item.config : {},
         isDefault: isObject(item.metadata) && item.metadata.created_by === 'system',
-        described: false, loopscope: null, drawing: null, drawingError: null,
+        described: false, loopscope: null, drawing: null, drawingError: null, inputSchema: null,
       }
     : null;
 
@@ -389,7 +394,7 @@ export class ServerRunController implements RunController {
     const kept = more ? useServer.getState().threads : [];
     const ask = (offset: number) => this.api.threads.search({ metadata: { graph_id: graph.graphId }, limit: LIST_PAGE, offset, sortBy: 'updated_at', sortOrder: 'desc' });
     const page = await this.attempt(() => readListPage(ask, kept.length, threadOf, (thread) => thread.id, new Set(kept.map((thread) => thread.id))));
-    if (!page || !this.current() || this.selectedGraph() !== graph) return;
+    if (!page || !this.current() || this.selectedGraph()?.assistantId !== graph.assistantId) return;
     const threads = [...kept, ...page.items].slice(0, MAX_THREADS);
     useServer.setState({ threads, moreThreads: page.full && threads.length < MAX_THREADS, threadsCapped: page.full && threads.length >= MAX_THREADS });
   }
@@ -428,7 +433,21 @@ export class ServerRunController implements RunController {
     } else {
       useServer.setState({ error: `The server's graph ${graph.graphId} cannot be drawn: ${graph.drawingError}` });
     }
-    await this.refreshThreads();
+    await Promise.all([this.refreshThreads(), graph.loopscope ? null : this.readInputSchema(graph)]);
+  }
+
+  /** Reads the selected graph's input schema once (for its run input form), or why the server gave none. */
+  private async readInputSchema(graph: ServerGraph) {
+    if (graph.inputSchema) return;
+    let inputSchema: ServerGraph['inputSchema'];
+    try {
+      const schemas = await this.api.assistants.getSchemas(graph.assistantId);
+      inputSchema = isObject(schemas) && isObject(schemas.input_schema) ? { schema: schemas.input_schema } : { error: 'it answered no input_schema' };
+    } catch (error) {
+      inputSchema = { error: messageOf(error) };
+    }
+    if (!this.current()) return;
+    useServer.setState((state) => ({ graphs: state.graphs.map((candidate) => (candidate.assistantId === graph.assistantId ? { ...candidate, inputSchema } : candidate)) }));
   }
 
   /** Reads the pages of a thread's history (newest first) until the branch of `head` is whole, or MAX_PAGES. */
@@ -619,6 +638,16 @@ export class ServerRunController implements RunController {
   async startRun(input: unknown = {}) {
     useServer.setState({ thread: null });
     await this.streamRun({ input });
+  }
+
+  /**
+   * A run on the open thread with `input` (a chat box's message, which the messages reducer appends
+   * to its conversation), from the branch on screen; a new thread when none is open.
+   */
+  async sendOnThread(input: Record<string, unknown>) {
+    const thread = useServer.getState().thread;
+    if (!thread) return this.startRun(input);
+    await this.streamRun({ input, ...(thread.branch && !thread.branch.newest ? { checkpointId: thread.branch.head } : {}) });
   }
 
   /** Runs one node of the open thread (a new thread when none is open, or the open one has ended). */
