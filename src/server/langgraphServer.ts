@@ -109,7 +109,11 @@ export interface ServerConnection {
   /** MAX_THREADS are listed and the server may have more: the panel says so. */
   threadsCapped: boolean;
   /** The thread on screen, with where it stands. */
-  thread: { id: string; next: string[]; busy: boolean; truncated: boolean; joined?: string; interrupts: WaitingInterrupt[]; failed?: string; branch?: ShownBranch; answers?: Record<string, unknown> } | null;
+  thread: {
+    id: string; next: string[]; busy: boolean; truncated: boolean; joined?: string; interrupts: WaitingInterrupt[]; failed?: string; branch?: ShownBranch; answers?: Record<string, unknown>;
+    /** A run joined from elsewhere whose `events` the server did not stream: why its routes, attempts and Send inputs are not shown. */
+    untold?: string;
+  } | null;
   /** What runs on this connection, while connected or connecting. */
   controller: ServerRunController | null;
   /** A server graph Loopscope did not make, drawn in place of the canvas while its document is the one open. */
@@ -250,6 +254,13 @@ export const cappedFetch = (fetchImpl: typeof fetch, limit = MAX_ANSWER_BYTES): 
  * characters are the time they were made, the same for threads made within a minute.
  */
 export const shortId = (id: string) => visibleText(id.slice(-8));
+
+/** Why a run joined from elsewhere shows no routes, attempts or Send inputs: the modes it was started with, as the server lists them. */
+export const untoldWords = (runId: string, modes: unknown) => {
+  const listed = (Array.isArray(modes) ? modes : [modes]).filter((mode): mode is string => typeof mode === 'string');
+  const started = listed.length ? `with the stream modes ${listed.join(', ')}` : 'with stream modes the server does not list';
+  return `Run ${shortId(runId)} was started elsewhere ${started}, and the server streamed no events for it when joined (it streams a joined run in the modes it was started with): its routers' return values, retry attempts and Send inputs are not shown; a run started here has them.`;
+};
 
 const NOT_FROM_HERE: Unsupported = { unsupported: 'A run on a LangGraph server goes on to its next interrupt: it cannot be paused or stopped from here' };
 
@@ -519,6 +530,8 @@ export class ServerRunController implements RunController {
     // A run in flight stays busy until its stream ends (streamRun or joinRunElsewhere says so).
     const shown = useServer.getState().thread;
     const following = shown?.id === threadId && shown.busy ? { busy: true, ...(shown.joined ? { joined: shown.joined } : {}) } : { busy: false };
+    // What a joined run's stream did not tell stays said while its thread is on screen (a run started here clears it).
+    const untold = shown?.id === threadId && shown.untold ? { untold: shown.untold } : {};
     // A task that threw stopped the run there: its node stays `next`, but nothing waits on it.
     const failed = (Array.isArray(read.head.tasks) ? read.head.tasks : []).find((task) => typeof task?.error === 'string')?.name;
     const head = String(read.head.checkpoint.checkpoint_id);
@@ -529,7 +542,7 @@ export class ServerRunController implements RunController {
       return branches.length > 0 ? [[parent as string, branches]] : [];
     }));
     this.fetched = { thread: threadId, states: read.fetched };
-    useServer.setState({ thread: { id: threadId, next, truncated: read.branch.missing !== null, interrupts, ...following, ...(failed === undefined ? {} : { failed }), branch: { head, newest, forks }, answers: read.answers } });
+    useServer.setState({ thread: { id: threadId, next, truncated: read.branch.missing !== null, interrupts, ...following, ...(failed === undefined ? {} : { failed }), branch: { head, newest, forks }, answers: read.answers, ...untold } });
     const key = newest ? threadKey(this.origin, threadId) : branchKey(this.origin, threadId, head);
     this.shown = { key, thread: threadId, label: newest ? `thread ${shortId(threadId)}` : `thread ${shortId(threadId)}, branch ${shortId(head)}`, graph: graph.loopscope ?? standInFor(graph, this.origin), foreign: graph.loopscope === null, trace: read.trace };
     for (const listener of this.traceListeners) listener();
@@ -566,16 +579,35 @@ export class ServerRunController implements RunController {
     const shown = useServer.getState().thread;
     if (shown?.id !== threadId) return;
     useServer.setState({ thread: { ...shown, busy: true, joined: active.run_id } });
+    // `events` as for a run started here (each task's input, attempts, routers); a server streams a
+    // joined run in the modes it was started with, which may not hold it: then that is said.
+    const foreign = !this.selectedGraph()?.loopscope;
+    let heard = false;
     await this.attempt(async () => {
-      for await (const chunk of this.api.runs.joinStream(threadId, active.run_id, { streamMode: ['updates'] })) {
+      const { told, foldEvent } = await this.toldOf(threadId);
+      for await (const chunk of this.api.runs.joinStream(threadId, active.run_id, { streamMode: foreign ? ['updates', 'events'] : ['updates'] })) {
         if (chunk.event === 'error') throw new Error(`the server's run failed: ${JSON.stringify(chunk.data)}`);
-        if (chunk.event !== 'metadata' && useServer.getState().thread?.id === threadId) await this.readThread(threadId);
+        if (chunk.event === 'events') {
+          heard = true;
+          foldEvent(told, chunk.data);
+        } else if (chunk.event !== 'metadata' && useServer.getState().thread?.id === threadId) await this.readThread(threadId);
       }
     });
     const thread = useServer.getState().thread;
-    if (thread?.id === threadId) useServer.setState({ thread: { id: thread.id, next: thread.next, truncated: thread.truncated, interrupts: thread.interrupts, busy: false } });
+    const untold = foreign && !heard ? untoldWords(active.run_id, (active as { kwargs?: { stream_mode?: unknown } }).kwargs?.stream_mode) : undefined;
+    if (thread?.id === threadId) useServer.setState({ thread: { id: thread.id, next: thread.next, truncated: thread.truncated, interrupts: thread.interrupts, busy: false, ...(untold ? { untold } : {}) } });
     await this.readThread(threadId);
     await this.refreshThreads();
+  }
+
+  /** What the event streams of the thread's runs told, kept as its newest (MAX_TOLD_THREADS are kept), to fold a stream's events into. */
+  private async toldOf(threadId: string) {
+    const { emptyTold, foldEvent } = await import('../runtime/serverEvents.ts');
+    const told = this.told.get(threadId) ?? emptyTold();
+    this.told.delete(threadId);
+    this.told.set(threadId, told);
+    for (const old of [...this.told.keys()].slice(0, -MAX_TOLD_THREADS)) this.told.delete(old);
+    return { told, foldEvent };
   }
 
   /** Shows a thread as a run; if a run started elsewhere is going on there, follows it live. */
@@ -610,11 +642,7 @@ export class ServerRunController implements RunController {
         // a Loopscope export's checkpoints carry all of its steps already.
         streamMode: graph.loopscope ? ['updates'] : ['updates', 'events'], ...(interruptBefore ? { interruptBefore } : {}), ...(this.runConfig ? { config: this.runConfig } : {}), ...(run.checkpointId ? { checkpointId: run.checkpointId } : {}),
       });
-      const { emptyTold, foldEvent } = await import('../runtime/serverEvents.ts');
-      const told = this.told.get(threadId) ?? emptyTold();
-      this.told.delete(threadId);
-      this.told.set(threadId, told);
-      for (const old of [...this.told.keys()].slice(0, -MAX_TOLD_THREADS)) this.told.delete(old);
+      const { told, foldEvent } = await this.toldOf(threadId);
       for await (const chunk of stream) {
         // A node that threw is told by the thread itself (a step with its error, the run stopped there): any other failure is said here.
         if (chunk.event === 'error') failure = `the server's run failed: ${JSON.stringify(chunk.data)}`;
