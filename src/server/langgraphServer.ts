@@ -518,7 +518,7 @@ export class ServerRunController implements RunController {
         : traceFromBranch((graph.loopscope as GraphFile).name, found.branch.chain);
       // The answers the interrupts were given, kept by the server in the runs that resumed them.
       const waited = !graph.loopscope && trace.steps.some((step) => step.server?.interrupts?.length);
-      const answers = waited ? await this.answersOf(threadId, trace.steps) : {};
+      const answers = waited ? await this.answersOf(threadId, trace.steps, found.fetched) : {};
       return { ...found, trace, answers };
     });
     if (!read || !this.current()) {
@@ -549,10 +549,10 @@ export class ServerRunController implements RunController {
     await this.follow();
   }
 
-  /** The answer each step that waited on an interrupt() was given, by its checkpoint: from the thread's runs that resumed it. */
-  private async answersOf(threadId: string, steps: readonly TraceStep[]): Promise<Record<string, unknown>> {
-    const [runs, { answersByStep, resumeValues }] = await Promise.all([this.api.runs.list(threadId, { limit: LIST_PAGE }), import('../runtime/serverAnswers.ts')]);
-    return Object.fromEntries(answersByStep(steps, resumeValues(Array.isArray(runs) ? runs.slice(0, LIST_PAGE) : [])));
+  /** The answer each step that waited on an interrupt() was given, by its checkpoint: from the thread's run that wrote that checkpoint, which resumed it. */
+  private async answersOf(threadId: string, steps: readonly TraceStep[], states: readonly CheckpointState[]): Promise<Record<string, unknown>> {
+    const [runs, { answersByStep, resumesByRun, writersOf }] = await Promise.all([this.api.runs.list(threadId, { limit: LIST_PAGE }), import('../runtime/serverAnswers.ts')]);
+    return Object.fromEntries(answersByStep(steps, resumesByRun(Array.isArray(runs) ? runs.slice(0, LIST_PAGE) : []), writersOf(states)));
   }
 
   /** Makes the open thread's run the store's live run (again, after a run in the page took its place): the debugger's actions drive it. */
