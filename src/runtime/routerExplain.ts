@@ -35,6 +35,8 @@ export interface RouteExplanation {
   node: string;
   returned: unknown;
   input: unknown;
+  /** Characters of the state left out of `input` (serverEvents.ts keptInput), if any. */
+  leftOut?: number;
   /** Where the source told of the router; null while it is being read. */
   router: RouterFound | null;
 }

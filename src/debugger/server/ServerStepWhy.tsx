@@ -8,6 +8,8 @@
 import { useEffect, useState } from 'react';
 import { visibleLines } from '../../graph/visible.ts';
 import { commandWords, locateRouter, NOT_STREAMED, returnedWords, routeWords, type RouteExplanation } from '../../runtime/routerExplain.ts';
+import { kbOf, ROUTE_CHANNEL_KEPT } from '../../runtime/serverEvents.ts';
+import { foreignStateAfter } from '../../runtime/serverTrace.ts';
 import type { TraceStep } from '../../runtime/trace.ts';
 import { agentSourceOf, type SourceAnswer } from '../../server/agentSource.ts';
 import { Shown } from '../../ui/Shown.tsx';
@@ -70,8 +72,24 @@ function RouterSourceView({ explanation }: { explanation: RouteExplanation }) {
   );
 }
 
+/**
+ * A router's input kept without its long channels: how much was left out, and the whole state on
+ * demand, from the step's own state (the state after its superstep's writes, which the router read).
+ */
+function FullState({ step, steps, leftOut }: { step: TraceStep; steps: readonly TraceStep[]; leftOut: number }) {
+  const [shown, setShown] = useState(false);
+  return (
+    <>
+      <p className="muted">Channels longer than {ROUTE_CHANNEL_KEPT} characters are left out here, {kbOf(leftOut)} KB in all: the step's state holds them.</p>
+      {shown
+        ? <Json value={foreignStateAfter(steps, step.step - 1)} label={`State after step ${step.step}`} />
+        : <button type="button" onClick={() => setShown(true)}>Show the full state after step {step.step}</button>}
+    </>
+  );
+}
+
 /** Why the run went on where it did after this step: each router's run, and a Command. */
-export function WhyRoute({ step, graph }: { step: TraceStep; graph: string }) {
+export function WhyRoute({ step, steps, graph }: { step: TraceStep; steps: readonly TraceStep[]; graph: string }) {
   const server = step.server;
   const routes = server?.routes ?? [];
   const [answer, setAnswer] = useState<SourceAnswer | null>(null);
@@ -91,7 +109,7 @@ export function WhyRoute({ step, graph }: { step: TraceStep; graph: string }) {
       : null;
   }
   const explanations: RouteExplanation[] = routes.map((route) => ({
-    node: server.name, returned: route.returned, input: route.input,
+    node: server.name, returned: route.returned, input: route.input, ...(route.leftOut ? { leftOut: route.leftOut } : {}),
     router: answer === null ? null : 'source' in answer ? locateRouter(answer.source, server.name, route.returned) : { missing: answer.missing },
   }));
   return (
@@ -106,6 +124,7 @@ export function WhyRoute({ step, graph }: { step: TraceStep; graph: string }) {
           <details>
             <summary>The state the router was given</summary>
             <Json value={explanation.input} label={`State given to the router after ${server.name}`} />
+            {explanation.leftOut && <FullState step={step} steps={steps} leftOut={explanation.leftOut} />}
           </details>
         </div>
       ))}
