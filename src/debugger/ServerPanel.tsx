@@ -298,7 +298,7 @@ export function ServerPanel({ onClose }: { onClose: () => void }) {
               {server.thread.truncated && ' (the oldest steps were not read)'}
             </p>
           )}
-          {server.thread?.untold && <p className="field-help" role="note"><Shown text={server.thread.untold} /></p>}
+          {server.thread?.untold && <p className="field-help"><Shown text={server.thread.untold} /></p>}
           {server.thread && server.thread.interrupts.length > 0 && <ResumeInterrupt thread={server.thread} busy={busy} />}
           {server.thread && graph && <ForkOnServer foreign={foreign} />}
           <ul className="server-threads" aria-label="Threads">

@@ -92,9 +92,9 @@ export function RunInputForm({ form, text, onText, problem, onProblem }: {
 
 /** Where the graph's input form stands: its schema read, not read yet, or why the server gave none. */
 export function InputSchemaNote({ graph }: { graph: ServerGraph }) {
-  if (graph.inputSchema === null) return <p className="field-help" role="status">Reading the graph's input schema…</p>;
-  if ('error' in graph.inputSchema) return <p className="field-help" role="note">No input form: the server gave no input schema for {visibleText(graph.graphId)} (<Shown text={graph.inputSchema.error} />). Type the run input as JSON.</p>;
-  return <p className="field-help" role="note">The input schema of {visibleText(graph.graphId)} has no properties to make a form of: type the run input as JSON.</p>;
+  if (graph.inputSchema === null) return <p className="field-help">Reading the graph's input schema…</p>;
+  if ('error' in graph.inputSchema) return <p className="field-help">No input form: the server gave no input schema for {visibleText(graph.graphId)} (<Shown text={graph.inputSchema.error} />). Type the run input as JSON.</p>;
+  return <p className="field-help">The input schema of {visibleText(graph.graphId)} has no properties to make a form of: type the run input as JSON.</p>;
 }
 
 /**
