@@ -5,7 +5,11 @@ import { expect, type Locator, type Page } from '@playwright/test';
 export const collectErrors = (page: Page) => {
   const errors: string[] = [];
   page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
+    // A LangGraph dev server answers 500 to `/schemas` of a graph whose input schema it cannot read
+    // (its TypeScript parser, here without TypeScript 5's lib files): the panel says so, and the
+    // browser logs the failed request besides.
+    const noSchema = message.text().startsWith('Failed to load resource') && message.location().url.endsWith('/schemas');
+    if (message.type() === 'error' && !noSchema) errors.push(message.text());
   });
   page.on('pageerror', (error) => errors.push(error.message));
   return errors;

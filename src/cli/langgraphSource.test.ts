@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { agentSource } from './langgraphSource.ts';
+import { agentSource, importedSource } from './langgraphSource.ts';
 
 let root: string;
 let outside: string;
@@ -43,5 +43,36 @@ describe("a LangGraph agent's source, as langgraph.json names it", () => {
     await writeFile(join(root, 'langgraph.json'), JSON.stringify({ graphs: { pipe: './src/pipe.ts:graph', big: './src/big.ts:graph' } }));
     await expect(agentSource(root, 'pipe')).rejects.toThrow('./src/pipe.ts is a named pipe, not a regular file: it is not read');
     await expect(agentSource(root, 'big')).rejects.toThrow('./src/big.ts is too large: 1.0 MB, at most 1.0 MB is read');
+  });
+});
+
+describe('a file the agent\'s source imports its router from', () => {
+  beforeEach(async () => {
+    await mkdir(join(root, 'src/routing'));
+    await writeFile(join(root, 'src/router.ts'), 'export function route() { return "a"; }\n');
+    await writeFile(join(root, 'src/routing/index.ts'), 'export { route } from "../router.js";\n');
+    await writeFile(join(root, 'src/plain.mjs'), 'export const x = 1;\n');
+    await symlink(join(outside, 'secret.ts'), join(root, 'src/leak.ts'));
+    execFileSync('mkfifo', [join(root, 'src/fifo.ts')]);
+    await writeFile(join(root, 'src/huge.ts'), 'x'.repeat(1_000_001));
+  });
+
+  it('is found as TypeScript and Node resolve a relative import: ./router.js is router.ts, ./routing its index', async () => {
+    const router = { file: 'src/router.ts', text: 'export function route() { return "a"; }\n' };
+    expect(await importedSource(root, 'src/agent.ts', './router.js')).toEqual(router);
+    expect(await importedSource(root, 'src/agent.ts', './router')).toEqual(router);
+    expect(await importedSource(root, 'src/routing/index.ts', '../router.js')).toEqual(router);
+    expect((await importedSource(root, 'src/agent.ts', './routing')).file).toBe('src/routing/index.ts');
+    expect((await importedSource(root, 'src/agent.ts', './plain.mjs')).file).toBe('src/plain.mjs');
+  });
+
+  it('is read with the graph file\'s limits: inside the folder, a regular file up to 1 MB, a relative import only', async () => {
+    await expect(importedSource(root, 'src/agent.ts', '../../secret.ts')).rejects.toThrow(/outside the folder|is not a file of the folder/);
+    await expect(importedSource(root, 'src/agent.ts', './leak.ts')).rejects.toThrow('./leak.ts, imported by src/agent.ts: outside the folder');
+    await expect(importedSource(root, '../outside.ts', './router.ts')).rejects.toThrow(/outside the folder|is not in the folder/);
+    await expect(importedSource(root, 'src/agent.ts', '@langchain/langgraph')).rejects.toThrow('@langchain/langgraph is not a relative import: only files of the folder are read');
+    await expect(importedSource(root, 'src/agent.ts', './fifo.ts')).rejects.toThrow('src/fifo.ts is a named pipe, not a regular file: it is not read');
+    await expect(importedSource(root, 'src/agent.ts', './huge.ts')).rejects.toThrow('src/huge.ts is too large: 1.0 MB, at most 1.0 MB is read');
+    await expect(importedSource(root, 'src/agent.ts', './nowhere.js')).rejects.toThrow('./nowhere.js, imported by src/agent.ts, is not a file of the folder');
   });
 });

@@ -7,7 +7,7 @@
  * MAX_SOURCE_BYTES, and only a regular file (a named pipe or a kernel file would never end its read).
  */
 import { realpath } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { FolderError } from './folder.ts';
 import { readRegular, UnsafePath } from './safeFs.ts';
 import type { Route } from './open.ts';
@@ -49,19 +49,76 @@ export const agentSource = async (root: string, graph: string): Promise<{ graph:
   } catch {
     throw new FolderError(404, `${entry.file}, the file langgraph.json names for ${graph}, is not in the folder`);
   }
+  const inside = insideOf(real, file);
+  if (inside === null) throw new FolderError(403, `${entry.file}: outside the folder`);
+  return { graph, file: inside, exported: entry.exported, text: await sourceText(file, entry.file) };
+};
+
+/** A real path's place in the folder (`/`-separated), or null when it is outside. */
+const insideOf = (real: string, file: string): string | null => {
   const inside = relative(real, file);
-  if (inside.startsWith(`..${sep}`) || inside === '..' || isAbsolute(inside)) throw new FolderError(403, `${entry.file}: outside the folder`);
-  let bytes: Uint8Array;
+  return inside.startsWith(`..${sep}`) || inside === '..' || isAbsolute(inside) ? null : inside.split(sep).join('/');
+};
+
+/** A source file's text: a regular file up to MAX_SOURCE_BYTES, read as text only. */
+const sourceText = async (file: string, shown: string) => {
   try {
-    bytes = await readRegular(file, entry.file, MAX_SOURCE_BYTES);
+    return textOf(await readRegular(file, shown, MAX_SOURCE_BYTES));
   } catch (error) {
     if (error instanceof UnsafePath) throw new FolderError(413, `${error.message}: Loopscope reads an agent's source, a regular file up to ${MAX_SOURCE_BYTES} bytes`);
     throw error;
   }
-  return { graph, file: inside.split(sep).join('/'), exported: entry.exported, text: textOf(bytes) };
 };
 
-/** `GET /api/langgraph/source?graph=ID`: `{ graph, file, exported, text }`, or why there is none. */
+/** The files a relative import may name, as TypeScript and Node resolve it: `./a.js` is `a.ts` in a TypeScript project, `./a` any of its extensions or its folder's index. */
+const candidatesOf = (path: string): string[] => {
+  const swapped: Record<string, string[]> = { '.js': ['.ts', '.tsx'], '.jsx': ['.tsx'], '.mjs': ['.mts'], '.cjs': ['.cts'] };
+  const extension = /\.[cm]?[jt]sx?$/.exec(path)?.[0];
+  if (extension) return [path, ...(swapped[extension] ?? []).map((other) => path.slice(0, -extension.length) + other)];
+  const extensions = ['.ts', '.tsx', '.mts', '.js', '.mjs', '.jsx'];
+  return [...extensions.map((other) => path + other), ...extensions.map((other) => join(path, `index${other}`))];
+};
+
+/**
+ * The file of the folder a relative import of source file `from` (relative to the folder) names,
+ * read as `agentSource` reads the graph's: inside the folder, a regular file up to MAX_SOURCE_BYTES,
+ * as text only; or a FolderError saying why it is not read.
+ */
+export const importedSource = async (root: string, from: string, specifier: string): Promise<{ file: string; text: string }> => {
+  if (!/^\.\.?\//.test(specifier)) throw new FolderError(400, `${specifier} is not a relative import: only files of the folder are read`);
+  const real = await realpath(root);
+  let importing: string;
+  try {
+    importing = await realpath(resolve(real, from));
+  } catch {
+    throw new FolderError(404, `${from} is not in the folder`);
+  }
+  if (insideOf(real, importing) === null) throw new FolderError(403, `${from}: outside the folder`);
+  for (const candidate of candidatesOf(resolve(dirname(importing), specifier))) {
+    let file: string;
+    try {
+      file = await realpath(candidate);
+    } catch {
+      continue;
+    }
+    const inside = insideOf(real, file);
+    if (inside === null) throw new FolderError(403, `${specifier}, imported by ${from}: outside the folder`);
+    return { file: inside, text: await sourceText(file, inside) };
+  }
+  throw new FolderError(404, `${specifier}, imported by ${from}, is not a file of the folder`);
+};
+
+/**
+ * `GET /api/langgraph/source?graph=ID`: `{ graph, file, exported, text }`, or why there is none;
+ * with `&from=FILE&import=SPECIFIER`: the file of the folder that relative import names, `{ graph, file, text }`.
+ */
 export const langGraphSourceRoutes: readonly Route[] = [
-  { method: 'GET', path: '/api/langgraph/source', handle: async ({ folder, url, json }) => json(200, await agentSource(folder.root, url.searchParams.get('graph') ?? '')) },
+  {
+    method: 'GET', path: '/api/langgraph/source', handle: async ({ folder, url, json }) => {
+      const graph = url.searchParams.get('graph') ?? '';
+      const specifier = url.searchParams.get('import');
+      if (specifier === null) return json(200, await agentSource(folder.root, graph));
+      return json(200, { graph, ...(await importedSource(folder.root, url.searchParams.get('from') ?? '', specifier)) });
+    },
+  },
 ];

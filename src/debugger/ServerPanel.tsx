@@ -6,6 +6,8 @@ import { coverCanvas } from '../ui/freeRoom.ts';
 import { Shown } from '../ui/Shown.tsx';
 import { connect, disconnect, MAX_GRAPHS, MAX_THREADS, serverController, shortId, useServer, type ServerConnection } from '../server/langgraphServer.ts';
 import { useActiveRun } from './hooks.ts';
+import { formOf, inputProblem } from '../runtime/inputForm.ts';
+import { ChatBox, InputSchemaNote, RunInputForm } from './server/RunInput.tsx';
 
 /**
  * Does one of the debugger's run actions (the same Continue, Approve, Deny and Fork as on a run in
@@ -172,12 +174,19 @@ export function ServerPanel({ onClose }: { onClose: () => void }) {
   const foreign = graph !== undefined && graph.loopscope === null;
   // Read from the connection's state, which this panel follows.
   const approvalNext = Boolean(controller?.pendingApproval);
-  /** The run input a drawn graph starts with, read from what the person typed. */
+  // The form the graph's input schema gives (read once per assistant), if any.
+  const form = foreign && graph.inputSchema && 'schema' in graph.inputSchema ? formOf(graph.inputSchema.schema) : null;
+  // A field of the form typed so that it does not read as its type yet (the JSON keeps the last input that did).
+  const [typedProblem, setTypedProblem] = useState<{ assistant: string; problem: string | null } | null>(null);
+  const fieldProblem = form && typedProblem && typedProblem.assistant === graph?.assistantId ? typedProblem.problem : null;
+  /** The run input a drawn graph starts with, read from what the person typed (checked against its form's fields). */
   const runInput = () => {
     if (!foreign) return {};
     const read = readJson(input, 'Run input', true);
-    setInputError('error' in read ? read.error : null);
-    return 'error' in read ? null : read.value;
+    const schemaProblem = form && !('error' in read) ? inputProblem(form, read.value as Record<string, unknown>) : null;
+    const problem = 'error' in read ? read.error : (fieldProblem ?? (schemaProblem && `Run input: ${schemaProblem}`));
+    setInputError(problem);
+    return 'error' in read || problem ? null : read.value;
   };
   /** The config the run gets: the assistant's, as the person edited it. */
   const runConfig = () => {
@@ -191,6 +200,14 @@ export function ServerPanel({ onClose }: { onClose: () => void }) {
     if (value === null || configured === null) return;
     controller?.setRunConfig(configured);
     void controller?.[how](value);
+  };
+  /** A chat box's message: the open thread goes on with it; a new thread starts with it and the rest of the run input. */
+  const send = (message: Record<string, unknown>) => {
+    const configured = runConfig();
+    if (configured === null) return;
+    controller?.setRunConfig(configured);
+    const typed = server.thread ? null : readJson(input, 'Run input', true);
+    void controller?.sendOnThread({ ...(typed && 'value' in typed ? (typed.value as Record<string, unknown>) : {}), ...message });
   };
   return (
     // Over the canvas: a fit keeps the graph out from under it (ui/freeRoom.ts).
@@ -244,13 +261,20 @@ export function ServerPanel({ onClose }: { onClose: () => void }) {
             </>
           )}
           {server.graphsCapped && <p className="field-help" role="note">The server lists more graphs: these are its first {MAX_GRAPHS}, the most Loopscope lists.</p>}
-          {foreign && (
-            <label>
-              Run input (JSON)
-              <textarea rows={2} value={input} onChange={(event) => setInput(event.target.value)} spellCheck={false} placeholder='{"messages": [{"role": "human", "content": "Hello"}]}' />
-            </label>
-          )}
-          {inputError && <p role="alert">{inputError}</p>}
+          {foreign && (form ? <RunInputForm key={graph.assistantId} form={form} text={input} onText={setInput} problem={fieldProblem ?? inputError} onProblem={(problem) => {
+            setTypedProblem({ assistant: graph.assistantId, problem });
+            setInputError(null);
+          }} /> : (
+            <>
+              <InputSchemaNote graph={graph} />
+              <label>
+                Run input (JSON)
+                <textarea rows={2} value={input} onChange={(event) => setInput(event.target.value)} spellCheck={false} placeholder='{"messages": [{"role": "human", "content": "Hello"}]}' />
+              </label>
+            </>
+          ))}
+          {inputError && !form && <p role="alert">{inputError}</p>}
+          {form?.messages && <ChatBox thread={server.thread?.id ?? null} busy={busy || waiting} onSend={send} />}
           <div className="server-actions">
             <button type="button" onClick={() => start('startRun')} disabled={busy || !graph}>New run on server</button>
             <button type="button" onClick={() => start('stepOnServer')} disabled={busy || !graph}>Step on server</button>
@@ -274,6 +298,7 @@ export function ServerPanel({ onClose }: { onClose: () => void }) {
               {server.thread.truncated && ' (the oldest steps were not read)'}
             </p>
           )}
+          {server.thread?.untold && <p className="field-help"><Shown text={server.thread.untold} /></p>}
           {server.thread && server.thread.interrupts.length > 0 && <ResumeInterrupt thread={server.thread} busy={busy} />}
           {server.thread && graph && <ForkOnServer foreign={foreign} />}
           <ul className="server-threads" aria-label="Threads">

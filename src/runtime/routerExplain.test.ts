@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { commandWords, locateRouter, NO_SOURCE, returnedWords, routeWords } from './routerExplain.ts';
+import { commandWords, locateRouter, MAX_IMPORT_HOPS, NO_SOURCE, returnedWords, routeWords, type AgentSource, type SourceImport } from './routerExplain.ts';
 
 const fixture = (file: string) => ({ graph: file, file, text: readFileSync(new URL(`./fixtures/langgraph/${file}`, import.meta.url), 'utf8') });
 const lineOf = (text: string, words: string) => text.split('\n').findIndex((line) => line.includes(words)) + 1;
@@ -42,6 +42,57 @@ describe('the routing function of a conditional edge, found in the agent\'s sour
     expect(locateRouter(source, '__start__', 'a')).toMatchObject({ found: { name: null, line: 9, text: "(state) => state.go ? 'a' : 'b'", returned: [9] } });
     expect(locateRouter(source, 'b', 'a')).toEqual({ missing: "g.ts has no addConditionalEdges call for the node b: the router may be added elsewhere (another file, a helper)" });
     expect(locateRouter({ ...source, text: "g.addConditionalEdges('a', ghost)" }, 'a', 'b')).toEqual({ missing: 'ghost is not defined in g.ts' });
+  });
+});
+
+describe('a routing function in another file of the folder, followed by its relative imports', () => {
+  /** An agent's folder, as the page reads it a file at a time: `./x.js` is `x.ts`, as TypeScript resolves it. */
+  const folder: Record<string, string> = {
+    'src/agent.ts': [
+      "import { END, START, StateGraph } from '@langchain/langgraph';",
+      "import { routeQuestion } from './routing/index.js';",
+      "import pickTool, { other as renamed } from './tools.js';",
+      'export const graph = new StateGraph(State)',
+      "  .addConditionalEdges('classify', routeQuestion, { math: 'math', chat: 'chat' })",
+      "  .addConditionalEdges('agent', pickTool)",
+      "  .addConditionalEdges('other', renamed)",
+      "  .addConditionalEdges('ghost', missingOne)",
+      '  .compile();',
+    ].join('\n'),
+    'src/routing/index.ts': "export { routeQuestion } from '../router.js';\n",
+    'src/router.ts': ['/** Digits go to math. */', 'export function routeQuestion(state) {', '  if (/\\d/.test(state.question)) {', "    return 'math';", '  }', "  return 'chat';", '}'].join('\n'),
+    'src/tools.ts': ["export default function pickTool(state) {", "  return state.done ? END : 'tools';", '}', "export const other = (state) => 'x';"].join('\n'),
+  };
+  const resolved = (wanted: SourceImport) => {
+    const parts = [...wanted.from.split('/').slice(0, -1), ...wanted.specifier.split('/')];
+    const path: string[] = [];
+    for (const part of parts) if (part === '..') path.pop(); else if (part !== '.') path.push(part);
+    const file = path.join('/').replace(/\.js$/, '.ts');
+    return folder[file] === undefined ? undefined : { graph: 'g', file, text: folder[file] };
+  };
+  const agent: AgentSource = { graph: 'g', file: 'src/agent.ts', text: folder['src/agent.ts'] };
+
+  it('asks for the file a router is imported from, then finds it there, through a re-export', () => {
+    expect(locateRouter(agent, 'classify', 'math')).toEqual({ needs: { from: 'src/agent.ts', specifier: './routing/index.js' } });
+    const read: SourceImport[] = [];
+    const found = locateRouter(agent, 'classify', 'math', (wanted) => {
+      read.push(wanted);
+      return resolved(wanted);
+    });
+    expect(read).toEqual([{ from: 'src/agent.ts', specifier: './routing/index.js' }, { from: 'src/routing/index.ts', specifier: '../router.js' }]);
+    expect(found).toEqual({ found: { name: 'routeQuestion', file: 'src/router.ts', line: 2, text: folder['src/router.ts'].split('\n').slice(1).join('\n').replace('export ', ''), returned: [4] } });
+    expect(locateRouter(agent, 'classify', 'chat', resolved)).toMatchObject({ found: { returned: [6] } });
+  });
+
+  it('follows a default import and a renamed one to the name they have in their file', () => {
+    expect(locateRouter(agent, 'agent', '__end__', resolved)).toMatchObject({ found: { name: 'pickTool', file: 'src/tools.ts', line: 1, returned: [2] } });
+    expect(locateRouter(agent, 'other', 'x', resolved)).toMatchObject({ found: { name: 'other', file: 'src/tools.ts', line: 4 } });
+  });
+
+  it('says why not when the name is nowhere, or the imports go round', () => {
+    expect(locateRouter(agent, 'ghost', 'x', resolved)).toEqual({ missing: 'missingOne is not defined in src/agent.ts' });
+    const loop = (wanted: SourceImport) => ({ graph: 'g', file: wanted.specifier.slice(2), text: "export { routeQuestion } from './again.js';" });
+    expect(locateRouter(agent, 'classify', 'math', loop)).toEqual({ missing: `routeQuestion is imported through more than ${MAX_IMPORT_HOPS} files from again.js: Loopscope follows ${MAX_IMPORT_HOPS}` });
   });
 });
 

@@ -5,7 +5,8 @@
  * `langgraph.json` names the file), the function's name, its source and the line that returned.
  *
  * The source is only ever read as text: the `addConditionalEdges` call of the node names the
- * router, its definition is found by its name in the same file, and the `return`s that can give the
+ * router, its definition is found by its name in the same file, or in the file of the folder it is
+ * imported from (relative imports, followed; the page reads each file), and the `return`s that can give the
  * value returned are picked by what they say. Nothing of it is evaluated. The explanation is data
  * (`RouteExplanation`), worded here only (`routeWords`, `commandWords`).
  */
@@ -29,12 +30,31 @@ export interface RouterSource {
   returned: number[];
 }
 
-export type RouterFound = { found: RouterSource } | { missing: string };
+/**
+ * What the source told of a router: found, missing (and why), or in a file of the folder the
+ * graph's file imports it from (`needs`: that file is to be read, then looked in again).
+ */
+export type RouterFound = { found: RouterSource } | { missing: string } | { needs: SourceImport };
+
+/** A relative import of a source file (`./router.js` in `src/agent.ts`), to be read from the folder. */
+export interface SourceImport {
+  /** The importing file, relative to the folder. */
+  from: string;
+  specifier: string;
+}
+
+/** The files of the folder read so far for a router's import, by importing file and specifier. */
+export type ImportedSources = (wanted: SourceImport) => AgentSource | undefined;
+
+/** Relative imports followed from the graph's file at most (a re-export's re-export…). */
+export const MAX_IMPORT_HOPS = 4;
 
 export interface RouteExplanation {
   node: string;
   returned: unknown;
   input: unknown;
+  /** Characters of the state left out of `input` (serverEvents.ts keptInput), if any. */
+  leftOut?: number;
   /** Where the source told of the router; null while it is being read. */
   router: RouterFound | null;
 }
@@ -134,18 +154,26 @@ const definition = (code: string, name: string): { from: number; to: number } | 
   return bound && { from: bound.index, to: expressionEnd(code, bound.index + bound[0].length) };
 };
 
-/** Where an imported name comes from (`import { toolsCondition } from '@langchain/langgraph/prebuilt'`), if it is imported. */
-const importedFrom = (text: string, code: string, name: string): string | null => {
-  const statement = /import\s+(?:type\s+)?([^;]*?)\s+from\s*(['"])/g;
+/**
+ * Where a name comes from (`import { toolsCondition } from '@langchain/langgraph/prebuilt'`, `export { route } from './router.js'`),
+ * if it is imported or re-exported: the module, and the name it has there (`import { a as b }`: `a`; a default import: `default`).
+ */
+const importedFrom = (text: string, code: string, name: string): { module: string; original: string } | null => {
+  const statement = /(?:import|export)\s+(?:type\s+)?([^;]*?)\s+from\s*(['"])/g;
   for (let match = statement.exec(code); match; match = statement.exec(code)) {
-    const names = match[1].replace(/[{}]/g, ' ').split(/[\s,]+/).filter(Boolean);
-    const local = names.map((part, index) => (names[index - 1] === 'as' ? part : names[index + 1] === 'as' ? null : part)).filter(Boolean);
-    if (!local.includes(name)) continue;
+    const braced = /\{([^}]*)\}/.exec(match[1]);
+    const pairs = (braced ? braced[1].split(',') : []).map((part) => part.trim().split(/\s+as\s+/)).filter((pair) => pair[0]);
+    const fromBraces = pairs.find((pair) => (pair[1] ?? pair[0]) === name);
+    const defaulted = new RegExp(`^${escaped(name)}\\b`).test(match[1].trim()) && !match[1].trim().startsWith('{');
+    if (!fromBraces && !defaulted) continue;
     const quote = match.index + match[0].length;
-    return text.slice(quote, text.indexOf(match[2], quote));
+    return { module: text.slice(quote, text.indexOf(match[2], quote)), original: fromBraces ? fromBraces[0] : 'default' };
   }
   return null;
 };
+
+/** The name a file's default export has (`export default function pick(`, `export default pick`), if it has one. */
+const defaultExportName = (code: string): string | null => new RegExp(`export\\s+default\\s+(?:async\\s+)?(?:function\\s*\\*?\\s*)?(${NAME})`).exec(code)?.[1] ?? null;
 
 /** The words a `return` that gave `returned` would hold in its source: the name as a string or constant, `Send`. */
 const saysReturned = (returned: unknown): ((line: string) => boolean) => {
@@ -159,18 +187,40 @@ const saysReturned = (returned: unknown): ((line: string) => boolean) => {
  * The routing function of the conditional edge leaving `node`, found in the agent's source, with
  * the `return`s that can have given `returned`; or why it is not there.
  */
-export const locateRouter = (source: AgentSource, node: string, returned: unknown): RouterFound => {
+export const locateRouter = (source: AgentSource, node: string, returned: unknown, imported: ImportedSources = () => undefined): RouterFound => {
   const { text, file } = source;
   const code = codeOnly(text);
   const call = conditionalCall(text, code, node);
   if (!call) return { missing: `${file} has no addConditionalEdges call for the node ${node}: the router may be added elsewhere (another file, a helper)` };
   const argument = text.slice(call.from, call.to).trim();
   const name = new RegExp(`^${NAME}$`).test(argument) ? argument : null;
-  const place = name ? definition(code, name) : call;
-  if (!place) {
-    const from = name && importedFrom(text, code, name);
-    return { missing: from ? `${name} is imported from ${from}: its source is not in the agent's folder` : `${name} is not defined in ${file}` };
-  }
+  if (!name) return routerAt(source, code, call, null, returned);
+  return namedRouter(source, code, name, returned, imported, 0);
+};
+
+/**
+ * The function `name` of a file, with the `return`s that can have given `returned`: defined there,
+ * or followed to the file of the folder it is imported from (a relative import), or why not.
+ */
+const namedRouter = (source: AgentSource, code: string, name: string, returned: unknown, imported: ImportedSources, hops: number): RouterFound => {
+  const place = definition(code, name);
+  if (place) return routerAt(source, code, place, name, returned);
+  const from = importedFrom(source.text, code, name);
+  if (!from) return { missing: `${name} is not defined in ${source.file}` };
+  if (!/^\.\.?\//.test(from.module)) return { missing: `${name} is imported from ${from.module}: its source is not in the agent's folder` };
+  if (hops >= MAX_IMPORT_HOPS) return { missing: `${name} is imported through more than ${MAX_IMPORT_HOPS} files from ${source.file}: Loopscope follows ${MAX_IMPORT_HOPS}` };
+  const wanted = { from: source.file, specifier: from.module };
+  const next = imported(wanted);
+  if (!next) return { needs: wanted };
+  const nextCode = codeOnly(next.text);
+  const original = from.original === 'default' ? defaultExportName(nextCode) : from.original;
+  if (!original) return { missing: `${name} is the default export of ${next.file}, which has no name there` };
+  return namedRouter(next, nextCode, original, returned, imported, hops + 1);
+};
+
+/** The router whose source is at `place` in the file, with the `return`s that can have given `returned`. */
+const routerAt = (source: AgentSource, code: string, place: { from: number; to: number }, name: string | null, returned: unknown): RouterFound => {
+  const { text, file } = source;
   const line = lineAt(text, place.from);
   const own = text.slice(place.from, place.to);
   const lines = own.split('\n');
@@ -204,8 +254,8 @@ export const routeWords = ({ node, returned, router }: RouteExplanation): string
     const where = lines.length === 1 ? `line ${lines[0]}` : `one of lines ${lines.join(', ')}`;
     return `${name ?? 'The inline router'} (${file}) returned ${value} after ${node}, at ${where}`;
   }
-  // No router yet: the source is still being read, and nothing is said of it until it is.
-  return `The router after ${node} returned ${value}${router ? `; ${router.missing}` : ''}`;
+  // No router yet (the source, or a file it imports the router from, is still being read): nothing is said of it until it is.
+  return `The router after ${node} returned ${value}${router && 'missing' in router ? `; ${router.missing}` : ''}`;
 };
 
 /** A `Command` a node returned, in a sentence: the node, its goto, its update. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { emptyTold, errorWords, foldEvent, TOLD_LIMITS } from './serverEvents.ts';
+import { emptyTold, errorWords, foldEvent, keptInput, ROUTE_CHANNEL_KEPT, ROUTE_INPUT_KEPT, TOLD_LIMITS, withTold } from './serverEvents.ts';
+import type { TraceStep } from './trace.ts';
 
 const start = (run: string, name: string, task: string, extra: Record<string, unknown> = {}) => ({
   event: 'on_chain_start', name, run_id: run, tags: name === 'node' ? ['graph:step:1'] : [],
@@ -28,5 +29,37 @@ describe("a run's event stream folded into what it told of its tasks", () => {
     expect(errorWords('{"message":"boom","name":"Error"}')).toBe('boom');
     expect(errorWords('{"message":"slow","name":"TimeoutError"}')).toBe('TimeoutError: slow');
     expect(errorWords('plain words')).toBe('plain words');
+  });
+});
+
+describe("a router's input (the whole state) on each conditional step", () => {
+  const longThread = { messages: Array.from({ length: 400 }, (_, index) => ({ type: 'human', content: `message ${index} of a long thread` })), topic: 'rain', count: 3 };
+
+  it('is kept whole when short', () => {
+    expect(keptInput({ topic: 'rain' })).toEqual({ input: { topic: 'rain' } });
+  });
+
+  it('is kept without its long channels once the state is long, saying how much was left out', () => {
+    const size = JSON.stringify(longThread.messages).length;
+    expect(JSON.stringify(longThread).length).toBeGreaterThan(ROUTE_INPUT_KEPT);
+    expect(keptInput(longThread)).toEqual({ input: { messages: `… (${Math.round(size / 1024)} KB left out)`, topic: 'rain', count: 3 }, leftOut: size });
+    const huge = 'x'.repeat(ROUTE_INPUT_KEPT * 3);
+    expect(keptInput(huge)).toEqual({ input: '… (24 KB left out)', leftOut: huge.length + 2 });
+  });
+
+  it('does not grow a long thread\'s trace by its state at every conditional step', () => {
+    const told = emptyTold();
+    const steps: TraceStep[] = [];
+    for (let at = 0; at < 50; at += 1) {
+      const task = `t${at}`;
+      foldEvent(told, start(`r${at}`, 'RunnableLambda', task, { data: { input: longThread } }));
+      foldEvent(told, end(`r${at}`, 'tools'));
+      steps.push({ server: { name: 'node', checkpoint: `c${at}`, parentCheckpoint: null, next: [], targets: [], chose: [], conditional: true, task } } as unknown as TraceStep);
+    }
+    const shown = withTold(steps, told);
+    expect(shown[0].server?.routes?.[0]).toMatchObject({ returned: 'tools', leftOut: expect.any(Number) });
+    // Each step keeps the short channels and a word for each long one: well under a state's size each.
+    expect(JSON.stringify(shown).length).toBeLessThan(50 * (ROUTE_CHANNEL_KEPT * 2 + 400));
+    expect(JSON.stringify(shown).length).toBeLessThan(JSON.stringify(longThread).length * 2);
   });
 });

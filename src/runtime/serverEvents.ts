@@ -20,8 +20,10 @@ export const BRANCH_RUNNABLE = 'RunnableLambda';
 export const TOLD_LIMITS = { tasks: 2_000, attempts: 50, routes: 20 } as const;
 
 export interface RouteTold {
-  /** The state the routing function was given. */
+  /** The state the routing function was given (its long channels left out past ROUTE_INPUT_KEPT). */
   input: unknown;
+  /** Characters of JSON of the state left out of `input`, when any were: the step's state has them. */
+  leftOut?: number;
   /** What it returned: a node name, `__end__`, a list of them, `Send`s (as `{lg_name: 'Send', node, args}`). */
   returned: unknown;
 }
@@ -56,6 +58,35 @@ const taskIdOf = (ns: unknown): string | null => {
 };
 
 const isSend = (value: unknown) => isRecord(value) && value.lg_name === 'Send' && typeof value.node === 'string';
+
+/**
+ * A router's input is the whole state, told again on each conditional step: kept whole up to this
+ * many characters of JSON; past it, each channel longer than ROUTE_CHANNEL_KEPT is left out (the
+ * step's state holds it), so a long thread's trace does not hold its state once per step.
+ */
+export const ROUTE_INPUT_KEPT = 8 * 1024;
+export const ROUTE_CHANNEL_KEPT = 512;
+
+/** Characters of JSON as KB, as the page says them (at least 1). */
+export const kbOf = (chars: number) => Math.max(1, Math.round(chars / 1024));
+
+/** What stands in for a value left out of a router's input. */
+export const leftOutWords = (chars: number) => `… (${kbOf(chars)} KB left out)`;
+
+/** A router's input as kept: whole when short, else with its long channels left out (and how much was). */
+export const keptInput = (input: unknown): Pick<RouteTold, 'input' | 'leftOut'> => {
+  const size = JSON.stringify(input)?.length ?? 0;
+  if (size <= ROUTE_INPUT_KEPT) return { input };
+  if (!isRecord(input)) return { input: leftOutWords(size), leftOut: size };
+  let leftOut = 0;
+  const kept = Object.fromEntries(Object.entries(input).map(([channel, value]) => {
+    const length = JSON.stringify(value)?.length ?? 0;
+    if (length <= ROUTE_CHANNEL_KEPT) return [channel, value];
+    leftOut += length;
+    return [channel, leftOutWords(length)];
+  }));
+  return { input: kept, leftOut };
+};
 
 /** Whether a value is what a routing function returns: a node name, a `Send`, or a list of them. */
 const isRoute = (value: unknown): boolean =>
@@ -94,7 +125,7 @@ export const foldEvent = (told: RunTold, data: unknown): void => {
   if (open.role === 'node') {
     entry.attempts[entry.attempts.length - 1] = true;
     entry.output = payload.output;
-  } else if (isRoute(payload.output) && entry.routes.length < TOLD_LIMITS.routes) entry.routes.push({ input: open.input, returned: payload.output });
+  } else if (isRoute(payload.output) && entry.routes.length < TOLD_LIMITS.routes) entry.routes.push({ ...keptInput(open.input), returned: payload.output });
 };
 
 /** A task's error as the server words it: its message (and the error's name), not the JSON it comes in. */
@@ -149,7 +180,7 @@ export const withTold = (steps: readonly TraceStep[], told: RunTold): TraceStep[
       server: {
         ...server,
         ...(server.send && task.input !== undefined ? { input: task.input } : {}),
-        ...(task.routes.length ? { routes: task.routes.map((route) => ({ input: route.input, returned: route.returned })) } : {}),
+        ...(task.routes.length ? { routes: task.routes.map((route) => ({ input: route.input, returned: route.returned, ...(route.leftOut ? { leftOut: route.leftOut } : {}) })) } : {}),
         ...(command ? { command } : {}),
       },
     };

@@ -148,8 +148,11 @@ export const ServerStep = z.strictObject({
   input: z.optional(z.unknown()),
   /** What the task returned: its own writes, before any reducer (the server's history keeps them per task). */
   result: z.optional(z.unknown()),
-  /** Each routing function that ran after the node: the state it was given and what it returned (event stream). */
-  routes: z.optional(z.array(z.strictObject({ input: z.unknown(), returned: z.unknown() }))),
+  /**
+   * Each routing function that ran after the node: the state it was given and what it returned
+   * (event stream); `leftOut`: characters of that state's long channels not kept (the step's state has them).
+   */
+  routes: z.optional(z.array(z.strictObject({ input: z.unknown(), returned: z.unknown(), leftOut: z.optional(z.number()) }))),
   /** The node returned a `Command`: where it goes and what it writes. */
   command: z.optional(z.strictObject({ goto: z.unknown(), update: z.unknown() })),
 });

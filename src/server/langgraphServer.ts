@@ -72,6 +72,11 @@ export interface ServerGraph {
   /** The server's own drawing of the graph (any graph but a Loopscope export), or why it cannot be drawn. */
   drawing: ServerDrawing | null;
   drawingError: string | null;
+  /**
+   * The graph's input schema (JSON Schema, from `/assistants/{id}/schemas`), read when a graph drawn
+   * from the server is selected: null until the server answered, or why it gave none.
+   */
+  inputSchema: { schema: unknown } | { error: string } | null;
 }
 
 export interface ServerThread {
@@ -104,7 +109,11 @@ export interface ServerConnection {
   /** MAX_THREADS are listed and the server may have more: the panel says so. */
   threadsCapped: boolean;
   /** The thread on screen, with where it stands. */
-  thread: { id: string; next: string[]; busy: boolean; truncated: boolean; joined?: string; interrupts: WaitingInterrupt[]; failed?: string; branch?: ShownBranch; answers?: Record<string, unknown> } | null;
+  thread: {
+    id: string; next: string[]; busy: boolean; truncated: boolean; joined?: string; interrupts: WaitingInterrupt[]; failed?: string; branch?: ShownBranch; answers?: Record<string, unknown>;
+    /** A run joined from elsewhere whose `events` the server did not stream: why its routes, attempts and Send inputs are not shown. */
+    untold?: string;
+  } | null;
   /** What runs on this connection, while connected or connecting. */
   controller: ServerRunController | null;
   /** A server graph Loopscope did not make, drawn in place of the canvas while its document is the one open. */
@@ -178,7 +187,7 @@ const graphOf = (item: unknown): ServerGraph | null =>
         assistantId: item.assistant_id, graphId: item.graph_id, name: typeof item.name === 'string' ? item.name : item.graph_id,
         version: typeof item.version === 'number' ? item.version : null, config: isObject(item.config) ? item.config : {},
         isDefault: isObject(item.metadata) && item.metadata.created_by === 'system',
-        described: false, loopscope: null, drawing: null, drawingError: null,
+        described: false, loopscope: null, drawing: null, drawingError: null, inputSchema: null,
       }
     : null;
 
@@ -245,6 +254,13 @@ export const cappedFetch = (fetchImpl: typeof fetch, limit = MAX_ANSWER_BYTES): 
  * characters are the time they were made, the same for threads made within a minute.
  */
 export const shortId = (id: string) => visibleText(id.slice(-8));
+
+/** Why a run joined from elsewhere shows no routes, attempts or Send inputs: the modes it was started with, as the server lists them. */
+export const untoldWords = (runId: string, modes: unknown) => {
+  const listed = (Array.isArray(modes) ? modes : [modes]).filter((mode): mode is string => typeof mode === 'string');
+  const started = listed.length ? `with the stream modes ${listed.join(', ')}` : 'with stream modes the server does not list';
+  return `Run ${shortId(runId)} was started elsewhere ${started}, and the server streamed no events for it when joined (it streams a joined run in the modes it was started with): its routers' return values, retry attempts and Send inputs are not shown; a run started here has them.`;
+};
 
 const NOT_FROM_HERE: Unsupported = { unsupported: 'A run on a LangGraph server goes on to its next interrupt: it cannot be paused or stopped from here' };
 
@@ -389,7 +405,7 @@ export class ServerRunController implements RunController {
     const kept = more ? useServer.getState().threads : [];
     const ask = (offset: number) => this.api.threads.search({ metadata: { graph_id: graph.graphId }, limit: LIST_PAGE, offset, sortBy: 'updated_at', sortOrder: 'desc' });
     const page = await this.attempt(() => readListPage(ask, kept.length, threadOf, (thread) => thread.id, new Set(kept.map((thread) => thread.id))));
-    if (!page || !this.current() || this.selectedGraph() !== graph) return;
+    if (!page || !this.current() || this.selectedGraph()?.assistantId !== graph.assistantId) return;
     const threads = [...kept, ...page.items].slice(0, MAX_THREADS);
     useServer.setState({ threads, moreThreads: page.full && threads.length < MAX_THREADS, threadsCapped: page.full && threads.length >= MAX_THREADS });
   }
@@ -428,7 +444,21 @@ export class ServerRunController implements RunController {
     } else {
       useServer.setState({ error: `The server's graph ${graph.graphId} cannot be drawn: ${graph.drawingError}` });
     }
-    await this.refreshThreads();
+    await Promise.all([this.refreshThreads(), graph.loopscope ? null : this.readInputSchema(graph)]);
+  }
+
+  /** Reads the selected graph's input schema once (for its run input form), or why the server gave none. */
+  private async readInputSchema(graph: ServerGraph) {
+    if (graph.inputSchema) return;
+    let inputSchema: ServerGraph['inputSchema'];
+    try {
+      const schemas = await this.api.assistants.getSchemas(graph.assistantId);
+      inputSchema = isObject(schemas) && isObject(schemas.input_schema) ? { schema: schemas.input_schema } : { error: 'it answered no input_schema' };
+    } catch (error) {
+      inputSchema = { error: messageOf(error) };
+    }
+    if (!this.current()) return;
+    useServer.setState((state) => ({ graphs: state.graphs.map((candidate) => (candidate.assistantId === graph.assistantId ? { ...candidate, inputSchema } : candidate)) }));
   }
 
   /** Reads the pages of a thread's history (newest first) until the branch of `head` is whole, or MAX_PAGES. */
@@ -488,7 +518,7 @@ export class ServerRunController implements RunController {
         : traceFromBranch((graph.loopscope as GraphFile).name, found.branch.chain);
       // The answers the interrupts were given, kept by the server in the runs that resumed them.
       const waited = !graph.loopscope && trace.steps.some((step) => step.server?.interrupts?.length);
-      const answers = waited ? await this.answersOf(threadId, trace.steps) : {};
+      const answers = waited ? await this.answersOf(threadId, trace.steps, found.fetched) : {};
       return { ...found, trace, answers };
     });
     if (!read || !this.current()) {
@@ -500,6 +530,8 @@ export class ServerRunController implements RunController {
     // A run in flight stays busy until its stream ends (streamRun or joinRunElsewhere says so).
     const shown = useServer.getState().thread;
     const following = shown?.id === threadId && shown.busy ? { busy: true, ...(shown.joined ? { joined: shown.joined } : {}) } : { busy: false };
+    // What a joined run's stream did not tell stays said while its thread is on screen (a run started here clears it).
+    const untold = shown?.id === threadId && shown.untold ? { untold: shown.untold } : {};
     // A task that threw stopped the run there: its node stays `next`, but nothing waits on it.
     const failed = (Array.isArray(read.head.tasks) ? read.head.tasks : []).find((task) => typeof task?.error === 'string')?.name;
     const head = String(read.head.checkpoint.checkpoint_id);
@@ -510,17 +542,17 @@ export class ServerRunController implements RunController {
       return branches.length > 0 ? [[parent as string, branches]] : [];
     }));
     this.fetched = { thread: threadId, states: read.fetched };
-    useServer.setState({ thread: { id: threadId, next, truncated: read.branch.missing !== null, interrupts, ...following, ...(failed === undefined ? {} : { failed }), branch: { head, newest, forks }, answers: read.answers } });
+    useServer.setState({ thread: { id: threadId, next, truncated: read.branch.missing !== null, interrupts, ...following, ...(failed === undefined ? {} : { failed }), branch: { head, newest, forks }, answers: read.answers, ...untold } });
     const key = newest ? threadKey(this.origin, threadId) : branchKey(this.origin, threadId, head);
     this.shown = { key, thread: threadId, label: newest ? `thread ${shortId(threadId)}` : `thread ${shortId(threadId)}, branch ${shortId(head)}`, graph: graph.loopscope ?? standInFor(graph, this.origin), foreign: graph.loopscope === null, trace: read.trace };
     for (const listener of this.traceListeners) listener();
     await this.follow();
   }
 
-  /** The answer each step that waited on an interrupt() was given, by its checkpoint: from the thread's runs that resumed it. */
-  private async answersOf(threadId: string, steps: readonly TraceStep[]): Promise<Record<string, unknown>> {
-    const [runs, { answersByStep, resumeValues }] = await Promise.all([this.api.runs.list(threadId, { limit: LIST_PAGE }), import('../runtime/serverAnswers.ts')]);
-    return Object.fromEntries(answersByStep(steps, resumeValues(Array.isArray(runs) ? runs.slice(0, LIST_PAGE) : [])));
+  /** The answer each step that waited on an interrupt() was given, by its checkpoint: from the thread's run that wrote that checkpoint, which resumed it. */
+  private async answersOf(threadId: string, steps: readonly TraceStep[], states: readonly CheckpointState[]): Promise<Record<string, unknown>> {
+    const [runs, { answersByStep, resumesByRun, writersOf }] = await Promise.all([this.api.runs.list(threadId, { limit: LIST_PAGE }), import('../runtime/serverAnswers.ts')]);
+    return Object.fromEntries(answersByStep(steps, resumesByRun(Array.isArray(runs) ? runs.slice(0, LIST_PAGE) : []), writersOf(states)));
   }
 
   /** Makes the open thread's run the store's live run (again, after a run in the page took its place): the debugger's actions drive it. */
@@ -547,16 +579,35 @@ export class ServerRunController implements RunController {
     const shown = useServer.getState().thread;
     if (shown?.id !== threadId) return;
     useServer.setState({ thread: { ...shown, busy: true, joined: active.run_id } });
+    // `events` as for a run started here (each task's input, attempts, routers); a server streams a
+    // joined run in the modes it was started with, which may not hold it: then that is said.
+    const foreign = !this.selectedGraph()?.loopscope;
+    let heard = false;
     await this.attempt(async () => {
-      for await (const chunk of this.api.runs.joinStream(threadId, active.run_id, { streamMode: ['updates'] })) {
+      const { told, foldEvent } = await this.toldOf(threadId);
+      for await (const chunk of this.api.runs.joinStream(threadId, active.run_id, { streamMode: foreign ? ['updates', 'events'] : ['updates'] })) {
         if (chunk.event === 'error') throw new Error(`the server's run failed: ${JSON.stringify(chunk.data)}`);
-        if (chunk.event !== 'metadata' && useServer.getState().thread?.id === threadId) await this.readThread(threadId);
+        if (chunk.event === 'events') {
+          heard = true;
+          foldEvent(told, chunk.data);
+        } else if (chunk.event !== 'metadata' && useServer.getState().thread?.id === threadId) await this.readThread(threadId);
       }
     });
     const thread = useServer.getState().thread;
-    if (thread?.id === threadId) useServer.setState({ thread: { id: thread.id, next: thread.next, truncated: thread.truncated, interrupts: thread.interrupts, busy: false } });
+    const untold = foreign && !heard ? untoldWords(active.run_id, (active as { kwargs?: { stream_mode?: unknown } }).kwargs?.stream_mode) : undefined;
+    if (thread?.id === threadId) useServer.setState({ thread: { id: thread.id, next: thread.next, truncated: thread.truncated, interrupts: thread.interrupts, busy: false, ...(untold ? { untold } : {}) } });
     await this.readThread(threadId);
     await this.refreshThreads();
+  }
+
+  /** What the event streams of the thread's runs told, kept as its newest (MAX_TOLD_THREADS are kept), to fold a stream's events into. */
+  private async toldOf(threadId: string) {
+    const { emptyTold, foldEvent } = await import('../runtime/serverEvents.ts');
+    const told = this.told.get(threadId) ?? emptyTold();
+    this.told.delete(threadId);
+    this.told.set(threadId, told);
+    for (const old of [...this.told.keys()].slice(0, -MAX_TOLD_THREADS)) this.told.delete(old);
+    return { told, foldEvent };
   }
 
   /** Shows a thread as a run; if a run started elsewhere is going on there, follows it live. */
@@ -591,11 +642,7 @@ export class ServerRunController implements RunController {
         // a Loopscope export's checkpoints carry all of its steps already.
         streamMode: graph.loopscope ? ['updates'] : ['updates', 'events'], ...(interruptBefore ? { interruptBefore } : {}), ...(this.runConfig ? { config: this.runConfig } : {}), ...(run.checkpointId ? { checkpointId: run.checkpointId } : {}),
       });
-      const { emptyTold, foldEvent } = await import('../runtime/serverEvents.ts');
-      const told = this.told.get(threadId) ?? emptyTold();
-      this.told.delete(threadId);
-      this.told.set(threadId, told);
-      for (const old of [...this.told.keys()].slice(0, -MAX_TOLD_THREADS)) this.told.delete(old);
+      const { told, foldEvent } = await this.toldOf(threadId);
       for await (const chunk of stream) {
         // A node that threw is told by the thread itself (a step with its error, the run stopped there): any other failure is said here.
         if (chunk.event === 'error') failure = `the server's run failed: ${JSON.stringify(chunk.data)}`;
@@ -619,6 +666,16 @@ export class ServerRunController implements RunController {
   async startRun(input: unknown = {}) {
     useServer.setState({ thread: null });
     await this.streamRun({ input });
+  }
+
+  /**
+   * A run on the open thread with `input` (a chat box's message, which the messages reducer appends
+   * to its conversation), from the branch on screen; a new thread when none is open.
+   */
+  async sendOnThread(input: Record<string, unknown>) {
+    const thread = useServer.getState().thread;
+    if (!thread) return this.startRun(input);
+    await this.streamRun({ input, ...(thread.branch && !thread.branch.newest ? { checkpointId: thread.branch.head } : {}) });
   }
 
   /** Runs one node of the open thread (a new thread when none is open, or the open one has ended). */

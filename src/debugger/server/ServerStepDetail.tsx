@@ -129,7 +129,7 @@ function ServerStepView({ run, step }: { run: RunRecord; step: TraceStep }) {
       {server?.interrupts && <p>Waited on <code>interrupt()</code> with <code>{JSON.stringify(server.interrupts.length === 1 ? server.interrupts[0] : server.interrupts)}</code>, then went on with the answer{answer === undefined ? '.' : <>: <code aria-label="Answer given">{JSON.stringify(answer)}</code></>}</p>}
       {server?.error && <p className="warn">Failed: <Shown text={server.error} /></p>}
       <TaskOwn step={step} />
-      <WhyRoute step={step} graph={run.trace.graph} />
+      <WhyRoute step={step} steps={run.trace.steps} graph={run.trace.graph} />
       <Branches step={step} />
       {conversations.map((conversation) => <Messages key={conversation.channel} channel={conversation.channel} before={conversation.before} after={conversation.list} />)}
       <h4>Other channels before → after</h4>

@@ -7,9 +7,11 @@
  */
 import { useEffect, useState } from 'react';
 import { visibleLines } from '../../graph/visible.ts';
-import { commandWords, locateRouter, NOT_STREAMED, returnedWords, routeWords, type RouteExplanation } from '../../runtime/routerExplain.ts';
+import { commandWords, locateRouter, MAX_IMPORT_HOPS, NOT_STREAMED, returnedWords, routeWords, type RouteExplanation, type SourceImport } from '../../runtime/routerExplain.ts';
+import { kbOf, ROUTE_CHANNEL_KEPT } from '../../runtime/serverEvents.ts';
+import { foreignStateAfter } from '../../runtime/serverTrace.ts';
 import type { TraceStep } from '../../runtime/trace.ts';
-import { agentSourceOf, type SourceAnswer } from '../../server/agentSource.ts';
+import { agentSourceOf, importedSourceOf, type SourceAnswer } from '../../server/agentSource.ts';
 import { Shown } from '../../ui/Shown.tsx';
 
 const Json = ({ value, label }: { value: unknown; label: string }) => <pre className="server-json" aria-label={label}>{visibleLines(JSON.stringify(value, null, 2) ?? String(value))}</pre>;
@@ -70,19 +72,66 @@ function RouterSourceView({ explanation }: { explanation: RouteExplanation }) {
   );
 }
 
+/** The files of the folder read for a router's imports, by importing file and specifier. */
+type Imports = Map<string, SourceAnswer>;
+const importKey = (wanted: SourceImport) => `${wanted.from}\n${wanted.specifier}`;
+const lookupIn = (imports: Imports) => (wanted: SourceImport) => {
+  const file = imports.get(importKey(wanted));
+  return file && 'source' in file ? file.source : undefined;
+};
+
+/**
+ * A router's input kept without its long channels: how much was left out, and the whole state on
+ * demand, from the step's own state (the state after its superstep's writes, which the router read).
+ */
+function FullState({ step, steps, leftOut }: { step: TraceStep; steps: readonly TraceStep[]; leftOut: number }) {
+  const [shown, setShown] = useState(false);
+  return (
+    <>
+      <p className="muted">Channels longer than {ROUTE_CHANNEL_KEPT} characters are left out here, {kbOf(leftOut)} KB in all: the step's state holds them.</p>
+      {shown
+        ? <Json value={foreignStateAfter(steps, step.step - 1)} label={`State after step ${step.step}`} />
+        : <button type="button" onClick={() => setShown(true)}>Show the full state after step {step.step}</button>}
+    </>
+  );
+}
+
 /** Why the run went on where it did after this step: each router's run, and a Command. */
-export function WhyRoute({ step, graph }: { step: TraceStep; graph: string }) {
+export function WhyRoute({ step, steps, graph }: { step: TraceStep; steps: readonly TraceStep[]; graph: string }) {
   const server = step.server;
   const routes = server?.routes ?? [];
-  const [answer, setAnswer] = useState<SourceAnswer | null>(null);
+  const [read, setRead] = useState<{ answer: SourceAnswer; imports: Imports } | null>(null);
+  const node = server?.name ?? '';
+  const first = routes[0]?.returned;
   useEffect(() => {
     if (routes.length === 0) return;
     let current = true;
-    void agentSourceOf(graph).then((got) => current && setAnswer(got));
+    void (async () => {
+      const answer = await agentSourceOf(graph);
+      // The router may be in a file the graph's file imports (and that one in another): each read in turn, as the search asks for it.
+      const imports: Imports = new Map();
+      for (let hop = 0; 'source' in answer && hop < MAX_IMPORT_HOPS; hop += 1) {
+        const found = locateRouter(answer.source, node, first, lookupIn(imports));
+        if (!('needs' in found)) break;
+        const file = await importedSourceOf(graph, found.needs);
+        imports.set(importKey(found.needs), file);
+        if ('missing' in file) break;
+      }
+      if (current) setRead({ answer, imports });
+    })();
     return () => {
       current = false;
     };
-  }, [graph, routes.length]);
+  }, [graph, node, first, routes.length]);
+  /** Where the source tells of the router that returned `returned`; null while it is being read. */
+  const routerOf = (returned: unknown): RouteExplanation['router'] => {
+    if (read === null) return null;
+    if ('missing' in read.answer) return { missing: read.answer.missing };
+    const found = locateRouter(read.answer.source, node, returned, lookupIn(read.imports));
+    if (!('needs' in found)) return found;
+    const file = read.imports.get(importKey(found.needs));
+    return file && 'missing' in file ? { missing: file.missing } : null;
+  };
   if (!server) return null;
   if (routes.length === 0 && !server.command) {
     // A thread read from its history: its checkpoints keep where the run went, not what the router returned.
@@ -91,8 +140,8 @@ export function WhyRoute({ step, graph }: { step: TraceStep; graph: string }) {
       : null;
   }
   const explanations: RouteExplanation[] = routes.map((route) => ({
-    node: server.name, returned: route.returned, input: route.input,
-    router: answer === null ? null : 'source' in answer ? locateRouter(answer.source, server.name, route.returned) : { missing: answer.missing },
+    node: server.name, returned: route.returned, input: route.input, ...(route.leftOut ? { leftOut: route.leftOut } : {}),
+    router: routerOf(route.returned),
   }));
   return (
     <section aria-label="Why it went there">
@@ -106,6 +155,7 @@ export function WhyRoute({ step, graph }: { step: TraceStep; graph: string }) {
           <details>
             <summary>The state the router was given</summary>
             <Json value={explanation.input} label={`State given to the router after ${server.name}`} />
+            {explanation.leftOut && <FullState step={step} steps={steps} leftOut={explanation.leftOut} />}
           </details>
         </div>
       ))}
