@@ -323,7 +323,7 @@ const setExpect = (page: Page, name: string) =>
 
 export const browserRows = async (options: BrowserOptions): Promise<Row[]> => {
   const { root, appDir, pagesDir, port, quick, repeat, log } = options;
-  const sizes = quick ? { big: 300, bigEdges: 450, small: 100, huge: 1_200, hugeEdges: 1_800, steps: 1_000 } : { big: 1_000, bigEdges: 1_500, small: 200, huge: 5_000, hugeEdges: 7_500, steps: 10_000 };
+  const sizes = quick ? { big: 300, bigEdges: 450, small: 100, huge: 1_200, hugeEdges: 1_800, giant: 2_000, giantEdges: 3_000, steps: 1_000 } : { big: 1_000, bigEdges: 1_500, small: 200, huge: 5_000, hugeEdges: 7_500, giant: 10_000, giantEdges: 15_000, steps: 10_000 };
   const servers: ChildProcess[] = [];
   let browser: Browser | null = null;
   try {
@@ -526,6 +526,19 @@ export const browserRows = async (options: BrowserOptions): Promise<Row[]> => {
       { id: 'huge.drag.p95', measure: `${sizes.huge} nodes: drag, frame p95`, unit: 'ms', ours: frameP(huge.ours, 'drag', 95), baseline: frameP(huge.theirs, 'drag', 95), baselineIs: bareIs, target: { ratio: 1.2 }, ...(hugeNote ? { note: hugeNote } : {}) },
     );
 
+    }
+
+    if (chosen('giant', 'canvas')) {
+    // 3b. The file limit (issue 57): open both ways, drag and pan, as close to bare React Flow as at 5,000.
+    log(`canvas, ${sizes.giant} nodes / ${sizes.giantEdges} edges`);
+    const giant = await canvasBench(sizes.giant, sizes.giantEdges, true);
+    const note = giant.refused ? { note: `the app refuses it: ${giant.refused.replace(/\s+/g, ' ').slice(0, 160)}` } : {};
+    rows.push(
+      { id: 'giant.open.autosave', measure: `${sizes.giant} nodes: open from the autosave`, unit: 'ms', ours: of(giant.ours, (sample) => sample.openMs), baseline: of(giant.theirs, (sample) => sample.openMs), baselineIs: `${bareIs}, graph fetched as it loads`, target: { ratio: 1.1 }, ...note },
+      { id: 'giant.open.import', measure: `${sizes.giant} nodes: open through Import JSON`, unit: 'ms', ours: of(giant.ours, (sample) => sample.importMs), baseline: of(giant.theirs, (sample) => sample.importMs), baselineIs: `${bareIs}, its own Import JSON`, target: { ratio: 1.1 }, ...note },
+      { id: 'giant.drag.p95', measure: `${sizes.giant} nodes: drag, frame p95`, unit: 'ms', ours: frameP(giant.ours, 'drag', 95), baseline: frameP(giant.theirs, 'drag', 95), baselineIs: bareIs, target: { ratio: 1.1 }, ...note },
+      { id: 'giant.pan.p95', measure: `${sizes.giant} nodes: pan, frame p95`, unit: 'ms', ours: frameP(giant.ours, 'panned', 95), baseline: frameP(giant.theirs, 'panned', 95), baselineIs: bareIs, target: { ratio: 1.1 }, ...note },
+    );
     }
     if (chosen('run') || chosen('timeline')) {
     // 4. A long run, Instant, to stopped; then the timeline and selecting a step.

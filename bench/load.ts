@@ -12,7 +12,10 @@ const NICE = 10;
 export const startLoad = (processes = 2) => {
   const children = Array.from({ length: processes }, () => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
   for (const child of children) if (child.pid !== undefined) setPriority(child.pid, NICE);
+  let stopped = false;
   const stop = () => {
+    if (stopped) return;
+    stopped = true;
     for (const child of children) if (child.exitCode === null && child.pid !== undefined) process.kill(child.pid);
   };
   process.once('exit', stop);
