@@ -13,6 +13,8 @@ import { graphSchemaStamp } from '../scripts/graphSchemaStamp.ts';
 import { bareGraph, gridGraph, longRunGraph, readGenerated } from './graphs.ts';
 import { initialJsGzipKb } from './initialJs.ts';
 import { median, percentile, type Row } from './report.ts';
+import { chosen } from './sections.ts';
+import { traceOfRun } from './trace.ts';
 
 export interface BrowserOptions {
   root: string;
@@ -318,12 +320,10 @@ const setExpect = (page: Page, name: string) =>
     window.__bench.t0 = performance.now();
   }, name);
 
-/** Which parts run: BENCH_SECTIONS=canvas,run,runtime (all by default), to measure one part again quickly. */
-const sections = new Set((process.env.BENCH_SECTIONS ?? 'canvas,run,runtime').split(','));
 
 export const browserRows = async (options: BrowserOptions): Promise<Row[]> => {
   const { root, appDir, pagesDir, port, quick, repeat, log } = options;
-  const sizes = quick ? { big: 300, bigEdges: 450, small: 100, huge: 1_200, hugeEdges: 1_800, steps: 1_000 } : { big: 1_000, bigEdges: 1_500, small: 200, huge: 5_000, hugeEdges: 7_500, steps: 10_000 };
+  const sizes = quick ? { big: 300, bigEdges: 450, small: 100, huge: 1_200, hugeEdges: 1_800, giant: 2_000, giantEdges: 3_000, steps: 1_000 } : { big: 1_000, bigEdges: 1_500, small: 200, huge: 5_000, hugeEdges: 7_500, giant: 10_000, giantEdges: 15_000, steps: 10_000 };
   const servers: ChildProcess[] = [];
   let browser: Browser | null = null;
   try {
@@ -486,16 +486,18 @@ export const browserRows = async (options: BrowserOptions): Promise<Row[]> => {
     const slowFrames = (frames: number[]) => frames.filter((frame) => frame > 20).length;
     const frameP = (samples: Sample[], field: 'drag' | 'panned', p: number) => median(samples.map((sample) => percentile(sample[field], p)).filter((value): value is number => value !== null));
 
-    if (sections.has('canvas')) {
+    const bareIs = 'bare React Flow page';
+    if (chosen('small', 'canvas')) {
     // 1. The small graph: drag.
     log(`canvas, ${sizes.small} nodes`);
     const small = await canvasBench(sizes.small, Math.round(sizes.small * 1.5), false);
-    const bareIs = 'bare React Flow page';
     rows.push(
       { id: 'small.drag.p50', measure: `${sizes.small} nodes: drag one node, frame p50`, unit: 'ms', ours: frameP(small.ours, 'drag', 50), baseline: frameP(small.theirs, 'drag', 50), baselineIs: bareIs, target: null },
       { id: 'small.drag.p95', measure: `${sizes.small} nodes: drag one node, frame p95`, unit: 'ms', ours: frameP(small.ours, 'drag', 95), baseline: frameP(small.theirs, 'drag', 95), baselineIs: bareIs, target: { ratio: 1.2 } },
     );
+    }
 
+    if (chosen('big', 'canvas')) {
     // 2. The 1,000-node graph: open both ways, drag, pan, DOM.
     log(`canvas, ${sizes.big} nodes / ${sizes.bigEdges} edges`);
     const big = await canvasBench(sizes.big, sizes.bigEdges, true);
@@ -512,6 +514,9 @@ export const browserRows = async (options: BrowserOptions): Promise<Row[]> => {
       { id: 'big.dom', measure: `${sizes.big} nodes: DOM elements of the page, the same ${inView ?? '?'} nodes in view`, unit: 'elements', ours: of(big.ours, (sample) => sample.dom.elements), baseline: of(big.theirs, (sample) => sample.dom.elements), baselineIs: bareIs, target: { ratio: 2 }, note: `bare page shows ${median(big.theirs.map((sample) => sample.dom.nodes)) ?? '?'} nodes; zoomed out to show them (below 0.5), the canvas draws in outline (src/editor/detail.ts)` },
     );
 
+    }
+
+    if (chosen('huge', 'canvas')) {
     // 3. The huge graph: open and drag, or the app's refusal.
     log(`canvas, ${sizes.huge} nodes / ${sizes.hugeEdges} edges`);
     const huge = await canvasBench(sizes.huge, sizes.hugeEdges, false);
@@ -522,7 +527,20 @@ export const browserRows = async (options: BrowserOptions): Promise<Row[]> => {
     );
 
     }
-    if (sections.has('run')) {
+
+    if (chosen('giant', 'canvas')) {
+    // 3b. The file limit (issue 57): open both ways, drag and pan, as close to bare React Flow as at 5,000.
+    log(`canvas, ${sizes.giant} nodes / ${sizes.giantEdges} edges`);
+    const giant = await canvasBench(sizes.giant, sizes.giantEdges, true);
+    const note = giant.refused ? { note: `the app refuses it: ${giant.refused.replace(/\s+/g, ' ').slice(0, 160)}` } : {};
+    rows.push(
+      { id: 'giant.open.autosave', measure: `${sizes.giant} nodes: open from the autosave`, unit: 'ms', ours: of(giant.ours, (sample) => sample.openMs), baseline: of(giant.theirs, (sample) => sample.openMs), baselineIs: `${bareIs}, graph fetched as it loads`, target: { ratio: 1.1 }, ...note },
+      { id: 'giant.open.import', measure: `${sizes.giant} nodes: open through Import JSON`, unit: 'ms', ours: of(giant.ours, (sample) => sample.importMs), baseline: of(giant.theirs, (sample) => sample.importMs), baselineIs: `${bareIs}, its own Import JSON`, target: { ratio: 1.1 }, ...note },
+      { id: 'giant.drag.p95', measure: `${sizes.giant} nodes: drag, frame p95`, unit: 'ms', ours: frameP(giant.ours, 'drag', 95), baseline: frameP(giant.theirs, 'drag', 95), baselineIs: bareIs, target: { ratio: 1.1 }, ...note },
+      { id: 'giant.pan.p95', measure: `${sizes.giant} nodes: pan, frame p95`, unit: 'ms', ours: frameP(giant.ours, 'panned', 95), baseline: frameP(giant.theirs, 'panned', 95), baselineIs: bareIs, target: { ratio: 1.1 }, ...note },
+    );
+    }
+    if (chosen('run') || chosen('timeline')) {
     // 4. A long run, Instant, to stopped; then the timeline and selecting a step.
     log(`run of ${sizes.steps} steps, Instant`);
     const runDocument = longRunGraph(sizes.steps);
@@ -572,12 +590,18 @@ export const browserRows = async (options: BrowserOptions): Promise<Row[]> => {
         await page.waitForSelector('body[data-ready="true"]', { state: 'attached' });
         return (await page.evaluate((text) => window.engine.runGraph(text), JSON.stringify(runDocument))).ms;
       });
+    let afterRun: Awaited<ReturnType<typeof runApp>>[] = [];
+    if (chosen('run')) {
     const runs = await alternate(runApp, runEngine);
-    const afterRun = runs.ours;
+    afterRun = runs.ours;
     rows.push({ id: 'run.instant', measure: `${sizes.steps.toLocaleString('en')}-step run, Instant, to stopped`, unit: 'ms', ours: median(runs.ours.map((run) => run.ms)), baseline: median(runs.theirs), baselineIs: 'the same graph run by the engine alone in a page with no UI (the options the app passes)', target: { ratio: 1.25 }, note: 'bound from the runtime issue' });
 
-    // The timeline: the run's exported trace imported, and the same steps repeated to ten times as many.
-    const trace = JSON.parse(traceText!) as { steps: { step: number }[] };
+    }
+
+    if (chosen('timeline')) {
+    // The timeline: the run's exported trace imported (without the run section, the same run's trace made in Node), and the same steps repeated to ten times as many.
+    traceText ??= await traceOfRun(runDocument);
+    const trace = JSON.parse(traceText) as { steps: { step: number }[] };
     const tenfold = { ...trace, steps: Array.from({ length: 10 }, (_, copy) => trace.steps.map((step) => ({ ...step, step: step.step + copy * trace.steps.length }))).flat() };
     /**
      * Import trace, timed in two parts by the mark the app sets when it has read and accepted a
@@ -605,16 +629,25 @@ export const browserRows = async (options: BrowserOptions): Promise<Row[]> => {
         await page.getByLabel('Import trace').setInputFiles(path, { timeout: DRAW_BUDGET_MS });
         const painted = await page.evaluate(() => (window as unknown as { __painted: Promise<number> }).__painted);
         const refused = page.locator('.trace-error');
-        if (await refused.count()) return { refused: (await refused.innerText()).replace(/\s+/g, ' ').slice(0, 160), importMs: null, renderMs: null, totalMs: null, elements: null };
+        if (await refused.count()) return { refused: (await refused.innerText()).replace(/\s+/g, ' ').slice(0, 160), importMs: null, renderMs: null, totalMs: null, elements: null, parseMs: null };
         const accepted = await page.evaluate(() => performance.getEntriesByName('loopscope:trace-accepted').at(-1)?.startTime ?? null);
         if (accepted === null) throw new Error('the app set no loopscope:trace-accepted mark on Import trace');
         await settle(page);
         const elements = await timelineElements(page);
-        return { refused: null, importMs: accepted - started, renderMs: painted - accepted, totalMs: painted - started, elements };
+        // The baseline: `JSON.parse` alone of the same file's text, in the same page, after the import.
+        await page.evaluate(() => document.body.append(Object.assign(document.createElement('input'), { type: 'file', id: 'bench-file' })));
+        await page.locator('#bench-file').setInputFiles(path, { timeout: DRAW_BUDGET_MS });
+        const parseMs = await page.evaluate(async () => {
+          const text = await document.querySelector<HTMLInputElement>('#bench-file')!.files![0].text();
+          const parsedAt = performance.now();
+          JSON.parse(text);
+          return performance.now() - parsedAt;
+        });
+        return { refused: null, importMs: accepted - started, renderMs: painted - accepted, totalMs: painted - started, elements, parseMs };
       });
     const steps = trace.steps.length;
     log(`timeline: ${steps} steps imported`);
-    const timeline: { refused: string | null; importMs: number | null; renderMs: number | null; totalMs: number | null; elements: number | null }[] = [];
+    const timeline: { refused: string | null; importMs: number | null; renderMs: number | null; totalMs: number | null; elements: number | null; parseMs: number | null }[] = [];
     for (let n = 0; n < repeat; n += 1) timeline.push(await timelineOnce(traceText!, steps));
     log(`timeline: ${tenfold.steps.length} steps imported`);
     const tenfoldText = JSON.stringify(tenfold);
@@ -622,6 +655,26 @@ export const browserRows = async (options: BrowserOptions): Promise<Row[]> => {
     // Three, not two: the median of two is their mean, and one slow import of 100,000 steps (a GC, a loaded moment) decided the row.
     for (let n = 0; n < Math.min(repeat, 3); n += 1) timelineTenfold.push(await timelineOnce(tenfoldText, tenfold.steps.length));
 
+    const timelineRow = (id: string, sample: typeof timeline, count: number): Row[] => {
+      const refused = sample.find((one) => one.refused)?.refused;
+      const refusal = refused ? { note: `the app refuses the trace: ${refused}` } : {};
+      const of = (pick: (one: (typeof timeline)[number]) => number | null) => (refused ? null : median(sample.map(pick).filter((value): value is number => value !== null)));
+      return [
+        { id: `${id}.time`, measure: `timeline: ${count.toLocaleString('en')} steps render`, unit: 'ms', ours: of((one) => one.renderMs), baseline: null, baselineIs: 'absolute target', target: { atMost: 100 }, note: refused ? refusal.note : 'Import trace: from the app\'s mark that it accepted the trace (read, parsed, its steps in the page) to the timeline drawn with every step and painted; the trace\'s graph opened before the mark, once the worker had checked the file (in the import row)' },
+        { id: `${id}.import`, measure: `timeline: ${count.toLocaleString('en')} steps, import (read and parse)`, unit: 'ms', ours: of((one) => one.importMs), baseline: null, baselineIs: 'informational', target: null, note: refused ? refusal.note : 'Import trace: the file chosen to the mark: read in a worker, which sends the steps\' text in chunks and checks the rest; each chunk parsed and checked on the page as it comes; the trace\'s graph opened' },
+        { id: `${id}.total`, measure: `timeline: ${count.toLocaleString('en')} steps, file chosen → painted`, unit: 'ms', ours: of((one) => one.totalMs), baseline: of((one) => one.parseMs), baselineIs: '`JSON.parse` alone of the same file\'s text in the same page', target: id === 'timeline.tenfold' ? { ratio: 2 } : null, note: refused ? refusal.note : 'Import trace: the import and the render together, whatever side of the mark the work is on' },
+        id === 'timeline.steps'
+          ? { id: `${id}.dom`, measure: `timeline: ${count.toLocaleString('en')} steps, DOM elements`, unit: 'elements', ours: median(afterRun.map((run) => run.elements)), baseline: null, baselineIs: 'absolute target', target: { atMost: 500 }, note: 'the timeline panel right after the run stopped' }
+          : { id: `${id}.dom`, measure: `timeline: ${count.toLocaleString('en')} steps, DOM elements`, unit: 'elements', ours: of((one) => one.elements), baseline: null, baselineIs: 'absolute target', target: { atMost: 500 }, ...refusal },
+      ];
+    };
+    rows.push(
+      ...timelineRow('timeline.steps', timeline, steps),
+      ...timelineRow('timeline.tenfold', timelineTenfold, tenfold.steps.length),
+    );
+    }
+
+    if (chosen('run')) {
     // The baseline of a repaint: the bare page drawing one node another way.
     log('select a step: the bare page repainting one node');
     const bareRepaint = await withPage(async (page, context) => {
@@ -661,19 +714,6 @@ export const browserRows = async (options: BrowserOptions): Promise<Row[]> => {
       }
       return { times, reveals };
     });
-    const timelineRow = (id: string, sample: typeof timeline, count: number): Row[] => {
-      const refused = sample.find((one) => one.refused)?.refused;
-      const refusal = refused ? { note: `the app refuses the trace: ${refused}` } : {};
-      const of = (pick: (one: (typeof timeline)[number]) => number | null) => (refused ? null : median(sample.map(pick).filter((value): value is number => value !== null)));
-      return [
-        { id: `${id}.time`, measure: `timeline: ${count.toLocaleString('en')} steps render`, unit: 'ms', ours: of((one) => one.renderMs), baseline: null, baselineIs: 'absolute target', target: { atMost: 100 }, note: refused ? refusal.note : 'Import trace: from the app\'s mark that it accepted the trace (read, parsed, its steps in the page) to the timeline drawn with every step and painted; the trace\'s graph opened before the mark, once the worker had checked the file (in the import row)' },
-        { id: `${id}.import`, measure: `timeline: ${count.toLocaleString('en')} steps, import (read and parse)`, unit: 'ms', ours: of((one) => one.importMs), baseline: null, baselineIs: 'informational', target: null, note: refused ? refusal.note : 'Import trace: the file chosen to the mark: read and parsed in a worker, the trace\'s graph opened, steps copied to the page in chunks' },
-        { id: `${id}.total`, measure: `timeline: ${count.toLocaleString('en')} steps, file chosen → painted`, unit: 'ms', ours: of((one) => one.totalMs), baseline: null, baselineIs: 'informational', target: null, note: refused ? refusal.note : 'Import trace: the import and the render together, whatever side of the mark the work is on' },
-        id === 'timeline.steps'
-          ? { id: `${id}.dom`, measure: `timeline: ${count.toLocaleString('en')} steps, DOM elements`, unit: 'elements', ours: median(afterRun.map((run) => run.elements)), baseline: null, baselineIs: 'absolute target', target: { atMost: 500 }, note: 'the timeline panel right after the run stopped' }
-          : { id: `${id}.dom`, measure: `timeline: ${count.toLocaleString('en')} steps, DOM elements`, unit: 'elements', ours: of((one) => one.elements), baseline: null, baselineIs: 'absolute target', target: { atMost: 500 }, ...refusal },
-      ];
-    };
     rows.push(
       { id: 'select.repaint', measure: 'select a step → canvas repainted', unit: 'ms', ours: median(afterRun.map((run) => run.selectMs)), baseline: median(bareRepaint.times), baselineIs: 'bare page: one node drawn another way', target: { atMost: 50 }, note: `a step clicked in the timeline of the ${sizes.steps}-step run just made` },
       {
@@ -682,12 +722,11 @@ export const browserRows = async (options: BrowserOptions): Promise<Row[]> => {
         baselineIs: 'bare page: the view set to centre a node out of view, and the node drawn another way', target: { atMost: 50 },
         note: `a step whose node is out of view clicked in the timeline of the ${sizes.steps}-step run: until the node is wholly in the canvas and painted`,
       },
-      ...timelineRow('timeline.steps', timeline, steps),
-      ...timelineRow('timeline.tenfold', timelineTenfold, tenfold.steps.length),
     );
+    }
 
     }
-    if (sections.has('runtime')) {
+    if (chosen('runtime')) {
     // 5. The runtime against LangGraph, in the browser.
     const rounds = quick ? 500 : 10_000;
     log(`runtime vs LangGraph in the browser, ${rounds} rounds`);

@@ -69,14 +69,11 @@ export const markdownOf = (results: Result[]) => {
   return lines.join('\n');
 };
 
-const TABLE_START = '<!-- bench-table:start';
-const TABLE_END = '<!-- bench-table:end -->';
-
-/** The document with the part between its bench-table markers (the markers kept) replaced by `table`. */
-export const withBenchTable = (doc: string, table: string) => {
-  const start = doc.indexOf(TABLE_START);
-  const end = doc.indexOf(TABLE_END);
-  if (start < 0 || end < start) throw new Error('docs/performance.md has lost its bench-table markers');
+/** Replaces the table between a pair of markers (`bench-table`, or `bench-loaded-table` for `--loaded`) in docs/performance.md. */
+export const withBenchTable = (doc: string, table: string, marker = 'bench-table') => {
+  const start = doc.indexOf(`<!-- ${marker}:start`);
+  const end = doc.indexOf(`<!-- ${marker}:end -->`);
+  if (start < 0 || end < start) throw new Error(`docs/performance.md has lost its ${marker} markers`);
   const afterStartMarker = doc.indexOf('\n', start) + 1;
   return `${doc.slice(0, afterStartMarker)}${table}${doc.slice(end)}`;
 };

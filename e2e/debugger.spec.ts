@@ -403,6 +403,26 @@ test('Pause stops a slow run mid-way and the page keeps answering; Continue fini
   await expect(stopStatus(page)).toContainText('completed');
 });
 
+test('a long trace read by parts still names its one broken step deep inside, and opens once mended', async ({ page }, testInfo) => {
+  // Big enough for the parsing worker, which sends the steps' text to the page by parts (runtime/traceText.ts).
+  test.slow();
+  const count = 6_000;
+  const step = (index: number) => ({
+    step: index + 1, round: Math.floor(index / 4) + 1, node: ['decide', 'execute', 'evaluate', 'recover'][index % 4], kind: ['reason', 'act', 'verify', 'recover'][index % 4],
+    outcome: 'ok', attempts: [], reads: [], writes: { note: `step ${index + 1}` }, edges: [], fired: null, guard: null, durationMs: 0,
+  });
+  const trace = { format: 'loopscope/trace', version: 1, graph: 'SecurityClaw triage', seed: 1, stopReason: 'max_steps', rounds: count / 4, tokensUsed: 0, finalState: {}, steps: Array.from({ length: count }, (_, index) => step(index)) };
+  const file = testInfo.outputPath('broken-deep.trace.json');
+  await writeFile(file, JSON.stringify({ ...trace, steps: trace.steps.map((one, index) => (index === 4_321 ? { ...one, writes: { ...one.writes, deep: [{ n: 1, extra: { constructor: 1 } }] } } : one)) }));
+  await page.goto('/');
+  await page.getByLabel('Import trace').setInputFiles(file);
+  await expect(page.getByRole('alert').filter({ hasText: 'steps[4321].writes.deep[0].extra.constructor' })).toBeVisible();
+  await writeFile(file, JSON.stringify(trace));
+  await page.getByLabel('Import trace').setInputFiles(file);
+  await expect(stopStatus(page)).toContainText('max_steps');
+  await expect(timeline(page).locator(`[data-step="${count}"]`)).toBeVisible();
+});
+
 test('a 10,000-step trace imports with its graph and scrolls, rendering only the visible steps', async ({ page }, testInfo) => {
   // One 2.6 MB file to parse and draw: the one journey allowed more time on a loaded machine.
   test.slow();

@@ -17,6 +17,10 @@
  *   BENCH_REPEAT=6    repetitions of each browser measure
  *   BENCH_BROWSER=0   the Node rows only
  *   BENCH_CHAIN_NODES=1000  the long chain a step is timed on (issue 40, #14)
+ *   BENCH_SECTIONS=timeline,small  only these parts (bench/sections.ts lists them)
+ *   --loaded          the canvas rows (200, 1,000 and 5,000 nodes) beside a fixed CPU load the bench
+ *                     starts (bench/load.ts), the same for app and baseline; its table goes into
+ *                     docs/performance.md's loaded table
  * Numbers belong here, never in unit tests.
  */
 import { spawnSync } from 'node:child_process';
@@ -33,6 +37,8 @@ import { gridGraph } from '../bench/graphs.ts';
 import { chainSteps } from '../bench/chain.ts';
 import { compareLoops, longRun } from '../bench/loops.ts';
 import { judge, markdownOf, tableOf, withBenchTable, type Row } from '../bench/report.ts';
+import { startLoad } from '../bench/load.ts';
+import { chosen, everySection } from '../bench/sections.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const quick = process.env.BENCH_QUICK === '1';
@@ -47,17 +53,27 @@ const rows: Row[] = [];
 const log = (line: string) => console.log(line);
 const load = () => loadavg().map((value) => value.toFixed(2)).join(' ');
 
+const loaded = process.argv.includes('--loaded');
+// Under load: the canvas rows only (a full loaded run is these three sections).
+if (loaded) process.env.BENCH_SECTIONS ??= 'small,big,huge';
+const fullLoaded = loaded && process.env.BENCH_SECTIONS === 'small,big,huge';
+let loadNote = '';
+
 const startedAt = new Date();
 const loadBefore = load();
 log(`Loopscope bench — ${startedAt.toISOString()}, Node ${process.version}, ${cpus().length} cores, load ${loadBefore}${quick ? ', QUICK (small sizes)' : ''}${gc ? '' : ' (run with --expose-gc for exact heap numbers)'}`);
 log(`Checkpointer for both runtimes: newest ${DEFAULT_RETENTION.keepNewest} + a keyframe every ${DEFAULT_RETENTION.keyframeEvery} steps (at most ${DEFAULT_RETENTION.maxKeyframes}, spaced wider as they pile up)\n`);
 
 // 1. The runtime against LangGraph written straight, best of a few, alternating.
+if (chosen('loops')) {
 const loops = await compareLoops(ROUNDS, Math.max(2, Math.ceil(REPEAT / 2)));
 log(`runtime vs LangGraph in Node, ${ROUNDS.toLocaleString('en')} rounds: ${Math.round(loops.best.ours)} ms (${loops.steps.ours} steps) vs ${Math.round(loops.best.straight)} ms (${loops.steps.straight} steps)`);
 rows.push({ id: 'runtime.node', measure: `runtime, ${ROUNDS.toLocaleString('en')} rounds, in Node`, unit: 'ms', ours: loops.best.ours, baseline: loops.best.straight, baselineIs: 'the same loop written straight on LangGraph (bench/loops.ts), best of the repetitions', target: { ratio: 1.25 }, note: 'aim 1.05×' });
 
+}
+
 // 1b. A step as the graph grows (issue 40, #14): a chain of act nodes, each step a node no step ran before.
+if (chosen('chain')) {
 const [small, large] = [50, CHAIN_NODES];
 const [smallStep, largeStep] = await chainSteps([small, large], Math.max(2, Math.ceil(REPEAT / 2)));
 const perStep = (ms: number) => `${ms.toFixed(2)} ms`;
@@ -70,7 +86,10 @@ rows.push(
   },
 );
 
+}
+
 // 2. Memory over a long run, heap after a full GC every tenth of the way.
+if (chosen('memory')) {
 const heapMb = () => {
   gc?.();
   return process.memoryUsage().heapUsed / 1e6;
@@ -88,7 +107,10 @@ const spread = Math.max(...later.map((sample) => Math.abs(sample.heap - baseSamp
 log(`memory over ${MEMORY_ROUNDS.toLocaleString('en')} rounds, heap MB after GC: ${samples.map((sample) => `${sample.rounds}: ${sample.heap.toFixed(1)}`).join(', ')}`);
 rows.push({ id: 'runtime.memory', measure: `runtime memory, ${baseSample.rounds.toLocaleString('en')} → ${MEMORY_ROUNDS.toLocaleString('en')} rounds, largest heap change`, unit: '%', ours: spread, baseline: null, baselineIs: `the heap at round ${baseSample.rounds.toLocaleString('en')}`, target: { atMost: 10 }, note: gc ? undefined : 'no --expose-gc: heap numbers are rough' });
 
+}
+
 // 3. Pause during a long run, and how long the event loop was held.
+if (chosen('pause')) {
 const pausing = longRun(1_000_000);
 let longestBlock = 0;
 let lastTick = performance.now();
@@ -109,6 +131,8 @@ rows.push(
   { id: 'runtime.eventLoop', measure: 'longest hold of the event loop during a long run', unit: 'ms', ours: longestBlock, baseline: null, baselineIs: '—', target: null },
 );
 
+}
+
 // 4. Opening and exporting a 1,000-node, 1,500-edge file, against JSON.parse / JSON.stringify of it.
 const fastestOf = (work: () => void) => {
   let fastest = Number.POSITIVE_INFINITY;
@@ -119,6 +143,7 @@ const fastestOf = (work: () => void) => {
   }
   return fastest;
 };
+if (chosen('file')) {
 const fileText = JSON.stringify(gridGraph(1_000, 1_500));
 const file = parseGraph(fileText);
 if (!file.ok) throw new Error(file.problems[0].message);
@@ -131,6 +156,8 @@ rows.push(
   { id: 'file.export', measure: '1,000-node file: export', unit: 'ms', ours: fastestOf(() => serializeGraph(file.value)), baseline: fastestOf(() => JSON.stringify(file.value)), baselineIs: 'JSON.stringify of the same graph', target: { atMost: 20 } },
 );
 
+}
+
 // 5. The command line's start: `loopscope run` of a one-round graph, from start to exit, against a
 // plain LangGraph script running the same loop (bench/startup). Alternating, medians.
 const timedRun = (args: string[]) => {
@@ -140,6 +167,7 @@ const timedRun = (args: string[]) => {
   return performance.now() - started;
 };
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+if (chosen('cli')) {
 if (spawnSync(process.execPath, ['--import', 'tsx', 'scripts/buildCli.ts'], { cwd: root, stdio: 'inherit' }).status !== 0) throw new Error('the command line did not build');
 const startTimes = { ours: [] as number[], plain: [] as number[] };
 for (let n = 0; n < Math.max(3, REPEAT); n += 1) {
@@ -149,8 +177,10 @@ for (let n = 0; n < Math.max(3, REPEAT); n += 1) {
 log(`loopscope run, one round, start to exit: ${startTimes.ours.map(Math.round).join(', ')} ms; the plain LangGraph script: ${startTimes.plain.map(Math.round).join(', ')} ms`);
 rows.push({ id: 'cli.startup', measure: '`loopscope run` of a one-round graph, start to exit', unit: 'ms', ours: median(startTimes.ours), baseline: median(startTimes.plain), baselineIs: 'a plain LangGraph script running the same loop (bench/startup/plain.mjs), median of alternating runs', target: { ratio: 1.5 } });
 
+}
+
 // 6. The browser.
-if (process.env.BENCH_BROWSER !== '0') {
+if (process.env.BENCH_BROWSER !== '0' && ['small', 'big', 'huge', 'giant', 'canvas', 'run', 'timeline', 'runtime'].some((section) => chosen(section))) {
   const appDir = join(OUT, 'app');
   const pagesDir = join(OUT, 'pages');
   log(`\nbuilding the app into ${appDir} and the baseline pages into ${pagesDir}`);
@@ -161,7 +191,17 @@ if (process.env.BENCH_BROWSER !== '0') {
   build(['--outDir', appDir]);
   build(['--config', 'bench/vite.config.ts', '--outDir', pagesDir]);
   log(`browser: headless Chromium 1440×900, ${REPEAT} alternating repetitions, medians; app on port ${PORT}, baselines on ${PORT + 1}`);
-  rows.push(...(await browserRows({ root, appDir, pagesDir, port: PORT, quick, repeat: REPEAT, log })));
+  const load = loaded ? startLoad() : null;
+  if (load) {
+    loadNote = load.describe;
+    log(`under load: ${load.describe}, started after the builds, for app and baseline alike`);
+  }
+  try {
+    const measured = await browserRows({ root, appDir, pagesDir, port: PORT, quick, repeat: REPEAT, log });
+    rows.push(...(load ? measured.filter((row) => row.id !== 'initial.js').map((row) => ({ ...row, id: `loaded.${row.id}`, measure: `${row.measure}, under load` })) : measured));
+  } finally {
+    load?.stop();
+  }
 }
 
 const results = rows.map(judge);
@@ -172,11 +212,13 @@ for (const result of results) if (result.note) log(`  ${result.measure}: ${resul
 const machine = { node: process.version, cores: cpus().length, cpu: cpus()[0]?.model, loadBefore, loadAfter };
 writeFileSync(join(root, 'bench-results.json'), `${JSON.stringify({ startedAt: startedAt.toISOString(), seconds: Math.round((Date.now() - startedAt.getTime()) / 1000), quick, repeat: REPEAT, machine, rows: results }, null, 2)}\n`);
 writeFileSync(join(root, 'bench-results.md'), `${markdownOf(results)}\n`);
-const full = !quick && !process.env.BENCH_SECTIONS && process.env.BENCH_BROWSER !== '0';
-if (full) {
+// A full run writes its table into docs/performance.md; a full loaded run, the loaded table.
+const writesDoc = !quick && process.env.BENCH_BROWSER !== '0' && (loaded ? fullLoaded : everySection());
+if (writesDoc) {
   const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).stdout.trim();
   const docPath = join(root, 'docs', 'performance.md');
   const caption = `Measured on ${commit} (${startedAt.toISOString().slice(0, 10)}), one full run of ${Math.round((Date.now() - startedAt.getTime()) / 60_000)} min on ${cpus().length} cores, load average before ${loadBefore}, after ${loadAfter}.`;
-  writeFileSync(docPath, withBenchTable(readFileSync(docPath, 'utf8'), `${caption}\n\n${markdownOf(results)}\n`));
+  const under = loadNote ? ` Under load: ${loadNote}, beside app and baseline alike.` : '';
+  writeFileSync(docPath, withBenchTable(readFileSync(docPath, 'utf8'), `${caption}${under}\n\n${markdownOf(results)}\n`, loaded ? 'bench-loaded-table' : 'bench-table'));
 }
-log(`\nwritten: bench-results.json, bench-results.md${full ? ', docs/performance.md' : ''} (${Math.round((Date.now() - startedAt.getTime()) / 1000)} s)`);
+log(`\nwritten: bench-results.json, bench-results.md${writesDoc ? ', docs/performance.md' : ''} (${Math.round((Date.now() - startedAt.getTime()) / 1000)} s)`);

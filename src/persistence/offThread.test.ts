@@ -2,10 +2,11 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TRACE_LIMITS } from '../graph/index.ts';
 import { findTemplate } from '../graph/templates/index.ts';
 import { runGraph } from '../runtime/index.ts';
-import type { Trace } from '../runtime/trace.ts';
+import { serializeTrace, type Trace } from '../runtime/trace.ts';
+import { stepReader } from '../runtime/traceText.ts';
 import { timelineLayout } from '../runtime/timelineLayout.ts';
 import { traceIndex } from '../runtime/traceIndex.ts';
-import { collector, parseOffThread, TRACE_CHUNK, type ParseMessage, type ParseRequest } from './offThread.ts';
+import { collector, parseOffThread, TRACE_CHUNK, WHOLE, type ParseMessage, type ParseRequest } from './offThread.ts';
 import { readTraceFile } from './parseRequest.ts';
 import { answer } from './parseInWorker.ts';
 
@@ -19,53 +20,74 @@ const longTrace = async (): Promise<Trace> => {
 describe('a trace file read off the main thread', () => {
   afterEach(() => void vi.unstubAllGlobals());
 
-  it('comes back in chunks of steps, whole, with its index made by the worker', async () => {
+  it('comes back as its steps\' text in chunks, read on the page with its index, never as copied objects', async () => {
     const trace = await longTrace();
     const messages: ParseMessage[] = [];
     // Copied as a worker's message is, which gives every object an ordinary prototype.
-    await answer({ kind: 'trace', file: new Blob([JSON.stringify(trace)]) }, (message) => messages.push(structuredClone(message)));
-    expect(messages).toHaveLength(1 + Math.ceil(trace.steps.length / TRACE_CHUNK));
-    const collect = collector();
+    await answer({ kind: 'trace', file: new Blob([serializeTrace(trace)]) }, (message) => messages.push(structuredClone(message)));
+    const chunks = Math.ceil(trace.steps.length / TRACE_CHUNK);
+    expect(messages).toHaveLength(1 + chunks);
+    // Text: a copy between threads of a string is a copy of its characters, of an object graph a walk of every value.
+    expect(messages.slice(0, -1).every((message) => !Array.isArray(message) && 'text' in message && typeof message.text === 'string')).toBe(true);
+    const collect = collector(stepReader());
     const results = messages.map(collect);
     expect(results.slice(0, -1).every((result) => result === null)).toBe(true);
     const last = results.at(-1);
-    expect(last?.ok && last.value).toEqual(JSON.parse(JSON.stringify(trace)));
-    const steps = last?.ok ? (last.value as Trace).steps : [];
-    // The page has the worker's index: no pass over the steps, and visits with null prototypes again.
+    expect(last !== WHOLE && last?.ok && last.value).toEqual(JSON.parse(JSON.stringify(trace)));
+    const steps = last !== WHOLE && last?.ok ? (last.value as Trace).steps : [];
     const index = traceIndex(steps);
     expect(index.rounds).toHaveLength(steps.length);
     expect(Object.getPrototypeOf(index.nodeVisits)).toBeNull();
     expect(index.nodeVisits.decide).toBe(steps.filter((step) => step.node === 'decide').length);
-    // And the timeline's layout of the whole run, stop row included: the page does not lay it out.
+    // And the timeline's layout of the whole run, stop row included, made before the trace is shown.
     const layout = index.timeline?.layout;
     expect(index.timeline?.stop).toBe(true);
-    expect(timelineLayout(last?.ok ? (last.value as Trace) : trace, index)).toBe(layout);
+    expect(timelineLayout(last !== WHOLE && last?.ok ? (last.value as Trace) : trace, index)).toBe(layout);
     expect(layout?.rowOfStep).toHaveLength(steps.length);
   });
 
-  it('says the trace is checked, with its graph and no step, before its steps reach the page', async () => {
-    const trace = { ...(await longTrace()), graphFile: { name: 'its own graph' } };
-    const heard: string[] = [];
-    // A worker in this thread: the same answer, each message delivered as a task of its own.
+  it('parsed whole, comes back in chunks of steps with its index made by the worker', async () => {
+    const trace = await longTrace();
+    const messages: ParseMessage[] = [];
+    await answer({ kind: 'trace', file: new Blob([JSON.stringify(trace)]), whole: true }, (message) => messages.push(structuredClone(message)));
+    expect(messages).toHaveLength(1 + Math.ceil(trace.steps.length / TRACE_CHUNK));
+    const last = messages.map(collector()).at(-1);
+    expect(last !== WHOLE && last?.ok && last.value).toEqual(JSON.parse(JSON.stringify(trace)));
+    const steps = last !== WHOLE && last?.ok ? (last.value as Trace).steps : [];
+    expect(Object.getPrototypeOf(traceIndex(steps).nodeVisits)).toBeNull();
+    expect(traceIndex(steps).timeline?.stop).toBe(true);
+  });
+
+  /** A worker in this thread: the same answer, each message delivered as a task of its own. */
+  const thisThreadWorker = (heard: string[]) =>
     class ThisThreadWorker {
       onmessage: ((event: { data: ParseMessage }) => void) | null = null;
       postMessage(request: ParseRequest) {
         void answer(request, (message) => {
           const copy = structuredClone(message);
           setTimeout(() => {
-            heard.push(Array.isArray(copy) ? 'steps' : 'trace');
+            heard.push(Array.isArray(copy) ? 'steps' : 'from' in copy ? 'text' : 'whole' in request ? 'trace parsed whole' : 'trace');
             this.onmessage?.({ data: copy });
           });
         });
       }
       terminate() {}
-    }
-    vi.stubGlobal('Worker', ThisThreadWorker);
-    const result = await parseOffThread({ kind: 'trace', file: new Blob([JSON.stringify(trace)]) }, (checked) =>
+    };
+
+  it('says the trace is checked, with its graph and no step, before its steps reach the page, when parsed whole', async () => {
+    const trace = { ...(await longTrace()), graphFile: { name: 'its own graph' } };
+    const heard: string[] = [];
+    vi.stubGlobal('Worker', thisThreadWorker(heard));
+    // A step the page's quick check does not pass: the worker is asked for the whole parse.
+    const odd = { ...trace, steps: trace.steps.map((step, index) => (index === TRACE_CHUNK + 1 ? { ...step, attempts: [...step.attempts, { n: 1, skill: 'x', outcome: 'ok', tokens: 0, unknown: 1 }] } : step)) };
+    const refused = await parseOffThread({ kind: 'trace', file: new Blob([JSON.stringify(odd)]) });
+    expect(!refused.ok && refused.problems[0]).toEqual({ path: `steps[${TRACE_CHUNK + 1}].attempts[${trace.steps[TRACE_CHUNK + 1].attempts.length}].unknown`, message: 'unknown key "unknown" is not allowed here' });
+    heard.length = 0;
+    const result = await parseOffThread({ kind: 'trace', file: new Blob([JSON.stringify(trace)]), whole: true }, (checked) =>
       heard.push(`checked: ${checked.steps.length} steps, graph ${String(checked.graphFile?.name)}`),
     );
     const chunks = Math.ceil(trace.steps.length / TRACE_CHUNK);
-    expect(heard).toEqual(['trace', 'checked: 0 steps, graph its own graph', ...Array<string>(chunks).fill('steps')]);
+    expect(heard).toEqual(['trace parsed whole', 'checked: 0 steps, graph its own graph', ...Array<string>(chunks).fill('steps')]);
     expect(result.ok && result.value.steps).toHaveLength(trace.steps.length);
   });
 
@@ -79,6 +101,6 @@ describe('a trace file read off the main thread', () => {
     const messages: ParseMessage[] = [];
     await answer({ kind: 'trace', file: new Blob(['{"__proto__": {}}']) }, (message) => messages.push(message));
     expect(messages).toHaveLength(1);
-    expect(collector()(messages[0])?.ok).toBe(false);
+    expect((collector()(messages[0]) as { ok: boolean }).ok).toBe(false);
   });
 });

@@ -1,22 +1,40 @@
 /**
  * The parsing worker's side of offThread.ts, in a module of its own: the page's bundle does not
- * carry what only the worker does (the states kept along a trace's steps are made here).
+ * carry what only the worker does (splitting a trace's text, parsing one whole).
  */
 import { keyframesFor } from '../runtime/states.ts';
-import type { Trace } from '../runtime/trace.ts';
+import { TRACE_LIMITS, type ParseResult } from '../graph/index.ts';
+import { parseTrace, type Trace } from '../runtime/trace.ts';
 import { timelineLayout } from '../runtime/timelineLayout.ts';
 import { traceIndex } from '../runtime/traceIndex.ts';
+import { splitSteps } from '../runtime/traceText.ts';
 import { TRACE_CHUNK, type ParseMessage, type ParseRequest } from './offThread.ts';
-import { parseRequest } from './parseRequest.ts';
+import { parseRequest, readTraceText } from './parseRequest.ts';
 
 /** Parses the request and posts the result, a trace's steps in chunks after its index. */
 export const answer = async (request: ParseRequest, post: (message: ParseMessage) => void) => {
+  if (request.kind === 'trace' && !request.whole) {
+    // A long trace by parts: its steps' text to the page as they are found, then its checked envelope.
+    const text = await readTraceText(request.file);
+    if (!text.ok) return post(text);
+    const split = text.value.length <= TRACE_LIMITS.textChars ? splitSteps(text.value, TRACE_CHUNK, post) : null;
+    const envelope = split && parseTrace(split.envelope);
+    if (split && envelope?.ok) return post({ ok: true, value: envelope.value, chunks: split.chunks, text: true });
+    // Not plainly written, or the envelope refused: parsed whole, which explains (the page drops the parts it had).
+    return postWhole(parseTrace(text.value), post);
+  }
   const result = await parseRequest(request);
   if (request.kind === 'graph' || !result.ok) return post(result);
-  const { steps, ...trace } = result.value as Trace;
+  postWhole(result as ParseResult<Trace>, post);
+};
+
+/** A trace parsed whole: its index first, then its steps in chunks. */
+const postWhole = (result: ParseResult<Trace>, post: (message: ParseMessage) => void) => {
+  if (!result.ok) return post(result);
+  const { steps, ...trace } = result.value;
   const index = traceIndex(steps);
   // The timeline's layout too: made here, it is not made on the page's thread as the trace opens.
-  timelineLayout(result.value as Trace, index);
+  timelineLayout(result.value, index);
   post({ ok: true, value: { ...trace, steps: [] }, chunks: Math.ceil(steps.length / TRACE_CHUNK), index: { ...index, keyframes: keyframesFor(steps) } });
   for (let start = 0; start < steps.length; start += TRACE_CHUNK) post(steps.slice(start, start + TRACE_CHUNK));
 };

@@ -10,12 +10,17 @@ import type { ParseRequest } from './offThread.ts';
 
 const megabytes = (size: number) => `${(size / 1_000_000).toFixed(1)} MB`;
 
-/** A trace file's bytes to a trace, within the trace limits. A file too big to be within them is refused unread. */
-export const readTraceFile = async (file: Blob): Promise<ParseResult<Trace>> => {
+/** A trace file's bytes to its text, within the trace limits. A file too big to be within them is refused unread. */
+export const readTraceText = async (file: Blob): Promise<ParseResult<string>> => {
   // UTF-8 takes at most three bytes for each character of the text.
   if (file.size > TRACE_LIMITS.textChars * 3)
     return { ok: false, problems: [{ path: '', message: `too large: the file has ${megabytes(file.size)}, at most ${megabytes(TRACE_LIMITS.textChars)} of text can be opened` }] };
-  const text = decodeText(new Uint8Array(await file.arrayBuffer()));
+  return decodeText(new Uint8Array(await file.arrayBuffer()));
+};
+
+/** A trace file's bytes to a trace, within the trace limits, parsed whole. */
+export const readTraceFile = async (file: Blob): Promise<ParseResult<Trace>> => {
+  const text = await readTraceText(file);
   return text.ok ? parseTrace(text.value) : text;
 };
 

@@ -1,0 +1,142 @@
+/**
+ * A schema's quick yes: a plain predicate built from a zod schema's own definition, for input so
+ * large that zod's interpreted parse is most of its cost (zod runs jitless here: see zod.ts). It
+ * says only "valid"; anything it does not pass goes through `parseUntrusted`, which reports the
+ * failing path as before. So it must never pass what the full parse would refuse: every limit of
+ * untrusted.ts is kept too (values of no fixed shape get the same walk), and a schema it cannot
+ * read in full (defaults, transforms, refinements) builds no predicate at all.
+ */
+import type * as z from 'zod/mini';
+import { checkValue, type InputLimits } from './untrusted.ts';
+
+type Check = (value: unknown, depth: number) => boolean;
+
+// zod's definitions, as far as read here (zod/v4/core: $ZodTypeDef and its checks).
+interface Def {
+  type: string;
+  format?: string;
+  checks?: { _zod: { def: { check: string; value?: number; inclusive?: boolean; format?: string } } }[];
+  shape?: Record<string, z.ZodMiniType>;
+  catchall?: z.ZodMiniType;
+  innerType?: z.ZodMiniType;
+  element?: z.ZodMiniType;
+  keyType?: z.ZodMiniType;
+  valueType?: z.ZodMiniType;
+  options?: z.ZodMiniType[];
+  entries?: Record<string, unknown>;
+  values?: unknown[];
+}
+
+class Unreadable extends Error {}
+
+
+const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+const numberCheck = (def: Def): ((value: number) => boolean) => {
+  const tests: ((value: number) => boolean)[] = [];
+  const formats: Record<string, (value: number) => boolean> = { safeint: Number.isSafeInteger };
+  if (def.format !== undefined) {
+    const format = formats[def.format];
+    if (!format) throw new Unreadable(`number format ${def.format}`);
+    tests.push(format);
+  }
+  for (const check of def.checks ?? []) {
+    const { check: kind, value, inclusive } = check._zod.def;
+    if (kind === 'greater_than' && typeof value === 'number') tests.push(inclusive ? (n) => n >= value : (n) => n > value);
+    else if (kind === 'less_than' && typeof value === 'number') tests.push(inclusive ? (n) => n <= value : (n) => n < value);
+    else throw new Unreadable(`number check ${kind}`);
+  }
+  return (value) => tests.every((test) => test(value));
+};
+
+const build = (schema: z.ZodMiniType, limits: InputLimits): Check => {
+  const def = (schema as unknown as { _zod: { def: Def } })._zod.def;
+  // Refinements on anything but numbers (their checks are read above) are the full parse's to make.
+  if (def.type !== 'number' && def.checks && def.checks.length > 0) throw new Unreadable(`checks on ${def.type}`);
+  switch (def.type) {
+    case 'string':
+      return (value) => typeof value === 'string';
+    case 'boolean':
+      return (value) => typeof value === 'boolean';
+    case 'number': {
+      const fits = numberCheck(def);
+      return (value) => typeof value === 'number' && Number.isFinite(value) && fits(value);
+    }
+    case 'literal': {
+      const values = def.values ?? [];
+      return (value) => values.includes(value);
+    }
+    case 'enum': {
+      const values = new Set(Object.values(def.entries ?? {}));
+      return (value) => values.has(value as never);
+    }
+    case 'unknown': {
+      // No shape: the limits' walk, from this depth of the document on (the longer lists are the document's own).
+      const from: InputLimits[] = [];
+      return (value, depth) => {
+        if (value === null || typeof value !== 'object') return typeof value !== 'number' || Number.isFinite(value);
+        from[depth] ??= { textChars: limits.textChars, depth: limits.depth - depth + 1, items: limits.items };
+        return checkValue(value, from[depth]).length === 0;
+      };
+    }
+    case 'nullable': {
+      const inner = build(def.innerType!, limits);
+      return (value, depth) => value === null || inner(value, depth);
+    }
+    case 'optional': {
+      const inner = build(def.innerType!, limits);
+      return (value, depth) => value === undefined || inner(value, depth);
+    }
+    case 'array': {
+      const element = build(def.element!, limits);
+      return (value, depth) => {
+        if (!Array.isArray(value) || value.length > limits.items || depth > limits.depth) return false;
+        for (const item of value) if (!element(item, depth + 1)) return false;
+        return true;
+      };
+    }
+    case 'record': {
+      const key = (def.keyType as unknown as { _zod: { def: Def } })._zod.def;
+      const item = (def.valueType as unknown as { _zod: { def: Def } })._zod.def;
+      if (key.type !== 'string' || key.checks?.length || item.type !== 'unknown') throw new Unreadable('records other than of strings to unknown values');
+      // The limits' walk covers its keys (their number, the forbidden ones) and its values.
+      const walk = build(def.valueType!, limits);
+      return (value, depth) => isRecord(value) && walk(value, depth);
+    }
+    case 'object': {
+      if ((def.catchall as unknown as { _zod: { def: Def } } | undefined)?._zod.def.type !== 'never') throw new Unreadable('objects that allow unknown keys');
+      // A field named as something every object inherits (`toString`) is read as its own or not at all.
+      const fields = Object.entries(def.shape ?? {}).map(([name, field]) => ({ name, inherited: name in Object.prototype, check: build(field, limits) }));
+      return (value, depth) => {
+        if (!isRecord(value) || depth > limits.depth) return false;
+        let present = 0;
+        for (const { name, inherited, check } of fields) {
+          const field = inherited && !Object.hasOwn(value, name) ? undefined : value[name];
+          if (field !== undefined) present += 1;
+          if (!check(field, depth + 1)) return false;
+        }
+        // No key but the fields: as many keys as fields present (JSON gives no key the value undefined).
+        return Object.keys(value).length === present;
+      };
+    }
+    case 'union': {
+      const options = (def.options ?? []).map((option) => build(option, limits));
+      return (value, depth) => options.some((option) => option(value, depth));
+    }
+    default:
+      throw new Unreadable(def.type);
+  }
+};
+
+/**
+ * A predicate passing only values the schema (and the input limits, at `depth` of the document)
+ * accepts unchanged, or null when the schema holds anything it cannot read that way.
+ */
+export const quickCheck = (schema: z.ZodMiniType, limits: InputLimits): ((value: unknown, depth: number) => boolean) | null => {
+  try {
+    return build(schema, limits);
+  } catch (error) {
+    if (error instanceof Unreadable) return null;
+    throw error;
+  }
+};
