@@ -6,7 +6,6 @@ const ACCESS_OF_METHOD: Record<HttpSkill['method'], Access> = { GET: 'read', POS
 
 export const http = defineSkillType<HttpSkill>()({
   type: 'http',
-  description: 'Calls a URL; {{args.x}} and {{state.x}} are filled in.',
   defaults: () => ({ type: 'http', access: 'read', url: 'https://example.com/search?q={{args.q}}', method: 'GET', timeoutMs: 10000 }),
   calls: (skill) => (typeof skill.url === 'string' ? [{ address: skill.url }] : []),
   impliedAccess: (skill) => ACCESS_OF_METHOD[skill.method],

@@ -3,7 +3,6 @@ import { defineSkillType } from './types.ts';
 
 export const llm = defineSkillType<LlmSkill>()({
   type: 'llm',
-  description: 'Asks an OpenAI-compatible endpoint, with the key named by apiKeyName.',
   defaults: () => ({ type: 'llm', access: 'read', baseUrl: 'http://localhost:11434/v1', model: 'llama3.1', timeoutMs: 60000 }),
   calls: (skill) =>
     typeof skill.baseUrl === 'string' ? [{ address: skill.baseUrl, ...(typeof skill.apiKeyName === 'string' && skill.apiKeyName ? { keyName: skill.apiKeyName } : {}) }] : [],

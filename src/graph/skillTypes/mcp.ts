@@ -3,7 +3,6 @@ import { defineSkillType } from './types.ts';
 
 export const mcp = defineSkillType<McpSkill>()({
   type: 'mcp',
-  description: 'Calls a tool of an MCP server of the project’s .mcp.json.',
   defaults: () => ({ type: 'mcp', access: 'read', server: 'files', tool: 'read_text_file', timeoutMs: 30000 }),
   // Its server is the person's (.mcp.json), reached through their own connection: no host of the graph's.
   calls: () => [],

@@ -15,8 +15,6 @@ export interface SkillCall {
  */
 export interface SkillTypeDefinition<Skill = unknown, Type extends string = string> {
   type: Type;
-  /** What the inspector's type list says of it. */
-  description: string;
   /**
    * Served from its own script, never contacting anything: the only type a scenario runs as it is;
    * a scenario stands every other type in by a script of its own, or refuses it (runtime/apply-scenario.ts).
