@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import type { BuildOptions } from 'esbuild';
 import { graphIdOf, nodeById, type GraphFile } from '../graph/index.ts';
 import { originOf } from '../graph/hosts.ts';
+import { callsOfSkill } from '../graph/skillTypes/index.ts';
 import type { McpConfig } from '../graph/mcpServers.ts';
 import { visibleText } from '../graph/visible.ts';
 import { refusedState } from '../runtime/state.ts';
@@ -110,12 +111,13 @@ export declare const stopMcpServers: () => Promise<void>;
 /** The origins each key name of the graph's llm skills goes to, by name. */
 const keyOrigins = (graph: GraphFile): Map<string, string[]> => {
   const origins = new Map<string, string[]>();
-  for (const skill of Object.values(graph.skills)) {
-    if (skill.type !== 'llm' || !skill.apiKeyName) continue;
-    const origin = originOf(skill.baseUrl) ?? skill.baseUrl;
-    const known = origins.get(skill.apiKeyName) ?? [];
-    if (!known.includes(origin)) origins.set(skill.apiKeyName, [...known, origin]);
-  }
+  for (const skill of Object.values(graph.skills))
+    for (const { address, keyName } of callsOfSkill(skill)) {
+      if (!keyName) continue;
+      const origin = originOf(address) ?? address;
+      const known = origins.get(keyName) ?? [];
+      if (!known.includes(origin)) origins.set(keyName, [...known, origin]);
+    }
   return new Map([...origins].sort(([a], [b]) => (a < b ? -1 : 1)));
 };
 

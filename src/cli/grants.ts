@@ -6,6 +6,7 @@
  * origin (an address a skill builds from the state) is refused before it is sent (`fetchOnlyTo`).
  */
 import { contactedHosts } from '../graph/hosts.ts';
+import { isScripted } from '../graph/skillTypes/index.ts';
 import type { GraphFile, PermissionMode } from '../graph/index.ts';
 import { KEYS_VARIABLE } from '../skills/environmentKeys.ts';
 import { DEFAULT_GRANT, GRANT_VARIABLE, grantCovers, HOSTS_VARIABLE } from '../skills/grant.ts';
@@ -20,7 +21,7 @@ export interface Allowed {
 }
 
 /** The graph's skills that reach something real (not mocks). */
-export const realSkills = (graph: GraphFile) => Object.entries(graph.skills).flatMap(([name, skill]) => (skill.type === 'mock' ? [] : [name]));
+export const realSkills = (graph: GraphFile) => Object.entries(graph.skills).flatMap(([name, skill]) => (isScripted(skill) ? [] : [name]));
 
 /**
  * Why this graph may not run with what the person allowed, one line per reason, or null when it may.

@@ -1,5 +1,6 @@
 import { type GraphFile } from '../graph/index.ts';
 import { originOf } from '../graph/hosts.ts';
+import { callsOfSkill } from '../graph/skillTypes/index.ts';
 import type { AllowedKeys } from '../skills/environmentKeys.ts';
 
 /**
@@ -8,12 +9,13 @@ import type { AllowedKeys } from '../skills/environmentKeys.ts';
  * before the server starts. Says which skill would send it elsewhere.
  */
 export const keysToOtherOrigins = (graph: GraphFile, allowed: AllowedKeys): string | null => {
-  for (const [id, skill] of Object.entries(graph.skills ?? {})) {
-    if (skill.type !== 'llm' || !skill.apiKeyName) continue;
-    const origins = allowed.get(skill.apiKeyName);
-    if (!origins || origins === 'any origin') continue;
-    const origin = originOf(skill.baseUrl) ?? skill.baseUrl;
-    if (!origins.has(origin)) return `skill ${id} sends ${skill.apiKeyName} to ${origin}, and --key allows ${[...origins].join(', ')} only`;
-  }
+  for (const [id, skill] of Object.entries(graph.skills ?? {}))
+    for (const { address, keyName } of callsOfSkill(skill)) {
+      if (!keyName) continue;
+      const origins = allowed.get(keyName);
+      if (!origins || origins === 'any origin') continue;
+      const origin = originOf(address) ?? address;
+      if (!origins.has(origin)) return `skill ${id} sends ${keyName} to ${origin}, and --key allows ${[...origins].join(', ')} only`;
+    }
   return null;
 };

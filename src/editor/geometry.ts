@@ -5,6 +5,7 @@
  * Pure functions of the graph, so they are tested without a browser.
  */
 import { kindDefinition, outcomesOf, own, type GraphEdge, type GraphFile, type GraphNode } from '../graph/index.ts';
+import { toolOfSkill } from '../graph/skillTypes/index.ts';
 import { visibleText } from '../graph/visible.ts';
 import type { Pausable } from './pausable.ts';
 
@@ -76,17 +77,18 @@ export type Skills = GraphFile['skills'];
 
 /** Where a node names a skill it does not call itself: a plan's actions (Act calls them), a recovery's next skill, the loop's decider. */
 const NOT_CALLED = /^config\.(plans|rules)|decider$/;
+const callsTool = (skill: Skills[string] | undefined) => skill !== undefined && toolOfSkill(skill) !== null;
 const toolsCalled = new WeakMap<GraphNode, { skills: Skills; names: readonly string[] }>();
 
 /**
- * The skills of type `mcp` a node calls itself (its own skill or skills, its judge, its inner
+ * The skills a node calls itself that call an MCP tool (of type `mcp`) (its own skill or skills, its judge, its inner
  * loop's tools), once each: the node shows them in a row of its own (the tools row), between its
  * kind and its summary. Made once per node and skills objects, as summaryLines.
  */
 export const mcpToolsOf = (node: GraphNode, skills: Skills): readonly string[] => {
   const known = toolsCalled.get(node);
   if (known?.skills === skills) return known.names;
-  const names = [...new Set(kindDefinition(node.kind).skillRefs(node.config as never).filter(({ skill, where }) => !NOT_CALLED.test(where) && own(skills, skill)?.type === 'mcp').map(({ skill }) => skill))];
+  const names = [...new Set(kindDefinition(node.kind).skillRefs(node.config as never).filter(({ skill, where }) => !NOT_CALLED.test(where) && callsTool(own(skills, skill))).map(({ skill }) => skill))];
   toolsCalled.set(node, { skills, names });
   return names;
 };

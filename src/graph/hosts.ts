@@ -4,6 +4,7 @@
  */
 import { own } from './common.ts';
 import type { GraphFile } from './schema.ts';
+import { callsOfSkill, type SkillCall } from './skillTypes/index.ts';
 
 export interface ContactedHost {
   /** `https://host:port`, or null when the address is built during the run (a placeholder in its host). */
@@ -41,14 +42,9 @@ export const fixedOrigin = (template: string): string | null => {
   return origin !== null && origin === originOf(fill('b.c')) ? origin : null;
 };
 
-type Calls = { address: string; skill: string; keyName?: string };
+type Calls = SkillCall & { skill: string };
 
-const callsOf = (name: string, skill: Record<string, unknown>): Calls[] => {
-  if (skill.type === 'http' && typeof skill.url === 'string') return [{ address: skill.url, skill: name }];
-  if (skill.type === 'llm' && typeof skill.baseUrl === 'string')
-    return [{ address: skill.baseUrl, skill: name, ...(typeof skill.apiKeyName === 'string' && skill.apiKeyName ? { keyName: skill.apiKeyName } : {}) }];
-  return [];
-};
+const callsOf = (name: string, skill: Record<string, unknown>): Calls[] => callsOfSkill(skill).map((call) => ({ ...call, skill: name }));
 
 export const contactedHosts = (graph: GraphFile): ContactedHost[] => {
   const calls: Calls[] = Object.entries(graph.skills).flatMap(([name, skill]) => callsOf(name, skill));

@@ -3,6 +3,7 @@ import { FORBIDDEN_KEYS } from './common.ts';
 import { idProblem } from './commonSchemas.ts';
 import type { GraphFile, GraphNode, Scenario } from './schema.ts';
 import type { Skill } from './skills.ts';
+import { skillTypeDefinition } from './skillTypes/index.ts';
 
 export const updateNode = (graph: GraphFile, id: string, update: (node: GraphNode) => GraphNode): GraphFile => ({
   ...graph,
@@ -152,18 +153,7 @@ export const nextSkillName = (graph: GraphFile): string => {
   for (let n = 1; ; n += 1) if (!Object.hasOwn(graph.skills, `skill_${n}`)) return `skill_${n}`;
 };
 
-export const newSkill = (type: Skill['type']): Skill => {
-  switch (type) {
-    case 'mock':
-      return { type, access: 'read', script: [{ outcome: 'ok', records: [{}] }] };
-    case 'http':
-      return { type, access: 'read', url: 'https://example.com/search?q={{args.q}}', method: 'GET', timeoutMs: 10000 };
-    case 'llm':
-      return { type, access: 'read', baseUrl: 'http://localhost:11434/v1', model: 'llama3.1', timeoutMs: 60000 };
-    case 'mcp':
-      return { type, access: 'read', server: 'files', tool: 'read_text_file', timeoutMs: 30000 };
-  }
-};
+export const newSkill = (type: Skill['type']): Skill => skillTypeDefinition(type).defaults() as Skill;
 
 // The inspector's rule editor offers these; the graph index does not re-export the kinds' modules.
 export { EVALUATION_REASONS } from './kinds/verify.ts';

@@ -7,7 +7,7 @@
  */
 import { z } from './zod.ts';
 import type { GraphFile } from './schema.ts';
-import type { McpSkill } from './skills.ts';
+import { toolOfSkill } from './skillTypes/index.ts';
 
 const Text = z.string();
 const TextMap = z.record(z.string(), z.string());
@@ -73,8 +73,8 @@ export const expandVariables = (text: string, env: Readonly<Record<string, strin
 export const serversNamed = (graph: GraphFile): Map<string, string[]> => {
   const named = new Map<string, string[]>();
   for (const [name, skill] of Object.entries(graph.skills)) {
-    if (skill.type !== 'mcp') continue;
-    named.set((skill as McpSkill).server, [...(named.get((skill as McpSkill).server) ?? []), name]);
+    const server = toolOfSkill(skill)?.server;
+    if (server !== undefined) named.set(server, [...(named.get(server) ?? []), name]);
   }
   return named;
 };

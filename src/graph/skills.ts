@@ -3,6 +3,7 @@ import { FORBIDDEN_KEYS } from './common.ts';
 import { CallOutcome } from './commonSchemas.ts';
 import { hasPlainHost } from './hosts.ts';
 import { LIMITS } from './limits.ts';
+import { SKILL_TYPE_NAMES, skillTypeDefinition, type SkillOf, type SkillType } from './skillTypes/index.ts';
 
 /**
  * The name of an environment variable, as POSIX shells and dotenv files take it: what an llm
@@ -109,21 +110,27 @@ export const McpSkill = z.strictObject({
   timeoutMs: z._default(z.int().check(z.gte(1)), 30000),
 });
 
-export const Skill = z.discriminatedUnion('type', [MockSkill, HttpSkill, LlmSkill, McpSkill]);
-export type Skill = z.infer<typeof Skill>;
 export type MockSkill = z.infer<typeof MockSkill>;
 export type HttpSkill = z.infer<typeof HttpSkill>;
 export type LlmSkill = z.infer<typeof LlmSkill>;
 export type McpSkill = z.infer<typeof McpSkill>;
 
-const ACCESS_OF_METHOD: Record<HttpSkill['method'], Access> = { GET: 'read', POST: 'write', PUT: 'write', PATCH: 'write', DELETE: 'write' };
+/**
+ * Every registered skill type's schema (./skillTypes): a type with none, or whose schema does not
+ * parse to the skill its definition reads, does not compile. Apart from the definitions because
+ * the canvas reads those and must not load zod.
+ */
+export const SKILL_SCHEMAS = { mock: MockSkill, http: HttpSkill, llm: LlmSkill, mcp: McpSkill } satisfies { [T in SkillType]: z.ZodMiniType<SkillOf<T>> };
+
+type SkillSchemas = (typeof SKILL_SCHEMAS)[SkillType];
+export const Skill = z.discriminatedUnion('type', SKILL_TYPE_NAMES.map((type) => SKILL_SCHEMAS[type]) as unknown as [SkillSchemas, ...SkillSchemas[]]);
+export type Skill = z.infer<typeof Skill>;
 
 /**
- * The access a skill needs: what it declares, and for an http skill at least what its method
- * implies, so that `"method": "DELETE", "access": "read"` does not pass a read-only check.
+ * The access a skill needs: what it declares, and at least what its settings imply (an http
+ * skill's method), so that `"method": "DELETE", "access": "read"` does not pass a read-only check.
  */
 export const effectiveAccess = (skill: Skill): Access => {
-  if (skill.type !== 'http') return skill.access;
-  const implied = ACCESS_OF_METHOD[skill.method];
-  return ACCESS_LEVELS.indexOf(implied) > ACCESS_LEVELS.indexOf(skill.access) ? implied : skill.access;
+  const implied = skillTypeDefinition(skill.type).impliedAccess?.(skill as never);
+  return implied !== undefined && ACCESS_LEVELS.indexOf(implied) > ACCESS_LEVELS.indexOf(skill.access) ? implied : skill.access;
 };

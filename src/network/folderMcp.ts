@@ -14,7 +14,7 @@
  */
 import { serversNamed } from '../graph/mcpServers.ts';
 import type { GraphFile, PermissionMode } from '../graph/schema.ts';
-import type { McpSkill } from '../graph/skills.ts';
+import { toolOfSkill } from '../graph/skillTypes/index.ts';
 import { McpFailure, type McpConnector, type McpTool } from '../skills/mcp.ts';
 import {
   allowServer, folderConnector, FolderRefusal, folderRequest, grantDigest, listServerTools, shownCalls,
@@ -124,10 +124,10 @@ export const folderNetwork = (api: FolderApi, graph: GraphFile, file: string | n
       graph: file,
       mode,
       servers: shown.map(({ name, digest }) => ({ name, digest })),
-      calls: Object.entries(graph.skills).flatMap(([skill, definition]) =>
-        definition.type === 'mcp' && tools.has((definition as McpSkill).server)
-          ? [{ skill, server: (definition as McpSkill).server, tool: (definition as McpSkill).tool, declared: definition.access }]
-          : []),
+      calls: Object.entries(graph.skills).flatMap(([skill, definition]) => {
+        const called = toolOfSkill(definition);
+        return called && tools.has(called.server) ? [{ skill, ...called, declared: definition.access }] : [];
+      }),
     };
     const digest = await grantDigest(ask, tools);
     const remembered = (await folderRequest(api, 'POST', '/granted', { ...ask, digest })).granted as PermissionMode | null;

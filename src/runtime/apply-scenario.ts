@@ -1,6 +1,7 @@
 import { describeProblems, kindDefinition, own, type GraphFile, type GraphNode, type Scenario } from '../graph/index.ts';
 import { Skill } from '../graph/skills.ts';
 import { parseWith } from '../graph/parse.ts';
+import { isScripted, STAND_IN_TYPE } from '../graph/skillTypes/index.ts';
 import { visibleText } from '../graph/visible.ts';
 
 /** Why a scenario cannot run; a message of several lines, the names it quotes made visible (src/graph/visible.ts). */
@@ -16,7 +17,7 @@ export const refusedRealSkill = (scenario: string, name: string, type: string) =
  * its access (what the permission check sees) and its token cost.
  */
 const overriddenSkill = (scenario: Scenario, name: string, base: Skill | undefined, override: Record<string, unknown>): Skill => {
-  const type = override.type ?? (base && base.type !== 'mock' && 'script' in override ? 'mock' : undefined);
+  const type = override.type ?? (base && !isScripted(base) && 'script' in override ? STAND_IN_TYPE : undefined);
   const replaces = base !== undefined && type !== undefined && type !== base.type;
   const kept = base && { access: base.access, ...(base.tokens === undefined ? {} : { tokens: base.tokens }) };
   const merged = parseWith(Skill, replaces ? { ...kept, ...override, type } : { ...base, ...override }, ['skills', name]);
@@ -44,8 +45,8 @@ export const applyScenario = (graph: GraphFile, scenario: Scenario): GraphFile =
     const base = own(graph.skills, name);
     const override = own(scenario.skills, name);
     const skill = override ? overriddenSkill(scenario, name, base, override) : (base as Skill);
-    return [name, skill.type === 'mock' ? skill
-      : { type: 'mock', access: skill.access, tokens: 0, script: [{ outcome: 'error', error: refusedRealSkill(scenario.name, name, skill.type) }] }];
+    return [name, isScripted(skill) ? skill
+      : { type: STAND_IN_TYPE, access: skill.access, tokens: 0, script: [{ outcome: 'error', error: refusedRealSkill(scenario.name, name, skill.type) }] }];
   }));
   return { ...graph, skills, state: { ...graph.state, ...scenario.state }, nodes: withDecisions(graph.nodes, scenario.decisions) };
 };

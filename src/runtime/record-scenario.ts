@@ -7,6 +7,7 @@ import { own } from '../graph/common.ts';
 import { kindDefinition } from '../graph/kinds/index.ts';
 import type { GraphFile, Scenario } from '../graph/schema.ts';
 import type { MockEntry } from '../graph/skills.ts';
+import { isScripted, STAND_IN_TYPE, toolOfSkill } from '../graph/skillTypes/index.ts';
 import { ANSWERED_BY_PERSON } from './kinds/index.ts';
 import { nodeRan, savedStepOf, settingsAsRun } from './scenario.ts';
 import type { Attempt, Trace } from './trace.ts';
@@ -17,6 +18,12 @@ export interface ScenarioDraft {
   notes: string[];
 }
 
+
+/** Whether the graph's skill `name` calls an MCP tool, whose access its server tells at run time. */
+const callsTool = (graph: GraphFile, name: string) => {
+  const skill = own(graph.skills, name);
+  return skill !== undefined && toolOfSkill(skill) !== null;
+};
 /** A permission refusal or an unknown skill: the attempt was recorded, the skill was never called. */
 const neverCalled = (attempt: Attempt, graph: GraphFile) =>
   !(attempt.skill in graph.skills) || (attempt.outcome === 'permission_denied' && (attempt.retry ?? '').startsWith('permission check'));
@@ -73,13 +80,13 @@ export const scenarioFromRun = (graph: GraphFile, trace: Trace, taken: readonly 
     if (placeholder) placeholders.add(attempt.skill);
   }
   // An MCP tool's access is its server's to tell: the mock keeps what the run learned, so a denial replays as a denial.
-  const learned = new Map(attempts.flatMap((attempt) => (attempt.access && own(graph.skills, attempt.skill)?.type === 'mcp' ? [[attempt.skill, attempt.access] as const] : [])));
+  const learned = new Map(attempts.flatMap((attempt) => (attempt.access && callsTool(graph, attempt.skill) ? [[attempt.skill, attempt.access] as const] : [])));
   for (const [name] of learned)
     if (!scripts.has(name)) scripts.set(name, [{ outcome: 'error', tokens: 0, error: `${name} was never called in the run this scenario was saved from (only refused)` }]);
   if (placeholders.size > 0)
     notes.push(`This trace does not hold the records ${[...placeholders].join(', ')} returned (it was made by an older Loopscope): their scripts return empty placeholder records.`);
   for (const [name, skill] of Object.entries(graph.skills))
-    if (skill.type !== 'mock' && !scripts.has(name))
+    if (!isScripted(skill) && !scripts.has(name))
       notes.push(`The ${skill.type} skill ${name} was not called in this run: the scenario refuses it (an error attempt) if a later version of the graph calls it.`);
 
   const original = trace.scenario === undefined ? undefined : graph.scenarios.find((scenario) => scenario.name === trace.scenario);
@@ -105,7 +112,7 @@ export const scenarioFromRun = (graph: GraphFile, trace: Trace, taken: readonly 
     name: unique(`${trace.scenario ?? trace.graph}: ${outcome} in ${trace.rounds} round(s)`, taken),
     description: `Saved from a run (seed ${trace.seed}): the path, the stop and each skill's results as it ran.`,
     seed: trace.seed,
-    ...(scripts.size > 0 ? { skills: Object.fromEntries([...scripts].map(([name, script]) => [name, { type: 'mock', ...(learned.has(name) ? { access: learned.get(name) } : {}), script }])) } : {}),
+    ...(scripts.size > 0 ? { skills: Object.fromEntries([...scripts].map(([name, script]) => [name, { type: STAND_IN_TYPE, ...(learned.has(name) ? { access: learned.get(name) } : {}), script }])) } : {}),
     ...(original?.state ? { state: original.state } : {}),
     ...(decisions.length > 0 ? { decisions: Object.fromEntries(decisions) } : {}),
     expect: {

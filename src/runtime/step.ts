@@ -6,6 +6,7 @@
  */
 import { kindDefinition, nodeById, own, type GraphFile, type GraphNode, type MockEntry, type PermissionMode, type Skill } from '../graph/index.ts';
 import { DEFAULT_GRANT } from '../skills/grant.ts';
+import { isScripted, STAND_IN_TYPE } from '../graph/skillTypes/index.ts';
 import { createSkill, resultOfEntry, type KeyRing, type McpConnector, type SkillRunner } from '../skills/index.ts';
 import { chooseEdge, type EdgeChoice } from './conditions.ts';
 import { budgetLeaves, onBudgetOf, type BudgetLeaves } from '../graph/budget.ts';
@@ -33,7 +34,7 @@ export interface RunDeps {
 export type RealRunners = ReadonlyMap<string, SkillRunner>;
 
 export const realRunners = (graph: GraphFile): RealRunners =>
-  new Map(Object.entries(graph.skills).flatMap(([name, skill]) => (skill.type === 'mock' ? [] : [[name, createSkill(name, skill)] as const])));
+  new Map(Object.entries(graph.skills).flatMap(([name, skill]) => (isScripted(skill) ? [] : [[name, createSkill(name, skill)] as const])));
 
 /** The part of the ledger a node's skill calls move: copied once per node, written back as `_run`. */
 interface CallLedger {
@@ -61,7 +62,7 @@ const scriptedRunner = (name: string, skill: Skill, ledger: CallLedger): SkillRu
         return resultOfEntry(queue[0], skill.tokens, context);
       },
     };
-  if (skill.type !== 'mock') return undefined;
+  if (skill.type !== STAND_IN_TYPE) return undefined;
   return {
     name, access: skill.access, simulated: true,
     call: async (_args, context) => {

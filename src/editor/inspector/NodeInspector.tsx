@@ -1,6 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { kindDefinition, type GraphNode, type InspectorField, type InspectorListEditor, type McpSkill } from '../../graph/index.ts';
 import { kindSchemas } from '../../graph/kinds/schemas.ts';
+import { toolOfSkill } from '../../graph/skillTypes/index.ts';
 import { checkNodeId, getAt, renameNode, setSkill, updateNode, type RecoveryRule } from '../../graph/inspectorOps.ts';
 import { useApp } from '../../store/index.ts';
 import { applyAt, CheckboxesField, DraftField, JsonField, NumberField, SelectField, TextField, type Apply, type Parsed } from './fields.tsx';
@@ -61,7 +62,7 @@ export function NodeInspector({ node }: { node: GraphNode }) {
   const runsPlan = (definition.needs as ((config: unknown) => readonly (readonly string[])[]) | undefined)?.(node.config).some((group) => group.includes('plan')) ?? false;
   // A node's own skill that is an MCP tool gets its args as a form of the tool's input schema.
   const ownSkill = getAt(node.config, 'skill');
-  const ownMcpSkill = typeof ownSkill === 'string' && Object.hasOwn(graph.skills, ownSkill) && graph.skills[ownSkill].type === 'mcp' ? graph.skills[ownSkill] as McpSkill : undefined;
+  const ownMcpSkill = typeof ownSkill === 'string' && Object.hasOwn(graph.skills, ownSkill) && toolOfSkill(graph.skills[ownSkill]) ? graph.skills[ownSkill] as McpSkill : undefined;
 
   const setNode = (key: string, update: (node: GraphNode) => GraphNode) => edit((current) => updateNode(current, node.id, update), `node:${node.id}:${key}`);
   const setConfig = (key: string): Apply<unknown> => (value) =>

@@ -1,8 +1,9 @@
 import { useId, useState } from 'react';
-import { describeProblems, type MockEntry } from '../../graph/index.ts';
+import { describeProblems } from '../../graph/index.ts';
 import { checkSkillName, newSkill, nextSkillName } from '../../graph/inspectorOps.ts';
 import { parseUntrusted } from '../../graph/parse.ts';
-import { MockSkill, Skill } from '../../graph/skills.ts';
+import { Skill, SKILL_SCHEMAS, type MockSkill } from '../../graph/skills.ts';
+import { SKILL_TYPE_NAMES, type SkillOf, type SkillType } from '../../graph/skillTypes/index.ts';
 import { useApp } from '../../store/index.ts';
 import { SelectField, type Apply } from './fields.tsx';
 import { MockScriptForm, scriptSummary } from './MockScriptForm.tsx';
@@ -10,20 +11,63 @@ import { MockScriptForm, scriptSummary } from './MockScriptForm.tsx';
 /** Defines a skill in the graph (`setSkill`), as part of the edit that then picks it. */
 export type DefineSkill = (name: string, skill: Skill) => void;
 
-const SKILL_TYPES = ['mock', 'http', 'llm'] as const;
-type SkillType = (typeof SKILL_TYPES)[number];
-const DEFAULT_SCRIPT: MockEntry[] = [{ outcome: 'ok', records: [{}] }];
+/** The fields of a type's draft in "New skill…", the rest of it the type's defaults (its definition's). */
+type NewFieldsOf<T extends SkillType> = (props: { id: string; draft: SkillOf<T>; set: (draft: SkillOf<T>) => void; replies: boolean }) => React.ReactNode;
+
+function MockScriptFields({ draft, set, replies }: { draft: MockSkill; set: (draft: MockSkill) => void; replies: boolean }) {
+  // The script is held to the mock skill's schema as it is edited, as a skill's script in the graph is.
+  const setScript = (script: unknown) => {
+    const parsed = parseUntrusted(SKILL_SCHEMAS.mock, { ...draft, script });
+    if (!parsed.ok) return describeProblems(parsed.problems);
+    set(parsed.value);
+    return null;
+  };
+  return (
+    // Folded to what it answers: the form's buttons stay in view, and the defaults are a working script.
+    <details className="new-skill-script">
+      <summary>Script: {scriptSummary(draft.script)}</summary>
+      <MockScriptForm script={draft.script} replies={replies} apply={setScript} />
+    </details>
+  );
+}
+
+/**
+ * What "New skill…" asks of each skill type: a registered type (graph/skillTypes) without an entry
+ * does not compile; null leaves the type out of the form (an mcp skill is made under Skills, where
+ * its server's tools are listed).
+ */
+const NEW_SKILL_FIELDS: { [T in SkillType]: NewFieldsOf<T> | null } = {
+  mock: MockScriptFields,
+  http: ({ id, draft, set }) => (
+    <div className="field">
+      <label htmlFor={`${id}-url`}>URL</label>
+      <input id={`${id}-url`} type="text" value={draft.url} onChange={(event) => set({ ...draft, url: event.target.value })} />
+    </div>
+  ),
+  llm: ({ id, draft, set }) => (
+    <>
+      <div className="field">
+        <label htmlFor={`${id}-base`}>Base URL</label>
+        <input id={`${id}-base`} type="text" value={draft.baseUrl} onChange={(event) => set({ ...draft, baseUrl: event.target.value })} />
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-model`}>Model</label>
+        <input id={`${id}-model`} type="text" value={draft.model} onChange={(event) => set({ ...draft, model: event.target.value })} />
+      </div>
+    </>
+  ),
+  mcp: null,
+};
+const NEW_SKILL_TYPES = SKILL_TYPE_NAMES.filter((type) => NEW_SKILL_FIELDS[type] !== null);
+
+/** A draft of each type the form offers, each its type's defaults until edited: a type chosen again shows what was typed in it. */
+const newDrafts = () => Object.fromEntries(NEW_SKILL_TYPES.map((type) => [type, newSkill(type)])) as { [T in SkillType]: SkillOf<T> };
 
 /** The skill the form describes, or why it is not one (the name first: it is what the picker shows). */
-const skillOf = (graph: Parameters<typeof checkSkillName>[0], draft: { name: string; type: SkillType; script: MockEntry[]; url: string; baseUrl: string; model: string }) => {
-  const nameProblem = checkSkillName(graph, draft.name);
+const skillOf = (graph: Parameters<typeof checkSkillName>[0], name: string, draft: Skill) => {
+  const nameProblem = checkSkillName(graph, name);
   if (nameProblem) return { ok: false as const, message: `Name: ${nameProblem}` };
-  const base = newSkill(draft.type);
-  let candidate: unknown = base;
-  if (draft.type === 'mock') candidate = { ...base, script: draft.script };
-  if (draft.type === 'http') candidate = { ...base, url: draft.url };
-  if (draft.type === 'llm') candidate = { ...base, baseUrl: draft.baseUrl, model: draft.model };
-  const parsed = parseUntrusted(Skill, candidate);
+  const parsed = parseUntrusted(Skill, draft);
   return parsed.ok ? { ok: true as const, skill: parsed.value } : { ok: false as const, message: describeProblems(parsed.problems) };
 };
 
@@ -36,59 +80,30 @@ const skillOf = (graph: Parameters<typeof checkSkillName>[0], draft: { name: str
 export function NewSkillForm({ onCreate, onCancel, replies = false }: { onCreate: (name: string, skill: Skill) => void; onCancel: () => void; replies?: boolean }) {
   const graph = useApp((state) => state.graph);
   const id = useId();
-  const [draft, setDraft] = useState(() => ({ name: nextSkillName(graph), type: 'mock' as SkillType, script: DEFAULT_SCRIPT, url: 'https://example.com/search?q={{args.q}}', baseUrl: 'http://localhost:11434/v1', model: 'llama3.1' }));
+  const [name, setName] = useState(() => nextSkillName(graph));
+  const [type, setType] = useState<SkillType>(NEW_SKILL_TYPES[0]);
+  const [drafts, setDrafts] = useState(newDrafts);
   const [error, setError] = useState<string | null>(null);
-  const set = (key: keyof typeof draft) => (event: { target: { value: string } }) => setDraft((current) => ({ ...current, [key]: event.target.value }));
-  // The script is held to the mock skill's schema as it is edited, as a skill's script in the graph is.
-  const setScript = (script: unknown) => {
-    const parsed = parseUntrusted(MockSkill, { ...newSkill('mock'), script });
-    if (!parsed.ok) return describeProblems(parsed.problems);
-    setDraft((current) => ({ ...current, script: parsed.value.script }));
-    return null;
-  };
+  const Fields = NEW_SKILL_FIELDS[type] as NewFieldsOf<SkillType>;
   const create = () => {
-    const result = skillOf(graph, draft);
+    const result = skillOf(graph, name, drafts[type]);
     if (!result.ok) return setError(result.message);
-    onCreate(draft.name, result.skill);
+    onCreate(name, result.skill);
   };
   return (
     <fieldset className="list-item new-skill" aria-label="New skill">
       <legend>New skill</legend>
       <div className="field">
         <label htmlFor={`${id}-name`}>Skill name</label>
-        <input id={`${id}-name`} type="text" value={draft.name} onChange={set('name')} autoFocus />
+        <input id={`${id}-name`} type="text" value={name} onChange={(event) => setName(event.target.value)} autoFocus />
       </div>
       <div className="field">
         <label htmlFor={`${id}-type`}>Skill type</label>
-        <select id={`${id}-type`} value={draft.type} onChange={set('type')}>
-          {SKILL_TYPES.map((type) => <option key={type} value={type}>{type}</option>)}
+        <select id={`${id}-type`} value={type} onChange={(event) => setType(event.target.value as SkillType)}>
+          {NEW_SKILL_TYPES.map((option) => <option key={option} value={option}>{option}</option>)}
         </select>
       </div>
-      {/* Folded to what it answers: the form's buttons stay in view, and the defaults are a working script. */}
-      {draft.type === 'mock' && (
-        <details className="new-skill-script">
-          <summary>Script: {scriptSummary(draft.script)}</summary>
-          <MockScriptForm script={draft.script} replies={replies} apply={setScript} />
-        </details>
-      )}
-      {draft.type === 'http' && (
-        <div className="field">
-          <label htmlFor={`${id}-url`}>URL</label>
-          <input id={`${id}-url`} type="text" value={draft.url} onChange={set('url')} />
-        </div>
-      )}
-      {draft.type === 'llm' && (
-        <>
-          <div className="field">
-            <label htmlFor={`${id}-base`}>Base URL</label>
-            <input id={`${id}-base`} type="text" value={draft.baseUrl} onChange={set('baseUrl')} />
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-model`}>Model</label>
-            <input id={`${id}-model`} type="text" value={draft.model} onChange={set('model')} />
-          </div>
-        </>
-      )}
+      <Fields id={id} draft={drafts[type] as never} set={(draft) => setDrafts((current) => ({ ...current, [type]: draft }))} replies={replies} />
       {error && <p role="alert" className="field-error">{error}</p>}
       <div className="new-skill-buttons">
         <button type="button" onClick={create}>Create skill</button>

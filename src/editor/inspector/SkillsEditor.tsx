@@ -1,7 +1,8 @@
 import { lazy, Suspense, useState } from 'react';
 import { own, type Skill } from '../../graph/index.ts';
 import { originOf } from '../../graph/hosts.ts';
-import { HttpSkill, HTTP_METHODS, LlmSkill, McpSkill, MockSkill, ACCESS_LEVELS } from '../../graph/skills.ts';
+import { HTTP_METHODS, ACCESS_LEVELS, SKILL_SCHEMAS, type LlmSkill, type MockSkill } from '../../graph/skills.ts';
+import { SKILL_TYPE_NAMES, type SkillOf, type SkillType } from '../../graph/skillTypes/index.ts';
 import { checkSkillName, newSkill, nextSkillName, removeSkill, renameSkill, setSkill, skillUsers } from '../../graph/inspectorOps.ts';
 import { useApp } from '../../store/index.ts';
 import { getKey, keyNameOf, originsWithKey, setKey } from '../../network/secrets.ts';
@@ -9,13 +10,11 @@ import { applyAt, DraftField, JsonField, NumberField, SelectField, TextField, ty
 import { skillPart, useOpenPart } from './openPart.ts';
 import { answersWithReply, MockScriptForm } from './MockScriptForm.tsx';
 
-const SKILL_TYPES: readonly Skill['type'][] = ['mock', 'http', 'llm', 'mcp'];
 // An MCP server's tools come with the MCP client: loaded when an mcp skill is opened.
 const McpSkillSettings = lazy(() => import('./McpSkillSettings.tsx').then((module) => ({ default: module.McpSkillSettings })));
-const SCHEMAS = { mock: MockSkill, http: HttpSkill, llm: LlmSkill, mcp: McpSkill } as const;
 
 /** The key is typed for the origin of the skill's base URL and is sent nowhere else. */
-function ApiKeyField({ name, skill, origin }: { name: string; skill: Skill & { type: 'llm' }; origin: string | null }) {
+function ApiKeyField({ name, skill, origin }: { name: string; skill: LlmSkill; origin: string | null }) {
   const keyName = keyNameOf(name, skill.apiKeyName);
   const [value, setValue] = useState(() => (origin ? (getKey(keyName, origin) ?? '') : ''));
   const id = `api-key-${name}`;
@@ -44,41 +43,48 @@ function ApiKeyField({ name, skill, origin }: { name: string; skill: Skill & { t
   );
 }
 
-function SkillSettings({ name, skill, apply }: { name: string; skill: Skill; apply: (key: string, editKey?: string | null) => Apply<unknown> }) {
+type ApplyKey = (key: string, editKey?: string | null) => Apply<unknown>;
+type SettingsOf<T extends SkillType> = (props: { name: string; skill: SkillOf<T>; apply: ApplyKey }) => React.ReactNode;
+
+function MockSettings({ name, skill, apply }: { name: string; skill: MockSkill; apply: ApplyKey }) {
   const graph = useApp((state) => state.graph);
-  switch (skill.type) {
-    case 'mock':
-      return <MockScriptForm script={skill.script} replies={answersWithReply(graph, name)} apply={(script, editKey) => apply('script', editKey)(script)} />;
-    case 'http':
-      return (
-        <>
-          <TextField label="URL" value={skill.url} optional={false} apply={apply('url')} help="{{args.x}} and {{state.x}} are filled in." />
-          <SelectField label="Method" value={skill.method} options={HTTP_METHODS} apply={apply('method')} />
-          <JsonField label="Headers (JSON)" value={skill.headers} optional apply={apply('headers')} />
-          <TextField label="Body" value={skill.body} multiline apply={apply('body')} />
-          <NumberField label="Timeout (ms)" value={skill.timeoutMs} apply={apply('timeoutMs')} />
-          <TextField label="Records path" value={skill.recordsPath} apply={apply('recordsPath')} help="Where the records array is in the answer; empty: the answer itself." />
-        </>
-      );
-    case 'llm':
-      return (
-        <>
-          <TextField label="Base URL" value={skill.baseUrl} optional={false} apply={apply('baseUrl')} help="An OpenAI-compatible endpoint, e.g. http://localhost:11434/v1" />
-          <TextField label="Model" value={skill.model} optional={false} apply={apply('model')} />
-          <TextField label="API key name" value={skill.apiKeyName} apply={apply('apiKeyName')} help="The command line reads the key from this environment variable." />
-          {/* Keyed by where the key is kept: a new key name or origin shows the key kept there, if any. */}
-          <ApiKeyField key={`${keyNameOf(name, skill.apiKeyName)} ${originOf(skill.baseUrl)}`} name={name} skill={skill} origin={originOf(skill.baseUrl)} />
-          <NumberField label="Temperature" value={skill.temperature} optional apply={apply('temperature')} />
-          <NumberField label="Timeout (ms)" value={skill.timeoutMs} apply={apply('timeoutMs')} />
-        </>
-      );
-    case 'mcp':
-      return (
-        <Suspense fallback={null}>
-          <McpSkillSettings skill={skill} apply={apply} />
-        </Suspense>
-      );
-  }
+  return <MockScriptForm script={skill.script} replies={answersWithReply(graph, name)} apply={(script, editKey) => apply('script', editKey)(script)} />;
+}
+
+/** Each skill type's settings under Skills (beside its name, type, access and tokens): a registered type (graph/skillTypes) without them does not compile. */
+const SKILL_SETTINGS: { [T in SkillType]: SettingsOf<T> } = {
+  mock: MockSettings,
+  http: ({ skill, apply }) => (
+    <>
+      <TextField label="URL" value={skill.url} optional={false} apply={apply('url')} help="{{args.x}} and {{state.x}} are filled in." />
+      <SelectField label="Method" value={skill.method} options={HTTP_METHODS} apply={apply('method')} />
+      <JsonField label="Headers (JSON)" value={skill.headers} optional apply={apply('headers')} />
+      <TextField label="Body" value={skill.body} multiline apply={apply('body')} />
+      <NumberField label="Timeout (ms)" value={skill.timeoutMs} apply={apply('timeoutMs')} />
+      <TextField label="Records path" value={skill.recordsPath} apply={apply('recordsPath')} help="Where the records array is in the answer; empty: the answer itself." />
+    </>
+  ),
+  llm: ({ name, skill, apply }) => (
+    <>
+      <TextField label="Base URL" value={skill.baseUrl} optional={false} apply={apply('baseUrl')} help="An OpenAI-compatible endpoint, e.g. http://localhost:11434/v1" />
+      <TextField label="Model" value={skill.model} optional={false} apply={apply('model')} />
+      <TextField label="API key name" value={skill.apiKeyName} apply={apply('apiKeyName')} help="The command line reads the key from this environment variable." />
+      {/* Keyed by where the key is kept: a new key name or origin shows the key kept there, if any. */}
+      <ApiKeyField key={`${keyNameOf(name, skill.apiKeyName)} ${originOf(skill.baseUrl)}`} name={name} skill={skill} origin={originOf(skill.baseUrl)} />
+      <NumberField label="Temperature" value={skill.temperature} optional apply={apply('temperature')} />
+      <NumberField label="Timeout (ms)" value={skill.timeoutMs} apply={apply('timeoutMs')} />
+    </>
+  ),
+  mcp: ({ skill, apply }) => (
+    <Suspense fallback={null}>
+      <McpSkillSettings skill={skill} apply={apply} />
+    </Suspense>
+  ),
+};
+
+function SkillSettings({ name, skill, apply }: { name: string; skill: Skill; apply: ApplyKey }) {
+  const Settings = SKILL_SETTINGS[skill.type] as SettingsOf<SkillType>;
+  return <Settings name={name} skill={skill as never} apply={apply} />;
 }
 
 interface SkillItemProps {
@@ -97,7 +103,7 @@ function SkillItem({ name, skill, open, onToggle, onRenamed }: SkillItemProps) {
   // Applied to the skill as it is when applied, not as rendered: two settings applied at once (a tool and its access) both stay.
   // `editKey` null: an edit of its own in the history, never merged with the one before (a script row added or moved).
   const apply = (key: string, editKey: string | null = key): Apply<unknown> => (value) =>
-    applyAt(SCHEMAS[skill.type], (own(useApp.getState().graph.skills, name) ?? skill) as Record<string, unknown>, key, value, (next) => edit((current) => setSkill(current, name, next as Skill), editKey === null ? undefined : `skill:${name}:${editKey}`));
+    applyAt(SKILL_SCHEMAS[skill.type], (own(useApp.getState().graph.skills, name) ?? skill) as Record<string, unknown>, key, value, (next) => edit((current) => setSkill(current, name, next as Skill), editKey === null ? undefined : `skill:${name}:${editKey}`));
   const parseName = (text: string): Parsed<string> => {
     const problem = checkSkillName(graph, text, name);
     return problem ? { ok: false, message: problem } : { ok: true, value: text };
@@ -115,7 +121,7 @@ function SkillItem({ name, skill, open, onToggle, onRenamed }: SkillItemProps) {
           onRenamed(to);
           return null;
         }} help="Renaming updates the nodes that use it. Press Enter to apply." />
-        <SelectField label="Type" value={skill.type} options={SKILL_TYPES} apply={(type) => {
+        <SelectField label="Type" value={skill.type} options={SKILL_TYPE_NAMES} apply={(type) => {
           edit((current) => setSkill(current, name, { ...newSkill(type as Skill['type']), access: skill.access }));
           return null;
         }} />

@@ -6,6 +6,7 @@
  */
 import { own, type GraphNode } from '../../graph/index.ts';
 import { ACCESS_LEVELS, callAccess, isDestructive, type AccessLevel, type ToolHints } from '../../graph/mcpAccess.ts';
+import { toolOfSkill } from '../../graph/skillTypes/index.ts';
 import { visibleText } from '../../graph/visible.ts';
 import { mcpToolsOf, type Skills } from '../geometry.ts';
 
@@ -26,10 +27,11 @@ export type ListedTool = (server: string, tool: string) => ToolHints | undefined
 export const toolCallsOf = (node: GraphNode, skills: Skills, listed: ListedTool): ToolCall[] =>
   mcpToolsOf(node, skills).flatMap((name) => {
     const skill = own(skills, name);
-    if (skill?.type !== 'mcp') return [];
-    const tool = listed(skill.server, skill.tool);
+    const called = skill && toolOfSkill(skill);
+    if (!called) return [];
+    const tool = listed(called.server, called.tool);
     // Named as the row shows them: a server's or tool's name is the file's (src/graph/visible.ts).
-    return [{ server: visibleText(skill.server), tool: visibleText(skill.tool), access: callAccess(skill.access, tool), destructive: tool !== undefined && isDestructive(tool), listed: tool !== undefined }];
+    return [{ server: visibleText(called.server), tool: visibleText(called.tool), access: callAccess(skill.access, tool), destructive: tool !== undefined && isDestructive(tool), listed: tool !== undefined }];
   });
 
 /** One mark of the row: an access level, and how many calls need it (the level's name for a single call). */
