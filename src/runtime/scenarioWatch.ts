@@ -6,6 +6,7 @@
  */
 import { own, type GraphFile, type Scenario } from '../graph/index.ts';
 import type { SavedRun } from '../graph/schema.ts';
+import { isScripted, SKILL_TYPES, STAND_IN_TYPE, type SkillType } from '../graph/skillTypes/index.ts';
 import { scenarioOutcome, type ScenarioOutcome } from './scenario.ts';
 import { nodeRan, type Trace } from './trace.ts';
 
@@ -41,14 +42,14 @@ export interface WatchResult {
   elapsedMs: number;
 }
 
-const REAL = ['http', 'llm', 'mcp'];
-
 /** The skills a scenario leaves real (no mock of its own for them), with their types. */
 export const realSkillsOf = (graph: GraphFile, scenario: Scenario): { name: string; type: string }[] =>
   Object.entries(graph.skills).flatMap(([name, skill]) => {
     const override = own(scenario.skills, name) as Record<string, unknown> | undefined;
-    const type = typeof override?.type === 'string' ? override.type : override && 'script' in override ? 'mock' : skill.type;
-    return REAL.includes(type) ? [{ name, type }] : [];
+    const type = typeof override?.type === 'string' ? override.type : override && 'script' in override ? STAND_IN_TYPE : skill.type;
+    // A type this build does not know is left out too: nothing says it contacts nothing.
+    const real = !Object.hasOwn(SKILL_TYPES, type) || !isScripted({ type: type as SkillType });
+    return real ? [{ name, type }] : [];
   });
 
 /** Why a run on each edit leaves the scenario out, or null when it runs it (mock skills only). */
