@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { findTemplate } from '../graph/templates/index.ts';
 import { edgeLayout, loadLabelPlacement } from './flowAdapter.ts';
-import { curveBlocked, detourLevel, nodeGrid } from './edgeRouting.ts';
+import { curveBlocked, detourLevel, nodeGrid } from '../ui/edgeRouting.ts';
 import { drawnAsLoop, edgeRoute, nodeRect, sourceHandleIndex, sourcePoint, targetPoint, type Point, type Rect } from './geometry.ts';
 
 beforeAll(() => loadLabelPlacement());
