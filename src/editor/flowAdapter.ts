@@ -263,18 +263,18 @@ export interface EdgeLayout {
 }
 
 /** What is placed after the first screen: the labels, and the detours of edges round the nodes in their way. */
-type LabelPlacement = typeof import('../ui/labelPlacement.ts') & typeof import('../ui/edgeRouting.ts') & typeof import('./nodeObstacles.ts');
+type LabelPlacement = typeof import('./edgePlacement.ts');
 let placement: LabelPlacement | null = null;
 let placementLoading: Promise<void> | null = null;
 
 /**
- * Loads where labels go (ui/labelPlacement.ts): the canvas asks after its first commit, the tests
+ * Loads where labels go (edgePlacement.ts): the canvas asks after its first commit, the tests
  * first. Until then a layout places no label and says so (`labelsPending`): the first screen draws
  * the graph, its labels a moment later, in their places.
  */
 export const loadLabelPlacement = (): Promise<void> =>
-  (placementLoading ??= Promise.all([import('../ui/labelPlacement.ts'), import('../ui/edgeRouting.ts'), import('./nodeObstacles.ts')]).then(([labels, routing, obstacles]) => {
-    placement = { ...labels, ...routing, ...obstacles };
+  (placementLoading ??= import('./edgePlacement.ts').then((loaded) => {
+    placement = loaded;
     lastLayout = null;
   }));
 

@@ -6,7 +6,7 @@ import { findTemplate, TEMPLATES } from '../graph/templates/index.ts';
 import { edgeLayout, findBackEdges, loadLabelPlacement } from './flowAdapter.ts';
 import { drawnExtent, farSpot, placeLabels, placeLabelsInOrder, placeLabelsKeeping } from '../ui/labelPlacement.ts';
 import { finish } from '../ui/pausable.ts';
-import { nodeObstacles } from './nodeObstacles.ts';
+import { nodeObstacles } from './edgePlacement.ts';
 import { ABOVE_NODE, NODE_ROWS, drawnAsLoop, edgeRoute, handleBoxes, mcpToolsOf, nodeHeight, nodeRect, nodeTitle, nodeWidth, outcomesTop, placeLoops, sourceHandleIndex, sourcePoint, targetPoint, type LabelRequest, type PlacedLabel, type Point, type Rect } from './geometry.ts';
 
 // Labels are placed once their placement has loaded, as on the canvas after its first commit.

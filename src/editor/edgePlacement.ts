@@ -1,7 +1,10 @@
 /**
- * What an edge label keeps clear of around an editor node (ui/labelPlacement.ts, shared with the server
- * graph's canvas, places labels among such boxes). Loaded with the label placement after the first screen.
+ * What the editor's canvas loads after its first screen to place edges (flowAdapter.ts,
+ * loadLabelPlacement), in one piece: the label placement and the routing round nodes it shares with
+ * the server graph's canvas (ui/), and what a label keeps clear of round an editor node.
  */
+export { placeLabelsKeeping } from '../ui/labelPlacement.ts';
+export { routeRoundNodes } from '../ui/edgeRouting.ts';
 import { MARGIN } from '../ui/labelPlacement.ts';
 import { ABOVE_NODE, handleCount, nodeRect, NODE_ROWS, outcomesTop, SOURCE_HANDLE_OUT, targetPoint, TARGET_HANDLE_SIZE, type Obstacle, type Skills } from './geometry.ts';
 import type { GraphNode } from '../graph/index.ts';
