@@ -10,7 +10,6 @@ import { createPortal } from 'react-dom';
 import {
   Background,
   BaseEdge,
-  getBezierPath,
   Handle,
   Position,
   ReactFlow,
@@ -35,6 +34,8 @@ import { refitWhileFitted } from '../../ui/refitWhileFitted.ts';
 import { viewportInRoom } from '../../ui/viewportInRoom.ts';
 import { ZoomAndFit } from '../../ui/viewControls.tsx';
 import { useViewSlot } from '../../ui/viewSlot.ts';
+import { edgeRoute, type PlacedLabel } from '../../ui/edgeGeometry.ts';
+import { serverEdgeLayout } from './edgeLayout.ts';
 import { groupBox, keepPlaces, keptPlaces, layOutDrawing, loopEdges, sizeOf, type Point } from './drawingLayout.ts';
 import './server.css';
 
@@ -61,8 +62,12 @@ interface LangGraphEdgeData extends Record<string, unknown> {
   notTaken: boolean;
   /** How many tasks the fired edge started at once (a `Send` fan-out): shown as ×N. */
   times: number;
-  /** It closes a loop (drawingLayout.ts, loopEdges): only such an edge is drawn back under the nodes. */
-  loop: boolean;
+  /** The run shown started tasks of its target with `Send` (a fan-out: one task per Send, each with its own input). */
+  fanOut: boolean;
+  /** The level of its detour or loop, or null for a curve (edgeLayout.ts). */
+  level: number | null;
+  /** Where its label goes, when it has one. */
+  place: PlacedLabel | undefined;
 }
 type LangGraphFlowNode = Node<LangGraphNodeData, 'langgraph'>;
 type GroupFlowNode = Node<GroupData, 'langgraphGroup'>;
@@ -112,31 +117,36 @@ function GroupView({ data }: NodeProps<GroupFlowNode>) {
 }
 
 /**
- * A loop back to a node on the left (or to itself): out on the right, down under both nodes, back
- * along the bottom and up into the target from its left, as the editor draws a Loopscope loop.
+ * An edge's label: the branch's name when the server gives one (a path map's key), "Send" on a
+ * fan-out, and ×N on the edge as it starts N tasks. SVG text holds no element: the name is the string visibleText makes of it.
  */
-const loopUnder = (sourceX: number, sourceY: number, targetX: number, targetY: number) => {
-  const bottom = Math.max(sourceY, targetY) + 56;
-  const path = `M ${sourceX} ${sourceY} C ${sourceX + 48} ${sourceY}, ${sourceX + 48} ${bottom}, ${sourceX} ${bottom} L ${targetX} ${bottom} C ${targetX - 48} ${bottom}, ${targetX - 48} ${targetY}, ${targetX} ${targetY}`;
-  return [path, (sourceX + targetX) / 2, bottom] as const;
-};
+const edgeLabel = (edge: DrawnEdge, times: number | null, fanOut: boolean) =>
+  [edge.label && visibleText(edge.label), fanOut ? `Send${times ? ` ×${times}` : ''}` : times && `×${times}`].filter(Boolean).join(' ');
+/** How far a fan-out's other strokes run beside its path. */
+const FAN_STROKES = [-5, 5];
+/** A label's box, drawn in the SVG (server.css: 11 px monospace). */
+const labelBox = (label: string) => ({ width: label.length * 6.4 + 12, height: 20 });
 
-function LangGraphEdgeView({ id, sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition, data, markerEnd }: EdgeProps<LangGraphFlowEdge>) {
-  // A forward edge to a node close by (in a subgraph) is a curve, never a loop under both.
-  const [path, labelX, labelY] = data?.loop && targetX < sourceX + 24
-    ? loopUnder(sourceX, sourceY, targetX, targetY)
-    : getBezierPath({ sourceX, sourceY, sourcePosition, targetX, targetY, targetPosition });
-  // The branch's name when the server gives one; why it fired is the step detail's and the timeline's to say.
-  // SVG text holds no element: the name is the string visibleText makes of it.
-  const times = data?.fired && data.times > 1 ? `×${data.times}` : null;
-  const label = [data?.edge.label && visibleText(data.edge.label), times].filter(Boolean).join(' ');
+function LangGraphEdgeView({ id, sourceX, sourceY, targetX, targetY, data, markerEnd }: EdgeProps<LangGraphFlowEdge>) {
+  // Round the nodes it does not join (edgeLayout.ts): a curve, a detour, or a loop back above or below them.
+  const route = edgeRoute({ x: sourceX, y: sourceY }, { x: targetX, y: targetY }, data?.level ?? null);
+  // Why it fired is the step detail's and the timeline's to say.
+  const times = data?.fired && data.times > 1 ? data.times : null;
+  const label = data ? edgeLabel(data.edge, times, data.fanOut) : '';
+  const place = data?.place;
+  const at = route.at(place?.t ?? 0.5);
+  const centre = { x: at.x + (place?.dx ?? 0), y: at.y + (place?.dy ?? 0) };
   // Drawn in the SVG: a label layer of React Flow's own would be React Flow code on the first screen's bundle.
-  const width = (label?.length ?? 0) * 6.4 + 12;
+  const { width } = labelBox(label);
   return (
     <>
-      <BaseEdge id={id} path={path} markerEnd={markerEnd} />
+      {/* A fan-out is drawn as several strokes, one task per Send. */}
+      {data?.fanOut && FAN_STROKES.map((shift) => <path key={shift} d={route.path} transform={`translate(0 ${shift})`} className="lg-fan-stroke" />)}
+      <BaseEdge id={id} path={route.path} markerEnd={markerEnd} />
+      {/* A label placed off its edge (no room on it) is tied to its point on the edge (ui/labelPlacement.ts, farSpot). */}
+      {label && (centre.x !== at.x || centre.y !== at.y) && <path d={`M ${at.x},${at.y} L ${centre.x},${centre.y}`} className="lg-edge-leader" />}
       {label && (
-        <g className={`lg-edge-label${data?.fired ? ' fired' : ''}${times ? ' fan-out' : ''}`} transform={`translate(${labelX} ${labelY})`}>
+        <g className={`lg-edge-label${data?.fired ? ' fired' : ''}${times ? ' fan-out' : ''}`} transform={`translate(${centre.x} ${centre.y})`} data-edge-id={id}>
           <title>{data?.fired && data.reason ? `${label}: ${visibleText(data.reason)}` : label}</title>
           <rect x={-width / 2} y={-10} width={width} height={20} rx={6} />
           <text textAnchor="middle" dominantBaseline="central">{label}</text>
@@ -182,8 +192,18 @@ const flowNodes = (drawing: ServerDrawing, places: ReadonlyMap<string, Point>, o
   return [...groups, ...nodes];
 };
 
-const flowEdges = (drawing: ServerDrawing, overlay: CanvasOverlay | null, times: number): LangGraphFlowEdge[] => {
+const flowEdges = (drawing: ServerDrawing, places: ReadonlyMap<string, Point> | null, overlay: CanvasOverlay | null, times: number, sent: ReadonlySet<string>): LangGraphFlowEdge[] => {
   const loops = loopEdges(drawing);
+  const rects = new Map(drawing.nodes.flatMap((node) => {
+    const place = places?.get(node.id);
+    return place ? [[node.id, { ...place, ...sizeOf(node) }] as const] : [];
+  }));
+  const fanOutTimes = (edge: DrawnEdge) => (overlay?.firedEdge === edge.id && times > 1 ? times : null);
+  const fanOut = (edge: DrawnEdge) => edge.conditional && sent.has(edge.target);
+  const layout = serverEdgeLayout(drawing.edges.map((edge) => {
+    const label = edgeLabel(edge, fanOutTimes(edge), fanOut(edge));
+    return { id: edge.id, source: edge.source, target: edge.target, loop: loops.has(edge.id), label: label ? labelBox(label) : null };
+  }), rects);
   return drawing.edges.map((edge) => {
     const fired = overlay?.firedEdge === edge.id;
     const notTaken = overlay?.triedEdges !== undefined && Object.hasOwn(overlay.triedEdges, edge.id);
@@ -192,7 +212,8 @@ const flowEdges = (drawing: ServerDrawing, overlay: CanvasOverlay | null, times:
       id: edge.id, type: 'langgraph', source: edge.source, target: edge.target, markerEnd: MARKER,
       className: [edge.conditional ? 'conditional' : 'plain', fired ? 'fired' : '', notTaken ? 'not-taken' : '', parting?.leftEdge === edge.id ? 'parted-left' : '', parting?.rightEdge === edge.id ? 'parted-right' : ''].filter(Boolean).join(' '),
       animated: fired,
-      data: { edge, fired, reason: fired ? overlay?.firedReason ?? null : null, notTaken, times, loop: loops.has(edge.id) },
+      ...(fanOut(edge) ? { ariaLabel: `Send fan-out from ${visibleText(edge.source)} to ${visibleText(edge.target)}: one ${visibleText(edge.target)} task per Send${fired && times > 1 ? `, ${times} in this step` : ''}` } : {}),
+      data: { edge, fired, fanOut: fanOut(edge), reason: fired ? overlay?.firedReason ?? null : null, notTaken, times, level: layout.levels.get(edge.id) ?? null, place: layout.labels.get(edge.id) },
     };
   });
 };
@@ -202,6 +223,9 @@ const shownRun = (state: AppState) => state.runs.find((run) => run.id === state.
 
 /** The nodes that threw in the run shown, one a line (a string, so the canvas redraws only when they change). */
 const failedNodes = (state: AppState) => shownRun(state)?.trace.steps.filter((step) => step.server?.error !== undefined).map((step) => step.node).join('\n') ?? '';
+
+/** The nodes the run shown started with `Send`, one a line (a string, so the canvas redraws only when they change). */
+const sentNodes = (state: AppState) => [...new Set(shownRun(state)?.trace.steps.filter((step) => step.server?.send).map((step) => step.node))].join('\n');
 
 /** How many tasks of one node the selected step's edge started at once (a Send fan-out), else 1. */
 const fanOut = (state: AppState) => {
@@ -217,6 +241,8 @@ function DrawnGraph({ canvas }: { canvas: NonNullable<ServerConnection['canvas']
   const failedKey = useApp(failedNodes);
   const failed = useMemo(() => (failedKey ? failedKey.split('\n') : []), [failedKey]);
   const times = useApp(fanOut);
+  const sentKey = useApp(sentNodes);
+  const sent = useMemo(() => new Set(sentKey ? sentKey.split('\n') : []), [sentKey]);
   const [places, setPlaces] = useState<ReadonlyMap<string, Point> | null>(() => keptPlaces(origin, assistantId, drawing));
   const [layoutError, setLayoutError] = useState<string | null>(null);
   useEffect(() => {
@@ -238,7 +264,7 @@ function DrawnGraph({ canvas }: { canvas: NonNullable<ServerConnection['canvas']
   const interrupts = useServer((state) => state.thread?.interrupts);
   const waiting = useMemo(() => new Set((interrupts ?? []).map((interrupt) => interrupt.node)), [interrupts]);
   const nodes = useMemo(() => (places ? flowNodes(drawing, places, overlay, breakpoints, failed, waiting) : []), [drawing, places, overlay, breakpoints, failed, waiting]);
-  const edges = useMemo(() => flowEdges(drawing, overlay, times), [drawing, overlay, times]);
+  const edges = useMemo(() => flowEdges(drawing, places, overlay, times, sent), [drawing, places, overlay, times, sent]);
   const flow = useRef<HTMLDivElement>(null);
   const { getNodes, getNodesBounds, setViewport } = useReactFlow();
   // Until the person pans or zooms, the view follows the canvas's size and the room the panels over it leave, as the editor's canvas does.
@@ -299,7 +325,7 @@ function DrawnGraph({ canvas }: { canvas: NonNullable<ServerConnection['canvas']
   return (
     <section className="lg-canvas" aria-label="LangGraph graph">
       <p className="lg-canvas-head">
-        <strong>{visibleText(graphId)}</strong> <span className="muted">LangGraph graph on {origin}, drawn from the server's description: solid edges always go, dashed ones are conditional</span>
+        <strong>{visibleText(graphId)}</strong> <span className="muted">LangGraph graph on {origin}, drawn from the server's description: solid edges always go, dashed ones are conditional{sent.size > 0 && ', a triple stroke (Send) fans out to one task per Send'}</span>
       </p>
       {layoutError && <p role="alert">The graph could not be laid out: {layoutError}</p>}
       {places ? (
