@@ -5,7 +5,7 @@
  * as groups. The run shown marks the node of the selected step and the edge that fired, as on a
  * Loopscope graph. Its own React Flow, node and edge types: loaded only when such a graph is shown.
  */
-import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { createContext, memo, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import {
   Background,
@@ -35,6 +35,7 @@ import { viewportInRoom } from '../../ui/viewportInRoom.ts';
 import { ZoomAndFit } from '../../ui/viewControls.tsx';
 import { useViewSlot } from '../../ui/viewSlot.ts';
 import { edgeRoute, type PlacedLabel } from '../../ui/edgeGeometry.ts';
+import { collapseDrawing, type CollapsedDrawing } from './collapse.ts';
 import { serverEdgeLayout } from './edgeLayout.ts';
 import { groupBox, keepPlaces, keptPlaces, layOutDrawing, loopEdges, sizeOf, type Point } from './drawingLayout.ts';
 import './server.css';
@@ -49,6 +50,8 @@ interface LangGraphNodeData extends Record<string, unknown> {
   breakpoint: boolean | null;
   /** The node threw in the run shown (the run stopped there). */
   failed: boolean;
+  /** A folded subgraph drawn as this node: how many nodes it holds (collapse.ts); null for a node. */
+  inside: number | null;
 }
 interface GroupData extends Record<string, unknown> {
   group: DrawnGroup;
@@ -71,6 +74,8 @@ interface LangGraphEdgeData extends Record<string, unknown> {
 }
 type LangGraphFlowNode = Node<LangGraphNodeData, 'langgraph'>;
 type GroupFlowNode = Node<GroupData, 'langgraphGroup'>;
+/** A group's fold button, a node of its own over the group's corner: the group lies behind the pane, which would take its clicks (React Flow leaves such a node no pointer events of its own: the button takes them, server.css). */
+type FoldFlowNode = Node<{ group: string }, 'langgraphFold'>;
 type LangGraphFlowEdge = Edge<LangGraphEdgeData, 'langgraph'>;
 
 const toggleBreakpoint = (name: string) => {
@@ -78,12 +83,48 @@ const toggleBreakpoint = (name: string) => {
   useServer.setState({ breakpoints: breakpoints.includes(name) ? breakpoints.filter((other) => other !== name) : [...breakpoints, name] });
 };
 
-function LangGraphNodeView({ data }: NodeProps<LangGraphFlowNode>) {
-  const { node, current, waiting, visits, breakpoint, failed } = data;
+/** Folds and unfolds the subgraphs (DrawnGraph): the group whose button was pressed last takes the focus on its button drawn anew. */
+const Folding = createContext<{ focus: string | null; toggle: (group: string) => void }>({ focus: null, toggle: () => {} });
+
+/** A subgraph's button that folds it to one node or unfolds it, by mouse or keyboard. */
+function FoldButton({ group, open }: { group: string; open: boolean }) {
+  const { focus, toggle } = useContext(Folding);
   return (
-    <div className={`lg-node lg-${node.type}${current ? ' current' : ''}${waiting ? ' waiting' : ''}${breakpoint ? ' has-breakpoint' : ''}${failed ? ' failed' : ''}`} aria-description={failed ? 'failed' : undefined} style={sizeOf(node)} title={visibleText(node.id)}>
+    <button
+      type="button"
+      className="lg-fold nodrag"
+      aria-expanded={open}
+      aria-label={`${open ? 'Collapse' : 'Expand'} subgraph ${visibleText(group)}`}
+      title={open ? 'Collapse this subgraph to one node' : 'Expand this subgraph to its nodes'}
+      // The button pressed is drawn anew (a group becomes a node): the focus stays on it, so Enter undoes it.
+      autoFocus={focus === group}
+      onClick={(event) => {
+        event.stopPropagation();
+        toggle(group);
+      }}
+    >
+      {open ? '−' : '+'}
+    </button>
+  );
+}
+
+function FoldNodeView({ data }: NodeProps<FoldFlowNode>) {
+  return <FoldButton group={data.group} open />;
+}
+
+function LangGraphNodeView({ data }: NodeProps<LangGraphFlowNode>) {
+  const { node, current, waiting, visits, breakpoint, failed, inside } = data;
+  return (
+    <div
+      className={`lg-node lg-${node.type}${inside !== null ? ' lg-folded' : ''}${current ? ' current' : ''}${waiting ? ' waiting' : ''}${breakpoint ? ' has-breakpoint' : ''}${failed ? ' failed' : ''}`}
+      aria-description={failed ? 'failed' : undefined}
+      style={sizeOf(node)}
+      title={visibleText(node.id)}
+      {...(inside !== null ? { role: 'group', 'aria-label': `Subgraph ${visibleText(node.id)}, collapsed` } : {})}
+    >
       {node.type !== 'start' && <Handle type="target" position={Position.Left} isConnectable={false} />}
       <div className="lg-node-head">
+        {inside !== null && <FoldButton group={node.id} open={false} />}
         <span className="lg-node-name"><Shown text={node.name} /></span>
         {visits > 0 && <span className="heat-badge" title={`ran ${visits} times in this run`}>×{visits}</span>}
         {breakpoint !== null && (
@@ -102,6 +143,7 @@ function LangGraphNodeView({ data }: NodeProps<LangGraphFlowNode>) {
       </div>
       {node.tools.length > 0 && <div className="lg-node-line" title={visibleText(node.tools.join(', '))}>tools: <Shown text={node.tools.join(', ')} /></div>}
       {node.interrupt && <div className="lg-node-line">interrupt <Shown text={node.interrupt} /></div>}
+      {inside !== null && !waiting && <div className="lg-node-line">subgraph of {inside} node{inside === 1 ? '' : 's'}, collapsed</div>}
       {waiting && <div className="lg-node-line lg-waiting">waits on interrupt()</div>}
       {node.type !== 'end' && <Handle type="source" position={Position.Right} isConnectable={false} />}
     </div>
@@ -157,7 +199,7 @@ function LangGraphEdgeView({ id, sourceX, sourceY, targetX, targetY, data, marke
 }
 
 // At module scope: new objects on each render would have React Flow remount every node and edge.
-const nodeTypes = { langgraph: memo(LangGraphNodeView), langgraphGroup: memo(GroupView) };
+const nodeTypes = { langgraph: memo(LangGraphNodeView), langgraphGroup: memo(GroupView), langgraphFold: memo(FoldNodeView) };
 const edgeTypes = { langgraph: memo(LangGraphEdgeView) };
 // The enum's value: React Flow's enum would be one more piece of it on the first screen's bundle.
 const MARKER = { type: 'arrowclosed' as never, width: 18, height: 18 };
@@ -167,10 +209,13 @@ const FIT_MARGIN = 0.1;
 const [MIN_ZOOM, MAX_ZOOM] = [0.1, 2];
 const own = (record: Readonly<Record<string, number>> | undefined, key: string) => (record && Object.hasOwn(record, key) ? record[key] : 0);
 
+/** Where a group's fold button sits in its top left corner, and its size (server.css, .lg-fold). */
+const [FOLD_INSET, FOLD_SIZE] = [6, 20];
+
 /** The flow nodes: groups behind, sized around their nodes, then the nodes at their places. */
-const flowNodes = (drawing: ServerDrawing, places: ReadonlyMap<string, Point>, overlay: CanvasOverlay | null, breakpoints: readonly string[], failed: readonly string[], waiting: ReadonlySet<string>): (LangGraphFlowNode | GroupFlowNode)[] => {
+const flowNodes = (drawing: ServerDrawing, inside: ReadonlyMap<string, number>, places: ReadonlyMap<string, Point>, overlay: CanvasOverlay | null, breakpoints: readonly string[], failed: readonly string[], waiting: ReadonlySet<string>): (LangGraphFlowNode | GroupFlowNode | FoldFlowNode)[] => {
   const parted = new Set(overlay?.parting?.nodes);
-  const groups = drawing.groups.flatMap((group): GroupFlowNode[] => {
+  const groups = drawing.groups.flatMap((group): (GroupFlowNode | FoldFlowNode)[] => {
     const box = groupBox(drawing, group.id, places);
     if (!box) return [];
     const current = overlay?.currentNode === group.id;
@@ -178,17 +223,25 @@ const flowNodes = (drawing: ServerDrawing, places: ReadonlyMap<string, Point>, o
       id: `group ${group.id}`, type: 'langgraphGroup', position: { x: box.x, y: box.y }, width: box.width, height: box.height, style: { width: box.width, height: box.height },
       draggable: false, selectable: false, focusable: false, zIndex: -1, className: parted.has(group.id) ? 'parted' : undefined,
       data: { group, current, waiting: waiting.has(group.id) },
+    }, {
+      id: `fold ${group.id}`, type: 'langgraphFold', position: { x: box.x + FOLD_INSET, y: box.y + FOLD_INSET }, width: FOLD_SIZE, height: FOLD_SIZE,
+      draggable: false, selectable: false, focusable: false, data: { group: group.id },
     }];
   });
-  const nodes = drawing.nodes.map((node): LangGraphFlowNode => ({
-    id: node.id, type: 'langgraph', position: places.get(node.id) ?? { x: 0, y: 0 }, ...sizeOf(node),
-    className: parted.has(node.id) ? 'parted' : undefined,
-    data: {
-      node, current: overlay?.currentNode === node.id, waiting: waiting.has(node.id), visits: own(overlay?.nodeVisits, node.id),
-      breakpoint: node.type === 'node' && node.group === null ? breakpoints.includes(node.name) : null,
-      failed: failed.includes(node.id),
-    },
-  }));
+  const nodes = drawing.nodes.map((node): LangGraphFlowNode => {
+    const folded = inside.get(node.id) ?? null;
+    // A folded subgraph is marked for what its own nodes do.
+    const holds = (id: string | null | undefined) => id === node.id || (folded !== null && typeof id === 'string' && id.startsWith(`${node.id}:`));
+    return {
+      id: node.id, type: 'langgraph', position: places.get(node.id) ?? { x: 0, y: 0 }, ...sizeOf(node),
+      className: parted.has(node.id) ? 'parted' : undefined,
+      data: {
+        node, current: holds(overlay?.currentNode), waiting: [...waiting].some(holds), visits: own(overlay?.nodeVisits, node.id),
+        breakpoint: node.type === 'node' && node.group === null && folded === null ? breakpoints.includes(node.name) : null,
+        failed: failed.some(holds), inside: folded,
+      },
+    };
+  });
   return [...groups, ...nodes];
 };
 
@@ -243,34 +296,61 @@ function DrawnGraph({ canvas }: { canvas: NonNullable<ServerConnection['canvas']
   const times = useApp(fanOut);
   const sentKey = useApp(sentNodes);
   const sent = useMemo(() => new Set(sentKey ? sentKey.split('\n') : []), [sentKey]);
-  const [places, setPlaces] = useState<ReadonlyMap<string, Point> | null>(() => keptPlaces(origin, assistantId, drawing));
+  /** Whether the fit of what is laid out, once React Flow has measured its nodes, has been made (again after a subgraph folds or unfolds). */
+  const fitted = useRef(false);
+  // The subgraphs the person folded, and the one whose fold button takes the focus once it is drawn again.
+  const [folded, setFolded] = useState<{ groups: ReadonlySet<string>; focus: string | null }>({ groups: new Set(), focus: null });
+  const shown = useMemo(() => collapseDrawing(drawing, folded.groups), [drawing, folded.groups]);
+  // Places kept apart for each set of folded groups: folding and unfolding again finds the person's own places.
+  const slot = folded.groups.size === 0 ? assistantId : `${assistantId} folded ${[...folded.groups].toSorted().join(' ')}`;
+  /** What is drawn: a view of the drawing (folded or not) and its places, kept until the next view is laid out, so the canvas never blanks. */
+  const [laid, setLaid] = useState<{ view: CollapsedDrawing; places: ReadonlyMap<string, Point> } | null>(() => {
+    const kept = keptPlaces(origin, assistantId, drawing);
+    return kept ? { view: shown, places: kept } : null;
+  });
+  const places = laid?.places ?? null;
+  const view = laid?.view.drawing ?? drawing;
   const [layoutError, setLayoutError] = useState<string | null>(null);
   useEffect(() => {
-    if (places) return;
+    if (laid?.view === shown) return;
+    const kept = keptPlaces(origin, slot, shown.drawing);
+    // Laid out again: the view fits the graph as it is now drawn once its nodes are measured (onNodesChange).
+    const show = (next: ReadonlyMap<string, Point>) => {
+      fitted.current = false;
+      setLaid({ view: shown, places: next });
+    };
+    if (kept) return void show(kept);
     let current = true;
-    layOutDrawing(drawing).then(
-      (laid) => {
+    layOutDrawing(shown.drawing).then(
+      (next) => {
         if (!current) return;
-        keepPlaces(origin, assistantId, drawing, laid);
-        setPlaces(laid);
+        keepPlaces(origin, slot, shown.drawing, next);
+        show(next);
       },
       (error: unknown) => current && setLayoutError(error instanceof Error ? error.message : String(error)),
     );
     return () => {
       current = false;
     };
-  }, [places, drawing, origin, assistantId]);
+  }, [laid, shown, origin, slot]);
+  const fold = useMemo(() => ({
+    focus: folded.focus,
+    toggle: (group: string) => setFolded((before) => {
+      const groups = new Set(before.groups);
+      if (!groups.delete(group)) groups.add(group);
+      return { groups, focus: group };
+    }),
+  }), [folded.focus]);
   // The nodes a thread on screen waits in, on an interrupt() (a subgraph's: its group, the task the parent graph runs).
   const interrupts = useServer((state) => state.thread?.interrupts);
   const waiting = useMemo(() => new Set((interrupts ?? []).map((interrupt) => interrupt.node)), [interrupts]);
-  const nodes = useMemo(() => (places ? flowNodes(drawing, places, overlay, breakpoints, failed, waiting) : []), [drawing, places, overlay, breakpoints, failed, waiting]);
-  const edges = useMemo(() => flowEdges(drawing, places, overlay, times, sent), [drawing, places, overlay, times, sent]);
+  const inside = laid?.view.inside;
+  const nodes = useMemo(() => (places && inside ? flowNodes(view, inside, places, overlay, breakpoints, failed, waiting) : []), [view, inside, places, overlay, breakpoints, failed, waiting]);
+  const edges = useMemo(() => flowEdges(view, places, overlay, times, sent), [view, places, overlay, times, sent]);
   const flow = useRef<HTMLDivElement>(null);
   const { getNodes, getNodesBounds, setViewport } = useReactFlow();
   // Until the person pans or zooms, the view follows the canvas's size and the room the panels over it leave, as the editor's canvas does.
   const viewFitted = useRef(true);
-  /** Whether the first fit, once React Flow has measured the nodes, has been made. */
-  const fitted = useRef(false);
   /** Shows the whole graph in the part of the canvas nothing covers (the server panel, a prompt: ui/freeRoom.ts). */
   const fitInRoom = useCallback((duration: number) => {
     const element = flow.current;
@@ -303,21 +383,22 @@ function DrawnGraph({ canvas }: { canvas: NonNullable<ServerConnection['canvas']
   }, []);
   const viewSlot = useViewSlot((state) => state.slot);
   // Fitted once React Flow has measured its nodes, as the editor's canvas fits a graph opened; again on Fit View.
-  const onNodesChange = useCallback((changes: NodeChange<LangGraphFlowNode | GroupFlowNode>[]) => {
+  const onNodesChange = useCallback((changes: NodeChange<LangGraphFlowNode | GroupFlowNode | FoldFlowNode>[]) => {
     if (!fitted.current && changes.some((change) => change.type === 'dimensions')) {
       fitted.current = true;
       requestAnimationFrame(() => fitInRoom(0));
     }
     const moved = changes.filter((change) => change.type === 'position' && change.position);
     if (moved.length === 0) return;
-    setPlaces((before) => {
-      const next = new Map(before);
+    setLaid((before) => {
+      if (!before) return before;
+      const next = new Map(before.places);
       for (const change of moved) if (change.type === 'position' && change.position) next.set(change.id, { x: Math.round(change.position.x), y: Math.round(change.position.y) });
       // Kept when the drag ends: the person's places are this assistant's from then on.
-      if (moved.some((change) => change.type === 'position' && change.dragging === false)) keepPlaces(origin, assistantId, drawing, next);
-      return next;
+      if (moved.some((change) => change.type === 'position' && change.dragging === false)) keepPlaces(origin, slot, before.view.drawing, next);
+      return { ...before, places: next };
     });
-  }, [origin, assistantId, drawing, fitInRoom]);
+  }, [origin, slot, fitInRoom]);
   // A pan or zoom of the person's (an event; a fit has none): the view is theirs until Fit View.
   const onMoveStart = useCallback((event: MouseEvent | TouchEvent | null) => {
     if (event) viewFitted.current = false;
@@ -329,6 +410,7 @@ function DrawnGraph({ canvas }: { canvas: NonNullable<ServerConnection['canvas']
       </p>
       {layoutError && <p role="alert">The graph could not be laid out: {layoutError}</p>}
       {places ? (
+        <Folding.Provider value={fold}>
         <ReactFlow
           ref={flow}
           nodes={nodes}
@@ -346,6 +428,7 @@ function DrawnGraph({ canvas }: { canvas: NonNullable<ServerConnection['canvas']
         >
           <Background gap={24} />
         </ReactFlow>
+        </Folding.Provider>
       ) : !layoutError && <p className="muted lg-laying-out">Laying the graph out…</p>}
       {viewSlot && createPortal(
         <>
