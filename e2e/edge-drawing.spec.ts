@@ -1,44 +1,10 @@
 import { expect, test, type Page } from './test.ts';
-import { atEveryStep, flowNode, openGraph, SIX_NODES, viewStill } from './helpers.ts';
+import { atEveryStep, drawingClashes, flowNode, openGraph, SIX_NODES, viewStill } from './helpers.ts';
 
 // A laptop screen, where labels and edges have least room.
 test.use({ viewport: { width: 1280, height: 720 } });
 
 const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true });
-
-/**
- * What the canvas draws over a node it should not, by the boxes on screen: an edge label overlapping
- * any node's box, and an edge whose path passes inside a node it does not join (points every 4 px
- * along its SVG path, each node's box shrunk by 3 px so that a path grazing a corner is not counted).
- */
-const drawingClashes = (page: Page) =>
-  page.evaluate(() => {
-    const MARGIN = 3;
-    const nodes = [...document.querySelectorAll<HTMLElement>('.react-flow__node')].map((node) => ({ id: node.dataset.id ?? '', box: node.getBoundingClientRect() }));
-    const found: string[] = [];
-    for (const label of document.querySelectorAll<HTMLElement>('.edge-label')) {
-      const box = label.getBoundingClientRect();
-      for (const node of nodes)
-        if (box.left < node.box.right && node.box.left < box.right && box.top < node.box.bottom && node.box.top < box.bottom) found.push(`label of ${label.dataset.edgeId} on ${node.id}`);
-    }
-    for (const edge of document.querySelectorAll<SVGGElement>('.react-flow__edge')) {
-      const ends = [edge.dataset.source, edge.dataset.target];
-      const others = nodes.filter((node) => !ends.includes(node.id));
-      for (const path of edge.querySelectorAll<SVGPathElement>('path.react-flow__edge-path')) {
-        const [length, matrix] = [path.getTotalLength(), path.getScreenCTM()!];
-        for (let along = 0; along <= length; along += 4) {
-          const { x, y } = path.getPointAtLength(along);
-          const point = new DOMPoint(x, y).matrixTransform(matrix);
-          const under = others.find(({ box }) => point.x > box.left + MARGIN && point.x < box.right - MARGIN && point.y > box.top + MARGIN && point.y < box.bottom - MARGIN);
-          if (under) {
-            found.push(`edge ${edge.dataset.id} under ${under.id}`);
-            break;
-          }
-        }
-      }
-    }
-    return [...new Set(found)];
-  });
 
 /** Edge paths and labels drawn past the canvas's sides (under the palette or the panels). */
 const outsideCanvas = (page: Page) =>

@@ -273,6 +273,41 @@ export const runScenarioTo = async (page: Page, name: string, stopReason: string
 };
 
 /**
+ * What the canvas draws over a node it should not, by the boxes on screen: an edge label overlapping
+ * any node's box, and an edge whose path passes inside a node it does not join (points every 4 px
+ * along its SVG path, each node's box shrunk by 3 px so that a path grazing a corner is not counted).
+ * `drawn`: the nodes and labels' selectors (the server graph's canvas has its own labels, and groups that are no node).
+ */
+export const drawingClashes = (page: Page, drawn = { nodes: '.react-flow__node', labels: '.edge-label' }) =>
+  page.evaluate(({ nodes: nodeSelector, labels }) => {
+    const MARGIN = 3;
+    const nodes = [...document.querySelectorAll<HTMLElement>(nodeSelector)].map((node) => ({ id: node.dataset.id ?? '', box: node.getBoundingClientRect() }));
+    const found: string[] = [];
+    for (const label of document.querySelectorAll<HTMLElement | SVGElement>(labels)) {
+      const box = label.getBoundingClientRect();
+      for (const node of nodes)
+        if (box.left < node.box.right && node.box.left < box.right && box.top < node.box.bottom && node.box.top < box.bottom) found.push(`label of ${label.dataset.edgeId} on ${node.id}`);
+    }
+    for (const edge of document.querySelectorAll<SVGGElement>('.react-flow__edge')) {
+      const ends = [edge.dataset.source, edge.dataset.target];
+      const others = nodes.filter((node) => !ends.includes(node.id));
+      for (const path of edge.querySelectorAll<SVGPathElement>('path.react-flow__edge-path')) {
+        const [length, matrix] = [path.getTotalLength(), path.getScreenCTM()!];
+        for (let along = 0; along <= length; along += 4) {
+          const { x, y } = path.getPointAtLength(along);
+          const point = new DOMPoint(x, y).matrixTransform(matrix);
+          const under = others.find(({ box }) => point.x > box.left + MARGIN && point.x < box.right - MARGIN && point.y > box.top + MARGIN && point.y < box.bottom - MARGIN);
+          if (under) {
+            found.push(`edge ${edge.dataset.id} under ${under.id}`);
+            break;
+          }
+        }
+      }
+    }
+    return [...new Set(found)];
+  }, drawn);
+
+/**
  * What does not fit, as drawn on screen: texts under 10 px (font size × zoom), node boxes not
  * wholly inside the canvas, and edge labels over node boxes.
  */

@@ -61,7 +61,7 @@ test('a forward edge between server nodes 14 px apart is a curve between them; t
   expect(edge!.x).toBeGreaterThanOrEqual(plan!.x + plan!.width - 2);
   expect(edge!.x + edge!.width).toBeLessThanOrEqual(act!.x + 2);
   expect(edge!.y + edge!.height).toBeLessThanOrEqual(Math.max(plan!.y + plan!.height, act!.y + act!.height));
-  // The edge back from Act to Plan still loops under both.
+  // The edge back from Act to Plan still loops round both: under them, or over them where __start__ is in the way under (ui/edgeRouting.ts).
   const back = await page.locator('.react-flow__edge[data-id="act→plan"] path.react-flow__edge-path').first().boundingBox();
-  expect(back!.y + back!.height).toBeGreaterThan(Math.max(plan!.y + plan!.height, act!.y + act!.height));
+  expect(back!.y + back!.height > Math.max(plan!.y + plan!.height, act!.y + act!.height) || back!.y < Math.min(plan!.y, act!.y)).toBe(true);
 });

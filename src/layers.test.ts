@@ -51,6 +51,12 @@ describe('import layers', () => {
     expect(result.status).toBe(0);
   });
 
+  it('the debugger may use the edge routing it shares with the editor (src/ui)', () => {
+    const result = lintProbe('debugger', "import '../ui/edgeRouting.ts';\nimport '../ui/labelPlacement.ts';\nimport '../ui/edgeGeometry.ts';");
+    expect(result.stdout).toContain('0 errors');
+    expect(result.status).toBe(0);
+  });
+
   it('persistence may import the store and the layers below it', () => {
     const result = lintProbe('persistence', "import '../store/index.ts';\nimport '../graph/index.ts';\nexport const later = () => import('../runtime/index.ts');");
     expect(result.stdout).toContain('0 errors');

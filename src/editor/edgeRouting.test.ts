@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { findTemplate } from '../graph/templates/index.ts';
 import { edgeLayout, loadLabelPlacement } from './flowAdapter.ts';
-import { curveBlocked, detourLevel, nodeGrid, routeRoundNodes } from './edgeRouting.ts';
-import { finish } from './pausable.ts';
+import { curveBlocked, detourLevel, nodeGrid, routeRoundNodes } from '../ui/edgeRouting.ts';
+import { finish } from '../ui/pausable.ts';
 import { drawnAsLoop, edgeRoute, nodeRect, sourceHandleIndex, sourcePoint, targetPoint, type Point, type Rect } from './geometry.ts';
 
 beforeAll(() => loadLabelPlacement());

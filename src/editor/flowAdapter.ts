@@ -26,7 +26,7 @@ import {
   type Skills,
   unionOf,
 } from './geometry.ts';
-import { finish, finishInSlices, type Pausable } from './pausable.ts';
+import { finish, finishInSlices, type Pausable } from '../ui/pausable.ts';
 
 /** The id of a node's title or tools row, which name the node (a node id is unique in its graph, and one editor canvas is on the page). */
 export const nodeTextId = (id: string, part: 'title' | 'tools') => `node-${part}-${id}`;
@@ -263,18 +263,18 @@ export interface EdgeLayout {
 }
 
 /** What is placed after the first screen: the labels, and the detours of edges round the nodes in their way. */
-type LabelPlacement = typeof import('./labelPlacement.ts') & typeof import('./edgeRouting.ts');
+type LabelPlacement = typeof import('./edgePlacement.ts');
 let placement: LabelPlacement | null = null;
 let placementLoading: Promise<void> | null = null;
 
 /**
- * Loads where labels go (labelPlacement.ts): the canvas asks after its first commit, the tests
+ * Loads where labels go (edgePlacement.ts): the canvas asks after its first commit, the tests
  * first. Until then a layout places no label and says so (`labelsPending`): the first screen draws
  * the graph, its labels a moment later, in their places.
  */
 export const loadLabelPlacement = (): Promise<void> =>
-  (placementLoading ??= Promise.all([import('./labelPlacement.ts'), import('./edgeRouting.ts')]).then(([labels, routing]) => {
-    placement = { ...labels, ...routing };
+  (placementLoading ??= import('./edgePlacement.ts').then((loaded) => {
+    placement = loaded;
     lastLayout = null;
   }));
 

@@ -4,8 +4,9 @@ import { gridGraph, readGenerated } from '../../bench/graphs.ts';
 import { kindDefinition, outcomesOf } from '../graph/index.ts';
 import { findTemplate, TEMPLATES } from '../graph/templates/index.ts';
 import { edgeLayout, findBackEdges, loadLabelPlacement } from './flowAdapter.ts';
-import { drawnExtent, farSpot, nodeObstacles, placeLabels, placeLabelsInOrder, placeLabelsKeeping } from './labelPlacement.ts';
-import { finish } from './pausable.ts';
+import { drawnExtent, farSpot, placeLabels, placeLabelsInOrder, placeLabelsKeeping } from '../ui/labelPlacement.ts';
+import { finish } from '../ui/pausable.ts';
+import { nodeObstacles } from './edgePlacement.ts';
 import { ABOVE_NODE, NODE_ROWS, drawnAsLoop, edgeRoute, handleBoxes, mcpToolsOf, nodeHeight, nodeRect, nodeTitle, nodeWidth, outcomesTop, placeLoops, sourceHandleIndex, sourcePoint, targetPoint, type LabelRequest, type PlacedLabel, type Point, type Rect } from './geometry.ts';
 
 // Labels are placed once their placement has loaded, as on the canvas after its first commit.
@@ -55,7 +56,7 @@ describe('placeLoops', () => {
       });
       const rects = graph.nodes.map((node) => nodeRect(node, graph.skills));
       expect(finish(placeLoops(loops, rects))).toEqual(everyNode(loops, rects));
-      // The other levels are detours round nodes (edgeRouting.ts).
+      // The other levels are detours round nodes (ui/edgeRouting.ts).
       const looped = new Set(loops.map((loop) => loop.id));
       expect(new Map([...edgeLayout(graph).loops].filter(([id]) => looped.has(id)))).toEqual(everyNode(loops, rects));
     }

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { gridGraph, readGenerated } from '../../bench/graphs.ts';
 import { moveNodes } from '../graph/index.ts';
 import { edgeLayout, edgeLayoutInSlices, loadLabelPlacement } from './flowAdapter.ts';
-import { finish, finishInSlices, type Pausable } from './pausable.ts';
+import { finish, finishInSlices, type Pausable } from '../ui/pausable.ts';
 
 // Labels are placed once their placement has loaded, as on the canvas after its first commit.
 beforeAll(() => loadLabelPlacement());

@@ -50,7 +50,7 @@ function ConditionEdgeView({ id, sourceX, sourceY, targetX, targetY, data, marke
   const labelled = !data?.quiet || loopY !== null || reason || data.notTaken || data.breakpoint || problems || selected;
   return (
     <>
-      {/* BaseEdge's two paths, the drawn one in its parts (geometry.ts, EdgeRoute.parts). */}
+      {/* BaseEdge's two paths, the drawn one in its parts (ui/edgeGeometry.ts, EdgeRoute.parts). */}
       {route.parts.map((part, index) => (
         <path
           key={index}
@@ -63,7 +63,7 @@ function ConditionEdgeView({ id, sourceX, sourceY, targetX, targetY, data, marke
         />
       ))}
       <path d={route.path} fill="none" strokeOpacity={0} strokeWidth={INTERACTION_WIDTH} className="react-flow__edge-interaction" />
-      {/* A label placed off its edge (no room on it) is tied to its point on the edge (labelPlacement.ts, farSpot). */}
+      {/* A label placed off its edge (no room on it) is tied to its point on the edge (ui/labelPlacement.ts, farSpot). */}
       {labelLayer && labelled && place && (place.dx !== 0 || place.dy !== 0) && <path d={`M ${centre.x},${centre.y} L ${centre.x + place.dx},${centre.y + place.dy}`} className="edge-leader" />}
       {labelLayer && labelled && place && createPortal(
         // The label is centred on its place by a zero-size anchor there rather than by a transform:

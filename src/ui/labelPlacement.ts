@@ -1,13 +1,13 @@
 /**
  * Where edge labels go: on their edge, clear of nodes, of what is drawn above them and of their
- * handles, and of each other. Loaded just after the canvas's first commit (flowAdapter.ts,
- * loadLabelPlacement): the first screen draws the graph, its labels a moment later, in their places.
+ * handles, and of each other. Shared by the editor's canvas, which loads it just after its first
+ * commit (editor/flowAdapter.ts, loadLabelPlacement: the first screen draws the graph, its labels a
+ * moment later, in their places), and the server graph's canvas (debugger/server).
  */
-import { ABOVE_NODE, handleCount, nodeRect, NODE_ROWS, outcomesTop, SOURCE_HANDLE_OUT, targetPoint, TARGET_HANDLE_SIZE, type EdgeRoute, type LabelBasis, type LabelRequest, type Obstacle, type PlacedLabel, type Rect, type Skills, unionOf } from './geometry.ts';
-import type { GraphNode } from '../graph/index.ts';
+import { type EdgeRoute, type LabelBasis, type LabelRequest, type Obstacle, type PlacedLabel, type Rect, unionOf } from './edgeGeometry.ts';
 
 /** Boxes closer than this touch. */
-const MARGIN = 6;
+export const MARGIN = 6;
 const overlapArea = (a: Rect, b: Rect) =>
   Math.max(0, Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x) + MARGIN) * Math.max(0, Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y) + MARGIN);
 
@@ -56,7 +56,7 @@ const LOOP_STOPS = [0.5, 0.35, 0.65, 0.2, 0.8, 0.1, 0.9];
 const CLEAR = 1000;
 
 /**
- * Places each label on its edge where it covers no obstacle (nodeObstacles: nodes, what is drawn
+ * Places each label on its edge where it covers no obstacle (the editor's nodeObstacles: nodes, what is drawn
  * above them, their handles) and no label placed before it: along the edge first, then just above
  * or below it. Where every spot is taken, the least covered one, by area times the obstacle's weight.
  */
@@ -101,7 +101,7 @@ export const placeLabelsInOrder = (obstacles: readonly Obstacle[], labels: reado
   const within = drawnExtent(obstacles, labels);
   const placed = new Map<string, PlacedLabel>();
   const basis = new Map<string, LabelBasis>();
-  /** Where each label is drawn: the view fits them too (fit.ts). */
+  /** Where each label is drawn: the view fits them too (editor/fit.ts). */
   const boxes = new Map<string, Rect>();
   /** Labels looked for anew that found no clear spot; how many labels found none; what every spot cost. */
   const searchedUnclear: string[] = [];
@@ -143,7 +143,7 @@ export const placeLabelsInOrder = (obstacles: readonly Obstacle[], labels: reado
           if (cost < CLEAR) break outer;
         }
     // Nothing on or beside the edge is clear (a short edge between close nodes, a label made long
-    // by a run's counts and reason): the nearest clear spot off it, which its edge points to (ConditionEdge.tsx, leader).
+    // by a run's counts and reason): the nearest clear spot off it, which its edge points to (editor/edges/ConditionEdge.tsx, leader).
     if (best && best.cost >= CLEAR) {
       const far = farSpot(route, size, (rect) => index.overlap(rect), within);
       if (far) {
@@ -174,7 +174,7 @@ const RINGS = 12;
  * The nearest spot round the edge's stops where a label covers nothing (`overlap` of its box is 0),
  * ring by ring outwards: above, below, left and right of a stop, then at its corners; inside
  * `within` (drawnExtent) where there is one there. Null where there is none within RINGS rings.
- * A label placed there is off its edge: its edge draws a leader to it (ConditionEdge.tsx). At most
+ * A label placed there is off its edge: its edge draws a leader to it (editor/edges/ConditionEdge.tsx). At most
  * RINGS × 8 look-ups a stop, and only for a label with no clear spot on or beside its edge.
  */
 export const farSpot = (route: EdgeRoute, size: LabelRequest['size'], overlap: (rect: Rect) => number, within: Rect): PlacedLabel | null =>
@@ -210,38 +210,3 @@ const spotWithin = (route: EdgeRoute, size: LabelRequest['size'], overlap: (rect
   }
   return null;
 };
-
-/** How far the breakpoint toggle reaches past a node's right side. */
-const TOGGLE_OUT = 10;
-/** React Flow's reconnect anchor (radius 10) at a handle sticking out 4 to 6 px: what a node's handles reach past its sides. */
-const EDGE_END_CLEARANCE = 16;
-/** What a selected edge's source anchor (radius 10, beside its outcome handle) reaches past the node's right side: a label over it would take the drag. */
-const SOURCE_ANCHOR_REACH = SOURCE_HANDLE_OUT + 20;
-/** How much more a label covering a handle costs than one covering a node's text: it would take the pointer from the handle. */
-const HANDLE_WEIGHT = 50;
-/**
- * How much more a label covering a node's title, its badges (entry, heat count) and the run's
- * chips above it costs than one covering the rest of it: where a label finds no clear spot (a
- * run's reason makes it long), it covers a node's rows rather than what names the node and says what the run did there.
- */
-const HEAD_WEIGHT = 10;
-
-/**
- * What an edge label must keep clear of around a node: its box, with the run's status chips and the
- * breakpoint toggle above it; weighed more, its head (title and badges) with the chips; and, weighed far more, its handles (the outcome rows with
- * the source anchor a selected edge shows beside them, and the target handle with the reconnect anchor at it).
- */
-export const nodeObstacles = (node: GraphNode, skills: Skills): Obstacle[] => {
-  const rect = nodeRect(node, skills);
-  const target = targetPoint(node, skills);
-  const reach = Math.max(TOGGLE_OUT, SOURCE_HANDLE_OUT);
-  const obstacles: Obstacle[] = [
-    { x: rect.x, y: rect.y - ABOVE_NODE, width: rect.width + reach, height: rect.height + ABOVE_NODE, weight: 1 },
-    { x: rect.x, y: rect.y - ABOVE_NODE, width: rect.width + reach, height: ABOVE_NODE + NODE_ROWS.borderTop + NODE_ROWS.head + NODE_ROWS.kind, weight: HEAD_WEIGHT },
-    { x: target.x - EDGE_END_CLEARANCE, y: target.y - EDGE_END_CLEARANCE, width: EDGE_END_CLEARANCE + TARGET_HANDLE_SIZE + MARGIN, height: 2 * EDGE_END_CLEARANCE, weight: HANDLE_WEIGHT },
-  ];
-  const handles = handleCount(node);
-  if (handles > 0) obstacles.push({ x: rect.x, y: rect.y + outcomesTop(node, skills), width: rect.width + SOURCE_ANCHOR_REACH, height: handles * NODE_ROWS.outcome, weight: HANDLE_WEIGHT });
-  return obstacles;
-};
-

@@ -1,10 +1,11 @@
 /**
  * Edges routed round the nodes they do not connect. A curve that would pass under a node between
  * its ends is drawn instead as a detour: out of its source, along a level clear of the nodes, and
- * into its target (the loop's shape, geometry.ts edgeRoute, with its run above or below the nodes
- * in the way). Loaded with the label placement after the first screen (flowAdapter.ts).
+ * into its target (the loop's shape, edgeGeometry.ts edgeRoute, with its run above or below the nodes
+ * in the way). Shared by the editor's canvas, which loads it with the label placement after the first
+ * screen (editor/flowAdapter.ts), and the server graph's canvas (debugger/server).
  */
-import { ABOVE_NODE, edgeRoute, LOOP_REACH, LOOP_SWING, type Point, type Rect } from './geometry.ts';
+import { ABOVE_NODE, edgeRoute, LOOP_REACH, LOOP_SWING, type Point, type Rect } from './edgeGeometry.ts';
 import type { Pausable } from './pausable.ts';
 
 /** How far inside a node's box a point must be to count as under it: a curve grazing a corner does not hide it. */
@@ -81,7 +82,7 @@ export const curveBlocked = (grid: NodeGrid, from: Point, to: Point, ends: reado
   return false;
 };
 
-/** The point at `t` of a loop's hook (geometry.ts, edgeRoute) from `start` out to `turn` (± LOOP_REACH) and back to `end`. */
+/** The point at `t` of a loop's hook (edgeGeometry.ts, edgeRoute) from `start` out to `turn` (± LOOP_REACH) and back to `end`. */
 const hookAt = (start: Point, end: Point, turn: number, t: number): Point => {
   const u = 1 - t;
   return { x: (u * u * u + t * t * t) * start.x + 3 * u * t * turn, y: (u * u * u + 3 * u * u * t) * start.y + (3 * u * t * t + t * t * t) * end.y };
