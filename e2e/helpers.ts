@@ -16,7 +16,7 @@ export const libraryEntries = (page: Page) =>
   page.evaluate(
     () =>
       new Promise<{ name: string; text: string }[]>((resolve, reject) => {
-        const open = indexedDB.open('loopscope', 2);
+        const open = indexedDB.open('loopscope');
         open.onerror = () => reject(open.error);
         open.onsuccess = () => {
           const all = open.result.transaction('library', 'readonly').objectStore('library').getAll();

@@ -4,7 +4,7 @@
  * time per graph (graphLocks.ts). It starts once the page's first screen is drawn (persistence.ts
  * reads the save before that), and saves what changed before it started.
  */
-import { prepareSerialization, serializeGraph, type GraphFile } from '../graph/index.ts';
+import { prepareSerialization, serializeGraph, serializeInSlices, type GraphFile } from '../graph/index.ts';
 import { webGraphLocks } from './graphLocks.ts';
 import { useApp } from '../store/index.ts';
 import { OPEN_KEY, SAVE_STAMP } from './libraryDb.ts';
@@ -16,6 +16,26 @@ import { fail, failRestore, gesturesUnderWay, JOURNAL_PREFIX, onGesturesOver, pa
 const PREPARE_SLICE = 200;
 const PREPARE_MARGIN_MS = 4;
 const whenIdle = (work: (deadline?: IdleDeadline) => void) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(work) : setTimeout(work, 50));
+/** Nodes and edges an autosave writes between two checks of the time, and the time it takes before it lets the page draw. */
+const SAVE_SLICE = 100;
+const SAVE_TASK_MS = 8;
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve));
+
+/**
+ * The graph's text, written over as many tasks as it takes: at 10,000 nodes joining its nodes'
+ * texts alone held the page for tens of ms, and a frame is 16.
+ */
+const serializeAside = async (graph: GraphFile): Promise<string> => {
+  const steps = serializeInSlices(graph, SAVE_SLICE);
+  let began = performance.now();
+  for (let step = steps.next(); ; step = steps.next()) {
+    if (step.done) return step.value;
+    if (performance.now() - began > SAVE_TASK_MS) {
+      await nextTask();
+      began = performance.now();
+    }
+  }
+};
 
 /** The graphs the journal holds a copy of. */
 const journaledIds = (sync: SyncStorage): string[] => {
@@ -115,16 +135,14 @@ export const startSaving = (persistence: Persistence): Saver => {
     if (library.files && !library.files.keeps(id)) return;
     // However its text was spaced, not written again: for a big graph that is a synchronous journal copy and a write.
     if (openedAsSaved.get(id) === graph) return;
-    const text = serializeGraph(graph);
+    // The page is going: written in this task, whatever it costs, while a write can still start.
+    const text = urgent ? serializeGraph(graph) : await serializeAside(graph);
     if (lastSaved.get(id) === text) return;
     const entry: JournalEntry = { name: graph.name, text, savedAt: Date.now(), ...SAVE_STAMP };
-    if (urgent) {
-      writeJournal(id, entry);
-      return void library.write(id, graph.name, text).catch(() => undefined);
-    }
+    if (urgent) return void writeUrgently(id, entry);
     unconfirmed.set(id, entry);
     try {
-      await library.write(id, graph.name, text);
+      await (library.writeAside ?? library.write)(id, graph.name, text);
       lastSaved.set(id, text);
       openedAsSaved.set(id, graph);
       if (unconfirmed.get(id) === entry) unconfirmed.delete(id);
@@ -192,12 +210,25 @@ export const startSaving = (persistence: Persistence): Saver => {
     };
     whenIdle(step);
   };
+  /**
+   * A save as the page goes: its journal copy, and the write started on the page's thread in this
+   * task (a worker's may not outlive the page). A big graph's copy may not fit in localStorage:
+   * the write is then all there is.
+   */
+  const writeUrgently = (id: string, entry: JournalEntry) => {
+    writeJournal(id, entry);
+    void library.write(id, entry.name, entry.text).catch(() => undefined);
+  };
   const onPageHide = () => {
-    // Saves IndexedDB has not confirmed may not land once the page is gone: their journal copies do.
-    for (const [id, entry] of unconfirmed) writeJournal(id, entry);
+    // Saves IndexedDB has not confirmed may not land once the page is gone: written again the page's way.
+    for (const [id, entry] of unconfirmed) writeUrgently(id, entry);
     unconfirmed.clear();
     const taken = takePending();
     if (taken) void save(taken.id, taken.graph, true);
+  };
+  // A hidden page may be closed, or frozen and discarded, with no `pagehide` at all (a phone, a tab switched away from).
+  const onHidden = () => {
+    if (document.visibilityState === 'hidden') onPageHide();
   };
 
   /**
@@ -265,6 +296,7 @@ export const startSaving = (persistence: Persistence): Saver => {
     if (state.graph !== previous.graph) edited(state.documentId, state.graph);
   });
   target.addEventListener('pagehide', onPageHide);
+  target.addEventListener('visibilitychange', onHidden);
   // Another tab takes the open graph over: its last edit is saved first.
   locks.onHandover(async (id) => {
     if (pending?.id === id) await flush();
@@ -291,6 +323,7 @@ export const startSaving = (persistence: Persistence): Saver => {
       stopFollowing?.();
       unsubscribe();
       target.removeEventListener('pagehide', onPageHide);
+      target.removeEventListener('visibilitychange', onHidden);
       if (timer !== null) clearTimeout(timer);
       locks.close();
       onGesturesOver(null);
