@@ -21,6 +21,14 @@ const SAVE_SLICE = 100;
 const SAVE_TASK_MS = 8;
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve));
 
+/** Where an autosave began and landed, for the bench (bench/autosave.ts): only the last of each is kept. */
+const SAVE_STARTED = 'loopscope:save-started';
+const SAVED = 'loopscope:saved';
+const mark = (name: string) => {
+  performance.clearMarks(name);
+  performance.mark(name);
+};
+
 /**
  * The graph's text, written over as many tasks as it takes: at 10,000 nodes joining its nodes'
  * texts alone held the page for tens of ms, and a frame is 16.
@@ -125,6 +133,7 @@ export const startSaving = (persistence: Persistence): Saver => {
     useGraphTab.setState({ conflict: null });
   };
 
+  const autosave = (id: string, name: string, text: string, leaving: boolean) => (library.autosave ? library.autosave(id, name, text, leaving) : library.write(id, name, text));
   const save = async (id: string, graph: GraphFile, urgent = false) => {
     if (id === useApp.getState().documentId) session.setItem(OPEN_KEY, id);
     // Another tab has this graph: saving here would write over its edits. Known at once after the
@@ -135,6 +144,7 @@ export const startSaving = (persistence: Persistence): Saver => {
     if (library.files && !library.files.keeps(id)) return;
     // However its text was spaced, not written again: for a big graph that is a synchronous journal copy and a write.
     if (openedAsSaved.get(id) === graph) return;
+    if (!urgent) mark(SAVE_STARTED);
     // The page is going: written in this task, whatever it costs, while a write can still start.
     const text = urgent ? serializeGraph(graph) : await serializeAside(graph);
     if (lastSaved.get(id) === text) return;
@@ -142,10 +152,11 @@ export const startSaving = (persistence: Persistence): Saver => {
     if (urgent) return void writeUrgently(id, entry);
     unconfirmed.set(id, entry);
     try {
-      await (library.writeAside ?? library.write)(id, graph.name, text);
+      await autosave(id, graph.name, text, false);
       lastSaved.set(id, text);
       openedAsSaved.set(id, graph);
       if (unconfirmed.get(id) === entry) unconfirmed.delete(id);
+      mark(SAVED);
       // A journal of this save or an older one is done with; a newer one stays until its own save lands.
       if (!unjournaled.has(id) && (readJournal(journal, id)?.savedAt ?? 0) <= entry.savedAt) {
         journal.removeItem(JOURNAL_PREFIX + id);
@@ -217,7 +228,7 @@ export const startSaving = (persistence: Persistence): Saver => {
    */
   const writeUrgently = (id: string, entry: JournalEntry) => {
     writeJournal(id, entry);
-    void library.write(id, entry.name, entry.text).catch(() => undefined);
+    void autosave(id, entry.name, entry.text, true).catch(() => undefined);
   };
   const onPageHide = () => {
     // Saves IndexedDB has not confirmed may not land once the page is gone: written again the page's way.

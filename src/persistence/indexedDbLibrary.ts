@@ -88,9 +88,9 @@ export const indexedDbLibrary = (factory: IDBFactory | undefined = globalThis.in
     const own = (entry as Partial<LibraryEntry>).copies ?? [];
     return { ...(entry as LibraryEntry), copies: [...own, ...(copies as KeptCopy[]).map((copy) => copy.text).reverse()] };
   };
-  const write: LibraryStorage['write'] = (id, name, text, editedAt) =>
+  const write = (id: string, name: string, text: string, editedAt?: number, leaving = false) =>
     // The transaction starts in this turn when the database is open: a save on `pagehide` gets in.
-    opened ? writeSave(opened, id, name, text, editedAt) : open().then((db) => writeSave(db, id, name, text, editedAt));
+    opened ? writeSave(opened, id, name, text, editedAt, leaving) : open().then((db) => writeSave(db, id, name, text, editedAt, leaving));
   /** The browser's own library has the save worker; a library on another factory (a test's) writes here. */
   const aside = factory === globalThis.indexedDB && typeof Worker !== 'undefined' ? saveWorker() : null;
   return {
@@ -101,7 +101,12 @@ export const indexedDbLibrary = (factory: IDBFactory | undefined = globalThis.in
     },
     read,
     write,
-    writeAside: (id, name, text) => (aside ? aside(id, name, text, write) : write(id, name, text)),
+    autosave: (id, name, text, leaving) => {
+      if (leaving || !aside) return write(id, name, text, undefined, leaving);
+      // Opened here too, meanwhile: the page's last save, as it goes, cannot wait for the database to open.
+      void open().catch(() => undefined);
+      return aside(id, name, text, write);
+    },
     remove: async (id) => {
       const db = await open();
       const tx = db.transaction([LIBRARY_STORE, COPIES_STORE], 'readwrite');

@@ -201,8 +201,8 @@ describe('saving', () => {
     const library: LibraryStorage = {
       ...fake.library,
       write: (id, name, text, editedAt) => (written.push(JSON.parse(text).name), fake.library.write(id, name, text, editedAt)),
-      // The worker's write, never answered: the page leaves first.
-      writeAside: (_id, _name, text) => (aside.push(JSON.parse(text).name), new Promise(() => {})),
+      // The worker's write, never answered: the page leaves first; the page's own, committed at once.
+      autosave: (id, name, text, leaving) => (leaving ? library.write(id, name, text) : (aside.push(JSON.parse(text).name), new Promise(() => {}))),
     };
     const full = memory();
     full.setItem = () => {
@@ -554,6 +554,17 @@ describe('indexedDbLibrary', () => {
     await library.remove('a');
     await library.write('a', 'A', 'again');
     expect((await library.read('a'))?.copies).toEqual([]);
+  });
+
+  it('a save as the page goes is put and committed in its own task, with nothing read first', async () => {
+    const library = indexedDbLibrary(new IDBFactory());
+    await library.write('a', 'A', 'one');
+    const get = vi.spyOn(FakeObjectStore.prototype, 'get');
+    const landed = library.autosave!('a', 'A', 'as the page goes', true);
+    get.mockRestore();
+    expect(get).not.toHaveBeenCalled();
+    await landed;
+    expect(await library.read('a')).toMatchObject({ text: 'as the page goes', copies: [] });
   });
 
   it('upgrades a version 2 library: every graph, its copies newest first, the graph saved last', async () => {

@@ -69,8 +69,11 @@ export interface LibraryStorage {
    * it. A folder's files keep the time they are written.
    */
   write: (id: string, name: string, text: string, editedAt?: number) => Promise<void>;
-  /** The same write, made off the page's thread where the storage can (IndexedDB's, by a worker): an autosave's. */
-  writeAside?: (id: string, name: string, text: string) => Promise<void>;
+  /**
+   * An autosave, where the storage has a way of its own (IndexedDB's): written off the page's
+   * thread, by a worker; or, as the page goes (`leaving`), started and committed in this task.
+   */
+  autosave?: (id: string, name: string, text: string, leaving: boolean) => Promise<void>;
   remove: (id: string) => Promise<void>;
   /** The graph saved last in any tab, for a tab that has none of its own. */
   lastSaved: () => Promise<string | undefined>;
@@ -99,7 +102,7 @@ const indexedDbOnFirstUse = (): LibraryStorage => {
     read: async (id) => (await load()).read(id),
     // Once loaded, straight through: a save on `pagehide` must start its write in that turn.
     write: (id, name, text, editedAt) => (library ? library.write(id, name, text, editedAt) : load().then((loaded) => loaded.write(id, name, text, editedAt))),
-    writeAside: async (id, name, text) => (await load()).writeAside!(id, name, text),
+    autosave: (id, name, text, leaving) => (library ? library.autosave!(id, name, text, leaving) : load().then((loaded) => loaded.autosave!(id, name, text, leaving))),
     remove: async (id) => (await load()).remove(id),
     lastSaved: async () => (await load()).lastSaved(),
   };
