@@ -1,24 +1,12 @@
 import { expect, test } from './test.ts';
-import { collectErrors, flowNode, relabel } from './helpers.ts';
-
-/** A graph at the file limit: 10,000 act nodes, 40 to a row, in a chain, each also joined to the node below it. */
-const limitGraph = (count = 10_000) => ({
-  format: 'loopscope/graph',
-  version: 1,
-  name: `Limit of ${count}`,
-  entry: 'n0',
-  nodes: Array.from({ length: count }, (_, index) => ({ id: `n${index}`, kind: 'act', label: `Node ${index}`, position: { x: (index % 40) * 260, y: Math.floor(index / 40) * 240 } })),
-  edges: Array.from({ length: count - 1 }, (_, index) => [
-    { id: `e${index}`, source: `n${index}`, target: `n${index + 1}`, when: { outcome: 'ok' } },
-    ...(index + 40 < count ? [{ id: `d${index}`, source: `n${index}`, target: `n${index + 40}`, when: 'otherwise' }] : []),
-  ]).flat(),
-});
+import { collectErrors, flowNode, gridGraph, relabel } from './helpers.ts';
 
 test('a 10,000-node file imported, edited and reloaded at once still has the edit; so does one reloaded once it is saved', async ({ page }) => {
   // Three opens of a graph at the file limit on a 2-core machine shared with other runs.
   test.setTimeout(300_000);
   const errors = collectErrors(page);
-  const graph = limitGraph();
+  // At the file limit, 40 to a row.
+  const graph = gridGraph(10_000, 40);
   const heading = page.getByRole('heading', { name: graph.name, exact: true });
   await page.goto('/');
   await expect(page.locator('.react-flow__node').first()).toBeVisible();
