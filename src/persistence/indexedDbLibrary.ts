@@ -105,7 +105,7 @@ export const indexedDbLibrary = (factory: IDBFactory | undefined = globalThis.in
       if (leaving || !aside) return write(id, name, text, undefined, leaving);
       // Opened here too, meanwhile: the page's last save, as it goes, cannot wait for the database to open.
       void open().catch(() => undefined);
-      return aside(id, name, text, write);
+      return aside({ kind: 'library', id, name, text }, () => write(id, name, text));
     },
     remove: async (id) => {
       const db = await open();

@@ -1,6 +1,8 @@
-/** Writes autosaves into the library off the page's thread (saveAside.ts), with the page's own write (libraryWrite.ts). */
+/** Writes autosaves off the page's thread (saveAside.ts), with the page's own writes (libraryWrite.ts, serverCall.ts). */
 import { DB_NAME, DB_VERSION } from './libraryDb.ts';
 import { writeSave } from './libraryWrite.ts';
+import type { SaveJob, SaveReply } from './saveAside.ts';
+import { callServer } from './serverCall.ts';
 
 let opening: Promise<IDBDatabase | null> | null = null;
 /** The database as the page made it; null where it is not made or upgraded yet (the page does that, with all it needs). */
@@ -27,14 +29,17 @@ const open = () =>
     };
   }));
 
-onmessage = async ({ data: { seq, id, name, text } }: MessageEvent<{ seq: number; id: string; name: string; text: string }>) => {
-  const db = await open();
-  if (!db) return postMessage({ seq, unopened: true });
+const answer = (reply: SaveReply) => postMessage(reply);
+
+onmessage = async ({ data: { seq, ...job } }: MessageEvent<SaveJob & { seq: number }>) => {
   try {
-    await writeSave(db, id, name, text);
-    postMessage({ seq, ok: true });
+    if (job.kind === 'put') return answer({ seq, ok: true, answer: await (await callServer(job.url, job.token, 'PUT', { body: job.text })).json() });
+    const db = await open();
+    if (!db) return answer({ seq, unopened: true });
+    await writeSave(db, job.id, job.name, job.text);
+    answer({ seq, ok: true });
   } catch (error) {
-    const { name: kind = 'Error', message = String(error) } = error instanceof Error || error instanceof DOMException ? error : {};
-    postMessage({ seq, ok: false, name: kind, message });
+    const { name = 'Error', message = String(error), status } = error instanceof Error || error instanceof DOMException ? (error as Error & { status?: number }) : {};
+    answer({ seq, ok: false, name, message, ...(status === undefined ? {} : { status }) });
   }
 };
