@@ -224,11 +224,11 @@ export const startSaving = (persistence: Persistence): Saver => {
   /**
    * A save as the page goes: its journal copy, and the write started on the page's thread in this
    * task (a worker's may not outlive the page). A big graph's copy may not fit in localStorage:
-   * the write is then all there is.
+   * the write is then all there is, and it is committed at once, to land however soon the page goes.
    */
   const writeUrgently = (id: string, entry: JournalEntry) => {
-    writeJournal(id, entry);
-    void autosave(id, entry.name, entry.text, true).catch(() => undefined);
+    const journaled = writeJournal(id, entry);
+    void (journaled ? library.write(id, entry.name, entry.text) : autosave(id, entry.name, entry.text, true)).catch(() => undefined);
   };
   const onPageHide = () => {
     // Saves IndexedDB has not confirmed may not land once the page is gone: written again the page's way.
