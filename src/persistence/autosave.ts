@@ -77,6 +77,8 @@ export const startSaving = (persistence: Persistence): Saver => {
    * and written synchronously) held the page for tens of milliseconds on every autosave.
    */
   const unconfirmed = new Map<string, JournalEntry>();
+  /** Saves whose text is being written, a slice at a time: the page may go meanwhile. */
+  const serializing = new Map<string, GraphFile>();
   /** Graphs known to have no journal copy (any other may have one, from an earlier page or a failed write). */
   const unjournaled = new Set<string>();
   /** Whether the copy was written: a full localStorage only loses the safety net, IndexedDB is the save. */
@@ -144,9 +146,13 @@ export const startSaving = (persistence: Persistence): Saver => {
     if (library.files && !library.files.keeps(id)) return;
     // However its text was spaced, not written again: for a big graph that is a synchronous journal copy and a write.
     if (openedAsSaved.get(id) === graph) return;
-    if (!urgent) mark(SAVE_STARTED);
+    if (!urgent) {
+      mark(SAVE_STARTED);
+      serializing.set(id, graph);
+    }
     // The page is going: written in this task, whatever it costs, while a write can still start.
     const text = urgent ? serializeGraph(graph) : await serializeAside(graph);
+    if (serializing.get(id) === graph) serializing.delete(id);
     if (lastSaved.get(id) === text) return;
     const entry: JournalEntry = { name: graph.name, text, savedAt: Date.now(), ...SAVE_STAMP };
     if (urgent) return void writeUrgently(id, entry);
@@ -231,11 +237,16 @@ export const startSaving = (persistence: Persistence): Saver => {
     void (journaled ? library.write(id, entry.name, entry.text) : autosave(id, entry.name, entry.text, true)).catch(() => undefined);
   };
   const onPageHide = () => {
-    // Saves IndexedDB has not confirmed may not land once the page is gone: written again the page's way.
-    for (const [id, entry] of unconfirmed) writeUrgently(id, entry);
-    unconfirmed.clear();
+    // The edits not written yet first (waiting for their save, or their text being written a slice
+    // at a time): their writes are not to wait behind others that may not land.
+    const latest = new Map(serializing);
     const taken = takePending();
-    if (taken) void save(taken.id, taken.graph, true);
+    if (taken) latest.set(taken.id, taken.graph);
+    for (const [id, graph] of latest) void save(id, graph, true);
+    // Saves IndexedDB has not confirmed may not land once the page is gone: written again the page's
+    // way, but where an edit just saved is newer.
+    for (const [id, entry] of unconfirmed) if (!latest.has(id)) writeUrgently(id, entry);
+    unconfirmed.clear();
   };
   // A hidden page may be closed, or frozen and discarded, with no `pagehide` at all (a phone, a tab switched away from).
   const onHidden = () => {
