@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { serializeGraph } from '../src/graph/index.ts';
 import { graphSchemaStamp } from '../scripts/graphSchemaStamp.ts';
+import { autosaveRows } from './autosave.ts';
 import { bareGraph, gridGraph, longRunGraph, readGenerated } from './graphs.ts';
 import { initialJsGzipKb } from './initialJs.ts';
 import { median, percentile, type Row } from './report.ts';
@@ -739,6 +740,8 @@ export const browserRows = async (options: BrowserOptions): Promise<Row[]> => {
     rows.push({ id: 'runtime.browser', measure: `runtime, ${rounds.toLocaleString('en')} rounds, in the browser`, unit: 'ms', ours: loops.best.ours, baseline: loops.best.straight, baselineIs: 'the same loop written straight on LangGraph (bench/loops.ts), best of the repetitions', target: { ratio: 1.25 } });
 
     }
+    if (chosen('autosave'))
+      rows.push(...(await autosaveRows({ withPage: (work) => withPage((page) => work(page)), appUrl, folder: files, sizes: quick ? [300, 1_200] : [1_000, 10_000], repeat: Math.min(repeat, 3), budgetMs: DRAW_BUDGET_MS, log })));
     // 6. Initial JavaScript.
     rows.push({ id: 'initial.js', measure: 'initial JS, gzip', unit: 'KB', ours: initialJsGzipKb(appDir, 'index.html'), baseline: initialJsGzipKb(pagesDir, 'bare/index.html'), baselineIs: 'the bare React Flow page', target: { atMost: 150 }, note: 'entry + modulepreloads of index.html, zlib default level' });
     return rows;

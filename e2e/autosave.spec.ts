@@ -14,7 +14,7 @@ const writeEntry = (page: Page, entry: { id: string; name: string; text: string;
   page.evaluate(
     (value) =>
       new Promise<void>((resolve, reject) => {
-        const open = indexedDB.open('loopscope', 2);
+        const open = indexedDB.open('loopscope');
         open.onerror = () => reject(open.error);
         open.onsuccess = () => {
           const tx = open.result.transaction('library', 'readwrite');

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from './test.ts';
 import { parseGraph } from '../src/graph/parse.ts';
-import { flowNode, relabel } from './helpers.ts';
+import { flowNode, gridGraph, relabel } from './helpers.ts';
 
 const TEMPLATE = readFileSync(new URL('../src/graph/templates/securityclaw.json', import.meta.url), 'utf8');
 
@@ -256,19 +256,6 @@ test('a pan holds the pointer on the pane: nodes it passes on the way are not ho
   await page.mouse.up();
   await expect.poll(transform).not.toBe(before);
   expect(await page.evaluate(() => (window as unknown as { hovered: string[] }).hovered)).toEqual([]);
-});
-
-/** A grid of act nodes, 20 to a row, in a chain, each also joined to the node below it: past 200 nodes, the canvas draws only what is in view. */
-const gridGraph = (count: number) => ({
-  format: 'loopscope/graph',
-  version: 1,
-  name: `Grid of ${count}`,
-  entry: 'n0',
-  nodes: Array.from({ length: count }, (_, index) => ({ id: `n${index}`, kind: 'act', label: `Node ${index}`, position: { x: (index % 20) * 260, y: Math.floor(index / 20) * 240 } })),
-  edges: Array.from({ length: count - 1 }, (_, index) => [
-    { id: `e${index}`, source: `n${index}`, target: `n${index + 1}`, when: { outcome: 'ok' } },
-    ...(index + 20 < count ? [{ id: `d${index}`, source: `n${index}`, target: `n${index + 20}`, when: 'otherwise' }] : []),
-  ]).flat(),
 });
 
 /** The grid with edges across a row besides, backwards as often as forwards (drawn as loops), as the bench's graph has (bench/graphs.ts imports JSON modules, which Playwright's loader does not read). */

@@ -20,7 +20,7 @@ export const libraryEntries = (page: Page) =>
   page.evaluate(
     () =>
       new Promise<{ name: string; text: string }[]>((resolve, reject) => {
-        const open = indexedDB.open('loopscope', 2);
+        const open = indexedDB.open('loopscope');
         open.onerror = () => reject(open.error);
         open.onsuccess = () => {
           const all = open.result.transaction('library', 'readonly').objectStore('library').getAll();
@@ -61,6 +61,22 @@ export const relabel = async (page: Page, id: string, label: string) => {
 };
 
 export const pane = (page: Page) => page.locator('.react-flow__pane');
+
+/**
+ * A grid of act nodes, `columns` to a row, in a chain, each also joined to the node below it: past
+ * 200 nodes, the canvas draws only what is in view.
+ */
+export const gridGraph = (count: number, columns = 20) => ({
+  format: 'loopscope/graph',
+  version: 1,
+  name: `Grid of ${count}`,
+  entry: 'n0',
+  nodes: Array.from({ length: count }, (_, index) => ({ id: `n${index}`, kind: 'act', label: `Node ${index}`, position: { x: (index % columns) * 260, y: Math.floor(index / columns) * 240 } })),
+  edges: Array.from({ length: count - 1 }, (_, index) => [
+    { id: `e${index}`, source: `n${index}`, target: `n${index + 1}`, when: { outcome: 'ok' } },
+    ...(index + columns < count ? [{ id: `d${index}`, source: `n${index}`, target: `n${index + columns}`, when: 'otherwise' }] : []),
+  ]).flat(),
+});
 
 /**
  * Clicks an edge as a person would: on its label where it has one, else on its line, halfway

@@ -39,6 +39,7 @@ export const USAGE = `Usage:
   loopscope run FILE [--json] [--seed N] [--scenario NAME] [--grant MODE] [--host ORIGIN] [--key NAME] [--mcp FILE]
                                                             run it headless and print the timeline (or the trace)
   loopscope test FILE|FOLDER… [--reporter text|junit|tap]  run the files' scenarios, a folder's graph files too (exit 1 if any fails or a file has none)
+  loopscope test FILE|FOLDER… --watch                      run them again when a file changes, printing what changed (Ctrl-C stops it)
   loopscope export FILE --langgraph DIR [--mcp FILE]        write a LangGraph.js project that the LangGraph server runs
   loopscope serve FILE… [--port N] [--dir DIR] [--grant MODE] [--host ORIGIN] [--key NAME] [--mcp FILE]
                                                             serve the files on a LangGraph dev server at 127.0.0.1 (Ctrl-C stops it)
@@ -92,6 +93,7 @@ const validate = async (files: string[], io: Output): Promise<number> => {
 const OPTIONS = {
   json: { type: 'boolean' },
   'no-browser': { type: 'boolean' },
+  watch: { type: 'boolean' },
   seed: { type: 'string' },
   scenario: { type: 'string' },
   key: { type: 'string', multiple: true },
@@ -149,8 +151,9 @@ const readFlags = (args: string[], command: string, accepted: readonly Option[])
     if (value === undefined) throw new Refusal(`--${name} needs ${NEEDS[name](command)}`);
     return value;
   };
-  const flags: { json: boolean; seed?: number; scenario?: string; keys: AllowedKeys; granted: PermissionMode; hosts: string[]; reporter: ReporterName; langgraph?: string; port?: number; dir?: string; mcp?: string; noBrowser: boolean } = {
+  const flags: { json: boolean; seed?: number; scenario?: string; keys: AllowedKeys; granted: PermissionMode; hosts: string[]; reporter: ReporterName; langgraph?: string; port?: number; dir?: string; mcp?: string; noBrowser: boolean; watch: boolean } = {
     json: given.has('json'),
+    watch: given.has('watch'),
     granted: DEFAULT_GRANT,
     hosts: [],
     noBrowser: given.has('no-browser'),
@@ -310,10 +313,29 @@ const graphFilesOf = async (paths: string[]): Promise<string[]> => {
   return files;
 };
 
+/** What stops a command that runs until stopped (open, test --watch): Ctrl-C, a kill, a closed terminal. */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+const untilStopped = () =>
+  new Promise<void>((done) => {
+    for (const signal of STOP_SIGNALS) process.once(signal, () => done());
+  });
+const stopListening = () => {
+  for (const signal of STOP_SIGNALS) process.removeAllListeners(signal);
+};
+
 const test = async (args: string[], io: Output): Promise<number> => {
-  const { files: named, flags } = readFlags(args, 'test', ['--reporter']);
+  const { files: named, flags } = readFlags(args, 'test', ['--reporter', '--watch']);
   if (named.length === 0) throw new Refusal('test takes at least one FILE or FOLDER');
+  if (flags.watch && flags.reporter !== 'text') throw new Refusal('--watch prints what changed as text: it takes no --reporter');
   const files = await graphFilesOf(named);
+  if (flags.watch) {
+    const { watchTests } = await import('./testWatch.ts');
+    try {
+      return await watchTests({ named, files, testFile, io, stopped: untilStopped() });
+    } finally {
+      stopListening();
+    }
+  }
   const reports: FileReport[] = [];
   for (const file of files) reports.push(await testFile(file));
   for (const line of report(flags.reporter, reports)) io.out(line);
@@ -452,11 +474,8 @@ const openFolderOf = async (args: string[], io: Output): Promise<number> => {
   io.out(`Loopscope is editing the graphs of ${folderPath} at ${url}   ·   Ctrl-C stops it`);
   if (!flags.noBrowser && hasDesktop()) openBrowser(url);
   // A closed terminal (SIGHUP) stops it too, and with it the MCP servers it started.
-  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-  await new Promise<void>((done) => {
-    for (const signal of signals) process.once(signal, () => done());
-  });
-  for (const signal of signals) process.removeAllListeners(signal);
+  await untilStopped();
+  stopListening();
   await opened.stop();
   return 0;
 };

@@ -32,7 +32,7 @@ export interface FileReport {
 export const REPORTERS = ['text', 'junit', 'tap'] as const;
 export type ReporterName = (typeof REPORTERS)[number];
 
-const passed = (test: CaseReport) => !test.error && test.failures.length === 0;
+export const passed = (test: CaseReport) => !test.error && test.failures.length === 0;
 
 export const tally = (files: readonly FileReport[]) => {
   const cases = files.flatMap((file) => file.cases);

@@ -5,7 +5,7 @@ import { updateNode } from './inspectorOps.ts';
 import { moveNodes } from './ops.ts';
 import { CURRENT_VERSION } from './schema.ts';
 import { parseGraph, parseWith } from './parse.ts';
-import { prepareSerialization, serializeGraph } from './serialize.ts';
+import { prepareSerialization, serializeGraph, serializeInSlices } from './serialize.ts';
 import { describeProblems, formatPath, type ParseProblem } from './problems.ts';
 import { RetryPolicy } from './commonSchemas.ts';
 import { findTemplate } from './templates/index.ts';
@@ -265,5 +265,17 @@ describe('serializeGraph', () => {
     expect(serializeGraph(another)).toBe(whole(another));
     const bare = { ...renamed, nodes: [], edges: [], finally: undefined };
     expect(serializeGraph(bare)).toBe(whole(bare));
+  });
+
+  it('writes the same text a slice at a time, yielding between slices, as in one go', () => {
+    const graph = findTemplate('graph-engineer')!.graph();
+    for (const slice of [1, 3, graph.nodes.length, 1000]) {
+      const steps = serializeInSlices(graph, slice);
+      let yields = 0;
+      let step = steps.next();
+      for (; !step.done; step = steps.next()) yields += 1;
+      expect(step.value).toBe(whole(graph));
+      expect(yields).toBe(Math.ceil(graph.nodes.length / slice) - 1 + Math.ceil(graph.edges.length / slice) - 1);
+    }
   });
 });

@@ -31,21 +31,38 @@ export const prepareSerialization = (graph: GraphFile, count: number): boolean =
     }
   return true;
 };
-const list = (items: readonly unknown[]) => (items.length === 0 ? '[]' : `[\n    ${items.map(piece).join(',\n    ')}\n  ]`);
+/**
+ * The file a graph is saved as, written `slice` nodes or edges at a time: it yields between slices,
+ * so that a caller can write a big graph over several tasks (autosave.ts), and returns the text.
+ */
+export function* serializeInSlices(graph: GraphFile, slice = Number.POSITIVE_INFINITY): Generator<void, string> {
+  const fields: string[] = [];
+  for (const [key, value] of Object.entries(graph)) {
+    // What JSON leaves out of an object.
+    if (value === undefined || typeof value === 'function' || typeof value === 'symbol') continue;
+    let text: string;
+    if ((key === 'nodes' || key === 'edges') && Array.isArray(value)) {
+      const parts: string[] = [];
+      for (let start = 0; start < value.length; start += slice) {
+        if (start > 0) yield;
+        parts.push(value.slice(start, start + slice).map(piece).join(',\n    '));
+      }
+      text = parts.length === 0 ? '[]' : `[\n    ${parts.join(',\n    ')}\n  ]`;
+    } else text = indented(value, 1);
+    fields.push(`  ${JSON.stringify(key)}: ${text}`);
+  }
+  return fields.length === 0 ? '{}\n' : `{\n${fields.join(',\n')}\n}\n`;
+}
 
 /**
  * The file a graph is saved as: stable key order, two-space indent, a final newline. The very text
  * of `JSON.stringify(graph, null, 2)`, its nodes and edges written from `pieces`.
  */
 export const serializeGraph = (graph: GraphFile): string => {
-  const fields: string[] = [];
-  for (const [key, value] of Object.entries(graph)) {
-    // What JSON leaves out of an object.
-    if (value === undefined || typeof value === 'function' || typeof value === 'symbol') continue;
-    const text = (key === 'nodes' || key === 'edges') && Array.isArray(value) ? list(value) : indented(value, 1);
-    fields.push(`  ${JSON.stringify(key)}: ${text}`);
-  }
-  return fields.length === 0 ? '{}\n' : `{\n${fields.join(',\n')}\n}\n`;
+  const steps = serializeInSlices(graph);
+  let step = steps.next();
+  while (!step.done) step = steps.next();
+  return step.value;
 };
 
 /**

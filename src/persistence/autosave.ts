@@ -4,7 +4,7 @@
  * time per graph (graphLocks.ts). It starts once the page's first screen is drawn (persistence.ts
  * reads the save before that), and saves what changed before it started.
  */
-import { prepareSerialization, serializeGraph, type GraphFile } from '../graph/index.ts';
+import { prepareSerialization, serializeGraph, serializeInSlices, type GraphFile } from '../graph/index.ts';
 import { webGraphLocks } from './graphLocks.ts';
 import { useApp } from '../store/index.ts';
 import { OPEN_KEY, SAVE_STAMP } from './libraryDb.ts';
@@ -16,6 +16,34 @@ import { fail, failRestore, gesturesUnderWay, JOURNAL_PREFIX, onGesturesOver, pa
 const PREPARE_SLICE = 200;
 const PREPARE_MARGIN_MS = 4;
 const whenIdle = (work: (deadline?: IdleDeadline) => void) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(work) : setTimeout(work, 50));
+/** Nodes and edges an autosave writes between two checks of the time, and the time it takes before it lets the page draw. */
+const SAVE_SLICE = 100;
+const SAVE_TASK_MS = 8;
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve));
+
+/** Where an autosave began and landed, for the bench (bench/autosave.ts): only the last of each is kept. */
+const SAVE_STARTED = 'loopscope:save-started';
+const SAVED = 'loopscope:saved';
+const mark = (name: string) => {
+  performance.clearMarks(name);
+  performance.mark(name);
+};
+
+/**
+ * The graph's text, written over as many tasks as it takes: at 10,000 nodes joining its nodes'
+ * texts alone held the page for tens of ms, and a frame is 16.
+ */
+const serializeAside = async (graph: GraphFile): Promise<string> => {
+  const steps = serializeInSlices(graph, SAVE_SLICE);
+  let began = performance.now();
+  for (let step = steps.next(); ; step = steps.next()) {
+    if (step.done) return step.value;
+    if (performance.now() - began > SAVE_TASK_MS) {
+      await nextTask();
+      began = performance.now();
+    }
+  }
+};
 
 /** The graphs the journal holds a copy of. */
 const journaledIds = (sync: SyncStorage): string[] => {
@@ -49,6 +77,8 @@ export const startSaving = (persistence: Persistence): Saver => {
    * and written synchronously) held the page for tens of milliseconds on every autosave.
    */
   const unconfirmed = new Map<string, JournalEntry>();
+  /** Saves whose text is being written, a slice at a time: the page may go meanwhile. */
+  const serializing = new Map<string, GraphFile>();
   /** Graphs known to have no journal copy (any other may have one, from an earlier page or a failed write). */
   const unjournaled = new Set<string>();
   /** Whether the copy was written: a full localStorage only loses the safety net, IndexedDB is the save. */
@@ -105,6 +135,7 @@ export const startSaving = (persistence: Persistence): Saver => {
     useGraphTab.setState({ conflict: null });
   };
 
+  const autosave = (id: string, name: string, text: string, leaving: boolean) => (library.autosave ? library.autosave(id, name, text, leaving) : library.write(id, name, text));
   const save = async (id: string, graph: GraphFile, urgent = false) => {
     if (id === useApp.getState().documentId) session.setItem(OPEN_KEY, id);
     // Another tab has this graph: saving here would write over its edits. Known at once after the
@@ -115,19 +146,23 @@ export const startSaving = (persistence: Persistence): Saver => {
     if (library.files && !library.files.keeps(id)) return;
     // However its text was spaced, not written again: for a big graph that is a synchronous journal copy and a write.
     if (openedAsSaved.get(id) === graph) return;
-    const text = serializeGraph(graph);
+    if (!urgent) {
+      mark(SAVE_STARTED);
+      serializing.set(id, graph);
+    }
+    // The page is going: written in this task, whatever it costs, while a write can still start.
+    const text = urgent ? serializeGraph(graph) : await serializeAside(graph);
+    if (serializing.get(id) === graph) serializing.delete(id);
     if (lastSaved.get(id) === text) return;
     const entry: JournalEntry = { name: graph.name, text, savedAt: Date.now(), ...SAVE_STAMP };
-    if (urgent) {
-      writeJournal(id, entry);
-      return void library.write(id, graph.name, text).catch(() => undefined);
-    }
+    if (urgent) return void writeUrgently(id, entry);
     unconfirmed.set(id, entry);
     try {
-      await library.write(id, graph.name, text);
+      await autosave(id, graph.name, text, false);
       lastSaved.set(id, text);
       openedAsSaved.set(id, graph);
       if (unconfirmed.get(id) === entry) unconfirmed.delete(id);
+      mark(SAVED);
       // A journal of this save or an older one is done with; a newer one stays until its own save lands.
       if (!unjournaled.has(id) && (readJournal(journal, id)?.savedAt ?? 0) <= entry.savedAt) {
         journal.removeItem(JOURNAL_PREFIX + id);
@@ -192,12 +227,30 @@ export const startSaving = (persistence: Persistence): Saver => {
     };
     whenIdle(step);
   };
+  /**
+   * A save as the page goes: its journal copy, and the write started on the page's thread in this
+   * task (a worker's may not outlive the page). A big graph's copy may not fit in localStorage:
+   * the write is then all there is, and it is committed at once, to land however soon the page goes.
+   */
+  const writeUrgently = (id: string, entry: JournalEntry) => {
+    const journaled = writeJournal(id, entry);
+    void (journaled ? library.write(id, entry.name, entry.text) : autosave(id, entry.name, entry.text, true)).catch(() => undefined);
+  };
   const onPageHide = () => {
-    // Saves IndexedDB has not confirmed may not land once the page is gone: their journal copies do.
-    for (const [id, entry] of unconfirmed) writeJournal(id, entry);
-    unconfirmed.clear();
+    // The edits not written yet first (waiting for their save, or their text being written a slice
+    // at a time): their writes are not to wait behind others that may not land.
+    const latest = new Map(serializing);
     const taken = takePending();
-    if (taken) void save(taken.id, taken.graph, true);
+    if (taken) latest.set(taken.id, taken.graph);
+    for (const [id, graph] of latest) void save(id, graph, true);
+    // Saves IndexedDB has not confirmed may not land once the page is gone: written again the page's
+    // way, but where an edit just saved is newer.
+    for (const [id, entry] of unconfirmed) if (!latest.has(id)) writeUrgently(id, entry);
+    unconfirmed.clear();
+  };
+  // A hidden page may be closed, or frozen and discarded, with no `pagehide` at all (a phone, a tab switched away from).
+  const onHidden = () => {
+    if (document.visibilityState === 'hidden') onPageHide();
   };
 
   /**
@@ -265,6 +318,7 @@ export const startSaving = (persistence: Persistence): Saver => {
     if (state.graph !== previous.graph) edited(state.documentId, state.graph);
   });
   target.addEventListener('pagehide', onPageHide);
+  target.addEventListener('visibilitychange', onHidden);
   // Another tab takes the open graph over: its last edit is saved first.
   locks.onHandover(async (id) => {
     if (pending?.id === id) await flush();
@@ -291,6 +345,7 @@ export const startSaving = (persistence: Persistence): Saver => {
       stopFollowing?.();
       unsubscribe();
       target.removeEventListener('pagehide', onPageHide);
+      target.removeEventListener('visibilitychange', onHidden);
       if (timer !== null) clearTimeout(timer);
       locks.close();
       onGesturesOver(null);

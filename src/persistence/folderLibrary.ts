@@ -6,6 +6,8 @@
  */
 import { blankGraph, serializeGraph } from '../graph/index.ts';
 import { fileIsInvalid, startFileSync } from './fileSync.ts';
+import { saveWorker } from './saveAside.ts';
+import { callServer } from './serverCall.ts';
 import type { FileChange, FileLibrary, LibraryEntry, LibraryStorage, LibrarySummary } from './persistence.ts';
 
 interface Listing {
@@ -15,19 +17,10 @@ interface Listing {
   problem?: string;
 }
 
-export const folderLibrary = async (token: string, origin = window.location.origin, fetchImpl: typeof fetch = (...args) => fetch(...args)): Promise<LibraryStorage & { files: FileLibrary }> => {
-  const headers = { Authorization: `Bearer ${token}` };
-  const call = async (method: string, path: string, { body, keepalive = false }: { body?: string; keepalive?: boolean } = {}) => {
-    let response: Response;
-    try {
-      response = await fetchImpl(`${origin}${path}`, { method, headers: body === undefined ? headers : { ...headers, 'Content-Type': 'application/json' }, body, keepalive, cache: 'no-store' });
-    } catch {
-      throw new Error('the loopscope open server does not answer (was it stopped?)');
-    }
-    if (response.ok) return response;
-    const said = await response.json().then((value: { error?: string }) => value.error, () => undefined);
-    throw Object.assign(new Error(said ?? `the server answered ${response.status}`), { status: response.status });
-  };
+const defaultFetch: typeof fetch = (...args) => fetch(...args);
+
+export const folderLibrary = async (token: string, origin = window.location.origin, fetchImpl: typeof fetch = defaultFetch): Promise<LibraryStorage & { files: FileLibrary }> => {
+  const call = (method: string, path: string, options?: { body?: string; keepalive?: boolean }) => callServer(`${origin}${path}`, token, method, options, fetchImpl);
   const info = await call('GET', '/api/info').catch((error: Error & { status?: number }) => {
     throw error.status === 403 ? new Error('this tab\'s address is from a `loopscope open` that has stopped or restarted') : error;
   });
@@ -64,6 +57,15 @@ export const folderLibrary = async (token: string, origin = window.location.orig
     }
   };
 
+  const write = async (id: string, _name: string, text: string) => {
+    if (pathOf(id) === null) throw new Error('this graph is not a file of the folder yet');
+    // keepalive: a save as the page goes (pagehide) still reaches the server, when it is small enough for the browser to keep.
+    const response = await call('PUT', query(id), { body: text, keepalive: text.length < 60_000 });
+    written.set(id, ((await response.json()) as { savedAt: number }).savedAt);
+  };
+  // Where the page's fetch is the browser's own: a test's fake one is called on the page.
+  const aside = typeof Worker !== 'undefined' && fetchImpl === defaultFetch ? saveWorker() : null;
+
   return {
     list,
     read: async (id) => {
@@ -79,11 +81,16 @@ export const folderLibrary = async (token: string, origin = window.location.orig
       fileIsInvalid(id, file.problem);
       return { id, name, savedAt: file.savedAt, text: serializeGraph({ ...blankGraph(), name }), copies: [] } satisfies LibraryEntry;
     },
-    write: async (id, _name, text) => {
-      if (pathOf(id) === null) throw new Error('this graph is not a file of the folder yet');
-      // keepalive: a save as the page goes (pagehide) still reaches the server, when it is small enough for the browser to keep.
-      const response = await call('PUT', query(id), { body: text, keepalive: text.length < 60_000 });
-      written.set(id, ((await response.json()) as { savedAt: number }).savedAt);
+    write,
+    autosave: async (id, name, text, leaving) => {
+      if (leaving || !aside || pathOf(id) === null) return write(id, name, text);
+      // The file is written by the save worker: handing it the text costs the page a copy of it, where
+      // a request's body made of a big graph's text held the page's thread for frames.
+      const { savedAt } = await aside({ kind: 'put', url: `${origin}${query(id)}`, token, text }, async () => {
+        await write(id, name, text);
+        return { savedAt: written.get(id)! };
+      });
+      written.set(id, savedAt);
     },
     remove: async (id) => {
       await call('DELETE', query(id));

@@ -1,12 +1,15 @@
 /**
- * The graph library in IndexedDB: opened (and upgraded from version 1) on first use, written with
- * the replaced text kept among the last good copies, read back to check each write. Loaded on first
+ * The graph library in IndexedDB: opened (and upgraded from versions 1 and 2) on first use, written
+ * with the replaced text kept among the last good copies, read back to check each write
+ * (libraryWrite.ts); an autosave is written by a worker (saveAside.ts). Loaded on first
  * use (persistence.ts): the first screen's save is read by the page's first script.
  */
 import { newDocumentId } from '../store/graphSlice.ts';
-import { DB_NAME, DB_VERSION, LAST_KEY, LIBRARY_STORE, META_STORE, request, SAVE_STAMP, type LibraryEntry } from './libraryDb.ts';
+import { COPIES_STORE, DB_NAME, DB_VERSION, LAST_KEY, LIBRARY_STORE, META_STORE, request, type LibraryEntry } from './libraryDb.ts';
 import { own, readJson } from '../graph/index.ts';
 import { completion } from './idbTransaction.ts';
+import { BY_GRAPH, writeSave, type KeptCopy } from './libraryWrite.ts';
+import { saveWorker } from './saveAside.ts';
 import type { LibraryStorage } from './persistence.ts';
 
 /** The name a damaged or old save gives itself, read within the input limits; a stand-in when it has none. */
@@ -19,20 +22,30 @@ const nameIn = (text: string) => {
 /** The version 1 autosave: one graph under one key, taken into the library on upgrade. */
 const LEGACY_STORE = 'graphs';
 const LEGACY_KEY = 'autosave';
-/** How many earlier saves each graph keeps. */
-export const COPIES_KEPT = 3;
-
-/** Version 1 kept one autosave; it becomes the library's first graph. */
+/** Version 1 kept one autosave; it becomes the library's first graph. Version 2 kept each graph's copies in its entry: they move to a store of their own. */
 const upgrade = (db: IDBDatabase, tx: IDBTransaction, oldVersion: number) => {
   const library = db.objectStoreNames.contains(LIBRARY_STORE) ? tx.objectStore(LIBRARY_STORE) : db.createObjectStore(LIBRARY_STORE, { keyPath: 'id' });
   if (!db.objectStoreNames.contains(META_STORE)) db.createObjectStore(META_STORE);
+  if (!db.objectStoreNames.contains(COPIES_STORE)) {
+    // Numbered as they are kept: a graph's copies by its index are oldest first.
+    const copies = db.createObjectStore(COPIES_STORE, { autoIncrement: true });
+    copies.createIndex(BY_GRAPH, 'graph');
+    library.openCursor().onsuccess = (event) => {
+      const cursor = (event.target as IDBRequest<IDBCursorWithValue | null>).result;
+      if (!cursor) return;
+      const { copies: kept = [], ...entry } = cursor.value as LibraryEntry;
+      // Newest first in the entry: kept oldest first. Their times were not kept; each is put a millisecond before the one it was replaced by.
+      kept.toReversed().forEach((text, index) => copies.put({ graph: entry.id, savedAt: entry.savedAt - kept.length + index, text } satisfies KeptCopy));
+      cursor.update(entry);
+      cursor.continue();
+    };
+  }
   if (oldVersion < 1 || !db.objectStoreNames.contains(LEGACY_STORE)) return;
   const legacy = tx.objectStore(LEGACY_STORE).get(LEGACY_KEY);
   legacy.onsuccess = () => {
     if (typeof legacy.result === 'string') {
       const id = newDocumentId();
-      const entry: LibraryEntry = { id, name: nameIn(legacy.result), savedAt: Date.now(), text: legacy.result, copies: [] };
-      library.put(entry);
+      library.put({ id, name: nameIn(legacy.result), savedAt: Date.now(), text: legacy.result });
       tx.objectStore(META_STORE).put(id, LAST_KEY);
     }
     db.deleteObjectStore(LEGACY_STORE);
@@ -68,41 +81,18 @@ export const indexedDbLibrary = (factory: IDBFactory | undefined = globalThis.in
   };
   const read = async (id: string) => {
     const db = await open();
-    return (await request(db.transaction(LIBRARY_STORE, 'readonly').objectStore(LIBRARY_STORE).get(id))) as LibraryEntry | undefined;
+    const tx = db.transaction([LIBRARY_STORE, COPIES_STORE], 'readonly');
+    const [entry, copies] = await Promise.all([request(tx.objectStore(LIBRARY_STORE).get(id)), request(tx.objectStore(COPIES_STORE).index(BY_GRAPH).getAll(id))]);
+    if (entry === undefined) return undefined;
+    // An entry put by hand as version 2 wrote it (a test, the bench) may still hold copies of its own.
+    const own = (entry as Partial<LibraryEntry>).copies ?? [];
+    return { ...(entry as LibraryEntry), copies: [...own, ...(copies as KeptCopy[]).map((copy) => copy.text).reverse()] };
   };
-  const put = (db: IDBDatabase, id: string, name: string, text: string, editedAt: number | undefined) => {
-    const tx = db.transaction([LIBRARY_STORE, META_STORE], 'readwrite');
-    const library = tx.objectStore(LIBRARY_STORE);
-    const previous = library.get(id);
-    // What the write itself threw (a full storage can refuse the put at once): thrown out of this
-    // handler, the browser would abort with "Uncaught exception in event handler" and lose it.
-    let refused: unknown = null;
-    previous.onsuccess = () => {
-      const old = previous.result as LibraryEntry | undefined;
-      const copies = old ? (old.text === text ? old.copies : [old.text, ...old.copies].slice(0, COPIES_KEPT)) : [];
-      try {
-        library.put({ id, name, savedAt: editedAt ?? Date.now(), text, copies, ...SAVE_STAMP } satisfies LibraryEntry);
-        if (editedAt === undefined) tx.objectStore(META_STORE).put(id, LAST_KEY);
-        else lastIfNewer(tx, id, editedAt);
-      } catch (error) {
-        refused = error;
-        tx.abort();
-      }
-    };
-    return completion(tx).catch((error: unknown) => Promise.reject(refused ?? error));
-  };
-  /** The graph saved last becomes `id`, edited at `editedAt`, unless the one it is now was saved after that. */
-  const lastIfNewer = (tx: IDBTransaction, id: string, editedAt: number) => {
-    const meta = tx.objectStore(META_STORE);
-    const last = meta.get(LAST_KEY);
-    last.onsuccess = () => {
-      if (typeof last.result !== 'string' || last.result === id) return void meta.put(id, LAST_KEY);
-      const entry = tx.objectStore(LIBRARY_STORE).get(last.result);
-      entry.onsuccess = () => {
-        if (((entry.result as LibraryEntry | undefined)?.savedAt ?? 0) < editedAt) meta.put(id, LAST_KEY);
-      };
-    };
-  };
+  const write = (id: string, name: string, text: string, editedAt?: number, leaving = false) =>
+    // The transaction starts in this turn when the database is open: a save on `pagehide` gets in.
+    opened ? writeSave(opened, id, name, text, editedAt, leaving) : open().then((db) => writeSave(db, id, name, text, editedAt, leaving));
+  /** The browser's own library has the save worker; a library on another factory (a test's) writes here. */
+  const aside = factory === globalThis.indexedDB && typeof Worker !== 'undefined' ? saveWorker() : null;
   return {
     list: async () => {
       const db = await open();
@@ -110,16 +100,20 @@ export const indexedDbLibrary = (factory: IDBFactory | undefined = globalThis.in
       return entries.map(({ id, name, savedAt }) => ({ id, name, savedAt })).sort((a, b) => b.savedAt - a.savedAt);
     },
     read,
-    write: async (id, name, text, editedAt) => {
-      // The transaction starts in this turn when the database is open: a save on `pagehide` gets in.
-      await (opened ? put(opened, id, name, text, editedAt) : open().then((db) => put(db, id, name, text, editedAt)));
-      const back = await read(id);
-      if (back?.text !== text) throw new Error('the saved graph did not read back the same');
+    write,
+    autosave: (id, name, text, leaving) => {
+      if (leaving || !aside) return write(id, name, text, undefined, leaving);
+      // Opened here too, meanwhile: the page's last save, as it goes, cannot wait for the database to open.
+      void open().catch(() => undefined);
+      return aside({ kind: 'library', id, name, text }, () => write(id, name, text));
     },
     remove: async (id) => {
       const db = await open();
-      const tx = db.transaction(LIBRARY_STORE, 'readwrite');
+      const tx = db.transaction([LIBRARY_STORE, COPIES_STORE], 'readwrite');
       tx.objectStore(LIBRARY_STORE).delete(id);
+      const copies = tx.objectStore(COPIES_STORE);
+      const keys = copies.index(BY_GRAPH).getAllKeys(id);
+      keys.onsuccess = () => keys.result.forEach((key) => copies.delete(key));
       await completion(tx);
     },
     lastSaved: async () => {

@@ -10,7 +10,10 @@ export interface LibraryEntry {
   /** When it was last saved (ms since 1970). */
   savedAt: number;
   text: string;
-  /** The saves it replaced, newest first: what a damaged save falls back to. */
+  /**
+   * The saves it replaced, newest first: what a damaged save falls back to. Kept in a store of their
+   * own since version 3 (COPIES_STORE), so that a save neither reads nor writes them again.
+   */
   copies: string[];
   /** The `GRAPH_SCHEMA` of the page that wrote `text`, a serialization of a graph it had read (absent from older saves). */
   schema?: string;
@@ -26,8 +29,10 @@ export const GRAPH_SCHEMA: string | null = typeof __GRAPH_SCHEMA__ === 'string' 
 export const SAVE_STAMP = GRAPH_SCHEMA === null ? {} : { schema: GRAPH_SCHEMA };
 
 export const DB_NAME = 'loopscope';
-export const DB_VERSION = 2;
+export const DB_VERSION = 3;
 export const LIBRARY_STORE = 'library';
+/** Version 3: the replaced saves (libraryWrite.ts, `KeptCopy`). */
+export const COPIES_STORE = 'copies';
 export const META_STORE = 'meta';
 /** In the meta store: the id of the graph saved last in any tab. */
 export const LAST_KEY = 'last';
@@ -41,10 +46,10 @@ export const request = <T>(req: IDBRequest<T>) =>
     req.onerror = () => reject(req.error ?? new Error('IndexedDB request failed'));
   });
 
-/** A tab's graph as read from the library: its id (the tab's own, else the one saved last) and its entry, if any. */
+/** A tab's graph as read from the library: its id (the tab's own, else the one saved last) and its entry, if any, without its copies. */
 export interface SavedRead {
   id: string | undefined;
-  entry: LibraryEntry | undefined;
+  entry: (Omit<LibraryEntry, 'copies'> & Partial<LibraryEntry>) | undefined;
 }
 
 /**
@@ -72,7 +77,7 @@ export const readSaved = (factory: IDBFactory, id: string | undefined): Promise<
       try {
         const tx = db.transaction([LIBRARY_STORE, META_STORE], 'readonly');
         const lookUp = (key: string) =>
-          request(tx.objectStore(LIBRARY_STORE).get(key)).then((entry) => done({ id: key, entry: entry as LibraryEntry | undefined }));
+          request(tx.objectStore(LIBRARY_STORE).get(key)).then((entry) => done({ id: key, entry: entry as SavedRead['entry'] }));
         if (id !== undefined) void lookUp(id).catch(() => done(null));
         else
           void request(tx.objectStore(META_STORE).get(LAST_KEY))

@@ -2,10 +2,11 @@ import { IDBFactory, IDBObjectStore as FakeObjectStore } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { serializeGraph } from '../graph/index.ts';
 import { findTemplate } from '../graph/templates/index.ts';
-import { writeVersion1Autosave } from './libraryDb.testing.ts';
-import { GRAPH_SCHEMA } from './libraryDb.ts';
+import { writeVersion1Autosave, writeVersion2Library } from './libraryDb.testing.ts';
+import { DB_NAME, GRAPH_SCHEMA, LIBRARY_STORE } from './libraryDb.ts';
 import { useApp } from '../store/index.ts';
-import { COPIES_KEPT, indexedDbLibrary } from './indexedDbLibrary.ts';
+import { indexedDbLibrary } from './indexedDbLibrary.ts';
+import { COPIES_KEPT } from './libraryWrite.ts';
 import { takeOverGraph, useGraphTab, useLibrary } from './libraryActions.ts';
 import {
   holdAutosave,
@@ -191,6 +192,46 @@ describe('saving', () => {
     expect(journal.values.size).toBe(0);
     page.fire('pagehide');
     expect(JSON.parse(journal.getItem(`${JOURNAL_PREFIX}graph-initial`)!).text).toContain('On its way');
+  });
+
+  it("an autosave is written aside; one still on its way as the page goes is written again by the page, even when its journal copy does not fit", async () => {
+    const fake = fakeLibrary();
+    const written: string[] = [];
+    const aside: string[] = [];
+    const library: LibraryStorage = {
+      ...fake.library,
+      write: (id, name, text, editedAt) => (written.push(JSON.parse(text).name), fake.library.write(id, name, text, editedAt)),
+      // The worker's write, never answered: the page leaves first; the page's own, committed at once.
+      autosave: (id, name, text, leaving) => (leaving ? library.write(id, name, text) : (aside.push(JSON.parse(text).name), new Promise(() => {}))),
+    };
+    const full = memory();
+    full.setItem = () => {
+      throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+    };
+    const { page } = await start(library, memory(), full);
+    rename('Big edit');
+    await vi.advanceTimersByTimeAsync(300);
+    expect({ aside, written }).toEqual({ aside: ['Big edit'], written: [] });
+    page.fire('pagehide');
+    // Started in the pagehide's own task: nothing awaited since.
+    expect(written).toEqual(['Big edit']);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(JSON.parse(fake.entries.get('graph-initial')!.text).name).toBe('Big edit');
+  });
+
+  it('a page hidden (a tab switched away from, a phone) keeps the pending edit as pagehide does', async () => {
+    const fake = fakeLibrary();
+    const { page, journal } = await start(fake.library);
+    fake.hangWrites();
+    rename('Hidden mid-edit');
+    const shown = { visibilityState: 'visible' };
+    vi.stubGlobal('document', shown);
+    page.fire('visibilitychange');
+    expect(journal.values.size).toBe(0);
+    shown.visibilityState = 'hidden';
+    page.fire('visibilitychange');
+    vi.unstubAllGlobals();
+    expect(JSON.parse(journal.getItem(`${JOURNAL_PREFIX}graph-initial`)!).text).toContain('Hidden mid-edit');
   });
 
   it('shows a failed write, keeps the graph and its journal, and clears the message once a write works', async () => {
@@ -492,6 +533,58 @@ describe('indexedDbLibrary', () => {
       put.mockRestore();
     }
     expect((await library.read('a'))?.text).toBe('one');
+  });
+
+  it('a save neither reads nor writes the copies it keeps: they are in a store of their own', async () => {
+    const factory = new IDBFactory();
+    const library = indexedDbLibrary(factory);
+    for (const text of ['one', 'two', 'three']) await library.write('a', 'A', text);
+    const db = await new Promise<IDBDatabase>((resolve) => {
+      const open = factory.open(DB_NAME);
+      open.onsuccess = () => resolve(open.result);
+    });
+    const stored = await new Promise<unknown>((resolve) => {
+      const get = db.transaction(LIBRARY_STORE).objectStore(LIBRARY_STORE).get('a');
+      get.onsuccess = () => resolve(get.result);
+    });
+    db.close();
+    // The entry a save reads back and writes holds its own text only, whatever the number of copies.
+    expect(stored).not.toHaveProperty('copies');
+    expect((await library.read('a'))?.copies).toEqual(['two', 'one']);
+    await library.remove('a');
+    await library.write('a', 'A', 'again');
+    expect((await library.read('a'))?.copies).toEqual([]);
+  });
+
+  it('a save as the page goes is put and committed in its own task, with nothing read first', async () => {
+    const library = indexedDbLibrary(new IDBFactory());
+    await library.write('a', 'A', 'one');
+    const get = vi.spyOn(FakeObjectStore.prototype, 'get');
+    const landed = library.autosave!('a', 'A', 'as the page goes', true);
+    get.mockRestore();
+    expect(get).not.toHaveBeenCalled();
+    await landed;
+    expect(await library.read('a')).toMatchObject({ text: 'as the page goes', copies: [] });
+  });
+
+  it('upgrades a version 2 library: every graph, its copies newest first, the graph saved last', async () => {
+    const factory = new IDBFactory();
+    await writeVersion2Library(
+      factory,
+      [
+        { id: 'a', name: 'A', savedAt: 5000, text: 'a now', copies: ['a before', 'a long before', 'a first'] },
+        { id: 'b', name: 'B', savedAt: 6000, text: 'b now', copies: [] },
+      ],
+      'b',
+    );
+    const library = indexedDbLibrary(factory);
+    expect((await library.list()).map((summary) => summary.id)).toEqual(['b', 'a']);
+    expect(await library.read('a')).toMatchObject({ text: 'a now', savedAt: 5000, copies: ['a before', 'a long before', 'a first'] });
+    expect(await library.read('b')).toMatchObject({ text: 'b now', copies: [] });
+    expect(await library.lastSaved()).toBe('b');
+    // Saved again: the replaced text is the newest copy, and the oldest goes.
+    await library.write('a', 'A', 'a edited');
+    expect((await library.read('a'))?.copies).toEqual(['a now', 'a before', 'a long before']);
   });
 
   it('takes the version 1 autosave into the library', async () => {

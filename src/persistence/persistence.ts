@@ -69,6 +69,11 @@ export interface LibraryStorage {
    * it. A folder's files keep the time they are written.
    */
   write: (id: string, name: string, text: string, editedAt?: number) => Promise<void>;
+  /**
+   * An autosave, where the storage has a way of its own (IndexedDB's): written off the page's
+   * thread, by a worker; or, as the page goes (`leaving`), started and committed in this task.
+   */
+  autosave?: (id: string, name: string, text: string, leaving: boolean) => Promise<void>;
   remove: (id: string) => Promise<void>;
   /** The graph saved last in any tab, for a tab that has none of its own. */
   lastSaved: () => Promise<string | undefined>;
@@ -97,6 +102,7 @@ const indexedDbOnFirstUse = (): LibraryStorage => {
     read: async (id) => (await load()).read(id),
     // Once loaded, straight through: a save on `pagehide` must start its write in that turn.
     write: (id, name, text, editedAt) => (library ? library.write(id, name, text, editedAt) : load().then((loaded) => loaded.write(id, name, text, editedAt))),
+    autosave: (id, name, text, leaving) => (library ? library.autosave!(id, name, text, leaving) : load().then((loaded) => loaded.autosave!(id, name, text, leaving))),
     remove: async (id) => (await load()).remove(id),
     lastSaved: async () => (await load()).lastSaved(),
   };
@@ -226,7 +232,7 @@ let active: Persistence | null = null;
 export const activePersistence = () => active;
 
 /** The entry's save, or the journal's where it is newer (the tab left before IndexedDB had it). */
-const newestSave = (entry: LibraryEntry | undefined, journal: JournalEntry | null): { name?: string; text: string; schema?: string } | undefined =>
+const newestSave = (entry: SavedRead['entry'], journal: JournalEntry | null): { name?: string; text: string; schema?: string } | undefined =>
   journal && (!entry || journal.savedAt > entry.savedAt) ? journal : entry;
 
 export type GraphParser = (text: string, schema: string | undefined) => Promise<ParseResult<GraphFile>>;
@@ -270,14 +276,20 @@ export const openFromLibrary = async (id: string, parse: GraphParser = parseAsid
     }
   const latest = newestSave(entry, backup);
   if (latest === undefined) return false;
-  const candidates = [latest, ...(entry && entry.text !== latest.text ? [entry] : []), ...(entry?.copies ?? []).map((text) => ({ text, schema: undefined }))];
+  const candidates: { text: string; schema?: string }[] = [latest, ...(entry && entry.text !== latest.text ? [entry] : [])];
   let firstProblem: string | null = null;
+  let copies = false;
   for (const [index, { text, schema }] of candidates.entries()) {
     // A save is read as strictly as a file (it may have been written by an older or a tampered
     // page), but for one this very build wrote (ownSave.ts).
     const parsed = await parse(text, schema);
     if (!parsed.ok) {
       firstProblem ??= describeProblems(parsed.problems).split('\n')[0];
+      // Its last good copies, read only now: the page's first read (earlyRead.ts) has the save alone.
+      if (!copies && index === candidates.length - 1) {
+        copies = true;
+        for (const copy of entry?.copies ?? (await library.read(id).catch(() => undefined))?.copies ?? []) candidates.push({ text: copy });
+      }
       continue;
     }
     // A text from the journal or a copy is not in IndexedDB yet: the save on opening puts it there.

@@ -1,0 +1,32 @@
+import { expect, test } from './test.ts';
+import { collectErrors, flowNode, gridGraph, relabel } from './helpers.ts';
+
+test('a 10,000-node file imported, edited and reloaded at once still has the edit; so does one reloaded once it is saved', async ({ page }) => {
+  // Three opens of a graph at the file limit on a 2-core machine shared with other runs.
+  test.setTimeout(300_000);
+  const errors = collectErrors(page);
+  // At the file limit, 40 to a row.
+  const graph = gridGraph(10_000, 40);
+  const heading = page.getByRole('heading', { name: graph.name, exact: true });
+  await page.goto('/');
+  await expect(page.locator('.react-flow__node').first()).toBeVisible();
+  await page.getByLabel('Import JSON').setInputFiles({ name: 'limit.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(graph)) });
+  await expect(heading).toBeVisible({ timeout: 120_000 });
+  await expect(flowNode(page, 'n0')).toBeVisible({ timeout: 60_000 });
+
+  // Reloaded while the edit is still waiting for its autosave: the page saves it as it goes.
+  await relabel(page, 'n0', 'Edited just before the reload');
+  await page.reload();
+  await expect(heading).toBeVisible({ timeout: 120_000 });
+  await expect(flowNode(page, 'n0')).toContainText('Edited just before the reload', { timeout: 60_000 });
+
+  // Reloaded once the autosave (a worker's write) has landed: the page's Graphs list names the time it was saved.
+  await relabel(page, 'n0', 'Edited and saved');
+  await expect
+    .poll(() => page.evaluate(() => performance.getEntriesByName('loopscope:saved').length), { timeout: 60_000 })
+    .toBeGreaterThan(0);
+  await page.reload();
+  await expect(heading).toBeVisible({ timeout: 120_000 });
+  await expect(flowNode(page, 'n0')).toContainText('Edited and saved', { timeout: 60_000 });
+  expect(errors).toEqual([]);
+});
