@@ -34,9 +34,7 @@ export function EditorToolbar() {
   const autoLayout = async () => {
     setBusy(true);
     try {
-      // The layout that fits the canvas as it is now best (layout.ts): a fan-out in two columns on a short one.
-      const canvas = document.querySelector('.canvas')?.getBoundingClientRect();
-      const positions = await layoutInWorker({ graph: useApp.getState().graph, canvas });
+      const positions = await layoutInWorker({ graph: useApp.getState().graph });
       // Edits made while the worker ran are kept: only the positions change.
       useApp.getState().edit((current) => moveNodes(current, positions));
       requestFit();
