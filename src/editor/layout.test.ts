@@ -6,6 +6,7 @@ import { edgeLabelText, edgeLayout, findBackEdges, GENERAL_HANDLE, loadLabelPlac
 import { graphBounds, viewportFor } from './fit.ts';
 import { CANVAS_TEXT, edgeRoute, handleBoxes, labelSize, nodeRect, sourceHandleIndex, sourcePoint, targetPoint, type Rect } from './geometry.ts';
 import handBuiltFile from '../graph/fixtures/hand-built.json';
+import supervisorFile from '../graph/fixtures/supervisor.json';
 import { layoutGraph, type Positions } from './layout.ts';
 
 // Labels are placed once their placement has loaded, as on the canvas after its first commit.
@@ -59,10 +60,12 @@ const clashes = (graph: GraphFile) => {
 };
 
 /** A graph as a person might draw it: nodes dropped close together, edges every way. */
-const handBuilt = (): GraphFile => {
-  const parsed = parseGraph(handBuiltFile);
-  if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
-  return parsed.value;
+const handBuilt = (): GraphFile => parsed(handBuiltFile);
+
+const parsed = (file: unknown): GraphFile => {
+  const result = parseGraph(file);
+  if (!result.ok) throw new Error(JSON.stringify(result.problems));
+  return result.value;
 };
 
 describe('edgeLayout', () => {
@@ -162,6 +165,26 @@ describe('layoutGraph', () => {
       const view = viewportFor(graphBounds(laid, edgeLayout(laid))!, { width: 874, height: 470 }, 'whole');
       expect(view.zoom * CANVAS_TEXT.body, `${length} nodes`).toBeGreaterThanOrEqual(10);
     }
+  });
+
+  it('lays a supervisor fanning out to four workers in two columns of two on a wide, short canvas, where one column of four fits it smaller', async () => {
+    const graph = parsed(supervisorFile);
+    const canvas = { width: 874, height: 470 };
+    const laid = withPositions(graph, await layoutGraph(graph, canvas));
+    const workers = laid.nodes.filter((node) => node.kind === 'act').map((node) => nodeRect(node, laid.skills)).sort((a, b) => a.x - b.x);
+    // Two workers end before the other two begin: two columns, each of two.
+    expect(Math.max(workers[0].x + workers[0].width, workers[1].x + workers[1].width)).toBeLessThan(workers[2].x);
+    // One column of four, as ELK lays it out left to right, fitted it at 0.38.
+    expect(viewportFor(graphBounds(laid, edgeLayout(laid))!, canvas, 'whole').zoom).toBeGreaterThan(0.6);
+    expect(clashes(laid)).toEqual([]);
+  });
+
+  it('lays a graph that reads left to right as it always was, and for a canvas no bigger than a laptop\'s editing one', async () => {
+    const graph = findTemplate('securityclaw')!.graph();
+    const laptop = await layoutGraph(graph);
+    expect(await layoutGraph(graph, { width: 874, height: 470 })).toEqual(laptop);
+    // The Debug layout's wider canvas: laid out so as still to fit the editing one when the person goes back to it.
+    expect(await layoutGraph(graph, { width: 1280, height: 470 })).toEqual(laptop);
   });
 
   it('keeps the labels of a hand-built graph clear, as drawn and after Auto layout', async () => {

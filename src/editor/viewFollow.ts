@@ -131,18 +131,18 @@ const mayFitReadable = (graph: GraphFile, room: Room) =>
     MIN_FIT_ZOOM ** 2 <=
   room.width * room.height;
 
-/** The note on the canvas saying Fit View laid the graph out, with Undo; it goes at the next edit or run. */
-const sayLaidOut = (element: HTMLElement) => {
+/** A note on the canvas with one button; it goes at the next edit or run. */
+const sayOnCanvas = (element: HTMLElement, text: string, action: string, onClick: () => void) => {
   element.querySelector('.fit-note')?.remove();
   const note = element.ownerDocument.createElement('p');
   note.className = 'fit-note';
   note.setAttribute('role', 'status');
-  note.textContent = 'Laid out to fit readable.';
-  const undo = element.ownerDocument.createElement('button');
-  undo.type = 'button';
-  undo.textContent = 'Undo';
-  undo.addEventListener('click', () => useApp.getState().undo());
-  note.append(undo);
+  note.textContent = text;
+  const button = element.ownerDocument.createElement('button');
+  button.type = 'button';
+  button.textContent = action;
+  button.addEventListener('click', onClick);
+  note.append(button);
   element.append(note);
   const stop = useApp.subscribe((state, previous) => {
     if (state.graph === previous.graph && state.overlay === previous.overlay) return;
@@ -152,26 +152,63 @@ const sayLaidOut = (element: HTMLElement) => {
 };
 
 /**
+ * Whether the canvas can show the graph on screen whole only with its text under 10 px, where some
+ * layout of it might read: none is looked for a graph of one node, too big, or a server's.
+ */
+const unreadableAsPlaced = (room: Room) => {
+  const { graph, overlay, foreign } = useApp.getState();
+  const bounds = graph.nodes.length > 1 && graph.nodes.length <= LARGE_GRAPH && foreign === null ? boundsOf(graph, overlay) : null;
+  return bounds !== null && viewportFor(bounds, room, 'whole').zoom < MIN_FIT_ZOOM && mayFitReadable(graph, room);
+};
+
+/** The graph on screen laid out as Auto layout would for `room`, where that fits it whole readable and the graph is unchanged meanwhile. */
+const readableLayout = async (room: Room): Promise<GraphFile | null> => {
+  const { graph } = useApp.getState();
+  const positions = await layoutInWorker({ graph, canvas: { width: room.width, height: room.height } });
+  const state = useApp.getState();
+  if (state.graph !== graph) return null;
+  const laid = moveNodes(graph, positions);
+  return viewportFor(boundsOf(laid, state.overlay)!, room, 'whole').zoom >= MIN_FIT_ZOOM ? laid : null;
+};
+
+/** Puts the graph laid out in place, as one edit Undo takes back, says so, and fits it. */
+const layOut = (element: HTMLElement, laid: GraphFile) => {
+  useApp.getState().edit(() => laid);
+  sayOnCanvas(element, 'Laid out to fit readable.', 'Undo', () => useApp.getState().undo());
+  requestFit();
+};
+
+/**
  * Fit View (the canvas fits the whole graph at once, Canvas.tsx): where that draws the text under
  * 10 px, the graph is laid out as Auto layout would, and kept if it then fits readable, unless the
  * graph was edited meanwhile. Returns the way to stop.
  */
 export const readableFitView = (canvas: FollowedCanvas) =>
   onFitRequest(() => {
-    const { graph, overlay, foreign } = useApp.getState();
     const room = roomOf(canvas.element);
-    const bounds = graph.nodes.length > 1 && graph.nodes.length <= LARGE_GRAPH && foreign === null ? boundsOf(graph, overlay) : null;
-    if (!bounds || viewportFor(bounds, room, 'whole').zoom >= MIN_FIT_ZOOM || !mayFitReadable(graph, room)) return;
-    void layoutInWorker({ graph }).then((positions) => {
-      const state = useApp.getState();
-      if (state.graph !== graph) return;
-      const laid = moveNodes(graph, positions);
-      if (viewportFor(boundsOf(laid, state.overlay)!, room, 'whole').zoom < MIN_FIT_ZOOM) return;
-      state.edit(() => laid);
-      sayLaidOut(canvas.element);
-      requestFit();
-    });
+    if (unreadableAsPlaced(room)) void readableLayout(room).then((laid) => laid && layOut(canvas.element, laid));
   });
+
+/**
+ * A graph opened (imported, chosen under Graphs, or on screen when the canvas first draws) that its
+ * canvas shows whole only with its text under 10 px: where a layout of it reads, the canvas offers
+ * it ("Lay out to fit": one click, one edit Undo takes back). Its positions are its author's: they
+ * are not rewritten unasked. Returns the way to stop.
+ */
+export const offerLayoutOnOpen = (canvas: FollowedCanvas) => {
+  const offer = () => {
+    const room = roomOf(canvas.element);
+    if (!unreadableAsPlaced(room)) return;
+    const { documentVersion } = useApp.getState();
+    void readableLayout(room).then((laid) => {
+      if (laid && useApp.getState().documentVersion === documentVersion) sayOnCanvas(canvas.element, 'Too big to read whole as placed.', 'Lay out to fit', () => layOut(canvas.element, laid));
+    });
+  };
+  offer();
+  return useApp.subscribe((state, previous) => {
+    if (state.documentVersion !== previous.documentVersion) offer();
+  });
+};
 
 /**
  * A zoom by a button or the minimap is the person's, as their own pan or zoom is (unless the
@@ -184,6 +221,6 @@ const takenByZoom = (canvas: FollowedCanvas) =>
 
 /** The rules, for the canvas: returns the way to stop them. */
 export const followView = (canvas: FollowedCanvas) => {
-  const stops = [followDrawing(canvas), readableFitView(canvas), takenByZoom(canvas)];
+  const stops = [followDrawing(canvas), readableFitView(canvas), offerLayoutOnOpen(canvas), takenByZoom(canvas)];
   return () => stops.forEach((stop) => stop());
 };
