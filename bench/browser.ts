@@ -11,6 +11,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from '@playwri
 import { serializeGraph } from '../src/graph/index.ts';
 import { graphSchemaStamp } from '../scripts/graphSchemaStamp.ts';
 import { autosaveRows } from './autosave.ts';
+import { scenarioWatchRows } from './scenarioWatch.ts';
 import { bareGraph, gridGraph, longRunGraph, readGenerated } from './graphs.ts';
 import { initialJsGzipKb } from './initialJs.ts';
 import { median, percentile, type Row } from './report.ts';
@@ -742,6 +743,7 @@ export const browserRows = async (options: BrowserOptions): Promise<Row[]> => {
     }
     if (chosen('autosave'))
       rows.push(...(await autosaveRows({ withPage: (work) => withPage((page) => work(page)), appUrl, folder: files, sizes: quick ? [300, 1_200] : [1_000, 10_000], repeat: Math.min(repeat, 3), budgetMs: DRAW_BUDGET_MS, log })));
+    if (chosen('scenarios')) rows.push(...(await scenarioWatchRows({ withPage: (work) => withPage((page) => work(page)), appUrl, root, folder: files, repeat, budgetMs: DRAW_BUDGET_MS, log, dragFrames: dragNode })));
     // 6. Initial JavaScript.
     rows.push({ id: 'initial.js', measure: 'initial JS, gzip', unit: 'KB', ours: initialJsGzipKb(appDir, 'index.html'), baseline: initialJsGzipKb(pagesDir, 'bare/index.html'), baselineIs: 'the bare React Flow page', target: { atMost: 150 }, note: 'entry + modulepreloads of index.html, zlib default level' });
     return rows;

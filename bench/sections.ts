@@ -1,7 +1,7 @@
 /**
  * Which parts of `npm run bench` run: BENCH_SECTIONS=timeline,small (all by default), to measure
  * some rows again quickly. Node: loops, chain, memory, pause, file, cli. Browser: canvas (small,
- * big, huge, giant: 200, 1,000, 5,000 and 10,000 nodes), run, timeline, runtime, autosave.
+ * big, huge, giant: 200, 1,000, 5,000 and 10,000 nodes), run, timeline, runtime, autosave, scenarios.
  */
 const listed = () => (process.env.BENCH_SECTIONS ? new Set(process.env.BENCH_SECTIONS.split(',').map((name) => name.trim())) : null);
 

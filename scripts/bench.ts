@@ -180,7 +180,7 @@ rows.push({ id: 'cli.startup', measure: '`loopscope run` of a one-round graph, s
 }
 
 // 6. The browser.
-if (process.env.BENCH_BROWSER !== '0' && ['small', 'big', 'huge', 'giant', 'canvas', 'run', 'timeline', 'runtime'].some((section) => chosen(section))) {
+if (process.env.BENCH_BROWSER !== '0' && ['small', 'big', 'huge', 'giant', 'canvas', 'run', 'timeline', 'runtime', 'autosave', 'scenarios'].some((section) => chosen(section))) {
   const appDir = join(OUT, 'app');
   const pagesDir = join(OUT, 'pages');
   log(`\nbuilding the app into ${appDir} and the baseline pages into ${pagesDir}`);
