@@ -55,30 +55,30 @@ const fromEdge = async (page: Page, point: { x: number; y: number }) => {
   return Math.min(point.x - canvas.x, canvas.x + canvas.width - point.x, point.y - canvas.y, canvas.y + canvas.height - point.y);
 };
 
-test('a connection let go on a node within 40 px of the canvas’s edge connects to it, the view still, every time', async ({ page }) => {
+test('a connection let go on a node within 40 px of the canvas’s edge connects to it, the view still until it is let go, every time', async ({ page }) => {
   const errors = collectErrors(page);
-  const { canvas, drop, middle } = await blankCanvas(page);
-  // Reason in the middle; a node dropped against each edge of the canvas (a drop keeps it whole, 16 px inside).
-  const drops = [
-    ['Reason', middle.x, middle.y],
-    ['Act', canvas.x + canvas.width - 2, middle.y],
-    ['Verify', middle.x + 150, canvas.y + canvas.height - 2],
-    ['Respond', middle.x - 150, canvas.y + 2],
-    ['Stop', canvas.x + 2, middle.y],
-  ] as const;
-  for (const [kind, x, y] of drops) await drop(kind, x, y);
-  await expect(page.locator('.react-flow__node')).toHaveCount(5);
+  // Reason in the middle; a node dropped against each edge of the canvas (a drop keeps it whole, 16 px
+  // inside), each on a fresh blank graph: once an edge is drawn, its loop or label drawn past the view
+  // brings the view along (view-follow-1280.spec.ts), and the next target is no longer at the edge.
   const targets = [
-    ['act', 'right'],
-    ['verify', 'bottom'],
-    ['respond', 'top'],
-    ['stop', 'left'],
+    ['Act', 'act', 'right'],
+    ['Verify', 'verify', 'bottom'],
+    ['Respond', 'respond', 'top'],
+    ['Stop', 'stop', 'left'],
   ] as const;
-  const edges = page.locator('.react-flow__edge');
-
   for (let round = 1; round <= 3; round += 1) {
-    for (const [target, side] of targets) {
+    for (const [kind, target, side] of targets) {
       const moment = `round ${round}, onto ${target} by the ${side} edge`;
+      const { canvas, drop, middle } = await blankCanvas(page);
+      await drop('Reason', middle.x, middle.y);
+      const at = {
+        right: [canvas.x + canvas.width - 2, middle.y],
+        bottom: [middle.x + 150, canvas.y + canvas.height - 2],
+        top: [middle.x - 150, canvas.y + 2],
+        left: [canvas.x + 2, middle.y],
+      }[side];
+      await drop(kind, at[0], at[1]);
+      await expect(page.locator('.react-flow__node'), moment).toHaveCount(2);
       const from = (await flowNode(page, 'reason').locator('.react-flow__handle.source[data-handleid="out"]').boundingBox())!;
       const to = await nearEdge(page, target, side);
       expect(await fromEdge(page, to), moment).toBeLessThan(40);
@@ -89,14 +89,11 @@ test('a connection let go on a node within 40 px of the canvas’s edge connects
       // The hand rests on the node a moment, then lets go with a twitch.
       await frames(page);
       await page.mouse.move(to.x + 1, to.y + 1);
+      expect(await viewTransform(page), `${moment}: the view held still under the hand`).toBe(before);
       await page.mouse.up();
-      expect(await viewTransform(page), `${moment}: the view held still`).toBe(before);
       await expect(page.getByRole('group', { name: `Edge from reason to ${target}` }), moment).toHaveCount(1);
+      await expect(page.locator('.react-flow__edge'), moment).toHaveCount(1);
     }
-    await expect(edges).toHaveCount(4);
-    // Undone, to be drawn again: each round draws the four edges afresh.
-    for (let undo = 0; undo < 4; undo += 1) await page.keyboard.press('Control+z');
-    await expect(edges).toHaveCount(0);
   }
   expect(errors).toEqual([]);
 });

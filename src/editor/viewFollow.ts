@@ -85,6 +85,13 @@ export const refitted = (before: Rect | null, after: Rect, view: Viewport, room:
   return panToGrowth(before, after, scaled, room) ?? scaled;
 };
 
+/** Whether `after` reaches past `before` on some side. */
+const grewPast = (before: Rect, after: Rect) =>
+  after.x < before.x - SLACK ||
+  after.y < before.y - SLACK ||
+  after.x + after.width > before.x + before.width + SLACK ||
+  after.y + after.height > before.y + before.height + SLACK;
+
 /** The room of the canvas a fit may use (freeRoom.ts), as the canvas is now. */
 const roomOf = (element: HTMLElement) => {
   const box = element.getBoundingClientRect();
@@ -111,6 +118,11 @@ export const followDrawing = (canvas: FollowedCanvas) => {
     before = after;
     // A graph opened is fitted by the canvas itself; a view the person is panning is theirs (a live run's steps go on meanwhile).
     if (!after || state.documentVersion !== previous.documentVersion || canvas.element.querySelector('.react-flow__pane.dragging')) return;
+    // A node added (dropped, pasted, added by key) is placed in view by its own rule (canvasEdits.ts):
+    // the view holds still while the person places nodes where they look, and so does one that
+    // drew nothing past what was drawn before (an edge between two nodes in view).
+    if (state.overlay === previous.overlay && state.graph.edges === previous.graph.edges) return;
+    if (grownFrom && !grewPast(grownFrom, after)) return;
     const room = roomOf(canvas.element);
     const view = canvas.getViewport();
     if (inView(after, view, room)) return;
