@@ -98,6 +98,19 @@ describe('marksOf: where a scenario now parts from the run it expected', () => {
     expect(marksOf(TIMEOUT, passing.trace!, null, null, { walk: walkOf(passing.trace!) })).toEqual([]);
   });
 
+  it('marks the step the check names when the path is the one expected but a step did otherwise (SecurityClaw, Execute skill’s Max attempts 3 → 2)', async () => {
+    const claw = findTemplate('securityclaw')!.graph();
+    const lowered: GraphFile = { ...claw, nodes: claw.nodes.map((node) => (node.id === 'execute' && node.kind === 'act' ? { ...node, config: { ...node.config, retry: { ...node.config.retry, maxAttempts: 2 } } } : node)) };
+    const name = 'told apart: a parse failure exhausts its retries and reaches evaluate';
+    const passing = await runOf(claw, name);
+    const broken = await runOf(lowered, name);
+    expect(broken.status).toBe('failed');
+    expect(walkOf(broken.trace!)).toEqual(walkOf(passing.trace!));
+    expect(marksOf(name, broken.trace!, broken.divergence, broken.cause, { walk: walkOf(passing.trace!) })).toEqual([
+      { scenario: name, kind: 'node', id: 'execute', words: `‘${name}’ parts here: ${broken.cause}` },
+    ]);
+  });
+
   it('with no run to compare with, marks the step the check names, with its cause', async () => {
     const broken = await runOf(withActAttempts(engineer(), 1), TIMEOUT);
     const marks = marksOf(TIMEOUT, broken.trace!, broken.divergence, broken.cause, { nodes: ['gather', 'report'] });

@@ -154,11 +154,13 @@ export const marksOf = (name: string, trace: Trace, divergence: number | null, c
       if (last) marks.push({ scenario: name, kind: 'node', id: last.node, words: `${quoted} parts here: ${went}` });
       if (last?.edge && last !== mine) marks.push({ scenario: name, kind: 'edge', id: last.edge, words: `${quoted} takes ${took(last)} here and ${went}` });
     }
-  } else if (!walk && divergence !== null) {
+  } else if (divergence !== null) {
+    // No run to compare with, or one whose path it still takes (it fails on what a step did, such
+    // as its attempts): marked at the step the check names, with its cause.
     const step = trace.steps.find((candidate) => candidate.step === divergence);
     if (step) {
       marks.push({ scenario: name, kind: 'node', id: step.node, words: `${quoted} parts here: ${cause ?? 'its expectations fail'}` });
-      if (step.fired) marks.push({ scenario: name, kind: 'edge', id: step.fired.id, words: `${quoted} now takes ${step.fired.id} (${step.outcome ?? step.fired.reason}) here` });
+      if (step.fired && !walk) marks.push({ scenario: name, kind: 'edge', id: step.fired.id, words: `${quoted} now takes ${step.fired.id} (${step.outcome ?? step.fired.reason}) here` });
     }
   }
   const reached = new Set(now.map((step) => step.node));
