@@ -16,7 +16,7 @@ import { holdAutosave } from '../persistence/persistence.ts';
 import { edgeTypes } from './edges/index.ts';
 import { EdgeLabelLayer, findEdgeLabelLayer } from './edges/labelLayer.ts';
 import { createEdgeLayoutStore, EdgeLayoutContext, type EdgeLayoutStore } from './edges/layoutStore.ts';
-import { graphBounds, viewportAround, viewportFor, type FitMode } from './fit.ts';
+import { graphBounds, LARGE_GRAPH, viewportAround, viewportFor, type FitMode } from './fit.ts';
 import { onFitRequest } from '../ui/fitRequest.ts';
 import { refitWhileFitted } from '../ui/refitWhileFitted.ts';
 import { createFlowCache, edgeLayout, edgeLayoutInSlices, loadLabelPlacement, toFlowEdges, toFlowNodes, withPositions, type AgentFlowNode, type ConditionFlowEdge, type FlowCache } from './flowAdapter.ts';
@@ -37,7 +37,6 @@ const canvasHint = onDemand(() => import('./CanvasHint.tsx'));
 type Deferred = typeof import('./canvasEdits.ts') & typeof import('../ui/freeRoom.ts');
 type CanvasExtras = typeof import('./canvasExtras.tsx');
 
-export const LARGE_GRAPH = 200;
 /** The canvas's text sizes, for the nodes' and labels' CSS. */
 const CANVAS_STYLE = { '--title-size': `${CANVAS_TEXT.title}px`, '--body-size': `${CANVAS_TEXT.body}px` } as React.CSSProperties;
 // Made once: a key list made on each render has React Flow take its key listeners off and on again.
