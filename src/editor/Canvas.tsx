@@ -29,6 +29,8 @@ import './editor.css';
 import { onDemand } from '../ui/onDemand.ts';
 import { deferred } from '../ui/deferred.ts';
 import { acceptDrop, readDrop } from './dropTarget.ts';
+import { shortcutOf } from './shortcutKeys.ts';
+import { isTyping } from '../ui/typing.ts';
 
 // Dialogs load when first used: the first screen draws the graph only.
 const connectDialog = onDemand(() => import('./ConnectDialog.tsx'));
@@ -126,17 +128,26 @@ export function Canvas() {
   const [labelsPlaceable, setLabelsPlaceable] = useState(false);
   useEffect(() => {
     // The shortcuts and the edits are not needed to draw the canvas: they load after its first
-    // commit (a key pressed before then does nothing; a gesture waits for the edits).
+    // commit. A gesture made before then waits for the edits; a shortcut pressed, for the shortcuts.
     let stop: (() => void) | undefined;
     let unmounted = false;
+    const pressedBefore: KeyboardEvent[] = [];
+    const keep = (event: KeyboardEvent) => {
+      if (isTyping(event.target) || !shortcutOf(event)) return;
+      event.preventDefault();
+      pressedBefore.push(event);
+    };
+    window.addEventListener('keydown', keep);
     void Promise.all([import('./canvasEdits.ts'), import('../ui/freeRoom.ts')]).then(([loaded, room]) => edits.loaded({ ...loaded, ...room }));
     void loadLabelPlacement().then(() => !unmounted && startTransition(() => setLabelsPlaceable(true)));
     void import('./canvasExtras.tsx').then((loaded) => !unmounted && startTransition(() => setDrawnLater(loaded)));
     void import('./shortcuts.ts').then(({ listenForShortcuts }) => {
-      if (!unmounted) stop = listenForShortcuts(setConnectFrom);
+      window.removeEventListener('keydown', keep);
+      if (!unmounted) stop = listenForShortcuts(setConnectFrom, pressedBefore);
     });
     return () => {
       unmounted = true;
+      window.removeEventListener('keydown', keep);
       stop?.();
     };
   }, [edits]);
