@@ -37,16 +37,22 @@ describe('isTyping', () => {
   });
 });
 
+/** Opens a graph of one node, selected, as document `id`; the store and the shortcuts, loaded. */
+const openOneNode = async (id: string) => {
+  const { useApp, foreignDocumentId } = await import('../store/index.ts');
+  const { blankGraph } = await import('../graph/index.ts');
+  const { createNode } = await import('../graph/placement.ts');
+  const { listenForShortcuts } = await import('./shortcuts.ts');
+  const source = blankGraph();
+  const node = createNode(source, 'reason', { x: 0, y: 0 });
+  useApp.getState().openDocument({ ...source, nodes: [node] }, id);
+  useApp.getState().select({ nodes: [node.id] });
+  return { useApp, foreignDocumentId, blankGraph, listenForShortcuts };
+};
+
 describe('listenForShortcuts over a server graph', () => {
   it('says why a paste of copied nodes adds nothing, instead of doing nothing', async () => {
-    const { useApp, foreignDocumentId } = await import('../store/index.ts');
-    const { blankGraph } = await import('../graph/index.ts');
-    const { createNode } = await import('../graph/placement.ts');
-    const { listenForShortcuts } = await import('./shortcuts.ts');
-    const source = blankGraph();
-    const node = createNode(source, 'reason', { x: 0, y: 0 });
-    useApp.getState().openDocument({ ...source, nodes: [node] }, 'graph-a');
-    useApp.getState().select({ nodes: [node.id] });
+    const { useApp, foreignDocumentId, blankGraph, listenForShortcuts } = await openOneNode('graph-a');
     const stop = listenForShortcuts(() => undefined);
     try {
       window.dispatchEvent(new KeyboardEvent('keydown', { key: 'c', ctrlKey: true }));
@@ -62,14 +68,7 @@ describe('listenForShortcuts over a server graph', () => {
 
 describe('listenForShortcuts with keys pressed before it loaded', () => {
   it('makes them first, in order: a duplicate, an undo and a redo pressed before it loaded leave the duplicate', async () => {
-    const { useApp } = await import('../store/index.ts');
-    const { blankGraph } = await import('../graph/index.ts');
-    const { createNode } = await import('../graph/placement.ts');
-    const { listenForShortcuts } = await import('./shortcuts.ts');
-    const source = blankGraph();
-    const node = createNode(source, 'reason', { x: 0, y: 0 });
-    useApp.getState().openDocument({ ...source, nodes: [node] }, 'graph-b');
-    useApp.getState().select({ nodes: [node.id] });
+    const { useApp, listenForShortcuts } = await openOneNode('graph-b');
     const pressed = [new KeyboardEvent('keydown', { key: 'd', ctrlKey: true }), new KeyboardEvent('keydown', { key: 'z', ctrlKey: true }), new KeyboardEvent('keydown', { key: 'y', ctrlKey: true })];
     const stop = listenForShortcuts(() => undefined, pressed);
     try {
