@@ -1,6 +1,6 @@
 import { useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import { resizedTo, toggled } from './splitResize.ts';
-import { useGroup } from './Splitter.tsx';
+import type { GroupContext } from './Splitter.tsx';
 
 /** How far one arrow key moves a separator: a twentieth of the group. */
 const KEY_STEP = 0.05;
@@ -9,8 +9,8 @@ const KEY_STEP = 0.05;
  * The separator that resizes one panel of its group (the one its label names): drag it, or focus
  * it and use the arrow keys, Home and End; Enter collapses and opens a collapsible panel.
  */
-export function Separator({ controls, label }: { controls: string; label: string }) {
-  const { orientation, specs, layout, set, element } = useGroup();
+export function Separator({ group, controls, label }: { group: GroupContext; controls: string; label: string }) {
+  const { orientation, specs, layout, set, element } = group;
   const [active, setActive] = useState(false);
   const drag = useRef<{ from: number; startPx: number; groupPx: number; roomPx: number; sign: number } | null>(null);
   const spec = specs[controls];

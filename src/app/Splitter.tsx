@@ -20,7 +20,7 @@ const remembered = (id: string): unknown => {
   }
 };
 
-interface GroupContext {
+export interface GroupContext {
   orientation: 'horizontal' | 'vertical';
   specs: Record<string, PanelSpec>;
   layout: GroupLayout;
@@ -123,6 +123,8 @@ const separator = onDemand(() => import('./Separator.tsx'));
  * dragged or keyed (Separator.tsx) loads after the first screen: until then it is drawn, inert.
  */
 export function Splitter({ controls, label }: { controls: string; label: string }) {
+  // Given its group rather than reading it: Separator.tsx imports nothing back from here.
+  const group = useGroup();
   const loaded = separator.useModule(true);
-  return loaded ? <loaded.Separator controls={controls} label={label} /> : <div className="splitter" />;
+  return loaded ? <loaded.Separator group={group} controls={controls} label={label} /> : <div className="splitter" />;
 }

@@ -16,7 +16,7 @@ import { holdAutosave } from '../persistence/persistence.ts';
 import { edgeTypes } from './edges/index.ts';
 import { EdgeLabelLayer, findEdgeLabelLayer } from './edges/labelLayer.ts';
 import { createEdgeLayoutStore, EdgeLayoutContext, type EdgeLayoutStore } from './edges/layoutStore.ts';
-import { graphBounds, viewportAround, viewportFor, type FitMode } from './fit.ts';
+import { graphBounds, LARGE_GRAPH, viewportAround, viewportFor, type FitMode } from './fit.ts';
 import { onFitRequest } from '../ui/fitRequest.ts';
 import { refitWhileFitted } from '../ui/refitWhileFitted.ts';
 import { createFlowCache, edgeLayout, edgeLayoutInSlices, loadLabelPlacement, toFlowEdges, toFlowNodes, withPositions, type AgentFlowNode, type ConditionFlowEdge, type FlowCache } from './flowAdapter.ts';
@@ -27,6 +27,10 @@ import { useDragPreview } from './dragPreview.ts';
 import { useNoSelectionListener } from './reactFlowInternals.ts';
 import './editor.css';
 import { onDemand } from '../ui/onDemand.ts';
+import { deferred } from '../ui/deferred.ts';
+import { acceptDrop, readDrop } from './dropTarget.ts';
+import { shortcutOf } from './shortcutKeys.ts';
+import { isTyping } from '../ui/typing.ts';
 
 // Dialogs load when first used: the first screen draws the graph only.
 const connectDialog = onDemand(() => import('./ConnectDialog.tsx'));
@@ -35,7 +39,6 @@ const canvasHint = onDemand(() => import('./CanvasHint.tsx'));
 type Deferred = typeof import('./canvasEdits.ts') & typeof import('../ui/freeRoom.ts');
 type CanvasExtras = typeof import('./canvasExtras.tsx');
 
-export const LARGE_GRAPH = 200;
 /** The canvas's text sizes, for the nodes' and labels' CSS. */
 const CANVAS_STYLE = { '--title-size': `${CANVAS_TEXT.title}px`, '--body-size': `${CANVAS_TEXT.body}px` } as React.CSSProperties;
 // Made once: a key list made on each render has React Flow take its key listeners off and on again.
@@ -79,6 +82,9 @@ export function Canvas() {
   // A drag and a pan or zoom each hold autosaves back until they end: a save mid-gesture is a hitch.
   const held = useRef<{ drag: (() => void) | null; move: (() => void) | null }>({ drag: null, move: null });
   useEffect(() => () => Object.values(held.current).forEach((free) => free?.()), []);
+  // What connecting, deleting and dropping do to the document (canvasEdits.ts), and the room a fit
+  // may use (freeRoom.ts): a gesture made before they have loaded is made once they have.
+  const [edits] = useState(() => deferred<Deferred>());
   // React Flow copies each of these props into its store when it changes, and every copy runs all
   // of its store's subscribers (some walk every edge): made once, they are not copied on each drag move.
   const gestureHandlers = useMemo(() => {
@@ -96,13 +102,13 @@ export function Canvas() {
       onMoveEnd: () => release('move'),
       onNodeDragStart: () => {
         hold('drag');
-        edits.current?.followPastEdge(container.current!, store, 'drag');
+        edits.call((loaded) => loaded.followPastEdge(container.current!, store, 'drag'));
         dragSession.current += 1;
         setDragFrom(useApp.getState().graph);
       },
       onNodeDragStop: () => {
         release('drag');
-        edits.current?.followPastEdge();
+        edits.call((loaded) => loaded.followPastEdge());
         // The drop's own frame shows the node where it was let go; routes and labels are placed
         // again after it, between frames (placing every loop of a big graph takes tens of ms), and
         // drawn in a render of their own. Unless another drag has started since: it keeps its own.
@@ -113,31 +119,38 @@ export function Canvas() {
         });
       },
     };
-  }, [store]);
+  }, [store, edits]);
   const { onMoveStart, onMoveEnd, onNodeDragStart, onNodeDragStop } = gestureHandlers;
   const [connectFrom, setConnectFrom] = useState<string | null>(null);
-  // What connecting, deleting and dropping do to the document (canvasEdits.ts), and the room a fit may use (freeRoom.ts), once loaded.
-  const edits = useRef<Deferred | null>(null);
   // What the canvas draws after its first commit (canvasExtras.tsx): the breakpoint toggles, the outline.
   const [drawnLater, setDrawnLater] = useState<CanvasExtras | null>(null);
   // Labels are placed once their placement has loaded, just after the first commit (flowAdapter.ts).
   const [labelsPlaceable, setLabelsPlaceable] = useState(false);
   useEffect(() => {
     // The shortcuts and the edits are not needed to draw the canvas: they load after its first
-    // commit (a key pressed or a gesture made before then does nothing).
+    // commit. A gesture made before then waits for the edits; a shortcut pressed, for the shortcuts.
     let stop: (() => void) | undefined;
     let unmounted = false;
-    void Promise.all([import('./canvasEdits.ts'), import('../ui/freeRoom.ts')]).then(([loaded, room]) => (edits.current = { ...loaded, ...room }));
+    const pressedBefore: KeyboardEvent[] = [];
+    const keep = (event: KeyboardEvent) => {
+      if (isTyping(event.target) || !shortcutOf(event)) return;
+      event.preventDefault();
+      pressedBefore.push(event);
+    };
+    window.addEventListener('keydown', keep);
+    void Promise.all([import('./canvasEdits.ts'), import('../ui/freeRoom.ts')]).then(([loaded, room]) => edits.loaded({ ...loaded, ...room }));
     void loadLabelPlacement().then(() => !unmounted && startTransition(() => setLabelsPlaceable(true)));
     void import('./canvasExtras.tsx').then((loaded) => !unmounted && startTransition(() => setDrawnLater(loaded)));
     void import('./shortcuts.ts').then(({ listenForShortcuts }) => {
-      if (!unmounted) stop = listenForShortcuts(setConnectFrom);
+      window.removeEventListener('keydown', keep);
+      if (!unmounted) stop = listenForShortcuts(setConnectFrom, pressedBefore);
     });
     return () => {
       unmounted = true;
+      window.removeEventListener('keydown', keep);
       stop?.();
     };
-  }, []);
+  }, [edits]);
   const connectSource = connectFrom === null ? undefined : graph.nodes.find((node) => node.id === connectFrom);
   const connecting = connectDialog.useModule(connectSource !== undefined);
   const hint = canvasHint.useModule(graph.nodes.length === 0);
@@ -193,7 +206,7 @@ export function Canvas() {
       const view = entry ? viewportAround(nodeRect(entry, current.skills), box) : viewportFor(graphBounds(current, edgeLayout(current, run))!, edits.current?.freeRoom(element, box) ?? box, mode);
       void setViewport(view, { duration });
     },
-    [setViewport],
+    [setViewport, edits],
   );
   // Fit View and Auto layout show the whole graph.
   useEffect(() => onFitRequest(() => fit(200, 'whole')), [fit]);
@@ -261,22 +274,28 @@ export function Canvas() {
     if (selectionChanged) useApp.getState().select({ edges: [...selected] });
   }, []);
 
-  // Made once, each calling the edits when they have loaded.
+  // Made once, each calling the edits once they have loaded.
   const documentEdits = useMemo(
     () => ({
-      onConnect: (connection: Connection) => edits.current?.connectEdge(connection),
-      onReconnect: (old: ConditionFlowEdge, connection: Connection) => edits.current?.reconnectEdge(old, connection),
-      onDelete: (removed: { nodes: AgentFlowNode[]; edges: ConditionFlowEdge[] }) => edits.current?.removeElements(removed),
-      onDragOver: (event: React.DragEvent) => edits.current?.acceptDrop(event),
-      onConnectStart: () => edits.current?.followPastEdge(container.current!, store, 'connect'),
-      onConnectEnd: () => edits.current?.followPastEdge(),
+      onConnect: (connection: Connection) => edits.call((loaded) => loaded.connectEdge(connection)),
+      onReconnect: (old: ConditionFlowEdge, connection: Connection) => edits.call((loaded) => loaded.reconnectEdge(old, connection)),
+      onDelete: (removed: { nodes: AgentFlowNode[]; edges: ConditionFlowEdge[] }) => edits.call((loaded) => loaded.removeElements(removed)),
+      onConnectStart: () => edits.call((loaded) => loaded.followPastEdge(container.current!, store, 'connect')),
+      onConnectEnd: () => edits.call((loaded) => loaded.followPastEdge()),
     }),
-    [store],
+    [store, edits],
   );
-  const onDrop = useCallback((event: React.DragEvent) => edits.current?.drop(event, screenToFlowPosition), [screenToFlowPosition]);
+  // A drop is read while its event lasts, and made once the edits have loaded.
+  const onDrop = useCallback(
+    (event: React.DragEvent) => {
+      const dropped = readDrop(event);
+      if (dropped) edits.call((loaded) => loaded.drop(dropped, screenToFlowPosition));
+    },
+    [screenToFlowPosition, edits],
+  );
 
   return (
-    <div className="canvas" ref={container} style={CANVAS_STYLE} onDragOver={documentEdits.onDragOver} onDrop={onDrop} onPointerDown={holdPanPointer} aria-label="Canvas" role="region">
+    <div className="canvas" ref={container} style={CANVAS_STYLE} onDragOver={acceptDrop} onDrop={onDrop} onPointerDown={holdPanPointer} aria-label="Canvas" role="region">
       <EdgeLabelLayer.Provider value={labelLayer}>
         <EdgeLayoutContext.Provider value={layoutStore.current}>
           <CanvasDrawing.Provider value={drawing}>

@@ -2,7 +2,8 @@ import { useReactFlow } from '@xyflow/react';
 import { KIND_LIST, type NodeKind } from '../graph/index.ts';
 import { boxInside, freePosition } from '../graph/placement.ts';
 import { FOREIGN_EDIT_NOTE, useApp } from '../store/index.ts';
-import { addNodeAt, centredOn, KIND_DRAG_TYPE, shownFlow } from './canvasEdits.ts';
+import { addNodeAt, centredOn, shownFlow } from './canvasEdits.ts';
+import { KIND_DRAG_TYPE } from './dropTarget.ts';
 import { nodeRect } from './geometry.ts';
 import { KindIcon } from '../ui/icons.tsx';
 

@@ -1,20 +1,18 @@
 /**
  * What the canvas does to the document when a person connects, reconnects, deletes or drops onto
  * it. None of it draws the first screen, so it loads just after the canvas's first commit, with
- * the shortcuts (a gesture made before then does nothing).
+ * the shortcuts; a gesture made before then is kept and made once it has (Canvas.tsx).
  */
 import type { Connection, useStoreApi } from '@xyflow/react';
 import { addNode, connect, NODE_KINDS, removeEdges, removeNodes, type GraphFile, type NodeKind, type Position } from '../graph/index.ts';
 import { rewireEdge } from '../graph/inspectorOps.ts';
 import { createNode, type Box } from '../graph/placement.ts';
 import { useApp } from '../store/index.ts';
+import type { Dropped } from './dropTarget.ts';
 import { GENERAL_HANDLE, type AgentFlowNode, type ConditionFlowEdge } from './flowAdapter.ts';
 import { nodeRect } from './geometry.ts';
 
 type StoreApi = ReturnType<typeof useStoreApi>;
-
-/** The drag-and-drop type of a palette item. */
-export const KIND_DRAG_TYPE = 'application/x-loopscope-kind';
 
 const isKind = (value: string): value is NodeKind => (NODE_KINDS as readonly string[]).includes(value);
 
@@ -133,26 +131,12 @@ export const removeElements = ({ nodes: gone, edges: goneEdges }: { nodes: Agent
   select({ nodes: [], edges: [] });
 };
 
-/** A palette item or a file dragged over the canvas may be dropped there. */
-export const acceptDrop = (event: React.DragEvent) => {
-  if (event.dataTransfer.types.includes(KIND_DRAG_TYPE) || event.dataTransfer.types.includes('Files')) {
-    event.preventDefault();
-    event.dataTransfer.dropEffect = event.dataTransfer.types.includes('Files') ? 'copy' : 'move';
-  }
-};
-
 /** A palette item dropped adds its kind centred where it was let go, whole in view; a file dropped is imported. */
-export const drop = (event: React.DragEvent, toFlow: (point: Position) => Position) => {
-  const kind = event.dataTransfer.getData(KIND_DRAG_TYPE);
+export const drop = ({ kind, file, at }: Dropped, toFlow: (point: Position) => Position) => {
   if (isKind(kind)) {
-    event.preventDefault();
-    const { x, y } = centredOn(useApp.getState().graph, kind, toFlow({ x: event.clientX, y: event.clientY }), shownFlow(toFlow, DROP_MARGIN));
+    const { x, y } = centredOn(useApp.getState().graph, kind, toFlow(at), shownFlow(toFlow, DROP_MARGIN));
     addNodeAt(kind, { x, y });
     return;
   }
-  const file = event.dataTransfer.files[0];
-  if (file) {
-    event.preventDefault();
-    void import('./importExport.ts').then(({ importFile }) => importFile(file));
-  }
+  if (file) void import('./importExport.ts').then(({ importFile }) => importFile(file));
 };

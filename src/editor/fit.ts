@@ -20,6 +20,8 @@ export const MIN_FIT_ZOOM = Math.ceil((10 / CANVAS_TEXT.body) * 1000) / 1000;
 export const MIN_WHOLE_FIT_ZOOM = Math.ceil((10 / CANVAS_TEXT.title) * 1000) / 1000;
 /** The smallest zoom Fit View goes to for the whole graph. */
 export const MIN_WHOLE_ZOOM = 0.1;
+/** Past this many nodes a graph opens on its entry, and the canvas draws only what is in view. */
+export const LARGE_GRAPH = 200;
 const MAX_FIT_ZOOM = 1.2;
 /** The margin kept round the graph, in screen pixels. */
 export const FIT_MARGIN = 24;

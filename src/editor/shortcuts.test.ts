@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
 import { isTyping } from '../ui/typing.ts';
-import { shortcutOf } from './shortcuts.ts';
+import { shortcutOf } from './shortcutKeys.ts';
 
 const key = (key: string, mods: Partial<Record<'ctrlKey' | 'metaKey' | 'shiftKey' | 'altKey', boolean>> = {}) => ({ key, ctrlKey: false, metaKey: false, shiftKey: false, altKey: false, ...mods });
 
@@ -37,16 +37,22 @@ describe('isTyping', () => {
   });
 });
 
+/** Opens a graph of one node, selected, as document `id`; the store and the shortcuts, loaded. */
+const openOneNode = async (id: string) => {
+  const { useApp, foreignDocumentId } = await import('../store/index.ts');
+  const { blankGraph } = await import('../graph/index.ts');
+  const { createNode } = await import('../graph/placement.ts');
+  const { listenForShortcuts } = await import('./shortcuts.ts');
+  const source = blankGraph();
+  const node = createNode(source, 'reason', { x: 0, y: 0 });
+  useApp.getState().openDocument({ ...source, nodes: [node] }, id);
+  useApp.getState().select({ nodes: [node.id] });
+  return { useApp, foreignDocumentId, blankGraph, listenForShortcuts };
+};
+
 describe('listenForShortcuts over a server graph', () => {
   it('says why a paste of copied nodes adds nothing, instead of doing nothing', async () => {
-    const { useApp, foreignDocumentId } = await import('../store/index.ts');
-    const { blankGraph } = await import('../graph/index.ts');
-    const { createNode } = await import('../graph/placement.ts');
-    const { listenForShortcuts } = await import('./shortcuts.ts');
-    const source = blankGraph();
-    const node = createNode(source, 'reason', { x: 0, y: 0 });
-    useApp.getState().openDocument({ ...source, nodes: [node] }, 'graph-a');
-    useApp.getState().select({ nodes: [node.id] });
+    const { useApp, foreignDocumentId, blankGraph, listenForShortcuts } = await openOneNode('graph-a');
     const stop = listenForShortcuts(() => undefined);
     try {
       window.dispatchEvent(new KeyboardEvent('keydown', { key: 'c', ctrlKey: true }));
@@ -54,6 +60,22 @@ describe('listenForShortcuts over a server graph', () => {
       window.dispatchEvent(new KeyboardEvent('keydown', { key: 'v', ctrlKey: true }));
       expect(useApp.getState().graph.nodes).toEqual([]);
       expect(useApp.getState().importError).toBe('Could not paste the nodes: A LangGraph graph is edited in its code; open a Loopscope graph from Graphs to edit one here.');
+    } finally {
+      stop();
+    }
+  });
+});
+
+describe('listenForShortcuts with keys pressed before it loaded', () => {
+  it('makes them first, in order: a duplicate, an undo and a redo pressed before it loaded leave the duplicate', async () => {
+    const { useApp, listenForShortcuts } = await openOneNode('graph-b');
+    const pressed = [new KeyboardEvent('keydown', { key: 'd', ctrlKey: true }), new KeyboardEvent('keydown', { key: 'z', ctrlKey: true }), new KeyboardEvent('keydown', { key: 'y', ctrlKey: true })];
+    const stop = listenForShortcuts(() => undefined, pressed);
+    try {
+      // Duplicated, undone, redone: two nodes, and the undo and redo ran after the duplicate.
+      expect(useApp.getState().graph.nodes).toHaveLength(2);
+      useApp.getState().undo();
+      expect(useApp.getState().graph.nodes).toHaveLength(1);
     } finally {
       stop();
     }

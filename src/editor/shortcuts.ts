@@ -5,24 +5,15 @@
 import { FOREIGN_EDIT_NOTE, useApp } from '../store/index.ts';
 import { isTyping } from '../ui/typing.ts';
 import { copyNodes, pasteNodes, type NodeClip } from './clipboard.ts';
+import { shortcutOf } from './shortcutKeys.ts';
 
 
-export type ShortcutAction = 'undo' | 'redo' | 'copy' | 'paste' | 'duplicate' | 'connect' | null;
-
-export const shortcutOf = (event: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'shiftKey' | 'altKey'>): ShortcutAction => {
-  if (!event.ctrlKey && !event.metaKey && !event.altKey && !event.shiftKey && event.key.toLowerCase() === 'c') return 'connect';
-  if (!(event.ctrlKey || event.metaKey) || event.altKey) return null;
-  const key = event.key.toLowerCase();
-  if (key === 'z') return event.shiftKey ? 'redo' : 'undo';
-  if (key === 'y' && !event.shiftKey) return 'redo';
-  if (key === 'c' && !event.shiftKey) return 'copy';
-  if (key === 'v' && !event.shiftKey) return 'paste';
-  if (key === 'd' && !event.shiftKey) return 'duplicate';
-  return null;
-};
-
-/** Undo, redo, copy, paste, duplicate and connect (C, from the one selected node) on the whole window, except while typing; returns a stop function. */
-export const listenForShortcuts = (startConnection: (source: string) => void) => {
+/**
+ * Undo, redo, copy, paste, duplicate and connect (C, from the one selected node) on the whole
+ * window, except while typing; the shortcuts `pressedBefore` this loaded are made first, in order.
+ * Returns a stop function.
+ */
+export const listenForShortcuts = (startConnection: (source: string) => void, pressedBefore: readonly KeyboardEvent[] = []) => {
   let clip: NodeClip | null = null;
   let pastes = 0;
   const placeCopies = (from: NodeClip, times: number) => {
@@ -82,6 +73,7 @@ export const listenForShortcuts = (startConnection: (source: string) => void) =>
       else if (found.type === 'refused') useApp.getState().importParsed({ ok: false, problems: found.problems }, 'the pasted nodes');
     });
   };
+  pressedBefore.forEach(onKeyDown);
   window.addEventListener('keydown', onKeyDown);
   window.addEventListener('paste', onPaste);
   return () => {

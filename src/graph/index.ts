@@ -5,7 +5,9 @@ export * from './limits.ts';
 export * from './model.ts';
 export * from './problems.ts';
 // The templates' JSON is not in this barrel: it loads when one is opened (./templates/index.ts).
-export { blankGraph, loadTemplates } from './templates/builtIn.ts';
+export { blankGraph } from './templates/builtIn.ts';
+/** The built-in templates with their JSON, loaded when one is first opened. */
+export const loadTemplates = () => import('./templates/index.ts');
 export * from './untrusted.ts';
 export * from './ops.ts';
 // Not in this index: what checks a graph against its schemas (parse.ts, validate.ts, state.ts,

@@ -20,7 +20,7 @@ import {
   allowServer, folderConnector, FolderRefusal, folderRequest, grantDigest, listServerTools, shownCalls,
   type FolderApi, type GrantAsk, type ListedServer,
 } from '../skills/mcpFolder.ts';
-import { askToGrant, askToStartServer } from './hosts.ts';
+import { askToGrant, askToStartServer } from './questions.ts';
 
 /**
  * How many times a run's questions start over when the local server says that what was shown has

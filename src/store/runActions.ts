@@ -13,7 +13,8 @@ import { pauseAfterReason, pauseBeforeReason, roundOf } from './breakpoints.ts';
 import type { RunNetwork } from '../network/hosts.ts';
 import { keepUnchanged, NO_ACTIVITY, nodeStatusesFor, type LiveActivity } from './nodeStatus.ts';
 import { runRegistry, type RunRegistry } from './runRegistry.ts';
-import { loadRuntime, runtimeIfLoaded, type CanvasOverlay, type RunActionName, type RunRecord, type RunSlice, type SavedRuns } from './runSlice.ts';
+import { loadRuntime, runtimeIfLoaded } from './runtimeLoader.ts';
+import type { CanvasOverlay, RunActionName, RunRecord, RunSlice, SavedRuns } from './runSlice.ts';
 import type { AppState, GetApp, SetApp } from './types.ts';
 
 /** The page's registry, for the store to hand to its run actions. */

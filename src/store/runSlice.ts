@@ -172,20 +172,8 @@ export interface RunSlice {
 
 const toggle = (list: string[], id: string) => (list.includes(id) ? list.filter((item) => item !== id) : [...list, id]);
 
-type Runtime = typeof import('../runtime/index.ts');
-let runtimeModule: Promise<Runtime> | null = null;
-let loadedRuntime: Runtime | null = null;
-/** The runtime, when it has loaded. */
-export const runtimeIfLoaded = () => loadedRuntime;
-// Loaded on the first run or trace, so the runtime and LangGraph stay out of the first screen's bundle.
-export const loadRuntime = () =>
-  (runtimeModule ??= import('../runtime/index.ts').then((module) => {
-    loadedRuntime = module;
-    return module;
-  }));
-
-/** Loads the runtime (and LangGraph) ahead of the first Run, once the first screen is up. */
-export const warmUpRuntime = () => void loadRuntime();
+// The runtime's loader is its own module, which runActions.ts (loaded from here) imports too.
+export { loadRuntime, warmUpRuntime } from './runtimeLoader.ts';
 
 /** A run as a session store keeps it: the record and, unless it was imported, the journal it continues from. */
 export interface SavedRun extends Omit<RunRecord, 'trace' | 'stepCount'> {

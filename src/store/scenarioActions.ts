@@ -5,7 +5,8 @@
  */
 import { removeScenario, saveScenario } from '../graph/scenarioOps.ts';
 import { overlayFor } from './runActions.ts';
-import { loadRuntime, type RunRecord } from './runSlice.ts';
+import type { RunRecord } from './runSlice.ts';
+import { loadRuntime } from './runtimeLoader.ts';
 import type { ScenarioActionName, ScenarioRunResult, ScenarioSlice } from './scenarioSlice.ts';
 import type { GetApp, SetApp } from './types.ts';
 

@@ -10,6 +10,3 @@ import blank from './blank.json';
  * page opening its own autosave parses nothing else (src/persistence/ownSave.ts).
  */
 export const blankGraph = (): GraphFile => structuredClone(blank) as GraphFile;
-
-/** The built-in templates with their JSON, loaded when one is first opened. */
-export const loadTemplates = () => import('./index.ts');
