@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { expect, type Locator, type Page } from '@playwright/test';
 
@@ -375,3 +376,6 @@ export const fitBy = async (page: Page, name: string) => {
   await expect.poll(() => viewTransform(page), { timeout: 45_000 }).not.toBe(panned);
   await expect(page.getByRole('button', { name: 'Auto layout', exact: true })).toBeEnabled({ timeout: 45_000 });
 };
+
+/** A graph file from src/graph/fixtures (graphs no template has, found checking by hand), by its file name. */
+export const graphFixture = (name: string) => JSON.parse(readFileSync(new URL(`../src/graph/fixtures/${name}.json`, import.meta.url), 'utf8')) as { name: string };

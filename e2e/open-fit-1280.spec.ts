@@ -7,11 +7,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from './test.ts';
-import { collectErrors, expectFits, fitBy, flowNode, openGraph, viewStill } from './helpers.ts';
+import { collectErrors, graphFixture, expectFits, fitBy, flowNode, openGraph, viewStill } from './helpers.ts';
 
 test.use({ viewport: { width: 1280, height: 720 }, deviceScaleFactor: 1 });
 
-const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../src/graph/fixtures/${name}.json`, import.meta.url), 'utf8')) as { name: string };
 const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true });
 const zoom = (page: Page) => page.evaluate(() => new DOMMatrixReadOnly(getComputedStyle(document.querySelector('.react-flow__viewport')!).transform).a);
 const offer = (page: Page) => page.getByRole('status').filter({ hasText: 'Too big to read whole as placed' });
@@ -20,7 +19,7 @@ for (const name of ['linear-six', 'two-verify']) {
   test(`${name}, opened as placed, is offered a layout: one click and it fits whole, every text 10 px or more; Undo puts it back`, async ({ page }) => {
     test.slow();
     const errors = collectErrors(page);
-    const graph = fixture(name);
+    const graph = graphFixture(name);
     await page.goto('/?template=blank');
     await expect(button(page, 'Debug layout')).toBeVisible();
     await openGraph(page, graph);
@@ -56,7 +55,7 @@ test('Auto layout lays a supervisor fanning out to four workers in two columns o
   const errors = collectErrors(page);
   await page.goto('/?template=blank');
   await expect(button(page, 'Debug layout')).toBeVisible();
-  await openGraph(page, fixture('supervisor'));
+  await openGraph(page, graphFixture('supervisor'));
   await fitBy(page, 'Auto layout');
   await viewStill(page);
   const workers = (await Promise.all(['w1', 'w2', 'w3', 'w4'].map((id) => flowNode(page, id).boundingBox()))).map((box) => box!).sort((a, b) => a.x - b.x);

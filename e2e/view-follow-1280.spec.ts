@@ -6,7 +6,8 @@
  * layout fits a chain of more than ten layers in rows.
  */
 import { expect, test, type Page } from './test.ts';
-import { collectErrors, connectToBody, dropAll, expectFits, fitBy, flowNode, openGraph, pane, SEED_001_DROPS, viewStill } from './helpers.ts';
+import { collectErrors, graphFixture, connectToBody, dropAll, expectFits, fitBy, flowNode, openGraph, pane, SEED_001_DROPS, viewStill } from './helpers.ts';
+
 
 test.use({ viewport: { width: 1280, height: 720 }, deviceScaleFactor: 1 });
 
@@ -78,32 +79,7 @@ test('a person who moved the view keeps their zoom: a loop-back drawn past it is
 });
 
 /** A loop no template has: two Verify nodes in a row, each with its way back to Reason and to Recover; placed as dropped in a row. */
-const twoVerifies = {
-  format: 'loopscope/graph', version: 1, name: 'Two verifies', entry: 'reason',
-  skills: { search_logs: { type: 'mock', access: 'read', script: [{ outcome: 'ok', records: [{ ip: '10.0.0.5' }] }] } },
-  nodes: [
-    { id: 'reason', kind: 'reason', label: 'Reason', position: { x: 0, y: 0 }, config: { plans: [{ actions: [{ skill: 'search_logs', args: {} }] }] } },
-    { id: 'act', kind: 'act', label: 'Act', position: { x: 250, y: 0 } },
-    { id: 'verify', kind: 'verify', label: 'Verify', position: { x: 500, y: 0 } },
-    { id: 'verify_2', kind: 'verify', label: 'Verify', position: { x: 750, y: 0 } },
-    { id: 'respond', kind: 'respond', label: 'Respond', position: { x: 1000, y: 0 } },
-    { id: 'recover', kind: 'recover', label: 'Recover', position: { x: 750, y: 250 } },
-    { id: 'stop', kind: 'stop', label: 'Stop', position: { x: 1000, y: 250 } },
-  ],
-  edges: [
-    { id: 'e1', source: 'reason', target: 'act' },
-    { id: 'e2', source: 'act', target: 'verify', when: { outcome: 'ok' } },
-    { id: 'e3', source: 'verify', target: 'verify_2', when: { outcome: 'sufficient' } },
-    { id: 'e4', source: 'verify', target: 'reason', when: { outcome: 'continue' } },
-    { id: 'e5', source: 'verify', target: 'recover', when: { outcome: 'exhausted' } },
-    { id: 'e6', source: 'verify_2', target: 'respond', when: { outcome: 'sufficient' } },
-    { id: 'e7', source: 'verify_2', target: 'reason', when: { outcome: 'continue' } },
-    { id: 'e8', source: 'verify_2', target: 'recover', when: { outcome: 'exhausted' } },
-    { id: 'e9', source: 'recover', target: 'reason', when: { outcome: 'recovered' } },
-    { id: 'e10', source: 'recover', target: 'stop', when: { outcome: 'no_path' } },
-    { id: 'e11', source: 'recover', target: 'stop', when: { outcome: 'needs_human' } },
-  ],
-};
+const twoVerifies = graphFixture('two-verify');
 
 test('Fit View on a seven-node loop with two Verify nodes lays it out to read whole, says so, and Undo puts the nodes back', async ({ page }) => {
   test.slow();
@@ -153,25 +129,7 @@ test('a chain of thirteen nodes, too long to fold once, laid out in rows that fi
 });
 
 /** Found checking by hand (issue 53): six nodes in a line, a stop at its end and a way back, placed as dropped in a row. */
-const linearSix = {
-  format: 'loopscope/graph', version: 1, name: 'Linear six', entry: 'reason', skills: {},
-  nodes: [
-    { id: 'reason', kind: 'reason', label: 'Plan', position: { x: 0, y: 0 } },
-    { id: 'act', kind: 'act', label: 'Fetch', position: { x: 250, y: 0 } },
-    { id: 'verify', kind: 'verify', label: 'Check', position: { x: 500, y: 0 } },
-    { id: 'recover', kind: 'recover', label: 'Retry', position: { x: 750, y: 0 } },
-    { id: 'respond', kind: 'respond', label: 'Answer', position: { x: 1000, y: 0 } },
-    { id: 'stop', kind: 'stop', label: 'Give up', position: { x: 1250, y: 0 } },
-  ],
-  edges: [
-    { id: 'e1', source: 'reason', target: 'act' },
-    { id: 'e2', source: 'act', target: 'verify', when: { outcome: 'ok' } },
-    { id: 'e3', source: 'verify', target: 'recover', when: { outcome: 'exhausted' } },
-    { id: 'e4', source: 'verify', target: 'respond', when: { outcome: 'sufficient' } },
-    { id: 'e5', source: 'recover', target: 'stop', when: { outcome: 'no_path' } },
-    { id: 'e6', source: 'recover', target: 'reason', when: { outcome: 'recovered' } },
-  ],
-};
+const linearSix = graphFixture('linear-six');
 
 test('six nodes in a row, a graph not in the repository: Fit View, Auto layout, entering and leaving Debug all fit readable', async ({ page }) => {
   test.slow();
