@@ -11,7 +11,10 @@ import type { WatchRequest, WatchResult } from '../runtime/scenarioWatch.ts';
 import { useApp } from './index.ts';
 import { editWords, emptyMemory, isCurrent, takeResult, type ScenarioWatch } from './scenarioWatchState.ts';
 
-/** A light debounce: typing "12" in a field runs once. */
+/**
+ * A light debounce: a lone edit (a choice, a drop) is sent at once, but edits that follow one sent
+ * less than this ago (typing "12" in a field) are sent once they pause.
+ */
 const QUIET_MS = 150;
 export const DEFAULT_BUDGET_MS = 5000;
 const SETTINGS_KEY = 'loopscope:scenario-watch';
@@ -50,11 +53,13 @@ export const startScenarioWatch = () => {
   const sent = new Map<number, GraphFile>();
   let ranGraph: GraphFile | null = null;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let lastSent = -Infinity;
   let holding = false;
   let waiting = false;
 
   const send = () => {
     waiting = false;
+    lastSent = performance.now();
     const { graph, scenarioWatch } = useApp.getState();
     if (!scenarioWatch || scenarioWatch.paused) return;
     if (holding) {
@@ -71,7 +76,7 @@ export const startScenarioWatch = () => {
   };
   const schedule = () => {
     clearTimeout(timer);
-    timer = setTimeout(send, QUIET_MS);
+    timer = setTimeout(send, performance.now() - lastSent < QUIET_MS ? QUIET_MS : 0);
   };
 
   const take = (result: WatchResult) => {
