@@ -3,7 +3,8 @@ import { FORBIDDEN_KEYS } from './common.ts';
 import { CallOutcome } from './commonSchemas.ts';
 import { hasPlainHost } from './hosts.ts';
 import { LIMITS } from './limits.ts';
-import { SKILL_TYPE_NAMES, skillTypeDefinition, type SkillOf, type SkillType } from './skillTypes/index.ts';
+import { SKILL_TYPE_NAMES, skillTypeDefinition, type DefinitionOf, type SchemaMaker, type SkillOf, type SkillType } from './skillTypes/index.ts';
+import { partsOf, type TypesWith } from './skillTypes/parts.ts';
 
 /**
  * The name of an environment variable, as POSIX shells and dotenv files take it: what an llm
@@ -54,6 +55,8 @@ const skillBase = {
   tokens: z.optional(z.int().check(z.gte(0))),
   description: z.optional(z.string()),
 };
+/** The fields every skill has, as a definition's `schema` is handed them. */
+export type SkillBase = typeof skillBase;
 
 export const MockSkill = z.strictObject({
   type: z.literal('mock'),
@@ -115,12 +118,16 @@ export type HttpSkill = z.infer<typeof HttpSkill>;
 export type LlmSkill = z.infer<typeof LlmSkill>;
 export type McpSkill = z.infer<typeof McpSkill>;
 
-/**
- * Every registered skill type's schema (./skillTypes): a type with none, or whose schema does not
- * parse to the skill its definition reads, does not compile. Apart from the definitions because
- * the canvas reads those and must not load zod.
- */
-export const SKILL_SCHEMAS = { mock: MockSkill, http: HttpSkill, llm: LlmSkill, mcp: McpSkill } satisfies { [T in SkillType]: z.ZodMiniType<SkillOf<T>> };
+/** The schemas of the types whose definition holds none (./skillTypes): a type with neither, or whose schema does not parse to the skill its definition reads, does not compile. */
+const SCHEMAS_HERE = { mock: MockSkill, http: HttpSkill, llm: LlmSkill, mcp: McpSkill } satisfies { [T in Exclude<SkillType, TypesWith<'schema'>>]: z.ZodMiniType<SkillOf<T>> };
+const schemasHeld: Partial<Record<SkillType, SchemaMaker>> = partsOf('schema');
+
+/** Every registered skill type's schema, in the registry's order: its definition's, built here where zod is, or the one above. */
+export const SKILL_SCHEMAS = Object.fromEntries(SKILL_TYPE_NAMES.map((type) => [type, schemasHeld[type]?.(z, skillBase) ?? SCHEMAS_HERE[type as keyof typeof SCHEMAS_HERE]])) as
+  Omit<typeof SCHEMAS_HERE, TypesWith<'schema'>> & { [T in TypesWith<'schema'>]: ReturnType<DefinitionOf<T>['schema']> };
+
+/** The registered types whose skills have fields of their own (beyond `type` and SkillBase's): those have settings forms (src/editor/inspector). */
+export type TypesWithOwnFields = { [T in SkillType]: [Exclude<keyof SkillOf<T>, 'type' | keyof SkillBase>] extends [never] ? never : T }[SkillType];
 
 type SkillSchemas = (typeof SKILL_SCHEMAS)[SkillType];
 export const Skill = z.discriminatedUnion('type', SKILL_TYPE_NAMES.map((type) => SKILL_SCHEMAS[type]) as unknown as [SkillSchemas, ...SkillSchemas[]]);

@@ -1,5 +1,6 @@
 import type { Skill } from '../graph/skills.ts';
 import type { SkillOf, SkillType } from '../graph/skillTypes/index.ts';
+import { partsOf, type TypesWith } from '../graph/skillTypes/parts.ts';
 import { createHttpSkill } from './http.ts';
 import { createLlmSkill } from './llm.ts';
 import { createMcpSkill } from './mcp.ts';
@@ -18,12 +19,17 @@ export { fillJsonTemplate, fillTemplate, readPath } from './template.ts';
 /** What makes a skill's runner, for a skill of type `T`. */
 export type RunnerMaker<T extends SkillType> = (name: string, skill: SkillOf<T>) => SkillRunner;
 
-/** The one place skill types get their behaviour: a registered type (graph/skillTypes) without a runner does not compile. */
-export const RUNNERS: { [T in SkillType]: RunnerMaker<T> } = {
+/** The runners of the types whose definition holds none (graph/skillTypes): a registered type with neither does not compile. */
+export const RUNNERS: { [T in Exclude<SkillType, TypesWith<'runner'>>]: RunnerMaker<T> } = {
   mock: createMockSkill,
   http: createHttpSkill,
   llm: createLlmSkill,
   mcp: createMcpSkill,
 };
 
-export const createSkill = (name: string, skill: Skill): SkillRunner => (RUNNERS[skill.type] as RunnerMaker<SkillType>)(name, skill as never);
+/** The runners the definitions hold, held here to make a SkillRunner (a type the graph cannot name). */
+const RUNNERS_HELD: { [T in TypesWith<'runner'>]: RunnerMaker<T> } = partsOf('runner');
+
+const ALL_RUNNERS = { ...RUNNERS, ...RUNNERS_HELD } as Record<SkillType, RunnerMaker<SkillType>>;
+
+export const createSkill = (name: string, skill: Skill): SkillRunner => ALL_RUNNERS[skill.type](name, skill as never);

@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { describeProblems } from '../../graph/index.ts';
 import { checkSkillName, newSkill, nextSkillName } from '../../graph/inspectorOps.ts';
 import { parseUntrusted } from '../../graph/parse.ts';
-import { Skill, SKILL_SCHEMAS, type MockSkill } from '../../graph/skills.ts';
+import { Skill, SKILL_SCHEMAS, type MockSkill, type TypesWithOwnFields } from '../../graph/skills.ts';
 import { SKILL_TYPE_NAMES, type SkillOf, type SkillType } from '../../graph/skillTypes/index.ts';
 import { useApp } from '../../store/index.ts';
 import { SelectField, type Apply } from './fields.tsx';
@@ -32,11 +32,12 @@ function MockScriptFields({ draft, set, replies }: { draft: MockSkill; set: (dra
 }
 
 /**
- * What "New skill…" asks of each skill type: a registered type (graph/skillTypes) without an entry
- * does not compile; null leaves the type out of the form (an mcp skill is made under Skills, where
- * its server's tools are listed).
+ * What "New skill…" asks of each skill type whose skills have fields of their own: a registered
+ * type (graph/skillTypes) with fields and no entry does not compile; null leaves the type out of the
+ * form (an mcp skill is made under Skills, where its server's tools are listed). A type without
+ * fields of its own is offered with nothing more to ask.
  */
-const NEW_SKILL_FIELDS: { [T in SkillType]: NewFieldsOf<T> | null } = {
+const NEW_SKILL_FIELDS: { [T in TypesWithOwnFields]: NewFieldsOf<T> | null } = {
   mock: MockScriptFields,
   http: ({ id, draft, set }) => (
     <div className="field">
@@ -58,7 +59,10 @@ const NEW_SKILL_FIELDS: { [T in SkillType]: NewFieldsOf<T> | null } = {
   ),
   mcp: null,
 };
-const NEW_SKILL_TYPES = SKILL_TYPE_NAMES.filter((type) => NEW_SKILL_FIELDS[type] !== null);
+const nothingAsked: NewFieldsOf<SkillType> = () => null;
+/** What the form asks of each type: a type without fields of its own has no entry above, and nothing to ask. */
+const ASKED = Object.fromEntries(SKILL_TYPE_NAMES.map((type) => [type, Object.hasOwn(NEW_SKILL_FIELDS, type) ? NEW_SKILL_FIELDS[type as keyof typeof NEW_SKILL_FIELDS] : nothingAsked])) as Record<SkillType, NewFieldsOf<SkillType> | null>;
+const NEW_SKILL_TYPES = SKILL_TYPE_NAMES.filter((type) => ASKED[type] !== null);
 
 /** A draft of each type the form offers, each its type's defaults until edited: a type chosen again shows what was typed in it. */
 const newDrafts = () => Object.fromEntries(NEW_SKILL_TYPES.map((type) => [type, newSkill(type)])) as { [T in SkillType]: SkillOf<T> };
@@ -84,7 +88,7 @@ export function NewSkillForm({ onCreate, onCancel, replies = false }: { onCreate
   const [type, setType] = useState<SkillType>(NEW_SKILL_TYPES[0]);
   const [drafts, setDrafts] = useState(newDrafts);
   const [error, setError] = useState<string | null>(null);
-  const Fields = NEW_SKILL_FIELDS[type] as NewFieldsOf<SkillType>;
+  const Fields = ASKED[type] as NewFieldsOf<SkillType>;
   const create = () => {
     const result = skillOf(graph, name, drafts[type]);
     if (!result.ok) return setError(result.message);

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useState } from 'react';
 import { own, type Skill } from '../../graph/index.ts';
 import { originOf } from '../../graph/hosts.ts';
-import { HTTP_METHODS, ACCESS_LEVELS, SKILL_SCHEMAS, type LlmSkill, type MockSkill } from '../../graph/skills.ts';
+import { HTTP_METHODS, ACCESS_LEVELS, SKILL_SCHEMAS, type LlmSkill, type MockSkill, type TypesWithOwnFields } from '../../graph/skills.ts';
 import { SKILL_TYPE_NAMES, type SkillOf, type SkillType } from '../../graph/skillTypes/index.ts';
 import { checkSkillName, newSkill, nextSkillName, removeSkill, renameSkill, setSkill, skillUsers } from '../../graph/inspectorOps.ts';
 import { useApp } from '../../store/index.ts';
@@ -51,8 +51,12 @@ function MockSettings({ name, skill, apply }: { name: string; skill: MockSkill; 
   return <MockScriptForm script={skill.script} replies={answersWithReply(graph, name)} apply={(script, editKey) => apply('script', editKey)(script)} />;
 }
 
-/** Each skill type's settings under Skills (beside its name, type, access and tokens): a registered type (graph/skillTypes) without them does not compile. */
-const SKILL_SETTINGS: { [T in SkillType]: SettingsOf<T> } = {
+/**
+ * Each skill type's settings under Skills (beside its name, type, access and tokens), for a type
+ * whose skills have fields of their own: a registered type (graph/skillTypes) with fields and no
+ * settings does not compile.
+ */
+const SKILL_SETTINGS: { [T in TypesWithOwnFields]: SettingsOf<T> } = {
   mock: MockSettings,
   http: ({ skill, apply }) => (
     <>
@@ -83,8 +87,8 @@ const SKILL_SETTINGS: { [T in SkillType]: SettingsOf<T> } = {
 };
 
 function SkillSettings({ name, skill, apply }: { name: string; skill: Skill; apply: ApplyKey }) {
-  const Settings = SKILL_SETTINGS[skill.type] as SettingsOf<SkillType>;
-  return <Settings name={name} skill={skill as never} apply={apply} />;
+  const Settings = (SKILL_SETTINGS as Partial<Record<SkillType, SettingsOf<SkillType>>>)[skill.type];
+  return Settings ? <Settings name={name} skill={skill as never} apply={apply} /> : null;
 }
 
 interface SkillItemProps {

@@ -15,8 +15,11 @@ const registered: { [T in keyof typeof SKILL_TYPES]: { type: T } } = SKILL_TYPES
 export type SkillType = keyof typeof SKILL_TYPES;
 export const SKILL_TYPE_NAMES = Object.keys(registered) as [SkillType, ...SkillType[]];
 
+/** A registered type's definition, as written. */
+export type DefinitionOf<T extends SkillType> = (typeof SKILL_TYPES)[T];
+
 /** The skill a registered type's definition reads (its schema's output must be that: ../skills.ts, `SKILL_SCHEMAS`). */
-export type SkillOf<T extends SkillType> = (typeof SKILL_TYPES)[T] extends SkillTypeDefinition<infer Skill, T> ? Skill : never;
+export type SkillOf<T extends SkillType> = DefinitionOf<T> extends SkillTypeDefinition<infer Skill, T> ? Skill : never;
 
 /** Any registered type's definition, its skill loosely typed. */
 export type AnySkillTypeDefinition = SkillTypeDefinition<never, SkillType> & Pick<SkillTypeDefinition, 'defaults'>;

@@ -1,4 +1,7 @@
+import type { CallOutcome } from '../common.ts';
 import type { AccessLevel as Access } from '../mcpAccess.ts';
+import type { SkillBase } from '../skills.ts';
+import type { z } from '../zod.ts';
 
 /** What a skill contacts: the address (a URL, or a template of one) and the name of the API key it sends there. */
 export interface SkillCall {
@@ -6,12 +9,33 @@ export interface SkillCall {
   keyName?: string;
 }
 
+/** zod as ../skills.ts hands it to a definition's `schema`: the definition itself never loads zod, so the canvas can read it. */
+export type Zod = typeof z;
+
+/** A skill type's schema, made of zod and the fields every skill has (`access`, `tokens`, `description`), built where zod is (../skills.ts). */
+export type SchemaMaker = (zod: Zod, base: SkillBase) => z.ZodMiniType;
+
+/** The skill a `schema` parses to: `type EchoSkill = SkillOfSchema<typeof schema>`. */
+export type SkillOfSchema<Maker extends SchemaMaker> = z.output<ReturnType<Maker>>;
+
+/**
+ * The least of a runner a definition's `runner` makes, so that its functions are typed where it is
+ * written: src/skills holds it to the whole `SkillRunner` (its context, `learnAccess`, `describe`…),
+ * a type the graph cannot name.
+ */
+export interface HeldRunner {
+  name: string;
+  access: Access;
+  call: (args: Record<string, unknown>, context: never) => Promise<{ outcome: CallOutcome; records: unknown[]; tokens: number }>;
+}
+
 /**
  * Everything about a skill type, in one place, as a node kind's definition (../kinds/types.ts):
  * code elsewhere asks a capability (`scripted`, `calls`, `tool`…) rather than naming a type. It
- * holds no schema, so the canvas reads it without zod: the type's schema is in ../skills.ts,
- * gathered in `SKILL_SCHEMAS`; its runner in src/skills (`RUNNERS`), its inspector form in
- * src/editor/inspector (`SKILL_FORMS`), each in a map the compiler checks against the registry.
+ * loads no zod, so the canvas reads it on its first screen; what it holds lands there too, so a
+ * part that is large or needs a layer above the graph lives in that layer's map instead, which the
+ * compiler holds to the registry: the schema in ../skills.ts (`SKILL_SCHEMAS`), the runner in
+ * src/skills (`RUNNERS`), the settings forms of a skill with fields of its own in src/editor/inspector.
  */
 export interface SkillTypeDefinition<Skill = unknown, Type extends string = string> {
   type: Type;
@@ -31,7 +55,20 @@ export interface SkillTypeDefinition<Skill = unknown, Type extends string = stri
   impliedAccess?: (skill: Skill) => Access;
   /** The MCP server and tool it calls: its server is started or connected before a run. */
   tool?: (skill: Skill) => { server: string; tool: string };
+  /** Its schema, if not in ../skills.ts's `SKILL_SCHEMAS`. */
+  schema?: (zod: Zod, base: SkillBase) => z.ZodMiniType<Skill>;
+  /** What makes the attempts of a skill of the type, if not in src/skills's `RUNNERS` (see HeldRunner). */
+  runner?: (name: string, skill: Skill) => HeldRunner;
 }
 
-/** A skill type's definition, its functions reading a skill of type `Skill`: `defineSkillType<GrpcSkill>()({ type: 'grpc', … })`. */
-export const defineSkillType = <Skill>() => <const Type extends string>(definition: SkillTypeDefinition<Skill, Type>) => definition;
+/** The parts a definition may hold itself, else the map of the layer that builds them. */
+export type SkillTypePart = 'schema' | 'runner';
+
+/**
+ * A skill type's definition, its functions reading a skill of type `Skill`: `defineSkillType<GrpcSkill>()({ type: 'grpc', … })`.
+ * Its type says which parts it holds, so that the maps of those parts cover exactly the types that do not.
+ */
+export const defineSkillType =
+  <Skill>() =>
+  <const Type extends string, const Given extends SkillTypeDefinition<Skill, Type>>(definition: Given & SkillTypeDefinition<Skill, Type>) =>
+    definition as Omit<SkillTypeDefinition<Skill, Type>, keyof Given & SkillTypePart> & Pick<Given, keyof Given & SkillTypePart>;
