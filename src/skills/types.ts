@@ -4,35 +4,17 @@
  */
 import type { CallOutcome } from '../graph/index.ts';
 import type { Access } from '../graph/skills.ts';
+import type { AttemptContext, SkillResult } from '../graph/skillTypes/types.ts';
 import type { KeyRing } from './keys.ts';
 import type { McpConnector, ToolDescription } from './mcp.ts';
 
-export interface SkillContext {
-  /** The 1-based attempt of this call inside its action. */
-  attempt: number;
-  /** The state the action runs against, for `{{state.x}}` placeholders. */
-  state: Readonly<Record<string, unknown>>;
-  /** The run's seed, passed on to skills that accept one (llm). */
-  seed: number;
-  /** The per-attempt limit of the action's retry policy, if any. */
-  timeoutMs?: number;
+export type { SkillResult };
+
+export interface SkillContext extends AttemptContext {
   /** Keys for llm skills by `apiKeyName` and origin; never logged, never written to a trace. */
   keys?: KeyRing;
-  /** Injected in tests; the global fetch otherwise. */
-  fetch?: typeof fetch;
   /** MCP servers by name, for mcp skills: the command line's come from `.mcp.json`, the page's from URLs the person gave. */
   mcp?: McpConnector;
-}
-
-export interface SkillResult {
-  outcome: CallOutcome;
-  records: unknown[];
-  tokens: number;
-  error?: string;
-  /** Time the attempt took; simulated by mock skills so that runs replay exactly. */
-  durationMs?: number;
-  /** The raw text an llm answered (a mock's scripted `reply` too), for planners, deciders and judges that parse it. */
-  text?: string;
 }
 
 export interface SkillRunner {

@@ -18,15 +18,41 @@ export type SchemaMaker = (zod: Zod, base: SkillBase) => z.ZodMiniType;
 /** The skill a `schema` parses to: `type EchoSkill = SkillOfSchema<typeof schema>`. */
 export type SkillOfSchema<Maker extends SchemaMaker> = z.output<ReturnType<Maker>>;
 
+/** What an attempt is given; src/skills's `SkillContext` adds the keys and the MCP connector, types of its own. */
+export interface AttemptContext {
+  /** The 1-based attempt of this call inside its action. */
+  attempt: number;
+  /** The state the action runs against, for `{{state.x}}` placeholders. */
+  state: Readonly<Record<string, unknown>>;
+  /** The run's seed, passed on to skills that accept one (llm). */
+  seed: number;
+  /** The per-attempt limit of the action's retry policy, if any. */
+  timeoutMs?: number;
+  /** Injected in tests; the global fetch otherwise. */
+  fetch?: typeof fetch;
+}
+
+/** What an attempt answers. */
+export interface SkillResult {
+  outcome: CallOutcome;
+  records: unknown[];
+  tokens: number;
+  error?: string;
+  /** Time the attempt took; simulated by mock skills so that runs replay exactly. */
+  durationMs?: number;
+  /** The raw text an llm answered (a mock's scripted `reply` too), for planners, deciders and judges that parse it. */
+  text?: string;
+}
+
 /**
- * The least of a runner a definition's `runner` makes, so that its functions are typed where it is
- * written: src/skills holds it to the whole `SkillRunner` (its context, `learnAccess`, `describe`…),
- * a type the graph cannot name.
+ * What a definition's `runner` makes, typed where it is written: src/skills holds it to its whole
+ * `SkillRunner` (`learnAccess`, `describe`, the keys and MCP connector of its context), which name
+ * types the graph cannot.
  */
 export interface HeldRunner {
   name: string;
   access: Access;
-  call: (args: Record<string, unknown>, context: never) => Promise<{ outcome: CallOutcome; records: unknown[]; tokens: number }>;
+  call: (args: Record<string, unknown>, context: AttemptContext) => Promise<SkillResult>;
 }
 
 /**
