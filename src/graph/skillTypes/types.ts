@@ -9,11 +9,12 @@ export interface SkillCall {
   keyName?: string;
 }
 
-/** zod as ../skills.ts hands it to a definition's `schema`: the definition itself never loads zod, so the canvas can read it. */
-export type Zod = typeof z;
-
-/** A skill type's schema, made of zod and the fields every skill has (`access`, `tokens`, `description`), built where zod is (../skills.ts). */
-export type SchemaMaker = (zod: Zod, base: SkillBase) => z.ZodMiniType;
+/**
+ * A skill type's schema, made of zod and the fields every skill has (`access`, `tokens`,
+ * `description`), as ../skills.ts hands them where zod is: the definition itself never loads zod,
+ * so the canvas can read it.
+ */
+export type SchemaMaker = (zod: typeof z, base: SkillBase) => z.ZodMiniType;
 
 /** The skill a `schema` parses to: `type EchoSkill = SkillOfSchema<typeof schema>`. */
 export type SkillOfSchema<Maker extends SchemaMaker> = z.output<ReturnType<Maker>>;
@@ -82,7 +83,7 @@ export interface SkillTypeDefinition<Skill = unknown, Type extends string = stri
   /** The MCP server and tool it calls: its server is started or connected before a run. */
   tool?: (skill: Skill) => { server: string; tool: string };
   /** Its schema, if not in ../skills.ts's `SKILL_SCHEMAS`. */
-  schema?: (zod: Zod, base: SkillBase) => z.ZodMiniType<Skill>;
+  schema?: (zod: typeof z, base: SkillBase) => z.ZodMiniType<Skill>;
   /** What makes the attempts of a skill of the type, if not in src/skills's `RUNNERS` (see HeldRunner). */
   runner?: (name: string, skill: Skill) => HeldRunner;
 }
