@@ -53,14 +53,14 @@ export const storedSessions = (page: Page) =>
   );
 
 export const flowNode = (page: Page, id: string) => page.locator(`.react-flow__node[data-id="${id}"]`);
-/** Renames a node in the inspector, as a person would. */
-export const relabel = async (page: Page, id: string, label: string) => {
-  await flowNode(page, id).locator('.agent-node-label').click();
+/** Renames a node in the inspector, as a person would; `timeout` for each step, where a graph at the file limit makes each take seconds. */
+export const relabel = async (page: Page, id: string, label: string, timeout?: number) => {
+  await flowNode(page, id).locator('.agent-node-label').click({ timeout });
   const inspector = page.getByRole('region', { name: 'Inspector' });
   // The inspector follows the selection in a deferred render: until then it shows the node selected before.
-  await expect(inspector.getByLabel('Id', { exact: true })).toHaveValue(id);
-  await inspector.getByLabel('Label').fill(label);
-  await expect(flowNode(page, id)).toContainText(label);
+  await expect(inspector.getByLabel('Id', { exact: true })).toHaveValue(id, { timeout });
+  await inspector.getByLabel('Label').fill(label, { timeout });
+  await expect(flowNode(page, id)).toContainText(label, { timeout });
 };
 
 export const pane = (page: Page) => page.locator('.react-flow__pane');
