@@ -1,5 +1,7 @@
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { resolve } from 'node:path';
 import { expect, type Locator, type Page } from '@playwright/test';
 
 /** Console errors and uncaught exceptions of a page, collected from the first navigation on. */
@@ -51,14 +53,14 @@ export const storedSessions = (page: Page) =>
   );
 
 export const flowNode = (page: Page, id: string) => page.locator(`.react-flow__node[data-id="${id}"]`);
-/** Renames a node in the inspector, as a person would. */
-export const relabel = async (page: Page, id: string, label: string) => {
-  await flowNode(page, id).locator('.agent-node-label').click();
+/** Renames a node in the inspector, as a person would; `timeout` for each step, where a graph at the file limit makes each take seconds. */
+export const relabel = async (page: Page, id: string, label: string, timeout?: number) => {
+  await flowNode(page, id).locator('.agent-node-label').click({ timeout });
   const inspector = page.getByRole('region', { name: 'Inspector' });
   // The inspector follows the selection in a deferred render: until then it shows the node selected before.
-  await expect(inspector.getByLabel('Id', { exact: true })).toHaveValue(id);
-  await inspector.getByLabel('Label').fill(label);
-  await expect(flowNode(page, id)).toContainText(label);
+  await expect(inspector.getByLabel('Id', { exact: true })).toHaveValue(id, { timeout });
+  await inspector.getByLabel('Label').fill(label, { timeout });
+  await expect(flowNode(page, id)).toContainText(label, { timeout });
 };
 
 export const pane = (page: Page) => page.locator('.react-flow__pane');
@@ -379,3 +381,26 @@ export const fitBy = async (page: Page, name: string) => {
 
 /** A graph file from src/graph/fixtures (graphs no template has, found checking by hand), by its file name. */
 export const graphFixture = (name: string) => JSON.parse(readFileSync(new URL(`../src/graph/fixtures/${name}.json`, import.meta.url), 'utf8')) as { name: string };
+
+/**
+ * `loopscope open FOLDER` as a person runs it (bin/loopscope.mjs), serving the build under test
+ * (E2E_OUT): the address it prints, and how to stop it.
+ */
+export const openFolderServer = async (folder: string) => {
+  const root = resolve(import.meta.dirname, '..');
+  const server = spawn(process.execPath, ['bin/loopscope.mjs', 'open', folder, '--port', '0', '--no-browser'], {
+    cwd: root,
+    env: { ...process.env, LOOPSCOPE_APP_DIR: resolve(root, process.env.E2E_OUT ?? 'dist') },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let printed = '';
+  const line = await new Promise<string>((done, fail) => {
+    server.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      printed += chunk;
+      if (printed.includes('\n')) done(printed.split('\n')[0]);
+    });
+    server.stderr!.setEncoding('utf8').on('data', (chunk: string) => (printed += chunk));
+    server.once('exit', (code) => fail(new Error(`loopscope open exited (${code}): ${printed}`)));
+  });
+  return { address: new URL(/http:\/\/\S+/.exec(line)![0]), stop: () => void server.kill('SIGTERM') };
+};

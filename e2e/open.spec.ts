@@ -3,20 +3,19 @@
  * changes on disk come back to the page. The command line runs as a person runs it (bin/loopscope.mjs),
  * serving the build under test (E2E_OUT).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expect, test, type Page } from './test.ts';
-import { collectErrors, flowNode, pane, relabel } from './helpers.ts';
+import { collectErrors, flowNode, openFolderServer, pane, relabel } from './helpers.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true });
 const notice = (page: Page) => page.getByRole('region', { name: 'File on disk' });
 
 let folder: string;
-let server: ChildProcess;
+let stop: () => void;
 let address: URL;
 
 const graphFile = () => join(folder, 'graphs', 'triage.json');
@@ -49,25 +48,11 @@ test.beforeAll(async () => {
   await writeFile(join(folder, 'node_modules', 'pkg', 'graph.json'), await readFile(join(root, 'src/graph/templates/approval-gate.json'), 'utf8'));
   await writeFile(join(folder, 'settings.json'), '{"theme": "dark"}\n');
   await writeFile(join(folder, 'broken.json'), '{"format": "loopscope/graph", "version": 1, "name": 3}\n');
-  server = spawn(process.execPath, ['bin/loopscope.mjs', 'open', folder, '--port', '0', '--no-browser'], {
-    cwd: root,
-    env: { ...process.env, LOOPSCOPE_APP_DIR: resolve(root, process.env.E2E_OUT ?? 'dist') },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let printed = '';
-  const line = await new Promise<string>((done, fail) => {
-    server.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-      printed += chunk;
-      if (printed.includes('\n')) done(printed.split('\n')[0]);
-    });
-    server.stderr!.setEncoding('utf8').on('data', (chunk: string) => (printed += chunk));
-    server.once('exit', (code) => fail(new Error(`loopscope open exited (${code}): ${printed}`)));
-  });
-  address = new URL(/http:\/\/\S+/.exec(line)![0]);
+  ({ address, stop } = await openFolderServer(folder));
 });
 
 test.afterAll(async () => {
-  server?.kill('SIGTERM');
+  stop?.();
   await rm(folder, { recursive: true, force: true });
 });
 

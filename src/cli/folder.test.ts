@@ -3,11 +3,18 @@ import { constants } from 'node:fs';
 import { link, mkdir, mkdtemp, open, readdir, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { serializeGraph, type GraphFile } from '../graph/index.ts';
 import { findTemplate } from '../graph/templates/index.ts';
 import { checkedPath, FolderError, openFolder, type FileChange, type Folder } from './folder.ts';
 import { main } from './main.ts';
+import { parseGraph } from '../graph/parse.ts';
+
+// The folder's check of a graph file, counted: the same text is checked once (issue 57).
+vi.mock('../graph/parse.ts', async (actual) => {
+  const module = await actual<typeof import('../graph/parse.ts')>();
+  return { ...module, parseGraph: vi.fn(module.parseGraph) };
+});
 
 const graph = (findTemplate('securityclaw') as { graph: () => GraphFile }).graph();
 const text = serializeGraph(graph);
@@ -123,6 +130,27 @@ describe('the folder of loopscope open', () => {
     // Within the bytes but past the characters: the limit of an import, as an import says it.
     await writeFile(join(root, 'big.json'), `{"format": "loopscope/graph", "version": 1, "name": "${'x'.repeat(8_100_000)}"}`);
     expect((await folder.list()).find((listing) => listing.path === 'big.json')?.problem).toMatch(/^big\.json: too large: 8\.1 MB of text, at most 8\.0 MB can be opened/);
+  });
+
+  it('checks a file\'s text once: listed, read and written back, a 10,000-node file is not checked again on each (issue 57)', async () => {
+    const checks = vi.mocked(parseGraph);
+    await folder.list();
+    checks.mockClear();
+    // As a page under `loopscope open` opens a graph: the list, then the file.
+    await folder.list();
+    expect((await folder.read('graphs/triage.json')).text).toBe(text);
+    expect(checks).not.toHaveBeenCalled();
+    // A save: its own text checked (a text that is not a graph is never written), the file it replaces not again.
+    const edited = serializeGraph({ ...graph, name: 'Edited' });
+    await folder.write('graphs/triage.json', edited);
+    expect(checks).toHaveBeenCalledTimes(1);
+    expect(await folder.read('graphs/triage.json')).toEqual({ text: edited, savedAt: expect.any(Number) });
+    expect((await folder.list()).find((listing) => listing.path === 'graphs/triage.json')?.name).toBe('Edited');
+    expect(checks).toHaveBeenCalledTimes(1);
+    // Changed on disk by someone else: checked again, its problem said.
+    await writeFile(join(root, 'graphs/triage.json'), edited.replace('"Edited"', '3'));
+    expect((await folder.read('graphs/triage.json')).problem).toMatch(/^graphs\/triage\.json: name: expected text/);
+    expect(checks).toHaveBeenCalledTimes(2);
   });
 
   it('deletes a graph file', async () => {

@@ -10,7 +10,7 @@ import { readdir, realpath, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, sep, win32 } from 'node:path';
 import { watch as watchFiles } from 'chokidar';
 import { decodeText } from '../graph/bytes.ts';
-import { describeProblems, LIMITS, readJson, type GraphFile } from '../graph/index.ts';
+import { describeProblems, LIMITS, readJson } from '../graph/index.ts';
 import { parseGraph } from '../graph/parse.ts';
 import { GRAPH_FORMAT } from '../graph/schema.ts';
 import { fileInside, MAX_GRAPH_BYTES, openRegular, UnsafePath, writeInside } from './safeFs.ts';
@@ -82,7 +82,7 @@ const saysGraph = (text: string): boolean => {
 };
 
 /** What a graph file holds, read within the limits of an import. */
-type FileRead = { kind: 'graph'; text: string; graph?: GraphFile; problem?: string } | { kind: 'too-big'; problem: string } | { kind: 'other' };
+type FileRead = { kind: 'graph'; text: string; name?: string; problem?: string } | { kind: 'too-big'; problem: string } | { kind: 'other' };
 
 const megabytes = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 
@@ -147,6 +147,18 @@ export const openFolder = async (root: string): Promise<Folder> => {
     return { file, present };
   };
 
+  /**
+   * Per path, the graph text checked last and what the check found. A 10,000-node file takes the
+   * check hundreds of ms, seconds on a busy machine, and the page's first screen waits on a list and
+   * a read of it, then each save reads it back before writing: the same text is checked once.
+   */
+  const checked = new Map<string, Extract<FileRead, { kind: 'graph' }>>();
+  const remember = (path: string, text: string, found: { name?: string; problem?: string }) => {
+    const read = { kind: 'graph', text, ...found } as const;
+    checked.set(path, read);
+    return read;
+  };
+
   /** A regular file's content (anything else, a named pipe included, is refused before it is read: UnsafePath). */
   const readWithin = async (file: string, path: string): Promise<FileRead> => {
     const handle = await openRegular(file, path);
@@ -163,9 +175,11 @@ export const openFolder = async (root: string): Promise<Folder> => {
       const decoded = decodeText(await handle.readFile());
       if (!decoded.ok) return { kind: 'other' };
       const text = decoded.value;
+      const known = checked.get(path);
+      if (known?.text === text) return known;
       if (!saysGraph(text)) return { kind: 'other' };
       const parsed = parseGraph(text);
-      return parsed.ok ? { kind: 'graph', text, graph: parsed.value } : { kind: 'graph', text, problem: `${path}: ${describeProblems(parsed.problems).split('\n')[0]}` };
+      return remember(path, text, parsed.ok ? { name: parsed.value.name } : { problem: `${path}: ${describeProblems(parsed.problems).split('\n')[0]}` });
     } finally {
       await handle.close();
     }
@@ -182,7 +196,7 @@ export const openFolder = async (root: string): Promise<Folder> => {
     const listing: GraphListing | null =
       read.kind === 'other' ? null
       : read.kind === 'too-big' ? { path, savedAt: stats.mtimeMs, problem: read.problem }
-      : { path, savedAt: stats.mtimeMs, ...(read.graph ? { name: read.graph.name } : {}), ...(read.problem ? { problem: read.problem } : {}) };
+      : { path, savedAt: stats.mtimeMs, ...(read.name === undefined ? {} : { name: read.name }), ...(read.problem ? { problem: read.problem } : {}) };
     known.set(path, { mtimeMs: stats.mtimeMs, size: stats.size, listing });
     return listing;
   };
@@ -248,6 +262,8 @@ export const openFolder = async (root: string): Promise<Folder> => {
       if (create && codeOf(error) === 'EEXIST') throw new FolderError(409, `${path} already exists: choose another name`);
       throw writeFailure(path, error);
     }
+    // What the next read of the file finds unless someone else writes it meanwhile: checked just now.
+    remember(path, text, { name: parsed.value.name });
     return { savedAt: (await stat(written)).mtimeMs };
   };
 
@@ -307,6 +323,7 @@ export const openFolder = async (root: string): Promise<Folder> => {
       found.sort((a, b) => a.path.localeCompare(b.path));
       const listed = new Set(found.map((listing) => listing.path));
       for (const path of known.keys()) if (!listed.has(path)) known.delete(path);
+      for (const path of checked.keys()) if (!listed.has(path)) checked.delete(path);
       return found;
     },
     read,

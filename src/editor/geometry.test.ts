@@ -43,6 +43,24 @@ describe('placeLoops', () => {
     );
   });
 
+  it('places the loops of a 2,000-node grid, each under its own column, looking at the nodes near that column only (issue 57)', () => {
+    // 40 to a row, each node joined to the next and to the one below: every loop runs down its column to under the grid.
+    const graph = readGenerated({ format: 'loopscope/graph', version: 1, name: 'Grid', entry: 'n0', nodes: Array.from({ length: 2_000 }, (_, index) => ({ id: `n${index}`, kind: 'act', label: `Node ${index}`, position: { x: (index % 40) * 260, y: Math.floor(index / 40) * 240 } })), edges: Array.from({ length: 1_960 }, (_, index) => ({ id: `d${index}`, source: `n${index}`, target: `n${index + 40}`, when: 'otherwise' })) });
+    const byId = new Map(graph.nodes.map((node) => [node.id, node]));
+    const loops = graph.edges.map((edge) => ({ id: edge.id, from: sourcePoint(byId.get(edge.source)!, graph.skills, 0), to: targetPoint(byId.get(edge.target)!, graph.skills) }));
+    let looks = 0;
+    // Each node's left side, read once for each time a loop looks at the node.
+    const rects = graph.nodes.map((node) => {
+      const { x, ...rest } = nodeRect(node, graph.skills);
+      return Object.defineProperty(rest, 'x', { get: () => ((looks += 1), x), enumerable: true }) as Rect;
+    });
+    const placed = finish(placeLoops(loops, rects));
+    const looked = looks;
+    expect(placed).toEqual(everyNode(loops, rects));
+    // Looking at every node below it, a loop looked at half the grid's nodes on average (1,960 loops × ~1,000 nodes).
+    expect(looked).toBeLessThan(loops.length * 200);
+  });
+
   it('places the loops of the templates and of the bench graph as looking at every node would', () => {
     for (const graph of [...TEMPLATES.map((template) => template.graph()), readGenerated(gridGraph(600, 900))]) {
       const byId = new Map(graph.nodes.map((node) => [node.id, node]));

@@ -3,6 +3,7 @@
  * the server does not take the token (it was stopped or restarted), the person is told, and the
  * page keeps the browser's library.
  */
+import { visibleText } from '../graph/visible.ts';
 import { folderLibrary } from './folderLibrary.ts';
 import { OPEN_KEY } from './libraryDb.ts';
 import { setOpenServer } from '../network/openServer.ts';
@@ -27,6 +28,14 @@ export const takeFolderAddress = (location: Pick<Location, 'hash' | 'pathname' |
   return { token, file };
 };
 
+/** Says what the page is waiting for until its first screen replaces it (React's first render clears the root). */
+const waiting = (text: string) => {
+  const status = document.createElement('p');
+  status.setAttribute('role', 'status');
+  status.textContent = visibleText(text);
+  document.getElementById('root')?.replaceChildren(status);
+};
+
 /** Starts the folder's library; the browser's when the folder cannot be reached (and the person is told). */
 export const startFolderLibrary = async (savingFrom: Promise<unknown>) => {
   const address = takeFolderAddress();
@@ -41,7 +50,11 @@ export const startFolderLibrary = async (savingFrom: Promise<unknown>) => {
     const first = file !== null ? library.files.idOf(file) : kept !== null && library.files.pathOf(kept) !== null ? kept : await library.lastSaved();
     if (first === undefined) sessionStorage.removeItem(OPEN_KEY);
     else sessionStorage.setItem(OPEN_KEY, first);
-    return startPersistence({ library, savingFrom });
+    if (first !== undefined) waiting(`Opening ${library.files.pathOf(first) ?? first} from ${library.files.folder}…`);
+    // A read from the folder is a request to `loopscope open` on this machine: it fails as soon as the
+    // server is gone, and otherwise takes what reading and checking the file take (seconds for a
+    // 10,000-node file on a busy machine), which the page waits for, saying what it reads.
+    return startPersistence({ library, savingFrom, timeoutMs: Number.POSITIVE_INFINITY });
   } catch (error) {
     useAutosave.setState({ restoreError: `The folder of loopscope open cannot be reached: ${reasonOf(error)}. Open the address it printed; until then the graphs shown are this browser's.` });
     return startPersistence({ savingFrom });

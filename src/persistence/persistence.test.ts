@@ -429,6 +429,18 @@ describe('restoring', () => {
     expect(useApp.getState().graph.name).toBe('SecurityClaw triage');
   });
 
+  it('a library with no time limit (the folder of loopscope open, reading a 10,000-node file) is waited for as long as its read takes (issue 57)', async () => {
+    const fake = fakeLibrary([entryOf('graph-big', template('graph-engineer'))]);
+    const library: LibraryStorage = { ...fake.library, read: async (id) => (await new Promise((resolve) => setTimeout(resolve, 60)), fake.library.read(id)) };
+    const session = memory();
+    session.setItem(OPEN_KEY, 'graph-big');
+    stops.push(startPersistence({ library, session, journal: memory(), target: fakeWindow().target, timeoutMs: Number.POSITIVE_INFINITY }));
+    await restoreLastGraph();
+    expect(useAutosave.getState().restoreError).toBeNull();
+    expect(useApp.getState().documentId).toBe('graph-big');
+    expect(useApp.getState().graph.name).toBe(template('graph-engineer').name);
+  });
+
   it('a library that does not answer opens the graph from its backup copy, says so, and saves it once it answers', async () => {
     const fake = fakeLibrary([entryOf('graph-edited', template('graph-engineer'))]);
     let answer = () => {};

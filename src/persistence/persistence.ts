@@ -119,7 +119,7 @@ export const fail = (what: string) => useAutosave.setState({ error: `Autosave fa
 export const failRestore = (text: string) => useAutosave.setState({ restoreError: text });
 
 const withTimeout = <T>(promise: Promise<T>, ms: number) =>
-  Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the browser storage did not answer')), ms))]);
+  Number.isFinite(ms) ? Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the browser storage did not answer')), ms))]) : promise;
 
 export interface JournalEntry {
   name: string;
@@ -149,6 +149,10 @@ export interface PersistenceOptions {
    */
   journal?: SyncStorage;
   delayMs?: number;
+  /**
+   * How long a read of the library may take before the page gives up on it (IndexedDB can hang on
+   * an upgrade another tab blocks); Infinity waits as long as the read goes on.
+   */
   timeoutMs?: number;
   /** Where `pagehide` is listened for. */
   target?: Pick<Window, 'addEventListener' | 'removeEventListener'>;
