@@ -8,7 +8,6 @@ import {
   drawnAsLoop,
   edgeRoute,
   placeLoopsFrom,
-  withMoves,
   type LoopPlacement,
   handleBoxes,
   labelSize,
@@ -348,7 +347,7 @@ const endsOf = (edge: GraphEdge, source: GraphNode, target: GraphNode, skills: S
 
 /**
  * What the last loops were placed from, so that a drop of a few nodes on a big graph places again
- * only the loops those nodes may move (geometry.ts, withMoves; issue 57): the placement, each node's
+ * only the loops those nodes may move (loopMoves.ts, withMoves; issue 57): the placement, each node's
  * box, each node's edges with their index, and each node's place in the list.
  */
 let loopBasis: {
@@ -365,7 +364,8 @@ let loopBasis: {
  */
 const keptLoops = (graph: GraphFile): ReadonlyMap<string, number> | null => {
   const basis = loopBasis;
-  if (!basis || basis.graph.edges !== graph.edges || basis.graph.skills !== graph.skills || basis.graph.entry !== graph.entry) return null;
+  // Until the placement has loaded (the first moments of the page), every loop is placed again.
+  if (!basis || !placement || basis.graph.edges !== graph.edges || basis.graph.skills !== graph.skills || basis.graph.entry !== graph.entry) return null;
   const replaced = replacedNodes(basis.graph, graph);
   if (!replaced) return null;
   if (replaced.length === 0) return basis.placement.levels;
@@ -385,11 +385,11 @@ const keptLoops = (graph: GraphFile): ReadonlyMap<string, number> | null => {
     }
   }
   const moved = [...rects].map(([id, after]) => ({ before: basis.rects.get(id)!, after }));
-  const placement = withMoves(basis.placement, moved, { gone, ends: [...ends.values()] });
-  if (!placement) return null;
+  const kept = placement.withMoves(basis.placement, moved, { gone, ends: [...ends.values()] });
+  if (!kept) return null;
   for (const [id, rect] of rects) basis.rects.set(id, rect);
-  Object.assign(basis, { graph, placement });
-  return placement.levels;
+  Object.assign(basis, { graph, placement: kept });
+  return kept.levels;
 };
 
 /** Every edge's ends and every loop's level, from scratch. */

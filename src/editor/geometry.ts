@@ -206,11 +206,11 @@ export const labelSize = ({ lines, extra }: LabelText) => ({
 });
 
 /** How far below a node the bottom run of a loop passing under it goes. */
-const UNDER_NODE = 28;
+export const UNDER_NODE = 28;
 /** How far apart the runs of loops over the same stretch are stacked: a label's height and a little. */
 const LOOP_GAP = 28;
 /** How close above a loop's run a node's top may be and still push the run under it. */
-const OVER_RUN = 40;
+export const OVER_RUN = 40;
 
 /** How many loops are placed between two chances for the page to take its turn. */
 const LOOPS_PER_PART = 32;
@@ -229,7 +229,7 @@ export const tallestOf = (rects: Iterable<Rect>) => {
 };
 
 /** A loop as placed: where it runs, its level from the nodes alone, and its level once stacked. */
-interface PlacedLoop {
+export interface PlacedLoop {
   id: string;
   /** What loops are stacked in order of: the shorter first, then as given. */
   order: [number, number];
@@ -243,7 +243,7 @@ interface PlacedLoop {
 
 /**
  * Every loop's level, with what it was placed from: a drop of a few nodes places again only the
- * loops those nodes could push (`withMoves`), not every loop of a big graph (issue 57).
+ * loops those nodes could push (loopMoves.ts), not every loop of a big graph (issue 57).
  */
 export interface LoopPlacement {
   levels: ReadonlyMap<string, number>;
@@ -253,10 +253,10 @@ export interface LoopPlacement {
   tallest: number;
 }
 
-const inOrder = (a: PlacedLoop, b: PlacedLoop) => a.order[0] - b.order[0] || a.order[1] - b.order[1];
+export const inOrder = (a: PlacedLoop, b: PlacedLoop) => a.order[0] - b.order[0] || a.order[1] - b.order[1];
 
 /** The index of the first of `sorted` (ascending by `key`) whose key is at least `value`. */
-const firstFrom = <T>(sorted: readonly T[], key: (item: T) => number, value: number) => {
+export const firstFrom = <T>(sorted: readonly T[], key: (item: T) => number, value: number) => {
   let [low, high] = [0, sorted.length];
   while (low < high) {
     const middle = (low + high) >>> 1;
@@ -265,14 +265,14 @@ const firstFrom = <T>(sorted: readonly T[], key: (item: T) => number, value: num
   }
   return low;
 };
-const topOf = (rect: Rect) => rect.y;
+export const topOf = (rect: Rect) => rect.y;
 
 /**
  * How far the nodes under a loop push it down. Top to bottom, so a node pushed under by the ones
  * above it is seen in turn. The run only goes down: a node whose top is more than the tallest node
  * above it ends above it and leaves it be, and once a node's top is below the run so is every later one's.
  */
-const pushedBy = (loop: Pick<PlacedLoop, 'left' | 'right' | 'start'>, byTop: readonly Rect[], tallest: number) => {
+export const pushedBy = (loop: Pick<PlacedLoop, 'left' | 'right' | 'start'>, byTop: readonly Rect[], tallest: number) => {
   let y = loop.start;
   for (let index = firstFrom(byTop, topOf, y - tallest - UNDER_NODE); index < byTop.length; index += 1) {
     const rect = byTop[index];
@@ -282,12 +282,8 @@ const pushedBy = (loop: Pick<PlacedLoop, 'left' | 'right' | 'start'>, byTop: rea
   return y;
 };
 
-/** Whether a node's box is among those `pushedBy` looks at for this loop placed as it was. */
-const pushes = (rect: Rect, loop: PlacedLoop, tallest: number) =>
-  rect.x < loop.right && rect.x + rect.width > loop.left && rect.y >= loop.start - tallest - UNDER_NODE && rect.y < loop.pushed + OVER_RUN;
-
 /** The loop's level once stacked apart from the runs of the loops placed before it. */
-const stacked = (loop: PlacedLoop, before: readonly PlacedLoop[], count: number) => {
+export const stacked = (loop: PlacedLoop, before: readonly PlacedLoop[], count: number) => {
   let y = loop.pushed;
   for (let index = 0; index < count; index += 1) {
     const run = before[index];
@@ -296,9 +292,7 @@ const stacked = (loop: PlacedLoop, before: readonly PlacedLoop[], count: number)
   return y;
 };
 
-const overlaps = (a: { left: number; right: number }, b: { left: number; right: number }) => a.left < b.right && a.right > b.left;
-
-const placedLoop = (loop: { id: string; from: Point; to: Point }, at: number): PlacedLoop => ({ id: loop.id, order: [loop.from.x - loop.to.x, at], ...loopSpan(loop), pushed: 0, level: 0 });
+export const placedLoop = (loop: { id: string; from: Point; to: Point }, at: number): PlacedLoop => ({ id: loop.id, order: [loop.from.x - loop.to.x, at], ...loopSpan(loop), pushed: 0, level: 0 });
 
 /**
  * Loops run under every node between their ends; loops over the same stretch are stacked apart.
@@ -311,7 +305,7 @@ export function* placeLoops(loops: readonly { id: string; from: Point; to: Point
   return new Map((yield* placeLoopsFrom(loops, rects)).levels);
 }
 
-/** placeLoops, keeping what it placed them from for `withMoves`. */
+/** placeLoops, keeping what it placed them from for a drop (loopMoves.ts). */
 export function* placeLoopsFrom(loops: readonly { id: string; from: Point; to: Point; at?: number }[], rects: Iterable<Rect>): Pausable<LoopPlacement> {
   const byTop = [...rects].sort((a, b) => a.y - b.y);
   const tallest = tallestOf(byTop);
@@ -326,51 +320,3 @@ export function* placeLoopsFrom(loops: readonly { id: string; from: Point; to: P
   return { levels, loops: ordered, byTop, tallest };
 }
 
-/**
- * The placement after some nodes moved (their boxes before and after, the same heights) and some
- * loops' ends moved, came or went (`at` as placeLoopsFrom's): exactly what placing every loop again
- * would give. Only loops a moved box could push, or with new ends, look at the nodes again, and only
- * loops over the stretch of a loop whose level changed are stacked again; null when a height changed.
- */
-export const withMoves = (
-  placement: LoopPlacement,
-  moved: readonly { before: Rect; after: Rect }[],
-  changed: { gone: ReadonlySet<string>; ends: readonly { id: string; from: Point; to: Point; at: number }[] },
-): (LoopPlacement & { looked: number }) | null => {
-  const { tallest } = placement;
-  if (moved.some(({ before, after }) => before.height !== after.height)) return null;
-  const byTop = [...placement.byTop];
-  for (const { before, after } of moved) {
-    let index = firstFrom(byTop, topOf, before.y);
-    while (index < byTop.length && byTop[index] !== before) index += 1;
-    if (index === byTop.length) return null;
-    byTop.splice(index, 1);
-    byTop.splice(firstFrom(byTop, topOf, after.y), 0, after);
-  }
-  const renewed = new Set([...changed.gone, ...changed.ends.map((loop) => loop.id)]);
-  // What changed along the way: a loop re-stacked below overlaps one of these, or keeps its level.
-  const stretches: { left: number; right: number }[] = placement.loops.filter((loop) => renewed.has(loop.id));
-  const loops = placement.loops.filter((loop) => !renewed.has(loop.id)).map((loop) => ({ ...loop }));
-  for (const loop of changed.ends) {
-    const fresh = placedLoop(loop, loop.at);
-    loops.splice(firstFrom(loops, (other) => (inOrder(other, fresh) < 0 ? -1 : 0), 0), 0, fresh);
-  }
-  let looked = 0;
-  const levels = new Map<string, number>();
-  for (const [index, loop] of loops.entries()) {
-    const fresh = renewed.has(loop.id);
-    if (fresh || moved.some(({ before, after }) => pushes(before, loop, tallest) || pushes(after, loop, tallest))) {
-      looked += 1;
-      const pushed = pushedBy(loop, byTop, tallest);
-      if (pushed !== loop.pushed) stretches.push(loop);
-      loop.pushed = pushed;
-    }
-    if (fresh || stretches.some((stretch) => overlaps(stretch, loop))) {
-      const level = stacked(loop, loops, index);
-      if (level !== loop.level || fresh) stretches.push(loop);
-      loop.level = level;
-    }
-    levels.set(loop.id, loop.level);
-  }
-  return { levels, loops, byTop, tallest, looked };
-};

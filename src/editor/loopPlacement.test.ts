@@ -7,12 +7,17 @@ import { describe, expect, it, vi } from 'vitest';
 import { gridGraph, readGenerated } from '../../bench/graphs.ts';
 import { moveNodes } from '../graph/index.ts';
 import { finish } from '../ui/pausable.ts';
-import { placeLoopsFrom, withMoves, type Point, type Rect } from './geometry.ts';
+import { placeLoopsFrom, type Point, type Rect } from './geometry.ts';
+import { withMoves } from './loopMoves.ts';
 
 // Counted, not changed: how many nodes are measured and how many loops looked at again per drop.
 vi.mock('./geometry.ts', async (original) => {
   const actual = await original<typeof import('./geometry.ts')>();
-  return { ...actual, nodeRect: vi.fn(actual.nodeRect), withMoves: vi.fn(actual.withMoves) };
+  return { ...actual, nodeRect: vi.fn(actual.nodeRect) };
+});
+vi.mock('./loopMoves.ts', async (original) => {
+  const actual = await original<typeof import('./loopMoves.ts')>();
+  return { ...actual, withMoves: vi.fn(actual.withMoves) };
 });
 
 describe('withMoves', () => {
@@ -63,18 +68,20 @@ describe('withMoves', () => {
 
 describe('a drop on a 10,000-node graph', () => {
   it('measures the moved node alone and looks again at the loops near it only, with the loops placing every one again gives', async () => {
-    const { edgeLayout } = await import('./flowAdapter.ts');
+    const { edgeLayout, loadLabelPlacement } = await import('./flowAdapter.ts');
+    await loadLabelPlacement();
     const geometry = await import('./geometry.ts');
+    const moves = await import('./loopMoves.ts');
     const graph = readGenerated(gridGraph(10_000, 15_000));
     const before = edgeLayout(graph);
     expect(before.loops.size).toBeGreaterThan(1_000);
     const node = graph.nodes[5_017];
     const moved = moveNodes(graph, new Map([[node.id, { x: node.position.x + 37, y: node.position.y + 23 }]]));
     vi.mocked(geometry.nodeRect).mockClear();
-    vi.mocked(geometry.withMoves).mockClear();
+    vi.mocked(moves.withMoves).mockClear();
     const after = edgeLayout(moved);
     expect(vi.mocked(geometry.nodeRect).mock.calls.length).toBe(1);
-    const looked = vi.mocked(geometry.withMoves).mock.results[0]?.value as { looked: number } | null;
+    const looked = vi.mocked(moves.withMoves).mock.results[0]?.value as { looked: number } | null;
     // The loops that run under the moved node where it was or is are looked at again, not the rest.
     expect(looked?.looked).toBeLessThan(before.loops.size / 2);
     // From scratch, in a module with nothing kept from before.
