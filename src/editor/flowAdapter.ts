@@ -8,7 +8,6 @@ import {
   drawnAsLoop,
   edgeRoute,
   placeLoopsFrom,
-  type LoopPlacement,
   handleBoxes,
   labelSize,
   nodeHeight,
@@ -28,6 +27,7 @@ import {
   unionOf,
 } from './geometry.ts';
 import { finish, finishInSlices, type Pausable } from '../ui/pausable.ts';
+import type { LoopBasis } from './loopMoves.ts';
 
 /** The id of a node's title or tools row, which name the node (a node id is unique in its graph, and one editor canvas is on the page). */
 export const nodeTextId = (id: string, part: 'title' | 'tools') => `node-${part}-${id}`;
@@ -340,23 +340,13 @@ function* placeEdges(graph: GraphFile, overlay: CanvasOverlay | null, previous?:
 }
 
 /** Where an edge's ends are drawn: a terminal node's edges leave from its input side. */
-const endsOf = (edge: GraphEdge, source: GraphNode, target: GraphNode, skills: Skills) => ({
+export const endsOf = (edge: GraphEdge, source: GraphNode, target: GraphNode, skills: Skills) => ({
   from: kindDefinition(source.kind).terminal ? targetPoint(source, skills) : sourcePoint(source, skills, sourceHandleIndex(source, edge)),
   to: targetPoint(target, skills),
 });
 
-/**
- * What the last loops were placed from, so that a drop of a few nodes on a big graph places again
- * only the loops those nodes may move (loopMoves.ts, withMoves; issue 57): the placement, each node's
- * box, each node's edges with their index, and each node's place in the list.
- */
-let loopBasis: {
-  graph: GraphFile;
-  placement: LoopPlacement;
-  rects: Map<string, Rect>;
-  edgesOf: Map<string, { edge: GraphEdge; at: number }[]>;
-  indexOf: Map<string, number>;
-} | null = null;
+/** What the last loops were placed from (loopMoves.ts). */
+let loopBasis: LoopBasis | null = null;
 
 /**
  * The loops of `graph` from the last ones, when it is the graph they were placed for with some nodes
@@ -367,29 +357,7 @@ const keptLoops = (graph: GraphFile): ReadonlyMap<string, number> | null => {
   // Until the placement has loaded (the first moments of the page), every loop is placed again.
   if (!basis || !placement || basis.graph.edges !== graph.edges || basis.graph.skills !== graph.skills || basis.graph.entry !== graph.entry) return null;
   const replaced = replacedNodes(basis.graph, graph);
-  if (!replaced) return null;
-  if (replaced.length === 0) return basis.placement.levels;
-  const back = backEdgesOf(graph, layoutCache);
-  const nodeOf = (id: string) => graph.nodes[basis.indexOf.get(id) ?? -1];
-  const rects = new Map<string, Rect>();
-  const gone = new Set<string>();
-  const ends = new Map<string, { id: string; from: Point; to: Point; at: number }>();
-  for (const index of replaced) {
-    const node = graph.nodes[index];
-    rects.set(node.id, nodeRect(node, graph.skills));
-    for (const { edge, at } of basis.edgesOf.get(node.id) ?? []) {
-      const [source, target] = [nodeOf(edge.source), nodeOf(edge.target)];
-      const end = endsOf(edge, source, target, graph.skills);
-      if (drawnAsLoop(end.from, end.to, back.has(edge.id))) ends.set(edge.id, { id: edge.id, ...end, at });
-      else if (basis.placement.levels.has(edge.id)) gone.add(edge.id);
-    }
-  }
-  const moved = [...rects].map(([id, after]) => ({ before: basis.rects.get(id)!, after }));
-  const kept = placement.withMoves(basis.placement, moved, { gone, ends: [...ends.values()] });
-  if (!kept) return null;
-  for (const [id, rect] of rects) basis.rects.set(id, rect);
-  Object.assign(basis, { graph, placement: kept });
-  return kept.levels;
+  return replaced && placement.loopsAfterMoves(basis, graph, replaced, backEdgesOf(graph, layoutCache), endsOf);
 };
 
 /** Every edge's ends and every loop's level, from scratch. */
