@@ -3,7 +3,7 @@ import { useReactFlow, useStore, type ReactFlowState } from '@xyflow/react';
 import { kindDefinition, type GraphNode, type Position } from '../graph/index.ts';
 import { useApp } from '../store/index.ts';
 import { takeView } from '../ui/fitRequest.ts';
-import { useDragPreview } from './dragPreview.ts';
+import { useDraggedPositions } from './dragPreview.ts';
 import { withPositions } from './flowAdapter.ts';
 import { nodeRect, type Rect, type Skills } from './geometry.ts';
 
@@ -139,7 +139,7 @@ export function Minimap() {
   const documentDrawing = useMemo(() => drawNodes(nodes, skills, lastPaths.current), [nodes, skills]);
   lastPaths.current = documentDrawing.paths;
   // Nodes being dragged are drawn where they are now, in a render that waits for the canvas's.
-  const dragged = useDeferredValue(useDragPreview((state) => state.positions));
+  const dragged = useDeferredValue(useDraggedPositions());
   const drawn = useMemo(() => (dragged ? withDraggedNodes(documentDrawing, dragged) : documentDrawing), [documentDrawing, dragged]);
   const inView = { x: vx, y: vy, width: vw, height: vh };
   const box = snappedOutward(union(inView, drawn.bounds));

@@ -1,10 +1,12 @@
 /**
  * What the editor's canvas loads after its first screen to place edges (flowAdapter.ts,
  * loadLabelPlacement), in one piece: the label placement and the routing round nodes it shares with
- * the server graph's canvas (ui/), and what a label keeps clear of round an editor node.
+ * the server graph's canvas (ui/), what a label keeps clear of round an editor node, and the loops
+ * placed again after a drop on a big graph.
  */
 export { placeLabelsKeeping } from '../ui/labelPlacement.ts';
 export { routeRoundNodes } from '../ui/edgeRouting.ts';
+export { loopsAfterMoves } from './loopMoves.ts';
 import { MARGIN } from '../ui/labelPlacement.ts';
 import { ABOVE_NODE, handleCount, nodeRect, NODE_ROWS, outcomesTop, SOURCE_HANDLE_OUT, targetPoint, TARGET_HANDLE_SIZE, type Obstacle, type Skills } from './geometry.ts';
 import type { GraphNode } from '../graph/index.ts';

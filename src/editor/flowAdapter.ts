@@ -7,12 +7,12 @@ import type { CanvasOverlay } from '../store/index.ts';
 import {
   drawnAsLoop,
   edgeRoute,
+  placeLoopsFrom,
   handleBoxes,
   labelSize,
   nodeHeight,
   nodeRect,
   nodeWidth,
-  placeLoops,
   type LabelBasis,
   sourceHandleIndex,
   sourcePoint,
@@ -27,6 +27,7 @@ import {
   unionOf,
 } from './geometry.ts';
 import { finish, finishInSlices, type Pausable } from '../ui/pausable.ts';
+import type { LoopBasis } from './loopMoves.ts';
 
 /** The id of a node's title or tools row, which name the node (a node id is unique in its graph, and one editor canvas is on the page). */
 export const nodeTextId = (id: string, part: 'title' | 'tools') => `node-${part}-${id}`;
@@ -319,30 +320,13 @@ const layoutCache = createFlowCache();
 const ITEMS_PER_PART = 512;
 
 function* placeEdges(graph: GraphFile, overlay: CanvasOverlay | null, previous?: ReadonlyMap<string, LabelBasis>): Pausable<EdgeLayout> {
-  const nodes = new Map<string, GraphNode>();
-  const rects = new Map<string, Rect>();
-  for (const node of graph.nodes) {
-    nodes.set(node.id, node);
-    rects.set(node.id, nodeRect(node, graph.skills));
-    if (nodes.size % ITEMS_PER_PART === 0) yield;
-  }
-  const ends = new Map<string, { from: Point; to: Point }>();
-  const loopEnds: { id: string; from: Point; to: Point }[] = [];
-  const back = backEdgesOf(graph, layoutCache);
-  for (const [index, edge] of graph.edges.entries()) {
-    if (index % ITEMS_PER_PART === ITEMS_PER_PART - 1) yield;
-    const source = nodes.get(edge.source);
-    const target = nodes.get(edge.target);
-    if (!source || !target) continue;
-    const end = { from: kindDefinition(source.kind).terminal ? targetPoint(source, graph.skills) : sourcePoint(source, graph.skills, sourceHandleIndex(source, edge)), to: targetPoint(target, graph.skills) };
-    ends.set(edge.id, end);
-    if (drawnAsLoop(end.from, end.to, back.has(edge.id))) loopEnds.push({ id: edge.id, ...end });
-  }
-  const loops = yield* placeLoops(loopEnds, rects.values());
+  // On a graph too big for its labels to be placed, a drop that no loop passes near keeps every loop.
+  if (graph.edges.length > PLACE_LABELS_UP_TO) return { labels: new Map(), loops: keptLoops(graph) ?? (yield* placeAllLoops(graph)).loops, labelBasis: new Map(), labelExtent: null, labelsPending: false };
+  const { nodes, rects, ends, loops } = yield* placeAllLoops(graph);
   // A curve that would pass under a node it does not join goes round it; on a graph too big for its
   // labels to be placed, shown small, curves stay curves: looking for a way round costs more than it gives.
-  if (placement && graph.edges.length <= PLACE_LABELS_UP_TO) yield* placement.routeRoundNodes(graph.edges, ends, rects, loops);
-  if (graph.edges.length > PLACE_LABELS_UP_TO || !placement) return { labels: new Map(), loops, labelBasis: new Map(), labelExtent: null, labelsPending: !placement && graph.edges.length <= PLACE_LABELS_UP_TO };
+  if (placement) yield* placement.routeRoundNodes(graph.edges, ends, rects, loops);
+  if (!placement) return { labels: new Map(), loops, labelBasis: new Map(), labelExtent: null, labelsPending: true };
   const requests: LabelRequest[] = [];
   for (const edge of graph.edges) {
     const end = ends.get(edge.id);
@@ -353,6 +337,59 @@ function* placeEdges(graph: GraphFile, overlay: CanvasOverlay | null, previous?:
   }
   const { placed, basis, boxes } = placement.placeLabelsKeeping(graph.nodes.flatMap((node) => placement!.nodeObstacles(node, graph.skills)), requests, previous);
   return { labels: placed, loops, labelBasis: basis, labelExtent: boxes.size > 0 ? unionOf(boxes.values()) : null, labelsPending: false };
+}
+
+/** Where an edge's ends are drawn: a terminal node's edges leave from its input side. */
+export const endsOf = (edge: GraphEdge, source: GraphNode, target: GraphNode, skills: Skills) => ({
+  from: kindDefinition(source.kind).terminal ? targetPoint(source, skills) : sourcePoint(source, skills, sourceHandleIndex(source, edge)),
+  to: targetPoint(target, skills),
+});
+
+/** What the last loops were placed from (loopMoves.ts). */
+let loopBasis: LoopBasis | null = null;
+
+/**
+ * The loops of `graph` from the last ones, when it is the graph they were placed for with some nodes
+ * moved or edited, its edges, entry and skills the same; null when they must all be placed again.
+ */
+const keptLoops = (graph: GraphFile): ReadonlyMap<string, number> | null => {
+  const basis = loopBasis;
+  // Until the placement has loaded (the first moments of the page), every loop is placed again.
+  if (!basis || !placement || basis.graph.edges !== graph.edges || basis.graph.skills !== graph.skills || basis.graph.entry !== graph.entry) return null;
+  const replaced = replacedNodes(basis.graph, graph);
+  return replaced && placement.loopsAfterMoves(basis, graph, replaced, backEdgesOf(graph, layoutCache), endsOf);
+};
+
+/** Every edge's ends and every loop's level, from scratch. */
+function* placeAllLoops(graph: GraphFile) {
+  const nodes = new Map<string, GraphNode>();
+  const rects = new Map<string, Rect>();
+  for (const node of graph.nodes) {
+    nodes.set(node.id, node);
+    rects.set(node.id, nodeRect(node, graph.skills));
+    if (nodes.size % ITEMS_PER_PART === 0) yield;
+  }
+  const ends = new Map<string, { from: Point; to: Point }>();
+  const loopEnds: { id: string; from: Point; to: Point; at: number }[] = [];
+  const back = backEdgesOf(graph, layoutCache);
+  const edgesOf = new Map<string, { edge: GraphEdge; at: number }[]>();
+  for (const [at, edge] of graph.edges.entries()) {
+    if (at % ITEMS_PER_PART === ITEMS_PER_PART - 1) yield;
+    const source = nodes.get(edge.source);
+    const target = nodes.get(edge.target);
+    if (!source || !target) continue;
+    for (const id of new Set([edge.source, edge.target])) {
+      const list = edgesOf.get(id);
+      if (list) list.push({ edge, at });
+      else edgesOf.set(id, [{ edge, at }]);
+    }
+    const end = endsOf(edge, source, target, graph.skills);
+    ends.set(edge.id, end);
+    if (drawnAsLoop(end.from, end.to, back.has(edge.id))) loopEnds.push({ id: edge.id, ...end, at });
+  }
+  const placement = yield* placeLoopsFrom(loopEnds, rects.values());
+  loopBasis = { graph, placement, rects, edgesOf, indexOf: new Map(graph.nodes.map((node, index) => [node.id, index])) };
+  return { nodes, rects, ends, loops: new Map(placement.levels) };
 }
 
 /** Loops depend on the edges, the entry and the order of node ids only: a move keeps the last answer. */

@@ -205,26 +205,94 @@ export const labelSize = ({ lines, extra }: LabelText) => ({
   height: lines.length * LABEL_LINE + LABEL_PAD_Y,
 });
 
-/** The index of the first of `sorted` (ascending) that is at least `value`. */
-const firstAtLeast = (sorted: readonly number[], value: number) => {
+/** How far below a node the bottom run of a loop passing under it goes. */
+export const UNDER_NODE = 28;
+/** How far apart the runs of loops over the same stretch are stacked: a label's height and a little. */
+const LOOP_GAP = 28;
+/** How close above a loop's run a node's top may be and still push the run under it. */
+export const OVER_RUN = 40;
+
+/** How many loops are placed between two chances for the page to take its turn. */
+const LOOPS_PER_PART = 32;
+
+/** Where a loop runs: the stretch it spans, and the level it starts looking from. */
+const loopSpan = (loop: { from: Point; to: Point }) => ({
+  left: Math.min(loop.to.x, loop.from.x) - LOOP_REACH,
+  right: Math.max(loop.to.x, loop.from.x) + LOOP_REACH,
+  start: Math.max(loop.from.y, loop.to.y) + 40,
+});
+
+export const tallestOf = (rects: Iterable<Rect>) => {
+  let tallest = 0;
+  for (const rect of rects) tallest = Math.max(tallest, rect.height);
+  return tallest;
+};
+
+/** A loop as placed: where it runs, its level from the nodes alone, and its level once stacked. */
+export interface PlacedLoop {
+  id: string;
+  /** What loops are stacked in order of: the shorter first, then as given. */
+  order: [number, number];
+  left: number;
+  right: number;
+  start: number;
+  /** The level the nodes under it push it to, before the loops placed before it stack it. */
+  pushed: number;
+  level: number;
+}
+
+/**
+ * Every loop's level, with what it was placed from: a drop of a few nodes places again only the
+ * loops those nodes could push (loopMoves.ts), not every loop of a big graph (issue 57).
+ */
+export interface LoopPlacement {
+  levels: ReadonlyMap<string, number>;
+  loops: readonly PlacedLoop[];
+  /** The nodes' boxes by top, and the tallest of them: what a loop looks at. */
+  byTop: readonly Rect[];
+  tallest: number;
+}
+
+export const inOrder = (a: PlacedLoop, b: PlacedLoop) => a.order[0] - b.order[0] || a.order[1] - b.order[1];
+
+/** The index of the first of `sorted` (ascending by `key`) whose key is at least `value`. */
+export const firstFrom = <T>(sorted: readonly T[], key: (item: T) => number, value: number) => {
   let [low, high] = [0, sorted.length];
   while (low < high) {
     const middle = (low + high) >>> 1;
-    if (sorted[middle] < value) low = middle + 1;
+    if (key(sorted[middle]) < value) low = middle + 1;
     else high = middle;
   }
   return low;
 };
+export const topOf = (rect: Rect) => rect.y;
 
-/** How far below a node the bottom run of a loop passing under it goes. */
-const UNDER_NODE = 28;
-/** How far apart the runs of loops over the same stretch are stacked: a label's height and a little. */
-const LOOP_GAP = 28;
-/** How close above a loop's run a node's top may be and still push the run under it. */
-const OVER_RUN = 40;
+/**
+ * How far the nodes under a loop push it down. Top to bottom, so a node pushed under by the ones
+ * above it is seen in turn. The run only goes down: a node whose top is more than the tallest node
+ * above it ends above it and leaves it be, and once a node's top is below the run so is every later one's.
+ */
+export const pushedBy = (loop: Pick<PlacedLoop, 'left' | 'right' | 'start'>, byTop: readonly Rect[], tallest: number) => {
+  let y = loop.start;
+  for (let index = firstFrom(byTop, topOf, y - tallest - UNDER_NODE); index < byTop.length; index += 1) {
+    const rect = byTop[index];
+    if (rect.y >= y + OVER_RUN) break;
+    if (rect.x < loop.right && rect.x + rect.width > loop.left) y = Math.max(y, rect.y + rect.height + UNDER_NODE);
+  }
+  return y;
+};
 
-/** How many loops are placed between two chances for the page to take its turn. */
-const LOOPS_PER_PART = 32;
+/** The loop's level once stacked apart from the runs of the loops placed before it. */
+export const stacked = (loop: PlacedLoop, before: readonly PlacedLoop[], count: number) => {
+  let y = loop.pushed;
+  for (let index = 0; index < count; index += 1) {
+    const run = before[index];
+    if (run.left < loop.right && run.right > loop.left && Math.abs(run.level - y) < LOOP_GAP) y = run.level + LOOP_GAP;
+  }
+  return y;
+};
+
+export const placedLoop = (loop: { id: string; from: Point; to: Point }, at: number): PlacedLoop => ({ id: loop.id, order: [loop.from.x - loop.to.x, at], ...loopSpan(loop), pushed: 0, level: 0 });
 
 /**
  * Nodes and runs are filed in windows of twice this width, one starting every COLUMN: a loop whose
@@ -250,44 +318,36 @@ const windowHolding = (left: number, right: number) => {
  * A loop looks only at the nodes near its run's height (nodes sorted by top: those ending well
  * above it cannot push it down, those starting below it cannot either) among those filed in the
  * window of its stretch, and at the runs placed there before it, so placing every loop of a big
- * graph again, as each drop does, is not every loop times every node. Work that can stop between
- * loops (`finish` it, or run it between frames after a drop).
+ * graph again is not every loop times every node. Work that can stop between loops (`finish` it,
+ * or run it between frames after a drop).
  */
 export function* placeLoops(loops: readonly { id: string; from: Point; to: Point }[], rects: Iterable<Rect>): Pausable<Map<string, number>> {
-  const levels = new Map<string, number>();
+  return new Map((yield* placeLoopsFrom(loops, rects)).levels);
+}
+
+/** placeLoops, keeping what it placed them from for a drop (loopMoves.ts). */
+export function* placeLoopsFrom(loops: readonly { id: string; from: Point; to: Point; at?: number }[], rects: Iterable<Rect>): Pausable<LoopPlacement> {
   const byTop = [...rects].sort((a, b) => a.y - b.y);
-  const tallest = byTop.reduce((most, rect) => Math.max(most, rect.height), 0);
-  type Filed = { rects: Rect[]; tops: number[]; runs: { left: number; right: number; y: number }[] };
-  const everything: Filed = { rects: byTop, tops: byTop.map((rect) => rect.y), runs: [] };
+  const tallest = tallestOf(byTop);
+  type Filed = { rects: Rect[]; runs: PlacedLoop[] };
+  const everything: Filed = { rects: byTop, runs: [] };
   const windows = new Map<number, Filed>();
-  const windowAt = (window: number) => windows.get(window) ?? windows.set(window, { rects: [], tops: [], runs: [] }).get(window)!;
-  for (const rect of byTop)
-    for (const window of windowsOf(rect.x, rect.x + rect.width)) {
-      const filed = windowAt(window);
-      filed.rects.push(rect);
-      filed.tops.push(rect.y);
-    }
-  const ordered = [...loops].sort((a, b) => a.from.x - a.to.x - (b.from.x - b.to.x));
+  const windowAt = (window: number) => windows.get(window) ?? windows.set(window, { rects: [], runs: [] }).get(window)!;
+  for (const rect of byTop) for (const window of windowsOf(rect.x, rect.x + rect.width)) windowAt(window).rects.push(rect);
+  const ordered = loops.map((loop, index) => placedLoop(loop, loop.at ?? index)).sort(inOrder);
+  const levels = new Map<string, number>();
   for (const loop of ordered) {
-    const left = Math.min(loop.to.x, loop.from.x) - LOOP_REACH;
-    const right = Math.max(loop.to.x, loop.from.x) + LOOP_REACH;
-    const holding = windowHolding(left, right);
-    const { rects: near, tops, runs } = holding === null ? everything : windowAt(holding);
-    let y = Math.max(loop.from.y, loop.to.y) + 40;
-    // Top to bottom, so a node pushed under by the ones above it is seen in turn. The run only goes
-    // down: a node whose top is more than the tallest node above it ends above it and leaves it be,
-    // and once a node's top is below the run so is every later one's.
-    for (let index = firstAtLeast(tops, y - tallest - UNDER_NODE); index < near.length; index += 1) {
-      const rect = near[index];
-      if (rect.y >= y + OVER_RUN) break;
-      if (rect.x < right && rect.x + rect.width > left) y = Math.max(y, rect.y + rect.height + UNDER_NODE);
-    }
-    for (const run of runs) if (run.left < right && run.right > left && Math.abs(run.y - y) < LOOP_GAP) y = run.y + LOOP_GAP;
-    const run = { left, right, y };
-    everything.runs.push(run);
-    for (const window of windowsOf(left, right)) windowAt(window).runs.push(run);
-    levels.set(loop.id, y);
+    // What lies outside the window of a loop's stretch can neither push nor stack it, so the
+    // window's nodes (filed by top, as byTop) and runs give what all of them would.
+    const holding = windowHolding(loop.left, loop.right);
+    const { rects: near, runs } = holding === null ? everything : windowAt(holding);
+    loop.pushed = pushedBy(loop, near, tallest);
+    loop.level = stacked(loop, runs, runs.length);
+    everything.runs.push(loop);
+    for (const window of windowsOf(loop.left, loop.right)) windowAt(window).runs.push(loop);
+    levels.set(loop.id, loop.level);
     if (levels.size % LOOPS_PER_PART === 0) yield;
   }
-  return levels;
+  return { levels, loops: ordered, byTop, tallest };
 }
+

@@ -1,0 +1,86 @@
+/**
+ * A drop on a big graph places again only the loops its moved nodes may move (issue 57): on a
+ * 10,000-node graph each drop had placed all of its ~2,800 loops and measured every node again.
+ */
+import fc from 'fast-check';
+import { describe, expect, it, vi } from 'vitest';
+import { gridGraph, readGenerated } from '../../bench/graphs.ts';
+import { moveNodes } from '../graph/index.ts';
+import { finish } from '../ui/pausable.ts';
+import { placeLoopsFrom, type Point, type Rect } from './geometry.ts';
+import { withMoves } from './loopMoves.ts';
+
+// Counted, not changed: how many nodes are measured and how many loops look at the nodes again per drop.
+vi.mock('./geometry.ts', async (original) => {
+  const actual = await original<typeof import('./geometry.ts')>();
+  return { ...actual, nodeRect: vi.fn(actual.nodeRect), pushedBy: vi.fn(actual.pushedBy) };
+});
+
+describe('withMoves', () => {
+  const coordinate = fc.integer({ min: -1500, max: 1500 });
+  const point = fc.record({ x: coordinate, y: coordinate });
+  const rect = fc.record({ x: coordinate, y: coordinate, width: fc.integer({ min: 1, max: 300 }), height: fc.integer({ min: 1, max: 400 }) });
+
+  it('gives what placing every loop again gives, for moved nodes and loops moved, come or gone', () => {
+    fc.assert(
+      fc.property(
+        fc.array(rect, { minLength: 1, maxLength: 30 }),
+        fc.array(fc.record({ from: point, to: point }), { maxLength: 12 }),
+        fc.array(fc.record({ which: fc.nat(), to: point }), { maxLength: 3 }),
+        fc.array(fc.record({ which: fc.nat(), ends: fc.option(fc.record({ from: point, to: point })) }), { maxLength: 3 }),
+        (rects, ends, moves, loopChanges) => {
+          const loops = ends.map((end, at) => ({ id: `e${at}`, ...end, at }));
+          const placement = finish(placeLoopsFrom(loops, rects));
+          const after = [...rects];
+          const moved = new Map<number, { before: Rect; after: Rect }>();
+          for (const { which, to } of moves) {
+            const index = which % rects.length;
+            after[index] = { ...after[index], ...to };
+            moved.set(index, { before: moved.get(index)?.before ?? rects[index], after: after[index] });
+          }
+          // Some loops' ends move (a moved node's loop), some stop being loops, some edges become loops.
+          const nextLoops = new Map(loops.map((loop) => [loop.id, loop]));
+          const gone = new Set<string>();
+          const changed = new Map<string, { id: string; from: Point; to: Point; at: number }>();
+          for (const { which, ends: next } of loopChanges) {
+            const at = which % (loops.length + 2);
+            const id = `e${at}`;
+            if (next) changed.set(id, { id, ...next, at });
+            else if (nextLoops.has(id)) gone.add(id);
+            if (next) nextLoops.set(id, { id, ...next, at });
+            else nextLoops.delete(id);
+            if (next) gone.delete(id);
+            else changed.delete(id);
+          }
+          const kept = withMoves(placement, [...moved.values()], { gone, ends: [...changed.values()] });
+          const fresh = finish(placeLoopsFrom([...nextLoops.values()].sort((a, b) => a.at - b.at), after));
+          expect(kept && new Map(kept.levels)).toEqual(new Map(fresh.levels));
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('a drop on a 10,000-node graph', () => {
+  it('measures the moved node alone and looks again at the loops near it only, with the loops placing every one again gives', async () => {
+    const { edgeLayout, loadLabelPlacement } = await import('./flowAdapter.ts');
+    await loadLabelPlacement();
+    const geometry = await import('./geometry.ts');
+    const graph = readGenerated(gridGraph(10_000, 15_000));
+    const before = edgeLayout(graph);
+    expect(before.loops.size).toBeGreaterThan(1_000);
+    const node = graph.nodes[5_017];
+    const moved = moveNodes(graph, new Map([[node.id, { x: node.position.x + 37, y: node.position.y + 23 }]]));
+    vi.mocked(geometry.nodeRect).mockClear();
+    vi.mocked(geometry.pushedBy).mockClear();
+    const after = edgeLayout(moved);
+    expect(vi.mocked(geometry.nodeRect).mock.calls.length).toBe(1);
+    // The loops that run under the moved node where it was or is look at the nodes again, not the rest.
+    expect(vi.mocked(geometry.pushedBy).mock.calls.length).toBeLessThan(before.loops.size / 2);
+    // From scratch, in a module with nothing kept from before.
+    vi.resetModules();
+    const fresh = await import('./flowAdapter.ts');
+    expect(new Map(after.loops)).toEqual(new Map(fresh.edgeLayout(moved).loops));
+  }, 120_000);
+});
