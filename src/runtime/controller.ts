@@ -37,6 +37,8 @@ export type RunEvent =
   | { type: 'attempt'; node: string; step: number; attempt: Attempt }
   | { type: 'status'; status: RunStatus }
   | { type: 'approval'; pending: PendingApproval }
+  /** A breakpoint or condition held the run, and why (the pause rules answer with it: the runtime tells it, it writes nowhere). */
+  | { type: 'paused'; reason: string }
   | { type: 'stopped'; reason: StopReason; explain: string; trace: Trace };
 
 /**
@@ -60,13 +62,13 @@ export interface RunOptions {
   now?: () => number;
   /** The nodes to pause before (node breakpoints, LangGraph interrupts); read at every Run or Continue. */
   breakpointNodes?: () => readonly string[];
-  /** Returns true to pause before this node runs (conditions on the round). */
-  shouldPauseBefore?: (nodeId: string, state: Record<string, unknown>) => boolean;
+  /** Returns true, or why, to pause before this node runs (conditions on the round); a reason is told in a `paused` event. */
+  shouldPauseBefore?: (nodeId: string, state: Record<string, unknown>) => boolean | string;
   /**
-   * Returns true to pause after this step, before the next node (edge breakpoints, conditions);
-   * `previous` is the step before it, when the run keeps its steps.
+   * Returns true, or why, to pause after this step, before the next node (edge breakpoints,
+   * conditions); `previous` is the step before it, when the run keeps its steps.
    */
-  shouldPauseAfter?: (step: TraceStep, previous: TraceStep | undefined) => boolean;
+  shouldPauseAfter?: (step: TraceStep, previous: TraceStep | undefined) => boolean | string;
   /** A delay between steps, for animated runs. */
   stepDelayMs?: number;
   /** Injected in tests; the global fetch otherwise. */

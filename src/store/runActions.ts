@@ -261,21 +261,13 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
       return get().speedMs;
     },
     breakpointNodes: () => get().breakpoints.nodes,
+    // The rules answer with their reason, which the run tells back in a `paused` event: the runtime writes nothing here.
     shouldPauseBefore: (nodeId, state) => {
-      if (untilNextRound && nodeId === graph.entry && Number(state.steps ?? 0) > 0) {
-        set({ pausedBy: `Step round: paused before round ${roundOf(graph, nodeId, state)} starts` });
-        return true;
-      }
+      if (untilNextRound && nodeId === graph.entry && Number(state.steps ?? 0) > 0) return `Step round: paused before round ${roundOf(graph, nodeId, state)} starts`;
       // Node breakpoints are LangGraph interrupts before the node: here only the conditions.
-      const reason = pauseBeforeReason({ ...get().breakpoints, nodes: [] }, graph, nodeId, state);
-      if (reason) set({ pausedBy: reason });
-      return reason !== null;
+      return pauseBeforeReason({ ...get().breakpoints, nodes: [] }, graph, nodeId, state) ?? false;
     },
-    shouldPauseAfter: (step, previous) => {
-      const reason = pauseAfterReason(get().breakpoints, graph, step, previous);
-      if (reason) set({ pausedBy: reason });
-      return reason !== null;
-    },
+    shouldPauseAfter: (step, previous) => pauseAfterReason(get().breakpoints, graph, step, previous) ?? false,
   });
 
   /** Makes `created` the live run: its events redraw the screen. */
@@ -294,6 +286,7 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
         pendingSync ??= setTimeout(flushLive, instant ? liveRedrawSpacing(shown()) : LIVE_REDRAW_MS);
         return;
       }
+      if (event.type === 'paused') set({ pausedBy: event.reason });
       if (event.type === 'step' && inFlight?.step === event.step.step) inFlight = null;
       if (event.type === 'step' && instant) {
         tellSteps(event.step.step);
