@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { blankGraph, type GraphFile } from '../graph/index.ts';
-import type { PendingApproval, RunStatus } from './controller.ts';
+import type { PendingApproval, RunEvent, RunStatus } from './controller.ts';
+import { FIXTURES } from './fixtures/index.ts';
+import { createController } from './run.ts';
 import { approvalAt, approvalNodes, startSession, stepPastFreshThread, STEP_CALLS, transition, type RunSession, type SessionEvent } from './session.ts';
 
 const ASKED: PendingApproval = { node: 'gate', prompt: 'Allow delete to run?' };
@@ -96,5 +98,20 @@ describe('what both executors share', () => {
     calls.length = 0;
     await stepPastFreshThread(async (call) => calls.push(call), () => false);
     expect(calls).toHaveLength(STEP_CALLS);
+  });
+});
+
+describe('a run in the page, driven through its session', () => {
+  it('tells why a pause rule held it as a `paused` event, and writes nowhere else (the runtime never calls into its driver to say so)', async () => {
+    const controller = createController(FIXTURES.twoActions(), { shouldPauseAfter: (step) => (step.step === 1 ? 'condition on step 1' : false) });
+    const told: RunEvent[] = [];
+    controller.subscribe((event) => told.push(event));
+    await controller.run();
+    expect(controller.status).toBe('paused');
+    expect(told.filter((event) => event.type === 'status' || event.type === 'paused')).toEqual([
+      { type: 'status', status: 'running' },
+      { type: 'status', status: 'paused' },
+      { type: 'paused', reason: 'condition on step 1' },
+    ]);
   });
 });
