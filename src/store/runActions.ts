@@ -511,6 +511,7 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
       } else attach(id, controller);
       return id;
     },
+    keepServerBranch: (key, kept) => set((state) => ({ runs: state.runs.map((run) => (run.server === key ? { ...run, server: kept.key, label: `${run.label}, ${kept.label}` } : run)) })),
     readRunState: async (runId, step) => {
       const run = get().runs.find((candidate) => candidate.id === runId);
       return run ? stateOf(await loadRuntime(), run, step) : null;
