@@ -18,6 +18,7 @@ import type { GraphFile, PermissionMode } from '../graph/schema.ts';
 import type { MockEntry } from '../graph/skills.ts';
 import type { RetentionPolicy } from './checkpointer.ts';
 import type { Attempt, StopReason, Trace, TraceStep } from './trace.ts';
+import { startSession, transition, type Command } from './session.ts';
 
 export type RunStatus = 'idle' | 'running' | 'paused' | 'awaiting_approval' | 'stopped';
 
@@ -147,11 +148,25 @@ export interface RunController {
   fork(atStep: number, edits: ForkEdits): Promise<RunController | Unsupported>;
 }
 
-/** Answers the pending approval and goes on, as the debugger's Approve and Deny do on any run. */
-export const decideAndGoOn = async (controller: RunController, decision: 'approved' | 'denied') => {
-  await controller.decide(decision);
-  await controller.run();
+/** One call of the executor a session's effect names. */
+const call = (controller: RunController, command: Command) =>
+  command.type === 'decide' ? controller.decide(command.decision) : command.type === 'pause' ? controller.pause() : controller[command.type]();
+
+/** The calls of the executor `command` makes of the run as it stands: its session's effects for an `asked` event (session.ts). */
+export const callsOf = (controller: RunController, command: Command): Command[] =>
+  transition(startSession(controller.status, controller.pendingApproval), { type: 'asked', command }).effects.flatMap((effect) => (effect.type === 'call' ? [effect.command] : []));
+
+/** Asks the run for `command`, carrying out the calls its session names, in order; answers what the run refused to do here, if it did. */
+export const ask = async (controller: RunController, command: Command): Promise<Unsupported | undefined> => {
+  for (const made of callsOf(controller, command)) {
+    const answer = await call(controller, made);
+    if (isUnsupported(answer)) return answer;
+  }
+  return undefined;
 };
+
+/** Answers the pending approval and goes on, as the debugger's Approve and Deny do on any run. */
+export const decideAndGoOn = (controller: RunController, decision: 'approved' | 'denied') => ask(controller, { type: 'decide', decision });
 
 /** The run in this page: everything the contract says, and its journal and checkpoints to keep and restore it. */
 export interface LocalRunController extends RunController {

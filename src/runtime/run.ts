@@ -24,7 +24,7 @@ import { forkStart } from './fork.ts';
 import { foldJournal, journalSteps, putStep, takeUpdate, valuesAt } from './journal.ts';
 import { agentState, initialValues, refusedState, type RunValues, type Stop } from './state.ts';
 import { startingStatus } from './runStatus.ts';
-import { approvalAt, approvalNodes, startSession, stepPastFreshThread, transition, type RunSession, type SessionEvent } from './session.ts';
+import { approvalAt, approvalNodes, startSession, stepPastFreshThread, toldBy, transition, type RunSession, type SessionEvent } from './session.ts';
 import { TRACE_FORMAT, TRACE_VERSION, type Trace, type TraceStep } from './trace.ts';
 
 /** A long run hands the event loop back after this much work, so the page keeps painting and clicks get through. */
@@ -192,7 +192,7 @@ class Controller implements LocalRunController {
   private transition(event: SessionEvent) {
     const { session, effects } = transition(this.current, event);
     this.current = session;
-    for (const effect of effects) this.emit(effect.event);
+    for (const event of toldBy(effects)) this.emit(event);
   }
 
   /** Tells the stop once: the status is `stopped` from when it was told (or from the start, for a run made stopped). */

@@ -1,13 +1,14 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { blankGraph, type GraphFile } from '../graph/index.ts';
 import type { PendingApproval, RunEvent, RunStatus } from './controller.ts';
 import { FIXTURES } from './fixtures/index.ts';
+import { ask, callsOf } from './controller.ts';
 import { createController } from './run.ts';
-import { approvalAt, approvalNodes, startSession, stepPastFreshThread, STEP_CALLS, transition, type RunSession, type SessionEvent } from './session.ts';
+import { approvalAt, approvalNodes, startSession, stepPastFreshThread, STEP_CALLS, toldBy, transition, type Command, type RunSession, type SessionEvent } from './session.ts';
 
 const ASKED: PendingApproval = { node: 'gate', prompt: 'Allow delete to run?' };
 const at = (status: RunStatus, more: Partial<RunSession> = {}): RunSession => ({ status, pending: status === 'awaiting_approval' ? ASKED : null, pausedBy: null, ...more });
-const told = (event: SessionEvent, from: RunSession) => transition(from, event).effects.map((effect) => effect.event);
+const told = (event: SessionEvent, from: RunSession) => toldBy(transition(from, event).effects);
 
 describe('transition(session, event): the run session as a value', () => {
   it('a Run starts from idle or paused: running, told, and the last pause reason forgotten', () => {
@@ -21,7 +22,7 @@ describe('transition(session, event): the run session as a value', () => {
   it('a pause from running tells the status, and the reason a pause rule gave as its own event', () => {
     const { session, effects } = transition(at('running'), { type: 'paused', by: 'breakpoint on edge e1: it fired' });
     expect(session).toEqual({ status: 'paused', pending: null, pausedBy: 'breakpoint on edge e1: it fired' });
-    expect(effects.map((effect) => effect.event)).toEqual([{ type: 'status', status: 'paused' }, { type: 'paused', reason: 'breakpoint on edge e1: it fired' }]);
+    expect(toldBy(effects)).toEqual([{ type: 'status', status: 'paused' }, { type: 'paused', reason: 'breakpoint on edge e1: it fired' }]);
   });
 
   it('a pause with the status unchanged (a fork held at once) still tells its reason, and a Step that pauses again tells nothing', () => {
@@ -32,7 +33,7 @@ describe('transition(session, event): the run session as a value', () => {
   it('an approval asked holds the question and tells it, each time it is asked', () => {
     const { session, effects } = transition(at('running'), { type: 'approval_asked', pending: ASKED });
     expect(session).toEqual({ status: 'awaiting_approval', pending: ASKED, pausedBy: null });
-    expect(effects.map((effect) => effect.event)).toEqual([{ type: 'status', status: 'awaiting_approval' }, { type: 'approval', pending: ASKED }]);
+    expect(toldBy(effects)).toEqual([{ type: 'status', status: 'awaiting_approval' }, { type: 'approval', pending: ASKED }]);
     expect(told({ type: 'approval_asked', pending: ASKED }, session)).toEqual([{ type: 'approval', pending: ASKED }]);
   });
 
@@ -60,6 +61,18 @@ describe('transition(session, event): the run session as a value', () => {
   it('a closed connection stops its run once', () => {
     expect(told({ type: 'disconnected' }, at('paused'))).toEqual([{ type: 'status', status: 'stopped' }]);
     expect(told({ type: 'disconnected' }, at('stopped'))).toEqual([]);
+  });
+
+  it("a person's command names the executor's calls as effects: an answer goes on at once, a Pause only stops a running run", () => {
+    const calls = (status: RunStatus, command: Command) => transition(at(status, { pausedBy: 'why' }), { type: 'asked', command });
+    expect(calls('awaiting_approval', { type: 'decide', decision: 'denied' })).toEqual({
+      session: at('awaiting_approval'),
+      effects: [{ type: 'call', command: { type: 'decide', decision: 'denied' } }, { type: 'call', command: { type: 'run' } }],
+    });
+    expect(calls('paused', { type: 'step' }).effects).toEqual([{ type: 'call', command: { type: 'step' } }]);
+    expect(calls('paused', { type: 'run' }).session.pausedBy).toBeNull();
+    expect(calls('running', { type: 'pause' }).effects).toEqual([{ type: 'call', command: { type: 'pause' } }]);
+    expect(calls('paused', { type: 'pause' })).toEqual({ session: at('paused', { pausedBy: 'why' }), effects: [] });
   });
 
   it('a session starts holding a question only when it awaits one', () => {
@@ -113,5 +126,17 @@ describe('a run in the page, driven through its session', () => {
       { type: 'status', status: 'paused' },
       { type: 'paused', reason: 'condition on step 1' },
     ]);
+  });
+});
+
+describe('ask(run, command): the store carries out the session\'s calls against the executor', () => {
+  it('calls pause() only on a running run; a Step steps', async () => {
+    const controller = createController(FIXTURES.twoActions());
+    const pause = vi.spyOn(controller, 'pause');
+    expect(callsOf(controller, { type: 'pause' })).toEqual([]);
+    await ask(controller, { type: 'pause' });
+    expect(pause).not.toHaveBeenCalled();
+    await ask(controller, { type: 'step' });
+    expect(controller.trace.steps).toHaveLength(1);
   });
 });

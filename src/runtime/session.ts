@@ -38,10 +38,15 @@ export type SessionEvent =
    */
   | { type: 'thread_read'; thread: { busy: boolean; ended: boolean; pending: PendingApproval | null } | null }
   /** The connection to the server the run is on was closed or replaced: nothing goes on from here. */
-  | { type: 'disconnected' };
+  | { type: 'disconnected' }
+  /** A person asks the run for something (the store's run actions): what the executor is to do is the effects. */
+  | { type: 'asked'; command: Command };
 
-/** What the executor does after a transition: each is a `RunEvent` for its listeners. */
-export type SessionEffect = { type: 'tell'; event: RunEvent };
+/** What a person asks of a run: a Step, a Run or Continue, a Pause, an answer to its approval. */
+export type Command = { type: 'step' } | { type: 'run' } | { type: 'pause' } | { type: 'decide'; decision: 'approved' | 'denied' };
+
+/** What is done after a transition: an event told to the run's listeners (by its executor), or a call of the executor (by whoever asked). */
+export type SessionEffect = { type: 'tell'; event: RunEvent } | { type: 'call'; command: Command };
 
 export interface Transition {
   session: RunSession;
@@ -57,8 +62,19 @@ const tell = (event: RunEvent): SessionEffect => ({ type: 'tell', event });
 const threadStatus = (thread: Extract<SessionEvent, { type: 'thread_read' }>['thread']): RunStatus =>
   !thread ? 'idle' : thread.busy ? 'running' : thread.ended ? 'stopped' : thread.pending ? 'awaiting_approval' : 'paused';
 
-/** The session after `event`, and what to tell: a changed status, an approval asked, a pause's reason. */
+/**
+ * A command's calls: an answer goes on at once (decide, then run); a Pause is for a run that is
+ * running. The executor moves the status as it does them; the reason of the last pause is dropped
+ * as the run goes on.
+ */
+const asked = (session: RunSession, command: Command): Transition => {
+  const calls: Command[] = command.type === 'decide' ? [command, { type: 'run' }] : command.type === 'pause' && session.status !== 'running' ? [] : [command];
+  return { session: command.type === 'pause' ? session : { ...session, pausedBy: null }, effects: calls.map((call) => ({ type: 'call', command: call })) };
+};
+
+/** The session after `event`, and what to do: tell a changed status, an approval asked, a pause's reason; call the executor for a command. */
 export const transition = (session: RunSession, event: SessionEvent): Transition => {
+  if (event.type === 'asked') return asked(session, event.command);
   let status: RunStatus;
   let pending = session.pending;
   let pausedBy = session.pausedBy;
@@ -90,6 +106,9 @@ export const transition = (session: RunSession, event: SessionEvent): Transition
   if (event.type === 'approval_asked' || (event.type === 'thread_read' && pending && status !== session.status)) effects.push(tell({ type: 'approval', pending: pending as PendingApproval }));
   return { session: { status, pending, pausedBy }, effects };
 };
+
+/** The events a transition's effects tell, in order: what an executor tells its listeners. */
+export const toldBy = (effects: readonly SessionEffect[]): RunEvent[] => effects.flatMap((effect) => (effect.type === 'tell' ? [effect.event] : []));
 
 /** The nodes of `graph` a run stops before to ask a person (`interruptsBefore`), of those compiled (`names`, by id) when given. */
 export const approvalNodes = (graph: GraphFile, names?: ReadonlyMap<string, string>): string[] =>

@@ -12,7 +12,7 @@ import type { GraphFile } from '../graph/index.ts';
 import { type ForkEdits, type PendingApproval, type RunController, type RunEvent, type RunStatus, type Unsupported } from '../runtime/controller.ts';
 import type { RunTold } from '../runtime/serverEvents.ts';
 import type { CheckpointState } from '../runtime/serverTrace.ts';
-import { approvalAt, approvalNodes, startSession, stepPastFreshThread, transition, type RunSession, type SessionEvent } from '../runtime/session.ts';
+import { approvalAt, approvalNodes, startSession, stepPastFreshThread, toldBy, transition, type RunSession, type SessionEvent } from '../runtime/session.ts';
 import { TRACE_FORMAT, TRACE_VERSION, type Trace, type TraceStep } from '../runtime/trace.ts';
 import { useApp } from '../store/index.ts';
 import { LIST_PAGE, openConnection, serverConnection, shortId, standInFor, useServer, type Client, type Connection } from './langgraphServer.ts';
@@ -438,7 +438,7 @@ export class ServerRun implements RunController {
     // A copy, so that a listener may unsubscribe while being told.
     const listeners = [...this.listeners];
     if (current) for (const [listener, heard] of listeners) this.tellSteps(listener, heard);
-    for (const effect of effects) for (const [listener] of listeners) listener(effect.event);
+    for (const event of toldBy(effects)) for (const [listener] of listeners) listener(event);
     if (!current) this.unfollowServer();
   }
 

@@ -5,7 +5,7 @@
  */
 import { sameBehaviour } from '../graph/behaviour.ts';
 import type { GraphFile } from '../graph/schema.ts';
-import { decideAndGoOn, isLocalRun, isUnsupported, type RunController, type RunOptions } from '../runtime/controller.ts';
+import { ask, callsOf, isLocalRun, isUnsupported, type RunController, type RunOptions } from '../runtime/controller.ts';
 import type { TraceStep } from '../runtime/trace.ts';
 import { traceIndex, visitCounts } from '../runtime/traceIndex.ts';
 import { afterDrawing } from './afterDrawing.ts';
@@ -359,7 +359,7 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
   const continueLive = async () => {
     set({ pausedBy: null });
     await askFirst(registry.live);
-    await registry.live?.run();
+    if (registry.live) await ask(registry.live, { type: 'run' });
   };
 
   return {
@@ -375,7 +375,7 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
       guarded(async () => {
         const created = await startFresh();
         set({ pausedBy: null });
-        await created?.run();
+        if (created) await ask(created, { type: 'run' });
       }),
     step: () =>
       guarded(async () => {
@@ -385,7 +385,7 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
         // Drawn before the node runs, so a slow node shows that it is running.
         flushLive();
         try {
-          await live?.step();
+          if (live) await ask(live, { type: 'step' });
         } finally {
           stepping = false;
         }
@@ -396,14 +396,15 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
         set({ pausedBy: null });
         untilNextRound = true;
         try {
-          await live?.run();
+          if (live) await ask(live, { type: 'run' });
         } finally {
           untilNextRound = false;
         }
       }),
     continueRun: () => guarded(continueLive),
     pause: () => {
-      if (!registry.live || get().runStatus !== 'running') return;
+      // The session names the call (a Pause is for a run that is running), made here at once.
+      if (!registry.live || callsOf(registry.live, { type: 'pause' }).length === 0) return;
       const refused = registry.live.pause();
       set(isUnsupported(refused) ? { runError: refused.unsupported } : { pauseAsked: true });
     },
@@ -418,7 +419,7 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
         if (!live) return;
         set({ pausedBy: null });
         await askFirst(live);
-        await decideAndGoOn(live, decision);
+        await ask(live, { type: 'decide', decision });
       }),
     selectStep: (step) => showStep(step),
     selectRun: (id) => {
