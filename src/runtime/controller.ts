@@ -118,7 +118,7 @@ export const isUnsupported = (value: unknown): value is Unsupported =>
 
 /**
  * The contract of a run the debugger drives, wherever it runs: here (`createController`, run.ts)
- * or on a LangGraph server (`ServerRunController`, src/server/), each step a checkpoint either way.
+ * or on a LangGraph server (`ServerRun`, src/server/serverRun.ts), each step a checkpoint either way.
  * The debugger's actions (Step, Run/Continue, approvals, forks, a step's state) are written once
  * against it.
  */

@@ -8,7 +8,7 @@
  * stream as it ends. A fork seeds a new thread with `updateState` from the values of the step it
  * forks from, so the steps before it are never run again.
  *
- * What is not a LangGraph call lives in pure modules: the status (runStatus.ts), each update taken
+ * What is not a LangGraph call lives in pure modules: the run session (session.ts), each update taken
  * in and the state at a step (journal.ts), and where a fork starts (fork.ts).
  */
 import type { CompiledStateGraph } from '@langchain/langgraph/web';
