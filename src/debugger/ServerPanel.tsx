@@ -4,7 +4,8 @@ import { subgraphForkRefusal } from '../runtime/serverTrace.ts';
 import { useApp } from '../store/index.ts';
 import { coverCanvas } from '../ui/freeRoom.ts';
 import { Shown } from '../ui/Shown.tsx';
-import { connect, disconnect, MAX_GRAPHS, MAX_THREADS, serverController, shortId, useServer, type ServerConnection } from '../server/langgraphServer.ts';
+import { disconnect, MAX_GRAPHS, MAX_THREADS, shortId, useServer, type ServerConnection } from '../server/langgraphServer.ts';
+import { connect, serverController } from '../server/serverRun.ts';
 import { useActiveRun } from './hooks.ts';
 import { formOf, inputProblem } from '../runtime/inputForm.ts';
 import { ChatBox, InputSchemaNote, RunInputForm } from './server/RunInput.tsx';
@@ -167,7 +168,8 @@ export function ServerPanel({ onClose }: { onClose: () => void }) {
   const assistants = server.graphs.filter((candidate) => candidate.graphId === server.graphId).sort((a, b) => Number(b.isDefault) - Number(a.isDefault));
   const [configText, setConfigText] = useState<{ assistant: string | null; text: string } | null>(null);
   const config = configText?.assistant === (graph?.assistantId ?? null) ? configText.text : JSON.stringify(graph?.config ?? {}, null, 2);
-  const controller = server.controller;
+  const controller = serverController();
+  const connection = controller?.connection;
   const busy = server.connecting || server.thread?.busy === true;
   const next = server.thread?.next ?? [];
   const waiting = (server.thread?.interrupts.length ?? 0) > 0;
@@ -198,14 +200,14 @@ export function ServerPanel({ onClose }: { onClose: () => void }) {
     const value = runInput();
     const configured = value === null ? null : runConfig();
     if (value === null || configured === null) return;
-    controller?.setRunConfig(configured);
+    connection?.setRunConfig(configured);
     void controller?.[how](value);
   };
   /** A chat box's message: the open thread goes on with it; a new thread starts with it and the rest of the run input. */
   const send = (message: Record<string, unknown>) => {
     const configured = runConfig();
     if (configured === null) return;
-    controller?.setRunConfig(configured);
+    connection?.setRunConfig(configured);
     const typed = server.thread ? null : readJson(input, 'Run input', true);
     void controller?.sendOnThread({ ...(typed && 'value' in typed ? (typed.value as Record<string, unknown>) : {}), ...message });
   };
@@ -237,7 +239,7 @@ export function ServerPanel({ onClose }: { onClose: () => void }) {
           </p>
           <label>
             Server graph
-            <select value={server.graphId ?? ''} onChange={(event) => void controller?.selectGraph(event.target.value)} disabled={busy}>
+            <select value={server.graphId ?? ''} onChange={(event) => void connection?.selectGraph(event.target.value)} disabled={busy}>
               {graphIds.map((id) => {
                 const first = server.graphs.find((candidate) => candidate.graphId === id);
                 return <option key={id} value={id}>{visibleText(id)}{first?.described && !first.loopscope ? ' (LangGraph, drawn from the server)' : ''}</option>;
@@ -248,7 +250,7 @@ export function ServerPanel({ onClose }: { onClose: () => void }) {
             <>
               <label>
                 Assistant
-                <select value={graph.assistantId} onChange={(event) => void controller?.selectGraph(graph.graphId, event.target.value)} disabled={busy}>
+                <select value={graph.assistantId} onChange={(event) => void connection?.selectGraph(graph.graphId, event.target.value)} disabled={busy}>
                   {assistants.map((candidate) => (
                     <option key={candidate.assistantId} value={candidate.assistantId}>{visibleText(`${candidate.name}${candidate.isDefault ? ' (default)' : ''} · version ${candidate.version ?? '?'} · id ${candidate.assistantId}`)}</option>
                   ))}
@@ -279,7 +281,7 @@ export function ServerPanel({ onClose }: { onClose: () => void }) {
             <button type="button" onClick={() => start('startRun')} disabled={busy || !graph}>New run on server</button>
             <button type="button" onClick={() => start('stepOnServer')} disabled={busy || !graph}>Step on server</button>
             <button type="button" onClick={() => void onServer(() => useApp.getState().continueRun())} disabled={busy || next.length === 0 || waiting} aria-describedby={waiting ? 'server-continue-waits' : undefined}>Continue on server</button>
-            <button type="button" onClick={() => void controller?.refreshThreads()} disabled={busy}>Refresh threads</button>
+            <button type="button" onClick={() => void connection?.refreshThreads()} disabled={busy}>Refresh threads</button>
           </div>
           {waiting && <p className="field-help" id="server-continue-waits">The run waits on an interrupt(): Continue would run its node again to the same question. Answer it with Resume on server.</p>}
           {approvalNext && (
@@ -315,7 +317,7 @@ export function ServerPanel({ onClose }: { onClose: () => void }) {
             ))}
             {server.threads.length === 0 && <li className="muted">No threads yet: start a run.</li>}
           </ul>
-          {server.moreThreads && <button type="button" onClick={() => void controller?.showMoreThreads()} disabled={busy}>Show more threads</button>}
+          {server.moreThreads && <button type="button" onClick={() => void connection?.showMoreThreads()} disabled={busy}>Show more threads</button>}
           {server.threadsCapped && <p className="field-help" role="note">The server has more threads: these are its newest {MAX_THREADS}, the most Loopscope lists.</p>}
         </>
       )}

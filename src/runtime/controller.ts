@@ -18,6 +18,7 @@ import type { GraphFile, PermissionMode } from '../graph/schema.ts';
 import type { MockEntry } from '../graph/skills.ts';
 import type { RetentionPolicy } from './checkpointer.ts';
 import type { Attempt, StopReason, Trace, TraceStep } from './trace.ts';
+import { startSession, transition, type Command } from './session.ts';
 
 export type RunStatus = 'idle' | 'running' | 'paused' | 'awaiting_approval' | 'stopped';
 
@@ -37,6 +38,8 @@ export type RunEvent =
   | { type: 'attempt'; node: string; step: number; attempt: Attempt }
   | { type: 'status'; status: RunStatus }
   | { type: 'approval'; pending: PendingApproval }
+  /** A breakpoint or condition held the run, and why (the pause rules answer with it: the runtime tells it, it writes nowhere). */
+  | { type: 'paused'; reason: string }
   | { type: 'stopped'; reason: StopReason; explain: string; trace: Trace };
 
 /**
@@ -60,13 +63,13 @@ export interface RunOptions {
   now?: () => number;
   /** The nodes to pause before (node breakpoints, LangGraph interrupts); read at every Run or Continue. */
   breakpointNodes?: () => readonly string[];
-  /** Returns true to pause before this node runs (conditions on the round). */
-  shouldPauseBefore?: (nodeId: string, state: Record<string, unknown>) => boolean;
+  /** Returns true, or why, to pause before this node runs (conditions on the round); a reason is told in a `paused` event. */
+  shouldPauseBefore?: (nodeId: string, state: Record<string, unknown>) => boolean | string;
   /**
-   * Returns true to pause after this step, before the next node (edge breakpoints, conditions);
-   * `previous` is the step before it, when the run keeps its steps.
+   * Returns true, or why, to pause after this step, before the next node (edge breakpoints,
+   * conditions); `previous` is the step before it, when the run keeps its steps.
    */
-  shouldPauseAfter?: (step: TraceStep, previous: TraceStep | undefined) => boolean;
+  shouldPauseAfter?: (step: TraceStep, previous: TraceStep | undefined) => boolean | string;
   /** A delay between steps, for animated runs. */
   stepDelayMs?: number;
   /** Injected in tests; the global fetch otherwise. */
@@ -115,7 +118,7 @@ export const isUnsupported = (value: unknown): value is Unsupported =>
 
 /**
  * The contract of a run the debugger drives, wherever it runs: here (`createController`, run.ts)
- * or on a LangGraph server (`ServerRunController`, src/server/), each step a checkpoint either way.
+ * or on a LangGraph server (`ServerRun`, src/server/serverRun.ts), each step a checkpoint either way.
  * The debugger's actions (Step, Run/Continue, approvals, forks, a step's state) are written once
  * against it.
  */
@@ -145,11 +148,25 @@ export interface RunController {
   fork(atStep: number, edits: ForkEdits): Promise<RunController | Unsupported>;
 }
 
-/** Answers the pending approval and goes on, as the debugger's Approve and Deny do on any run. */
-export const decideAndGoOn = async (controller: RunController, decision: 'approved' | 'denied') => {
-  await controller.decide(decision);
-  await controller.run();
+/** One call of the executor a session's effect names. */
+const call = (controller: RunController, command: Command) =>
+  command.type === 'decide' ? controller.decide(command.decision) : command.type === 'pause' ? controller.pause() : controller[command.type]();
+
+/** The calls of the executor `command` makes of the run as it stands: its session's effects for an `asked` event (session.ts). */
+export const callsOf = (controller: RunController, command: Command): Command[] =>
+  transition(startSession(controller.status, controller.pendingApproval), { type: 'asked', command }).effects.flatMap((effect) => (effect.type === 'call' ? [effect.command] : []));
+
+/** Asks the run for `command`, carrying out the calls its session names, in order; answers what the run refused to do here, if it did. */
+export const ask = async (controller: RunController, command: Command): Promise<Unsupported | undefined> => {
+  for (const made of callsOf(controller, command)) {
+    const answer = await call(controller, made);
+    if (isUnsupported(answer)) return answer;
+  }
+  return undefined;
 };
+
+/** Answers the pending approval and goes on, as the debugger's Approve and Deny do on any run. */
+export const decideAndGoOn = (controller: RunController, decision: 'approved' | 'denied') => ask(controller, { type: 'decide', decision });
 
 /** The run in this page: everything the contract says, and its journal and checkpoints to keep and restore it. */
 export interface LocalRunController extends RunController {

@@ -8,7 +8,7 @@
  * stream as it ends. A fork seeds a new thread with `updateState` from the values of the step it
  * forks from, so the steps before it are never run again.
  *
- * What is not a LangGraph call lives in pure modules: the status (runStatus.ts), each update taken
+ * What is not a LangGraph call lives in pure modules: the run session (session.ts), each update taken
  * in and the state at a step (journal.ts), and where a fork starts (fork.ts).
  */
 import type { CompiledStateGraph } from '@langchain/langgraph/web';
@@ -17,13 +17,14 @@ import { entryProblem } from '../graph/validate.ts';
 import { withNamedScenario } from './apply-scenario.ts';
 import { RetainingSaver } from './checkpointer.ts';
 import { buildStateGraph, nodeNames, recursionLimitOf, type LoopscopeConfig } from './compile.ts';
-import type { ForkEdits, JournalEntry, PendingApproval, LocalRunController, RunEvent, RunOptions, RunStatus } from './controller.ts';
-import { deniedAction, scriptedAnswer } from './kinds/index.ts';
+import type { ForkEdits, JournalEntry, LocalRunController, RunEvent, RunOptions } from './controller.ts';
+import { scriptedAnswer } from './kinds/index.ts';
 import { checkGuards } from './guards.ts';
 import { forkStart } from './fork.ts';
 import { foldJournal, journalSteps, putStep, takeUpdate, valuesAt } from './journal.ts';
 import { agentState, initialValues, refusedState, type RunValues, type Stop } from './state.ts';
-import { nextStatus, startingStatus, type RunStatusEvent } from './runStatus.ts';
+import { startingStatus } from './runStatus.ts';
+import { approvalAt, approvalNodes, startSession, stepPastFreshThread, toldBy, transition, type RunSession, type SessionEvent } from './session.ts';
 import { TRACE_FORMAT, TRACE_VERSION, type Trace, type TraceStep } from './trace.ts';
 
 /** A long run hands the event loop back after this much work, so the page keeps painting and clicks get through. */
@@ -107,8 +108,10 @@ class Controller implements LocalRunController {
   private seed: Start['seed'];
   private readonly forkedFrom: Trace['forkedFrom'];
   private readonly listeners = new Set<(event: RunEvent) => void>();
-  private currentStatus: RunStatus;
-  private pending: PendingApproval | null = null;
+  /** Where the run stands (session.ts): its status, the approval it waits on. */
+  private current: RunSession;
+  /** Why a pause rule held the run in the stream call going on, told when it comes back. */
+  private pausedBy: string | undefined;
   private pauseRequested = false;
   private running = false;
   /** A condition paused the run before the node at this step already: resuming goes past it. */
@@ -136,12 +139,12 @@ class Controller implements LocalRunController {
     this.seed = start.seed;
     this.forkedFrom = start.forkedFrom;
     this.freshFork = start.fresh === true;
-    this.pending = this.awaitedApproval();
-    this.currentStatus = startingStatus({ stopped: this.values._run.stop !== null, awaitingApproval: this.pending !== null, stepsRan: this.values._run.step });
+    const pending = this.awaitedApproval();
+    this.current = startSession(startingStatus({ stopped: this.values._run.stop !== null, awaitingApproval: pending !== null, stepsRan: this.values._run.step }), pending);
   }
 
   get status() {
-    return this.currentStatus;
+    return this.current.status;
   }
 
   get state() {
@@ -155,7 +158,7 @@ class Controller implements LocalRunController {
   }
 
   get pendingApproval() {
-    return this.pending;
+    return this.current.pending;
   }
 
   get journal(): readonly JournalEntry[] {
@@ -185,19 +188,17 @@ class Controller implements LocalRunController {
     for (const listener of Array.from(this.listeners)) listener(event);
   }
 
-  /** The one place the status changes (runStatus.ts); a change is told. */
-  private transition(event: RunStatusEvent) {
-    const status = nextStatus(this.currentStatus, event);
-    if (status === this.currentStatus) return;
-    this.currentStatus = status;
-    this.emit({ type: 'status', status });
+  /** The one place the run's session changes (session.ts); its effects are told. */
+  private transition(event: SessionEvent) {
+    const { session, effects } = transition(this.current, event);
+    this.current = session;
+    for (const event of toldBy(effects)) this.emit(event);
   }
 
   /** Tells the stop once: the status is `stopped` from when it was told (or from the start, for a run made stopped). */
   private announceStopIfStopped() {
     const stop = this.values._run.stop;
-    if (!stop || this.currentStatus === 'stopped') return;
-    this.pending = null;
+    if (!stop || this.current.status === 'stopped') return;
     this.transition({ type: 'stopped' });
     this.emit({ type: 'stopped', reason: stop.reason, explain: stop.explain, trace: this.trace });
   }
@@ -209,17 +210,12 @@ class Controller implements LocalRunController {
   }
 
   /** A node that asks a person is next and nobody answered yet: an interactive run waits for a person (unless a guard stops it first). */
-  private awaitedApproval(): PendingApproval | null {
+  private awaitedApproval() {
     const next = this.next;
     const node = next === null ? undefined : nodeById(this.session.graph, next);
     if (this.options.headless || !node || !kindDefinition(node.kind).interruptsBefore || this.values._run.decision !== null || this.answeredInAdvance()) return null;
     const guards = checkGuards({ round: this.values.round as number, steps: this.values.steps as number, tokensUsed: this.values.tokensUsed as number, limits: this.session.graph.limits });
-    if (guards.stop) return null;
-    const denied = deniedAction(this.state);
-    return {
-      node: node.id, prompt: (node.config as AskedConfig).prompt ?? `Allow ${denied.skill ?? 'the action'} to run?`, ...denied,
-      reason: denied.skill ? `${denied.skill} was refused by the permission check (${this.session.graph.permissions.mode})` : undefined,
-    };
+    return guards.stop ? null : approvalAt(this.session.graph, node.id, this.state);
   }
 
   /** Takes in a node's update (from the stream) or an edit (a stop, a decision). */
@@ -300,6 +296,7 @@ class Controller implements LocalRunController {
     const breaks = (!first && last !== null && this.options.shouldPauseAfter?.(last, this.steps[last.step - 2])) || this.options.shouldPauseBefore?.(node, agentState(values));
     if (!breaks) return null;
     this.passedAt = values._run.step;
+    if (typeof breaks === 'string') this.pausedBy = breaks;
     return 'breakpoint';
   }
 
@@ -315,7 +312,7 @@ class Controller implements LocalRunController {
   /** The nodes a Run stops before: breakpoints, and nodes that ask a person (`interruptsBefore`) nobody answered yet. */
   private interruptNodes(): string[] {
     const graph = this.session.graph;
-    const approvals = this.options.headless ? [] : graph.nodes.filter((node) => kindDefinition(node.kind).interruptsBefore && this.session.names.has(node.id)).map((node) => node.id);
+    const approvals = this.options.headless ? [] : approvalNodes(graph, this.session.names);
     const answered = this.values._run.decision !== null || this.answeredInAdvance() ? this.next : null;
     const ids = [...(this.options.breakpointNodes?.() ?? []), ...approvals].filter((id) => id !== answered && this.session.names.has(id));
     return [...new Set(ids)].map((id) => this.nodeName(id));
@@ -376,26 +373,24 @@ class Controller implements LocalRunController {
       this.announceStopIfStopped();
       return;
     }
-    this.pending = this.awaitedApproval();
-    if (!this.pending) {
-      this.transition({ type: 'paused' });
-      return;
-    }
-    this.transition({ type: 'approval_asked' });
-    this.emit({ type: 'approval', pending: this.pending });
+    const pending = this.awaitedApproval();
+    this.transition(pending ? { type: 'approval_asked', pending } : this.pausedEvent());
+  }
+
+  /** A pause, with the reason a pause rule gave, once. */
+  private pausedEvent(): SessionEvent {
+    const by = this.pausedBy;
+    this.pausedBy = undefined;
+    return by === undefined ? { type: 'paused' } : { type: 'paused', by };
   }
 
   async step() {
     // One node at a time: a second Step pressed while one is in flight does nothing.
-    if (this.values._run.stop || this.pending || this.running) return null;
+    if (this.values._run.stop || this.current.pending || this.running) return null;
     this.running = true;
     let ran = 0;
     try {
-      // A fresh thread, or one whose state was just edited, stops before its first node once: go on past it.
-      for (let call = 0; call < 3 && ran === 0; call += 1) {
-        ran = (await this.drive('step')).ran;
-        if (this.values._run.stop || this.awaitedApproval()) break;
-      }
+      await stepPastFreshThread(async () => (ran = (await this.drive('step')).ran), () => ran > 0 || this.values._run.stop !== null || this.awaitedApproval() !== null);
     } finally {
       this.running = false;
     }
@@ -415,17 +410,19 @@ class Controller implements LocalRunController {
     const next = this.next;
     const breaks = this.isBreakpoint(next) || (step !== null && this.options.shouldPauseAfter?.(step, this.steps[step.step - 2])) || (next !== null && this.options.shouldPauseBefore?.(next, this.state));
     if (breaks) this.passedAt = this.values._run.step;
+    if (typeof breaks === 'string') this.pausedBy = breaks;
     return Boolean(breaks);
   }
 
   async run() {
-    if (this.running || this.values._run.stop || this.pending) return;
+    if (this.running || this.values._run.stop || this.current.pending) return;
     if (this.breaksBeforeForkRuns()) {
-      this.transition({ type: 'paused' });
+      this.transition(this.pausedEvent());
       return;
     }
     this.running = true;
     this.pauseRequested = false;
+    this.pausedBy = undefined;
     this.firstOfRun = true;
     this.transition({ type: 'run_started' });
     try {
@@ -455,14 +452,12 @@ class Controller implements LocalRunController {
   /** Ends the run; a node in flight finishes first, and its step carries the person's stop. */
   stop() {
     if (this.values._run.stop) return;
-    this.pending = null;
     this.edit({ _run: { ...this.values._run, stop: USER_STOP } });
     this.announceStopIfStopped();
   }
 
   decide(decision: 'approved' | 'denied') {
-    if (!this.pending) return;
-    this.pending = null;
+    if (!this.current.pending) return;
     this.edit({ _run: { ...this.values._run, decision } });
     this.transition({ type: 'decided' });
   }

@@ -1,7 +1,7 @@
 /**
- * A run's status as a pure transition: `(status, event) => status`. The controller (run.ts) changes
- * its status only through `nextStatus` and tells a `status` event when it changed; the status
- * chart in controller.ts is this function.
+ * A run's status as a pure transition: `(status, event) => status`. A run's session (session.ts)
+ * moves its status only through `nextStatus`, and its executor tells a `status` event when it
+ * changed; the status chart in controller.ts is this function.
  */
 import type { RunStatus } from './controller.ts';
 

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { useApp } from '../store/index.ts';
 import { inProcessServer } from './inProcessServer.testing.ts';
-import { connect, disconnect, useServer, type Client } from './langgraphServer.ts';
+import { disconnect, useServer, type Client } from './langgraphServer.ts';
+import { connect } from './serverRun.ts';
 
 afterEach(() => {
   disconnect();

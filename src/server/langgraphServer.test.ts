@@ -3,7 +3,8 @@ import type { GraphFile } from '../graph/index.ts';
 import { parseGraph } from '../graph/parse.ts';
 import { useApp } from '../store/index.ts';
 import { inProcessServer } from './inProcessServer.testing.ts';
-import { cappedFetch, connect, disconnect, LIST_PAGE, MAX_GRAPHS, MAX_THREADS, serverOrigin, standInFor, useServer, type Client } from './langgraphServer.ts';
+import { cappedFetch, disconnect, LIST_PAGE, MAX_GRAPHS, MAX_THREADS, serverConnection, serverOrigin, standInFor, useServer, type Client } from './langgraphServer.ts';
+import { connect } from './serverRun.ts';
 
 describe('attaching to a LangGraph server', () => {
   it('takes the origin of an http(s) address only', () => {
@@ -24,7 +25,8 @@ describe('attaching to a LangGraph server', () => {
     expect(useServer.getState().connecting).toBe(true);
     useServer.getState().cancelConnecting?.();
     expect(await connecting).toBeNull();
-    expect(useServer.getState()).toMatchObject({ connecting: false, cancelConnecting: null, controller: null, error: 'Not connected: Connect was cancelled' });
+    expect(useServer.getState()).toMatchObject({ connecting: false, cancelConnecting: null, error: 'Not connected: Connect was cancelled' });
+    expect(serverConnection()).toBeNull();
     disconnect();
   });
 });
@@ -77,12 +79,12 @@ describe('a hostile server\'s long lists', () => {
     // 20,000 threads in one answer: one page of them is listed.
     expect(state.threads).toHaveLength(LIST_PAGE);
     expect(state.moreThreads).toBe(true);
-    await controller?.showMoreThreads();
+    await controller?.connection.showMoreThreads();
     expect(useServer.getState()).toMatchObject({ moreThreads: false, threadsCapped: false });
     expect(useServer.getState().threads).toHaveLength(LIST_PAGE);
     expect(asked.threads).toBe(2);
     // Another graph is described when it is selected, not before.
-    await controller?.selectGraph('g7');
+    await controller?.connection.selectGraph('g7');
     expect(asked.graphs).toBe(2);
   });
 
@@ -92,12 +94,12 @@ describe('a hostile server\'s long lists', () => {
     expect(useServer.getState()).toMatchObject({ graphsCapped: true, moreThreads: true, threadsCapped: false });
     expect(useServer.getState().graphs).toHaveLength(MAX_GRAPHS);
     expect(asked).toEqual({ assistants: MAX_GRAPHS / LIST_PAGE, graphs: 1, threads: 1 });
-    while (useServer.getState().moreThreads) await controller?.showMoreThreads();
+    while (useServer.getState().moreThreads) await controller?.connection.showMoreThreads();
     expect(useServer.getState().threads).toHaveLength(MAX_THREADS);
     expect(new Set(useServer.getState().threads.map((thread) => thread.id)).size).toBe(MAX_THREADS);
     expect(useServer.getState()).toMatchObject({ moreThreads: false, threadsCapped: true });
     expect(asked.threads).toBe(MAX_THREADS / LIST_PAGE);
-    await controller?.refreshThreads();
+    await controller?.connection.refreshThreads();
     expect(useServer.getState()).toMatchObject({ moreThreads: true, threadsCapped: false });
     expect(useServer.getState().threads).toHaveLength(LIST_PAGE);
   });
@@ -188,5 +190,20 @@ describe('a fork of a graph Loopscope did not make', () => {
     await controller.showBranch(useServer.getState().thread?.branch?.forks[parent]?.[0].head as string);
     expect(controller.trace.finalState.visited).toEqual(['first', 'second']);
     expect(useServer.getState().thread?.branch?.newest).toBe(false);
+  });
+});
+
+describe('the connection and its run', () => {
+  afterEach(() => disconnect());
+
+  it('are two: the state the panels read holds plain data only, and the run is the executor the contract drives', async () => {
+    const run = await connect('http://server.test', inProcessServer().client);
+    if (!run) throw new Error('not connected');
+    // Nothing but data and the Cancel callback: no class instance rides in the zustand store.
+    const values = Object.values(useServer.getState()).filter((value) => typeof value === 'object' && value !== null && !Array.isArray(value));
+    expect(values.every((value) => Object.getPrototypeOf(value) === Object.prototype)).toBe(true);
+    expect(run.connection).toBe(serverConnection());
+    await run.step();
+    expect(run.status).toBe('paused');
   });
 });

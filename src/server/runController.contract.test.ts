@@ -3,7 +3,8 @@ import { createController, decideAndGoOn, isUnsupported, type ForkEdits, type Ru
 import { FIXTURES } from '../runtime/fixtures/index.ts';
 import { useApp } from '../store/index.ts';
 import { inProcessServer } from './inProcessServer.testing.ts';
-import { connect, disconnect } from './langgraphServer.ts';
+import { disconnect } from './langgraphServer.ts';
+import { connect } from './serverRun.ts';
 
 /** Each implementation of the contract, on a graph of its own, with what tells one of its steps' states from another. */
 interface Implementation {
@@ -25,7 +26,7 @@ const implementations: Implementation[] = [
     edited: (state) => state.tokensUsed === 42,
   },
   {
-    name: 'a thread of a LangGraph server (ServerRunController over the SDK)',
+    name: 'a thread of a LangGraph server (ServerRun over the SDK)',
     start: async () => {
       const controller = await connect('http://server.test', inProcessServer().client);
       if (!controller) throw new Error('not connected');

@@ -5,7 +5,7 @@
  */
 import { sameBehaviour } from '../graph/behaviour.ts';
 import type { GraphFile } from '../graph/schema.ts';
-import { decideAndGoOn, isLocalRun, isUnsupported, type RunController, type RunOptions } from '../runtime/controller.ts';
+import { ask, callsOf, isLocalRun, isUnsupported, type RunController, type RunOptions } from '../runtime/controller.ts';
 import type { TraceStep } from '../runtime/trace.ts';
 import { traceIndex, visitCounts } from '../runtime/traceIndex.ts';
 import { afterDrawing } from './afterDrawing.ts';
@@ -261,21 +261,13 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
       return get().speedMs;
     },
     breakpointNodes: () => get().breakpoints.nodes,
+    // The rules answer with their reason, which the run tells back in a `paused` event: the runtime writes nothing here.
     shouldPauseBefore: (nodeId, state) => {
-      if (untilNextRound && nodeId === graph.entry && Number(state.steps ?? 0) > 0) {
-        set({ pausedBy: `Step round: paused before round ${roundOf(graph, nodeId, state)} starts` });
-        return true;
-      }
+      if (untilNextRound && nodeId === graph.entry && Number(state.steps ?? 0) > 0) return `Step round: paused before round ${roundOf(graph, nodeId, state)} starts`;
       // Node breakpoints are LangGraph interrupts before the node: here only the conditions.
-      const reason = pauseBeforeReason({ ...get().breakpoints, nodes: [] }, graph, nodeId, state);
-      if (reason) set({ pausedBy: reason });
-      return reason !== null;
+      return pauseBeforeReason({ ...get().breakpoints, nodes: [] }, graph, nodeId, state) ?? false;
     },
-    shouldPauseAfter: (step, previous) => {
-      const reason = pauseAfterReason(get().breakpoints, graph, step, previous);
-      if (reason) set({ pausedBy: reason });
-      return reason !== null;
-    },
+    shouldPauseAfter: (step, previous) => pauseAfterReason(get().breakpoints, graph, step, previous) ?? false,
   });
 
   /** Makes `created` the live run: its events redraw the screen. */
@@ -294,6 +286,7 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
         pendingSync ??= setTimeout(flushLive, instant ? liveRedrawSpacing(shown()) : LIVE_REDRAW_MS);
         return;
       }
+      if (event.type === 'paused') set({ pausedBy: event.reason });
       if (event.type === 'step' && inFlight?.step === event.step.step) inFlight = null;
       if (event.type === 'step' && instant) {
         tellSteps(event.step.step);
@@ -366,7 +359,7 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
   const continueLive = async () => {
     set({ pausedBy: null });
     await askFirst(registry.live);
-    await registry.live?.run();
+    if (registry.live) await ask(registry.live, { type: 'run' });
   };
 
   return {
@@ -382,7 +375,7 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
       guarded(async () => {
         const created = await startFresh();
         set({ pausedBy: null });
-        await created?.run();
+        if (created) await ask(created, { type: 'run' });
       }),
     step: () =>
       guarded(async () => {
@@ -392,7 +385,7 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
         // Drawn before the node runs, so a slow node shows that it is running.
         flushLive();
         try {
-          await live?.step();
+          if (live) await ask(live, { type: 'step' });
         } finally {
           stepping = false;
         }
@@ -403,14 +396,15 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
         set({ pausedBy: null });
         untilNextRound = true;
         try {
-          await live?.run();
+          if (live) await ask(live, { type: 'run' });
         } finally {
           untilNextRound = false;
         }
       }),
     continueRun: () => guarded(continueLive),
     pause: () => {
-      if (!registry.live || get().runStatus !== 'running') return;
+      // The session names the call (a Pause is for a run that is running), made here at once.
+      if (!registry.live || callsOf(registry.live, { type: 'pause' }).length === 0) return;
       const refused = registry.live.pause();
       set(isUnsupported(refused) ? { runError: refused.unsupported } : { pauseAsked: true });
     },
@@ -425,7 +419,7 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
         if (!live) return;
         set({ pausedBy: null });
         await askFirst(live);
-        await decideAndGoOn(live, decision);
+        await ask(live, { type: 'decide', decision });
       }),
     selectStep: (step) => showStep(step),
     selectRun: (id) => {
@@ -518,6 +512,7 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
       } else attach(id, controller);
       return id;
     },
+    keepServerBranch: (key, kept) => set((state) => ({ runs: state.runs.map((run) => (run.server === key ? { ...run, server: kept.key, label: `${run.label}, ${kept.label}` } : run)) })),
     readRunState: async (runId, step) => {
       const run = get().runs.find((candidate) => candidate.id === runId);
       return run ? stateOf(await loadRuntime(), run, step) : null;

@@ -3,7 +3,7 @@
  * Continue drive): a service handed to the store's run actions, so that the store keeps each run
  * as a plain value (`RunRecord`) and no controller lives in the actions' module state. A run in
  * the page has its `RunController`; a LangGraph server's open thread, its connection's
- * `ServerRunController` (src/server/); imported traces have none.
+ * `ServerRun` (src/server/serverRun.ts); imported traces have none.
  */
 import type { RunController } from '../runtime/controller.ts';
 

@@ -165,6 +165,8 @@ export interface RunSlice {
    * same key (the thread went on, it was forked) updates that run in place. Returns the run's id.
    */
   followRun: (controller: RunController, shown: { key: string; label: string; graph: GraphFile; foreign?: boolean }) => number | Promise<number>;
+  /** The run followed as `key` stays on screen as a run of its own, keyed `kept.key`, its label with `kept.label` after it (a server thread's branch a fork leaves behind). */
+  keepServerBranch: (key: string, kept: { key: string; label: string }) => void | Promise<void>;
   dismissRunMessages: () => void;
   /** Puts the run's actions (runActions.ts) in the store, loading their code once. */
   loadRunActions: () => Promise<void>;
@@ -194,7 +196,7 @@ export interface SavedRuns {
  * What drives and shows runs (runActions.ts) loads with the debugger's panels, which offer it, and
  * with the session store: the first screen draws the canvas with none of it.
  */
-const RUN_ACTIONS = ['setScenario', 'dismissRunMessages', 'run', 'step', 'stepRound', 'continueRun', 'pause', 'reset', 'decide', 'selectStep', 'selectRun', 'fork', 'restoreRuns', 'readRunState', 'loadTrace', 'followRun'] as const;
+const RUN_ACTIONS = ['setScenario', 'dismissRunMessages', 'run', 'step', 'stepRound', 'continueRun', 'pause', 'reset', 'decide', 'selectStep', 'selectRun', 'fork', 'restoreRuns', 'readRunState', 'loadTrace', 'followRun', 'keepServerBranch'] as const;
 export type RunActionName = (typeof RUN_ACTIONS)[number];
 
 export const createRunSlice: SliceCreator<RunSlice> = (set, get) => {

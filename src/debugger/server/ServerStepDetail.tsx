@@ -11,7 +11,8 @@ import { asMessages, diffMessages, messageChannels, type ChatMessage } from '../
 import { foreignStateAfter, foreignStateBefore } from '../../runtime/serverTrace.ts';
 import type { TraceStep } from '../../runtime/trace.ts';
 import { useApp } from '../../store/index.ts';
-import { serverController, useServer } from '../../server/langgraphServer.ts';
+import { useServer } from '../../server/langgraphServer.ts';
+import { serverController } from '../../server/serverRun.ts';
 import type { RunRecord } from '../../store/runSlice.ts';
 import { Shown } from '../../ui/Shown.tsx';
 import { diffStates } from '../analysis.ts';

@@ -1,0 +1,142 @@
+import { describe, expect, it, vi } from 'vitest';
+import { blankGraph, type GraphFile } from '../graph/index.ts';
+import type { PendingApproval, RunEvent, RunStatus } from './controller.ts';
+import { FIXTURES } from './fixtures/index.ts';
+import { ask, callsOf } from './controller.ts';
+import { createController } from './run.ts';
+import { approvalAt, approvalNodes, startSession, stepPastFreshThread, STEP_CALLS, toldBy, transition, type Command, type RunSession, type SessionEvent } from './session.ts';
+
+const ASKED: PendingApproval = { node: 'gate', prompt: 'Allow delete to run?' };
+const at = (status: RunStatus, more: Partial<RunSession> = {}): RunSession => ({ status, pending: status === 'awaiting_approval' ? ASKED : null, pausedBy: null, ...more });
+const told = (event: SessionEvent, from: RunSession) => toldBy(transition(from, event).effects);
+
+describe('transition(session, event): the run session as a value', () => {
+  it('a Run starts from idle or paused: running, told, and the last pause reason forgotten', () => {
+    for (const status of ['idle', 'paused'] as const) {
+      const { session, effects } = transition(at(status, { pausedBy: 'breakpoint on node b' }), { type: 'run_started' });
+      expect(session).toEqual({ status: 'running', pending: null, pausedBy: null });
+      expect(effects).toEqual([{ type: 'tell', event: { type: 'status', status: 'running' } }]);
+    }
+  });
+
+  it('a pause from running tells the status, and the reason a pause rule gave as its own event', () => {
+    const { session, effects } = transition(at('running'), { type: 'paused', by: 'breakpoint on edge e1: it fired' });
+    expect(session).toEqual({ status: 'paused', pending: null, pausedBy: 'breakpoint on edge e1: it fired' });
+    expect(toldBy(effects)).toEqual([{ type: 'status', status: 'paused' }, { type: 'paused', reason: 'breakpoint on edge e1: it fired' }]);
+  });
+
+  it('a pause with the status unchanged (a fork held at once) still tells its reason, and a Step that pauses again tells nothing', () => {
+    expect(told({ type: 'paused', by: 'round 2' }, at('paused'))).toEqual([{ type: 'paused', reason: 'round 2' }]);
+    expect(told({ type: 'paused' }, at('paused'))).toEqual([]);
+  });
+
+  it('an approval asked holds the question and tells it, each time it is asked', () => {
+    const { session, effects } = transition(at('running'), { type: 'approval_asked', pending: ASKED });
+    expect(session).toEqual({ status: 'awaiting_approval', pending: ASKED, pausedBy: null });
+    expect(toldBy(effects)).toEqual([{ type: 'status', status: 'awaiting_approval' }, { type: 'approval', pending: ASKED }]);
+    expect(told({ type: 'approval_asked', pending: ASKED }, session)).toEqual([{ type: 'approval', pending: ASKED }]);
+  });
+
+  it('a decision answers a pending approval: paused, the question gone; with none pending it changes nothing', () => {
+    expect(transition(at('awaiting_approval'), { type: 'decided' })).toEqual({ session: at('paused'), effects: [{ type: 'tell', event: { type: 'status', status: 'paused' } }] });
+    expect(transition(at('paused'), { type: 'decided' })).toEqual({ session: at('paused'), effects: [] });
+  });
+
+  it('a stop ends the run from any status, dropping the question; a stopped run stays stopped', () => {
+    for (const status of ['idle', 'running', 'paused', 'awaiting_approval'] as const) expect(transition(at(status), { type: 'stopped' }).session).toEqual(at('stopped'));
+    for (const event of [{ type: 'run_started' }, { type: 'paused', by: 'x' }, { type: 'approval_asked', pending: ASKED }, { type: 'decided' }, { type: 'stopped' }] satisfies SessionEvent[])
+      expect(transition(at('stopped'), event)).toEqual({ session: at('stopped'), effects: [] });
+  });
+
+  it("a server thread read stands where the thread does, after an end too (a fork or a new thread goes on)", () => {
+    const read = (thread: Extract<SessionEvent, { type: 'thread_read' }>['thread']) => transition(at('stopped'), { type: 'thread_read', thread }).session.status;
+    expect(read(null)).toBe('idle');
+    expect(read({ busy: true, ended: false, pending: null })).toBe('running');
+    expect(read({ busy: false, ended: true, pending: ASKED })).toBe('stopped');
+    expect(read({ busy: false, ended: false, pending: null })).toBe('paused');
+    expect(told({ type: 'thread_read', thread: { busy: false, ended: false, pending: ASKED } }, at('running'))).toEqual([{ type: 'status', status: 'awaiting_approval' }, { type: 'approval', pending: ASKED }]);
+    expect(told({ type: 'thread_read', thread: { busy: false, ended: false, pending: ASKED } }, at('awaiting_approval'))).toEqual([]);
+  });
+
+  it('a closed connection stops its run once', () => {
+    expect(told({ type: 'disconnected' }, at('paused'))).toEqual([{ type: 'status', status: 'stopped' }]);
+    expect(told({ type: 'disconnected' }, at('stopped'))).toEqual([]);
+  });
+
+  it("a person's command names the executor's calls as effects: an answer goes on at once, a Pause only stops a running run", () => {
+    const calls = (status: RunStatus, command: Command) => transition(at(status, { pausedBy: 'why' }), { type: 'asked', command });
+    expect(calls('awaiting_approval', { type: 'decide', decision: 'denied' })).toEqual({
+      session: at('awaiting_approval'),
+      effects: [{ type: 'call', command: { type: 'decide', decision: 'denied' } }, { type: 'call', command: { type: 'run' } }],
+    });
+    expect(calls('paused', { type: 'step' }).effects).toEqual([{ type: 'call', command: { type: 'step' } }]);
+    expect(calls('paused', { type: 'run' }).session.pausedBy).toBeNull();
+    expect(calls('running', { type: 'pause' }).effects).toEqual([{ type: 'call', command: { type: 'pause' } }]);
+    expect(calls('paused', { type: 'pause' })).toEqual({ session: at('paused', { pausedBy: 'why' }), effects: [] });
+  });
+
+  it('a session starts holding a question only when it awaits one', () => {
+    expect(startSession('paused', ASKED)).toEqual(at('paused'));
+    expect(startSession('awaiting_approval', ASKED)).toEqual(at('awaiting_approval'));
+  });
+});
+
+describe('what both executors share', () => {
+  const graph: GraphFile = {
+    ...blankGraph(),
+    permissions: { ...blankGraph().permissions, mode: 'read-only' },
+    nodes: [
+      { id: 'gate', kind: 'approve', config: {} },
+      { id: 'asked', kind: 'approve', config: { prompt: 'Ship it?' } },
+      { id: 'reply', kind: 'respond', config: {} },
+    ] as unknown as GraphFile['nodes'],
+  };
+
+  it('the approval list: the nodes that ask a person, of those compiled', () => {
+    expect(approvalNodes(graph, new Map([['gate', 'gate'], ['reply', 'reply']]))).toEqual(['gate']);
+  });
+
+  it('one wording of the question: the node prompt, else the refused action', () => {
+    expect(approvalAt(graph, 'asked', {}).prompt).toBe('Ship it?');
+    expect(approvalAt(graph, 'gate', {})).toEqual({ node: 'gate', prompt: 'Allow the action to run?', reason: undefined });
+    expect(approvalAt(graph, 'gate', { results: [{ outcome: 'permission_denied', skill: 'delete', args: { id: 1 } }] })).toEqual({
+      node: 'gate', prompt: 'Allow delete to run?', skill: 'delete', args: { id: 1 }, reason: 'delete was refused by the permission check (read-only)',
+    });
+  });
+
+  it('a Step streams again past a fresh thread’s first stop, until done or STEP_CALLS calls', async () => {
+    const calls: number[] = [];
+    await stepPastFreshThread(async (call) => calls.push(call), () => calls.length === 2);
+    expect(calls).toEqual([0, 1]);
+    calls.length = 0;
+    await stepPastFreshThread(async (call) => calls.push(call), () => false);
+    expect(calls).toHaveLength(STEP_CALLS);
+  });
+});
+
+describe('a run in the page, driven through its session', () => {
+  it('tells why a pause rule held it as a `paused` event, and writes nowhere else (the runtime never calls into its driver to say so)', async () => {
+    const controller = createController(FIXTURES.twoActions(), { shouldPauseAfter: (step) => (step.step === 1 ? 'condition on step 1' : false) });
+    const told: RunEvent[] = [];
+    controller.subscribe((event) => told.push(event));
+    await controller.run();
+    expect(controller.status).toBe('paused');
+    expect(told.filter((event) => event.type === 'status' || event.type === 'paused')).toEqual([
+      { type: 'status', status: 'running' },
+      { type: 'status', status: 'paused' },
+      { type: 'paused', reason: 'condition on step 1' },
+    ]);
+  });
+});
+
+describe('ask(run, command): the store carries out the session\'s calls against the executor', () => {
+  it('calls pause() only on a running run; a Step steps', async () => {
+    const controller = createController(FIXTURES.twoActions());
+    const pause = vi.spyOn(controller, 'pause');
+    expect(callsOf(controller, { type: 'pause' })).toEqual([]);
+    await ask(controller, { type: 'pause' });
+    expect(pause).not.toHaveBeenCalled();
+    await ask(controller, { type: 'step' });
+    expect(controller.trace.steps).toHaveLength(1);
+  });
+});

@@ -1,0 +1,139 @@
+/**
+ * One run session as a value: where a run stands (its status, the approval it waits on, why it
+ * paused), changed only by `transition(session, event) → { session, effects }` (XState's shape),
+ * pure. Each executor — a run in the page (run.ts) and a LangGraph server's open thread
+ * (src/server/serverRun.ts) — applies the events of what it did and carries out the effects: they
+ * are what its listeners are told. Beside it, what both executors share of a run that is not a
+ * LangGraph call: the nodes a run asks a person before and the words of the question, and the
+ * Step that goes on past a fresh thread's first stop.
+ */
+import { kindDefinition, type AskedConfig, type GraphFile } from '../graph/index.ts';
+import type { PendingApproval, RunEvent, RunStatus } from './controller.ts';
+import { deniedAction } from './kinds/approve.ts';
+import { nextStatus } from './runStatus.ts';
+
+export interface RunSession {
+  readonly status: RunStatus;
+  /** The approval the run waits on; null when it waits on none. */
+  readonly pending: PendingApproval | null;
+  /** Why the run paused last, when a breakpoint or a condition paused it (the store shows it beside the run). */
+  readonly pausedBy: string | null;
+}
+
+/** What happened to a run, as far as its session goes. */
+export type SessionEvent =
+  /** A Run or Continue began. */
+  | { type: 'run_started' }
+  /** A Step or Run came back with the run going on; `by` says which breakpoint or condition held it. */
+  | { type: 'paused'; by?: string }
+  /** The next node asks a person, and nobody answered yet. */
+  | { type: 'approval_asked'; pending: PendingApproval }
+  /** A person answered the approval: the run goes on with `step()` or `run()`. */
+  | { type: 'decided' }
+  /** The run ended: its end, a guard, no route, a failure, or a person's stop. */
+  | { type: 'stopped' }
+  /**
+   * A server's thread read again: the server holds the run, so the session stands where the thread
+   * does (a fork or a new thread goes on after an end); `thread` is null when none is open.
+   */
+  | { type: 'thread_read'; thread: { busy: boolean; ended: boolean; pending: PendingApproval | null } | null }
+  /** The connection to the server the run is on was closed or replaced: nothing goes on from here. */
+  | { type: 'disconnected' }
+  /** A person asks the run for something (the store's run actions): what the executor is to do is the effects. */
+  | { type: 'asked'; command: Command };
+
+/** What a person asks of a run: a Step, a Run or Continue, a Pause, an answer to its approval. */
+export type Command = { type: 'step' } | { type: 'run' } | { type: 'pause' } | { type: 'decide'; decision: 'approved' | 'denied' };
+
+/** What is done after a transition: an event told to the run's listeners (by its executor), or a call of the executor (by whoever asked). */
+export type SessionEffect = { type: 'tell'; event: RunEvent } | { type: 'call'; command: Command };
+
+export interface Transition {
+  session: RunSession;
+  effects: SessionEffect[];
+}
+
+/** A session made where a run stands when its executor is made. */
+export const startSession = (status: RunStatus, pending: PendingApproval | null = null): RunSession => ({ status, pending: status === 'awaiting_approval' ? pending : null, pausedBy: null });
+
+const tell = (event: RunEvent): SessionEffect => ({ type: 'tell', event });
+
+/** The status a server thread stands at (no thread open: idle). */
+const threadStatus = (thread: Extract<SessionEvent, { type: 'thread_read' }>['thread']): RunStatus =>
+  !thread ? 'idle' : thread.busy ? 'running' : thread.ended ? 'stopped' : thread.pending ? 'awaiting_approval' : 'paused';
+
+/**
+ * A command's calls: an answer goes on at once (decide, then run); a Pause is for a run that is
+ * running. The executor moves the status as it does them; the reason of the last pause is dropped
+ * as the run goes on.
+ */
+const asked = (session: RunSession, command: Command): Transition => {
+  const calls: Command[] = command.type === 'decide' ? [command, { type: 'run' }] : command.type === 'pause' && session.status !== 'running' ? [] : [command];
+  return { session: command.type === 'pause' ? session : { ...session, pausedBy: null }, effects: calls.map((call) => ({ type: 'call', command: call })) };
+};
+
+/** The session after `event`, and what to do: tell a changed status, an approval asked, a pause's reason; call the executor for a command. */
+export const transition = (session: RunSession, event: SessionEvent): Transition => {
+  if (event.type === 'asked') return asked(session, event.command);
+  let status: RunStatus;
+  let pending = session.pending;
+  let pausedBy = session.pausedBy;
+  const effects: SessionEffect[] = [];
+  switch (event.type) {
+    case 'thread_read':
+      status = threadStatus(event.thread);
+      pending = status === 'awaiting_approval' ? (event.thread?.pending ?? null) : null;
+      break;
+    case 'disconnected':
+      status = 'stopped';
+      pending = null;
+      break;
+    default:
+      // The status chart (runStatus.ts): a stopped run stays stopped, only a pending approval is answered.
+      status = nextStatus(session.status, event);
+      if (session.status === 'stopped') return { session, effects };
+      if (event.type === 'run_started') pausedBy = null;
+      if (event.type === 'paused') {
+        pending = null;
+        pausedBy = event.by ?? null;
+      }
+      if (event.type === 'approval_asked') pending = event.pending;
+      if (event.type === 'decided' || event.type === 'stopped') pending = null;
+  }
+  if (status !== session.status) effects.push(tell({ type: 'status', status }));
+  // Said however the status went: a fork held at once was paused already.
+  if (event.type === 'paused' && event.by) effects.push(tell({ type: 'paused', reason: event.by }));
+  if (event.type === 'approval_asked' || (event.type === 'thread_read' && pending && status !== session.status)) effects.push(tell({ type: 'approval', pending: pending as PendingApproval }));
+  return { session: { status, pending, pausedBy }, effects };
+};
+
+/** The events a transition's effects tell, in order: what an executor tells its listeners. */
+export const toldBy = (effects: readonly SessionEffect[]): RunEvent[] => effects.flatMap((effect) => (effect.type === 'tell' ? [effect.event] : []));
+
+/** The nodes of `graph` a run stops before to ask a person (`interruptsBefore`), of those compiled (`names`, by id) when given. */
+export const approvalNodes = (graph: GraphFile, names?: ReadonlyMap<string, string>): string[] =>
+  graph.nodes.filter((node) => kindDefinition(node.kind).interruptsBefore && (!names || names.has(node.id))).map((node) => node.id);
+
+/** The question a node that asks a person puts, in the one wording of both executors, about the action refused in `state`. */
+export const approvalAt = (graph: GraphFile, nodeId: string, state: Readonly<Record<string, unknown>>): PendingApproval => {
+  const node = graph.nodes.find((candidate) => candidate.id === nodeId);
+  const denied = deniedAction(state);
+  return {
+    node: nodeId, prompt: (node?.config as AskedConfig | undefined)?.prompt ?? `Allow ${denied.skill ?? 'the action'} to run?`, ...denied,
+    reason: denied.skill ? `${denied.skill} was refused by the permission check (${graph.permissions.mode})` : undefined,
+  };
+};
+
+/** Stream calls a Step makes at most to run one node. */
+export const STEP_CALLS = 3;
+
+/**
+ * A Step: a fresh thread, or one whose state was just edited, stops before its first node once, so
+ * it streams again (STEP_CALLS at most) until `done` — a node ran, or the run cannot go on.
+ */
+export const stepPastFreshThread = async (stream: (call: number) => Promise<unknown>, done: () => boolean) => {
+  for (let call = 0; call < STEP_CALLS; call += 1) {
+    await stream(call);
+    if (done()) return;
+  }
+};
