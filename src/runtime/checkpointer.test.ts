@@ -64,7 +64,8 @@ describe('the retaining checkpointer', () => {
     const graph = FIXTURES.loop();
     graph.limits.maxSteps = 40;
     const saver = new RetainingSaver({ keepNewest: 2, keyframeEvery: 1000, maxKeyframes: 1 }, { channels: channelNames(graph), keepWrites: true });
-    const config = { configurable: { thread_id: 'run-1' } };
+    // A fixed clock: the two runs below record the same steps.
+    const config = { configurable: { thread_id: 'run-1', loopscope: { now: () => 0 } } };
     const compiled = buildStateGraph(graph).compile({ checkpointer: saver });
     await compiled.invoke(initialValues(graph, 1) as never, { ...config, recursionLimit: recursionLimitOf(graph) });
     const journal = saver.journal('run-1');
