@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { RunnableConfig } from '@langchain/core/runnables';
 import type { Checkpoint } from '@langchain/langgraph-checkpoint';
 import { RetainingSaver } from './checkpointer.ts';
+import { buildStateGraph, nodeNames, recursionLimitOf } from './compile.ts';
 import { createController } from './run.ts';
+import { channelNames, initialValues, type RunValues } from './state.ts';
 import { FIXTURES } from './fixtures/index.ts';
 
 const thread = { configurable: { thread_id: 't', checkpoint_ns: '' } };
@@ -57,4 +59,40 @@ describe('the retaining checkpointer', () => {
     // Without a journal, a dropped checkpoint cannot be rebuilt.
     expect(await controller.stateAt(7)).toBeNull();
   }, 20_000);
+
+  it('keeps what each checkpoint wrote of the run’s channels as the journal, and answers the state after any step from it', async () => {
+    const graph = FIXTURES.loop();
+    graph.limits.maxSteps = 40;
+    const saver = new RetainingSaver({ keepNewest: 2, keyframeEvery: 1000, maxKeyframes: 1 }, { channels: channelNames(graph), keepWrites: true });
+    // A fixed clock: the two runs below record the same steps.
+    const config = { configurable: { thread_id: 'run-1', loopscope: { now: () => 0 } } };
+    const compiled = buildStateGraph(graph).compile({ checkpointer: saver });
+    await compiled.invoke(initialValues(graph, 1) as never, { ...config, recursionLimit: recursionLimitOf(graph) });
+    const journal = saver.journal('run-1');
+    // The input whole, then one entry a node: its writes, and never LangGraph's trigger channels.
+    expect(journal[0]).toEqual({ step: 0, update: initialValues(graph, 1) });
+    const latest = (await compiled.getState(config)).values as RunValues;
+    const last = latest._run.step;
+    expect(last).toBeGreaterThan(39);
+    expect(journal.slice(1).map((entry) => entry.step)).toEqual(Array.from({ length: last }, (_, index) => index + 1));
+    expect(journal.every((entry) => Object.keys(entry.update).every((channel) => channelNames(graph).includes(channel)))).toBe(true);
+    // Three checkpoints kept (the two newest, the keyframe at LangGraph's step 0): every other step is the journal replayed.
+    expect(saver.size).toBe(3);
+    // The same run with every checkpoint kept reads each step from its own checkpoint.
+    const everything = new RetainingSaver({ keepNewest: 1000 }, { channels: channelNames(graph), keepWrites: false });
+    await buildStateGraph(graph).compile({ checkpointer: everything }).invoke(initialValues(graph, 1) as never, { ...config, recursionLimit: recursionLimitOf(graph) });
+    for (const step of [0, 1, 17, 39]) expect(saver.valuesAt('run-1', step, latest)).toEqual(everything.valuesAt('run-1', step, latest));
+    expect(saver.valuesAt('run-1', last, latest)).toBe(latest);
+    // An edit without the ledger is recorded at the step the run is at.
+    await compiled.updateState(config, { round: 99 }, nodeNames(graph).get(latest._step?.node as string));
+    expect(saver.journal('run-1').at(-1)).toEqual({ step: last, update: { round: 99 } });
+  }, 20_000);
+
+  it('keeps no journal when told not to: its memory is the retention policy’s alone', async () => {
+    const graph = FIXTURES.loop();
+    graph.limits.maxSteps = 10;
+    const saver = new RetainingSaver({}, { channels: channelNames(graph), keepWrites: false });
+    await buildStateGraph(graph).compile({ checkpointer: saver }).invoke(initialValues(graph, 1) as never, { configurable: { thread_id: 't' }, recursionLimit: recursionLimitOf(graph) });
+    expect(saver.journal('t')).toEqual([]);
+  });
 });

@@ -4,14 +4,18 @@
  * growing lists again at every step. This one keeps checkpoints by reference (a run's values are
  * never changed in place, so consecutive checkpoints share every value they did not rewrite) and
  * keeps only the newest few plus keyframes, spaced wider as they pile up, so its memory stays flat
- * however long the run. A dropped checkpoint's state is rebuilt from the nearest one kept by
- * replaying the run's recorded updates (`valuesAt`, journal.ts).
+ * however long the run. It also keeps the run's record: the channels each checkpoint wrote, in
+ * order (a thread's journal, what a run session stores), and answers the state after any step from
+ * the nearest checkpoint kept with the record replayed from there (`valuesAt`, journal.ts).
  */
 import {
   BaseCheckpointSaver, compareWritesSortKeys, copyCheckpoint, getCheckpointId, WRITES_IDX_MAP, writesSortKey,
-  type Checkpoint, type CheckpointListOptions, type CheckpointMetadata, type CheckpointPendingWrite, type CheckpointTuple, type PendingWrite,
+  type ChannelVersions, type Checkpoint, type CheckpointListOptions, type CheckpointMetadata, type CheckpointPendingWrite, type CheckpointTuple, type PendingWrite,
 } from '@langchain/langgraph-checkpoint';
 import type { RunnableConfig } from '@langchain/core/runnables';
+import type { JournalEntry } from './controller.ts';
+import { valuesAt } from './journal.ts';
+import { RUN_CHANNEL, type RunLedger, type RunValues } from './state.ts';
 
 export interface RetentionPolicy {
   /** The newest checkpoints of a thread kept in any case (resume, recent time travel). */
@@ -23,6 +27,14 @@ export interface RetentionPolicy {
 }
 
 export const DEFAULT_RETENTION: RetentionPolicy = { keepNewest: 32, keyframeEvery: 64, maxKeyframes: 256 };
+
+/** The run a saver keeps the record of. */
+export interface RunRecord {
+  /** The run's channels (LangGraph's own, its triggers, are not the run's). */
+  channels: readonly string[];
+  /** Keeps what every step wrote (to store the run, or read a step whose checkpoint went); off, memory is the retention policy's alone. */
+  keepWrites: boolean;
+}
 
 interface Stored {
   checkpoint: Checkpoint;
@@ -38,6 +50,8 @@ interface Thread {
   recent: string[];
   keyframes: string[];
   spacing: number;
+  /** What each checkpoint wrote of the run's channels, in order: the thread's journal. */
+  journal: JournalEntry[];
 }
 
 const keyOf = (threadId: string, namespace: string) => `${threadId}\u0000${namespace}`;
@@ -51,20 +65,27 @@ const threadOf = (config: RunnableConfig) => {
 export class RetainingSaver extends BaseCheckpointSaver {
   readonly policy: RetentionPolicy;
   private readonly threads = new Map<string, Thread>();
+  private readonly run: RunRecord | undefined;
+  private readonly recorded: ReadonlySet<string>;
 
-  constructor(policy: Partial<RetentionPolicy> = {}) {
+  constructor(policy: Partial<RetentionPolicy> = {}, run?: RunRecord) {
     super();
     this.policy = { ...DEFAULT_RETENTION, ...policy };
+    this.run = run;
+    this.recorded = new Set(run?.keepWrites ? run.channels : []);
   }
 
   private thread(config: RunnableConfig, create: true): Thread;
   private thread(config: RunnableConfig, create?: false): Thread | undefined;
   private thread(config: RunnableConfig, create = false) {
     const { threadId, namespace } = threadOf(config);
-    const key = keyOf(threadId, namespace);
+    return this.threadByKey(keyOf(threadId, namespace), create);
+  }
+
+  private threadByKey(key: string, create: boolean): Thread | undefined {
     let thread = this.threads.get(key);
     if (!thread && create) {
-      thread = { byId: new Map(), recent: [], keyframes: [], spacing: this.policy.keyframeEvery };
+      thread = { byId: new Map(), recent: [], keyframes: [], spacing: this.policy.keyframeEvery, journal: [] };
       this.threads.set(key, thread);
     }
     return thread;
@@ -113,8 +134,9 @@ export class RetainingSaver extends BaseCheckpointSaver {
     }
   }
 
-  async put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata): Promise<RunnableConfig> {
+  async put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata, newVersions?: ChannelVersions): Promise<RunnableConfig> {
     const thread = this.thread(config, true);
+    if (newVersions && this.recorded.size > 0) this.record(thread, checkpoint, newVersions);
     const parentId = config.configurable?.checkpoint_id as string | undefined;
     // Kept as given: LangGraph hands over a checkpoint of its own making (a copy, or one made for
     // this put) and does not change it afterwards; copying it again here was a cost per step that
@@ -124,6 +146,18 @@ export class RetainingSaver extends BaseCheckpointSaver {
     this.retain(thread);
     const { threadId, namespace } = threadOf(config);
     return { configurable: { thread_id: threadId, checkpoint_ns: namespace, checkpoint_id: checkpoint.id } };
+  }
+
+  /**
+   * Keeps what this checkpoint wrote: the run's channels LangGraph gave a new version (a node's
+   * writes, an edit, a run's input), by reference, as one journal entry at the run's step.
+   */
+  private record(thread: Thread, checkpoint: Checkpoint, newVersions: ChannelVersions) {
+    let update: Record<string, unknown> | undefined;
+    for (const channel in newVersions) if (this.recorded.has(channel)) (update ??= {})[channel] = checkpoint.channel_values[channel];
+    if (!update) return;
+    const step = (update[RUN_CHANNEL] as RunLedger | undefined)?.step ?? thread.journal.at(-1)?.step ?? 0;
+    thread.journal.push({ step, update });
   }
 
   async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string, taskPath = ''): Promise<void> {
@@ -148,6 +182,28 @@ export class RetainingSaver extends BaseCheckpointSaver {
     const thread = this.threads.get(keyOf(threadId, namespace));
     if (!thread) return [];
     return [...new Set([...thread.keyframes, ...thread.recent])].sort().reverse().map((id) => (thread.byId.get(id) as Stored).checkpoint);
+  }
+
+  /** What a thread's checkpoints wrote, in order (empty unless the saver keeps writes): the run's journal. */
+  journal(threadId: string): readonly JournalEntry[] {
+    return this.threads.get(keyOf(threadId, ''))?.journal ?? [];
+  }
+
+  /** Starts a thread's journal with the entries of the run it continues (a run restored, or the steps a fork keeps), before its first checkpoint. */
+  startJournal(threadId: string, entries: readonly JournalEntry[]) {
+    if (this.recorded.size > 0) (this.threadByKey(keyOf(threadId, ''), true) as Thread).journal.push(...entries);
+  }
+
+  /**
+   * The run's channel values after `step` on a thread whose run stands at `latest`: its checkpoint
+   * if kept, else the nearest kept before it with the journal replayed from there; null when neither holds it.
+   */
+  valuesAt(threadId: string, step: number, latest: RunValues): RunValues | null {
+    const kept = this.kept(threadId);
+    const values = function* () {
+      for (const checkpoint of kept) yield checkpoint.channel_values;
+    };
+    return valuesAt({ channels: this.run?.channels ?? [], values: latest, journal: this.journal(threadId), kept: values() }, step);
   }
 
   /** How many checkpoints the saver holds over all threads (the bench watches it stay flat). */

@@ -13,7 +13,7 @@ import { Annotation, END, NodeInterrupt, START, StateGraph, type LangGraphRunnab
 import { reachableFrom, type GraphFile } from '../graph/index.ts';
 import { FieldChannel, stepStartValues, withLeanSteps } from './langgraphInternals.ts';
 import { outsideWriteCheck, writtenByRuntime } from './outsideWrites.ts';
-import { channelNames, initialValues, refusedState, type RunValues } from './state.ts';
+import { channelNames, initialValues, refusedState, RUN_CHANNEL, STEP_CHANNEL, type RunValues } from './state.ts';
 import { executeNode, finallyNode, realRunners, routeAfter, type RunDeps } from './step.ts';
 
 /** What a caller passes in `config.configurable.loopscope` (attempts come back on the `custom` stream). */
@@ -154,11 +154,14 @@ export const buildStateGraph = (graph: GraphFile, defaults: LoopscopeConfig = {}
       ...(closingName ? [closingName] : []),
     ])];
     const route = (update: Record<string, unknown> | null, config: LangGraphRunnableConfig) => {
-      const run = presentValues({ ...stepStartValues(config, fieldNames), ...update }) as RunValues;
+      // The node chose its edge once (executeNode): its update carries the ledger and the step with the edge that fired.
+      const ran = update !== null && RUN_CHANNEL in update && STEP_CHANNEL in update;
+      const run = ran ? (update as RunValues) : (presentValues({ ...stepStartValues(config, fieldNames), ...update }) as RunValues);
       if (!run._run || run._run.stop) return END;
       // A stop that gets a final response goes to the finally node: an edge of the compiled graph, not a side path.
       if (run._run.closing) return closingName ?? END;
-      const target = routeAfter(graph, node.id, run._run.outcome, run).fired?.target;
+      // An update made as this node from outside (updateState: a decision, a server's fork) ran no node: its edge is chosen for the state it leaves.
+      const target = (ran ? run._step?.fired : routeAfter(graph, node.id, run._run.outcome, run).fired)?.target;
       return (target !== undefined && names.get(target)) || END;
     };
     builder.addConditionalEdges(source as never, new Untraced(route) as never, [...targets, END] as never);

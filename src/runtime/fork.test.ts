@@ -4,7 +4,7 @@ import { findTemplate } from '../graph/templates/index.ts';
 import { createController } from './index.ts';
 import { forkStart, type ForkSource } from './fork.ts';
 import { foldJournal, journalUpTo, valuesAt } from './journal.ts';
-import type { RunValues } from './state.ts';
+import { channelNames, type RunValues } from './state.ts';
 import type { TraceStep } from './trace.ts';
 
 const graph = (findTemplate('securityclaw') as { graph: () => GraphFile }).graph();
@@ -17,7 +17,7 @@ const recorded = async (compact = false) => {
   await controller.run();
   const { journal, trace } = controller;
   const values = foldJournal(journal) as RunValues;
-  const at = (step: number) => valuesAt({ graph, values, journal, kept: [] }, step);
+  const at = (step: number) => valuesAt({ channels: channelNames(graph), values, journal, kept: [] }, step);
   return { trace, source: (atStep: number, change: Partial<ForkSource> = {}): ForkSource => ({ graph, steps: trace.steps, journal, compact, base: at(atStep), ...change }) };
 };
 

@@ -4,7 +4,7 @@ import { findTemplate } from '../graph/templates/index.ts';
 import type { JournalEntry } from './controller.ts';
 import { createController, runGraph, stateAfterStep } from './index.ts';
 import { foldJournal, journalSteps, journalUpTo, lastEntryAt, putStep, takeUpdate, valuesAt } from './journal.ts';
-import { agentState, initialValues, type RunValues } from './state.ts';
+import { agentState, channelNames, initialValues, type RunValues } from './state.ts';
 import type { TraceStep } from './trace.ts';
 
 /** The securityclaw template with a field no node writes: it shows which checkpoint a state was read from. */
@@ -23,23 +23,22 @@ const recordedRun = async (graph: GraphFile) => {
 const entries = (...steps: number[]): JournalEntry[] => steps.map((step, index) => ({ step, update: { index } }));
 
 describe('takeUpdate', () => {
-  it('puts the update over the values, records it at the step it leaves the run at, and keeps the state before its step unless compact', () => {
+  it('puts the update over the values and keeps the state before its step unless compact', () => {
     const graph = graphWithProbe();
     const values = initialValues(graph, 1);
     const step = { step: 1, node: 'decide' } as TraceStep;
     const update = { plan: { signature: 'x' }, _run: { ...values._run, step: 1 }, _step: step };
     const taken = takeUpdate(values, update, false);
     expect(taken.values).toMatchObject({ plan: { signature: 'x' }, probe: 'initial', _step: step });
-    expect(taken.entry).toEqual({ step: 1, update });
     expect(taken.step).toEqual({ ...step, stateBefore: agentState(values) });
     expect(takeUpdate(values, update, true).step).toBe(step);
     expect(values).toEqual(initialValues(graph, 1));
   });
 
-  it('an edit without a ledger is recorded at the step the run is at, and carries no step', () => {
+  it('an edit carries no step', () => {
     const values = { ...initialValues(graphWithProbe(), 1), _run: { ...initialValues(graphWithProbe(), 1)._run, step: 4 } } as RunValues;
     const taken = takeUpdate(values, { probe: 'edited' }, false);
-    expect(taken.entry.step).toBe(4);
+    expect(taken.values.probe).toBe('edited');
     expect(taken.step).toBeNull();
   });
 });
@@ -80,26 +79,26 @@ describe('a recorded journal', () => {
     const { journal } = await recordedRun(graph);
     const values = foldJournal(journal) as RunValues;
     for (let step = 0; step <= full.steps.length; step += 1) {
-      const at = valuesAt({ graph, values, journal, kept: [] }, step);
+      const at = valuesAt({ channels: channelNames(graph), values, journal, kept: [] }, step);
       expect(agentState(at as RunValues)).toEqual(stateAfterStep(full, step));
     }
-    expect(valuesAt({ graph, values, journal, kept: [] }, values._run.step)).toBe(values);
-    expect(valuesAt({ graph, values, journal, kept: [] }, values._run.step + 1)).toBeNull();
-    expect(valuesAt({ graph, values, journal, kept: [] }, -1)).toBeNull();
-    expect(valuesAt({ graph, values, journal: [], kept: [] }, 2)).toBeNull();
+    expect(valuesAt({ channels: channelNames(graph), values, journal, kept: [] }, values._run.step)).toBe(values);
+    expect(valuesAt({ channels: channelNames(graph), values, journal, kept: [] }, values._run.step + 1)).toBeNull();
+    expect(valuesAt({ channels: channelNames(graph), values, journal, kept: [] }, -1)).toBeNull();
+    expect(valuesAt({ channels: channelNames(graph), values, journal: [], kept: [] }, 2)).toBeNull();
   });
 
   it('reads a step from the checkpoint kept for it, or replays the journal from the nearest one before it', async () => {
     const graph = graphWithProbe();
     const { journal } = await recordedRun(graph);
     const values = foldJournal(journal) as RunValues;
-    const atThree = valuesAt({ graph, values, journal, kept: [] }, 3) as RunValues;
+    const atThree = valuesAt({ channels: channelNames(graph), values, journal, kept: [] }, 3) as RunValues;
     // Kept checkpoints, newest first: one after step 3 whose probe says so, with a field nothing had written (undefined) and a value that is no channel.
     const kept = [{ ...values, probe: 'latest' }, { ...atThree, probe: 'kept at 3', recovery: undefined, notAChannel: 1 }];
-    const read = (step: number) => valuesAt({ graph, values, journal, kept }, step) as RunValues;
+    const read = (step: number) => valuesAt({ channels: channelNames(graph), values, journal, kept }, step) as RunValues;
     expect(read(3)).toEqual({ ...atThree, probe: 'kept at 3', recovery: undefined });
     expect(Object.hasOwn(read(3), 'recovery')).toBe(false);
-    expect(read(5)).toEqual({ ...valuesAt({ graph, values, journal, kept: [] }, 5), probe: 'kept at 3' });
+    expect(read(5)).toEqual({ ...valuesAt({ channels: channelNames(graph), values, journal, kept: [] }, 5), probe: 'kept at 3' });
     expect(read(2).probe).toBe('initial');
   });
 });

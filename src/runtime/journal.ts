@@ -1,25 +1,22 @@
 /**
  * A run's journal as pure functions: the run's channel updates in order (`JournalEntry`,
- * controller.ts), the first the whole initial state. The controller (run.ts) takes each update in
- * with `takeUpdate`; folding the journal gives the values at any step, which is how a step whose
- * checkpoint the bounded checkpointer dropped is read (`valuesAt`), how a run stored by the page
- * comes back after a reload (`foldJournal`, `journalSteps`) and what a fork inherits
- * (`journalUpTo`).
+ * controller.ts), the first the whole initial state, as the checkpointer records them
+ * (checkpointer.ts). The controller (run.ts) takes each update in with `takeUpdate`; folding the
+ * journal gives the values at any step, which is how a step whose checkpoint the bounded
+ * checkpointer dropped is read (`valuesAt`), how a run stored by the page comes back after a reload
+ * (`foldJournal`, `journalSteps`) and what a fork inherits (`journalUpTo`).
  */
-import type { GraphFile } from '../graph/index.ts';
 import type { JournalEntry } from './controller.ts';
-import { agentState, channelNames, type RunValues } from './state.ts';
+import { agentState, type RunValues } from './state.ts';
 import type { TraceStep } from './trace.ts';
 
 /**
  * What one update (a node's, or an edit: a stop, a decision) makes of the values: the values after
- * it, its journal entry, and the trace step it carries, if any, with the state before it unless
- * the run keeps compact steps.
+ * it, and the trace step it carries, if any, with the state before it unless the run keeps compact steps.
  */
-export const takeUpdate = (values: RunValues, update: Record<string, unknown>, compact: boolean | undefined): { values: RunValues; entry: JournalEntry; step: TraceStep | null } => {
-  const after = { ...values, ...update } as RunValues;
+export const takeUpdate = (values: RunValues, update: Record<string, unknown>, compact: boolean | undefined): { values: RunValues; step: TraceStep | null } => {
   const step = update._step as TraceStep | undefined;
-  return { values: after, entry: { step: after._run.step, update }, step: !step ? null : compact ? step : { ...step, stateBefore: agentState(values) } };
+  return { values: { ...values, ...update } as RunValues, step: !step ? null : compact ? step : { ...step, stateBefore: agentState(values) } };
 };
 
 /** Puts a step into a run's steps in place (a long run's steps are not copied per node): an edit of a step (a stop, a fork's new route) replaces its record. */
@@ -65,7 +62,8 @@ export const journalUpTo = (entries: readonly JournalEntry[], step: number): Jou
 
 /** A run as `valuesAt` reads it. */
 export interface RunAtHand {
-  graph: GraphFile;
+  /** The run's channels (`channelNames`, state.ts). */
+  channels: readonly string[];
   /** The values after the run's last step. */
   values: RunValues;
   journal: readonly JournalEntry[];
@@ -81,10 +79,9 @@ export interface RunAtHand {
 export const valuesAt = (run: RunAtHand, step: number): RunValues | null => {
   if (step === run.values._run.step) return run.values;
   if (step > run.values._run.step || step < 0) return null;
-  const names = channelNames(run.graph);
   // A field nothing had written is kept in the checkpoint as undefined (langgraphInternals.ts, FieldChannel).
   const fromCheckpoint = (values: Readonly<Record<string, unknown>>) =>
-    Object.fromEntries(names.filter((name) => Object.hasOwn(values, name) && values[name] !== undefined).map((name) => [name, values[name]]));
+    Object.fromEntries(run.channels.filter((name) => Object.hasOwn(values, name) && values[name] !== undefined).map((name) => [name, values[name]]));
   let base: Record<string, unknown> | undefined;
   for (const values of run.kept) {
     const at = (values._run as RunValues['_run'] | undefined)?.step;

@@ -8,8 +8,9 @@
  * stream as it ends. A fork seeds a new thread with `updateState` from the values of the step it
  * forks from, so the steps before it are never run again.
  *
- * What is not a LangGraph call lives in pure modules: the run session (session.ts), each update taken
- * in and the state at a step (journal.ts), and where a fork starts (fork.ts).
+ * The checkpointer keeps the run's record: its checkpoints, what each step wrote (the journal) and
+ * the state after any step (checkpointer.ts). What is not a LangGraph call lives in pure modules:
+ * the run session (session.ts), each update taken in (journal.ts), and where a fork starts (fork.ts).
  */
 import type { CompiledStateGraph } from '@langchain/langgraph/web';
 import { kindDefinition, nodeById, own, type AskedConfig, type GraphFile } from '../graph/index.ts';
@@ -21,8 +22,8 @@ import type { ForkEdits, JournalEntry, LocalRunController, RunEvent, RunOptions 
 import { scriptedAnswer } from './kinds/index.ts';
 import { checkGuards } from './guards.ts';
 import { forkStart } from './fork.ts';
-import { foldJournal, journalSteps, putStep, takeUpdate, valuesAt } from './journal.ts';
-import { agentState, initialValues, refusedState, type RunValues, type Stop } from './state.ts';
+import { foldJournal, journalSteps, putStep, takeUpdate } from './journal.ts';
+import { agentState, channelNames, initialValues, refusedState, type RunLedger, type RunValues, type Stop } from './state.ts';
 import { startingStatus } from './runStatus.ts';
 import { approvalAt, approvalNodes, startSession, stepPastFreshThread, toldBy, transition, type RunSession, type SessionEvent } from './session.ts';
 import { TRACE_FORMAT, TRACE_VERSION, type Trace, type TraceStep } from './trace.ts';
@@ -74,7 +75,7 @@ interface Session {
 }
 
 const createSession = (graph: GraphFile, options: RunOptions): Session => {
-  const saver = new RetainingSaver(options.retention);
+  const saver = new RetainingSaver(options.retention, { channels: channelNames(graph), keepWrites: options.record !== false });
   let compiled: Compiled | undefined;
   return {
     graph, saver, names: nodeNames(graph), threads: 0,
@@ -89,6 +90,7 @@ const createSession = (graph: GraphFile, options: RunOptions): Session => {
 interface Start {
   values: RunValues;
   steps: TraceStep[];
+  /** The journal the run continues (a run restored, the steps a fork keeps), before its thread's first checkpoint. */
   journal: JournalEntry[];
   /** How the thread gets its first checkpoint: the input of a fresh run, or an update as the node that ran last. */
   seed: { input: RunValues } | { values: RunValues; asNode: string } | null;
@@ -104,7 +106,6 @@ class Controller implements LocalRunController {
   private readonly scenario: string | undefined;
   private values: RunValues;
   private readonly steps: TraceStep[];
-  private readonly entries: JournalEntry[];
   private seed: Start['seed'];
   private readonly forkedFrom: Trace['forkedFrom'];
   private readonly listeners = new Set<(event: RunEvent) => void>();
@@ -135,8 +136,9 @@ class Controller implements LocalRunController {
     this.threadId = `run-${session.threads}`;
     this.values = start.values;
     this.steps = options.keepSteps === false ? [] : start.steps;
-    this.entries = options.record === false ? [] : start.journal;
     this.seed = start.seed;
+    // What the thread's first checkpoint writes is the run's values as a whole: the journal before it is the run's it continues.
+    session.saver.startJournal(this.threadId, start.seed ? start.journal.slice(0, -1) : start.journal);
     this.forkedFrom = start.forkedFrom;
     this.freshFork = start.fresh === true;
     const pending = this.awaitedApproval();
@@ -161,8 +163,12 @@ class Controller implements LocalRunController {
     return this.current.pending;
   }
 
+  /** The checkpointer's record of the thread, and the values it will start from while it has no checkpoint yet. */
   get journal(): readonly JournalEntry[] {
-    return this.entries;
+    const recorded = this.session.saver.journal(this.threadId);
+    if (this.options.record === false) return recorded;
+    const seed = this.seed && ('input' in this.seed ? this.seed.input : this.seed.values);
+    return seed ? [...recorded, { step: seed._run.step, update: seed }] : recorded;
   }
 
   get trace(): Trace {
@@ -220,9 +226,8 @@ class Controller implements LocalRunController {
 
   /** Takes in a node's update (from the stream) or an edit (a stop, a decision). */
   private apply(update: Record<string, unknown>) {
-    const { values, entry, step } = takeUpdate(this.values, update, this.options.compact);
+    const { values, step } = takeUpdate(this.values, update, this.options.compact);
     this.values = values;
-    if (this.options.record !== false) this.entries.push(entry);
     if (step && this.options.keepSteps !== false) putStep(this.steps, step);
   }
 
@@ -251,17 +256,18 @@ class Controller implements LocalRunController {
     await this.work;
   }
 
-  /** Applies an edit here at once, and in the checkpoint after the LangGraph calls already queued. */
-  private edit(update: Record<string, unknown>) {
-    this.apply(update);
+  /**
+   * Changes the ledger here at once, and in the checkpoint after the LangGraph calls already queued:
+   * there the change applies to the ledger the checkpoint holds when its turn comes (a node in flight may have moved it on).
+   */
+  private editLedger(change: (run: RunLedger) => RunLedger) {
+    this.apply({ _run: change(this.values._run) });
     if (this.seed && 'values' in this.seed) this.seed = { ...this.seed, values: this.values };
     else if (this.seed) this.seed = { input: this.values };
-    else this.syncCheckpoint(Object.keys(update));
-  }
-
-  /** Writes these channels as they are when the write's turn comes (a node in flight may have moved them on). */
-  private syncCheckpoint(keys: readonly string[]) {
-    void this.enqueue(() => this.session.compiled.updateState(this.config(), Object.fromEntries(keys.map((key) => [key, this.values[key]])), this.asNode()));
+    else void this.enqueue(async () => {
+      const { values } = await this.session.compiled.getState(this.config());
+      return this.session.compiled.updateState(this.config(), { _run: change((values as RunValues)._run) }, this.asNode());
+    });
   }
 
   private hooks(): LoopscopeConfig {
@@ -361,8 +367,9 @@ class Controller implements LocalRunController {
     if (stoppedByPerson) {
       // Stop came while the node ran: it finished, and the person's stop stands.
       const step = update._step as TraceStep;
-      this.apply({ ...update, _run: { ...(update._run as RunValues['_run']), stop: stoppedByPerson }, _step: { ...step, stop: stoppedByPerson } });
-      this.syncCheckpoint(['_run', '_step']);
+      const stopped = { _run: { ...(update._run as RunValues['_run']), stop: stoppedByPerson }, _step: { ...step, stop: stoppedByPerson } };
+      this.apply({ ...update, ...stopped });
+      void this.enqueue(() => this.session.compiled.updateState(this.config(), stopped, this.asNode()));
     } else this.apply(update);
     this.emit({ type: 'step', step: this.steps.at(-1) ?? (this.values._step as TraceStep) });
     this.announceStopIfStopped();
@@ -452,24 +459,19 @@ class Controller implements LocalRunController {
   /** Ends the run; a node in flight finishes first, and its step carries the person's stop. */
   stop() {
     if (this.values._run.stop) return;
-    this.edit({ _run: { ...this.values._run, stop: USER_STOP } });
+    this.editLedger((run) => ({ ...run, stop: USER_STOP }));
     this.announceStopIfStopped();
   }
 
   decide(decision: 'approved' | 'denied') {
     if (!this.current.pending) return;
-    this.edit({ _run: { ...this.values._run, decision } });
+    this.editLedger((run) => ({ ...run, decision }));
     this.transition({ type: 'decided' });
   }
 
-  /** The channel values after `step`: the run's own, a kept checkpoint's, or the journal replayed (journal.ts). */
+  /** The channel values after `step`, as the checkpointer answers them (checkpointer.ts). */
   private valuesAt(step: number): RunValues | null {
-    const saver = this.session.saver;
-    const threadId = this.threadId;
-    const kept = function* () {
-      for (const checkpoint of saver.kept(threadId)) yield checkpoint.channel_values;
-    };
-    return valuesAt({ graph: this.session.graph, values: this.values, journal: this.entries, kept: kept() }, step);
+    return this.session.saver.valuesAt(this.threadId, step, this.values);
   }
 
   async stateAt(step: number) {
@@ -478,7 +480,7 @@ class Controller implements LocalRunController {
   }
 
   async fork(atStep: number, edits: ForkEdits): Promise<LocalRunController> {
-    const start = forkStart({ graph: this.session.graph, steps: this.steps, journal: this.entries, compact: this.options.compact, base: this.valuesAt(atStep) }, atStep, edits);
+    const start = forkStart({ graph: this.session.graph, steps: this.steps, journal: this.journal, compact: this.options.compact, base: this.valuesAt(atStep) }, atStep, edits);
     const seed = start.seedNode === null ? { input: start.values } : { values: start.values, asNode: this.nodeName(start.seedNode) };
     return new Controller(this.session, { ...this.options, journal: undefined, forkedFrom: undefined }, this.scenario, { ...start, seed, fresh: true });
   }
