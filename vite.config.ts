@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { defineConfig, type Plugin } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { graphSchemaStamp } from './scripts/graphSchemaStamp.ts';
@@ -72,6 +73,12 @@ const MCP_SHARED = ['src/skills/mcp.ts', 'node_modules/@cfworker/json-schema/'];
  * rolldown would split what they share into chunks of their own.
  */
 const ZOD = /src\/graph\/(zod|skills)\.ts$|node_modules\/zod\/(v4\/(core|mini|locales)|mini|v4-mini)\//;
+/**
+ * The panels' contents, as the shell's list of panels loads them (src/app/panelRegistry.ts): in one
+ * chunk, which loads after the shell's first commit. Each in a chunk of its own put a name and a
+ * list of what to preload per panel on the first screen (1.4 KB gzip for 14 panels).
+ */
+const PANEL_MODULES = [...readFileSync(new URL('src/app/panelRegistry.ts', import.meta.url), 'utf8').matchAll(/import\('\.\.\/([^']+)'\)/g)].map((match) => `src/${match[1]}`);
 const firstScript = (): Plugin => {
   let base = '/';
   return {
@@ -134,7 +141,7 @@ export default defineConfig(({ command }) => {
         // React Flow makes each of its components with memo() as its module loads: said pure, those
         // the page never draws go (its NodeResizer and what only that uses: 2.6 KB gzip of the first screen).
         treeshake: { manualPureFunctions: ['createLucideIcon', 'memo'] },
-        output: { codeSplitting: { groups: [{ name: 'early', test: (id: string) => id.includes('vite/preload-helper') || EARLY_MODULES.some((module) => module !== FIRST_SCRIPT && id.endsWith(module)) }, { name: 'app', tags: ['$initial'], test: (id: string) => !id.includes('vite/preload-helper') && !EARLY_MODULES.some((module) => id.endsWith(module)), includeDependenciesRecursively: false }, { name: 'mcp', test: (id: string) => MCP_SHARED.some((module) => id.includes(module)) }, { name: 'zod', test: (id: string) => ZOD.test(id) }] } },
+        output: { codeSplitting: { groups: [{ name: 'early', test: (id: string) => id.includes('vite/preload-helper') || EARLY_MODULES.some((module) => module !== FIRST_SCRIPT && id.endsWith(module)) }, { name: 'app', tags: ['$initial'], test: (id: string) => !id.includes('vite/preload-helper') && !EARLY_MODULES.some((module) => id.endsWith(module)), includeDependenciesRecursively: false }, { name: 'mcp', test: (id: string) => MCP_SHARED.some((module) => id.includes(module)) }, { name: 'zod', test: (id: string) => ZOD.test(id) }, { name: 'panels', test: (id: string) => PANEL_MODULES.some((module) => id.endsWith(module)) }] } },
       },
     },
     html: command === 'serve' ? { cspNonce: devNonce } : undefined,
