@@ -20,7 +20,8 @@ const holdChunk = async (page: Page, name: string) => {
 };
 
 test('a palette kind dropped before the canvas edits have loaded is allowed, and added once they have', async ({ page }) => {
-  const edits = await holdChunk(page, 'canvasEdits');
+  // The edits come in the panels' chunk, which the palette shares (vite.config.ts).
+  const edits = await holdChunk(page, 'panels');
   await page.goto('/?template=blank');
   await expect(page.getByRole('note')).toContainText('Drag a kind from the palette');
   await expect.poll(() => edits.asked).toBe(true);

@@ -1,5 +1,5 @@
 import { ReactFlowProvider } from '@xyflow/react';
-import { startTransition, useCallback, useEffect, useState } from 'react';
+import { startTransition, useCallback, useEffect, useState, type ComponentType } from 'react';
 import '../debugger/index.ts';
 import { Canvas } from '../editor/index.ts';
 import { visibleText } from '../graph/visible.ts';
@@ -10,11 +10,11 @@ import { isNarrowWindow, RailPanel } from './RailPanel.tsx';
 import { useSideFocus } from './sideFocus.ts';
 import { SplitGroup, SplitPanel, Splitter } from './Splitter.tsx';
 import { deriveLayout, specsOf, type DerivedLayout, type GroupPanel } from './panelLayout.ts';
-import { PANELS, type LayoutName, type PanelContents, type PanelEntry, type Place } from './panelRegistry.ts';
+import { PANELS, type LayoutName, type PanelEntry, type Place } from './panelRegistry.ts';
 import type { PanelSpec } from './splitLayout.ts';
 
 /** Each panel's contents by its id (panelRegistry.ts). */
-export type LoadedPanels = ReadonlyMap<string, PanelContents>;
+export type LoadedPanels = ReadonlyMap<string, ComponentType>;
 let panelsLoading: Promise<LoadedPanels> | null = null;
 /**
  * The panels' contents, loaded once: by the shell after its first commit, and by the idle warm-up.
@@ -42,12 +42,12 @@ const mainSpecs = (narrow: boolean): Record<string, PanelSpec> => ({
 /** A panel's contents once loaded, and what is drawn inside it besides (by the list). */
 function Contents({ of, panels }: { of: readonly PanelEntry[] | undefined; panels: LoadedPanels | null }) {
   return of?.map((entry) => {
-    const Panel = panels?.get(entry.id)?.Panel;
+    const Panel = panels?.get(entry.id);
     return Panel ? <Panel key={entry.id} /> : null;
   });
 }
 
-const titleOf = (entry: PanelEntry) => (state: AppState) => (typeof entry.title === 'function' ? entry.title(state) : (entry.title ?? entry.id));
+const titleOf = (entry: PanelEntry) => (state: AppState) => (typeof entry.title === 'function' ? entry.title(state) : (entry.title ?? ''));
 
 /** A panel of a splitter group, framed as its slot says, with its splitter on the side of the group's filling panel. */
 function GroupPanelView({ panel, layout, panels }: { panel: GroupPanel; layout: DerivedLayout; panels: LoadedPanels | null }) {

@@ -3,6 +3,7 @@
  * is needed to draw that screen.
  */
 import { loadPanels } from './App.tsx';
+import { PANELS } from './panelRegistry.ts';
 import { useApp } from '../store/index.ts';
 import { openLinkedGraph } from './startup.ts';
 import { whenQuiet } from './whenQuiet.ts';
@@ -31,7 +32,7 @@ const warmUp = () => {
   followLinksInAddress();
   void import('./CrashPage.tsx');
   void import('../persistence/offThread.ts').then(({ warmParser }) => warmParser());
-  void loadPanels().then((panels) => Promise.all([...panels.values()].map((panel) => panel.warmUp?.())));
+  void loadPanels().then(() => Promise.all(PANELS.map((panel) => panel.warmUp?.())));
   // Quiet since the page began to load: nobody uses a page before its first screen.
   whenQuiet(warmUpRuntime, undefined, window, 0);
 };

@@ -9,7 +9,7 @@ const placed = (layout: ReturnType<typeof deriveLayout>, where: string) => (layo
 const notes: PanelEntry = {
   id: 'notes',
   title: 'Notes',
-  load: async () => ({ Panel: () => null }),
+  load: async () => () => null,
   at: { edit: { group: 'bottom', spec: { size: { percent: 20 }, min: 160, collapsible: true }, frame: 'rail', resize: 'notes' }, debug: { group: 'side', spec: { size: { px: 200 }, min: 120 }, resize: 'notes' } },
 };
 

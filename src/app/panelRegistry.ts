@@ -31,18 +31,15 @@ export interface OwnSlot {
 /** Contents drawn in a place of the shell, or inside another panel (by its id), after that panel's own. */
 export type Slot = OwnSlot | { place: Place } | { inside: string };
 
-export interface PanelContents {
-  Panel: ComponentType;
-  /** Loads what the panel shows later (a run, a step), while the page is idle after the first screen. */
-  warmUp?: () => Promise<unknown>;
-}
-
 export interface PanelEntry {
   /** Its splitter panel is `${id}-panel` (the remembered sizes are kept under it). */
   id: string;
   /** Its name on a rail or an aside; a function of the store for a count. */
   title?: string | ((state: AppState) => string);
-  load: () => Promise<PanelContents>;
+  /** Its contents. */
+  load: () => Promise<ComponentType>;
+  /** Loads what the panel shows later (a run, a step), while the page is idle after the first screen. */
+  warmUp?: () => Promise<unknown>;
   /** Where it is in each layout; a layout it is not in leaves it out. */
   at: Partial<Record<LayoutName, Slot>>;
 }
@@ -59,37 +56,39 @@ const railAt = (startCollapsed: boolean): PanelSpec => ({ size: { percent: 24 },
  * controls, the timeline and the step detail side by side; scenarios and problems start as rails.
  */
 export const PANELS: readonly PanelEntry[] = [
-  { id: 'editor-toolbar', load: () => import('../editor/EditorToolbar.tsx').then((module) => ({ Panel: module.EditorToolbar })), at: BOTH({ place: 'header' }) },
-  { id: 'run-toolbar', load: () => import('../debugger/RunToolbar.tsx').then((module) => ({ Panel: module.RunToolbar })), at: BOTH({ place: 'header' }) },
+  { id: 'editor-toolbar', load: () => import('../editor/EditorToolbar.tsx').then((module) => module.EditorToolbar), at: BOTH({ place: 'header' }) },
+  { id: 'run-toolbar', load: () => import('../debugger/RunToolbar.tsx').then((module) => module.RunToolbar), at: BOTH({ place: 'header' }) },
   // The questions a run asks, loaded (lazy.tsx) once one is asked.
-  { id: 'host-consent', load: () => import('../debugger/lazy.tsx').then((module) => ({ Panel: module.HostConsent })), at: BOTH({ place: 'dialogs' }) },
-  { id: 'server-start-consent', load: () => import('../debugger/lazy.tsx').then((module) => ({ Panel: module.ServerStartConsent })), at: BOTH({ place: 'dialogs' }) },
-  { id: 'grant-consent', load: () => import('../debugger/lazy.tsx').then((module) => ({ Panel: module.GrantConsent })), at: BOTH({ place: 'dialogs' }) },
-  { id: 'other-tab-notice', load: () => import('../editor/OtherTabNotice.tsx').then((module) => ({ Panel: module.OtherTabNotice })), at: BOTH({ place: 'dialogs' }) },
+  { id: 'host-consent', load: () => import('../debugger/lazy.tsx').then((module) => module.HostConsent), at: BOTH({ place: 'dialogs' }) },
+  { id: 'server-start-consent', load: () => import('../debugger/lazy.tsx').then((module) => module.ServerStartConsent), at: BOTH({ place: 'dialogs' }) },
+  { id: 'grant-consent', load: () => import('../debugger/lazy.tsx').then((module) => module.GrantConsent), at: BOTH({ place: 'dialogs' }) },
+  { id: 'other-tab-notice', load: () => import('../editor/OtherTabNotice.tsx').then((module) => module.OtherTabNotice), at: BOTH({ place: 'dialogs' }) },
   {
     id: 'palette',
     title: 'Palette',
-    load: () => import('../editor/Palette.tsx').then((module) => ({ Panel: module.Palette })),
+    load: () => import('../editor/Palette.tsx').then((module) => module.Palette),
     at: { edit: { group: 'main', spec: NARROW_COLUMN, frame: 'aside', resize: 'palette' } },
   },
   {
     id: 'view',
     title: 'View',
-    load: () => import('../editor/ViewControls.tsx').then((module) => ({ Panel: module.ViewControls })),
+    load: () => import('../editor/ViewControls.tsx').then((module) => module.ViewControls),
     at: { edit: { inside: 'palette' }, debug: { group: 'bottom', spec: NARROW_COLUMN, frame: 'aside', resize: 'view controls' } },
   },
-  { id: 'run-on-canvas', load: () => import('../debugger/RunOnCanvas.tsx').then((module) => ({ Panel: module.RunOnCanvas })), at: BOTH({ place: 'canvas' }) },
+  { id: 'run-on-canvas', load: () => import('../debugger/RunOnCanvas.tsx').then((module) => module.RunOnCanvas), at: BOTH({ place: 'canvas' }) },
   // A LangGraph server's graph that Loopscope did not make, and two runs side by side (over the timeline's row, never over the canvas, where the runs' parting is marked).
-  { id: 'server-canvas', load: () => import('../debugger/lazy.tsx').then((module) => ({ Panel: module.ServerCanvas })), at: BOTH({ place: 'canvas' }) },
-  { id: 'run-comparison', load: () => import('../debugger/lazy.tsx').then((module) => ({ Panel: module.RunComparison })), at: BOTH({ place: 'over-bottom' }) },
+  { id: 'server-canvas', load: () => import('../debugger/lazy.tsx').then((module) => module.ServerCanvas), at: BOTH({ place: 'canvas' }) },
+  { id: 'run-comparison', load: () => import('../debugger/lazy.tsx').then((module) => module.RunComparison), at: BOTH({ place: 'over-bottom' }) },
   {
     id: 'timeline',
-    load: () => import('../debugger/Timeline.tsx').then((module) => ({ Panel: module.Timeline, warmUp: module.loadTimelineRun })),
+    load: () => import('../debugger/Timeline.tsx').then((module) => module.Timeline),
+    warmUp: () => import('../debugger/Timeline.tsx').then((module) => module.loadTimelineRun()),
     at: BOTH({ group: 'bottom', spec: { min: 280 } }),
   },
   {
     id: 'inspector',
-    load: () => import('../editor/Inspector.tsx').then((module) => ({ Panel: module.Inspector, warmUp: module.loadSelectionForms })),
+    load: () => import('../editor/Inspector.tsx').then((module) => module.Inspector),
+    warmUp: () => import('../editor/Inspector.tsx').then((module) => module.loadSelectionForms()),
     at: { edit: { group: 'side', spec: { min: 120 } } },
   },
   {
@@ -97,7 +96,8 @@ export const PANELS: readonly PanelEntry[] = [
     // beside the timeline in the Debug layout.
     id: 'step',
     title: 'Step detail',
-    load: () => import('../debugger/StepDetail.tsx').then((module) => ({ Panel: module.StepDetail, warmUp: module.loadStepView })),
+    load: () => import('../debugger/StepDetail.tsx').then((module) => module.StepDetail),
+    warmUp: () => import('../debugger/StepDetail.tsx').then((module) => module.loadStepView()),
     at: {
       edit: { group: 'side', spec: { size: { percent: 50 }, min: 120, collapsible: true, collapsedSize: RAIL_PX }, frame: 'rail', resize: 'step detail', yields: true },
       debug: { group: 'bottom', spec: { size: { percent: 42 }, min: 240 }, resize: 'step detail' },
@@ -106,14 +106,14 @@ export const PANELS: readonly PanelEntry[] = [
   {
     id: 'scenarios',
     title: (state) => `Scenarios (${state.graph.scenarios.length})`,
-    load: () => import('../debugger/ScenariosPanel.tsx').then((module) => ({ Panel: module.ScenariosPanel })),
+    load: () => import('../debugger/ScenariosPanel.tsx').then((module) => module.ScenariosPanel),
     // A first visit on a laptop: the scenarios start as a rail, so the canvas and the timeline's reasons fit.
     at: { edit: { group: 'bottom', spec: railAt, frame: 'rail', resize: 'scenarios' }, debug: { group: 'bottom', spec: railAt(true), frame: 'rail', resize: 'scenarios' } },
   },
   {
     id: 'problems',
     title: (state) => `Problems (${state.problems?.length ?? 0})`,
-    load: () => import('../editor/ProblemsPanel.tsx').then((module) => ({ Panel: module.ProblemsPanel })),
+    load: () => import('../editor/ProblemsPanel.tsx').then((module) => module.ProblemsPanel),
     at: { edit: { group: 'bottom', spec: railAt(false), frame: 'rail', resize: 'problems' }, debug: { group: 'bottom', spec: railAt(true), frame: 'rail', resize: 'problems' } },
   },
 ];
