@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { defineConfig, type Plugin } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { graphSchemaStamp } from './scripts/graphSchemaStamp.ts';
@@ -74,13 +74,33 @@ const MCP_SHARED = ['src/skills/mcp.ts', 'node_modules/@cfworker/json-schema/'];
  */
 const ZOD = /src\/graph\/(zod|skills)\.ts$|node_modules\/zod\/(v4\/(core|mini|locales)|mini|v4-mini)\//;
 /**
- * The panels' contents, as the shell's list of panels loads them (src/app/panelRegistry.ts), and
- * what they import: one chunk, loaded after the shell's first commit, which what the canvas loads
- * after its own (its edits, its shortcuts) shares. Split at each panel, each chunk's name and what it
- * imports were on the first screen (1.4 KB gzip); split where the panels share modules with the
- * canvas's later code, 0.7 KB.
+ * The panels' contents load together after the shell's first commit, in one chunk: each loader of
+ * the shell's list of panels (src/app/panelRegistry.ts) takes its module from one module that
+ * gathers them all (`virtual:panels`), imported in one place. A chunk per panel put each one's name
+ * and what it imports on the first screen (1.4 KB gzip for 16 loaders); one chunk with all they
+ * import held the canvas's first drawing back until the panels had loaded.
  */
-const PANEL_MODULES = [...readFileSync(new URL('src/app/panelRegistry.ts', import.meta.url), 'utf8').matchAll(/import\('\.\.\/([^']+)'\)/g)].map((match) => `src/${match[1]}`);
+const PANELS = 'virtual:panels';
+const panelsInOneChunk = (): Plugin => {
+  const modules: string[] = [];
+  // Named as its chunk is: `panels-<hash>.js`.
+  const panelsId = resolve(import.meta.dirname, 'src/app/panels');
+  return {
+    name: 'loopscope-panels',
+    apply: 'build',
+    resolveId: (id) => (id === PANELS ? panelsId : undefined),
+    load: (id) => (id === panelsId ? modules.map((module, at) => `export * as m${at} from ${JSON.stringify(module)};`).join('\n') : undefined),
+    transform: (code, id) => {
+      if (!id.endsWith('/src/app/panelRegistry.ts')) return undefined;
+      const loaders = code.replace(/import\((['"`])(\.\.\/[^'"`]+)\1\)/g, (...[, , path]: string[]) => {
+        const module = resolve(dirname(id), path);
+        if (!modules.includes(module)) modules.push(module);
+        return `loadPanels$().then((panels) => panels.m${modules.indexOf(module)})`;
+      });
+      return `${loaders}\nfunction loadPanels$() { return import('${PANELS}'); }\n`;
+    },
+  };
+};
 const firstScript = (): Plugin => {
   let base = '/';
   return {
@@ -128,7 +148,7 @@ export default defineConfig(({ command }) => {
   // The dev server injects React's refresh preamble inline; a nonce made at each start lets only that run.
   const devNonce = randomBytes(18).toString('base64');
   return {
-    plugins: [react(), metaPolicy(), firstScript(), immutableAssets(), noAjv()],
+    plugins: [react(), metaPolicy(), firstScript(), panelsInOneChunk(), immutableAssets(), noAjv()],
     define: { __GRAPH_SCHEMA__: JSON.stringify(graphSchemaStamp(import.meta.dirname)) },
     build: {
       chunkSizeWarningLimit: 1500,
@@ -143,7 +163,7 @@ export default defineConfig(({ command }) => {
         // React Flow makes each of its components with memo() as its module loads: said pure, those
         // the page never draws go (its NodeResizer and what only that uses: 2.6 KB gzip of the first screen).
         treeshake: { manualPureFunctions: ['createLucideIcon', 'memo'] },
-        output: { codeSplitting: { groups: [{ name: 'early', test: (id: string) => id.includes('vite/preload-helper') || EARLY_MODULES.some((module) => module !== FIRST_SCRIPT && id.endsWith(module)) }, { name: 'app', tags: ['$initial'], test: (id: string) => !id.includes('vite/preload-helper') && !EARLY_MODULES.some((module) => id.endsWith(module)), includeDependenciesRecursively: false }, { name: 'mcp', test: (id: string) => MCP_SHARED.some((module) => id.includes(module)) }, { name: 'zod', test: (id: string) => ZOD.test(id) }, { name: 'panels', test: (id: string) => PANEL_MODULES.some((module) => id.endsWith(module)) }] } },
+        output: { codeSplitting: { groups: [{ name: 'early', test: (id: string) => id.includes('vite/preload-helper') || EARLY_MODULES.some((module) => module !== FIRST_SCRIPT && id.endsWith(module)) }, { name: 'app', tags: ['$initial'], test: (id: string) => !id.includes('vite/preload-helper') && !EARLY_MODULES.some((module) => id.endsWith(module)), includeDependenciesRecursively: false }, { name: 'mcp', test: (id: string) => MCP_SHARED.some((module) => id.includes(module)) }, { name: 'zod', test: (id: string) => ZOD.test(id) }] } },
       },
     },
     html: command === 'serve' ? { cspNonce: devNonce } : undefined,

@@ -4,7 +4,7 @@ import { App } from './App.tsx';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
 import { openInitialGraph } from './startup.ts';
 import { keepLayout } from '../persistence/browserSettings.ts';
-import { startPersistence } from '../persistence/persistence.ts';
+import { startPersistence } from '../persistence/startPersistence.ts';
 import { afterDrawing } from '../store/afterDrawing.ts';
 import './styles.css';
 
