@@ -37,7 +37,6 @@ const warmUp = () => {
   whenQuiet(warmUpRuntime, undefined, window, 0);
 };
 
-
 /**
  * What starts once the first screen is drawn (main.tsx): the open graph's runs (restored, then kept
  * as they go on: that needs zod and the runtime's trace, whose loading and evaluating held a big
