@@ -1,8 +1,9 @@
 /**
  * Issue 55: a gesture made before the canvas's edits have loaded (canvasEdits.ts, just after its
- * first commit) is kept and made once they have, not dropped; a shortcut pressed before the
- * shortcuts have loaded (shortcuts.ts) likewise.
+ * first commit) is kept and made once they have, not dropped; a shortcut pressed or a text pasted
+ * before the shortcuts have loaded (shortcuts.ts) likewise.
  */
+import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from './test.ts';
 import { flowNode, pane } from './helpers.ts';
 
@@ -53,4 +54,20 @@ test('an undo pressed before the shortcuts have loaded undoes once they have', a
   await expect(page.locator('.react-flow__node')).toHaveCount(1);
   shortcuts.release();
   await expect(page.locator('.react-flow__node')).toHaveCount(0);
+});
+
+test('a graph document pasted before the shortcuts have loaded opens once they have', async ({ page }) => {
+  page.on('dialog', (dialog) => void dialog.accept());
+  const shortcuts = await holdChunk(page, 'shortcuts');
+  await page.goto('/?template=blank');
+  await expect(page.getByRole('heading', { name: 'Untitled graph' })).toBeVisible();
+  await expect.poll(() => shortcuts.asked).toBe(true);
+  await page.evaluate((text) => {
+    const transfer = new DataTransfer();
+    transfer.setData('text/plain', text);
+    document.body.dispatchEvent(new ClipboardEvent('paste', { clipboardData: transfer, bubbles: true }));
+  }, readFileSync(new URL('../src/graph/templates/securityclaw.json', import.meta.url), 'utf8'));
+  await expect(page.getByRole('heading', { name: 'Untitled graph' })).toBeVisible();
+  shortcuts.release();
+  await expect(page.getByRole('heading', { name: 'SecurityClaw triage' })).toBeVisible();
 });

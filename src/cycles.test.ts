@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = import.meta.dirname;
@@ -53,15 +53,7 @@ describe('imports', () => {
     expect([...line.matchAll(IMPORTS)].map((match) => match[1] ?? match[2])).toEqual(['./b.ts', './e.ts']);
   });
 
-  it('of src/, static and on demand, make no cycle but the known ones', () => {
-    // Known, to be broken: persistence.ts loads the saver (autosave.ts) after the first screen, and
-    // the saver and the library's actions use persistence.ts's state (the active persistence, its
-    // failures, the journal). Breaking it moves that state below both, or has startPersistence's
-    // callers pass the saver's loader in.
-    const known = [
-      'persistence/persistence.ts → persistence/autosave.ts → persistence/libraryActions.ts → persistence/persistence.ts',
-      'persistence/persistence.ts → persistence/autosave.ts → persistence/persistence.ts',
-    ].map((cycle) => cycle.replaceAll('/', sep));
-    expect(cyclesOf(importGraph()).filter((cycle) => !known.includes(cycle))).toEqual([]);
+  it('of src/, static and on demand, make no cycle', () => {
+    expect(cyclesOf(importGraph())).toEqual([]);
   });
 });

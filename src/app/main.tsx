@@ -4,7 +4,7 @@ import { App } from './App.tsx';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
 import { openInitialGraph } from './startup.ts';
 import { keepLayout } from '../persistence/browserSettings.ts';
-import { startPersistence } from '../persistence/persistence.ts';
+import { startPersistence } from '../persistence/startPersistence.ts';
 import { afterDrawing } from '../store/afterDrawing.ts';
 import './styles.css';
 
@@ -31,13 +31,10 @@ void Promise.resolve(libraryStarted).then(() => openInitialGraph(new URL(window.
       </ErrorBoundary>
     </StrictMode>,
   );
-  // What is not needed to draw the first screen starts once it is drawn: the saver, the open graph's
-  // runs (restored, then kept as they go on: that needs zod and the runtime's trace, whose loading
-  // and evaluating held a big graph's first screen back), the MCP servers' addresses, and the warm-ups.
+  // What is not needed to draw the first screen starts once it is drawn: the saver, and the rest
+  // (afterFirstScreen.ts: the open graph's runs, the MCP servers' addresses, the warm-ups).
   afterDrawing(() => {
     firstScreenDrawn();
-    void import('../persistence/runSessions.ts').then((sessions) => sessions.startRunSessions());
-    void import('../persistence/mcpServerUrls.ts').then((urls) => urls.keepMcpServerUrls());
-    void import('./afterFirstScreen.ts').then(({ warmUp }) => warmUp());
+    void import('./afterFirstScreen.ts').then(({ afterFirstScreen }) => afterFirstScreen());
   }, FIRST_SCREEN_WAITS_AT_MOST_MS);
 });

@@ -3,7 +3,8 @@ import { serializeGraph } from '../graph/index.ts';
 import { findTemplate } from '../graph/templates/index.ts';
 import { encodeShareFragment } from '../editor/shareLink.ts';
 import { useApp } from '../store/index.ts';
-import { OPEN_KEY, startPersistence, type LibraryEntry, type LibraryStorage, memoryStorage, type SyncStorage } from '../persistence/persistence.ts';
+import { OPEN_KEY, type LibraryEntry, type LibraryStorage, memoryStorage, type SyncStorage } from '../persistence/persistence.ts';
+import { startPersistence } from '../persistence/startPersistence.ts';
 import { openInitialGraph } from './startup.ts';
 
 const memory = (): SyncStorage => memoryStorage();

@@ -29,8 +29,7 @@ import './editor.css';
 import { onDemand } from '../ui/onDemand.ts';
 import { deferred } from '../ui/deferred.ts';
 import { acceptDrop, readDrop } from './dropTarget.ts';
-import { shortcutOf } from './shortcutKeys.ts';
-import { isTyping } from '../ui/typing.ts';
+import { keepEarlyShortcuts, type EarlyShortcuts } from './shortcutKeys.ts';
 
 // Dialogs load when first used: the first screen draws the graph only.
 const connectDialog = onDemand(() => import('./ConnectDialog.tsx'));
@@ -131,23 +130,18 @@ export function Canvas() {
     // commit. A gesture made before then waits for the edits; a shortcut pressed, for the shortcuts.
     let stop: (() => void) | undefined;
     let unmounted = false;
-    const pressedBefore: KeyboardEvent[] = [];
-    const keep = (event: KeyboardEvent) => {
-      if (isTyping(event.target) || !shortcutOf(event)) return;
-      event.preventDefault();
-      pressedBefore.push(event);
-    };
-    window.addEventListener('keydown', keep);
+    const early: EarlyShortcuts = { pressed: [], pasted: [] };
+    const stopKeeping = keepEarlyShortcuts(early);
     void Promise.all([import('./canvasEdits.ts'), import('../ui/freeRoom.ts')]).then(([loaded, room]) => edits.loaded({ ...loaded, ...room }));
     void loadLabelPlacement().then(() => !unmounted && startTransition(() => setLabelsPlaceable(true)));
     void import('./canvasExtras.tsx').then((loaded) => !unmounted && startTransition(() => setDrawnLater(loaded)));
     void import('./shortcuts.ts').then(({ listenForShortcuts }) => {
-      window.removeEventListener('keydown', keep);
-      if (!unmounted) stop = listenForShortcuts(setConnectFrom, pressedBefore);
+      stopKeeping();
+      if (!unmounted) stop = listenForShortcuts(setConnectFrom, early);
     });
     return () => {
       unmounted = true;
-      window.removeEventListener('keydown', keep);
+      stopKeeping();
       stop?.();
     };
   }, [edits]);

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { isTyping } from '../ui/typing.ts';
-import { shortcutOf } from './shortcutKeys.ts';
+import { keepEarlyShortcuts, shortcutOf, type EarlyShortcuts } from './shortcutKeys.ts';
 
 const key = (key: string, mods: Partial<Record<'ctrlKey' | 'metaKey' | 'shiftKey' | 'altKey', boolean>> = {}) => ({ key, ctrlKey: false, metaKey: false, shiftKey: false, altKey: false, ...mods });
 
@@ -70,12 +70,42 @@ describe('listenForShortcuts with keys pressed before it loaded', () => {
   it('makes them first, in order: a duplicate, an undo and a redo pressed before it loaded leave the duplicate', async () => {
     const { useApp, listenForShortcuts } = await openOneNode('graph-b');
     const pressed = [new KeyboardEvent('keydown', { key: 'd', ctrlKey: true }), new KeyboardEvent('keydown', { key: 'z', ctrlKey: true }), new KeyboardEvent('keydown', { key: 'y', ctrlKey: true })];
-    const stop = listenForShortcuts(() => undefined, pressed);
+    const stop = listenForShortcuts(() => undefined, { pressed, pasted: [] });
     try {
       // Duplicated, undone, redone: two nodes, and the undo and redo ran after the duplicate.
       expect(useApp.getState().graph.nodes).toHaveLength(2);
       useApp.getState().undo();
       expect(useApp.getState().graph.nodes).toHaveLength(1);
+    } finally {
+      stop();
+    }
+  });
+});
+
+describe('a paste before the shortcuts have loaded', () => {
+  const pasteEvent = (text: string) => Object.assign(new Event('paste', { cancelable: true }), { clipboardData: { getData: (type: string) => (type === 'text/plain' ? text : '') } });
+
+  it('is kept, the browser doing nothing with it; a paste key is left to the browser, whose paste event follows', () => {
+    const target = new EventTarget() as Window;
+    const early: EarlyShortcuts = { pressed: [], pasted: [] };
+    const stop = keepEarlyShortcuts(early, target);
+    const undo = new KeyboardEvent('keydown', { key: 'z', ctrlKey: true, cancelable: true });
+    const pasteKey = new KeyboardEvent('keydown', { key: 'v', ctrlKey: true, cancelable: true });
+    const pasted = pasteEvent('{"nodes": []}');
+    [undo, pasteKey, pasted].forEach((event) => target.dispatchEvent(event));
+    stop();
+    target.dispatchEvent(pasteEvent('after'));
+    expect(early).toEqual({ pressed: [undo], pasted: ['{"nodes": []}'] });
+    expect([undo.defaultPrevented, pasteKey.defaultPrevented, pasted.defaultPrevented]).toEqual([true, false, true]);
+  });
+
+  it('is made once they have: copied nodes pasted then are added', async () => {
+    const { useApp, listenForShortcuts } = await openOneNode('graph-c');
+    const { copyNodes } = await import('./clipboard.ts');
+    const { graph, selection } = useApp.getState();
+    const stop = listenForShortcuts(() => undefined, { pressed: [], pasted: [JSON.stringify(copyNodes(graph, selection.nodes))] });
+    try {
+      await vi.waitFor(() => expect(useApp.getState().graph.nodes).toHaveLength(2));
     } finally {
       stop();
     }

@@ -5,7 +5,7 @@
 import { FOREIGN_EDIT_NOTE, useApp } from '../store/index.ts';
 import { isTyping } from '../ui/typing.ts';
 import { copyNodes, pasteNodes, type NodeClip } from './clipboard.ts';
-import { shortcutOf } from './shortcutKeys.ts';
+import { shortcutOf, type EarlyShortcuts } from './shortcutKeys.ts';
 
 
 /**
@@ -13,7 +13,7 @@ import { shortcutOf } from './shortcutKeys.ts';
  * window, except while typing; the shortcuts `pressedBefore` this loaded are made first, in order.
  * Returns a stop function.
  */
-export const listenForShortcuts = (startConnection: (source: string) => void, pressedBefore: readonly KeyboardEvent[] = []) => {
+export const listenForShortcuts = (startConnection: (source: string) => void, early: EarlyShortcuts = { pressed: [], pasted: [] }) => {
   let clip: NodeClip | null = null;
   let pastes = 0;
   const placeCopies = (from: NodeClip, times: number) => {
@@ -62,18 +62,20 @@ export const listenForShortcuts = (startConnection: (source: string) => void, pr
   };
   const onPaste = (event: ClipboardEvent) => {
     if (isTyping(event.target)) return;
-    const text = event.clipboardData?.getData('text/plain') ?? '';
-    // Outside a text field the browser does nothing with a paste: the text is read once its reader
-    // has loaded, with the schemas that check copied nodes (after the first screen).
+    // Outside a text field the browser does nothing with a paste.
     event.preventDefault();
+    pasteText(event.clipboardData?.getData('text/plain') ?? '');
+  };
+  // The text is read once its reader has loaded, with the schemas that check copied nodes (after the first screen).
+  const pasteText = (text: string) =>
     void import('./pasteText.ts').then(({ classifyClipboardText }) => {
       const found = classifyClipboardText(text);
       if (found.type === 'graph') void import('./importExport.ts').then(({ importGraphText }) => importGraphText(found.text, 'the pasted text'));
       else if (found.type === 'nodes' && !clip) placeCopies(found.clip, 1);
       else if (found.type === 'refused') useApp.getState().importParsed({ ok: false, problems: found.problems }, 'the pasted nodes');
     });
-  };
-  pressedBefore.forEach(onKeyDown);
+  early.pressed.forEach(onKeyDown);
+  early.pasted.forEach(pasteText);
   window.addEventListener('keydown', onKeyDown);
   window.addEventListener('paste', onPaste);
   return () => {

@@ -8,7 +8,8 @@ import { readSavedEarly } from './earlyRead.ts';
 import { useApp } from '../store/index.ts';
 import { GRAPH_SCHEMA, OPEN_KEY, readSaved } from './libraryDb.ts';
 import { indexedDbLibrary } from './indexedDbLibrary.ts';
-import { JOURNAL_PREFIX, openFromLibrary, restoreLastGraph, startPersistence, useAutosave, type LibraryStorage, memoryStorage, type SyncStorage } from './persistence.ts';
+import { JOURNAL_PREFIX, openFromLibrary, restoreLastGraph, useAutosave, type LibraryStorage, memoryStorage, type SyncStorage } from './persistence.ts';
+import { startPersistence } from './startPersistence.ts';
 
 vi.mock('../graph/parse.ts', { spy: true });
 

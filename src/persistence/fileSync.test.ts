@@ -4,7 +4,8 @@ import { findTemplate } from '../graph/templates/index.ts';
 import { startFileSync } from './fileSync.ts';
 import { useApp } from '../store/index.ts';
 import { keepMine, loadFromDisk, saveAsFile, useFileNotice } from './libraryActions.ts';
-import { openFromLibrary, savingStarted, startPersistence, useAutosave, type FileChange, type FileLibrary, type LibraryStorage, type SyncStorage } from './persistence.ts';
+import { openFromLibrary, savingStarted, useAutosave, type FileChange, type FileLibrary, type LibraryStorage, type SyncStorage } from './persistence.ts';
+import { startPersistence } from './startPersistence.ts';
 
 const graph = findTemplate('securityclaw')!.graph();
 const named = (name: string): GraphFile => ({ ...graph, name });

@@ -7,7 +7,8 @@ import { visibleText } from '../graph/visible.ts';
 import { folderLibrary } from './folderLibrary.ts';
 import { OPEN_KEY } from './libraryDb.ts';
 import { setOpenServer } from '../network/openServer.ts';
-import { reasonOf, startPersistence, useAutosave } from './persistence.ts';
+import { reasonOf, useAutosave } from './persistence.ts';
+import { startPersistence } from './startPersistence.ts';
 
 export interface FolderAddress {
   token: string;

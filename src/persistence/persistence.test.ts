@@ -16,12 +16,12 @@ import {
   openFromLibrary,
   restoreLastGraph,
   savingStarted,
-  startPersistence,
   useAutosave,
   type LibraryEntry,
   type LibraryStorage,
   type SyncStorage,
 } from './persistence.ts';
+import { startPersistence } from './startPersistence.ts';
 import type { GraphLocks } from './graphLocks.ts';
 import { setKey } from '../network/secrets.ts';
 

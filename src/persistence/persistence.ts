@@ -336,12 +336,12 @@ export const restoreLastGraph = async () => {
 export const savingStarted = () => active?.saving ?? Promise.resolve(null);
 
 /**
- * Keeps the library: reads the open graph's save (restoreLastGraph) and, from `savingFrom` on,
- * saves the open graph after every change (autosave.ts). Returns a stop function.
+ * The library as this page will keep it, with the browser's storage where `options` names none; it
+ * becomes the page's with `keepPersistence` (startPersistence.ts starts it with its saver).
  */
-export const startPersistence = ({ savingFrom = Promise.resolve(), ...options }: PersistenceOptions = {}) => {
+export const newPersistence = (options: Omit<PersistenceOptions, 'savingFrom'>): Persistence => {
   const { documentId, graph } = useApp.getState();
-  const persistence: Persistence = {
+  return {
     options: {
       library: options.library ?? indexedDbOnFirstUse(),
       session: options.session ?? browserStorage('sessionStorage'),
@@ -358,13 +358,12 @@ export const startPersistence = ({ savingFrom = Promise.resolve(), ...options }:
     saving: Promise.resolve(null),
     stopped: false,
   };
-  persistence.saving = savingFrom
-    .then(() => import('./autosave.ts'))
-    .then(({ startSaving }) => (persistence.stopped ? null : (persistence.saver = startSaving(persistence))));
+};
+
+/** Makes `persistence` the page's library; returns what lets it go. */
+export const keepPersistence = (persistence: Persistence) => {
   active = persistence;
   return () => {
-    persistence.stopped = true;
-    persistence.saver?.stop();
     if (active === persistence) active = null;
   };
 };
