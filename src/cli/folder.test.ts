@@ -3,7 +3,7 @@ import { constants } from 'node:fs';
 import { link, mkdir, mkdtemp, open, readdir, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { serializeGraph, type GraphFile } from '../graph/index.ts';
 import { findTemplate } from '../graph/templates/index.ts';
 import { checkedPath, FolderError, openFolder, type FileChange, type Folder } from './folder.ts';
@@ -148,6 +148,32 @@ describe('the folder of loopscope open', () => {
       await rm(join(root, 'graphs/deep/other.json'));
       await next(2);
       expect(changes).toEqual([{ path: 'graphs/triage.json', kind: 'changed', savedAt: expect.any(Number) }, { path: 'graphs/deep/other.json', kind: 'removed' }]);
+    } finally {
+      await stop();
+    }
+  });
+
+  it('tags the change its own write for a page makes with the writer the page named, and a change made on disk after it with none', async () => {
+    const changes: FileChange[] = [];
+    let seen: () => void = () => {};
+    const stop = await folder.watch((change) => {
+      changes.push(change);
+      seen();
+    }, { debounceMs: 20 });
+    const next = (count: number) => new Promise<void>((resolve) => {
+      seen = () => changes.length >= count && resolve();
+      seen();
+    });
+    try {
+      const { savedAt } = await folder.write('graphs/triage.json', serializeGraph({ ...graph, name: 'From a page' }), { by: 'page-1' });
+      await next(1);
+      expect(changes[0]).toEqual({ path: 'graphs/triage.json', kind: 'changed', savedAt, by: 'page-1' });
+      // Written until the watcher tells of it: it may miss a write made as it follows the file the page's rename put in place.
+      await vi.waitFor(async () => {
+        await writeFile(join(root, 'graphs/triage.json'), serializeGraph({ ...graph, name: 'From an editor' }));
+        expect(changes.length).toBeGreaterThan(1);
+      }, { timeout: 10_000, interval: 200 });
+      expect(changes.slice(1)).toEqual(changes.slice(1).map(() => ({ path: 'graphs/triage.json', kind: 'changed', savedAt: expect.any(Number) })));
     } finally {
       await stop();
     }
