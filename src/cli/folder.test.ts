@@ -42,6 +42,21 @@ const refusal = async (work: Promise<unknown>) => {
   return error as FolderError;
 };
 
+/** The folder's changes as the watcher tells of them; `next(count)` resolves once it has told of `count`. */
+const watchChanges = async () => {
+  const changes: FileChange[] = [];
+  let seen: () => void = () => {};
+  const stop = await folder.watch((change) => {
+    changes.push(change);
+    seen();
+  }, { debounceMs: 20 });
+  const next = (count: number) => new Promise<void>((resolve) => {
+    seen = () => changes.length >= count && resolve();
+    seen();
+  });
+  return { changes, next, stop };
+};
+
 describe('the folder of loopscope open', () => {
   it('lists the graph files by path, subfolders included, node_modules, dot-folders and other JSON left out; a broken one with its problem', async () => {
     const listed = await folder.list();
@@ -131,16 +146,7 @@ describe('the folder of loopscope open', () => {
   });
 
   it('tells of a graph file changed, added or removed on disk, once per change, and not of files it leaves out', async () => {
-    const changes: FileChange[] = [];
-    let seen: () => void = () => {};
-    const stop = await folder.watch((change) => {
-      changes.push(change);
-      seen();
-    }, { debounceMs: 20 });
-    const next = (count: number) => new Promise<void>((resolve) => {
-      seen = () => changes.length >= count && resolve();
-      seen();
-    });
+    const { changes, next, stop } = await watchChanges();
     try {
       await writeFile(join(root, 'node_modules/pkg/graph.json'), `${text} `);
       await writeFile(join(root, 'graphs/triage.json'), serializeGraph({ ...graph, name: 'On disk' }));
@@ -154,16 +160,7 @@ describe('the folder of loopscope open', () => {
   });
 
   it('tags the change its own write for a page makes with the writer the page named, and a change made on disk after it with none', async () => {
-    const changes: FileChange[] = [];
-    let seen: () => void = () => {};
-    const stop = await folder.watch((change) => {
-      changes.push(change);
-      seen();
-    }, { debounceMs: 20 });
-    const next = (count: number) => new Promise<void>((resolve) => {
-      seen = () => changes.length >= count && resolve();
-      seen();
-    });
+    const { changes, next, stop } = await watchChanges();
     try {
       const { savedAt } = await folder.write('graphs/triage.json', serializeGraph({ ...graph, name: 'From a page' }), { by: 'page-1' });
       await next(1);
