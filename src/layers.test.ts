@@ -5,69 +5,93 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
-// The layers (graph <- skills <- runtime <- network <- store <- persistence <- ui <- editor / debugger <- app, and
-// store <- server <- debugger; the command line on graph, skills and runtime) are enforced by `npm run lint` (.oxlintrc.json). Each probe is a file
-// in a copy of the tree's layout (outside src/, where other tests read every file), linted with the
-// project's own configuration.
+// The layers are an allow-list per folder of src/, enforced by `npm run lint` (.oxlintrc.json).
+// Each probe is a file in a copy of the tree's layout (outside src/, where other tests read every
+// file), linted with the project's own configuration.
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const OXLINT = join(ROOT, 'node_modules/.bin/oxlint');
 const probeRoot = mkdtempSync(join(tmpdir(), 'loopscope-layers-'));
 copyFileSync(join(ROOT, '.oxlintrc.json'), join(probeRoot, '.oxlintrc.json'));
 let probes = 0;
 
-const lintProbe = (folder: string, source: string) => {
+const writeProbe = (folder: string, source: string, name = `probe${(probes += 1)}.ts`) => {
   mkdirSync(join(probeRoot, 'src', folder), { recursive: true });
-  const path = join(probeRoot, 'src', folder, `probe${(probes += 1)}.ts`);
+  const path = join(probeRoot, 'src', folder, name);
   writeFileSync(path, source);
-  return spawnSync(OXLINT, ['--deny-warnings', path], { cwd: probeRoot, encoding: 'utf8' });
+  return path;
 };
+const lint = (...args: string[]) => spawnSync(OXLINT, ['--deny-warnings', ...args], { cwd: probeRoot, encoding: 'utf8' });
+const lintProbe = (folder: string, source: string, name?: string) => lint(writeProbe(folder, source, name));
 
 afterAll(() => rmSync(probeRoot, { recursive: true, force: true }));
 
+/** What each folder may import: every other folder of src/ is refused, by a static import or by import(). */
+const ALLOWED: Record<string, string[]> = {
+  graph: [],
+  skills: ['graph'],
+  runtime: ['graph', 'skills'],
+  network: ['graph', 'skills', 'runtime'],
+  store: ['graph', 'skills', 'runtime', 'network'],
+  persistence: ['graph', 'skills', 'runtime', 'network', 'store'],
+  server: ['graph', 'skills', 'runtime', 'network', 'store'],
+  hooks: ['graph', 'skills', 'runtime', 'network', 'store', 'persistence'],
+  ui: ['graph'],
+  editor: ['graph', 'skills', 'store', 'hooks', 'ui'],
+  debugger: ['graph', 'skills', 'store', 'hooks', 'ui', 'server'],
+  app: ['graph', 'skills', 'runtime', 'network', 'store', 'persistence', 'server', 'hooks', 'ui', 'editor', 'debugger'],
+  cli: ['graph', 'skills', 'runtime'],
+};
+const FOLDERS = Object.keys(ALLOWED);
+
 describe('import layers', () => {
+  it('each folder may import the folders of its allow-list and no other, statically or with import()', () => {
+    const expected: string[] = [];
+    const paths: string[] = [];
+    for (const from of FOLDERS) {
+      for (const to of FOLDERS.filter((folder) => folder !== from)) {
+        const allowed = ALLOWED[from].includes(to);
+        paths.push(writeProbe(from, `import '../${to}/index.ts';\n`, `static-${to}.ts`));
+        paths.push(writeProbe(from, `export const later = () => import('../${to}/index.ts');\n`, `dynamic-${to}.ts`));
+        if (!allowed) expected.push(`src/${from}/static-${to}.ts`, `src/${from}/dynamic-${to}.ts`);
+      }
+    }
+    const refused = new Set([...lint('--format', 'unix', ...paths).stdout.matchAll(/^(src\/[^:]+):\d+:\d+: /gm)].map((match) => match[1]));
+    expect([...refused].sort()).toEqual(expected.sort());
+  });
+
   it.each([
-    ['graph', "import '../store/index.ts';", 'src/graph/ may not import from src/store/'],
-    ['graph', "export const later = () => import('../runtime/index.ts');", 'src/graph/ may not import from src/runtime/'],
-    ['runtime', "import '../store/index.ts';", 'src/runtime/ may not import from src/store/'],
-    ['store', "import '../persistence/persistence.ts';", 'src/store/ may not import from src/persistence/'],
-    ['network', "import '../store/index.ts';", 'src/network/ may not import from src/store/'],
-    ['runtime', "export const later = () => import('../network/hosts.ts');", 'src/runtime/ may not import from src/network/'],
-    ['store', "export const later = () => import('../persistence/runSessions.ts');", 'src/store/ may not import from src/persistence/'],
-    ['persistence', "import '../ui/index.ts';", 'src/persistence/ may not import from src/ui/'],
-    ['store', "export const later = () => import('../server/langgraphServer.ts');", 'src/store/ may not import from src/server/'],
-    ['runtime', "import '../server/langgraphServer.ts';", 'src/runtime/ may not import from src/server/'],
-    ['server', "import '../debugger/index.ts';", 'src/server/ may not import from src/debugger/'],
-    ['cli', "import '../store/index.ts';", 'src/cli/ may not import from src/store/'],
-    ['debugger', "import '../editor/index.ts';", 'src/debugger/ may not import from src/editor/'],
-  ])('an import from src/%s against the layers fails the lint: %s', (folder, source, message) => {
+    ['ui', "import '../store/index.ts';", 'src/ui/ may import from src/graph/ only'],
+    ['ui', "export const later = () => import('../editor/index.ts');", 'src/ui/ may import from src/graph/ only'],
+    ['graph', "import '../store/index.ts';", 'src/graph/ may import from no other folder of src/'],
+    ['editor', "import { useLibrary } from '../persistence/libraryActions.ts';", "it reaches src/persistence/, src/network/ and src/runtime/ through the store's actions or src/hooks/"],
+    ['debugger', "import { useHostRequest } from '../network/hosts.ts';", "it reaches src/persistence/, src/network/ and src/runtime/ through the store's actions or src/hooks/"],
+    ['debugger', "export const later = () => import('../runtime/index.ts');", "src/debugger/ reaches src/runtime/ through the store's actions or src/hooks/"],
+    ['editor/inspector', "import { runGraph } from '../../runtime/index.ts';", "src/editor/ reaches src/runtime/ through the store's actions or src/hooks/"],
+    ['store', "import '../persistence/persistence.ts';", 'src/store/ may import from src/graph/, src/skills/, src/runtime/ and src/network/ only'],
+    ['cli', "import '../store/index.ts';", 'src/cli/ may import from src/graph/, src/skills/ and src/runtime/ only'],
+  ])('an import from src/%s outside its allow-list fails the lint, saying what it may import: %s', (folder, source, message) => {
     const result = lintProbe(folder, source);
     expect(result.status).not.toBe(0);
     expect(result.stdout).toContain(message);
   });
 
-  it('an import along the layers passes', () => {
-    const result = lintProbe('store', "import '../graph/index.ts';\nimport '../runtime/index.ts';\nimport '../network/hosts.ts';");
-    expect(result.stdout).toContain('0 errors');
-    expect(result.status).toBe(0);
+  it("the editor and the debugger may import runtime's types and the readers of a run's record allowed by name, and their tests may run a graph", () => {
+    const reads = lintProbe('debugger/server', "import type { Trace } from '../../runtime/trace.ts';\nimport { type RunController } from '../../runtime/controller.ts';\nimport { traceIndex } from '../../runtime/traceIndex.ts';\nexport type { Trace, RunController };\nexport { traceIndex };");
+    expect(reads.stdout).toContain('0 errors');
+    const test = lintProbe('editor', "import { runGraph } from '../runtime/index.ts';\nimport { getKey } from '../network/secrets.ts';\nexport { runGraph, getKey };", 'probe.test.tsx');
+    expect(test.stdout).toContain('0 errors');
+    expect([reads.status, test.status]).toEqual([0, 0]);
   });
 
-  it('the debugger may use the edge routing it shares with the editor (src/ui)', () => {
-    const result = lintProbe('debugger', "import '../ui/edgeRouting.ts';\nimport '../ui/labelPlacement.ts';\nimport '../ui/edgeGeometry.ts';");
-    expect(result.stdout).toContain('0 errors');
-    expect(result.status).toBe(0);
+  it("the debugger reads a canvas node through React Flow's instance, not its internal node lookup", () => {
+    const result = lintProbe('debugger', 'export const nodeOf = (state: { nodeLookup: Map<string, unknown> }, id: string) => state.nodeLookup.get(id);');
+    expect(result.status).not.toBe(0);
+    expect(result.stdout).toContain('getInternalNode');
   });
 
-  it('persistence may import the store and the layers below it', () => {
-    const result = lintProbe('persistence', "import '../store/index.ts';\nimport '../graph/index.ts';\nexport const later = () => import('../runtime/index.ts');");
+  it('a package path that names a server or hooks is no layer', () => {
+    const result = lintProbe('skills', "import '@modelcontextprotocol/sdk/server/index.js';\nimport 'some-package/hooks/index.js';");
     expect(result.stdout).toContain('0 errors');
     expect(result.status).toBe(0);
-  });
-
-  it('the server layer may use the store, and a package path that names a server is no layer', () => {
-    const server = lintProbe('server', "import '../store/index.ts';\nimport '../runtime/index.ts';");
-    expect(server.stdout).toContain('0 errors');
-    const skills = lintProbe('skills', "import '@modelcontextprotocol/sdk/server/index.js';");
-    expect(skills.stdout).toContain('0 errors');
-    expect([server.status, skills.status]).toEqual([0, 0]);
   });
 });

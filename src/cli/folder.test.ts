@@ -49,6 +49,21 @@ const refusal = async (work: Promise<unknown>) => {
   return error as FolderError;
 };
 
+/** The folder's changes as the watcher tells of them; `next(count)` resolves once it has told of `count`. */
+const watchChanges = async () => {
+  const changes: FileChange[] = [];
+  let seen: () => void = () => {};
+  const stop = await folder.watch((change) => {
+    changes.push(change);
+    seen();
+  }, { debounceMs: 20 });
+  const next = (count: number) => new Promise<void>((resolve) => {
+    seen = () => changes.length >= count && resolve();
+    seen();
+  });
+  return { changes, next, stop };
+};
+
 describe('the folder of loopscope open', () => {
   it('lists the graph files by path, subfolders included, node_modules, dot-folders and other JSON left out; a broken one with its problem', async () => {
     const listed = await folder.list();
@@ -159,16 +174,7 @@ describe('the folder of loopscope open', () => {
   });
 
   it('tells of a graph file changed, added or removed on disk, once per change, and not of files it leaves out', async () => {
-    const changes: FileChange[] = [];
-    let seen: () => void = () => {};
-    const stop = await folder.watch((change) => {
-      changes.push(change);
-      seen();
-    }, { debounceMs: 20 });
-    const next = (count: number) => new Promise<void>((resolve) => {
-      seen = () => changes.length >= count && resolve();
-      seen();
-    });
+    const { changes, next, stop } = await watchChanges();
     try {
       await writeFile(join(root, 'node_modules/pkg/graph.json'), `${text} `);
       await writeFile(join(root, 'graphs/triage.json'), serializeGraph({ ...graph, name: 'On disk' }));
@@ -176,6 +182,23 @@ describe('the folder of loopscope open', () => {
       await rm(join(root, 'graphs/deep/other.json'));
       await next(2);
       expect(changes).toEqual([{ path: 'graphs/triage.json', kind: 'changed', savedAt: expect.any(Number) }, { path: 'graphs/deep/other.json', kind: 'removed' }]);
+    } finally {
+      await stop();
+    }
+  });
+
+  it('tags the change its own write for a page makes with the writer the page named, and a change made on disk after it with none', async () => {
+    const { changes, next, stop } = await watchChanges();
+    try {
+      const { savedAt } = await folder.write('graphs/triage.json', serializeGraph({ ...graph, name: 'From a page' }), { by: 'page-1' });
+      await next(1);
+      expect(changes[0]).toEqual({ path: 'graphs/triage.json', kind: 'changed', savedAt, by: 'page-1' });
+      // Written until the watcher tells of it: it may miss a write made as it follows the file the page's rename put in place.
+      await vi.waitFor(async () => {
+        await writeFile(join(root, 'graphs/triage.json'), serializeGraph({ ...graph, name: 'From an editor' }));
+        expect(changes.length).toBeGreaterThan(1);
+      }, { timeout: 10_000, interval: 200 });
+      expect(changes.slice(1)).toEqual(changes.slice(1).map(() => ({ path: 'graphs/triage.json', kind: 'changed', savedAt: expect.any(Number) })));
     } finally {
       await stop();
     }

@@ -34,7 +34,8 @@ export interface GraphListing {
   problem?: string;
 }
 
-export type FileChange = { path: string; kind: 'changed'; savedAt: number } | { path: string; kind: 'removed' };
+/** A change of a graph file on disk; `by`, when the server wrote it for a page: the writer that page named (a page drops its own changes' echo by it). */
+export type FileChange = { path: string; kind: 'changed'; savedAt: number; by?: string } | { path: string; kind: 'removed' };
 
 /** How much of a too-big file is read to see whether it says it is a graph. */
 const HEAD_BYTES = 64 * 1024;
@@ -96,7 +97,7 @@ export interface Folder {
    * Writes a graph's text (refused unless it is a valid graph) over the file, atomically; with
    * `create`, only when no file has the name. A file that is there and is not a graph is never written.
    */
-  write: (path: string, text: string, options?: { create?: boolean }) => Promise<{ savedAt: number }>;
+  write: (path: string, text: string, options?: { create?: boolean; by?: string }) => Promise<{ savedAt: number }>;
   remove: (path: string) => Promise<void>;
   /**
    * Calls `onChange` when a graph file is written or removed by anyone (an editor, `git checkout`,
@@ -243,7 +244,9 @@ export const openFolder = async (root: string): Promise<Folder> => {
     return { text: content.text, savedAt: (await stat(file)).mtimeMs, ...(content.problem ? { problem: content.problem } : {}) };
   };
 
-  const write: Folder['write'] = async (path, text, { create = false } = {}) => {
+  /** Per file, the page the server last wrote it for and when: the change on disk at that time is tagged with it. */
+  const writers = new Map<string, { by: string; savedAt: number }>();
+  const write: Folder['write'] = async (path, text, { create = false, by } = {}) => {
     if (text.length > LIMITS.textChars) throw new FolderError(413, `${path}: too large: at most ${megabytes(LIMITS.textChars)} of text is written`);
     const parsed = parseGraph(text);
     if (!parsed.ok) throw new FolderError(400, `${path}: not written, the text is not a valid graph (${describeProblems(parsed.problems).split('\n')[0]})`);
@@ -264,7 +267,10 @@ export const openFolder = async (root: string): Promise<Folder> => {
     }
     // What the next read of the file finds unless someone else writes it meanwhile: checked just now.
     remember(path, text, { name: parsed.value.name });
-    return { savedAt: (await stat(written)).mtimeMs };
+    const savedAt = (await stat(written)).mtimeMs;
+    if (by) writers.set(path, { by, savedAt });
+    else writers.delete(path);
+    return { savedAt };
   };
 
   const remove: Folder['remove'] = async (path) => {
@@ -301,7 +307,10 @@ export const openFolder = async (root: string): Promise<Folder> => {
       timers.set(path, setTimeout(() => {
         timers.delete(path);
         void stat(full).then(
-          (stats) => onChange({ path, kind: 'changed', savedAt: stats.mtimeMs }),
+          (stats) => {
+            const writer = writers.get(path);
+            onChange({ path, kind: 'changed', savedAt: stats.mtimeMs, ...(writer?.savedAt === stats.mtimeMs ? { by: writer.by } : {}) });
+          },
           () => onChange({ path, kind: 'removed' }),
         );
       }, debounceMs));

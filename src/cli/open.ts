@@ -111,6 +111,11 @@ export interface Route {
 }
 
 const pathOf = (url: URL) => url.searchParams.get('path') ?? '';
+/** The page a write is for, as it names itself (`by`): the change on disk it makes comes back tagged with it (fileSync.ts). */
+const writerOf = (url: URL) => {
+  const by = url.searchParams.get('by');
+  return by && by.length <= 64 ? { by } : {};
+};
 
 /** The folder's graph files: list, read, write, create, delete, and the stream of their changes. */
 export const ROUTES: readonly Route[] = [
@@ -130,12 +135,12 @@ export const ROUTES: readonly Route[] = [
   {
     method: 'PUT',
     path: '/api/graph',
-    handle: async ({ folder, url, readText, json }) => json(200, await folder.write(pathOf(url), await readText())),
+    handle: async ({ folder, url, readText, json }) => json(200, await folder.write(pathOf(url), await readText(), writerOf(url))),
   },
   {
     method: 'POST',
     path: '/api/graph',
-    handle: async ({ folder, url, readText, json }) => json(201, await folder.write(pathOf(url), await readText(), { create: true })),
+    handle: async ({ folder, url, readText, json }) => json(201, await folder.write(pathOf(url), await readText(), { create: true, ...writerOf(url) })),
   },
   {
     method: 'DELETE',

@@ -1,7 +1,7 @@
 import { ANNOTATIONS_TRUSTED, type AccessLevel } from '../graph/mcpAccess.ts';
 import type { PermissionMode } from '../graph/schema.ts';
 import { visibleText } from '../graph/visible.ts';
-import { useGrantRequests } from '../network/hosts.ts';
+import { useGrantRequests } from '../hooks/consent.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { ServerDefinition } from './ServerStartConsent.tsx';
 

@@ -2,9 +2,9 @@ import { useState } from 'react';
 import type { ContactedHost, PermissionMode } from '../graph/index.ts';
 import { ANNOTATIONS_TRUSTED } from '../graph/mcpAccess.ts';
 import { originOf } from '../graph/hosts.ts';
-import { useHostRequest, type HostRequest, type ServerAsk } from '../network/hosts.ts';
-import { badServerUrl, serverUrl, setServerUrl } from '../network/mcpServers.ts';
-import { getKey, setKey } from '../network/secrets.ts';
+import { useHostRequest, type HostRequest, type ServerAsk } from '../hooks/consent.ts';
+import { badServerUrl, serverUrl, setServerUrl } from '../hooks/mcpServers.ts';
+import { getKey, setKey } from '../hooks/keys.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { Shown } from '../ui/Shown.tsx';
 

@@ -13,7 +13,7 @@ import { ScenarioMarks } from './ScenarioWatch.tsx';
  */
 const useFollowSelectedStep = () => {
   const flow = useStoreApi();
-  const { setViewport } = useReactFlow();
+  const { setViewport, getInternalNode } = useReactFlow();
   useEffect(() => {
     let lastGestureAt: number | null = null;
     let holding = false;
@@ -36,9 +36,9 @@ const useFollowSelectedStep = () => {
     };
     const reveal = (id: string | null | undefined) => {
       if (!id || personHoldsView(performance.now(), lastGestureAt, holding)) return;
-      const { nodeLookup, transform, width, height } = flow.getState();
-      const node = nodeLookup.get(id);
+      const node = getInternalNode(id);
       if (!node) return;
+      const { transform, width, height } = flow.getState();
       const box = { ...node.internals.positionAbsolute, width: node.measured.width ?? node.width ?? 0, height: node.measured.height ?? node.height ?? 0 };
       const next = viewRevealing(box, { x: transform[0], y: transform[1], zoom: transform[2] }, { width, height });
       if (next) void setViewport(next);
@@ -69,7 +69,7 @@ const useFollowSelectedStep = () => {
       window.removeEventListener('pointerup', letGo, true);
       window.removeEventListener('pointercancel', letGo, true);
     };
-  }, [flow, setViewport]);
+  }, [flow, setViewport, getInternalNode]);
 };
 
 /** The last answer, kept: the store's selectors run at every change, and the graph changes far less often. */

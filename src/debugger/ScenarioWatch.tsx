@@ -4,7 +4,7 @@
  * switch, time budget and notes. Loaded with the panels; the watch itself (store/scenarioWatch.ts)
  * loads after them, from the header's count.
  */
-import { useStore } from '@xyflow/react';
+import { useReactFlow, useStore, type ReactFlowInstance } from '@xyflow/react';
 import { useEffect, useLayoutEffect, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { visibleText } from '../graph/visible.ts';
@@ -43,9 +43,9 @@ interface Placed {
 }
 
 /** Where a mark goes, in the canvas's coordinates: a node's top right corner, an edge's middle (read from its drawn path). */
-const place = (kind: ScenarioMark['kind'], id: string, nodes: ReturnType<typeof useNodeLookup>): { x: number; y: number } | null => {
+const place = (kind: ScenarioMark['kind'], id: string, nodeOf: ReactFlowInstance['getInternalNode']): { x: number; y: number } | null => {
   if (kind === 'node') {
-    const node = nodes.get(id);
+    const node = nodeOf(id);
     if (!node) return null;
     return { x: node.internals.positionAbsolute.x + (node.measured.width ?? node.width ?? 0) - 12, y: node.internals.positionAbsolute.y - 12 };
   }
@@ -55,12 +55,10 @@ const place = (kind: ScenarioMark['kind'], id: string, nodes: ReturnType<typeof 
   return { x: middle.x - 10, y: middle.y - 22 };
 };
 
-const useNodeLookup = () => useStore((state) => state.nodeLookup);
-
 /** Each node and edge where a scenario now parts from what it expects, marked with the scenario's name and the divergence in words. */
 export function ScenarioMarks() {
   const marks = useApp((state) => (state.scenarioWatch && state.scenarioWatch.shownVersion === state.scenarioWatch.version ? state.scenarioWatch.marks : null));
-  const nodes = useNodeLookup();
+  const { getInternalNode } = useReactFlow();
   // Nodes move and edges are redrawn: the marks follow them.
   const moved = useStore((state) => state.nodes);
   // React Flow's layer for what moves with the view (its ViewportPortal, which the first screen would carry).
@@ -75,14 +73,14 @@ export function ScenarioMarks() {
         const found = byElement.get(key);
         if (found) found.marks.push(mark);
         else {
-          const at = place(mark.kind, mark.id, nodes);
+          const at = place(mark.kind, mark.id, getInternalNode);
           if (at) byElement.set(key, { kind: mark.kind, id: mark.id, ...at, marks: [mark] });
         }
       }
       setPlaced([...byElement.values()]);
     });
     return () => cancelAnimationFrame(frame);
-  }, [marks, nodes, moved]);
+  }, [marks, getInternalNode, moved]);
   if (placed.length === 0 || !layer) return null;
   return createPortal(
     <>

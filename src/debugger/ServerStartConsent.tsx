@@ -1,5 +1,5 @@
 import { visibleText } from '../graph/visible.ts';
-import { useServerStartRequests } from '../network/hosts.ts';
+import { useServerStartRequests } from '../hooks/consent.ts';
 import type { ListedServer } from '../skills/mcpFolder.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 

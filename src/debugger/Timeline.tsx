@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, type ReactNode } from 'react';
 import { useApp } from '../store/index.ts';
-import { useRunSessions } from '../persistence/runSessionStatus.ts';
+import { useRunSessions } from '../hooks/runSessions.ts';
 import { focusTimeline, focusTimelineIfAsked } from './focus.ts';
 import { onDemand } from '../ui/onDemand.ts';
 import { RunSettings } from './RunToolbar.tsx';

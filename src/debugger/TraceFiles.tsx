@@ -3,7 +3,7 @@ import { describeProblems, serializeGraph, type GraphFile, type ParseResult } fr
 import { parseGraph } from '../graph/parse.ts';
 import { useApp } from '../store/index.ts';
 import { useActiveRun } from './hooks.ts';
-import { parseOffThread } from '../persistence/offThread.ts';
+import { parseOffThread } from '../hooks/parsing.ts';
 import { serializeTrace, type Trace } from '../runtime/trace.ts';
 
 /** The User Timing mark set when an imported trace has been read and accepted, before the app shows it. */

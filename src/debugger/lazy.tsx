@@ -4,7 +4,7 @@
  */
 import { lazy, Suspense } from 'react';
 import { useApp } from '../store/index.ts';
-import { useGrantRequests, useHostRequest, useServerStartRequests } from '../network/hosts.ts';
+import { useGrantRequests, useHostRequest, useServerStartRequests } from '../hooks/consent.ts';
 import { useServer } from '../server/langgraphServer.ts';
 
 const LazyRunComparison = lazy(() => import('./RunComparison.tsx').then((module) => ({ default: module.RunComparison })));

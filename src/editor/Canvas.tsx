@@ -12,7 +12,7 @@ import {
 import '@xyflow/react/dist/style.css';
 import { moveNodes, type GraphFile, type Position } from '../graph/index.ts';
 import { useApp } from '../store/index.ts';
-import { holdAutosave } from '../persistence/persistence.ts';
+import { holdAutosave } from '../hooks/saving.ts';
 import { edgeTypes } from './edges/index.ts';
 import { EdgeLabelLayer, findEdgeLabelLayer } from './edges/labelLayer.ts';
 import { createEdgeLayoutStore, EdgeLayoutContext, type EdgeLayoutStore } from './edges/layoutStore.ts';

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { blankGraph, moveNodes, serializeGraph } from '../graph/index.ts';
 import { FOREIGN_EDIT_NOTE, useApp } from '../store/index.ts';
-import { fileLibrary } from '../persistence/libraryActions.ts';
+import { fileLibrary } from '../hooks/library.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { ExportIcon, ImportIcon, LayoutIcon, LibraryIcon, MermaidIcon, NewGraphIcon, PasteIcon, RedoIcon, ShareIcon, UndoIcon } from '../ui/icons.tsx';
 import { ToolButton } from '../ui/ToolButton.tsx';

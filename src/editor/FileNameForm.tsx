@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { graphFilePath } from '../persistence/libraryActions.ts';
-import { reasonOf } from '../persistence/persistence.ts';
+import { graphFilePath } from '../hooks/library.ts';
+import { reasonOf } from '../hooks/saving.ts';
 
 /**
  * Asks for a graph file's name in the folder (`graphs/triage.json`; `.json` is added when left out)

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useApp } from '../store/index.ts';
-import { fileLibrary, keepMine, loadFromDisk, saveAsFile, useFileNotice } from '../persistence/libraryActions.ts';
+import { fileLibrary, keepMine, loadFromDisk, saveAsFile, useFileNotice } from '../hooks/library.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { Shown } from '../ui/Shown.tsx';
 import { slugOf } from './download.ts';

@@ -1,4 +1,4 @@
-import { newGraphFile } from '../persistence/libraryActions.ts';
+import { newGraphFile } from '../hooks/library.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { FileNameForm } from './FileNameForm.tsx';
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { openCopyOfGraph, takeOverGraph, useGraphTab } from '../persistence/libraryActions.ts';
+import { openCopyOfGraph, takeOverGraph, useGraphTab } from '../hooks/library.ts';
 import { FileNotice } from './FileNotice.tsx';
 
 const WORDS = {

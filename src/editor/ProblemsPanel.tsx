@@ -3,7 +3,7 @@ import { useState } from 'react';
 import type { Problem } from '../graph/index.ts';
 import { Shown } from '../ui/Shown.tsx';
 import { useApp } from '../store/index.ts';
-import { savingStarted, useAutosave } from '../persistence/persistence.ts';
+import { savingStarted, useAutosave } from '../hooks/saving.ts';
 import { ErrorIcon, WarningIcon } from '../ui/icons.tsx';
 
 const FOCUS_MS = 400;

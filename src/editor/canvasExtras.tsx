@@ -14,7 +14,7 @@ import type { GraphNode } from '../graph/index.ts';
 import { visibleText } from '../graph/visible.ts';
 import type { AccessLevel } from '../graph/mcpAccess.ts';
 import { useApp } from '../store/index.ts';
-import { listedTool, useMcpTools } from '../network/mcpTools.ts';
+import { listedTool, useMcpTools } from '../hooks/mcpTools.ts';
 import FailIcon from 'lucide-react/icons/x';
 import { iconImage } from '../ui/canvasIcons.tsx';
 import { fontText } from '../ui/endText.ts';

@@ -2,7 +2,7 @@
 import { decodeText } from '../graph/bytes.ts';
 import { LIMITS } from '../graph/index.ts';
 import { useApp } from '../store/index.ts';
-import { parseOffThread } from '../persistence/offThread.ts';
+import { parseOffThread } from '../hooks/parsing.ts';
 
 /** Opens untrusted graph text (a paste, a file) the way every import does; a large one is parsed off the main thread. */
 export const importGraphText = async (text: string, source: string) => useApp.getState().importParsed(await parseOffThread({ kind: 'graph', text }), source);

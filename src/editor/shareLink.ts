@@ -1,7 +1,7 @@
 /** Share links: a graph in the address's fragment. Loaded when a link is made or opened. */
 import { readAtMost } from '../graph/bytes.ts';
 import { LIMITS, type GraphFile, type ParseResult } from '../graph/index.ts';
-import { parseOffThread } from '../persistence/offThread.ts';
+import { parseOffThread } from '../hooks/parsing.ts';
 
 const SHARE_KEY = 'graph';
 

@@ -10,6 +10,7 @@ import { useApp } from '../store/index.ts';
 import { OPEN_KEY, SAVE_STAMP } from './libraryDb.ts';
 import { useGraphTab, useLibrary, withSaved } from './libraryActions.ts';
 import { newDocumentId } from '../store/graphSlice.ts';
+import { changeSource } from '../store/changeSource.ts';
 import { fail, failRestore, gesturesUnderWay, JOURNAL_PREFIX, onGesturesOver, parseAside, readJournal, reasonOf, useAutosave, type JournalEntry, type LibrarySummary, type Persistence, type Saver, type SyncStorage } from './persistence.ts';
 
 /** Nodes and edges written ahead of a first save in one slice, and the idle time a slice needs. */
@@ -305,6 +306,13 @@ export const startSaving = (persistence: Persistence): Saver => {
     pending = { id, graph };
     timer = setTimeout(saveWhenStill, delayMs);
   };
+  /** A change from the graph's file on disk is what the file holds: not written back to it (an echo), where the next edit is. */
+  const takenFromFile = (id: string, graph: GraphFile, text: string) => {
+    if (pending?.id === id) takePending();
+    lastSaved.set(id, text);
+    // As opened: not written back until edited, so a file spaced by hand keeps its spacing.
+    openedAsSaved.set(id, graph);
+  };
   const unsubscribe = useApp.subscribe((state, previous) => {
     if (state.documentId !== previous.documentId) {
       // The graph left behind is saved under its own id before anything else, then another tab may have it.
@@ -315,7 +323,10 @@ export const startSaving = (persistence: Persistence): Saver => {
       opened(state.documentId, state.graph);
       return;
     }
-    if (state.graph !== previous.graph) edited(state.documentId, state.graph);
+    if (state.graph === previous.graph) return;
+    const source = changeSource();
+    if (source.from === 'disk') takenFromFile(state.documentId, state.graph, source.text);
+    else edited(state.documentId, state.graph);
   });
   target.addEventListener('pagehide', onPageHide);
   target.addEventListener('visibilitychange', onHidden);

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { serializeGraph, type GraphFile } from '../graph/index.ts';
 import { findTemplate } from '../graph/templates/index.ts';
 import { startFileSync } from './fileSync.ts';
+import { fromDisk } from '../store/changeSource.ts';
 import { useApp } from '../store/index.ts';
 import { keepMine, loadFromDisk, saveAsFile, useFileNotice } from './libraryActions.ts';
 import { openFromLibrary, savingStarted, useAutosave, type FileChange, type FileLibrary, type LibraryStorage, type SyncStorage } from './persistence.ts';
@@ -16,12 +17,16 @@ const memory = (): SyncStorage => {
   return { getItem: (key) => values.get(key) ?? null, setItem: (key, value) => void values.set(key, value), removeItem: (key) => void values.delete(key) };
 };
 
+/** A write's answer, a few turns after its change on disk (the server's watcher may be quicker than its answer). */
+const answerArrives = async () => {
+  for (let turn = 0; turn < 5; turn += 1) await new Promise((resolve) => setTimeout(resolve, 0));
+};
+
 /** A folder's library in memory: files by path, each write stamped with a time, and a way to change a file "on disk". */
 const fakeFolder = () => {
   const files = new Map<string, { text: string; savedAt: number; problem?: string }>();
   let clock = 1000;
   let listener: (change: FileChange) => void = () => {};
-  const written = new Map<string, number>();
   const writes: string[] = [];
   const held: FileLibrary['held'] = new Map();
   const pathOf = (id: string) => (id.startsWith(PREFIX) ? id.slice(PREFIX.length) : null);
@@ -38,10 +43,11 @@ const fakeFolder = () => {
       if (path === null) throw new Error('not a file');
       clock += 1;
       files.set(path, { text, savedAt: clock });
-      written.set(id, clock);
       writes.push(path);
-      // The watcher sees this page's own write too.
-      listener({ id, path, kind: 'changed', savedAt: clock });
+      // The watcher sees this page's own write too, tagged with the page's name, and may tell of it
+      // before the write's answer has come back.
+      listener({ id, path, kind: 'changed', savedAt: clock, by: 'this-page' });
+      await answerArrives();
     },
     remove: async (id) => void files.delete(pathOf(id)!),
     lastSaved: async () => undefined,
@@ -51,12 +57,11 @@ const fakeFolder = () => {
       idOf,
       keeps: (id) => pathOf(id) !== null && !held.has(id),
       held,
-      writtenAt: (id) => written.get(id),
+      writer: 'this-page',
       create: async (path, text) => {
         if (files.has(path)) throw new Error(`${path} already exists`);
         clock += 1;
         files.set(path, { text, savedAt: clock });
-        written.set(idOf(path), clock);
         return idOf(path);
       },
       readFile,
@@ -67,11 +72,11 @@ const fakeFolder = () => {
       follow: startFileSync,
     },
   };
-  /** Someone else writes the file (an editor, `git checkout`). */
-  const changeOnDisk = (path: string, text: string, problem?: string) => {
+  /** Someone else writes the file (an editor, `git checkout`, another tab: `by` its name). */
+  const changeOnDisk = (path: string, text: string, problem?: string, by?: string) => {
     clock += 1;
     files.set(path, { text, savedAt: clock, ...(problem ? { problem } : {}) });
-    listener({ id: idOf(path), path, kind: 'changed', savedAt: clock });
+    listener({ id: idOf(path), path, kind: 'changed', savedAt: clock, ...(by ? { by } : {}) });
   };
   const removeOnDisk = (path: string) => {
     files.delete(path);
@@ -110,6 +115,28 @@ describe('a graph file and the page, under loopscope open', () => {
     expect(folder.files.get('triage.json')!.text).toBe(serializeGraph(named('Edited')));
     expect(useFileNotice.getState().notice).toBeNull();
     expect(useApp.getState().past).toHaveLength(1);
+  });
+
+  it("knows its own write by the tag the server gives its change, even when the change comes before the write's answer; another tab's write is a change on disk", async () => {
+    rename('Edited');
+    rename('Edited again');
+    await saveWhatIsPending();
+    expect(folder.writes).toHaveLength(1);
+    expect(useFileNotice.getState().notice).toBeNull();
+    expect(nameOnScreen()).toBe('Edited again');
+    folder.changeOnDisk('triage.json', serializeGraph(named('From another tab')), undefined, 'another-page');
+    await settle(() => nameOnScreen() === 'From another tab');
+  });
+
+  it("the saver writes the person's edits, never a change tagged as the file's", async () => {
+    const read = named('Read from the file');
+    fromDisk(serializeGraph(read), () => useApp.getState().edit(() => read));
+    await saveWhatIsPending();
+    expect(folder.writes).toEqual([]);
+    rename('Then edited');
+    await saveWhatIsPending();
+    expect(folder.writes).toHaveLength(1);
+    expect(nameOnDisk(folder)).toBe('Then edited');
   });
 
   it('takes a change on disk at once when the page holds no unsaved edit, as an edit Undo takes back (and writes back)', async () => {

@@ -6,6 +6,7 @@
  * Loaded with the saver, on a page served by `loopscope open` only.
  */
 import { describeProblems, type GraphFile } from '../graph/index.ts';
+import { fromDisk } from '../store/changeSource.ts';
 import { useApp } from '../store/index.ts';
 import { refreshList, setFileActions, useFileNotice } from './libraryActions.ts';
 import { reasonOf, type FileChange, type FileLibrary, type Persistence } from './persistence.ts';
@@ -16,13 +17,13 @@ const LIST_REFRESH_MS = 150;
 /** A graph file that is not a valid graph is opened (folderLibrary.ts) read-only, and this says why. */
 export const fileIsInvalid = (id: string, problem: string) => useFileNotice.setState({ notice: { id, kind: 'invalid', problem }, error: null });
 
-/** The text on disk comes in as an edit of the open graph: Undo takes it back (and that is written in turn). */
+/**
+ * The text on disk comes in as an edit of the open graph, tagged as the file's (the saver does not
+ * write it back): Undo takes it back (and that is written in turn).
+ */
 const takeFromDisk = (persistence: Persistence, id: string, text: string, graph: GraphFile) => {
-  persistence.lastSaved.set(id, text);
-  // As opened: not written back until edited, so a file spaced by hand keeps its spacing.
-  persistence.openedAsSaved.set(id, graph);
   persistence.options.library.files?.held.delete(id);
-  if (useApp.getState().documentId === id) useApp.getState().edit(() => graph, `disk:${Date.now()}`);
+  if (useApp.getState().documentId === id) fromDisk(text, () => useApp.getState().edit(() => graph, `disk:${Date.now()}`));
   useFileNotice.setState({ notice: null, error: null });
 };
 
@@ -50,8 +51,8 @@ export const startFileSync = (persistence: Persistence, saveNow: () => Promise<v
       useFileNotice.setState({ notice: { id, kind: 'deleted' } });
       return;
     }
-    // This page's own write, as the server answered it.
-    if (change.savedAt === files.writtenAt(id) && !files.held.has(id)) return;
+    // This page's own write, come back: the server tags it with the writer the page named.
+    if (change.by === files.writer && !files.held.has(id)) return;
     const entry = await files.readFile(id).catch(() => undefined);
     if (!entry || id !== useApp.getState().documentId) return;
     if (entry.text === persistence.lastSaved.get(id) && !files.held.has(id)) return;

@@ -29,8 +29,9 @@ export const folderLibrary = async (token: string, origin = window.location.orig
   const pathOf = (id: string) => (id.startsWith(prefix) ? id.slice(prefix.length) : null);
   const idOf = (path: string) => `${prefix}${path}`;
   const query = (id: string) => `/api/graph?path=${encodeURIComponent(pathOf(id) ?? '')}`;
-  /** When this page last wrote each file, as the server said: a change on disk at that time is this page's own. */
-  const written = new Map<string, number>();
+  /** How this page names itself to the server: the change on disk a write of its makes comes back tagged with it. */
+  const writer = crypto.randomUUID();
+  const writeQuery = (id: string) => `${query(id)}&by=${writer}`;
   const held: FileLibrary['held'] = new Map();
   const summaryOf = (listing: Listing): LibrarySummary => ({
     id: idOf(listing.path),
@@ -60,8 +61,7 @@ export const folderLibrary = async (token: string, origin = window.location.orig
   const write = async (id: string, _name: string, text: string) => {
     if (pathOf(id) === null) throw new Error('this graph is not a file of the folder yet');
     // keepalive: a save as the page goes (pagehide) still reaches the server, when it is small enough for the browser to keep.
-    const response = await call('PUT', query(id), { body: text, keepalive: text.length < 60_000 });
-    written.set(id, ((await response.json()) as { savedAt: number }).savedAt);
+    await call('PUT', writeQuery(id), { body: text, keepalive: text.length < 60_000 });
   };
   // Where the page's fetch is the browser's own: a test's fake one is called on the page.
   const aside = typeof Worker !== 'undefined' && fetchImpl === defaultFetch ? saveWorker() : null;
@@ -86,11 +86,7 @@ export const folderLibrary = async (token: string, origin = window.location.orig
       if (leaving || !aside || pathOf(id) === null) return write(id, name, text);
       // The file is written by the save worker: handing it the text costs the page a copy of it, where
       // a request's body made of a big graph's text held the page's thread for frames.
-      const { savedAt } = await aside({ kind: 'put', url: `${origin}${query(id)}`, token, text }, async () => {
-        await write(id, name, text);
-        return { savedAt: written.get(id)! };
-      });
-      written.set(id, savedAt);
+      await aside({ kind: 'put', url: `${origin}${writeQuery(id)}`, token, text }, () => write(id, name, text));
     },
     remove: async (id) => {
       await call('DELETE', query(id));
@@ -103,19 +99,18 @@ export const folderLibrary = async (token: string, origin = window.location.orig
       idOf,
       keeps: (id) => pathOf(id) !== null && !held.has(id),
       held,
-      writtenAt: (id) => written.get(id),
+      writer,
       readFile,
       follow: startFileSync,
       create: async (path, text) => {
         const id = idOf(path);
-        const response = await call('POST', query(id), { body: text });
-        written.set(id, ((await response.json()) as { savedAt: number }).savedAt);
+        await call('POST', writeQuery(id), { body: text });
         return id;
       },
       watch: (onChange) => {
         const events = new EventSource(`${origin}/api/events?token=${encodeURIComponent(token)}`);
         events.addEventListener('change', (event) => {
-          const change = JSON.parse((event as MessageEvent<string>).data) as { path: string; kind: 'changed' | 'removed'; savedAt?: number };
+          const change = JSON.parse((event as MessageEvent<string>).data) as { path: string; kind: 'changed' | 'removed'; savedAt?: number; by?: string };
           onChange({ ...change, id: idOf(change.path) } as FileChange);
         });
         return () => events.close();

@@ -22,7 +22,8 @@ export type LibrarySummary = Pick<LibraryEntry, 'id' | 'name' | 'savedAt'> & {
 };
 
 /** A graph file changed on disk (anyone's write, this page's too: `savedAt` tells them apart), or removed. */
-export type FileChange = { id: string; path: string; kind: 'changed'; savedAt: number } | { id: string; path: string; kind: 'removed' };
+/** A change of a graph file on disk; `by`, the writer a page named when the server wrote it for that page (this page's is `FileLibrary['writer']`). */
+export type FileChange = { id: string; path: string; kind: 'changed'; savedAt: number; by?: string } | { id: string; path: string; kind: 'removed' };
 
 /**
  * What a library of files adds (the folder `loopscope open` serves, folderLibrary.ts): a graph is a
@@ -41,8 +42,8 @@ export interface FileLibrary {
    * saved again), one changed on disk while the page held edits (until the person chooses).
    */
   held: Map<string, 'invalid' | 'deleted' | 'changed'>;
-  /** When this page last wrote the file (as the server said): a change on disk at that time is its own. */
-  writtenAt: (id: string) => number | undefined;
+  /** How this page names itself in its writes: a change on disk tagged with it is its own write, come back. */
+  writer: string;
   /** Makes a new file holding `text`; refused when the name is taken. Resolves to its graph id. */
   create: (path: string, text: string) => Promise<string>;
   /** A graph file's text as it is on disk, with what is wrong with it when it is not a valid graph (or cannot be opened: too big). */

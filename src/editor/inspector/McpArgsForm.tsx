@@ -7,7 +7,7 @@ import type { McpSkill } from '../../graph/skills.ts';
 import { visibleText } from '../../graph/visible.ts';
 import { argsProblems } from '../../skills/mcp.ts';
 import { useApp } from '../../store/index.ts';
-import { listedTool, listTools, useMcpTools } from '../../network/mcpTools.ts';
+import { listedTool, listTools, useMcpTools } from '../../hooks/mcpTools.ts';
 import { Shown } from '../../ui/Shown.tsx';
 import { JsonField, NumberField, SelectField, TextField, type Apply } from './fields.tsx';
 

@@ -5,7 +5,7 @@ import { HTTP_METHODS, ACCESS_LEVELS, SKILL_SCHEMAS, type LlmSkill, type MockSki
 import { SKILL_TYPE_NAMES, type SkillOf, type SkillType } from '../../graph/skillTypes/index.ts';
 import { checkSkillName, newSkill, nextSkillName, removeSkill, renameSkill, setSkill, skillUsers } from '../../graph/inspectorOps.ts';
 import { useApp } from '../../store/index.ts';
-import { getKey, keyNameOf, originsWithKey, setKey } from '../../network/secrets.ts';
+import { getKey, keyNameOf, originsWithKey, setKey } from '../../hooks/keys.ts';
 import { applyAt, DraftField, JsonField, NumberField, SelectField, TextField, type Apply, type Parsed } from './fields.tsx';
 import { skillPart, useOpenPart } from './openPart.ts';
 import { answersWithReply, MockScriptForm } from './MockScriptForm.tsx';
