@@ -1,5 +1,5 @@
 import { reasonOf } from './reason.ts';
-import { reasonLabel } from './reasonWords.ts';
+import { reasonLabel } from './reasonLabel.ts';
 import type { When } from './when.ts';
 
 /** A condition in words, short enough for an edge label: `plan_exhausted = true`, `outcome: error`. */

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { compareOp } from './compare.ts';
 import { reasonOf, type Reason, type WhenInput } from './reason.ts';
-import { reasonLabel, reasonWords, storedReason, storedWords } from './reasonWords.ts';
+import { reasonLabel } from './reasonLabel.ts';
+import { reasonWords, storedReason, storedWords } from './reasonWords.ts';
 import type { When } from './when.ts';
 
 const state: Record<string, unknown> = { evaluation: { plan_exhausted: true, reason: 'empty_result' }, round: 2 };
-const input: WhenInput = { outcome: 'exhausted', read: (path) => path.split('.').reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], state) };
+const input: WhenInput = { outcome: 'exhausted', compare: compareOp, read: (path) => path.split('.').reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], state) };
 
 describe('a condition as a reason: one walk, with or without the run', () => {
   it('tells what a field condition compared: path, operator, expected and actual', () => {
@@ -45,7 +47,7 @@ describe('the one wording of a reason', () => {
   });
 
   it('says "is empty" and "missing" in both forms (they said `failures empty` and `= undefined` before)', () => {
-    expect(reasonWords(reasonOf({ path: 'failures', op: 'empty' }, { outcome: null, read: () => [] }))).toBe('failures is empty (was [])');
+    expect(reasonWords(reasonOf({ path: 'failures', op: 'empty' }, { ...input, read: () => [] }))).toBe('failures is empty (was [])');
     expect(reasonLabel(reasonOf({ path: 'failures', op: 'empty' }))).toBe('failures is empty');
     expect(reasonWords(reasonOf({ path: 'plan.signature', op: 'eq' }, input))).toBe('plan.signature eq missing (was missing)');
     expect(reasonLabel(reasonOf({ path: 'plan.signature', op: 'eq' }))).toBe('signature = missing');

@@ -38,44 +38,15 @@ export type Reason =
   /** A reason a trace made before reasons were data holds in words. */
   | { is: 'said'; words: string; matched?: boolean };
 
-const isEmpty = (value: unknown): boolean =>
-  value === undefined || value === null || value === '' ||
-  (Array.isArray(value) && value.length === 0) ||
-  (typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0);
-
-/** What `{path, op, value}` says of the value found at `path`: the runtime's edge choice and validation's reading of a condition share it. */
-export const compareOp = (op: string, actual: unknown, expected: unknown): boolean => {
-  switch (op) {
-    case 'eq':
-      return JSON.stringify(actual) === JSON.stringify(expected);
-    case 'ne':
-      return JSON.stringify(actual) !== JSON.stringify(expected);
-    case 'gt':
-      return typeof actual === 'number' && typeof expected === 'number' && actual > expected;
-    case 'gte':
-      return typeof actual === 'number' && typeof expected === 'number' && actual >= expected;
-    case 'lt':
-      return typeof actual === 'number' && typeof expected === 'number' && actual < expected;
-    case 'lte':
-      return typeof actual === 'number' && typeof expected === 'number' && actual <= expected;
-    case 'in':
-      return Array.isArray(expected) && expected.some((item) => JSON.stringify(item) === JSON.stringify(actual));
-    case 'contains':
-      // The list at the path holds the value (`recovery.tried contains "expand_search_scope"`); anything but a list holds nothing.
-      return Array.isArray(actual) && actual.some((item) => JSON.stringify(item) === JSON.stringify(expected));
-    case 'exists':
-      return actual !== undefined && actual !== null;
-    case 'empty':
-      return isEmpty(actual);
-    default:
-      return false;
-  }
-};
-
 /** What a condition is evaluated on: the node's outcome and a reading of the state by path. */
 export interface WhenInput {
   outcome: string | null;
   read: (path: string) => unknown;
+  /**
+   * What `{path, op, value}` says of the value read: compare.ts `compareOp`, passed in so that the
+   * canvas's labels, which walk conditions with no run, do not carry it on the first screen.
+   */
+  compare: (op: Op, actual: unknown, expected: unknown) => boolean;
 }
 
 /**
@@ -94,7 +65,7 @@ export const reasonOf = (when: When | undefined, input?: WhenInput, depth = 1): 
     const expected = when.value === undefined ? {} : { expected: when.value };
     if (!input) return { is: 'field', path: when.path, operator: when.op, ...expected };
     const actual = input.read(when.path);
-    return { is: 'field', path: when.path, operator: when.op, ...expected, ...(actual === undefined ? {} : { actual }), matched: compareOp(when.op, actual, when.value) };
+    return { is: 'field', path: when.path, operator: when.op, ...expected, ...(actual === undefined ? {} : { actual }), matched: input.compare(when.op, actual, when.value) };
   }
   if ('not' in when) {
     const part = reasonOf(when.not, input, depth + 1);

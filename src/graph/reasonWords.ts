@@ -1,11 +1,11 @@
 /**
- * The one place a reason (reason.ts) is put in words: in full for a step's detail, the timeline,
+ * The one place a reason (reason.ts) is put in words in full: for a step's detail, the timeline,
  * the command line, scenario failures and test reports (`evaluation.plan_exhausted eq true (was
- * true)`), and short for an edge's label (`plan_exhausted = true`).
+ * true)`). Its short form for an edge's label (`plan_exhausted = true`) is reasonLabel.ts, a module
+ * of its own because the canvas draws labels on the first screen and this one loads with a run.
  */
 import type { Reason } from './reason.ts';
-
-const show = (value: unknown): string => (value === undefined ? 'missing' : JSON.stringify(value));
+import { show } from './reasonLabel.ts';
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 /** A LangGraph `Send` as the server's events give it. */
@@ -65,44 +65,6 @@ export const reasonWords = (reason: Reason): string => {
       return `${reason.node} returned a Command: goto ${reason.goto === null ? 'none' : returnedWords(reason.goto)}, update ${JSON.stringify(reason.update) ?? 'none'}`;
     case 'said':
       return reason.words;
-  }
-};
-
-const OP_SIGNS: Record<string, string> = { eq: '=', ne: '≠', gt: '>', gte: '≥', lt: '<', lte: '≤', in: 'in', contains: 'contains' };
-
-const short = (value: unknown): string => {
-  const text = show(value);
-  return text.length > 24 ? `${text.slice(0, 23)}…` : text;
-};
-
-/** A group inside a group keeps its parentheses: `(a or b) and c` must not read as `a or b and c`. */
-const operandLabel = (reason: Reason): string => (reason.is === 'all' || reason.is === 'any' ? `(${reasonLabel(reason)})` : reasonLabel(reason));
-
-/** A reason short enough for an edge's label, the condition only: `plan_exhausted = true`, `outcome: error or max_iter`. */
-export const reasonLabel = (reason: Reason): string => {
-  switch (reason.is) {
-    case 'otherwise':
-      return 'otherwise';
-    case 'outcome':
-      return `outcome: ${reason.expected}`;
-    case 'field': {
-      const field = reason.path.split('.').pop() ?? reason.path;
-      if (reason.operator === 'exists') return `${field} exists`;
-      if (reason.operator === 'empty') return `${field} is empty`;
-      return `${field} ${OP_SIGNS[reason.operator]} ${short(reason.expected)}`;
-    }
-    case 'all':
-      return reason.parts.map(operandLabel).join(' and ');
-    case 'any': {
-      // Any of several outcomes reads as the outcome rows name them, once: `outcome: error or max_iter`.
-      const outcomes = reason.parts.flatMap((part) => (part.is === 'outcome' ? [part.expected] : []));
-      if (outcomes.length === reason.parts.length) return `outcome: ${outcomes.join(' or ')}`;
-      return reason.parts.map(operandLabel).join(' or ');
-    }
-    case 'not':
-      return `not (${reasonLabel(reason.part)})`;
-    default:
-      return reasonWords(reason);
   }
 };
 

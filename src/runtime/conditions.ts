@@ -3,6 +3,7 @@
  * this small interpreter (never eval), and every evaluation says which values it read.
  */
 import { edgesInTryOrder, type GraphFile, type When } from '../graph/index.ts';
+import { compareOp } from '../graph/compare.ts';
 import { reasonOf, type Reason } from '../graph/reason.ts';
 import { readPath } from '../skills/index.ts';
 import type { EdgeCheck, Fired } from './trace.ts';
@@ -20,7 +21,7 @@ export interface ConditionInput {
 
 /** A condition evaluated on a node's outcome and the state: whether it matched, and the values it read. */
 export const evaluateWhen = (when: When | undefined, input: ConditionInput): Evaluation => {
-  const why = reasonOf(when, { outcome: input.outcome, read: (path) => readPath(input.state, path) });
+  const why = reasonOf(when, { outcome: input.outcome, read: (path) => readPath(input.state, path), compare: compareOp });
   return { matched: why.matched === true, why };
 };
 

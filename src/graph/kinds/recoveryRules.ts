@@ -10,7 +10,7 @@ import { countedVerdicts, FAILURE_REASONS } from './counting.ts';
 import { edgesInTryOrderBySource } from '../model.ts';
 import type { Problem } from '../validate.ts';
 import type { GraphEdge, GraphFile, GraphNode } from '../schema.ts';
-import { compareOp } from '../reason.ts';
+import { compareOp } from '../compare.ts';
 import type { When } from '../when.ts';
 
 /** An evaluation a Verify node without a judge or a loop writes (runtime/kinds/verify.ts), with its outcome. */
