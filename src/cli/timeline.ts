@@ -1,6 +1,7 @@
 /** The readable timeline of a trace for a terminal: a reader can tell why each edge was taken. */
 import type { Attempt, Iteration, Trace, TraceStep } from '../runtime/index.ts';
 import { visibleText } from '../graph/visible.ts';
+import { storedWords } from '../graph/reasonWords.ts';
 import { budgetSentence } from '../runtime/guards.ts';
 import { stepsRan } from '../runtime/traceIndex.ts';
 
@@ -42,7 +43,7 @@ const stepLines = (step: TraceStep): string[] => {
       lines.push(attemptLine(attempt));
       if (attempt.retry) lines.push(`          ↳ ${attempt.retry}`);
     }
-  for (const edge of step.edges) lines.push(`      ${edge.matched ? '✓' : edge.skipped ? '·' : '✗'} ${edge.id} → ${edge.target ?? '?'}: ${edge.explain}`);
+  for (const edge of step.edges) lines.push(`      ${edge.matched ? '✓' : edge.skipped ? '·' : '✗'} ${edge.id} → ${edge.target ?? '?'}: ${storedWords(edge)}`);
   // A guard's stop already says it (the same sentence).
   if (step.budget && step.budget.at !== 'stopped') lines.push(`      ■ ${budgetSentence(step.budget)}`);
   if (step.guard) lines.push(`      ■ guard ${step.guard.reason}: ${step.guard.explain}`);

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { settingName, settingValue, type SettingChange } from '../graph/settings.ts';
 import type { GraphFile } from '../graph/schema.ts';
+import { storedWords } from '../graph/reasonWords.ts';
 import { visibleText } from '../graph/visible.ts';
 import { Shown } from '../ui/Shown.tsx';
 import type { Attempt, TraceStep } from '../runtime/trace.ts';
@@ -80,9 +81,9 @@ function DifferenceView({ difference, pair }: { difference: Difference; pair: Ru
       <h3>At step {difference.step}</h3>
       <dl className="comparison-sides">
         <dt>Run {pair.left}</dt>
-        <dd>{stepWords(difference.left)}{difference.left?.fired ? <span className="muted"> ({difference.left.fired.reason})</span> : null}</dd>
+        <dd>{stepWords(difference.left)}{difference.left?.fired ? <span className="muted"> ({storedWords(difference.left.fired)})</span> : null}</dd>
         <dt>Run {pair.right}</dt>
-        <dd>{stepWords(difference.right)}{difference.right?.fired ? <span className="muted"> ({difference.right.fired.reason})</span> : null}</dd>
+        <dd>{stepWords(difference.right)}{difference.right?.fired ? <span className="muted"> ({storedWords(difference.right.fired)})</span> : null}</dd>
       </dl>
       {difference.attempts.length === 0 ? <p className="muted">No attempts at this step in either run.</p> : (
         <table className="attempts" aria-label="Attempt differences">

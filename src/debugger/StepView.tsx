@@ -1,6 +1,7 @@
 /** The selected step in full: its attempts, edges, state diff and fork editor. Loaded when a step is first shown (the first screen has none). */
 import { useState } from 'react';
 import { kindDefinition } from '../graph/index.ts';
+import { storedWords } from '../graph/reasonWords.ts';
 import { budgetSentence } from '../runtime/guards.ts';
 import type { Attempt, Iteration, TraceStep } from '../runtime/trace.ts';
 import { useApp } from '../store/index.ts';
@@ -137,7 +138,7 @@ export function StepView({ step, label, forkable }: { step: TraceStep; label: st
       </h3>
       <p>
         Outcome: <code>{outcomeWords(step)}</code>
-        {step.fired && <> · fired <strong className="fired-edge">{step.fired.id}</strong> → {step.fired.target} <span className="muted">({step.fired.reason})</span></>}
+        {step.fired && <> · fired <strong className="fired-edge">{step.fired.id}</strong> → {step.fired.target} <span className="muted">({storedWords(step.fired)})</span></>}
       </p>
       {step.note && <p className="muted"><Shown text={step.note} /></p>}
       {step.blindRetry && <p className="warn"><WarningIcon size={14} aria-hidden="true" /> blind retry: this plan repeats the last round's, with no new evidence.</p>}
@@ -172,7 +173,7 @@ export function StepView({ step, label, forkable }: { step: TraceStep; label: st
           return (
             <li key={edge.id} className={edge.skipped ? 'skipped' : edge.matched ? 'pass' : 'fail'}>
               {state === 'taken' ? <PassIcon size={14} aria-hidden="true" /> : state === 'notTaken' ? <FailIcon size={14} aria-hidden="true" /> : <SkippedIcon size={14} aria-hidden="true" />}{' '}
-              <span className="edge-verdict">{EDGE_WORDS[state]}</span> {edge.id}{edge.target ? ` → ${edge.target}` : ''}: <Shown text={edge.explain} />
+              <span className="edge-verdict">{EDGE_WORDS[state]}</span> {edge.id}{edge.target ? ` → ${edge.target}` : ''}: <Shown text={storedWords(edge)} />
             </li>
           );
         })}

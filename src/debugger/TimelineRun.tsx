@@ -1,6 +1,7 @@
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type RefObject, type UIEvent } from 'react';
 import { kindDefinition } from '../graph/index.ts';
 import { visibleText } from '../graph/visible.ts';
+import { storedWords } from '../graph/reasonWords.ts';
 import type { Attempt, TraceStep } from '../runtime/trace.ts';
 import { useApp } from '../store/index.ts';
 import type { RunRecord } from '../store/runSlice.ts';
@@ -63,8 +64,8 @@ const StepItem = memo(function StepItem({ step, label, selected, onSelect, total
         {step.outcome && <span className={`tl-outcome outcome-${step.outcome}`}>{step.outcome}</span>}
         {step.blindRetry && <span className="tl-warn"><WarningIcon size={14} aria-hidden="true" /> blind retry</span>}
         {step.fired && (
-          <span className="tl-fired" title={visibleText(step.fired.reason)}>
-            → <Shown text={step.fired.id} /> <span className="tl-reason">(<Shown text={step.fired.reason} />)</span>
+          <span className="tl-fired" title={visibleText(storedWords(step.fired))}>
+            → <Shown text={step.fired.id} /> <span className="tl-reason">(<Shown text={storedWords(step.fired)} />)</span>
           </span>
         )}
         {step.guard && <span className="tl-guard">guard: {step.guard.reason}</span>}

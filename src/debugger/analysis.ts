@@ -1,4 +1,5 @@
 /** Pure views of traces for the debugger's panels: state diffs, where two runs part, the timeline rows. */
+import { storedWords } from '../graph/reasonWords.ts';
 import type { Attempt, Trace, TraceStep } from '../runtime/trace.ts';
 import { STOP_ROW, type TimelineLayout } from '../runtime/timelineLayout.ts';
 
@@ -27,7 +28,7 @@ const firedWords = (step: TraceStep | undefined, trace: Trace) => {
   // A run that has not stopped is paused (or still going): it has made no such step yet, it did not end.
   if (!step) return trace.stopReason ? 'nothing (the run had ended)' : `nothing yet (it is paused after step ${trace.steps.length})`;
   if (step.finally) return `the final response ${step.node} (finally, after the stop ${step.stop?.reason ?? 'of the run'})`;
-  return step.fired ? `${step.fired.id} (${step.fired.reason})` : step.stop ? `no edge (stopped: ${step.stop.reason})` : 'no edge';
+  return step.fired ? `${step.fired.id} (${storedWords(step.fired)})` : step.stop ? `no edge (stopped: ${step.stop.reason})` : 'no edge';
 };
 
 export interface Parting {

@@ -26,7 +26,7 @@ describe('describeWhen', () => {
   it('shortens long values so a label stays short', () => {
     const label = describeWhen({ path: 'evaluation.reason', op: 'eq', value: 'a very long reason that goes on' });
     expect(label).toBe('reason = "a very long reason tha…');
-    expect(describeWhen({ path: 'plan.signature', op: 'eq' })).toBe('signature = undefined');
+    expect(describeWhen({ path: 'plan.signature', op: 'eq' })).toBe('signature = missing');
   });
 
   it('joins compound conditions, keeping nested groups apart', () => {

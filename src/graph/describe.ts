@@ -1,38 +1,9 @@
+import { reasonOf } from './reason.ts';
+import { reasonLabel } from './reasonLabel.ts';
 import type { When } from './when.ts';
 
-const OP_WORDS: Record<string, string> = { eq: '=', ne: '≠', gt: '>', gte: '≥', lt: '<', lte: '≤', in: 'in', contains: 'contains' };
-
-const short = (value: unknown): string => {
-  const text = JSON.stringify(value);
-  return text === undefined ? 'undefined' : text.length > 24 ? `${text.slice(0, 23)}…` : text;
-};
-
-const lastSegment = (path: string) => path.split('.').pop() ?? path;
-
 /** A condition in words, short enough for an edge label: `plan_exhausted = true`, `outcome: error`. */
-export const describeWhen = (when: When | undefined): string => {
-  if (when === undefined || when === 'always') return 'always';
-  if (when === 'otherwise') return 'otherwise';
-  if ('outcome' in when) return `outcome: ${when.outcome}`;
-  if ('path' in when) {
-    const field = lastSegment(when.path);
-    if (when.op === 'exists') return `${field} exists`;
-    if (when.op === 'empty') return `${field} is empty`;
-    return `${field} ${OP_WORDS[when.op]} ${short(when.value)}`;
-  }
-  if ('all' in when) return when.all.map(describeOperand).join(' and ');
-  if ('any' in when) {
-    // Any of several outcomes reads as the outcome rows name them, once: `outcome: error or max_iter`.
-    const outcomes = when.any.flatMap((operand) => (typeof operand === 'object' && 'outcome' in operand ? [operand.outcome] : []));
-    if (outcomes.length === when.any.length) return `outcome: ${outcomes.join(' or ')}`;
-    return when.any.map(describeOperand).join(' or ');
-  }
-  return `not (${describeWhen(when.not)})`;
-};
-
-/** A group inside a group keeps its parentheses: `(a or b) and c` must not read as `a or b and c`. */
-const describeOperand = (when: When): string =>
-  typeof when === 'object' && ('all' in when || 'any' in when) ? `(${describeWhen(when)})` : describeWhen(when);
+export const describeWhen = (when: When | undefined): string => reasonLabel(reasonOf(when));
 
 type FieldCondition = Extract<When, { path: string }>;
 

@@ -25,9 +25,13 @@ interface Def {
   options?: z.ZodMiniType[];
   entries?: Record<string, unknown>;
   values?: unknown[];
+  getter?: () => z.ZodMiniType;
 }
 
 class Unreadable extends Error {}
+
+/** The recursive schemas (`z.lazy`) being built: one met again inside itself checks with what it is becoming. */
+const building = new Map<z.ZodMiniType, Check>();
 
 
 const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -118,6 +122,19 @@ const build = (schema: z.ZodMiniType, limits: InputLimits): Check => {
         // No key but the fields: as many keys as fields present (JSON gives no key the value undefined).
         return Object.keys(value).length === present;
       };
+    }
+    case 'lazy': {
+      const open = building.get(schema);
+      if (open) return open;
+      let inner: Check = () => false;
+      const check: Check = (value, depth) => inner(value, depth);
+      building.set(schema, check);
+      try {
+        inner = build(def.getter!(), limits);
+      } finally {
+        building.delete(schema);
+      }
+      return check;
     }
     case 'union': {
       const options = (def.options ?? []).map((option) => build(option, limits));

@@ -1,11 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { type GraphFile, type When } from '../graph/index.ts';
 import { findTemplate } from '../graph/templates/index.ts';
+import { reasonWords, storedWords } from '../graph/reasonWords.ts';
 import { chooseEdge, evaluateWhen } from './conditions.ts';
+import type { Fired } from './trace.ts';
 
 const state = { evaluation: { plan_exhausted: true, reason: 'empty_result', records: 0 }, failures: [], round: 2, tags: ['a'], note: '', recovery: { tried: ['expand_search_scope'] } };
 const input = { outcome: 'exhausted', state };
-const check = (when: When | undefined) => evaluateWhen(when, input);
+/** The evaluation as the person reads it: whether it matched, and its reason in words. */
+const check = (when: When | undefined) => {
+  const { matched, why } = evaluateWhen(when, input);
+  return { matched, explain: reasonWords(why) };
+};
+/** A fired edge with its reason in words. */
+const firedWords = (fired: Fired | null) => fired && { id: fired.id, target: fired.target, reason: storedWords(fired) };
 
 describe('the when interpreter', () => {
   it('always, absent and otherwise', () => {
@@ -28,9 +36,9 @@ describe('the when interpreter', () => {
     [{ path: 'round', op: 'lte', value: 1 }, false, 'round lte 1 (was 2)'],
     [{ path: 'evaluation.reason', op: 'in', value: ['timeout', 'empty_result'] }, true, 'evaluation.reason in ["timeout","empty_result"] (was "empty_result")'],
     [{ path: 'recovery.skill', op: 'exists' }, false, 'recovery.skill exists (was missing)'],
-    [{ path: 'failures', op: 'empty' }, true, 'failures empty (was [])'],
-    [{ path: 'note', op: 'empty' }, true, 'note empty (was "")'],
-    [{ path: 'tags', op: 'empty' }, false, 'tags empty (was ["a"])'],
+    [{ path: 'failures', op: 'empty' }, true, 'failures is empty (was [])'],
+    [{ path: 'note', op: 'empty' }, true, 'note is empty (was "")'],
+    [{ path: 'tags', op: 'empty' }, false, 'tags is empty (was ["a"])'],
     [{ path: 'round', op: 'gt', value: '1' }, false, 'round gt "1" (was 2)'],
     // contains: the list at the path holds the value (issue 54, #11); anything but a list holds nothing.
     [{ path: 'recovery.tried', op: 'contains', value: 'expand_search_scope' }, true, 'recovery.tried contains "expand_search_scope" (was ["expand_search_scope"])'],
@@ -65,7 +73,7 @@ describe('choosing the edge', () => {
 
   it('file order, first match fires, the rest are not tried', () => {
     const choice = chooseEdge(graph, 'evaluate', input);
-    expect(choice.fired).toEqual({ id: 'e4', target: 'recover', reason: 'evaluation.plan_exhausted eq true (was true)' });
+    expect(firedWords(choice.fired)).toEqual({ id: 'e4', target: 'recover', reason: 'evaluation.plan_exhausted eq true (was true)' });
     expect(choice.edges.map((edge) => [edge.id, edge.matched, edge.skipped ?? false])).toEqual([['e3', false, false], ['e4', true, false], ['e11', false, true], ['e5', false, true]]);
   });
 
@@ -74,7 +82,7 @@ describe('choosing the edge', () => {
     // Not continue: SecurityClaw sends that to recovery (e11).
     const choice = chooseEdge(reordered, 'evaluate', { outcome: 'exhausted', state: { evaluation: { plan_exhausted: false } } });
     expect(choice.edges.map((edge) => edge.id)).toEqual(['e3', 'e4', 'e11', 'e5']);
-    expect(choice.fired).toEqual({ id: 'e5', target: 'decide', reason: 'otherwise: no other edge matched' });
+    expect(firedWords(choice.fired)).toEqual({ id: 'e5', target: 'decide', reason: 'otherwise: no other edge matched' });
   });
 
   it('no match gives no edge', () => {
@@ -87,6 +95,6 @@ describe('a condition nested deeper than parsing allows', () => {
     let when: When = 'always';
     for (let level = 0; level < 100_000; level += 1) when = { not: when };
     expect(evaluateWhen(when, { outcome: 'ok', state: {} })).toMatchObject({ matched: false });
-    expect(evaluateWhen(when, { outcome: 'ok', state: {} }).explain).toContain('condition nested deeper than 16 levels: not evaluated');
+    expect(reasonWords(evaluateWhen(when, { outcome: 'ok', state: {} }).why)).toContain('condition nested deeper than 16 levels: not evaluated');
   });
 });

@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { commandWords, locateRouter, MAX_IMPORT_HOPS, NO_SOURCE, returnedWords, routeWords, type AgentSource, type SourceImport } from './routerExplain.ts';
+import { reasonWords, returnedWords } from '../graph/reasonWords.ts';
+import { locateRouter, MAX_IMPORT_HOPS, NO_SOURCE, routeReason, type AgentSource, type RouteExplanation, type SourceImport } from './routerExplain.ts';
+
+const routeWords = (explanation: RouteExplanation) => reasonWords(routeReason(explanation));
 
 const fixture = (file: string) => ({ graph: file, file, text: readFileSync(new URL(`./fixtures/langgraph/${file}`, import.meta.url), 'utf8') });
 const lineOf = (text: string, words: string) => text.split('\n').findIndex((line) => line.includes(words)) + 1;
@@ -104,6 +107,6 @@ describe('a route and a Command in words, from the explanation as data', () => {
     expect(routeWords({ ...route, router: { found: { name: 'routeModelOutput', file: 'reactAgent.ts', line: 35, text: '', returned: [37] } } })).toBe('routeModelOutput (reactAgent.ts) returned "tools" after callModel, at line 37');
     expect(routeWords({ ...route, router: { missing: 'toolsCondition is imported from x' } })).toBe('The router after callModel returned "tools"; toolsCondition is imported from x');
     expect(returnedWords([{ lg_name: 'Send', node: 'w', args: { subject: 'owls' } }, '__end__'])).toBe('[Send(w, {"subject":"owls"}), "__end__"]');
-    expect(commandWords('supervisor', { goto: 'researcher', update: { turn: 2 } })).toBe('supervisor returned a Command: goto "researcher", update {"turn":2}');
+    expect(reasonWords({ is: 'command', node: 'supervisor', goto: 'researcher', update: { turn: 2 } })).toBe('supervisor returned a Command: goto "researcher", update {"turn":2}');
   });
 });

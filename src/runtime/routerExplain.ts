@@ -8,8 +8,10 @@
  * router, its definition is found by its name in the same file, or in the file of the folder it is
  * imported from (relative imports, followed; the page reads each file), and the `return`s that can give the
  * value returned are picked by what they say. Nothing of it is evaluated. The explanation is data
- * (`RouteExplanation`), worded here only (`routeWords`, `commandWords`).
+ * (`RouteExplanation`, as a reason `routeReason`), worded by src/graph/reasonWords.ts.
  */
+import type { Reason } from '../graph/reason.ts';
+import { isSend } from '../graph/reasonWords.ts';
 
 /** The agent's source file as `loopscope open` hands it to the page (src/cli/langgraphSource.ts). */
 export interface AgentSource {
@@ -59,8 +61,6 @@ export interface RouteExplanation {
   router: RouterFound | null;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const isSend = (value: unknown): value is { node: string; args?: unknown } => isRecord(value) && value.lg_name === 'Send' && typeof value.node === 'string';
 
 /**
  * The text with what is not code blanked out (comments, and the insides of strings and template
@@ -234,30 +234,15 @@ const routerAt = (source: AgentSource, code: string, place: { from: number; to: 
   return { found: { name, file, line, text: own, returned: chosen.map((index) => line + index) } };
 };
 
-/** A value a router returned, in a few words: `"tools"`, `Send(generateJoke, {"subject":"lions"})`, a list of them. */
-export const returnedWords = (returned: unknown): string => {
-  const one = (value: unknown) => (isSend(value) ? `Send(${value.node}, ${JSON.stringify(value.args ?? null)})` : JSON.stringify(value) ?? String(value));
-  return Array.isArray(returned) ? `[${returned.map(one).join(', ')}]` : one(returned);
-};
-
 /** Where the router's name would come from, when the page has no source to read it in. */
 export const NO_SOURCE = 'its name is not in the server\'s events (LangGraph.js runs a router as "RunnableLambda" there, and the graph\'s description carries no name): open the agent\'s folder with `loopscope open` (its langgraph.json names the file) to see the function and the line that returned';
 
 /** Why a conditional step read from a thread's history says no more than where it went. */
 export const NOT_STREAMED = 'What the router returned is told by the server\'s event stream of a run started or continued from this page; this thread\'s checkpoints keep only where it went.';
 
-/** The explanation of one router's run, in a sentence: who returned what. */
-export const routeWords = ({ node, returned, router }: RouteExplanation): string => {
-  const value = returnedWords(returned);
-  if (router && 'found' in router) {
-    const { name, file, returned: lines } = router.found;
-    const where = lines.length === 1 ? `line ${lines[0]}` : `one of lines ${lines.join(', ')}`;
-    return `${name ?? 'The inline router'} (${file}) returned ${value} after ${node}, at ${where}`;
-  }
-  // No router yet (the source, or a file it imports the router from, is still being read): nothing is said of it until it is.
-  return `The router after ${node} returned ${value}${router && 'missing' in router ? `; ${router.missing}` : ''}`;
-};
-
-/** A `Command` a node returned, in a sentence: the node, its goto, its update. */
-export const commandWords = (node: string, command: { goto: unknown; update: unknown }): string =>
-  `${node} returned a Command: goto ${command.goto === null ? 'none' : returnedWords(command.goto)}, update ${JSON.stringify(command.update) ?? 'none'}`;
+/** The explanation of one router's run as a reason (src/graph/reason.ts): who returned what, and where. */
+export const routeReason = ({ node, returned, router }: RouteExplanation): Reason => ({
+  is: 'router', node, returned,
+  ...(router && 'found' in router ? { router: { name: router.found.name, file: router.found.file, lines: router.found.returned } } : {}),
+  ...(router && 'missing' in router ? { missing: router.missing } : {}),
+});

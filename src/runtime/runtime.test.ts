@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { SKILL_LIMITS, type GraphFile } from '../graph/index.ts';
 import { findTemplate } from '../graph/templates/index.ts';
+import { storedWords } from '../graph/reasonWords.ts';
 import { boundKeys } from '../skills/index.ts';
 import { FIXTURES } from './fixtures/index.ts';
 import { createController, nodeRan, runGraph } from './index.ts';
@@ -124,7 +125,8 @@ describe('task level: recovery and routing', () => {
     const last = trace.steps.at(-2);
     expect(last?.node).toBe('evaluate');
     expect(last?.fired).toBeNull();
-    expect(last?.edges).toEqual([{ id: 'e3', target: 'answer', matched: false, explain: 'outcome is "exhausted", not "sufficient"' }]);
+    expect(last?.edges).toEqual([{ id: 'e3', target: 'answer', matched: false, why: { is: 'outcome', expected: 'sufficient', actual: 'exhausted', matched: false } }]);
+    expect(storedWords(last!.edges[0])).toBe('outcome is "exhausted", not "sufficient"');
   });
 
   it('a repeated plan with no recovery and no new evidence is a blind retry', async () => {
@@ -301,8 +303,9 @@ describe('determinism and the trace format', () => {
     expect(trace).toMatchObject({ format: 'loopscope/trace', version: 1, graph: 'SecurityClaw triage', stopReason: 'completed', rounds: 2, tokensUsed: 350 });
     expect(trace.steps[1]).toMatchObject({
       step: 2, round: 1, node: 'execute', kind: 'act', outcome: 'empty', reads: ['plan', 'reasoning', 'approval'],
-      edges: [{ id: 'e2', target: 'evaluate', matched: true, explain: 'always' }],
-      fired: { id: 'e2', target: 'evaluate', reason: 'always' }, guard: null,
+      // The reasons as data, not words (src/graph/reason.ts).
+      edges: [{ id: 'e2', target: 'evaluate', matched: true, why: { is: 'always', matched: true } }],
+      fired: { id: 'e2', target: 'evaluate', why: { is: 'always', matched: true } }, guard: null,
     });
     expect(trace.steps[1].attempts.map((attempt) => [attempt.n, attempt.skill, attempt.outcome, attempt.tokens])).toEqual([[1, 'search_events', 'timeout', 100], [2, 'search_events', 'empty', 100]]);
     expect(Object.keys(trace.steps[1].writes)).toEqual(['results', 'execution_error']);

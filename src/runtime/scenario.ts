@@ -1,6 +1,7 @@
 /** Scenarios (SPEC §4): overrides of a graph, and the expectations its trace must meet. */
 import type { GraphFile, SavedRun, Scenario, TokenExpectation } from '../graph/schema.ts';
 import { describeWhen } from '../graph/describe.ts';
+import { storedWords } from '../graph/reasonWords.ts';
 import { own } from '../graph/common.ts';
 import { changeWords, nodeOfSetting, settingChanges, settingName, settingsOf, type SettingChange, type Settings } from '../graph/settings.ts';
 import { visibleText } from '../graph/visible.ts';
@@ -80,7 +81,7 @@ class RunFacts {
 
   /** Where the run went after a step, in words. */
   wentOn(step: TraceStep): string {
-    if (step.fired) return `${step.node} (step ${step.step}) took ${step.fired.id} to ${step.fired.target} (${step.fired.reason})`;
+    if (step.fired) return `${step.node} (step ${step.step}) took ${step.fired.id} to ${step.fired.target} (${storedWords(step.fired)})`;
     if (step.stop) return `the run stopped at ${step.node} (step ${step.step}): ${step.stop.reason}`;
     return `${step.node} (step ${step.step}) took no edge`;
   }
@@ -101,7 +102,7 @@ class RunFacts {
   /** Why the step did not go the wanted way: `wanted` is a node id, or an edge id when `isEdge`. */
   missedTurnWords(step: TraceStep, wanted: string, isEdge = false): string {
     const tried = step.edges.find((edge) => (isEdge ? edge.id === wanted : edge.target === wanted));
-    const why = !tried ? '' : tried.skipped ? `: ${tried.id} was not tried, an earlier edge fired` : `: ${tried.id} did not match, ${tried.explain}`;
+    const why = !tried ? '' : tried.skipped ? `: ${tried.id} was not tried, an earlier edge fired` : `: ${tried.id} did not match, ${storedWords(tried)}`;
     return `${this.wentOn(step)}, not ${isEdge ? wanted : `toward ${wanted}`}${why}`;
   }
 }
@@ -255,7 +256,7 @@ const namer = (graph: GraphFile | undefined) => ({
 /** `Evaluate took e4 (exhausted), the scenario took e3 (sufficient)`: the run's turn and the scenario's, at one step. */
 const turnWords = ({ at, wanted, isEdge }: Turn & { at: TraceStep }, names: ReturnType<typeof namer>) => {
   const node = names.node(at.node);
-  const took = at.fired ? `${node} took ${at.fired.id} (${at.outcome ?? at.fired.reason})` : at.stop ? `${node} stopped the run (${at.stop.reason})` : `${node} took no edge`;
+  const took = at.fired ? `${node} took ${at.fired.id} (${at.outcome ?? storedWords(at.fired)})` : at.stop ? `${node} stopped the run (${at.stop.reason})` : `${node} took no edge`;
   const toward = at.edges.filter((edge) => (isEdge ? edge.id === wanted : edge.target === wanted));
   // Several edges lead there: which one the scenario's run took, the scenario does not say.
   const scenario = toward.length > 1 ? `the scenario went on to ${names.node(wanted)} (by ${toward.map((edge) => `${edge.id}${names.when(edge.id)}`).join(' or ')})`
@@ -400,7 +401,7 @@ export const savedPartingWords = ({ now, saved, step, changes }: SavedParting, t
   const attemptsDiffer = (now?.attempts.length ?? 0) !== (saved?.attempts ?? 0);
   let turn: string;
   if (now && saved && now.node === saved.node) {
-    const took = now.fired ? `took ${now.fired.id} (${now.outcome ?? now.fired.reason})` : now.stop ? `stopped the run (${now.stop.reason})` : 'took no edge';
+    const took = now.fired ? `took ${now.fired.id} (${now.outcome ?? storedWords(now.fired)})` : now.stop ? `stopped the run (${now.stop.reason})` : 'took no edge';
     const savedTook = saved.edge ? `took ${saved.edge}${saved.outcome ? ` (${saved.outcome})` : ''}` : 'stopped there';
     turn = `${names.node(now.node)} ${took}${attemptsDiffer ? attemptsWords(now.attempts.length) : ''}, the saved run ${savedTook}${attemptsDiffer ? attemptsWords(saved.attempts) : ''}`;
   } else if (now && saved) turn = `the run went on to ${names.node(now.node)}, the saved run to ${names.node(saved.node)}`;

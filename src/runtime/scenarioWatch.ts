@@ -6,6 +6,7 @@
  */
 import { own, type GraphFile, type Scenario } from '../graph/index.ts';
 import type { SavedRun } from '../graph/schema.ts';
+import { storedWords } from '../graph/reasonWords.ts';
 import { isScripted, SKILL_TYPES, STAND_IN_TYPE, type SkillType } from '../graph/skillTypes/index.ts';
 import { scenarioOutcome, type ScenarioOutcome } from './scenario.ts';
 import { nodeRan, type Trace } from './trace.ts';
@@ -98,7 +99,7 @@ export interface Walked {
 
 /** The path a run took, step by step. */
 export const walkOf = (trace: Trace): Walked[] =>
-  trace.steps.filter(nodeRan).map((step) => ({ node: step.node, ...(step.fired ? { edge: step.fired.id } : {}), ...(step.outcome ? { outcome: step.outcome } : step.fired ? { outcome: step.fired.reason } : {}) }));
+  trace.steps.filter(nodeRan).map((step) => ({ node: step.node, ...(step.fired ? { edge: step.fired.id } : {}), ...(step.outcome ? { outcome: step.outcome } : step.fired ? { outcome: storedWords(step.fired) } : {}) }));
 
 const sameStep = (a: Walked | undefined, b: Walked | undefined) => a?.node === b?.node && a?.edge === b?.edge;
 
@@ -160,7 +161,7 @@ export const marksOf = (name: string, trace: Trace, divergence: number | null, c
     const step = trace.steps.find((candidate) => candidate.step === divergence);
     if (step) {
       marks.push({ scenario: name, kind: 'node', id: step.node, words: `${quoted} parts here: ${cause ?? 'its expectations fail'}` });
-      if (step.fired && !walk) marks.push({ scenario: name, kind: 'edge', id: step.fired.id, words: `${quoted} now takes ${step.fired.id} (${step.outcome ?? step.fired.reason}) here` });
+      if (step.fired && !walk) marks.push({ scenario: name, kind: 'edge', id: step.fired.id, words: `${quoted} now takes ${step.fired.id} (${step.outcome ?? storedWords(step.fired)}) here` });
     }
   }
   const reached = new Set(now.map((step) => step.node));

@@ -8,6 +8,7 @@ import { graph as reactAgent } from './fixtures/langgraph/reactAgent.ts';
 import { graph as subgraphGraph } from './fixtures/langgraph/subgraphGraph.ts';
 import { drawingOf, type ServerDrawing } from './serverGraph.ts';
 import { type GraphFile } from '../graph/index.ts';
+import { storedWords } from '../graph/reasonWords.ts';
 import { findTemplate } from '../graph/templates/index.ts';
 import { buildStateGraph } from './compile.ts';
 import { runGraph } from './run.ts';
@@ -132,8 +133,8 @@ describe('a thread of a graph Loopscope did not make, read back from its checkpo
     expect(trace.steps.map((step) => step.node)).toEqual(['callModel', 'tools', 'callModel']);
     const [ask, tools, answer] = trace.steps;
     expect(ask.note).toBe('callModel → tools: conditional, chose tools of {tools, __end__}');
-    expect(ask.fired).toEqual({ id: 'callModel→tools', target: 'tools', reason: 'conditional, chose tools of {tools, __end__}' });
-    expect(ask.edges.map((edge) => [edge.id, edge.matched, edge.explain])).toEqual([['callModel→tools', true, 'chosen'], ['callModel→__end__', false, 'not chosen']]);
+    expect(ask.fired && { ...ask.fired, why: storedWords(ask.fired) }).toEqual({ id: 'callModel→tools', target: 'tools', why: 'conditional, chose tools of {tools, __end__}' });
+    expect(ask.edges.map((edge) => [edge.id, edge.matched, storedWords(edge)])).toEqual([['callModel→tools', true, 'chosen'], ['callModel→__end__', false, 'not chosen']]);
     expect(tools.note).toBe('tools → callModel: plain edge');
     expect(answer.fired?.id).toBe('callModel→__end__');
     expect(answer.server).toMatchObject({ name: 'callModel', next: [], chose: ['__end__'], targets: ['tools', '__end__'], conditional: true });

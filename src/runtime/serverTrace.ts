@@ -6,6 +6,8 @@
  * starts a new branch from an older checkpoint), read newest first, a page at a time.
  */
 import { describeProblems, KIND_LIST, NODE_KINDS } from '../graph/index.ts';
+import type { Reason } from '../graph/reason.ts';
+import { reasonWords } from '../graph/reasonWords.ts';
 import { asMessages, messageChannels, tokensIn } from './messages.ts';
 import { errorWords } from './serverEvents.ts';
 import { drawnIdOf, edgesLeaving, END_NODE, type ServerDrawing } from './serverGraph.ts';
@@ -140,19 +142,17 @@ const routeOf = (drawing: ServerDrawing | null, id: string, group: string | null
   const conditional = leaving.some((edge) => edge.conditional);
   const fired = leaving.find((edge) => targetOf.get(edge) === chose[0]) ?? null;
   const label = fired?.label ?? leaving.find((edge) => edge.conditional && edge.label)?.label ?? null;
-  const times = (target: string) => {
-    const count = next.filter((name) => name === target).length;
-    return count > 1 ? `${lastPart(target)} ×${count}` : lastPart(target);
-  };
-  const of = targets.map(lastPart).join(', ');
+  // Each target once per task it was sent to (`Send`): the words count them.
+  const sent = chose.flatMap((target) => Array.from({ length: Math.max(1, next.filter((name) => name === target).length) }, () => lastPart(target)));
+  const why: Reason = { is: 'route', conditional, ...(drawing ? {} : { drawn: false }), ...(conditional && label ? { label } : {}), chose: sent, of: targets.map(lastPart), matched: true };
   const reason = chose.length === 0
     ? inSubgraph && next.length === 0 ? 'the subgraph ended here' : ended ? 'the run ended here' : 'no edge'
-    : conditional ? `conditional${label ? ` (${label})` : ''}, chose ${chose.map(times).join(', ')} of {${of}}` : drawing ? 'plain edge' : 'next';
+    : reasonWords(why);
   const edges: EdgeCheck[] = leaving.map((edge) => {
     const taken = chose.includes(targetOf.get(edge) as string);
-    return { id: edge.id, target: lastPart(targetOf.get(edge) as string), matched: taken, explain: edge.conditional ? (taken ? 'chosen' : 'not chosen') : taken ? 'plain edge' : 'plain edge, not taken' };
+    return { id: edge.id, target: lastPart(targetOf.get(edge) as string), matched: taken, why: { is: 'route', conditional: edge.conditional, matched: taken } };
   });
-  return { targets, chose, conditional, reason, edges, fired: fired && chose[0] ? { id: fired.id, target: lastPart(chose[0]), reason } : null };
+  return { targets, chose, conditional, reason, edges, fired: fired && chose[0] ? { id: fired.id, target: lastPart(chose[0]), why } : null };
 };
 
 /** A subgraph's own steps, newest checkpoint first, by the namespace of its checkpoints. */

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { LIMITS, TRACE_LIMITS } from '../graph/index.ts';
 import { findTemplate } from '../graph/templates/index.ts';
 import { runGraph } from './index.ts';
-import { parseTrace, serializeTrace } from './trace.ts';
+import { storedWords } from '../graph/reasonWords.ts';
+import { parseTrace, serializeTrace, type Trace } from './trace.ts';
+import { readStepChunk } from './traceText.ts';
 
 describe('parseTrace', () => {
   it('accepts a trace the runtime made, unchanged', async () => {
@@ -50,5 +52,54 @@ describe('parseTrace', () => {
     expect(lines.filter((line) => line.startsWith('    {"step":'))).toHaveLength(trace.steps.length);
     expect(text.length).toBeLessThan(JSON.stringify(trace, null, 2).length * 0.7);
     expect(JSON.parse(serializeTrace({ ...trace, steps: [] })).steps).toEqual([]);
+  });
+});
+
+describe('reasons in a trace are data (issue 55)', () => {
+  /** Each edge tried and each edge fired, in words, as the step view and the timeline show them. */
+  const wordsOf = (trace: Trace) => trace.steps.map((step) => [step.edges.map((edge) => `${edge.id}: ${storedWords(edge)}`), step.fired && storedWords(step.fired)]);
+
+  it('a new trace stores the reason, not words, and round-trips through its file, by the whole parse and by parts', async () => {
+    const trace = await runGraph(findTemplate('securityclaw')!.graph(), { seed: 1 });
+    const evaluate = trace.steps.find((step) => step.fired?.id === 'e4')!;
+    expect(evaluate.fired).toEqual({ id: 'e4', target: 'recover', why: { is: 'field', path: 'evaluation.plan_exhausted', operator: 'eq', expected: true, actual: true, matched: true } });
+    expect(trace.steps.some((step) => step.edges.some((edge) => 'explain' in edge) || (step.fired && 'reason' in step.fired))).toBe(false);
+    const parsed = parseTrace(serializeTrace(trace));
+    expect(parsed.ok && parsed.value).toEqual(JSON.parse(JSON.stringify(trace)));
+    expect(parsed.ok && wordsOf(parsed.value)).toEqual(wordsOf(trace));
+    expect(storedWords(evaluate.fired!)).toBe('evaluation.plan_exhausted eq true (was true)');
+    // A long trace's steps are read by the quick check, recursive reasons included.
+    expect(readStepChunk({ from: 0, text: JSON.stringify(trace.steps) })).toEqual(JSON.parse(JSON.stringify(trace.steps)));
+  });
+
+  it('an old trace, with its reasons in words, still opens and reads the same', () => {
+    const header = { format: 'loopscope/trace', version: 1, graph: 'G', seed: 1, stopReason: 'completed', rounds: 1, tokensUsed: 0, finalState: {} };
+    const step = {
+      step: 1, round: 1, node: 'evaluate', kind: 'verify', outcome: 'exhausted', attempts: [], reads: [], writes: {}, guard: null, durationMs: 0,
+      edges: [
+        { id: 'e3', target: 'answer', matched: false, explain: 'outcome is "exhausted", not "sufficient"' },
+        { id: 'e4', target: 'recover', matched: true, explain: 'evaluation.plan_exhausted eq true (was true)' },
+        { id: 'e5', target: 'decide', matched: false, skipped: true, explain: 'not tried: e4 fired first' },
+      ],
+      fired: { id: 'e4', target: 'recover', reason: 'evaluation.plan_exhausted eq true (was true)' },
+    };
+    const text = JSON.stringify({ ...header, steps: [step] });
+    const parsed = parseTrace(text);
+    expect(parsed.ok).toBe(true);
+    if (!parsed.ok) return;
+    expect(parsed.value.steps[0]).toEqual(step);
+    expect(wordsOf(parsed.value)).toEqual([[[
+      'e3: outcome is "exhausted", not "sufficient"', 'e4: evaluation.plan_exhausted eq true (was true)', 'e5: not tried: e4 fired first',
+    ], 'evaluation.plan_exhausted eq true (was true)']]);
+    expect(readStepChunk({ from: 0, text: JSON.stringify([step]) })).toEqual([step]);
+  });
+
+  it('refuses a reason of no known form, naming where', () => {
+    const header = { format: 'loopscope/trace', version: 1, graph: 'G', seed: 1, stopReason: null, rounds: 1, tokensUsed: 0, finalState: {} };
+    const step = { step: 1, round: 1, node: 'a', kind: 'verify', outcome: null, attempts: [], reads: [], writes: {}, guard: null, durationMs: 0, edges: [], fired: { id: 'e1', target: 'b', why: { is: 'guess' } } };
+    const parsed = parseTrace(JSON.stringify({ ...header, steps: [step] }));
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok) expect(parsed.problems.map((problem) => problem.path)).toContain('steps[0].fired.why.is');
+    expect(readStepChunk({ from: 0, text: JSON.stringify([step]) })).toBeNull();
   });
 });

@@ -7,7 +7,9 @@ import { z } from '../graph/zod.ts';
 import { CallOutcome } from '../graph/commonSchemas.ts';
 import { NODE_KINDS, TRACE_LIMITS, type ParseResult } from '../graph/index.ts';
 import { parseUntrusted } from '../graph/parse.ts';
+import type { Reason as ReasonData } from '../graph/reason.ts';
 import { Access } from '../graph/skills.ts';
+import { OPS } from '../graph/when.ts';
 
 export const TRACE_FORMAT = 'loopscope/trace';
 export const TRACE_VERSION = 1;
@@ -69,19 +71,58 @@ export type Iteration = z.infer<typeof Iteration>;
 export const Given = z.strictObject({ skill: z.string(), reads: z.array(z.string()), state: State });
 export type Given = z.infer<typeof Given>;
 
-/** One edge condition tried after a node ran: the task level. */
-export const EdgeCheck = z.strictObject({
+const Judged = { matched: z.optional(z.boolean()) };
+
+/** Why an edge was (not) taken, as data (src/graph/reason.ts, where each form is told); src/graph/reasonWords.ts words it. */
+export const Reason: z.ZodMiniType<ReasonData> = z.lazy(() =>
+  z.discriminatedUnion('is', [
+    z.strictObject({ is: z.literal('always'), ...Judged }),
+    z.strictObject({ is: z.literal('otherwise'), ...Judged }),
+    z.strictObject({ is: z.literal('outcome'), expected: z.string(), actual: z.optional(z.nullable(z.string())), ...Judged }),
+    z.strictObject({ is: z.literal('field'), path: z.string(), operator: z.enum(OPS), expected: z.optional(z.unknown()), actual: z.optional(z.unknown()), ...Judged }),
+    z.strictObject({ is: z.literal('all'), parts: z.array(Reason), ...Judged }),
+    z.strictObject({ is: z.literal('any'), parts: z.array(Reason), ...Judged }),
+    z.strictObject({ is: z.literal('not'), part: Reason, ...Judged }),
+    z.strictObject({ is: z.literal('too_deep'), limit: Count, ...Judged }),
+    z.strictObject({ is: z.literal('not_tried'), fired: z.string(), ...Judged }),
+    z.strictObject({
+      is: z.literal('route'), conditional: z.boolean(), drawn: z.optional(z.boolean()), label: z.optional(z.string()),
+      chose: z.optional(z.array(z.string())), of: z.optional(z.array(z.string())), ...Judged,
+    }),
+    z.strictObject({
+      is: z.literal('router'), node: z.string(), returned: z.unknown(),
+      router: z.optional(z.strictObject({ name: z.nullable(z.string()), file: z.string(), lines: z.array(z.int()) })),
+      missing: z.optional(z.string()), ...Judged,
+    }),
+    z.strictObject({ is: z.literal('command'), node: z.string(), goto: z.unknown(), update: z.unknown(), ...Judged }),
+    z.strictObject({ is: z.literal('said'), words: z.string(), ...Judged }),
+  ]),
+);
+
+const EdgeCheckFields = {
   id: z.string(),
   target: z.optional(z.string()),
   matched: z.boolean(),
-  /** With the values read: `evaluation.plan_exhausted eq true (was true)`. */
-  explain: z.string(),
   /** True when the edge was not tried because an earlier one fired. */
   skipped: z.optional(z.boolean()),
-});
+};
+
+/**
+ * One edge condition tried after a node ran: the task level. `why` holds what it compared, with the
+ * values read; a trace made before reasons were data holds them in words (`explain`:
+ * `evaluation.plan_exhausted eq true (was true)`), read as they were said (reasonWords.ts `storedReason`).
+ */
+export const EdgeCheck = z.union([
+  z.strictObject({ ...EdgeCheckFields, why: Reason }),
+  z.strictObject({ ...EdgeCheckFields, explain: z.string() }),
+]);
 export type EdgeCheck = z.infer<typeof EdgeCheck>;
 
-export const Fired = z.strictObject({ id: z.string(), target: z.string(), reason: z.string() });
+/** The edge that fired, and why (in words, `reason`, in a trace made before reasons were data). */
+export const Fired = z.union([
+  z.strictObject({ id: z.string(), target: z.string(), why: Reason }),
+  z.strictObject({ id: z.string(), target: z.string(), reason: z.string() }),
+]);
 export type Fired = z.infer<typeof Fired>;
 
 /** A system-level check before a node: round, steps, budget. */

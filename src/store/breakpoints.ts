@@ -1,5 +1,6 @@
 /** Why a run pauses: its breakpoints on nodes and edges, and the conditions on its numbers. */
 import type { GraphFile } from '../graph/schema.ts';
+import { storedWords } from '../graph/reasonWords.ts';
 import type { TraceStep } from '../runtime/trace.ts';
 import { FAILED_OUTCOMES } from './nodeStatus.ts';
 import type { BreakCondition, Breakpoints } from './runSlice.ts';
@@ -32,7 +33,7 @@ export const pauseBeforeReason = (breakpoints: Breakpoints, graph: GraphFile, no
 
 /** Why the run should pause after this step, or null; `previous` is the step before it. */
 export const pauseAfterReason = (breakpoints: Breakpoints, graph: GraphFile, step: TraceStep, previous: TraceStep | undefined): string | null => {
-  if (step.fired && breakpoints.edges.includes(step.fired.id)) return `breakpoint on edge ${step.fired.id}: it fired (${step.fired.reason})`;
+  if (step.fired && breakpoints.edges.includes(step.fired.id)) return `breakpoint on edge ${step.fired.id}: it fired (${storedWords(step.fired)})`;
   for (const condition of breakpoints.conditions) {
     if (condition.type === 'attempt_failed') {
       const failed = step.attempts.find((attempt) => FAILED_OUTCOMES.has(attempt.outcome));

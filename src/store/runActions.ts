@@ -5,6 +5,7 @@
  */
 import { sameBehaviour } from '../graph/behaviour.ts';
 import type { GraphFile } from '../graph/schema.ts';
+import { storedWords } from '../graph/reasonWords.ts';
 import { ask, callsOf, isLocalRun, isUnsupported, type RunController, type RunOptions } from '../runtime/controller.ts';
 import type { TraceStep } from '../runtime/trace.ts';
 import { traceIndex, visitCounts } from '../runtime/traceIndex.ts';
@@ -49,11 +50,11 @@ export const visitsOf = (steps: readonly TraceStep[], count: number): Visits => 
 export const overlayFor = (steps: readonly TraceStep[], stepNumber: number | null, count = steps.length): CanvasOverlay => {
   const step = stepNumber === null || stepNumber > count ? undefined : steps[stepNumber - 1];
   const triedEdges: Record<string, string> = Object.create(null);
-  for (const edge of step?.edges ?? []) if (!edge.matched && !edge.skipped) triedEdges[edge.id] = edge.explain;
+  for (const edge of step?.edges ?? []) if (!edge.matched && !edge.skipped) triedEdges[edge.id] = storedWords(edge);
   return {
     currentNode: step?.node ?? null,
     firedEdge: step?.fired?.id ?? null,
-    firedReason: step?.fired?.reason ?? null,
+    firedReason: step?.fired ? storedWords(step.fired) : null,
     triedEdges,
     ...visitsOf(steps, count),
   };

@@ -3,11 +3,12 @@
  * (SPEC §8): a task's own input (a `Send`'s argument) and what it returned, its attempts, a
  * `Command` it returned, and each routing function that ran after it — the value it returned, the
  * state it was given and, where the agent's source is at hand (`loopscope open`), its name, its
- * source and the line that returned. The words are routerExplain.ts's.
+ * source and the line that returned. The words are src/graph/reasonWords.ts's.
  */
 import { useEffect, useState } from 'react';
 import { visibleLines } from '../../graph/visible.ts';
-import { commandWords, locateRouter, MAX_IMPORT_HOPS, NOT_STREAMED, returnedWords, routeWords, type RouteExplanation, type SourceImport } from '../../runtime/routerExplain.ts';
+import { reasonWords, returnedWords } from '../../graph/reasonWords.ts';
+import { locateRouter, MAX_IMPORT_HOPS, NOT_STREAMED, routeReason, type RouteExplanation, type SourceImport } from '../../runtime/routerExplain.ts';
 import { kbOf, ROUTE_CHANNEL_KEPT } from '../../runtime/serverEvents.ts';
 import { foreignStateAfter } from '../../runtime/serverTrace.ts';
 import type { TraceStep } from '../../runtime/trace.ts';
@@ -146,10 +147,10 @@ export function WhyRoute({ step, steps, graph }: { step: TraceStep; steps: reado
   return (
     <section aria-label="Why it went there">
       <h4>Why it went there</h4>
-      {server.command && <p className="route-why"><Shown text={commandWords(server.name, server.command)} /></p>}
+      {server.command && <p className="route-why"><Shown text={reasonWords({ is: 'command', node: server.name, ...server.command })} /></p>}
       {explanations.map((explanation, index) => (
         <div key={index} className="route-why">
-          <p><Shown text={routeWords(explanation)} /></p>
+          <p><Shown text={reasonWords(routeReason(explanation))} /></p>
           <p>Returned: <code><Shown text={returnedWords(explanation.returned)} /></code></p>
           <RouterSourceView explanation={explanation} />
           <details>

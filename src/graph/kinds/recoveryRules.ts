@@ -10,7 +10,8 @@ import { countedVerdicts, FAILURE_REASONS } from './counting.ts';
 import { edgesInTryOrderBySource } from '../model.ts';
 import type { Problem } from '../validate.ts';
 import type { GraphEdge, GraphFile, GraphNode } from '../schema.ts';
-import { compareOp, type When } from '../when.ts';
+import { compareOp } from '../compare.ts';
+import type { When } from '../when.ts';
 
 /** An evaluation a Verify node without a judge or a loop writes (runtime/kinds/verify.ts), with its outcome. */
 interface Ending {
