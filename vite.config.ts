@@ -175,6 +175,9 @@ export default defineConfig(({ command }) => {
       environment: 'node',
       // A budget, not a wait: some tests parse megabytes of hostile input, and the machine may be busy.
       testTimeout: 30_000,
+      // One test file per core: vitest's default (cores - 1) leaves one of CI's two cores idle while
+      // the other's file waits on the processes it started (npm, tsc, the LangGraph and MCP servers).
+      maxWorkers: '100%',
     },
   };
 });
