@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildFresh } from './buildFresh.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => join(root, 'node_modules', '.bin', name);
@@ -60,11 +61,10 @@ if (!/^\d+$/.test(port)) {
 }
 
 console.log(`e2e: building into ${outDir}, preview on port ${port}, Chromium ${chromium}`);
-const built = run(bin('vite'), ['build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn']);
+// Journeys run the command line too (loopscope open, serve, run): both built from these sources,
+// unless a build made since they last changed is there (src/cli/pack.test.ts's, in `npm test`).
+const built = buildFresh(outDir);
 if (built !== 0) process.exit(built);
-// Journeys run the command line too (loopscope open, serve, run): built from these sources.
-const cliBuilt = run(process.execPath, ['--import', 'tsx', 'scripts/buildCli.ts']);
-if (cliBuilt !== 0) process.exit(cliBuilt);
 
 const env = { ...process.env, E2E_PORT: port, E2E_OUT: outDir, CHROMIUM_PATH: chromium };
 process.exit(run(bin('playwright'), ['test', ...process.argv.slice(2)], env));

@@ -1,7 +1,7 @@
 /**
- * The package as a person installs it: `npm pack` (which builds the app and the command line),
- * then `npm install ./loopscope-X.tgz` into an empty folder, and the commands run there from the
- * built files alone. The install leaves the optional LangGraph dev server out (`--omit=optional`,
+ * The package as a person installs it: `npm pack` (with the app and the command line built as its
+ * prepack and prepare scripts build them), then `npm install ./loopscope-X.tgz` into an empty
+ * folder, and the commands run there from the built files alone. The install leaves the optional LangGraph dev server out (`--omit=optional`,
  * as a CI that only tests does): fast, and `serve` then says what is missing. npm takes the
  * packages from its cache where it has them.
  */
@@ -28,7 +28,10 @@ const loopscope = (...args: string[]) =>
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'loopscope-pack-'));
   project = join(work, 'project');
-  await run('npm', ['pack', '--silent', '--pack-destination', work], { cwd: root, maxBuffer: 50_000_000 });
+  // What `npm pack`'s prepack and prepare scripts build (the app into dist/, the command line into
+  // build/), built only if older than the sources: `npm test`'s journeys then use this dist/ as it is.
+  await run(process.execPath, ['scripts/buildFresh.mjs', 'dist'], { cwd: root, maxBuffer: 50_000_000 });
+  await run('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', work], { cwd: root, maxBuffer: 50_000_000 });
   const [tarball] = (await readdir(work)).filter((name) => name.endsWith('.tgz'));
   await mkdir(join(project, 'graphs'), { recursive: true });
   await cp(join(root, 'src/graph/templates/securityclaw.json'), join(project, 'graphs', 'triage.json'));
@@ -46,8 +49,10 @@ describe('the package, installed into another folder', () => {
     const top = await readdir(installed);
     expect(top.sort()).toEqual(['README.md', 'bin', 'build', 'dist', 'docs', 'package.json']);
     expect(await readdir(join(installed, 'dist'))).toContain('index.html');
-    const manifest = JSON.parse(await readFile(join(installed, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const manifest = JSON.parse(await readFile(join(installed, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; scripts: Record<string, string> };
     expect(Object.keys(manifest.dependencies)).not.toContain('react');
+    // What the pack above built in their place (scripts/buildFresh.mjs): were they to do more, it would have to too.
+    expect(manifest.scripts).toMatchObject({ prepack: 'npm run build', build: 'vite build', prepare: 'npm run build:cli', 'build:cli': 'node --import tsx scripts/buildCli.ts' });
     // Nothing to compile at start: no TypeScript runner, no bundler installed with it.
     expect(await readdir(join(project, 'node_modules'))).not.toEqual(expect.arrayContaining(['tsx', 'esbuild', 'vite', 'react']));
   });
