@@ -7,9 +7,9 @@
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { resolve } from 'node:path';
-import { expect, test } from './test.ts';
+import { expect } from './test.ts';
 import { collectErrors } from './helpers.ts';
-import { attach, button, canvas, detail, edge, forkOnServer, node, panel, run, steps, until, serveFixturesForJourneys } from './langgraphPage.ts';
+import { attach, button, canvas, detail, edge, forkOnServer, node, panel, run, steps, until, serveFixturesForJourneys, test } from './langgraphPage.ts';
 
 const served = serveFixturesForJourneys();
 

@@ -3,9 +3,9 @@
  * with the editor's routing, so no edge passes under a node it does not join and no label sits on a
  * node; a `Send` fan-out drawn as one; conditional targets labelled with the path map's keys.
  */
-import { expect, test, type Page } from './test.ts';
+import { expect, type Page } from './test.ts';
 import { collectErrors, drawingClashes } from './helpers.ts';
-import { attach, button, canvas, detail, edge, node, panel, run, steps, until, serveFixturesForJourneys } from './langgraphPage.ts';
+import { attach, button, canvas, detail, edge, node, panel, run, steps, until, serveFixturesForJourneys, test } from './langgraphPage.ts';
 
 // A laptop screen.
 test.use({ viewport: { width: 1280, height: 720 } });

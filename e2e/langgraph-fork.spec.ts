@@ -5,9 +5,9 @@
  * routes with Command({goto}) goes where the person chose; every branch stays reachable and
  * comparable.
  */
-import { expect, test } from './test.ts';
+import { expect } from './test.ts';
 import { collectErrors } from './helpers.ts';
-import { attach, button, canvas, detail, forkOnServer, panel, run, shownRun, steps, until, serveFixturesForJourneys } from './langgraphPage.ts';
+import { attach, button, canvas, detail, forkOnServer, panel, run, shownRun, steps, until, serveFixturesForJourneys, test } from './langgraphPage.ts';
 
 const served = serveFixturesForJourneys();
 

@@ -3,9 +3,9 @@
  * gives chat-agent's (a StateSchema: a messages channel and typed fields), the panel makes a form of
  * it with the JSON kept in step, says which field is wrong, and talks to the graph in a chat box.
  */
-import { expect, test } from './test.ts';
+import { expect } from './test.ts';
 import { collectErrors } from './helpers.ts';
-import { attach, button, panel, serveFixturesForJourneys, until } from './langgraphPage.ts';
+import { attach, button, panel, serveFixturesForJourneys, test, until } from './langgraphPage.ts';
 
 serveFixturesForJourneys();
 

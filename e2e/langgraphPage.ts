@@ -2,21 +2,36 @@
  * The page attached to the LangGraph fixtures served by the dev server (langgraphFixtures.ts): the
  * server for a spec file's journeys, and the panel, canvas, timeline and step detail by role and name.
  */
-import { expect, test, type Page } from './test.ts';
+import { expect, test as journey, type Page } from './test.ts';
 import { serveLangGraphFixtures } from './langgraphFixtures.ts';
 
-let server: Awaited<ReturnType<typeof serveLangGraphFixtures>> | undefined;
+type Served = Awaited<ReturnType<typeof serveLangGraphFixtures>>;
+
+/**
+ * The journeys' `test` with one dev server per Playwright worker, started when a journey of that
+ * worker first needs it: it takes half a minute on a loaded machine, and four spec files each
+ * started their own. A worker runs one journey at a time, and each journey makes threads of its
+ * own, so none sees another's runs; a worker started again (after a failure) starts its own.
+ */
+export const test = journey.extend<object, { langGraphServer: Served }>({
+  langGraphServer: [
+    // oxlint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a function takes from this pattern: none
+    async ({}, use) => {
+      const served = await serveLangGraphFixtures();
+      await use(served);
+      await served.stop();
+    },
+    { scope: 'worker', timeout: 180_000 },
+  ],
+});
+
+let server: Served | undefined;
 
 /** Serves the fixtures for the spec file's journeys, one after another; its `url` and folder once started. */
 export const serveFixturesForJourneys = () => {
   test.describe.configure({ mode: 'serial' });
-  test.beforeAll(async () => {
-    test.setTimeout(180_000);
-    server = await serveLangGraphFixtures();
-  });
-  test.afterAll(async () => {
-    await server?.stop();
-    server = undefined;
+  test.beforeAll(({ langGraphServer }) => {
+    server = langGraphServer;
   });
   return { get url() { return server?.url ?? ''; }, get dir() { return server?.dir ?? ''; } };
 };
