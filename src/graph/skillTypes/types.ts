@@ -19,7 +19,60 @@ export type SchemaMaker = (zod: typeof z, base: SkillBase) => z.ZodMiniType;
 /** The skill a `schema` parses to: `type EchoSkill = SkillOfSchema<typeof schema>`. */
 export type SkillOfSchema<Maker extends SchemaMaker> = z.output<ReturnType<Maker>>;
 
-/** What an attempt is given; src/skills's `SkillContext` adds the keys and the MCP connector, types of its own. */
+/**
+ * Where a skill gets an API key. A key is given for one origin (the address it was typed for, or
+ * the command line's `--key NAME`); the ring answers with the key or with why none is sent.
+ */
+export type KeyAnswer = { key: string } | { refused: string };
+export type KeyRing = (name: string, origin: string) => KeyAnswer;
+
+/** MCP's tool annotations: hints from the server, never trusted to loosen anything. */
+export interface McpAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+/** A tool as the server lists it. */
+export interface McpTool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  annotations?: McpAnnotations;
+}
+
+/** A `tools/call` answer, as the server sent it. */
+export interface McpAnswer {
+  content?: unknown[];
+  structuredContent?: unknown;
+  isError?: boolean;
+}
+
+/** One open connection to a server. */
+export interface McpConnection {
+  /** The server's tools (listed once per connection). */
+  tools(): Promise<McpTool[]>;
+  /** Calls a tool; throws (src/skills's McpFailure) on a timeout, a dead server or a refused request. */
+  call(tool: string, args: Record<string, unknown>, timeoutMs: number): Promise<McpAnswer>;
+}
+
+/**
+ * Where MCP servers come from, by name: the command line's from `.mcp.json` (it starts stdio
+ * servers on first use and stops them by PID when the run ends), the page's from the URLs the
+ * person gave. Throws when the server is unknown or cannot be reached or started.
+ */
+export interface McpConnector {
+  connect(server: string): Promise<McpConnection>;
+}
+
+/**
+ * What an attempt is given, whatever its type and wherever its runner is written (a definition's
+ * own `runner`, or src/skills's map): the run's services come through here, never by import, so
+ * a runner written in a definition reaches keys, the network and MCP servers as the built-in ones do.
+ */
 export interface AttemptContext {
   /** The 1-based attempt of this call inside its action. */
   attempt: number;
@@ -29,8 +82,15 @@ export interface AttemptContext {
   seed: number;
   /** The per-attempt limit of the action's retry policy, if any. */
   timeoutMs?: number;
-  /** Injected in tests; the global fetch otherwise. */
+  /**
+   * The run's fetch, which reaches only the hosts the person allowed (in the page, `--host`,
+   * LOOPSCOPE_HOSTS); injected in tests; the global fetch when absent.
+   */
   fetch?: typeof fetch;
+  /** API keys by name and the origin they go to (a definition's `calls` names both); never logged, never written to a trace. */
+  keys?: KeyRing;
+  /** MCP servers by name, for skills that call a tool: the command line's come from `.mcp.json`, the page's from URLs the person gave. */
+  mcp?: McpConnector;
 }
 
 /** What an attempt answers. */
@@ -47,8 +107,7 @@ export interface SkillResult {
 
 /**
  * What a definition's `runner` makes, typed where it is written: src/skills holds it to its whole
- * `SkillRunner` (`learnAccess`, `describe`, the keys and MCP connector of its context), which name
- * types the graph cannot.
+ * `SkillRunner` (its optional `learnAccess` and `describe` name types of that layer).
  */
 export interface HeldRunner {
   name: string;
