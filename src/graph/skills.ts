@@ -5,6 +5,7 @@ import { hasPlainHost } from './hosts.ts';
 import { LIMITS } from './limits.ts';
 import { SKILL_TYPE_NAMES, skillTypeDefinition, type DefinitionOf, type SchemaMaker, type SkillOf, type SkillType } from './skillTypes/index.ts';
 import { partsOf, type TypesWith } from './skillTypes/parts.ts';
+import { HTTP_METHODS } from './skillTypes/http.ts';
 
 /**
  * The name of an environment variable, as POSIX shells and dotenv files take it: what an llm
@@ -65,7 +66,7 @@ export const MockSkill = z.strictObject({
   script: z.array(MockEntry).check(z.minLength(1, 'a mock skill needs at least one script entry'), z.maxLength(LIMITS.scriptEntries)),
 });
 
-export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export { HTTP_METHODS };
 
 export const HttpSkill = z.strictObject({
   type: z.literal('http'),
@@ -126,7 +127,7 @@ const schemasHeld: Partial<Record<SkillType, SchemaMaker>> = partsOf('schema');
 export const SKILL_SCHEMAS = Object.fromEntries(SKILL_TYPE_NAMES.map((type) => [type, schemasHeld[type]?.(z, skillBase) ?? SCHEMAS_HERE[type as keyof typeof SCHEMAS_HERE]])) as
   Omit<typeof SCHEMAS_HERE, TypesWith<'schema'>> & { [T in TypesWith<'schema'>]: ReturnType<DefinitionOf<T>['schema']> };
 
-/** The registered types whose skills have fields of their own (beyond `type` and SkillBase's): those have settings forms (src/editor/inspector). */
+/** The registered types whose skills have fields of their own (beyond `type` and SkillBase's): those have settings (./skillTypes/parts.ts). */
 export type TypesWithOwnFields = { [T in SkillType]: [Exclude<keyof SkillOf<T>, 'type' | keyof SkillBase>] extends [never] ? never : T }[SkillType];
 
 type SkillSchemas = (typeof SKILL_SCHEMAS)[SkillType];

@@ -115,6 +115,32 @@ export interface HeldRunner {
   call: (args: Record<string, unknown>, context: AttemptContext) => Promise<SkillResult>;
 }
 
+/** The inspector's editors of their own, for a setting no plain field edits: a mock's script, an API key (kept in memory, for the origin the skill's `calls` name), an MCP tool from its server's list. */
+export type SkillEditor = 'script' | 'apiKey' | 'mcpTool';
+
+/**
+ * A setting of a skill under Skills, as data (the graph has no React): src/editor/inspector draws
+ * each `type` with its field, so a type with fields of its own adds no form. `key` is the skill's
+ * field the setting edits, checked against the type's schema as it is applied.
+ */
+export type SkillSetting<Skill = Record<string, unknown>> = { key: Extract<keyof Skill, string>; help?: string } & (
+  | { type: 'text'; label: string; optional?: boolean; multiline?: boolean }
+  | { type: 'number'; label: string; optional?: boolean }
+  | { type: 'select'; label: string; options: readonly string[] }
+  | { type: 'json'; label: string; optional?: boolean }
+  | { type: 'editor'; editor: SkillEditor });
+
+/** How the inspector edits a skill of the type, beyond the name, type, access and tokens every skill has. */
+export interface SkillSettings<Skill = Record<string, unknown>> {
+  /** Its settings under Skills, in order. */
+  fields: readonly SkillSetting<Skill>[];
+  /**
+   * The fields "New skill…" asks (keys of `fields`), the rest its defaults; false leaves the type
+   * out of that form (an mcp skill is made under Skills, where its server's tools are listed).
+   */
+  asked: readonly Extract<keyof Skill, string>[] | false;
+}
+
 /**
  * Everything about a skill type, in one place, as a node kind's definition (../kinds/types.ts):
  * code elsewhere asks a capability (`scripted`, `calls`, `tool`…) rather than naming a type. It
@@ -145,10 +171,15 @@ export interface SkillTypeDefinition<Skill = unknown, Type extends string = stri
   schema?: (zod: typeof z, base: SkillBase) => z.ZodMiniType<Skill>;
   /** What makes the attempts of a skill of the type, if not in src/skills's `RUNNERS` (see HeldRunner). */
   runner?: (name: string, skill: Skill) => HeldRunner;
+  /** Its settings in the inspector, if not in ./settings.ts's `SETTINGS`; none: the type has no fields of its own, and "New skill…" asks nothing more. */
+  settings?: SkillSettings<Skill>;
 }
 
-/** The parts a definition may hold itself, else the map of the layer that builds them. */
-export type SkillTypePart = 'schema' | 'runner';
+/** The parts a definition may hold itself, else the map of the layer that builds them, or its `X.parts.ts` (./parts.ts). */
+export type SkillTypePart = 'schema' | 'runner' | 'settings';
+
+/** The parts of a definition kept beside it, in its `X.parts.ts`, off the first screen. */
+export type SkillParts<Skill> = Partial<Pick<SkillTypeDefinition<Skill>, 'settings'>>;
 
 /**
  * A skill type's definition, its functions reading a skill of type `Skill`: `defineSkillType<GrpcSkill>()({ type: 'grpc', … })`.

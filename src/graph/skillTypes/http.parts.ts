@@ -1,0 +1,18 @@
+import type { HttpSkill } from '../skills.ts';
+import { HTTP_METHODS } from './http.ts';
+import type { SkillParts } from './types.ts';
+
+/** What only the inspector reads of an http skill, kept off the first screen (./http.ts is on it). */
+export const httpParts = {
+  settings: {
+    fields: [
+      { key: 'url', type: 'text', label: 'URL', optional: false, help: '{{args.x}} and {{state.x}} are filled in.' },
+      { key: 'method', type: 'select', label: 'Method', options: HTTP_METHODS },
+      { key: 'headers', type: 'json', label: 'Headers (JSON)', optional: true },
+      { key: 'body', type: 'text', label: 'Body', multiline: true },
+      { key: 'timeoutMs', type: 'number', label: 'Timeout (ms)' },
+      { key: 'recordsPath', type: 'text', label: 'Records path', help: 'Where the records array is in the answer; empty: the answer itself.' },
+    ],
+    asked: ['url'],
+  },
+} satisfies SkillParts<HttpSkill>;
