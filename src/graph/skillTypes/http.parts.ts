@@ -1,6 +1,20 @@
-import type { HttpSkill } from '../skills.ts';
+import { skillBase } from '../skillBase.ts';
+import { z } from '../zod.ts';
 import { HTTP_METHODS } from './http.ts';
 import type { SkillParts } from './types.ts';
+
+export const HttpSkill = z.strictObject({
+  type: z.literal('http'),
+  ...skillBase,
+  url: z.string().check(z.minLength(1)),
+  method: z._default(z.enum(HTTP_METHODS), 'GET'),
+  headers: z.optional(z.record(z.string(), z.string())),
+  body: z.optional(z.string()),
+  timeoutMs: z._default(z.int().check(z.gte(1)), 10000),
+  recordsPath: z.optional(z.string()),
+});
+
+export type HttpSkill = z.infer<typeof HttpSkill>;
 
 /** What only the inspector reads of an http skill, kept off the first screen (./http.ts is on it). */
 export const httpParts = {

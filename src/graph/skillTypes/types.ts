@@ -1,6 +1,6 @@
 import type { CallOutcome } from '../common.ts';
 import type { AccessLevel as Access } from '../mcpAccess.ts';
-import type { SkillBase } from '../skills.ts';
+import type { SkillBase } from '../skillBase.ts';
 import type { z } from '../zod.ts';
 
 /** What a skill contacts: the address (a URL, or a template of one) and the name of the API key it sends there. */
