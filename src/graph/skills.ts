@@ -11,8 +11,7 @@ import { partsOf, type TypesWith } from './skillTypes/parts.ts';
 // Each built-in type's schema is beside its definition (./skillTypes/X.parts.ts); the format's modules take them from here.
 export { ACCESS_LEVELS };
 export { Access, type SkillBase } from './skillBase.ts';
-export { HTTP_METHODS } from './skillTypes/http.ts';
-export { HttpSkill } from './skillTypes/http.parts.ts';
+export { HTTP_METHODS, HttpSkill } from './skillTypes/http.parts.ts';
 export { ENV_NAME, isHttpUrl, LlmSkill } from './skillTypes/llm.parts.ts';
 export { McpSkill } from './skillTypes/mcp.parts.ts';
 export { MockEntry, MockSkill } from './skillTypes/mock.parts.ts';

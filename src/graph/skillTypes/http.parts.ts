@@ -1,7 +1,9 @@
 import { skillBase } from '../skillBase.ts';
 import { z } from '../zod.ts';
-import { HTTP_METHODS } from './http.ts';
 import type { SkillParts } from './types.ts';
+
+/** The methods an http skill may use. */
+export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 export const HttpSkill = z.strictObject({
   type: z.literal('http'),

@@ -2,9 +2,6 @@ import type { AccessLevel as Access } from '../mcpAccess.ts';
 import type { HttpSkill } from '../skills.ts';
 import { defineSkillType } from './types.ts';
 
-/** The methods an http skill may use. */
-export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
-
 const ACCESS_OF_METHOD: Record<HttpSkill['method'], Access> = { GET: 'read', POST: 'write', PUT: 'write', PATCH: 'write', DELETE: 'write' };
 
 export const http = defineSkillType<HttpSkill>()({
