@@ -145,9 +145,9 @@ export interface SkillSettings<Skill = Record<string, unknown>> {
  * Everything about a skill type, in one place, as a node kind's definition (../kinds/types.ts):
  * code elsewhere asks a capability (`scripted`, `calls`, `tool`…) rather than naming a type. It
  * loads no zod, so the canvas reads it on its first screen; what it holds lands there too, so a
- * part that is large or needs a layer above the graph lives in that layer's map instead, which the
- * compiler holds to the registry: the schema in ../skills.ts (`SKILL_SCHEMAS`), the runner in
- * src/skills (`RUNNERS`), the settings forms of a skill with fields of its own in src/editor/inspector.
+ * part that is large or needs a layer above the graph may live beside it instead, in a map the
+ * compiler holds to the registry: the schema and the settings in its `X.parts.ts` (gathered in
+ * ../skills.ts's `SKILL_SCHEMAS` and ./parts.ts's `SETTINGS`), the runner in src/skills (`RUNNERS`).
  */
 export interface SkillTypeDefinition<Skill = unknown, Type extends string = string> {
   type: Type;
@@ -167,11 +167,11 @@ export interface SkillTypeDefinition<Skill = unknown, Type extends string = stri
   impliedAccess?: (skill: Skill) => Access;
   /** The MCP server and tool it calls: its server is started or connected before a run. */
   tool?: (skill: Skill) => { server: string; tool: string };
-  /** Its schema, if not in ../skills.ts's `SKILL_SCHEMAS`. */
+  /** Its schema, if not in ../skills.ts's `SKILL_SCHEMAS` (from its `X.parts.ts`). */
   schema?: (zod: typeof z, base: SkillBase) => z.ZodMiniType<Skill>;
   /** What makes the attempts of a skill of the type, if not in src/skills's `RUNNERS` (see HeldRunner). */
   runner?: (name: string, skill: Skill) => HeldRunner;
-  /** Its settings in the inspector, if not in ./settings.ts's `SETTINGS`; none: the type has no fields of its own, and "New skill…" asks nothing more. */
+  /** Its settings in the inspector, if not in ./parts.ts's `SETTINGS` (from its `X.parts.ts`); none: the type has no fields of its own, and "New skill…" asks nothing more. */
   settings?: SkillSettings<Skill>;
 }
 
