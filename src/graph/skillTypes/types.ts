@@ -135,7 +135,7 @@ export interface SkillSettings<Skill = Record<string, unknown>> {
   /** Its settings under Skills, in order. */
   fields: readonly SkillSetting<Skill>[];
   /**
-   * The fields "New skill…" asks (keys of `fields`), the rest its defaults; false leaves the type
+   * The fields "New skill…" asks (keys of `fields`: text, typed as text, or the script editor), the rest its defaults; false leaves the type
    * out of that form (an mcp skill is made under Skills, where its server's tools are listed).
    */
   asked: readonly Extract<keyof Skill, string>[] | false;
