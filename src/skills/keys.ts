@@ -1,10 +1,7 @@
-/**
- * Where an llm skill gets its API key. A key is given for one origin (the `baseUrl` it was typed
- * for, or the command line's `--key NAME`); the ring answers with the key or with why none is sent.
- */
-export type KeyAnswer = { key: string } | { refused: string };
+import type { KeyRing } from '../graph/skillTypes/types.ts';
 
-export type KeyRing = (name: string, origin: string) => KeyAnswer;
+// Defined with the context a runner is given (graph/skillTypes), which a definition's own runner reads too.
+export type { KeyAnswer, KeyRing } from '../graph/skillTypes/types.ts';
 
 /** Keys given in code (tests, scripts): each for exactly one origin. */
 export const boundKeys =

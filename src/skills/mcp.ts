@@ -9,51 +9,13 @@
 import { Validator, type OutputUnit, type Schema, type SchemaDraft } from '@cfworker/json-schema';
 import { callAccess } from '../graph/mcpAccess.ts';
 import type { McpSkill } from '../graph/skills.ts';
+import type { McpAnswer, McpConnection, McpTool } from '../graph/skillTypes/types.ts';
 import { formatPath } from '../graph/problems.ts';
 import { clampTimeout } from './net.ts';
 import { outcomeOfRecords, type SkillContext, type SkillResult, type SkillRunner } from './types.ts';
 
-/** MCP's tool annotations: hints from the server, never trusted to loosen anything. */
-export interface McpAnnotations {
-  title?: string;
-  readOnlyHint?: boolean;
-  destructiveHint?: boolean;
-  idempotentHint?: boolean;
-  openWorldHint?: boolean;
-}
-
-/** A tool as the server lists it. */
-export interface McpTool {
-  name: string;
-  title?: string;
-  description?: string;
-  inputSchema: Record<string, unknown>;
-  annotations?: McpAnnotations;
-}
-
-/** A `tools/call` answer, as the server sent it. */
-export interface McpAnswer {
-  content?: unknown[];
-  structuredContent?: unknown;
-  isError?: boolean;
-}
-
-/** One open connection to a server. */
-export interface McpConnection {
-  /** The server's tools (listed once per connection). */
-  tools(): Promise<McpTool[]>;
-  /** Calls a tool; throws McpFailure on a timeout, a dead server or a refused request. */
-  call(tool: string, args: Record<string, unknown>, timeoutMs: number): Promise<McpAnswer>;
-}
-
-/**
- * Where MCP servers come from, by name: the command line's from `.mcp.json` (it starts stdio
- * servers on first use and stops them by PID when the run ends), the page's from the URLs the
- * person gave. Throws McpFailure when the server is unknown or cannot be reached or started.
- */
-export interface McpConnector {
-  connect(server: string): Promise<McpConnection>;
-}
+// Defined with the context a runner is given (graph/skillTypes), which a definition's own runner reads too.
+export type { McpAnnotations, McpAnswer, McpConnection, McpConnector, McpTool } from '../graph/skillTypes/types.ts';
 
 /** A call that did not get an answer, with the outcome it stands for and a sentence naming the server. */
 export class McpFailure extends Error {

@@ -5,17 +5,12 @@
 import type { CallOutcome } from '../graph/index.ts';
 import type { Access } from '../graph/skills.ts';
 import type { AttemptContext, SkillResult } from '../graph/skillTypes/types.ts';
-import type { KeyRing } from './keys.ts';
-import type { McpConnector, ToolDescription } from './mcp.ts';
+import type { ToolDescription } from './mcp.ts';
 
 export type { SkillResult };
 
-export interface SkillContext extends AttemptContext {
-  /** Keys for llm skills by `apiKeyName` and origin; never logged, never written to a trace. */
-  keys?: KeyRing;
-  /** MCP servers by name, for mcp skills: the command line's come from `.mcp.json`, the page's from URLs the person gave. */
-  mcp?: McpConnector;
-}
+/** What an attempt is given: the run's services (keys, fetch, MCP servers), the same for every type's runner. */
+export type SkillContext = AttemptContext;
 
 export interface SkillRunner {
   readonly name: string;

@@ -2,8 +2,9 @@ import { useId, useState } from 'react';
 import { describeProblems } from '../../graph/index.ts';
 import { checkSkillName, newSkill, nextSkillName } from '../../graph/inspectorOps.ts';
 import { parseUntrusted } from '../../graph/parse.ts';
-import { Skill, SKILL_SCHEMAS, type MockSkill, type TypesWithOwnFields } from '../../graph/skills.ts';
-import { SKILL_TYPE_NAMES, type SkillOf, type SkillType } from '../../graph/skillTypes/index.ts';
+import { Skill, SKILL_SCHEMAS, type MockEntry } from '../../graph/skills.ts';
+import { SKILL_TYPE_NAMES, type SkillEditor, type SkillSetting, type SkillType } from '../../graph/skillTypes/index.ts';
+import { settingsOf } from '../../graph/skillTypes/parts.ts';
 import { useApp } from '../../store/index.ts';
 import { SelectField, type Apply } from './fields.tsx';
 import { MockScriptForm, scriptSummary } from './MockScriptForm.tsx';
@@ -11,61 +12,56 @@ import { MockScriptForm, scriptSummary } from './MockScriptForm.tsx';
 /** Defines a skill in the graph (`setSkill`), as part of the edit that then picks it. */
 export type DefineSkill = (name: string, skill: Skill) => void;
 
-/** The fields of a type's draft in "New skill…", the rest of it the type's defaults (its definition's). */
-type NewFieldsOf<T extends SkillType> = (props: { id: string; draft: SkillOf<T>; set: (draft: SkillOf<T>) => void; replies: boolean }) => React.ReactNode;
+type DraftProps = { id: string; draft: Skill; set: (draft: Skill) => void; replies: boolean };
 
-function MockScriptFields({ draft, set, replies }: { draft: MockSkill; set: (draft: MockSkill) => void; replies: boolean }) {
-  // The script is held to the mock skill's schema as it is edited, as a skill's script in the graph is.
-  const setScript = (script: unknown) => {
-    const parsed = parseUntrusted(SKILL_SCHEMAS.mock, { ...draft, script });
+function ScriptDraft({ draft, field, set, replies }: DraftProps & { field: string }) {
+  const script = (draft as Record<string, unknown>)[field] as MockEntry[];
+  // The script is held to the skill's schema as it is edited, as a skill's script in the graph is.
+  const setScript = (value: unknown) => {
+    const parsed = parseUntrusted(SKILL_SCHEMAS[draft.type], { ...draft, [field]: value });
     if (!parsed.ok) return describeProblems(parsed.problems);
-    set(parsed.value);
+    set(parsed.value as Skill);
     return null;
   };
   return (
     // Folded to what it answers: the form's buttons stay in view, and the defaults are a working script.
     <details className="new-skill-script">
-      <summary>Script: {scriptSummary(draft.script)}</summary>
-      <MockScriptForm script={draft.script} replies={replies} apply={setScript} />
+      <summary>Script: {scriptSummary(script)}</summary>
+      <MockScriptForm script={script} replies={replies} apply={setScript} />
     </details>
   );
 }
 
-/**
- * What "New skill…" asks of each skill type whose skills have fields of their own: a registered
- * type (graph/skillTypes) with fields and no entry does not compile; null leaves the type out of the
- * form (an mcp skill is made under Skills, where its server's tools are listed). A type without
- * fields of its own is offered with nothing more to ask.
- */
-const NEW_SKILL_FIELDS: { [T in TypesWithOwnFields]: NewFieldsOf<T> | null } = {
-  mock: MockScriptFields,
-  http: ({ id, draft, set }) => (
+/** The editors of their own "New skill…" has (the others' fields are set later, under Skills). */
+const DRAFT_EDITORS: Partial<Record<SkillEditor, (props: DraftProps & { field: string }) => React.ReactNode>> = { script: ScriptDraft };
+
+/** One field "New skill…" asks, as its type's settings (graph/skillTypes) describe it: text as typed, a script with its form. */
+function AskedField({ setting, ...props }: DraftProps & { setting: SkillSetting }) {
+  const { id, draft, set } = props;
+  if (setting.type === 'editor') {
+    const Editor = DRAFT_EDITORS[setting.editor];
+    return Editor ? <Editor {...props} field={setting.key} /> : null;
+  }
+  const value = (draft as Record<string, unknown>)[setting.key];
+  return (
     <div className="field">
-      <label htmlFor={`${id}-url`}>URL</label>
-      <input id={`${id}-url`} type="text" value={draft.url} onChange={(event) => set({ ...draft, url: event.target.value })} />
+      <label htmlFor={`${id}-${setting.key}`}>{setting.label}</label>
+      <input id={`${id}-${setting.key}`} type="text" value={typeof value === 'string' ? value : ''} onChange={(event) => set({ ...draft, [setting.key]: event.target.value } as Skill)} />
     </div>
-  ),
-  llm: ({ id, draft, set }) => (
-    <>
-      <div className="field">
-        <label htmlFor={`${id}-base`}>Base URL</label>
-        <input id={`${id}-base`} type="text" value={draft.baseUrl} onChange={(event) => set({ ...draft, baseUrl: event.target.value })} />
-      </div>
-      <div className="field">
-        <label htmlFor={`${id}-model`}>Model</label>
-        <input id={`${id}-model`} type="text" value={draft.model} onChange={(event) => set({ ...draft, model: event.target.value })} />
-      </div>
-    </>
-  ),
-  mcp: null,
+  );
+}
+
+/** What the form asks of a type: its settings' `asked` fields (none for a type without fields of its own), or null when the type is left out of the form. */
+const askedOf = (type: SkillType): SkillSetting[] | null => {
+  const settings = settingsOf(type);
+  if (!settings) return [];
+  const { fields, asked } = settings;
+  return asked === false ? null : asked.flatMap((key) => fields.find((field) => field.key === key) ?? []);
 };
-const nothingAsked: NewFieldsOf<SkillType> = () => null;
-/** What the form asks of each type: a type without fields of its own has no entry above, and nothing to ask. */
-const ASKED = Object.fromEntries(SKILL_TYPE_NAMES.map((type) => [type, Object.hasOwn(NEW_SKILL_FIELDS, type) ? NEW_SKILL_FIELDS[type as keyof typeof NEW_SKILL_FIELDS] : nothingAsked])) as Record<SkillType, NewFieldsOf<SkillType> | null>;
-const NEW_SKILL_TYPES = SKILL_TYPE_NAMES.filter((type) => ASKED[type] !== null);
+const NEW_SKILL_TYPES = SKILL_TYPE_NAMES.filter((type) => askedOf(type) !== null);
 
 /** A draft of each type the form offers, each its type's defaults until edited: a type chosen again shows what was typed in it. */
-const newDrafts = () => Object.fromEntries(NEW_SKILL_TYPES.map((type) => [type, newSkill(type)])) as { [T in SkillType]: SkillOf<T> };
+const newDrafts = () => Object.fromEntries(NEW_SKILL_TYPES.map((type) => [type, newSkill(type)])) as Record<SkillType, Skill>;
 
 /** The skill the form describes, or why it is not one (the name first: it is what the picker shows). */
 const skillOf = (graph: Parameters<typeof checkSkillName>[0], name: string, draft: Skill) => {
@@ -88,7 +84,7 @@ export function NewSkillForm({ onCreate, onCancel, replies = false }: { onCreate
   const [type, setType] = useState<SkillType>(NEW_SKILL_TYPES[0]);
   const [drafts, setDrafts] = useState(newDrafts);
   const [error, setError] = useState<string | null>(null);
-  const Fields = ASKED[type] as NewFieldsOf<SkillType>;
+  const asked = askedOf(type) ?? [];
   const create = () => {
     const result = skillOf(graph, name, drafts[type]);
     if (!result.ok) return setError(result.message);
@@ -107,7 +103,9 @@ export function NewSkillForm({ onCreate, onCancel, replies = false }: { onCreate
           {NEW_SKILL_TYPES.map((option) => <option key={option} value={option}>{option}</option>)}
         </select>
       </div>
-      <Fields id={id} draft={drafts[type] as never} set={(draft) => setDrafts((current) => ({ ...current, [type]: draft }))} replies={replies} />
+      {asked.map((setting) => (
+        <AskedField key={setting.key} setting={setting} id={id} draft={drafts[type]} set={(draft) => setDrafts((current) => ({ ...current, [type]: draft }))} replies={replies} />
+      ))}
       {error && <p role="alert" className="field-error">{error}</p>}
       <div className="new-skill-buttons">
         <button type="button" onClick={create}>Create skill</button>

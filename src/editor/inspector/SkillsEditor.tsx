@@ -1,8 +1,9 @@
 import { lazy, Suspense, useState } from 'react';
 import { own, type Skill } from '../../graph/index.ts';
 import { originOf } from '../../graph/hosts.ts';
-import { HTTP_METHODS, ACCESS_LEVELS, SKILL_SCHEMAS, type LlmSkill, type MockSkill, type TypesWithOwnFields } from '../../graph/skills.ts';
-import { SKILL_TYPE_NAMES, type SkillOf, type SkillType } from '../../graph/skillTypes/index.ts';
+import { ACCESS_LEVELS, SKILL_SCHEMAS, type McpSkill, type MockEntry } from '../../graph/skills.ts';
+import { callsOfSkill, SKILL_TYPE_NAMES, type SkillEditor, type SkillSetting } from '../../graph/skillTypes/index.ts';
+import { settingsOf } from '../../graph/skillTypes/parts.ts';
 import { checkSkillName, newSkill, nextSkillName, removeSkill, renameSkill, setSkill, skillUsers } from '../../graph/inspectorOps.ts';
 import { useApp } from '../../store/index.ts';
 import { getKey, keyNameOf, originsWithKey, setKey } from '../../hooks/keys.ts';
@@ -13,9 +14,9 @@ import { answersWithReply, MockScriptForm } from './MockScriptForm.tsx';
 // An MCP server's tools come with the MCP client: loaded when an mcp skill is opened.
 const McpSkillSettings = lazy(() => import('./McpSkillSettings.tsx').then((module) => ({ default: module.McpSkillSettings })));
 
-/** The key is typed for the origin of the skill's base URL and is sent nowhere else. */
-function ApiKeyField({ name, skill, origin }: { name: string; skill: LlmSkill; origin: string | null }) {
-  const keyName = keyNameOf(name, skill.apiKeyName);
+/** The key is typed for the origin it is sent to and is sent nowhere else. */
+function ApiKeyField({ name, keyName: named, origin }: { name: string; keyName: string | undefined; origin: string | null }) {
+  const keyName = keyNameOf(name, named);
   const [value, setValue] = useState(() => (origin ? (getKey(keyName, origin) ?? '') : ''));
   const id = `api-key-${name}`;
   const elsewhere = origin && !value ? originsWithKey(keyName).filter((other) => other !== origin) : [];
@@ -36,7 +37,7 @@ function ApiKeyField({ name, skill, origin }: { name: string; skill: LlmSkill; o
       <p className="field-help">
         {!origin ? 'Enter a base URL first: a key is sent only to the origin it was given for. ' : `Sent only to ${origin}. `}
         {elsewhere.length > 0 ? `The key ${keyName} was given for ${elsewhere.join(', ')}, not for this origin: give it again to send it here. ` : ''}
-        {skill.apiKeyName ? '' : 'Runs send the key only to a skill with an API key name. '}
+        {named ? '' : 'Runs send the key only to a skill with an API key name. '}
         Kept in memory only: never saved, exported or logged. A reload forgets it.
       </p>
     </div>
@@ -44,51 +45,50 @@ function ApiKeyField({ name, skill, origin }: { name: string; skill: LlmSkill; o
 }
 
 type ApplyKey = (key: string, editKey?: string | null) => Apply<unknown>;
-type SettingsOf<T extends SkillType> = (props: { name: string; skill: SkillOf<T>; apply: ApplyKey }) => React.ReactNode;
+type EditorProps = { name: string; skill: Skill; value: unknown; field: string; apply: ApplyKey };
 
-function MockSettings({ name, skill, apply }: { name: string; skill: MockSkill; apply: ApplyKey }) {
-  const graph = useApp((state) => state.graph);
-  return <MockScriptForm script={skill.script} replies={answersWithReply(graph, name)} apply={(script, editKey) => apply('script', editKey)(script)} />;
-}
-
-/**
- * Each skill type's settings under Skills (beside its name, type, access and tokens), for a type
- * whose skills have fields of their own: a registered type (graph/skillTypes) with fields and no
- * settings does not compile.
- */
-const SKILL_SETTINGS: { [T in TypesWithOwnFields]: SettingsOf<T> } = {
-  mock: MockSettings,
-  http: ({ skill, apply }) => (
-    <>
-      <TextField label="URL" value={skill.url} optional={false} apply={apply('url')} help="{{args.x}} and {{state.x}} are filled in." />
-      <SelectField label="Method" value={skill.method} options={HTTP_METHODS} apply={apply('method')} />
-      <JsonField label="Headers (JSON)" value={skill.headers} optional apply={apply('headers')} />
-      <TextField label="Body" value={skill.body} multiline apply={apply('body')} />
-      <NumberField label="Timeout (ms)" value={skill.timeoutMs} apply={apply('timeoutMs')} />
-      <TextField label="Records path" value={skill.recordsPath} apply={apply('recordsPath')} help="Where the records array is in the answer; empty: the answer itself." />
-    </>
-  ),
-  llm: ({ name, skill, apply }) => (
-    <>
-      <TextField label="Base URL" value={skill.baseUrl} optional={false} apply={apply('baseUrl')} help="An OpenAI-compatible endpoint, e.g. http://localhost:11434/v1" />
-      <TextField label="Model" value={skill.model} optional={false} apply={apply('model')} />
-      <TextField label="API key name" value={skill.apiKeyName} apply={apply('apiKeyName')} help="The command line reads the key from this environment variable." />
-      {/* Keyed by where the key is kept: a new key name or origin shows the key kept there, if any. */}
-      <ApiKeyField key={`${keyNameOf(name, skill.apiKeyName)} ${originOf(skill.baseUrl)}`} name={name} skill={skill} origin={originOf(skill.baseUrl)} />
-      <NumberField label="Temperature" value={skill.temperature} optional apply={apply('temperature')} />
-      <NumberField label="Timeout (ms)" value={skill.timeoutMs} apply={apply('timeoutMs')} />
-    </>
-  ),
-  mcp: ({ skill, apply }) => (
+/** The editors of their own a type's settings name (graph/skillTypes, SkillEditor), by what they edit, not by type. */
+const SETTINGS_EDITORS: Record<SkillEditor, (props: EditorProps) => React.ReactNode> = {
+  script: function ScriptSettings({ name, value, field, apply }) {
+    const graph = useApp((state) => state.graph);
+    return <MockScriptForm script={value as MockEntry[]} replies={answersWithReply(graph, name)} apply={(script, editKey) => apply(field, editKey)(script)} />;
+  },
+  apiKey: ({ name, skill, value }) => {
+    // The origin the key goes to is the one the skill's definition says it contacts with a key.
+    const origin = originOf(callsOfSkill(skill)[0]?.address ?? '');
+    const keyName = typeof value === 'string' ? value : undefined;
+    // Keyed by where the key is kept: a new key name or origin shows the key kept there, if any.
+    return <ApiKeyField key={`${keyNameOf(name, keyName)} ${origin}`} name={name} keyName={keyName} origin={origin} />;
+  },
+  mcpTool: ({ skill, apply }) => (
     <Suspense fallback={null}>
-      <McpSkillSettings skill={skill} apply={apply} />
+      <McpSkillSettings skill={skill as McpSkill} apply={apply} />
     </Suspense>
   ),
 };
 
+/** One setting of a skill, drawn from its type's settings (data). */
+function SkillSettingField({ name, skill, setting, apply }: { name: string; skill: Skill; setting: SkillSetting; apply: ApplyKey }) {
+  const value = (skill as Record<string, unknown>)[setting.key];
+  switch (setting.type) {
+    case 'text':
+      return <TextField label={setting.label} value={value as string | undefined} optional={setting.optional} multiline={setting.multiline} help={setting.help} apply={apply(setting.key)} />;
+    case 'number':
+      return <NumberField label={setting.label} value={value as number | undefined} optional={setting.optional} help={setting.help} apply={apply(setting.key)} />;
+    case 'select':
+      return <SelectField label={setting.label} value={value as string | undefined} options={setting.options} help={setting.help} apply={apply(setting.key)} />;
+    case 'json':
+      return <JsonField label={setting.label} value={value} optional={setting.optional} help={setting.help} apply={apply(setting.key)} />;
+    case 'editor': {
+      const Editor = SETTINGS_EDITORS[setting.editor];
+      return <Editor name={name} skill={skill} value={value} field={setting.key} apply={apply} />;
+    }
+  }
+}
+
+/** A skill's settings under Skills, beside its name, type, access and tokens: its type's (none for a type without fields of its own). */
 function SkillSettings({ name, skill, apply }: { name: string; skill: Skill; apply: ApplyKey }) {
-  const Settings = (SKILL_SETTINGS as Partial<Record<SkillType, SettingsOf<SkillType>>>)[skill.type];
-  return Settings ? <Settings name={name} skill={skill as never} apply={apply} /> : null;
+  return settingsOf(skill.type)?.fields.map((setting, index) => <SkillSettingField key={index} name={name} skill={skill} setting={setting} apply={apply} />);
 }
 
 interface SkillItemProps {
