@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { dirname, resolve } from 'node:path';
 import { defineConfig, type Plugin } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { graphSchemaStamp } from './scripts/graphSchemaStamp.ts';
@@ -73,34 +72,6 @@ const MCP_SHARED = ['src/skills/mcp.ts', 'node_modules/@cfworker/json-schema/'];
  * rolldown would split what they share into chunks of their own.
  */
 const ZOD = /src\/graph\/(zod|skills)\.ts$|node_modules\/zod\/(v4\/(core|mini|locales)|mini|v4-mini)\//;
-/**
- * The panels' contents load together after the shell's first commit, in one chunk: each loader of
- * the shell's list of panels (src/app/panelRegistry.ts) takes its module from one module that
- * gathers them all (`virtual:panels`), imported in one place. A chunk per panel put each one's name
- * and what it imports on the first screen (1.4 KB gzip for 16 loaders); one chunk with all they
- * import held the canvas's first drawing back until the panels had loaded.
- */
-const PANELS = 'virtual:panels';
-const panelsInOneChunk = (): Plugin => {
-  const modules: string[] = [];
-  // Named as its chunk is: `panels-<hash>.js`.
-  const panelsId = resolve(import.meta.dirname, 'src/app/panels');
-  return {
-    name: 'loopscope-panels',
-    apply: 'build',
-    resolveId: (id) => (id === PANELS ? panelsId : undefined),
-    load: (id) => (id === panelsId ? modules.map((module, at) => `export * as m${at} from ${JSON.stringify(module)};`).join('\n') : undefined),
-    transform: (code, id) => {
-      if (!id.endsWith('/src/app/panelRegistry.ts')) return undefined;
-      const loaders = code.replace(/import\((['"`])(\.\.\/[^'"`]+)\1\)/g, (...[, , path]: string[]) => {
-        const module = resolve(dirname(id), path);
-        if (!modules.includes(module)) modules.push(module);
-        return `loadPanels$().then((panels) => panels.m${modules.indexOf(module)})`;
-      });
-      return `${loaders}\nfunction loadPanels$() { return import('${PANELS}'); }\n`;
-    },
-  };
-};
 const firstScript = (): Plugin => {
   let base = '/';
   return {
@@ -148,7 +119,7 @@ export default defineConfig(({ command }) => {
   // The dev server injects React's refresh preamble inline; a nonce made at each start lets only that run.
   const devNonce = randomBytes(18).toString('base64');
   return {
-    plugins: [react(), metaPolicy(), firstScript(), panelsInOneChunk(), immutableAssets(), noAjv()],
+    plugins: [react(), metaPolicy(), firstScript(), immutableAssets(), noAjv()],
     define: { __GRAPH_SCHEMA__: JSON.stringify(graphSchemaStamp(import.meta.dirname)) },
     build: {
       chunkSizeWarningLimit: 1500,

@@ -3,7 +3,7 @@
  * The shell (App.tsx) draws both layouts from this list (panelLayout.ts), so a new panel is its own
  * file and one entry here (docs/architecture.md, "Adding a panel"). The list is on the first screen;
  * what it loads is not: each panel's contents load after the shell's first commit (the canvas is the
- * first screen), with zod and the schemas the modules that use them import.
+ * first screen), together (panels.ts), with zod and the schemas the modules that use them import.
  */
 import type { ComponentType } from 'react';
 import type { AppState } from '../store/index.ts';
@@ -44,6 +44,9 @@ export interface PanelEntry {
   at: Partial<Record<LayoutName, Slot>>;
 }
 
+/** The panels' contents, all in one module (panels.ts): one chunk, loaded after the shell's first commit. */
+const panels = () => import('./panels.ts');
+
 const BOTH = (slot: Slot): Partial<Record<LayoutName, Slot>> => ({ edit: slot, debug: slot });
 /** The palette's column, and the view controls' in the Debug layout. */
 const NARROW_COLUMN: PanelSpec = { size: { px: 116 }, min: 100, max: 260, collapsible: true };
@@ -56,39 +59,39 @@ const railAt = (startCollapsed: boolean): PanelSpec => ({ size: { percent: 24 },
  * controls, the timeline and the step detail side by side; scenarios and problems start as rails.
  */
 export const PANELS: readonly PanelEntry[] = [
-  { id: 'editor-toolbar', load: () => import('../editor/EditorToolbar.tsx').then((module) => module.EditorToolbar), at: BOTH({ place: 'header' }) },
-  { id: 'run-toolbar', load: () => import('../debugger/RunToolbar.tsx').then((module) => module.RunToolbar), at: BOTH({ place: 'header' }) },
+  { id: 'editor-toolbar', load: () => panels().then((module) => module.EditorToolbar), at: BOTH({ place: 'header' }) },
+  { id: 'run-toolbar', load: () => panels().then((module) => module.RunToolbar), at: BOTH({ place: 'header' }) },
   // The questions a run asks, loaded (lazy.tsx) once one is asked.
-  { id: 'host-consent', load: () => import('../debugger/lazy.tsx').then((module) => module.HostConsent), at: BOTH({ place: 'dialogs' }) },
-  { id: 'server-start-consent', load: () => import('../debugger/lazy.tsx').then((module) => module.ServerStartConsent), at: BOTH({ place: 'dialogs' }) },
-  { id: 'grant-consent', load: () => import('../debugger/lazy.tsx').then((module) => module.GrantConsent), at: BOTH({ place: 'dialogs' }) },
-  { id: 'other-tab-notice', load: () => import('../editor/OtherTabNotice.tsx').then((module) => module.OtherTabNotice), at: BOTH({ place: 'dialogs' }) },
+  { id: 'host-consent', load: () => panels().then((module) => module.HostConsent), at: BOTH({ place: 'dialogs' }) },
+  { id: 'server-start-consent', load: () => panels().then((module) => module.ServerStartConsent), at: BOTH({ place: 'dialogs' }) },
+  { id: 'grant-consent', load: () => panels().then((module) => module.GrantConsent), at: BOTH({ place: 'dialogs' }) },
+  { id: 'other-tab-notice', load: () => panels().then((module) => module.OtherTabNotice), at: BOTH({ place: 'dialogs' }) },
   {
     id: 'palette',
     title: 'Palette',
-    load: () => import('../editor/Palette.tsx').then((module) => module.Palette),
+    load: () => panels().then((module) => module.Palette),
     at: { edit: { group: 'main', spec: NARROW_COLUMN, frame: 'aside', resize: 'palette' } },
   },
   {
     id: 'view',
     title: 'View',
-    load: () => import('../editor/ViewControls.tsx').then((module) => module.ViewControls),
+    load: () => panels().then((module) => module.ViewControls),
     at: { edit: { inside: 'palette' }, debug: { group: 'bottom', spec: NARROW_COLUMN, frame: 'aside', resize: 'view controls' } },
   },
-  { id: 'run-on-canvas', load: () => import('../debugger/RunOnCanvas.tsx').then((module) => module.RunOnCanvas), at: BOTH({ place: 'canvas' }) },
+  { id: 'run-on-canvas', load: () => panels().then((module) => module.RunOnCanvas), at: BOTH({ place: 'canvas' }) },
   // A LangGraph server's graph that Loopscope did not make, and two runs side by side (over the timeline's row, never over the canvas, where the runs' parting is marked).
-  { id: 'server-canvas', load: () => import('../debugger/lazy.tsx').then((module) => module.ServerCanvas), at: BOTH({ place: 'canvas' }) },
-  { id: 'run-comparison', load: () => import('../debugger/lazy.tsx').then((module) => module.RunComparison), at: BOTH({ place: 'over-bottom' }) },
+  { id: 'server-canvas', load: () => panels().then((module) => module.ServerCanvas), at: BOTH({ place: 'canvas' }) },
+  { id: 'run-comparison', load: () => panels().then((module) => module.RunComparison), at: BOTH({ place: 'over-bottom' }) },
   {
     id: 'timeline',
-    load: () => import('../debugger/Timeline.tsx').then((module) => module.Timeline),
-    warmUp: () => import('../debugger/Timeline.tsx').then((module) => module.loadTimelineRun()),
+    load: () => panels().then((module) => module.Timeline),
+    warmUp: () => panels().then((module) => module.loadTimelineRun()),
     at: BOTH({ group: 'bottom', spec: { min: 280 } }),
   },
   {
     id: 'inspector',
-    load: () => import('../editor/Inspector.tsx').then((module) => module.Inspector),
-    warmUp: () => import('../editor/Inspector.tsx').then((module) => module.loadSelectionForms()),
+    load: () => panels().then((module) => module.Inspector),
+    warmUp: () => panels().then((module) => module.loadSelectionForms()),
     at: { edit: { group: 'side', spec: { min: 120 } } },
   },
   {
@@ -96,8 +99,8 @@ export const PANELS: readonly PanelEntry[] = [
     // beside the timeline in the Debug layout.
     id: 'step',
     title: 'Step detail',
-    load: () => import('../debugger/StepDetail.tsx').then((module) => module.StepDetail),
-    warmUp: () => import('../debugger/StepDetail.tsx').then((module) => module.loadStepView()),
+    load: () => panels().then((module) => module.StepDetail),
+    warmUp: () => panels().then((module) => module.loadStepView()),
     at: {
       edit: { group: 'side', spec: { size: { percent: 50 }, min: 120, collapsible: true, collapsedSize: RAIL_PX }, frame: 'rail', resize: 'step detail', yields: true },
       debug: { group: 'bottom', spec: { size: { percent: 42 }, min: 240 }, resize: 'step detail' },
@@ -106,14 +109,14 @@ export const PANELS: readonly PanelEntry[] = [
   {
     id: 'scenarios',
     title: (state) => `Scenarios (${state.graph.scenarios.length})`,
-    load: () => import('../debugger/ScenariosPanel.tsx').then((module) => module.ScenariosPanel),
+    load: () => panels().then((module) => module.ScenariosPanel),
     // A first visit on a laptop: the scenarios start as a rail, so the canvas and the timeline's reasons fit.
     at: { edit: { group: 'bottom', spec: railAt, frame: 'rail', resize: 'scenarios' }, debug: { group: 'bottom', spec: railAt(true), frame: 'rail', resize: 'scenarios' } },
   },
   {
     id: 'problems',
     title: (state) => `Problems (${state.problems?.length ?? 0})`,
-    load: () => import('../editor/ProblemsPanel.tsx').then((module) => module.ProblemsPanel),
+    load: () => panels().then((module) => module.ProblemsPanel),
     at: { edit: { group: 'bottom', spec: railAt(false), frame: 'rail', resize: 'problems' }, debug: { group: 'bottom', spec: railAt(true), frame: 'rail', resize: 'problems' } },
   },
 ];

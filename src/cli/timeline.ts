@@ -2,7 +2,7 @@
 import type { Attempt, Iteration, Trace, TraceStep } from '../runtime/index.ts';
 import { visibleText } from '../graph/visible.ts';
 import { storedWords } from '../graph/reasonWords.ts';
-import { budgetSentence } from '../runtime/guards.ts';
+import { budgetSentence, guardCheckWords, stopWords } from '../runtime/guards.ts';
 import { stepsRan } from '../runtime/traceIndex.ts';
 
 /** JSON cut to one readable line. */
@@ -31,7 +31,7 @@ const iterationLines = (iteration: Iteration): string[] => {
 
 const stepLines = (step: TraceStep): string[] => {
   const lines = [`  ${String(step.step).padStart(2)}. ${step.node} (${step.kind}) → ${step.guard && step.outcome === null ? 'not run' : (step.outcome ?? 'done')}`];
-  if (step.guards?.length) lines.push(`      guards: ${step.guards.map((guard) => `${guard.explain}${guard.passed ? '' : ' ✗'}`).join(' · ')}`);
+  if (step.guards?.length) lines.push(`      guards: ${step.guards.map((guard) => `${guardCheckWords(guard)}${guard.passed ? '' : ' ✗'}`).join(' · ')}`);
   if (step.note) lines.push(`      ${step.note}`);
   if (step.blindRetry) lines.push('      ! blind retry: the same plan with no new evidence');
   if (step.given) lines.push(`      ${step.given.skill} was given: ${step.given.reads.join(', ') || 'nothing'}`);
@@ -46,7 +46,7 @@ const stepLines = (step: TraceStep): string[] => {
   for (const edge of step.edges) lines.push(`      ${edge.matched ? '✓' : edge.skipped ? '·' : '✗'} ${edge.id} → ${edge.target ?? '?'}: ${storedWords(edge)}`);
   // A guard's stop already says it (the same sentence).
   if (step.budget && step.budget.at !== 'stopped') lines.push(`      ■ ${budgetSentence(step.budget)}`);
-  if (step.guard) lines.push(`      ■ guard ${step.guard.reason}: ${step.guard.explain}`);
+  if (step.guard) lines.push(`      ■ guard ${step.guard.reason}: ${stopWords(step.guard, step.budget)}`);
   return lines;
 };
 

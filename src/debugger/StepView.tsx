@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import { kindDefinition } from '../graph/index.ts';
 import { storedWords } from '../graph/reasonWords.ts';
-import { budgetSentence } from '../runtime/guards.ts';
+import { budgetSentence, guardCheckWords, stopWords } from '../runtime/guards.ts';
 import type { Attempt, Iteration, TraceStep } from '../runtime/trace.ts';
 import { useApp } from '../store/index.ts';
 import { diffStates, retrySummary, retryVerdict, VERDICT_WORDS, type Change } from './analysis.ts';
@@ -143,14 +143,14 @@ export function StepView({ step, label, forkable }: { step: TraceStep; label: st
       {step.note && <p className="muted"><Shown text={step.note} /></p>}
       {step.blindRetry && <p className="warn"><WarningIcon size={14} aria-hidden="true" /> blind retry: this plan repeats the last round's, with no new evidence.</p>}
       {step.budget && step.budget.at !== 'stopped' && <p className="warn"><WarningIcon size={14} aria-hidden="true" /> <Shown text={budgetSentence(step.budget)} /></p>}
-      {step.guard && <p className="warn">Guard stopped the run: <code>{step.guard.reason}</code> (<Shown text={step.guard.explain} />)</p>}
+      {step.guard && <p className="warn">Guard stopped the run: <code>{step.guard.reason}</code> (<Shown text={stopWords(step.guard, step.budget)} />)</p>}
 
       <h4 id={`guards-${step.step}`}>Guards, checked before the step ran</h4>
       <p className="field-help">The numbers are from before this step: the rounds, steps and tokens it had to start with.</p>
       <ul className="checks" aria-label="Guard checks">
         {(step.guards ?? []).map((guard) => (
           <li key={guard.name} className={guard.passed ? 'pass' : 'fail'}>
-            {guard.passed ? <PassIcon size={14} aria-label="passed" /> : <FailIcon size={14} aria-label="failed" />} <Shown text={guard.explain} />
+            {guard.passed ? <PassIcon size={14} aria-label="passed" /> : <FailIcon size={14} aria-label="failed" />} <Shown text={guardCheckWords(guard)} />
           </li>
         ))}
         {!step.guards?.length && <li className="muted">not recorded</li>}

@@ -4,7 +4,7 @@
  */
 import { evaluatingKinds } from '../graph/budget.ts';
 import type { Limits } from '../graph/schema.ts';
-import type { BudgetNote, Guard, GuardCheck } from './trace.ts';
+import type { BudgetNote, GuardCheck, GuardHit, StepStop } from './trace.ts';
 
 export interface GuardInput {
   /** The round the node would run in (already moved on when it enters the entry again). */
@@ -18,27 +18,37 @@ export interface GuardInput {
 
 export const budgetCheck = (tokensUsed: number, limits: Limits): GuardCheck => {
   const limit = limits.tokenBudget ?? null;
-  const passed = limit === null || tokensUsed < limit;
-  return { name: 'budget_exhausted', value: tokensUsed, limit, passed, explain: limit === null ? `tokens ${tokensUsed} (no budget)` : `tokens ${tokensUsed}/${limit}` };
+  return { name: 'budget_exhausted', value: tokensUsed, limit, passed: limit === null || tokensUsed < limit };
 };
 
-export const checkGuards = (input: GuardInput): { checks: GuardCheck[]; stop: Guard | null } => {
+export const checkGuards = (input: GuardInput): { checks: GuardCheck[]; stop: GuardHit | null } => {
   const { limits } = input;
   const all: GuardCheck[] = [
-    { name: 'max_rounds', value: input.round, limit: limits.maxRounds, passed: input.round <= limits.maxRounds, explain: `round ${input.round}/${limits.maxRounds}` },
-    { name: 'max_steps', value: input.steps, limit: limits.maxSteps, passed: input.steps < limits.maxSteps, explain: `steps ${input.steps}/${limits.maxSteps}` },
+    { name: 'max_rounds', value: input.round, limit: limits.maxRounds, passed: input.round <= limits.maxRounds },
+    { name: 'max_steps', value: input.steps, limit: limits.maxSteps, passed: input.steps < limits.maxSteps },
     spentButEvaluates(budgetCheck(input.tokensUsed, limits), input.evaluates === true),
   ];
   const failedAt = all.findIndex((check) => !check.passed);
   // Checks after the first failure did not run: the order is part of the contract.
   const checks = failedAt < 0 ? all : all.slice(0, failedAt + 1);
   const failed = failedAt < 0 ? null : all[failedAt];
-  return { checks, stop: failed ? { reason: failed.name, explain: guardSentence(failed) } : null };
+  return { checks, stop: failed ? { reason: failed.name, value: failed.value, limit: failed.limit } : null };
 };
 
 /** A spent budget does not stop a node that judges the evidence without a call, under onBudget "evaluate": it runs, then the run stops. */
 const spentButEvaluates = (check: GuardCheck, evaluates: boolean): GuardCheck =>
-  check.passed || !evaluates ? check : { ...check, passed: true, explain: `${check.explain}, spent: onBudget evaluate lets this ${evaluatingKinds()} judge what was gathered` };
+  check.passed || !evaluates ? check : { ...check, passed: true, judges: true };
+
+/**
+ * The one wording of a guard check, for the step view, the command line's timeline and a retry's
+ * note: `round 2/3`; a trace made before checks were data says it in its own words.
+ */
+export const guardCheckWords = (check: GuardCheck): string => {
+  if (check.explain !== undefined) return check.explain;
+  const numbers = check.limit === null ? `${check.value} (no budget)` : `${check.value}/${check.limit}`;
+  const words = `${check.name === 'max_rounds' ? 'round' : check.name === 'max_steps' ? 'steps' : 'tokens'} ${numbers}`;
+  return check.judges ? `${words}, spent: onBudget evaluate lets this ${evaluatingKinds()} judge what was gathered` : words;
+};
 
 const tokenCount = (tokens: number) => tokens.toLocaleString('en-US');
 
@@ -53,13 +63,21 @@ export const budgetSentence = (note: BudgetNote): string => {
   return `${spent}; ${node} ${why}, so the run stops before it`;
 };
 
-const guardSentence = (check: GuardCheck): string => {
-  switch (check.name) {
+const guardSentence = (hit: GuardHit): string => {
+  switch (hit.reason) {
     case 'max_rounds':
-      return `round ${check.value} would exceed maxRounds ${check.limit}`;
+      return `round ${hit.value} would exceed maxRounds ${hit.limit}`;
     case 'max_steps':
-      return `steps ${check.value} reached maxSteps ${check.limit}`;
+      return `steps ${hit.value} reached maxSteps ${hit.limit}`;
     case 'budget_exhausted':
-      return `tokens used ${check.value} reached the budget of ${check.limit}`;
+      return `tokens used ${hit.value} reached the budget of ${hit.limit}`;
   }
 };
+
+/**
+ * The one wording of a step's stop, for the step view, the node's chip, the command line and the
+ * run's own stop: a guard's from its numbers, or from the spent budget (`budget`, the step's) under
+ * onBudget "evaluate"; any other stop, and a guard's in a trace made before, in its own words.
+ */
+export const stopWords = (stop: StepStop, budget?: BudgetNote): string =>
+  'explain' in stop ? stop.explain : budget?.at === 'stopped' ? budgetSentence(budget) : guardSentence(stop);

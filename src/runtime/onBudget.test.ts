@@ -8,6 +8,7 @@ import type { GraphFile } from '../graph/index.ts';
 import { parseGraph } from '../graph/parse.ts';
 import { findTemplate } from '../graph/templates/index.ts';
 import { FIXTURES } from './fixtures/index.ts';
+import { guardCheckWords, stopWords } from './guards.ts';
 import { createController, runGraph } from './index.ts';
 import { executedNodes, nodeOf, withoutTimings } from './testing.ts';
 
@@ -36,7 +37,8 @@ describe('limits.onBudget: "evaluate"', () => {
 
     const check = trace.steps.at(-1);
     expect(check).toMatchObject({ node: 'check', outcome: 'sufficient', fired: null, guard: null, budget: { at: 'evaluated', node: 'check' } });
-    expect(check?.guards?.at(-1)).toMatchObject({ name: 'budget_exhausted', passed: true, explain: 'tokens 2010/2000, spent: onBudget evaluate lets this Verify judge what was gathered' });
+    expect(check?.guards?.at(-1)).toEqual({ name: 'budget_exhausted', value: 2010, limit: 2000, passed: true, judges: true });
+    expect(guardCheckWords(check!.guards!.at(-1)!)).toBe('tokens 2010/2000, spent: onBudget evaluate lets this Verify judge what was gathered');
     expect(trace.finalState.evaluation).toMatchObject({ evidence_sufficient: true, records: 2 });
     expect(executedNodes(trace)).toEqual(['plan', 'act', 'check']);
     expect(trace).toMatchObject({ stopReason: 'budget_exhausted', tokensUsed: 2010, stopExplain: `${SPENT}; the Verify node check judged what was gathered, then the run stops` });
@@ -83,7 +85,10 @@ describe('limits.onBudget: "evaluate"', () => {
     expect(trace.steps.find((step) => step.node === 'act')?.budget).toEqual({ at: 'spent', used: 2010, limit: 2000, node: 'check', evaluates: false, calls: 'judge' });
     const last = trace.steps.at(-1);
     expect(last).toMatchObject({ node: 'check', outcome: null, budget: { at: 'stopped', calls: 'judge' } });
-    expect(last?.guard?.explain).toBe(`${SPENT}; check would call judge to judge, so the run stops before it`);
+    // The step keeps the guard's numbers and the spent budget as data; their words are the budget's.
+    expect(last?.guard).toEqual({ reason: 'budget_exhausted', value: 2010, limit: 2000 });
+    expect(stopWords(last!.guard!, last!.budget)).toBe(`${SPENT}; check would call judge to judge, so the run stops before it`);
+    expect(trace.stopExplain).toBe(stopWords(last!.guard!, last!.budget));
     expect(executedNodes(trace)).toEqual(['plan', 'act']);
     expect(trace.stopReason).toBe('budget_exhausted');
     expect(trace.finalState.evaluation).toBeUndefined();
@@ -95,7 +100,7 @@ describe('limits.onBudget: "evaluate"', () => {
     graph.edges = graph.edges.map((edge) => (edge.id === 'e2' ? { ...edge, target: 'fix' } : edge));
     const trace = await runGraph(graph);
     expect(trace.steps.find((step) => step.node === 'act')?.budget).toMatchObject({ at: 'spent', node: 'fix', evaluates: false });
-    expect(trace.steps.at(-1)?.guard?.explain).toBe(`${SPENT}; fix is not a Verify that judges without a call, so the run stops before it`);
+    expect(stopWords(trace.steps.at(-1)!.guard!, trace.steps.at(-1)!.budget)).toBe(`${SPENT}; fix is not a Verify that judges without a call, so the run stops before it`);
     expect(executedNodes(trace)).toEqual(['plan', 'act']);
   });
 

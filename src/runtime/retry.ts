@@ -8,7 +8,7 @@ import { accessAllowed } from '../graph/validate.ts';
 import type { Access } from '../graph/skills.ts';
 import { howToGrant, modeFor } from '../skills/grant.ts';
 import type { SkillContext, SkillResult, SkillRunner } from '../skills/index.ts';
-import { budgetCheck } from './guards.ts';
+import { budgetCheck, guardCheckWords } from './guards.ts';
 import type { Attempt, Guard } from './trace.ts';
 
 export interface ActionEnv {
@@ -101,8 +101,9 @@ export const runAction = async (action: Action, policy: RetryPolicy, env: Action
     const budget = budgetCheck(env.tokensUsed(), env.limits);
     if (!budget.passed) {
       const previous = attempts.at(-1);
-      if (previous) previous.retry = `${previous.retry ?? ''}; stopped before attempt ${n}: ${budget.explain}, the budget is used up`;
-      run.budgetStop = { reason: 'budget_exhausted', explain: `${budget.explain} before attempt ${n} of ${action.skill}: the budget is used up` };
+      const spent = guardCheckWords(budget);
+      if (previous) previous.retry = `${previous.retry ?? ''}; stopped before attempt ${n}: ${spent}, the budget is used up`;
+      run.budgetStop = { reason: 'budget_exhausted', explain: `${spent} before attempt ${n} of ${action.skill}: the budget is used up` };
       return run;
     }
     if (n > 1 && policy.backoffMs) await env.wait(backoffBefore(n, policy.backoffMs), runner.simulated === true);

@@ -4,6 +4,7 @@ import { findTemplate } from '../graph/templates/index.ts';
 import { storedWords } from '../graph/reasonWords.ts';
 import { boundKeys } from '../skills/index.ts';
 import { FIXTURES } from './fixtures/index.ts';
+import { guardCheckWords, stopWords } from './guards.ts';
 import { createController, nodeRan, runGraph } from './index.ts';
 import { backoffBefore } from './retry.ts';
 import { executedNodes, nodeOf, withoutTimings } from './testing.ts';
@@ -173,9 +174,10 @@ describe('system level: guards', () => {
     expect(trace.rounds).toBe(5);
     expect(trace.steps.at(-1)).toMatchObject({ node: 'final', finally: true, round: 5 });
     const last = trace.steps.at(-2);
-    expect(last?.guard).toEqual({ reason: 'max_rounds', explain: 'round 6 would exceed maxRounds 5' });
+    expect(last?.guard).toEqual({ reason: 'max_rounds', value: 6, limit: 5 });
+    expect(stopWords(last!.guard!)).toBe('round 6 would exceed maxRounds 5');
     expect(last?.fired).toBeNull();
-    expect(last?.guards?.map((guard) => guard.explain)).toEqual(['round 6/5']);
+    expect(last?.guards?.map(guardCheckWords)).toEqual(['round 6/5']);
     expect(trace.finalState.round).toBe(5);
   });
 
@@ -185,7 +187,9 @@ describe('system level: guards', () => {
     const trace = await runGraph(graph);
     expect(trace.stopReason).toBe('max_steps');
     expect(trace.finalState.steps).toBe(7);
-    expect(trace.steps.at(-1)?.guard?.explain).toBe('steps 7 reached maxSteps 7');
+    expect(trace.steps.at(-1)?.guard).toEqual({ reason: 'max_steps', value: 7, limit: 7 });
+    expect(stopWords(trace.steps.at(-1)!.guard!)).toBe('steps 7 reached maxSteps 7');
+    expect(trace.stopExplain).toBe('steps 7 reached maxSteps 7');
     expect(trace.steps.at(-1)?.guards?.map((guard) => guard.passed)).toEqual([true, false]);
   });
 
@@ -195,7 +199,7 @@ describe('system level: guards', () => {
     nodeOf(graph, 'check', 'verify').config.minRecords = 5;
     const trace = await runGraph(graph);
     expect(trace.stopReason).toBe('budget_exhausted');
-    expect(trace.steps.at(-1)?.guard?.explain).toBe('tokens used 25 reached the budget of 25');
+    expect(stopWords(trace.steps.at(-1)!.guard!)).toBe('tokens used 25 reached the budget of 25');
     expect(trace.steps.at(-1)?.node).toBe('check');
   });
 
@@ -205,7 +209,9 @@ describe('system level: guards', () => {
     const trace = await runGraph(graph);
     expect(trace).toMatchObject({ stopReason: 'budget_exhausted', rounds: 0, tokensUsed: 0 });
     expect(trace.steps).toHaveLength(1);
-    expect(trace.steps[0].guards?.map((guard) => guard.explain)).toEqual(['round 1/3', 'steps 0/20', 'tokens 0/0']);
+    // Stored as data, worded in one place.
+    expect(trace.steps[0].guards?.[2]).toEqual({ name: 'budget_exhausted', value: 0, limit: 0, passed: false });
+    expect(trace.steps[0].guards?.map(guardCheckWords)).toEqual(['round 1/3', 'steps 0/20', 'tokens 0/0']);
   });
 
   it('the budget is checked before each retry attempt', async () => {
@@ -216,7 +222,7 @@ describe('system level: guards', () => {
     expect(act?.node).toBe('act');
     expect(act?.attempts).toHaveLength(1);
     expect(act?.guard?.reason).toBe('budget_exhausted');
-    expect(act?.guard?.explain).toBe('tokens 10/10 before attempt 2 of flaky: the budget is used up');
+    expect(act && stopWords(act.guard!)).toBe('tokens 10/10 before attempt 2 of flaky: the budget is used up');
     expect(act?.fired).toBeNull();
     expect(trace.stopReason).toBe('budget_exhausted');
   });

@@ -10,7 +10,7 @@ import { isScripted, STAND_IN_TYPE } from '../graph/skillTypes/index.ts';
 import { createSkill, resultOfEntry, type KeyRing, type McpConnector, type SkillRunner } from '../skills/index.ts';
 import { chooseEdge, type EdgeChoice } from './conditions.ts';
 import { budgetLeaves, onBudgetOf, type BudgetLeaves } from '../graph/budget.ts';
-import { budgetSentence, checkGuards } from './guards.ts';
+import { budgetSentence, checkGuards, stopWords } from './guards.ts';
 import { EXECUTORS, type NodeContext, type NodeResult } from './kinds/index.ts';
 import { runAction, type ActionEnv } from './retry.ts';
 import { agentState, type RunLedger, type RunValues, type Stop } from './state.ts';
@@ -183,12 +183,13 @@ export const executeNode = async (graph: GraphFile, node: GraphNode, values: Run
   base.guards = guards.checks;
   if (guards.stop) {
     const budget = guards.stop.reason === 'budget_exhausted' && spentBefore ? { ...spentBefore, at: 'stopped' as const } : undefined;
-    const stop = { reason: guards.stop.reason, explain: budget ? budgetSentence(budget) : guards.stop.explain };
+    // The step keeps the guard's numbers; the run's stop is said in words (guards.ts).
+    const stop = guards.stop;
     const guarded: TraceStep = {
-      ...base, round: guards.stop.reason === 'max_rounds' ? currentRound : round, reads: [], guard: stop, tokensUsed: tokensBefore,
+      ...base, round: stop.reason === 'max_rounds' ? currentRound : round, reads: [], guard: stop, tokensUsed: tokensBefore,
       note: `stopped by a guard before ${node.id}`, stop, ...(budget ? { budget } : {}),
     };
-    return { _run: { ...run, step: stepNumber, outcome: null, ...stopFields(graph, stop) }, _step: guarded };
+    return { _run: { ...run, step: stepNumber, outcome: null, ...stopFields(graph, { reason: stop.reason, explain: stopWords(stop, budget) }) }, _step: guarded };
   }
 
   // The node's own copy of the state: the executor reads it, then the edge choice reads it with the writes applied.

@@ -125,18 +125,32 @@ export const Fired = z.union([
 ]);
 export type Fired = z.infer<typeof Fired>;
 
-/** A system-level check before a node: round, steps, budget. */
+const GuardName = z.enum(['max_rounds', 'max_steps', 'budget_exhausted']);
+
+/**
+ * A system-level check before a node: round, steps, budget, as data (guards.ts words it). A trace
+ * made before checks were data holds their words too (`explain`), read as they were.
+ */
 export const GuardCheck = z.strictObject({
-  name: z.enum(['max_rounds', 'max_steps', 'budget_exhausted']),
+  name: GuardName,
   value: z.number(),
   limit: z.nullable(z.number()),
   passed: z.boolean(),
-  explain: z.string(),
+  /** A spent budget passed: under `limits.onBudget: "evaluate"` the node judges what was gathered without a call. */
+  judges: z.optional(z.literal(true)),
+  explain: z.optional(z.string()),
 });
 export type GuardCheck = z.infer<typeof GuardCheck>;
 
+/** A stop in words: a node's, an error's, a budget spent inside a node. */
 export const Guard = z.strictObject({ reason: StopReason, explain: z.string() });
 export type Guard = z.infer<typeof Guard>;
+/** The guard that stopped the run before a node, as data: its check's numbers (guards.ts words it). */
+export const GuardHit = z.strictObject({ reason: GuardName, value: z.number(), limit: z.nullable(z.number()) });
+export type GuardHit = z.infer<typeof GuardHit>;
+/** A step's stop: a guard's as data, any other in words (as a guard's in a trace made before stops were data). */
+export const StepStop = z.union([GuardHit, Guard]);
+export type StepStop = z.infer<typeof StepStop>;
 
 /**
  * A spent budget under `limits.onBudget: "evaluate"` (seed 001 §6), as data (guards.ts words it):
@@ -211,7 +225,7 @@ export const TraceStep = z.strictObject({
   writes: State,
   edges: z.array(EdgeCheck),
   fired: z.nullable(Fired),
-  guard: z.nullable(Guard),
+  guard: z.nullable(StepStop),
   durationMs: z.number().check(z.gte(0)),
   /** The guard checks that ran before the node, with their numbers. */
   guards: z.optional(z.array(GuardCheck)),
@@ -225,7 +239,7 @@ export const TraceStep = z.strictObject({
   /** Under `limits.onBudget: "evaluate"`: what the spent budget left to run (BudgetNote). */
   budget: z.optional(BudgetNote),
   /** Set on the terminal step: the run's stop. */
-  stop: z.optional(Guard),
+  stop: z.optional(StepStop),
   /** A node with an inner loop: its iterations (the flat `attempts` holds their attempts too) and its bound. */
   iterations: z.optional(z.array(Iteration)),
   maxIter: z.optional(Count),

@@ -10,12 +10,22 @@
  */
 import type { GraphFile } from '../graph/index.ts';
 import { type ForkEdits, type PendingApproval, type RunController, type RunEvent, type RunStatus, type Unsupported } from '../runtime/controller.ts';
-import type { RunTold } from '../runtime/serverEvents.ts';
-import type { CheckpointState } from '../runtime/serverTrace.ts';
+import { answersByStep, resumesByRun, writersOf } from '../runtime/serverAnswers.ts';
+import { emptyTold, foldEvent, withTold, type RunTold } from '../runtime/serverEvents.ts';
+import { branchesAt, forkRequest, ownWrites } from '../runtime/serverFork.ts';
+import { branchOf, foreignStateAfter, foreignStateBefore, foreignTrace, subgraphForkRefusal, traceFromBranch, type CheckpointState } from '../runtime/serverTrace.ts';
+import { agentState } from '../runtime/state.ts';
 import { approvalAt, approvalNodes, startSession, stepPastFreshThread, toldBy, transition, type RunSession, type SessionEvent } from '../runtime/session.ts';
 import { TRACE_FORMAT, TRACE_VERSION, type Trace, type TraceStep } from '../runtime/trace.ts';
 import { useApp } from '../store/index.ts';
 import { LIST_PAGE, openConnection, serverConnection, shortId, standInFor, useServer, type Client, type Connection } from './langgraphServer.ts';
+
+/**
+ * The runtime, for the node names of a graph made here: LangGraph with it, a megabyte of script that
+ * the Server panel does not load until a run of such a graph needs it. The readers of a thread's
+ * checkpoints and events come with this module: the Server panel that loads it imports them too.
+ */
+const loadRuntime = () => import('../runtime/index.ts');
 
 /** Checkpoints asked for per history request: a thread is read a page at a time, newest first. */
 export const HISTORY_PAGE = 50;
@@ -73,7 +83,6 @@ export class ServerRun implements RunController {
 
   /** Reads the pages of a thread's history (newest first) until the branch of `head` is whole, or MAX_PAGES. */
   private async readBranch(threadId: string, ns?: string, headId?: string) {
-    const { branchOf } = await import('../runtime/serverTrace.ts');
     const checkpoint = ns ? { checkpoint: { checkpoint_ns: ns } } : {};
     let page = (await this.connection.api.threads.getHistory(threadId, { limit: HISTORY_PAGE, ...checkpoint })) as unknown as CheckpointState[];
     const newest = page[0];
@@ -115,7 +124,6 @@ export class ServerRun implements RunController {
   async readThread(threadId: string, headId?: string) {
     const graph = this.connection.selectedGraph();
     if (!graph) return;
-    const [{ foreignTrace, traceFromBranch }, { withTold }, { branchesAt }] = await Promise.all([import('../runtime/serverTrace.ts'), import('../runtime/serverEvents.ts'), import('../runtime/serverFork.ts')]);
     useServer.setState({ error: null });
     const read = await this.connection.attempt(async () => {
       const found = await this.readBranch(threadId, undefined, headId);
@@ -161,7 +169,7 @@ export class ServerRun implements RunController {
 
   /** The answer each step that waited on an interrupt() was given, by its checkpoint: from the thread's run that wrote that checkpoint, which resumed it. */
   private async answersOf(threadId: string, steps: readonly TraceStep[], states: readonly CheckpointState[]): Promise<Record<string, unknown>> {
-    const [runs, { answersByStep, resumesByRun, writersOf }] = await Promise.all([this.connection.api.runs.list(threadId, { limit: LIST_PAGE }), import('../runtime/serverAnswers.ts')]);
+    const runs = await this.connection.api.runs.list(threadId, { limit: LIST_PAGE });
     return Object.fromEntries(answersByStep(steps, resumesByRun(Array.isArray(runs) ? runs.slice(0, LIST_PAGE) : []), writersOf(states)));
   }
 
@@ -212,7 +220,6 @@ export class ServerRun implements RunController {
 
   /** What the event streams of the thread's runs told, kept as its newest (MAX_TOLD_THREADS are kept), to fold a stream's events into. */
   private async toldOf(threadId: string) {
-    const { emptyTold, foldEvent } = await import('../runtime/serverEvents.ts');
     const told = this.told.get(threadId) ?? emptyTold();
     this.told.delete(threadId);
     this.told.set(threadId, told);
@@ -234,7 +241,7 @@ export class ServerRun implements RunController {
   private async streamRun(run: { input?: unknown; command?: { resume: unknown } | { goto: string }; checkpointId?: string }, stepping = false, answered?: string) {
     const graph = this.connection.selectedGraph();
     if (!graph) return;
-    const { nodeNames } = await import('../runtime/index.ts');
+    const { nodeNames } = await loadRuntime();
     // A run waits for a person before a node that asks one (`interruptsBefore`), as it does here (one just answered goes on).
     const names = graph.loopscope ? nodeNames(graph.loopscope) : new Map<string, string>();
     const approvals = graph.loopscope ? approvalNodes(graph.loopscope, names).map((id) => names.get(id) as string).filter((name) => name !== answered) : [];
@@ -317,7 +324,6 @@ export class ServerRun implements RunController {
     const shown = this.shownTrace()?.steps[step - 1];
     const fetched = this.fetched;
     if (!shown || !fetched || fetched.thread !== useServer.getState().thread?.id) return null;
-    const { ownWrites } = await import('../runtime/serverFork.ts');
     return ownWrites(fetched.states, shown);
   }
 
@@ -342,7 +348,6 @@ export class ServerRun implements RunController {
     const thread = useServer.getState().thread;
     const shown = this.trace.steps[step - 1];
     if (!thread || !shown) return false;
-    const [{ subgraphForkRefusal }, { forkRequest }] = await Promise.all([import('../runtime/serverTrace.ts'), import('../runtime/serverFork.ts')]);
     const refusal = subgraphForkRefusal(this.trace.steps, step - 1);
     const request = refusal ? { refused: refusal } : forkRequest(shown, values, goto);
     if ('refused' in request) {
@@ -378,7 +383,7 @@ export class ServerRun implements RunController {
       useServer.setState({ error: `no checkpoint of step ${step} on thread ${thread.id}` });
       return false;
     }
-    const { nodeNames } = await import('../runtime/index.ts');
+    const { nodeNames } = await loadRuntime();
     const node = nodeNames(loopscope).get(found.node) || found.node;
     const ok = await this.connection.attempt(() => this.connection.api.threads.updateState(thread.id, { values: edits, checkpointId: found.id, asNode: node }));
     return ok !== undefined;
@@ -529,11 +534,10 @@ export class ServerRun implements RunController {
     const thread = useServer.getState().thread;
     if (!trace || !thread) return null;
     if (!this.connection.selectedGraph()?.loopscope) {
-      const { foreignStateAfter, foreignStateBefore } = await import('../runtime/serverTrace.ts');
       if (step === 0) return trace.steps.length > 0 ? foreignStateBefore(trace.steps, 0) : null;
       return step <= trace.steps.length ? foreignStateAfter(trace.steps, step - 1) : null;
     }
-    const [found, { agentState }] = await Promise.all([this.connection.attempt(() => this.loopscopeCheckpointOf(thread.id, step)), import('../runtime/state.ts')]);
+    const found = await this.connection.attempt(() => this.loopscopeCheckpointOf(thread.id, step));
     return found ? agentState(found.values) : null;
   }
 

@@ -5,6 +5,7 @@
  */
 import { own, type GraphFile, type GraphNode } from '../graph/index.ts';
 import type { Attempt, TraceStep } from '../runtime/trace.ts';
+import { stopWords } from '../runtime/guards.ts';
 import { traceIndex } from '../runtime/traceIndex.ts';
 
 export type StatusTone = 'running' | 'next' | 'attempt' | 'failed' | 'wrote' | 'wrote-nothing';
@@ -63,7 +64,7 @@ const resultChips = (step: TraceStep, max: number): StatusChip[] => {
   const chips: StatusChip[] = [];
   const failure = step.guard?.reason ?? (step.outcome !== null && FAILED_OUTCOMES.has(step.outcome) ? step.outcome : null);
   if (failure !== null)
-    chips.push({ tone: 'failed', text: `failed: ${failure}`, label: `failed: ${failure}${step.guard ? ` (${step.guard.explain})` : ''}` });
+    chips.push({ tone: 'failed', text: `failed: ${failure}`, label: `failed: ${failure}${step.guard ? ` (${stopWords(step.guard, step.budget)})` : ''}` });
   const last = step.attempts.at(-1);
   if (last && last.n > 1) chips.push(attemptChip(last.n, max, false));
   const written = Object.keys(step.writes);
