@@ -6,7 +6,7 @@ import { findTemplate } from '../graph/templates/index.ts';
 import { z } from '../graph/zod.ts';
 import { runGraph } from './index.ts';
 import { parseTrace, serializeTrace, TraceStep, type Trace } from './trace.ts';
-import { splitSteps, stepReader, type StepText } from './traceText.ts';
+import { splitSteps, stepReader, stepSplitter, type StepText } from './traceText.ts';
 import { traceIndex } from './traceIndex.ts';
 
 const check = quickCheck(TraceStep, TRACE_LIMITS)!;
@@ -40,6 +40,9 @@ describe('the quick check of a schema', () => {
       ['an attempt with an unknown outcome', (copy) => (copy.attempts[0].outcome = 'maybe')],
       ['an attempt with an unknown key', (copy) => (copy.attempts[0].colour = 'red')],
       ['an edge check with no verdict', (copy) => delete copy.edges[0].matched],
+      ['a reason of no known form', (copy) => (copy.edges[0].why = { is: 'maybe', matched: true })],
+      ['a reason with a field of another form', (copy) => (copy.edges[0].why = { is: 'always', expected: 'ok', matched: true })],
+      ['a reason that is no object', (copy) => (copy.edges[0].why = 'always')],
       ['a forbidden key in what it wrote', (copy) => (copy.writes = JSON.parse('{"__proto__": {"x": 1}}'))],
       ['a number too large deep in what it wrote', (copy) => (copy.writes = { a: [{ b: Number.NEGATIVE_INFINITY }] })],
       ['what it wrote nested past the depth limit', (copy) => (copy.writes = { deep })],
@@ -127,5 +130,29 @@ describe('a trace read by parts', () => {
     expect(() => JSON.parse(broken.parts[0].text)).toThrow();
     // Anything after the object is the envelope's, which is then not JSON.
     expect(() => JSON.parse(split(`${text} {}`)!.envelope)).toThrow();
+  });
+
+  it('splits the same given a piece at a time, wherever the pieces break, as a file is read', async () => {
+    const trace = await run();
+    const odd = { ...trace, graph: 'a "]}{[" \\" \\\\ ,', steps: trace.steps.slice(0, 5) };
+    const texts = [serializeTrace(odd), JSON.stringify(odd), JSON.stringify(odd, null, 2), JSON.stringify({ ...odd, steps: [] })];
+    // Cut also inside the list's key, between it and its colon and bracket, inside strings, and after a backslash.
+    for (const text of texts) {
+      const whole = split(text);
+      expect(whole).not.toBeNull();
+      for (const width of [1, 3, 64, 1000]) {
+        const parts: StepText[] = [];
+        const splitter = stepSplitter(3, (part) => parts.push(part));
+        for (let at = 0; at < text.length; at += width) expect(splitter.feed(text.slice(at, at + width))).toBe(true);
+        expect({ width, ...splitter.end(), parts }).toEqual({ width, ...whole });
+      }
+    }
+    // A text that ends inside a string, a key or the list is not split, however it came.
+    for (const cut of [(text: string) => text.slice(0, text.indexOf('"steps"') + 4), (text: string) => text.slice(0, text.indexOf('"steps"') + 8), (text: string) => text.slice(0, -3)]) {
+      const splitter = stepSplitter(3, () => undefined);
+      const text = cut(JSON.stringify(odd));
+      for (let at = 0; at < text.length; at += 5) splitter.feed(text.slice(at, at + 5));
+      expect(splitter.end()).toBeNull();
+    }
   });
 });
