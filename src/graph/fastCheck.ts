@@ -7,7 +7,8 @@
  * read in full (defaults, transforms, refinements) builds no predicate at all.
  */
 import type * as z from 'zod/mini';
-import { checkValue, type InputLimits } from './untrusted.ts';
+import { FORBIDDEN_KEYS } from './common.ts';
+import type { InputLimits } from './untrusted.ts';
 
 type Check = (value: unknown, depth: number) => boolean;
 
@@ -23,6 +24,7 @@ interface Def {
   keyType?: z.ZodMiniType;
   valueType?: z.ZodMiniType;
   options?: z.ZodMiniType[];
+  discriminator?: string;
   entries?: Record<string, unknown>;
   values?: unknown[];
   getter?: () => z.ZodMiniType;
@@ -32,7 +34,6 @@ class Unreadable extends Error {}
 
 /** The recursive schemas (`z.lazy`) being built: one met again inside itself checks with what it is becoming. */
 const building = new Map<z.ZodMiniType, Check>();
-
 
 const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
@@ -50,7 +51,33 @@ const numberCheck = (def: Def): ((value: number) => boolean) => {
     else if (kind === 'less_than' && typeof value === 'number') tests.push(inclusive ? (n) => n <= value : (n) => n < value);
     else throw new Unreadable(`number check ${kind}`);
   }
-  return (value) => tests.every((test) => test(value));
+  return (value) => {
+    for (const test of tests) if (!test(value)) return false;
+    return true;
+  };
+};
+
+/**
+ * The limits' walk (untrusted.ts `checkValue`) of a value of no fixed shape at `depth` of the
+ * document, as a yes or no: the same limits, without the frames and paths only a refusal needs.
+ * Recursion is bounded by the depth limit, checked before going down. Its objects are JSON's, whose
+ * keys are all their own: `for…in` counts them without making a list of them.
+ */
+const withinLimits = (value: unknown, depth: number, limits: InputLimits): boolean => {
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (value === null || typeof value !== 'object') return true;
+  if (depth > limits.depth) return false;
+  if (Array.isArray(value)) {
+    if (value.length > limits.items) return false;
+    for (let at = 0; at < value.length; at += 1) if (!withinLimits(value[at], depth + 1, limits)) return false;
+    return true;
+  }
+  let keys = 0;
+  for (const key in value) {
+    keys += 1;
+    if (keys > limits.items || FORBIDDEN_KEYS.has(key) || !withinLimits((value as Record<string, unknown>)[key], depth + 1, limits)) return false;
+  }
+  return true;
 };
 
 const build = (schema: z.ZodMiniType, limits: InputLimits): Check => {
@@ -74,15 +101,9 @@ const build = (schema: z.ZodMiniType, limits: InputLimits): Check => {
       const values = new Set(Object.values(def.entries ?? {}));
       return (value) => values.has(value as never);
     }
-    case 'unknown': {
+    case 'unknown':
       // No shape: the limits' walk, from this depth of the document on (the longer lists are the document's own).
-      const from: InputLimits[] = [];
-      return (value, depth) => {
-        if (value === null || typeof value !== 'object') return typeof value !== 'number' || Number.isFinite(value);
-        from[depth] ??= { textChars: limits.textChars, depth: limits.depth - depth + 1, items: limits.items };
-        return checkValue(value, from[depth]).length === 0;
-      };
-    }
+      return (value, depth) => withinLimits(value, depth, limits);
     case 'nullable': {
       const inner = build(def.innerType!, limits);
       return (value, depth) => value === null || inner(value, depth);
@@ -137,12 +158,33 @@ const build = (schema: z.ZodMiniType, limits: InputLimits): Check => {
       return check;
     }
     case 'union': {
+      const byTag = def.discriminator === undefined ? null : tagged(def.discriminator, def.options ?? [], limits);
+      if (byTag) return (value, depth) => isRecord(value) && (byTag.get(value[def.discriminator!])?.(value, depth) ?? false);
       const options = (def.options ?? []).map((option) => build(option, limits));
-      return (value, depth) => options.some((option) => option(value, depth));
+      return (value, depth) => {
+        for (const option of options) if (option(value, depth)) return true;
+        return false;
+      };
     }
     default:
       throw new Unreadable(def.type);
   }
+};
+
+/**
+ * A discriminated union's options by the value of their tag (`is` of a reason), so a value is checked
+ * against the one option it names instead of each in turn; null unless every option is a strict
+ * object whose tag is one literal of its own, when trying each in turn says the same.
+ */
+const tagged = (tag: string, options: z.ZodMiniType[], limits: InputLimits): Map<unknown, Check> | null => {
+  const byTag = new Map<unknown, Check>();
+  for (const option of options) {
+    const def = (option as unknown as { _zod: { def: Def } })._zod.def;
+    const field = (def.shape?.[tag] as unknown as { _zod: { def: Def } } | undefined)?._zod.def;
+    if (def.type !== 'object' || field?.type !== 'literal' || field.values?.length !== 1 || byTag.has(field.values[0])) return null;
+    byTag.set(field.values[0], build(option, limits));
+  }
+  return byTag;
 };
 
 /**

@@ -7,7 +7,7 @@ import { stepReader } from '../runtime/traceText.ts';
 import { timelineLayout } from '../runtime/timelineLayout.ts';
 import { traceIndex } from '../runtime/traceIndex.ts';
 import { collector, parseOffThread, TRACE_CHUNK, WHOLE, type ParseMessage, type ParseRequest } from './offThread.ts';
-import { readTraceFile } from './parseRequest.ts';
+import { readTraceFile, readTracePieces } from './parseRequest.ts';
 import { answer } from './parseInWorker.ts';
 
 const longTrace = async (): Promise<Trace> => {
@@ -95,6 +95,23 @@ describe('a trace file read off the main thread', () => {
     const huge = { size: TRACE_LIMITS.textChars * 3 + 1, arrayBuffer: () => Promise.reject(new Error('read')) } as unknown as Blob;
     const result = await readTraceFile(huge);
     expect(!result.ok && result.problems[0].message).toBe('too large: the file has 600.0 MB, at most 200.0 MB of text can be opened');
+  });
+
+  it('reads a UTF-8 file a piece at a time, characters cut between pieces whole, and leaves any other to the whole read', async () => {
+    const text = '{"graph": "é → 🦜 ü", "steps": []}';
+    const bytes = new TextEncoder().encode(text);
+    for (const [name, file, pieceBytes] of [['plain', new Blob([bytes]), 3], ['a UTF-8 mark', new Blob([new Uint8Array([0xef, 0xbb, 0xbf]), bytes]), 2]] as const) {
+      const pieces: string[] = [];
+      expect({ name, read: await readTracePieces(file, (piece) => pieces.push(piece) > 0, pieceBytes) }).toEqual({ name, read: true });
+      expect({ name, text: pieces.join('') }).toEqual({ name, text });
+    }
+    const utf16 = new Uint8Array([0xff, 0xfe, ...Array.from(text, (char) => [char.charCodeAt(0) & 0xff, char.charCodeAt(0) >> 8]).flat()]);
+    for (const other of [utf16, new Uint8Array([...bytes.slice(0, 5), 0xc3, 0x28])]) expect(await readTracePieces(new Blob([other]), () => true, 3)).toBe(false);
+    // The whole read explains.
+    const whole = await readTraceFile(new Blob([bytes.slice(0, 5), new Uint8Array([0xc3, 0x28])]));
+    expect(!whole.ok && whole.problems[0].message).toBe('not text: the file is not valid UTF-8');
+    // A piece refused stops the read.
+    expect(await readTracePieces(new Blob([bytes]), () => false, 3)).toBe(false);
   });
 
   it('passes a refusal on as it is', async () => {

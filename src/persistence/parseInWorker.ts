@@ -3,25 +3,24 @@
  * carry what only the worker does (splitting a trace's text, parsing one whole).
  */
 import { keyframesFor } from '../runtime/states.ts';
-import { TRACE_LIMITS, type ParseResult } from '../graph/index.ts';
+import type { ParseResult } from '../graph/index.ts';
 import { parseTrace, type Trace } from '../runtime/trace.ts';
 import { timelineLayout } from '../runtime/timelineLayout.ts';
 import { traceIndex } from '../runtime/traceIndex.ts';
-import { splitSteps } from '../runtime/traceText.ts';
+import { stepSplitter } from '../runtime/traceText.ts';
 import { TRACE_CHUNK, type ParseMessage, type ParseRequest } from './offThread.ts';
-import { parseRequest, readTraceText } from './parseRequest.ts';
+import { parseRequest, readTraceFile, readTracePieces } from './parseRequest.ts';
 
 /** Parses the request and posts the result, a trace's steps in chunks after its index. */
 export const answer = async (request: ParseRequest, post: (message: ParseMessage) => void) => {
   if (request.kind === 'trace' && !request.whole) {
-    // A long trace by parts: its steps' text to the page as they are found, then its checked envelope.
-    const text = await readTraceText(request.file);
-    if (!text.ok) return post(text);
-    const split = text.value.length <= TRACE_LIMITS.textChars ? splitSteps(text.value, TRACE_CHUNK, post) : null;
+    // A long trace by parts: its steps' text to the page as they are found while the file is read, then its checked envelope.
+    const splitter = stepSplitter(TRACE_CHUNK, post);
+    const split = (await readTracePieces(request.file, splitter.feed)) ? splitter.end() : null;
     const envelope = split && parseTrace(split.envelope);
     if (split && envelope?.ok) return post({ ok: true, value: envelope.value, chunks: split.chunks, text: true });
-    // Not plainly written, or the envelope refused: parsed whole, which explains (the page drops the parts it had).
-    return postWhole(parseTrace(text.value), post);
+    // Not plainly written, not UTF-8, or the envelope refused: read and parsed whole, which explains (the page drops the parts it had).
+    return postWhole(await readTraceFile(request.file), post);
   }
   const result = await parseRequest(request);
   if (request.kind === 'graph' || !result.ok) return post(result);

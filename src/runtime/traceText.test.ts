@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { quickCheck } from '../graph/fastCheck.ts';
 import { TRACE_LIMITS } from '../graph/limits.ts';
@@ -6,7 +7,7 @@ import { findTemplate } from '../graph/templates/index.ts';
 import { z } from '../graph/zod.ts';
 import { runGraph } from './index.ts';
 import { parseTrace, serializeTrace, TraceStep, type Trace } from './trace.ts';
-import { splitSteps, stepReader, type StepText } from './traceText.ts';
+import { splitSteps, stepReader, stepSplitter, type StepText } from './traceText.ts';
 import { traceIndex } from './traceIndex.ts';
 
 const check = quickCheck(TraceStep, TRACE_LIMITS)!;
@@ -40,6 +41,9 @@ describe('the quick check of a schema', () => {
       ['an attempt with an unknown outcome', (copy) => (copy.attempts[0].outcome = 'maybe')],
       ['an attempt with an unknown key', (copy) => (copy.attempts[0].colour = 'red')],
       ['an edge check with no verdict', (copy) => delete copy.edges[0].matched],
+      ['a reason of no known form', (copy) => (copy.edges[0].why = { is: 'maybe', matched: true })],
+      ['a reason with a field of another form', (copy) => (copy.edges[0].why = { is: 'always', expected: 'ok', matched: true })],
+      ['a reason that is no object', (copy) => (copy.edges[0].why = 'always')],
       ['a forbidden key in what it wrote', (copy) => (copy.writes = JSON.parse('{"__proto__": {"x": 1}}'))],
       ['a number too large deep in what it wrote', (copy) => (copy.writes = { a: [{ b: Number.NEGATIVE_INFINITY }] })],
       ['what it wrote nested past the depth limit', (copy) => (copy.writes = { deep })],
@@ -52,6 +56,27 @@ describe('the quick check of a schema', () => {
       breakIt(copy);
       expect({ name, full: fullParse(copy) }).toEqual({ name, full: false });
       expect({ name, quick: check(copy, 3) }).toEqual({ name, quick: false });
+    }
+  });
+
+  it('says what the full parse says of anything a step wrote, at any depth up to the limit and past it', async () => {
+    const trace = await runGraph(findTemplate('securityclaw')!.graph(), { seed: 1 });
+    const step = JSON.parse(JSON.stringify(trace.steps[0])) as Record<string, unknown>;
+    // Through JSON, as a file's are: a key `__proto__` is then the object's own.
+    const withWrites = (writes: unknown) => JSON.parse(JSON.stringify({ ...step, writes })) as unknown;
+    const key = fc.oneof(fc.string(), fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString'));
+    fc.assert(
+      fc.property(fc.dictionary(key, fc.jsonValue({ maxDepth: 6 })), (writes) => {
+        const copy = withWrites(writes);
+        expect(check(copy, 3)).toBe(fullParse(copy));
+      }),
+      { numRuns: 300 },
+    );
+    for (let depth = TRACE_LIMITS.depth - 8; depth <= TRACE_LIMITS.depth; depth += 1) {
+      let deep: unknown = [1];
+      for (let level = 0; level < depth; level += 1) deep = level % 2 ? [deep] : { deep };
+      const copy = withWrites({ deep });
+      expect({ depth, quick: check(copy, 3) }).toEqual({ depth, quick: fullParse(copy) });
     }
   });
 
@@ -127,5 +152,30 @@ describe('a trace read by parts', () => {
     expect(() => JSON.parse(broken.parts[0].text)).toThrow();
     // Anything after the object is the envelope's, which is then not JSON.
     expect(() => JSON.parse(split(`${text} {}`)!.envelope)).toThrow();
+  });
+
+  it('splits the same given a piece at a time, wherever the pieces break, as a file is read', async () => {
+    const trace = await run();
+    const odd = { ...trace, graph: 'a "]}{[" \\" \\\\ ,', steps: trace.steps.slice(0, 5) };
+    const texts = [serializeTrace(odd), JSON.stringify(odd), JSON.stringify(odd, null, 2), JSON.stringify({ ...odd, steps: [] })];
+    // Cut also inside the list's key, between it and its colon and bracket, inside strings, and after a backslash:
+    // one text cut everywhere, the others at some places (a cut a character reads slowly).
+    for (const text of texts) {
+      const whole = split(text);
+      expect(whole).not.toBeNull();
+      for (const width of text === texts[1] ? [1, 64] : [7, 1000]) {
+        const parts: StepText[] = [];
+        const splitter = stepSplitter(3, (part) => parts.push(part));
+        for (let at = 0; at < text.length; at += width) expect(splitter.feed(text.slice(at, at + width))).toBe(true);
+        expect({ width, ...splitter.end(), parts }).toEqual({ width, ...whole });
+      }
+    }
+    // A text that ends inside a string, a key or the list is not split, however it came.
+    for (const cut of [(text: string) => text.slice(0, text.indexOf('"steps"') + 4), (text: string) => text.slice(0, text.indexOf('"steps"') + 8), (text: string) => text.slice(0, -3)]) {
+      const splitter = stepSplitter(3, () => undefined);
+      const text = cut(JSON.stringify(odd));
+      for (let at = 0; at < text.length; at += 5) splitter.feed(text.slice(at, at + 5));
+      expect(splitter.end()).toBeNull();
+    }
   });
 });

@@ -42,18 +42,27 @@ export interface StepText {
   text: string;
 }
 
+/** What a splitter gives at the end of the text: the envelope and the number of chunks, or null. */
+export type Split = { envelope: string; chunks: number } | null;
+
 /**
- * Splits a trace's text: each `size` items of its top-level `steps` list go to `chunk` as they are
- * found, and what is left, the trace with its steps' list emptied (its envelope), is returned with
- * the number of chunks. Null when the text is not a JSON object with one plainly written `steps`
- * list: the whole parse then decides and explains. Brackets are counted outside strings only; the
- * parts are checked by `JSON.parse`, so that the text is JSON exactly when they all are.
+ * Splits a trace's text, given a piece at a time as it is read (`feed`): each `size` items of its
+ * top-level `steps` list go to `chunk` as they are found, so that the page parses the first steps
+ * while the rest of the file is still being read. `end` returns what is left, the trace with its
+ * steps' list emptied (its envelope), with the number of chunks. `feed` says false and `end` null
+ * when the text is not a JSON object with one plainly written `steps` list: the whole parse then
+ * decides and explains. Brackets are counted outside strings only; the parts are checked by
+ * `JSON.parse`, so that the text is JSON exactly when they all are.
  */
-export const splitSteps = (text: string, size: number, chunk: (part: StepText) => void): { envelope: string; chunks: number } | null => {
-  if (text.charCodeAt(0) !== OPEN_BRACE) return null;
+export const stepSplitter = (size: number, chunk: (part: StepText) => void) => {
+  // The text not yet given away: all of it up to the steps' list, then from the chunk being
+  // gathered (or the scan) on, then everything after the list. Indices below are into it.
+  let text = '';
+  let at = 0;
+  let failed = false;
   let depth = 0;
   let expectKey = false;
-  let list = -1;
+  let head: string | null = null;
   let listEnd = -1;
   let itemStart = -1;
   let items = 0;
@@ -66,67 +75,101 @@ export const splitSteps = (text: string, size: number, chunk: (part: StepText) =
     chunks += 1;
     chunkItems = 0;
   };
-  for (let at = 0; at < text.length; at += 1) {
-    const code = text.charCodeAt(at);
-    if (code === QUOTE) {
-      const end = stringEnd(text, at);
-      if (end === -1) return null;
-      if (depth === 1 && expectKey) {
-        expectKey = false;
-        const key = text.slice(at + 1, end);
-        if (key.includes('\\')) return null;
-        if (key === 'steps') {
-          if (list !== -1) return null;
-          let next = end + 1;
-          while (isSpace(text.charCodeAt(next))) next += 1;
-          if (text.charCodeAt(next) !== COLON) return null;
-          next += 1;
-          while (isSpace(text.charCodeAt(next))) next += 1;
-          if (text.charCodeAt(next) !== OPEN_BRACKET) return null;
-          list = next;
-          depth = 2;
-          at = next;
-          continue;
-        }
-      } else if (depth === 2 && list !== -1 && listEnd === -1 && itemStart === -1) itemStart = at;
-      at = end;
-      continue;
-    }
-    if (isSpace(code)) continue;
-    if (depth === 2 && list !== -1 && listEnd === -1) {
-      if (code === COMMA || code === CLOSE_BRACKET) {
-        if (itemStart === -1) {
-          // `[]` is an empty list; `[,`, `,,` and `,]` are not JSON.
-          if (code === COMMA || items > 0) return null;
-        } else {
-          let end = at;
-          while (isSpace(text.charCodeAt(end - 1))) end -= 1;
-          if (chunkItems === 0) chunkStart = itemStart;
-          chunkEnd = end;
-          items += 1;
-          chunkItems += 1;
-          itemStart = -1;
-          if (chunkItems === size) flush();
-        }
-        if (code === CLOSE_BRACKET) {
-          if (chunkItems > 0) flush();
-          listEnd = at;
-          depth = 1;
-        }
+  /** Reads on from `at`; false when the text is not plainly written, true at its end or where a string or the list's start goes on in the next piece. */
+  const scan = (): boolean => {
+    for (; at < text.length; at += 1) {
+      const code = text.charCodeAt(at);
+      if (code === QUOTE) {
+        const end = stringEnd(text, at);
+        if (end === -1) return true;
+        if (depth === 1 && expectKey) {
+          const key = text.slice(at + 1, end);
+          if (key.includes('\\')) return false;
+          if (key === 'steps') {
+            if (head !== null) return false;
+            let next = end + 1;
+            while (isSpace(text.charCodeAt(next))) next += 1;
+            if (next < text.length && text.charCodeAt(next) !== COLON) return false;
+            next += 1;
+            while (isSpace(text.charCodeAt(next))) next += 1;
+            if (next >= text.length) return true;
+            if (text.charCodeAt(next) !== OPEN_BRACKET) return false;
+            expectKey = false;
+            head = text.slice(0, next);
+            depth = 2;
+            at = next;
+            continue;
+          }
+          expectKey = false;
+        } else if (depth === 2 && head !== null && listEnd === -1 && itemStart === -1) itemStart = at;
+        at = end;
         continue;
       }
-      if (itemStart === -1) itemStart = at;
+      if (isSpace(code)) continue;
+      if (depth === 2 && head !== null && listEnd === -1) {
+        if (code === COMMA || code === CLOSE_BRACKET) {
+          if (itemStart === -1) {
+            // `[]` is an empty list; `[,`, `,,` and `,]` are not JSON.
+            if (code === COMMA || items > 0) return false;
+          } else {
+            let end = at;
+            while (isSpace(text.charCodeAt(end - 1))) end -= 1;
+            if (chunkItems === 0) chunkStart = itemStart;
+            chunkEnd = end;
+            items += 1;
+            chunkItems += 1;
+            itemStart = -1;
+            if (chunkItems === size) flush();
+          }
+          if (code === CLOSE_BRACKET) {
+            if (chunkItems > 0) flush();
+            listEnd = at;
+            depth = 1;
+          }
+          continue;
+        }
+        if (itemStart === -1) itemStart = at;
+      }
+      if (code === OPEN_BRACE || code === OPEN_BRACKET) {
+        depth += 1;
+        if (depth === 1) expectKey = code === OPEN_BRACE;
+      } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
+        depth -= 1;
+        if (depth < 0) return false;
+      } else if (code === COMMA && depth === 1) expectKey = true;
     }
-    if (code === OPEN_BRACE || code === OPEN_BRACKET) {
-      depth += 1;
-      if (depth === 1) expectKey = code === OPEN_BRACE;
-    } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
-      depth -= 1;
-      if (depth < 0) return null;
-    } else if (code === COMMA && depth === 1) expectKey = true;
-  }
-  if (list === -1 || listEnd === -1 || depth !== 0) return null;
-  return { envelope: `${text.slice(0, list)}[]${text.slice(listEnd + 1)}`, chunks };
+    return true;
+  };
+  /** Gives away the text before `from`, which nothing needs any more. */
+  const drop = (from: number) => {
+    text = text.slice(from);
+    at -= from;
+    if (itemStart !== -1) itemStart -= from;
+    if (chunkItems > 0) {
+      chunkStart -= from;
+      chunkEnd -= from;
+    }
+    if (listEnd !== -1) listEnd -= from;
+  };
+  return {
+    feed: (piece: string): boolean => {
+      if (failed) return false;
+      if (head !== null && listEnd === -1) drop(Math.min(at, itemStart === -1 ? at : itemStart, chunkItems > 0 ? chunkStart : at));
+      text += piece;
+      failed = text.length > 0 && text.charCodeAt(0) !== OPEN_BRACE && head === null ? true : !scan();
+      return !failed;
+    },
+    end: (): Split => {
+      if (failed || at < text.length || head === null || listEnd === -1 || depth !== 0) return null;
+      return { envelope: `${head}[]${text.slice(listEnd + 1)}`, chunks };
+    },
+  };
+};
+
+/** A whole text split at once (stepSplitter). */
+export const splitSteps = (text: string, size: number, chunk: (part: StepText) => void): Split => {
+  const splitter = stepSplitter(size, chunk);
+  return splitter.feed(text) ? splitter.end() : null;
 };
 
 let stepCheck: ((value: unknown, depth: number) => boolean) | null | undefined;
