@@ -33,7 +33,11 @@ export interface PendingApproval {
 
 /** Plain events, in order, as the run goes. */
 export type RunEvent =
-  | { type: 'step'; step: TraceStep }
+  /**
+   * A node ran: its step, with the states before and after it when the run has them at hand (a run
+   * in the page), so whoever shows the step reads nothing back from the run.
+   */
+  | { type: 'step'; step: TraceStep; states?: StepStates }
   /** An attempt of the node that is running, as soon as it ends (its step follows when the node is done); not told in headless runs. */
   | { type: 'attempt'; node: string; step: number; attempt: Attempt }
   | { type: 'status'; status: RunStatus }
@@ -41,6 +45,12 @@ export type RunEvent =
   /** A breakpoint or condition held the run, and why (the pause rules answer with it: the runtime tells it, it writes nowhere). */
   | { type: 'paused'; reason: string }
   | { type: 'stopped'; reason: StopReason; explain: string; trace: Trace };
+
+/** The agent's state before and after one step. */
+export interface StepStates {
+  before: Record<string, unknown>;
+  after: Record<string, unknown>;
+}
 
 /**
  * One recorded change of a run's channels, in order: the first is the whole initial state, then
@@ -80,7 +90,7 @@ export interface RunOptions {
   granted?: PermissionMode;
   /** Leaves `stateBefore` out of the steps (the state of any step is read from its checkpoint instead). */
   compact?: boolean;
-  /** Approvals take `config.auto` instead of waiting for a person; no `attempt` events (each step carries its attempts). */
+  /** Approvals take `config.auto` instead of waiting for a person; no `attempt` events (each step carries its attempts), no states with a `step` event. */
   headless?: boolean;
   /** Keeps the trace's steps (default); a run measured over 100,000 rounds keeps none. */
   keepSteps?: boolean;

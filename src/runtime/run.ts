@@ -363,6 +363,7 @@ class Controller implements LocalRunController {
   }
 
   private takeStep(update: Record<string, unknown>) {
+    const before = this.values;
     const stoppedByPerson = this.values._run.stop;
     if (stoppedByPerson) {
       // Stop came while the node ran: it finished, and the person's stop stands.
@@ -371,7 +372,9 @@ class Controller implements LocalRunController {
       this.apply({ ...update, ...stopped });
       void this.enqueue(() => this.session.compiled.updateState(this.config(), stopped, this.asNode()));
     } else this.apply(update);
-    this.emit({ type: 'step', step: this.steps.at(-1) ?? (this.values._step as TraceStep) });
+    const step = this.steps.at(-1) ?? (this.values._step as TraceStep);
+    // The states go with the step, so the debugger shows them without asking the run again; nobody looks at a headless run's.
+    this.emit(!this.options.headless && this.listeners.size > 0 ? { type: 'step', step, states: { before: agentState(before), after: this.state } } : { type: 'step', step });
     this.announceStopIfStopped();
   }
 

@@ -6,7 +6,7 @@
 import { sameBehaviour } from '../graph/behaviour.ts';
 import type { GraphFile } from '../graph/schema.ts';
 import { storedWords } from '../graph/reasonWords.ts';
-import { ask, callsOf, isLocalRun, isUnsupported, type RunController, type RunOptions } from '../runtime/controller.ts';
+import { ask, callsOf, isLocalRun, isUnsupported, type RunController, type RunOptions, type StepStates } from '../runtime/controller.ts';
 import type { TraceStep } from '../runtime/trace.ts';
 import { traceIndex, visitCounts } from '../runtime/traceIndex.ts';
 import { afterDrawing } from './afterDrawing.ts';
@@ -115,6 +115,8 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
   let inFlight: RunSlice['inFlight'] = null;
   /** A Step is in flight (the controller's status stays `paused` through one). */
   let stepping = false;
+  /** The states around the last step a live run told of, as it told them: showing that step reads nothing back from the run. */
+  let told: { controller: RunController; step: number; states: StepStates } | null = null;
   /** The last step the live run told of, and whether it is yet to be told. */
   let liveStep = 0;
   let stepsToTell = false;
@@ -163,18 +165,21 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
     // A step picked in the timeline shows the nodes as that step left them.
     const shown = run ? Math.min(run.stepCount, selectedStep ?? run.stepCount) : 0;
     const still = registry.live?.status === 'running' && activeRunId === get().liveRunId && get().speedMs === 0;
+    const states = run && told?.step === selectedStep && told.controller === registry.get(run.id) ? told.states : null;
     set((state) => ({
       overlay: run ? { ...overlayFor(run.trace.steps, selectedStep, run.stepCount), ...(still ? { still } : {}) } : null,
       nodeStatus: keepUnchanged(state.nodeStatus, run ? nodeStatusesFor(run.graph, run.trace.steps, liveActivity(), shown) : {}),
+      ...(states ? { stateAfterSelected: states.after, stateBeforeSelected: states.before } : {}),
     }));
     const asked = (selection += 1);
+    if (states) return;
     // The step's state is read after the canvas and the timeline have painted: it needs the runtime
     // (an imported trace's first screen may come before it has loaded), and rebuilding a late
     // step's state can take a while.
     await afterPaint();
     if (asked !== selection) return;
-    const states = run && selectedStep !== null ? await readStates(runtimeIfLoaded() ?? (await idleThenLoadRuntime()), run, selectedStep) : { after: null, before: null };
-    if (asked === selection) set({ stateAfterSelected: states.after, stateBeforeSelected: states.before });
+    const read = run && selectedStep !== null ? await readStates(runtimeIfLoaded() ?? (await idleThenLoadRuntime()), run, selectedStep) : { after: null, before: null };
+    if (asked === selection) set({ stateAfterSelected: read.after, stateBeforeSelected: read.before });
   };
 
   const showStep = (stepNumber: number | null) => {
@@ -288,6 +293,7 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
         return;
       }
       if (event.type === 'paused') set({ pausedBy: event.reason });
+      if (event.type === 'step' && event.states) told = { controller: created, step: event.step.step, states: event.states };
       if (event.type === 'step' && inFlight?.step === event.step.step) inFlight = null;
       if (event.type === 'step' && instant) {
         tellSteps(event.step.step);

@@ -139,6 +139,22 @@ describe('driving the runtime from the store', () => {
     expect(state.runStatus).toBe('paused');
   });
 
+  it('a Step shows the states around its step as the run told them: the store reads nothing back from the run after the paint', async () => {
+    freshStore();
+    await useApp.getState().step();
+    const live = runRegistry.live!;
+    const stateAt = vi.spyOn(live, 'stateAt');
+    await useApp.getState().step();
+    // The read after the paint would come a frame later: wait past it.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(stateAt).not.toHaveBeenCalled();
+    const { stateAfterSelected, stateBeforeSelected, selectedStep } = useApp.getState();
+    expect(selectedStep).toBe(2);
+    expect(stateAfterSelected).toEqual(await live.stateAt(2));
+    expect(stateBeforeSelected).toEqual(await live.stateAt(1));
+    expect(stateAfterSelected).toHaveProperty('plan');
+  });
+
   it('Step after an edit of what a run reads starts a new run on it; after a move or a new name it goes on', async () => {
     freshStore();
     await useApp.getState().step();
