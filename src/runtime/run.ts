@@ -21,6 +21,7 @@ import { buildStateGraph, nodeNames, recursionLimitOf, type LoopscopeConfig } fr
 import type { ForkEdits, JournalEntry, LocalRunController, RunEvent, RunOptions } from './controller.ts';
 import { scriptedAnswer } from './kinds/index.ts';
 import { checkGuards } from './guards.ts';
+import { NO_PAUSE_RULES, pauseAfterReason, pauseBeforeByRules, type PauseRules } from './pauseRules.ts';
 import { forkStart } from './fork.ts';
 import { foldJournal, journalSteps, putStep, takeUpdate } from './journal.ts';
 import { agentState, channelNames, initialValues, refusedState, type RunLedger, type RunValues, type Stop } from './state.ts';
@@ -66,7 +67,7 @@ const USER_STOP: Stop = { reason: 'user_stopped', explain: 'stopped by a person'
 type Compiled = CompiledStateGraph<Record<string, unknown>, Record<string, unknown>, string>;
 
 /** What the runs of one graph share: the compiled graph and its checkpointer. Each run is a thread. */
-interface Session {
+interface Shared {
   graph: GraphFile;
   readonly compiled: Compiled;
   saver: RetainingSaver;
@@ -74,7 +75,7 @@ interface Session {
   threads: number;
 }
 
-const createSession = (graph: GraphFile, options: RunOptions): Session => {
+const createShared = (graph: GraphFile, options: RunOptions): Shared => {
   const saver = new RetainingSaver(options.retention, { channels: channelNames(graph), keepWrites: options.record !== false });
   let compiled: Compiled | undefined;
   return {
@@ -100,7 +101,7 @@ interface Start {
 }
 
 class Controller implements LocalRunController {
-  private readonly session: Session;
+  private readonly shared: Shared;
   private readonly options: RunOptions;
   private readonly threadId: string;
   private readonly scenario: string | undefined;
@@ -111,6 +112,8 @@ class Controller implements LocalRunController {
   private readonly listeners = new Set<(event: RunEvent) => void>();
   /** Where the run stands (session.ts): its status, the approval it waits on. */
   private current: RunSession;
+  /** Where the Run going on may pause, and its speed: the data its command carried. */
+  private rules: PauseRules = NO_PAUSE_RULES;
   /** Why a pause rule held the run in the stream call going on, told when it comes back. */
   private pausedBy: string | undefined;
   private pauseRequested = false;
@@ -128,21 +131,25 @@ class Controller implements LocalRunController {
   /** Every LangGraph call of this run, in order: a stop or decision reaches the checkpointer after the node in flight. */
   private work: Promise<unknown> = Promise.resolve();
 
-  constructor(session: Session, options: RunOptions, scenario: string | undefined, start: Start) {
-    this.session = session;
+  constructor(shared: Shared, options: RunOptions, scenario: string | undefined, start: Start) {
+    this.shared = shared;
     this.options = options;
     this.scenario = scenario;
-    session.threads += 1;
-    this.threadId = `run-${session.threads}`;
+    shared.threads += 1;
+    this.threadId = `run-${shared.threads}`;
     this.values = start.values;
     this.steps = options.keepSteps === false ? [] : start.steps;
     this.seed = start.seed;
     // What the thread's first checkpoint writes is the run's values as a whole: the journal before it is the run's it continues.
-    session.saver.startJournal(this.threadId, start.seed ? start.journal.slice(0, -1) : start.journal);
+    shared.saver.startJournal(this.threadId, start.seed ? start.journal.slice(0, -1) : start.journal);
     this.forkedFrom = start.forkedFrom;
     this.freshFork = start.fresh === true;
     const pending = this.awaitedApproval();
     this.current = startSession(startingStatus({ stopped: this.values._run.stop !== null, awaitingApproval: pending !== null, stepsRan: this.values._run.step }), pending);
+  }
+
+  get session() {
+    return this.current;
   }
 
   get status() {
@@ -155,8 +162,8 @@ class Controller implements LocalRunController {
 
   get next(): string | null {
     if (this.values._run.stop) return null;
-    if (this.values._run.closing) return this.session.graph.finally ?? null;
-    return this.values._run.step === 0 ? this.session.graph.entry : (this.values._step?.fired?.target ?? null);
+    if (this.values._run.closing) return this.shared.graph.finally ?? null;
+    return this.values._run.step === 0 ? this.shared.graph.entry : (this.values._step?.fired?.target ?? null);
   }
 
   get pendingApproval() {
@@ -165,7 +172,7 @@ class Controller implements LocalRunController {
 
   /** The checkpointer's record of the thread, and the values it will start from while it has no checkpoint yet. */
   get journal(): readonly JournalEntry[] {
-    const recorded = this.session.saver.journal(this.threadId);
+    const recorded = this.shared.saver.journal(this.threadId);
     if (this.options.record === false) return recorded;
     const seed = this.seed && ('input' in this.seed ? this.seed.input : this.seed.values);
     return seed ? [...recorded, { step: seed._run.step, update: seed }] : recorded;
@@ -174,7 +181,7 @@ class Controller implements LocalRunController {
   get trace(): Trace {
     const run = this.values._run;
     return {
-      format: TRACE_FORMAT, version: TRACE_VERSION, graph: this.session.graph.name, seed: run.seed,
+      format: TRACE_FORMAT, version: TRACE_VERSION, graph: this.shared.graph.name, seed: run.seed,
       stopReason: run.stop?.reason ?? null, rounds: run.roundsRan, tokensUsed: this.values.tokensUsed as number,
       finalState: this.state, steps: [...this.steps], ...(run.stop ? { stopExplain: run.stop.explain } : {}),
       ...(this.scenario === undefined ? {} : { scenario: this.scenario }),
@@ -211,17 +218,17 @@ class Controller implements LocalRunController {
 
   /** The next node asks a person (`interruptsBefore`), and its answer for this visit was given in advance (`config.answers`, a scenario's decisions). */
   private answeredInAdvance(): boolean {
-    const node = this.next === null ? undefined : nodeById(this.session.graph, this.next);
+    const node = this.next === null ? undefined : nodeById(this.shared.graph, this.next);
     return node !== undefined && kindDefinition(node.kind).interruptsBefore === true && scriptedAnswer(node.config as AskedConfig, own(this.values._run.visits, node.id) ?? 0) !== undefined;
   }
 
   /** A node that asks a person is next and nobody answered yet: an interactive run waits for a person (unless a guard stops it first). */
   private awaitedApproval() {
     const next = this.next;
-    const node = next === null ? undefined : nodeById(this.session.graph, next);
+    const node = next === null ? undefined : nodeById(this.shared.graph, next);
     if (this.options.headless || !node || !kindDefinition(node.kind).interruptsBefore || this.values._run.decision !== null || this.answeredInAdvance()) return null;
-    const guards = checkGuards({ round: this.values.round as number, steps: this.values.steps as number, tokensUsed: this.values.tokensUsed as number, limits: this.session.graph.limits });
-    return guards.stop ? null : approvalAt(this.session.graph, node.id, this.state);
+    const guards = checkGuards({ round: this.values.round as number, steps: this.values.steps as number, tokensUsed: this.values.tokensUsed as number, limits: this.shared.graph.limits });
+    return guards.stop ? null : approvalAt(this.shared.graph, node.id, this.state);
   }
 
   /** Takes in a node's update (from the stream) or an edit (a stop, a decision). */
@@ -232,7 +239,7 @@ class Controller implements LocalRunController {
   }
 
   private nodeName(id: string) {
-    return this.session.names.get(id) as string;
+    return this.shared.names.get(id) as string;
   }
 
   private config(extra: Record<string, unknown> = {}) {
@@ -265,8 +272,8 @@ class Controller implements LocalRunController {
     if (this.seed && 'values' in this.seed) this.seed = { ...this.seed, values: this.values };
     else if (this.seed) this.seed = { input: this.values };
     else void this.enqueue(async () => {
-      const { values } = await this.session.compiled.getState(this.config());
-      return this.session.compiled.updateState(this.config(), { _run: change((values as RunValues)._run) }, this.asNode());
+      const { values } = await this.shared.compiled.getState(this.config());
+      return this.shared.compiled.updateState(this.config(), { _run: change((values as RunValues)._run) }, this.asNode());
     });
   }
 
@@ -290,7 +297,7 @@ class Controller implements LocalRunController {
     this.nodesThisCall += 1;
     const first = this.firstOfRun;
     this.firstOfRun = false;
-    if (!first && this.options.stepDelayMs) await new Promise((resolve) => setTimeout(resolve, this.options.stepDelayMs));
+    if (!first && this.rules.stepDelayMs) await new Promise((resolve) => setTimeout(resolve, this.rules.stepDelayMs));
     if (this.values._run.stop) return 'stopped';
     if (this.pauseRequested) {
       this.pauseRequested = false;
@@ -299,7 +306,7 @@ class Controller implements LocalRunController {
     if (values._run.step === this.passedAt) return null;
     const last = values._step;
     // The step before a Run's first node was looked at when it ran (or a person stepped past it).
-    const breaks = (!first && last !== null && this.options.shouldPauseAfter?.(last, this.steps[last.step - 2])) || this.options.shouldPauseBefore?.(node, agentState(values));
+    const breaks = (!first && last !== null && this.pausesAfter(last)) || pauseBeforeByRules(this.rules, this.shared.graph, node, agentState(values));
     if (!breaks) return null;
     this.passedAt = values._run.step;
     if (typeof breaks === 'string') this.pausedBy = breaks;
@@ -311,16 +318,16 @@ class Controller implements LocalRunController {
     this.seed = null;
     if (!seed) return null;
     if ('input' in seed) return seed.input;
-    await this.session.compiled.updateState(this.config(), seed.values, seed.asNode);
+    await this.shared.compiled.updateState(this.config(), seed.values, seed.asNode);
     return null;
   }
 
   /** The nodes a Run stops before: breakpoints, and nodes that ask a person (`interruptsBefore`) nobody answered yet. */
   private interruptNodes(): string[] {
-    const graph = this.session.graph;
-    const approvals = this.options.headless ? [] : approvalNodes(graph, this.session.names);
+    const graph = this.shared.graph;
+    const approvals = this.options.headless ? [] : approvalNodes(graph, this.shared.names);
     const answered = this.values._run.decision !== null || this.answeredInAdvance() ? this.next : null;
-    const ids = [...(this.options.breakpointNodes?.() ?? []), ...approvals].filter((id) => id !== answered && this.session.names.has(id));
+    const ids = [...this.rules.breakpoints.nodes, ...approvals].filter((id) => id !== answered && this.shared.names.has(id));
     return [...new Set(ids)].map((id) => this.nodeName(id));
   }
 
@@ -332,11 +339,11 @@ class Controller implements LocalRunController {
     let pausedFor: string | null = null;
     await this.enqueue(async () => {
       const input = await this.ensureThread();
-      const stream = await this.session.compiled.stream(input, this.config({
+      const stream = await this.shared.compiled.stream(input, this.config({
         configurable: { thread_id: this.threadId, loopscope: this.hooks() },
         // Nobody watches a headless run's attempts as they end (each step keeps its own), and each would cost a chunk on the custom stream.
         streamMode: this.options.headless ? ['updates'] : ['updates', 'custom'],
-        recursionLimit: recursionLimitOf(this.session.graph),
+        recursionLimit: recursionLimitOf(this.shared.graph),
         interruptBefore: mode === 'step' ? '*' : this.interruptNodes(),
       }) as never);
       for await (const [kind, chunk] of stream as unknown as AsyncIterable<[string, Record<string, unknown>]>) {
@@ -370,7 +377,7 @@ class Controller implements LocalRunController {
       const step = update._step as TraceStep;
       const stopped = { _run: { ...(update._run as RunValues['_run']), stop: stoppedByPerson }, _step: { ...step, stop: stoppedByPerson } };
       this.apply({ ...update, ...stopped });
-      void this.enqueue(() => this.session.compiled.updateState(this.config(), stopped, this.asNode()));
+      void this.enqueue(() => this.shared.compiled.updateState(this.config(), stopped, this.asNode()));
     } else this.apply(update);
     const step = this.steps.at(-1) ?? (this.values._step as TraceStep);
     // The states go with the step, so the debugger shows them without asking the run again; nobody looks at a headless run's.
@@ -418,14 +425,15 @@ class Controller implements LocalRunController {
     this.freshFork = false;
     const step = this.values._step;
     const next = this.next;
-    const breaks = this.isBreakpoint(next) || (step !== null && this.options.shouldPauseAfter?.(step, this.steps[step.step - 2])) || (next !== null && this.options.shouldPauseBefore?.(next, this.state));
+    const breaks = this.isBreakpoint(next) || (step !== null && this.pausesAfter(step)) || (next !== null && pauseBeforeByRules(this.rules, this.shared.graph, next, this.state));
     if (breaks) this.passedAt = this.values._run.step;
     if (typeof breaks === 'string') this.pausedBy = breaks;
     return Boolean(breaks);
   }
 
-  async run() {
+  async run(rules: PauseRules = NO_PAUSE_RULES) {
     if (this.running || this.values._run.stop || this.current.pending) return;
+    this.rules = rules;
     if (this.breaksBeforeForkRuns()) {
       this.transition(this.pausedEvent());
       return;
@@ -452,7 +460,12 @@ class Controller implements LocalRunController {
   }
 
   private isBreakpoint(node: string | null) {
-    return node !== null && (this.options.breakpointNodes?.() ?? []).includes(node);
+    return node !== null && this.rules.breakpoints.nodes.includes(node);
+  }
+
+  /** Why the rules pause the run after `step`, before the next node (an edge breakpoint, a condition); `previous` is the step before it, when the run keeps its steps. */
+  private pausesAfter(step: TraceStep) {
+    return pauseAfterReason(this.rules.breakpoints, this.shared.graph, step, this.steps[step.step - 2]);
   }
 
   pause() {
@@ -474,7 +487,7 @@ class Controller implements LocalRunController {
 
   /** The channel values after `step`, as the checkpointer answers them (checkpointer.ts). */
   private valuesAt(step: number): RunValues | null {
-    return this.session.saver.valuesAt(this.threadId, step, this.values);
+    return this.shared.saver.valuesAt(this.threadId, step, this.values);
   }
 
   async stateAt(step: number) {
@@ -483,18 +496,18 @@ class Controller implements LocalRunController {
   }
 
   async fork(atStep: number, edits: ForkEdits): Promise<LocalRunController> {
-    const start = forkStart({ graph: this.session.graph, steps: this.steps, journal: this.journal, compact: this.options.compact, base: this.valuesAt(atStep) }, atStep, edits);
+    const start = forkStart({ graph: this.shared.graph, steps: this.steps, journal: this.journal, compact: this.options.compact, base: this.valuesAt(atStep) }, atStep, edits);
     const seed = start.seedNode === null ? { input: start.values } : { values: start.values, asNode: this.nodeName(start.seedNode) };
-    return new Controller(this.session, { ...this.options, journal: undefined, forkedFrom: undefined }, this.scenario, { ...start, seed, fresh: true });
+    return new Controller(this.shared, { ...this.options, journal: undefined, forkedFrom: undefined }, this.scenario, { ...start, seed, fresh: true });
   }
 }
 
 /** The steps of a recorded journal and where its run stands, for a run restored after a reload. */
-const restoredStart = (session: Session, journal: readonly JournalEntry[], forkedFrom: Trace['forkedFrom']): Start => {
+const restoredStart = (shared: Shared, journal: readonly JournalEntry[], forkedFrom: Trace['forkedFrom']): Start => {
   const values = foldJournal(journal) as RunValues;
   const steps = journalSteps(journal);
   const last = values._step;
-  const seed = values._run.stop ? null : last ? { values, asNode: session.names.get(last.node) as string } : { input: values };
+  const seed = values._run.stop ? null : last ? { values, asNode: shared.names.get(last.node) as string } : { input: values };
   return { values, steps, journal: [...journal], seed, forkedFrom };
 };
 
@@ -513,17 +526,17 @@ export const createController = (graph: GraphFile, options: RunOptions = {}): Lo
   const chosen = withNamedScenario(graph, options.scenario, options.seed);
   const seed = chosen.seed ?? 1;
   const refused = refusedState(chosen.graph);
-  const session = createSession(chosen.graph, options);
-  const noEntry = entryProblem(chosen.graph, session.names);
+  const shared = createShared(chosen.graph, options);
+  const noEntry = entryProblem(chosen.graph, shared.names);
   let start: Start;
   if (refused) start = cannotStart(chosen.graph, seed, { reason: 'error', explain: `${refused}: rename it` });
   else if (noEntry) start = cannotStart(chosen.graph, seed, { reason: 'error', explain: noEntry });
-  else if (options.journal?.length) start = restoredStart(session, options.journal, options.forkedFrom);
+  else if (options.journal?.length) start = restoredStart(shared, options.journal, options.forkedFrom);
   else {
     const values = initialValues(chosen.graph, seed);
     start = { values, steps: [], journal: [{ step: 0, update: values }], seed: { input: values } };
   }
-  return new Controller(session, options, options.scenario, start);
+  return new Controller(shared, options, options.scenario, start);
 };
 
 export type HeadlessOptions = RunOptions;

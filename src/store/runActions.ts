@@ -6,11 +6,12 @@
 import { sameBehaviour } from '../graph/behaviour.ts';
 import type { GraphFile } from '../graph/schema.ts';
 import { storedWords } from '../graph/reasonWords.ts';
-import { ask, callsOf, isLocalRun, isUnsupported, type RunController, type RunOptions, type StepStates } from '../runtime/controller.ts';
+import { isLocalRun, isUnsupported, type RunController, type RunOptions, type StepStates } from '../runtime/controller.ts';
+import { pauseBeforeReason, type PauseRules } from '../runtime/pauseRules.ts';
+import { ask, callsOf } from '../runtime/session.ts';
 import type { TraceStep } from '../runtime/trace.ts';
 import { traceIndex, visitCounts } from '../runtime/traceIndex.ts';
 import { afterDrawing } from './afterDrawing.ts';
-import { pauseAfterReason, pauseBeforeReason, roundOf } from './breakpoints.ts';
 import type { RunNetwork } from '../network/hosts.ts';
 import { keepUnchanged, NO_ACTIVITY, nodeStatusesFor, type LiveActivity } from './nodeStatus.ts';
 import { runRegistry, type RunRegistry } from './runRegistry.ts';
@@ -107,8 +108,6 @@ export const journalLength = (runId: number, registry: RunRegistry = runRegistry
 /** The store's run actions, driving the controllers `registry` holds. */
 export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry): Pick<RunSlice, RunActionName> => {
   let unsubscribe: (() => void) | null = null;
-  /** Set by Step round: pause before the entry starts the next round. */
-  let untilNextRound = false;
   /** Each selection reads its states asynchronously; only the latest one is shown. */
   let selection = 0;
   /** The attempts of the node in flight, shown with the next redraw. */
@@ -254,8 +253,8 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
     if (controller) await askedLater.get(controller)?.();
   };
 
-  /** What every controller of this store is told: breakpoints, speed, the hosts and keys it may use, and the mode the person granted. */
-  const controlOptions = (graph: GraphFile, network: RunNetwork, more: RunOptions = {}): RunOptions => ({
+  /** What every controller of this store is told: the hosts and keys it may use, and the mode the person granted. */
+  const controlOptions = (network: RunNetwork, more: RunOptions = {}): RunOptions => ({
     ...network,
     ...more,
     // Read at each Run or Step (so never spread: a spread reads it once): a restored run's grant comes once the person is asked.
@@ -263,18 +262,10 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
       return network.granted;
     },
     compact: true,
-    get stepDelayMs() {
-      return get().speedMs;
-    },
-    breakpointNodes: () => get().breakpoints.nodes,
-    // The rules answer with their reason, which the run tells back in a `paused` event: the runtime writes nothing here.
-    shouldPauseBefore: (nodeId, state) => {
-      if (untilNextRound && nodeId === graph.entry && Number(state.steps ?? 0) > 0) return `Step round: paused before round ${roundOf(graph, nodeId, state)} starts`;
-      // Node breakpoints are LangGraph interrupts before the node: here only the conditions.
-      return pauseBeforeReason({ ...get().breakpoints, nodes: [] }, graph, nodeId, state) ?? false;
-    },
-    shouldPauseAfter: (step, previous) => pauseAfterReason(get().breakpoints, graph, step, previous) ?? false,
   });
+
+  /** Where a Run, Continue or answer may pause and how fast it goes, handed to the run as data with the command: the run reads nothing of the store. */
+  const pauseRules = (untilNextRound = false): PauseRules => ({ breakpoints: get().breakpoints, stepDelayMs: get().speedMs, ...(untilNextRound ? { untilNextRound } : {}) });
 
   /** Makes `created` the live run: its events redraw the screen. */
   const attach = (id: number, created: RunController) => {
@@ -327,7 +318,7 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
       if (!network) return refuse('it would contact hosts that were not allowed.');
       const runtime = await loadRuntime();
       // The runtime applies the named scenario and records it in the trace, as the command line does.
-      const created = runtime.createController(graph, controlOptions(graph, network, { seed, ...(scenario === null ? {} : { scenario }) }));
+      const created = runtime.createController(graph, controlOptions(network, { seed, ...(scenario === null ? {} : { scenario }) }));
       const id = addRun({ label: '', graph, trace: created.trace, stepCount: 0, seed, ...(scenario === null ? {} : { scenario }) });
       updateRun(id, { label: `Run ${id}` });
       return attach(id, created);
@@ -366,7 +357,7 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
   const continueLive = async () => {
     set({ pausedBy: null });
     await askFirst(registry.live);
-    if (registry.live) await ask(registry.live, { type: 'run' });
+    if (registry.live) await ask(registry.live, { type: 'run', rules: pauseRules() });
   };
 
   return {
@@ -382,7 +373,7 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
       guarded(async () => {
         const created = await startFresh();
         set({ pausedBy: null });
-        if (created) await ask(created, { type: 'run' });
+        if (created) await ask(created, { type: 'run', rules: pauseRules() });
       }),
     step: () =>
       guarded(async () => {
@@ -401,12 +392,7 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
       guarded(async () => {
         const live = await goOn();
         set({ pausedBy: null });
-        untilNextRound = true;
-        try {
-          if (live) await ask(live, { type: 'run' });
-        } finally {
-          untilNextRound = false;
-        }
+        if (live) await ask(live, { type: 'run', rules: pauseRules(true) });
       }),
     continueRun: () => guarded(continueLive),
     pause: () => {
@@ -426,7 +412,7 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
         if (!live) return;
         set({ pausedBy: null });
         await askFirst(live);
-        await ask(live, { type: 'decide', decision });
+        await ask(live, { type: 'decide', decision, rules: pauseRules() });
       }),
     selectStep: (step) => showStep(step),
     selectRun: (id) => {
@@ -468,7 +454,7 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
         const ranOn = sameGraph(record.graph) ? graph : record.graph;
         if (journal) {
           const network = networkAskedLater(ranOn, get().documentVersion, get().documentId, record.scenario ?? null);
-          const restored = runtime.createController(ranOn, controlOptions(ranOn, network, { seed: record.seed, scenario: record.scenario, journal, forkedFrom }));
+          const restored = runtime.createController(ranOn, controlOptions(network, { seed: record.seed, scenario: record.scenario, journal, forkedFrom }));
           askedLater.set(restored, network.ask);
           registry.register(record.id, restored);
           const shown = restored.trace;

@@ -5,7 +5,8 @@ import type { Trace, TraceStep } from '../runtime/trace.ts';
 import { useHostRequest } from '../network/hosts.ts';
 import { useApp } from './index.ts';
 import { visitCounts } from '../runtime/traceIndex.ts';
-import { pauseAfterReason, pauseBeforeReason } from './breakpoints.ts';
+import { pauseAfterReason, pauseBeforeReason } from '../runtime/pauseRules.ts';
+import { startSession } from '../runtime/session.ts';
 import { chosenScenario, liveRedrawSpacing, overlayFor } from './runActions.ts';
 import { runRegistry } from './runRegistry.ts';
 import type { Breakpoints } from './runSlice.ts';
@@ -414,6 +415,7 @@ describe('a run that goes on elsewhere (a LangGraph server\'s thread), driven by
   const runningElsewhere = (trace: Trace) => {
     const asked: string[] = [];
     const controller: RunController = {
+      session: startSession('running'),
       status: 'running',
       trace,
       next: 'execute',
