@@ -25,8 +25,7 @@ import { NO_PAUSE_RULES, pauseAfterReason, pauseBeforeByRules, type PauseRules }
 import { forkStart } from './fork.ts';
 import { foldJournal, journalSteps, putStep, takeUpdate } from './journal.ts';
 import { agentState, channelNames, initialValues, refusedState, type RunLedger, type RunValues, type Stop } from './state.ts';
-import { startingStatus } from './runStatus.ts';
-import { approvalAt, approvalNodes, startSession, stepPastFreshThread, toldBy, transition, type RunSession, type SessionEvent } from './session.ts';
+import { approvalAt, approvalNodes, startingStatus, startSession, stepPastFreshThread, toldBy, transition, type RunSession, type SessionEvent } from './session.ts';
 import { TRACE_FORMAT, TRACE_VERSION, type Trace, type TraceStep } from './trace.ts';
 
 /** A long run hands the event loop back after this much work, so the page keeps painting and clicks get through. */

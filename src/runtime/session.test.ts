@@ -4,7 +4,7 @@ import type { PendingApproval, RunEvent, RunStatus } from './controller.ts';
 import { FIXTURES } from './fixtures/index.ts';
 import type { PauseRules } from './pauseRules.ts';
 import { createController } from './run.ts';
-import { approvalAt, approvalNodes, ask, callsOf, startSession, stepPastFreshThread, STEP_CALLS, toldBy, transition, type Command, type RunSession, type SessionEvent } from './session.ts';
+import { approvalAt, approvalNodes, ask, callsOf, nextStatus, startingStatus, startSession, type RunStatusEvent, stepPastFreshThread, STEP_CALLS, toldBy, transition, type Command, type RunSession, type SessionEvent } from './session.ts';
 
 const ASKED: PendingApproval = { node: 'gate', prompt: 'Allow delete to run?' };
 const at = (status: RunStatus, more: Partial<RunSession> = {}): RunSession => ({ status, pending: status === 'awaiting_approval' ? ASKED : null, pausedBy: null, ...more });
@@ -173,5 +173,43 @@ describe('ask(run, command): the store carries out the session\'s calls against 
     await ask(controller, { type: 'run', rules: { breakpoints: { nodes: ['check'], edges: [], conditions: [] }, stepDelayMs: 1 } });
     expect(controller.next).toBe('check');
     expect(controller.session.status).toBe('paused');
+  });
+});
+
+const ALL: RunStatus[] = ['idle', 'running', 'paused', 'awaiting_approval', 'stopped'];
+const after = (status: RunStatus, ...events: RunStatusEvent['type'][]) => events.reduce((current, type) => nextStatus(current, { type } as RunStatusEvent), status);
+
+describe('startingStatus', () => {
+  it('is idle for a fresh run, paused for one that ran, and says so first when stopped or awaiting a person', () => {
+    expect(startingStatus({ stopped: false, awaitingApproval: false, stepsRan: 0 })).toBe('idle');
+    expect(startingStatus({ stopped: false, awaitingApproval: false, stepsRan: 3 })).toBe('paused');
+    expect(startingStatus({ stopped: false, awaitingApproval: true, stepsRan: 3 })).toBe('awaiting_approval');
+    expect(startingStatus({ stopped: true, awaitingApproval: true, stepsRan: 0 })).toBe('stopped');
+  });
+});
+
+describe('nextStatus', () => {
+  it('follows a Run to a breakpoint, an approval, an answer and the end', () => {
+    expect(after('idle', 'run_started')).toBe('running');
+    expect(after('idle', 'run_started', 'paused')).toBe('paused');
+    expect(after('paused', 'run_started', 'approval_asked')).toBe('awaiting_approval');
+    expect(after('paused', 'run_started', 'approval_asked', 'decided')).toBe('paused');
+    expect(after('paused', 'run_started', 'stopped')).toBe('stopped');
+  });
+
+  it('a Step from idle leaves the run paused', () => {
+    expect(after('idle', 'paused')).toBe('paused');
+  });
+
+  it('only a pending approval is answered', () => {
+    for (const status of ['idle', 'running', 'paused'] as const) expect(nextStatus(status, { type: 'decided' })).toBe(status);
+  });
+
+  it('a stopped run stays stopped whatever comes after', () => {
+    for (const type of ['run_started', 'paused', 'approval_asked', 'decided', 'stopped'] as const) expect(nextStatus('stopped', { type })).toBe('stopped');
+  });
+
+  it('any run that has not stopped can stop', () => {
+    for (const status of ALL) expect(nextStatus(status, { type: 'stopped' })).toBe('stopped');
   });
 });

@@ -11,7 +11,6 @@ import { kindDefinition, type AskedConfig, type GraphFile } from '../graph/index
 import { isUnsupported, type PendingApproval, type RunController, type RunEvent, type RunStatus, type Unsupported } from './controller.ts';
 import type { PauseRules } from './pauseRules.ts';
 import { deniedAction } from './kinds/approve.ts';
-import { nextStatus } from './runStatus.ts';
 
 export interface RunSession {
   readonly status: RunStatus;
@@ -57,6 +56,30 @@ export interface Transition {
   effects: SessionEffect[];
 }
 
+/** What happened to a run, as far as its status goes. */
+export type RunStatusEvent = Extract<SessionEvent, { type: 'run_started' | 'paused' | 'approval_asked' | 'decided' | 'stopped' }>;
+
+/** Where a run stands when its executor is made: fresh, restored from a journal, forked or unable to start. */
+export const startingStatus = (run: { stopped: boolean; awaitingApproval: boolean; stepsRan: number }): RunStatus =>
+  run.stopped ? 'stopped' : run.awaitingApproval ? 'awaiting_approval' : run.stepsRan > 0 ? 'paused' : 'idle';
+
+/** The status chart: the status after `event`. A stopped run stays stopped (a fork is a new run); only a pending approval is answered. */
+export const nextStatus = (status: RunStatus, event: Pick<RunStatusEvent, 'type'>): RunStatus => {
+  if (status === 'stopped') return status;
+  switch (event.type) {
+    case 'run_started':
+      return 'running';
+    case 'paused':
+      return 'paused';
+    case 'approval_asked':
+      return 'awaiting_approval';
+    case 'decided':
+      return status === 'awaiting_approval' ? 'paused' : status;
+    case 'stopped':
+      return 'stopped';
+  }
+};
+
 /** A session made where a run stands when its executor is made. */
 export const startSession = (status: RunStatus, pending: PendingApproval | null = null): RunSession => ({ status, pending: status === 'awaiting_approval' ? pending : null, pausedBy: null });
 
@@ -94,7 +117,7 @@ export const transition = (session: RunSession, event: SessionEvent): Transition
       pending = null;
       break;
     default:
-      // The status chart (runStatus.ts): a stopped run stays stopped, only a pending approval is answered.
+      // The status chart (nextStatus): a stopped run stays stopped, only a pending approval is answered.
       status = nextStatus(session.status, event);
       if (session.status === 'stopped') return { session, effects };
       if (event.type === 'run_started') pausedBy = null;
