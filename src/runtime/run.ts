@@ -99,6 +99,26 @@ interface Start {
   fresh?: boolean;
 }
 
+/** A Step or Run under way: its mode and rules, and what the hook between nodes keeps of it. */
+interface Going {
+  readonly mode: 'step' | 'run';
+  /** Where a Run may pause, and its speed: the data its command carried. */
+  readonly rules: PauseRules;
+  /** Nodes run in the current stream call. */
+  nodes: number;
+  /** The next node is the first of a person's Run or Continue. */
+  first: boolean;
+  /** A person asked for a pause. */
+  pauseAsked: boolean;
+  /** Why a pause rule held the run, told when it comes back. */
+  pausedBy?: string;
+}
+
+/** A pause, with the reason a pause rule gave. */
+const pausedEvent = (by: string | undefined): SessionEvent => (by === undefined ? { type: 'paused' } : { type: 'paused', by });
+
+const isBreakpoint = (rules: PauseRules, node: string | null) => node !== null && rules.breakpoints.nodes.includes(node);
+
 class Controller implements LocalRunController {
   private readonly shared: Shared;
   private readonly options: RunOptions;
@@ -111,20 +131,11 @@ class Controller implements LocalRunController {
   private readonly listeners = new Set<(event: RunEvent) => void>();
   /** Where the run stands (session.ts): its status, the approval it waits on. */
   private current: RunSession;
-  /** Where the Run going on may pause, and its speed: the data its command carried. */
-  private rules: PauseRules = NO_PAUSE_RULES;
-  /** Why a pause rule held the run in the stream call going on, told when it comes back. */
-  private pausedBy: string | undefined;
-  private pauseRequested = false;
-  private running = false;
+  /** The Step or Run going on, as one value (null when none is): what the hook between nodes reads. */
+  private going: Going | null = null;
   /** A condition paused the run before the node at this step already: resuming goes past it. */
   private passedAt = -1;
   private lastYield = 0;
-  private mode: 'step' | 'run' = 'step';
-  /** Nodes run in the current stream call. */
-  private nodesThisCall = 0;
-  /** The next node is the first of a person's Run or Continue. */
-  private firstOfRun = false;
   /** A fork not run yet (Start.fresh). */
   private freshFork: boolean;
   /** Every LangGraph call of this run, in order: a stop or decision reaches the checkpointer after the node in flight. */
@@ -291,24 +302,25 @@ class Controller implements LocalRunController {
       await nextTask();
       this.lastYield = performance.now();
     }
-    if (this.mode !== 'run') return null;
-    if (this.nodesThisCall >= NODES_PER_CALL) return NEXT_CALL;
-    this.nodesThisCall += 1;
-    const first = this.firstOfRun;
-    this.firstOfRun = false;
-    if (!first && this.rules.stepDelayMs) await new Promise((resolve) => setTimeout(resolve, this.rules.stepDelayMs));
+    const going = this.going;
+    if (going?.mode !== 'run') return null;
+    if (going.nodes >= NODES_PER_CALL) return NEXT_CALL;
+    going.nodes += 1;
+    const { first, rules } = going;
+    going.first = false;
+    if (!first && rules.stepDelayMs) await new Promise((resolve) => setTimeout(resolve, rules.stepDelayMs));
     if (this.values._run.stop) return 'stopped';
-    if (this.pauseRequested) {
-      this.pauseRequested = false;
+    if (going.pauseAsked) {
+      going.pauseAsked = false;
       return 'paused';
     }
     if (values._run.step === this.passedAt) return null;
     const last = values._step;
     // The step before a Run's first node was looked at when it ran (or a person stepped past it).
-    const breaks = (!first && last !== null && this.pausesAfter(last)) || pauseBeforeByRules(this.rules, this.shared.graph, node, agentState(values));
+    const breaks = (!first && last !== null && this.pausesAfter(rules, last)) || pauseBeforeByRules(rules, this.shared.graph, node, agentState(values));
     if (!breaks) return null;
     this.passedAt = values._run.step;
-    if (typeof breaks === 'string') this.pausedBy = breaks;
+    if (typeof breaks === 'string') going.pausedBy = breaks;
     return 'breakpoint';
   }
 
@@ -322,18 +334,17 @@ class Controller implements LocalRunController {
   }
 
   /** The nodes a Run stops before: breakpoints, and nodes that ask a person (`interruptsBefore`) nobody answered yet. */
-  private interruptNodes(): string[] {
+  private interruptNodes(rules: PauseRules): string[] {
     const graph = this.shared.graph;
     const approvals = this.options.headless ? [] : approvalNodes(graph, this.shared.names);
     const answered = this.values._run.decision !== null || this.answeredInAdvance() ? this.next : null;
-    const ids = [...this.rules.breakpoints.nodes, ...approvals].filter((id) => id !== answered && this.shared.names.has(id));
+    const ids = [...rules.breakpoints.nodes, ...approvals].filter((id) => id !== answered && this.shared.names.has(id));
     return [...new Set(ids)].map((id) => this.nodeName(id));
   }
 
   /** One LangGraph stream call; resolves with how many nodes ran and why it stopped short (a hook's reason), if it did. */
-  private async drive(mode: 'step' | 'run'): Promise<{ ran: number; pausedFor: string | null }> {
-    this.mode = mode;
-    this.nodesThisCall = 0;
+  private async drive(going: Going): Promise<{ ran: number; pausedFor: string | null }> {
+    going.nodes = 0;
     let ran = 0;
     let pausedFor: string | null = null;
     await this.enqueue(async () => {
@@ -343,7 +354,7 @@ class Controller implements LocalRunController {
         // Nobody watches a headless run's attempts as they end (each step keeps its own), and each would cost a chunk on the custom stream.
         streamMode: this.options.headless ? ['updates'] : ['updates', 'custom'],
         recursionLimit: recursionLimitOf(this.shared.graph),
-        interruptBefore: mode === 'step' ? '*' : this.interruptNodes(),
+        interruptBefore: going.mode === 'step' ? '*' : this.interruptNodes(going.rules),
       }) as never);
       for await (const [kind, chunk] of stream as unknown as AsyncIterable<[string, Record<string, unknown>]>) {
         if (kind === 'custom') {
@@ -384,31 +395,25 @@ class Controller implements LocalRunController {
     this.announceStopIfStopped();
   }
 
-  private afterDrive() {
+  /** Where a Step or Run left the run, told once: stopped, asking a person, or paused (with the reason a pause rule gave). */
+  private afterDrive(pausedBy?: string) {
     if (this.values._run.stop) {
       this.announceStopIfStopped();
       return;
     }
     const pending = this.awaitedApproval();
-    this.transition(pending ? { type: 'approval_asked', pending } : this.pausedEvent());
-  }
-
-  /** A pause, with the reason a pause rule gave, once. */
-  private pausedEvent(): SessionEvent {
-    const by = this.pausedBy;
-    this.pausedBy = undefined;
-    return by === undefined ? { type: 'paused' } : { type: 'paused', by };
+    this.transition(pending ? { type: 'approval_asked', pending } : pausedEvent(pausedBy));
   }
 
   async step() {
     // One node at a time: a second Step pressed while one is in flight does nothing.
-    if (this.values._run.stop || this.current.pending || this.running) return null;
-    this.running = true;
+    if (this.values._run.stop || this.current.pending || this.going) return null;
+    const going: Going = (this.going = { mode: 'step', rules: NO_PAUSE_RULES, nodes: 0, first: false, pauseAsked: false });
     let ran = 0;
     try {
-      await stepPastFreshThread(async () => (ran = (await this.drive('step')).ran), () => ran > 0 || this.values._run.stop !== null || this.awaitedApproval() !== null);
+      await stepPastFreshThread(async () => (ran = (await this.drive(going)).ran), () => ran > 0 || this.values._run.stop !== null || this.awaitedApproval() !== null);
     } finally {
-      this.running = false;
+      this.going = null;
     }
     this.afterDrive();
     return ran > 0 ? (this.steps.at(-1) ?? this.values._step) : null;
@@ -419,56 +424,48 @@ class Controller implements LocalRunController {
    * past an interrupt before the first node of a thread seeded by an update, and the fork's own step
    * (its edge chosen again from the edited state or outcome) was never looked at by the pause rules.
    */
-  private breaksBeforeForkRuns(): boolean {
+  private breaksBeforeForkRuns(rules: PauseRules): string | boolean {
     if (!this.freshFork) return false;
     this.freshFork = false;
     const step = this.values._step;
     const next = this.next;
-    const breaks = this.isBreakpoint(next) || (step !== null && this.pausesAfter(step)) || (next !== null && pauseBeforeByRules(this.rules, this.shared.graph, next, this.state));
+    const breaks = isBreakpoint(rules, next) || (step !== null && this.pausesAfter(rules, step)) || (next !== null && pauseBeforeByRules(rules, this.shared.graph, next, this.state));
     if (breaks) this.passedAt = this.values._run.step;
-    if (typeof breaks === 'string') this.pausedBy = breaks;
-    return Boolean(breaks);
+    return breaks || false;
   }
 
   async run(rules: PauseRules = NO_PAUSE_RULES) {
-    if (this.running || this.values._run.stop || this.current.pending) return;
-    this.rules = rules;
-    if (this.breaksBeforeForkRuns()) {
-      this.transition(this.pausedEvent());
+    if (this.going || this.values._run.stop || this.current.pending) return;
+    const held = this.breaksBeforeForkRuns(rules);
+    if (held) {
+      this.transition(pausedEvent(typeof held === 'string' ? held : undefined));
       return;
     }
-    this.running = true;
-    this.pauseRequested = false;
-    this.pausedBy = undefined;
-    this.firstOfRun = true;
+    const going: Going = (this.going = { mode: 'run', rules, nodes: 0, first: true, pauseAsked: false });
     this.transition({ type: 'run_started' });
     try {
       // A fresh thread, or one whose state was just edited, stops before its first node once: go on past it.
       for (let idle = 0; idle < 3; ) {
-        const { ran, pausedFor } = await this.drive('run');
+        const { ran, pausedFor } = await this.drive(going);
         if (this.values._run.stop) break;
         // Stopped before an approve node answered in advance: it asks nobody, so go on.
-        if (pausedFor === NEXT_CALL || (pausedFor === null && this.answeredInAdvance() && !this.isBreakpoint(this.next))) continue;
-        if (ran > 0 || pausedFor || this.awaitedApproval() || this.isBreakpoint(this.next)) break;
+        if (pausedFor === NEXT_CALL || (pausedFor === null && this.answeredInAdvance() && !isBreakpoint(rules, this.next))) continue;
+        if (ran > 0 || pausedFor || this.awaitedApproval() || isBreakpoint(rules, this.next)) break;
         idle += 1;
       }
     } finally {
-      this.running = false;
+      this.going = null;
     }
-    this.afterDrive();
-  }
-
-  private isBreakpoint(node: string | null) {
-    return node !== null && this.rules.breakpoints.nodes.includes(node);
+    this.afterDrive(going.pausedBy);
   }
 
   /** Why the rules pause the run after `step`, before the next node (an edge breakpoint, a condition); `previous` is the step before it, when the run keeps its steps. */
-  private pausesAfter(step: TraceStep) {
-    return pauseAfterReason(this.rules.breakpoints, this.shared.graph, step, this.steps[step.step - 2]);
+  private pausesAfter(rules: PauseRules, step: TraceStep) {
+    return pauseAfterReason(rules.breakpoints, this.shared.graph, step, this.steps[step.step - 2]);
   }
 
   pause() {
-    if (this.running) this.pauseRequested = true;
+    if (this.going) this.going.pauseAsked = true;
   }
 
   /** Ends the run; a node in flight finishes first, and its step carries the person's stop. */
