@@ -118,7 +118,7 @@ export const compareLoops = async (rounds: number, repeat: number) => {
 /** A graph file run as the app runs it (compact, every step kept for the timeline), with no page around it. */
 export const runAsTheAppDoes = async (graph: GraphFile) => {
   const started = performance.now();
-  const controller = createController(graph, { compact: true, stepDelayMs: 0 });
+  const controller = createController(graph, { compact: true });
   await controller.run();
   return { ms: performance.now() - started, steps: controller.trace.steps.length, stopReason: controller.trace.stopReason };
 };

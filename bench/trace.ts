@@ -6,7 +6,7 @@ import { readGenerated } from './graphs.ts';
 
 export const traceOfRun = async (document: Record<string, unknown>): Promise<string> => {
   const graph = readGenerated(document);
-  const controller = createController(graph, { compact: true, stepDelayMs: 0 });
+  const controller = createController(graph, { compact: true });
   await controller.run();
   return serializeTrace({ ...controller.trace, graphFile: JSON.parse(serializeGraph(graph)) as Record<string, unknown> });
 };

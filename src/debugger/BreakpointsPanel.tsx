@@ -4,7 +4,7 @@ import { visibleText } from '../graph/visible.ts';
 import { useServer } from '../server/langgraphServer.ts';
 import { useApp } from '../store/index.ts';
 import { foreignOf } from '../store/graphSlice.ts';
-import { describeCondition } from '../store/breakpoints.ts';
+import { describeCondition } from '../runtime/pauseRules.ts';
 import type { BreakCondition } from '../store/runSlice.ts';
 import { CloseIcon } from '../ui/icons.tsx';
 import { LazySelect, type Choice } from '../ui/LazySelect.tsx';

@@ -3,9 +3,13 @@ import { type GraphFile } from '../graph/index.ts';
 import { findTemplate } from '../graph/templates/index.ts';
 import { FIXTURES } from './fixtures/index.ts';
 import { createController, runGraph, stateAfterStep, type RunEvent } from './index.ts';
+import type { Breakpoints, PauseRules } from './pauseRules.ts';
 import { securityclawAnswers, securityclawOver, startCountingService, withoutTimings, type CountingService } from './testing.ts';
 
 const template = (id: string) => (findTemplate(id) as { graph: () => GraphFile }).graph();
+
+/** A Run's pause rules: these breakpoints, at full speed. */
+const pausing = (breakpoints: Partial<Breakpoints>): PauseRules => ({ breakpoints: { nodes: [], edges: [], conditions: [], ...breakpoints } });
 
 describe('createController', () => {
   it('steps one node at a time, with the state after each step', async () => {
@@ -76,17 +80,18 @@ describe('createController', () => {
   });
 
   it('pauses at a breakpoint before a node, and Run goes on past it', async () => {
-    const controller = createController(template('securityclaw'), { shouldPauseBefore: (node) => node === 'recover' });
-    await controller.run();
+    const controller = createController(template('securityclaw'));
+    const rules = pausing({ nodes: ['recover'] });
+    await controller.run(rules);
     expect(controller.status).toBe('paused');
     expect(controller.trace.steps.map((step) => step.node)).toEqual(['decide', 'execute', 'evaluate']);
-    await controller.run();
+    await controller.run(rules);
     expect(controller.trace.stopReason).toBe('completed');
   });
 
   it('pauses after a step when asked, and pause() stops a long run between steps', async () => {
-    const afterFired = createController(template('securityclaw'), { shouldPauseAfter: (step) => step.fired?.id === 'e4' });
-    await afterFired.run();
+    const afterFired = createController(template('securityclaw'));
+    await afterFired.run(pausing({ edges: ['e4'] }));
     expect(afterFired.trace.steps.at(-1)?.node).toBe('evaluate');
 
     const graph = FIXTURES.loop();
@@ -105,8 +110,10 @@ describe('createController', () => {
   it('a Run longer than one LangGraph stream call goes on in the next, missing no step and no condition', async () => {
     const graph = FIXTURES.loop();
     graph.limits.maxSteps = 1100;
-    const long = createController(graph, { compact: true, shouldPauseAfter: (step) => step.step === 1000 });
-    await long.run();
+    // The act node spends a token a round: half this budget is crossed by step 1000, the last node of the first stream call.
+    graph.limits.tokenBudget = 1002;
+    const long = createController(graph, { compact: true });
+    await long.run(pausing({ conditions: [{ type: 'tokens_percent', percent: 50 }] }));
     expect(long.status).toBe('paused');
     expect(long.trace.steps).toHaveLength(1000);
     await long.run();
@@ -257,27 +264,25 @@ describe('forks', () => {
   });
 
   it('honour breakpoints from their first Run: on the node they go to, and on the edge their step now takes', async () => {
-    const breakpoints = ['answer'];
-    const original = createController(template('securityclaw'), { breakpointNodes: () => breakpoints });
+    const rules = pausing({ nodes: ['answer'] });
+    const original = createController(template('securityclaw'));
     await original.step();
     await original.step();
     await original.step();
     // Fork and continue: the new outcome routes to answer, which has a breakpoint: nothing runs yet.
     const fork = await original.fork(3, { outcome: 'sufficient' });
-    await fork.run();
+    await fork.run(rules);
     expect(fork.status).toBe('paused');
     expect(fork.trace.steps).toHaveLength(3);
     expect(fork.next).toBe('answer');
     // Continue goes past the breakpoint it stopped at.
-    await fork.run();
+    await fork.run(rules);
     expect(fork.trace.steps.map((step) => step.node)).toEqual(['decide', 'execute', 'evaluate', 'answer']);
 
-    const edges: string[] = [];
-    const withEdgeBreakpoint = createController(template('securityclaw'), { shouldPauseAfter: (step) => edges.includes(step.fired?.id ?? '') });
+    const withEdgeBreakpoint = createController(template('securityclaw'));
     await withEdgeBreakpoint.step();
-    edges.push('e1');
     const forkAtFirst = await withEdgeBreakpoint.fork(1, {});
-    await forkAtFirst.run();
+    await forkAtFirst.run(pausing({ edges: ['e1'] }));
     expect(forkAtFirst.trace.steps).toHaveLength(1);
     expect(forkAtFirst.next).toBe('execute');
   });

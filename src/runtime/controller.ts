@@ -18,7 +18,8 @@ import type { GraphFile, PermissionMode } from '../graph/schema.ts';
 import type { MockEntry } from '../graph/skills.ts';
 import type { RetentionPolicy } from './checkpointer.ts';
 import type { Attempt, StopReason, Trace, TraceStep } from './trace.ts';
-import { startSession, transition, type Command } from './session.ts';
+import type { PauseRules } from './pauseRules.ts';
+import type { RunSession } from './session.ts';
 
 export type RunStatus = 'idle' | 'running' | 'paused' | 'awaiting_approval' | 'stopped';
 
@@ -33,7 +34,11 @@ export interface PendingApproval {
 
 /** Plain events, in order, as the run goes. */
 export type RunEvent =
-  | { type: 'step'; step: TraceStep }
+  /**
+   * A node ran: its step, with the states before and after it when the run has them at hand (a run
+   * in the page), so whoever shows the step reads nothing back from the run.
+   */
+  | { type: 'step'; step: TraceStep; states?: StepStates }
   /** An attempt of the node that is running, as soon as it ends (its step follows when the node is done); not told in headless runs. */
   | { type: 'attempt'; node: string; step: number; attempt: Attempt }
   | { type: 'status'; status: RunStatus }
@@ -41,6 +46,12 @@ export type RunEvent =
   /** A breakpoint or condition held the run, and why (the pause rules answer with it: the runtime tells it, it writes nowhere). */
   | { type: 'paused'; reason: string }
   | { type: 'stopped'; reason: StopReason; explain: string; trace: Trace };
+
+/** The agent's state before and after one step. */
+export interface StepStates {
+  before: Record<string, unknown>;
+  after: Record<string, unknown>;
+}
 
 /**
  * One recorded change of a run's channels, in order: the first is the whole initial state, then
@@ -61,17 +72,6 @@ export interface RunOptions {
   keys?: KeyRing;
   /** Injected for exact replays. */
   now?: () => number;
-  /** The nodes to pause before (node breakpoints, LangGraph interrupts); read at every Run or Continue. */
-  breakpointNodes?: () => readonly string[];
-  /** Returns true, or why, to pause before this node runs (conditions on the round); a reason is told in a `paused` event. */
-  shouldPauseBefore?: (nodeId: string, state: Record<string, unknown>) => boolean | string;
-  /**
-   * Returns true, or why, to pause after this step, before the next node (edge breakpoints,
-   * conditions); `previous` is the step before it, when the run keeps its steps.
-   */
-  shouldPauseAfter?: (step: TraceStep, previous: TraceStep | undefined) => boolean | string;
-  /** A delay between steps, for animated runs. */
-  stepDelayMs?: number;
   /** Injected in tests; the global fetch otherwise. */
   fetch?: typeof fetch;
   /** MCP servers by name, for mcp skills: the command line's from `.mcp.json`, the page's from the URLs the person gave. */
@@ -80,7 +80,7 @@ export interface RunOptions {
   granted?: PermissionMode;
   /** Leaves `stateBefore` out of the steps (the state of any step is read from its checkpoint instead). */
   compact?: boolean;
-  /** Approvals take `config.auto` instead of waiting for a person; no `attempt` events (each step carries its attempts). */
+  /** Approvals take `config.auto` instead of waiting for a person; no `attempt` events (each step carries its attempts), no states with a `step` event. */
   headless?: boolean;
   /** Keeps the trace's steps (default); a run measured over 100,000 rounds keeps none. */
   keepSteps?: boolean;
@@ -123,6 +123,8 @@ export const isUnsupported = (value: unknown): value is Unsupported =>
  * against it.
  */
 export interface RunController {
+  /** Where the run stands (session.ts): the one session of the run, which its executor changes and `ask` reads. */
+  readonly session: RunSession;
   readonly status: RunStatus;
   readonly trace: Trace;
   /** The node that runs next, or null when the run has stopped. */
@@ -131,8 +133,8 @@ export interface RunController {
   subscribe(listener: (event: RunEvent) => void): () => void;
   /** Runs one node (and its edge choice); resolves with the step, or null when none ran. */
   step(): Promise<TraceStep | null>;
-  /** Runs until the end, a breakpoint, an approval or pause(). */
-  run(): Promise<void>;
+  /** Runs until the end, a breakpoint, an approval or pause(); the breakpoints, conditions and speed are `rules`, data read between nodes. */
+  run(rules?: PauseRules): Promise<void>;
   pause(): void | Unsupported;
   stop(): void | Unsupported;
   /** Answers a pending approval; the run continues with `step()` or `run()`. */
@@ -147,26 +149,6 @@ export interface RunController {
    */
   fork(atStep: number, edits: ForkEdits): Promise<RunController | Unsupported>;
 }
-
-/** One call of the executor a session's effect names. */
-const call = (controller: RunController, command: Command) =>
-  command.type === 'decide' ? controller.decide(command.decision) : command.type === 'pause' ? controller.pause() : controller[command.type]();
-
-/** The calls of the executor `command` makes of the run as it stands: its session's effects for an `asked` event (session.ts). */
-export const callsOf = (controller: RunController, command: Command): Command[] =>
-  transition(startSession(controller.status, controller.pendingApproval), { type: 'asked', command }).effects.flatMap((effect) => (effect.type === 'call' ? [effect.command] : []));
-
-/** Asks the run for `command`, carrying out the calls its session names, in order; answers what the run refused to do here, if it did. */
-export const ask = async (controller: RunController, command: Command): Promise<Unsupported | undefined> => {
-  for (const made of callsOf(controller, command)) {
-    const answer = await call(controller, made);
-    if (isUnsupported(answer)) return answer;
-  }
-  return undefined;
-};
-
-/** Answers the pending approval and goes on, as the debugger's Approve and Deny do on any run. */
-export const decideAndGoOn = (controller: RunController, decision: 'approved' | 'denied') => ask(controller, { type: 'decide', decision });
 
 /** The run in this page: everything the contract says, and its journal and checkpoints to keep and restore it. */
 export interface LocalRunController extends RunController {

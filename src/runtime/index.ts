@@ -6,6 +6,7 @@
 export * from './trace.ts';
 export * from './controller.ts';
 export { createController, runGraph, type HeadlessOptions } from './run.ts';
+export { ask } from './session.ts';
 export { applyScenario, causeOf, checkScenario, firstDivergence, nodeRan, runScenario, scenarioOutcome, ScenarioError, type ExpectationFailure, type ScenarioOutcome, type ScenarioResult } from './scenario.ts';
 export { refusedRealSkill } from './apply-scenario.ts';
 export { scenarioFromRun, type ScenarioDraft } from './record-scenario.ts';

@@ -21,11 +21,11 @@ import { buildStateGraph, nodeNames, recursionLimitOf, type LoopscopeConfig } fr
 import type { ForkEdits, JournalEntry, LocalRunController, RunEvent, RunOptions } from './controller.ts';
 import { scriptedAnswer } from './kinds/index.ts';
 import { checkGuards } from './guards.ts';
+import { NO_PAUSE_RULES, pauseAfterReason, pauseBeforeByRules, type PauseRules } from './pauseRules.ts';
 import { forkStart } from './fork.ts';
 import { foldJournal, journalSteps, putStep, takeUpdate } from './journal.ts';
 import { agentState, channelNames, initialValues, refusedState, type RunLedger, type RunValues, type Stop } from './state.ts';
-import { startingStatus } from './runStatus.ts';
-import { approvalAt, approvalNodes, startSession, stepPastFreshThread, toldBy, transition, type RunSession, type SessionEvent } from './session.ts';
+import { approvalAt, approvalNodes, startingStatus, startSession, stepPastFreshThread, toldBy, transition, type RunSession, type SessionEvent } from './session.ts';
 import { TRACE_FORMAT, TRACE_VERSION, type Trace, type TraceStep } from './trace.ts';
 
 /** A long run hands the event loop back after this much work, so the page keeps painting and clicks get through. */
@@ -66,7 +66,7 @@ const USER_STOP: Stop = { reason: 'user_stopped', explain: 'stopped by a person'
 type Compiled = CompiledStateGraph<Record<string, unknown>, Record<string, unknown>, string>;
 
 /** What the runs of one graph share: the compiled graph and its checkpointer. Each run is a thread. */
-interface Session {
+interface Shared {
   graph: GraphFile;
   readonly compiled: Compiled;
   saver: RetainingSaver;
@@ -74,7 +74,7 @@ interface Session {
   threads: number;
 }
 
-const createSession = (graph: GraphFile, options: RunOptions): Session => {
+const createShared = (graph: GraphFile, options: RunOptions): Shared => {
   const saver = new RetainingSaver(options.retention, { channels: channelNames(graph), keepWrites: options.record !== false });
   let compiled: Compiled | undefined;
   return {
@@ -99,8 +99,28 @@ interface Start {
   fresh?: boolean;
 }
 
+/** A Step or Run under way: its mode and rules, and what the hook between nodes keeps of it. */
+interface Going {
+  readonly mode: 'step' | 'run';
+  /** Where a Run may pause, and its speed: the data its command carried. */
+  readonly rules: PauseRules;
+  /** Nodes run in the current stream call. */
+  nodes: number;
+  /** The next node is the first of a person's Run or Continue. */
+  first: boolean;
+  /** A person asked for a pause. */
+  pauseAsked: boolean;
+  /** Why a pause rule held the run, told when it comes back. */
+  pausedBy?: string;
+}
+
+/** A pause, with the reason a pause rule gave. */
+const pausedEvent = (by: string | undefined): SessionEvent => (by === undefined ? { type: 'paused' } : { type: 'paused', by });
+
+const isBreakpoint = (rules: PauseRules, node: string | null) => node !== null && rules.breakpoints.nodes.includes(node);
+
 class Controller implements LocalRunController {
-  private readonly session: Session;
+  private readonly shared: Shared;
   private readonly options: RunOptions;
   private readonly threadId: string;
   private readonly scenario: string | undefined;
@@ -111,38 +131,35 @@ class Controller implements LocalRunController {
   private readonly listeners = new Set<(event: RunEvent) => void>();
   /** Where the run stands (session.ts): its status, the approval it waits on. */
   private current: RunSession;
-  /** Why a pause rule held the run in the stream call going on, told when it comes back. */
-  private pausedBy: string | undefined;
-  private pauseRequested = false;
-  private running = false;
+  /** The Step or Run going on, as one value (null when none is): what the hook between nodes reads. */
+  private going: Going | null = null;
   /** A condition paused the run before the node at this step already: resuming goes past it. */
   private passedAt = -1;
   private lastYield = 0;
-  private mode: 'step' | 'run' = 'step';
-  /** Nodes run in the current stream call. */
-  private nodesThisCall = 0;
-  /** The next node is the first of a person's Run or Continue. */
-  private firstOfRun = false;
   /** A fork not run yet (Start.fresh). */
   private freshFork: boolean;
   /** Every LangGraph call of this run, in order: a stop or decision reaches the checkpointer after the node in flight. */
   private work: Promise<unknown> = Promise.resolve();
 
-  constructor(session: Session, options: RunOptions, scenario: string | undefined, start: Start) {
-    this.session = session;
+  constructor(shared: Shared, options: RunOptions, scenario: string | undefined, start: Start) {
+    this.shared = shared;
     this.options = options;
     this.scenario = scenario;
-    session.threads += 1;
-    this.threadId = `run-${session.threads}`;
+    shared.threads += 1;
+    this.threadId = `run-${shared.threads}`;
     this.values = start.values;
     this.steps = options.keepSteps === false ? [] : start.steps;
     this.seed = start.seed;
     // What the thread's first checkpoint writes is the run's values as a whole: the journal before it is the run's it continues.
-    session.saver.startJournal(this.threadId, start.seed ? start.journal.slice(0, -1) : start.journal);
+    shared.saver.startJournal(this.threadId, start.seed ? start.journal.slice(0, -1) : start.journal);
     this.forkedFrom = start.forkedFrom;
     this.freshFork = start.fresh === true;
     const pending = this.awaitedApproval();
     this.current = startSession(startingStatus({ stopped: this.values._run.stop !== null, awaitingApproval: pending !== null, stepsRan: this.values._run.step }), pending);
+  }
+
+  get session() {
+    return this.current;
   }
 
   get status() {
@@ -155,8 +172,8 @@ class Controller implements LocalRunController {
 
   get next(): string | null {
     if (this.values._run.stop) return null;
-    if (this.values._run.closing) return this.session.graph.finally ?? null;
-    return this.values._run.step === 0 ? this.session.graph.entry : (this.values._step?.fired?.target ?? null);
+    if (this.values._run.closing) return this.shared.graph.finally ?? null;
+    return this.values._run.step === 0 ? this.shared.graph.entry : (this.values._step?.fired?.target ?? null);
   }
 
   get pendingApproval() {
@@ -165,7 +182,7 @@ class Controller implements LocalRunController {
 
   /** The checkpointer's record of the thread, and the values it will start from while it has no checkpoint yet. */
   get journal(): readonly JournalEntry[] {
-    const recorded = this.session.saver.journal(this.threadId);
+    const recorded = this.shared.saver.journal(this.threadId);
     if (this.options.record === false) return recorded;
     const seed = this.seed && ('input' in this.seed ? this.seed.input : this.seed.values);
     return seed ? [...recorded, { step: seed._run.step, update: seed }] : recorded;
@@ -174,7 +191,7 @@ class Controller implements LocalRunController {
   get trace(): Trace {
     const run = this.values._run;
     return {
-      format: TRACE_FORMAT, version: TRACE_VERSION, graph: this.session.graph.name, seed: run.seed,
+      format: TRACE_FORMAT, version: TRACE_VERSION, graph: this.shared.graph.name, seed: run.seed,
       stopReason: run.stop?.reason ?? null, rounds: run.roundsRan, tokensUsed: this.values.tokensUsed as number,
       finalState: this.state, steps: [...this.steps], ...(run.stop ? { stopExplain: run.stop.explain } : {}),
       ...(this.scenario === undefined ? {} : { scenario: this.scenario }),
@@ -211,17 +228,17 @@ class Controller implements LocalRunController {
 
   /** The next node asks a person (`interruptsBefore`), and its answer for this visit was given in advance (`config.answers`, a scenario's decisions). */
   private answeredInAdvance(): boolean {
-    const node = this.next === null ? undefined : nodeById(this.session.graph, this.next);
+    const node = this.next === null ? undefined : nodeById(this.shared.graph, this.next);
     return node !== undefined && kindDefinition(node.kind).interruptsBefore === true && scriptedAnswer(node.config as AskedConfig, own(this.values._run.visits, node.id) ?? 0) !== undefined;
   }
 
   /** A node that asks a person is next and nobody answered yet: an interactive run waits for a person (unless a guard stops it first). */
   private awaitedApproval() {
     const next = this.next;
-    const node = next === null ? undefined : nodeById(this.session.graph, next);
+    const node = next === null ? undefined : nodeById(this.shared.graph, next);
     if (this.options.headless || !node || !kindDefinition(node.kind).interruptsBefore || this.values._run.decision !== null || this.answeredInAdvance()) return null;
-    const guards = checkGuards({ round: this.values.round as number, steps: this.values.steps as number, tokensUsed: this.values.tokensUsed as number, limits: this.session.graph.limits });
-    return guards.stop ? null : approvalAt(this.session.graph, node.id, this.state);
+    const guards = checkGuards({ round: this.values.round as number, steps: this.values.steps as number, tokensUsed: this.values.tokensUsed as number, limits: this.shared.graph.limits });
+    return guards.stop ? null : approvalAt(this.shared.graph, node.id, this.state);
   }
 
   /** Takes in a node's update (from the stream) or an edit (a stop, a decision). */
@@ -232,7 +249,7 @@ class Controller implements LocalRunController {
   }
 
   private nodeName(id: string) {
-    return this.session.names.get(id) as string;
+    return this.shared.names.get(id) as string;
   }
 
   private config(extra: Record<string, unknown> = {}) {
@@ -265,8 +282,8 @@ class Controller implements LocalRunController {
     if (this.seed && 'values' in this.seed) this.seed = { ...this.seed, values: this.values };
     else if (this.seed) this.seed = { input: this.values };
     else void this.enqueue(async () => {
-      const { values } = await this.session.compiled.getState(this.config());
-      return this.session.compiled.updateState(this.config(), { _run: change((values as RunValues)._run) }, this.asNode());
+      const { values } = await this.shared.compiled.getState(this.config());
+      return this.shared.compiled.updateState(this.config(), { _run: change((values as RunValues)._run) }, this.asNode());
     });
   }
 
@@ -285,24 +302,25 @@ class Controller implements LocalRunController {
       await nextTask();
       this.lastYield = performance.now();
     }
-    if (this.mode !== 'run') return null;
-    if (this.nodesThisCall >= NODES_PER_CALL) return NEXT_CALL;
-    this.nodesThisCall += 1;
-    const first = this.firstOfRun;
-    this.firstOfRun = false;
-    if (!first && this.options.stepDelayMs) await new Promise((resolve) => setTimeout(resolve, this.options.stepDelayMs));
+    const going = this.going;
+    if (going?.mode !== 'run') return null;
+    if (going.nodes >= NODES_PER_CALL) return NEXT_CALL;
+    going.nodes += 1;
+    const { first, rules } = going;
+    going.first = false;
+    if (!first && rules.stepDelayMs) await new Promise((resolve) => setTimeout(resolve, rules.stepDelayMs));
     if (this.values._run.stop) return 'stopped';
-    if (this.pauseRequested) {
-      this.pauseRequested = false;
+    if (going.pauseAsked) {
+      going.pauseAsked = false;
       return 'paused';
     }
     if (values._run.step === this.passedAt) return null;
     const last = values._step;
     // The step before a Run's first node was looked at when it ran (or a person stepped past it).
-    const breaks = (!first && last !== null && this.options.shouldPauseAfter?.(last, this.steps[last.step - 2])) || this.options.shouldPauseBefore?.(node, agentState(values));
+    const breaks = (!first && last !== null && this.pausesAfter(rules, last)) || pauseBeforeByRules(rules, this.shared.graph, node, agentState(values));
     if (!breaks) return null;
     this.passedAt = values._run.step;
-    if (typeof breaks === 'string') this.pausedBy = breaks;
+    if (typeof breaks === 'string') going.pausedBy = breaks;
     return 'breakpoint';
   }
 
@@ -311,33 +329,32 @@ class Controller implements LocalRunController {
     this.seed = null;
     if (!seed) return null;
     if ('input' in seed) return seed.input;
-    await this.session.compiled.updateState(this.config(), seed.values, seed.asNode);
+    await this.shared.compiled.updateState(this.config(), seed.values, seed.asNode);
     return null;
   }
 
   /** The nodes a Run stops before: breakpoints, and nodes that ask a person (`interruptsBefore`) nobody answered yet. */
-  private interruptNodes(): string[] {
-    const graph = this.session.graph;
-    const approvals = this.options.headless ? [] : approvalNodes(graph, this.session.names);
+  private interruptNodes(rules: PauseRules): string[] {
+    const graph = this.shared.graph;
+    const approvals = this.options.headless ? [] : approvalNodes(graph, this.shared.names);
     const answered = this.values._run.decision !== null || this.answeredInAdvance() ? this.next : null;
-    const ids = [...(this.options.breakpointNodes?.() ?? []), ...approvals].filter((id) => id !== answered && this.session.names.has(id));
+    const ids = [...rules.breakpoints.nodes, ...approvals].filter((id) => id !== answered && this.shared.names.has(id));
     return [...new Set(ids)].map((id) => this.nodeName(id));
   }
 
   /** One LangGraph stream call; resolves with how many nodes ran and why it stopped short (a hook's reason), if it did. */
-  private async drive(mode: 'step' | 'run'): Promise<{ ran: number; pausedFor: string | null }> {
-    this.mode = mode;
-    this.nodesThisCall = 0;
+  private async drive(going: Going): Promise<{ ran: number; pausedFor: string | null }> {
+    going.nodes = 0;
     let ran = 0;
     let pausedFor: string | null = null;
     await this.enqueue(async () => {
       const input = await this.ensureThread();
-      const stream = await this.session.compiled.stream(input, this.config({
+      const stream = await this.shared.compiled.stream(input, this.config({
         configurable: { thread_id: this.threadId, loopscope: this.hooks() },
         // Nobody watches a headless run's attempts as they end (each step keeps its own), and each would cost a chunk on the custom stream.
         streamMode: this.options.headless ? ['updates'] : ['updates', 'custom'],
-        recursionLimit: recursionLimitOf(this.session.graph),
-        interruptBefore: mode === 'step' ? '*' : this.interruptNodes(),
+        recursionLimit: recursionLimitOf(this.shared.graph),
+        interruptBefore: going.mode === 'step' ? '*' : this.interruptNodes(going.rules),
       }) as never);
       for await (const [kind, chunk] of stream as unknown as AsyncIterable<[string, Record<string, unknown>]>) {
         if (kind === 'custom') {
@@ -363,43 +380,40 @@ class Controller implements LocalRunController {
   }
 
   private takeStep(update: Record<string, unknown>) {
+    const before = this.values;
     const stoppedByPerson = this.values._run.stop;
     if (stoppedByPerson) {
       // Stop came while the node ran: it finished, and the person's stop stands.
       const step = update._step as TraceStep;
       const stopped = { _run: { ...(update._run as RunValues['_run']), stop: stoppedByPerson }, _step: { ...step, stop: stoppedByPerson } };
       this.apply({ ...update, ...stopped });
-      void this.enqueue(() => this.session.compiled.updateState(this.config(), stopped, this.asNode()));
+      void this.enqueue(() => this.shared.compiled.updateState(this.config(), stopped, this.asNode()));
     } else this.apply(update);
-    this.emit({ type: 'step', step: this.steps.at(-1) ?? (this.values._step as TraceStep) });
+    const step = this.steps.at(-1) ?? (this.values._step as TraceStep);
+    // The states go with the step, so the debugger shows them without asking the run again; nobody looks at a headless run's.
+    this.emit(!this.options.headless && this.listeners.size > 0 ? { type: 'step', step, states: { before: agentState(before), after: this.state } } : { type: 'step', step });
     this.announceStopIfStopped();
   }
 
-  private afterDrive() {
+  /** Where a Step or Run left the run, told once: stopped, asking a person, or paused (with the reason a pause rule gave). */
+  private afterDrive(pausedBy?: string) {
     if (this.values._run.stop) {
       this.announceStopIfStopped();
       return;
     }
     const pending = this.awaitedApproval();
-    this.transition(pending ? { type: 'approval_asked', pending } : this.pausedEvent());
-  }
-
-  /** A pause, with the reason a pause rule gave, once. */
-  private pausedEvent(): SessionEvent {
-    const by = this.pausedBy;
-    this.pausedBy = undefined;
-    return by === undefined ? { type: 'paused' } : { type: 'paused', by };
+    this.transition(pending ? { type: 'approval_asked', pending } : pausedEvent(pausedBy));
   }
 
   async step() {
     // One node at a time: a second Step pressed while one is in flight does nothing.
-    if (this.values._run.stop || this.current.pending || this.running) return null;
-    this.running = true;
+    if (this.values._run.stop || this.current.pending || this.going) return null;
+    const going: Going = (this.going = { mode: 'step', rules: NO_PAUSE_RULES, nodes: 0, first: false, pauseAsked: false });
     let ran = 0;
     try {
-      await stepPastFreshThread(async () => (ran = (await this.drive('step')).ran), () => ran > 0 || this.values._run.stop !== null || this.awaitedApproval() !== null);
+      await stepPastFreshThread(async () => (ran = (await this.drive(going)).ran), () => ran > 0 || this.values._run.stop !== null || this.awaitedApproval() !== null);
     } finally {
-      this.running = false;
+      this.going = null;
     }
     this.afterDrive();
     return ran > 0 ? (this.steps.at(-1) ?? this.values._step) : null;
@@ -410,50 +424,48 @@ class Controller implements LocalRunController {
    * past an interrupt before the first node of a thread seeded by an update, and the fork's own step
    * (its edge chosen again from the edited state or outcome) was never looked at by the pause rules.
    */
-  private breaksBeforeForkRuns(): boolean {
+  private breaksBeforeForkRuns(rules: PauseRules): string | boolean {
     if (!this.freshFork) return false;
     this.freshFork = false;
     const step = this.values._step;
     const next = this.next;
-    const breaks = this.isBreakpoint(next) || (step !== null && this.options.shouldPauseAfter?.(step, this.steps[step.step - 2])) || (next !== null && this.options.shouldPauseBefore?.(next, this.state));
+    const breaks = isBreakpoint(rules, next) || (step !== null && this.pausesAfter(rules, step)) || (next !== null && pauseBeforeByRules(rules, this.shared.graph, next, this.state));
     if (breaks) this.passedAt = this.values._run.step;
-    if (typeof breaks === 'string') this.pausedBy = breaks;
-    return Boolean(breaks);
+    return breaks || false;
   }
 
-  async run() {
-    if (this.running || this.values._run.stop || this.current.pending) return;
-    if (this.breaksBeforeForkRuns()) {
-      this.transition(this.pausedEvent());
+  async run(rules: PauseRules = NO_PAUSE_RULES) {
+    if (this.going || this.values._run.stop || this.current.pending) return;
+    const held = this.breaksBeforeForkRuns(rules);
+    if (held) {
+      this.transition(pausedEvent(typeof held === 'string' ? held : undefined));
       return;
     }
-    this.running = true;
-    this.pauseRequested = false;
-    this.pausedBy = undefined;
-    this.firstOfRun = true;
+    const going: Going = (this.going = { mode: 'run', rules, nodes: 0, first: true, pauseAsked: false });
     this.transition({ type: 'run_started' });
     try {
       // A fresh thread, or one whose state was just edited, stops before its first node once: go on past it.
       for (let idle = 0; idle < 3; ) {
-        const { ran, pausedFor } = await this.drive('run');
+        const { ran, pausedFor } = await this.drive(going);
         if (this.values._run.stop) break;
         // Stopped before an approve node answered in advance: it asks nobody, so go on.
-        if (pausedFor === NEXT_CALL || (pausedFor === null && this.answeredInAdvance() && !this.isBreakpoint(this.next))) continue;
-        if (ran > 0 || pausedFor || this.awaitedApproval() || this.isBreakpoint(this.next)) break;
+        if (pausedFor === NEXT_CALL || (pausedFor === null && this.answeredInAdvance() && !isBreakpoint(rules, this.next))) continue;
+        if (ran > 0 || pausedFor || this.awaitedApproval() || isBreakpoint(rules, this.next)) break;
         idle += 1;
       }
     } finally {
-      this.running = false;
+      this.going = null;
     }
-    this.afterDrive();
+    this.afterDrive(going.pausedBy);
   }
 
-  private isBreakpoint(node: string | null) {
-    return node !== null && (this.options.breakpointNodes?.() ?? []).includes(node);
+  /** Why the rules pause the run after `step`, before the next node (an edge breakpoint, a condition); `previous` is the step before it, when the run keeps its steps. */
+  private pausesAfter(rules: PauseRules, step: TraceStep) {
+    return pauseAfterReason(rules.breakpoints, this.shared.graph, step, this.steps[step.step - 2]);
   }
 
   pause() {
-    if (this.running) this.pauseRequested = true;
+    if (this.going) this.going.pauseAsked = true;
   }
 
   /** Ends the run; a node in flight finishes first, and its step carries the person's stop. */
@@ -471,7 +483,7 @@ class Controller implements LocalRunController {
 
   /** The channel values after `step`, as the checkpointer answers them (checkpointer.ts). */
   private valuesAt(step: number): RunValues | null {
-    return this.session.saver.valuesAt(this.threadId, step, this.values);
+    return this.shared.saver.valuesAt(this.threadId, step, this.values);
   }
 
   async stateAt(step: number) {
@@ -480,18 +492,18 @@ class Controller implements LocalRunController {
   }
 
   async fork(atStep: number, edits: ForkEdits): Promise<LocalRunController> {
-    const start = forkStart({ graph: this.session.graph, steps: this.steps, journal: this.journal, compact: this.options.compact, base: this.valuesAt(atStep) }, atStep, edits);
+    const start = forkStart({ graph: this.shared.graph, steps: this.steps, journal: this.journal, compact: this.options.compact, base: this.valuesAt(atStep) }, atStep, edits);
     const seed = start.seedNode === null ? { input: start.values } : { values: start.values, asNode: this.nodeName(start.seedNode) };
-    return new Controller(this.session, { ...this.options, journal: undefined, forkedFrom: undefined }, this.scenario, { ...start, seed, fresh: true });
+    return new Controller(this.shared, { ...this.options, journal: undefined, forkedFrom: undefined }, this.scenario, { ...start, seed, fresh: true });
   }
 }
 
 /** The steps of a recorded journal and where its run stands, for a run restored after a reload. */
-const restoredStart = (session: Session, journal: readonly JournalEntry[], forkedFrom: Trace['forkedFrom']): Start => {
+const restoredStart = (shared: Shared, journal: readonly JournalEntry[], forkedFrom: Trace['forkedFrom']): Start => {
   const values = foldJournal(journal) as RunValues;
   const steps = journalSteps(journal);
   const last = values._step;
-  const seed = values._run.stop ? null : last ? { values, asNode: session.names.get(last.node) as string } : { input: values };
+  const seed = values._run.stop ? null : last ? { values, asNode: shared.names.get(last.node) as string } : { input: values };
   return { values, steps, journal: [...journal], seed, forkedFrom };
 };
 
@@ -510,17 +522,17 @@ export const createController = (graph: GraphFile, options: RunOptions = {}): Lo
   const chosen = withNamedScenario(graph, options.scenario, options.seed);
   const seed = chosen.seed ?? 1;
   const refused = refusedState(chosen.graph);
-  const session = createSession(chosen.graph, options);
-  const noEntry = entryProblem(chosen.graph, session.names);
+  const shared = createShared(chosen.graph, options);
+  const noEntry = entryProblem(chosen.graph, shared.names);
   let start: Start;
   if (refused) start = cannotStart(chosen.graph, seed, { reason: 'error', explain: `${refused}: rename it` });
   else if (noEntry) start = cannotStart(chosen.graph, seed, { reason: 'error', explain: noEntry });
-  else if (options.journal?.length) start = restoredStart(session, options.journal, options.forkedFrom);
+  else if (options.journal?.length) start = restoredStart(shared, options.journal, options.forkedFrom);
   else {
     const values = initialValues(chosen.graph, seed);
     start = { values, steps: [], journal: [{ step: 0, update: values }], seed: { input: values } };
   }
-  return new Controller(session, options, options.scenario, start);
+  return new Controller(shared, options, options.scenario, start);
 };
 
 export type HeadlessOptions = RunOptions;

@@ -2,9 +2,9 @@ import { describe, expect, it, vi } from 'vitest';
 import { blankGraph, type GraphFile } from '../graph/index.ts';
 import type { PendingApproval, RunEvent, RunStatus } from './controller.ts';
 import { FIXTURES } from './fixtures/index.ts';
-import { ask, callsOf } from './controller.ts';
+import type { PauseRules } from './pauseRules.ts';
 import { createController } from './run.ts';
-import { approvalAt, approvalNodes, startSession, stepPastFreshThread, STEP_CALLS, toldBy, transition, type Command, type RunSession, type SessionEvent } from './session.ts';
+import { approvalAt, approvalNodes, ask, callsOf, nextStatus, startingStatus, startSession, type RunStatusEvent, stepPastFreshThread, STEP_CALLS, toldBy, transition, type Command, type RunSession, type SessionEvent } from './session.ts';
 
 const ASKED: PendingApproval = { node: 'gate', prompt: 'Allow delete to run?' };
 const at = (status: RunStatus, more: Partial<RunSession> = {}): RunSession => ({ status, pending: status === 'awaiting_approval' ? ASKED : null, pausedBy: null, ...more });
@@ -66,13 +66,35 @@ describe('transition(session, event): the run session as a value', () => {
   it("a person's command names the executor's calls as effects: an answer goes on at once, a Pause only stops a running run", () => {
     const calls = (status: RunStatus, command: Command) => transition(at(status, { pausedBy: 'why' }), { type: 'asked', command });
     expect(calls('awaiting_approval', { type: 'decide', decision: 'denied' })).toEqual({
-      session: at('awaiting_approval'),
+      session: at('awaiting_approval', { pausedBy: 'why' }),
       effects: [{ type: 'call', command: { type: 'decide', decision: 'denied' } }, { type: 'call', command: { type: 'run' } }],
     });
     expect(calls('paused', { type: 'step' }).effects).toEqual([{ type: 'call', command: { type: 'step' } }]);
-    expect(calls('paused', { type: 'run' }).session.pausedBy).toBeNull();
+    // The command leaves the session as it is: the run moves it as it does the calls.
+    expect(calls('paused', { type: 'run' }).session).toEqual(at('paused', { pausedBy: 'why' }));
     expect(calls('running', { type: 'pause' }).effects).toEqual([{ type: 'call', command: { type: 'pause' } }]);
     expect(calls('paused', { type: 'pause' })).toEqual({ session: at('paused', { pausedBy: 'why' }), effects: [] });
+  });
+
+  it('a command carries its pause rules as data, through an answer to the Run it goes on with', () => {
+    const rules: PauseRules = { breakpoints: { nodes: ['gate'], edges: ['e2'], conditions: [{ type: 'round', round: 3 }] }, stepDelayMs: 150 };
+    expect(transition(at('paused'), { type: 'asked', command: { type: 'run', rules } }).effects).toEqual([{ type: 'call', command: { type: 'run', rules } }]);
+    expect(transition(at('awaiting_approval'), { type: 'asked', command: { type: 'decide', decision: 'approved', rules } }).effects).toEqual([
+      { type: 'call', command: { type: 'decide', decision: 'approved' } },
+      { type: 'call', command: { type: 'run', rules } },
+    ]);
+  });
+
+  it('a Run started, a Step come back, the run stopped: each moves the status once and tells it once', () => {
+    let session = at('idle');
+    const statuses: RunEvent[] = [];
+    for (const event of [{ type: 'run_started' }, { type: 'run_started' }, { type: 'paused', by: 'round 2' }, { type: 'paused' }, { type: 'stopped' }, { type: 'run_started' }] satisfies SessionEvent[]) {
+      const next = transition(session, event);
+      session = next.session;
+      statuses.push(...toldBy(next.effects));
+    }
+    expect(statuses).toEqual([{ type: 'status', status: 'running' }, { type: 'status', status: 'paused' }, { type: 'paused', reason: 'round 2' }, { type: 'status', status: 'stopped' }]);
+    expect(session).toEqual(at('stopped'));
   });
 
   it('a session starts holding a question only when it awaits one', () => {
@@ -116,15 +138,16 @@ describe('what both executors share', () => {
 
 describe('a run in the page, driven through its session', () => {
   it('tells why a pause rule held it as a `paused` event, and writes nowhere else (the runtime never calls into its driver to say so)', async () => {
-    const controller = createController(FIXTURES.twoActions(), { shouldPauseAfter: (step) => (step.step === 1 ? 'condition on step 1' : false) });
+    const controller = createController(FIXTURES.twoActions());
     const told: RunEvent[] = [];
     controller.subscribe((event) => told.push(event));
-    await controller.run();
+    await controller.run({ breakpoints: { nodes: [], edges: ['e1'], conditions: [] } });
     expect(controller.status).toBe('paused');
+    expect(controller.trace.steps).toHaveLength(1);
     expect(told.filter((event) => event.type === 'status' || event.type === 'paused')).toEqual([
       { type: 'status', status: 'running' },
       { type: 'status', status: 'paused' },
-      { type: 'paused', reason: 'condition on step 1' },
+      { type: 'paused', reason: expect.stringMatching(/^breakpoint on edge e1: it fired/) },
     ]);
   });
 });
@@ -138,5 +161,55 @@ describe('ask(run, command): the store carries out the session\'s calls against 
     expect(pause).not.toHaveBeenCalled();
     await ask(controller, { type: 'step' });
     expect(controller.trace.steps).toHaveLength(1);
+  });
+
+  it("reads the run's one session, which the run moves: no session is made for the command", async () => {
+    const controller = createController(FIXTURES.twoActions());
+    const before = controller.session;
+    await ask(controller, { type: 'step' });
+    expect(controller.session).not.toBe(before);
+    expect(controller.session).toEqual({ status: 'paused', pending: null, pausedBy: null });
+    // A Run's rules are the command's data: the run pauses where they say and tells why.
+    await ask(controller, { type: 'run', rules: { breakpoints: { nodes: ['check'], edges: [], conditions: [] }, stepDelayMs: 1 } });
+    expect(controller.next).toBe('check');
+    expect(controller.session.status).toBe('paused');
+  });
+});
+
+const ALL: RunStatus[] = ['idle', 'running', 'paused', 'awaiting_approval', 'stopped'];
+const after = (status: RunStatus, ...events: RunStatusEvent['type'][]) => events.reduce((current, type) => nextStatus(current, { type } as RunStatusEvent), status);
+
+describe('startingStatus', () => {
+  it('is idle for a fresh run, paused for one that ran, and says so first when stopped or awaiting a person', () => {
+    expect(startingStatus({ stopped: false, awaitingApproval: false, stepsRan: 0 })).toBe('idle');
+    expect(startingStatus({ stopped: false, awaitingApproval: false, stepsRan: 3 })).toBe('paused');
+    expect(startingStatus({ stopped: false, awaitingApproval: true, stepsRan: 3 })).toBe('awaiting_approval');
+    expect(startingStatus({ stopped: true, awaitingApproval: true, stepsRan: 0 })).toBe('stopped');
+  });
+});
+
+describe('nextStatus', () => {
+  it('follows a Run to a breakpoint, an approval, an answer and the end', () => {
+    expect(after('idle', 'run_started')).toBe('running');
+    expect(after('idle', 'run_started', 'paused')).toBe('paused');
+    expect(after('paused', 'run_started', 'approval_asked')).toBe('awaiting_approval');
+    expect(after('paused', 'run_started', 'approval_asked', 'decided')).toBe('paused');
+    expect(after('paused', 'run_started', 'stopped')).toBe('stopped');
+  });
+
+  it('a Step from idle leaves the run paused', () => {
+    expect(after('idle', 'paused')).toBe('paused');
+  });
+
+  it('only a pending approval is answered', () => {
+    for (const status of ['idle', 'running', 'paused'] as const) expect(nextStatus(status, { type: 'decided' })).toBe(status);
+  });
+
+  it('a stopped run stays stopped whatever comes after', () => {
+    for (const type of ['run_started', 'paused', 'approval_asked', 'decided', 'stopped'] as const) expect(nextStatus('stopped', { type })).toBe('stopped');
+  });
+
+  it('any run that has not stopped can stop', () => {
+    for (const status of ALL) expect(nextStatus(status, { type: 'stopped' })).toBe('stopped');
   });
 });

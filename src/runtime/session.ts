@@ -8,9 +8,9 @@
  * Step that goes on past a fresh thread's first stop.
  */
 import { kindDefinition, type AskedConfig, type GraphFile } from '../graph/index.ts';
-import type { PendingApproval, RunEvent, RunStatus } from './controller.ts';
+import { isUnsupported, type PendingApproval, type RunController, type RunEvent, type RunStatus, type Unsupported } from './controller.ts';
+import type { PauseRules } from './pauseRules.ts';
 import { deniedAction } from './kinds/approve.ts';
-import { nextStatus } from './runStatus.ts';
 
 export interface RunSession {
   readonly status: RunStatus;
@@ -42,8 +42,11 @@ export type SessionEvent =
   /** A person asks the run for something (the store's run actions): what the executor is to do is the effects. */
   | { type: 'asked'; command: Command };
 
-/** What a person asks of a run: a Step, a Run or Continue, a Pause, an answer to its approval. */
-export type Command = { type: 'step' } | { type: 'run' } | { type: 'pause' } | { type: 'decide'; decision: 'approved' | 'denied' };
+/**
+ * What a person asks of a run: a Step, a Run or Continue, a Pause, an answer to its approval (which
+ * goes on as a Run). A Run takes where it may pause and its speed as data (`rules`), read between nodes.
+ */
+export type Command = { type: 'step' } | { type: 'run'; rules?: PauseRules } | { type: 'pause' } | { type: 'decide'; decision: 'approved' | 'denied'; rules?: PauseRules };
 
 /** What is done after a transition: an event told to the run's listeners (by its executor), or a call of the executor (by whoever asked). */
 export type SessionEffect = { type: 'tell'; event: RunEvent } | { type: 'call'; command: Command };
@@ -52,6 +55,30 @@ export interface Transition {
   session: RunSession;
   effects: SessionEffect[];
 }
+
+/** What happened to a run, as far as its status goes. */
+export type RunStatusEvent = Extract<SessionEvent, { type: 'run_started' | 'paused' | 'approval_asked' | 'decided' | 'stopped' }>;
+
+/** Where a run stands when its executor is made: fresh, restored from a journal, forked or unable to start. */
+export const startingStatus = (run: { stopped: boolean; awaitingApproval: boolean; stepsRan: number }): RunStatus =>
+  run.stopped ? 'stopped' : run.awaitingApproval ? 'awaiting_approval' : run.stepsRan > 0 ? 'paused' : 'idle';
+
+/** The status chart: the status after `event`. A stopped run stays stopped (a fork is a new run); only a pending approval is answered. */
+export const nextStatus = (status: RunStatus, event: Pick<RunStatusEvent, 'type'>): RunStatus => {
+  if (status === 'stopped') return status;
+  switch (event.type) {
+    case 'run_started':
+      return 'running';
+    case 'paused':
+      return 'paused';
+    case 'approval_asked':
+      return 'awaiting_approval';
+    case 'decided':
+      return status === 'awaiting_approval' ? 'paused' : status;
+    case 'stopped':
+      return 'stopped';
+  }
+};
 
 /** A session made where a run stands when its executor is made. */
 export const startSession = (status: RunStatus, pending: PendingApproval | null = null): RunSession => ({ status, pending: status === 'awaiting_approval' ? pending : null, pausedBy: null });
@@ -63,13 +90,14 @@ const threadStatus = (thread: Extract<SessionEvent, { type: 'thread_read' }>['th
   !thread ? 'idle' : thread.busy ? 'running' : thread.ended ? 'stopped' : thread.pending ? 'awaiting_approval' : 'paused';
 
 /**
- * A command's calls: an answer goes on at once (decide, then run); a Pause is for a run that is
- * running. The executor moves the status as it does them; the reason of the last pause is dropped
- * as the run goes on.
+ * A command's calls: an answer goes on at once (decide, then a Run with the answer's rules); a Pause
+ * is for a run that is running. The session stays as it is: the executor moves it as it does the
+ * calls (the reason of the last pause goes when the run starts or pauses again), so whoever asks
+ * reads the run's own session and keeps no copy of it.
  */
 const asked = (session: RunSession, command: Command): Transition => {
-  const calls: Command[] = command.type === 'decide' ? [command, { type: 'run' }] : command.type === 'pause' && session.status !== 'running' ? [] : [command];
-  return { session: command.type === 'pause' ? session : { ...session, pausedBy: null }, effects: calls.map((call) => ({ type: 'call', command: call })) };
+  const calls: Command[] = command.type === 'decide' ? [{ type: 'decide', decision: command.decision }, { type: 'run', rules: command.rules }] : command.type === 'pause' && session.status !== 'running' ? [] : [command];
+  return { session, effects: calls.map((call) => ({ type: 'call', command: call })) };
 };
 
 /** The session after `event`, and what to do: tell a changed status, an approval asked, a pause's reason; call the executor for a command. */
@@ -89,7 +117,7 @@ export const transition = (session: RunSession, event: SessionEvent): Transition
       pending = null;
       break;
     default:
-      // The status chart (runStatus.ts): a stopped run stays stopped, only a pending approval is answered.
+      // The status chart (nextStatus): a stopped run stays stopped, only a pending approval is answered.
       status = nextStatus(session.status, event);
       if (session.status === 'stopped') return { session, effects };
       if (event.type === 'run_started') pausedBy = null;
@@ -105,6 +133,23 @@ export const transition = (session: RunSession, event: SessionEvent): Transition
   if (event.type === 'paused' && event.by) effects.push(tell({ type: 'paused', reason: event.by }));
   if (event.type === 'approval_asked' || (event.type === 'thread_read' && pending && status !== session.status)) effects.push(tell({ type: 'approval', pending: pending as PendingApproval }));
   return { session: { status, pending, pausedBy }, effects };
+};
+
+/** The calls of the executor `command` makes of the run as it stands: its own session's effects for an `asked` event. */
+export const callsOf = (run: RunController, command: Command): Command[] =>
+  transition(run.session, { type: 'asked', command }).effects.flatMap((effect) => (effect.type === 'call' ? [effect.command] : []));
+
+/** One call of the executor a session's effect names. */
+const call = (run: RunController, command: Command) =>
+  command.type === 'decide' ? run.decide(command.decision) : command.type === 'pause' ? run.pause() : command.type === 'run' ? run.run(command.rules) : run.step();
+
+/** Asks the run for `command`, carrying out the calls its session names, in order; answers what the run refused to do here, if it did. */
+export const ask = async (run: RunController, command: Command): Promise<Unsupported | undefined> => {
+  for (const made of callsOf(run, command)) {
+    const answer = await call(run, made);
+    if (isUnsupported(answer)) return answer;
+  }
+  return undefined;
 };
 
 /** The events a transition's effects tell, in order: what an executor tells its listeners. */

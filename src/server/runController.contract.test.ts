@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createController, decideAndGoOn, isUnsupported, type ForkEdits, type RunController, type RunEvent } from '../runtime/index.ts';
+import { ask, createController, isUnsupported, type ForkEdits, type RunController, type RunEvent } from '../runtime/index.ts';
 import { FIXTURES } from '../runtime/fixtures/index.ts';
 import { useApp } from '../store/index.ts';
 import { inProcessServer } from './inProcessServer.testing.ts';
@@ -46,7 +46,7 @@ afterEach(() => {
 /** Runs to the end, approving whatever asks. */
 const toTheEnd = async (controller: RunController) => {
   await controller.run();
-  while (controller.status === 'awaiting_approval') await decideAndGoOn(controller, 'approved');
+  while (controller.status === 'awaiting_approval') await ask(controller, { type: 'decide', decision: 'approved' });
 };
 
 describe.each(implementations)('the RunController contract: $name', (implementation) => {

@@ -53,7 +53,7 @@ const NOT_FROM_HERE: Unsupported = { unsupported: 'A run on a LangGraph server g
 export class ServerRun implements RunController {
   readonly connection: Connection;
   /** Where the open thread stands (session.ts). */
-  private session: RunSession = startSession('idle');
+  private current: RunSession = startSession('idle');
   /** The listeners, each with the thread it follows and how many of its steps it was told. */
   private readonly listeners = new Map<(event: RunEvent) => void, { thread: string | undefined; told: number }>();
   /** Stops following the connection's state (once the connection is closed or replaced). */
@@ -438,8 +438,8 @@ export class ServerRun implements RunController {
     const event: SessionEvent = !current
       ? { type: 'disconnected' }
       : { type: 'thread_read', thread: thread && { busy: thread.busy, ended: thread.next.length === 0 || thread.failed !== undefined, pending: this.approvalWaited() } };
-    const { session, effects } = transition(this.session, event);
-    this.session = session;
+    const { session, effects } = transition(this.current, event);
+    this.current = session;
     // A copy, so that a listener may unsubscribe while being told.
     const listeners = [...this.listeners];
     if (current) for (const [listener, heard] of listeners) this.tellSteps(listener, heard);
@@ -458,8 +458,12 @@ export class ServerRun implements RunController {
     heard.told = Math.min(heard.told, steps.length);
   }
 
+  get session(): RunSession {
+    return this.current;
+  }
+
   get status(): RunStatus {
-    return this.session.status;
+    return this.current.status;
   }
 
   /** The run of the thread read last: while another thread starts, the run on screen keeps its own steps. */
@@ -472,7 +476,7 @@ export class ServerRun implements RunController {
   }
 
   get pendingApproval(): PendingApproval | null {
-    return this.session.pending;
+    return this.current.pending;
   }
 
   /** Tells the open thread's new steps and changes of status, as the server's answers come in. */

@@ -6,6 +6,7 @@
 import { own, type GraphFile, type GraphNode } from '../graph/index.ts';
 import type { Attempt, TraceStep } from '../runtime/trace.ts';
 import { stopWords } from '../runtime/guards.ts';
+import { FAILED_OUTCOMES } from '../runtime/pauseRules.ts';
 import { traceIndex } from '../runtime/traceIndex.ts';
 
 export type StatusTone = 'running' | 'next' | 'attempt' | 'failed' | 'wrote' | 'wrote-nothing';
@@ -20,9 +21,6 @@ export interface StatusChip {
 
 /** A node's chips, in order; an empty list when the run has not touched it. */
 export type NodeRunStatus = readonly StatusChip[];
-
-/** Skill call outcomes that mean the call failed (the `attempt_failed` breakpoint's too). */
-export const FAILED_OUTCOMES: ReadonlySet<string> = new Set(['timeout', 'parse_error', 'permission_denied', 'error']);
 
 /** What the live run is doing now, when the run shown is the live one. */
 export interface LiveActivity {

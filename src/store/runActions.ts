@@ -6,11 +6,12 @@
 import { sameBehaviour } from '../graph/behaviour.ts';
 import type { GraphFile } from '../graph/schema.ts';
 import { storedWords } from '../graph/reasonWords.ts';
-import { ask, callsOf, isLocalRun, isUnsupported, type RunController, type RunOptions } from '../runtime/controller.ts';
+import { isLocalRun, isUnsupported, type RunController, type RunOptions, type StepStates } from '../runtime/controller.ts';
+import { pauseBeforeReason, type PauseRules } from '../runtime/pauseRules.ts';
+import { ask, callsOf } from '../runtime/session.ts';
 import type { TraceStep } from '../runtime/trace.ts';
 import { traceIndex, visitCounts } from '../runtime/traceIndex.ts';
 import { afterDrawing } from './afterDrawing.ts';
-import { pauseAfterReason, pauseBeforeReason, roundOf } from './breakpoints.ts';
 import type { RunNetwork } from '../network/hosts.ts';
 import { keepUnchanged, NO_ACTIVITY, nodeStatusesFor, type LiveActivity } from './nodeStatus.ts';
 import { runRegistry, type RunRegistry } from './runRegistry.ts';
@@ -107,14 +108,14 @@ export const journalLength = (runId: number, registry: RunRegistry = runRegistry
 /** The store's run actions, driving the controllers `registry` holds. */
 export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry): Pick<RunSlice, RunActionName> => {
   let unsubscribe: (() => void) | null = null;
-  /** Set by Step round: pause before the entry starts the next round. */
-  let untilNextRound = false;
   /** Each selection reads its states asynchronously; only the latest one is shown. */
   let selection = 0;
   /** The attempts of the node in flight, shown with the next redraw. */
   let inFlight: RunSlice['inFlight'] = null;
   /** A Step is in flight (the controller's status stays `paused` through one). */
   let stepping = false;
+  /** The states around the last step a live run told of, as it told them: showing that step reads nothing back from the run. */
+  let told: { controller: RunController; step: number; states: StepStates } | null = null;
   /** The last step the live run told of, and whether it is yet to be told. */
   let liveStep = 0;
   let stepsToTell = false;
@@ -163,18 +164,21 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
     // A step picked in the timeline shows the nodes as that step left them.
     const shown = run ? Math.min(run.stepCount, selectedStep ?? run.stepCount) : 0;
     const still = registry.live?.status === 'running' && activeRunId === get().liveRunId && get().speedMs === 0;
+    const states = run && told?.step === selectedStep && told.controller === registry.get(run.id) ? told.states : null;
     set((state) => ({
       overlay: run ? { ...overlayFor(run.trace.steps, selectedStep, run.stepCount), ...(still ? { still } : {}) } : null,
       nodeStatus: keepUnchanged(state.nodeStatus, run ? nodeStatusesFor(run.graph, run.trace.steps, liveActivity(), shown) : {}),
+      ...(states ? { stateAfterSelected: states.after, stateBeforeSelected: states.before } : {}),
     }));
     const asked = (selection += 1);
+    if (states) return;
     // The step's state is read after the canvas and the timeline have painted: it needs the runtime
     // (an imported trace's first screen may come before it has loaded), and rebuilding a late
     // step's state can take a while.
     await afterPaint();
     if (asked !== selection) return;
-    const states = run && selectedStep !== null ? await readStates(runtimeIfLoaded() ?? (await idleThenLoadRuntime()), run, selectedStep) : { after: null, before: null };
-    if (asked === selection) set({ stateAfterSelected: states.after, stateBeforeSelected: states.before });
+    const read = run && selectedStep !== null ? await readStates(runtimeIfLoaded() ?? (await idleThenLoadRuntime()), run, selectedStep) : { after: null, before: null };
+    if (asked === selection) set({ stateAfterSelected: read.after, stateBeforeSelected: read.before });
   };
 
   const showStep = (stepNumber: number | null) => {
@@ -249,8 +253,8 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
     if (controller) await askedLater.get(controller)?.();
   };
 
-  /** What every controller of this store is told: breakpoints, speed, the hosts and keys it may use, and the mode the person granted. */
-  const controlOptions = (graph: GraphFile, network: RunNetwork, more: RunOptions = {}): RunOptions => ({
+  /** What every controller of this store is told: the hosts and keys it may use, and the mode the person granted. */
+  const controlOptions = (network: RunNetwork, more: RunOptions = {}): RunOptions => ({
     ...network,
     ...more,
     // Read at each Run or Step (so never spread: a spread reads it once): a restored run's grant comes once the person is asked.
@@ -258,18 +262,10 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
       return network.granted;
     },
     compact: true,
-    get stepDelayMs() {
-      return get().speedMs;
-    },
-    breakpointNodes: () => get().breakpoints.nodes,
-    // The rules answer with their reason, which the run tells back in a `paused` event: the runtime writes nothing here.
-    shouldPauseBefore: (nodeId, state) => {
-      if (untilNextRound && nodeId === graph.entry && Number(state.steps ?? 0) > 0) return `Step round: paused before round ${roundOf(graph, nodeId, state)} starts`;
-      // Node breakpoints are LangGraph interrupts before the node: here only the conditions.
-      return pauseBeforeReason({ ...get().breakpoints, nodes: [] }, graph, nodeId, state) ?? false;
-    },
-    shouldPauseAfter: (step, previous) => pauseAfterReason(get().breakpoints, graph, step, previous) ?? false,
   });
+
+  /** Where a Run, Continue or answer may pause and how fast it goes, handed to the run as data with the command: the run reads nothing of the store. */
+  const pauseRules = (untilNextRound = false): PauseRules => ({ breakpoints: get().breakpoints, stepDelayMs: get().speedMs, ...(untilNextRound ? { untilNextRound } : {}) });
 
   /** Makes `created` the live run: its events redraw the screen. */
   const attach = (id: number, created: RunController) => {
@@ -288,6 +284,7 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
         return;
       }
       if (event.type === 'paused') set({ pausedBy: event.reason });
+      if (event.type === 'step' && event.states) told = { controller: created, step: event.step.step, states: event.states };
       if (event.type === 'step' && inFlight?.step === event.step.step) inFlight = null;
       if (event.type === 'step' && instant) {
         tellSteps(event.step.step);
@@ -321,7 +318,7 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
       if (!network) return refuse('it would contact hosts that were not allowed.');
       const runtime = await loadRuntime();
       // The runtime applies the named scenario and records it in the trace, as the command line does.
-      const created = runtime.createController(graph, controlOptions(graph, network, { seed, ...(scenario === null ? {} : { scenario }) }));
+      const created = runtime.createController(graph, controlOptions(network, { seed, ...(scenario === null ? {} : { scenario }) }));
       const id = addRun({ label: '', graph, trace: created.trace, stepCount: 0, seed, ...(scenario === null ? {} : { scenario }) });
       updateRun(id, { label: `Run ${id}` });
       return attach(id, created);
@@ -360,7 +357,7 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
   const continueLive = async () => {
     set({ pausedBy: null });
     await askFirst(registry.live);
-    if (registry.live) await ask(registry.live, { type: 'run' });
+    if (registry.live) await ask(registry.live, { type: 'run', rules: pauseRules() });
   };
 
   return {
@@ -376,7 +373,7 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
       guarded(async () => {
         const created = await startFresh();
         set({ pausedBy: null });
-        if (created) await ask(created, { type: 'run' });
+        if (created) await ask(created, { type: 'run', rules: pauseRules() });
       }),
     step: () =>
       guarded(async () => {
@@ -395,12 +392,7 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
       guarded(async () => {
         const live = await goOn();
         set({ pausedBy: null });
-        untilNextRound = true;
-        try {
-          if (live) await ask(live, { type: 'run' });
-        } finally {
-          untilNextRound = false;
-        }
+        if (live) await ask(live, { type: 'run', rules: pauseRules(true) });
       }),
     continueRun: () => guarded(continueLive),
     pause: () => {
@@ -420,7 +412,7 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
         if (!live) return;
         set({ pausedBy: null });
         await askFirst(live);
-        await ask(live, { type: 'decide', decision });
+        await ask(live, { type: 'decide', decision, rules: pauseRules() });
       }),
     selectStep: (step) => showStep(step),
     selectRun: (id) => {
@@ -462,7 +454,7 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
         const ranOn = sameGraph(record.graph) ? graph : record.graph;
         if (journal) {
           const network = networkAskedLater(ranOn, get().documentVersion, get().documentId, record.scenario ?? null);
-          const restored = runtime.createController(ranOn, controlOptions(ranOn, network, { seed: record.seed, scenario: record.scenario, journal, forkedFrom }));
+          const restored = runtime.createController(ranOn, controlOptions(network, { seed: record.seed, scenario: record.scenario, journal, forkedFrom }));
           askedLater.set(restored, network.ask);
           registry.register(record.id, restored);
           const shown = restored.trace;

@@ -5,7 +5,8 @@ import type { Trace, TraceStep } from '../runtime/trace.ts';
 import { useHostRequest } from '../network/hosts.ts';
 import { useApp } from './index.ts';
 import { visitCounts } from '../runtime/traceIndex.ts';
-import { pauseAfterReason, pauseBeforeReason } from './breakpoints.ts';
+import { pauseAfterReason, pauseBeforeReason } from '../runtime/pauseRules.ts';
+import { startSession } from '../runtime/session.ts';
 import { chosenScenario, liveRedrawSpacing, overlayFor } from './runActions.ts';
 import { runRegistry } from './runRegistry.ts';
 import type { Breakpoints } from './runSlice.ts';
@@ -137,6 +138,22 @@ describe('driving the runtime from the store', () => {
     expect(state.overlay?.currentNode).toBe('execute');
     expect(state.overlay?.firedEdge).toBe('e2');
     expect(state.runStatus).toBe('paused');
+  });
+
+  it('a Step shows the states around its step as the run told them: the store reads nothing back from the run after the paint', async () => {
+    freshStore();
+    await useApp.getState().step();
+    const live = runRegistry.live!;
+    const stateAt = vi.spyOn(live, 'stateAt');
+    await useApp.getState().step();
+    // The read after the paint would come a frame later: wait past it.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(stateAt).not.toHaveBeenCalled();
+    const { stateAfterSelected, stateBeforeSelected, selectedStep } = useApp.getState();
+    expect(selectedStep).toBe(2);
+    expect(stateAfterSelected).toEqual(await live.stateAt(2));
+    expect(stateBeforeSelected).toEqual(await live.stateAt(1));
+    expect(stateAfterSelected).toHaveProperty('plan');
   });
 
   it('Step after an edit of what a run reads starts a new run on it; after a move or a new name it goes on', async () => {
@@ -398,6 +415,7 @@ describe('a run that goes on elsewhere (a LangGraph server\'s thread), driven by
   const runningElsewhere = (trace: Trace) => {
     const asked: string[] = [];
     const controller: RunController = {
+      session: startSession('running'),
       status: 'running',
       trace,
       next: 'execute',

@@ -38,17 +38,10 @@ export interface CanvasParting {
   rightEdge: string | null;
 }
 
-/** A breakpoint on the run's numbers rather than on one node or edge. */
-export type BreakCondition =
-  | { type: 'tokens_percent'; percent: number }
-  | { type: 'round'; round: number }
-  | { type: 'attempt_failed' };
+/** The breakpoints are the run's pause rules (runtime/pauseRules.ts), handed to it as data at each Run. */
+import type { BreakCondition, Breakpoints } from '../runtime/pauseRules.ts';
 
-export interface Breakpoints {
-  nodes: string[];
-  edges: string[];
-  conditions: BreakCondition[];
-}
+export type { BreakCondition, Breakpoints };
 
 export interface RunRecord {
   id: number;

@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { updateEdge } from '../graph/index.ts';
 import { findTemplate } from '../graph/templates/index.ts';
 import type { RunController } from '../runtime/controller.ts';
+import { startSession } from '../runtime/session.ts';
 import type { Trace } from '../runtime/trace.ts';
 import { useApp } from './index.ts';
 import { unsavableReason } from './scenarioActions.ts';
@@ -11,6 +12,7 @@ const app = () => useApp.getState();
 
 /** A run that ended elsewhere (a server's thread), as its controller tells it. */
 const endedElsewhere = (trace: Trace): RunController => ({
+  session: startSession('stopped'),
   status: 'stopped',
   trace,
   next: null,

@@ -1,9 +1,36 @@
-/** Why a run pauses: its breakpoints on nodes and edges, and the conditions on its numbers. */
+/**
+ * Why a run pauses: its breakpoints on nodes and edges, and the conditions on its numbers. The
+ * rules are data the person's Run, Continue or Step round hands the run (`PauseRules`), which the
+ * run reads between its nodes: nothing of whoever asked is called while it goes.
+ */
 import type { GraphFile } from '../graph/schema.ts';
 import { storedWords } from '../graph/reasonWords.ts';
-import type { TraceStep } from '../runtime/trace.ts';
-import { FAILED_OUTCOMES } from './nodeStatus.ts';
-import type { BreakCondition, Breakpoints } from './runSlice.ts';
+import type { TraceStep } from './trace.ts';
+
+/** A breakpoint on the run's numbers rather than on one node or edge. */
+export type BreakCondition =
+  | { type: 'tokens_percent'; percent: number }
+  | { type: 'round'; round: number }
+  | { type: 'attempt_failed' };
+
+export interface Breakpoints {
+  nodes: string[];
+  edges: string[];
+  conditions: BreakCondition[];
+}
+
+/** What a Run or Continue is handed: where it pauses, and how long it waits between steps (an animated run). */
+export interface PauseRules {
+  breakpoints: Breakpoints;
+  /** Step round: pause before the entry starts the next round. */
+  untilNextRound?: boolean;
+  stepDelayMs?: number;
+}
+
+export const NO_PAUSE_RULES: PauseRules = { breakpoints: { nodes: [], edges: [], conditions: [] } };
+
+/** Skill call outcomes that mean the call failed (the `attempt_failed` condition's, and the canvas's chips). */
+export const FAILED_OUTCOMES: ReadonlySet<string> = new Set(['timeout', 'parse_error', 'permission_denied', 'error']);
 
 export const describeCondition = (condition: BreakCondition): string => {
   switch (condition.type) {
@@ -50,3 +77,12 @@ export const pauseAfterReason = (breakpoints: Breakpoints, graph: GraphFile, ste
   return null;
 };
 
+
+/**
+ * Why a Run pauses before `nodeId`, beside its node breakpoints (LangGraph interrupts before the
+ * node, which say nothing): Step round's next round, or a condition.
+ */
+export const pauseBeforeByRules = (rules: PauseRules, graph: GraphFile, nodeId: string, state: Record<string, unknown>): string | null => {
+  if (rules.untilNextRound && nodeId === graph.entry && Number(state.steps ?? 0) > 0) return `Step round: paused before round ${roundOf(graph, nodeId, state)} starts`;
+  return pauseBeforeReason({ ...rules.breakpoints, nodes: [] }, graph, nodeId, state);
+};
