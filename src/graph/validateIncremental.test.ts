@@ -65,7 +65,11 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
   fc.tuple(fc.nat(), fc.nat()).map(([at, which]): Edit => (graph) => {
     const edge = pick(graph.edges, at);
     const when = pick(WHENS, which);
-    return edge ? updateEdge(graph, edge.id, ({ when: _, ...rest }) => (when === undefined ? rest : { ...rest, when })) : graph;
+    return edge ? updateEdge(graph, edge.id, (each) => {
+      const changed = { ...each, when };
+      if (when === undefined) delete changed.when;
+      return changed;
+    }) : graph;
   }),
   fc.tuple(fc.nat(), fc.nat()).map(([at, to]): Edit => (graph) => {
     // An edge led elsewhere, or to a node the graph does not have.
