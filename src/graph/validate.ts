@@ -391,18 +391,43 @@ const edgeKept = (graph: GraphFile, whole: Whole, part: EdgePart, edge: GraphEdg
   part.edge === edge && part.ids === whole.ids && part.known === whole.known && part.state === graph.state;
 
 /**
- * The part found before for the node or edge at `index`: the one at its place in a list of the same
- * length (replaced in place, or kept), else the one found for the same object (a list an edit made
- * longer or shorter).
+ * Each node's or edge's part after an edit: the one found before (at its place in a list of the same
+ * length, else the one found for the same object) where what it was checked against is the same, at
+ * its new place; else found again. `changed`: whether any of them finds other problems than before.
  */
-const byItem = <T, P extends { index: number }>(items: readonly T[], parts: readonly P[], itemOf: (part: P) => T) => {
+const partsAfter = <T, K extends string, P extends { index: number } & Record<K, Problem[]>>(
+  items: readonly T[],
+  before: readonly P[],
+  itemOf: (part: P) => T,
+  list: 'nodes' | 'edges',
+  finds: readonly K[],
+  kept: (part: P, item: T) => boolean,
+  check: (item: T, index: number) => P,
+): { parts: P[]; changed: boolean } => {
   let lookup: Map<T, P> | null = null;
-  return (item: T, index: number): P | undefined => {
-    const there = parts[index];
-    if (items.length === parts.length || (there && itemOf(there) === item)) return there;
-    lookup ??= new Map(parts.map((part) => [itemOf(part), part]));
+  const partOf = (item: T, index: number): P | undefined => {
+    const there = before[index];
+    if (items.length === before.length || (there && itemOf(there) === item)) return there;
+    lookup ??= new Map(before.map((part) => [itemOf(part), part]));
     return lookup.get(item);
   };
+  let changed = false;
+  const parts = items.map((item, index): P => {
+    const part = partOf(item, index);
+    if (!part || !kept(part, item)) {
+      const checked = check(item, index);
+      // Checked again at its place and found what it found before (a rename): the lists as they were.
+      if (part?.index === index && finds.every((key) => sameProblems(part[key], checked[key]))) for (const key of finds) checked[key] = part[key];
+      else changed = true;
+      return checked;
+    }
+    if (part.index === index) return part;
+    changed = true;
+    const moved = { ...part, index };
+    for (const key of finds) moved[key] = movedTo(part[key], list, part.index, index) as P[K];
+    return moved;
+  });
+  return { parts, changed };
 };
 
 /**
@@ -419,39 +444,14 @@ export const checkGraph = (graph: GraphFile, previous: CheckedGraph | null = nul
   let changed = previous === null;
   if (previous && !wholeKept) changed = !keepFinds(previous.whole, whole);
 
-  const nodeBefore = byItem(graph.nodes, previous?.nodes ?? [], (part) => part.node);
-  const nodes = graph.nodes.map((node, index): NodePart => {
-    const part = nodeBefore(node, index);
-    if (!part || !nodeKept(graph, whole, wholeKept, part, node)) {
-      const checked = checkNode(graph, whole, node, index);
-      // A node checked again at its place that found what it found before (a rename) keeps the list as it was.
-      if (part?.index === index && NODE_FINDS.every((key) => sameProblems(part[key], checked[key]))) for (const key of NODE_FINDS) checked[key] = part[key];
-      else changed = true;
-      return checked;
-    }
-    if (part.index === index) return part;
-    changed = true;
-    const moved = { ...part, index };
-    for (const key of NODE_FINDS) moved[key] = movedTo(part[key], 'nodes', part.index, index);
-    return moved;
-  });
-  const edgeBefore = byItem(graph.edges, previous?.edges ?? [], (part) => part.edge);
-  const edges = graph.edges.map((edge, index): EdgePart => {
-    const part = edgeBefore(edge, index);
-    if (!part || !edgeKept(graph, whole, part, edge)) {
-      const checked = checkEdge(graph, whole, edge, index);
-      if (part?.index === index && EDGE_FINDS.every((key) => sameProblems(part[key], checked[key]))) for (const key of EDGE_FINDS) checked[key] = part[key];
-      else changed = true;
-      return checked;
-    }
-    if (part.index === index) return part;
-    changed = true;
-    const moved = { ...part, index };
-    for (const key of EDGE_FINDS) moved[key] = movedTo(part[key], 'edges', part.index, index);
-    return moved;
-  });
+  const nodes = partsAfter(graph.nodes, previous?.nodes ?? [], (part) => part.node, 'nodes', NODE_FINDS,
+    (part, node) => nodeKept(graph, whole, wholeKept, part, node), (node, index) => checkNode(graph, whole, node, index));
+  const edges = partsAfter(graph.edges, previous?.edges ?? [], (part) => part.edge, 'edges', EDGE_FINDS,
+    (part, edge) => edgeKept(graph, whole, part, edge), (edge, index) => checkEdge(graph, whole, edge, index));
+  changed ||= nodes.changed || edges.changed;
   // Nothing found differs: the same list, so what shows problems has nothing to draw again.
-  if (previous && !changed && nodes.length === previous.nodes.length && edges.length === previous.edges.length) return { ...previous, graph, nodes, edges };
+  if (previous && !changed && nodes.parts.length === previous.nodes.length && edges.parts.length === previous.edges.length)
+    return { graph, problems: previous.problems, nodes: nodes.parts, edges: edges.parts, whole };
 
   // The order of a full check: the graph's head, edges, skills, scenarios, reachability, routes,
   // paths, permissions, each kind's own, loop options, reads, retries, data flow, operands, budget.
@@ -460,21 +460,21 @@ export const checkGraph = (graph: GraphFile, previous: CheckedGraph | null = nul
   const add = (found: readonly Problem[]) => {
     for (const problem of found) problems.push(problem);
   };
-  edges.forEach((part, index) => {
+  edges.parts.forEach((part, index) => {
     const duplicate = whole.duplicateEdges.get(index);
     if (duplicate) problems.push(duplicate);
     add(part.ends);
   });
-  for (const part of nodes) add(part.skillRefs);
+  for (const part of nodes.parts) add(part.skillRefs);
   add(whole.scenarios);
   add(whole.unreachable);
-  for (const part of nodes) add(part.routes);
-  for (const part of edges) add(part.paths);
-  for (const key of ['permission', 'own', 'loopOption', 'readsOnly', 'retry'] as const) for (const part of nodes) add(part[key]);
+  for (const part of nodes.parts) add(part.routes);
+  for (const part of edges.parts) add(part.paths);
+  for (const key of ['permission', 'own', 'loopOption', 'readsOnly', 'retry'] as const) for (const part of nodes.parts) add(part[key]);
   add(whole.flow);
-  for (const part of edges) add(part.operands);
+  for (const part of edges.parts) add(part.operands);
   add(whole.onBudget);
-  return { graph, problems, nodes, edges, whole };
+  return { graph, problems, nodes: nodes.parts, edges: edges.parts, whole };
 };
 
 export const validateGraph = (graph: GraphFile): Problem[] => checkGraph(graph).problems;
