@@ -30,19 +30,14 @@ export const outgoingEdges = (graph: GraphFile): Map<string, GraphEdge[]> => {
   return outgoing;
 };
 
-/** `edgesInTryOrder` for every source at once; `outgoing`, the graph's `outgoingEdges` when the caller has them. */
-export const edgesInTryOrderBySource = (graph: GraphFile, outgoing = outgoingEdges(graph)): Map<string, GraphEdge[]> =>
-  new Map([...outgoing].map(([source, edges]) => [source, tryOrder(edges)]));
+/** `edgesInTryOrder` for every source at once. */
+export const edgesInTryOrderBySource = (graph: GraphFile): Map<string, GraphEdge[]> =>
+  new Map([...outgoingEdges(graph)].map(([source, edges]) => [source, tryOrder(edges)]));
 
-/**
- * Nodes reachable from the entry by following edges; linear in the size of the graph. `shape`, its
- * node ids and `outgoingEdges` when the caller has them (validation makes them once for all its checks).
- */
-export const reachableFrom = (
-  graph: GraphFile,
-  entry: string,
-  { ids, outgoing }: { ids: ReadonlySet<string>; outgoing: ReadonlyMap<string, readonly GraphEdge[]> } = { ids: new Set(graph.nodes.map((node) => node.id)), outgoing: outgoingEdges(graph) },
-): Set<string> => {
+/** Nodes reachable from the entry by following edges; linear in the size of the graph. */
+export const reachableFrom = (graph: GraphFile, entry: string): Set<string> => {
+  const ids = new Set(graph.nodes.map((node) => node.id));
+  const outgoing = outgoingEdges(graph);
   const seen = new Set<string>();
   const queue = [entry];
   while (queue.length > 0) {

@@ -85,7 +85,7 @@ interface NodePart {
   outgoing: readonly GraphEdge[];
   longest: number;
   /** Whether an Approve node can be reached from it, asked only for a refused skill: it depends on every edge. */
-  canApprove: boolean | undefined;
+  approval: Approval | undefined;
   skillRefs: Problem[];
   routes: Problem[];
   permission: Problem[];
@@ -186,13 +186,14 @@ const reachingAny = (graph: GraphFile, ids: ReadonlySet<string>, targets: readon
   return seen;
 };
 
-/** Whether an Approve node other than `node` itself can be reached from it. */
-const canApproveFrom = (graph: GraphFile, whole: Whole, node: GraphNode): boolean => {
-  if (whole.approveIds.length === 0) return false;
+/** Whether an Approve node other than `node` itself can be reached from it, or the graph has none. */
+type Approval = 'reached' | 'unreached' | 'none';
+const approvalFrom = (graph: GraphFile, whole: Whole, node: GraphNode): Approval => {
+  if (whole.approveIds.length === 0) return 'none';
   // An Approve node that reaches only itself, round a loop, is no other one: its own walk tells.
-  if (!validationOf(node)?.grantsSkills) return whole.reachesApprove.has(node.id);
-  const reachable = reachableFrom(graph, node.id);
-  return whole.approveIds.some((id) => id !== node.id && reachable.has(id));
+  const reachable = validationOf(node)?.grantsSkills ? reachableFrom(graph, node.id) : null;
+  const reached = reachable ? whole.approveIds.some((id) => id !== node.id && reachable.has(id)) : whole.reachesApprove.has(node.id);
+  return reached ? 'reached' : 'unreached';
 };
 
 const WHOLE_FINDS = ['head', 'scenarios', 'unreachable', 'flow', 'onBudget'] as const;
@@ -258,9 +259,8 @@ const wholeOf = (graph: GraphFile, previous: Whole | null): Whole => {
       });
   });
 
-  const inFileOrder = outgoingEdges(graph);
-  const outgoing = edgesInTryOrderBySource(graph, inFileOrder);
-  const reachable = ids.has(graph.entry) ? reachableFrom(graph, graph.entry, { ids, outgoing: inFileOrder }) : null;
+  const outgoing = edgesInTryOrderBySource(graph);
+  const reachable = ids.has(graph.entry) ? reachableFrom(graph, graph.entry) : null;
   const unreachable: Problem[] = [];
   if (reachable)
     for (const node of graph.nodes) {
@@ -281,7 +281,7 @@ const wholeOf = (graph: GraphFile, previous: Whole | null): Whole => {
     duplicateEdges,
     scenarios,
     unreachable,
-    flow: [...reservedStateProblems(graph), ...dataFlowProblems(graph, { outgoing: inFileOrder, ids }), ...unreachableRuleProblems(graph, outgoing)],
+    flow: [...reservedStateProblems(graph), ...dataFlowProblems(graph, { outgoing: outgoingEdges(graph), ids }), ...unreachableRuleProblems(graph, outgoing)],
     onBudget: onBudgetProblems(graph, reachable),
   };
 };
@@ -335,17 +335,17 @@ const checkNode = (graph: GraphFile, whole: Whole, node: GraphNode, index: numbe
   // was refused, or a recovery rule's skill). A kind that only reads (Collect) refuses a writing skill
   // in any mode: collect_writes says so instead.
   const permission: Problem[] = [];
-  let canApprove: boolean | undefined;
+  let approval: Approval | undefined;
   if (!kindDefinition(node.kind).readsOnly)
     for (const reference of references) {
       const skill = definesSkill(graph, reference.skill) ? graph.skills[reference.skill] : undefined;
       if (!skill || accessAllowed(graph.permissions.mode, effectiveAccess(skill))) continue;
       const grantable = validationOf(node)?.approvable?.(reference) ?? false;
-      canApprove ??= canApproveFrom(graph, whole, node);
-      const softened = grantable && canApprove;
+      approval ??= approvalFrom(graph, whole, node);
+      const softened = grantable && approval === 'reached';
       const why = softened ? ''
           : !grantable ? ` Approval cannot grant it there (it grants what an Act node was refused — its skill, its loop's tools, a plan's actions, never a decider, which is asked every iteration — or a recovery rule's skill).`
-            : whole.approveIds.length > 0 ? ` No Approve node can be reached from ${node.id}.` : '';
+            : approval === 'unreached' ? ` No Approve node can be reached from ${node.id}.` : '';
       permission.push({
         code: 'permission_conflict',
         severity: softened ? 'warning' : 'error',
@@ -355,7 +355,7 @@ const checkNode = (graph: GraphFile, whole: Whole, node: GraphNode, index: numbe
     }
 
   return {
-    node, index, skills: graph.skills, mode: graph.permissions.mode, outgoing, longest: whole.longest, canApprove,
+    node, index, skills: graph.skills, mode: graph.permissions.mode, outgoing, longest: whole.longest, approval,
     skillRefs, routes, permission,
     // What each kind checks in its own config (kinds/validation.ts): capped work, a verdict with no tool, no plan.
     own: validationOf(node)?.check?.(node, index, whole.longest) ?? [],
@@ -369,7 +369,7 @@ const checkNode = (graph: GraphFile, whole: Whole, node: GraphNode, index: numbe
 const nodeKept = (graph: GraphFile, whole: Whole, wholeKept: boolean, part: NodePart, node: GraphNode): boolean =>
   part.node === node && part.skills === graph.skills && part.mode === graph.permissions.mode && part.longest === whole.longest
   && sameList(part.outgoing, whole.outgoing.get(node.id) ?? NO_EDGES)
-  && (wholeKept || part.canApprove === undefined || part.canApprove === canApproveFrom(graph, whole, node));
+  && (wholeKept || part.approval === undefined || part.approval === approvalFrom(graph, whole, node));
 
 const checkEdge = (graph: GraphFile, whole: Whole, edge: GraphEdge, index: number): EdgePart => {
   const ends: Problem[] = [];
