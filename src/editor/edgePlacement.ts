@@ -6,7 +6,7 @@
  */
 export { placeLabelsKeeping } from '../ui/labelPlacement.ts';
 export { routeRoundNodes } from '../ui/edgeRouting.ts';
-export { loopsAfterMoves } from './loopMoves.ts';
+export { loopsAfterEdit } from './loopMoves.ts';
 import { MARGIN } from '../ui/labelPlacement.ts';
 import { ABOVE_NODE, handleCount, nodeRect, NODE_ROWS, outcomesTop, SOURCE_HANDLE_OUT, targetPoint, TARGET_HANDLE_SIZE, type Obstacle, type Skills } from './geometry.ts';
 import type { GraphNode } from '../graph/index.ts';

@@ -348,17 +348,10 @@ export const endsOf = (edge: GraphEdge, source: GraphNode, target: GraphNode, sk
 /** What the last loops were placed from (loopMoves.ts). */
 let loopBasis: LoopBasis | null = null;
 
-/**
- * The loops of `graph` from the last ones, when it is the graph they were placed for with some nodes
- * moved or edited, its edges, entry and skills the same; null when they must all be placed again.
- */
-const keptLoops = (graph: GraphFile): ReadonlyMap<string, number> | null => {
-  const basis = loopBasis;
+/** The loops of `graph` from the last ones, placed again only where the edit since reached (loopMoves.ts); null when they must all be. */
+const keptLoops = (graph: GraphFile): ReadonlyMap<string, number> | null =>
   // Until the placement has loaded (the first moments of the page), every loop is placed again.
-  if (!basis || !placement || basis.graph.edges !== graph.edges || basis.graph.skills !== graph.skills || basis.graph.entry !== graph.entry) return null;
-  const replaced = replacedNodes(basis.graph, graph);
-  return replaced && placement.loopsAfterMoves(basis, graph, replaced, backEdgesOf(graph, layoutCache), endsOf);
-};
+  loopBasis && placement ? placement.loopsAfterEdit(loopBasis, graph, backEdgesOf(graph, layoutCache), endsOf) : null;
 
 /** Every edge's ends and every loop's level, from scratch. */
 function* placeAllLoops(graph: GraphFile) {
@@ -388,7 +381,7 @@ function* placeAllLoops(graph: GraphFile) {
     if (drawnAsLoop(end.from, end.to, back.has(edge.id))) loopEnds.push({ id: edge.id, ...end, at });
   }
   const placement = yield* placeLoopsFrom(loopEnds, rects.values());
-  loopBasis = { graph, placement, rects, edgesOf, indexOf: new Map(graph.nodes.map((node, index) => [node.id, index])) };
+  loopBasis = { graph, placement, rects, edgesOf, indexOf: new Map(graph.nodes.map((node, index) => [node.id, index])), back };
   return { nodes, rects, ends, loops: new Map(placement.levels) };
 }
 

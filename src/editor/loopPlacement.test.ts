@@ -5,7 +5,8 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { gridGraph, readGenerated } from '../../bench/graphs.ts';
-import { moveNodes } from '../graph/index.ts';
+import { addNode, connect, moveNodes, removeEdges, removeNodes, type GraphFile } from '../graph/index.ts';
+import { updateNode } from '../graph/inspectorOps.ts';
 import { finish } from '../ui/pausable.ts';
 import { placeLoopsFrom, type Point, type Rect } from './geometry.ts';
 import { withMoves } from './loopMoves.ts';
@@ -82,5 +83,39 @@ describe('a drop on a 10,000-node graph', () => {
     vi.resetModules();
     const fresh = await import('./flowAdapter.ts');
     expect(new Map(after.loops)).toEqual(new Map(fresh.edgeLayout(moved).loops));
+  }, 120_000);
+});
+
+describe('an edit of a big graph that moves no node', () => {
+  it('places no loop again for a rename or a node added, only the loops of the edges it changed, with what placing every loop again gives', async () => {
+    const { edgeLayout, loadLabelPlacement } = await import('./flowAdapter.ts');
+    await loadLabelPlacement();
+    const geometry = await import('./geometry.ts');
+    const graph = readGenerated(gridGraph(2_000, 3_000));
+    const first = edgeLayout(graph);
+    expect(first.loops.size).toBeGreaterThan(200);
+    const node = graph.nodes[1_017];
+    const loop = graph.edges.find((edge) => first.loops.has(edge.id))!;
+    const edits: [string, (current: GraphFile) => GraphFile, number][] = [
+      ['a rename', (current) => updateNode(current, node.id, (each) => ({ ...each, label: 'Edon 1017' })), 0],
+      ['a longer name, a wider box', (current) => updateNode(current, node.id, (each) => ({ ...each, label: 'A much longer name for it' })), first.loops.size / 3],
+      ['a node added', (current) => addNode(current, { ...node, id: 'added', position: { x: 0, y: 100_000 } }), 0],
+      ['an edge added', (current) => connect(current, 'n1500', 'n1000'), 2],
+      // Edges elsewhere may become back edges, or stop being ones: their loops are placed again too.
+      ['an edge removed', (current) => removeEdges(current, [loop.id]), 20],
+      // The loops its box pushed look at the nodes again.
+      ['a node deleted with its edges', (current) => removeNodes(current, ['n1200']), first.loops.size / 4],
+      ['the entry moved', (current) => ({ ...current, entry: 'n1' }), first.loops.size],
+    ];
+    let current = graph;
+    for (const [what, change, atMost] of edits) {
+      current = change(current);
+      vi.mocked(geometry.pushedBy).mockClear();
+      const after = edgeLayout(current);
+      expect(vi.mocked(geometry.pushedBy).mock.calls.length, what).toBeLessThanOrEqual(atMost);
+      vi.resetModules();
+      const fresh = await import('./flowAdapter.ts');
+      expect(new Map(after.loops)).toEqual(new Map(fresh.edgeLayout(current).loops));
+    }
   }, 120_000);
 });

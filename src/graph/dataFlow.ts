@@ -4,8 +4,12 @@
  * (kinds/); validateGraph reports these with the others.
  */
 import { KIND_LIST, kindDefinition } from './kinds/index.ts';
-import { outgoingEdges } from './model.ts';
-import type { GraphFile } from './schema.ts';
+import type { GraphEdge, GraphFile } from './schema.ts';
+
+interface Shape {
+  outgoing: ReadonlyMap<string, readonly GraphEdge[]>;
+  ids: ReadonlySet<string>;
+}
 import type { Problem } from './validate.ts';
 
 const quoted = (fields: readonly string[]) => fields.map((field) => `"${field}"`).join(' or ');
@@ -17,10 +21,8 @@ const writersOf = (fields: readonly string[]) =>
  * on the way from the entry writes one), each with the node it came from, for the way there. One
  * pass over the graph: a node that writes the group is reached, and passes nothing on.
  */
-const reachedUnwritten = (graph: GraphFile, fields: readonly string[]) => {
-  const outgoing = outgoingEdges(graph);
+const reachedUnwritten = (graph: GraphFile, fields: readonly string[], { outgoing, ids }: Shape) => {
   const writes = new Set(graph.nodes.filter((node) => kindDefinition(node.kind).writes.some((field) => fields.includes(field))).map((node) => node.id));
-  const ids = new Set(graph.nodes.map((node) => node.id));
   const cameFrom = new Map<string, string | null>([[graph.entry, null]]);
   const queue = [graph.entry];
   for (let at = 0; at < queue.length; at += 1) {
@@ -47,8 +49,8 @@ const wayTo = (cameFrom: ReadonlyMap<string, string | null>, id: string) => {
  * by the initial state: on that way it works on nothing, or on a value an earlier round left (a
  * Recover reached from Act's error would diagnose the last round's evaluation, not this failure).
  */
-const unwrittenReadProblems = (graph: GraphFile): Problem[] => {
-  if (!graph.nodes.some((node) => node.id === graph.entry)) return [];
+const unwrittenReadProblems = (graph: GraphFile, shape: Shape): Problem[] => {
+  if (!shape.ids.has(graph.entry)) return [];
   const reached = new Map<string, ReadonlyMap<string, string | null>>();
   const problems: Problem[] = [];
   for (const node of graph.nodes) {
@@ -57,7 +59,7 @@ const unwrittenReadProblems = (graph: GraphFile): Problem[] => {
       if (fields.some((field) => Object.hasOwn(graph.state, field))) continue;
       const key = fields.join(' ');
       let cameFrom = reached.get(key);
-      if (!cameFrom) reached.set(key, (cameFrom = reachedUnwritten(graph, fields)));
+      if (!cameFrom) reached.set(key, (cameFrom = reachedUnwritten(graph, fields, shape)));
       if (!cameFrom.has(node.id)) continue;
       problems.push({
         code: 'unwritten_read',
@@ -70,4 +72,5 @@ const unwrittenReadProblems = (graph: GraphFile): Problem[] => {
   return problems;
 };
 
-export const dataFlowProblems = (graph: GraphFile): Problem[] => unwrittenReadProblems(graph);
+/** `shape`: the graph's edges by source in file order and its node ids, which validate.ts has made once for all its checks. */
+export const dataFlowProblems = (graph: GraphFile, shape: Shape): Problem[] => unwrittenReadProblems(graph, shape);

@@ -1,4 +1,5 @@
 import type { GraphFile, GraphNode, Problem } from '../graph/index.ts';
+import type { CheckedGraph } from '../graph/validate.ts';
 
 type Checks = typeof import('../graph/validate.ts');
 let checks: Checks | null = null;
@@ -13,9 +14,12 @@ export const loadChecks = (): Promise<void> =>
 
 export const checksReady = () => checks !== null;
 
+/** The last graph checked, with what its problems were found from: the next check finds them again only where the edit reached. */
+let lastChecked: CheckedGraph | null = null;
+
 /** The graph's problems, or null while the check has not loaded (it is asked to load). */
 export const checkedProblems = (graph: GraphFile): Problem[] | null => {
-  if (checks) return checks.validateGraph(graph);
+  if (checks) return (lastChecked = checks.checkGraph(graph, lastChecked)).problems;
   void loadChecks();
   return null;
 };

@@ -35,8 +35,10 @@ const cache = new WeakMap<readonly Problem[], ProblemsByElement>();
 const UNCHECKED: ProblemsByElement = { nodes: new Map(), edges: new Map() };
 
 /**
- * A store selector: `useApp(selectProblemsByElement)`. The store recomputes `problems` as a new
- * array on each change, so caching by array identity keeps the result stable between renders.
+ * A store selector: `useApp(selectProblemsByElement)`. The store makes `problems` a new array when
+ * an edit changed them (validate.ts checkGraph), so caching by array identity keeps the result
+ * stable between renders. A big graph draws only the nodes in view, so an edit that changes a
+ * problem redraws only the marks in view, not one per node.
  */
 export const selectProblemsByElement = (state: { problems: readonly Problem[] | null }): ProblemsByElement => {
   if (state.problems === null) return UNCHECKED;

@@ -7,7 +7,6 @@
  * the run re-planned the same search, a blind retry.)
  */
 import { countedVerdicts, FAILURE_REASONS } from './counting.ts';
-import { edgesInTryOrderBySource } from '../model.ts';
 import type { Problem } from '../validate.ts';
 import type { GraphEdge, GraphFile, GraphNode } from '../schema.ts';
 import { compareOp } from '../compare.ts';
@@ -65,10 +64,10 @@ const possibleEdges = (edges: readonly GraphEdge[], known: Ending): GraphEdge[] 
   return possible;
 };
 
-export const unreachableRuleProblems = (graph: GraphFile): Problem[] => {
+/** `outgoing`: each source's edges in the order they are tried (model.ts edgesInTryOrderBySource), made once by validate.ts. */
+export const unreachableRuleProblems = (graph: GraphFile, outgoing: ReadonlyMap<string, readonly GraphEdge[]>): Problem[] => {
   const recovers = graph.nodes.flatMap((node, index) => (node.kind === 'recover' && node.config.rules.length > 0 ? [{ node, index }] : []));
   if (recovers.length === 0) return [];
-  const outgoing = edgesInTryOrderBySource(graph);
   const kinds = new Map(graph.nodes.map((node) => [node.id, node.kind]));
   /** The nodes the run may reach from `start` before a Verify node writes a new evaluation. */
   const keeping = (start: string): Set<string> => {

@@ -3,27 +3,32 @@
  * stands to approvals. Kept beside the definitions but out of them: the first screen loads the
  * definitions, validation comes later. A kind with none of these has no entry.
  */
-import type { GraphFile, NodeOfKind } from '../schema.ts';
+import type { GraphFile, GraphNode, NodeOfKind } from '../schema.ts';
 import type { Problem } from '../validate.ts';
 import type { NodeKind, SkillReference } from './index.ts';
 
 export interface KindValidation<K extends NodeKind> {
-  /** The node's own problems, beyond what every node gets; `index` is its place in `graph.nodes`, for the path. */
-  check?: (node: NodeOfKind<K>, index: number, graph: GraphFile) => Problem[];
+  /**
+   * The node's own problems, beyond what every node gets; `index` is its place in `graph.nodes`, for
+   * the path. Of the rest of the graph it reads only `longestPlan`: validate.ts checks a node again
+   * only when it or that changed.
+   */
+  check?: (node: NodeOfKind<K>, index: number, longestPlan: number) => Problem[];
   /** Its approval lifts a permission refusal once: a refused skill from which such a node can be reached is a warning, not an error. */
   grantsSkills?: true;
   /** Which of its skill references an approval can grant when the permission check refuses them (absent: none). */
   approvable?: (reference: SkillReference) => boolean;
+  /**
+   * Checks of the whole graph read its config beyond what it needs and spends (Reason's plans, Verify's
+   * endings, Recover's rules): an edit of it checks the graph again as a whole (validate.ts).
+   */
+  readByGraph?: true;
 }
 
-/** The most actions a Reason node's scripted plan holds, per graph (an Act node runs them). */
-const longestPlans = new WeakMap<GraphFile, number>();
-const longestPlan = (graph: GraphFile) => {
-  let longest = longestPlans.get(graph);
-  if (longest === undefined) {
-    longest = Math.max(0, ...graph.nodes.flatMap((node) => (node.kind === 'reason' ? node.config.plans.map((plan) => plan.actions.length) : [])));
-    longestPlans.set(graph, longest);
-  }
+/** The most actions a Reason node's scripted plan holds (an Act node runs them). */
+export const longestPlan = (graph: GraphFile) => {
+  let longest = 0;
+  for (const node of graph.nodes) if (node.kind === 'reason') for (const plan of node.config.plans) longest = Math.max(longest, plan.actions.length);
   return longest;
 };
 
@@ -42,6 +47,8 @@ export const KIND_VALIDATION: { [K in NodeKind]?: KindValidation<K> } = {
     },
     // The plan's actions run in an Act node, where an approval may grant them; the planner and the loop's tools, never.
     approvable: (reference) => reference.where.startsWith('config.plans'),
+    // An Act node's check reads the longest plan of all.
+    readByGraph: true,
   },
   collect: {
     // A cap that drops work says so before the run: the skills or plan actions past maxIter never run.
@@ -51,9 +58,8 @@ export const KIND_VALIDATION: { [K in NodeKind]?: KindValidation<K> } = {
         : [],
   },
   act: {
-    check: (node, index, graph) => {
+    check: (node, index, longest) => {
       if (node.config.loop || node.config.skill) return [];
-      const longest = longestPlan(graph);
       return longest > node.config.maxIter
         ? [{ code: 'capped_work', severity: 'warning', message: `A plan has ${longest} actions but ${node.id} runs at most maxIter ${node.config.maxIter} a visit: the rest would not run.`, nodeId: node.id, path: `nodes[${index}].config.maxIter` }]
         : [];
@@ -64,6 +70,8 @@ export const KIND_VALIDATION: { [K in NodeKind]?: KindValidation<K> } = {
     approvable: (reference) => reference.where !== 'config.loop.decider',
   },
   verify: {
+    // Which reasons its evaluation can end with (recoveryRules.ts).
+    readByGraph: true,
     check: (node, index) => [
       ...(node.config.verdictFrom === 'tool' && !node.config.loop?.tools.length
         ? [{ code: 'no_verdict_tool', severity: 'warning', message: `${node.id} takes its verdict from a tool (verdictFrom "tool") but has no inner loop with tools: ${node.config.loop ? 'no tool can answer, so the evidence is never sufficient' : 'without a loop it counts records, and verdictFrom does nothing'}.`, nodeId: node.id, path: `nodes[${index}].config.verdictFrom` } satisfies Problem]
@@ -78,7 +86,7 @@ export const KIND_VALIDATION: { [K in NodeKind]?: KindValidation<K> } = {
     ],
   },
   // A rule's skill runs in the next plan, as an Act node's action an approval may grant.
-  recover: { approvable: () => true },
+  recover: { approvable: () => true, readByGraph: true },
   approve: { grantsSkills: true },
 };
 
@@ -86,11 +94,10 @@ export const KIND_VALIDATION: { [K in NodeKind]?: KindValidation<K> } = {
 const LOOP_OPTION_KIND = { verdict: 'verify', output: 'reason' } as const satisfies Record<string, NodeKind>;
 
 /** A loop option set on a kind that does not read it: `loop.verdict` outside Verify, `loop.output` outside Reason. */
-export const loopOptionProblems = (graph: GraphFile): Problem[] =>
-  graph.nodes.flatMap((node, index) => {
-    const loop = 'loop' in node.config ? node.config.loop : undefined;
-    if (!loop) return [];
-    return Object.entries(LOOP_OPTION_KIND).flatMap(([option, kind]) =>
-      loop[option as keyof typeof LOOP_OPTION_KIND] === undefined || node.kind === kind ? []
-        : [{ code: 'loop_option', severity: 'warning', message: `${node.id} sets loop.${option}, which only a ${kind} node reads: on a ${node.kind} node it does nothing. Remove it.`, nodeId: node.id, path: `nodes[${index}].config.loop.${option}` } satisfies Problem]);
-  });
+export const loopOptionProblems = (node: GraphNode, index: number): Problem[] => {
+  const loop = 'loop' in node.config ? node.config.loop : undefined;
+  if (!loop) return [];
+  return Object.entries(LOOP_OPTION_KIND).flatMap(([option, kind]) =>
+    loop[option as keyof typeof LOOP_OPTION_KIND] === undefined || node.kind === kind ? []
+      : [{ code: 'loop_option', severity: 'warning', message: `${node.id} sets loop.${option}, which only a ${kind} node reads: on a ${node.kind} node it does nothing. Remove it.`, nodeId: node.id, path: `nodes[${index}].config.loop.${option}` } satisfies Problem]);
+};
