@@ -162,9 +162,9 @@ export function Minimap() {
   const lastPaths = useRef<ReadonlyMap<string, NodePath>>(new Map());
   const documentDrawing = useMemo(() => drawNodes(nodes, skills, lastPaths.current), [nodes, skills]);
   lastPaths.current = documentDrawing.paths;
-  // Nodes being dragged are drawn where they are now, in a render that waits for the canvas's: taken
-  // out of their paths once a drag, and drawn alone on each move.
-  const dragged = useDeferredValue(useDraggedPositions());
+  // Nodes being dragged are drawn where they are now, in a render that waits for the canvas's (a
+  // transition: dragPreview.ts): taken out of their paths once a drag, and drawn alone on each move.
+  const dragged = useDraggedPositions();
   const draggedIds = dragged ? [...dragged.keys()].join('\n') : '';
   const still = useMemo(() => (draggedIds ? withoutNodes(documentDrawing, new Set(draggedIds.split('\n'))) : null), [documentDrawing, draggedIds]);
   const drawn = useMemo(() => (still && dragged ? withMoving(still, dragged, skills) : { ...documentDrawing, moving: [] }), [documentDrawing, still, dragged, skills]);
