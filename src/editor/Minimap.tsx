@@ -97,27 +97,20 @@ const withoutNodes = (drawing: { paths: ReadonlyMap<string, NodePath> }, ids: Re
   const paths = new Map<string, NodePath>();
   const taken: GraphNode[] = [];
   for (const [key, path] of drawing.paths) {
-    if (!path.nodes.some((node) => ids.has(node.id))) {
-      paths.set(key, path);
-      continue;
-    }
     const kept = path.nodes.filter((node) => !ids.has(node.id));
-    taken.push(...path.nodes.filter((node) => ids.has(node.id)));
-    if (kept.length > 0) paths.set(key, pathOf(key, path.color, kept, path.skills));
+    if (kept.length === path.nodes.length) paths.set(key, path);
+    else {
+      taken.push(...path.nodes.filter((node) => ids.has(node.id)));
+      if (kept.length > 0) paths.set(key, pathOf(key, path.color, kept, path.skills));
+    }
   }
   return { ...withBounds(paths), taken };
 };
 
-/** The dragged nodes where they are now, a path per kind colour, over the drawing without them. */
+/** The dragged nodes where they are now, a path each, over the drawing without them. */
 const withMoving = (still: ReturnType<typeof withoutNodes>, positions: ReadonlyMap<string, Position>, skills: Skills) => {
-  const byColor = new Map<string, GraphNode[]>();
-  for (const node of withPositions(still.taken, positions)) {
-    const color = kindDefinition(node.kind).color;
-    byColor.set(color, [...(byColor.get(color) ?? []), node]);
-  }
-  const moving = [...byColor].map(([color, nodes]) => pathOf(`moving:${color}`, color, nodes, skills));
-  const bounds = moving.length > 0 ? boundsOf([...(still.bounds ? [still.bounds] : []), ...moving.map((path) => path.bounds)]) : still.bounds;
-  return { paths: still.paths, moving, bounds };
+  const moving = withPositions(still.taken, positions).map((node) => pathOf(`moving:${node.id}`, kindDefinition(node.kind).color, [node], skills));
+  return { paths: still.paths, moving, bounds: moving.length > 0 ? boundsOf([...moving, ...still.paths.values()].map((path) => path.bounds)) : still.bounds };
 };
 
 /** The view's rectangle in flow coordinates, as a string so that an unchanged view is equal. */
