@@ -108,10 +108,8 @@ const withoutNodes = (drawing: { paths: ReadonlyMap<string, NodePath> }, ids: Re
 };
 
 /** The dragged nodes where they are now, a path each, over the drawing without them. */
-const withMoving = (still: ReturnType<typeof withoutNodes>, positions: ReadonlyMap<string, Position>, skills: Skills) => {
-  const moving = withPositions(still.taken, positions).map((node) => pathOf(`moving:${node.id}`, kindDefinition(node.kind).color, [node], skills));
-  return { paths: still.paths, moving, bounds: moving.length > 0 ? boundsOf([...moving, ...still.paths.values()].map((path) => path.bounds)) : still.bounds };
-};
+const withMoving = (still: ReturnType<typeof withoutNodes>, positions: ReadonlyMap<string, Position>, skills: Skills) =>
+  withBounds(new Map([...still.paths, ...withPositions(still.taken, positions).map((node): [string, NodePath] => [`moving:${node.id}`, pathOf(`moving:${node.id}`, kindDefinition(node.kind).color, [node], skills)])]));
 
 /** The view's rectangle in flow coordinates, as a string so that an unchanged view is equal. */
 const selectView = (state: ReactFlowState) => {
@@ -160,7 +158,7 @@ export function Minimap() {
   const dragged = useDraggedPositions();
   const draggedIds = dragged ? [...dragged.keys()].join('\n') : '';
   const still = useMemo(() => (draggedIds ? withoutNodes(documentDrawing, new Set(draggedIds.split('\n'))) : null), [documentDrawing, draggedIds]);
-  const drawn = useMemo(() => (still && dragged ? withMoving(still, dragged, skills) : { ...documentDrawing, moving: [] }), [documentDrawing, still, dragged, skills]);
+  const drawn = useMemo(() => (still && dragged ? withMoving(still, dragged, skills) : documentDrawing), [documentDrawing, still, dragged, skills]);
   const inView = { x: vx, y: vy, width: vw, height: vh };
   const box = snappedOutward(union(inView, drawn.bounds));
   // As React Flow's minimap: the box fitted into the drawing, centred, with a margin.
@@ -216,7 +214,7 @@ export function Minimap() {
         onPointerUp={() => (panFrom.current = null)}
         onPointerCancel={() => (panFrom.current = null)}
       >
-        {[...drawn.paths.values(), ...drawn.moving].map(({ key, color, d }) => (
+        {[...drawn.paths.values()].map(({ key, color, d }) => (
           <path key={key} className="react-flow__minimap-node" d={d} style={{ fill: color }} shapeRendering="crispEdges" />
         ))}
         <path
