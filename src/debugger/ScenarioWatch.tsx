@@ -5,7 +5,7 @@
  * loads after them, from the header's count.
  */
 import { useReactFlow, useStore, type ReactFlowInstance } from '@xyflow/react';
-import { useEffect, useLayoutEffect, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { visibleText } from '../graph/visible.ts';
 import type { ScenarioMark } from '../runtime/scenarioWatch.ts';
@@ -59,13 +59,17 @@ const place = (kind: ScenarioMark['kind'], id: string, nodeOf: ReactFlowInstance
 export function ScenarioMarks() {
   const marks = useApp((state) => (state.scenarioWatch && state.scenarioWatch.shownVersion === state.scenarioWatch.version ? state.scenarioWatch.marks : null));
   const { getInternalNode } = useReactFlow();
-  // Nodes move and edges are redrawn: the marks follow them.
-  const moved = useStore((state) => state.nodes);
-  // React Flow's layer for what moves with the view (its ViewportPortal, which the first screen would carry).
-  const layer = useStore((state) => state.domNode?.querySelector('.react-flow__viewport-portal') ?? null);
+  // Nodes move and edges are redrawn: the marks follow them. With no mark there is nothing to follow:
+  // a drag changes the nodes on every move, and this drew again each time (issue 57).
+  const moved = useStore((state) => (marks && marks.length > 0 ? state.nodes : null));
+  // React Flow's layer for what moves with the view (its ViewportPortal, which the first screen would
+  // carry), looked up once: a selector runs on every store update, each move of a drag, and the
+  // lookup there was the costliest function of a drag that bare React Flow does not run (docs/performance.md).
+  const domNode = useStore((state) => state.domNode);
+  const layer = useMemo(() => domNode?.querySelector('.react-flow__viewport-portal') ?? null, [domNode]);
   const [placed, setPlaced] = useState<Placed[]>([]);
   useLayoutEffect(() => {
-    if (!marks || marks.length === 0) return setPlaced([]);
+    if (!marks || marks.length === 0) return setPlaced((current) => (current.length === 0 ? current : []));
     const frame = requestAnimationFrame(() => {
       const byElement = new Map<string, Placed>();
       for (const mark of marks) {

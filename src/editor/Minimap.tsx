@@ -88,13 +88,28 @@ const pathOf = (key: string, color: string, nodes: GraphNode[], skills: Skills):
 
 const withBounds = (paths: ReadonlyMap<string, NodePath>) => ({ paths, bounds: paths.size > 0 ? boundsOf([...paths.values()].map((path) => path.bounds)) : null });
 
-/** The drawing with the nodes being dragged where they are now: only their paths are drawn again. */
-const withDraggedNodes = (drawing: { paths: ReadonlyMap<string, NodePath> }, positions: ReadonlyMap<string, Position>) => {
+/**
+ * The drawing with the nodes being dragged taken out of their paths, and those nodes: made once a
+ * drag (its nodes are the same on every move), so that a move draws the dragged nodes alone
+ * (withMoving) rather than a whole path of up to PER_PATH nodes again.
+ */
+const withoutNodes = (drawing: { paths: ReadonlyMap<string, NodePath> }, ids: ReadonlySet<string>) => {
   const paths = new Map<string, NodePath>();
-  for (const [key, path] of drawing.paths)
-    paths.set(key, path.nodes.some((node) => positions.has(node.id)) ? pathOf(key, path.color, withPositions(path.nodes, positions), path.skills) : path);
-  return withBounds(paths);
+  const taken: GraphNode[] = [];
+  for (const [key, path] of drawing.paths) {
+    const kept = path.nodes.filter((node) => !ids.has(node.id));
+    if (kept.length === path.nodes.length) paths.set(key, path);
+    else {
+      taken.push(...path.nodes.filter((node) => ids.has(node.id)));
+      if (kept.length > 0) paths.set(key, pathOf(key, path.color, kept, path.skills));
+    }
+  }
+  return { ...withBounds(paths), taken };
 };
+
+/** The dragged nodes where they are now, a path each, over the drawing without them. */
+const withMoving = (still: ReturnType<typeof withoutNodes>, positions: ReadonlyMap<string, Position>, skills: Skills) =>
+  withBounds(new Map([...still.paths, ...withPositions(still.taken, positions).map((node): [string, NodePath] => [`moving:${node.id}`, pathOf(`moving:${node.id}`, kindDefinition(node.kind).color, [node], skills)])]));
 
 /** The view's rectangle in flow coordinates, as a string so that an unchanged view is equal. */
 const selectView = (state: ReactFlowState) => {
@@ -138,9 +153,12 @@ export function Minimap() {
   const lastPaths = useRef<ReadonlyMap<string, NodePath>>(new Map());
   const documentDrawing = useMemo(() => drawNodes(nodes, skills, lastPaths.current), [nodes, skills]);
   lastPaths.current = documentDrawing.paths;
-  // Nodes being dragged are drawn where they are now, in a render that waits for the canvas's.
-  const dragged = useDeferredValue(useDraggedPositions());
-  const drawn = useMemo(() => (dragged ? withDraggedNodes(documentDrawing, dragged) : documentDrawing), [documentDrawing, dragged]);
+  // Nodes being dragged are drawn where they are now, in a render that waits for the canvas's (a
+  // transition: dragPreview.ts): taken out of their paths once a drag, and drawn alone on each move.
+  const dragged = useDraggedPositions();
+  const draggedIds = dragged ? [...dragged.keys()].join('\n') : '';
+  const still = useMemo(() => (draggedIds ? withoutNodes(documentDrawing, new Set(draggedIds.split('\n'))) : null), [documentDrawing, draggedIds]);
+  const drawn = useMemo(() => (still && dragged ? withMoving(still, dragged, skills) : documentDrawing), [documentDrawing, still, dragged, skills]);
   const inView = { x: vx, y: vy, width: vw, height: vh };
   const box = snappedOutward(union(inView, drawn.bounds));
   // As React Flow's minimap: the box fitted into the drawing, centred, with a margin.

@@ -137,4 +137,13 @@ function AgentNodeView({ id, data, selected }: NodeProps<AgentFlowNode>) {
   );
 }
 
-export const AgentNode = memo(AgentNodeView);
+/**
+ * Drawn again only when what it draws changes: React Flow hands a node its place on the canvas too
+ * (`positionAbsoluteX`/`Y`, `dragging`), which change on every move of a drag, and the node's
+ * drawing (its text measured and cut to its rows) then ran on each move where bare React Flow's
+ * node costs nothing. The place is the wrapper's transform, not this component's (a node keeps its id:
+ * React Flow keys its wrapper by it).
+ */
+const sameDrawing = (before: NodeProps<AgentFlowNode>, after: NodeProps<AgentFlowNode>) => before.data === after.data && before.selected === after.selected;
+
+export const AgentNode = memo(AgentNodeView, sameDrawing);

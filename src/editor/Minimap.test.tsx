@@ -1,0 +1,45 @@
+// @vitest-environment happy-dom
+/**
+ * A drag move redraws the dragged node alone in the minimap: it drew the dragged node's whole path
+ * again (up to 64 nodes) on each move, script and drawing bare React Flow's drag has no part of
+ * (issue 57, docs/performance.md).
+ */
+import { act } from 'react';
+import { ReactFlowProvider } from '@xyflow/react';
+import { afterEach, expect, it } from 'vitest';
+import { parseGraph } from '../graph/parse.ts';
+import { useApp } from '../store/index.ts';
+import { mountForTest, unmountAfterEach } from '../ui/mountForTest.tsx';
+import { useDragPreview } from './dragPreview.ts';
+import { Minimap } from './Minimap.tsx';
+
+unmountAfterEach();
+afterEach(() => useDragPreview.setState({ positions: null }));
+
+const parsed = parseGraph({
+  format: 'loopscope/graph', version: 1, name: 'minimap', entry: 'n0',
+  nodes: Array.from({ length: 10 }, (_, index) => ({ id: `n${index}`, kind: 'act', position: { x: index * 260, y: 0 } })),
+  edges: [],
+});
+if (!parsed.ok) throw new Error('the test graph does not parse');
+
+/** The minimap's node paths' drawings, and how many nodes each draws (a node is one closed subpath). */
+const paths = (container: HTMLElement) => [...container.querySelectorAll('path.react-flow__minimap-node')].map((path) => path.getAttribute('d') ?? '');
+const nodesIn = (d: string) => d.split('z').length - 1;
+
+it('draws the dragged node alone on each move, the others as they were', () => {
+  useApp.setState({ graph: parsed.value });
+  const container = mountForTest(
+    <ReactFlowProvider>
+      <Minimap />
+    </ReactFlowProvider>,
+  );
+  expect(paths(container).map(nodesIn)).toEqual([10]);
+  act(() => useDragPreview.setState({ positions: new Map([['n3', { x: 790, y: 10 }]]) }));
+  const first = paths(container);
+  act(() => useDragPreview.setState({ positions: new Map([['n3', { x: 800, y: 20 }]]) }));
+  const second = paths(container);
+  const changed = second.filter((d, index) => d !== first[index]);
+  expect(changed.map(nodesIn)).toEqual([1]);
+  expect(second.map(nodesIn).reduce((sum, count) => sum + count, 0)).toBe(10);
+});
