@@ -17,10 +17,11 @@ import { kindDefinition, nodeById, own, type AskedConfig, type GraphFile } from 
 import { entryProblem } from '../graph/validate.ts';
 import { withNamedScenario } from './apply-scenario.ts';
 import { RetainingSaver } from './checkpointer.ts';
-import { buildStateGraph, nodeNames, recursionLimitOf, type LoopscopeConfig } from './compile.ts';
+import { buildStateGraph, nodeNames, recursionLimitOf } from './compile.ts';
 import type { ForkEdits, JournalEntry, LocalRunController, RunEvent, RunOptions } from './controller.ts';
 import { scriptedAnswer } from './kinds/index.ts';
 import { checkGuards } from './guards.ts';
+import type { LoopscopeConfig } from './step.ts';
 import { NO_PAUSE_RULES, pauseAfterReason, pauseBeforeByRules, type PauseRules } from './pauseRules.ts';
 import { forkStart } from './fork.ts';
 import { foldJournal, journalSteps, putStep, takeUpdate } from './journal.ts';
