@@ -1,7 +1,7 @@
 /**
  * A graph file compiled into a LangGraph StateGraph that does the work: one LangGraph node per
- * graph node running the guards and that kind's executor (step.ts), one conditional edge per
- * source running the `when` interpreter with an explicit list of targets, and every value of the
+ * graph node (`runNode`, step.ts: the guards, that kind's executor, the edge choice), one
+ * conditional edge per source (`routeOf`, step.ts) with an explicit list of targets, and every value of the
  * run in channels (state.ts). The compile is a function of the graph file alone: what a run takes
  * from outside (clock, fetch, secrets, a pause hook) comes in `config.configurable.loopscope`, and
  * attempts go out on the `custom` stream through `config.writer`. So the same StateGraph runs in
@@ -9,21 +9,12 @@
  * Only `@langchain/langgraph/web` and its channel classes are imported: they run in the browser too.
  */
 import { Runnable } from '@langchain/core/runnables';
-import { Annotation, END, NodeInterrupt, START, StateGraph, type LangGraphRunnableConfig } from '@langchain/langgraph/web';
+import { Annotation, END, START, StateGraph, type LangGraphRunnableConfig } from '@langchain/langgraph/web';
 import { reachableFrom, type GraphFile } from '../graph/index.ts';
-import { FieldChannel, stepStartValues, withLeanSteps } from './langgraphInternals.ts';
-import { outsideWriteCheck, writtenByRuntime } from './outsideWrites.ts';
-import { channelNames, initialValues, refusedState, RUN_CHANNEL, STEP_CHANNEL, type RunValues } from './state.ts';
-import { executeNode, finallyNode, realRunners, routeAfter, type RunDeps } from './step.ts';
-
-/** What a caller passes in `config.configurable.loopscope` (attempts come back on the `custom` stream). */
-export interface LoopscopeConfig extends Omit<RunDeps, 'onAttempt'> {
-  /**
-   * Asked before every node, before its guards: a reason pauses the run there (an interrupt) and
-   * resuming runs the node. Used for Pause, condition breakpoints and animated runs.
-   */
-  beforeNode?: (node: string, values: RunValues) => string | null | Promise<string | null>;
-}
+import { FieldChannel, withLeanSteps } from './langgraphInternals.ts';
+import { outsideWriteCheck } from './outsideWrites.ts';
+import { channelNames, refusedState, type RunValues } from './state.ts';
+import { finallyNode, realRunners, routeOf, runNode, type LoopscopeConfig } from './step.ts';
 
 /**
  * A served graph takes all of this from its server (LOOPSCOPE_GRANT, LOOPSCOPE_HOSTS, its keys and
@@ -35,18 +26,6 @@ const configOf = (config: LangGraphRunnableConfig | undefined, defaults: Loopsco
 
 /** LangGraph counts supersteps: one per node, and a run stops by its guards after `maxSteps` nodes. */
 export const recursionLimitOf = (graph: GraphFile): number => graph.limits.maxSteps * 2 + 10;
-
-/**
- * The values a node runs on. A run started from outside Loopscope (a LangGraph server's client
- * sending `{question: …}`, or nothing) has no ledger yet: it starts from the graph's initial values
- * with the input over them, the seed from `configurable.seed`, and the first node writes them all.
- */
-const startingValues = (graph: GraphFile, values: Record<string, unknown>, config: LangGraphRunnableConfig | undefined): { run: RunValues; fresh: boolean } => {
-  if (values._run) return { run: values as RunValues, fresh: false };
-  const seed = config?.configurable?.seed;
-  const given = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
-  return { run: { ...initialValues(graph, Number.isInteger(seed) ? (seed as number) : 1), ...given } as RunValues, fresh: true };
-};
 
 /** LangGraph's own names a node may not take. */
 const LANGGRAPH_NAMES = [START, END, '__interrupt__'];
@@ -97,12 +76,6 @@ class Untraced<Input, Output> extends Runnable<Input, Output> {
   }
 }
 
-/** Values LangGraph read, without the fields nothing has written (a FieldChannel reads them as undefined). */
-export const presentValues = (values: Record<string, unknown>): Record<string, unknown> => {
-  for (const key in values) if (values[key] === undefined) return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
-  return values;
-};
-
 const channelsOf = (graph: GraphFile, served: boolean) =>
   Annotation.Root(Object.fromEntries(channelNames(graph).map((name) => [name, () => new FieldChannel(served ? outsideWriteCheck(name) : undefined)])));
 
@@ -130,17 +103,7 @@ export const buildStateGraph = (graph: GraphFile, defaults: LoopscopeConfig = {}
   const builder = new StateGraph(channelsOf(graph, served)).addNode(
     nodes.map((node): [string, Untraced<Record<string, unknown>, Record<string, unknown>>, { metadata?: Record<string, unknown> }] => [
       names.get(node.id) as string,
-      new Untraced(async (values: Record<string, unknown>, config: LangGraphRunnableConfig) => {
-        const loopscope = configOf(config, defaults, served);
-        const { run, fresh } = startingValues(graph, presentValues(values), config);
-        const pause = await loopscope.beforeNode?.(node.id, run);
-        if (pause) throw new NodeInterrupt(pause);
-        const writer = config.writer;
-        // Each attempt goes out on the `custom` stream as it ends: LangGraph's retries would hide them.
-        const update = await executeNode(graph, node, run, real, { ...loopscope, onAttempt: writer && ((attempt, where) => writer({ type: 'attempt', ...where, attempt })) });
-        const written = fresh ? { ...run, ...update } : update;
-        return served ? writtenByRuntime(written) : written;
-      }),
+      new Untraced(runNode(graph, node, real, (config) => configOf(config, defaults, served), served)),
       describe && node.id === graph.entry ? { metadata: { [GRAPH_METADATA_KEY]: graph } } : {},
     ]),
   );
@@ -153,18 +116,7 @@ export const buildStateGraph = (graph: GraphFile, defaults: LoopscopeConfig = {}
       // The finally node's own list too: a guard can stop the run just before it, and it then runs as the closing step.
       ...(closingName ? [closingName] : []),
     ])];
-    const route = (update: Record<string, unknown> | null, config: LangGraphRunnableConfig) => {
-      // The node chose its edge once (executeNode): its update carries the ledger and the step with the edge that fired.
-      const ran = update !== null && RUN_CHANNEL in update && STEP_CHANNEL in update;
-      const run = ran ? (update as RunValues) : (presentValues({ ...stepStartValues(config, fieldNames), ...update }) as RunValues);
-      if (!run._run || run._run.stop) return END;
-      // A stop that gets a final response goes to the finally node: an edge of the compiled graph, not a side path.
-      if (run._run.closing) return closingName ?? END;
-      // An update made as this node from outside (updateState: a decision, a server's fork) ran no node: its edge is chosen for the state it leaves.
-      const target = (ran ? run._step?.fired : routeAfter(graph, node.id, run._run.outcome, run).fired)?.target;
-      return (target !== undefined && names.get(target)) || END;
-    };
-    builder.addConditionalEdges(source as never, new Untraced(route) as never, [...targets, END] as never);
+    builder.addConditionalEdges(source as never, new Untraced(routeOf(graph, node.id, names, fieldNames, closingName)) as never, [...targets, END] as never);
   }
   const entry = names.get(graph.entry);
   // A new run on a thread whose run has stopped (a server's `runs.create` with input) ends at once: the stop holds.

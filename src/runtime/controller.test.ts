@@ -45,6 +45,17 @@ describe('createController', () => {
     expect(events).toEqual(['step 1:decide', 'attempt 2:execute 1 timeout', 'attempt 2:execute 2 empty', 'step 2:execute']);
   });
 
+  it('a step event carries where the run stands after it: its trace but for the steps, and the node that runs next', async () => {
+    const controller = createController(template('securityclaw'));
+    const told: RunEvent[] = [];
+    controller.subscribe((event) => told.push(event));
+    await controller.step();
+    await controller.step();
+    const last = told.filter((event) => event.type === 'step').at(-1);
+    const { steps, ...trace } = controller.trace;
+    expect(last).toMatchObject({ step: steps[1], run: { trace, next: controller.next }, states: { after: controller.state } });
+  });
+
   it('a headless run tells no attempts as they end; its steps keep them', async () => {
     const controller = createController(template('securityclaw'), { headless: true });
     const told: string[] = [];

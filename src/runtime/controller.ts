@@ -35,10 +35,11 @@ export interface PendingApproval {
 /** Plain events, in order, as the run goes. */
 export type RunEvent =
   /**
-   * A node ran: its step, with the states before and after it when the run has them at hand (a run
-   * in the page), so whoever shows the step reads nothing back from the run.
+   * A node ran: its step, with the states before and after it and where the run stands after it
+   * when the run has them at hand (a run in the page), so whoever shows the step reads nothing back
+   * from the run.
    */
-  | { type: 'step'; step: TraceStep; states?: StepStates }
+  | { type: 'step'; step: TraceStep; states?: StepStates; run?: RunAfterStep }
   /** An attempt of the node that is running, as soon as it ends (its step follows when the node is done); not told in headless runs. */
   | { type: 'attempt'; node: string; step: number; attempt: Attempt }
   | { type: 'status'; status: RunStatus }
@@ -46,6 +47,12 @@ export type RunEvent =
   /** A breakpoint or condition held the run, and why (the pause rules answer with it: the runtime tells it, it writes nowhere). */
   | { type: 'paused'; reason: string }
   | { type: 'stopped'; reason: StopReason; explain: string; trace: Trace };
+
+/** Where a run stands after a step: its trace but for the steps (the step event carries the new one) and the node that runs next. */
+export interface RunAfterStep {
+  trace: Omit<Trace, 'steps'>;
+  next: string | null;
+}
 
 /** The agent's state before and after one step. */
 export interface StepStates {

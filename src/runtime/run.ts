@@ -17,10 +17,11 @@ import { kindDefinition, nodeById, own, type AskedConfig, type GraphFile } from 
 import { entryProblem } from '../graph/validate.ts';
 import { withNamedScenario } from './apply-scenario.ts';
 import { RetainingSaver } from './checkpointer.ts';
-import { buildStateGraph, nodeNames, recursionLimitOf, type LoopscopeConfig } from './compile.ts';
+import { buildStateGraph, nodeNames, recursionLimitOf } from './compile.ts';
 import type { ForkEdits, JournalEntry, LocalRunController, RunEvent, RunOptions } from './controller.ts';
 import { scriptedAnswer } from './kinds/index.ts';
 import { checkGuards } from './guards.ts';
+import type { LoopscopeConfig } from './step.ts';
 import { NO_PAUSE_RULES, pauseAfterReason, pauseBeforeByRules, type PauseRules } from './pauseRules.ts';
 import { forkStart } from './fork.ts';
 import { foldJournal, journalSteps, putStep, takeUpdate } from './journal.ts';
@@ -189,11 +190,16 @@ class Controller implements LocalRunController {
   }
 
   get trace(): Trace {
+    return { ...this.traceWithout(this.state), steps: [...this.steps] };
+  }
+
+  /** The trace but for its steps, with `finalState` the state after the last step. */
+  private traceWithout(finalState: Record<string, unknown>): Omit<Trace, 'steps'> {
     const run = this.values._run;
     return {
       format: TRACE_FORMAT, version: TRACE_VERSION, graph: this.shared.graph.name, seed: run.seed,
       stopReason: run.stop?.reason ?? null, rounds: run.roundsRan, tokensUsed: this.values.tokensUsed as number,
-      finalState: this.state, steps: [...this.steps], ...(run.stop ? { stopExplain: run.stop.explain } : {}),
+      finalState, ...(run.stop ? { stopExplain: run.stop.explain } : {}),
       ...(this.scenario === undefined ? {} : { scenario: this.scenario }),
       ...(this.forkedFrom ? { forkedFrom: this.forkedFrom } : {}),
     };
@@ -390,8 +396,12 @@ class Controller implements LocalRunController {
       void this.enqueue(() => this.shared.compiled.updateState(this.config(), stopped, this.asNode()));
     } else this.apply(update);
     const step = this.steps.at(-1) ?? (this.values._step as TraceStep);
-    // The states go with the step, so the debugger shows them without asking the run again; nobody looks at a headless run's.
-    this.emit(!this.options.headless && this.listeners.size > 0 ? { type: 'step', step, states: { before: agentState(before), after: this.state } } : { type: 'step', step });
+    // The states and where the run stands go with the step, so the debugger shows them without asking the run again; nobody looks at a headless run's.
+    if (this.options.headless || this.listeners.size === 0) this.emit({ type: 'step', step });
+    else {
+      const after = this.state;
+      this.emit({ type: 'step', step, states: { before: agentState(before), after }, run: { trace: this.traceWithout(after), next: this.next } });
+    }
     this.announceStopIfStopped();
   }
 

@@ -69,7 +69,6 @@ describe('transition(session, event): the run session as a value', () => {
       session: at('awaiting_approval', { pausedBy: 'why' }),
       effects: [{ type: 'call', command: { type: 'decide', decision: 'denied' } }, { type: 'call', command: { type: 'run' } }],
     });
-    expect(calls('paused', { type: 'step' }).effects).toEqual([{ type: 'call', command: { type: 'step' } }]);
     // The command leaves the session as it is: the run moves it as it does the calls.
     expect(calls('paused', { type: 'run' }).session).toEqual(at('paused', { pausedBy: 'why' }));
     expect(calls('running', { type: 'pause' }).effects).toEqual([{ type: 'call', command: { type: 'pause' } }]);
@@ -153,20 +152,19 @@ describe('a run in the page, driven through its session', () => {
 });
 
 describe('ask(run, command): the store carries out the session\'s calls against the executor', () => {
-  it('calls pause() only on a running run; a Step steps', async () => {
+  it('calls pause() only on a running run', async () => {
     const controller = createController(FIXTURES.twoActions());
     const pause = vi.spyOn(controller, 'pause');
     expect(callsOf(controller, { type: 'pause' })).toEqual([]);
     await ask(controller, { type: 'pause' });
     expect(pause).not.toHaveBeenCalled();
-    await ask(controller, { type: 'step' });
-    expect(controller.trace.steps).toHaveLength(1);
   });
 
   it("reads the run's one session, which the run moves: no session is made for the command", async () => {
     const controller = createController(FIXTURES.twoActions());
     const before = controller.session;
-    await ask(controller, { type: 'step' });
+    // A Step is the one call step(), which moves the run's own session.
+    await controller.step();
     expect(controller.session).not.toBe(before);
     expect(controller.session).toEqual({ status: 'paused', pending: null, pausedBy: null });
     // A Run's rules are the command's data: the run pauses where they say and tells why.

@@ -43,10 +43,11 @@ export type SessionEvent =
   | { type: 'asked'; command: Command };
 
 /**
- * What a person asks of a run: a Step, a Run or Continue, a Pause, an answer to its approval (which
- * goes on as a Run). A Run takes where it may pause and its speed as data (`rules`), read between nodes.
+ * What a person asks of a run through its session: a Run or Continue, a Pause, an answer to its
+ * approval (which goes on as a Run). A Run takes where it may pause and its speed as data (`rules`),
+ * read between nodes. A Step is no command here: it is always the one call `step()`, made directly.
  */
-export type Command = { type: 'step' } | { type: 'run'; rules?: PauseRules } | { type: 'pause' } | { type: 'decide'; decision: 'approved' | 'denied'; rules?: PauseRules };
+export type Command = { type: 'run'; rules?: PauseRules } | { type: 'pause' } | { type: 'decide'; decision: 'approved' | 'denied'; rules?: PauseRules };
 
 /** What is done after a transition: an event told to the run's listeners (by its executor), or a call of the executor (by whoever asked). */
 export type SessionEffect = { type: 'tell'; event: RunEvent } | { type: 'call'; command: Command };
@@ -141,7 +142,7 @@ export const callsOf = (run: RunController, command: Command): Command[] =>
 
 /** One call of the executor a session's effect names. */
 const call = (run: RunController, command: Command) =>
-  command.type === 'decide' ? run.decide(command.decision) : command.type === 'pause' ? run.pause() : command.type === 'run' ? run.run(command.rules) : run.step();
+  command.type === 'decide' ? run.decide(command.decision) : command.type === 'pause' ? run.pause() : run.run(command.rules);
 
 /** Asks the run for `command`, carrying out the calls its session names, in order; answers what the run refused to do here, if it did. */
 export const ask = async (run: RunController, command: Command): Promise<Unsupported | undefined> => {

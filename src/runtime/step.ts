@@ -4,6 +4,7 @@
  * runtime fields, the ledger `_run` and the trace step `_step`); it changes nothing it is given.
  * Skill calls are its only effects, with the ledger deciding what a mock or a fork's override serves.
  */
+import { END, NodeInterrupt, type LangGraphRunnableConfig } from '@langchain/langgraph/web';
 import { kindDefinition, nodeById, own, type GraphFile, type GraphNode, type MockEntry, type PermissionMode, type Skill } from '../graph/index.ts';
 import { DEFAULT_GRANT } from '../skills/grant.ts';
 import { isScripted, STAND_IN_TYPE } from '../graph/skillTypes/index.ts';
@@ -13,7 +14,9 @@ import { budgetLeaves, onBudgetOf, type BudgetLeaves } from '../graph/budget.ts'
 import { budgetSentence, checkGuards, stopWords } from './guards.ts';
 import { EXECUTORS, type NodeContext, type NodeResult } from './kinds/index.ts';
 import { runAction, type ActionEnv } from './retry.ts';
-import { agentState, type RunLedger, type RunValues, type Stop } from './state.ts';
+import { stepStartValues } from './langgraphInternals.ts';
+import { writtenByRuntime } from './outsideWrites.ts';
+import { agentState, initialValues, RUN_CHANNEL, STEP_CHANNEL, type RunLedger, type RunValues, type Stop } from './state.ts';
 import type { Attempt, BudgetNote, TraceStep } from './trace.ts';
 
 /** What a run takes from outside; none of it is state, all of it is optional. */
@@ -28,6 +31,15 @@ export interface RunDeps {
   granted?: PermissionMode;
   /** Told about every attempt as it ends (the `custom` stream), so attempts show while the node runs. */
   onAttempt?: (attempt: Attempt, where: { node: string; step: number }) => void;
+}
+
+/** What a caller passes in `config.configurable.loopscope` (attempts come back on the `custom` stream). */
+export interface LoopscopeConfig extends Omit<RunDeps, 'onAttempt'> {
+  /**
+   * Asked before every node, before its guards: a reason pauses the run there (an interrupt) and
+   * resuming runs the node. Used for Pause, condition breakpoints and animated runs.
+   */
+  beforeNode?: (node: string, values: RunValues) => string | null | Promise<string | null>;
 }
 
 /** The runners of a graph's http and llm skills: they hold no state, so one set serves every run. */
@@ -268,3 +280,55 @@ export const executeNode = async (graph: GraphFile, node: GraphNode, values: Run
   update._step = step;
   return update;
 };
+
+/**
+ * The values a node runs on. A run started from outside Loopscope (a LangGraph server's client
+ * sending `{question: …}`, or nothing) has no ledger yet: it starts from the graph's initial values
+ * with the input over them, the seed from `configurable.seed`, and the first node writes them all.
+ */
+const startingValues = (graph: GraphFile, values: Record<string, unknown>, config: LangGraphRunnableConfig | undefined): { run: RunValues; fresh: boolean } => {
+  if (values._run) return { run: values as RunValues, fresh: false };
+  const seed = config?.configurable?.seed;
+  const given = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
+  return { run: { ...initialValues(graph, Number.isInteger(seed) ? (seed as number) : 1), ...given } as RunValues, fresh: true };
+};
+
+/** Values LangGraph read, without the fields nothing has written (a FieldChannel reads them as undefined). */
+export const presentValues = (values: Record<string, unknown>): Record<string, unknown> => {
+  for (const key in values) if (values[key] === undefined) return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
+  return values;
+};
+
+/**
+ * A graph node as LangGraph runs it (compile.ts makes one per node): the values it reads, the pause
+ * asked between nodes (`beforeNode`: a reason is a LangGraph interrupt), then the node itself
+ * (`executeNode`), each attempt going out on the `custom` stream as it ends (LangGraph's retries
+ * would hide them). `served`: the graph runs for clients outside Loopscope, whose writes are checked.
+ */
+export const runNode = (graph: GraphFile, node: GraphNode, real: RealRunners, configOf: (config: LangGraphRunnableConfig) => LoopscopeConfig, served: boolean) =>
+  async (values: Record<string, unknown>, config: LangGraphRunnableConfig): Promise<Record<string, unknown>> => {
+    const loopscope = configOf(config);
+    const { run, fresh } = startingValues(graph, presentValues(values), config);
+    const pause = await loopscope.beforeNode?.(node.id, run);
+    if (pause) throw new NodeInterrupt(pause);
+    const writer = config.writer;
+    const update = await executeNode(graph, node, run, real, { ...loopscope, onAttempt: writer && ((attempt, where) => writer({ type: 'attempt', ...where, attempt })) });
+    const written = fresh ? { ...run, ...update } : update;
+    return served ? writtenByRuntime(written) : written;
+  };
+
+/**
+ * The conditional edge out of `source` (compile.ts): the LangGraph node its run goes to next, from
+ * the update alone when the node ran (it chose its edge once, `executeNode`).
+ */
+export const routeOf = (graph: GraphFile, source: string, names: ReadonlyMap<string, string>, fieldNames: string[], closingName: string | undefined) =>
+  (update: Record<string, unknown> | null, config: LangGraphRunnableConfig): string => {
+    const ran = update !== null && RUN_CHANNEL in update && STEP_CHANNEL in update;
+    const run = ran ? (update as RunValues) : (presentValues({ ...stepStartValues(config, fieldNames), ...update }) as RunValues);
+    if (!run._run || run._run.stop) return END;
+    // A stop that gets a final response goes to the finally node: an edge of the compiled graph, not a side path.
+    if (run._run.closing) return closingName ?? END;
+    // An update made as this node from outside (updateState: a decision, a server's fork) ran no node: its edge is chosen for the state it leaves.
+    const target = (ran ? run._step?.fired : routeAfter(graph, source, run._run.outcome, run).fired)?.target;
+    return (target !== undefined && names.get(target)) || END;
+  };

@@ -6,10 +6,11 @@
 import { sameBehaviour } from '../graph/behaviour.ts';
 import type { GraphFile } from '../graph/schema.ts';
 import { storedWords } from '../graph/reasonWords.ts';
-import { isLocalRun, isUnsupported, type RunController, type RunOptions, type StepStates } from '../runtime/controller.ts';
+import { isLocalRun, isUnsupported, type PendingApproval, type RunController, type RunEvent, type RunOptions, type RunStatus, type StepStates } from '../runtime/controller.ts';
+import { putStep } from '../runtime/journal.ts';
 import { pauseBeforeReason, type PauseRules } from '../runtime/pauseRules.ts';
 import { ask, callsOf } from '../runtime/session.ts';
-import type { TraceStep } from '../runtime/trace.ts';
+import type { Trace, TraceStep } from '../runtime/trace.ts';
 import { traceIndex, visitCounts } from '../runtime/traceIndex.ts';
 import { afterDrawing } from './afterDrawing.ts';
 import type { RunNetwork } from '../network/hosts.ts';
@@ -18,6 +19,43 @@ import { runRegistry, type RunRegistry } from './runRegistry.ts';
 import { loadRuntime, runtimeIfLoaded } from './runtimeLoader.ts';
 import type { CanvasOverlay, RunActionName, RunRecord, RunSlice, SavedRuns } from './runSlice.ts';
 import type { AppState, GetApp, SetApp } from './types.ts';
+
+/**
+ * A run in the page as it told the store: read once when it becomes the live run, then moved by its
+ * events alone (a step event carries where the run stands after it), so a Step reads nothing back
+ * from the run.
+ */
+interface HeardRun {
+  trace: Omit<Trace, 'steps'>;
+  /** The store's own copy of the run's steps, each step event put in it. */
+  steps: TraceStep[];
+  status: RunStatus;
+  next: string | null;
+  pendingApproval: PendingApproval | null;
+}
+
+const heardOf = (run: RunController): HeardRun => {
+  const { steps, ...trace } = run.trace;
+  return { trace, steps, status: run.status, next: run.next, pendingApproval: run.pendingApproval };
+};
+
+/** What `event` changes of a run as heard. */
+const hear = (heard: HeardRun, event: RunEvent) => {
+  if (event.type === 'step') {
+    putStep(heard.steps, event.step);
+    if (event.run) {
+      heard.trace = event.run.trace;
+      heard.next = event.run.next;
+    }
+  } else if (event.type === 'status') {
+    heard.status = event.status;
+    if (event.status !== 'awaiting_approval') heard.pendingApproval = null;
+  } else if (event.type === 'approval') heard.pendingApproval = event.pending;
+  else if (event.type === 'stopped') {
+    const { steps, ...trace } = event.trace;
+    Object.assign(heard, { trace, steps: [...steps], next: null });
+  }
+};
 
 /** The page's registry, for the store to hand to its run actions. */
 export { runRegistry };
@@ -119,6 +157,10 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
   /** The last step the live run told of, and whether it is yet to be told. */
   let liveStep = 0;
   let stepsToTell = false;
+  /** The live run when it is a run in the page, as it told the store; null for a server's thread, which is read again at each read of it (`followRun`). */
+  let heard: HeardRun | null = null;
+  /** Where the live run stands: as heard, or a server's thread as read last. */
+  const liveNow = (): Pick<RunController, 'status' | 'next' | 'pendingApproval'> | null => heard ?? registry.live;
 
   const updateRun = (id: number, change: Partial<RunRecord>) =>
     set((state) => ({ runs: state.runs.map((run) => (run.id === id ? { ...run, ...change } : run)) }));
@@ -150,12 +192,13 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
   /** What the live run does now, when it is the run shown. */
   const liveActivity = (): LiveActivity => {
     const { activeRunId, liveRunId } = get();
-    if (!registry.live || activeRunId === null || activeRunId !== liveRunId) return NO_ACTIVITY;
-    if (registry.live.status === 'running' || stepping) {
-      const running = inFlight?.node ?? registry.live.next;
+    const live = liveNow();
+    if (!live || activeRunId === null || activeRunId !== liveRunId) return NO_ACTIVITY;
+    if (live.status === 'running' || stepping) {
+      const running = inFlight?.node ?? live.next;
       return { running, attempts: inFlight?.node === running ? inFlight.attempts : [], next: null };
     }
-    return { ...NO_ACTIVITY, next: registry.live.status === 'stopped' ? null : registry.live.next };
+    return { ...NO_ACTIVITY, next: live.status === 'stopped' ? null : live.next };
   };
 
   const paintStep = async () => {
@@ -163,7 +206,7 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
     const run = runs.find((candidate) => candidate.id === activeRunId);
     // A step picked in the timeline shows the nodes as that step left them.
     const shown = run ? Math.min(run.stepCount, selectedStep ?? run.stepCount) : 0;
-    const still = registry.live?.status === 'running' && activeRunId === get().liveRunId && get().speedMs === 0;
+    const still = liveNow()?.status === 'running' && activeRunId === get().liveRunId && get().speedMs === 0;
     const states = run && told?.step === selectedStep && told.controller === registry.get(run.id) ? told.states : null;
     set((state) => ({
       overlay: run ? { ...overlayFor(run.trace.steps, selectedStep, run.stepCount), ...(still ? { still } : {}) } : null,
@@ -189,17 +232,18 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
   /** What the last sync showed of the live run: a sync with nothing new leaves the step the person picked since. */
   let synced: { id: number; steps: number; status: string } | null = null;
 
-  /** Copies the live controller's progress into its run record and follows the last step. */
+  /** Copies the live run's progress, as heard (a server's thread: as read), into its run record and follows the last step. */
   const syncLive = () => {
     const id = get().liveRunId;
-    if (!registry.live || id === null) return;
-    const trace = registry.live.trace;
-    const { status } = registry.live;
+    const live = liveNow();
+    if (!registry.live || !live || id === null) return;
+    const trace = heard ? { ...heard.trace, steps: [...heard.steps] } : registry.live.trace;
+    const { status } = live;
     const nothingNew = synced?.id === id && synced.steps === trace.steps.length && synced.status === status && get().activeRunId === id;
     synced = { id, steps: trace.steps.length, status };
     updateRun(id, { trace, stepCount: trace.steps.length });
     const running = status === 'running';
-    set({ runStatus: status, pendingApproval: registry.live.pendingApproval, activeRunId: id, inFlight: running ? inFlight : null, ...(running ? {} : { pauseAsked: false }) });
+    set({ runStatus: status, pendingApproval: live.pendingApproval, activeRunId: id, inFlight: running ? inFlight : null, ...(running ? {} : { pauseAsked: false }) });
     if (nothingNew) void paintStep();
     else showStep(trace.steps.length > 0 ? trace.steps.length : null);
   };
@@ -233,6 +277,7 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
     unsubscribe = null;
     registry.live?.pause();
     registry.setLive(null);
+    heard = null;
   };
 
   const addRun = (record: Omit<RunRecord, 'id'>, at?: number) => {
@@ -272,11 +317,14 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
     release();
     registry.setLive(created);
     registry.register(id, created);
+    const now = isLocalRun(created) ? heardOf(created) : null;
+    heard = now;
     set({ liveRunId: id, runError: null, runRefused: null, pausedBy: null, pendingApproval: created.pendingApproval, runStatus: created.status, liveSteps: created.trace.steps.length });
     inFlight = null;
     unsubscribe = created.subscribe((event) => {
       if (registry.live !== created) return;
-      const instant = created.status === 'running' && get().speedMs === 0;
+      if (now) hear(now, event);
+      const instant = (now ?? created).status === 'running' && get().speedMs === 0;
       const shown = () => get().runs.find((run) => run.id === id)?.stepCount ?? 0;
       if (event.type === 'attempt') {
         inFlight = inFlight?.step === event.step ? { ...inFlight, attempts: [...inFlight.attempts, event.attempt] } : { step: event.step, node: event.node, attempts: [event.attempt] };
@@ -330,17 +378,17 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
   /** The live run if it can go on; a graph edited in what a run reads starts afresh rather than stepping a stale run. */
   const goOn = async () => {
     const live = get().runs.find((run) => run.id === get().liveRunId);
-    if (!registry.live || registry.live.status === 'stopped' || !live || !sameBehaviour(live.graph, get().graph)) return startFresh();
+    if (!registry.live || liveNow()?.status === 'stopped' || !live || !sameBehaviour(live.graph, get().graph)) return startFresh();
     await askFirst(registry.live);
     return registry.live;
   };
 
   /** Says which node breakpoint a Run stopped at (LangGraph interrupted before the node). */
   const noteBreakpoint = () => {
-    if (!registry.live || !isLocalRun(registry.live) || registry.live.status !== 'paused' || get().pausedBy || registry.live.next === null) return;
+    if (!heard || heard.status !== 'paused' || get().pausedBy || heard.next === null) return;
     const live = get().runs.find((run) => run.id === get().liveRunId);
     if (!live) return;
-    const reason = pauseBeforeReason({ ...get().breakpoints, conditions: [] }, live.graph, registry.live.next, registry.live.state);
+    const reason = pauseBeforeReason({ ...get().breakpoints, conditions: [] }, live.graph, heard.next, heard.trace.finalState);
     if (reason) set({ pausedBy: reason });
   };
 
@@ -383,7 +431,8 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
         // Drawn before the node runs, so a slow node shows that it is running.
         flushLive();
         try {
-          if (live) await ask(live, { type: 'step' });
+          // A Step is one call of the run: no session effect to carry out (session.ts names the calls of the commands that make more, or none).
+          if (live) await live.step();
         } finally {
           stepping = false;
         }

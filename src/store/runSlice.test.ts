@@ -156,6 +156,38 @@ describe('driving the runtime from the store', () => {
     expect(stateAfterSelected).toHaveProperty('plan');
   });
 
+  it('a Step calls the run once and is told the rest: the store reads neither its trace nor its status, next node or approval', async () => {
+    freshStore();
+    await useApp.getState().step();
+    const id = useApp.getState().liveRunId!;
+    const live = runRegistry.live!;
+    // The run as the store sees it: what the store reads or calls of it is counted (the run's own reads of itself are not).
+    const used: string[] = [];
+    const watched = new Proxy(live, {
+      get: (target, name) => {
+        used.push(String(name));
+        const value = Reflect.get(target, name, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    runRegistry.register(id, watched);
+    useApp.getState().selectRun(id);
+    expect(runRegistry.live).toBe(watched);
+    // Once it told a step of its own as the live run.
+    await useApp.getState().step();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    used.length = 0;
+    await useApp.getState().step();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // 'then': the run handed on by an async function is looked at as a promise might be.
+    expect(used.filter((name) => name !== 'then')).toEqual(['step']);
+    // What the store shows is the run as it stands.
+    const state = useApp.getState();
+    expect(state.runs.find((run) => run.id === id)?.trace).toEqual(live.trace);
+    expect(state).toMatchObject({ runStatus: live.status, pendingApproval: live.pendingApproval, selectedStep: 3 });
+    expect(state.nodeStatus[live.next!]?.[0]).toMatchObject({ tone: 'next' });
+  });
+
   it('Step after an edit of what a run reads starts a new run on it; after a move or a new name it goes on', async () => {
     freshStore();
     await useApp.getState().step();
