@@ -526,7 +526,7 @@ export const browserRows = async (options: BrowserOptions): Promise<Row[]> => {
     type Sample = { openMs: number; importMs: number | null; dom: { elements: number; nodes: number }; drag: number[]; panned: number[] };
     const of = (samples: Sample[], pick: (sample: Sample) => number | null) => median(samples.map(pick).filter((value): value is number => value !== null));
     const slowFrames = (frames: number[]) => frames.filter((frame) => frame > 20).length;
-    // Over every frame of every repetition pooled, app and baseline alike: a repetition's own p95 is its third-slowest of ~60 frames, so one dropped frame more or less decided it.
+    // Over every frame of every repetition pooled, app and baseline alike: a repetition's own p95 is its fourth-slowest of ~60 frames, so one dropped frame more or less decided it.
     const frameP = (samples: Sample[], field: 'drag' | 'panned', p: number) => percentile(samples.flatMap((sample) => sample[field]), p);
 
     const bareIs = 'bare React Flow page';
