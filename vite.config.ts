@@ -141,7 +141,7 @@ export default defineConfig(({ command }) => {
     server: { headers: securityHeaders(policy({ scriptSources: [`'nonce-${devNonce}'`], connectSources: ['ws:', 'wss:'] })) },
     preview: { headers: securityHeaders(policy()) },
     test: {
-      include: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
+      include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'bench/**/*.test.ts'],
       setupFiles: ['src/testSetup.ts'],
       environment: 'node',
       // A budget, not a wait: some tests parse megabytes of hostile input, and the machine may be busy.

@@ -20,6 +20,8 @@ export interface Row {
   target: Target | null;
   /** Why a figure is missing or measured differently from the issue's wording. */
   note?: string;
+  /** The ratio when it is not ours / baseline: the median of paired runs' ratios (pairedRatio). */
+  ownRatio?: number;
 }
 
 export interface Result extends Row {
@@ -31,7 +33,7 @@ export interface Result extends Row {
 }
 
 export const judge = (row: Row): Result => {
-  const ratio = row.ours !== null && row.baseline !== null && row.baseline > 0 ? row.ours / row.baseline : null;
+  const ratio = row.ownRatio ?? (row.ours !== null && row.baseline !== null && row.baseline > 0 ? row.ours / row.baseline : null);
   let pass: boolean | null = null;
   let targetText = '';
   if (row.target && 'ratio' in row.target) {
@@ -90,3 +92,10 @@ export const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 };
+
+/**
+ * The median of `ours[n] / theirs[n]`: each pair measured side by side, so what slows a moment of a
+ * shared machine slows both of a pair, and one slow pair does not move the median.
+ */
+export const pairedRatio = (ours: number[], theirs: number[]) =>
+  median(ours.flatMap((value, n) => (theirs[n] > 0 ? [value / theirs[n]] : [])));

@@ -35,10 +35,10 @@ import { DEFAULT_RETENTION } from '../src/runtime/index.ts';
 import { browserRows } from '../bench/browser.ts';
 import { gridGraph } from '../bench/graphs.ts';
 import { chainSteps } from '../bench/chain.ts';
-import { compareLoops, longRun } from '../bench/loops.ts';
+import { compareLoops, longRun, loopsRow } from '../bench/loops.ts';
 import { judge, markdownOf, tableOf, withBenchTable, type Row } from '../bench/report.ts';
 import { startLoad } from '../bench/load.ts';
-import { chosen, everySection } from '../bench/sections.ts';
+import { chosen, everySection, runSection } from '../bench/sections.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const quick = process.env.BENCH_QUICK === '1';
@@ -64,16 +64,16 @@ const loadBefore = load();
 log(`Loopscope bench — ${startedAt.toISOString()}, Node ${process.version}, ${cpus().length} cores, load ${loadBefore}${quick ? ', QUICK (small sizes)' : ''}${gc ? '' : ' (run with --expose-gc for exact heap numbers)'}`);
 log(`Checkpointer for both runtimes: newest ${DEFAULT_RETENTION.keepNewest} + a keyframe every ${DEFAULT_RETENTION.keyframeEvery} steps (at most ${DEFAULT_RETENTION.maxKeyframes}, spaced wider as they pile up)\n`);
 
-// 1. The runtime against LangGraph written straight, best of a few, alternating.
-if (chosen('loops')) {
-const loops = await compareLoops(ROUNDS, Math.max(2, Math.ceil(REPEAT / 2)));
-log(`runtime vs LangGraph in Node, ${ROUNDS.toLocaleString('en')} rounds: ${Math.round(loops.best.ours)} ms (${loops.steps.ours} steps) vs ${Math.round(loops.best.straight)} ms (${loops.steps.straight} steps)`);
-rows.push({ id: 'runtime.node', measure: `runtime, ${ROUNDS.toLocaleString('en')} rounds, in Node`, unit: 'ms', ours: loops.best.ours, baseline: loops.best.straight, baselineIs: 'the same loop written straight on LangGraph (bench/loops.ts), best of the repetitions', target: { ratio: 1.1 } });
+// 1. The runtime against LangGraph written straight: paired runs alternating, the median of their ratios (bench/loops.ts).
+if (chosen('loops')) await runSection('loops', rows, log, async () => {
+const loops = await compareLoops(ROUNDS, Math.max(4, REPEAT * 2));
+log(`runtime vs LangGraph in Node, ${ROUNDS.toLocaleString('en')} rounds (${loops.clock}, runs of ${loops.length.toLocaleString('en')}): ${Math.round(loops.ours)} ms (${loops.steps.ours} steps a run) vs ${Math.round(loops.straight)} ms (${loops.steps.straight} steps); pairs' ratios ${loops.ratios.map((ratio) => ratio.toFixed(2)).join(', ')}`);
+rows.push(loopsRow('runtime.node', 'in Node', ROUNDS, loops));
 
-}
+});
 
 // 1b. A step as the graph grows (issue 40, #14): a chain of act nodes, each step a node no step ran before.
-if (chosen('chain')) {
+if (chosen('chain')) await runSection('chain', rows, log, async () => {
 const [small, large] = [50, CHAIN_NODES];
 const [smallStep, largeStep] = await chainSteps([small, large], Math.max(2, Math.ceil(REPEAT / 2)));
 const perStep = (ms: number) => `${ms.toFixed(2)} ms`;
@@ -86,10 +86,10 @@ rows.push(
   },
 );
 
-}
+});
 
 // 2. Memory over a long run, heap after a full GC every tenth of the way.
-if (chosen('memory')) {
+if (chosen('memory')) await runSection('memory', rows, log, async () => {
 const heapMb = () => {
   gc?.();
   return process.memoryUsage().heapUsed / 1e6;
@@ -107,10 +107,10 @@ const spread = Math.max(...later.map((sample) => Math.abs(sample.heap - baseSamp
 log(`memory over ${MEMORY_ROUNDS.toLocaleString('en')} rounds, heap MB after GC: ${samples.map((sample) => `${sample.rounds}: ${sample.heap.toFixed(1)}`).join(', ')}`);
 rows.push({ id: 'runtime.memory', measure: `runtime memory, ${baseSample.rounds.toLocaleString('en')} → ${MEMORY_ROUNDS.toLocaleString('en')} rounds, largest heap change`, unit: '%', ours: spread, baseline: null, baselineIs: `the heap at round ${baseSample.rounds.toLocaleString('en')}`, target: { atMost: 10 }, note: gc ? undefined : 'no --expose-gc: heap numbers are rough' });
 
-}
+});
 
 // 3. Pause during a long run, and how long the event loop was held.
-if (chosen('pause')) {
+if (chosen('pause')) await runSection('pause', rows, log, async () => {
 const pausing = longRun(1_000_000);
 let longestBlock = 0;
 let lastTick = performance.now();
@@ -131,7 +131,7 @@ rows.push(
   { id: 'runtime.eventLoop', measure: 'longest hold of the event loop during a long run', unit: 'ms', ours: longestBlock, baseline: null, baselineIs: '—', target: null },
 );
 
-}
+});
 
 // 4. Opening and exporting a 1,000-node, 1,500-edge file, against JSON.parse / JSON.stringify of it.
 const fastestOf = (work: () => void) => {
@@ -143,7 +143,7 @@ const fastestOf = (work: () => void) => {
   }
   return fastest;
 };
-if (chosen('file')) {
+if (chosen('file')) await runSection('file', rows, log, async () => {
 const fileText = JSON.stringify(gridGraph(1_000, 1_500));
 const file = parseGraph(fileText);
 if (!file.ok) throw new Error(file.problems[0].message);
@@ -156,7 +156,7 @@ rows.push(
   { id: 'file.export', measure: '1,000-node file: export', unit: 'ms', ours: fastestOf(() => serializeGraph(file.value)), baseline: fastestOf(() => JSON.stringify(file.value)), baselineIs: 'JSON.stringify of the same graph', target: { atMost: 20 } },
 );
 
-}
+});
 
 // 5. The command line's start: `loopscope run` of a one-round graph, from start to exit, against a
 // plain LangGraph script running the same loop (bench/startup). Alternating, medians.
@@ -167,7 +167,7 @@ const timedRun = (args: string[]) => {
   return performance.now() - started;
 };
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-if (chosen('cli')) {
+if (chosen('cli')) await runSection('cli', rows, log, async () => {
 if (spawnSync(process.execPath, ['--import', 'tsx', 'scripts/buildCli.ts'], { cwd: root, stdio: 'inherit' }).status !== 0) throw new Error('the command line did not build');
 const startTimes = { ours: [] as number[], plain: [] as number[] };
 for (let n = 0; n < Math.max(3, REPEAT); n += 1) {
@@ -177,10 +177,10 @@ for (let n = 0; n < Math.max(3, REPEAT); n += 1) {
 log(`loopscope run, one round, start to exit: ${startTimes.ours.map(Math.round).join(', ')} ms; the plain LangGraph script: ${startTimes.plain.map(Math.round).join(', ')} ms`);
 rows.push({ id: 'cli.startup', measure: '`loopscope run` of a one-round graph, start to exit', unit: 'ms', ours: median(startTimes.ours), baseline: median(startTimes.plain), baselineIs: 'a plain LangGraph script running the same loop (bench/startup/plain.mjs), median of alternating runs', target: { ratio: 1.5 } });
 
-}
+});
 
 // 6. The browser.
-if (process.env.BENCH_BROWSER !== '0' && ['small', 'big', 'huge', 'giant', 'canvas', 'run', 'timeline', 'runtime', 'autosave', 'scenarios'].some((section) => chosen(section))) {
+if (process.env.BENCH_BROWSER !== '0' && ['small', 'big', 'huge', 'giant', 'canvas', 'run', 'timeline', 'runtime', 'autosave', 'scenarios'].some((section) => chosen(section))) await runSection('browser', rows, log, async () => {
   const appDir = join(OUT, 'app');
   const pagesDir = join(OUT, 'pages');
   log(`\nbuilding the app into ${appDir} and the baseline pages into ${pagesDir}`);
@@ -202,7 +202,7 @@ if (process.env.BENCH_BROWSER !== '0' && ['small', 'big', 'huge', 'giant', 'canv
   } finally {
     load?.stop();
   }
-}
+});
 
 const results = rows.map(judge);
 const loadAfter = load();
