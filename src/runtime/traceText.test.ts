@@ -104,6 +104,7 @@ describe('a long trace read on the page', () => {
       const read = (await readTrace(fileOf(text)))!;
       const whole = parseTrace(text);
       expect(read).toEqual(whole.ok && whole.value);
+      expect(traceIndex(read.steps).keyframes).toBeDefined();
       expect(traceIndex(read.steps).timeline?.stop).toBe(true);
     }
     // A UTF-8 mark left by an editor is dropped, as the whole read drops it.

@@ -10,6 +10,7 @@
  */
 import { quickCheck } from '../graph/fastCheck.ts';
 import { TRACE_LIMITS } from '../graph/index.ts';
+import { keyframesFor } from './states.ts';
 import { timelineLayout } from './timelineLayout.ts';
 import { parseTrace, TraceStep, type Trace } from './trace.ts';
 import { traceIndex } from './traceIndex.ts';
@@ -28,7 +29,7 @@ const readText = async (file: Blob): Promise<string | null> => {
 
 /**
  * A trace file read with one `JSON.parse` on the page, each step passed by the quick check and
- * numbered in order, with its index and timeline laid out; null when it is not plainly valid (the
+ * numbered in order, with its index, kept states and timeline laid out; null when it is not plainly valid (the
  * parsing worker's whole parse then decides and explains).
  */
 export const readTrace = async (file: Blob): Promise<Trace | null> => {
@@ -53,6 +54,9 @@ export const readTrace = async (file: Blob): Promise<Trace | null> => {
     if (!stepCheck(step, 3) || step.step !== at + 1) return null;
   }
   const trace = { ...envelope.value, steps: steps as TraceStep[] };
-  timelineLayout(trace, traceIndex(trace.steps));
+  const index = traceIndex(trace.steps);
+  // The states kept along the steps too: the step shown first is the last one, whose state is replayed from them.
+  index.keyframes = keyframesFor(trace.steps);
+  timelineLayout(trace, index);
   return trace;
 };
