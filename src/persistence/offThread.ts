@@ -55,9 +55,10 @@ const size = (request: ParseRequest) => (request.kind === 'graph' ? request.text
 let idle: Worker | null = null;
 const startWorker = () => new Worker(new URL('./parse.worker.ts', import.meta.url), { type: 'module' });
 
-/** Starts the worker before any file needs it, so the first big import does not wait for it. */
+/** Starts the worker, and loads the page's trace reader, before any file needs them, so the first big import does not wait for them. */
 export const warmParser = () => {
   if (typeof Worker !== 'undefined') idle ??= startWorker();
+  void import('../runtime/traceText.ts');
 };
 
 /**
