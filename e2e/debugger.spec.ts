@@ -403,8 +403,8 @@ test('Pause stops a slow run mid-way and the page keeps answering; Continue fini
   await expect(stopStatus(page)).toContainText('completed');
 });
 
-test('a long trace read by parts still names its one broken step deep inside, and opens once mended', async ({ page }, testInfo) => {
-  // Big enough for the parsing worker, which sends the steps' text to the page by parts (runtime/traceText.ts).
+test('a long trace read on the page still names its one broken step deep inside, and opens once mended', async ({ page }, testInfo) => {
+  // Big enough to be read on the page with the quick check (runtime/traceText.ts), which leaves the broken step to the parsing worker to name.
   test.slow();
   const count = 6_000;
   const step = (index: number) => ({
@@ -429,7 +429,7 @@ test('a 10,000-step trace imports with its graph and scrolls, rendering only the
   const count = 10_000;
   const trace = {
     format: 'loopscope/trace', version: 1, graph: 'SecurityClaw triage', seed: 1, stopReason: 'max_steps', rounds: count / 4, tokensUsed: 0, finalState: {},
-    // Its graph: read in the worker with the rest, it opens before the steps have reached the page.
+    // Its graph: read with the rest, it opens and is painted before the run is shown on it.
     graphFile: JSON.parse(await readFile('src/graph/templates/securityclaw.json', 'utf8')),
     steps: Array.from({ length: count }, (_, index) => ({
       step: index + 1, round: Math.floor(index / 4) + 1, node: ['decide', 'execute', 'evaluate', 'recover'][index % 4], kind: ['reason', 'act', 'verify', 'recover'][index % 4],

@@ -130,18 +130,30 @@ const build = (schema: z.ZodMiniType, limits: InputLimits): Check => {
     }
     case 'object': {
       if ((def.catchall as unknown as { _zod: { def: Def } } | undefined)?._zod.def.type !== 'never') throw new Unreadable('objects that allow unknown keys');
-      // A field named as something every object inherits (`toString`) is read as its own or not at all.
-      const fields = Object.entries(def.shape ?? {}).map(([name, field]) => ({ name, inherited: name in Object.prototype, check: build(field, limits) }));
+      // Each key the value has is looked up by name (work for the keys it has, not for every field
+      // it may have), with a null prototype: a key named as something every object inherits
+      // (`toString`) is a field or nothing.
+      const checks: Record<string, Check> = Object.create(null);
+      const needed: Record<string, true> = Object.create(null);
+      let required = 0;
+      for (const [name, field] of Object.entries(def.shape ?? {})) {
+        const check = build(field, limits);
+        checks[name] = check;
+        // What may be left out: a field whose check takes undefined (optional, unknown).
+        if (!check(undefined, 0)) {
+          needed[name] = true;
+          required += 1;
+        }
+      }
       return (value, depth) => {
         if (!isRecord(value) || depth > limits.depth) return false;
         let present = 0;
-        for (const { name, inherited, check } of fields) {
-          const field = inherited && !Object.hasOwn(value, name) ? undefined : value[name];
-          if (field !== undefined) present += 1;
-          if (!check(field, depth + 1)) return false;
+        for (const name in value) {
+          const check = checks[name];
+          if (check === undefined || !check((value as Record<string, unknown>)[name], depth + 1)) return false;
+          if (needed[name] === true) present += 1;
         }
-        // No key but the fields: as many keys as fields present (JSON gives no key the value undefined).
-        return Object.keys(value).length === present;
+        return present === required;
       };
     }
     case 'lazy': {

@@ -5,7 +5,6 @@
 import type { GraphFile, ParseResult } from '../graph/index.ts';
 import type { Trace, TraceStep } from '../runtime/trace.ts';
 import { adoptIndex, type TraceIndex } from '../runtime/traceIndex.ts';
-import type { StepText, stepReader } from '../runtime/traceText.ts';
 
 /** Text from this many characters (a trace file from this many bytes) on is parsed off the main thread. */
 export const OFF_THREAD_CHARS = 100_000;
@@ -17,44 +16,23 @@ export const OFF_THREAD_CHARS = 100_000;
 export const TRACE_CHUNK = 2_000;
 
 /**
- * A graph's text, or a trace file: a trace is read from its bytes in the worker too (it may be 200
- * MB), by parts (runtime/traceText.ts) or, `whole`, parsed whole there.
+ * A graph's text, or a trace file: a big trace is read on the page first (runtime/traceText.ts),
+ * and from its bytes in the worker (it may be 200 MB) only when the page's read did not take it.
  */
-export type ParseRequest = { kind: 'graph'; text: string } | { kind: 'trace'; file: Blob; whole?: true };
+export type ParseRequest = { kind: 'graph'; text: string } | { kind: 'trace'; file: Blob };
 type Parsed<R extends ParseRequest> = R extends { kind: 'graph' } ? ParseResult<GraphFile> : ParseResult<Trace>;
 
 /**
- * What the worker posts: a graph's result. A trace by parts: its steps' text a chunk at a time,
- * then the rest of it checked (`text`), steps left out. A trace parsed whole: its result with its
- * steps left out (`chunks` follow) and their index with the states kept along them (made there,
- * off the page's thread), then the steps a chunk at a time.
+ * What the worker posts: a graph's result. A trace: its result with its steps left out (`chunks`
+ * follow) and their index with the states kept along them (made there, off the page's thread),
+ * then the steps a chunk at a time.
  */
-export type ParseMessage =
-  | ParseResult<GraphFile>
-  | ParseResult<Trace>
-  | { ok: true; value: Trace; chunks: number; index: TraceIndex }
-  | TraceStep[]
-  | StepText
-  | { ok: true; value: Trace; chunks: number; text: true };
+export type ParseMessage = ParseResult<GraphFile> | ParseResult<Trace> | { ok: true; value: Trace; chunks: number; index: TraceIndex } | TraceStep[];
 
-/** Ask again for the trace parsed whole: a part of it was not read. */
-export const WHOLE = 'whole';
-
-/**
- * The page's side: puts a trace's chunks back together; the result once it is whole. `reader`
- * reads a trace's steps sent as text (runtime/traceText.ts); without one they are refused.
- */
-export const collector = (reader?: ReturnType<typeof stepReader>) => {
+/** The page's side: puts a trace's chunks back together; the result once it is whole. */
+export const collector = () => {
   let pending: { value: Trace; chunks: number; index: TraceIndex; parts: TraceStep[][] } | null = null;
-  return (message: ParseMessage): ParseResult<GraphFile> | ParseResult<Trace> | typeof WHOLE | null => {
-    if ('from' in message) {
-      reader?.add(message);
-      return null;
-    }
-    if ('text' in message) {
-      const trace = reader?.finish(message.value, message.chunks);
-      return trace ? { ok: true, value: trace } : WHOLE;
-    }
+  return (message: ParseMessage): ParseResult<GraphFile> | ParseResult<Trace> | null => {
     if (Array.isArray(message)) {
       if (!pending) return null;
       pending.parts.push(message);
@@ -77,44 +55,41 @@ const size = (request: ParseRequest) => (request.kind === 'graph' ? request.text
 let idle: Worker | null = null;
 const startWorker = () => new Worker(new URL('./parse.worker.ts', import.meta.url), { type: 'module' });
 
-/** Starts the worker before any file needs it, so the first big import does not wait for it. */
+/** Starts the worker, and loads the page's trace reader, before any file needs them, so the first big import does not wait for them. */
 export const warmParser = () => {
   if (typeof Worker !== 'undefined') idle ??= startWorker();
+  void import('../runtime/traceText.ts');
 };
 
 /**
  * `onTraceChecked`: called with a trace's fields but its steps (`steps` empty) once the worker has
  * parsed and checked the whole file, before its steps are copied to the page: what shows no step
- * (the trace's graph) can open while they come. Not called where the page parses the file itself
- * or reads its steps' text (they are checked only once all are read).
+ * (the trace's graph) can open while they come. Not called where the page reads the file itself.
  */
 export const parseOffThread = <R extends ParseRequest>(request: R, onTraceChecked?: (trace: Trace) => void): Promise<Parsed<R>> => {
   if (size(request) < OFF_THREAD_CHARS || typeof Worker === 'undefined') return import('./parseRequest.ts').then(({ parseRequest }) => parseRequest(request) as Promise<Parsed<R>>);
+  // A big trace is read on the page with one `JSON.parse`: from a worker its steps would be copied
+  // or parsed again on the page. The worker parses it only to tell what is wrong with it.
+  if (request.kind === 'trace')
+    return import('../runtime/traceText.ts')
+      .then(({ readTrace }) => readTrace(request.file))
+      .then((trace) => (trace ? ({ ok: true, value: trace } as Parsed<R>) : inWorker(request, onTraceChecked)));
+  return inWorker(request, onTraceChecked);
+};
+
+const inWorker = <R extends ParseRequest>(request: R, onTraceChecked?: (trace: Trace) => void): Promise<Parsed<R>> => {
   const worker = idle ?? startWorker();
   idle = null;
-  // A trace's steps come as text, read on the page as they arrive (after the reader's module, loaded meanwhile).
-  const reading = request.kind === 'trace' ? import('../runtime/traceText.ts') : null;
   return new Promise((resolve) => {
-    let collect = collector();
-    let arrived = Promise.resolve();
-    const settle = (result: ParseResult<GraphFile> | ParseResult<Trace> | typeof WHOLE | null, message: ParseMessage) => {
-      if (result === WHOLE) {
-        collect = collector();
-        worker.postMessage({ ...request, whole: true });
-        return;
-      }
-      if (!Array.isArray(message) && 'chunks' in message && 'index' in message) onTraceChecked?.(message.value);
+    const collect = collector();
+    worker.onmessage = (event: MessageEvent<ParseMessage>) => {
+      const message = event.data;
+      if (!Array.isArray(message) && 'chunks' in message) onTraceChecked?.(message.value);
+      const result = collect(message);
       if (!result) return;
       if (idle === null) idle = worker;
       else worker.terminate();
       resolve(result as Parsed<R>);
-    };
-    if (reading)
-      arrived = reading.then(({ stepReader }) => {
-        collect = collector(stepReader());
-      });
-    worker.onmessage = (event: MessageEvent<ParseMessage>) => {
-      arrived = arrived.then(() => settle(collect(event.data), event.data));
     };
     worker.onerror = (event) => {
       worker.terminate();

@@ -1,27 +1,17 @@
 /**
  * The parsing worker's side of offThread.ts, in a module of its own: the page's bundle does not
- * carry what only the worker does (splitting a trace's text, parsing one whole).
+ * carry what only the worker does (parsing a trace whole).
  */
 import { keyframesFor } from '../runtime/states.ts';
 import type { ParseResult } from '../graph/index.ts';
-import { parseTrace, type Trace } from '../runtime/trace.ts';
+import type { Trace } from '../runtime/trace.ts';
 import { timelineLayout } from '../runtime/timelineLayout.ts';
 import { traceIndex } from '../runtime/traceIndex.ts';
-import { stepSplitter } from '../runtime/traceText.ts';
 import { TRACE_CHUNK, type ParseMessage, type ParseRequest } from './offThread.ts';
-import { parseRequest, readTraceFile, readTracePieces } from './parseRequest.ts';
+import { parseRequest } from './parseRequest.ts';
 
 /** Parses the request and posts the result, a trace's steps in chunks after its index. */
 export const answer = async (request: ParseRequest, post: (message: ParseMessage) => void) => {
-  if (request.kind === 'trace' && !request.whole) {
-    // A long trace by parts: its steps' text to the page as they are found while the file is read, then its checked envelope.
-    const splitter = stepSplitter(TRACE_CHUNK, post);
-    const split = (await readTracePieces(request.file, splitter.feed)) ? splitter.end() : null;
-    const envelope = split && parseTrace(split.envelope);
-    if (split && envelope?.ok) return post({ ok: true, value: envelope.value, chunks: split.chunks, text: true });
-    // Not plainly written, not UTF-8, or the envelope refused: read and parsed whole, which explains (the page drops the parts it had).
-    return postWhole(await readTraceFile(request.file), post);
-  }
   const result = await parseRequest(request);
   if (request.kind === 'graph' || !result.ok) return post(result);
   postWhole(result as ParseResult<Trace>, post);

@@ -3,7 +3,7 @@ import { FIXTURES } from './fixtures/index.ts';
 import { guardCheckWords, stopWords } from './guards.ts';
 import { runGraph } from './index.ts';
 import { parseTrace, serializeTrace, type TraceStep } from './trace.ts';
-import { readStepChunk } from './traceText.ts';
+import { readTrace } from './traceText.ts';
 
 /** A step's guard checks and its guard's stop, in words, as the step view and the timeline show them. */
 const wordsOf = (step: TraceStep) => [step.guards?.map(guardCheckWords), step.guard && stopWords(step.guard, step.budget), step.stop && stopWords(step.stop, step.budget)];
@@ -27,10 +27,10 @@ describe('guard checks and stops in a trace are data (issue 55)', () => {
     const parsed = parseTrace(serializeTrace(trace));
     expect(parsed.ok && parsed.value).toEqual(JSON.parse(JSON.stringify(trace)));
     expect(parsed.ok && parsed.value.steps.map(wordsOf)).toEqual(trace.steps.map(wordsOf));
-    expect(readStepChunk({ from: 0, text: JSON.stringify(trace.steps) })).toEqual(JSON.parse(JSON.stringify(trace.steps)));
+    expect(await readTrace(new Blob([serializeTrace(trace)]))).toEqual(JSON.parse(JSON.stringify(trace)));
   });
 
-  it('an old trace, with its checks and its guard’s stop in words, still opens and reads the same', () => {
+  it('an old trace, with its checks and its guard’s stop in words, still opens and reads the same', async () => {
     const header = { format: 'loopscope/trace', version: 1, graph: 'G', seed: 1, stopReason: 'max_rounds', stopExplain: 'round 6 would exceed maxRounds 5', rounds: 5, tokensUsed: 0, finalState: {} };
     const stop = { reason: 'max_rounds', explain: 'round 6 would exceed maxRounds 5' };
     const step = {
@@ -42,7 +42,7 @@ describe('guard checks and stops in a trace are data (issue 55)', () => {
     if (!parsed.ok) return;
     expect(parsed.value.steps[0]).toEqual(step);
     expect(wordsOf(parsed.value.steps[0])).toEqual([['round 6/5'], 'round 6 would exceed maxRounds 5', 'round 6 would exceed maxRounds 5']);
-    expect(readStepChunk({ from: 0, text: JSON.stringify([step]) })).toEqual([step]);
+    expect((await readTrace(new Blob([JSON.stringify({ ...header, steps: [step] })])))?.steps).toEqual([step]);
   });
 
   it('refuses a guard’s stop of no known form, naming where', () => {

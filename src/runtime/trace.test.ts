@@ -4,7 +4,7 @@ import { findTemplate } from '../graph/templates/index.ts';
 import { runGraph } from './index.ts';
 import { storedWords } from '../graph/reasonWords.ts';
 import { parseTrace, serializeTrace, type Trace } from './trace.ts';
-import { readStepChunk } from './traceText.ts';
+import { readTrace } from './traceText.ts';
 
 describe('parseTrace', () => {
   it('accepts a trace the runtime made, unchanged', async () => {
@@ -69,10 +69,10 @@ describe('reasons in a trace are data (issue 55)', () => {
     expect(parsed.ok && wordsOf(parsed.value)).toEqual(wordsOf(trace));
     expect(storedWords(evaluate.fired!)).toBe('evaluation.plan_exhausted eq true (was true)');
     // A long trace's steps are read by the quick check, recursive reasons included.
-    expect(readStepChunk({ from: 0, text: JSON.stringify(trace.steps) })).toEqual(JSON.parse(JSON.stringify(trace.steps)));
+    expect(await readTrace(new Blob([serializeTrace(trace)]))).toEqual(JSON.parse(JSON.stringify(trace)));
   });
 
-  it('an old trace, with its reasons in words, still opens and reads the same', () => {
+  it('an old trace, with its reasons in words, still opens and reads the same', async () => {
     const header = { format: 'loopscope/trace', version: 1, graph: 'G', seed: 1, stopReason: 'completed', rounds: 1, tokensUsed: 0, finalState: {} };
     const step = {
       step: 1, round: 1, node: 'evaluate', kind: 'verify', outcome: 'exhausted', attempts: [], reads: [], writes: {}, guard: null, durationMs: 0,
@@ -91,15 +91,15 @@ describe('reasons in a trace are data (issue 55)', () => {
     expect(wordsOf(parsed.value)).toEqual([[[
       'e3: outcome is "exhausted", not "sufficient"', 'e4: evaluation.plan_exhausted eq true (was true)', 'e5: not tried: e4 fired first',
     ], 'evaluation.plan_exhausted eq true (was true)']]);
-    expect(readStepChunk({ from: 0, text: JSON.stringify([step]) })).toEqual([step]);
+    expect((await readTrace(new Blob([JSON.stringify({ ...header, steps: [step] })])))?.steps).toEqual([step]);
   });
 
-  it('refuses a reason of no known form, naming where', () => {
+  it('refuses a reason of no known form, naming where', async () => {
     const header = { format: 'loopscope/trace', version: 1, graph: 'G', seed: 1, stopReason: null, rounds: 1, tokensUsed: 0, finalState: {} };
     const step = { step: 1, round: 1, node: 'a', kind: 'verify', outcome: null, attempts: [], reads: [], writes: {}, guard: null, durationMs: 0, edges: [], fired: { id: 'e1', target: 'b', why: { is: 'guess' } } };
     const parsed = parseTrace(JSON.stringify({ ...header, steps: [step] }));
     expect(parsed.ok).toBe(false);
     if (!parsed.ok) expect(parsed.problems.map((problem) => problem.path)).toContain('steps[0].fired.why.is');
-    expect(readStepChunk({ from: 0, text: JSON.stringify([step]) })).toBeNull();
+    expect(await readTrace(new Blob([JSON.stringify({ ...header, steps: [step] })]))).toBeNull();
   });
 });

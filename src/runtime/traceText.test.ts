@@ -6,8 +6,9 @@ import { parseUntrusted } from '../graph/parse.ts';
 import { findTemplate } from '../graph/templates/index.ts';
 import { z } from '../graph/zod.ts';
 import { runGraph } from './index.ts';
-import { parseTrace, serializeTrace, TraceStep, type Trace } from './trace.ts';
-import { splitSteps, stepReader, stepSplitter, type StepText } from './traceText.ts';
+import { parseTrace, serializeTrace, TraceStep } from './trace.ts';
+import { readTrace } from './traceText.ts';
+import { decodeText } from '../graph/bytes.ts';
 import { traceIndex } from './traceIndex.ts';
 
 const check = quickCheck(TraceStep, TRACE_LIMITS)!;
@@ -87,95 +88,80 @@ describe('the quick check of a schema', () => {
   });
 });
 
-/** A trace's text split into chunks of `size` steps: the chunks and the envelope, or null. */
-const split = (text: string, size = 3) => {
-  const chunks: StepText[] = [];
-  const rest = splitSteps(text, size, (chunk) => chunks.push(chunk));
-  return rest && { ...rest, parts: chunks };
+const fileOf = (...parts: BlobPart[]) => new Blob(parts);
+/** A file read whole and parsed by the full schema, as the parsing worker reads it (persistence/parseRequest.ts). */
+const readTraceFile = async (file: Blob) => {
+  const text = decodeText(new Uint8Array(await file.arrayBuffer()));
+  return text.ok ? parseTrace(text.value) : text;
 };
 
-describe('a trace read by parts', () => {
+describe('a long trace read on the page', () => {
   const run = () => runGraph(findTemplate('securityclaw')!.graph(), { seed: 1, compact: true });
 
   it('is the trace parsed whole, written either way, with its index and timeline laid out', async () => {
     const trace = await run();
     for (const text of [serializeTrace(trace), JSON.stringify(trace), JSON.stringify(trace, null, 2)]) {
-      const parts = split(text)!;
-      expect(parts.chunks).toBe(Math.ceil(trace.steps.length / 3));
-      const envelope = parseTrace(parts.envelope);
-      expect(envelope.ok && envelope.value.steps).toEqual([]);
-      const reader = stepReader();
-      parts.parts.forEach(reader.add);
-      const read = reader.finish((envelope as { value: Trace }).value, parts.chunks)!;
+      const read = (await readTrace(fileOf(text)))!;
       const whole = parseTrace(text);
       expect(read).toEqual(whole.ok && whole.value);
       expect(traceIndex(read.steps).keyframes).toBeDefined();
       expect(traceIndex(read.steps).timeline?.stop).toBe(true);
     }
+    // A UTF-8 mark left by an editor is dropped, as the whole read drops it.
+    expect(await readTrace(fileOf(new Uint8Array([0xef, 0xbb, 0xbf]), serializeTrace(trace)))).toEqual(JSON.parse(JSON.stringify(trace)));
   });
 
-  it('leaves the whole parse to explain any step that is not plainly valid', async () => {
+  /** Broken traces: readTrace leaves each to the whole parse, which names where it is wrong. */
+  const refusedBoth = async (name: string, file: Blob, path: string) => {
+    expect({ name, read: await readTrace(file) }).toEqual({ name, read: null });
+    const whole = await readTraceFile(file);
+    expect({ name, path: !whole.ok && whole.problems[0].path }).toEqual({ name, path });
+  };
+
+  it('leaves to the whole parse, which names the path, anything it does not plainly take', async () => {
     const trace = await run();
-    const text = serializeTrace({ ...trace, steps: trace.steps.map((step, index) => (index === 4 ? { ...step, kind: 'teleport' as never } : step)) });
-    const parts = split(text)!;
-    const reader = stepReader();
-    parts.parts.forEach(reader.add);
-    expect(reader.finish((parseTrace(parts.envelope) as { value: Trace }).value, parts.chunks)).toBeNull();
-    const whole = parseTrace(text);
-    expect(!whole.ok && whole.problems[0].path).toBe('steps[4].kind');
-    // Out of order, or missing a chunk: not read either.
-    const again = split(serializeTrace(trace))!;
-    const shuffled = stepReader();
-    [...again.parts].reverse().forEach(shuffled.add);
-    expect(shuffled.finish((parseTrace(again.envelope) as { value: Trace }).value, again.chunks)).toBeNull();
-    const short = stepReader();
-    again.parts.slice(1).forEach(short.add);
-    expect(short.finish((parseTrace(again.envelope) as { value: Trace }).value, again.chunks)).toBeNull();
+    const text = serializeTrace(trace);
+    const withStep = (index: number, change: (step: Record<string, unknown>) => Record<string, unknown>) =>
+      serializeTrace({ ...trace, steps: trace.steps.map((step, at) => (at === index ? (change({ ...step }) as never) : step)) });
+    await refusedBoth('a kind no node has', fileOf(withStep(4, (step) => ({ ...step, kind: 'teleport' }))), 'steps[4].kind');
+    await refusedBoth('an unknown key deep in a step', fileOf(withStep(2, (step) => ({ ...step, attempts: [{ n: 1, skill: 'x', outcome: 'ok', tokens: 0, unknown: 1 }] }))), 'steps[2].attempts[0].unknown');
+    await refusedBoth('steps out of order', fileOf(withStep(3, (step) => ({ ...step, step: 9 }))), 'steps[3].step');
+    await refusedBoth('a forbidden key in what a step wrote', fileOf(text.replace('"writes":{', '"writes":{"__proto__":{"x":1},')), 'steps[0].writes.__proto__');
+    await refusedBoth('a forbidden key in the trace itself', fileOf(text.replace('{', '{"__proto__":{},')), '__proto__');
+    await refusedBoth('a trace field of the wrong type', fileOf(JSON.stringify({ ...trace, rounds: 'many' })), 'rounds');
+    await refusedBoth('no steps', fileOf(JSON.stringify({ ...trace, steps: undefined })), 'steps');
+    await refusedBoth('steps that are no list', fileOf(JSON.stringify({ ...trace, steps: {} })), 'steps');
+    await refusedBoth('not JSON', fileOf(text.slice(0, -3)), '');
+    await refusedBoth('a list, not an object', fileOf(`[${text}]`), '');
+    await refusedBoth('bytes that are not UTF-8', fileOf(text.slice(0, 40), new Uint8Array([0xc3, 0x28]), text.slice(40)), '');
+    const utf16 = new Uint8Array([0xff, 0xfe, ...Array.from(text, (char) => [char.charCodeAt(0) & 0xff, char.charCodeAt(0) >> 8]).flat()]);
+    expect(await readTrace(fileOf(utf16))).toBeNull();
+    expect((await readTraceFile(fileOf(utf16))).ok).toBe(true);
+    // A replacement character written in the file is text like any other: the whole parse takes it.
+    const replaced = serializeTrace({ ...trace, graph: 'odd \uFFFD name' });
+    expect(await readTrace(fileOf(replaced))).toBeNull();
+    expect((await readTraceFile(fileOf(replaced))).ok).toBe(true);
   });
 
-  it('splits only a plainly written steps list, and the parts are JSON exactly when the text is', async () => {
+  it('accepts exactly what the whole parse accepts, whatever a step holds', async () => {
     const trace = await run();
-    const text = JSON.stringify({ ...trace, steps: trace.steps.slice(0, 2) });
-    const steps = JSON.stringify(trace.steps.slice(0, 2));
-    // Strings holding brackets, quotes and escaped quotes are not structure.
-    expect(split(JSON.stringify({ ...trace, graph: 'a "]}{[" \\" ,', steps: trace.steps.slice(0, 2) }))?.chunks).toBe(1);
-    expect(split(text.replace('"steps":[', '"st\\u0065ps":['))).toBeNull();
-    expect(split(text.replace('{', '{"steps": [],'))).toBeNull();
-    expect(split(`[${text}]`)).toBeNull();
-    expect(split(text.replace(steps, '[1,,2]'))).toBeNull();
-    expect(split(text.replace(steps, '[1,]'))).toBeNull();
-    expect(split(text.replace(steps, '"no list"'))).toBeNull();
-    expect(split(text.slice(0, -1))).toBeNull();
-    expect(split(text.replace(steps, '[]'))).toEqual({ envelope: text.replace(steps, '[]'), chunks: 0, parts: [] });
-    // Broken inside a step: split, but the part is not JSON, so the page does not read it.
-    const broken = split(text.replace('"step":1,"round":', '"step":1,"round"::'))!;
-    expect(() => JSON.parse(broken.parts[0].text)).toThrow();
-    // Anything after the object is the envelope's, which is then not JSON.
-    expect(() => JSON.parse(split(`${text} {}`)!.envelope)).toThrow();
+    const step = JSON.parse(JSON.stringify(trace.steps[0])) as Record<string, unknown>;
+    const key = fc.oneof(fc.string(), fc.constantFrom('__proto__', 'constructor', 'toString', 'step', 'kind', 'writes', 'why', 'is'));
+    fc.assert(
+      fc.asyncProperty(fc.dictionary(key, fc.jsonValue({ maxDepth: 4 }), { maxKeys: 4 }), fc.boolean(), async (extra, intoWrites) => {
+        // Through JSON text, as a file's steps are: a key `__proto__` is then the step's own.
+        const text = `{${serializeTrace({ ...trace, steps: [] }).trim().slice(1, -1).replace('"steps": []', `"steps": [${JSON.stringify(intoWrites ? { ...step, writes: extra } : { ...step, ...extra })}]`)}}`;
+        const read = await readTrace(fileOf(text));
+        const whole = parseTrace(text);
+        expect(read !== null).toBe(whole.ok);
+        if (read) expect(read).toEqual(whole.ok && whole.value);
+      }),
+      { numRuns: 200 },
+    );
   });
 
-  it('splits the same given a piece at a time, wherever the pieces break, as a file is read', async () => {
-    const trace = await run();
-    const odd = { ...trace, graph: 'a "]}{[" \\" \\\\ ,', steps: trace.steps.slice(0, 5) };
-    const texts = [serializeTrace(odd), JSON.stringify(odd), JSON.stringify(odd, null, 2), JSON.stringify({ ...odd, steps: [] })];
-    // Cut also inside the list's key, between it and its colon and bracket, inside strings, and after a backslash:
-    // one text cut everywhere, the others at some places (a cut a character reads slowly).
-    for (const text of texts) {
-      const whole = split(text);
-      expect(whole).not.toBeNull();
-      for (const width of text === texts[1] ? [1, 64] : [7, 1000]) {
-        const parts: StepText[] = [];
-        const splitter = stepSplitter(3, (part) => parts.push(part));
-        for (let at = 0; at < text.length; at += width) expect(splitter.feed(text.slice(at, at + width))).toBe(true);
-        expect({ width, ...splitter.end(), parts }).toEqual({ width, ...whole });
-      }
-    }
-    // A text that ends inside a string, a key or the list is not split, however it came.
-    for (const cut of [(text: string) => text.slice(0, text.indexOf('"steps"') + 4), (text: string) => text.slice(0, text.indexOf('"steps"') + 8), (text: string) => text.slice(0, -3)]) {
-      const splitter = stepSplitter(3, () => undefined);
-      const text = cut(JSON.stringify(odd));
-      for (let at = 0; at < text.length; at += 5) splitter.feed(text.slice(at, at + 5));
-      expect(splitter.end()).toBeNull();
-    }
+  it('refuses a file too big to be within the trace limits without reading it', async () => {
+    const huge = { size: TRACE_LIMITS.textChars * 3 + 1, text: () => Promise.reject(new Error('read')) } as unknown as Blob;
+    expect(await readTrace(huge)).toBeNull();
   });
 });
