@@ -25,7 +25,7 @@ import { NO_PAUSE_RULES, pauseAfterReason, pauseBeforeByRules, type PauseRules }
 import { forkStart } from './fork.ts';
 import { foldJournal, journalSteps, putStep, takeUpdate } from './journal.ts';
 import { agentState, channelNames, initialValues, refusedState, type RunLedger, type RunValues, type Stop } from './state.ts';
-import { approvalAt, approvalNodes, startingStatus, startSession, stepPastFreshThread, toldBy, transition, type RunSession, type SessionEvent } from './session.ts';
+import { approvalAt, approvalNodes, startingStatus, startSession, goPastFreshThread, toldBy, transition, type RunSession, type SessionEvent } from './session.ts';
 import { TRACE_FORMAT, TRACE_VERSION, type Trace, type TraceStep } from './trace.ts';
 
 /** A long run hands the event loop back after this much work, so the page keeps painting and clicks get through. */
@@ -411,7 +411,7 @@ class Controller implements LocalRunController {
     const going: Going = (this.going = { mode: 'step', rules: NO_PAUSE_RULES, nodes: 0, first: false, pauseAsked: false });
     let ran = 0;
     try {
-      await stepPastFreshThread(async () => (ran = (await this.drive(going)).ran), () => ran > 0 || this.values._run.stop !== null || this.awaitedApproval() !== null);
+      await goPastFreshThread(async () => ((ran = (await this.drive(going)).ran) > 0 || this.values._run.stop !== null || this.awaitedApproval() !== null ? 'done' : 'idle'));
     } finally {
       this.going = null;
     }
@@ -444,15 +444,13 @@ class Controller implements LocalRunController {
     const going: Going = (this.going = { mode: 'run', rules, nodes: 0, first: true, pauseAsked: false });
     this.transition({ type: 'run_started' });
     try {
-      // A fresh thread, or one whose state was just edited, stops before its first node once: go on past it.
-      for (let idle = 0; idle < 3; ) {
+      await goPastFreshThread(async () => {
         const { ran, pausedFor } = await this.drive(going);
-        if (this.values._run.stop) break;
+        if (this.values._run.stop) return 'done';
         // Stopped before an approve node answered in advance: it asks nobody, so go on.
-        if (pausedFor === NEXT_CALL || (pausedFor === null && this.answeredInAdvance() && !isBreakpoint(rules, this.next))) continue;
-        if (ran > 0 || pausedFor || this.awaitedApproval() || isBreakpoint(rules, this.next)) break;
-        idle += 1;
-      }
+        if (pausedFor === NEXT_CALL || (pausedFor === null && this.answeredInAdvance() && !isBreakpoint(rules, this.next))) return 'more';
+        return ran > 0 || pausedFor || this.awaitedApproval() || isBreakpoint(rules, this.next) ? 'done' : 'idle';
+      });
     } finally {
       this.going = null;
     }

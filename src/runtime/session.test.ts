@@ -4,7 +4,7 @@ import type { PendingApproval, RunEvent, RunStatus } from './controller.ts';
 import { FIXTURES } from './fixtures/index.ts';
 import type { PauseRules } from './pauseRules.ts';
 import { createController } from './run.ts';
-import { approvalAt, approvalNodes, ask, callsOf, nextStatus, startingStatus, startSession, type RunStatusEvent, stepPastFreshThread, STEP_CALLS, toldBy, transition, type Command, type RunSession, type SessionEvent } from './session.ts';
+import { approvalAt, approvalNodes, ask, callsOf, nextStatus, startingStatus, startSession, type RunStatusEvent, goPastFreshThread, STEP_CALLS, toldBy, transition, type Command, type RunSession, type SessionEvent, type StreamCall } from './session.ts';
 
 const ASKED: PendingApproval = { node: 'gate', prompt: 'Allow delete to run?' };
 const at = (status: RunStatus, more: Partial<RunSession> = {}): RunSession => ({ status, pending: status === 'awaiting_approval' ? ASKED : null, pausedBy: null, ...more });
@@ -126,13 +126,17 @@ describe('what both executors share', () => {
     });
   });
 
-  it('a Step streams again past a fresh thread’s first stop, until done or STEP_CALLS calls', async () => {
+  it('a Step or Run streams again past a fresh thread’s first stop, until done or STEP_CALLS idle calls; a call cut short is not counted', async () => {
     const calls: number[] = [];
-    await stepPastFreshThread(async (call) => calls.push(call), () => calls.length === 2);
+    await goPastFreshThread(async (call) => (calls.push(call) === 2 ? 'done' : 'idle'));
     expect(calls).toEqual([0, 1]);
     calls.length = 0;
-    await stepPastFreshThread(async (call) => calls.push(call), () => false);
+    await goPastFreshThread(async (call) => (calls.push(call), 'idle'));
     expect(calls).toHaveLength(STEP_CALLS);
+    calls.length = 0;
+    const came: StreamCall[] = ['more', 'idle', 'more', 'more', 'idle', 'idle', 'done'];
+    await goPastFreshThread(async (call) => (calls.push(call), came[calls.length - 1]));
+    expect(calls).toEqual([0, 0, 1, 1, 1, 2]);
   });
 });
 

@@ -17,7 +17,7 @@ import { emptyTold, foldEvent, withTold, type RunTold } from '../runtime/serverE
 import { branchesAt, forkRequest, ownWrites } from '../runtime/serverFork.ts';
 import { branchOf, foreignStateAfter, foreignStateBefore, foreignTrace, subgraphForkRefusal, traceFromBranch, type CheckpointState } from '../runtime/serverTrace.ts';
 import { agentState } from '../runtime/state.ts';
-import { approvalAt, approvalNodes, startSession, stepPastFreshThread, toldBy, transition, type RunSession, type SessionEvent } from '../runtime/session.ts';
+import { approvalAt, approvalNodes, startSession, goPastFreshThread, toldBy, transition, type RunSession, type SessionEvent } from '../runtime/session.ts';
 import { TRACE_FORMAT, TRACE_VERSION, type Trace, type TraceStep } from '../runtime/trace.ts';
 import { LIST_PAGE, openConnection, serverConnection, shortId, standInFor, type Client, type Connection } from './langgraphServer.ts';
 import { showInApp, type ShownEvent } from './shownInApp.ts';
@@ -48,6 +48,9 @@ export const untoldWords = (runId: string, modes: unknown) => {
   const started = listed.length ? `with the stream modes ${listed.join(', ')}` : 'with stream modes the server does not list';
   return `Run ${shortId(runId)} was started elsewhere ${started}, and the server streamed no events for it when joined (it streams a joined run in the modes it was started with): its routers' return values, retry attempts and Send inputs are not shown; a run started here has them.`;
 };
+
+/** A run's `error` event, as the panel says it, for a run started here or joined alike. */
+const runFailed = (data: unknown) => `the server's run failed: ${JSON.stringify(data)}`;
 
 const NOT_FROM_HERE: Unsupported = { unsupported: 'A run on a LangGraph server goes on to its next interrupt: it cannot be paused or stopped from here' };
 
@@ -220,7 +223,7 @@ export class ServerRun implements RunController {
     await this.connection.attempt(async () => {
       const { told, foldEvent } = await this.toldOf(threadId);
       for await (const chunk of this.connection.api.runs.joinStream(threadId, active.run_id, { streamMode: foreign ? ['updates', 'events'] : ['updates'] })) {
-        if (chunk.event === 'error') throw new Error(`the server's run failed: ${JSON.stringify(chunk.data)}`);
+        if (chunk.event === 'error') throw new Error(runFailed(chunk.data));
         if (chunk.event === 'events') {
           heard = true;
           foldEvent(told, chunk.data);
@@ -278,7 +281,7 @@ export class ServerRun implements RunController {
       const { told, foldEvent } = await this.toldOf(threadId);
       for await (const chunk of stream) {
         // A node that threw is told by the thread itself (a step with its error, the run stopped there): any other failure is said here.
-        if (chunk.event === 'error') failure = `the server's run failed: ${JSON.stringify(chunk.data)}`;
+        if (chunk.event === 'error') failure = runFailed(chunk.data);
         if (chunk.event === 'events') foldEvent(told, chunk.data);
         if (chunk.event === 'updates') await this.readThread(threadId);
       }
@@ -312,7 +315,10 @@ export class ServerRun implements RunController {
     const before = this.connection.thread();
     const steps = () => this.trace.steps.length;
     const count = before ? steps() : 0;
-    await stepPastFreshThread((call) => this.streamRun({ input: call === 0 && !before ? input : null }, true), () => steps() > count || (this.connection.thread()?.next.length ?? 0) === 0);
+    await goPastFreshThread(async (call) => {
+      await this.streamRun({ input: call === 0 && !before ? input : null }, true);
+      return steps() > count || (this.connection.thread()?.next.length ?? 0) === 0 ? 'done' : 'idle';
+    });
   }
 
   /** The thread waits on an `interrupt()`: the person's answer resumes it (`Command({resume})`). */
