@@ -162,10 +162,6 @@ class Controller implements LocalRunController {
     return this.current;
   }
 
-  get status() {
-    return this.current.status;
-  }
-
   get state() {
     return agentState(this.values);
   }
@@ -174,10 +170,6 @@ class Controller implements LocalRunController {
     if (this.values._run.stop) return null;
     if (this.values._run.closing) return this.shared.graph.finally ?? null;
     return this.values._run.step === 0 ? this.shared.graph.entry : (this.values._step?.fired?.target ?? null);
-  }
-
-  get pendingApproval() {
-    return this.current.pending;
   }
 
   /** The checkpointer's record of the thread, and the values it will start from while it has no checkpoint yet. */

@@ -146,7 +146,7 @@ describe('a run in the page, driven through its session', () => {
     const told: RunEvent[] = [];
     controller.subscribe((event) => told.push(event));
     await controller.run({ breakpoints: { nodes: [], edges: ['e1'], conditions: [] } });
-    expect(controller.status).toBe('paused');
+    expect(controller.session.status).toBe('paused');
     expect(controller.trace.steps).toHaveLength(1);
     expect(told.filter((event) => event.type === 'status' || event.type === 'paused')).toEqual([
       { type: 'status', status: 'running' },

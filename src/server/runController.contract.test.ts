@@ -46,13 +46,13 @@ afterEach(() => {
 /** Runs to the end, approving whatever asks. */
 const toTheEnd = async (controller: RunController) => {
   await controller.run();
-  while (controller.status === 'awaiting_approval') await ask(controller, { type: 'decide', decision: 'approved' });
+  while (controller.session.status === 'awaiting_approval') await ask(controller, { type: 'decide', decision: 'approved' });
 };
 
 describe.each(implementations)('the RunController contract: $name', (implementation) => {
   it('is idle before its first step, with no steps', async () => {
     const controller = await implementation.start();
-    expect(controller.status).toBe('idle');
+    expect(controller.session.status).toBe('idle');
     expect(controller.trace.steps).toEqual([]);
   });
 
@@ -60,7 +60,7 @@ describe.each(implementations)('the RunController contract: $name', (implementat
     const controller = await implementation.start();
     const first = await controller.step();
     expect(first?.step).toBe(1);
-    expect(controller.status).toBe('paused');
+    expect(controller.session.status).toBe('paused');
     expect(controller.trace.steps.map((step) => step.node)).toEqual([first?.node]);
     expect(controller.next).not.toBeNull();
     const next = controller.next;
@@ -72,7 +72,7 @@ describe.each(implementations)('the RunController contract: $name', (implementat
     const controller = await implementation.start();
     await controller.step();
     await toTheEnd(controller);
-    expect(controller.status).toBe('stopped');
+    expect(controller.session.status).toBe('stopped');
     expect(controller.next).toBeNull();
     expect(controller.trace.steps.length).toBeGreaterThan(1);
     expect(controller.trace.steps.map((step) => step.step)).toEqual(controller.trace.steps.map((_, index) => index + 1));
@@ -95,7 +95,7 @@ describe.each(implementations)('the RunController contract: $name', (implementat
     if (isUnsupported(forked)) throw new Error(forked.unsupported);
     expect(implementation.edited((await forked.stateAt(1)) ?? {}) || implementation.edited((await forked.stateAt(2)) ?? {})).toBe(true);
     await toTheEnd(forked);
-    expect(forked.status).toBe('stopped');
+    expect(forked.session.status).toBe('stopped');
     expect(forked.trace.steps[0].node).toBe(ran[0]);
   });
 
@@ -138,7 +138,7 @@ describe('a thread of a server, once disconnected', () => {
     const told: RunEvent[] = [];
     controller.subscribe((event) => told.push(event));
     disconnect();
-    expect(controller.status).toBe('stopped');
+    expect(controller.session.status).toBe('stopped');
     expect(told).toEqual([{ type: 'status', status: 'stopped' }]);
   });
 });

@@ -11,7 +11,7 @@
  * steps are told to `subscribe`'s.
  */
 import type { GraphFile } from '../graph/index.ts';
-import { type ForkEdits, type PendingApproval, type RunController, type RunEvent, type RunStatus, type Unsupported } from '../runtime/controller.ts';
+import { type ForkEdits, type PendingApproval, type RunController, type RunEvent, type Unsupported } from '../runtime/controller.ts';
 import { answersByStep, resumesByRun, writersOf } from '../runtime/serverAnswers.ts';
 import { emptyTold, foldEvent, withTold, type RunTold } from '../runtime/serverEvents.ts';
 import { branchesAt, forkRequest, ownWrites } from '../runtime/serverFork.ts';
@@ -479,10 +479,6 @@ export class ServerRun implements RunController {
     return this.current;
   }
 
-  get status(): RunStatus {
-    return this.current.status;
-  }
-
   /** The run of the thread read last: while another thread starts, the run on screen keeps its own steps. */
   get trace(): Trace {
     return this.shown?.trace ?? { format: TRACE_FORMAT, version: TRACE_VERSION, graph: this.connection.selectedGraph()?.graphId ?? '', seed: 1, stopReason: null, rounds: 0, tokensUsed: 0, finalState: {}, steps: [] };
@@ -490,10 +486,6 @@ export class ServerRun implements RunController {
 
   get next(): string | null {
     return this.connection.thread()?.next[0] ?? null;
-  }
-
-  get pendingApproval(): PendingApproval | null {
-    return this.current.pending;
   }
 
   /** Tells the open thread's new steps and changes of status, as the server's answers come in. */

@@ -151,11 +151,11 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
   const liveActivity = (): LiveActivity => {
     const { activeRunId, liveRunId } = get();
     if (!registry.live || activeRunId === null || activeRunId !== liveRunId) return NO_ACTIVITY;
-    if (registry.live.status === 'running' || stepping) {
+    if (registry.live.session.status === 'running' || stepping) {
       const running = inFlight?.node ?? registry.live.next;
       return { running, attempts: inFlight?.node === running ? inFlight.attempts : [], next: null };
     }
-    return { ...NO_ACTIVITY, next: registry.live.status === 'stopped' ? null : registry.live.next };
+    return { ...NO_ACTIVITY, next: registry.live.session.status === 'stopped' ? null : registry.live.next };
   };
 
   const paintStep = async () => {
@@ -163,7 +163,7 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
     const run = runs.find((candidate) => candidate.id === activeRunId);
     // A step picked in the timeline shows the nodes as that step left them.
     const shown = run ? Math.min(run.stepCount, selectedStep ?? run.stepCount) : 0;
-    const still = registry.live?.status === 'running' && activeRunId === get().liveRunId && get().speedMs === 0;
+    const still = registry.live?.session.status === 'running' && activeRunId === get().liveRunId && get().speedMs === 0;
     const states = run && told?.step === selectedStep && told.controller === registry.get(run.id) ? told.states : null;
     set((state) => ({
       overlay: run ? { ...overlayFor(run.trace.steps, selectedStep, run.stepCount), ...(still ? { still } : {}) } : null,
@@ -194,12 +194,12 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
     const id = get().liveRunId;
     if (!registry.live || id === null) return;
     const trace = registry.live.trace;
-    const { status } = registry.live;
+    const { status } = registry.live.session;
     const nothingNew = synced?.id === id && synced.steps === trace.steps.length && synced.status === status && get().activeRunId === id;
     synced = { id, steps: trace.steps.length, status };
     updateRun(id, { trace, stepCount: trace.steps.length });
     const running = status === 'running';
-    set({ runStatus: status, pendingApproval: registry.live.pendingApproval, activeRunId: id, inFlight: running ? inFlight : null, ...(running ? {} : { pauseAsked: false }) });
+    set({ runStatus: status, pendingApproval: registry.live.session.pending, activeRunId: id, inFlight: running ? inFlight : null, ...(running ? {} : { pauseAsked: false }) });
     if (nothingNew) void paintStep();
     else showStep(trace.steps.length > 0 ? trace.steps.length : null);
   };
@@ -272,11 +272,11 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
     release();
     registry.setLive(created);
     registry.register(id, created);
-    set({ liveRunId: id, runError: null, runRefused: null, pausedBy: null, pendingApproval: created.pendingApproval, runStatus: created.status, liveSteps: created.trace.steps.length });
+    set({ liveRunId: id, runError: null, runRefused: null, pausedBy: null, pendingApproval: created.session.pending, runStatus: created.session.status, liveSteps: created.trace.steps.length });
     inFlight = null;
     unsubscribe = created.subscribe((event) => {
       if (registry.live !== created) return;
-      const instant = created.status === 'running' && get().speedMs === 0;
+      const instant = created.session.status === 'running' && get().speedMs === 0;
       const shown = () => get().runs.find((run) => run.id === id)?.stepCount ?? 0;
       if (event.type === 'attempt') {
         inFlight = inFlight?.step === event.step ? { ...inFlight, attempts: [...inFlight.attempts, event.attempt] } : { step: event.step, node: event.node, attempts: [event.attempt] };
@@ -330,14 +330,14 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
   /** The live run if it can go on; a graph edited in what a run reads starts afresh rather than stepping a stale run. */
   const goOn = async () => {
     const live = get().runs.find((run) => run.id === get().liveRunId);
-    if (!registry.live || registry.live.status === 'stopped' || !live || !sameBehaviour(live.graph, get().graph)) return startFresh();
+    if (!registry.live || registry.live.session.status === 'stopped' || !live || !sameBehaviour(live.graph, get().graph)) return startFresh();
     await askFirst(registry.live);
     return registry.live;
   };
 
   /** Says which node breakpoint a Run stopped at (LangGraph interrupted before the node). */
   const noteBreakpoint = () => {
-    if (!registry.live || !isLocalRun(registry.live) || registry.live.status !== 'paused' || get().pausedBy || registry.live.next === null) return;
+    if (!registry.live || !isLocalRun(registry.live) || registry.live.session.status !== 'paused' || get().pausedBy || registry.live.next === null) return;
     const live = get().runs.find((run) => run.id === get().liveRunId);
     if (!live) return;
     const reason = pauseBeforeReason({ ...get().breakpoints, conditions: [] }, live.graph, registry.live.next, registry.live.state);
@@ -420,7 +420,7 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
       if (!run) return;
       set({ activeRunId: id, runRefused: null });
       const picked = registry.get(id);
-      if (picked && picked !== registry.live && picked.status !== 'stopped') attach(id, picked);
+      if (picked && picked !== registry.live && picked.session.status !== 'stopped') attach(id, picked);
       showStep(run.stepCount > 0 ? run.stepCount : null);
     },
     fork: (atStep, edits) =>

@@ -416,10 +416,8 @@ describe('a run that goes on elsewhere (a LangGraph server\'s thread), driven by
     const asked: string[] = [];
     const controller: RunController = {
       session: startSession('running'),
-      status: 'running',
       trace,
       next: 'execute',
-      pendingApproval: null,
       subscribe: () => () => {},
       step: async () => {
         asked.push('step');
