@@ -1,5 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { MemorySaver } from '@langchain/langgraph';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ask, createController, isUnsupported, type ForkEdits, type RunController, type RunEvent } from '../runtime/index.ts';
+import type { GraphFile } from '../graph/index.ts';
+import { findTemplate } from '../graph/templates/index.ts';
+import { ask, buildStateGraph, createController, isUnsupported, type ForkEdits, type RunController, type RunEvent } from '../runtime/index.ts';
 import { FIXTURES } from '../runtime/fixtures/index.ts';
 import { useApp } from '../store/index.ts';
 import { inProcessServer } from './inProcessServer.testing.ts';
@@ -105,6 +109,18 @@ describe.each(implementations)('the RunController contract: $name', (implementat
     for (const result of [controller.pause(), controller.stop()]) expect(result === undefined || isUnsupported(result)).toBe(true);
   });
 
+  it('where it stands is its session alone, and the screen shows that session: the status and the approval', async () => {
+    const controller = await implementation.start();
+    // One place: no status or approval of its own beside the session (derivable, they were kept twice).
+    expect('status' in controller || 'pendingApproval' in controller).toBe(false);
+    await useApp.getState().followRun(controller, { key: 'under test', label: 'under test', graph: useApp.getState().graph });
+    for (const drive of [() => useApp.getState().step(), () => useApp.getState().step(), () => toTheEnd(controller)]) {
+      await drive();
+      expect({ status: useApp.getState().runStatus, pending: useApp.getState().pendingApproval }).toEqual({ status: controller.session.status, pending: controller.session.pending });
+    }
+    expect(controller.session.status).toBe('stopped');
+  });
+
   it('subscribe() tells each new step and the status as it changes, until unsubscribed', async () => {
     const controller = await implementation.start();
     const told: RunEvent[] = [];
@@ -140,5 +156,44 @@ describe('a thread of a server, once disconnected', () => {
     disconnect();
     expect(controller.session.status).toBe('stopped');
     expect(told).toEqual([{ type: 'status', status: 'stopped' }]);
+  });
+});
+
+/** A graph that asks a person before a node, run in the page and as a Loopscope export on a server. */
+const bothExecutors = async (graph: GraphFile) => {
+  const served = buildStateGraph(graph, {}, { describe: true, served: true }).compile({ checkpointer: new MemorySaver() });
+  const server = await connect('http://server.test', inProcessServer(served as never, 'approval').client);
+  if (!server) throw new Error('not connected');
+  return { local: createController(graph), server };
+};
+
+describe('an approval, asked by either executor', () => {
+  const gate = () => findTemplate('approval-gate')!.graph();
+  /** The same graph, its approve node left to put the question in the one default wording. */
+  const unworded = (): GraphFile => {
+    const graph = gate();
+    return { ...graph, nodes: graph.nodes.map((node) => (node.kind === 'approve' ? { ...node, config: { ...node.config, prompt: undefined } } : node)) };
+  };
+
+  it.each([['its own prompt', gate], ['the default wording', unworded]])('waits on the same approval, in the same words (%s), and goes on past it the same way', async (_, graph) => {
+    const { local, server } = await bothExecutors(graph());
+    await local.run();
+    await server.run();
+    expect(server.session).toEqual(local.session);
+    expect(local.session).toMatchObject({ status: 'awaiting_approval', pending: { node: 'ask', skill: 'open_ticket' } });
+    // What the screen shows of the server's run (it follows the thread it reads) is that session.
+    expect(useApp.getState().pendingApproval).toEqual(server.session.pending);
+    for (const run of [local, server]) await ask(run, { type: 'decide', decision: 'approved' });
+    expect([local.session.status, server.session.status]).toEqual(['stopped', 'stopped']);
+    expect(server.trace.steps.map((step) => `${step.node}:${step.outcome}`)).toEqual(local.trace.steps.map((step) => `${step.node}:${step.outcome}`));
+  });
+});
+
+describe('the two executors', () => {
+  it('call into no store: the run in the page tells its listeners, the server\'s run its connection and its listeners', () => {
+    for (const file of ['../runtime/run.ts', './serverRun.ts']) {
+      const source = readFileSync(new URL(file, import.meta.url), 'utf8');
+      expect(source, file).not.toMatch(/\buse(App|Server)\b|\/store\/|from 'zustand'/);
+    }
   });
 });
