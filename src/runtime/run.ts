@@ -25,8 +25,9 @@ import { NO_PAUSE_RULES, pauseAfterReason, pauseBeforeByRules, type PauseRules }
 import { forkStart } from './fork.ts';
 import { foldJournal, journalSteps, putStep, takeUpdate } from './journal.ts';
 import { agentState, channelNames, initialValues, refusedState, type RunLedger, type RunValues, type Stop } from './state.ts';
-import { approvalAt, approvalNodes, startingStatus, startSession, goPastFreshThread, toldBy, transition, type RunSession, type SessionEvent } from './session.ts';
-import { TRACE_FORMAT, TRACE_VERSION, type Trace, type TraceStep } from './trace.ts';
+import { approvalAt, startingStatus, startSession, goPastFreshThread, stopsBefore, toldBy, transition, type RunSession, type SessionEvent } from './session.ts';
+import { traceOfValues } from './runTrace.ts';
+import type { Trace, TraceStep } from './trace.ts';
 
 /** A long run hands the event loop back after this much work, so the page keeps painting and clicks get through. */
 const YIELD_AFTER_MS = 8;
@@ -181,11 +182,8 @@ class Controller implements LocalRunController {
   }
 
   get trace(): Trace {
-    const run = this.values._run;
     return {
-      format: TRACE_FORMAT, version: TRACE_VERSION, graph: this.shared.graph.name, seed: run.seed,
-      stopReason: run.stop?.reason ?? null, rounds: run.roundsRan, tokensUsed: this.values.tokensUsed as number,
-      finalState: this.state, steps: [...this.steps], ...(run.stop ? { stopExplain: run.stop.explain } : {}),
+      ...traceOfValues(this.shared.graph.name, this.values, [...this.steps]),
       ...(this.scenario === undefined ? {} : { scenario: this.scenario }),
       ...(this.forkedFrom ? { forkedFrom: this.forkedFrom } : {}),
     };
@@ -327,11 +325,8 @@ class Controller implements LocalRunController {
 
   /** The nodes a Run stops before: breakpoints, and nodes that ask a person (`interruptsBefore`) nobody answered yet. */
   private interruptNodes(rules: PauseRules): string[] {
-    const graph = this.shared.graph;
-    const approvals = this.options.headless ? [] : approvalNodes(graph, this.shared.names);
     const answered = this.values._run.decision !== null || this.answeredInAdvance() ? this.next : null;
-    const ids = [...rules.breakpoints.nodes, ...approvals].filter((id) => id !== answered && this.shared.names.has(id));
-    return [...new Set(ids)].map((id) => this.nodeName(id));
+    return stopsBefore(this.shared.graph, this.shared.names, { answered: answered && this.nodeName(answered), breakpoints: rules.breakpoints.nodes, asks: !this.options.headless });
   }
 
   /** One LangGraph stream call; resolves with how many nodes ran and why it stopped short (a hook's reason), if it did. */

@@ -4,7 +4,7 @@ import type { PendingApproval, RunEvent, RunStatus } from './controller.ts';
 import { FIXTURES } from './fixtures/index.ts';
 import type { PauseRules } from './pauseRules.ts';
 import { createController } from './run.ts';
-import { approvalAt, approvalNodes, ask, callsOf, nextStatus, startingStatus, startSession, type RunStatusEvent, goPastFreshThread, STEP_CALLS, toldBy, transition, type Command, type RunSession, type SessionEvent, type StreamCall } from './session.ts';
+import { approvalAt, approvalNodes, ask, callsOf, nextStatus, startingStatus, startSession, stopsBefore, type RunStatusEvent, goPastFreshThread, STEP_CALLS, toldBy, transition, type Command, type RunSession, type SessionEvent, type StreamCall } from './session.ts';
 
 const ASKED: PendingApproval = { node: 'gate', prompt: 'Allow delete to run?' };
 const at = (status: RunStatus, more: Partial<RunSession> = {}): RunSession => ({ status, pending: status === 'awaiting_approval' ? ASKED : null, pausedBy: null, ...more });
@@ -116,6 +116,13 @@ describe('what both executors share', () => {
 
   it('the approval list: the nodes that ask a person, of those compiled', () => {
     expect(approvalNodes(graph, new Map([['gate', 'gate'], ['reply', 'reply']]))).toEqual(['gate']);
+  });
+
+  it('the nodes a Run stops before, by LangGraph name: breakpoints and the nodes that ask a person, once each, but the one just answered', () => {
+    const names = new Map([['gate', 'n_gate'], ['asked', 'asked'], ['reply', 'reply']]);
+    expect(stopsBefore(graph, names, { breakpoints: ['reply', 'gate', 'gone'] })).toEqual(['reply', 'n_gate', 'asked']);
+    expect(stopsBefore(graph, names, { answered: 'n_gate' })).toEqual(['asked']);
+    expect(stopsBefore(graph, names, { breakpoints: ['reply'], asks: false })).toEqual(['reply']);
   });
 
   it('one wording of the question: the node prompt, else the refused action', () => {

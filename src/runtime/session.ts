@@ -159,6 +159,14 @@ export const toldBy = (effects: readonly SessionEffect[]): RunEvent[] => effects
 export const approvalNodes = (graph: GraphFile, names?: ReadonlyMap<string, string>): string[] =>
   graph.nodes.filter((node) => kindDefinition(node.kind).interruptsBefore && (!names || names.has(node.id))).map((node) => node.id);
 
+/**
+ * The LangGraph names of the nodes a Run stops before (`interruptBefore`), on either executor: the
+ * `breakpoints` (ids) and, unless nobody is asked (a headless run), the nodes that ask a person —
+ * all but `answered` (a name: the node whose answer was just given, which the run goes on past).
+ */
+export const stopsBefore = (graph: GraphFile, names: ReadonlyMap<string, string>, { answered, breakpoints = [], asks = true }: { answered?: string | null; breakpoints?: readonly string[]; asks?: boolean }): string[] =>
+  [...new Set([...breakpoints, ...(asks ? approvalNodes(graph, names) : [])].filter((id) => names.has(id)).map((id) => names.get(id) as string))].filter((name) => name !== answered);
+
 /** The question a node that asks a person puts, in the one wording of both executors, about the action refused in `state`. */
 export const approvalAt = (graph: GraphFile, nodeId: string, state: Readonly<Record<string, unknown>>): PendingApproval => {
   const node = graph.nodes.find((candidate) => candidate.id === nodeId);

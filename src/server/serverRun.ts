@@ -17,8 +17,9 @@ import { emptyTold, foldEvent, withTold, type RunTold } from '../runtime/serverE
 import { branchesAt, forkRequest, ownWrites } from '../runtime/serverFork.ts';
 import { branchOf, foreignStateAfter, foreignStateBefore, foreignTrace, subgraphForkRefusal, traceFromBranch, type CheckpointState } from '../runtime/serverTrace.ts';
 import { agentState } from '../runtime/state.ts';
-import { approvalAt, approvalNodes, startSession, goPastFreshThread, toldBy, transition, type RunSession, type SessionEvent } from '../runtime/session.ts';
-import { TRACE_FORMAT, TRACE_VERSION, type Trace, type TraceStep } from '../runtime/trace.ts';
+import { approvalAt, approvalNodes, startSession, goPastFreshThread, stopsBefore, toldBy, transition, type RunSession, type SessionEvent } from '../runtime/session.ts';
+import { traceOfValues } from '../runtime/runTrace.ts';
+import type { Trace, TraceStep } from '../runtime/trace.ts';
 import { LIST_PAGE, openConnection, serverConnection, shortId, standInFor, type Client, type Connection } from './langgraphServer.ts';
 import { showInApp, type ShownEvent } from './shownInApp.ts';
 
@@ -263,7 +264,7 @@ export class ServerRun implements RunController {
     const { nodeNames } = await loadRuntime();
     // A run waits for a person before a node that asks one (`interruptsBefore`), as it does here (one just answered goes on).
     const names = graph.loopscope ? nodeNames(graph.loopscope) : new Map<string, string>();
-    const approvals = graph.loopscope ? approvalNodes(graph.loopscope, names).map((id) => names.get(id) as string).filter((name) => name !== answered) : [];
+    const approvals = graph.loopscope ? stopsBefore(graph.loopscope, names, { answered }) : [];
     const pauses = graph.loopscope ? approvals : this.connection.breakpoints();
     const interruptBefore = stepping ? '*' : pauses.length ? pauses : undefined;
     const current = this.connection.thread();
@@ -481,7 +482,7 @@ export class ServerRun implements RunController {
 
   /** The run of the thread read last: while another thread starts, the run on screen keeps its own steps. */
   get trace(): Trace {
-    return this.shown?.trace ?? { format: TRACE_FORMAT, version: TRACE_VERSION, graph: this.connection.selectedGraph()?.graphId ?? '', seed: 1, stopReason: null, rounds: 0, tokensUsed: 0, finalState: {}, steps: [] };
+    return this.shown?.trace ?? traceOfValues(this.connection.selectedGraph()?.graphId ?? '', {}, []);
   }
 
   get next(): string | null {
