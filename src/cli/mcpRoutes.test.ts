@@ -83,7 +83,7 @@ describe('the folder\'s MCP servers through the local server', () => {
     });
     const controller = createController(await template(), { mcp, compact: true, granted: 'read-only' });
     await controller.run();
-    expect(controller.pendingApproval).toMatchObject({ skill: 'write_file' });
+    expect(controller.session.pending).toMatchObject({ skill: 'write_file' });
     expect(existsSync(join(copy.dir, 'data', 'report.md'))).toBe(false);
     controller.decide('approved');
     await controller.run();

@@ -175,7 +175,7 @@ export function ServerPanel({ onClose }: { onClose: () => void }) {
   const waiting = (server.thread?.interrupts.length ?? 0) > 0;
   const foreign = graph !== undefined && graph.loopscope === null;
   // Read from the connection's state, which this panel follows.
-  const approvalNext = Boolean(controller?.pendingApproval);
+  const approvalNext = Boolean(controller?.session.pending);
   // The form the graph's input schema gives (read once per assistant), if any.
   const form = foreign && graph.inputSchema && 'schema' in graph.inputSchema ? formOf(graph.inputSchema.schema) : null;
   // A field of the form typed so that it does not read as its type yet (the JSON keeps the last input that did).

@@ -14,10 +14,10 @@ const pausing = (breakpoints: Partial<Breakpoints>): PauseRules => ({ breakpoint
 describe('createController', () => {
   it('steps one node at a time, with the state after each step', async () => {
     const controller = createController(template('securityclaw'));
-    expect(controller.status).toBe('idle');
+    expect(controller.session.status).toBe('idle');
     const first = await controller.step();
     expect(first?.node).toBe('decide');
-    expect(controller.status).toBe('paused');
+    expect(controller.session.status).toBe('paused');
     expect(controller.state.steps).toBe(1);
     expect((controller.state.plan as { signature: string }).signature).toContain('search_events');
     const second = await controller.step();
@@ -81,7 +81,7 @@ describe('createController', () => {
     const events: RunEvent[] = [];
     controller.subscribe((event) => events.push(event));
     await controller.run();
-    expect(controller.status).toBe('stopped');
+    expect(controller.session.status).toBe('stopped');
     expect(events.filter((event) => event.type === 'step')).toHaveLength(8);
     expect(events.filter((event) => event.type === 'status').map((event) => event.type === 'status' && event.status)).toEqual(['running', 'stopped']);
     const stopped = events.at(-1);
@@ -94,7 +94,7 @@ describe('createController', () => {
     const controller = createController(template('securityclaw'));
     const rules = pausing({ nodes: ['recover'] });
     await controller.run(rules);
-    expect(controller.status).toBe('paused');
+    expect(controller.session.status).toBe('paused');
     expect(controller.trace.steps.map((step) => step.node)).toEqual(['decide', 'execute', 'evaluate']);
     await controller.run(rules);
     expect(controller.trace.stopReason).toBe('completed');
@@ -112,7 +112,7 @@ describe('createController', () => {
     });
     await long.run();
     unsubscribe();
-    expect(long.status).toBe('paused');
+    expect(long.session.status).toBe('paused');
     // The node already under way when Pause came finishes: the run stops between two steps after it.
     expect(long.trace.steps.length).toBeGreaterThanOrEqual(5);
     expect(long.trace.steps.length).toBeLessThan(graph.limits.maxSteps);
@@ -125,7 +125,7 @@ describe('createController', () => {
     graph.limits.tokenBudget = 1002;
     const long = createController(graph, { compact: true });
     await long.run(pausing({ conditions: [{ type: 'tokens_percent', percent: 50 }] }));
-    expect(long.status).toBe('paused');
+    expect(long.session.status).toBe('paused');
     expect(long.trace.steps).toHaveLength(1000);
     await long.run();
     const { steps } = long.trace;
@@ -168,7 +168,7 @@ describe('createController', () => {
     const controller = createController(template('securityclaw'));
     await controller.step();
     controller.stop();
-    expect(controller.status).toBe('stopped');
+    expect(controller.session.status).toBe('stopped');
     expect(controller.trace.stopReason).toBe('user_stopped');
     expect(await controller.step()).toBeNull();
   });
@@ -190,7 +190,7 @@ it('Stop pressed while a node waits on a skill: the node finishes, the run stops
   const running = controller.run();
   await waiting;
   controller.stop();
-  expect(controller.status).toBe('stopped');
+  expect(controller.session.status).toBe('stopped');
   answer(new Response('[{"ok":true}]'));
   await running;
   expect(controller.trace.stopReason).toBe('user_stopped');
@@ -213,12 +213,12 @@ describe('approvals', () => {
     const events: RunEvent[] = [];
     controller.subscribe((event) => events.push(event));
     await controller.run();
-    expect(controller.status).toBe('awaiting_approval');
-    expect(controller.pendingApproval).toMatchObject({ node: 'ask', skill: 'open_ticket', args: { title: 'Block 10.0.0.5', severity: 'high' } });
+    expect(controller.session.status).toBe('awaiting_approval');
+    expect(controller.session.pending).toMatchObject({ node: 'ask', skill: 'open_ticket', args: { title: 'Block 10.0.0.5', severity: 'high' } });
     expect(events.some((event) => event.type === 'approval')).toBe(true);
     expect(await controller.step()).toBeNull();
     controller.decide('approved');
-    expect(controller.pendingApproval).toBeNull();
+    expect(controller.session.pending).toBeNull();
     await controller.run();
     expect(controller.trace.stopReason).toBe('completed');
     expect(controller.trace.steps.map((step) => `${step.node}:${step.outcome}`)).toEqual(['draft:ok', 'apply:denied', 'ask:approved', 'apply:ok', 'done:null']);
@@ -243,7 +243,7 @@ describe('forks', () => {
     const original = createController(template('securityclaw'));
     await original.run();
     const fork = await original.fork(1, { nextResults: { search_events: [{ outcome: 'ok', records: [{ ip: '10.0.0.5' }, { ip: '10.0.0.6' }] }] } });
-    expect(fork.status).toBe('paused');
+    expect(fork.session.status).toBe('paused');
     expect(fork.trace.steps).toHaveLength(1);
     await fork.run();
     expect(fork.trace.steps.map((step) => step.node)).toEqual(['decide', 'execute', 'evaluate', 'answer']);
@@ -283,7 +283,7 @@ describe('forks', () => {
     // Fork and continue: the new outcome routes to answer, which has a breakpoint: nothing runs yet.
     const fork = await original.fork(3, { outcome: 'sufficient' });
     await fork.run(rules);
-    expect(fork.status).toBe('paused');
+    expect(fork.session.status).toBe('paused');
     expect(fork.trace.steps).toHaveLength(3);
     expect(fork.next).toBe('answer');
     // Continue goes past the breakpoint it stopped at.
@@ -334,7 +334,7 @@ describe('forks', () => {
     interactive.decide('approved');
     await interactive.run();
     const fork = await interactive.fork(2, {});
-    expect(fork.status).toBe('awaiting_approval');
+    expect(fork.session.status).toBe('awaiting_approval');
     fork.decide('denied');
     await fork.run();
     expect(fork.trace.stopReason).toBe('denied');
@@ -355,7 +355,7 @@ describe('checkpoints', () => {
     const first = createController(template('securityclaw'));
     for (let step = 0; step < 3; step += 1) await first.step();
     const restored = createController(template('securityclaw'), { journal: JSON.parse(JSON.stringify(first.journal)) });
-    expect(restored.status).toBe('paused');
+    expect(restored.session.status).toBe('paused');
     expect(restored.trace.steps).toHaveLength(3);
     await restored.run();
     expect(withoutTimings({ ...restored.trace, steps: restored.trace.steps.map((step) => ({ ...step, stateBefore: undefined })) }))

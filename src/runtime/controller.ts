@@ -132,11 +132,9 @@ export const isUnsupported = (value: unknown): value is Unsupported =>
 export interface RunController {
   /** Where the run stands (session.ts): the one session of the run, which its executor changes and `ask` reads. */
   readonly session: RunSession;
-  readonly status: RunStatus;
   readonly trace: Trace;
   /** The node that runs next, or null when the run has stopped. */
   readonly next: string | null;
-  readonly pendingApproval: PendingApproval | null;
   subscribe(listener: (event: RunEvent) => void): () => void;
   /** Runs one node (and its edge choice); resolves with the step, or null when none ran. */
   step(): Promise<TraceStep | null>;

@@ -84,7 +84,7 @@ describe('what runs is what the person granted', () => {
   it('a live person\'s approval lifts it once', async () => {
     const controller = createController(graphOf('workspace', POST), { fetch: fetchSpy, compact: true });
     await controller.run();
-    expect(controller.pendingApproval).toMatchObject({ node: 'ask', skill: 'post' });
+    expect(controller.session.pending).toMatchObject({ node: 'ask', skill: 'post' });
     expect(sent).not.toHaveBeenCalled();
     controller.decide('approved');
     await controller.run();

@@ -263,7 +263,7 @@ describe('an inner loop in channels: checkpoints, forks and restores stay exact'
     const nodes: string[] = [];
     for (let step = await stepped.step(); step; step = await stepped.step()) nodes.push(step.node);
     expect(nodes).toEqual(['gather', 'think', 'run', 'halt', 'wrap_up']);
-    expect(stepped.status).toBe('stopped');
+    expect(stepped.session.status).toBe('stopped');
     expect(withoutStateBefore(stepped.trace)).toEqual(withoutStateBefore(whole));
   });
 
@@ -288,7 +288,7 @@ describe('an inner loop in channels: checkpoints, forks and restores stay exact'
     const scenario = 'the inner loop hits max_iter and routes on error';
     const first = createController(graphEngineer(), { scenario });
     for (let step = 0; step < 4; step += 1) await first.step();
-    expect(first.status).toBe('paused');
+    expect(first.session.status).toBe('paused');
     expect(first.next).toBe('wrap_up');
     const restored = createController(graphEngineer(), { scenario, journal: JSON.parse(JSON.stringify(first.journal)) });
     expect(restored.next).toBe('wrap_up');

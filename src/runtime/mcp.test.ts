@@ -164,7 +164,7 @@ describe('the template "Graph Engineer on your files" against the filesystem ser
   it('reads and searches, write_file is denied inside an iteration, approved once, then written', async () => {
     const controller = createController(await template(), { mcp: connectCopy(), compact: true });
     await controller.run();
-    expect(controller.pendingApproval).toMatchObject({ node: 'ask', skill: 'write_file', reason: 'write_file was refused by the permission check (read-only)' });
+    expect(controller.session.pending).toMatchObject({ node: 'ask', skill: 'write_file', reason: 'write_file was refused by the permission check (read-only)' });
     expect(existsSync(join(copy.dir, 'data', 'report.md'))).toBe(false);
     controller.decide('approved');
     await controller.run();

@@ -205,7 +205,7 @@ describe('save a run as a scenario', { timeout: 30_000 }, () => {
     // In the app, a run with answers given in advance does not stop to ask.
     const answered = createController(applyScenario(graph, scenario));
     await answered.run();
-    expect(answered.pendingApproval).toBeNull();
+    expect(answered.session.pending).toBeNull();
     expect(answered.trace.stopReason).toBe(replay.trace.stopReason);
   });
 

@@ -26,8 +26,9 @@ import { NO_PAUSE_RULES, pauseAfterReason, pauseBeforeByRules, type PauseRules }
 import { forkStart } from './fork.ts';
 import { foldJournal, journalSteps, putStep, takeUpdate } from './journal.ts';
 import { agentState, channelNames, initialValues, refusedState, type RunLedger, type RunValues, type Stop } from './state.ts';
-import { approvalAt, approvalNodes, startingStatus, startSession, stepPastFreshThread, toldBy, transition, type RunSession, type SessionEvent } from './session.ts';
-import { TRACE_FORMAT, TRACE_VERSION, type Trace, type TraceStep } from './trace.ts';
+import { approvalAt, startingStatus, startSession, goPastFreshThread, stopsBefore, toldBy, transition, type RunSession, type SessionEvent } from './session.ts';
+import { traceOfValues } from './runTrace.ts';
+import type { Trace, TraceStep } from './trace.ts';
 
 /** A long run hands the event loop back after this much work, so the page keeps painting and clicks get through. */
 const YIELD_AFTER_MS = 8;
@@ -163,10 +164,6 @@ class Controller implements LocalRunController {
     return this.current;
   }
 
-  get status() {
-    return this.current.status;
-  }
-
   get state() {
     return agentState(this.values);
   }
@@ -175,10 +172,6 @@ class Controller implements LocalRunController {
     if (this.values._run.stop) return null;
     if (this.values._run.closing) return this.shared.graph.finally ?? null;
     return this.values._run.step === 0 ? this.shared.graph.entry : (this.values._step?.fired?.target ?? null);
-  }
-
-  get pendingApproval() {
-    return this.current.pending;
   }
 
   /** The checkpointer's record of the thread, and the values it will start from while it has no checkpoint yet. */
@@ -195,11 +188,9 @@ class Controller implements LocalRunController {
 
   /** The trace but for its steps, with `finalState` the state after the last step. */
   private traceWithout(finalState: Record<string, unknown>): Omit<Trace, 'steps'> {
-    const run = this.values._run;
+    const { steps: _none, ...trace } = traceOfValues(this.shared.graph.name, this.values, []);
     return {
-      format: TRACE_FORMAT, version: TRACE_VERSION, graph: this.shared.graph.name, seed: run.seed,
-      stopReason: run.stop?.reason ?? null, rounds: run.roundsRan, tokensUsed: this.values.tokensUsed as number,
-      finalState, ...(run.stop ? { stopExplain: run.stop.explain } : {}),
+      ...trace, finalState,
       ...(this.scenario === undefined ? {} : { scenario: this.scenario }),
       ...(this.forkedFrom ? { forkedFrom: this.forkedFrom } : {}),
     };
@@ -341,11 +332,8 @@ class Controller implements LocalRunController {
 
   /** The nodes a Run stops before: breakpoints, and nodes that ask a person (`interruptsBefore`) nobody answered yet. */
   private interruptNodes(rules: PauseRules): string[] {
-    const graph = this.shared.graph;
-    const approvals = this.options.headless ? [] : approvalNodes(graph, this.shared.names);
     const answered = this.values._run.decision !== null || this.answeredInAdvance() ? this.next : null;
-    const ids = [...rules.breakpoints.nodes, ...approvals].filter((id) => id !== answered && this.shared.names.has(id));
-    return [...new Set(ids)].map((id) => this.nodeName(id));
+    return stopsBefore(this.shared.graph, this.shared.names, { answered: answered && this.nodeName(answered), breakpoints: rules.breakpoints.nodes, asks: !this.options.headless });
   }
 
   /** One LangGraph stream call; resolves with how many nodes ran and why it stopped short (a hook's reason), if it did. */
@@ -421,7 +409,7 @@ class Controller implements LocalRunController {
     const going: Going = (this.going = { mode: 'step', rules: NO_PAUSE_RULES, nodes: 0, first: false, pauseAsked: false });
     let ran = 0;
     try {
-      await stepPastFreshThread(async () => (ran = (await this.drive(going)).ran), () => ran > 0 || this.values._run.stop !== null || this.awaitedApproval() !== null);
+      await goPastFreshThread(async () => ((ran = (await this.drive(going)).ran) > 0 || this.values._run.stop !== null || this.awaitedApproval() !== null ? 'done' : 'idle'));
     } finally {
       this.going = null;
     }
@@ -454,15 +442,13 @@ class Controller implements LocalRunController {
     const going: Going = (this.going = { mode: 'run', rules, nodes: 0, first: true, pauseAsked: false });
     this.transition({ type: 'run_started' });
     try {
-      // A fresh thread, or one whose state was just edited, stops before its first node once: go on past it.
-      for (let idle = 0; idle < 3; ) {
+      await goPastFreshThread(async () => {
         const { ran, pausedFor } = await this.drive(going);
-        if (this.values._run.stop) break;
+        if (this.values._run.stop) return 'done';
         // Stopped before an approve node answered in advance: it asks nobody, so go on.
-        if (pausedFor === NEXT_CALL || (pausedFor === null && this.answeredInAdvance() && !isBreakpoint(rules, this.next))) continue;
-        if (ran > 0 || pausedFor || this.awaitedApproval() || isBreakpoint(rules, this.next)) break;
-        idle += 1;
-      }
+        if (pausedFor === NEXT_CALL || (pausedFor === null && this.answeredInAdvance() && !isBreakpoint(rules, this.next))) return 'more';
+        return ran > 0 || pausedFor || this.awaitedApproval() || isBreakpoint(rules, this.next) ? 'done' : 'idle';
+      });
     } finally {
       this.going = null;
     }

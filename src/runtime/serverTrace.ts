@@ -11,7 +11,7 @@ import { reasonWords } from '../graph/reasonWords.ts';
 import { asMessages, messageChannels, tokensIn } from './messages.ts';
 import { errorWords } from './serverEvents.ts';
 import { drawnIdOf, edgesLeaving, END_NODE, type ServerDrawing } from './serverGraph.ts';
-import { agentState } from './state.ts';
+import { traceOfValues } from './runTrace.ts';
 import { parseTrace, TRACE_FORMAT, TRACE_VERSION, type EdgeCheck, type ServerStep, type Trace, type TraceStep } from './trace.ts';
 
 /** The kind a step of a node Loopscope did not make is recorded as: the one with `foreignSteps` (kinds.test.ts checks there is one). */
@@ -89,12 +89,7 @@ export const traceFromBranch = (graphName: string, chain: readonly CheckpointSta
     if (step && !byStep.has(step.step)) byStep.set(step.step, step);
   }
   const steps = [...byStep.values()].sort((a, b) => a.step - b.step);
-  const run = values._run as { seed?: number; roundsRan?: number; stop?: { reason: string; explain: string } | null } | undefined;
-  return checked({
-    format: TRACE_FORMAT, version: TRACE_VERSION, graph: graphName, seed: run?.seed ?? 1,
-    stopReason: run?.stop?.reason ?? null, rounds: run?.roundsRan ?? 0, tokensUsed: Number(values.tokensUsed ?? 0),
-    finalState: agentState(values), steps, ...(run?.stop ? { stopExplain: run.stop.explain } : {}),
-  });
+  return checked(traceOfValues(graphName, values, steps));
 };
 
 const checked = (trace: unknown): Trace => {

@@ -4,7 +4,7 @@ import type { PendingApproval, RunEvent, RunStatus } from './controller.ts';
 import { FIXTURES } from './fixtures/index.ts';
 import type { PauseRules } from './pauseRules.ts';
 import { createController } from './run.ts';
-import { approvalAt, approvalNodes, ask, callsOf, nextStatus, startingStatus, startSession, type RunStatusEvent, stepPastFreshThread, STEP_CALLS, toldBy, transition, type Command, type RunSession, type SessionEvent } from './session.ts';
+import { approvalAt, approvalNodes, ask, callsOf, nextStatus, startingStatus, startSession, stopsBefore, type RunStatusEvent, goPastFreshThread, STEP_CALLS, toldBy, transition, type Command, type RunSession, type SessionEvent, type StreamCall } from './session.ts';
 
 const ASKED: PendingApproval = { node: 'gate', prompt: 'Allow delete to run?' };
 const at = (status: RunStatus, more: Partial<RunSession> = {}): RunSession => ({ status, pending: status === 'awaiting_approval' ? ASKED : null, pausedBy: null, ...more });
@@ -117,6 +117,13 @@ describe('what both executors share', () => {
     expect(approvalNodes(graph, new Map([['gate', 'gate'], ['reply', 'reply']]))).toEqual(['gate']);
   });
 
+  it('the nodes a Run stops before, by LangGraph name: breakpoints and the nodes that ask a person, once each, but the one just answered', () => {
+    const names = new Map([['gate', 'n_gate'], ['asked', 'asked'], ['reply', 'reply']]);
+    expect(stopsBefore(graph, names, { breakpoints: ['reply', 'gate', 'gone'] })).toEqual(['reply', 'n_gate', 'asked']);
+    expect(stopsBefore(graph, names, { answered: 'n_gate' })).toEqual(['asked']);
+    expect(stopsBefore(graph, names, { breakpoints: ['reply'], asks: false })).toEqual(['reply']);
+  });
+
   it('one wording of the question: the node prompt, else the refused action', () => {
     expect(approvalAt(graph, 'asked', {}).prompt).toBe('Ship it?');
     expect(approvalAt(graph, 'gate', {})).toEqual({ node: 'gate', prompt: 'Allow the action to run?', reason: undefined });
@@ -125,13 +132,17 @@ describe('what both executors share', () => {
     });
   });
 
-  it('a Step streams again past a fresh thread’s first stop, until done or STEP_CALLS calls', async () => {
+  it('a Step or Run streams again past a fresh thread’s first stop, until done or STEP_CALLS idle calls; a call cut short is not counted', async () => {
     const calls: number[] = [];
-    await stepPastFreshThread(async (call) => calls.push(call), () => calls.length === 2);
+    await goPastFreshThread(async (call) => (calls.push(call) === 2 ? 'done' : 'idle'));
     expect(calls).toEqual([0, 1]);
     calls.length = 0;
-    await stepPastFreshThread(async (call) => calls.push(call), () => false);
+    await goPastFreshThread(async (call) => (calls.push(call), 'idle'));
     expect(calls).toHaveLength(STEP_CALLS);
+    calls.length = 0;
+    const came: StreamCall[] = ['more', 'idle', 'more', 'more', 'idle', 'idle', 'done'];
+    await goPastFreshThread(async (call) => (calls.push(call), came[calls.length - 1]));
+    expect(calls).toEqual([0, 0, 1, 1, 1, 2]);
   });
 });
 
@@ -141,7 +152,7 @@ describe('a run in the page, driven through its session', () => {
     const told: RunEvent[] = [];
     controller.subscribe((event) => told.push(event));
     await controller.run({ breakpoints: { nodes: [], edges: ['e1'], conditions: [] } });
-    expect(controller.status).toBe('paused');
+    expect(controller.session.status).toBe('paused');
     expect(controller.trace.steps).toHaveLength(1);
     expect(told.filter((event) => event.type === 'status' || event.type === 'paused')).toEqual([
       { type: 'status', status: 'running' },

@@ -160,6 +160,14 @@ export const toldBy = (effects: readonly SessionEffect[]): RunEvent[] => effects
 export const approvalNodes = (graph: GraphFile, names?: ReadonlyMap<string, string>): string[] =>
   graph.nodes.filter((node) => kindDefinition(node.kind).interruptsBefore && (!names || names.has(node.id))).map((node) => node.id);
 
+/**
+ * The LangGraph names of the nodes a Run stops before (`interruptBefore`), on either executor: the
+ * `breakpoints` (ids) and, unless nobody is asked (a headless run), the nodes that ask a person —
+ * all but `answered` (a name: the node whose answer was just given, which the run goes on past).
+ */
+export const stopsBefore = (graph: GraphFile, names: ReadonlyMap<string, string>, { answered, breakpoints = [], asks = true }: { answered?: string | null; breakpoints?: readonly string[]; asks?: boolean }): string[] =>
+  [...new Set([...breakpoints, ...(asks ? approvalNodes(graph, names) : [])].filter((id) => names.has(id)).map((id) => names.get(id) as string))].filter((name) => name !== answered);
+
 /** The question a node that asks a person puts, in the one wording of both executors, about the action refused in `state`. */
 export const approvalAt = (graph: GraphFile, nodeId: string, state: Readonly<Record<string, unknown>>): PendingApproval => {
   const node = graph.nodes.find((candidate) => candidate.id === nodeId);
@@ -170,16 +178,24 @@ export const approvalAt = (graph: GraphFile, nodeId: string, state: Readonly<Rec
   };
 };
 
-/** Stream calls a Step makes at most to run one node. */
+/** Stream calls that run no node a Step or Run makes at most before it gives up. */
 export const STEP_CALLS = 3;
 
 /**
- * A Step: a fresh thread, or one whose state was just edited, stops before its first node once, so
- * it streams again (STEP_CALLS at most) until `done` — a node ran, or the run cannot go on.
+ * What one stream call of a Step or Run came to: `done` (a node ran, or the run cannot go on),
+ * `idle` (it stopped before any node) or `more` (cut short to go on in a fresh call; not counted).
  */
-export const stepPastFreshThread = async (stream: (call: number) => Promise<unknown>, done: () => boolean) => {
-  for (let call = 0; call < STEP_CALLS; call += 1) {
-    await stream(call);
-    if (done()) return;
+export type StreamCall = 'done' | 'idle' | 'more';
+
+/**
+ * A Step or Run on either executor: a fresh thread, or one whose state was just edited, stops
+ * before its first node once, so it streams again until a call is `done`, at most STEP_CALLS idle
+ * calls; `call` counts the idle calls so far (0: the first, which carries a new thread's input).
+ */
+export const goPastFreshThread = async (stream: (call: number) => Promise<StreamCall>) => {
+  for (let idle = 0; idle < STEP_CALLS; ) {
+    const came = await stream(idle);
+    if (came === 'done') return;
+    if (came === 'idle') idle += 1;
   }
 };

@@ -32,15 +32,17 @@ interface StreamPayload {
   interruptBefore?: '*' | string[];
 }
 
-/** The client of a server with one graph, `counter`; `requests` lists what was asked of it, in order. */
-export const inProcessServer = () => {
-  const graph = counterGraph();
+/** A compiled graph as the server runs it (the counter, or a Loopscope export's). */
+type Served = Pick<ReturnType<typeof counterGraph>, 'getGraphAsync' | 'getState' | 'getStateHistory' | 'updateState' | 'stream'>;
+
+/** The client of a server with one graph (`counter`, unless another is given); `requests` lists what was asked of it, in order. */
+export const inProcessServer = (graph: Served = counterGraph(), graphId = 'counter') => {
   const threads: { thread_id: string; status: string; updated_at: string }[] = [];
   const requests: string[] = [];
   const config = (threadId: string, checkpointId?: string) => ({ configurable: { thread_id: threadId, ...(checkpointId ? { checkpoint_id: checkpointId } : {}) } });
   const client = {
     assistants: {
-      search: async () => [{ assistant_id: 'counter-assistant', graph_id: 'counter' }],
+      search: async () => [{ assistant_id: `${graphId}-assistant`, graph_id: graphId }],
       getGraph: async () => (await graph.getGraphAsync()).toJSON(),
     },
     threads: {

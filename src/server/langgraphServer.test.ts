@@ -204,6 +204,6 @@ describe('the connection and its run', () => {
     expect(values.every((value) => Object.getPrototypeOf(value) === Object.prototype)).toBe(true);
     expect(run.connection).toBe(serverConnection());
     await run.step();
-    expect(run.status).toBe('paused');
+    expect(run.session.status).toBe('paused');
   });
 });

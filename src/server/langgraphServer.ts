@@ -327,6 +327,42 @@ export class Connection {
     return live === this;
   }
 
+  // The connection's state, as its run (serverRun.ts) reads and changes it: the run keeps no store of its own and calls none.
+
+  /** The thread on screen, with where it stands. */
+  thread() {
+    return useServer.getState().thread;
+  }
+
+  /** Shows `thread` (null: none) as the thread on screen; with `error`, says it too (null: clears what was said). */
+  showThread(thread: ServerConnection['thread'], error?: string | null) {
+    useServer.setState({ thread, ...(error === undefined ? {} : { error }) });
+  }
+
+  /** What the panel says went wrong (null: nothing). */
+  error() {
+    return useServer.getState().error;
+  }
+
+  say(error: string | null) {
+    useServer.setState({ error });
+  }
+
+  /** Says what the last fork did not do as asked (null: nothing). */
+  noteFork(forkNote: string | null) {
+    useServer.setState({ forkNote });
+  }
+
+  /** The nodes a run of a graph drawn from the server pauses before. */
+  breakpoints() {
+    return useServer.getState().breakpoints;
+  }
+
+  /** Calls `listener` at each change of the connection's state; answers how to stop. */
+  onChange(listener: () => void) {
+    return useServer.subscribe(listener);
+  }
+
   private async describeGraph(listed: ServerGraph): Promise<ServerGraph> {
     const { assistantId } = listed;
     const described: unknown = await this.api.assistants.getGraph(assistantId, { xray: true });

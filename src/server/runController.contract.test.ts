@@ -1,5 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { MemorySaver } from '@langchain/langgraph';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ask, createController, isUnsupported, type ForkEdits, type RunController, type RunEvent } from '../runtime/index.ts';
+import type { GraphFile } from '../graph/index.ts';
+import { findTemplate } from '../graph/templates/index.ts';
+import { ask, buildStateGraph, createController, isUnsupported, type ForkEdits, type RunController, type RunEvent } from '../runtime/index.ts';
 import { FIXTURES } from '../runtime/fixtures/index.ts';
 import { useApp } from '../store/index.ts';
 import { inProcessServer } from './inProcessServer.testing.ts';
@@ -46,13 +50,13 @@ afterEach(() => {
 /** Runs to the end, approving whatever asks. */
 const toTheEnd = async (controller: RunController) => {
   await controller.run();
-  while (controller.status === 'awaiting_approval') await ask(controller, { type: 'decide', decision: 'approved' });
+  while (controller.session.status === 'awaiting_approval') await ask(controller, { type: 'decide', decision: 'approved' });
 };
 
 describe.each(implementations)('the RunController contract: $name', (implementation) => {
   it('is idle before its first step, with no steps', async () => {
     const controller = await implementation.start();
-    expect(controller.status).toBe('idle');
+    expect(controller.session.status).toBe('idle');
     expect(controller.trace.steps).toEqual([]);
   });
 
@@ -60,7 +64,7 @@ describe.each(implementations)('the RunController contract: $name', (implementat
     const controller = await implementation.start();
     const first = await controller.step();
     expect(first?.step).toBe(1);
-    expect(controller.status).toBe('paused');
+    expect(controller.session.status).toBe('paused');
     expect(controller.trace.steps.map((step) => step.node)).toEqual([first?.node]);
     expect(controller.next).not.toBeNull();
     const next = controller.next;
@@ -72,7 +76,7 @@ describe.each(implementations)('the RunController contract: $name', (implementat
     const controller = await implementation.start();
     await controller.step();
     await toTheEnd(controller);
-    expect(controller.status).toBe('stopped');
+    expect(controller.session.status).toBe('stopped');
     expect(controller.next).toBeNull();
     expect(controller.trace.steps.length).toBeGreaterThan(1);
     expect(controller.trace.steps.map((step) => step.step)).toEqual(controller.trace.steps.map((_, index) => index + 1));
@@ -95,7 +99,7 @@ describe.each(implementations)('the RunController contract: $name', (implementat
     if (isUnsupported(forked)) throw new Error(forked.unsupported);
     expect(implementation.edited((await forked.stateAt(1)) ?? {}) || implementation.edited((await forked.stateAt(2)) ?? {})).toBe(true);
     await toTheEnd(forked);
-    expect(forked.status).toBe('stopped');
+    expect(forked.session.status).toBe('stopped');
     expect(forked.trace.steps[0].node).toBe(ran[0]);
   });
 
@@ -103,6 +107,18 @@ describe.each(implementations)('the RunController contract: $name', (implementat
     const controller = await implementation.start();
     await controller.step();
     for (const result of [controller.pause(), controller.stop()]) expect(result === undefined || isUnsupported(result)).toBe(true);
+  });
+
+  it('where it stands is its session alone, and the screen shows that session: the status and the approval', async () => {
+    const controller = await implementation.start();
+    // One place: no status or approval of its own beside the session (derivable, they were kept twice).
+    expect('status' in controller || 'pendingApproval' in controller).toBe(false);
+    await useApp.getState().followRun(controller, { key: 'under test', label: 'under test', graph: useApp.getState().graph });
+    for (const drive of [() => useApp.getState().step(), () => useApp.getState().step(), () => toTheEnd(controller)]) {
+      await drive();
+      expect({ status: useApp.getState().runStatus, pending: useApp.getState().pendingApproval }).toEqual({ status: controller.session.status, pending: controller.session.pending });
+    }
+    expect(controller.session.status).toBe('stopped');
   });
 
   it('subscribe() tells each new step and the status as it changes, until unsubscribed', async () => {
@@ -138,7 +154,46 @@ describe('a thread of a server, once disconnected', () => {
     const told: RunEvent[] = [];
     controller.subscribe((event) => told.push(event));
     disconnect();
-    expect(controller.status).toBe('stopped');
+    expect(controller.session.status).toBe('stopped');
     expect(told).toEqual([{ type: 'status', status: 'stopped' }]);
+  });
+});
+
+/** A graph that asks a person before a node, run in the page and as a Loopscope export on a server. */
+const bothExecutors = async (graph: GraphFile) => {
+  const served = buildStateGraph(graph, {}, { describe: true, served: true }).compile({ checkpointer: new MemorySaver() });
+  const server = await connect('http://server.test', inProcessServer(served as never, 'approval').client);
+  if (!server) throw new Error('not connected');
+  return { local: createController(graph), server };
+};
+
+describe('an approval, asked by either executor', () => {
+  const gate = () => findTemplate('approval-gate')!.graph();
+  /** The same graph, its approve node left to put the question in the one default wording. */
+  const unworded = (): GraphFile => {
+    const graph = gate();
+    return { ...graph, nodes: graph.nodes.map((node) => (node.kind === 'approve' ? { ...node, config: { ...node.config, prompt: undefined } } : node)) };
+  };
+
+  it.each([['its own prompt', gate], ['the default wording', unworded]])('waits on the same approval, in the same words (%s), and goes on past it the same way', async (_, graph) => {
+    const { local, server } = await bothExecutors(graph());
+    await local.run();
+    await server.run();
+    expect(server.session).toEqual(local.session);
+    expect(local.session).toMatchObject({ status: 'awaiting_approval', pending: { node: 'ask', skill: 'open_ticket' } });
+    // What the screen shows of the server's run (it follows the thread it reads) is that session.
+    expect(useApp.getState().pendingApproval).toEqual(server.session.pending);
+    for (const run of [local, server]) await ask(run, { type: 'decide', decision: 'approved' });
+    expect([local.session.status, server.session.status]).toEqual(['stopped', 'stopped']);
+    expect(server.trace.steps.map((step) => `${step.node}:${step.outcome}`)).toEqual(local.trace.steps.map((step) => `${step.node}:${step.outcome}`));
+  });
+});
+
+describe('the two executors', () => {
+  it('call into no store: the run in the page tells its listeners, the server\'s run its connection and its listeners', () => {
+    for (const file of ['../runtime/run.ts', './serverRun.ts']) {
+      const source = readFileSync(new URL(file, import.meta.url), 'utf8');
+      expect(source, file).not.toMatch(/\buse(App|Server)\b|\/store\/|from 'zustand'/);
+    }
   });
 });

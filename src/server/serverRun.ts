@@ -6,19 +6,22 @@
  * stands is a run session (runtime/session.ts), as a run in the page's is: the status, the
  * approval it waits on (in the same words) and the Step past a fresh thread's first stop are that
  * module's. The store's run actions keep it as a plain value (`followRun`) and drive it as they do
- * a run in the page; it writes into the app's store only through its actions.
+ * a run in the page. It calls into no store: the thread on screen is its connection's to keep
+ * (langgraphServer.ts), and how it is shown is told to a listener (`onShown`, shownInApp.ts), as its
+ * steps are told to `subscribe`'s.
  */
 import type { GraphFile } from '../graph/index.ts';
-import { type ForkEdits, type PendingApproval, type RunController, type RunEvent, type RunStatus, type Unsupported } from '../runtime/controller.ts';
+import { type ForkEdits, type PendingApproval, type RunController, type RunEvent, type Unsupported } from '../runtime/controller.ts';
 import { answersByStep, resumesByRun, writersOf } from '../runtime/serverAnswers.ts';
 import { emptyTold, foldEvent, withTold, type RunTold } from '../runtime/serverEvents.ts';
 import { branchesAt, forkRequest, ownWrites } from '../runtime/serverFork.ts';
 import { branchOf, foreignStateAfter, foreignStateBefore, foreignTrace, subgraphForkRefusal, traceFromBranch, type CheckpointState } from '../runtime/serverTrace.ts';
 import { agentState } from '../runtime/state.ts';
-import { approvalAt, approvalNodes, startSession, stepPastFreshThread, toldBy, transition, type RunSession, type SessionEvent } from '../runtime/session.ts';
-import { TRACE_FORMAT, TRACE_VERSION, type Trace, type TraceStep } from '../runtime/trace.ts';
-import { useApp } from '../store/index.ts';
-import { LIST_PAGE, openConnection, serverConnection, shortId, standInFor, useServer, type Client, type Connection } from './langgraphServer.ts';
+import { approvalAt, approvalNodes, startSession, goPastFreshThread, stopsBefore, toldBy, transition, type RunSession, type SessionEvent } from '../runtime/session.ts';
+import { traceOfValues } from '../runtime/runTrace.ts';
+import type { Trace, TraceStep } from '../runtime/trace.ts';
+import { LIST_PAGE, openConnection, serverConnection, shortId, standInFor, type Client, type Connection } from './langgraphServer.ts';
+import { showInApp, type ShownEvent } from './shownInApp.ts';
 
 /**
  * The runtime, for the node names of a graph made here: LangGraph with it, a megabyte of script that
@@ -47,6 +50,9 @@ export const untoldWords = (runId: string, modes: unknown) => {
   return `Run ${shortId(runId)} was started elsewhere ${started}, and the server streamed no events for it when joined (it streams a joined run in the modes it was started with): its routers' return values, retry attempts and Send inputs are not shown; a run started here has them.`;
 };
 
+/** A run's `error` event, as the panel says it, for a run started here or joined alike. */
+const runFailed = (data: unknown) => `the server's run failed: ${JSON.stringify(data)}`;
+
 const NOT_FROM_HERE: Unsupported = { unsupported: 'A run on a LangGraph server goes on to its next interrupt: it cannot be paused or stopped from here' };
 
 /** The open thread of one connection as a run: reading it, starting, stepping, resuming, forking and comparing its runs. */
@@ -68,16 +74,18 @@ export class ServerRun implements RunController {
   private gotoAfterFork: { thread: string; checkpointId: string; goto: string } | undefined;
   /** What the event streams of the runs started here told, by thread: only a run followed from its start has it. */
   private readonly told = new Map<string, RunTold>();
+  /** Whoever shows the run (the app's store, through shownInApp.ts): told how, and waited for. */
+  private readonly showers = new Set<(event: ShownEvent) => void | Promise<void>>();
 
   constructor(connection: Connection) {
     this.connection = connection;
-    this.unfollowServer = useServer.subscribe(() => this.changed());
+    this.unfollowServer = this.connection.onChange(() => this.changed());
     this.changed();
   }
 
   /** The approve node just answered on the open thread, if any. */
   private answeredHere() {
-    const thread = useServer.getState().thread;
+    const thread = this.connection.thread();
     return thread && this.answered?.thread === thread.id ? this.answered.node : undefined;
   }
 
@@ -124,7 +132,7 @@ export class ServerRun implements RunController {
   async readThread(threadId: string, headId?: string) {
     const graph = this.connection.selectedGraph();
     if (!graph) return;
-    useServer.setState({ error: null });
+    this.connection.say(null);
     const read = await this.connection.attempt(async () => {
       const found = await this.readBranch(threadId, undefined, headId);
       if (!found) return null;
@@ -140,13 +148,13 @@ export class ServerRun implements RunController {
       return { ...found, trace, answers };
     });
     if (!read || !this.connection.current()) {
-      if (read === null) useServer.setState({ error: `thread ${threadId} has no checkpoints yet` });
+      if (read === null) this.connection.say(`thread ${threadId} has no checkpoints yet`);
       return;
     }
     const next = Array.isArray(read.head.next) ? read.head.next.filter((name): name is string => typeof name === 'string') : [];
     const interrupts = (Array.isArray(read.head.tasks) ? read.head.tasks : []).flatMap((task) => (Array.isArray(task?.interrupts) ? task.interrupts : []).map((interrupt: { value?: unknown } | null) => ({ node: String(task.name), value: interrupt?.value })));
     // A run in flight stays busy until its stream ends (streamRun or joinRunElsewhere says so).
-    const shown = useServer.getState().thread;
+    const shown = this.connection.thread();
     const following = shown?.id === threadId && shown.busy ? { busy: true, ...(shown.joined ? { joined: shown.joined } : {}) } : { busy: false };
     // What a joined run's stream did not tell stays said while its thread is on screen (a run started here clears it).
     const untold = shown?.id === threadId && shown.untold ? { untold: shown.untold } : {};
@@ -160,7 +168,7 @@ export class ServerRun implements RunController {
       return branches.length > 0 ? [[parent as string, branches]] : [];
     }));
     this.fetched = { thread: threadId, states: read.fetched };
-    useServer.setState({ thread: { id: threadId, next, truncated: read.branch.missing !== null, interrupts, ...following, ...(failed === undefined ? {} : { failed }), branch: { head, newest, forks }, answers: read.answers, ...untold } });
+    this.connection.showThread({ id: threadId, next, truncated: read.branch.missing !== null, interrupts, ...following, ...(failed === undefined ? {} : { failed }), branch: { head, newest, forks }, answers: read.answers, ...untold });
     const key = newest ? threadKey(this.connection.origin, threadId) : branchKey(this.connection.origin, threadId, head);
     this.shown = { key, thread: threadId, label: newest ? `thread ${shortId(threadId)}` : `thread ${shortId(threadId)}, branch ${shortId(head)}`, graph: graph.loopscope ?? standInFor(graph, this.connection.origin), foreign: graph.loopscope === null, trace: read.trace };
     this.changed();
@@ -177,7 +185,19 @@ export class ServerRun implements RunController {
   async follow() {
     if (!this.shown) return;
     const { key, label, graph, foreign } = this.shown;
-    await useApp.getState().followRun(this, { key, label, graph, ...(foreign ? { foreign } : {}) });
+    await this.show({ type: 'shown', run: this, shown: { key, label, graph, ...(foreign ? { foreign } : {}) } });
+  }
+
+  /** Tells whoever shows the run how (shownInApp.ts), as `subscribe` tells its steps; answers how to stop. */
+  onShown(listener: (event: ShownEvent) => void | Promise<void>) {
+    this.showers.add(listener);
+    return () => {
+      this.showers.delete(listener);
+    };
+  }
+
+  private async show(event: ShownEvent) {
+    await Promise.all([...this.showers].map((listener) => listener(event)));
   }
 
   /**
@@ -185,7 +205,7 @@ export class ServerRun implements RunController {
    * cron): followed live until it ends, as a run started here is. Each event re-reads the thread.
    */
   private async joinRunElsewhere(threadId: string) {
-    if (useServer.getState().thread?.busy) return;
+    if (this.connection.thread()?.busy) return;
     const active = await this.connection.attempt(async () => {
       for (const status of ['running', 'pending'] as const) {
         const [run] = await this.connection.api.runs.list(threadId, { status, limit: 1 });
@@ -194,9 +214,9 @@ export class ServerRun implements RunController {
       return null;
     });
     if (!active) return;
-    const shown = useServer.getState().thread;
+    const shown = this.connection.thread();
     if (shown?.id !== threadId) return;
-    useServer.setState({ thread: { ...shown, busy: true, joined: active.run_id } });
+    this.connection.showThread({ ...shown, busy: true, joined: active.run_id });
     // `events` as for a run started here (each task's input, attempts, routers); a server streams a
     // joined run in the modes it was started with, which may not hold it: then that is said.
     const foreign = !this.connection.selectedGraph()?.loopscope;
@@ -204,16 +224,16 @@ export class ServerRun implements RunController {
     await this.connection.attempt(async () => {
       const { told, foldEvent } = await this.toldOf(threadId);
       for await (const chunk of this.connection.api.runs.joinStream(threadId, active.run_id, { streamMode: foreign ? ['updates', 'events'] : ['updates'] })) {
-        if (chunk.event === 'error') throw new Error(`the server's run failed: ${JSON.stringify(chunk.data)}`);
+        if (chunk.event === 'error') throw new Error(runFailed(chunk.data));
         if (chunk.event === 'events') {
           heard = true;
           foldEvent(told, chunk.data);
-        } else if (chunk.event !== 'metadata' && useServer.getState().thread?.id === threadId) await this.readThread(threadId);
+        } else if (chunk.event !== 'metadata' && this.connection.thread()?.id === threadId) await this.readThread(threadId);
       }
     });
-    const thread = useServer.getState().thread;
+    const thread = this.connection.thread();
     const untold = foreign && !heard ? untoldWords(active.run_id, (active as { kwargs?: { stream_mode?: unknown } }).kwargs?.stream_mode) : undefined;
-    if (thread?.id === threadId) useServer.setState({ thread: { id: thread.id, next: thread.next, truncated: thread.truncated, interrupts: thread.interrupts, busy: false, ...(untold ? { untold } : {}) } });
+    if (thread?.id === threadId) this.connection.showThread({ id: thread.id, next: thread.next, truncated: thread.truncated, interrupts: thread.interrupts, busy: false, ...(untold ? { untold } : {}) });
     await this.readThread(threadId);
     await this.connection.refreshThreads();
   }
@@ -230,7 +250,7 @@ export class ServerRun implements RunController {
   /** Shows a thread as a run; if a run started elsewhere is going on there, follows it live. */
   async openThread(threadId: string) {
     await this.readThread(threadId);
-    if (useServer.getState().thread?.id === threadId) await this.joinRunElsewhere(threadId);
+    if (this.connection.thread()?.id === threadId) await this.joinRunElsewhere(threadId);
   }
 
   /**
@@ -244,14 +264,14 @@ export class ServerRun implements RunController {
     const { nodeNames } = await loadRuntime();
     // A run waits for a person before a node that asks one (`interruptsBefore`), as it does here (one just answered goes on).
     const names = graph.loopscope ? nodeNames(graph.loopscope) : new Map<string, string>();
-    const approvals = graph.loopscope ? approvalNodes(graph.loopscope, names).map((id) => names.get(id) as string).filter((name) => name !== answered) : [];
-    const pauses = graph.loopscope ? approvals : useServer.getState().breakpoints;
+    const approvals = graph.loopscope ? stopsBefore(graph.loopscope, names, { answered }) : [];
+    const pauses = graph.loopscope ? approvals : this.connection.breakpoints();
     const interruptBefore = stepping ? '*' : pauses.length ? pauses : undefined;
-    const current = useServer.getState().thread;
+    const current = this.connection.thread();
     const threadId = current?.id ?? (await this.connection.attempt(() => this.connection.api.threads.create({ metadata: { created_by: 'loopscope' } })))?.thread_id;
     if (!threadId) return;
     let failure: string | null = null;
-    useServer.setState({ thread: { id: threadId, next: current?.next ?? [], busy: true, truncated: current?.truncated ?? false, interrupts: current?.interrupts ?? [] }, error: null });
+    this.connection.showThread({ id: threadId, next: current?.next ?? [], busy: true, truncated: current?.truncated ?? false, interrupts: current?.interrupts ?? [] }, null);
     await this.connection.attempt(async () => {
       const stream = this.connection.api.runs.stream(threadId, graph.assistantId, {
         ...(run.command ? { command: run.command } : { input: (current ? (run.input ?? null) : (run.input ?? {})) as Record<string, unknown> | null }),
@@ -262,21 +282,21 @@ export class ServerRun implements RunController {
       const { told, foldEvent } = await this.toldOf(threadId);
       for await (const chunk of stream) {
         // A node that threw is told by the thread itself (a step with its error, the run stopped there): any other failure is said here.
-        if (chunk.event === 'error') failure = `the server's run failed: ${JSON.stringify(chunk.data)}`;
+        if (chunk.event === 'error') failure = runFailed(chunk.data);
         if (chunk.event === 'events') foldEvent(told, chunk.data);
         if (chunk.event === 'updates') await this.readThread(threadId);
       }
     });
-    const thread = useServer.getState().thread;
-    if (thread?.id === threadId) useServer.setState({ thread: { ...thread, busy: false } });
+    const thread = this.connection.thread();
+    if (thread?.id === threadId) this.connection.showThread({ ...thread, busy: false });
     await this.readThread(threadId);
-    if (failure && !useServer.getState().thread?.failed && this.connection.current()) useServer.setState({ error: failure });
+    if (failure && !this.connection.thread()?.failed && this.connection.current()) this.connection.say(failure);
     await this.connection.refreshThreads();
   }
 
   /** A new run on a new thread, followed live; `input` is the graph's input (the person's JSON, for a graph drawn from the server). */
   async startRun(input: unknown = {}) {
-    useServer.setState({ thread: null });
+    this.connection.showThread(null);
     await this.streamRun({ input });
   }
 
@@ -285,18 +305,21 @@ export class ServerRun implements RunController {
    * to its conversation), from the branch on screen; a new thread when none is open.
    */
   async sendOnThread(input: Record<string, unknown>) {
-    const thread = useServer.getState().thread;
+    const thread = this.connection.thread();
     if (!thread) return this.startRun(input);
     await this.streamRun({ input, ...(thread.branch && !thread.branch.newest ? { checkpointId: thread.branch.head } : {}) });
   }
 
   /** Runs one node of the open thread (a new thread when none is open, or the open one has ended). */
   async stepOnServer(input: unknown = {}) {
-    if (useServer.getState().thread?.next.length === 0) useServer.setState({ thread: null });
-    const before = useServer.getState().thread;
+    if (this.connection.thread()?.next.length === 0) this.connection.showThread(null);
+    const before = this.connection.thread();
     const steps = () => this.trace.steps.length;
     const count = before ? steps() : 0;
-    await stepPastFreshThread((call) => this.streamRun({ input: call === 0 && !before ? input : null }, true), () => steps() > count || (useServer.getState().thread?.next.length ?? 0) === 0);
+    await goPastFreshThread(async (call) => {
+      await this.streamRun({ input: call === 0 && !before ? input : null }, true);
+      return steps() > count || (this.connection.thread()?.next.length ?? 0) === 0 ? 'done' : 'idle';
+    });
   }
 
   /** The thread waits on an `interrupt()`: the person's answer resumes it (`Command({resume})`). */
@@ -323,7 +346,7 @@ export class ServerRun implements RunController {
   async ownWritesAt(step: number): Promise<Record<string, unknown> | null> {
     const shown = this.shownTrace()?.steps[step - 1];
     const fetched = this.fetched;
-    if (!shown || !fetched || fetched.thread !== useServer.getState().thread?.id) return null;
+    if (!shown || !fetched || fetched.thread !== this.connection.thread()?.id) return null;
     return ownWrites(fetched.states, shown);
   }
 
@@ -332,11 +355,11 @@ export class ServerRun implements RunController {
    * a fork makes a newer branch, and the one it came from stays beside it, to show and compare.
    */
   private keepShownBranch() {
-    const thread = useServer.getState().thread;
+    const thread = this.connection.thread();
     if (!thread?.branch?.newest) return;
     const base = threadKey(this.connection.origin, thread.id);
     const kept = branchKey(this.connection.origin, thread.id, thread.branch.head);
-    useApp.getState().keepServerBranch(base, { key: kept, label: `branch ${shortId(thread.branch.head)}` });
+    void this.show({ type: 'branch_kept', base, kept: { key: kept, label: `branch ${shortId(thread.branch.head)}` } });
   }
 
   /**
@@ -345,16 +368,16 @@ export class ServerRun implements RunController {
    * them once in place of what it wrote; a node that routes with Command({goto}) goes to `goto`.
    */
   private async branchForeign(step: number, values: Record<string, unknown>, goto: string | null): Promise<boolean> {
-    const thread = useServer.getState().thread;
+    const thread = this.connection.thread();
     const shown = this.trace.steps[step - 1];
     if (!thread || !shown) return false;
     const refusal = subgraphForkRefusal(this.trace.steps, step - 1);
     const request = refusal ? { refused: refusal } : forkRequest(shown, values, goto);
     if ('refused' in request) {
-      useServer.setState({ error: request.refused });
+      this.connection.say(request.refused);
       return false;
     }
-    useServer.setState({ forkNote: null });
+    this.connection.noteFork(null);
     const made = await this.connection.attempt(async () => {
       const update = await this.connection.api.threads.updateState(thread.id, { values: request.values, checkpointId: request.checkpointId, asNode: request.asNode });
       this.keepShownBranch();
@@ -367,20 +390,20 @@ export class ServerRun implements RunController {
     const { name, chose } = shown.server ?? { name: request.asNode, chose: [] };
     if (request.goto && made.checkpointId && made.next.length === 0) this.gotoAfterFork = { thread: thread.id, checkpointId: made.checkpointId, goto: request.goto };
     // Said beside the fork, so that a goto not taken, or a run that ends after the edit, is never silent.
-    else if (request.goto && !made.next.includes(request.goto)) useServer.setState({ forkNote: `${name}'s routing function chose ${made.next.join(', ')} from the edited writes: Then go to is for a node that routes with Command({goto})` });
-    else if (!request.goto && made.next.length === 0 && chose.some((target) => target !== '__end__')) useServer.setState({ forkNote: `The edited writes of ${name} route nowhere, so the run ends after them; if ${name} routes with Command({goto}), fork again choosing where it goes in Then go to` });
+    else if (request.goto && !made.next.includes(request.goto)) this.connection.noteFork(`${name}'s routing function chose ${made.next.join(', ')} from the edited writes: Then go to is for a node that routes with Command({goto})`);
+    else if (!request.goto && made.next.length === 0 && chose.some((target) => target !== '__end__')) this.connection.noteFork(`The edited writes of ${name} route nowhere, so the run ends after them; if ${name} routes with Command({goto}), fork again choosing where it goes in Then go to`);
     return true;
   }
 
   /** A Loopscope export's fork: the edits written into the checkpoint of `step` as that step's node, a new branch of the thread. */
   private async branchAt(step: number, edits: Record<string, unknown>): Promise<boolean> {
-    const thread = useServer.getState().thread;
+    const thread = this.connection.thread();
     const loopscope = this.connection.selectedGraph()?.loopscope;
     if (!thread || !loopscope) return false;
     const found = await this.connection.attempt(() => this.loopscopeCheckpointOf(thread.id, step));
     if (found === undefined) return false;
     if (!found) {
-      useServer.setState({ error: `no checkpoint of step ${step} on thread ${thread.id}` });
+      this.connection.say(`no checkpoint of step ${step} on thread ${thread.id}`);
       return false;
     }
     const { nodeNames } = await loadRuntime();
@@ -394,36 +417,31 @@ export class ServerRun implements RunController {
    * `compare`, beside the branch on screen in Compare runs, their node paths aligned.
    */
   async showBranch(head: string, compare = false) {
-    const thread = useServer.getState().thread;
+    const thread = this.connection.thread();
     if (!thread || thread.branch?.head === head) return;
     const left = this.shown?.key;
     await this.readThread(thread.id, head);
-    const runOf = (key: string | undefined) => useApp.getState().runs.find((run) => run.server === key)?.id;
-    const [leftRun, rightRun] = [runOf(left), runOf(this.shown?.key)];
-    if (compare && leftRun !== undefined && rightRun !== undefined && leftRun !== rightRun) useApp.getState().compareRuns({ left: leftRun, right: rightRun });
+    if (compare) await this.show({ type: 'compare', left, right: this.shown?.key });
   }
 
   /** Reads `otherThreadId` as a run beside the thread on screen and compares the two, their node paths aligned. */
   async compareWith(otherThreadId: string) {
-    const shown = useServer.getState().thread;
-    const runOf = (threadId: string) => useApp.getState().runs.find((run) => run.server === threadKey(this.connection.origin, threadId))?.id;
+    const shown = this.connection.thread();
     if (!shown || shown.id === otherThreadId) return;
     await this.readThread(otherThreadId);
-    const left = runOf(shown.id);
-    const right = runOf(otherThreadId);
-    if (left !== undefined && right !== undefined) useApp.getState().compareRuns({ left, right });
+    await this.show({ type: 'compare', left: threadKey(this.connection.origin, shown.id), right: threadKey(this.connection.origin, otherThreadId) });
   }
 
   /** The open thread's trace as last read, if it is still the open thread's. */
   private shownTrace(): Trace | undefined {
-    const thread = useServer.getState().thread;
+    const thread = this.connection.thread();
     return thread && this.shown?.thread === thread.id ? this.shown.trace : undefined;
   }
 
   /** The approval the open thread waits on: a Loopscope export's node that asks a person is next, unless just answered. */
   private approvalWaited(): PendingApproval | null {
     const graph = this.connection.selectedGraph()?.loopscope;
-    const next = useServer.getState().thread?.next ?? [];
+    const next = this.connection.thread()?.next ?? [];
     const node = graph && approvalNodes(graph).find((id) => next.includes(id) && id !== this.answeredHere());
     return graph && node ? approvalAt(graph, node, this.trace.finalState) : null;
   }
@@ -433,7 +451,7 @@ export class ServerRun implements RunController {
    * at each change of the connection's state and each read of the thread; its effects are told.
    */
   private changed() {
-    const thread = useServer.getState().thread;
+    const thread = this.connection.thread();
     const current = this.connection.current();
     const event: SessionEvent = !current
       ? { type: 'disconnected' }
@@ -449,7 +467,7 @@ export class ServerRun implements RunController {
 
   /** Tells a listener the steps it was not told yet of the thread it follows: what another thread does later is that thread's run's. */
   private tellSteps(listener: (event: RunEvent) => void, heard: { thread: string | undefined; told: number }) {
-    const open = useServer.getState().thread?.id;
+    const open = this.connection.thread()?.id;
     if (open === undefined || this.shown?.thread !== open) return;
     heard.thread ??= open;
     if (open !== heard.thread) return;
@@ -462,34 +480,26 @@ export class ServerRun implements RunController {
     return this.current;
   }
 
-  get status(): RunStatus {
-    return this.current.status;
-  }
-
   /** The run of the thread read last: while another thread starts, the run on screen keeps its own steps. */
   get trace(): Trace {
-    return this.shown?.trace ?? { format: TRACE_FORMAT, version: TRACE_VERSION, graph: this.connection.selectedGraph()?.graphId ?? '', seed: 1, stopReason: null, rounds: 0, tokensUsed: 0, finalState: {}, steps: [] };
+    return this.shown?.trace ?? traceOfValues(this.connection.selectedGraph()?.graphId ?? '', {}, []);
   }
 
   get next(): string | null {
-    return useServer.getState().thread?.next[0] ?? null;
-  }
-
-  get pendingApproval(): PendingApproval | null {
-    return this.current.pending;
+    return this.connection.thread()?.next[0] ?? null;
   }
 
   /** Tells the open thread's new steps and changes of status, as the server's answers come in. */
   subscribe(listener: (event: RunEvent) => void) {
     // The thread open now (or, with none open, the first one read), and its steps so far.
-    this.listeners.set(listener, { thread: useServer.getState().thread?.id, told: this.trace.steps.length });
+    this.listeners.set(listener, { thread: this.connection.thread()?.id, told: this.trace.steps.length });
     return () => {
       this.listeners.delete(listener);
     };
   }
 
   async step(): Promise<TraceStep | null> {
-    const before = useServer.getState().thread ? this.trace.steps.length : 0;
+    const before = this.connection.thread() ? this.trace.steps.length : 0;
     await this.stepOnServer();
     const steps = this.trace.steps;
     return steps.length > before ? (steps.at(-1) ?? null) : null;
@@ -501,10 +511,10 @@ export class ServerRun implements RunController {
     this.answered = undefined;
     const goto = this.gotoAfterFork;
     this.gotoAfterFork = undefined;
-    const thread = useServer.getState().thread;
+    const thread = this.connection.thread();
     // Going on with no answer would run the waiting node again, to the same interrupt.
     if (thread?.interrupts.length && !goto) {
-      useServer.setState({ error: `${thread.interrupts.map((interrupt) => interrupt.node).join(', ')} waits on interrupt(): answer it with Resume on server` });
+      this.connection.say(`${thread.interrupts.map((interrupt) => interrupt.node).join(', ')} waits on interrupt(): answer it with Resume on server`);
       return Promise.resolve();
     }
     if (goto && goto.thread === thread?.id) return this.streamRun({ command: { goto: goto.goto }, checkpointId: goto.checkpointId });
@@ -522,7 +532,7 @@ export class ServerRun implements RunController {
 
   /** An approve node is next: the person's decision goes into the ledger; `run()` goes on past the node. */
   async decide(decision: 'approved' | 'denied') {
-    const thread = useServer.getState().thread;
+    const thread = this.connection.thread();
     if (!thread) return;
     const state = await this.connection.attempt(() => this.connection.api.threads.getState<Record<string, unknown>>(thread.id));
     if (!state) return;
@@ -535,7 +545,7 @@ export class ServerRun implements RunController {
   /** The state after a step of the open thread, as the server's checkpoints hold it. */
   async stateAt(step: number) {
     const trace = this.shownTrace();
-    const thread = useServer.getState().thread;
+    const thread = this.connection.thread();
     if (!trace || !thread) return null;
     if (!this.connection.selectedGraph()?.loopscope) {
       if (step === 0) return trace.steps.length > 0 ? foreignStateBefore(trace.steps, 0) : null;
@@ -555,8 +565,8 @@ export class ServerRun implements RunController {
     if (Object.keys(edits.nextResults ?? {}).length > 0 || (edits.outcome !== undefined && !foreign)) return { unsupported: 'A run on a LangGraph server calls its own skills: a fork there takes state edits only' };
     // On a graph drawn from the server, the step's "outcome" is where a Command sends the run (its goto).
     const branched = foreign ? await this.branchForeign(atStep, edits.state ?? {}, edits.outcome ?? null) : await this.branchAt(atStep, edits.state ?? {});
-    const thread = useServer.getState().thread;
-    if (!branched || !thread) return { unsupported: useServer.getState().error ?? `no checkpoint of step ${atStep} to fork from` };
+    const thread = this.connection.thread();
+    if (!branched || !thread) return { unsupported: this.connection.error() ?? `no checkpoint of step ${atStep} to fork from` };
     // The new branch is the run on screen, ready to go on.
     await this.readThread(thread.id);
     return this;
@@ -566,8 +576,12 @@ export class ServerRun implements RunController {
 /** The run of each connection, made when first asked for. */
 const runs = new WeakMap<Connection, ServerRun>();
 const runOf = (connection: Connection) => {
-  const made = runs.get(connection) ?? new ServerRun(connection);
-  runs.set(connection, made);
+  let made = runs.get(connection);
+  if (!made) {
+    made = new ServerRun(connection);
+    made.onShown(showInApp);
+    runs.set(connection, made);
+  }
   return made;
 };
 

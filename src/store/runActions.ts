@@ -36,7 +36,7 @@ interface HeardRun {
 
 const heardOf = (run: RunController): HeardRun => {
   const { steps, ...trace } = run.trace;
-  return { trace, steps, status: run.status, next: run.next, pendingApproval: run.pendingApproval };
+  return { trace, steps, status: run.session.status, next: run.next, pendingApproval: run.session.pending };
 };
 
 /** What `event` changes of a run as heard. */
@@ -160,7 +160,8 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
   /** The live run when it is a run in the page, as it told the store; null for a server's thread, which is read again at each read of it (`followRun`). */
   let heard: HeardRun | null = null;
   /** Where the live run stands: as heard, or a server's thread as read last. */
-  const liveNow = (): Pick<RunController, 'status' | 'next' | 'pendingApproval'> | null => heard ?? registry.live;
+  const liveNow = (): Pick<HeardRun, 'status' | 'next' | 'pendingApproval'> | null =>
+    heard ?? (registry.live ? { status: registry.live.session.status, next: registry.live.next, pendingApproval: registry.live.session.pending } : null);
 
   const updateRun = (id: number, change: Partial<RunRecord>) =>
     set((state) => ({ runs: state.runs.map((run) => (run.id === id ? { ...run, ...change } : run)) }));
@@ -319,12 +320,12 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
     registry.register(id, created);
     const now = isLocalRun(created) ? heardOf(created) : null;
     heard = now;
-    set({ liveRunId: id, runError: null, runRefused: null, pausedBy: null, pendingApproval: created.pendingApproval, runStatus: created.status, liveSteps: created.trace.steps.length });
+    set({ liveRunId: id, runError: null, runRefused: null, pausedBy: null, pendingApproval: created.session.pending, runStatus: created.session.status, liveSteps: created.trace.steps.length });
     inFlight = null;
     unsubscribe = created.subscribe((event) => {
       if (registry.live !== created) return;
       if (now) hear(now, event);
-      const instant = (now ?? created).status === 'running' && get().speedMs === 0;
+      const instant = (now?.status ?? created.session.status) === 'running' && get().speedMs === 0;
       const shown = () => get().runs.find((run) => run.id === id)?.stepCount ?? 0;
       if (event.type === 'attempt') {
         inFlight = inFlight?.step === event.step ? { ...inFlight, attempts: [...inFlight.attempts, event.attempt] } : { step: event.step, node: event.node, attempts: [event.attempt] };
@@ -469,7 +470,7 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
       if (!run) return;
       set({ activeRunId: id, runRefused: null });
       const picked = registry.get(id);
-      if (picked && picked !== registry.live && picked.status !== 'stopped') attach(id, picked);
+      if (picked && picked !== registry.live && picked.session.status !== 'stopped') attach(id, picked);
       showStep(run.stepCount > 0 ? run.stepCount : null);
     },
     fork: (atStep, edits) =>

@@ -184,7 +184,7 @@ describe('driving the runtime from the store', () => {
     // What the store shows is the run as it stands.
     const state = useApp.getState();
     expect(state.runs.find((run) => run.id === id)?.trace).toEqual(live.trace);
-    expect(state).toMatchObject({ runStatus: live.status, pendingApproval: live.pendingApproval, selectedStep: 3 });
+    expect(state).toMatchObject({ runStatus: live.session.status, pendingApproval: live.session.pending, selectedStep: 3 });
     expect(state.nodeStatus[live.next!]?.[0]).toMatchObject({ tone: 'next' });
   });
 
@@ -448,10 +448,8 @@ describe('a run that goes on elsewhere (a LangGraph server\'s thread), driven by
     const asked: string[] = [];
     const controller: RunController = {
       session: startSession('running'),
-      status: 'running',
       trace,
       next: 'execute',
-      pendingApproval: null,
       subscribe: () => () => {},
       step: async () => {
         asked.push('step');

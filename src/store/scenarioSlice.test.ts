@@ -13,10 +13,8 @@ const app = () => useApp.getState();
 /** A run that ended elsewhere (a server's thread), as its controller tells it. */
 const endedElsewhere = (trace: Trace): RunController => ({
   session: startSession('stopped'),
-  status: 'stopped',
   trace,
   next: null,
-  pendingApproval: null,
   subscribe: () => () => {},
   step: async () => null,
   run: async () => {},
