@@ -17,7 +17,7 @@ import type { KeyRing, McpConnector } from '../skills/index.ts';
 import type { GraphFile, PermissionMode } from '../graph/schema.ts';
 import type { MockEntry } from '../graph/skills.ts';
 import type { RetentionPolicy } from './checkpointer.ts';
-import type { Attempt, StopReason, Trace, TraceStep } from './trace.ts';
+import type { Attempt, StopReason, StopWhy, Trace, TraceStep } from './trace.ts';
 import type { PauseRules } from './pauseRules.ts';
 import type { RunSession } from './session.ts';
 
@@ -45,7 +45,7 @@ export type RunEvent =
   | { type: 'approval'; pending: PendingApproval }
   /** A breakpoint or condition held the run, and why (the pause rules answer with it: the runtime tells it, it writes nowhere). */
   | { type: 'paused'; reason: string }
-  | { type: 'stopped'; reason: StopReason; explain: string; trace: Trace };
+  | { type: 'stopped'; reason: StopReason; why: StopWhy; trace: Trace };
 
 /** The agent's state before and after one step. */
 export interface StepStates {

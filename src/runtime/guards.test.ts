@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FIXTURES } from './fixtures/index.ts';
-import { guardCheckWords, stopWords } from './guards.ts';
+import { guardCheckWords } from './guards.ts';
+import { stopWords } from './stepWords.ts';
 import { runGraph } from './index.ts';
 import { parseTrace, serializeTrace, type TraceStep } from './trace.ts';
 import { readStepChunk } from './traceText.ts';

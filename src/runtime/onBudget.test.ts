@@ -8,7 +8,8 @@ import type { GraphFile } from '../graph/index.ts';
 import { parseGraph } from '../graph/parse.ts';
 import { findTemplate } from '../graph/templates/index.ts';
 import { FIXTURES } from './fixtures/index.ts';
-import { guardCheckWords, stopWords } from './guards.ts';
+import { guardCheckWords } from './guards.ts';
+import { runStopWords, stopWords } from './stepWords.ts';
 import { createController, runGraph } from './index.ts';
 import { executedNodes, nodeOf, withoutTimings } from './testing.ts';
 
@@ -88,7 +89,7 @@ describe('limits.onBudget: "evaluate"', () => {
     // The step keeps the guard's numbers and the spent budget as data; their words are the budget's.
     expect(last?.guard).toEqual({ reason: 'budget_exhausted', value: 2010, limit: 2000 });
     expect(stopWords(last!.guard!, last!.budget)).toBe(`${SPENT}; check would call judge to judge, so the run stops before it`);
-    expect(trace.stopExplain).toBe(stopWords(last!.guard!, last!.budget));
+    expect(runStopWords(trace)).toBe(stopWords(last!.guard!, last!.budget));
     expect(executedNodes(trace)).toEqual(['plan', 'act']);
     expect(trace.stopReason).toBe('budget_exhausted');
     expect(trace.finalState.evaluation).toBeUndefined();

@@ -61,7 +61,7 @@ const nextTask = (): Promise<void> => {
   });
 };
 
-const USER_STOP: Stop = { reason: 'user_stopped', explain: 'stopped by a person' };
+const USER_STOP: Stop = { reason: 'user_stopped', why: { is: 'user' } };
 
 type Compiled = CompiledStateGraph<Record<string, unknown>, Record<string, unknown>, string>;
 
@@ -193,7 +193,7 @@ class Controller implements LocalRunController {
     return {
       format: TRACE_FORMAT, version: TRACE_VERSION, graph: this.shared.graph.name, seed: run.seed,
       stopReason: run.stop?.reason ?? null, rounds: run.roundsRan, tokensUsed: this.values.tokensUsed as number,
-      finalState: this.state, steps: [...this.steps], ...(run.stop ? { stopExplain: run.stop.explain } : {}),
+      finalState: this.state, steps: [...this.steps], ...(run.stop ? { stopWhy: run.stop.why } : {}),
       ...(this.scenario === undefined ? {} : { scenario: this.scenario }),
       ...(this.forkedFrom ? { forkedFrom: this.forkedFrom } : {}),
     };
@@ -223,7 +223,7 @@ class Controller implements LocalRunController {
     const stop = this.values._run.stop;
     if (!stop || this.current.status === 'stopped') return;
     this.transition({ type: 'stopped' });
-    this.emit({ type: 'stopped', reason: stop.reason, explain: stop.explain, trace: this.trace });
+    this.emit({ type: 'stopped', reason: stop.reason, why: stop.why, trace: this.trace });
   }
 
   /** The next node asks a person (`interruptsBefore`), and its answer for this visit was given in advance (`config.answers`, a scenario's decisions). */
@@ -374,7 +374,7 @@ class Controller implements LocalRunController {
       }
     }).catch((error: unknown) => {
       const message = error instanceof Error ? error.message : String(error);
-      this.apply({ _run: { ...this.values._run, stop: { reason: 'error', explain: `the LangGraph executor failed: ${message}` } } });
+      this.apply({ _run: { ...this.values._run, stop: { reason: 'error', why: { is: 'executor_failed', message } } } });
     });
     return { ran, pausedFor };
   }
@@ -525,8 +525,8 @@ export const createController = (graph: GraphFile, options: RunOptions = {}): Lo
   const shared = createShared(chosen.graph, options);
   const noEntry = entryProblem(chosen.graph, shared.names);
   let start: Start;
-  if (refused) start = cannotStart(chosen.graph, seed, { reason: 'error', explain: `${refused}: rename it` });
-  else if (noEntry) start = cannotStart(chosen.graph, seed, { reason: 'error', explain: noEntry });
+  if (refused) start = cannotStart(chosen.graph, seed, { reason: 'error', why: { is: 'cannot_start', problem: refused, rename: true } });
+  else if (noEntry) start = cannotStart(chosen.graph, seed, { reason: 'error', why: { is: 'cannot_start', problem: noEntry } });
   else if (options.journal?.length) start = restoredStart(shared, options.journal, options.forkedFrom);
   else {
     const values = initialValues(chosen.graph, seed);
