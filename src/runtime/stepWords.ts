@@ -51,6 +51,8 @@ export const stopWhyWords = (why: StopWhy): string => {
       return '__end__ reached';
     case 'server_error':
       return `stopped with an error at node ${why.node}: ${why.error}`;
+    case 'said':
+      return why.words;
   }
 };
 

@@ -184,6 +184,8 @@ const STOP_CAUSES = [
   /** A LangGraph server's thread: `__end__` reached, or a task that threw. */
   z.strictObject({ is: z.literal('end_reached') }),
   z.strictObject({ is: z.literal('server_error'), node: z.string(), error: z.string() }),
+  /** A run stored by the page before stops were data (its journal) keeps its stop in words. */
+  z.strictObject({ is: z.literal('said'), words: z.string() }),
 ] as const;
 const StopCause = z.discriminatedUnion('is', [...STOP_CAUSES]);
 /** A stop, or (`final_response`) the one the graph's `finally` node closed, which is never a final response itself. */
