@@ -52,6 +52,18 @@ describe('the one wording of a stop and a note (stepWords.ts)', () => {
       [{ is: 'stop', why: { is: 'budget_spent', used: 10, limit: 10, attempt: 2, skill: 'flaky' } }, 'tokens 10/10 before attempt 2 of flaky: the budget is used up'],
       [{ is: 'forced_stop', reason: 'no_recovery_path' }, 'forced stop: no_recovery_path'],
       [{ is: 'responded' }, 'the response is written'],
+      [{ is: 'recovery', reason: 'empty_result', chose: { action: 'broaden', skill: 'search_wide' }, skipped: [] }, 'empty_result → broaden with search_wide next round'],
+      [{ is: 'recovery', reason: 'timeout', chose: 'person', skipped: [] }, 'timeout: the rule hands the run to a person'],
+      [
+        { is: 'recovery', reason: 'timeout', chose: null, skipped: [{ reason: 'timeout', action: 'retry', estTokens: 150, left: 100 }, { reason: 'otherwise', action: 'wait', estTokens: 200, left: 100 }] },
+        'no rule applies to timeout; rule timeout → retry needs ~150 tokens but only 100 are left, so it does not apply; rule otherwise → wait needs ~200 tokens but only 100 are left, so it does not apply',
+      ],
+      [{ is: 'approval', decision: 'approved', by: 'person', skill: 'write_file' }, 'approved by person: write_file may run once'],
+      [{ is: 'approval', decision: 'denied', by: 'auto', skill: 'write_file' }, 'denied by auto: write_file stays refused'],
+      [
+        { is: 'approval', decision: 'denied', by: 'default (headless, no auto)', decider: 'planner' },
+        "denied by default (headless, no auto); planner was refused as a loop's decider, which an approval never grants (it is asked every iteration): permissions.mode must allow it",
+      ],
       [{ is: 'server_route', node: 'callModel', to: ['tools'], why: { is: 'route', conditional: true, chose: ['tools'], of: ['tools', '__end__'], matched: true } }, 'callModel → tools: conditional, chose tools of {tools, __end__}'],
       [{ is: 'server_route', node: 'write', to: [], ended: 'run' }, 'write → —: the run ended here'],
       [{ is: 'server_route', node: 'inner', to: [], ended: 'subgraph' }, 'inner → —: the subgraph ended here'],
@@ -101,6 +113,7 @@ describe('notes and stops in a trace are data (issue 55)', () => {
       expect(trace.steps.filter((step) => step.stop && 'explain' in step.stop), old.scenario).toEqual([]);
       const runtimeNotes = /^(finally: |stopped by a guard|the node threw|forced stop|the response is written)/;
       expect(trace.steps.filter((step) => typeof step.note === 'string' && runtimeNotes.test(step.note)), old.scenario).toEqual([]);
+      expect(trace.steps.filter((step) => (step.kind === 'recover' || step.kind === 'approve') && typeof step.note === 'string'), old.scenario).toEqual([]);
       const parsed = parseTrace(serializeTrace(trace));
       expect(parsed.ok && parsed.value, old.scenario).toEqual(JSON.parse(JSON.stringify(trace)));
     }

@@ -83,6 +83,17 @@ export const noteWords = (note: StepNote): string => {
       return `forced stop: ${note.reason}`;
     case 'responded':
       return 'the response is written';
+    case 'recovery': {
+      const why = note.skipped.map((rule) => `; rule ${rule.reason} → ${rule.action} needs ~${rule.estTokens} tokens but only ${rule.left} are left, so it does not apply`).join('');
+      if (note.chose === null) return `no rule applies to ${note.reason}${why}`;
+      if (note.chose === 'person') return `${note.reason}: the rule hands the run to a person${why}`;
+      return `${note.reason} → ${note.chose.action}${note.chose.skill ? ` with ${note.chose.skill} next round` : ''}${why}`;
+    }
+    case 'approval': {
+      const skill = note.skill ? `: ${note.skill} ${note.decision === 'approved' ? 'may run once' : 'stays refused'}` : '';
+      const ungranted = note.decider ? `; ${note.decider} was refused as a loop's decider, which an approval never grants (it is asked every iteration): permissions.mode must allow it` : '';
+      return `${note.decision} by ${note.by}${skill}${ungranted}`;
+    }
     case 'server_route': {
       const why = note.ended === 'subgraph' ? 'the subgraph ended here' : note.ended === 'run' ? 'the run ended here' : note.why ? reasonWords(note.why) : 'no edge';
       return `${note.node} → ${note.to.length ? note.to.join(', ') : '—'}: ${why}`;

@@ -213,6 +213,16 @@ export const Note = z.discriminatedUnion('is', [
   z.strictObject({ is: z.literal('stop'), why: StopWhy }),
   z.strictObject({ is: z.literal('forced_stop'), reason: z.string() }),
   z.strictObject({ is: z.literal('responded') }),
+  /**
+   * A Recover's choice for the evaluation's `reason`: a rule's action (and skill), a person, or no
+   * rule; `skipped`, the rules the budget left could not pay.
+   */
+  z.strictObject({
+    is: z.literal('recovery'), reason: z.string(), chose: z.union([z.strictObject({ action: z.string(), skill: z.optional(z.string()) }), z.literal('person'), z.null()]),
+    skipped: z.array(z.strictObject({ reason: z.string(), action: z.string(), estTokens: z.number(), left: z.number() })),
+  }),
+  /** An Approve's decision, who made it, the skill it grants (or keeps refused) and a loop's decider it cannot grant. */
+  z.strictObject({ is: z.literal('approval'), decision: z.enum(['approved', 'denied']), by: z.string(), skill: z.optional(z.string()), decider: z.optional(z.string()) }),
   /** A step of a LangGraph server's graph: where it went and why (`ended`: nothing was left to run). */
   z.strictObject({ is: z.literal('server_route'), node: z.string(), to: z.array(z.string()), why: z.optional(Reason), ended: z.optional(z.enum(['run', 'subgraph'])) }),
   z.strictObject({ is: z.literal('server_edit'), node: z.string(), goto: z.array(z.string()) }),
