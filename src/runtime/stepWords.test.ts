@@ -58,6 +58,13 @@ describe('the one wording of a stop and a note (stepWords.ts)', () => {
         { is: 'recovery', reason: 'timeout', chose: null, skipped: [{ reason: 'timeout', action: 'retry', estTokens: 150, left: 100 }, { reason: 'otherwise', action: 'wait', estTokens: 200, left: 100 }] },
         'no rule applies to timeout; rule timeout → retry needs ~150 tokens but only 100 are left, so it does not apply; rule otherwise → wait needs ~200 tokens but only 100 are left, so it does not apply',
       ],
+      [{ is: 'actions', ended: { is: 'returned', actions: 2, records: 2 }, over: { count: 1, maxIter: 2 } }, '2 action(s) returned 2 record(s) (1 over maxIter 2 not run)'],
+      [{ is: 'actions', ended: { is: 'returned', actions: 1, records: 0 } }, '1 action(s) ran and returned zero records'],
+      [{ is: 'actions', ended: { is: 'returned', actions: 1, records: 2 }, notRun: { count: 1, spent: true } }, '1 action(s) returned 2 record(s); 1 later action(s) not called: the budget is spent'],
+      [{ is: 'actions', ended: { is: 'failed', skill: 'search', outcome: 'timeout', attempts: 3 }, notRun: { count: 2, spent: false } }, 'search failed with timeout after 3 attempt(s); 2 later action(s) not run'],
+      [{ is: 'actions', ended: { is: 'denied', skill: 'write_file', error: 'the permission mode is read' } }, 'write_file was denied: the permission mode is read'],
+      [{ is: 'actions', ended: { is: 'no_actions' } }, 'the plan has no actions'],
+      [{ is: 'actions', ended: { is: 'budget', why: { is: 'budget_spent', used: 10, limit: 10, attempt: 2, skill: 'flaky' } } }, 'tokens 10/10 before attempt 2 of flaky: the budget is used up'],
       [{ is: 'approval', decision: 'approved', by: 'person', skill: 'write_file' }, 'approved by person: write_file may run once'],
       [{ is: 'approval', decision: 'denied', by: 'auto', skill: 'write_file' }, 'denied by auto: write_file stays refused'],
       [
@@ -113,7 +120,7 @@ describe('notes and stops in a trace are data (issue 55)', () => {
       expect(trace.steps.filter((step) => step.stop && 'explain' in step.stop), old.scenario).toEqual([]);
       const runtimeNotes = /^(finally: |stopped by a guard|the node threw|forced stop|the response is written)/;
       expect(trace.steps.filter((step) => typeof step.note === 'string' && runtimeNotes.test(step.note)), old.scenario).toEqual([]);
-      expect(trace.steps.filter((step) => (step.kind === 'recover' || step.kind === 'approve') && typeof step.note === 'string'), old.scenario).toEqual([]);
+      expect(trace.steps.filter((step) => (step.kind === 'recover' || step.kind === 'approve' || step.kind === 'act') && typeof step.note === 'string'), old.scenario).toEqual([]);
       const parsed = parseTrace(serializeTrace(trace));
       expect(parsed.ok && parsed.value, old.scenario).toEqual(JSON.parse(JSON.stringify(trace)));
     }

@@ -6,7 +6,7 @@
  */
 import { reasonWords } from '../graph/reasonWords.ts';
 import { budgetSentence, guardCheckWords } from './guards.ts';
-import type { BudgetNote, GuardHit, StepNote, StepStop, StopWhy, Trace } from './trace.ts';
+import type { BudgetNote, GuardHit, Note, StepNote, StepStop, StopWhy, Trace } from './trace.ts';
 
 /** A guard's stop in a sentence: `round 6 would exceed maxRounds 5`. */
 const guardSentence = (hit: GuardHit): string => {
@@ -67,6 +67,24 @@ export const stopWords = (stop: StepStop, budget?: BudgetNote): string =>
 export const runStopWords = (trace: Pick<Trace, 'stopWhy' | 'stopExplain'>): string | undefined =>
   trace.stopWhy ? stopWhyWords(trace.stopWhy) : trace.stopExplain;
 
+/** An Act's plan run, in a sentence: `2 action(s) returned 2 record(s) (1 over maxIter 2 not run)`. */
+const actionsWords = ({ ended, notRun, over }: Extract<Note, { is: 'actions' }>): string => {
+  const capped = over ? ` (${over.count} over maxIter ${over.maxIter} not run)` : '';
+  const skipped = notRun ? `; ${notRun.count} later action(s) not ${notRun.spent ? 'called: the budget is spent' : 'run'}` : '';
+  switch (ended.is) {
+    case 'budget':
+      return `${stopWhyWords(ended.why)}${capped}`;
+    case 'no_actions':
+      return 'the plan has no actions';
+    case 'denied':
+      return `${ended.skill} was denied: ${ended.error}${skipped}${capped}`;
+    case 'failed':
+      return `${ended.skill} failed with ${ended.outcome} after ${ended.attempts} attempt(s)${skipped}${capped}`;
+    case 'returned':
+      return `${ended.actions} action(s) ${ended.records === 0 ? 'ran and returned zero records' : `returned ${ended.records} record(s)`}${skipped}${capped}`;
+  }
+};
+
 /** What a step concluded, in a sentence: `the node threw: boom`. */
 export const noteWords = (note: StepNote): string => {
   if (typeof note === 'string') return note;
@@ -83,6 +101,8 @@ export const noteWords = (note: StepNote): string => {
       return `forced stop: ${note.reason}`;
     case 'responded':
       return 'the response is written';
+    case 'actions':
+      return actionsWords(note);
     case 'recovery': {
       const why = note.skipped.map((rule) => `; rule ${rule.reason} → ${rule.action} needs ~${rule.estTokens} tokens but only ${rule.left} are left, so it does not apply`).join('');
       if (note.chose === null) return `no rule applies to ${note.reason}${why}`;

@@ -221,6 +221,23 @@ export const Note = z.discriminatedUnion('is', [
     is: z.literal('recovery'), reason: z.string(), chose: z.union([z.strictObject({ action: z.string(), skill: z.optional(z.string()) }), z.literal('person'), z.null()]),
     skipped: z.array(z.strictObject({ reason: z.string(), action: z.string(), estTokens: z.number(), left: z.number() })),
   }),
+  /**
+   * An Act's plan (or its own skill) run in order: how it ended (the budget spent, no action, an
+   * action denied or failed, or the records returned), the later actions `notRun` (`spent`: the budget
+   * was) and those `over` its maxIter.
+   */
+  z.strictObject({
+    is: z.literal('actions'),
+    ended: z.discriminatedUnion('is', [
+      z.strictObject({ is: z.literal('budget'), why: StopWhy }),
+      z.strictObject({ is: z.literal('no_actions') }),
+      z.strictObject({ is: z.literal('denied'), skill: z.string(), error: z.optional(z.string()) }),
+      z.strictObject({ is: z.literal('failed'), skill: z.string(), outcome: z.string(), attempts: Count }),
+      z.strictObject({ is: z.literal('returned'), actions: Count, records: Count }),
+    ]),
+    notRun: z.optional(z.strictObject({ count: Count, spent: z.boolean() })),
+    over: z.optional(z.strictObject({ count: Count, maxIter: Count })),
+  }),
   /** An Approve's decision, who made it, the skill it grants (or keeps refused) and a loop's decider it cannot grant. */
   z.strictObject({ is: z.literal('approval'), decision: z.enum(['approved', 'denied']), by: z.string(), skill: z.optional(z.string()), decider: z.optional(z.string()) }),
   /** A step of a LangGraph server's graph: where it went and why (`ended`: nothing was left to run). */

@@ -1,7 +1,7 @@
 import { onBudgetOf } from '../../graph/budget.ts';
 import { MAX_ITER, type Action } from '../../graph/index.ts';
 import { isFailure, type ActionRun } from '../retry.ts';
-import type { Attempt } from '../trace.ts';
+import type { Attempt, Note } from '../trace.ts';
 import { doneErrorNote, loopTrace, maxIterNote, observedNote, runLoop } from './loop.ts';
 import { asRecord, resultOf, type Executor, type NodeResult } from './types.ts';
 import { stopWords } from '../stepWords.ts';
@@ -68,7 +68,7 @@ export const executeAct: Executor<'act'> = async (context): Promise<NodeResult> 
     ? [{ skill: node.config.skill, args: node.config.args ?? {} }]
     : ((asRecord(state.plan)?.actions ?? []) as Action[]);
   const actions = planned.slice(0, node.config.maxIter);
-  const capped = planned.length > actions.length ? ` (${planned.length - actions.length} over maxIter ${node.config.maxIter} not run)` : '';
+  const over = planned.length > actions.length ? { over: { count: planned.length - actions.length, maxIter: node.config.maxIter } } : {};
   const runs: ActionRun[] = [];
   const attempts: Attempt[] = [];
   let fatal: ActionRun | undefined;
@@ -93,11 +93,11 @@ export const executeAct: Executor<'act'> = async (context): Promise<NodeResult> 
     execution_error: cut ? budgetError(cut) : fatal ? executionError(fatal) : null,
   };
   const records = recordsOf(runs);
-  const skipped = (fatal || evaluate) && runs.length < actions.length ? `; ${actions.length - runs.length} later action(s) not ${evaluate ? 'called: the budget is spent' : 'run'}` : '';
-  if (cut?.budgetStop) return { outcome: null, writes, attempts, note: `${stopWords(cut.budgetStop)}${capped}`, budgetStop: cut.budgetStop };
-  if (actions.length === 0) return { outcome: 'empty', writes, attempts, note: 'the plan has no actions' };
-  if (fatal?.denied) return { outcome: 'denied', writes, attempts, note: `${fatal.skill} was denied: ${fatal.error}${skipped}${capped}` };
-  if (fatal) return { outcome: 'error', writes, attempts, note: `${fatal.skill} failed with ${fatal.outcome} after ${fatal.attempts.length} attempt(s)${skipped}${capped}` };
-  if (records === 0) return { outcome: 'empty', writes, attempts, note: `${runs.length} action(s) ran and returned zero records${skipped}${capped}` };
-  return { outcome: 'ok', writes, attempts, note: `${runs.length} action(s) returned ${records} record(s)${skipped}${capped}` };
+  const skipped = (fatal || evaluate) && runs.length < actions.length ? { notRun: { count: actions.length - runs.length, spent: evaluate !== undefined } } : {};
+  const note = (ended: Extract<Note, { is: 'actions' }>['ended'], after = skipped): Note => ({ is: 'actions', ended, ...after, ...over });
+  if (cut?.budgetStop) return { outcome: null, writes, attempts, note: note({ is: 'budget', why: cut.budgetStop.why }, {}), budgetStop: cut.budgetStop };
+  if (actions.length === 0) return { outcome: 'empty', writes, attempts, note: note({ is: 'no_actions' }, {}) };
+  if (fatal?.denied) return { outcome: 'denied', writes, attempts, note: note({ is: 'denied', skill: fatal.skill, ...(fatal.error === undefined ? {} : { error: fatal.error }) }) };
+  if (fatal) return { outcome: 'error', writes, attempts, note: note({ is: 'failed', skill: fatal.skill, outcome: fatal.outcome, attempts: fatal.attempts.length }) };
+  return { outcome: records === 0 ? 'empty' : 'ok', writes, attempts, note: note({ is: 'returned', actions: runs.length, records }) };
 };
