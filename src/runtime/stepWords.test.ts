@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { GraphFile } from '../graph/index.ts';
 import { stopsAsData } from './journal.ts';
+import { readStepChunk } from './traceText.ts';
 import { runGraph } from './run.ts';
 import { noteWords, runStopWords, stopWords, stopWhyWords } from './stepWords.ts';
 import { parseTrace, serializeTrace, type BudgetNote, type Note, type StopWhy, type Trace, type TraceStep } from './trace.ts';
@@ -100,6 +101,7 @@ describe('notes and stops in a trace are data (issue 55)', () => {
     for (const { trace } of before) {
       const parsed = parseTrace(serializeTrace(trace));
       expect(parsed.ok && parsed.value).toEqual(trace);
+      expect(readStepChunk({ from: 0, text: JSON.stringify(trace.steps) })).toEqual(trace.steps);
       if (!parsed.ok) continue;
       expect(runStopWords(parsed.value)).toBe(trace.stopExplain);
       for (const step of parsed.value.steps) {
@@ -123,6 +125,8 @@ describe('notes and stops in a trace are data (issue 55)', () => {
       expect(trace.steps.filter((step) => (step.kind === 'recover' || step.kind === 'approve' || step.kind === 'act') && typeof step.note === 'string'), old.scenario).toEqual([]);
       const parsed = parseTrace(serializeTrace(trace));
       expect(parsed.ok && parsed.value, old.scenario).toEqual(JSON.parse(JSON.stringify(trace)));
+      // The import's quick path reads its steps too (not the full parse's fallback: null).
+      expect(readStepChunk({ from: 0, text: JSON.stringify(trace.steps) }), old.scenario).toEqual(JSON.parse(JSON.stringify(trace.steps)));
     }
   });
 

@@ -218,7 +218,7 @@ export const Note = z.discriminatedUnion('is', [
    * rule; `skipped`, the rules the budget left could not pay.
    */
   z.strictObject({
-    is: z.literal('recovery'), reason: z.string(), chose: z.union([z.strictObject({ action: z.string(), skill: z.optional(z.string()) }), z.literal('person'), z.null()]),
+    is: z.literal('recovery'), reason: z.string(), chose: z.nullable(z.union([z.strictObject({ action: z.string(), skill: z.optional(z.string()) }), z.literal('person')])),
     skipped: z.array(z.strictObject({ reason: z.string(), action: z.string(), estTokens: z.number(), left: z.number() })),
   }),
   /**
