@@ -50,7 +50,7 @@ describe('the one wording of a stop and a note (stepWords.ts)', () => {
       [{ is: 'final_response', after: 'max_rounds' }, 'finally: the final response after the stop max_rounds'],
       [{ is: 'guard_stopped', before: 'decide' }, 'stopped by a guard before decide'],
       [{ is: 'threw', message: 'boom' }, 'the node threw: boom'],
-      [{ is: 'stop', why: { is: 'budget_spent', used: 10, limit: 10, attempt: 2, skill: 'flaky' } }, 'tokens 10/10 before attempt 2 of flaky: the budget is used up'],
+      [{ is: 'stopped', why: { is: 'budget_spent', used: 10, limit: 10, attempt: 2, skill: 'flaky' } }, 'tokens 10/10 before attempt 2 of flaky: the budget is used up'],
       [{ is: 'forced_stop', reason: 'no_recovery_path' }, 'forced stop: no_recovery_path'],
       [{ is: 'responded' }, 'the response is written'],
       [{ is: 'recovery', reason: 'empty_result', chose: { action: 'broaden', skill: 'search_wide' }, skipped: [] }, 'empty_result → broaden with search_wide next round'],

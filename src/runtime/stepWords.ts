@@ -95,7 +95,7 @@ export const noteWords = (note: StepNote): string => {
       return `stopped by a guard before ${note.before}`;
     case 'threw':
       return `the node threw: ${note.message}`;
-    case 'stop':
+    case 'stopped':
       return stopWhyWords(note.why);
     case 'forced_stop':
       return `forced stop: ${note.reason}`;

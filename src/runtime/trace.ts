@@ -210,7 +210,7 @@ export const Note = z.discriminatedUnion('is', [
   z.strictObject({ is: z.literal('guard_stopped'), before: z.string() }),
   z.strictObject({ is: z.literal('threw'), message: z.string() }),
   /** The node's own stop, said as the run's (a budget spent inside it). */
-  z.strictObject({ is: z.literal('stop'), why: StopWhy }),
+  z.strictObject({ is: z.literal('stopped'), why: StopWhy }),
   z.strictObject({ is: z.literal('forced_stop'), reason: z.string() }),
   z.strictObject({ is: z.literal('responded') }),
   /**

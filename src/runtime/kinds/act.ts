@@ -42,7 +42,7 @@ const executeActLoop: Executor<'act'> = async (context) => {
   }
   if (ending.type === 'budget') {
     const cut = run.calls.at(-1)?.budgetStop ? run.calls.at(-1) : undefined;
-    return { ...base, outcome: null, writes: { results, execution_error: cut ? budgetError(cut) : { outcome: 'error', skill: loop.decider, message: stopWords(ending.guard) } }, note: { is: 'stop', why: ending.guard.why }, budgetStop: ending.guard };
+    return { ...base, outcome: null, writes: { results, execution_error: cut ? budgetError(cut) : { outcome: 'error', skill: loop.decider, message: stopWords(ending.guard) } }, note: { is: 'stopped', why: ending.guard.why }, budgetStop: ending.guard };
   }
   if (ending.type === 'failed') {
     const outcome = ending.run.denied ? 'denied' : 'error';

@@ -20,7 +20,7 @@ const executeCollectLoop: Executor<'collect'> = async (context) => {
     const failed = run.calls.at(-1)?.budgetStop && run.calls.at(-1)?.attempts.length ? 'error' : undefined;
     return { ...base, outcome: failed ?? (gathered.length ? 'ok' : 'empty'), note: `gathered ${gathered.length} record(s); no further call, the budget is spent (${stopWords(ending.guard)})` };
   }
-  if (ending.type === 'budget') return { ...base, outcome: null, note: { is: 'stop', why: ending.guard.why }, budgetStop: ending.guard };
+  if (ending.type === 'budget') return { ...base, outcome: null, note: { is: 'stopped', why: ending.guard.why }, budgetStop: ending.guard };
   if (ending.type === 'failed') return { ...base, outcome: 'error', note: `iteration ${run.iterations.length}: ${ending.by === 'decider' ? 'the decider ' : ''}${ending.run.skill} failed with ${ending.run.outcome}${ending.run.error ? ` (${ending.run.error})` : ''}` };
   if (ending.type === 'error') return { ...base, outcome: 'error', note: doneErrorNote(run, loop, ending.message) };
   if (ending.type === 'max_iter') return { ...base, outcome: MAX_ITER, note: `${maxIterNote(loop)}; ${gathered.length} record(s) gathered` };

@@ -50,7 +50,7 @@ const executeJudge: Executor<'verify'> = async (context) => {
   const run = await context.runAction({ skill: judge, args: { prompt } }, retryOf(context.node.config), 0, replyAs(Judgement, 'judge'));
   const extra = { attempts: run.attempts, given };
   const records = recordCount(context.state);
-  if (run.budgetStop) return { outcome: null, writes: {}, attempts: run.attempts, given, note: { is: 'stop', why: run.budgetStop.why }, budgetStop: run.budgetStop };
+  if (run.budgetStop) return { outcome: null, writes: {}, attempts: run.attempts, given, note: { is: 'stopped', why: run.budgetStop.why }, budgetStop: run.budgetStop };
   if (run.outcome !== 'ok') {
     const reason = reasonOfFailure(run.outcome);
     return evaluated('exhausted', reason, `the judge ${judge} failed with ${run.outcome}${run.error ? ` (${run.error})` : ''}: no judgement, the plan is exhausted (${reason})`, records, extra);
@@ -121,7 +121,7 @@ const judgeByLoop = async (context: NodeContext<'verify'>, loop: LoopConfig, fro
   const extra = { attempts: run.attempts, ...loopTrace(run, loop) };
   const step = (result: NodeResult) => ({ step: observedNote(run) ? { ...result, note: `${noteWords(result.note)}${observedNote(run)}` } : result, run });
   const { ending } = run;
-  if (ending.type === 'budget') return step({ outcome: null, writes: {}, ...extra, note: { is: 'stop', why: ending.guard.why }, budgetStop: ending.guard });
+  if (ending.type === 'budget') return step({ outcome: null, writes: {}, ...extra, note: { is: 'stopped', why: ending.guard.why }, budgetStop: ending.guard });
   if (ending.type === 'failed') {
     const reason = reasonOfFailure(ending.run.outcome);
     // A refusal ends the loop at once with `denied` (seed 003 returns {"error": "permission denied"}); any other failure exhausts the plan.
