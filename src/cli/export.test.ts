@@ -14,6 +14,8 @@ import { graphIdOf } from '../graph/index.ts';
 import { cannotExport, exportLangGraph } from './export.ts';
 import { main } from './main.ts';
 import { serverEnvironment } from './serve.ts';
+import { withStopWords } from '../runtime/testing.ts';
+
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const graphFile = async (path: string) => {
@@ -113,7 +115,7 @@ describe('loopscope export --langgraph', () => {
     const graph = { ...FIXTURES.twoActions(), state: { ...FIXTURES.twoActions().state, toString: 'mine' } };
     const refusal = 'the state field "toString" is named like a member every JavaScript object has, which LangGraph cannot keep as a field: rename it';
     expect(cannotExport(graph)).toBe(refusal);
-    expect(await runGraph(graph, { seed: 1 })).toMatchObject({ stopReason: 'error', stopExplain: refusal, steps: [] });
+    expect(withStopWords(await runGraph(graph, { seed: 1 }))).toMatchObject({ stopReason: 'error', stopExplain: refusal, steps: [] });
     // A project whose src/graph.json was given such a field by hand.
     expect(() => exportedGraph(JSON.parse(JSON.stringify(graph)))).toThrow(refusal);
   });

@@ -2,7 +2,8 @@
 import type { Attempt, Iteration, Trace, TraceStep } from '../runtime/index.ts';
 import { visibleText } from '../graph/visible.ts';
 import { storedWords } from '../graph/reasonWords.ts';
-import { budgetSentence, guardCheckWords, stopWords } from '../runtime/guards.ts';
+import { budgetSentence, guardCheckWords } from '../runtime/guards.ts';
+import { noteWords, runStopWords, stopWords } from '../runtime/stepWords.ts';
 import { stepsRan } from '../runtime/traceIndex.ts';
 
 /** JSON cut to one readable line. */
@@ -32,7 +33,7 @@ const iterationLines = (iteration: Iteration): string[] => {
 const stepLines = (step: TraceStep): string[] => {
   const lines = [`  ${String(step.step).padStart(2)}. ${step.node} (${step.kind}) → ${step.guard && step.outcome === null ? 'not run' : (step.outcome ?? 'done')}`];
   if (step.guards?.length) lines.push(`      guards: ${step.guards.map((guard) => `${guardCheckWords(guard)}${guard.passed ? '' : ' ✗'}`).join(' · ')}`);
-  if (step.note) lines.push(`      ${step.note}`);
+  if (step.note) lines.push(`      ${noteWords(step.note)}`);
   if (step.blindRetry) lines.push('      ! blind retry: the same plan with no new evidence');
   if (step.given) lines.push(`      ${step.given.skill} was given: ${step.given.reads.join(', ') || 'nothing'}`);
   if (step.iterations) {
@@ -60,7 +61,8 @@ export const formatTimeline = (trace: Trace): string[] => {
     }
     lines.push(...stepLines(step));
   }
-  lines.push(`Stopped: ${trace.stopReason ?? 'not stopped'}${trace.stopExplain ? ` — ${trace.stopExplain}` : ''}`);
+  const stopped = runStopWords(trace);
+  lines.push(`Stopped: ${trace.stopReason ?? 'not stopped'}${stopped ? ` — ${stopped}` : ''}`);
   lines.push(`${stepsRan(trace.steps)} step(s), ${trace.rounds} round(s), ${trace.tokensUsed} token(s)`);
   // Each line is one line: a name, id or server's error holding a newline or an escape is shown, never obeyed.
   return lines.map(visibleText);

@@ -1,4 +1,5 @@
 import { own } from '../graph/index.ts';
+import { runStopWords } from '../runtime/stepWords.ts';
 import { nodeRan } from '../runtime/trace.ts';
 import { useApp } from '../store/index.ts';
 import { onDemand } from '../ui/onDemand.ts';
@@ -35,6 +36,7 @@ function StatusBanner() {
   const live = useApp((state) => state.activeRunId !== null && state.activeRunId === state.liveRunId);
   const refused = useApp((state) => state.runRefused !== null);
   const reason = run?.trace.stopReason;
+  const stopExplain = run && runStopWords(run.trace);
   const text = reason
     ? null
     : !run ? (refused ? 'Not run: why is beside the Run button.' : 'No run yet.')
@@ -48,7 +50,7 @@ function StatusBanner() {
         <>
           <strong>Stopped: <code>{reason}</code></strong>
           <span> {own(STOP_SENTENCES, reason) ?? `A stop node ended the run with "${reason}".`}</span>
-          {run?.trace.stopExplain && <span className="muted"> ({run.trace.stopExplain})</span>}
+          {stopExplain && <span className="muted"> ({stopExplain})</span>}
         </>
       ) : text}
     </div>

@@ -2,7 +2,8 @@
 import { useState } from 'react';
 import { kindDefinition } from '../graph/index.ts';
 import { storedWords } from '../graph/reasonWords.ts';
-import { budgetSentence, guardCheckWords, stopWords } from '../runtime/guards.ts';
+import { budgetSentence, guardCheckWords } from '../runtime/guards.ts';
+import { noteWords, stopWords } from '../runtime/stepWords.ts';
 import type { Attempt, Iteration, TraceStep } from '../runtime/trace.ts';
 import { useApp } from '../store/index.ts';
 import { diffStates, retrySummary, retryVerdict, VERDICT_WORDS, type Change } from './analysis.ts';
@@ -140,7 +141,7 @@ export function StepView({ step, label, forkable }: { step: TraceStep; label: st
         Outcome: <code>{outcomeWords(step)}</code>
         {step.fired && <> · fired <strong className="fired-edge">{step.fired.id}</strong> → {step.fired.target} <span className="muted">({storedWords(step.fired)})</span></>}
       </p>
-      {step.note && <p className="muted"><Shown text={step.note} /></p>}
+      {step.note && <p className="muted"><Shown text={noteWords(step.note)} /></p>}
       {step.blindRetry && <p className="warn"><WarningIcon size={14} aria-hidden="true" /> blind retry: this plan repeats the last round's, with no new evidence.</p>}
       {step.budget && step.budget.at !== 'stopped' && <p className="warn"><WarningIcon size={14} aria-hidden="true" /> <Shown text={budgetSentence(step.budget)} /></p>}
       {step.guard && <p className="warn">Guard stopped the run: <code>{step.guard.reason}</code> (<Shown text={stopWords(step.guard, step.budget)} />)</p>}

@@ -1,6 +1,7 @@
 /** Pure views of traces for the debugger's panels: state diffs, where two runs part, the timeline rows. */
 import { storedWords } from '../graph/reasonWords.ts';
 import type { Attempt, Trace, TraceStep } from '../runtime/trace.ts';
+import { runStopWords } from '../runtime/stepWords.ts';
 import { STOP_ROW, type TimelineLayout } from '../runtime/timelineLayout.ts';
 
 export type Change =
@@ -56,7 +57,7 @@ export type TimelineRow =
 /** Row `row` of a layout, as the timeline draws it. */
 export const rowAt = (trace: Trace, layout: TimelineLayout, row: number): TimelineRow => {
   const value = layout.rows[row];
-  if (value === STOP_ROW) return { type: 'stop', reason: trace.stopReason ?? '', explain: trace.stopExplain ?? '', height: 1 };
+  if (value === STOP_ROW) return { type: 'stop', reason: trace.stopReason ?? '', explain: runStopWords(trace) ?? '', height: 1 };
   if (value < 0) return { type: 'round', round: trace.steps[-1 - value].round, blindRetry: layout.blind[row] === 1, height: 1 };
   return { type: 'step', step: trace.steps[value], height: layout.offsets[row + 1] - layout.offsets[row] };
 };

@@ -12,6 +12,7 @@ import { parseGraph, parseWith } from '../graph/parse.ts';
 import { Trace } from '../runtime/trace.ts';
 import { RunValuesSchema } from '../runtime/state.ts';
 import type { JournalEntry } from '../runtime/controller.ts';
+import { stopsAsData } from '../runtime/journal.ts';
 import { afterDrawing } from '../store/afterDrawing.ts';
 import { useApp } from '../store/index.ts';
 import { journalLength, savedRuns } from '../store/runActions.ts';
@@ -170,9 +171,10 @@ export const parseSession = (stored: StoredSession): { ok: true; value: SavedRun
     const journal = parseWith(Journal, stored.journals.get(record.id) ?? [], ['runs', index, 'journal']);
     if (!journal.ok) return journal;
     if (journal.value.length !== length) return { ok: false, problems: [{ path: `runs[${index}].journal`, message: `expected ${length} entries, found ${journal.value.length}` }] };
-    const start = parseWith(RunValuesSchema, journal.value[0]?.update, ['runs', index, 'journal', 0, 'update']);
+    const entries = journal.value.map(stopsAsData);
+    const start = parseWith(RunValuesSchema, entries[0]?.update, ['runs', index, 'journal', 0, 'update']);
     if (!start.ok) return start;
-    runs.push({ ...record, graph: graph.value, journal: journal.value });
+    runs.push({ ...record, graph: graph.value, journal: entries });
   }
   return { ok: true, value: { runs, activeRunId: header.value.activeRunId, liveRunId: header.value.liveRunId, selectedStep: header.value.selectedStep, breakpoints: header.value.breakpoints ?? NO_BREAKPOINTS } };
 };

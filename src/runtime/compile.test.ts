@@ -8,6 +8,7 @@ import { createController } from './run.ts';
 import { FIXTURES } from './fixtures/index.ts';
 import { initialValues, type RunValues } from './state.ts';
 import type { TraceStep } from './trace.ts';
+import { stopWords } from './stepWords.ts';
 
 const securityclaw = () => (findTemplate('securityclaw') as { graph: () => GraphFile }).graph();
 
@@ -106,7 +107,8 @@ describe('the compiled LangGraph StateGraph', () => {
     const updates = await streamUpdates(graph, 't', new RetainingSaver(), initialValues(graph, 1));
     const last = updates.at(-1)?.[1] as { _run: RunValues['_run']; _step: TraceStep };
     expect(updates).toHaveLength(5);
-    expect(last._run.stop).toEqual({ reason: 'max_steps', explain: 'steps 4 reached maxSteps 4' });
+    expect(last._run.stop).toEqual({ reason: 'max_steps', why: { is: 'guard', hit: { reason: 'max_steps', value: 4, limit: 4 } } });
+    expect(stopWords(last._run.stop!)).toBe('steps 4 reached maxSteps 4');
     expect(last._step.guard?.reason).toBe('max_steps');
   });
 

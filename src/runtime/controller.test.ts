@@ -5,6 +5,7 @@ import { FIXTURES } from './fixtures/index.ts';
 import { createController, runGraph, stateAfterStep, type RunEvent } from './index.ts';
 import type { Breakpoints, PauseRules } from './pauseRules.ts';
 import { securityclawAnswers, securityclawOver, startCountingService, withoutTimings, type CountingService } from './testing.ts';
+import { runStopWords } from './stepWords.ts';
 
 const template = (id: string) => (findTemplate(id) as { graph: () => GraphFile }).graph();
 
@@ -28,9 +29,9 @@ describe('createController', () => {
   it('a graph with no entry, or an entry that names no node, stops at once saying so and how to set one', async () => {
     const noEntry = await runGraph({ ...template('securityclaw'), entry: '' });
     expect(noEntry.stopReason).toBe('error');
-    expect(noEntry.stopExplain).toMatch(/^The graph has no entry node: set one where a run starts: "Set as entry" on a node/);
+    expect(runStopWords(noEntry)).toMatch(/^The graph has no entry node: set one where a run starts: "Set as entry" on a node/);
     const missing = await runGraph({ ...template('securityclaw'), entry: 'gone' });
-    expect(missing.stopExplain).toMatch(/^The entry "gone" is not a node of this graph: set one/);
+    expect(runStopWords(missing)).toMatch(/^The entry "gone" is not a node of this graph: set one/);
   });
 
   it('tells each attempt as it ends (LangGraph’s custom stream), before the step it belongs to', async () => {

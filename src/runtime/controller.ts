@@ -17,7 +17,7 @@ import type { KeyRing, McpConnector } from '../skills/index.ts';
 import type { GraphFile, PermissionMode } from '../graph/schema.ts';
 import type { MockEntry } from '../graph/skills.ts';
 import type { RetentionPolicy } from './checkpointer.ts';
-import type { Attempt, StopReason, Trace, TraceStep } from './trace.ts';
+import type { Attempt, StopReason, StopWhy, Trace, TraceStep } from './trace.ts';
 import type { PauseRules } from './pauseRules.ts';
 import type { RunSession } from './session.ts';
 
@@ -46,7 +46,7 @@ export type RunEvent =
   | { type: 'approval'; pending: PendingApproval }
   /** A breakpoint or condition held the run, and why (the pause rules answer with it: the runtime tells it, it writes nowhere). */
   | { type: 'paused'; reason: string }
-  | { type: 'stopped'; reason: StopReason; explain: string; trace: Trace };
+  | { type: 'stopped'; reason: StopReason; why: StopWhy; trace: Trace };
 
 /** Where a run stands after a step: its trace but for the steps (the step event carries the new one) and the node that runs next. */
 export interface RunAfterStep {

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { FIXTURES } from './fixtures/index.ts';
-import { guardCheckWords, stopWords } from './guards.ts';
+import { guardCheckWords } from './guards.ts';
+import { stopWords } from './stepWords.ts';
 import { runGraph } from './index.ts';
 import { parseTrace, serializeTrace, type TraceStep } from './trace.ts';
 import { readTrace } from './traceText.ts';
+import { runStopWords } from './stepWords.ts';
 
 /** A step's guard checks and its guard's stop, in words, as the step view and the timeline show them. */
 const wordsOf = (step: TraceStep) => [step.guards?.map(guardCheckWords), step.guard && stopWords(step.guard, step.budget), step.stop && stopWords(step.stop, step.budget)];
@@ -23,7 +25,7 @@ describe('guard checks and stops in a trace are data (issue 55)', () => {
     expect(trace.steps.some((step) => step.guards?.some((check) => 'explain' in check) || (step.guard && 'explain' in step.guard))).toBe(false);
     expect(wordsOf(last)).toEqual([[`round ${last.round}/${graph.limits.maxRounds}`, 'steps 7/7'], 'steps 7 reached maxSteps 7', 'steps 7 reached maxSteps 7']);
     // The run's own stop is said in the same words.
-    expect(trace.stopExplain).toBe('steps 7 reached maxSteps 7');
+    expect(runStopWords(trace)).toBe('steps 7 reached maxSteps 7');
     const parsed = parseTrace(serializeTrace(trace));
     expect(parsed.ok && parsed.value).toEqual(JSON.parse(JSON.stringify(trace)));
     expect(parsed.ok && parsed.value.steps.map(wordsOf)).toEqual(trace.steps.map(wordsOf));

@@ -4,7 +4,7 @@
  */
 import { evaluatingKinds } from '../graph/budget.ts';
 import type { Limits } from '../graph/schema.ts';
-import type { BudgetNote, GuardCheck, GuardHit, StepStop } from './trace.ts';
+import type { BudgetNote, GuardCheck, GuardHit } from './trace.ts';
 
 export interface GuardInput {
   /** The round the node would run in (already moved on when it enters the entry again). */
@@ -62,22 +62,3 @@ export const budgetSentence = (note: BudgetNote): string => {
   const why = note.calls ? `would call ${note.calls} to judge` : `is not a ${judge} that judges without a call`;
   return `${spent}; ${node} ${why}, so the run stops before it`;
 };
-
-const guardSentence = (hit: GuardHit): string => {
-  switch (hit.reason) {
-    case 'max_rounds':
-      return `round ${hit.value} would exceed maxRounds ${hit.limit}`;
-    case 'max_steps':
-      return `steps ${hit.value} reached maxSteps ${hit.limit}`;
-    case 'budget_exhausted':
-      return `tokens used ${hit.value} reached the budget of ${hit.limit}`;
-  }
-};
-
-/**
- * The one wording of a step's stop, for the step view, the node's chip, the command line and the
- * run's own stop: a guard's from its numbers, or from the spent budget (`budget`, the step's) under
- * onBudget "evaluate"; any other stop, and a guard's in a trace made before, in its own words.
- */
-export const stopWords = (stop: StepStop, budget?: BudgetNote): string =>
-  'explain' in stop ? stop.explain : budget?.at === 'stopped' ? budgetSentence(budget) : guardSentence(stop);

@@ -95,3 +95,19 @@ export const valuesAt = (run: RunAtHand, step: number): RunValues | null => {
   const startAt = base ? lastEntryAt(run.journal, (base._run as RunValues['_run']).step) + 1 : 0;
   return foldJournal(run.journal.slice(startAt, end + 1), base) as RunValues;
 };
+
+/** A stop in words, as a run's ledger held it before stops were data. */
+const isSaidStop = (stop: unknown): stop is { reason: string; explain: string } =>
+  typeof stop === 'object' && stop !== null && typeof (stop as { explain?: unknown }).explain === 'string';
+
+/**
+ * A journal entry the page stored before stops were data, its ledger's stop (and the stop a
+ * `finally` node closes) in words: those become a `said` stop, shown as they were (stepWords.ts).
+ * An entry of today comes back as it is.
+ */
+export const stopsAsData = (entry: JournalEntry): JournalEntry => {
+  const run = entry.update._run as Record<string, unknown> | undefined;
+  if (!run || !(isSaidStop(run.stop) || isSaidStop(run.closing))) return entry;
+  const said = (stop: unknown) => (isSaidStop(stop) ? { reason: stop.reason, why: { is: 'said', words: stop.explain } } : stop);
+  return { ...entry, update: { ...entry.update, _run: { ...run, stop: said(run.stop), ...('closing' in run ? { closing: said(run.closing) } : {}) } } };
+};

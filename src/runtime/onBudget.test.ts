@@ -8,9 +8,11 @@ import type { GraphFile } from '../graph/index.ts';
 import { parseGraph } from '../graph/parse.ts';
 import { findTemplate } from '../graph/templates/index.ts';
 import { FIXTURES } from './fixtures/index.ts';
-import { guardCheckWords, stopWords } from './guards.ts';
+import { guardCheckWords } from './guards.ts';
+import { noteWords, runStopWords, stopWords } from './stepWords.ts';
 import { createController, runGraph } from './index.ts';
-import { executedNodes, nodeOf, withoutTimings } from './testing.ts';
+import { executedNodes, nodeOf, withoutTimings, withStopWords } from './testing.ts';
+
 
 /** The article's scenario: a plan of two actions whose first one spends the budget (2,010 of 2,000 tokens). */
 const article = (onBudget?: 'stop' | 'evaluate'): GraphFile => {
@@ -29,7 +31,7 @@ describe('limits.onBudget: "evaluate"', () => {
     const act = trace.steps.find((step) => step.node === 'act');
     expect(act?.attempts.map((attempt) => [attempt.skill, attempt.action])).toEqual([['flaky', 0]]);
     expect(act?.outcome).toBe('ok');
-    expect(act?.note).toBe('1 action(s) returned 2 record(s); 1 later action(s) not called: the budget is spent');
+    expect(noteWords(act!.note!)).toBe('1 action(s) returned 2 record(s); 1 later action(s) not called: the budget is spent');
     expect(act?.fired?.target).toBe('check');
     expect(act?.budget).toEqual({ at: 'spent', used: 2010, limit: 2000, node: 'check', evaluates: true });
     expect(trace.finalState.results).toEqual([{ skill: 'flaky', args: { q: 'a b' }, outcome: 'ok', records: [{ ip: '10.0.0.5' }, { ip: '10.0.0.6' }], attempts: 1 }]);
@@ -41,7 +43,7 @@ describe('limits.onBudget: "evaluate"', () => {
     expect(guardCheckWords(check!.guards!.at(-1)!)).toBe('tokens 2010/2000, spent: onBudget evaluate lets this Verify judge what was gathered');
     expect(trace.finalState.evaluation).toMatchObject({ evidence_sufficient: true, records: 2 });
     expect(executedNodes(trace)).toEqual(['plan', 'act', 'check']);
-    expect(trace).toMatchObject({ stopReason: 'budget_exhausted', tokensUsed: 2010, stopExplain: `${SPENT}; the Verify node check judged what was gathered, then the run stops` });
+    expect(withStopWords(trace)).toMatchObject({ stopReason: 'budget_exhausted', tokensUsed: 2010, stopExplain: `${SPENT}; the Verify node check judged what was gathered, then the run stops` });
   });
 
   it('stop (the default) stops before the second action, as before: nothing evaluates', async () => {
@@ -88,7 +90,7 @@ describe('limits.onBudget: "evaluate"', () => {
     // The step keeps the guard's numbers and the spent budget as data; their words are the budget's.
     expect(last?.guard).toEqual({ reason: 'budget_exhausted', value: 2010, limit: 2000 });
     expect(stopWords(last!.guard!, last!.budget)).toBe(`${SPENT}; check would call judge to judge, so the run stops before it`);
-    expect(trace.stopExplain).toBe(stopWords(last!.guard!, last!.budget));
+    expect(runStopWords(trace)).toBe(stopWords(last!.guard!, last!.budget));
     expect(executedNodes(trace)).toEqual(['plan', 'act']);
     expect(trace.stopReason).toBe('budget_exhausted');
     expect(trace.finalState.evaluation).toBeUndefined();

@@ -103,7 +103,7 @@ export const runAction = async (action: Action, policy: RetryPolicy, env: Action
       const previous = attempts.at(-1);
       const spent = guardCheckWords(budget);
       if (previous) previous.retry = `${previous.retry ?? ''}; stopped before attempt ${n}: ${spent}, the budget is used up`;
-      run.budgetStop = { reason: 'budget_exhausted', explain: `${spent} before attempt ${n} of ${action.skill}: the budget is used up` };
+      run.budgetStop = { reason: 'budget_exhausted', why: { is: 'budget_spent', used: budget.value, limit: budget.limit, attempt: n, skill: action.skill } };
       return run;
     }
     if (n > 1 && policy.backoffMs) await env.wait(backoffBefore(n, policy.backoffMs), runner.simulated === true);

@@ -63,7 +63,7 @@ const nextTask = (): Promise<void> => {
   });
 };
 
-const USER_STOP: Stop = { reason: 'user_stopped', explain: 'stopped by a person' };
+const USER_STOP: Stop = { reason: 'user_stopped', why: { is: 'user' } };
 
 type Compiled = CompiledStateGraph<Record<string, unknown>, Record<string, unknown>, string>;
 
@@ -220,7 +220,7 @@ class Controller implements LocalRunController {
     const stop = this.values._run.stop;
     if (!stop || this.current.status === 'stopped') return;
     this.transition({ type: 'stopped' });
-    this.emit({ type: 'stopped', reason: stop.reason, explain: stop.explain, trace: this.trace });
+    this.emit({ type: 'stopped', reason: stop.reason, why: stop.why, trace: this.trace });
   }
 
   /** The next node asks a person (`interruptsBefore`), and its answer for this visit was given in advance (`config.answers`, a scenario's decisions). */
@@ -368,7 +368,7 @@ class Controller implements LocalRunController {
       }
     }).catch((error: unknown) => {
       const message = error instanceof Error ? error.message : String(error);
-      this.apply({ _run: { ...this.values._run, stop: { reason: 'error', explain: `the LangGraph executor failed: ${message}` } } });
+      this.apply({ _run: { ...this.values._run, stop: { reason: 'error', why: { is: 'executor_failed', message } } } });
     });
     return { ran, pausedFor };
   }
@@ -521,8 +521,8 @@ export const createController = (graph: GraphFile, options: RunOptions = {}): Lo
   const shared = createShared(chosen.graph, options);
   const noEntry = entryProblem(chosen.graph, shared.names);
   let start: Start;
-  if (refused) start = cannotStart(chosen.graph, seed, { reason: 'error', explain: `${refused}: rename it` });
-  else if (noEntry) start = cannotStart(chosen.graph, seed, { reason: 'error', explain: noEntry });
+  if (refused) start = cannotStart(chosen.graph, seed, { reason: 'error', why: { is: 'cannot_start', problem: refused, rename: true } });
+  else if (noEntry) start = cannotStart(chosen.graph, seed, { reason: 'error', why: { is: 'cannot_start', problem: noEntry } });
   else if (options.journal?.length) start = restoredStart(shared, options.journal, options.forkedFrom);
   else {
     const values = initialValues(chosen.graph, seed);

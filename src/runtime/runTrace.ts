@@ -9,10 +9,11 @@ import { TRACE_FORMAT, TRACE_VERSION, type Trace, type TraceStep } from './trace
 
 /** `values` may be a checkpoint's, read from elsewhere: what its ledger does not say takes a fresh run's value. */
 export const traceOfValues = (graph: string, values: Readonly<Record<string, unknown>>, steps: TraceStep[]): Trace => {
-  const run = values._run as Partial<Pick<RunLedger, 'seed' | 'roundsRan' | 'stop'>> | undefined;
+  // A server running an export made before stops were data keeps its stop in words.
+  const run = values._run as (Partial<Pick<RunLedger, 'seed' | 'roundsRan'>> & { stop?: RunLedger['stop'] | { reason: string; explain: string } }) | undefined;
   return {
     format: TRACE_FORMAT, version: TRACE_VERSION, graph, seed: run?.seed ?? 1,
     stopReason: run?.stop?.reason ?? null, rounds: run?.roundsRan ?? 0, tokensUsed: Number(values.tokensUsed ?? 0),
-    finalState: agentState(values), steps, ...(run?.stop ? { stopExplain: run.stop.explain } : {}),
+    finalState: agentState(values), steps, ...(!run?.stop ? {} : 'why' in run.stop ? { stopWhy: run.stop.why } : { stopExplain: run.stop.explain }),
   };
 };

@@ -4,10 +4,12 @@ import { findTemplate } from '../graph/templates/index.ts';
 import { storedWords } from '../graph/reasonWords.ts';
 import { boundKeys } from '../skills/index.ts';
 import { FIXTURES } from './fixtures/index.ts';
-import { guardCheckWords, stopWords } from './guards.ts';
+import { guardCheckWords } from './guards.ts';
+import { stopWords } from './stepWords.ts';
 import { createController, nodeRan, runGraph } from './index.ts';
 import { backoffBefore } from './retry.ts';
 import { executedNodes, nodeOf, withoutTimings } from './testing.ts';
+import { noteWords, runStopWords } from './stepWords.ts';
 
 /** The real waits of at least `ms` set from now on: a simulated delay must set none (counted, not timed). */
 const waitsOfAtLeast = (ms: number) => {
@@ -106,7 +108,7 @@ describe('task level: recovery and routing', () => {
     const trace = await runGraph(graph);
     const recover = trace.steps[3];
     expect(recover.writes.recovery).toEqual({ action: 'broaden_evidence', skill: 'fallback_lookup', reason: 'empty_result', tried: ['broaden_evidence'] });
-    expect(recover.note).toContain('needs ~150 tokens but only 100 are left, so it does not apply');
+    expect(noteWords(recover.note!)).toContain('needs ~150 tokens but only 100 are left, so it does not apply');
   });
 
   it('request_human_confirmation gives needs_human', async () => {
@@ -148,7 +150,7 @@ describe('task level: recovery and routing', () => {
     graph.state = { x: 1n as unknown as number };
     const trace = await runGraph(graph);
     expect(trace.stopReason).toBe('error');
-    expect(trace.stopExplain).toMatch(/^done failed: /);
+    expect(runStopWords(trace)).toMatch(/^done failed: /);
     expect(trace.steps.at(-1)?.stop?.reason).toBe('error');
   });
 });
@@ -189,7 +191,7 @@ describe('system level: guards', () => {
     expect(trace.finalState.steps).toBe(7);
     expect(trace.steps.at(-1)?.guard).toEqual({ reason: 'max_steps', value: 7, limit: 7 });
     expect(stopWords(trace.steps.at(-1)!.guard!)).toBe('steps 7 reached maxSteps 7');
-    expect(trace.stopExplain).toBe('steps 7 reached maxSteps 7');
+    expect(runStopWords(trace)).toBe('steps 7 reached maxSteps 7');
     expect(trace.steps.at(-1)?.guards?.map((guard) => guard.passed)).toEqual([true, false]);
   });
 
@@ -235,7 +237,7 @@ describe('inner loops', () => {
     nodeOf(graph, 'act', 'act').config.maxIter = 2;
     const trace = await runGraph(graph);
     expect((trace.steps[1].writes.results as unknown[]).length).toBe(2);
-    expect(trace.steps[1].note).toBe('2 action(s) returned 2 record(s) (1 over maxIter 2 not run)');
+    expect(noteWords(trace.steps[1].note!)).toBe('2 action(s) returned 2 record(s) (1 over maxIter 2 not run)');
   });
 
   it('collect appends to collected; a failing skill gives error and stops the rest', async () => {

@@ -5,6 +5,7 @@ import { graph as supervisor } from './fixtures/langgraph/supervisorGraph.ts';
 import { branchesAt, forkRequest, ownWrites } from './serverFork.ts';
 import { drawingOf, type ServerDrawing } from './serverGraph.ts';
 import { branchOf, foreignTrace, type CheckpointState } from './serverTrace.ts';
+import { noteWords } from './stepWords.ts';
 
 /** A fixture graph as the dev server runs it: with a checkpointer, its history as the server's API sends it (a task's result included). */
 interface Served {
@@ -59,7 +60,7 @@ describe('a fork of a LangGraph graph changes only what the person changed', () 
     expect((branched.trace.finalState.pastSteps as string[][]).map(([step]) => step)).toEqual(['Ask which harbour to sail from', 'Look up the tide times', 'Write a haiku']);
     // The fork is a step of its own, made as the replanner in its place, and the step's checkpoint now has two branches: the first as it ran.
     const edit = branched.trace.steps.find((step) => step.server?.edit);
-    expect(edit?.note).toBe('state edited on the server as replan (updateState)');
+    expect(noteWords(edit!.note!)).toBe('state edited on the server as replan (updateState)');
     const branches = branchesAt(branched.states, request.checkpointId);
     expect(branches.map((branch) => branch.edited)).toEqual([false, true]);
     expect(branches[0]).toMatchObject({ first: replan.server?.checkpoint, head: ran.states[0].checkpoint.checkpoint_id });
@@ -87,7 +88,7 @@ describe('a fork of a LangGraph graph changes only what the person changed', () 
     await served.invoke(new Command({ goto: request.goto as string }), { configurable: edited.configurable });
     const branched = await trace('s');
     expect(branched.trace.steps.map((step) => [step.node, step.server?.edit ?? false])).toEqual([['supervisor', true], ['writer', false], ['supervisor', false], ['writer', false], ['supervisor', false]]);
-    expect(branched.trace.steps[0].note).toBe('state edited on the server as supervisor (updateState), then goto writer (Command)');
+    expect(noteWords(branched.trace.steps[0].note!)).toBe('state edited on the server as supervisor (updateState), then goto writer (Command)');
     expect(branched.trace.steps[0].fired?.id).toBe('supervisor→writer');
     expect(new Set(branched.trace.steps.map((step) => step.round))).toEqual(new Set([1]));
   });

@@ -15,6 +15,9 @@ import { runGraph } from './run.ts';
 import { emptyTold, foldEvent, withTold } from './serverEvents.ts';
 import { branchOf, foreignStateAfter, foreignStateBefore, foreignTrace, subgraphForkRefusal, traceFromBranch, type CheckpointState } from './serverTrace.ts';
 import type { Trace } from './trace.ts';
+import { noteWords } from './stepWords.ts';
+import { withStopWords } from './testing.ts';
+
 
 const securityclaw = () => (findTemplate('securityclaw') as { graph: () => GraphFile }).graph();
 
@@ -132,13 +135,13 @@ describe('a thread of a graph Loopscope did not make, read back from its checkpo
     const trace = foreignTrace('react-agent', await chainOf(reactAgent as never, 'r'), drawing);
     expect(trace.steps.map((step) => step.node)).toEqual(['callModel', 'tools', 'callModel']);
     const [ask, tools, answer] = trace.steps;
-    expect(ask.note).toBe('callModel → tools: conditional, chose tools of {tools, __end__}');
+    expect(noteWords(ask.note!)).toBe('callModel → tools: conditional, chose tools of {tools, __end__}');
     expect(ask.fired && { ...ask.fired, why: storedWords(ask.fired) }).toEqual({ id: 'callModel→tools', target: 'tools', why: 'conditional, chose tools of {tools, __end__}' });
     expect(ask.edges.map((edge) => [edge.id, edge.matched, storedWords(edge)])).toEqual([['callModel→tools', true, 'chosen'], ['callModel→__end__', false, 'not chosen']]);
-    expect(tools.note).toBe('tools → callModel: plain edge');
+    expect(noteWords(tools.note!)).toBe('tools → callModel: plain edge');
     expect(answer.fired?.id).toBe('callModel→__end__');
     expect(answer.server).toMatchObject({ name: 'callModel', next: [], chose: ['__end__'], targets: ['tools', '__end__'], conditional: true });
-    expect(trace).toMatchObject({ stopReason: 'completed', stopExplain: '__end__ reached', tokensUsed: 140 });
+    expect(withStopWords(trace)).toMatchObject({ stopReason: 'completed', stopExplain: '__end__ reached', tokensUsed: 140 });
     expect(trace.steps.map((step) => step.tokensUsed)).toEqual([54, 54, 140]);
     // Each step's state is its writes over what it started from: the messages after step 2 are the human's, the call and its result.
     expect((foreignStateAfter(trace.steps, 1).messages as unknown[]).length).toBe(3);
@@ -158,7 +161,7 @@ describe('a thread of a graph Loopscope did not make, read back from its checkpo
     await agent.invoke(null, { configurable: forked.configurable });
     const trace = foreignTrace('react-agent', await chainOf(agent, 'f'), drawing);
     expect(trace.steps.map((step) => [step.node, step.server?.edit ?? false])).toEqual([['callModel', false], ['callModel', true], ['tools', false], ['callModel', false]]);
-    expect(trace.steps[1].note).toBe('state edited on the server as callModel (updateState)');
+    expect(noteWords(trace.steps[1].note!)).toBe('state edited on the server as callModel (updateState)');
     expect(trace.steps[1].fired?.id).toBe('callModel→tools');
     expect(JSON.stringify(trace.finalState)).toContain('sunny in Lyon');
   });
@@ -190,7 +193,7 @@ describe('a thread of a graph Loopscope did not make, read back from its checkpo
       ['research:search', ns, 'research'], ['research:summarize', ns, 'research'], ['research', '', ''], ['write', '', ''],
     ]);
     expect(trace.steps[0].fired?.id).toBe('research:search→research:summarize');
-    expect(trace.steps[2].note).toBe('research → write: plain edge');
+    expect(noteWords(trace.steps[2].note!)).toBe('research → write: plain edge');
     expect(trace.steps[2].fired?.id).toBe('research:summarize→write');
     expect(foreignStateAfter(trace.steps, 0).notes).toEqual(['found: tides follow the moon']);
     expect(foreignStateBefore(trace.steps, 2).notes).toEqual([]);
@@ -211,7 +214,7 @@ describe('a thread of a graph Loopscope did not make, read back from its checkpo
     await graph.invoke({}, { configurable: { thread_id: 'p' } });
     const trace = foreignTrace('fan-out-graph', await chainOf(graph, 'p'), drawing);
     expect(trace.steps.map((step) => step.node)).toEqual(['plan', 'worker', 'worker', 'worker', 'combine']);
-    expect(trace.steps[0].note).toBe('plan → worker: conditional, chose worker ×3 of {worker}');
+    expect(noteWords(trace.steps[0].note!)).toBe('plan → worker: conditional, chose worker ×3 of {worker}');
     expect(trace.steps[2].server?.parallel).toEqual({ index: 2, of: 3 });
     expect(trace.finalState).toMatchObject({ report: '3 findings' });
   });
@@ -259,7 +262,7 @@ describe('each task on its own, errors and retries as steps, why a branch was ta
     ]);
     expect(steps[1].server?.routes?.map((route) => route.returned)).toEqual(['tools']);
     expect(steps[3]).toMatchObject({ outcome: 'error', server: { name: 'guard', error: 'guard refused the tool result: "It is 18°C and sunny in Oslo." cites no source' } });
-    expect(trace).toMatchObject({ stopReason: 'error', stopExplain: 'stopped with an error at node guard: guard refused the tool result: "It is 18°C and sunny in Oslo." cites no source' });
+    expect(withStopWords(trace)).toMatchObject({ stopReason: 'error', stopExplain: 'stopped with an error at node guard: guard refused the tool result: "It is 18°C and sunny in Oslo." cites no source' });
   });
 
   it('a node that returns a Command: told as one, its goto and its update', async () => {

@@ -7,12 +7,11 @@
  */
 import { describeProblems, KIND_LIST, NODE_KINDS } from '../graph/index.ts';
 import type { Reason } from '../graph/reason.ts';
-import { reasonWords } from '../graph/reasonWords.ts';
 import { asMessages, messageChannels, tokensIn } from './messages.ts';
 import { errorWords } from './serverEvents.ts';
 import { drawnIdOf, edgesLeaving, END_NODE, type ServerDrawing } from './serverGraph.ts';
 import { traceOfValues } from './runTrace.ts';
-import { parseTrace, TRACE_FORMAT, TRACE_VERSION, type EdgeCheck, type ServerStep, type Trace, type TraceStep } from './trace.ts';
+import { parseTrace, TRACE_FORMAT, TRACE_VERSION, type EdgeCheck, type Note, type ServerStep, type Trace, type TraceStep } from './trace.ts';
 
 /** The kind a step of a node Loopscope did not make is recorded as: the one with `foreignSteps` (kinds.test.ts checks there is one). */
 const FOREIGN_KIND = KIND_LIST.find((definition) => definition.foreignSteps)?.kind ?? NODE_KINDS[0];
@@ -126,7 +125,7 @@ const levelOf = (target: string, group: string | null) => {
 
 const lastPart = (id: string) => id.split(':').at(-1) as string;
 
-/** Where the step's node could go and where it went, in words and as the edge that fired. */
+/** Where the step's node could go and where it went, as the step's note says it and as the edge that fired. */
 const routeOf = (drawing: ServerDrawing | null, id: string, group: string | null, next: string[], ended: boolean, inSubgraph: boolean) => {
   const leaving = drawing ? edgesLeaving(drawing, id) : [];
   const targetOf = new Map(leaving.map((edge) => [edge, levelOf(edge.target, group)]));
@@ -140,14 +139,13 @@ const routeOf = (drawing: ServerDrawing | null, id: string, group: string | null
   // Each target once per task it was sent to (`Send`): the words count them.
   const sent = chose.flatMap((target) => Array.from({ length: Math.max(1, next.filter((name) => name === target).length) }, () => lastPart(target)));
   const why: Reason = { is: 'route', conditional, ...(drawing ? {} : { drawn: false }), ...(conditional && label ? { label } : {}), chose: sent, of: targets.map(lastPart), matched: true };
-  const reason = chose.length === 0
-    ? inSubgraph && next.length === 0 ? 'the subgraph ended here' : ended ? 'the run ended here' : 'no edge'
-    : reasonWords(why);
+  // The step's note (stepWords.ts words it): why it went where it went, or where the run (or subgraph) ended; neither: no edge.
+  const said = chose.length > 0 ? { why } : inSubgraph && next.length === 0 ? { ended: 'subgraph' as const } : ended ? { ended: 'run' as const } : {};
   const edges: EdgeCheck[] = leaving.map((edge) => {
     const taken = chose.includes(targetOf.get(edge) as string);
     return { id: edge.id, target: lastPart(targetOf.get(edge) as string), matched: taken, why: { is: 'route', conditional: edge.conditional, matched: taken } };
   });
-  return { targets, chose, conditional, reason, edges, fired: fired && chose[0] ? { id: fired.id, target: lastPart(chose[0]), why } : null };
+  return { targets, chose, conditional, said, edges, fired: fired && chose[0] ? { id: fired.id, target: lastPart(chose[0]), why } : null };
 };
 
 /** A subgraph's own steps, newest checkpoint first, by the namespace of its checkpoints. */
@@ -210,10 +208,10 @@ export const foreignSteps = (chain: readonly CheckpointState[], drawing: ServerD
         ...(edit ? { edit: true as const } : {}),
         ...taskOwn(task),
       };
-      const words = edit ? `state edited on the server as ${task.name} (updateState)${goto.length ? `, then goto ${goto.join(', ')} (Command)` : ''}` : `${task.name} → ${route.chose.length ? route.chose.map(lastPart).join(', ') : '—'}: ${route.reason}`;
+      const note: Note = edit ? { is: 'server_edit', node: task.name, goto } : { is: 'server_route', node: task.name, to: route.chose.map(lastPart), ...route.said };
       steps.push({
         step: 0, round: where.round ?? Math.max(round, 1), node: id, kind: FOREIGN_KIND, outcome: typeof task.error === 'string' ? 'error' : null, attempts: [], reads: [], writes: last ? writes : {},
-        edges: route.edges, fired: route.fired, guard: null, durationMs: 0, note: words, tokensUsed: stateTokens(afterValues),
+        edges: route.edges, fired: route.fired, guard: null, durationMs: 0, note, tokensUsed: stateTokens(afterValues),
         // The state it started from, when the step before it was in another namespace (or there was none).
         ...(steps.length === 0 || stepBefore !== (ns || undefined) ? { stateBefore: start } : {}),
         server,
@@ -229,7 +227,7 @@ export const foreignSteps = (chain: readonly CheckpointState[], drawing: ServerD
     const checkpoint = String(head?.checkpoint.checkpoint_id ?? '');
     steps.push({
       step: 0, round: where.round ?? Math.max(round, 1), node: drawnIdOf(task.name, ns), kind: FOREIGN_KIND, outcome: 'error', attempts: [], reads: [], writes: {},
-      edges: [], fired: null, guard: null, durationMs: 0, note: `${task.name} failed: ${error}`,
+      edges: [], fired: null, guard: null, durationMs: 0, note: { is: 'server_failed', node: task.name, error },
       ...(steps.at(-1)?.server?.ns !== (ns || undefined) || steps.length === 0 ? { stateBefore: previous ?? (head ? valuesOf(head) : {}) } : {}),
       server: {
         name: task.name, checkpoint, parentCheckpoint: checkpoint, ...(ns ? { ns, parent: where.parent ?? lastPart(group ?? '') } : {}),
@@ -247,9 +245,6 @@ const taskOwn = (task: CheckpointTask): Pick<ServerStep, 'task' | 'send' | 'resu
   ...(task.result !== undefined && task.result !== null ? { result: task.result } : {}),
 });
 
-/** The run's one word on a task that threw. */
-export const stoppedAt = (node: string, error: string) => `stopped with an error at node ${node}: ${error}`;
-
 /**
  * A thread of a graph that Loopscope did not make as a trace: its steps (foreignSteps), its end as
  * the server tells it (`__end__` reached, an error), and the tokens its messages report. Checked like
@@ -265,7 +260,7 @@ export const foreignTrace = (graphName: string, chain: readonly CheckpointState[
   return checked({
     format: TRACE_FORMAT, version: TRACE_VERSION, graph: graphName, seed: 0,
     stopReason: error ? 'error' : ended ? 'completed' : null,
-    ...(error ? { stopExplain: stoppedAt(failed?.name ?? '', error) } : ended ? { stopExplain: `${END_NODE} reached` } : {}),
+    ...(error ? { stopWhy: { is: 'server_error', node: failed?.name ?? '', error } } : ended ? { stopWhy: { is: 'end_reached' } } : {}),
     rounds: Math.max(1, steps.at(-1)?.round ?? 1), tokensUsed: stateTokens(values), finalState: values, steps,
   });
 };

@@ -10,15 +10,16 @@ import { z } from '../graph/zod.ts';
 import { type GraphFile } from '../graph/index.ts';
 import { MockEntry } from '../graph/skills.ts';
 import { stateFieldsOf, stateKeyRefusal } from '../graph/state.ts';
-import { TraceStep } from './trace.ts';
+import { Guard, TraceStep } from './trace.ts';
 
 export const RUN_CHANNEL = '_run';
 export const STEP_CHANNEL = '_step';
 
 const Counts = z.record(z.string(), z.int().check(z.gte(0)));
 
-export const Stop = z.strictObject({ reason: z.string(), explain: z.string() });
-export type Stop = z.infer<typeof Stop>;
+/** The run's stop, as data (trace.ts `StopWhy`; stepWords.ts words it). */
+export const Stop = Guard;
+export type Stop = Guard;
 
 export const RunLedger = z.strictObject({
   seed: z.int(),

@@ -11,7 +11,7 @@ import { isScripted, STAND_IN_TYPE } from '../graph/skillTypes/index.ts';
 import { createSkill, resultOfEntry, type KeyRing, type McpConnector, type SkillRunner } from '../skills/index.ts';
 import { chooseEdge, type EdgeChoice } from './conditions.ts';
 import { budgetLeaves, onBudgetOf, type BudgetLeaves } from '../graph/budget.ts';
-import { budgetSentence, checkGuards, stopWords } from './guards.ts';
+import { checkGuards } from './guards.ts';
 import { EXECUTORS, type NodeContext, type NodeResult } from './kinds/index.ts';
 import { runAction, type ActionEnv } from './retry.ts';
 import { stepStartValues } from './langgraphInternals.ts';
@@ -125,8 +125,8 @@ const actionEnv = (
 /** The edge out of `source` for this outcome and state, or the stop when none can be taken. */
 export const routeAfter = (graph: GraphFile, source: string, outcome: string | null, state: Readonly<Record<string, unknown>>): EdgeChoice & { stop: Stop | null } => {
   const choice = chooseEdge(graph, source, { outcome, state });
-  if (!choice.fired) return { ...choice, stop: { reason: 'no_route', explain: `no edge of ${source} matched outcome ${JSON.stringify(outcome)}` } };
-  if (!nodeById(graph, choice.fired.target)) return { ...choice, stop: { reason: 'error', explain: `there is no node "${choice.fired.target}"` } };
+  if (!choice.fired) return { ...choice, stop: { reason: 'no_route', why: { is: 'no_route', node: source, outcome } } };
+  if (!nodeById(graph, choice.fired.target)) return { ...choice, stop: { reason: 'error', why: { is: 'no_node', target: choice.fired.target } } };
   return { ...choice, stop: null };
 };
 
@@ -155,12 +155,14 @@ const executeFinally = async (graph: GraphFile, node: GraphNode, values: RunValu
   const state = agentState(values);
   const context = { node, graph, state, round: values.round as number, visits: own(run.visits, node.id) ?? 0, lastWritten: run.lastWritten } as NodeContext;
   const result = await (EXECUTORS[node.kind] as (context: NodeContext) => Promise<NodeResult>)(context);
-  const stop = { reason: closing.reason, explain: `${closing.explain}; ${node.id} wrote the final response` };
+  // A stop the finally node closes is never a final response's (it ends the run), so `after` is always the stop itself.
+  const after = closing.why.is === 'final_response' ? closing.why.after : closing.why;
+  const stop: Stop = { reason: closing.reason, why: { is: 'final_response', after, node: node.id } };
   const lastWritten = { ...run.lastWritten };
   for (const key of Object.keys(result.writes)) lastWritten[key] = stepNumber;
   const step: TraceStep = {
     step: stepNumber, round: values.round as number, node: node.id, kind: node.kind, outcome: null, attempts: [], reads: [...kindDefinition(node.kind).reads],
-    writes: result.writes, edges: [], fired: null, guard: null, durationMs: Math.max(0, now() - started), note: `finally: the final response after the stop ${closing.reason}`,
+    writes: result.writes, edges: [], fired: null, guard: null, durationMs: Math.max(0, now() - started), note: { is: 'final_response', after: closing.reason },
     tokensUsed: values.tokensUsed as number, stop, finally: true,
   };
   return {
@@ -195,13 +197,13 @@ export const executeNode = async (graph: GraphFile, node: GraphNode, values: Run
   base.guards = guards.checks;
   if (guards.stop) {
     const budget = guards.stop.reason === 'budget_exhausted' && spentBefore ? { ...spentBefore, at: 'stopped' as const } : undefined;
-    // The step keeps the guard's numbers; the run's stop is said in words (guards.ts).
+    // The step keeps the guard's numbers; the run's stop keeps them too, with the spent budget.
     const stop = guards.stop;
     const guarded: TraceStep = {
       ...base, round: stop.reason === 'max_rounds' ? currentRound : round, reads: [], guard: stop, tokensUsed: tokensBefore,
-      note: `stopped by a guard before ${node.id}`, stop, ...(budget ? { budget } : {}),
+      note: { is: 'guard_stopped', before: node.id }, stop, ...(budget ? { budget } : {}),
     };
-    return { _run: { ...run, step: stepNumber, outcome: null, ...stopFields(graph, { reason: stop.reason, explain: stopWords(stop, budget) }) }, _step: guarded };
+    return { _run: { ...run, step: stepNumber, outcome: null, ...stopFields(graph, { reason: stop.reason, why: { is: 'guard', hit: stop, ...(budget ? { budget } : {}) } }) }, _step: guarded };
   }
 
   // The node's own copy of the state: the executor reads it, then the edge choice reads it with the writes applied.
@@ -235,11 +237,11 @@ export const executeNode = async (graph: GraphFile, node: GraphNode, values: Run
     result = await (EXECUTORS[node.kind] as (context: NodeContext) => Promise<NodeResult>)(context);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    const stop = { reason: 'error', explain: `${node.id} failed: ${message}` };
+    const stop: Stop = { reason: 'error', why: { is: 'node_failed', node: node.id, message } };
     return {
       round, tokensUsed: ledger.tokensUsed,
       _run: { ...run, ...spent, ...personGrantsOf(ledger), step: stepNumber, outcome: null, stop },
-      _step: { ...base, note: `the node threw: ${message}`, tokensUsed: ledger.tokensUsed, stop },
+      _step: { ...base, note: { is: 'threw', message }, tokensUsed: ledger.tokensUsed, stop },
     };
   }
   const { writes, outcome } = result;
@@ -252,8 +254,7 @@ export const executeNode = async (graph: GraphFile, node: GraphNode, values: Run
   if (ledger.tokensUsed !== tokensBefore) update.tokensUsed = ledger.tokensUsed;
   // A node a spent budget let run judged what was gathered: the run stops there (seed 001 §5.2).
   const evaluated: BudgetNote | undefined = spentBefore ? { ...spentBefore, at: 'evaluated' } : undefined;
-  let stop: Stop | null = result.budgetStop ? { reason: 'budget_exhausted', explain: result.budgetStop.explain }
-    : (result.stop ?? (evaluated ? { reason: 'budget_exhausted', explain: budgetSentence(evaluated) } : null));
+  let stop: Stop | null = result.budgetStop ?? result.stop ?? (evaluated ? { reason: 'budget_exhausted', why: { is: 'budget_evaluated', budget: evaluated } } : null);
   const route = stop ? null : routeAfter(graph, node.id, outcome, Object.assign(state, update));
   stop ??= route?.stop ?? null;
   // This node spent the budget: say what the next node may still do.

@@ -1,5 +1,6 @@
 /** Helpers for the runtime's tests: fixture graphs edited in place, traces compared without timings. */
 import type { GraphFile, GraphNode } from '../graph/schema.ts';
+import { runStopWords } from './stepWords.ts';
 import { nodeRan, type Trace } from './trace.ts';
 
 /** A trace (or a step) without the only fields allowed to differ between two runs of one seed. */
@@ -11,6 +12,9 @@ export const nodeOf = <K extends GraphNode['kind']>(graph: GraphFile, id: string
   if (!node || node.kind !== kind) throw new Error(`no ${kind} node ${id}`);
   return node as Extract<GraphNode, { kind: K }>;
 };
+
+/** The trace with its stop in words, as a trace made before stops were data held them (`stopExplain`). */
+export const withStopWords = (trace: Trace) => ({ ...trace, stopExplain: runStopWords(trace) });
 
 export const executedNodes = (trace: Trace) => trace.steps.filter(nodeRan).map((step) => step.node);
 

@@ -142,15 +142,9 @@ export const GuardCheck = z.strictObject({
 });
 export type GuardCheck = z.infer<typeof GuardCheck>;
 
-/** A stop in words: a node's, an error's, a budget spent inside a node. */
-export const Guard = z.strictObject({ reason: StopReason, explain: z.string() });
-export type Guard = z.infer<typeof Guard>;
 /** The guard that stopped the run before a node, as data: its check's numbers (guards.ts words it). */
 export const GuardHit = z.strictObject({ reason: GuardName, value: z.number(), limit: z.nullable(z.number()) });
 export type GuardHit = z.infer<typeof GuardHit>;
-/** A step's stop: a guard's as data, any other in words (as a guard's in a trace made before stops were data). */
-export const StepStop = z.union([GuardHit, Guard]);
-export type StepStop = z.infer<typeof StepStop>;
 
 /**
  * A spent budget under `limits.onBudget: "evaluate"` (seed 001 §6), as data (guards.ts words it):
@@ -168,6 +162,93 @@ export const BudgetNote = z.strictObject({
   calls: z.optional(z.string()),
 });
 export type BudgetNote = z.infer<typeof BudgetNote>;
+
+/**
+ * Why a run stopped, as data (src/runtime/stepWords.ts words it): a guard's numbers (with the step's
+ * spent budget under onBudget "evaluate"), a node's stop, an error, a person's stop.
+ */
+const STOP_CAUSES = [
+  z.strictObject({ is: z.literal('guard'), hit: GuardHit, budget: z.optional(BudgetNote) }),
+  /** A budget spent inside a node: before a retry's attempt of a skill, or when a Verify judged what was gathered. */
+  z.strictObject({ is: z.literal('budget_spent'), used: z.number(), limit: z.nullable(z.number()), attempt: z.int(), skill: z.string() }),
+  z.strictObject({ is: z.literal('budget_evaluated'), budget: BudgetNote }),
+  z.strictObject({ is: z.literal('no_route'), node: z.string(), outcome: z.nullable(z.string()) }),
+  z.strictObject({ is: z.literal('no_node'), target: z.string() }),
+  z.strictObject({ is: z.literal('node_failed'), node: z.string(), message: z.string() }),
+  z.strictObject({ is: z.literal('executor_failed'), message: z.string() }),
+  /** The run could not start: a state field it cannot keep (`rename`), or no entry. */
+  z.strictObject({ is: z.literal('cannot_start'), problem: z.string(), rename: z.optional(z.literal(true)) }),
+  z.strictObject({ is: z.literal('stop_node'), node: z.string(), reason: z.string() }),
+  z.strictObject({ is: z.literal('responded'), node: z.string() }),
+  z.strictObject({ is: z.literal('user') }),
+  /** A LangGraph server's thread: `__end__` reached, or a task that threw. */
+  z.strictObject({ is: z.literal('end_reached') }),
+  z.strictObject({ is: z.literal('server_error'), node: z.string(), error: z.string() }),
+  /** A run stored by the page before stops were data (its journal) keeps its stop in words. */
+  z.strictObject({ is: z.literal('said'), words: z.string() }),
+] as const;
+const StopCause = z.discriminatedUnion('is', [...STOP_CAUSES]);
+/** A stop, or (`final_response`) the one the graph's `finally` node closed, which is never a final response itself. */
+export const StopWhy = z.discriminatedUnion('is', [...STOP_CAUSES, z.strictObject({ is: z.literal('final_response'), after: StopCause, node: z.string() })]);
+export type StopWhy = z.infer<typeof StopWhy>;
+
+/** A stop as data: a node's, an error's, a budget spent inside a node. */
+export const Guard = z.strictObject({ reason: StopReason, why: StopWhy });
+export type Guard = z.infer<typeof Guard>;
+/** A stop in words, as a trace made before stops were data holds it (stepWords.ts shows them as they were). */
+const SaidStop = z.strictObject({ reason: StopReason, explain: z.string() });
+/** A step's stop: a guard's numbers, any other as data, or words in a trace made before stops were data. */
+export const StepStop = z.union([GuardHit, Guard, SaidStop]);
+export type StepStop = z.infer<typeof StepStop>;
+
+/**
+ * What a step concluded, as data (stepWords.ts words it). A trace made before notes were data holds
+ * a sentence instead, shown as it was said.
+ */
+export const Note = z.discriminatedUnion('is', [
+  z.strictObject({ is: z.literal('final_response'), after: StopReason }),
+  z.strictObject({ is: z.literal('guard_stopped'), before: z.string() }),
+  z.strictObject({ is: z.literal('threw'), message: z.string() }),
+  /** The node's own stop, said as the run's (a budget spent inside it). */
+  z.strictObject({ is: z.literal('stopped'), why: StopWhy }),
+  z.strictObject({ is: z.literal('forced_stop'), reason: z.string() }),
+  z.strictObject({ is: z.literal('responded') }),
+  /**
+   * A Recover's choice for the evaluation's `reason`: a rule's action (and skill), a person, or no
+   * rule; `skipped`, the rules the budget left could not pay.
+   */
+  z.strictObject({
+    is: z.literal('recovery'), reason: z.string(), chose: z.nullable(z.union([z.strictObject({ action: z.string(), skill: z.optional(z.string()) }), z.literal('person')])),
+    skipped: z.array(z.strictObject({ reason: z.string(), action: z.string(), estTokens: z.number(), left: z.number() })),
+  }),
+  /**
+   * An Act's plan (or its own skill) run in order: how it ended (the budget spent, no action, an
+   * action denied or failed, or the records returned), the later actions `notRun` (`spent`: the budget
+   * was) and those `over` its maxIter.
+   */
+  z.strictObject({
+    is: z.literal('actions'),
+    ended: z.discriminatedUnion('is', [
+      z.strictObject({ is: z.literal('budget'), why: StopWhy }),
+      z.strictObject({ is: z.literal('no_actions') }),
+      z.strictObject({ is: z.literal('denied'), skill: z.string(), error: z.optional(z.string()) }),
+      z.strictObject({ is: z.literal('failed'), skill: z.string(), outcome: z.string(), attempts: Count }),
+      z.strictObject({ is: z.literal('returned'), actions: Count, records: Count }),
+    ]),
+    notRun: z.optional(z.strictObject({ count: Count, spent: z.boolean() })),
+    over: z.optional(z.strictObject({ count: Count, maxIter: Count })),
+  }),
+  /** An Approve's decision, who made it, the skill it grants (or keeps refused) and a loop's decider it cannot grant. */
+  z.strictObject({ is: z.literal('approval'), decision: z.enum(['approved', 'denied']), by: z.string(), skill: z.optional(z.string()), decider: z.optional(z.string()) }),
+  /** A step of a LangGraph server's graph: where it went and why (`ended`: nothing was left to run). */
+  z.strictObject({ is: z.literal('server_route'), node: z.string(), to: z.array(z.string()), why: z.optional(Reason), ended: z.optional(z.enum(['run', 'subgraph'])) }),
+  z.strictObject({ is: z.literal('server_edit'), node: z.string(), goto: z.array(z.string()) }),
+  z.strictObject({ is: z.literal('server_failed'), node: z.string(), error: z.string() }),
+]);
+export type Note = z.infer<typeof Note>;
+/** A step's note: data, or a sentence (a trace made before notes were data, or an executor's own words). */
+export const StepNote = z.union([Note, z.string()]);
+export type StepNote = z.infer<typeof StepNote>;
 
 /**
  * What a LangGraph server told of a step of a graph Loopscope did not make (SPEC §8): the
@@ -229,8 +310,8 @@ export const TraceStep = z.strictObject({
   durationMs: z.number().check(z.gte(0)),
   /** The guard checks that ran before the node, with their numbers. */
   guards: z.optional(z.array(GuardCheck)),
-  /** What the node concluded, in a sentence: `zero records: an empty result is not a success`. */
-  note: z.optional(z.string()),
+  /** What the node concluded (Note), or in a sentence: `zero records: an empty result is not a success`. */
+  note: z.optional(StepNote),
   tokensUsed: z.optional(z.number().check(z.gte(0))),
   /** The state before the node ran (absent in compact traces). */
   stateBefore: z.optional(State),
@@ -266,7 +347,8 @@ export const Trace = z
     tokensUsed: z.number().check(z.gte(0)),
     finalState: State,
     steps: z.array(TraceStep),
-    /** A sentence explaining the stop. */
+    /** Why the run stopped, as data; `stopExplain`, its sentence, in a trace made before stops were data. */
+    stopWhy: z.optional(StopWhy),
     stopExplain: z.optional(z.string()),
     scenario: z.optional(z.string()),
     /** The graph the run ran on, as a graph file (the app's export adds it): an imported trace opens on its own graph. */

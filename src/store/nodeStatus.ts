@@ -5,7 +5,7 @@
  */
 import { own, type GraphFile, type GraphNode } from '../graph/index.ts';
 import type { Attempt, TraceStep } from '../runtime/trace.ts';
-import { stopWords } from '../runtime/guards.ts';
+import { stopWords } from '../runtime/stepWords.ts';
 import { FAILED_OUTCOMES } from '../runtime/pauseRules.ts';
 import { traceIndex } from '../runtime/traceIndex.ts';
 

@@ -9,6 +9,7 @@ import { useMemo } from 'react';
 import { visibleText } from '../../graph/visible.ts';
 import { asMessages, diffMessages, messageChannels, type ChatMessage } from '../../runtime/messages.ts';
 import { foreignStateAfter, foreignStateBefore } from '../../runtime/serverTrace.ts';
+import { noteWords, runStopWords } from '../../runtime/stepWords.ts';
 import type { TraceStep } from '../../runtime/trace.ts';
 import { useApp } from '../../store/index.ts';
 import { useServer } from '../../server/langgraphServer.ts';
@@ -25,11 +26,12 @@ import './server.css';
 function RunState({ run }: { run: RunRecord }) {
   const thread = useServer((state) => state.thread);
   const following = thread !== null && run.server?.endsWith(` ${thread.id}`);
-  const { stopReason, stopExplain } = run.trace;
+  const { stopReason } = run.trace;
+  const stopExplain = runStopWords(run.trace);
   let text: string;
   if (following && thread.busy) text = 'Running on the server…';
   else if (stopReason === 'completed') text = `Ended: ${stopExplain ?? '__end__ reached'}.`;
-  // The trace words a task that threw itself (serverTrace.ts stoppedAt): the run says that one thing.
+  // A task that threw says the whole stop (stepWords.ts `server_error`): the run says that one thing.
   else if (stopReason === 'error' && stopExplain) text = `${stopExplain[0].toUpperCase()}${stopExplain.slice(1)}.`;
   else if (stopReason) text = `Stopped: ${stopReason}${stopExplain ? ` — ${stopExplain}` : ''}.`;
   else if (following && thread.interrupts.length) text = `Waiting: ${thread.interrupts.map((interrupt) => `${interrupt.node} waits on interrupt() with ${JSON.stringify(interrupt.value)}`).join('; ')}. Answer it with Resume on server.`;
@@ -124,7 +126,7 @@ function ServerStepView({ run, step }: { run: RunRecord; step: TraceStep }) {
     <div className="step-view server-step">
       <h3>Step {step.step} · <Shown text={server?.name ?? step.node} /></h3>
       {server?.ns && <p>In the subgraph of <strong><Shown text={server.parent ?? ''} /></strong> · checkpoint namespace <code><Shown text={server.ns} /></code></p>}
-      <p className="route" aria-label="Where it went"><Shown text={step.note ?? ''} /></p>
+      <p className="route" aria-label="Where it went"><Shown text={step.note === undefined ? '' : noteWords(step.note)} /></p>
       {server?.parallel && <p className="muted">Task {server.parallel.index} of {server.parallel.of} in this superstep (parallel branches, e.g. Send).</p>}
       {server?.edit && <p className="muted">Not a node's run: the state was edited on the server as <Shown text={server.name} /> (a fork), and the run went on from here.</p>}
       {server?.interrupts && <p>Waited on <code>interrupt()</code> with <code>{JSON.stringify(server.interrupts.length === 1 ? server.interrupts[0] : server.interrupts)}</code>, then went on with the answer{answer === undefined ? '.' : <>: <code aria-label="Answer given">{JSON.stringify(answer)}</code></>}</p>}

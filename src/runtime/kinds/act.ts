@@ -1,15 +1,16 @@
 import { onBudgetOf } from '../../graph/budget.ts';
 import { MAX_ITER, type Action } from '../../graph/index.ts';
 import { isFailure, type ActionRun } from '../retry.ts';
-import type { Attempt } from '../trace.ts';
+import type { Attempt, Note } from '../trace.ts';
 import { doneErrorNote, loopTrace, maxIterNote, observedNote, runLoop } from './loop.ts';
 import { asRecord, resultOf, type Executor, type NodeResult } from './types.ts';
+import { stopWords } from '../stepWords.ts';
 
 /** The failure `execution_error` holds: the call that ended the visit. */
 const executionError = (run: ActionRun, message?: string) => ({ outcome: run.outcome, skill: run.skill, message: message ?? run.error ?? run.outcome });
 
 /** A budget stop between retries still says which action it cut short. */
-const budgetError = (run: ActionRun) => ({ outcome: run.attempts.at(-1)?.outcome ?? 'error', skill: run.skill, message: run.budgetStop?.explain ?? 'the budget ran out' });
+const budgetError = (run: ActionRun) => ({ outcome: run.attempts.at(-1)?.outcome ?? 'error', skill: run.skill, message: run.budgetStop ? stopWords(run.budgetStop) : 'the budget ran out' });
 
 const recordsOf = (runs: readonly ActionRun[]) => runs.reduce((sum, run) => sum + run.records.length, 0);
 
@@ -36,12 +37,12 @@ const executeActLoop: Executor<'act'> = async (context) => {
     const gathered = gatheredAtBudget(run.calls);
     const records = recordsOf(gathered.runs);
     const writes = { results: gathered.runs.map(resultOf), execution_error: gathered.failed ? executionError(gathered.failed) : null };
-    const note = `iteration ${run.iterations.length}: ${gathered.runs.length} tool call(s) returned ${records} record(s); no further call, the budget is spent (${ending.guard.explain})`;
+    const note = `iteration ${run.iterations.length}: ${gathered.runs.length} tool call(s) returned ${records} record(s); no further call, the budget is spent (${stopWords(ending.guard)})`;
     return { ...base, outcome: gathered.failed ? 'error' : records > 0 ? 'ok' : 'empty', writes, note };
   }
   if (ending.type === 'budget') {
     const cut = run.calls.at(-1)?.budgetStop ? run.calls.at(-1) : undefined;
-    return { ...base, outcome: null, writes: { results, execution_error: cut ? budgetError(cut) : { outcome: 'error', skill: loop.decider, message: ending.guard.explain } }, note: ending.guard.explain, budgetStop: ending.guard };
+    return { ...base, outcome: null, writes: { results, execution_error: cut ? budgetError(cut) : { outcome: 'error', skill: loop.decider, message: stopWords(ending.guard) } }, note: { is: 'stopped', why: ending.guard.why }, budgetStop: ending.guard };
   }
   if (ending.type === 'failed') {
     const outcome = ending.run.denied ? 'denied' : 'error';
@@ -67,7 +68,7 @@ export const executeAct: Executor<'act'> = async (context): Promise<NodeResult> 
     ? [{ skill: node.config.skill, args: node.config.args ?? {} }]
     : ((asRecord(state.plan)?.actions ?? []) as Action[]);
   const actions = planned.slice(0, node.config.maxIter);
-  const capped = planned.length > actions.length ? ` (${planned.length - actions.length} over maxIter ${node.config.maxIter} not run)` : '';
+  const over = planned.length > actions.length ? { over: { count: planned.length - actions.length, maxIter: node.config.maxIter } } : {};
   const runs: ActionRun[] = [];
   const attempts: Attempt[] = [];
   let fatal: ActionRun | undefined;
@@ -92,11 +93,11 @@ export const executeAct: Executor<'act'> = async (context): Promise<NodeResult> 
     execution_error: cut ? budgetError(cut) : fatal ? executionError(fatal) : null,
   };
   const records = recordsOf(runs);
-  const skipped = (fatal || evaluate) && runs.length < actions.length ? `; ${actions.length - runs.length} later action(s) not ${evaluate ? 'called: the budget is spent' : 'run'}` : '';
-  if (cut?.budgetStop) return { outcome: null, writes, attempts, note: `${cut.budgetStop.explain}${capped}`, budgetStop: cut.budgetStop };
-  if (actions.length === 0) return { outcome: 'empty', writes, attempts, note: 'the plan has no actions' };
-  if (fatal?.denied) return { outcome: 'denied', writes, attempts, note: `${fatal.skill} was denied: ${fatal.error}${skipped}${capped}` };
-  if (fatal) return { outcome: 'error', writes, attempts, note: `${fatal.skill} failed with ${fatal.outcome} after ${fatal.attempts.length} attempt(s)${skipped}${capped}` };
-  if (records === 0) return { outcome: 'empty', writes, attempts, note: `${runs.length} action(s) ran and returned zero records${skipped}${capped}` };
-  return { outcome: 'ok', writes, attempts, note: `${runs.length} action(s) returned ${records} record(s)${skipped}${capped}` };
+  const skipped = (fatal || evaluate) && runs.length < actions.length ? { notRun: { count: actions.length - runs.length, spent: evaluate !== undefined } } : {};
+  const note = (ended: Extract<Note, { is: 'actions' }>['ended'], after = skipped): Note => ({ is: 'actions', ended, ...after, ...over });
+  if (cut?.budgetStop) return { outcome: null, writes, attempts, note: note({ is: 'budget', why: cut.budgetStop.why }, {}), budgetStop: cut.budgetStop };
+  if (actions.length === 0) return { outcome: 'empty', writes, attempts, note: note({ is: 'no_actions' }, {}) };
+  if (fatal?.denied) return { outcome: 'denied', writes, attempts, note: note({ is: 'denied', skill: fatal.skill, ...(fatal.error === undefined ? {} : { error: fatal.error }) }) };
+  if (fatal) return { outcome: 'error', writes, attempts, note: note({ is: 'failed', skill: fatal.skill, outcome: fatal.outcome, attempts: fatal.attempts.length }) };
+  return { outcome: records === 0 ? 'empty' : 'ok', writes, attempts, note: note({ is: 'returned', actions: runs.length, records }) };
 };

@@ -30,7 +30,6 @@ export const executeApprove: Executor<'approve'> = async (context) => {
   // granted: it is asked every iteration, a grant is for one call (validation: permission_conflict).
   const failed = asRecord(state.execution_error);
   const decider = !skill && failed?.outcome === 'permission_denied' && typeof failed.skill === 'string' ? failed.skill : undefined;
-  const ungranted = decider ? `; ${decider} was refused as a loop's decider, which an approval never grants (it is asked every iteration): permissions.mode must allow it` : '';
   const scripted = scriptedAnswer(node.config, context.visits);
   const decision = context.decision ?? scripted ?? (node.config.auto === 'approve' ? 'approved' : 'denied');
   const by = context.decision ? 'person' : scripted ? 'answers' : node.config.auto ? 'auto' : 'default (headless, no auto)';
@@ -40,8 +39,6 @@ export const executeApprove: Executor<'approve'> = async (context) => {
     outcome: decision,
     writes: { approval: { decision, skill: skill ?? null, by } },
     attempts: [],
-    note: decision === 'approved'
-      ? `approved by ${by}${skill ? `: ${skill} may run once` : ''}${ungranted}`
-      : `denied by ${by}${skill ? `: ${skill} stays refused` : ''}${ungranted}`,
+    note: { is: 'approval', decision, by, ...(skill ? { skill } : {}), ...(decider ? { decider } : {}) },
   };
 };

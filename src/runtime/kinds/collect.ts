@@ -4,6 +4,7 @@ import { isFailure, type ActionRun } from '../retry.ts';
 import type { Attempt } from '../trace.ts';
 import { doneErrorNote, loopTrace, maxIterNote, observedNote, runLoop } from './loop.ts';
 import type { Executor } from './types.ts';
+import { stopWords } from '../stepWords.ts';
 
 /** The inner loop: a decider picks each read-only tool; what they return is appended to `collected`. */
 const executeCollectLoop: Executor<'collect'> = async (context) => {
@@ -17,9 +18,9 @@ const executeCollectLoop: Executor<'collect'> = async (context) => {
   if (ending.type === 'budget' && onBudgetOf(context.graph.limits) === 'evaluate') {
     // What was gathered goes on to the Verify; a tool the budget cut between its retries ends as its failure.
     const failed = run.calls.at(-1)?.budgetStop && run.calls.at(-1)?.attempts.length ? 'error' : undefined;
-    return { ...base, outcome: failed ?? (gathered.length ? 'ok' : 'empty'), note: `gathered ${gathered.length} record(s); no further call, the budget is spent (${ending.guard.explain})` };
+    return { ...base, outcome: failed ?? (gathered.length ? 'ok' : 'empty'), note: `gathered ${gathered.length} record(s); no further call, the budget is spent (${stopWords(ending.guard)})` };
   }
-  if (ending.type === 'budget') return { ...base, outcome: null, note: ending.guard.explain, budgetStop: ending.guard };
+  if (ending.type === 'budget') return { ...base, outcome: null, note: { is: 'stopped', why: ending.guard.why }, budgetStop: ending.guard };
   if (ending.type === 'failed') return { ...base, outcome: 'error', note: `iteration ${run.iterations.length}: ${ending.by === 'decider' ? 'the decider ' : ''}${ending.run.skill} failed with ${ending.run.outcome}${ending.run.error ? ` (${ending.run.error})` : ''}` };
   if (ending.type === 'error') return { ...base, outcome: 'error', note: doneErrorNote(run, loop, ending.message) };
   if (ending.type === 'max_iter') return { ...base, outcome: MAX_ITER, note: `${maxIterNote(loop)}; ${gathered.length} record(s) gathered` };
@@ -46,7 +47,7 @@ export const executeCollect: Executor<'collect'> = async (context) => {
   const writes = { collected: [...before, ...gathered] };
   // onBudget "evaluate": no further call, and what was gathered goes on to the Verify.
   const spent = last?.budgetStop && onBudgetOf(context.graph.limits) === 'evaluate' ? '; no further call: the budget is spent' : '';
-  if (last?.budgetStop && !spent) return { outcome: null, writes, attempts, note: `${last.budgetStop.explain}${capped}`, budgetStop: last.budgetStop };
+  if (last?.budgetStop && !spent) return { outcome: null, writes, attempts, note: `${stopWords(last.budgetStop)}${capped}`, budgetStop: last.budgetStop };
   // A skill the budget cut before its first attempt was not called: no failure of its own.
   if (last && last.attempts.length > 0 && isFailure(last.outcome)) return { outcome: 'error', writes, attempts, note: `${last.skill} failed with ${last.outcome}${last.error ? ` (${last.error})` : ''}${spent}${capped}` };
   if (gathered.length === 0) return { outcome: 'empty', writes, attempts, note: `${skills.length} skill(s) gathered nothing${spent}${capped}` };

@@ -38,7 +38,7 @@ const planByLoop = async (context: NodeContext<'reason'>, loop: LoopConfig): Pro
   const run = await runLoop(context, loop, context.node.config.retry, free ? { schema: PlanOrReasoning, hint: ANY_HINT } : { schema: Plan, hint: PLAN_HINT });
   const trace = { attempts: run.attempts, ...loopTrace(run, loop) };
   const { ending } = run;
-  if (ending.type === 'budget') return { ended: { ...trace, outcome: null, writes: {}, note: ending.guard.explain, budgetStop: ending.guard } };
+  if (ending.type === 'budget') return { ended: { ...trace, outcome: null, writes: {}, note: { is: 'stopped', why: ending.guard.why }, budgetStop: ending.guard } };
   if (ending.type === 'failed') {
     const who = ending.by === 'decider' ? `the decider ${ending.run.skill}` : ending.run.skill;
     const note = `iteration ${run.iterations.length}: ${who} ${ending.run.denied ? `was denied: ${ending.run.error}` : `failed with ${ending.run.outcome}${ending.run.error ? ` (${ending.run.error})` : ''}`}: no plan`;
@@ -83,7 +83,7 @@ export const executeReason: Executor<'reason'> = async (context) => {
     const prompt = `${node.config.prompt ?? 'Plan the next actions.'}\nAnswer with JSON {"actions":[{"skill":"…","args":{}}]}.\nState: ${JSON.stringify(state)}`;
     const run = await context.runAction({ skill: node.config.skill, args: { prompt } }, node.config.retry, 0, asPlan);
     attempts.push(...run.attempts);
-    if (run.budgetStop) return { outcome: null, writes: {}, attempts, note: run.budgetStop.explain, budgetStop: run.budgetStop };
+    if (run.budgetStop) return { outcome: null, writes: {}, attempts, note: { is: 'stopped', why: run.budgetStop.why }, budgetStop: run.budgetStop };
     if (run.outcome !== 'ok') return { outcome: 'error', writes: {}, attempts, note: `the llm planner failed: ${run.outcome}${run.error ? ` (${run.error})` : ''}` };
     actions = (run.records[0] as { actions: Action[] }).actions;
     source = `the llm ${node.config.skill} planned it`;

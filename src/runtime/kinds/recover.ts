@@ -1,5 +1,6 @@
 import { HUMAN_ACTION } from '../../graph/kinds/recover.ts';
 import type { RecoveryRule } from '../../graph/kinds/recover.schema.ts';
+import type { Note } from '../trace.ts';
 import { asRecord, type Executor } from './types.ts';
 
 /**
@@ -14,11 +15,11 @@ export const executeRecover: Executor<'recover'> = async (context) => {
     ...node.config.rules.filter((rule) => rule.reason === 'otherwise'),
   ];
   const left = context.budgetLeft();
-  const skipped: string[] = [];
+  const skipped: { reason: string; action: string; estTokens: number; left: number }[] = [];
   let chosen: RecoveryRule | undefined;
   for (const rule of candidates) {
     if (rule.estTokens !== undefined && left !== null && rule.estTokens > left) {
-      skipped.push(`rule ${rule.reason} → ${rule.action} needs ~${rule.estTokens} tokens but only ${left} are left, so it does not apply`);
+      skipped.push({ reason: rule.reason, action: rule.action, estTokens: rule.estTokens, left });
       continue;
     }
     chosen = rule;
@@ -31,8 +32,8 @@ export const executeRecover: Executor<'recover'> = async (context) => {
   const tried = chosen && !earlier.includes(chosen.action) ? [...earlier, chosen.action] : earlier;
   const recovery = { action: chosen?.action ?? 'none', skill: chosen?.skill ?? null, reason, tried };
   const writes = { recovery, failures: [...before, { round, reason, action: recovery.action, skill: recovery.skill }] };
-  const why = skipped.length > 0 ? `; ${skipped.join('; ')}` : '';
-  if (!chosen) return { outcome: 'no_path', writes, attempts: [], note: `no rule applies to ${reason}${why}` };
-  if (chosen.action === HUMAN_ACTION) return { outcome: 'needs_human', writes, attempts: [], note: `${reason}: the rule hands the run to a person${why}` };
-  return { outcome: 'recovered', writes, attempts: [], note: `${reason} → ${chosen.action}${chosen.skill ? ` with ${chosen.skill} next round` : ''}${why}` };
+  const note = (chose: Extract<Note, { is: 'recovery' }>['chose']): Note => ({ is: 'recovery', reason, chose, skipped });
+  if (!chosen) return { outcome: 'no_path', writes, attempts: [], note: note(null) };
+  if (chosen.action === HUMAN_ACTION) return { outcome: 'needs_human', writes, attempts: [], note: note('person') };
+  return { outcome: 'recovered', writes, attempts: [], note: note({ action: chosen.action, ...(chosen.skill ? { skill: chosen.skill } : {}) }) };
 };

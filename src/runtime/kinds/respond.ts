@@ -26,5 +26,5 @@ const summary = (state: Readonly<Record<string, unknown>>): string => {
 
 export const executeRespond: Executor<'respond'> = async ({ node, state }) => {
   const text = node.config.template ? fillTemplate(node.config.template, { args: {}, state }) : summary(state);
-  return { outcome: null, writes: { response: { text } }, attempts: [], note: 'the response is written', stop: { reason: 'completed', explain: `${node.id} wrote the response: the run completed` } };
+  return { outcome: null, writes: { response: { text } }, attempts: [], note: { is: 'responded' }, stop: { reason: 'completed', why: { is: 'responded', node: node.id } } };
 };

@@ -2,7 +2,7 @@ import type { Action, NodeKind, NodeOfKind, RetryPolicy } from '../../graph/inde
 import type { GraphFile } from '../../graph/schema.ts';
 import type { ToolDescription } from '../../skills/index.ts';
 import type { ActionRun, Interpret, RetryArgs } from '../retry.ts';
-import type { Attempt, Given, Guard, Iteration, StopReason } from '../trace.ts';
+import type { Attempt, Given, Guard, Iteration, StepNote } from '../trace.ts';
 
 export interface NodeContext<K extends NodeKind = NodeKind> {
   node: NodeOfKind<K>;
@@ -31,11 +31,11 @@ export interface NodeResult {
   outcome: string | null;
   writes: Record<string, unknown>;
   attempts: Attempt[];
-  /** What the node concluded, in a sentence. */
-  note: string;
+  /** What the node concluded: as data, or in a sentence. */
+  note: StepNote;
   blindRetry?: boolean;
   /** Terminal kinds end the run. */
-  stop?: { reason: StopReason; explain: string };
+  stop?: Guard;
   /** The budget ran out inside the node, before a retry attempt. */
   budgetStop?: Guard | null;
   /** An inner loop's iterations, its bound, and what its decider was given (a judge's too). */

@@ -6,6 +6,7 @@ import { Judgement } from '../../graph/kinds/verify.schema.ts';
 import { isFailure, type ActionRun } from '../retry.ts';
 import { doneErrorNote, givenTo, loopTrace, maxIterNote, observedNote, replyAs, runLoop, type LoopRun } from './loop.ts';
 import { asRecord, type Executor, type NodeContext, type NodeResult } from './types.ts';
+import { noteWords } from '../stepWords.ts';
 
 const recordCount = (state: Readonly<Record<string, unknown>>): number => {
   if (Array.isArray(state.results))
@@ -49,7 +50,7 @@ const executeJudge: Executor<'verify'> = async (context) => {
   const run = await context.runAction({ skill: judge, args: { prompt } }, retryOf(context.node.config), 0, replyAs(Judgement, 'judge'));
   const extra = { attempts: run.attempts, given };
   const records = recordCount(context.state);
-  if (run.budgetStop) return { outcome: null, writes: {}, attempts: run.attempts, given, note: run.budgetStop.explain, budgetStop: run.budgetStop };
+  if (run.budgetStop) return { outcome: null, writes: {}, attempts: run.attempts, given, note: { is: 'stopped', why: run.budgetStop.why }, budgetStop: run.budgetStop };
   if (run.outcome !== 'ok') {
     const reason = reasonOfFailure(run.outcome);
     return evaluated('exhausted', reason, `the judge ${judge} failed with ${run.outcome}${run.error ? ` (${run.error})` : ''}: no judgement, the plan is exhausted (${reason})`, records, extra);
@@ -118,9 +119,9 @@ const judgeByLoop = async (context: NodeContext<'verify'>, loop: LoopConfig, fro
   const run = await runLoop(context, loop, retryOf(context.node.config), output);
   const records = run.calls.filter((call) => !isFailure(call.outcome)).reduce((sum, call) => sum + call.records.length, 0);
   const extra = { attempts: run.attempts, ...loopTrace(run, loop) };
-  const step = (result: NodeResult) => ({ step: observedNote(run) ? { ...result, note: `${result.note}${observedNote(run)}` } : result, run });
+  const step = (result: NodeResult) => ({ step: observedNote(run) ? { ...result, note: `${noteWords(result.note)}${observedNote(run)}` } : result, run });
   const { ending } = run;
-  if (ending.type === 'budget') return step({ outcome: null, writes: {}, ...extra, note: ending.guard.explain, budgetStop: ending.guard });
+  if (ending.type === 'budget') return step({ outcome: null, writes: {}, ...extra, note: { is: 'stopped', why: ending.guard.why }, budgetStop: ending.guard });
   if (ending.type === 'failed') {
     const reason = reasonOfFailure(ending.run.outcome);
     // A refusal ends the loop at once with `denied` (seed 003 returns {"error": "permission denied"}); any other failure exhausts the plan.
