@@ -80,6 +80,8 @@ export const startSaving = (persistence: Persistence): Saver => {
   const unconfirmed = new Map<string, JournalEntry>();
   /** Saves whose text is being written, a slice at a time: the page may go meanwhile. */
   const serializing = new Map<string, GraphFile>();
+  /** Saves waiting for this tab's lock on their graph (the first ask): the page may go meanwhile. */
+  const claiming = new Map<string, GraphFile>();
   /** Graphs known to have no journal copy (any other may have one, from an earlier page or a failed write). */
   const unjournaled = new Set<string>();
   /** Whether the copy was written: a full localStorage only loses the safety net, IndexedDB is the save. */
@@ -141,7 +143,13 @@ export const startSaving = (persistence: Persistence): Saver => {
     if (id === useApp.getState().documentId) session.setItem(OPEN_KEY, id);
     // Another tab has this graph: saving here would write over its edits. Known at once after the
     // first ask, so a save on `pagehide` still starts in this turn.
-    const mine = owned.get(id) ?? (await claim(id));
+    let mine = owned.get(id);
+    if (mine === undefined) {
+      // Until the lock answers, the page may go: a graph just opened (an import) is then in no other list.
+      if (openedAsSaved.get(id) !== graph) claiming.set(id, graph);
+      mine = await claim(id);
+      if (claiming.get(id) === graph) claiming.delete(id);
+    }
     if (!mine) return;
     // In a folder: a graph that is no file yet, or whose file is read-only or deleted, is not written.
     if (library.files && !library.files.keeps(id)) return;
@@ -248,6 +256,11 @@ export const startSaving = (persistence: Persistence): Saver => {
     // way, but where an edit just saved is newer.
     for (const [id, entry] of unconfirmed) if (!latest.has(id)) writeUrgently(id, entry);
     unconfirmed.clear();
+    // A save still waiting for the lock (a graph opened just now, whose lock has not answered) is
+    // kept in the journal only: whether it is this tab's is not known, and the next page weighs the
+    // copy with the lock (restoreBackups), or opens it as the graph this tab had open.
+    for (const [id, graph] of claiming) writeJournal(id, { name: graph.name, text: serializeGraph(graph), savedAt: Date.now(), ...SAVE_STAMP });
+    claiming.clear();
   };
   // A hidden page may be closed, or frozen and discarded, with no `pagehide` at all (a phone, a tab switched away from).
   const onHidden = () => {

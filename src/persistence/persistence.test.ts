@@ -179,6 +179,29 @@ describe('saving', () => {
     expect(first.journal.getItem(`${JOURNAL_PREFIX}graph-initial`)).toBeNull();
   });
 
+  it('a graph opened just before the page goes, its lock not answered yet, lands in the journal and the next page opens it', async () => {
+    const fake = fakeLibrary();
+    const session = memory();
+    const journal = memory();
+    const page = fakeWindow();
+    // The lock of a graph opened now answers only after the page has gone (a loaded machine).
+    const locks: GraphLocks = { ...otherTabHolds([]).locks, claim: (id) => (id === 'graph-initial' ? Promise.resolve(true) : new Promise(() => {})) };
+    stops.push(startPersistence({ library: fake.library, session, journal, target: page.target, delayMs: 300, locks }));
+    await savingStarted();
+    openAsNewGraph({ ...template('graph-engineer'), name: 'Imported just before the reload' });
+    const id = useApp.getState().documentId;
+    await vi.advanceTimersByTimeAsync(0);
+    page.fire('pagehide');
+    expect(JSON.parse(journal.getItem(`${JOURNAL_PREFIX}${id}`)!).text).toContain('Imported just before the reload');
+    stops.pop()!();
+
+    useApp.setState({ graph: template('blank'), documentId: 'graph-other' });
+    await start(fakeLibrary().library, session, journal);
+    await restoreLastGraph();
+    expect(useApp.getState().documentId).toBe(id);
+    expect(useApp.getState().graph.name).toBe('Imported just before the reload');
+  });
+
   it('writes no journal copy of a save IndexedDB takes, and one of a save still on its way when the page leaves', async () => {
     const fake = fakeLibrary();
     const { page, journal } = await start(fake.library);
