@@ -188,9 +188,10 @@ class Controller implements LocalRunController {
 
   /** The trace but for its steps, with `finalState` the state after the last step. */
   private traceWithout(finalState: Record<string, unknown>): Omit<Trace, 'steps'> {
-    const { steps: _none, ...trace } = traceOfValues(this.shared.graph.name, this.values, []);
+    // The state is given: a step event's is at hand, and reading it again from the values costs each step.
+    const { steps: _none, ...trace } = traceOfValues(this.shared.graph.name, this.values, [], finalState);
     return {
-      ...trace, finalState,
+      ...trace,
       ...(this.scenario === undefined ? {} : { scenario: this.scenario }),
       ...(this.forkedFrom ? { forkedFrom: this.forkedFrom } : {}),
     };

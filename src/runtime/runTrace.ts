@@ -8,12 +8,12 @@ import { agentState, type RunLedger, type Stop } from './state.ts';
 import { TRACE_FORMAT, TRACE_VERSION, type Trace, type TraceStep } from './trace.ts';
 
 /** `values` may be a checkpoint's, read from elsewhere: what its ledger does not say takes a fresh run's value. */
-export const traceOfValues = (graph: string, values: Readonly<Record<string, unknown>>, steps: TraceStep[]): Trace => {
+export const traceOfValues = (graph: string, values: Readonly<Record<string, unknown>>, steps: TraceStep[], finalState = agentState(values)): Trace => {
   // A server running an export made before stops were data keeps its stop in words.
   const run = values._run as (Partial<Pick<RunLedger, 'seed' | 'roundsRan'>> & { stop?: Stop | { reason: string; explain: string } | null }) | undefined;
   return {
     format: TRACE_FORMAT, version: TRACE_VERSION, graph, seed: run?.seed ?? 1,
     stopReason: run?.stop?.reason ?? null, rounds: run?.roundsRan ?? 0, tokensUsed: Number(values.tokensUsed ?? 0),
-    finalState: agentState(values), steps, ...(!run?.stop ? {} : 'why' in run.stop ? { stopWhy: run.stop.why } : { stopExplain: run.stop.explain }),
+    finalState, steps, ...(!run?.stop ? {} : 'why' in run.stop ? { stopWhy: run.stop.why } : { stopExplain: run.stop.explain }),
   };
 };
