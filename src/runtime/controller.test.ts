@@ -165,6 +165,26 @@ describe('createController', () => {
     expect(Math.max(...between)).toBeLessThanOrEqual(4);
   });
 
+  it('a Step’s node never calls back into its controller (only a Run’s nodes ask the hook between them), and the page still gets its turn before the node', async () => {
+    const controller = createController(template('securityclaw'));
+    // The hook a Run's nodes ask; a Step's node is handed none (docs/architecture.md, "The count").
+    const asked = vi.spyOn(controller as unknown as { beforeNode: () => unknown }, 'beforeNode');
+    let pageRan = false;
+    const ranFirst: boolean[] = [];
+    controller.subscribe((event) => {
+      if (event.type === 'step') ranFirst.push(pageRan);
+    });
+    setImmediate(() => {
+      pageRan = true;
+    });
+    await controller.step();
+    await controller.step();
+    expect(asked).not.toHaveBeenCalled();
+    expect(ranFirst).toEqual([true, true]);
+    await controller.run();
+    expect(asked).toHaveBeenCalled();
+  });
+
   it('stop() ends the run with user_stopped', async () => {
     const controller = createController(template('securityclaw'));
     await controller.step();

@@ -285,23 +285,31 @@ class Controller implements LocalRunController {
     });
   }
 
-  private hooks(): LoopscopeConfig {
+  /**
+   * What the nodes of a stream call are handed. Only a Run's nodes ask the hook between them: a Step
+   * runs one node and asks no pause rule, so what it does before its node is done by the controller
+   * before the stream (`drive`), and the node never calls back into it.
+   */
+  private hooks(going: Going): LoopscopeConfig {
     return {
       now: this.options.now, fetch: this.options.fetch, keys: this.options.keys, mcp: this.options.mcp, granted: this.options.granted,
-      beforeNode: (node, values) => this.beforeNode(node, values),
+      ...(going.mode === 'run' ? { beforeNode: (node: string, values: RunValues) => this.beforeNode(going, node, values) } : {}),
     };
   }
 
-  /** Between supersteps: yield to the page, wait out an animated run's delay, pause when asked. */
-  private async beforeNode(node: string, values: RunValues): Promise<string | null> {
-    if (this.values._run.stop) return 'stopped';
-    const now = performance.now();
-    if (now - this.lastYield > YIELD_AFTER_MS) {
-      await nextTask();
+  /** The page's turn, once this run has worked for a while (so it keeps painting and clicks get through); nothing to wait for otherwise (no await: a Run asks at every node). */
+  private turnIfDue(): Promise<void> | null {
+    if (performance.now() - this.lastYield <= YIELD_AFTER_MS) return null;
+    return nextTask().then(() => {
       this.lastYield = performance.now();
-    }
-    const going = this.going;
-    if (going?.mode !== 'run') return null;
+    });
+  }
+
+  /** Between a Run's supersteps: yield to the page, wait out an animated run's delay, pause when asked. */
+  private async beforeNode(going: Going, node: string, values: RunValues): Promise<string | null> {
+    if (this.values._run.stop) return 'stopped';
+    const turn = this.turnIfDue();
+    if (turn) await turn;
     if (going.nodes >= NODES_PER_CALL) return NEXT_CALL;
     going.nodes += 1;
     const { first, rules } = going;
@@ -343,9 +351,14 @@ class Controller implements LocalRunController {
     let ran = 0;
     let pausedFor: string | null = null;
     await this.enqueue(async () => {
+      if (going.mode === 'step') {
+        // What a Run's nodes ask the hook first, a Step's controller does before its one stream call: a stopped run makes none, and the page gets its turn.
+        if (this.values._run.stop) return;
+        await this.turnIfDue();
+      }
       const input = await this.ensureThread();
       const stream = await this.shared.compiled.stream(input, this.config({
-        configurable: { thread_id: this.threadId, loopscope: this.hooks() },
+        configurable: { thread_id: this.threadId, loopscope: this.hooks(going) },
         // Nobody watches a headless run's attempts as they end (each step keeps its own), and each would cost a chunk on the custom stream.
         streamMode: this.options.headless ? ['updates'] : ['updates', 'custom'],
         recursionLimit: recursionLimitOf(this.shared.graph),

@@ -37,7 +37,8 @@ export interface RunDeps {
 export interface LoopscopeConfig extends Omit<RunDeps, 'onAttempt'> {
   /**
    * Asked before every node, before its guards: a reason pauses the run there (an interrupt) and
-   * resuming runs the node. Used for Pause, condition breakpoints and animated runs.
+   * resuming runs the node. Used for Pause, condition breakpoints and animated runs: a Run's nodes
+   * are handed it, a Step's are not (run.ts).
    */
   beforeNode?: (node: string, values: RunValues) => string | null | Promise<string | null>;
 }

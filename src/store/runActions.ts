@@ -34,9 +34,12 @@ interface HeardRun {
   pendingApproval: PendingApproval | null;
 }
 
+/** Where `run` stands, read from it: what the store keeps of a run it hears, and all it knows of a server's thread. */
+const standingOf = (run: RunController): Pick<HeardRun, 'status' | 'next' | 'pendingApproval'> => ({ status: run.session.status, next: run.next, pendingApproval: run.session.pending });
+
 const heardOf = (run: RunController): HeardRun => {
   const { steps, ...trace } = run.trace;
-  return { trace, steps, status: run.session.status, next: run.next, pendingApproval: run.session.pending };
+  return { trace, steps, ...standingOf(run) };
 };
 
 /** What `event` changes of a run as heard. */
@@ -160,8 +163,7 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
   /** The live run when it is a run in the page, as it told the store; null for a server's thread, which is read again at each read of it (`followRun`). */
   let heard: HeardRun | null = null;
   /** Where the live run stands: as heard, or a server's thread as read last. */
-  const liveNow = (): Pick<HeardRun, 'status' | 'next' | 'pendingApproval'> | null =>
-    heard ?? (registry.live ? { status: registry.live.session.status, next: registry.live.next, pendingApproval: registry.live.session.pending } : null);
+  const liveNow = (): Pick<HeardRun, 'status' | 'next' | 'pendingApproval'> | null => heard ?? (registry.live ? standingOf(registry.live) : null);
 
   const updateRun = (id: number, change: Partial<RunRecord>) =>
     set((state) => ({ runs: state.runs.map((run) => (run.id === id ? { ...run, ...change } : run)) }));
