@@ -81,6 +81,44 @@ describe('the quick check of a schema', () => {
     }
   });
 
+  it('says what the full parse says of objects met one after another with their keys in any order, some left out or added', async () => {
+    // The check keeps the keys of the objects it met in their order (fastCheck.ts): objects written
+    // otherwise, in turn, must each still be checked by name.
+    const trace = await runGraph(findTemplate('securityclaw')!.graph(), { seed: 1 });
+    const steps = JSON.parse(JSON.stringify(trace.steps)) as Record<string, unknown>[];
+    const reorder = (value: unknown, order: number[], drop: number, extra: string | null): unknown => {
+      if (Array.isArray(value)) return value.map((item) => reorder(item, order, drop, extra));
+      if (value === null || typeof value !== 'object') return value;
+      const entries = Object.entries(value as Record<string, unknown>);
+      const shuffled = entries.map((_, at) => entries[(at + order[at % order.length]) % entries.length]).filter((entry, at, all) => all.indexOf(entry) === at && at !== drop);
+      const rest = entries.filter((entry) => !shuffled.includes(entry) && entries.indexOf(entry) !== drop);
+      const made: Record<string, unknown> = Object.create(null);
+      for (const [key, item] of [...shuffled, ...rest]) made[key] = reorder(item, order, drop, null);
+      if (extra !== null) made[extra] = 1;
+      // Through JSON, as a file's objects are.
+      return JSON.parse(JSON.stringify(made));
+    };
+    const stepOf = fc.record({
+      at: fc.nat({ max: steps.length - 1 }),
+      order: fc.array(fc.nat({ max: 20 }), { minLength: 1, maxLength: 6 }),
+      drop: fc.integer({ min: -1, max: 12 }),
+      extra: fc.option(fc.constantFrom('extra', 'note', 'guards', 'blindRetry', 'toString', 'n', 'why'), { nil: null }),
+    });
+    fc.assert(
+      fc.property(fc.array(stepOf, { minLength: 1, maxLength: 8 }), (made) => {
+        for (const { at, order, drop, extra } of made) {
+          const step = reorder(steps[at], order, drop, extra);
+          expect(check(step, 3)).toBe(fullParse(step));
+        }
+      }),
+      { numRuns: 300 },
+    );
+    // An optional field given as undefined (not JSON's, but an object's) passes, a needed one does not.
+    const step = { ...steps[0] };
+    expect([check({ ...step, note: undefined }, 3), fullParse({ ...step, note: undefined })]).toEqual([true, true]);
+    expect([check({ ...step, node: undefined }, 3), fullParse({ ...step, node: undefined })]).toEqual([false, false]);
+  });
+
   it('reads no schema it cannot read in full: defaults, transforms, refinements', () => {
     expect(quickCheck(z.strictObject({ n: z._default(z.int(), 3) }), TRACE_LIMITS)).toBeNull();
     expect(quickCheck(z.string().check(z.minLength(2)), TRACE_LIMITS)).toBeNull();
