@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { GraphFile } from '../graph/index.ts';
+import { FIXTURES } from './fixtures/index.ts';
 import { stopsAsData } from './journal.ts';
 import { runGraph } from './run.ts';
 import { noteWords, runStopWords, stopWords, stopWhyWords } from './stepWords.ts';
@@ -213,6 +214,13 @@ describe('notes and stops in a trace are data (issue 55)', () => {
       // The import's quick path reads its steps too (not the full parse's fallback: null).
       expect((await readTrace(new Blob([serializeTrace(trace)])))?.steps, old.scenario).toEqual(JSON.parse(JSON.stringify(trace.steps)));
     }
+  });
+
+  it('an inner-loop run stores its iterations\' and steps\' notes as data, read back whole by the import\'s quick path', async () => {
+    const trace = await runGraph(FIXTURES.innerLoop());
+    expect(trace.steps.filter((step) => step.iterations?.length).length).toBeGreaterThan(0);
+    expect(trace.steps.filter((step) => typeof step.note === 'string' || step.iterations?.some((iteration) => typeof iteration.note === 'string'))).toEqual([]);
+    expect((await readTrace(new Blob([serializeTrace(trace)])))?.steps).toEqual(JSON.parse(JSON.stringify(trace.steps)));
   });
 
   it('a run the page stored before stops were data comes back with its stop in words, as it was said', () => {
