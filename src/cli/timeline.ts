@@ -22,7 +22,7 @@ const attemptLine = (attempt: Attempt, indent = '      ') =>
 /** An iteration of an inner loop: the decider's reply, then the tool call and its attempts, nested. */
 const iterationLines = (iteration: Iteration): string[] => {
   const asked = iteration.tool ? `call ${iteration.tool}${iteration.args && Object.keys(iteration.args).length ? ` ${brief(iteration.args)}` : ''}` : iteration.outcome === 'done' ? 'done' : 'no reply';
-  const lines = [`      ↻ iteration ${iteration.n}: ${asked}${iteration.tool ? ` → ${iteration.outcome}` : ''}${iteration.note ? ` — ${iteration.note}` : ''}`];
+  const lines = [`      ↻ iteration ${iteration.n}: ${asked}${iteration.tool ? ` → ${iteration.outcome}` : ''}${iteration.note ? ` — ${noteWords(iteration.note)}` : ''}`];
   for (const attempt of iteration.attempts) {
     lines.push(attemptLine(attempt, '          '));
     if (attempt.retry && attempt.outcome !== 'ok') lines.push(`              ↳ ${attempt.retry}`);

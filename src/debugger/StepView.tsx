@@ -87,7 +87,7 @@ function IterationItem({ iteration }: { iteration: Iteration }) {
         {' → '}<code className={`outcome-${iteration.outcome}`}>{iteration.outcome}</code>
       </p>
       {iteration.reply !== undefined && <p className="muted">reply: <code>{JSON.stringify(iteration.reply)}</code></p>}
-      {iteration.note && <p className="muted"><Shown text={iteration.note} /></p>}
+      {iteration.note && <p className="muted"><Shown text={noteWords(iteration.note)} /></p>}
       <AttemptsTable attempts={iteration.attempts} label={`Attempts of iteration ${iteration.n}`} />
     </li>
   );

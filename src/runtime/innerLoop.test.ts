@@ -91,7 +91,7 @@ describe('the inner agent loop (seed 003)', () => {
     const work = trace.steps[0];
     expect(work.outcome).toBe('max_iter');
     expect(work.iterations).toHaveLength(3);
-    expect(work.note).toMatch(/^max_iter reached: 3 iteration\(s\) without done/);
+    expect(noteWords(work.note!)).toMatch(/^max_iter reached: 3 iteration\(s\) without done/);
     expect(work.writes.execution_error).toMatchObject({ skill: 'think', message: expect.stringMatching(/max_iter/) });
     expect(executedNodes(trace)).toEqual(['work', 'halt', 'final']);
     expect(trace.stopReason).toBe('gave_up');
@@ -201,7 +201,7 @@ describe('fixes found against the seeds\' code', () => {
     const trace = await runGraph(graph);
     const plans = trace.steps.filter((step) => step.node === 'decide');
     expect(plans[1].outcome).toBe('ok');
-    expect(plans[1].note).toMatch(/after the recovery expand_search_scope for empty_result/);
+    expect(noteWords(plans[1].note!)).toMatch(/after the recovery expand_search_scope for empty_result/);
   });
 
   it('a budget stop between retries still writes execution_error', async () => {

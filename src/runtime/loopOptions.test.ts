@@ -3,6 +3,7 @@
  * scenario, each default keeping what ran before.
  */
 import { describe, expect, it } from 'vitest';
+import { noteWords } from './stepWords.ts';
 import type { GraphFile, LoopConfig, MockEntry } from '../graph/index.ts';
 import { findTemplate } from '../graph/templates/index.ts';
 import { validateGraph } from '../graph/validate.ts';
@@ -32,7 +33,7 @@ describe('loop.onToolFailure (item 7): a tool call that still fails after its lo
     const work = (await runGraph(innerLoop(scripts))).steps[0];
     expect(work.outcome).toBe('error');
     expect(work.iterations).toHaveLength(1);
-    expect(work.note).toBe('iteration 1: grep failed with timeout');
+    expect(noteWords(work.note!)).toBe('iteration 1: grep failed with timeout');
   });
 
   it('observe: timeout ×3, then the decider sees the failure and calls another tool; the step says so', async () => {
@@ -41,8 +42,8 @@ describe('loop.onToolFailure (item 7): a tool call that still fails after its lo
     expect(executedNodes(trace)).toEqual(['work', 'check', 'answer']);
     expect(work.outcome).toBe('ok');
     expect(work.iterations?.map((iteration) => [iteration.tool ?? null, iteration.outcome, iteration.attempts.length])).toEqual([['grep', 'timeout', 4], ['read_file', 'ok', 2], [null, 'done', 1]]);
-    expect(work.iterations?.[0].note).toBe('grep failed with timeout after 3 attempt(s); the decider sees the failure and goes on (onToolFailure: observe)');
-    expect(work.note).toBe('done after 3 iteration(s): 2 tool call(s) returned 1 record(s); 1 failed tool call(s) (grep: timeout) observed by the decider, which went on');
+    expect(noteWords(work.iterations![0].note!)).toBe('grep failed with timeout after 3 attempt(s); the decider sees the failure and goes on (onToolFailure: observe)');
+    expect(noteWords(work.note!)).toBe('done after 3 iteration(s): 2 tool call(s) returned 1 record(s); 1 failed tool call(s) (grep: timeout) observed by the decider, which went on');
     // The failed call stays in the results, with its outcome: Verify and a person see it.
     expect(work.writes.results).toMatchObject([{ skill: 'grep', outcome: 'timeout', records: [], attempts: 3 }, { skill: 'read_file', outcome: 'ok' }]);
     expect(work.writes.execution_error).toBeNull();
@@ -97,7 +98,7 @@ describe('loop.verdict (item 8): verify\'s verdict as the channel verified', () 
     expect(second.outcome).toBe('sufficient');
     expect(second.writes).not.toHaveProperty('verified');
     expect(second.reads).toContain('verified');
-    expect(second.note).toBe(`no tool answered in this visit: the verdict is verified = true, written at step ${first.step}, and it holds until a tool answers again (loop.verdict: state) (the verdict comes from the tool); the decider: checked last time`);
+    expect(noteWords(second.note!)).toBe(`no tool answered in this visit: the verdict is verified = true, written at step ${first.step}, and it holds until a tool answers again (loop.verdict: state) (the verdict comes from the tool); the decider: checked last time`);
   });
 
   it('state: a tool that answers again replaces the kept verdict; with none ever, nothing was verified', async () => {
@@ -106,7 +107,7 @@ describe('loop.verdict (item 8): verify\'s verdict as the channel verified', () 
     expect(second).toMatchObject({ outcome: 'continue', writes: { verified: false } });
     const [never] = await checks(verifyLoop(answers, [doneWith({})], { verdict: 'state' }));
     expect(never.outcome).toBe('continue');
-    expect(never.note).toMatch(/^no tool answered in this visit, and none has before: nothing was verified/);
+    expect(noteWords(never.note!)).toMatch(/^no tool answered in this visit, and none has before: nothing was verified/);
   });
 
   it('observe: a failed tool call the decider read is the last answer, and it verifies nothing (seed 003: verified = {"error": …}.get("ok", False))', async () => {
@@ -114,7 +115,7 @@ describe('loop.verdict (item 8): verify\'s verdict as the channel verified', () 
     for (const verdict of ['visit', 'state'] as const) {
       const [first] = await checks(verifyLoop(failing, [tool('run_tests'), tool('run_tests'), doneWith({})], { onToolFailure: 'observe', verdict }));
       expect(first.outcome).toBe('continue');
-      expect(first.note).toMatch(/^the tool run_tests answered last, failing with error: a failure has no ok, so nothing is verified/);
+      expect(noteWords(first.note!)).toMatch(/^the tool run_tests answered last, failing with error: a failure has no ok, so nothing is verified/);
       if (verdict === 'state') expect(first.writes.verified).toBe(false);
     }
   });
@@ -127,7 +128,7 @@ describe('loop.verdict (item 8): verify\'s verdict as the channel verified', () 
     const fork = await original.fork(1, { state: { verified: true } });
     await fork.run();
     expect(fork.trace.steps[1]).toMatchObject({ node: 'check', outcome: 'sufficient' });
-    expect(fork.trace.steps[1].note).toMatch(/^no tool answered in this visit: the verdict is verified = true, which no step of this run wrote \(the initial state, or a fork's edit\)/);
+    expect(noteWords(fork.trace.steps[1].note!)).toMatch(/^no tool answered in this visit: the verdict is verified = true, which no step of this run wrote \(the initial state, or a fork's edit\)/);
     expect(withoutTimings(fork.trace.steps[0].writes)).toEqual(withoutTimings(original.trace.steps[0].writes));
     expect(parseStateEdit({ verified: 'yes' }, graph)).toMatchObject({ ok: false, problems: [{ path: 'verified' }] });
   });
@@ -156,7 +157,7 @@ describe('loop.output (item 9): a Reason output that is not a plan', () => {
     const [step, work] = trace.steps;
     expect(step).toMatchObject({ outcome: 'ok', writes: { reasoning: HYPOTHESIS }, fired: { id: 'h1' } });
     expect(step.writes).not.toHaveProperty('plan');
-    expect(step.note).toBe('the decider planner answered done with no plan after 2 iteration(s): its output is written to reasoning and routes ok (loop.output: any); the plan stays as it was');
+    expect(noteWords(step.note!)).toBe('the decider planner answered done with no plan after 2 iteration(s): its output is written to reasoning and routes ok (loop.output: any); the plan stays as it was');
     expect(work.given?.state).toEqual({ reasoning: HYPOTHESIS });
     expect(trace.finalState.reasoning).toEqual(HYPOTHESIS);
   });

@@ -26,7 +26,7 @@ import { NO_PAUSE_RULES, pauseAfterReason, pauseBeforeByRules, type PauseRules }
 import { forkStart } from './fork.ts';
 import { foldJournal, journalSteps, putStep, takeUpdate } from './journal.ts';
 import { agentState, channelNames, initialValues, refusedState, type RunLedger, type RunValues, type Stop } from './state.ts';
-import { approvalAt, startingStatus, startSession, goPastFreshThread, stopsBefore, toldBy, transition, type RunSession, type SessionEvent } from './session.ts';
+import { approvalAt, startingStatus, startSession, goPastFreshThread, stopsBefore, tellEach, toldBy, transition, withDecision, type RunSession, type SessionEvent } from './session.ts';
 import { traceOfValues } from './runTrace.ts';
 import type { Trace, TraceStep } from './trace.ts';
 
@@ -205,8 +205,7 @@ class Controller implements LocalRunController {
   }
 
   private emit(event: RunEvent) {
-    // A copy, so that a listener may unsubscribe while being told.
-    for (const listener of Array.from(this.listeners)) listener(event);
+    tellEach(this.listeners, event);
   }
 
   /** The one place the run's session changes (session.ts); its effects are told. */
@@ -487,7 +486,7 @@ class Controller implements LocalRunController {
 
   decide(decision: 'approved' | 'denied') {
     if (!this.current.pending) return;
-    this.editLedger((run) => ({ ...run, decision }));
+    this.editLedger((run) => withDecision(run, decision));
     this.transition({ type: 'decided' });
   }
 

@@ -54,7 +54,7 @@ describe('COLLECT only reads', () => {
     expect(step.attempts.map((attempt) => [attempt.skill, attempt.outcome, attempt.tokens])).toEqual([['read_logs', 'ok', 40], ['apply_patch', 'permission_denied', 0]]);
     expect(step.attempts[1].error).toBe('gather is a Collect node, which only reads: apply_patch needs write access');
     expect(step.attempts[1].returned).toBeUndefined();
-    expect(step.note).toContain('only reads');
+    expect(noteWords(step.note!)).toContain('only reads');
   });
 
   it('a write tool its loop\'s decider asks for is refused before the call, and the loop ends at once', async () => {
@@ -97,7 +97,7 @@ describe('REASON with an inner loop (seed 003 runs every node through the same l
     expect(step).toMatchObject({ node: 'plan_it', outcome: 'ok', maxIter: 3, writes: { plan: { actions: PLAN.actions, repeated: false } } });
     expect(step.iterations?.map((iteration) => [iteration.tool ?? null, iteration.outcome])).toEqual([['grep', 'ok'], [null, 'done']]);
     expect(Object.keys(step.writes)).toEqual(['plan']);
-    expect(step.note).toMatch(/^the decider planner planned it after 2 iteration\(s\): fallback_lookup/);
+    expect(noteWords(step.note!)).toMatch(/^the decider planner planned it after 2 iteration\(s\): fallback_lookup/);
     expect(step.given).toMatchObject({ skill: 'planner', reads: ['round', 'recovery', 'plan', 'evaluation', 'failures'] });
   });
 
@@ -124,7 +124,7 @@ describe('a done output carrying "error" ends the node with the outcome error, i
   it('reason', async () => {
     const step = (await runGraph(reasonLoop([failing]))).steps[0];
     expect(step).toMatchObject({ outcome: 'error', writes: {}, fired: { id: 'p2' } });
-    expect(step.note).toContain('answered done with an error: the repository is gone');
+    expect(noteWords(step.note!)).toContain('answered done with an error: the repository is gone');
   });
 
   it('act: execution_error names the decider and the error', async () => {
@@ -139,7 +139,7 @@ describe('a done output carrying "error" ends the node with the outcome error, i
     scripted(graph, 'scout', [tool('read_logs'), doneWith({ error: { code: 500 } })]);
     const step = (await runGraph(graph)).steps[0];
     expect(step.outcome).toBe('error');
-    expect(step.note).toContain('answered done with an error: {"code":500}');
+    expect(noteWords(step.note!)).toContain('answered done with an error: {"code":500}');
     expect(step.writes.collected).toHaveLength(1);
   });
 

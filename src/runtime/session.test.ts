@@ -4,7 +4,7 @@ import type { PendingApproval, RunEvent, RunStatus } from './controller.ts';
 import { FIXTURES } from './fixtures/index.ts';
 import type { PauseRules } from './pauseRules.ts';
 import { createController } from './run.ts';
-import { approvalAt, approvalNodes, ask, callsOf, nextStatus, startingStatus, startSession, stopsBefore, type RunStatusEvent, goPastFreshThread, STEP_CALLS, toldBy, transition, type Command, type RunSession, type SessionEvent, type StreamCall } from './session.ts';
+import { approvalAt, approvalNodes, ask, callsOf, nextStatus, startingStatus, startSession, stopsBefore, type RunStatusEvent, goPastFreshThread, STEP_CALLS, tellEach, toldBy, transition, withDecision, type Command, type RunSession, type SessionEvent, type StreamCall } from './session.ts';
 
 const ASKED: PendingApproval = { node: 'gate', prompt: 'Allow delete to run?' };
 const at = (status: RunStatus, more: Partial<RunSession> = {}): RunSession => ({ status, pending: status === 'awaiting_approval' ? ASKED : null, pausedBy: null, ...more });
@@ -103,6 +103,23 @@ describe('transition(session, event): the run session as a value', () => {
 });
 
 describe('what both executors share', () => {
+  it('tellEach tells every listener, each once, though one unsubscribes while told', () => {
+    const heard: string[] = [];
+    const listeners = new Set<(event: RunEvent) => void>();
+    const first = () => {
+      heard.push('first');
+      listeners.delete(second);
+    };
+    const second = () => heard.push('second');
+    listeners.add(first).add(second);
+    tellEach(listeners, { type: 'status', status: 'paused' });
+    expect(heard).toEqual(['first', 'second']);
+  });
+
+  it('withDecision writes the answer into the ledger and keeps the rest of it', () => {
+    expect(withDecision({ step: 3, decision: null }, 'denied')).toEqual({ step: 3, decision: 'denied' });
+  });
+
   const graph: GraphFile = {
     ...blankGraph(),
     permissions: { ...blankGraph().permissions, mode: 'read-only' },

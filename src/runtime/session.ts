@@ -4,8 +4,9 @@
  * pure. Each executor — a run in the page (run.ts) and a LangGraph server's open thread
  * (src/server/serverRun.ts) — applies the events of what it did and carries out the effects: they
  * are what its listeners are told. Beside it, what both executors share of a run that is not a
- * LangGraph call: the nodes a run asks a person before and the words of the question, and the
- * Step that goes on past a fresh thread's first stop.
+ * LangGraph call: the nodes a run asks a person before and the words of the question, the answer
+ * written into the ledger, how listeners are told, and the Step that goes on past a fresh thread's
+ * first stop.
  */
 import { kindDefinition, type AskedConfig, type GraphFile } from '../graph/index.ts';
 import { isUnsupported, type PendingApproval, type RunController, type RunEvent, type RunStatus, type Unsupported } from './controller.ts';
@@ -155,6 +156,14 @@ export const ask = async (run: RunController, command: Command): Promise<Unsuppo
 
 /** The events a transition's effects tell, in order: what an executor tells its listeners. */
 export const toldBy = (effects: readonly SessionEffect[]): RunEvent[] => effects.flatMap((effect) => (effect.type === 'tell' ? [effect.event] : []));
+
+/** Tells each listener of a run `event`, on either executor: from a copy of the list, so that a listener may unsubscribe while being told. */
+export const tellEach = (listeners: Iterable<(event: RunEvent) => void>, event: RunEvent) => {
+  for (const listener of Array.from(listeners)) listener(event);
+};
+
+/** A run's ledger with a person's answer to its approval, as either executor writes it (into its checkpoint): the approve node reads it when it runs. */
+export const withDecision = <Ledger extends object>(run: Ledger, decision: 'approved' | 'denied'): Ledger & { decision: 'approved' | 'denied' } => ({ ...run, decision });
 
 /** The nodes of `graph` a run stops before to ask a person (`interruptsBefore`), of those compiled (`names`, by id) when given. */
 export const approvalNodes = (graph: GraphFile, names?: ReadonlyMap<string, string>): string[] =>

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { GraphFile } from '../graph/index.ts';
+import { FIXTURES } from './fixtures/index.ts';
 import { stopsAsData } from './journal.ts';
 import { runGraph } from './run.ts';
 import { noteWords, runStopWords, stopWords, stopWhyWords } from './stepWords.ts';
@@ -83,6 +84,90 @@ describe('the one wording of a stop and a note (stepWords.ts)', () => {
     ];
     expect(cases.map(([note]) => noteWords(note))).toEqual(cases.map(([, words]) => words));
   });
+
+  it('words each note of an inner loop: its iterations and how it ended in each kind', () => {
+    const guard = { reason: 'budget_exhausted' as const, why: { is: 'budget_spent' as const, used: 10, limit: 10, attempt: 2, skill: 'grep' } };
+    const observed = [{ skill: 'grep', outcome: 'timeout' }];
+    const cases: [Note, string][] = [
+      [{ is: 'decider_failed', skill: 'think', outcome: 'parse_error', error: 'not JSON' }, 'the decider think failed with parse_error (not JSON)'],
+      [{ is: 'decider_failed', skill: 'think', outcome: 'timeout' }, 'the decider think failed with timeout'],
+      [{ is: 'answered_done', iterations: 2 }, 'done after 2 iteration(s)'],
+      [{ is: 'answered_done', iterations: 1, error: 'the repository is gone' }, 'done with an error after 1 iteration(s): the repository is gone'],
+      [{ is: 'not_a_tool', tool: 'rm', tools: ['grep', 'cat'] }, "rm is not one of this loop's tools (grep, cat)"],
+      [{ is: 'not_a_tool', tool: 'rm', tools: [] }, "rm is not one of this loop's tools (none)"],
+      [{ is: 'tool_returned', tool: 'grep', records: 3 }, 'grep returned 3 record(s)'],
+      [{ is: 'tool_failed', skill: 'grep', outcome: 'timeout', error: 'slow', attempts: 3, loop: 'ended' }, 'grep failed with timeout after 3 attempt(s)'],
+      [{ is: 'tool_failed', skill: 'grep', outcome: 'timeout', attempts: 3, loop: 'observed' }, 'grep failed with timeout after 3 attempt(s); the decider sees the failure and goes on (onToolFailure: observe)'],
+      [{ is: 'tool_failed', skill: 'write', outcome: 'permission_denied', error: 'read-only', attempts: 0, loop: 'denied' }, 'write was denied by the permission check: read-only'],
+      [{ is: 'loop', node: 'act', iterations: 3, ended: { is: 'done', calls: 2, records: 1 }, observed }, 'done after 3 iteration(s): 2 tool call(s) returned 1 record(s); 1 failed tool call(s) (grep: timeout) observed by the decider, which went on'],
+      [{ is: 'loop', node: 'act', iterations: 2, ended: { is: 'budget', stop: guard, records: 4, calls: 1 } }, 'iteration 2: 1 tool call(s) returned 4 record(s); no further call, the budget is spent (tokens 10/10 before attempt 2 of grep: the budget is used up)'],
+      [{ is: 'loop', node: 'act', iterations: 1, ended: { is: 'failed', by: 'tool', skill: 'grep', outcome: 'timeout' } }, 'iteration 1: grep failed with timeout'],
+      [{ is: 'loop', node: 'act', iterations: 1, ended: { is: 'failed', by: 'decider', skill: 'think', outcome: 'error', error: 'boom' } }, 'iteration 1: the decider think failed with error (boom)'],
+      [{ is: 'loop', node: 'act', iterations: 1, ended: { is: 'failed', by: 'tool', skill: 'write', outcome: 'permission_denied', error: 'read-only', denied: true } }, 'iteration 1: write was denied: read-only'],
+      [{ is: 'loop', node: 'act', iterations: 2, ended: { is: 'done_error', decider: 'think', message: 'gone' } }, 'iteration 2: the decider think answered done with an error: gone'],
+      [{ is: 'loop', node: 'act', iterations: 3, ended: { is: 'max_iter', maxIter: 3 } }, 'max_iter reached: 3 iteration(s) without done — an error that routes, not a success'],
+      [{ is: 'loop', node: 'collect', iterations: 2, ended: { is: 'budget', stop: guard, records: 4 } }, 'gathered 4 record(s); no further call, the budget is spent (tokens 10/10 before attempt 2 of grep: the budget is used up)'],
+      [{ is: 'loop', node: 'collect', iterations: 1, ended: { is: 'failed', by: 'decider', skill: 'think', outcome: 'timeout', error: 'slow' } }, 'iteration 1: the decider think failed with timeout (slow)'],
+      [{ is: 'loop', node: 'collect', iterations: 3, ended: { is: 'max_iter', maxIter: 3, records: 2 } }, 'max_iter reached: 3 iteration(s) without done — an error that routes, not a success; 2 record(s) gathered'],
+      [{ is: 'loop', node: 'collect', iterations: 2, ended: { is: 'done', records: 0 } }, 'done after 2 iteration(s): nothing gathered'],
+      [{ is: 'loop', node: 'collect', iterations: 2, ended: { is: 'done', records: 5 }, observed }, 'done after 2 iteration(s): gathered 5 record(s); 1 failed tool call(s) (grep: timeout) observed by the decider, which went on'],
+      [{ is: 'loop', node: 'reason', iterations: 1, ended: { is: 'failed', by: 'tool', skill: 'write', outcome: 'permission_denied', error: 'read-only', denied: true } }, 'iteration 1: write was denied: read-only: no plan'],
+      [{ is: 'loop', node: 'reason', iterations: 1, ended: { is: 'done_error', decider: 'planner', message: 'gone' } }, 'iteration 1: the decider planner answered done with an error: gone: no plan'],
+      [{ is: 'loop', node: 'reason', iterations: 2, ended: { is: 'max_iter', maxIter: 2 } }, 'max_iter reached: 2 iteration(s) without done — an error that routes, not a success: no plan'],
+      [{ is: 'loop', node: 'reason', iterations: 2, ended: { is: 'reasoning', decider: 'planner' } }, 'the decider planner answered done with no plan after 2 iteration(s): its output is written to reasoning and routes ok (loop.output: any); the plan stays as it was'],
+      [{ is: 'loop', node: 'verify', iterations: 1, ended: { is: 'failed', by: 'tool', skill: 'run_tests', outcome: 'timeout', error: 'slow', reason: 'timeout' } }, 'iteration 1: run_tests ended with timeout (slow): the plan is exhausted (timeout)'],
+      [{ is: 'loop', node: 'verify', iterations: 1, ended: { is: 'done_error', decider: 'checker', message: 'gone' } }, 'iteration 1: the decider checker answered done with an error: gone: the plan is exhausted'],
+      [{ is: 'loop', node: 'verify', iterations: 2, ended: { is: 'max_iter', maxIter: 2 } }, 'max_iter reached: 2 iteration(s) without done — an error that routes, not a success: the plan is exhausted'],
+      [{ is: 'stopped', why: guard.why, observed }, 'tokens 10/10 before attempt 2 of grep: the budget is used up; 1 failed tool call(s) (grep: timeout) observed by the decider, which went on'],
+    ];
+    expect(cases.map(([note]) => noteWords(note))).toEqual(cases.map(([, words]) => words));
+  });
+
+  it("words each note of a Collect's skills, a Reason's plan and a Verify's verdict", () => {
+    const guard = { reason: 'budget_exhausted' as const, why: { is: 'budget_spent' as const, used: 10, limit: 10, attempt: 1, skill: 'search' } };
+    const cases: [Note, string][] = [
+      [{ is: 'collected', ended: { is: 'gathered', records: 2, from: ['search', 'lookup'] } }, 'gathered 2 record(s) from search, lookup'],
+      [{ is: 'collected', ended: { is: 'gathered', records: 2, from: ['flaky'] }, spent: true }, 'gathered 2 record(s) from flaky; no further call: the budget is spent'],
+      [{ is: 'collected', ended: { is: 'nothing', skills: 2 }, over: { count: 1, maxIter: 2 } }, '2 skill(s) gathered nothing (1 skill(s) over maxIter 2 not run)'],
+      [{ is: 'collected', ended: { is: 'failed', skill: 'search', outcome: 'timeout', error: 'slow' } }, 'search failed with timeout (slow)'],
+      [{ is: 'collected', ended: { is: 'budget', stop: guard } }, 'tokens 10/10 before attempt 1 of search: the budget is used up'],
+      [{ is: 'plan', source: { is: 'scripted', index: 2, of: 2, lastRepeats: true }, signature: 'search({})' }, 'scripted plan 2 of 2 (the last repeats): search({})'],
+      [{ is: 'plan', source: { is: 'scripted', index: 1, of: 2 }, after: { action: 'expand_search_scope', reason: 'empty_result' }, signature: 'search({})' }, 'scripted plan 1 of 2 after the recovery expand_search_scope for empty_result: search({})'],
+      [{ is: 'plan', source: { is: 'recovery', skill: 'search_wide', action: 'broaden', reason: 'empty_result' }, signature: 'search_wide({})' }, "recovery chose search_wide (broaden for empty_result), with the previous action's args: search_wide({})"],
+      [{ is: 'plan', source: { is: 'decider', decider: 'planner', iterations: 2, observed: [{ skill: 'grep', outcome: 'timeout' }] }, signature: 'fix({})' }, 'the decider planner planned it after 2 iteration(s); 1 failed tool call(s) (grep: timeout) observed by the decider, which went on: fix({})'],
+      [{ is: 'plan', source: { is: 'llm', skill: 'gpt' }, signature: 'search({})', repeated: { blind: true } }, 'the same plan as last time with no recovery in between and no new evidence: a blind retry (the llm gpt planned it)'],
+      [{ is: 'plan', source: { is: 'scripted', index: 1, of: 1 }, signature: 'search({})', repeated: { blind: false } }, 'the same plan as last time with no recovery in between (scripted plan 1 of 1)'],
+      [{ is: 'no_plan', why: 'no_skill' }, 'the llm planner has no skill'],
+      [{ is: 'no_plan', why: 'no_plans' }, 'no scripted plans'],
+      [{ is: 'no_plan', why: 'llm_failed', outcome: 'timeout', error: 'slow' }, 'the llm planner failed: timeout (slow)'],
+      [{ is: 'verdict', from: { is: 'judgement', judge: 'critic', said: 'two sources agree' } }, 'the judge critic: two sources agree'],
+      [{ is: 'verdict', from: { is: 'judgement', decider: 'checker', iterations: 2, said: 'insufficient' } }, 'the decider checker, after 2 iteration(s): insufficient'],
+      [{ is: 'verdict', from: { is: 'judge_failed', judge: 'critic', outcome: 'timeout', reason: 'timeout' } }, 'the judge critic failed with timeout: no judgement, the plan is exhausted (timeout)'],
+      [{ is: 'verdict', from: { is: 'tool', answered: { is: 'ok', skill: 'run_tests', ok: 'true' }, decider: 'all green' } }, 'the tool run_tests answered ok: true (the verdict comes from the tool); the decider: all green'],
+      [{ is: 'verdict', from: { is: 'tool', answered: { is: 'failed', skill: 'run_tests', outcome: 'error' } } }, 'the tool run_tests answered last, failing with error: a failure has no ok, so nothing is verified (the verdict comes from the tool)'],
+      [{ is: 'verdict', from: { is: 'tool', answered: { is: 'none' } } }, 'no tool answered, so nothing was verified (the verdict comes from the tool)'],
+      [{ is: 'verdict', from: { is: 'tool', answered: { is: 'kept' } } }, 'no tool answered in this visit, and none has before: nothing was verified (the verdict comes from the tool)'],
+      [{ is: 'verdict', from: { is: 'tool', answered: { is: 'kept', verified: 'true', step: 2 } } }, 'no tool answered in this visit: the verdict is verified = true, written at step 2, and it holds until a tool answers again (loop.verdict: state) (the verdict comes from the tool)'],
+      [{ is: 'verdict', from: { is: 'tool', answered: { is: 'kept', verified: 'false' } } }, "no tool answered in this visit: the verdict is verified = false, which no step of this run wrote (the initial state, or a fork's edit), and it holds until a tool answers again (loop.verdict: state) (the verdict comes from the tool)"],
+      [{ is: 'verdict', from: { is: 'failed_before', skill: 'search', outcome: 'timeout', reason: 'timeout' } }, 'search ended with timeout: the plan is exhausted (timeout)'],
+      [{ is: 'verdict', from: { is: 'counted', verdict: 'sufficient', records: 3, minRecords: 2 } }, '3 record(s), at least the 2 needed: the evidence is sufficient'],
+      [{ is: 'verdict', from: { is: 'counted', verdict: 'empty_result', records: 0, minRecords: 1 } }, 'zero records: an empty result is not a success, the plan is exhausted'],
+      [{ is: 'verdict', from: { is: 'counted', verdict: 'coverage_low', records: 1, minRecords: 2 }, observed: [{ skill: 'grep', outcome: 'timeout' }] }, '1 record(s), fewer than the 2 needed: coverage is low, keep going; 1 failed tool call(s) (grep: timeout) observed by the decider, which went on'],
+    ];
+    expect(cases.map(([note]) => noteWords(note))).toEqual(cases.map(([, words]) => words));
+  });
+
+  it('an inner-loop iteration whose note a trace made before notes were data holds in words still reads as it was said', () => {
+    const step: TraceStep = {
+      step: 1, round: 1, node: 'work', kind: 'act', outcome: 'ok', attempts: [], reads: [], writes: {}, edges: [], fired: null, guard: null, durationMs: 0,
+      note: 'done after 1 iteration(s): 1 tool call(s) returned 2 record(s)', iterations: [{ n: 1, outcome: 'done', attempts: [], note: 'done after 1 iteration(s)' }], maxIter: 3,
+    };
+    const trace: Trace = { format: 'loopscope/trace', version: 1, graph: 'old', seed: 1, stopReason: null, rounds: 1, tokensUsed: 0, finalState: {}, steps: [step] };
+    const parsed = parseTrace(serializeTrace(trace));
+    expect(parsed.ok && parsed.value.steps[0]).toEqual(step);
+    const iteration = parsed.ok ? parsed.value.steps[0].iterations?.[0] : undefined;
+    expect(iteration?.note && noteWords(iteration.note)).toBe('done after 1 iteration(s)');
+  });
 });
 
 interface Case { template: string; scenario?: string; maxSteps?: number; trace: Trace }
@@ -122,12 +207,20 @@ describe('notes and stops in a trace are data (issue 55)', () => {
       expect(trace.steps.filter((step) => step.stop && 'explain' in step.stop), old.scenario).toEqual([]);
       const runtimeNotes = /^(finally: |stopped by a guard|the node threw|forced stop|the response is written)/;
       expect(trace.steps.filter((step) => typeof step.note === 'string' && runtimeNotes.test(step.note)), old.scenario).toEqual([]);
-      expect(trace.steps.filter((step) => (step.kind === 'recover' || step.kind === 'approve' || step.kind === 'act') && typeof step.note === 'string'), old.scenario).toEqual([]);
+      // Every kind's note is data now, and so is each inner-loop iteration's.
+      expect(trace.steps.filter((step) => typeof step.note === 'string' || step.iterations?.some((iteration) => typeof iteration.note === 'string')), old.scenario).toEqual([]);
       const parsed = parseTrace(serializeTrace(trace));
       expect(parsed.ok && parsed.value, old.scenario).toEqual(JSON.parse(JSON.stringify(trace)));
       // The import's quick path reads its steps too (not the full parse's fallback: null).
       expect((await readTrace(new Blob([serializeTrace(trace)])))?.steps, old.scenario).toEqual(JSON.parse(JSON.stringify(trace.steps)));
     }
+  });
+
+  it('an inner-loop run stores its iterations\' and steps\' notes as data, read back whole by the import\'s quick path', async () => {
+    const trace = await runGraph(FIXTURES.innerLoop());
+    expect(trace.steps.filter((step) => step.iterations?.length).length).toBeGreaterThan(0);
+    expect(trace.steps.filter((step) => typeof step.note === 'string' || step.iterations?.some((iteration) => typeof iteration.note === 'string'))).toEqual([]);
+    expect((await readTrace(new Blob([serializeTrace(trace)])))?.steps).toEqual(JSON.parse(JSON.stringify(trace.steps)));
   });
 
   it('a run the page stored before stops were data comes back with its stop in words, as it was said', () => {

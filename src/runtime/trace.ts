@@ -63,7 +63,8 @@ export const Iteration = z.strictObject({
   args: z.optional(State),
   outcome: z.string(),
   attempts: z.array(Attempt),
-  note: z.optional(z.string()),
+  /** What came of the iteration (Note, defined below), or in a sentence, as a trace made before notes were data holds it. */
+  note: z.optional(z.lazy(() => StepNote)),
 });
 export type Iteration = z.infer<typeof Iteration>;
 
@@ -205,12 +206,49 @@ export type StepStop = z.infer<typeof StepStop>;
  * What a step concluded, as data (stepWords.ts words it). A trace made before notes were data holds
  * a sentence instead, shown as it was said.
  */
+/** A call a node made that ended badly: its skill, outcome and error, as `ActionRun` (retry.ts) has them. */
+const CallEnd = { skill: z.string(), outcome: z.string(), error: z.optional(z.string()) };
+/** The failed tool calls an inner loop's decider read as answers and went on (`onToolFailure: "observe"`). */
+const Observed = z.optional(z.array(z.strictObject({ skill: z.string(), outcome: z.string() })));
+/** Where a Reason's plan came from: a recovery's skill, its loop's decider, its llm, or its script (`index` from 1). */
+const PlanSource = z.discriminatedUnion('is', [
+  z.strictObject({ is: z.literal('recovery'), skill: z.string(), action: z.string(), reason: z.string() }),
+  z.strictObject({ is: z.literal('decider'), decider: z.string(), iterations: Count, observed: Observed }),
+  z.strictObject({ is: z.literal('llm'), skill: z.string() }),
+  z.strictObject({ is: z.literal('scripted'), index: Count, of: Count, lastRepeats: z.optional(z.literal(true)) }),
+]);
+/** What a Verify's verdict was read from, with the evidence's `reason` where the verdict has one. */
+const VerdictFrom = z.discriminatedUnion('is', [
+  /** A judge, or the loop's decider after `iterations`, judged; `said` is its reasoning (its reason when it gave none). */
+  z.strictObject({ is: z.literal('judgement'), judge: z.optional(z.string()), decider: z.optional(z.string()), iterations: z.optional(Count), said: z.string() }),
+  z.strictObject({ is: z.literal('judge_failed'), judge: z.string(), outcome: z.string(), error: z.optional(z.string()), reason: z.string() }),
+  /**
+   * The last tool answer's `ok` (`tool`: it answered `ok`, or failed with `outcome`), none (`kept`:
+   * the verdict kept in state, `verified` as it reads, written at `step`; no `verified`: none was
+   * ever answered); `decider`, the decider's own reasoning.
+   */
+  z.strictObject({
+    is: z.literal('tool'),
+    answered: z.discriminatedUnion('is', [
+      z.strictObject({ is: z.literal('ok'), skill: z.string(), ok: z.string() }),
+      z.strictObject({ is: z.literal('failed'), skill: z.string(), outcome: z.string() }),
+      z.strictObject({ is: z.literal('none') }),
+      z.strictObject({ is: z.literal('kept'), verified: z.optional(z.string()), step: z.optional(Count) }),
+    ]),
+    decider: z.optional(z.string()),
+  }),
+  /** The act before failed (`execution_error`), as the state says it. */
+  z.strictObject({ is: z.literal('failed_before'), skill: z.string(), outcome: z.string(), reason: z.string() }),
+  /** Records counted against `minRecords`. */
+  z.strictObject({ is: z.literal('counted'), verdict: z.enum(['sufficient', 'empty_result', 'coverage_low']), records: Count, minRecords: Count }),
+]);
+
 export const Note = z.discriminatedUnion('is', [
   z.strictObject({ is: z.literal('final_response'), after: StopReason }),
   z.strictObject({ is: z.literal('guard_stopped'), before: z.string() }),
   z.strictObject({ is: z.literal('threw'), message: z.string() }),
-  /** The node's own stop, said as the run's (a budget spent inside it). */
-  z.strictObject({ is: z.literal('stopped'), why: StopWhy }),
+  /** The node's own stop, said as the run's (a budget spent inside it; `observed`: a Verify loop's, after failures its decider read). */
+  z.strictObject({ is: z.literal('stopped'), why: StopWhy, observed: Observed }),
   z.strictObject({ is: z.literal('forced_stop'), reason: z.string() }),
   z.strictObject({ is: z.literal('responded') }),
   /**
@@ -244,6 +282,55 @@ export const Note = z.discriminatedUnion('is', [
   z.strictObject({ is: z.literal('server_route'), node: z.string(), to: z.array(z.string()), why: z.optional(Reason), ended: z.optional(z.enum(['run', 'subgraph'])) }),
   z.strictObject({ is: z.literal('server_edit'), node: z.string(), goto: z.array(z.string()) }),
   z.strictObject({ is: z.literal('server_failed'), node: z.string(), error: z.string() }),
+  /** An inner loop's iteration (Iteration.note): the decider failed, answered done, or asked for a tool not its own; the tool returned or failed. */
+  z.strictObject({ is: z.literal('decider_failed'), ...CallEnd }),
+  z.strictObject({ is: z.literal('answered_done'), iterations: Count, error: z.optional(z.string()) }),
+  z.strictObject({ is: z.literal('not_a_tool'), tool: z.string(), tools: z.array(z.string()) }),
+  z.strictObject({ is: z.literal('tool_returned'), tool: z.string(), records: Count }),
+  /** `loop`: the loop ended there, the decider read the failure and went on (`observed`), or the call was refused. */
+  z.strictObject({ is: z.literal('tool_failed'), ...CallEnd, attempts: Count, loop: z.enum(['ended', 'observed', 'denied']) }),
+  /**
+   * How an Act's, Collect's, Reason's or Verify's inner loop (`node`, its kind) ended after
+   * `iterations`: the budget spent under onBudget "evaluate" (the `calls` made, the `records`
+   * gathered), a call that failed (`reason`: the plan exhausted, a Verify's), the decider's done
+   * with an error, every iteration used, done (a Reason's output written to reasoning: `reasoning`).
+   */
+  z.strictObject({
+    is: z.literal('loop'), node: z.enum(['act', 'collect', 'reason', 'verify']), iterations: Count,
+    ended: z.discriminatedUnion('is', [
+      z.strictObject({ is: z.literal('budget'), stop: Guard, records: Count, calls: z.optional(Count) }),
+      z.strictObject({ is: z.literal('failed'), by: z.enum(['decider', 'tool']), ...CallEnd, denied: z.optional(z.literal(true)), reason: z.optional(z.string()) }),
+      z.strictObject({ is: z.literal('done_error'), decider: z.string(), message: z.string() }),
+      z.strictObject({ is: z.literal('max_iter'), maxIter: Count, records: z.optional(Count) }),
+      z.strictObject({ is: z.literal('done'), records: Count, calls: z.optional(Count) }),
+      z.strictObject({ is: z.literal('reasoning'), decider: z.string() }),
+    ]),
+    observed: Observed,
+  }),
+  /** A Collect's skills run in order (no loop): how it ended, `spent` (onBudget "evaluate" stopped it), `over` its maxIter. */
+  z.strictObject({
+    is: z.literal('collected'),
+    ended: z.discriminatedUnion('is', [
+      z.strictObject({ is: z.literal('budget'), stop: Guard }),
+      z.strictObject({ is: z.literal('failed'), ...CallEnd }),
+      z.strictObject({ is: z.literal('nothing'), skills: Count }),
+      z.strictObject({ is: z.literal('gathered'), records: Count, from: z.array(z.string()) }),
+    ]),
+    spent: z.optional(z.literal(true)),
+    over: z.optional(z.strictObject({ count: Count, maxIter: Count })),
+  }),
+  /**
+   * A Reason's plan and where it came from (`after`: a recovery since the last plan), or `repeated`
+   * (the same plan as last time; `blind`: with no new evidence either).
+   */
+  z.strictObject({
+    is: z.literal('plan'), source: PlanSource, after: z.optional(z.strictObject({ action: z.string(), reason: z.string() })),
+    signature: z.string(), repeated: z.optional(z.strictObject({ blind: z.boolean() })),
+  }),
+  /** A Reason with no plan to make: its llm planner has no skill or failed, or it has no scripted plans. */
+  z.strictObject({ is: z.literal('no_plan'), why: z.enum(['no_skill', 'llm_failed', 'no_plans']), outcome: z.optional(z.string()), error: z.optional(z.string()) }),
+  /** A Verify's verdict, and where it came from. */
+  z.strictObject({ is: z.literal('verdict'), from: VerdictFrom, observed: Observed }),
 ]);
 export type Note = z.infer<typeof Note>;
 /** A step's note: data, or a sentence (a trace made before notes were data, or an executor's own words). */

@@ -187,6 +187,21 @@ describe('an approval, asked by either executor', () => {
     expect([local.session.status, server.session.status]).toEqual(['stopped', 'stopped']);
     expect(server.trace.steps.map((step) => `${step.node}:${step.outcome}`)).toEqual(local.trace.steps.map((step) => `${step.node}:${step.outcome}`));
   });
+
+  it('waits on an approve node whose LangGraph name is not its id (an id taken by a state field), as the run in the page does', async () => {
+    // `approval` is a state field, so the node compiles as `n_approval` (compile.ts nodeNames): the thread's `next` names that.
+    const renamed = (id: string) => (id === 'ask' ? 'approval' : id);
+    const graph = gate();
+    const { local, server } = await bothExecutors({ ...graph, nodes: graph.nodes.map((node) => ({ ...node, id: renamed(node.id) })), edges: graph.edges.map((edge) => ({ ...edge, source: renamed(edge.source), target: renamed(edge.target) })) });
+    await local.run();
+    await server.run();
+    expect(local.session).toMatchObject({ status: 'awaiting_approval', pending: { node: 'approval', skill: 'open_ticket' } });
+    expect(server.session).toEqual(local.session);
+    expect(server.next).toBe(local.next);
+    for (const run of [local, server]) await ask(run, { type: 'decide', decision: 'approved' });
+    expect([local.session.status, server.session.status]).toEqual(['stopped', 'stopped']);
+    expect(server.trace.steps.map((step) => `${step.node}:${step.outcome}`)).toEqual(local.trace.steps.map((step) => `${step.node}:${step.outcome}`));
+  });
 });
 
 describe('the two executors', () => {

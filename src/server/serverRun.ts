@@ -17,7 +17,7 @@ import { emptyTold, foldEvent, withTold, type RunTold } from '../runtime/serverE
 import { branchesAt, forkRequest, ownWrites } from '../runtime/serverFork.ts';
 import { branchOf, foreignStateAfter, foreignStateBefore, foreignTrace, subgraphForkRefusal, traceFromBranch, type CheckpointState } from '../runtime/serverTrace.ts';
 import { agentState } from '../runtime/state.ts';
-import { approvalAt, approvalNodes, startSession, goPastFreshThread, stopsBefore, toldBy, transition, type RunSession, type SessionEvent } from '../runtime/session.ts';
+import { approvalAt, approvalNodes, startSession, goPastFreshThread, stopsBefore, tellEach, toldBy, transition, withDecision, type RunSession, type SessionEvent } from '../runtime/session.ts';
 import { traceOfValues } from '../runtime/runTrace.ts';
 import type { Trace, TraceStep } from '../runtime/trace.ts';
 import { LIST_PAGE, openConnection, serverConnection, shortId, standInFor, type Client, type Connection } from './langgraphServer.ts';
@@ -76,6 +76,8 @@ export class ServerRun implements RunController {
   private readonly told = new Map<string, RunTold>();
   /** Whoever shows the run (the app's store, through shownInApp.ts): told how, and waited for. */
   private readonly showers = new Set<(event: ShownEvent) => void | Promise<void>>();
+  /** The LangGraph name of each node of a Loopscope export (compile.ts nodeNames), by id: a thread's `next` names nodes so. */
+  private readonly compiledNames = new WeakMap<GraphFile, ReadonlyMap<string, string>>();
 
   constructor(connection: Connection) {
     this.connection = connection;
@@ -83,7 +85,23 @@ export class ServerRun implements RunController {
     this.changed();
   }
 
-  /** The approve node just answered on the open thread, if any. */
+  /** The LangGraph names of a Loopscope export's nodes, by id, as the export compiled them (with the runtime, loaded once needed). */
+  private async namesOf(graph: GraphFile): Promise<ReadonlyMap<string, string>> {
+    const known = this.compiledNames.get(graph);
+    if (known) return known;
+    const names = (await loadRuntime()).nodeNames(graph);
+    this.compiledNames.set(graph, names);
+    return names;
+  }
+
+  /** The node id of a LangGraph name of the selected graph (a name that is no Loopscope export's node's is its own id). */
+  private idOf(name: string) {
+    const graph = this.connection.selectedGraph()?.loopscope;
+    const names = graph ? this.compiledNames.get(graph) : undefined;
+    return (names && [...names].find(([, compiled]) => compiled === name)?.[0]) ?? name;
+  }
+
+  /** The approve node just answered on the open thread, if any (its LangGraph name). */
   private answeredHere() {
     const thread = this.connection.thread();
     return thread && this.answered?.thread === thread.id ? this.answered.node : undefined;
@@ -134,6 +152,8 @@ export class ServerRun implements RunController {
     if (!graph) return;
     this.connection.say(null);
     const read = await this.connection.attempt(async () => {
+      // Known before the thread is shown: where it waits is read from its `next`, which names nodes as LangGraph does.
+      if (graph.loopscope) await this.namesOf(graph.loopscope);
       const found = await this.readBranch(threadId, undefined, headId);
       if (!found) return null;
       const subgraphs = graph.loopscope ? new Map() : await this.readSubgraphs(threadId, found.branch.chain);
@@ -261,10 +281,8 @@ export class ServerRun implements RunController {
   private async streamRun(run: { input?: unknown; command?: { resume: unknown } | { goto: string }; checkpointId?: string }, stepping = false, answered?: string) {
     const graph = this.connection.selectedGraph();
     if (!graph) return;
-    const { nodeNames } = await loadRuntime();
     // A run waits for a person before a node that asks one (`interruptsBefore`), as it does here (one just answered goes on).
-    const names = graph.loopscope ? nodeNames(graph.loopscope) : new Map<string, string>();
-    const approvals = graph.loopscope ? stopsBefore(graph.loopscope, names, { answered }) : [];
+    const approvals = graph.loopscope ? stopsBefore(graph.loopscope, await this.namesOf(graph.loopscope), { answered }) : [];
     const pauses = graph.loopscope ? approvals : this.connection.breakpoints();
     const interruptBefore = stepping ? '*' : pauses.length ? pauses : undefined;
     const current = this.connection.thread();
@@ -406,8 +424,7 @@ export class ServerRun implements RunController {
       this.connection.say(`no checkpoint of step ${step} on thread ${thread.id}`);
       return false;
     }
-    const { nodeNames } = await loadRuntime();
-    const node = nodeNames(loopscope).get(found.node) || found.node;
+    const node = (await this.namesOf(loopscope)).get(found.node) || found.node;
     const ok = await this.connection.attempt(() => this.connection.api.threads.updateState(thread.id, { values: edits, checkpointId: found.id, asNode: node }));
     return ok !== undefined;
   }
@@ -438,12 +455,18 @@ export class ServerRun implements RunController {
     return thread && this.shown?.thread === thread.id ? this.shown.trace : undefined;
   }
 
-  /** The approval the open thread waits on: a Loopscope export's node that asks a person is next, unless just answered. */
+  /**
+   * The approval the open thread waits on: a Loopscope export's node that asks a person is next,
+   * unless just answered. `next` and the answered node are LangGraph names, the approval's node an id.
+   */
   private approvalWaited(): PendingApproval | null {
     const graph = this.connection.selectedGraph()?.loopscope;
     const next = this.connection.thread()?.next ?? [];
-    const node = graph && approvalNodes(graph).find((id) => next.includes(id) && id !== this.answeredHere());
-    return graph && node ? approvalAt(graph, node, this.trace.finalState) : null;
+    if (!graph) return null;
+    const answered = this.answeredHere();
+    const asks = approvalNodes(graph);
+    const node = next.filter((name) => name !== answered).map((name) => this.idOf(name)).find((id) => asks.includes(id));
+    return node ? approvalAt(graph, node, this.trace.finalState) : null;
   }
 
   /**
@@ -458,10 +481,8 @@ export class ServerRun implements RunController {
       : { type: 'thread_read', thread: thread && { busy: thread.busy, ended: thread.next.length === 0 || thread.failed !== undefined, pending: this.approvalWaited() } };
     const { session, effects } = transition(this.current, event);
     this.current = session;
-    // A copy, so that a listener may unsubscribe while being told.
-    const listeners = [...this.listeners];
-    if (current) for (const [listener, heard] of listeners) this.tellSteps(listener, heard);
-    for (const event of toldBy(effects)) for (const [listener] of listeners) listener(event);
+    if (current) for (const [listener, heard] of Array.from(this.listeners)) this.tellSteps(listener, heard);
+    for (const told of toldBy(effects)) tellEach(this.listeners.keys(), told);
     if (!current) this.unfollowServer();
   }
 
@@ -486,7 +507,8 @@ export class ServerRun implements RunController {
   }
 
   get next(): string | null {
-    return this.connection.thread()?.next[0] ?? null;
+    const name = this.connection.thread()?.next[0];
+    return name === undefined ? null : this.idOf(name);
   }
 
   /** Tells the open thread's new steps and changes of status, as the server's answers come in. */
@@ -536,7 +558,7 @@ export class ServerRun implements RunController {
     if (!thread) return;
     const state = await this.connection.attempt(() => this.connection.api.threads.getState<Record<string, unknown>>(thread.id));
     if (!state) return;
-    const updated = await this.connection.attempt(() => this.connection.api.threads.updateState(thread.id, { values: { _run: { ...(state.values._run as object), decision } } }));
+    const updated = await this.connection.attempt(() => this.connection.api.threads.updateState(thread.id, { values: { _run: withDecision(state.values._run as object, decision) } }));
     if (updated === undefined) return;
     this.answered = { thread: thread.id, node: thread.next[0] };
     this.changed();

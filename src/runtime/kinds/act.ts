@@ -2,9 +2,9 @@ import { onBudgetOf } from '../../graph/budget.ts';
 import { MAX_ITER, type Action } from '../../graph/index.ts';
 import { isFailure, type ActionRun } from '../retry.ts';
 import type { Attempt, Note } from '../trace.ts';
-import { doneErrorNote, loopTrace, maxIterNote, observedNote, runLoop } from './loop.ts';
+import { failedEnd, loopNote, loopTrace, runLoop } from './loop.ts';
 import { asRecord, resultOf, type Executor, type NodeResult } from './types.ts';
-import { stopWords } from '../stepWords.ts';
+import { maxIterWords, stopWords } from '../stepWords.ts';
 
 /** The failure `execution_error` holds: the call that ended the visit. */
 const executionError = (run: ActionRun, message?: string) => ({ outcome: run.outcome, skill: run.skill, message: message ?? run.error ?? run.outcome });
@@ -37,7 +37,7 @@ const executeActLoop: Executor<'act'> = async (context) => {
     const gathered = gatheredAtBudget(run.calls);
     const records = recordsOf(gathered.runs);
     const writes = { results: gathered.runs.map(resultOf), execution_error: gathered.failed ? executionError(gathered.failed) : null };
-    const note = `iteration ${run.iterations.length}: ${gathered.runs.length} tool call(s) returned ${records} record(s); no further call, the budget is spent (${stopWords(ending.guard)})`;
+    const note = loopNote('act', run, { is: 'budget', stop: ending.guard, records, calls: gathered.runs.length });
     return { ...base, outcome: gathered.failed ? 'error' : records > 0 ? 'ok' : 'empty', writes, note };
   }
   if (ending.type === 'budget') {
@@ -46,17 +46,16 @@ const executeActLoop: Executor<'act'> = async (context) => {
   }
   if (ending.type === 'failed') {
     const outcome = ending.run.denied ? 'denied' : 'error';
-    const who = ending.by === 'decider' ? `the decider ${ending.run.skill}` : ending.run.skill;
-    return { ...base, outcome, writes: { results, execution_error: executionError(ending.run) }, note: `iteration ${run.iterations.length}: ${who} ${ending.run.denied ? `was denied: ${ending.run.error}` : `failed with ${ending.run.outcome}${ending.run.error ? ` (${ending.run.error})` : ''}`}` };
+    return { ...base, outcome, writes: { results, execution_error: executionError(ending.run) }, note: loopNote('act', run, failedEnd(ending)) };
   }
   if (ending.type === 'error')
-    return { ...base, outcome: 'error', writes: { results, execution_error: { outcome: 'error', skill: loop.decider, message: ending.message } }, note: doneErrorNote(run, loop, ending.message) };
+    return { ...base, outcome: 'error', writes: { results, execution_error: { outcome: 'error', skill: loop.decider, message: ending.message } }, note: loopNote('act', run, { is: 'done_error', decider: loop.decider, message: ending.message }) };
   if (ending.type === 'max_iter')
-    return { ...base, outcome: MAX_ITER, writes: { results, execution_error: { outcome: 'error', skill: loop.decider, message: maxIterNote(loop) } }, note: maxIterNote(loop) };
+    return { ...base, outcome: MAX_ITER, writes: { results, execution_error: { outcome: 'error', skill: loop.decider, message: maxIterWords(loop.maxIter) } }, note: loopNote('act', run, { is: 'max_iter', maxIter: loop.maxIter }) };
   const records = recordsOf(run.calls);
   return {
     ...base, outcome: records > 0 ? 'ok' : 'empty', writes: { results, execution_error: null },
-    note: `done after ${run.iterations.length} iteration(s): ${run.calls.length} tool call(s) returned ${records} record(s)${observedNote(run)}`,
+    note: loopNote('act', run, { is: 'done', records, calls: run.calls.length }),
   };
 };
 

@@ -15,7 +15,8 @@ import { kindDefinition, own, type LoopConfig, type NodeKind, type RetryPolicy }
 import { parseWith } from '../../graph/parse.ts';
 import { argsProblems, type SkillResult, type ToolDescription } from '../../skills/index.ts';
 import { isFailure, type ActionRun } from '../retry.ts';
-import type { Attempt, Given, Guard, Iteration } from '../trace.ts';
+import { noteWords } from '../stepWords.ts';
+import type { Attempt, Given, Guard, Iteration, Note } from '../trace.ts';
 import type { NodeContext } from './types.ts';
 
 /** How the loop ended. */
@@ -150,7 +151,7 @@ export const runLoop = async <K extends NodeKind>(
     attempts.push(...iteration.attempts);
     if (decided.budgetStop) return finish({ type: 'budget', guard: decided.budgetStop });
     if (decided.outcome !== 'ok') {
-      iteration.note = `the decider ${loop.decider} failed with ${decided.outcome}${decided.error ? ` (${decided.error})` : ''}`;
+      iteration.note = { is: 'decider_failed', skill: loop.decider, outcome: decided.outcome, ...erred(decided) };
       return finish({ type: 'failed', by: 'decider', run: decided });
     }
     const reply = decided.records[0] as DeciderReply;
@@ -159,23 +160,24 @@ export const runLoop = async <K extends NodeKind>(
       iteration.outcome = 'done';
       const error = outputError(reply.output);
       if (error !== undefined) {
-        iteration.note = `done with an error after ${n} iteration(s): ${error}`;
+        iteration.note = { is: 'answered_done', iterations: n, error };
         return finish({ type: 'error', message: error, output: reply.output });
       }
-      iteration.note = `done after ${n} iteration(s)`;
+      iteration.note = { is: 'answered_done', iterations: n };
       return finish({ type: 'done', output: reply.output });
     }
     iteration.tool = reply.tool;
     iteration.args = reply.args;
     if (!loop.tools.includes(reply.tool)) {
-      const error = `${reply.tool} is not one of this loop's tools (${loop.tools.join(', ') || 'none'})`;
+      iteration.note = { is: 'not_a_tool', tool: reply.tool, tools: loop.tools };
+      // The refused attempt's error says it in the note's words.
+      const error = noteWords(iteration.note);
       const refused: Attempt = { n: 1, skill: reply.tool, outcome: 'error', tokens: 0, error, action: index++, iteration: n, retry: 'a tool outside the loop\'s tools is never called' };
       const run: ActionRun = { skill: reply.tool, args: reply.args, outcome: 'error', records: [], error, attempts: [refused], denied: false, budgetStop: null };
       iteration.attempts.push(refused);
       attempts.push(refused);
       context.tell?.(refused);
       iteration.outcome = 'error';
-      iteration.note = error;
       calls.push(run);
       return finish({ type: 'failed', by: 'tool', run });
     }
@@ -188,35 +190,35 @@ export const runLoop = async <K extends NodeKind>(
     if (isFailure(called.outcome)) {
       // A refusal always ends the loop (seed 003 returns at once), the check's or a tool's own; any other failure may be the decider's to read.
       if (!called.denied && called.outcome !== 'permission_denied' && loop.onToolFailure === 'observe') {
-        iteration.note = observedFailureNote(called);
+        iteration.note = { is: 'tool_failed', ...callEnd(called), attempts: called.attempts.length, loop: 'observed' };
         observed.push(called);
         observations.push({ n, tool: reply.tool, args: reply.args, outcome: called.outcome, error: called.error ?? called.outcome });
         continue;
       }
-      iteration.note = called.denied ? `${reply.tool} was denied by the permission check: ${called.error}` : `${reply.tool} failed with ${called.outcome} after ${called.attempts.length} attempt(s)`;
+      iteration.note = { is: 'tool_failed', ...callEnd(called), attempts: called.attempts.length, loop: called.denied ? 'denied' : 'ended' };
       return finish({ type: 'failed', by: 'tool', run: called });
     }
-    iteration.note = `${reply.tool} returned ${called.records.length} record(s)`;
+    iteration.note = { is: 'tool_returned', tool: reply.tool, records: called.records.length };
     observations.push({ n, tool: reply.tool, args: reply.args, outcome: called.outcome, records: called.records });
   }
   return finish({ type: 'max_iter' });
 };
 
-/** Why a failed tool call did not end the loop: the iteration's sentence (`onToolFailure: "observe"`). */
-const observedFailureNote = (called: ActionRun) =>
-  `${called.skill} failed with ${called.outcome}${called.error ? ` (${called.error})` : ''} after ${called.attempts.length} attempt(s); the decider sees the failure and goes on (onToolFailure: observe)`;
+/** A call's error, when it has one: a note's field (trace.ts `Note`). */
+export const erred = (run: { error?: string }) => (run.error === undefined ? {} : { error: run.error });
 
-/** The failed calls a loop observed and went on, for its step's sentence; empty when there were none. */
-export const observedNote = (run: LoopRun) =>
-  run.observed.length === 0 ? '' : `; ${run.observed.length} failed tool call(s) (${run.observed.map((call) => `${call.skill}: ${call.outcome}`).join(', ')}) observed by the decider, which went on`;
+/** The call a note names as ended or failed: its skill, outcome and error. */
+export const callEnd = (run: ActionRun) => ({ skill: run.skill, outcome: run.outcome, ...erred(run) });
+
+/** The failed calls a loop observed and went on, for its step's note; none when there were none. */
+export const observedOf = (run: LoopRun) => (run.observed.length === 0 ? {} : { observed: run.observed.map((call) => ({ skill: call.skill, outcome: call.outcome })) });
+
+/** A step's note of how the loop ended (trace.ts `Note`, `loop`), for the kind `node`. */
+export const loopNote = (node: Extract<Note, { is: 'loop' }>['node'], run: LoopRun, ended: Extract<Note, { is: 'loop' }>['ended'], observed = observedOf(run)): Note =>
+  ({ is: 'loop', node, iterations: run.iterations.length, ended, ...observed });
+
+/** The loop's failed call, as its step's note has it: who called it, and a refusal. */
+export const failedEnd = (ending: Extract<LoopEnding, { type: 'failed' }>) => ({ is: 'failed' as const, by: ending.by, ...callEnd(ending.run), ...(ending.run.denied ? { denied: true as const } : {}) });
 
 /** The trace fields every loop step carries. */
 export const loopTrace = (run: LoopRun, loop: LoopConfig) => ({ iterations: run.iterations, maxIter: loop.maxIter, given: run.given });
-
-/** The sentence of a loop whose decider ended it with an error. */
-export const doneErrorNote = (run: LoopRun, loop: LoopConfig, message: string) =>
-  `iteration ${run.iterations.length}: the decider ${loop.decider} answered done with an error: ${message}`;
-
-/** The sentence of a loop that used every iteration. */
-export const maxIterNote = (loop: LoopConfig) =>
-  `max_iter reached: ${loop.maxIter} iteration(s) without done — an error that routes, not a success`;

@@ -1,7 +1,8 @@
 import { MAX_ITER, type Action, type LoopConfig } from '../../graph/index.ts';
 import { Plan } from '../../graph/kinds/reason.schema.ts';
 import { z } from '../../graph/zod.ts';
-import { doneErrorNote, loopTrace, maxIterNote, observedNote, replyAs, runLoop } from './loop.ts';
+import type { Note } from '../trace.ts';
+import { erred, failedEnd, loopNote, loopTrace, observedOf, replyAs, runLoop } from './loop.ts';
 import { asRecord, type Executor, type NodeContext, type NodeResult } from './types.ts';
 
 const stableJson = (value: unknown): string =>
@@ -14,6 +15,9 @@ const planSignature = (actions: readonly Action[]): string =>
 
 /** The llm planner's answer, read as deciders and judges are read: a plan as JSON (in the text), else a parse error, retried locally. */
 const asPlan = replyAs(Plan, 'planner', 'plan');
+
+/** Where a plan came from (trace.ts `Note`, `plan`). */
+type PlanSource = Extract<Note, { is: 'plan' }>['source'];
 
 const PLAN_HINT = '{"actions": [{"skill": NAME, "args": {...}}]}';
 
@@ -33,23 +37,19 @@ const isPlanOutput = (output: Record<string, unknown>) => Object.hasOwn(output, 
  * `loop.output: "any"`, written to `reasoning` when it is not one. The tools' answers are the
  * decider's observations only: Reason writes nothing but `plan` (or `reasoning`).
  */
-const planByLoop = async (context: NodeContext<'reason'>, loop: LoopConfig): Promise<{ actions: Action[]; source: string; trace: Partial<NodeResult> } | { ended: NodeResult }> => {
+const planByLoop = async (context: NodeContext<'reason'>, loop: LoopConfig): Promise<{ actions: Action[]; source: PlanSource; trace: Partial<NodeResult> } | { ended: NodeResult }> => {
   const free = loop.output === 'any';
   const run = await runLoop(context, loop, context.node.config.retry, free ? { schema: PlanOrReasoning, hint: ANY_HINT } : { schema: Plan, hint: PLAN_HINT });
   const trace = { attempts: run.attempts, ...loopTrace(run, loop) };
   const { ending } = run;
   if (ending.type === 'budget') return { ended: { ...trace, outcome: null, writes: {}, note: { is: 'stopped', why: ending.guard.why }, budgetStop: ending.guard } };
-  if (ending.type === 'failed') {
-    const who = ending.by === 'decider' ? `the decider ${ending.run.skill}` : ending.run.skill;
-    const note = `iteration ${run.iterations.length}: ${who} ${ending.run.denied ? `was denied: ${ending.run.error}` : `failed with ${ending.run.outcome}${ending.run.error ? ` (${ending.run.error})` : ''}`}: no plan`;
-    return { ended: { ...trace, outcome: ending.run.denied ? 'denied' : 'error', writes: {}, note } };
-  }
-  if (ending.type === 'error') return { ended: { ...trace, outcome: 'error', writes: {}, note: `${doneErrorNote(run, loop, ending.message)}: no plan` } };
-  if (ending.type === 'max_iter') return { ended: { ...trace, outcome: MAX_ITER, writes: {}, note: `${maxIterNote(loop)}: no plan` } };
+  if (ending.type === 'failed') return { ended: { ...trace, outcome: ending.run.denied ? 'denied' : 'error', writes: {}, note: loopNote('reason', run, failedEnd(ending)) } };
+  if (ending.type === 'error') return { ended: { ...trace, outcome: 'error', writes: {}, note: loopNote('reason', run, { is: 'done_error', decider: loop.decider, message: ending.message }) } };
+  if (ending.type === 'max_iter') return { ended: { ...trace, outcome: MAX_ITER, writes: {}, note: loopNote('reason', run, { is: 'max_iter', maxIter: loop.maxIter }) } };
   if (free && !isPlanOutput(ending.output))
-    return { ended: { ...trace, outcome: 'ok', writes: { reasoning: ending.output }, note: `the decider ${loop.decider} answered done with no plan after ${run.iterations.length} iteration(s): its output is written to reasoning and routes ok (loop.output: any); the plan stays as it was${observedNote(run)}` } };
+    return { ended: { ...trace, outcome: 'ok', writes: { reasoning: ending.output }, note: loopNote('reason', run, { is: 'reasoning', decider: loop.decider }) } };
   const { actions } = Plan.parse(ending.output);
-  return { actions, source: `the decider ${loop.decider} planned it after ${run.iterations.length} iteration(s)${observedNote(run)}`, trace };
+  return { actions, source: { is: 'decider', decider: loop.decider, iterations: run.iterations.length, ...observedOf(run) }, trace };
 };
 
 /**
@@ -66,41 +66,40 @@ export const executeReason: Executor<'reason'> = async (context) => {
   const recoveredSincePlan = (lastWritten.recovery ?? -1) > (lastWritten.plan ?? -1) && recovery !== undefined && recovery.action !== 'none';
   const recoverySkill = recoveredSincePlan && typeof recovery?.skill === 'string' ? recovery.skill : undefined;
   let actions: Action[];
-  let source: string;
+  let source: PlanSource;
   const attempts = [];
   let loopSteps: Partial<NodeResult> = {};
   if (recoverySkill) {
     const failed = asRecord(state.execution_error)?.skill;
     const basis = previousActions.find((action) => action.skill === failed) ?? previousActions[0];
     actions = [{ skill: recoverySkill, args: basis?.args ?? {} }];
-    source = `recovery chose ${recoverySkill} (${String(recovery?.action)} for ${String(recovery?.reason)}), with the previous action's args`;
+    source = { is: 'recovery', skill: recoverySkill, action: String(recovery?.action), reason: String(recovery?.reason) };
   } else if (node.config.loop) {
     const planned = await planByLoop(context, node.config.loop);
     if ('ended' in planned) return planned.ended;
     ({ actions, source, trace: loopSteps } = planned);
   } else if (node.config.planner === 'llm') {
-    if (!node.config.skill) return { outcome: 'error', writes: {}, attempts: [], note: 'the llm planner has no skill' };
+    if (!node.config.skill) return { outcome: 'error', writes: {}, attempts: [], note: { is: 'no_plan', why: 'no_skill' } };
     const prompt = `${node.config.prompt ?? 'Plan the next actions.'}\nAnswer with JSON {"actions":[{"skill":"…","args":{}}]}.\nState: ${JSON.stringify(state)}`;
     const run = await context.runAction({ skill: node.config.skill, args: { prompt } }, node.config.retry, 0, asPlan);
     attempts.push(...run.attempts);
     if (run.budgetStop) return { outcome: null, writes: {}, attempts, note: { is: 'stopped', why: run.budgetStop.why }, budgetStop: run.budgetStop };
-    if (run.outcome !== 'ok') return { outcome: 'error', writes: {}, attempts, note: `the llm planner failed: ${run.outcome}${run.error ? ` (${run.error})` : ''}` };
+    if (run.outcome !== 'ok') return { outcome: 'error', writes: {}, attempts, note: { is: 'no_plan', why: 'llm_failed', outcome: run.outcome, ...erred(run) } };
     actions = (run.records[0] as { actions: Action[] }).actions;
-    source = `the llm ${node.config.skill} planned it`;
+    source = { is: 'llm', skill: node.config.skill };
   } else {
     const plans = node.config.plans;
-    if (plans.length === 0) return { outcome: 'error', writes: {}, attempts: [], note: 'no scripted plans' };
+    if (plans.length === 0) return { outcome: 'error', writes: {}, attempts: [], note: { is: 'no_plan', why: 'no_plans' } };
     const index = Math.min(Math.max(context.round - 1, context.visits), plans.length - 1);
     actions = plans[index].actions;
-    source = `scripted plan ${index + 1} of ${plans.length}${index === plans.length - 1 && plans.length <= Math.max(context.round - 1, context.visits) ? ' (the last repeats)' : ''}`;
+    const lastRepeats = index === plans.length - 1 && plans.length <= Math.max(context.round - 1, context.visits);
+    source = { is: 'scripted', index: index + 1, of: plans.length, ...(lastRepeats ? { lastRepeats } : {}) };
   }
-  if (recoveredSincePlan && !recoverySkill) source += ` after the recovery ${String(recovery?.action)} for ${String(recovery?.reason)}`;
+  const after = recoveredSincePlan && !recoverySkill ? { after: { action: String(recovery?.action), reason: String(recovery?.reason) } } : {};
   const signature = planSignature(actions);
   const repeated = !recoveredSincePlan && previous?.signature === signature;
   const newEvidence = ['failures', 'collected'].some((field) => (lastWritten[field] ?? -1) > (lastWritten.plan ?? -1));
   const blindRetry = repeated && !newEvidence;
-  const note = repeated
-    ? `the same plan as last time with no recovery in between${blindRetry ? ' and no new evidence: a blind retry' : ''} (${source})`
-    : `${source}: ${signature}`;
+  const note: Note = { is: 'plan', source, ...after, signature, ...(repeated ? { repeated: { blind: blindRetry } } : {}) };
   return { attempts, ...loopSteps, outcome: repeated ? 'repeated' : 'ok', writes: { plan: { actions, signature, repeated } }, note, ...(blindRetry ? { blindRetry } : {}) };
 };

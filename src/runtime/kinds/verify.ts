@@ -4,7 +4,8 @@ import { z } from '../../graph/zod.ts';
 import { countedVerdict, reasonOfFailure } from '../../graph/kinds/counting.ts';
 import { Judgement } from '../../graph/kinds/verify.schema.ts';
 import { isFailure, type ActionRun } from '../retry.ts';
-import { doneErrorNote, givenTo, loopTrace, maxIterNote, observedNote, replyAs, runLoop, type LoopRun } from './loop.ts';
+import type { Note } from '../trace.ts';
+import { erred, failedEnd, givenTo, loopNote, loopTrace, observedOf, replyAs, runLoop, type LoopRun } from './loop.ts';
 import { asRecord, type Executor, type NodeContext, type NodeResult } from './types.ts';
 import { noteWords } from '../stepWords.ts';
 
@@ -22,19 +23,25 @@ type Verdict = 'sufficient' | 'exhausted' | 'continue';
 /** The loop's endings that are no verdict: the plan is exhausted, and the outcome says how the loop ended. */
 type LoopFailure = typeof MAX_ITER | 'error' | 'denied';
 
-const evaluated = (outcome: Verdict | LoopFailure, reason: string, reasoning: string, records: number, extra: Partial<NodeResult> = {}): NodeResult => ({
+/** What a Verify's note says, for the kinds a verdict and its loop's ending are (trace.ts `Note`). */
+type VerifyNote = Extract<Note, { is: 'verdict' | 'loop' }>;
+
+/** The evaluation written to state, its `reasoning` the words of the step's note (stepWords.ts). */
+const evaluated = (outcome: Verdict | LoopFailure, reason: string, note: VerifyNote, records: number, extra: Partial<NodeResult> = {}): NodeResult => ({
   outcome,
-  writes: { evaluation: { evidence_sufficient: outcome === 'sufficient', plan_exhausted: outcome !== 'sufficient' && outcome !== 'continue', reason, reasoning, records } },
+  writes: { evaluation: { evidence_sufficient: outcome === 'sufficient', plan_exhausted: outcome !== 'sufficient' && outcome !== 'continue', reason, reasoning: noteWords(note), records } },
   attempts: [],
-  note: reasoning,
+  note,
   ...extra,
 });
 
+const verdict = (from: Extract<Note, { is: 'verdict' }>['from']): VerifyNote => ({ is: 'verdict', from });
+
 /** A judge's (or a verify loop's) judgement as the evaluation. */
-const fromJudgement = (judgement: Judgement, by: string, records: number, extra: Partial<NodeResult>): NodeResult => {
+const fromJudgement = (judgement: Judgement, by: { judge: string } | { decider: string; iterations: number }, records: number, extra: Partial<NodeResult>): NodeResult => {
   const outcome: Verdict = judgement.sufficient ? 'sufficient' : judgement.exhausted ? 'exhausted' : 'continue';
   const reason = judgement.reason ?? (judgement.sufficient ? 'sufficient' : 'insufficient');
-  return evaluated(outcome, reason, `${by}: ${judgement.reasoning ?? reason}`, records, extra);
+  return evaluated(outcome, reason, verdict({ is: 'judgement', ...by, said: judgement.reasoning ?? reason }), records, extra);
 };
 
 /** The SPEC's default retry policy, for a verify node that sets none. */
@@ -53,9 +60,9 @@ const executeJudge: Executor<'verify'> = async (context) => {
   if (run.budgetStop) return { outcome: null, writes: {}, attempts: run.attempts, given, note: { is: 'stopped', why: run.budgetStop.why }, budgetStop: run.budgetStop };
   if (run.outcome !== 'ok') {
     const reason = reasonOfFailure(run.outcome);
-    return evaluated('exhausted', reason, `the judge ${judge} failed with ${run.outcome}${run.error ? ` (${run.error})` : ''}: no judgement, the plan is exhausted (${reason})`, records, extra);
+    return evaluated('exhausted', reason, verdict({ is: 'judge_failed', judge, outcome: run.outcome, ...erred(run), reason }), records, extra);
   }
-  return fromJudgement(run.records[0] as Judgement, `the judge ${judge}`, records, extra);
+  return fromJudgement(run.records[0] as Judgement, { judge }, records, extra);
 };
 
 /** What a verify loop's `done` output may add when the verdict comes from a tool: the rest of the evaluation. */
@@ -89,16 +96,12 @@ const toolVerdict = (run: LoopRun, note: ToolVerdictNote, records: number, extra
   const ok = (answered ? okOf(answered) : kept?.verified) === true;
   const outcome: Verdict = ok ? 'sufficient' : note.exhausted ? 'exhausted' : 'continue';
   const reason = ok ? 'sufficient' : (note.reason ?? 'insufficient');
-  const from = !answered ? (kept ? keptVerdictNote(kept.verified, kept.step) : 'no tool answered, so nothing was verified')
-    : isFailure(answered.outcome) ? `the tool ${answered.skill} answered last, failing with ${answered.outcome}: a failure has no ok, so nothing is verified`
-    : `the tool ${answered.skill} answered ok: ${String(okOf(answered) ?? 'nothing')}`;
-  return evaluated(outcome, reason, `${from} (the verdict comes from the tool)${note.reasoning ? `; the decider: ${note.reasoning}` : ''}`, records, extra);
+  // A visit in which no tool answered still has a verdict when it is kept (`loop.verdict: "state"`).
+  const from = !answered ? (kept ? { is: 'kept' as const, ...(kept.verified === undefined ? {} : { verified: String(kept.verified) }), ...(kept.step ? { step: kept.step } : {}) } : { is: 'none' as const })
+    : isFailure(answered.outcome) ? { is: 'failed' as const, skill: answered.skill, outcome: answered.outcome }
+    : { is: 'ok' as const, skill: answered.skill, ok: String(okOf(answered) ?? 'nothing') };
+  return evaluated(outcome, reason, verdict({ is: 'tool', answered: from, ...(note.reasoning ? { decider: note.reasoning } : {}) }), records, extra);
 };
-
-/** Why a visit in which no tool answered still has a verdict (`loop.verdict: "state"`). */
-const keptVerdictNote = (verified: unknown, step: number | undefined) =>
-  verified === undefined ? 'no tool answered in this visit, and none has before: nothing was verified'
-    : `no tool answered in this visit: the verdict is verified = ${String(verified)}, ${step ? `written at step ${step}` : 'which no step of this run wrote (the initial state, or a fork\'s edit)'}, and it holds until a tool answers again (loop.verdict: state)`;
 
 /** The inner loop: the decider checks with tools, then answers done with a judgement (or the last tool's `ok` is the verdict). */
 const executeVerifyLoop: Executor<'verify'> = async (context) => {
@@ -119,19 +122,21 @@ const judgeByLoop = async (context: NodeContext<'verify'>, loop: LoopConfig, fro
   const run = await runLoop(context, loop, retryOf(context.node.config), output);
   const records = run.calls.filter((call) => !isFailure(call.outcome)).reduce((sum, call) => sum + call.records.length, 0);
   const extra = { attempts: run.attempts, ...loopTrace(run, loop) };
-  const step = (result: NodeResult) => ({ step: observedNote(run) ? { ...result, note: `${noteWords(result.note)}${observedNote(run)}` } : result, run });
+  // The step's note says the failures the decider observed; the evaluation's reasoning does not.
+  const step = (result: NodeResult) => ({ step: run.observed.length > 0 ? { ...result, note: { ...(result.note as VerifyNote | Extract<Note, { is: 'stopped' }>), ...observedOf(run) } } : result, run });
+  const ended = (end: Extract<Note, { is: 'loop' }>['ended']) => loopNote('verify', run, end, {}) as VerifyNote;
   const { ending } = run;
   if (ending.type === 'budget') return step({ outcome: null, writes: {}, ...extra, note: { is: 'stopped', why: ending.guard.why }, budgetStop: ending.guard });
   if (ending.type === 'failed') {
     const reason = reasonOfFailure(ending.run.outcome);
     // A refusal ends the loop at once with `denied` (seed 003 returns {"error": "permission denied"}); any other failure exhausts the plan.
-    return step(evaluated(ending.run.denied ? 'denied' : 'exhausted', reason, `iteration ${run.iterations.length}: ${ending.run.skill} ended with ${ending.run.outcome}${ending.run.error ? ` (${ending.run.error})` : ''}: the plan is exhausted (${reason})`, records, extra));
+    return step(evaluated(ending.run.denied ? 'denied' : 'exhausted', reason, ended({ ...failedEnd(ending), reason }), records, extra));
   }
-  if (ending.type === 'error') return step(evaluated('error', 'execution_error', `${doneErrorNote(run, loop, ending.message)}: the plan is exhausted`, records, extra));
-  if (ending.type === 'max_iter') return step(evaluated(MAX_ITER, MAX_ITER, `${maxIterNote(loop)}: the plan is exhausted`, records, extra));
+  if (ending.type === 'error') return step(evaluated('error', 'execution_error', ended({ is: 'done_error', decider: loop.decider, message: ending.message }), records, extra));
+  if (ending.type === 'max_iter') return step(evaluated(MAX_ITER, MAX_ITER, ended({ is: 'max_iter', maxIter: loop.maxIter }), records, extra));
   const kept = keep ? { verified: context.state.verified, step: context.lastWritten.verified } : undefined;
   if (fromTool) return step(toolVerdict(run, ToolVerdictNote.parse(ending.output), records, extra, kept));
-  return step(fromJudgement(Judgement.parse(ending.output), `the decider ${loop.decider}, after ${run.iterations.length} iteration(s)`, records, extra));
+  return step(fromJudgement(Judgement.parse(ending.output), { decider: loop.decider, iterations: run.iterations.length }, records, extra));
 };
 
 /** Judges the evidence of the latest act visit (or what was collected when nothing acted). */
@@ -144,13 +149,8 @@ export const executeVerify: Executor<'verify'> = async (context) => {
   const { minRecords } = node.config;
   if (failure) {
     const reason = reasonOfFailure(String(failure.outcome));
-    return evaluated('exhausted', reason, `${String(failure.skill)} ended with ${String(failure.outcome)}: the plan is exhausted (${reason})`, records);
+    return evaluated('exhausted', reason, verdict({ is: 'failed_before', skill: String(failure.skill), outcome: String(failure.outcome), reason }), records);
   }
-  const verdict = countedVerdict(records, minRecords);
-  const reasoning = {
-    sufficient: `${records} record(s), at least the ${minRecords} needed: the evidence is sufficient`,
-    empty_result: 'zero records: an empty result is not a success, the plan is exhausted',
-    coverage_low: `${records} record(s), fewer than the ${minRecords} needed: coverage is low, keep going`,
-  }[verdict.reason];
-  return evaluated(verdict.outcome, verdict.reason, reasoning, records);
+  const counted = countedVerdict(records, minRecords);
+  return evaluated(counted.outcome, counted.reason, verdict({ is: 'counted', verdict: counted.reason, records, minRecords }), records);
 };
