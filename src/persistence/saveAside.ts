@@ -1,6 +1,6 @@
 /**
  * Autosaves written by a worker (save.worker.ts): handing it the text costs the page a copy of a
- * string (a few ms at 10,000 nodes), where the write itself held the page's thread for over a
+ * string (made a part at a time, `TEXT_PART`), where the write itself held the page's thread for over a
  * frame (IndexedDB copying the value, then reading it back to check it; a request's body made of
  * the text). Where the worker cannot write (it did not start, or the database is not made or
  * upgraded yet, which the page does), the page writes itself.
