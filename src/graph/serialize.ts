@@ -34,24 +34,27 @@ export const prepareSerialization = (graph: GraphFile, count: number): boolean =
 /**
  * The file a graph is saved as, written `slice` nodes or edges at a time: it yields between slices,
  * so that a caller can write a big graph over several tasks (autosave.ts), and returns the text.
+ * The pieces are joined once, in a step of their own: joining each list and then the fields copied
+ * a 10,000-node graph's text twice in the step that wrote its last slice.
  */
 export function* serializeInSlices(graph: GraphFile, slice = Number.POSITIVE_INFINITY): Generator<void, string> {
-  const fields: string[] = [];
+  const out: string[] = [];
   for (const [key, value] of Object.entries(graph)) {
     // What JSON leaves out of an object.
     if (value === undefined || typeof value === 'function' || typeof value === 'symbol') continue;
-    let text: string;
-    if ((key === 'nodes' || key === 'edges') && Array.isArray(value)) {
-      const parts: string[] = [];
+    out.push(`${out.length === 0 ? '{' : ','}\n  ${JSON.stringify(key)}: `);
+    if ((key === 'nodes' || key === 'edges') && Array.isArray(value) && value.length > 0) {
       for (let start = 0; start < value.length; start += slice) {
         if (start > 0) yield;
-        parts.push(value.slice(start, start + slice).map(piece).join(',\n    '));
+        out.push(start === 0 ? '[\n    ' : ',\n    ', value.slice(start, start + slice).map(piece).join(',\n    '));
       }
-      text = parts.length === 0 ? '[]' : `[\n    ${parts.join(',\n    ')}\n  ]`;
-    } else text = indented(value, 1);
-    fields.push(`  ${JSON.stringify(key)}: ${text}`);
+      out.push('\n  ]');
+    } else out.push(indented(value, 1));
   }
-  return fields.length === 0 ? '{}\n' : `{\n${fields.join(',\n')}\n}\n`;
+  if (out.length === 0) return '{}\n';
+  yield;
+  out.push('\n}\n');
+  return out.join('');
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 import { prepareSerialization, serializeGraph, serializeInSlices, type GraphFile } from '../graph/index.ts';
 import { webGraphLocks } from './graphLocks.ts';
+import { nextTask } from './saveAside.ts';
 import { useApp } from '../store/index.ts';
 import { OPEN_KEY, SAVE_STAMP } from './libraryDb.ts';
 import { useGraphTab, useLibrary, withSaved } from './libraryActions.ts';
@@ -17,10 +18,12 @@ import { fail, failRestore, gesturesUnderWay, JOURNAL_PREFIX, onGesturesOver, pa
 const PREPARE_SLICE = 200;
 const PREPARE_MARGIN_MS = 4;
 const whenIdle = (work: (deadline?: IdleDeadline) => void) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(work) : setTimeout(work, 50));
-/** Nodes and edges an autosave writes between two checks of the time, and the time it takes before it lets the page draw. */
-const SAVE_SLICE = 100;
-const SAVE_TASK_MS = 8;
-const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve));
+/**
+ * Nodes and edges an autosave writes between two checks of the time, and the time it takes before
+ * it lets the page draw: a third of a frame, so that a task the machine's load stretches still fits in one.
+ */
+const SAVE_SLICE = 50;
+const SAVE_TASK_MS = 5;
 
 /** Where an autosave began and landed, for the bench (bench/autosave.ts): only the last of each is kept. */
 const SAVE_STARTED = 'loopscope:save-started';

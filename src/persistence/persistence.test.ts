@@ -379,6 +379,35 @@ describe('the saver, started once the first screen is drawn', () => {
     expect(fake.names()).toEqual(['Edited before the saver']);
   });
 
+  it('keeps a graph opened, or an edit made, before it started when the page goes first, and the next page opens it', async () => {
+    const fake = fakeLibrary([entryOf('graph-a', template('graph-engineer'))]);
+    const session = memory();
+    const journal = memory();
+    const page = fakeWindow();
+    // The saver never starts on this page: it goes before its first screen is drawn.
+    stops.push(startPersistence({ library: fake.library, session, journal, target: page.target, delayMs: 300, savingFrom: new Promise(() => {}) }));
+    await restoreLastGraph();
+    // As restored, nothing is written as the page goes.
+    page.fire('pagehide');
+    expect(journal.values.size).toBe(0);
+    openAsNewGraph({ ...template('blank'), name: 'Imported before the saver' });
+    const id = useApp.getState().documentId;
+    page.fire('pagehide');
+    // Synchronously, as the page goes.
+    expect(JSON.parse(journal.getItem(`${JOURNAL_PREFIX}${id}`)!).text).toContain('Imported before the saver');
+    stops.pop()!();
+
+    useApp.setState({ graph: template('blank'), documentId: 'graph-other' });
+    await start(fake.library, session, journal);
+    await restoreLastGraph();
+    expect(useApp.getState().documentId).toBe(id);
+    expect(useApp.getState().graph.name).toBe('Imported before the saver');
+    await vi.advanceTimersByTimeAsync(0);
+    // Written to the library once a saver runs; the journal's copy goes once it is there.
+    expect(fake.names()).toEqual(['Graph Engineer', 'Imported before the saver']);
+    expect(journal.getItem(`${JOURNAL_PREFIX}${id}`)).toBeNull();
+  });
+
   it("writes at once a graph opened as new before it started (the first visit's template)", async () => {
     const fake = fakeLibrary();
     const drawn = startLate(fake.library);

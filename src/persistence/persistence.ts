@@ -9,7 +9,7 @@ import { takeEarlyParse, takeEarlyRead } from './earlyRead.ts';
 import type { GraphLocks } from './graphLocks.ts';
 import { newDocumentId } from '../store/graphSlice.ts';
 import { useApp } from '../store/index.ts';
-import { OPEN_KEY, type LibraryEntry, type SavedRead } from './libraryDb.ts';
+import { OPEN_KEY, SAVE_STAMP, type LibraryEntry, type SavedRead } from './libraryDb.ts';
 import { isOwnSave, readSave } from './ownSave.ts';
 
 export { OPEN_KEY, type LibraryEntry };
@@ -361,10 +361,29 @@ export const newPersistence = (options: Omit<PersistenceOptions, 'savingFrom'>):
   };
 };
 
-/** Makes `persistence` the page's library; returns what lets it go. */
+/**
+ * Makes `persistence` the page's library; returns what lets it go. Until the saver starts (after
+ * the first screen), a graph opened or edited since the page loaded (a link, a template, an import)
+ * is kept in the journal as the page goes, as the saver keeps one whose lock has not answered: the
+ * next page opens it, and its saver writes it.
+ */
 export const keepPersistence = (persistence: Persistence) => {
   active = persistence;
+  const { target, session, journal } = persistence.options;
+  const keepUnsaved = () => {
+    const { documentId: id, graph } = useApp.getState();
+    if (persistence.saver || graph === persistence.startedWith.graph || persistence.openedAsSaved.get(id) === graph) return;
+    try {
+      session.setItem(OPEN_KEY, id);
+      // The file's text (serialize.ts writes the same), without the serializer's code on the first screen.
+      journal.setItem(JOURNAL_PREFIX + id, JSON.stringify({ name: graph.name, text: `${JSON.stringify(graph, null, 2)}\n`, savedAt: Date.now(), ...SAVE_STAMP } satisfies JournalEntry));
+    } catch {
+      // Storage refused, or the graph does not fit: nothing else can be written as the page goes.
+    }
+  };
+  target.addEventListener('pagehide', keepUnsaved);
   return () => {
+    target.removeEventListener('pagehide', keepUnsaved);
     if (active === persistence) active = null;
   };
 };

@@ -1,7 +1,7 @@
 /** Writes autosaves off the page's thread (saveAside.ts), with the page's own writes (libraryWrite.ts, serverCall.ts). */
 import { DB_NAME, DB_VERSION } from './libraryDb.ts';
 import { writeSave } from './libraryWrite.ts';
-import type { SaveJob, SaveReply } from './saveAside.ts';
+import type { SaveJob, SavePart, SaveReply } from './saveAside.ts';
 import { callServer } from './serverCall.ts';
 
 let opening: Promise<IDBDatabase | null> | null = null;
@@ -31,7 +31,19 @@ const open = () =>
 
 const answer = (reply: SaveReply) => postMessage(reply);
 
-onmessage = async ({ data: { seq, ...job } }: MessageEvent<SaveJob & { seq: number }>) => {
+/** Per save, the parts of its text come ahead of it (saveAside.ts). */
+const ahead = new Map<number, string[]>();
+
+onmessage = async ({ data }: MessageEvent<(SaveJob & { seq: number }) | SavePart>) => {
+  if ('part' in data) {
+    const parts = ahead.get(data.seq) ?? [];
+    ahead.set(data.seq, parts);
+    return void parts.push(data.part);
+  }
+  const { seq, ...job } = data;
+  const parts = ahead.get(seq);
+  ahead.delete(seq);
+  if (parts) job.text = parts.join('') + job.text;
   try {
     if (job.kind === 'put') return answer({ seq, ok: true, answer: await (await callServer(job.url, job.token, 'PUT', { body: job.text })).json() });
     const db = await open();
