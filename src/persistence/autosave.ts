@@ -87,14 +87,26 @@ export const startSaving = (persistence: Persistence): Saver => {
   const claiming = new Map<string, GraphFile>();
   /** Graphs known to have no journal copy (any other may have one, from an earlier page or a failed write). */
   const unjournaled = new Set<string>();
-  /** Whether the copy was written: a full localStorage only loses the safety net, IndexedDB is the save. */
+  /**
+   * Whether the copy was written: a full localStorage only loses the safety net, IndexedDB is the
+   * save. At 10,000 nodes the copy as written (6.8M characters) does not fit in Chromium's (5.2M),
+   * and a write to IndexedDB as the page goes may not land: the same graph without the file's
+   * spacing (3.7M) is then all a reload finds, an import whose first save had not landed included.
+   */
   const writeJournal = (id: string, entry: JournalEntry): boolean => {
-    try {
-      journal.setItem(JOURNAL_PREFIX + id, JSON.stringify(entry));
+    const put = (text: string) => {
+      journal.setItem(JOURNAL_PREFIX + id, JSON.stringify({ ...entry, text }));
       unjournaled.delete(id);
       return true;
+    };
+    try {
+      return put(entry.text);
     } catch {
-      return false;
+      try {
+        return put(JSON.stringify(JSON.parse(entry.text)));
+      } catch {
+        return false;
+      }
     }
   };
   /** Per graph: whether this tab may save it, once known (the lock is asked for once; another tab may take it). */

@@ -242,6 +242,37 @@ describe('saving', () => {
     expect(JSON.parse(fake.entries.get('graph-initial')!.text).name).toBe('Big edit');
   });
 
+  it('a big graph imported and edited just before a reload, none of its writes landed and its copy as written too big for the journal: the next page opens it, with the edit', async () => {
+    const fake = fakeLibrary();
+    // The worker's first save and the page's own as it goes both still on their way when the page is gone.
+    const library: LibraryStorage = { ...fake.library, write: () => new Promise(() => {}), autosave: () => new Promise(() => {}) };
+    const imported = { ...template('securityclaw'), name: 'Imported big graph' };
+    // As Chromium's localStorage (5.2M characters) with a 10,000-node graph: its copy as written is
+    // 6.8M characters, the same graph without the file's spacing 3.7M.
+    const spaced = JSON.stringify({ text: serializeGraph(imported) }).length;
+    const compact = JSON.stringify({ text: JSON.stringify(imported) }).length;
+    const journal = memory();
+    const put = journal.setItem;
+    journal.setItem = (key, value) => {
+      if (value.length > (spaced + compact) / 2) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+      put(key, value);
+    };
+    const first = await start(library, memory(), journal);
+    openAsNewGraph(imported);
+    const id = useApp.getState().documentId;
+    await vi.advanceTimersByTimeAsync(0);
+    rename('Edited just before the reload');
+    first.page.fire('pagehide');
+    stops.pop()!();
+
+    useApp.setState({ graph: template('blank'), documentId: 'graph-other' });
+    await start(fakeLibrary().library, first.session, journal);
+    await restoreLastGraph();
+    expect(useApp.getState().documentId).toBe(id);
+    expect(useApp.getState().graph.name).toBe('Edited just before the reload');
+    expect(useApp.getState().graph.nodes).toEqual(imported.nodes);
+  });
+
   it('a page hidden (a tab switched away from, a phone) keeps the pending edit as pagehide does', async () => {
     const fake = fakeLibrary();
     const { page, journal } = await start(fake.library);
