@@ -322,10 +322,7 @@ const ITEMS_PER_PART = 512;
 function* placeEdges(graph: GraphFile, overlay: CanvasOverlay | null, previous?: ReadonlyMap<string, LabelBasis>): Pausable<EdgeLayout> {
   // On a graph too big for its labels to be placed, a drop that no loop passes near keeps every loop.
   if (graph.edges.length > PLACE_LABELS_UP_TO) return { labels: new Map(), loops: keptLoops(graph) ?? (yield* placeAllLoops(graph)).loops, labelBasis: new Map(), labelExtent: null, labelsPending: false };
-  const { nodes, rects, ends, loops } = yield* placeAllLoops(graph);
-  // A curve that would pass under a node it does not join goes round it; on a graph too big for its
-  // labels to be placed, shown small, curves stay curves: looking for a way round costs more than it gives.
-  if (placement) yield* placement.routeRoundNodes(graph.edges, ends, rects, loops);
+  const { nodes, ends, loops, obstacles } = yield* routesOf(graph);
   if (!placement) return { labels: new Map(), loops, labelBasis: new Map(), labelExtent: null, labelsPending: true };
   const requests: LabelRequest[] = [];
   for (const edge of graph.edges) {
@@ -335,8 +332,37 @@ function* placeEdges(graph: GraphFile, overlay: CanvasOverlay | null, previous?:
     const text = edgeLabelText(edge, overlay, { source: nodes.get(edge.source), loop: loopY !== null });
     if (text) requests.push({ id: edge.id, route: edgeRoute(end.from, end.to, loopY), size: labelSize(text) });
   }
-  const { placed, basis, boxes } = placement.placeLabelsKeeping(graph.nodes.flatMap((node) => placement!.nodeObstacles(node, graph.skills)), requests, previous);
+  const { placed, basis, boxes } = placement.placeLabelsKeeping(obstacles, requests, previous);
   return { labels: placed, loops, labelBasis: basis, labelExtent: boxes.size > 0 ? unionOf(boxes.values()) : null, labelsPending: false };
+}
+
+/**
+ * The last graph's loops and routes, and the loops' basis: they depend on the graph alone, so a
+ * step of a run shown (a new overlay, the same graph) places the labels again and nothing else.
+ * Placed again on every step, they were most of the canvas's work between a step clicked and its frame.
+ */
+let lastRoutes: { graph: GraphFile; routed: boolean; basis: LoopBasis | null; placed: Routes } | null = null;
+interface Routes {
+  nodes: Map<string, GraphNode>;
+  ends: Map<string, { from: Point; to: Point }>;
+  loops: Map<string, number>;
+  /** What labels keep clear of (none until the placement has loaded). */
+  obstacles: ReturnType<LabelPlacement['nodeObstacles']>;
+}
+
+function* routesOf(graph: GraphFile): Pausable<Routes> {
+  const routed = placement !== null;
+  if (lastRoutes?.graph === graph && lastRoutes.routed === routed) {
+    loopBasis = lastRoutes.basis;
+    return lastRoutes.placed;
+  }
+  const { nodes, rects, ends, loops } = yield* placeAllLoops(graph);
+  // A curve that would pass under a node it does not join goes round it; on a graph too big for its
+  // labels to be placed, shown small, curves stay curves: looking for a way round costs more than it gives.
+  if (placement) yield* placement.routeRoundNodes(graph.edges, ends, rects, loops);
+  const placed = { nodes, ends, loops, obstacles: placement ? graph.nodes.flatMap((node) => placement!.nodeObstacles(node, graph.skills)) : [] };
+  lastRoutes = { graph, routed, basis: loopBasis, placed };
+  return placed;
 }
 
 /** Where an edge's ends are drawn: a terminal node's edges leave from its input side. */
