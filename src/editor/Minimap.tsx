@@ -179,7 +179,7 @@ export function Minimap() {
   // Flow has no minimap). Made once per drawing, the nodes are not rendered again on a pan either.
   const nodeDrawing = useMemo(
     () => (
-      <svg width={WIDTH} height={HEIGHT} viewBox={viewBox} className="react-flow__minimap-svg minimap-nodes" aria-hidden="true">
+      <svg viewBox={viewBox} className="minimap-nodes">
         {[...drawn.paths.values()].map(({ key, color, d }) => (
           <path key={key} className="react-flow__minimap-node" d={d} style={{ fill: color }} shapeRendering="crispEdges" />
         ))}
@@ -204,7 +204,6 @@ export function Minimap() {
   return (
     <div
       className="react-flow__minimap"
-      data-testid="rf__minimap"
       role="img"
       aria-label="Minimap"
       ref={frame}
@@ -227,7 +226,7 @@ export function Minimap() {
       onPointerCancel={() => (panFrom.current = null)}
     >
       {nodeDrawing}
-      <svg width={WIDTH} height={HEIGHT} viewBox={viewBox} className="react-flow__minimap-svg minimap-view" aria-hidden="true">
+      <svg viewBox={viewBox} className="minimap-view">
         <path
           className="react-flow__minimap-mask"
           d={`M${x - offset},${y - offset}h${width + offset * 2}v${height + offset * 2}h${-width - offset * 2}z M${inView.x},${inView.y}h${inView.width}v${inView.height}h${-inView.width}z`}

@@ -276,7 +276,7 @@ let placementLoading: Promise<void> | null = null;
 export const loadLabelPlacement = (): Promise<void> =>
   (placementLoading ??= import('./edgePlacement.ts').then((loaded) => {
     placement = loaded;
-    lastLayout = null;
+    lastLayout = lastRoutes = null;
   }));
 
 /** The same nodes in the same order, moved or edited or not. */
@@ -339,30 +339,28 @@ function* placeEdges(graph: GraphFile, overlay: CanvasOverlay | null, previous?:
 /**
  * The last graph's loops and routes, and the loops' basis: they depend on the graph alone, so a
  * step of a run shown (a new overlay, the same graph) places the labels again and nothing else.
- * Placed again on every step, they were most of the canvas's work between a step clicked and its frame.
+ * Placed again on every step, they were the largest part of the canvas's script between a step clicked and its frame.
  */
-let lastRoutes: { graph: GraphFile; routed: boolean; basis: LoopBasis | null; placed: Routes } | null = null;
+let lastRoutes: (Routes & { graph: GraphFile; basis: LoopBasis | null }) | null = null;
 interface Routes {
   nodes: Map<string, GraphNode>;
   ends: Map<string, { from: Point; to: Point }>;
   loops: Map<string, number>;
-  /** What labels keep clear of (none until the placement has loaded). */
+  /** What labels keep clear of (none until the placement has loaded, which forgets these). */
   obstacles: ReturnType<LabelPlacement['nodeObstacles']>;
 }
 
 function* routesOf(graph: GraphFile): Pausable<Routes> {
-  const routed = placement !== null;
-  if (lastRoutes?.graph === graph && lastRoutes.routed === routed) {
+  if (lastRoutes?.graph === graph) {
     loopBasis = lastRoutes.basis;
-    return lastRoutes.placed;
+    return lastRoutes;
   }
   const { nodes, rects, ends, loops } = yield* placeAllLoops(graph);
   // A curve that would pass under a node it does not join goes round it; on a graph too big for its
   // labels to be placed, shown small, curves stay curves: looking for a way round costs more than it gives.
   if (placement) yield* placement.routeRoundNodes(graph.edges, ends, rects, loops);
-  const placed = { nodes, ends, loops, obstacles: placement ? graph.nodes.flatMap((node) => placement!.nodeObstacles(node, graph.skills)) : [] };
-  lastRoutes = { graph, routed, basis: loopBasis, placed };
-  return placed;
+  lastRoutes = { graph, basis: loopBasis, nodes, ends, loops, obstacles: placement ? graph.nodes.flatMap((node) => placement!.nodeObstacles(node, graph.skills)) : [] };
+  return lastRoutes;
 }
 
 /** Where an edge's ends are drawn: a terminal node's edges leave from its input side. */
