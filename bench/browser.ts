@@ -289,11 +289,17 @@ const selectStepMs = (page: Page) =>
 /**
  * A step whose node is out of the canvas's view clicked in the timeline, timed until its node is
  * wholly in view and painted (the debugger brings it there); null when every step on screen has
- * its node in view.
+ * its node in view. Only a row shown in the timeline's scroll box, as a person clicks: the list
+ * also draws rows above and below it, and one of those clicked scrolled the timeline in the frame timed.
  */
 const revealStepMs = (page: Page) =>
   page.evaluate(() => {
-    const rows = [...document.querySelectorAll<HTMLElement>('[role="list"][aria-label="Timeline"] [role="listitem"]')];
+    const shown = (row: HTMLElement) => {
+      const box = row.closest('.timeline-scroll')?.getBoundingClientRect();
+      const { top, bottom } = row.getBoundingClientRect();
+      return Boolean(box && top >= box.top && bottom <= box.bottom);
+    };
+    const rows = [...document.querySelectorAll<HTMLElement>('[role="list"][aria-label="Timeline"] [role="listitem"]')].filter(shown);
     const hidden = rows.map((row) => ({ row, id: row.querySelector('.tl-label')?.textContent ?? '' })).find(({ id }) => id && !window.__bench.nodeInView(id));
     return hidden ? window.__bench.reveal(() => hidden.row.click(), hidden.id) : null;
   });

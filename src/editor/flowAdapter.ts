@@ -276,7 +276,7 @@ let placementLoading: Promise<void> | null = null;
 export const loadLabelPlacement = (): Promise<void> =>
   (placementLoading ??= import('./edgePlacement.ts').then((loaded) => {
     placement = loaded;
-    lastLayout = null;
+    lastLayout = lastRoutes = null;
   }));
 
 /** The same nodes in the same order, moved or edited or not. */
@@ -322,10 +322,7 @@ const ITEMS_PER_PART = 512;
 function* placeEdges(graph: GraphFile, overlay: CanvasOverlay | null, previous?: ReadonlyMap<string, LabelBasis>): Pausable<EdgeLayout> {
   // On a graph too big for its labels to be placed, a drop that no loop passes near keeps every loop.
   if (graph.edges.length > PLACE_LABELS_UP_TO) return { labels: new Map(), loops: keptLoops(graph) ?? (yield* placeAllLoops(graph)).loops, labelBasis: new Map(), labelExtent: null, labelsPending: false };
-  const { nodes, rects, ends, loops } = yield* placeAllLoops(graph);
-  // A curve that would pass under a node it does not join goes round it; on a graph too big for its
-  // labels to be placed, shown small, curves stay curves: looking for a way round costs more than it gives.
-  if (placement) yield* placement.routeRoundNodes(graph.edges, ends, rects, loops);
+  const { nodes, ends, loops, obstacles } = yield* routesOf(graph);
   if (!placement) return { labels: new Map(), loops, labelBasis: new Map(), labelExtent: null, labelsPending: true };
   const requests: LabelRequest[] = [];
   for (const edge of graph.edges) {
@@ -335,8 +332,35 @@ function* placeEdges(graph: GraphFile, overlay: CanvasOverlay | null, previous?:
     const text = edgeLabelText(edge, overlay, { source: nodes.get(edge.source), loop: loopY !== null });
     if (text) requests.push({ id: edge.id, route: edgeRoute(end.from, end.to, loopY), size: labelSize(text) });
   }
-  const { placed, basis, boxes } = placement.placeLabelsKeeping(graph.nodes.flatMap((node) => placement!.nodeObstacles(node, graph.skills)), requests, previous);
+  const { placed, basis, boxes } = placement.placeLabelsKeeping(obstacles, requests, previous);
   return { labels: placed, loops, labelBasis: basis, labelExtent: boxes.size > 0 ? unionOf(boxes.values()) : null, labelsPending: false };
+}
+
+/**
+ * The last graph's loops and routes, and the loops' basis: they depend on the graph alone, so a
+ * step of a run shown (a new overlay, the same graph) places the labels again and nothing else.
+ * Placed again on every step, they were the largest part of the canvas's script between a step clicked and its frame.
+ */
+let lastRoutes: (Routes & { graph: GraphFile; basis: LoopBasis | null }) | null = null;
+interface Routes {
+  nodes: Map<string, GraphNode>;
+  ends: Map<string, { from: Point; to: Point }>;
+  loops: Map<string, number>;
+  /** What labels keep clear of (none until the placement has loaded, which forgets these). */
+  obstacles: ReturnType<LabelPlacement['nodeObstacles']>;
+}
+
+function* routesOf(graph: GraphFile): Pausable<Routes> {
+  if (lastRoutes?.graph === graph) {
+    loopBasis = lastRoutes.basis;
+    return lastRoutes;
+  }
+  const { nodes, rects, ends, loops } = yield* placeAllLoops(graph);
+  // A curve that would pass under a node it does not join goes round it; on a graph too big for its
+  // labels to be placed, shown small, curves stay curves: looking for a way round costs more than it gives.
+  if (placement) yield* placement.routeRoundNodes(graph.edges, ends, rects, loops);
+  lastRoutes = { graph, basis: loopBasis, nodes, ends, loops, obstacles: placement ? graph.nodes.flatMap((node) => placement!.nodeObstacles(node, graph.skills)) : [] };
+  return lastRoutes;
 }
 
 /** Where an edge's ends are drawn: a terminal node's edges leave from its input side. */

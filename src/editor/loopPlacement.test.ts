@@ -119,3 +119,27 @@ describe('an edit of a big graph that moves no node', () => {
     }
   }, 120_000);
 });
+
+describe('a step of a run shown on the same graph', () => {
+  // Each step selected placed every loop, routed every curve and measured every node again (twice):
+  // most of the canvas's work between a step clicked in the timeline and the frame showing it.
+  it('measures no node and places no loop again, only the labels the run marks, with what placing everything again gives', async () => {
+    const { edgeLayout, loadLabelPlacement } = await import('./flowAdapter.ts');
+    await loadLabelPlacement();
+    const geometry = await import('./geometry.ts');
+    const graph = readGenerated(gridGraph(200, 300));
+    const edge = graph.edges[7];
+    const step = (visits: number) => ({ currentNode: edge.source, firedEdge: edge.id, firedReason: null, triedEdges: {}, nodeVisits: { [edge.source]: visits }, edgeVisits: { [edge.id]: visits } });
+    const first = edgeLayout(graph, step(1));
+    expect(first.loops.size).toBeGreaterThan(10);
+    vi.mocked(geometry.nodeRect).mockClear();
+    const next = edgeLayout(graph, step(2));
+    expect(vi.mocked(geometry.nodeRect).mock.calls.length).toBe(0);
+    vi.resetModules();
+    const fresh = await import('./flowAdapter.ts');
+    await fresh.loadLabelPlacement();
+    const whole = fresh.edgeLayout(graph, step(2));
+    expect(new Map(next.loops)).toEqual(new Map(whole.loops));
+    expect(new Map(next.labels)).toEqual(new Map(whole.labels));
+  }, 120_000);
+});
