@@ -135,7 +135,7 @@ describe('the one wording of a stop and a note (stepWords.ts)', () => {
       [{ is: 'plan', source: { is: 'scripted', index: 1, of: 2 }, after: { action: 'expand_search_scope', reason: 'empty_result' }, signature: 'search({})' }, 'scripted plan 1 of 2 after the recovery expand_search_scope for empty_result: search({})'],
       [{ is: 'plan', source: { is: 'recovery', skill: 'search_wide', action: 'broaden', reason: 'empty_result' }, signature: 'search_wide({})' }, "recovery chose search_wide (broaden for empty_result), with the previous action's args: search_wide({})"],
       [{ is: 'plan', source: { is: 'decider', decider: 'planner', iterations: 2, observed: [{ skill: 'grep', outcome: 'timeout' }] }, signature: 'fix({})' }, 'the decider planner planned it after 2 iteration(s); 1 failed tool call(s) (grep: timeout) observed by the decider, which went on: fix({})'],
-      [{ is: 'plan', source: { is: 'llm', skill: 'gpt' }, signature: 'search({})', repeated: { blind: true } }, 'the same plan as last time with no recovery in between and no new evidence: a blind retry (the llm gpt planned it)'],
+      [{ is: 'plan', source: { is: 'model', skill: 'gpt' }, signature: 'search({})', repeated: { blind: true } }, 'the same plan as last time with no recovery in between and no new evidence: a blind retry (the llm gpt planned it)'],
       [{ is: 'plan', source: { is: 'scripted', index: 1, of: 1 }, signature: 'search({})', repeated: { blind: false } }, 'the same plan as last time with no recovery in between (scripted plan 1 of 1)'],
       [{ is: 'no_plan', why: 'no_skill' }, 'the llm planner has no skill'],
       [{ is: 'no_plan', why: 'no_plans' }, 'no scripted plans'],

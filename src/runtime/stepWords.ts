@@ -149,7 +149,7 @@ const planSourceWords = ({ source, after }: Extract<Note, { is: 'plan' }>): stri
       return `recovery chose ${source.skill} (${source.action} for ${source.reason}), with the previous action's args${recovered}`;
     case 'decider':
       return `the decider ${source.decider} planned it after ${source.iterations} iteration(s)${observedWords(source.observed)}${recovered}`;
-    case 'llm':
+    case 'model':
       return `the llm ${source.skill} planned it${recovered}`;
     case 'scripted':
       return `scripted plan ${source.index} of ${source.of}${source.lastRepeats ? ' (the last repeats)' : ''}${recovered}`;

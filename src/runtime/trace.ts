@@ -210,11 +210,11 @@ export type StepStop = z.infer<typeof StepStop>;
 const CallEnd = { skill: z.string(), outcome: z.string(), error: z.optional(z.string()) };
 /** The failed tool calls an inner loop's decider read as answers and went on (`onToolFailure: "observe"`). */
 const Observed = z.optional(z.array(z.strictObject({ skill: z.string(), outcome: z.string() })));
-/** Where a Reason's plan came from: a recovery's skill, its loop's decider, its llm, or its script (`index` from 1). */
+/** Where a Reason's plan came from: a recovery's skill, its loop's decider, its llm skill (`model`), or its script (`index` from 1). */
 const PlanSource = z.discriminatedUnion('is', [
   z.strictObject({ is: z.literal('recovery'), skill: z.string(), action: z.string(), reason: z.string() }),
   z.strictObject({ is: z.literal('decider'), decider: z.string(), iterations: Count, observed: Observed }),
-  z.strictObject({ is: z.literal('llm'), skill: z.string() }),
+  z.strictObject({ is: z.literal('model'), skill: z.string() }),
   z.strictObject({ is: z.literal('scripted'), index: Count, of: Count, lastRepeats: z.optional(z.literal(true)) }),
 ]);
 /** What a Verify's verdict was read from, with the evidence's `reason` where the verdict has one. */
@@ -296,7 +296,7 @@ export const Note = z.discriminatedUnion('is', [
    * with an error, every iteration used, done (a Reason's output written to reasoning: `reasoning`).
    */
   z.strictObject({
-    is: z.literal('loop'), node: z.enum(['act', 'collect', 'reason', 'verify']), iterations: Count,
+    is: z.literal('loop'), node: z.enum(NODE_KINDS), iterations: Count,
     ended: z.discriminatedUnion('is', [
       z.strictObject({ is: z.literal('budget'), stop: Guard, records: Count, calls: z.optional(Count) }),
       z.strictObject({ is: z.literal('failed'), by: z.enum(['decider', 'tool']), ...CallEnd, denied: z.optional(z.literal(true)), reason: z.optional(z.string()) }),

@@ -86,7 +86,7 @@ export const executeReason: Executor<'reason'> = async (context) => {
     if (run.budgetStop) return { outcome: null, writes: {}, attempts, note: { is: 'stopped', why: run.budgetStop.why }, budgetStop: run.budgetStop };
     if (run.outcome !== 'ok') return { outcome: 'error', writes: {}, attempts, note: { is: 'no_plan', why: 'llm_failed', outcome: run.outcome, ...erred(run) } };
     actions = (run.records[0] as { actions: Action[] }).actions;
-    source = { is: 'llm', skill: node.config.skill };
+    source = { is: 'model', skill: node.config.skill };
   } else {
     const plans = node.config.plans;
     if (plans.length === 0) return { outcome: 'error', writes: {}, attempts: [], note: { is: 'no_plan', why: 'no_plans' } };
