@@ -12,7 +12,7 @@ import { OPEN_KEY, SAVE_STAMP } from './libraryDb.ts';
 import { useGraphTab, useLibrary, withSaved } from './libraryActions.ts';
 import { newDocumentId } from '../store/graphSlice.ts';
 import { changeSource } from '../store/changeSource.ts';
-import { fail, failRestore, gesturesUnderWay, JOURNAL_PREFIX, onGesturesOver, parseAside, readJournal, reasonOf, useAutosave, type JournalEntry, type LibrarySummary, type Persistence, type Saver, type SyncStorage } from './persistence.ts';
+import { fail, failRestore, gesturesUnderWay, JOURNAL_PREFIX, onGesturesOver, parseAside, readJournal, reasonOf, useAutosave, writeJournalEntry, type JournalEntry, type LibrarySummary, type Persistence, type Saver, type SyncStorage } from './persistence.ts';
 
 /** Nodes and edges written ahead of a first save in one slice, and the idle time a slice needs. */
 const PREPARE_SLICE = 200;
@@ -87,27 +87,11 @@ export const startSaving = (persistence: Persistence): Saver => {
   const claiming = new Map<string, GraphFile>();
   /** Graphs known to have no journal copy (any other may have one, from an earlier page or a failed write). */
   const unjournaled = new Set<string>();
-  /**
-   * Whether the copy was written: a full localStorage only loses the safety net, IndexedDB is the
-   * save. At 10,000 nodes the copy as written (6.8M characters) does not fit in Chromium's (5.2M),
-   * and a write to IndexedDB as the page goes may not land: the same graph without the file's
-   * spacing (3.7M) is then all a reload finds, an import whose first save had not landed included.
-   */
+  /** Whether the copy was written: a full localStorage only loses the safety net, IndexedDB is the save. */
   const writeJournal = (id: string, entry: JournalEntry): boolean => {
-    const put = (text: string) => {
-      journal.setItem(JOURNAL_PREFIX + id, JSON.stringify({ ...entry, text }));
-      unjournaled.delete(id);
-      return true;
-    };
-    try {
-      return put(entry.text);
-    } catch {
-      try {
-        return put(JSON.stringify(JSON.parse(entry.text)));
-      } catch {
-        return false;
-      }
-    }
+    const written = writeJournalEntry(journal, id, entry);
+    if (written) unjournaled.delete(id);
+    return written;
   };
   /** Per graph: whether this tab may save it, once known (the lock is asked for once; another tab may take it). */
   const owned = new Map<string, boolean>();

@@ -139,6 +139,27 @@ export const readJournal = (sync: SyncStorage, id: string): JournalEntry | null 
   }
 };
 
+/**
+ * Writes a journal copy; whether it was written. At 10,000 nodes the copy as written (6.8M
+ * characters) does not fit in Chromium's localStorage (5.2M), and a write to IndexedDB as the page
+ * goes may not land: the same graph without the file's spacing (3.7M) is then all a reload finds.
+ */
+export const writeJournalEntry = (sync: SyncStorage, id: string, entry: JournalEntry): boolean => {
+  const put = (text: string) => {
+    sync.setItem(JOURNAL_PREFIX + id, JSON.stringify({ ...entry, text }));
+    return true;
+  };
+  try {
+    return put(entry.text);
+  } catch {
+    try {
+      return put(JSON.stringify(JSON.parse(entry.text)));
+    } catch {
+      return false;
+    }
+  }
+};
+
 export interface PersistenceOptions {
   library?: LibraryStorage;
   /** This tab's open graph: survives a reload of the tab, not shared with other tabs. */
@@ -375,11 +396,11 @@ export const keepPersistence = (persistence: Persistence) => {
     if (persistence.saver || graph === persistence.startedWith.graph || persistence.openedAsSaved.get(id) === graph) return;
     try {
       session.setItem(OPEN_KEY, id);
-      // The file's text (serialize.ts writes the same), without the serializer's code on the first screen.
-      journal.setItem(JOURNAL_PREFIX + id, JSON.stringify({ name: graph.name, text: `${JSON.stringify(graph, null, 2)}\n`, savedAt: Date.now(), ...SAVE_STAMP } satisfies JournalEntry));
     } catch {
-      // Storage refused, or the graph does not fit: nothing else can be written as the page goes.
+      // Storage refused: the journal copy is still worth writing.
     }
+    // The file's text (serialize.ts writes the same), without the serializer's code on the first screen.
+    writeJournalEntry(journal, id, { name: graph.name, text: `${JSON.stringify(graph, null, 2)}\n`, savedAt: Date.now(), ...SAVE_STAMP });
   };
   target.addEventListener('pagehide', keepUnsaved);
   return () => {
