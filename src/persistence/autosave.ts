@@ -49,6 +49,13 @@ const serializeAside = async (graph: GraphFile): Promise<string> => {
   }
 };
 
+/**
+ * In sessionStorage: the edit a page left with in no journal copy (too big for localStorage even
+ * unspaced), only its write to IndexedDB started. The next page says so when that write did not land.
+ */
+const UNKEPT_KEY = 'loopscope.unkept';
+type Unkept = { id: string; name: string; savedAt: number };
+
 /** The graphs the journal holds a copy of. */
 const journaledIds = (sync: SyncStorage): string[] => {
   const ids: string[] = [];
@@ -137,8 +144,17 @@ export const startSaving = (persistence: Persistence): Saver => {
     useGraphTab.setState({ conflict: null });
   };
 
-  const autosave = (id: string, name: string, text: string, leaving: boolean) => (library.autosave ? library.autosave(id, name, text, leaving) : library.write(id, name, text));
+  const autosave = (id: string, entry: JournalEntry, leaving: boolean) =>
+    library.autosave ? library.autosave(id, entry.name, entry.text, leaving, entry.savedAt) : library.write(id, entry.name, entry.text, entry.savedAt);
+  /**
+   * A save is stamped with the time the page took its graph, and a later save with a later time
+   * (Date.now() can give two saves the same millisecond): an older save that lands late, the
+   * worker's as the page goes, then loses to the journal copy of the edit made after it.
+   */
+  let stamped = 0;
+  const stamp = () => (stamped = Math.max(Date.now(), stamped + 1));
   const save = async (id: string, graph: GraphFile, urgent = false) => {
+    const savedAt = stamp();
     if (id === useApp.getState().documentId) session.setItem(OPEN_KEY, id);
     // Another tab has this graph: saving here would write over its edits. Known at once after the
     // first ask, so a save on `pagehide` still starts in this turn.
@@ -162,11 +178,11 @@ export const startSaving = (persistence: Persistence): Saver => {
     const text = urgent ? serializeGraph(graph) : await serializeAside(graph);
     if (serializing.get(id) === graph) serializing.delete(id);
     if (lastSaved.get(id) === text) return;
-    const entry: JournalEntry = { name: graph.name, text, savedAt: Date.now(), ...SAVE_STAMP };
+    const entry: JournalEntry = { name: graph.name, text, savedAt, ...SAVE_STAMP };
     if (urgent) return void writeUrgently(id, entry);
     unconfirmed.set(id, entry);
     try {
-      await autosave(id, graph.name, text, false);
+      await autosave(id, entry, false);
       lastSaved.set(id, text);
       openedAsSaved.set(id, graph);
       if (unconfirmed.get(id) === entry) unconfirmed.delete(id);
@@ -242,7 +258,30 @@ export const startSaving = (persistence: Persistence): Saver => {
    */
   const writeUrgently = (id: string, entry: JournalEntry) => {
     const journaled = writeJournal(id, entry);
-    void (journaled ? library.write(id, entry.name, entry.text) : autosave(id, entry.name, entry.text, true)).catch(() => undefined);
+    if (!journaled && !library.files) {
+      try {
+        session.setItem(UNKEPT_KEY, JSON.stringify({ id, name: entry.name, savedAt: entry.savedAt } satisfies Unkept));
+      } catch {
+        // Storage refused: the next page cannot say what was lost.
+      }
+    }
+    void (journaled ? library.write(id, entry.name, entry.text, entry.savedAt) : autosave(id, entry, true)).catch(() => undefined);
+  };
+  /** The last page's edit that went with no journal copy: said to be lost when its write did not land (its entry is not stamped with its time). */
+  const tellUnkept = async () => {
+    const note = session.getItem(UNKEPT_KEY);
+    if (note === null) return;
+    session.removeItem(UNKEPT_KEY);
+    try {
+      const { id, name, savedAt } = JSON.parse(note) as Unkept;
+      const entry = await library.read(id);
+      if (entry && entry.savedAt >= savedAt) return;
+      failRestore(
+        `The last edit of "${name}" was lost as the page went: the graph is too big for this browser's backup copy, and the browser storage had not saved it yet. ${entry ? 'Its last save was opened.' : 'It had never been saved.'}`,
+      );
+    } catch (error) {
+      fail(reasonOf(error));
+    }
   };
   const onPageHide = () => {
     // The edits not written yet first (waiting for their save, or their text being written a slice
@@ -258,7 +297,7 @@ export const startSaving = (persistence: Persistence): Saver => {
     // A save still waiting for the lock (a graph opened just now, whose lock has not answered) is
     // kept in the journal only: whether it is this tab's is not known, and the next page weighs the
     // copy with the lock (restoreBackups), or opens it as the graph this tab had open.
-    for (const [id, graph] of claiming) writeJournal(id, { name: graph.name, text: serializeGraph(graph), savedAt: Date.now(), ...SAVE_STAMP });
+    for (const [id, graph] of claiming) writeJournal(id, { name: graph.name, text: serializeGraph(graph), savedAt: stamp(), ...SAVE_STAMP });
     claiming.clear();
   };
   // A hidden page may be closed, or frozen and discarded, with no `pagehide` at all (a phone, a tab switched away from).
@@ -355,6 +394,7 @@ export const startSaving = (persistence: Persistence): Saver => {
     if (graph !== persistence.startedWith.graph) edited(documentId, graph);
   }
   void restoreBackups();
+  void tellUnkept();
   // The list of graphs is read when the panel that shows it opens (GraphLibrary.tsx): reading it means
   // reading every graph's text, on the page's thread, a long task in the gesture that follows the first screen.
   // The folder's files change on disk too (an editor, `git checkout`): followed while the saver runs.

@@ -101,11 +101,11 @@ export const indexedDbLibrary = (factory: IDBFactory | undefined = globalThis.in
     },
     read,
     write,
-    autosave: (id, name, text, leaving) => {
-      if (leaving || !aside) return write(id, name, text, undefined, leaving);
+    autosave: (id, name, text, leaving, editedAt) => {
+      if (leaving || !aside) return write(id, name, text, editedAt, leaving);
       // Opened here too, meanwhile: the page's last save, as it goes, cannot wait for the database to open.
       void open().catch(() => undefined);
-      return aside({ kind: 'library', id, name, text }, () => write(id, name, text));
+      return aside({ kind: 'library', id, name, text, ...(editedAt === undefined ? {} : { editedAt }) }, () => write(id, name, text, editedAt));
     },
     remove: async (id) => {
       const db = await open();

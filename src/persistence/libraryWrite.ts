@@ -51,7 +51,8 @@ const put = (db: IDBDatabase, id: string, name: string, text: string, editedAt: 
   const previous = leaving ? null : library.get(id);
   try {
     library.put({ id, name, savedAt: editedAt ?? Date.now(), text, ...SAVE_STAMP } satisfies Omit<LibraryEntry, 'copies'>);
-    if (editedAt === undefined) tx.objectStore(META_STORE).put(id, LAST_KEY);
+    // As the page goes nothing more is read: that page's graph is the one saved last.
+    if (editedAt === undefined || leaving) tx.objectStore(META_STORE).put(id, LAST_KEY);
     else lastIfNewer(tx, id, editedAt);
     if (leaving) tx.commit();
   } catch (error) {

@@ -273,6 +273,76 @@ describe('saving', () => {
     expect(useApp.getState().graph.nodes).toEqual(imported.nodes);
   });
 
+  it("a big graph's first save, on its way as the page goes, landing after the journal copy of the edit made since: the next page opens the edit", async () => {
+    const fake = fakeLibrary();
+    // The worker's write of the graph as imported lands once the page's journal copy is written
+    // (the worker's thread is not held by the page's pagehide); the page's own write never lands.
+    const landing: (() => Promise<void>)[] = [];
+    const library: LibraryStorage = {
+      ...fake.library,
+      write: () => new Promise(() => {}),
+      autosave: (id, name, text, leaving, editedAt) =>
+        leaving ? new Promise(() => {}) : new Promise((resolve) => landing.push(() => fake.library.write(id, name, text, editedAt).then(resolve))),
+    };
+    const first = await start(library);
+    openAsNewGraph({ ...template('graph-engineer'), name: 'Imported big graph' });
+    const id = useApp.getState().documentId;
+    await vi.advanceTimersByTimeAsync(0);
+    expect(landing).toHaveLength(1);
+    rename('Edited just before the reload');
+    first.page.fire('pagehide');
+    stops.pop()!();
+    await vi.advanceTimersByTimeAsync(5);
+    await landing[0]();
+    expect(JSON.parse(fake.entries.get(id)!.text).name).toBe('Imported big graph');
+
+    useApp.setState({ graph: template('blank'), documentId: 'graph-other' });
+    await start(fake.library, first.session, first.journal);
+    await restoreLastGraph();
+    expect(useApp.getState().documentId).toBe(id);
+    expect(useApp.getState().graph.name).toBe('Edited just before the reload');
+    // The next page saves the edit, and only then is the journal's copy done with.
+    await vi.advanceTimersByTimeAsync(0);
+    expect(JSON.parse(fake.entries.get(id)!.text).name).toBe('Edited just before the reload');
+    expect(first.journal.getItem(`${JOURNAL_PREFIX}${id}`)).toBeNull();
+  });
+
+  it('a graph too big for the journal even unspaced, whose write as the page goes did not land: the next page says the edit was lost; not when it landed', async () => {
+    const full = memory();
+    full.setItem = () => {
+      throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+    };
+    const leave = async (lands: boolean) => {
+      const fake = fakeLibrary();
+      const landed: Promise<void>[] = [];
+      const library: LibraryStorage = {
+        ...fake.library,
+        autosave: (id, name, text, leaving, editedAt) => (leaving && lands ? (landed.push(fake.library.write(id, name, text, editedAt)), landed[0]) : new Promise(() => {})),
+      };
+      useApp.setState({ graph: template('securityclaw'), documentId: 'graph-initial' });
+      const first = await start(library, memory(), full);
+      openAsNewGraph({ ...template('graph-engineer'), name: 'Too big' });
+      await vi.advanceTimersByTimeAsync(0);
+      rename('Edited just before the reload');
+      first.page.fire('pagehide');
+      stops.pop()!();
+      await Promise.all(landed);
+      useApp.setState({ graph: template('blank'), documentId: 'graph-other' });
+      useAutosave.setState({ restoreError: null });
+      await start(fake.library, first.session, full);
+      await restoreLastGraph();
+      await vi.advanceTimersByTimeAsync(0);
+      stops.pop()!();
+      return { name: useApp.getState().graph.name, said: useAutosave.getState().restoreError };
+    };
+    expect(await leave(true)).toEqual({ name: 'Edited just before the reload', said: null });
+    const lost = await leave(false);
+    expect(lost.name).not.toBe('Edited just before the reload');
+    expect(lost.said).toBe(
+      `The last edit of "Edited just before the reload" was lost as the page went: the graph is too big for this browser's backup copy, and the browser storage had not saved it yet. It had never been saved.`,
+    );
+  });
+
   it('a page hidden (a tab switched away from, a phone) keeps the pending edit as pagehide does', async () => {
     const fake = fakeLibrary();
     const { page, journal } = await start(fake.library);
@@ -651,15 +721,23 @@ describe('indexedDbLibrary', () => {
     expect((await library.read('a'))?.copies).toEqual([]);
   });
 
-  it('a save as the page goes is put and committed in its own task, with nothing read first', async () => {
+  it('a save as the page goes is put and committed in its own task, with nothing read first, stamped with the time the page took it', async () => {
     const library = indexedDbLibrary(new IDBFactory());
     await library.write('a', 'A', 'one');
     const get = vi.spyOn(FakeObjectStore.prototype, 'get');
-    const landed = library.autosave!('a', 'A', 'as the page goes', true);
+    const landed = library.autosave!('a', 'A', 'as the page goes', true, 1234);
     get.mockRestore();
     expect(get).not.toHaveBeenCalled();
     await landed;
-    expect(await library.read('a')).toMatchObject({ text: 'as the page goes', copies: [] });
+    expect(await library.read('a')).toMatchObject({ text: 'as the page goes', savedAt: 1234, copies: [] });
+    expect(await library.lastSaved()).toBe('a');
+  });
+
+  it("an autosave's entry keeps the time the page took the graph, not the time its write landed", async () => {
+    const library = indexedDbLibrary(new IDBFactory());
+    await library.autosave!('a', 'A', 'taken at 1234', false, 1234);
+    expect(await library.read('a')).toMatchObject({ text: 'taken at 1234', savedAt: 1234 });
+    expect(await library.lastSaved()).toBe('a');
   });
 
   it('upgrades a version 2 library: every graph, its copies newest first, the graph saved last', async () => {

@@ -67,14 +67,16 @@ export interface LibraryStorage {
    * this page's serialization of a graph it has read: it is stamped with the page's `GRAPH_SCHEMA`.
    * `editedAt` is for an edit written later than it was made (a backup copy restored): the entry
    * keeps the time of the edit, and is the graph a fresh tab opens only when nothing was saved after
-   * it. A folder's files keep the time they are written.
+   * it. An autosave's is the time the page took the graph to save it: a save that lands late (a
+   * worker's, as the page goes) is older than the journal copy of an edit made after it, whenever
+   * it lands. A folder's files keep the time they are written.
    */
   write: (id: string, name: string, text: string, editedAt?: number) => Promise<void>;
   /**
    * An autosave, where the storage has a way of its own (IndexedDB's): written off the page's
    * thread, by a worker; or, as the page goes (`leaving`), started and committed in this task.
    */
-  autosave?: (id: string, name: string, text: string, leaving: boolean) => Promise<void>;
+  autosave?: (id: string, name: string, text: string, leaving: boolean, editedAt?: number) => Promise<void>;
   remove: (id: string) => Promise<void>;
   /** The graph saved last in any tab, for a tab that has none of its own. */
   lastSaved: () => Promise<string | undefined>;
@@ -103,7 +105,8 @@ const indexedDbOnFirstUse = (): LibraryStorage => {
     read: async (id) => (await load()).read(id),
     // Once loaded, straight through: a save on `pagehide` must start its write in that turn.
     write: (id, name, text, editedAt) => (library ? library.write(id, name, text, editedAt) : load().then((loaded) => loaded.write(id, name, text, editedAt))),
-    autosave: (id, name, text, leaving) => (library ? library.autosave!(id, name, text, leaving) : load().then((loaded) => loaded.autosave!(id, name, text, leaving))),
+    autosave: (id, name, text, leaving, editedAt) =>
+      library ? library.autosave!(id, name, text, leaving, editedAt) : load().then((loaded) => loaded.autosave!(id, name, text, leaving, editedAt)),
     remove: async (id) => (await load()).remove(id),
     lastSaved: async () => (await load()).lastSaved(),
   };

@@ -48,7 +48,7 @@ onmessage = async ({ data }: MessageEvent<(SaveJob & { seq: number }) | SavePart
     if (job.kind === 'put') return answer({ seq, ok: true, answer: await (await callServer(job.url, job.token, 'PUT', { body: job.text })).json() });
     const db = await open();
     if (!db) return answer({ seq, unopened: true });
-    await writeSave(db, job.id, job.name, job.text);
+    await writeSave(db, job.id, job.name, job.text, job.editedAt);
     answer({ seq, ok: true });
   } catch (error) {
     const { name = 'Error', message = String(error), status } = error instanceof Error || error instanceof DOMException ? (error as Error & { status?: number }) : {};

@@ -17,7 +17,7 @@ export const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve)
 export const TEXT_PART = 1 << 19;
 
 /** A save for the worker: into the library (IndexedDB), or a graph file through the server of `loopscope open`. */
-export type SaveJob = { kind: 'library'; id: string; name: string; text: string } | { kind: 'put'; url: string; token: string; text: string };
+export type SaveJob = { kind: 'library'; id: string; name: string; text: string; editedAt?: number } | { kind: 'put'; url: string; token: string; text: string };
 /** A part of the text of save `seq`, ahead of the save, whose `text` is the rest. */
 export type SavePart = { seq: number; part: string };
 /** The worker's answer: done (with the server's answer to a `put`), failed, or not its to do. */
