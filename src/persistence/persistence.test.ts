@@ -273,7 +273,10 @@ describe('saving', () => {
     expect(useApp.getState().graph.nodes).toEqual(imported.nodes);
   });
 
-  it("a big graph's first save, on its way as the page goes, landing after the journal copy of the edit made since: the next page opens the edit", async () => {
+  it.each([
+    ['waiting for its save', 0],
+    ["handed to the worker, behind the first save's write", 300],
+  ])("a big graph's first save, on its way as the page goes, landing after the journal copy of the edit made since (%s): the next page opens the edit", async (_, waited) => {
     const fake = fakeLibrary();
     // The worker's write of the graph as imported lands once the page's journal copy is written
     // (the worker's thread is not held by the page's pagehide); the page's own write never lands.
@@ -290,6 +293,7 @@ describe('saving', () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(landing).toHaveLength(1);
     rename('Edited just before the reload');
+    await vi.advanceTimersByTimeAsync(waited);
     first.page.fire('pagehide');
     stops.pop()!();
     await vi.advanceTimersByTimeAsync(5);
