@@ -105,8 +105,7 @@ const indexedDbOnFirstUse = (): LibraryStorage => {
     read: async (id) => (await load()).read(id),
     // Once loaded, straight through: a save on `pagehide` must start its write in that turn.
     write: (id, name, text, editedAt) => (library ? library.write(id, name, text, editedAt) : load().then((loaded) => loaded.write(id, name, text, editedAt))),
-    autosave: (id, name, text, leaving, editedAt) =>
-      library ? library.autosave!(id, name, text, leaving, editedAt) : load().then((loaded) => loaded.autosave!(id, name, text, leaving, editedAt)),
+    autosave: (...save) => (library ? library.autosave!(...save) : load().then((loaded) => loaded.autosave!(...save))),
     remove: async (id) => (await load()).remove(id),
     lastSaved: async () => (await load()).lastSaved(),
   };
