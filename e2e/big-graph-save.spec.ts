@@ -41,6 +41,33 @@ test('a 10,000-node file imported, edited and reloaded at once still has the edi
   expect(errors).toEqual([]);
 });
 
+test('a 10,000-node file: an edit whose save is on its way, a second typed at once and the page reloaded: the second is there', async ({ page }) => {
+  test.setTimeout(300_000);
+  const errors = collectErrors(page);
+  const graph = gridGraph(10_000, 40);
+  const heading = page.getByRole('heading', { name: graph.name, exact: true });
+  // When the last autosave began and landed (autosave.ts marks them; 0 before any).
+  const markedAt = (name: string) => page.evaluate((mark) => performance.getEntriesByName(mark)[0]?.startTime ?? 0, name);
+  await page.goto('/');
+  await expect(page.locator('.react-flow__node').first()).toBeVisible({ timeout: 60_000 });
+  const exampleSaved = await markedAt('loopscope:saved');
+  await page.getByLabel('Import JSON').setInputFiles({ name: 'limit.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(graph)) }, { timeout: EDIT_MS });
+  await expect(heading).toBeVisible({ timeout: 120_000 });
+  await expect(flowNode(page, 'n0')).toBeVisible({ timeout: 60_000 });
+  await expect.poll(() => markedAt('loopscope:saved'), { timeout: 120_000 }).toBeGreaterThan(exampleSaved);
+
+  const importStarted = await markedAt('loopscope:save-started');
+  await relabel(page, 'n0', 'First edit', EDIT_MS);
+  // The first edit's save has begun (its text written, then handed to the save worker), and may land
+  // as the page goes, after the backup copy of the second edit: that copy is still the newer.
+  await expect.poll(() => markedAt('loopscope:save-started'), { timeout: 60_000, intervals: [20] }).toBeGreaterThan(importStarted);
+  await page.getByRole('region', { name: 'Inspector' }).getByLabel('Label').fill('Second edit');
+  await page.reload();
+  await expect(heading).toBeVisible({ timeout: 120_000 });
+  await expect(flowNode(page, 'n0')).toContainText('Second edit', { timeout: 60_000 });
+  expect(errors).toEqual([]);
+});
+
 test('loopscope open on a folder with a 10,000-node file: the page opens it, however long the server takes to read it; an edit goes to the file and is there after a reload', async ({ page }) => {
   // Two opens of a graph at the file limit on a 2-core machine shared with other runs.
   test.setTimeout(300_000);
