@@ -232,6 +232,13 @@ describe('a node breakpoint, set in the page', () => {
     expect(server.session).toEqual(local.session);
     expect(local.session).toMatchObject({ status: 'awaiting_approval', pending: { node: 'ask' } });
   });
+
+  it('stops a new run on the server (New run on server) there too', async () => {
+    const { server } = await bothExecutors(findTemplate('approval-gate')!.graph());
+    await server.startRun({}, ['apply']);
+    expect(server.session).toMatchObject({ status: 'paused', pending: null });
+    expect(server.next).toBe('apply');
+  });
 });
 
 describe('the two executors', () => {

@@ -314,10 +314,13 @@ export class ServerRun implements RunController {
     await this.connection.refreshThreads();
   }
 
-  /** A new run on a new thread, followed live; `input` is the graph's input (the person's JSON, for a graph drawn from the server). */
-  async startRun(input: unknown = {}) {
+  /**
+   * A new run on a new thread, followed live; `input` is the graph's input (the person's JSON, for a
+   * graph drawn from the server); a Loopscope export's stops at the node `breakpoints` set in the page.
+   */
+  async startRun(input: unknown = {}, breakpoints: readonly string[] = []) {
     this.connection.showThread(null);
-    await this.streamRun({ input });
+    await this.streamRun({ input }, false, { breakpoints });
   }
 
   /**
