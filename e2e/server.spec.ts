@@ -166,6 +166,25 @@ test('a run on the server waits before an approve node; Approve on server lets i
   expect(errors).toEqual([]);
 });
 
+test('a node breakpoint set in the page stops a run of a Loopscope export on the server before the node; Continue on server goes on', async ({ page }) => {
+  test.setTimeout(120_000);
+  const errors = collectErrors(page);
+  await attach(page, 'approval-gate');
+  await expect(page.getByRole('heading', { name: 'Approval gate' })).toBeVisible();
+  const breakpoints = page.getByRole('region', { name: 'Breakpoints' });
+  await breakpoints.getByLabel('Node').selectOption('apply');
+  await breakpoints.getByRole('button', { name: 'Break before node' }).click();
+  await expect(breakpoints).toContainText('before node apply runs');
+
+  await button(page, 'New run on server').click();
+  await expect(panel(page)).toContainText('paused before apply');
+  await expect(steps(page)).toHaveCount(1);
+  await button(page, 'Continue on server').click();
+  await expect(panel(page)).toContainText('paused before ask');
+  await expect(steps(page)).toHaveCount(2);
+  expect(errors).toEqual([]);
+});
+
 test('a run started elsewhere (here: the SDK) is followed live when its thread is opened', async ({ page }) => {
   test.setTimeout(120_000);
   const errors = collectErrors(page);

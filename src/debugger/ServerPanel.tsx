@@ -201,7 +201,8 @@ export function ServerPanel({ onClose }: { onClose: () => void }) {
     const configured = value === null ? null : runConfig();
     if (value === null || configured === null) return;
     connection?.setRunConfig(configured);
-    void controller?.[how](value);
+    // A new run of a Loopscope export stops at the node breakpoints set in the page, as Continue's does.
+    void (how === 'startRun' ? controller?.startRun(value, useApp.getState().breakpoints.nodes) : controller?.stepOnServer(value));
   };
   /** A chat box's message: the open thread goes on with it; a new thread starts with it and the rest of the run input. */
   const send = (message: Record<string, unknown>) => {

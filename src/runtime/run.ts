@@ -13,20 +13,19 @@
  * the run session (session.ts), each update taken in (journal.ts), and where a fork starts (fork.ts).
  */
 import type { CompiledStateGraph } from '@langchain/langgraph/web';
-import { kindDefinition, nodeById, own, type AskedConfig, type GraphFile } from '../graph/index.ts';
+import { nodeById, type GraphFile } from '../graph/index.ts';
 import { entryProblem } from '../graph/validate.ts';
 import { withNamedScenario } from './apply-scenario.ts';
 import { RetainingSaver } from './checkpointer.ts';
 import { buildStateGraph, nodeNames, recursionLimitOf } from './compile.ts';
 import type { ForkEdits, JournalEntry, LocalRunController, RunEvent, RunOptions } from './controller.ts';
-import { scriptedAnswer } from './kinds/index.ts';
-import { checkGuards } from './guards.ts';
+import { answeredInAdvance, approvalWaited } from './approvalWaited.ts';
 import type { LoopscopeConfig } from './step.ts';
 import { NO_PAUSE_RULES, pauseAfterReason, pauseBeforeByRules, type PauseRules } from './pauseRules.ts';
 import { forkStart } from './fork.ts';
 import { foldJournal, journalSteps, putStep, takeUpdate } from './journal.ts';
 import { agentState, channelNames, initialValues, refusedState, type RunLedger, type RunValues, type Stop } from './state.ts';
-import { approvalAt, startingStatus, startSession, goPastFreshThread, stopsBefore, tellEach, toldBy, transition, withDecision, type RunSession, type SessionEvent } from './session.ts';
+import { startingStatus, startSession, goPastFreshThread, stopsBefore, tellEach, toldBy, transition, withDecision, type RunSession, type SessionEvent } from './session.ts';
 import { traceOfValues } from './runTrace.ts';
 import type { Trace, TraceStep } from './trace.ts';
 
@@ -225,17 +224,13 @@ class Controller implements LocalRunController {
 
   /** The next node asks a person (`interruptsBefore`), and its answer for this visit was given in advance (`config.answers`, a scenario's decisions). */
   private answeredInAdvance(): boolean {
-    const node = this.next === null ? undefined : nodeById(this.shared.graph, this.next);
-    return node !== undefined && kindDefinition(node.kind).interruptsBefore === true && scriptedAnswer(node.config as AskedConfig, own(this.values._run.visits, node.id) ?? 0) !== undefined;
+    return this.next !== null && answeredInAdvance(nodeById(this.shared.graph, this.next), this.values._run.visits);
   }
 
-  /** A node that asks a person is next and nobody answered yet: an interactive run waits for a person (unless a guard stops it first). */
+  /** The approval the run waits on (approvalWaited.ts, as a server's run decides it), with what only this run knows: its ledger, and whether it is headless. */
   private awaitedApproval() {
-    const next = this.next;
-    const node = next === null ? undefined : nodeById(this.shared.graph, next);
-    if (this.options.headless || !node || !kindDefinition(node.kind).interruptsBefore || this.values._run.decision !== null || this.answeredInAdvance()) return null;
-    const guards = checkGuards({ round: this.values.round as number, steps: this.values.steps as number, tokensUsed: this.values.tokensUsed as number, limits: this.shared.graph.limits });
-    return guards.stop ? null : approvalAt(this.shared.graph, node.id, this.state);
+    const next = this.next === null ? [] : [this.next];
+    return approvalWaited(this.shared.graph, { next, state: this.state, answered: this.values._run.decision !== null ? next : [], visits: this.values._run.visits, headless: this.options.headless });
   }
 
   /** Takes in a node's update (from the stream) or an edit (a stop, a decision). */

@@ -202,6 +202,43 @@ describe('an approval, asked by either executor', () => {
     expect([local.session.status, server.session.status]).toEqual(['stopped', 'stopped']);
     expect(server.trace.steps.map((step) => `${step.node}:${step.outcome}`)).toEqual(local.trace.steps.map((step) => `${step.node}:${step.outcome}`));
   });
+
+  it('is not asked when a guard stops the run before the node that asks: each executor pauses there, then stops at the guard', async () => {
+    // Two steps (draft, apply) spend maxSteps: the approve node would be stopped by its guard, so its answer would change nothing.
+    const graph = gate();
+    const { local, server } = await bothExecutors({ ...graph, limits: { ...graph.limits, maxSteps: 2 } });
+    for (const run of [local, server]) await run.run();
+    expect(local.session).toEqual({ status: 'paused', pending: null, pausedBy: null });
+    expect(server.session).toEqual(local.session);
+    expect([local.next, server.next]).toEqual(['ask', 'ask']);
+    for (const run of [local, server]) await run.run();
+    expect([local.session.status, server.session.status]).toEqual(['stopped', 'stopped']);
+    expect(server.trace.steps.map((step) => `${step.node}:${step.guard?.reason}`)).toEqual(local.trace.steps.map((step) => `${step.node}:${step.guard?.reason}`));
+    expect(local.trace.steps.at(-1)).toMatchObject({ node: 'ask', guard: { reason: 'max_steps' } });
+  });
+});
+
+describe('a node breakpoint, set in the page', () => {
+  it('stops a run of a Loopscope export on a server before the node, as it stops the run in the page', async () => {
+    const { local, server } = await bothExecutors(findTemplate('approval-gate')!.graph());
+    const rules = { breakpoints: { nodes: ['apply'], edges: [], conditions: [] } };
+    for (const run of [local, server]) await ask(run, { type: 'run', rules });
+    expect(local.session).toMatchObject({ status: 'paused', pending: null });
+    expect(server.session).toEqual(local.session);
+    expect([local.next, server.next]).toEqual(['apply', 'apply']);
+    expect(server.trace.steps.map((step) => step.node)).toEqual(['draft']);
+    // Continue goes past it, to the approval the page's run asks too.
+    for (const run of [local, server]) await ask(run, { type: 'run', rules });
+    expect(server.session).toEqual(local.session);
+    expect(local.session).toMatchObject({ status: 'awaiting_approval', pending: { node: 'ask' } });
+  });
+
+  it('stops a new run on the server (New run on server) there too', async () => {
+    const { server } = await bothExecutors(findTemplate('approval-gate')!.graph());
+    await server.startRun({}, ['apply']);
+    expect(server.session).toMatchObject({ status: 'paused', pending: null });
+    expect(server.next).toBe('apply');
+  });
 });
 
 describe('the two executors', () => {

@@ -17,7 +17,9 @@ import { emptyTold, foldEvent, withTold, type RunTold } from '../runtime/serverE
 import { branchesAt, forkRequest, ownWrites } from '../runtime/serverFork.ts';
 import { branchOf, foreignStateAfter, foreignStateBefore, foreignTrace, subgraphForkRefusal, traceFromBranch, type CheckpointState } from '../runtime/serverTrace.ts';
 import { agentState } from '../runtime/state.ts';
-import { approvalAt, approvalNodes, startSession, goPastFreshThread, stopsBefore, tellEach, toldBy, transition, withDecision, type RunSession, type SessionEvent } from '../runtime/session.ts';
+import { startSession, goPastFreshThread, stopsBefore, tellEach, toldBy, transition, withDecision, type RunSession, type SessionEvent } from '../runtime/session.ts';
+import { approvalWaited } from '../runtime/approvalWaited.ts';
+import { NO_PAUSE_RULES, type PauseRules } from '../runtime/pauseRules.ts';
 import { traceOfValues } from '../runtime/runTrace.ts';
 import type { Trace, TraceStep } from '../runtime/trace.ts';
 import { LIST_PAGE, openConnection, serverConnection, shortId, standInFor, type Client, type Connection } from './langgraphServer.ts';
@@ -276,14 +278,14 @@ export class ServerRun implements RunController {
   /**
    * Runs the graph on a thread (a new one when none is open) and follows it live: each node's
    * update redraws the run. `interruptBefore` stops it before nodes (`"*"`: Step, one node; a
-   * drawn graph's breakpoints; a Loopscope export's nodes that ask a person). `run.command` resumes an interrupt.
+   * drawn graph's breakpoints; a Loopscope export's node breakpoints, as set in the page, and its
+   * nodes that ask a person but `answered`). `run.command` resumes an interrupt.
    */
-  private async streamRun(run: { input?: unknown; command?: { resume: unknown } | { goto: string }; checkpointId?: string }, stepping = false, answered?: string) {
+  private async streamRun(run: { input?: unknown; command?: { resume: unknown } | { goto: string }; checkpointId?: string }, stepping = false, { answered, breakpoints }: { answered?: string; breakpoints?: readonly string[] } = {}) {
     const graph = this.connection.selectedGraph();
     if (!graph) return;
-    // A run waits for a person before a node that asks one (`interruptsBefore`), as it does here (one just answered goes on).
-    const approvals = graph.loopscope ? stopsBefore(graph.loopscope, await this.namesOf(graph.loopscope), { answered }) : [];
-    const pauses = graph.loopscope ? approvals : this.connection.breakpoints();
+    // A Loopscope export stops where the page's run of it would: its breakpoints, and before a node that asks a person (one just answered goes on).
+    const pauses = graph.loopscope ? stopsBefore(graph.loopscope, await this.namesOf(graph.loopscope), { answered, breakpoints }) : this.connection.breakpoints();
     const interruptBefore = stepping ? '*' : pauses.length ? pauses : undefined;
     const current = this.connection.thread();
     const threadId = current?.id ?? (await this.connection.attempt(() => this.connection.api.threads.create({ metadata: { created_by: 'loopscope' } })))?.thread_id;
@@ -312,10 +314,13 @@ export class ServerRun implements RunController {
     await this.connection.refreshThreads();
   }
 
-  /** A new run on a new thread, followed live; `input` is the graph's input (the person's JSON, for a graph drawn from the server). */
-  async startRun(input: unknown = {}) {
+  /**
+   * A new run on a new thread, followed live; `input` is the graph's input (the person's JSON, for a
+   * graph drawn from the server); a Loopscope export's stops at the node `breakpoints` set in the page.
+   */
+  async startRun(input: unknown = {}, breakpoints: readonly string[] = []) {
     this.connection.showThread(null);
-    await this.streamRun({ input });
+    await this.streamRun({ input }, false, { breakpoints });
   }
 
   /**
@@ -456,17 +461,16 @@ export class ServerRun implements RunController {
   }
 
   /**
-   * The approval the open thread waits on: a Loopscope export's node that asks a person is next,
-   * unless just answered. `next` and the answered node are LangGraph names, the approval's node an id.
+   * The approval the open thread of a Loopscope export waits on (approvalWaited.ts, as the page's run
+   * decides it): `next` and the node just answered are LangGraph names, mapped back to node ids; the
+   * ledger is on the server, so no answer given in advance is known here.
    */
   private approvalWaited(): PendingApproval | null {
     const graph = this.connection.selectedGraph()?.loopscope;
-    const next = this.connection.thread()?.next ?? [];
     if (!graph) return null;
     const answered = this.answeredHere();
-    const asks = approvalNodes(graph);
-    const node = next.filter((name) => name !== answered).map((name) => this.idOf(name)).find((id) => asks.includes(id));
-    return node ? approvalAt(graph, node, this.trace.finalState) : null;
+    const next = (this.connection.thread()?.next ?? []).map((name) => this.idOf(name));
+    return approvalWaited(graph, { next, state: this.trace.finalState, answered: answered === undefined ? [] : [this.idOf(answered)] });
   }
 
   /**
@@ -527,8 +531,9 @@ export class ServerRun implements RunController {
     return steps.length > before ? (steps.at(-1) ?? null) : null;
   }
 
-  /** Goes on with the open thread to its end or its next interrupt (a new thread when none is open). */
-  run() {
+  /** Goes on with the open thread to its end or its next interrupt (a new thread when none is open); a Loopscope export's also stops at the node breakpoints of `rules`. */
+  run(rules: PauseRules = NO_PAUSE_RULES) {
+    const breakpoints = rules.breakpoints.nodes;
     const answered = this.answeredHere();
     this.answered = undefined;
     const goto = this.gotoAfterFork;
@@ -539,9 +544,9 @@ export class ServerRun implements RunController {
       this.connection.say(`${thread.interrupts.map((interrupt) => interrupt.node).join(', ')} waits on interrupt(): answer it with Resume on server`);
       return Promise.resolve();
     }
-    if (goto && goto.thread === thread?.id) return this.streamRun({ command: { goto: goto.goto }, checkpointId: goto.checkpointId });
+    if (goto && goto.thread === thread?.id) return this.streamRun({ command: { goto: goto.goto }, checkpointId: goto.checkpointId }, false, { breakpoints });
     // An older branch goes on from its own newest checkpoint, not the thread's.
-    return this.streamRun({ input: null, ...(thread?.branch && !thread.branch.newest ? { checkpointId: thread.branch.head } : {}) }, false, answered);
+    return this.streamRun({ input: null, ...(thread?.branch && !thread.branch.newest ? { checkpointId: thread.branch.head } : {}) }, false, { answered, breakpoints });
   }
 
   pause() {

@@ -337,6 +337,8 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
       if (event.type === 'paused') set({ pausedBy: event.reason });
       if (event.type === 'step' && event.states) told = { controller: created, step: event.step.step, states: event.states };
       if (event.type === 'step' && inFlight?.step === event.step.step) inFlight = null;
+      // What a Step's run tells during it is drawn once, when the Step is done (`guarded`): drawn here too, it was painted twice, the first time with the next node as running.
+      if (stepping) return;
       if (event.type === 'step' && instant) {
         tellSteps(event.step.step);
         pendingSync ??= setTimeout(flushLive, liveRedrawSpacing(shown()));

@@ -370,6 +370,21 @@ describe('driving the runtime from the store', () => {
     expect(useApp.getState().nodeStatus.decide).toBe(decide);
   });
 
+  it('a Step paints the canvas twice: as its node starts, and once when it is done (not again for what the run told during it)', async () => {
+    freshStore();
+    await useApp.getState().step();
+    // Each paint of the run shows a new overlay.
+    let paints = 0;
+    const unsubscribe = useApp.subscribe((state, before) => {
+      if (state.overlay !== before.overlay) paints += 1;
+    });
+    onTestFinished(unsubscribe);
+    await useApp.getState().step();
+    expect(paints).toBe(2);
+    expect(useApp.getState()).toMatchObject({ selectedStep: 2, overlay: { currentNode: 'execute' } });
+    expect(useApp.getState().nodeStatus.evaluate?.map((chip) => chip.text)).toEqual(['runs next']);
+  });
+
   it('a scenario runs its overrides: max rounds stops the loop', async () => {
     freshStore();
     useApp.getState().setScenario('max rounds forces stop');
