@@ -5,7 +5,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Trace, TraceStep } from '../runtime/trace.ts';
 import { useApp } from '../store/index.ts';
 import { loadRuntime } from '../store/runSlice.ts';
-import { Timeline } from './Timeline.tsx';
+import { loadTimelineRun, Timeline } from './Timeline.tsx';
 import { ROUNDS_PAGE, ROW_HEIGHT } from './TimelineRun.tsx';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -50,6 +50,24 @@ describe('Timeline', () => {
     expect(container.textContent).toContain('Round 3');
     expect(container.textContent).toContain('blind retry');
     expect(container.textContent).toContain('Stopped: max_steps');
+    unmount();
+  });
+
+  it('draws an imported trace in the timeline a frame before the step\'s marks on the canvas', async () => {
+    // As in the app by then: the run view has loaded while the first screen was idle.
+    await loadTimelineRun();
+    const { container, unmount } = await mount();
+    act(() => useApp.getState().loadTrace(syntheticTrace(12)));
+    // The frame that shows the timeline has it alone: the canvas has not changed yet (issue 57).
+    expect(items(container)).toHaveLength(12);
+    expect(container.querySelector('[aria-current="step"]')?.getAttribute('data-step')).toBe('12');
+    expect(useApp.getState().overlay).toBeNull();
+    const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+    await act(async () => {
+      await frame();
+      await frame();
+    });
+    expect(useApp.getState().overlay?.currentNode).toBe('execute');
     unmount();
   });
 

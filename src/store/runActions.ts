@@ -68,6 +68,9 @@ type Runtime = typeof import('../runtime/index.ts');
 /** Resolves once the page has drawn a frame (at once where nothing draws frames: tests, workers). */
 const afterPaint = () => new Promise<void>((resolve) => (typeof requestAnimationFrame === 'function' ? requestAnimationFrame(() => setTimeout(resolve)) : resolve()));
 
+/** Runs `then` in the frame after the next one (at once where nothing draws frames: tests, workers). */
+const afterNextFrame = (then: () => void) => (typeof requestAnimationFrame === 'function' ? requestAnimationFrame(() => requestAnimationFrame(then)) : then());
+
 type Visits = ReturnType<typeof visitCounts>;
 /** The visit counts of a run's first steps (as shown while it goes on), counted once for each count. */
 const countedVisits = new WeakMap<readonly TraceStep[], { count: number; visits: Visits }>();
@@ -535,7 +538,11 @@ export const createRunActions = (set: SetApp, get: GetApp, registry: RunRegistry
         // Only a file read without its own graph may not match the canvas: a scenario's run comes with its own.
         traceWarning: shown?.graph || trace.graph === graph.name ? null : `This trace was made on "${trace.graph}", but the open graph is "${graph.name}": the canvas may not match it.`,
       });
-      showStep(trace.steps.length > 0 ? trace.steps.length : null);
+      // The timeline is drawn first, alone, with its last step selected: the step's marks on the canvas
+      // (and its state in the step view) follow at the next frame. Painted together, the canvas and the
+      // timeline made one frame of twice the work, and the whole page laid out and painted (issue 57).
+      set({ selectedStep: trace.steps.length > 0 ? trace.steps.length : null });
+      afterNextFrame(() => void paintStep());
       return id;
     },
     followRun: (controller, shown) => {
