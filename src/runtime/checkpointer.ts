@@ -73,12 +73,14 @@ export class RetainingSaver extends BaseCheckpointSaver {
   private readonly threads = new Map<string, Thread>();
   private readonly run: RunRecord | undefined;
   private readonly recorded: ReadonlySet<string>;
+  private readonly runChannels: ReadonlySet<string>;
 
   constructor(policy: Partial<RetentionPolicy> = {}, run?: RunRecord) {
     super();
     this.policy = { ...DEFAULT_RETENTION, ...policy };
     this.run = run;
     this.recorded = new Set(run?.keepWrites ? run.channels : []);
+    this.runChannels = new Set(run?.channels);
   }
 
   private thread(config: RunnableConfig, create: true): Thread;
@@ -147,7 +149,7 @@ export class RetainingSaver extends BaseCheckpointSaver {
     // Kept as given: LangGraph hands over a checkpoint of its own making (a copy, or one made for
     // this put) and does not change it afterwards; copying it again here was a cost per step that
     // grew with the graph's size (every node's versions seen, issue 40, #14).
-    thread.byId.set(checkpoint.id, { checkpoint, metadata, parentId, writes: new Map() });
+    thread.byId.set(checkpoint.id, { checkpoint, metadata, parentId, writes: new Map(), values: this.writtenBefore(thread, parentId, checkpoint, newVersions) });
     thread.recent.push(checkpoint.id);
     this.retain(thread);
     const { threadId, namespace } = threadOf(config);
@@ -179,8 +181,19 @@ export class RetainingSaver extends BaseCheckpointSaver {
     });
     if (!this.run) return;
     let update: Record<string, unknown> | undefined;
-    for (const [channel, value] of writes) if (this.run.channels.includes(channel)) (update ??= {})[channel] = value;
+    for (const [channel, value] of writes) if (this.runChannels.has(channel)) (update ??= {})[channel] = value;
     if (update) stored.written = { ...(stored.written ?? this.valuesOf(stored)), ...update };
+  }
+
+  /**
+   * The values a checkpoint's parent wrote, when this checkpoint holds them (a node's step: its
+   * channels took those writes), so they are not read again from the checkpoint at every step.
+   */
+  private writtenBefore(thread: Thread, parentId: string | undefined, checkpoint: Checkpoint, newVersions: ChannelVersions | undefined): RunValues | undefined {
+    const written = parentId === undefined ? undefined : thread.byId.get(parentId)?.written;
+    if (!written || !newVersions) return undefined;
+    for (const channel in newVersions) if (this.runChannels.has(channel) && checkpoint.channel_values[channel] !== written[channel]) return undefined;
+    return written;
   }
 
   /** The run's channels a checkpoint holds (a field nothing had written is kept as undefined, and left out). */

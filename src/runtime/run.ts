@@ -407,7 +407,9 @@ class Controller implements LocalRunController {
    */
   private takeStep(update: Record<string, unknown>) {
     const at = (update._run as RunLedger).step;
-    const before = this.valuesAt(at - 1) ?? this.startValues;
+    const told = !this.options.headless && this.listeners.size > 0;
+    // The values before the step, when anyone reads them: a compact step keeps no state before it.
+    const before = told || !this.options.compact ? (this.valuesAt(at - 1) ?? this.startValues) : this.startValues;
     const stoppedByPerson = this.ownStop;
     if (stoppedByPerson) {
       // Stop came while the node ran: it finished, and the person's stop stands.
@@ -419,7 +421,7 @@ class Controller implements LocalRunController {
     const step = stepOf(before, update, this.options.compact);
     if (this.options.keepSteps !== false) putStep(this.steps, step);
     // The states and where the run stands go with the step, so the debugger shows them without asking the run again; nobody looks at a headless run's.
-    if (this.options.headless || this.listeners.size === 0) this.emit({ type: 'step', step });
+    if (!told) this.emit({ type: 'step', step });
     else {
       const values = this.withOwnStop(this.valuesAt(at) ?? this.values);
       const after = agentState(values);
