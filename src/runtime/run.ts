@@ -200,7 +200,10 @@ class Controller implements LocalRunController {
   }
 
   get trace(): Trace {
-    const values = this.values;
+    return this.traceAfter(this.values);
+  }
+
+  private traceAfter(values: RunValues): Trace {
     return { ...this.traceWithout(values, agentState(values)), steps: [...this.steps] };
   }
 
@@ -234,11 +237,11 @@ class Controller implements LocalRunController {
   }
 
   /** Tells the stop once: the status is `stopped` from when it was told (or from the start, for a run made stopped). */
-  private announceStopIfStopped() {
-    const stop = this.values._run.stop;
+  private announceStopIfStopped(values = this.values) {
+    const stop = values._run.stop;
     if (!stop || this.current.status === 'stopped') return;
     this.transition({ type: 'stopped' });
-    this.emit({ type: 'stopped', reason: stop.reason, why: stop.why, trace: this.trace });
+    this.emit({ type: 'stopped', reason: stop.reason, why: stop.why, trace: this.traceAfter(values) });
   }
 
   /** The next node asks a person (`interruptsBefore`), and its answer for this visit was given in advance (`config.answers`, a scenario's decisions). */
@@ -420,14 +423,14 @@ class Controller implements LocalRunController {
     }
     const step = stepOf(before, update, this.options.compact);
     if (this.options.keepSteps !== false) putStep(this.steps, step);
+    const values = this.withOwnStop(this.valuesAt(at) ?? this.values);
     // The states and where the run stands go with the step, so the debugger shows them without asking the run again; nobody looks at a headless run's.
     if (!told) this.emit({ type: 'step', step });
     else {
-      const values = this.withOwnStop(this.valuesAt(at) ?? this.values);
       const after = agentState(values);
       this.emit({ type: 'step', step, states: { before: agentState(before), after }, run: { trace: this.traceWithout(values, after), next: this.nextAfter(values) } });
     }
-    this.announceStopIfStopped();
+    this.announceStopIfStopped(values);
   }
 
   /** Where a Step or Run left the run, told once: stopped, asking a person, or paused (with the reason a pause rule gave). */
