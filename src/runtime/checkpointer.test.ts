@@ -82,11 +82,28 @@ describe('the retaining checkpointer', () => {
     const everything = new RetainingSaver({ keepNewest: 1000 }, { channels: channelNames(graph), keepWrites: false });
     await buildStateGraph(graph).compile({ checkpointer: everything }).invoke(initialValues(graph, 1) as never, { ...config, recursionLimit: recursionLimitOf(graph) });
     for (const step of [0, 1, 17, 39]) expect(saver.valuesAt('run-1', step, latest)).toEqual(everything.valuesAt('run-1', step, latest));
-    expect(saver.valuesAt('run-1', last, latest)).toBe(latest);
+    // The newest step is the saver's own: the values its newest checkpoint holds, however the run stands.
+    expect(saver.latest('run-1')).toEqual(latest);
+    expect(saver.valuesAt('run-1', last, initialValues(graph, 1))).toBe(saver.latest('run-1'));
     // An edit without the ledger is recorded at the step the run is at.
     await compiled.updateState(config, { round: 99 }, nodeNames(graph).get(latest._step?.node as string));
     expect(saver.journal('run-1').at(-1)).toEqual({ step: last, update: { round: 99 } });
   }, 20_000);
+
+  it('answers the values a step wrote before its checkpoint is put, and the step before from its checkpoint', async () => {
+    // LangGraph hands the saver a node's writes, streams them, and only then puts the checkpoint after them.
+    const saver = new RetainingSaver({}, { channels: ['n', '_run', '_step'], keepWrites: false });
+    const ledger = (step: number) => ({ step }) as RunValues['_run'];
+    const checkpoint: Checkpoint = { v: 4, id: 'id-000001', ts: '', channel_values: { n: 1, _run: ledger(1), _step: null, branch: 'x' }, channel_versions: {}, versions_seen: {} };
+    const config = await saver.put(thread, checkpoint, { source: 'loop', step: 1, parents: {} });
+    expect(saver.latest('t')).toEqual({ n: 1, _run: ledger(1), _step: null });
+    await saver.putWrites(config, [['n', 2], ['_run', ledger(2)], ['branch:to:b', null]], 'task');
+    expect(saver.latest('t')).toEqual({ n: 2, _run: ledger(2), _step: null });
+    expect(saver.valuesAt('t', 2, initialValues(FIXTURES.loop(), 1))).toBe(saver.latest('t'));
+    expect(saver.valuesAt('t', 1, initialValues(FIXTURES.loop(), 1))).toEqual({ n: 1, _run: ledger(1), _step: null });
+    // A thread with no checkpoint yet holds no values: its run reads the values it starts from.
+    expect(saver.latest('none')).toBeUndefined();
+  });
 
   it('keeps no journal when told not to: its memory is the retention policy’s alone', async () => {
     const graph = FIXTURES.loop();

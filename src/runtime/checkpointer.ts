@@ -5,8 +5,10 @@
  * never changed in place, so consecutive checkpoints share every value they did not rewrite) and
  * keeps only the newest few plus keyframes, spaced wider as they pile up, so its memory stays flat
  * however long the run. It also keeps the run's record: the channels each checkpoint wrote, in
- * order (a thread's journal, what a run session stores), and answers the state after any step from
- * the nearest checkpoint kept with the record replayed from there (`valuesAt`, journal.ts).
+ * order (a thread's journal, what a run session stores), the values a step's writes make before
+ * its checkpoint is put (LangGraph streams a node's update before it checkpoints it), and answers
+ * the state after any step: the newest writes, a checkpoint kept, or the nearest one kept with the
+ * record replayed from there (`valuesAt`, journal.ts). The run reads its values here and keeps none.
  */
 import {
   BaseCheckpointSaver, compareWritesSortKeys, copyCheckpoint, getCheckpointId, WRITES_IDX_MAP, writesSortKey,
@@ -42,6 +44,10 @@ interface Stored {
   parentId?: string;
   /** Pending writes by `taskId,idx`, as LangGraph stored them. */
   writes: Map<string, { taskId: string; channel: string; value: unknown; taskPath: string; idx: number }>;
+  /** The run's channels in the checkpoint, read once when first asked for. */
+  values?: RunValues;
+  /** The run's channels after this checkpoint's pending writes: the step in flight, before its own checkpoint. */
+  written?: RunValues;
 }
 
 interface Thread {
@@ -67,12 +73,14 @@ export class RetainingSaver extends BaseCheckpointSaver {
   private readonly threads = new Map<string, Thread>();
   private readonly run: RunRecord | undefined;
   private readonly recorded: ReadonlySet<string>;
+  private readonly runChannels: ReadonlySet<string>;
 
   constructor(policy: Partial<RetentionPolicy> = {}, run?: RunRecord) {
     super();
     this.policy = { ...DEFAULT_RETENTION, ...policy };
     this.run = run;
     this.recorded = new Set(run?.keepWrites ? run.channels : []);
+    this.runChannels = new Set(run?.channels);
   }
 
   private thread(config: RunnableConfig, create: true): Thread;
@@ -141,7 +149,7 @@ export class RetainingSaver extends BaseCheckpointSaver {
     // Kept as given: LangGraph hands over a checkpoint of its own making (a copy, or one made for
     // this put) and does not change it afterwards; copying it again here was a cost per step that
     // grew with the graph's size (every node's versions seen, issue 40, #14).
-    thread.byId.set(checkpoint.id, { checkpoint, metadata, parentId, writes: new Map() });
+    thread.byId.set(checkpoint.id, { checkpoint, metadata, parentId, writes: new Map(), values: this.writtenBefore(thread, parentId, checkpoint, newVersions) });
     thread.recent.push(checkpoint.id);
     this.retain(thread);
     const { threadId, namespace } = threadOf(config);
@@ -171,6 +179,57 @@ export class RetainingSaver extends BaseCheckpointSaver {
       if (idx >= 0 && stored.writes.has(key)) return;
       stored.writes.set(key, { taskId, channel, value, taskPath, idx });
     });
+    if (!this.run) return;
+    let update: Record<string, unknown> | undefined;
+    for (const [channel, value] of writes) if (this.runChannels.has(channel)) (update ??= {})[channel] = value;
+    if (update) stored.written = { ...(stored.written ?? this.valuesOf(stored)), ...update };
+  }
+
+  /**
+   * The values a checkpoint's parent wrote, when this checkpoint holds them (a node's step: its
+   * channels took those writes), so they are not read again from the checkpoint at every step.
+   */
+  private writtenBefore(thread: Thread, parentId: string | undefined, checkpoint: Checkpoint, newVersions: ChannelVersions | undefined): RunValues | undefined {
+    const written = parentId === undefined ? undefined : thread.byId.get(parentId)?.written;
+    if (!written || !newVersions) return undefined;
+    for (const channel in newVersions) if (this.runChannels.has(channel) && checkpoint.channel_values[channel] !== written[channel]) return undefined;
+    return written;
+  }
+
+  /** The run's channels a checkpoint holds (a field nothing had written is kept as undefined, and left out). */
+  private valuesOf(stored: Stored): RunValues {
+    if (stored.values) return stored.values;
+    const values: Record<string, unknown> = {};
+    const held = stored.checkpoint.channel_values;
+    for (const name of this.run?.channels ?? []) if (held[name] !== undefined) values[name] = held[name];
+    return (stored.values = values as RunValues);
+  }
+
+  /**
+   * The run's values after `step` from the thread's newest checkpoints and their writes (undefined
+   * when none of them holds it): a Run streams each node's update to its controller while LangGraph
+   * goes on, so the step told may be the newest written or one checkpoint back.
+   */
+  private recentValues(thread: Thread, step: number): RunValues | undefined {
+    for (let at = thread.recent.length - 1; at >= 0; at -= 1) {
+      const stored = thread.byId.get(thread.recent[at]) as Stored;
+      for (const values of [stored.written, this.valuesOf(stored)]) {
+        // LangGraph's checkpoint of a run's input holds none of the run's channels yet.
+        const at = values?._run?.step;
+        if (at !== undefined && at <= step) return at === step ? values : undefined;
+      }
+    }
+    return undefined;
+  }
+
+  /** The run's values after the thread's newest write (undefined before its first checkpoint). */
+  latest(threadId: string): RunValues | undefined {
+    const thread = this.threads.get(keyOf(threadId, ''));
+    const newest = thread?.recent.at(-1);
+    if (newest === undefined) return undefined;
+    const stored = (thread as Thread).byId.get(newest) as Stored;
+    const values = stored.written ?? this.valuesOf(stored);
+    return values._run ? values : undefined;
   }
 
   async deleteThread(threadId: string): Promise<void> {
@@ -195,10 +254,13 @@ export class RetainingSaver extends BaseCheckpointSaver {
   }
 
   /**
-   * The run's channel values after `step` on a thread whose run stands at `latest`: its checkpoint
-   * if kept, else the nearest kept before it with the journal replayed from there; null when neither holds it.
+   * The run's channel values after `step` on a thread whose run stands at `latest`: the newest
+   * writes or checkpoint that hold it, else the nearest kept before it with the journal replayed from there; null when neither holds it.
    */
   valuesAt(threadId: string, step: number, latest: RunValues): RunValues | null {
+    const thread = this.threads.get(keyOf(threadId, ''));
+    const recent = thread && this.recentValues(thread, step);
+    if (recent) return recent;
     const kept = this.kept(threadId);
     const values = function* () {
       for (const checkpoint of kept) yield checkpoint.channel_values;

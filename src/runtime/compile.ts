@@ -64,16 +64,14 @@ export const nodeNames = (graph: GraphFile): Map<string, string> => {
  */
 class Untraced<Input, Output> extends Runnable<Input, Output> {
   lc_namespace = ['loopscope', 'untraced'];
-  private readonly call: (input: Input, config: LangGraphRunnableConfig) => Output | Promise<Output>;
 
   constructor(call: (input: Input, config: LangGraphRunnableConfig) => Output | Promise<Output>) {
     super();
-    this.call = call;
+    // The node's or route's own function is the runnable's `invoke`: LangGraph calls it, nothing forwards.
+    Object.defineProperty(this, 'invoke', { value: call });
   }
 
-  async invoke(input: Input, config?: LangGraphRunnableConfig) {
-    return this.call(input, config ?? {});
-  }
+  declare invoke: (input: Input, config?: LangGraphRunnableConfig) => Promise<Output>;
 }
 
 const channelsOf = (graph: GraphFile, served: boolean) =>

@@ -6,6 +6,7 @@ import { createController, runGraph, stateAfterStep, type RunEvent } from './ind
 import type { Breakpoints, PauseRules } from './pauseRules.ts';
 import { securityclawAnswers, securityclawOver, startCountingService, withoutTimings, type CountingService } from './testing.ts';
 import { runStopWords } from './stepWords.ts';
+import { agentState } from './state.ts';
 
 const template = (id: string) => (findTemplate(id) as { graph: () => GraphFile }).graph();
 
@@ -369,6 +370,26 @@ describe('checkpoints', () => {
     await kept.run();
     for (let step = 0; step <= full.steps.length; step += 1) expect(await kept.stateAt(step)).toEqual(stateAfterStep(full, step));
     expect(await kept.stateAt(99)).toBeNull();
+  });
+
+  it('the run keeps no copy of its values: it reads them from its checkpointer, and each step a Run tells carries the states of its own step', async () => {
+    const controller = createController(template('securityclaw'));
+    const told: Extract<RunEvent, { type: 'step' }>[] = [];
+    controller.subscribe((event) => {
+      if (event.type === 'step') told.push(event);
+    });
+    await controller.step();
+    const inside = controller as unknown as Record<string, unknown> & { shared: { saver: { latest(thread: string): Record<string, unknown> } }; threadId: string };
+    expect(Object.keys(inside)).not.toContain('values');
+    expect(controller.state).toEqual(agentState(inside.shared.saver.latest(inside.threadId)));
+    // A Run streams each node's update while LangGraph goes on: each step told is read at its own step.
+    await controller.run();
+    expect(told.length).toBeGreaterThan(3);
+    for (const event of told) {
+      expect(event.states?.after).toEqual(await controller.stateAt(event.step.step));
+      expect(event.states?.before).toEqual(await controller.stateAt(event.step.step - 1));
+      expect(event.step.stateBefore).toEqual(event.states?.before);
+    }
   });
 
   it('a run restored from its journal continues from its last step and ends as an uninterrupted run', async () => {

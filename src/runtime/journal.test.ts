@@ -3,7 +3,7 @@ import type { GraphFile } from '../graph/index.ts';
 import { findTemplate } from '../graph/templates/index.ts';
 import type { JournalEntry } from './controller.ts';
 import { createController, runGraph, stateAfterStep } from './index.ts';
-import { foldJournal, journalSteps, journalUpTo, lastEntryAt, putStep, takeUpdate, valuesAt } from './journal.ts';
+import { foldJournal, journalSteps, journalUpTo, lastEntryAt, putStep, stepOf, valuesAt } from './journal.ts';
 import { agentState, channelNames, initialValues, type RunValues } from './state.ts';
 import type { TraceStep } from './trace.ts';
 
@@ -22,24 +22,15 @@ const recordedRun = async (graph: GraphFile) => {
 
 const entries = (...steps: number[]): JournalEntry[] => steps.map((step, index) => ({ step, update: { index } }));
 
-describe('takeUpdate', () => {
-  it('puts the update over the values and keeps the state before its step unless compact', () => {
+describe('stepOf', () => {
+  it('keeps the state before the step unless compact', () => {
     const graph = graphWithProbe();
     const values = initialValues(graph, 1);
     const step = { step: 1, node: 'decide' } as TraceStep;
     const update = { plan: { signature: 'x' }, _run: { ...values._run, step: 1 }, _step: step };
-    const taken = takeUpdate(values, update, false);
-    expect(taken.values).toMatchObject({ plan: { signature: 'x' }, probe: 'initial', _step: step });
-    expect(taken.step).toEqual({ ...step, stateBefore: agentState(values) });
-    expect(takeUpdate(values, update, true).step).toBe(step);
+    expect(stepOf(values, update, false)).toEqual({ ...step, stateBefore: agentState(values) });
+    expect(stepOf(values, update, true)).toBe(step);
     expect(values).toEqual(initialValues(graph, 1));
-  });
-
-  it('an edit carries no step', () => {
-    const values = { ...initialValues(graphWithProbe(), 1), _run: { ...initialValues(graphWithProbe(), 1)._run, step: 4 } } as RunValues;
-    const taken = takeUpdate(values, { probe: 'edited' }, false);
-    expect(taken.values.probe).toBe('edited');
-    expect(taken.step).toBeNull();
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * A run's journal as pure functions: the run's channel updates in order (`JournalEntry`,
  * controller.ts), the first the whole initial state, as the checkpointer records them
- * (checkpointer.ts). The controller (run.ts) takes each update in with `takeUpdate`; folding the
+ * (checkpointer.ts). The controller (run.ts) records each node's step with `stepOf`; folding the
  * journal gives the values at any step, which is how a step whose checkpoint the bounded
  * checkpointer dropped is read (`valuesAt`), how a run stored by the page comes back after a reload
  * (`foldJournal`, `journalSteps`) and what a fork inherits (`journalUpTo`).
@@ -10,13 +10,10 @@ import type { JournalEntry } from './controller.ts';
 import { agentState, type RunValues } from './state.ts';
 import type { TraceStep } from './trace.ts';
 
-/**
- * What one update (a node's, or an edit: a stop, a decision) makes of the values: the values after
- * it, and the trace step it carries, if any, with the state before it unless the run keeps compact steps.
- */
-export const takeUpdate = (values: RunValues, update: Record<string, unknown>, compact: boolean | undefined): { values: RunValues; step: TraceStep | null } => {
-  const step = update._step as TraceStep | undefined;
-  return { values: { ...values, ...update } as RunValues, step: !step ? null : compact ? step : { ...step, stateBefore: agentState(values) } };
+/** The trace step a node's update carries, with the state before it (`before`, the values) unless the run keeps compact steps. */
+export const stepOf = (before: RunValues, update: Record<string, unknown>, compact: boolean | undefined): TraceStep => {
+  const step = update._step as TraceStep;
+  return compact ? step : { ...step, stateBefore: agentState(before) };
 };
 
 /** Puts a step into a run's steps in place (a long run's steps are not copied per node): an edit of a step (a stop, a fork's new route) replaces its record. */

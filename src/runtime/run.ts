@@ -9,8 +9,9 @@
  * forks from, so the steps before it are never run again.
  *
  * The checkpointer keeps the run's record: its checkpoints, what each step wrote (the journal) and
- * the state after any step (checkpointer.ts). What is not a LangGraph call lives in pure modules:
- * the run session (session.ts), each update taken in (journal.ts), and where a fork starts (fork.ts).
+ * the state after any step, the newest included (checkpointer.ts): the run reads its values there
+ * and keeps no copy. What is not a LangGraph call lives in pure modules: the run session
+ * (session.ts), each step's record (journal.ts), and where a fork starts (fork.ts).
  */
 import type { CompiledStateGraph } from '@langchain/langgraph/web';
 import { nodeById, type GraphFile } from '../graph/index.ts';
@@ -23,7 +24,7 @@ import { answeredInAdvance, approvalWaited } from './approvalWaited.ts';
 import type { LoopscopeConfig } from './step.ts';
 import { NO_PAUSE_RULES, pauseAfterReason, pauseBeforeByRules, type PauseRules } from './pauseRules.ts';
 import { forkStart } from './fork.ts';
-import { foldJournal, journalSteps, putStep, takeUpdate } from './journal.ts';
+import { foldJournal, journalSteps, putStep, stepOf } from './journal.ts';
 import { agentState, channelNames, initialValues, refusedState, type RunLedger, type RunValues, type Stop } from './state.ts';
 import { startingStatus, startSession, goPastFreshThread, stopsBefore, tellEach, toldBy, transition, withDecision, type RunSession, type SessionEvent } from './session.ts';
 import { traceOfValues } from './runTrace.ts';
@@ -125,7 +126,10 @@ class Controller implements LocalRunController {
   private readonly options: RunOptions;
   private readonly threadId: string;
   private readonly scenario: string | undefined;
-  private values: RunValues;
+  /** The values the run starts from, read until its thread has a checkpoint (a run stopped before LangGraph, always). */
+  private startValues: RunValues;
+  /** A stop the checkpointer does not hold yet, or ever: a person's while a node is in flight, LangGraph's failure. */
+  private ownStop: Stop | null = null;
   private readonly steps: TraceStep[];
   private seed: Start['seed'];
   private readonly forkedFrom: Trace['forkedFrom'];
@@ -148,7 +152,7 @@ class Controller implements LocalRunController {
     this.scenario = scenario;
     shared.threads += 1;
     this.threadId = `run-${shared.threads}`;
-    this.values = start.values;
+    this.startValues = start.values;
     this.steps = options.keepSteps === false ? [] : start.steps;
     this.seed = start.seed;
     // What the thread's first checkpoint writes is the run's values as a whole: the journal before it is the run's it continues.
@@ -163,14 +167,27 @@ class Controller implements LocalRunController {
     return this.current;
   }
 
+  /** The run's values after its newest write, as the checkpointer holds them, with a stop it does not hold yet. */
+  private get values(): RunValues {
+    return this.withOwnStop(this.shared.saver.latest(this.threadId) ?? this.startValues);
+  }
+
+  private withOwnStop(values: RunValues): RunValues {
+    return this.ownStop && values._run.stop !== this.ownStop ? { ...values, _run: { ...values._run, stop: this.ownStop } } : values;
+  }
+
   get state() {
     return agentState(this.values);
   }
 
   get next(): string | null {
-    if (this.values._run.stop) return null;
-    if (this.values._run.closing) return this.shared.graph.finally ?? null;
-    return this.values._run.step === 0 ? this.shared.graph.entry : (this.values._step?.fired?.target ?? null);
+    return this.nextAfter(this.values);
+  }
+
+  private nextAfter(values: RunValues): string | null {
+    if (values._run.stop) return null;
+    if (values._run.closing) return this.shared.graph.finally ?? null;
+    return values._run.step === 0 ? this.shared.graph.entry : (values._step?.fired?.target ?? null);
   }
 
   /** The checkpointer's record of the thread, and the values it will start from while it has no checkpoint yet. */
@@ -182,13 +199,17 @@ class Controller implements LocalRunController {
   }
 
   get trace(): Trace {
-    return { ...this.traceWithout(this.state), steps: [...this.steps] };
+    return this.traceAfter(this.values);
   }
 
-  /** The trace but for its steps, with `finalState` the state after the last step. */
-  private traceWithout(finalState: Record<string, unknown>): Omit<Trace, 'steps'> {
+  private traceAfter(values: RunValues): Trace {
+    return { ...this.traceWithout(values, agentState(values)), steps: [...this.steps] };
+  }
+
+  /** The trace but for its steps, from the values after its last step, with `finalState` their state. */
+  private traceWithout(values: RunValues, finalState: Record<string, unknown>): Omit<Trace, 'steps'> {
     // The state is given: a step event's is at hand, and reading it again from the values costs each step.
-    const { steps: _none, ...trace } = traceOfValues(this.shared.graph.name, this.values, [], finalState);
+    const { steps: _none, ...trace } = traceOfValues(this.shared.graph.name, values, [], finalState);
     return {
       ...trace,
       ...(this.scenario === undefined ? {} : { scenario: this.scenario }),
@@ -215,11 +236,11 @@ class Controller implements LocalRunController {
   }
 
   /** Tells the stop once: the status is `stopped` from when it was told (or from the start, for a run made stopped). */
-  private announceStopIfStopped() {
-    const stop = this.values._run.stop;
+  private announceStopIfStopped(values = this.values) {
+    const stop = values._run.stop;
     if (!stop || this.current.status === 'stopped') return;
     this.transition({ type: 'stopped' });
-    this.emit({ type: 'stopped', reason: stop.reason, why: stop.why, trace: this.trace });
+    this.emit({ type: 'stopped', reason: stop.reason, why: stop.why, trace: this.traceAfter(values) });
   }
 
   /** The next node asks a person (`interruptsBefore`), and its answer for this visit was given in advance (`config.answers`, a scenario's decisions). */
@@ -231,13 +252,6 @@ class Controller implements LocalRunController {
   private awaitedApproval() {
     const next = this.next === null ? [] : [this.next];
     return approvalWaited(this.shared.graph, { next, state: this.state, answered: this.values._run.decision !== null ? next : [], visits: this.values._run.visits, headless: this.options.headless });
-  }
-
-  /** Takes in a node's update (from the stream) or an edit (a stop, a decision). */
-  private apply(update: Record<string, unknown>) {
-    const { values, step } = takeUpdate(this.values, update, this.options.compact);
-    this.values = values;
-    if (step && this.options.keepSteps !== false) putStep(this.steps, step);
   }
 
   private nodeName(id: string) {
@@ -266,14 +280,17 @@ class Controller implements LocalRunController {
   }
 
   /**
-   * Changes the ledger here at once, and in the checkpoint after the LangGraph calls already queued:
-   * there the change applies to the ledger the checkpoint holds when its turn comes (a node in flight may have moved it on).
+   * Changes the ledger of the values the run starts from, or of the checkpoint after the LangGraph
+   * calls already queued: there the change applies to the ledger the checkpoint holds when its turn
+   * comes (a node in flight may have moved it on).
    */
   private editLedger(change: (run: RunLedger) => RunLedger) {
-    this.apply({ _run: change(this.values._run) });
-    if (this.seed && 'values' in this.seed) this.seed = { ...this.seed, values: this.values };
-    else if (this.seed) this.seed = { input: this.values };
-    else void this.enqueue(async () => {
+    if (this.seed) {
+      this.startValues = { ...this.startValues, _run: change(this.startValues._run) };
+      this.seed = 'values' in this.seed ? { ...this.seed, values: this.startValues } : { input: this.startValues };
+      return;
+    }
+    void this.enqueue(async () => {
       const { values } = await this.shared.compiled.getState(this.config());
       return this.shared.compiled.updateState(this.config(), { _run: change((values as RunValues)._run) }, this.asNode());
     });
@@ -301,7 +318,7 @@ class Controller implements LocalRunController {
 
   /** Between a Run's supersteps: yield to the page, wait out an animated run's delay, pause when asked. */
   private async beforeNode(going: Going, node: string, values: RunValues): Promise<string | null> {
-    if (this.values._run.stop) return 'stopped';
+    if (this.ownStop) return 'stopped';
     const turn = this.turnIfDue();
     if (turn) await turn;
     if (going.nodes >= NODES_PER_CALL) return NEXT_CALL;
@@ -309,7 +326,7 @@ class Controller implements LocalRunController {
     const { first, rules } = going;
     going.first = false;
     if (!first && rules.stepDelayMs) await new Promise((resolve) => setTimeout(resolve, rules.stepDelayMs));
-    if (this.values._run.stop) return 'stopped';
+    if (this.ownStop) return 'stopped';
     if (going.pauseAsked) {
       going.pauseAsked = false;
       return 'paused';
@@ -376,29 +393,39 @@ class Controller implements LocalRunController {
       }
     }).catch((error: unknown) => {
       const message = error instanceof Error ? error.message : String(error);
-      this.apply({ _run: { ...this.values._run, stop: { reason: 'error', why: { is: 'executor_failed', message } } } });
+      this.ownStop = { reason: 'error', why: { is: 'executor_failed', message } };
     });
     return { ran, pausedFor };
   }
 
+  /**
+   * A node's update, as the stream hands it: its step goes into the run's steps and is told. The
+   * checkpointer holds what the update wrote already (LangGraph keeps a node's writes before it
+   * streams them), and the values before it, its checkpoint or the writes of the step before.
+   */
   private takeStep(update: Record<string, unknown>) {
-    const before = this.values;
-    const stoppedByPerson = this.values._run.stop;
+    const at = (update._run as RunLedger).step;
+    const told = !this.options.headless && this.listeners.size > 0;
+    // The values before the step, when anyone reads them: a compact step keeps no state before it.
+    const before = told || !this.options.compact ? (this.valuesAt(at - 1) ?? this.startValues) : this.startValues;
+    const stoppedByPerson = this.ownStop;
     if (stoppedByPerson) {
       // Stop came while the node ran: it finished, and the person's stop stands.
       const step = update._step as TraceStep;
       const stopped = { _run: { ...(update._run as RunValues['_run']), stop: stoppedByPerson }, _step: { ...step, stop: stoppedByPerson } };
-      this.apply({ ...update, ...stopped });
+      update = { ...update, ...stopped };
       void this.enqueue(() => this.shared.compiled.updateState(this.config(), stopped, this.asNode()));
-    } else this.apply(update);
-    const step = this.steps.at(-1) ?? (this.values._step as TraceStep);
-    // The states and where the run stands go with the step, so the debugger shows them without asking the run again; nobody looks at a headless run's.
-    if (this.options.headless || this.listeners.size === 0) this.emit({ type: 'step', step });
-    else {
-      const after = this.state;
-      this.emit({ type: 'step', step, states: { before: agentState(before), after }, run: { trace: this.traceWithout(after), next: this.next } });
     }
-    this.announceStopIfStopped();
+    const step = stepOf(before, update, this.options.compact);
+    if (this.options.keepSteps !== false) putStep(this.steps, step);
+    const values = this.withOwnStop(this.valuesAt(at) ?? this.values);
+    // The states and where the run stands go with the step, so the debugger shows them without asking the run again; nobody looks at a headless run's.
+    if (!told) this.emit({ type: 'step', step });
+    else {
+      const after = agentState(values);
+      this.emit({ type: 'step', step, states: { before: agentState(before), after }, run: { trace: this.traceWithout(values, after), next: this.nextAfter(values) } });
+    }
+    this.announceStopIfStopped(values);
   }
 
   /** Where a Step or Run left the run, told once: stopped, asking a person, or paused (with the reason a pause rule gave). */
@@ -475,6 +502,7 @@ class Controller implements LocalRunController {
   /** Ends the run; a node in flight finishes first, and its step carries the person's stop. */
   stop() {
     if (this.values._run.stop) return;
+    if (!this.seed) this.ownStop = USER_STOP;
     this.editLedger((run) => ({ ...run, stop: USER_STOP }));
     this.announceStopIfStopped();
   }
