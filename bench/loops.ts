@@ -108,41 +108,59 @@ export const loopClock = (): { name: 'CPU time' | 'wall clock'; now: () => numbe
     } }
     : { name: 'wall clock', now: () => performance.now() };
 
+/** A timed run of one side: its clock's milliseconds and the steps it took. */
+export type LoopRun = { ms: number; steps: number };
+export const LOOP_ARMS = { ours: runOurs, straight: runStraight } as const;
+export type LoopArm = keyof typeof LOOP_ARMS;
+
+/**
+ * How the runs of a comparison are made: both sides alike. In this process (the page's way), after
+ * one run of each side to warm both up; what a run leaves to collect is collected before the next
+ * is timed (Node with --expose-gc, as `npm run bench` runs): else the run that goes second of a pair
+ * pays for the first's garbage, which read as ours 1.21× when it went second and 1.07× when first.
+ */
+export type LoopRunner = { method: string; warmUp: (length: number) => Promise<void>; run: (arm: LoopArm, length: number) => Promise<LoopRun> };
+
+export const inThisProcess = (): LoopRunner => {
+  const clock = loopClock();
+  const collect = (globalThis as { gc?: () => void }).gc;
+  return {
+    method: `${clock.name}, every run in one ${typeof process === 'undefined' ? 'page' : 'process'} after one run of each side to warm up`,
+    warmUp: async (length) => {
+      await runStraight(length);
+      await runOurs(length);
+    },
+    run: async (arm, length) => {
+      collect?.();
+      const started = clock.now();
+      const steps = await LOOP_ARMS[arm](length);
+      return { ms: clock.now() - started, steps };
+    },
+  };
+};
+
 /**
  * Ours over straight LangGraph: `rounds` split into `blocks` runs of the same length, run in pairs,
- * ours and straight alternating which goes first, after one run of each to warm both up; a pair's
- * two runs are seconds apart, so a busy moment of a shared machine hits both alike. The ratio is
- * the median of the pairs' ratios; each side's time, its median run scaled to `rounds`.
+ * ours and straight alternating which goes first; a pair's two runs are seconds apart, so a busy
+ * moment of a shared machine hits both alike. The ratio is the median of the pairs' ratios; each
+ * side's time, its median run scaled to `rounds`.
  */
-export const compareLoops = async (rounds: number, pairs: number, blocks = 5) => {
-  const clock = loopClock();
+export const compareLoops = async (rounds: number, pairs: number, blocks = 5, runner: LoopRunner = inThisProcess()) => {
   const length = Math.max(1, Math.round(rounds / blocks));
-  // What a run leaves to collect is collected before the next is timed (Node with --expose-gc, as
-  // `npm run bench` runs): else the run that goes second of a pair pays for the first's garbage,
-  // which read as ours 1.21× when it went second and 1.07× when first, in the same twelve pairs.
-  const collect = (globalThis as { gc?: () => void }).gc;
-  const timed = async (once: (count: number) => Promise<number>) => {
-    collect?.();
-    const started = clock.now();
-    const steps = await once(length);
-    return { ms: clock.now() - started, steps };
-  };
-  await runStraight(length);
-  await runOurs(length);
+  await runner.warmUp(length);
   const ours: number[] = [];
   const straight: number[] = [];
   let steps = { straight: 0, ours: 0 };
   for (let n = 0; n < pairs; n += 1) {
-    const [first, second] = n % 2 === 0 ? [runStraight, runOurs] : [runOurs, runStraight];
-    const a = await timed(first);
-    const b = await timed(second);
-    const [one, other] = n % 2 === 0 ? [b, a] : [a, b];
-    ours.push(one.ms);
-    straight.push(other.ms);
-    steps = { ours: one.steps, straight: other.steps };
+    const order: [LoopArm, LoopArm] = n % 2 === 0 ? ['straight', 'ours'] : ['ours', 'straight'];
+    const pair: Partial<Record<LoopArm, LoopRun>> = {};
+    for (const arm of order) pair[arm] = await runner.run(arm, length);
+    ours.push(pair.ours!.ms);
+    straight.push(pair.straight!.ms);
+    steps = { ours: pair.ours!.steps, straight: pair.straight!.steps };
   }
   const scaled = (values: number[]) => (median(values) ?? 0) * (rounds / length);
-  return { clock: clock.name, length, ours: scaled(ours), straight: scaled(straight), ratio: pairedRatio(ours, straight)!, ratios: ours.map((ms, n) => ms / straight[n]), steps };
+  return { method: runner.method, length, ours: scaled(ours), straight: scaled(straight), ratio: pairedRatio(ours, straight)!, ratios: ours.map((ms, n) => ms / straight[n]), steps };
 };
 
 /** The runtime row of a comparison, in Node or in the page: the same method on both. */
@@ -150,7 +168,7 @@ export const loopsRow = (id: string, where: string, rounds: number, loops: Await
   id, measure: `runtime, ${rounds.toLocaleString('en')} rounds, ${where}`, unit: 'ms', ours: loops.ours, baseline: loops.straight, ownRatio: loops.ratio,
   baselineIs: 'the same loop written straight on LangGraph (bench/loops.ts) with the same checkpointer',
   target: { ratio: 1.1 },
-  note: `${loops.clock}; runs of ${loops.length.toLocaleString('en')} rounds in ${loops.ratios.length} pairs, ours and straight alternating which goes first, after one of each to warm up: each side its median run scaled to ${rounds.toLocaleString('en')} rounds, the ratio the median of the pairs' ratios (${Math.min(...loops.ratios).toFixed(2)}–${Math.max(...loops.ratios).toFixed(2)})`,
+  note: `${loops.method}; runs of ${loops.length.toLocaleString('en')} rounds in ${loops.ratios.length} pairs, ours and straight alternating which goes first: each side its median run scaled to ${rounds.toLocaleString('en')} rounds, the ratio the median of the pairs' ratios (${Math.min(...loops.ratios).toFixed(2)}–${Math.max(...loops.ratios).toFixed(2)})`,
 });
 
 /** A graph file run as the app runs it (compact, every step kept for the timeline), with no page around it. */

@@ -36,6 +36,7 @@ import { browserRows } from '../bench/browser.ts';
 import { gridGraph } from '../bench/graphs.ts';
 import { chainSteps } from '../bench/chain.ts';
 import { compareLoops, longRun, loopsRow } from '../bench/loops.ts';
+import { inFreshProcesses } from '../bench/loopProcess.ts';
 import { judge, markdownOf, tableOf, withBenchTable, type Row } from '../bench/report.ts';
 import { startLoad } from '../bench/load.ts';
 import { chosen, everySection, runSection } from '../bench/sections.ts';
@@ -64,10 +65,11 @@ const loadBefore = load();
 log(`Loopscope bench — ${startedAt.toISOString()}, Node ${process.version}, ${cpus().length} cores, load ${loadBefore}${quick ? ', QUICK (small sizes)' : ''}${gc ? '' : ' (run with --expose-gc for exact heap numbers)'}`);
 log(`Checkpointer for both runtimes: newest ${DEFAULT_RETENTION.keepNewest} + a keyframe every ${DEFAULT_RETENTION.keyframeEvery} steps (at most ${DEFAULT_RETENTION.maxKeyframes}, spaced wider as they pile up)\n`);
 
-// 1. The runtime against LangGraph written straight: paired runs alternating, the median of their ratios (bench/loops.ts).
+// 1. The runtime against LangGraph written straight: paired runs alternating, each in a fresh process, the median of their ratios (bench/loops.ts).
 if (chosen('loops')) await runSection('loops', rows, log, async () => {
-const loops = await compareLoops(ROUNDS, Math.max(4, REPEAT * 2));
-log(`runtime vs LangGraph in Node, ${ROUNDS.toLocaleString('en')} rounds (${loops.clock}, runs of ${loops.length.toLocaleString('en')}): ${Math.round(loops.ours)} ms (${loops.steps.ours} steps a run) vs ${Math.round(loops.straight)} ms (${loops.steps.straight} steps); pairs' ratios ${loops.ratios.map((ratio) => ratio.toFixed(2)).join(', ')}`);
+// Runs of a tenth of the rounds, each in a process of its own warmed up by half as many (bench/loopProcess.ts).
+const loops = await compareLoops(ROUNDS, Math.max(4, REPEAT * 2), 10, inFreshProcesses(Math.max(1, Math.round(ROUNDS / 20))));
+log(`runtime vs LangGraph in Node, ${ROUNDS.toLocaleString('en')} rounds (${loops.method}, runs of ${loops.length.toLocaleString('en')}): ${Math.round(loops.ours)} ms (${loops.steps.ours} steps a run) vs ${Math.round(loops.straight)} ms (${loops.steps.straight} steps); pairs' ratios ${loops.ratios.map((ratio) => ratio.toFixed(2)).join(', ')}`);
 rows.push(loopsRow('runtime.node', 'in Node', ROUNDS, loops));
 
 });

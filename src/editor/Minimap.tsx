@@ -1,4 +1,4 @@
-import { useDeferredValue, useEffect, useMemo, useRef } from 'react';
+import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { useReactFlow, useStore, type ReactFlowState } from '@xyflow/react';
 import { kindDefinition, type GraphNode, type Position } from '../graph/index.ts';
 import { useApp } from '../store/index.ts';
@@ -173,6 +173,17 @@ export function Minimap() {
   const panFrom = useRef<{ x: number; y: number } | null>(null);
   const frame = useRef<HTMLDivElement>(null);
   const viewBox = `${x} ${y} ${width} ${height}`;
+  // The minimap's size on screen, to place the view's window in its pixels (the drawing is fitted
+  // into it, centred, as an SVG viewBox is by default).
+  const [shown, setShown] = useState<{ width: number; height: number } | null>(null);
+  useEffect(() => {
+    const element = frame.current;
+    if (!element) return;
+    const observer = new ResizeObserver(([entry]) => setShown({ width: entry.contentRect.width, height: entry.contentRect.height }));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+  const fit = shown && Math.min(shown.width / width, shown.height / height);
   // The nodes are drawn apart from the view's mask, in a layer of their own (editor.css): a pan
   // moves the mask on every frame, and in one drawing with it every node's path was rasterized
   // again each time (5–12 ms a pan frame at 10,000 nodes, a profile's raster tasks; bare React
@@ -226,14 +237,19 @@ export function Minimap() {
       onPointerCancel={() => (panFrom.current = null)}
     >
       {nodeDrawing}
-      <svg viewBox={viewBox} className="minimap-view">
-        <path
-          className="react-flow__minimap-mask"
-          d={`M${x - offset},${y - offset}h${width + offset * 2}v${height + offset * 2}h${-width - offset * 2}z M${inView.x},${inView.y}h${inView.width}v${inView.height}h${-inView.width}z`}
-          fillRule="evenodd"
-          pointerEvents="none"
+      {/* The view's window, the rest dimmed by its shadow, in a layer of its own moved by a transform
+          (editor.css): a pan moves it on every frame, and drawn as an SVG mask it was laid out and
+          painted again each time, with the page around it (at 10,000 nodes ~2 ms of the mask and a
+          whole-page paint 5× bare React Flow's, a profile of the pan). Its size changes with the zoom. */}
+      {shown && fit !== null && (
+        <div
+          className="minimap-window"
+          style={{
+            width: inView.width * fit, height: inView.height * fit,
+            transform: `translate(${(shown.width - width * fit) / 2 + (inView.x - x) * fit}px, ${(shown.height - height * fit) / 2 + (inView.y - y) * fit}px)`,
+          }}
         />
-      </svg>
+      )}
     </div>
   );
 }
