@@ -153,8 +153,11 @@ export const startSaving = (persistence: Persistence): Saver => {
    */
   let stamped = 0;
   const stamp = () => (stamped = Math.max(Date.now(), stamped + 1));
+  /** Per graph, the stamp of the save begun last: an older one still writing its text is not to land after it. */
+  const lastBegun = new Map<string, number>();
   const save = async (id: string, graph: GraphFile, urgent = false) => {
     const savedAt = stamp();
+    lastBegun.set(id, savedAt);
     if (id === useApp.getState().documentId) session.setItem(OPEN_KEY, id);
     // Another tab has this graph: saving here would write over its edits. Known at once after the
     // first ask, so a save on `pagehide` still starts in this turn.
@@ -177,6 +180,8 @@ export const startSaving = (persistence: Persistence): Saver => {
     // The page is going: written in this task, whatever it costs, while a write can still start.
     const text = urgent ? serializeGraph(graph) : await serializeAside(graph);
     if (serializing.get(id) === graph) serializing.delete(id);
+    // A later save (the page's as it was hidden) has this graph's newer text: this one would write over it.
+    if (lastBegun.get(id) !== savedAt) return;
     if (lastSaved.get(id) === text) return;
     const entry: JournalEntry = { name: graph.name, text, savedAt, ...SAVE_STAMP };
     if (urgent) return void writeUrgently(id, entry);
@@ -287,6 +292,9 @@ export const startSaving = (persistence: Persistence): Saver => {
     // The edits not written yet first (waiting for their save, or their text being written a slice
     // at a time): their writes are not to wait behind others that may not land.
     const latest = new Map(serializing);
+    // Saved now: a second call (`visibilitychange`, then `pagehide`) must not save them again, stamped
+    // later than the newer edit just saved.
+    serializing.clear();
     const taken = takePending();
     if (taken) latest.set(taken.id, taken.graph);
     for (const [id, graph] of latest) void save(id, graph, true);

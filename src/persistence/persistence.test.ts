@@ -362,6 +362,35 @@ describe('saving', () => {
     expect(JSON.parse(journal.getItem(`${JOURNAL_PREFIX}graph-initial`)!).text).toContain('Hidden mid-edit');
   });
 
+  it('a reload while an edit\'s text is still being written and a second edit waits: hidden, then pagehide, the journal and the library keep the second', async () => {
+    const fake = fakeLibrary();
+    const { page, journal, session } = await start(fake.library);
+    // Each look at the clock finds a slice's time spent: the first edit's text is written a slice per task.
+    let clock = 0;
+    vi.spyOn(performance, 'now').mockImplementation(() => (clock += 10));
+    rename('First edit');
+    await vi.advanceTimersByTimeAsync(299);
+    await vi.advanceTimersToNextTimerAsync();
+    rename('Second edit');
+    // A reload: the page is hidden (visibilitychange), then goes (pagehide).
+    const shown = { visibilityState: 'hidden' };
+    vi.stubGlobal('document', shown);
+    page.fire('visibilitychange');
+    page.fire('pagehide');
+    vi.unstubAllGlobals();
+    expect(JSON.parse(journal.getItem(`${JOURNAL_PREFIX}graph-initial`)!).text).toContain('Second edit');
+    // The first edit's text, finished after (a tab hidden, not gone), is not written over the second.
+    await vi.advanceTimersByTimeAsync(1000);
+    stops.pop()!();
+    vi.mocked(performance.now).mockRestore();
+    expect(JSON.parse(fake.entries.get('graph-initial')!.text).name).toBe('Second edit');
+
+    useApp.setState({ graph: template('blank'), documentId: 'graph-other' });
+    await start(fake.library, session, journal);
+    await restoreLastGraph();
+    expect(useApp.getState().graph.name).toBe('Second edit');
+  });
+
   it('shows a failed write, keeps the graph and its journal, and clears the message once a write works', async () => {
     const fake = fakeLibrary();
     const { journal } = await start(fake.library);
