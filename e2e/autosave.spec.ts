@@ -106,6 +106,9 @@ test('a share link opens as a new graph and never replaces another; a damaged on
 test('a damaged save is reported, kept as it was, and its last good copy opens', async ({ page }) => {
   await page.goto('/');
   await expect(flowNode(page, 'decide')).toBeVisible();
+  // The first visit's example is saved first: a save still on its way as the page goes marks the
+  // example as this tab's open graph again, over the one this test names below.
+  await expect.poll(() => page.evaluate(() => performance.getEntriesByName('loopscope:saved').length)).toBeGreaterThan(0);
   const broken = '{"format":"loopscope/graph","version":1,"name":"Broken","entry":"a","nodes":[{"id":"a","kind":"teleport"}]}';
   const valid = JSON.stringify({ format: 'loopscope/graph', version: 1, name: 'Good copy', entry: 'a', nodes: [{ id: 'a', kind: 'respond', position: { x: 0, y: 0 } }] });
   await writeEntry(page, { id: 'graph-damaged', name: 'Broken', text: broken, copies: [valid] });
